@@ -1,0 +1,26 @@
+import type { ComponentProps } from "react";
+import { cn } from "../../utils/misc.ts";
+
+export function Table({ className, children, ...props }: ComponentProps<"table">) {
+  return (
+    <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+      <table className={cn("min-w-full divide-y divide-slate-200 text-sm", className)} {...props}>
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export function Th({ className, ...props }: ComponentProps<"th">) {
+  return (
+    <th
+      scope="col"
+      className={cn("bg-slate-50 px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase", className)}
+      {...props}
+    />
+  );
+}
+
+export function Td({ className, ...props }: ComponentProps<"td">) {
+  return <td className={cn("px-4 py-3 align-top text-slate-800", className)} {...props} />;
+}

@@ -1,0 +1,29 @@
+import { redirect } from "react-router";
+import { getSessionUser } from "./session.server.ts";
+import type { SessionUser } from "./users.server.ts";
+
+/** Where to come back to after login: the page itself for GETs, the page's path for posts. */
+function returnPath(request: Request): string {
+  const url = new URL(request.url);
+  url.searchParams.delete("index");
+  url.searchParams.delete("_data");
+  const search = request.method === "GET" ? url.search : "";
+  return url.pathname.replace(/\.data$/, "") + search;
+}
+
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(returnPath(request))}`);
+  return user;
+}
+
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (user.role !== "admin") throw redirect("/accessDenied");
+  return user;
+}
+
+/** For login and register: a signed-in user has nothing to do there. */
+export async function requireAnonymous(request: Request): Promise<void> {
+  if (await getSessionUser(request)) throw redirect("/sms/sendSms");
+}

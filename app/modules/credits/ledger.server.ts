@@ -1,0 +1,85 @@
+import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { db, type Tx } from "../../db/client.server.ts";
+import { creditLedger, users } from "../../db/schema.ts";
+import { clock } from "../../utils/clock.server.ts";
+
+export type LedgerKind = "grant" | "debit" | "refund" | "adjustment";
+
+export class InsufficientCreditsError extends Error {
+  readonly needed: number;
+  readonly balance: number;
+  constructor(needed: number, balance: number) {
+    super(`Not enough credits: ${needed} needed, ${balance} available`);
+    this.name = "InsufficientCreditsError";
+    this.needed = needed;
+    this.balance = balance;
+  }
+}
+
+export type LedgerEntry = {
+  userId: number;
+  kind: LedgerKind;
+  /** Signed credits: positive adds, negative takes away. */
+  amount: number;
+  /** Unique business key (e.g. `payment:pi_123`, `msg:42:debit`): a second booking is a no-op. */
+  key: string;
+  note?: string;
+};
+
+/**
+ * Books one entry inside the caller's transaction and moves the cached balance with it.
+ * Returns false when the key was booked before. Throws InsufficientCreditsError (rolling the
+ * caller's transaction back) when a negative amount would take the balance below zero.
+ */
+export function bookEntry(tx: Tx, entry: LedgerEntry): boolean {
+  if (!Number.isInteger(entry.amount) || entry.amount === 0) throw new Error("Ledger amount must be a non-zero integer");
+  const inserted = tx
+    .insert(creditLedger)
+    .values({ ...entry, createdAt: clock.date() })
+    .onConflictDoNothing({ target: creditLedger.key })
+    .returning({ id: creditLedger.id })
+    .all();
+  if (inserted.length === 0) return false;
+  const changed = tx
+    .update(users)
+    .set({ creditBalance: sql`${users.creditBalance} + ${entry.amount}` })
+    .where(and(eq(users.id, entry.userId), gte(users.creditBalance, Math.max(0, -entry.amount))))
+    .run().changes;
+  if (changed === 0) throw new InsufficientCreditsError(-entry.amount, getBalanceTx(tx, entry.userId));
+  return true;
+}
+
+/** Books one entry in its own transaction. */
+export function book(entry: LedgerEntry): boolean {
+  return db.transaction((tx) => bookEntry(tx, entry), { behavior: "immediate" });
+}
+
+function getBalanceTx(tx: Tx, userId: number): number {
+  const row = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
+  return row?.balance ?? 0;
+}
+
+export function getBalance(userId: number): number {
+  const row = db.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
+  return row?.balance ?? 0;
+}
+
+/** Sum of the ledger itself: what the cached balance must always equal. */
+export function getLedgerSum(userId: number): number {
+  const row = db
+    .select({ total: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` })
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, userId))
+    .get();
+  return row?.total ?? 0;
+}
+
+export function getLedgerEntries(userId: number, limit = 50) {
+  return db
+    .select()
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, userId))
+    .orderBy(desc(creditLedger.id))
+    .limit(limit)
+    .all();
+}

@@ -1,0 +1,94 @@
+import type { ReactNode } from "react";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { Analytics } from "./components/analytics.tsx";
+import { GeneralErrorBoundary } from "./components/error-boundary.tsx";
+import { Footer } from "./components/footer.tsx";
+import { Nav } from "./components/nav.tsx";
+import { PendingOverlay } from "./components/pending-overlay.tsx";
+import { Toaster } from "./components/toaster.tsx";
+import { getSessionUser } from "./modules/auth/session.server.ts";
+import { getBalance } from "./modules/credits/ledger.server.ts";
+import { getCartCount } from "./modules/shop/cart.server.ts";
+import { clock } from "./utils/clock.server.ts";
+import { env } from "./utils/env.server.ts";
+import { getToast } from "./utils/toast.server.ts";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "SMS Gateway: bulk SMS, scheduling and an SMS API" },
+  {
+    name: "description",
+    content: "Send single, group and scheduled SMS, keep contacts and groups, and integrate with a REST API.",
+  },
+];
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.ico" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getSessionUser(request);
+  const { toast, headers } = await getToast(request);
+  return data(
+    {
+      user: user ? { id: user.id, fullName: user.fullName, role: user.role, timeZone: user.timeZone } : null,
+      balance: user ? getBalance(user.id) : 0,
+      cartCount: user ? getCartCount(user.id) : 0,
+      toast,
+      analyticsId: env.ANALYTICS_ID ?? null,
+      demoMode: env.DEMO_MODE,
+      year: clock.date().getUTCFullYear(),
+    },
+    { headers: headers ?? undefined },
+  );
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const root = useRootData();
+  // The not-found page is only the text NotFound, without the shell.
+  const bare = useMatches().some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        {bare ? (
+          children
+        ) : (
+          <>
+            <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50">
+              Skip to content
+            </a>
+            <Nav user={root?.user ?? null} balance={root?.balance ?? 0} cartCount={root?.cartCount ?? 0} />
+            <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
+              {children}
+            </main>
+            <Footer year={root?.year ?? new Date().getUTCFullYear()} />
+            <Toaster toast={root?.toast ?? null} />
+            <PendingOverlay />
+            <Analytics id={root?.analyticsId ?? null} />
+          </>
+        )}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,19 @@
+import { PageHeader, Card } from "../../components/ui/page.tsx";
+import { requireAdmin } from "../../modules/auth/guards.server.ts";
+import type { Route } from "./+types/authorization";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return null;
+}
+
+export default function Authorization() {
+  return (
+    <div className="mx-auto max-w-xl">
+      <PageHeader title="Authorization" />
+      <Card>
+        <p>This page can be accessed only if the role of the logged in user is ADMIN.</p>
+      </Card>
+    </div>
+  );
+}

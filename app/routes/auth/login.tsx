@@ -1,0 +1,73 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Button } from "../../components/ui/button.tsx";
+import { ErrorList, Field } from "../../components/ui/field.tsx";
+import { Card, PageHeader } from "../../components/ui/page.tsx";
+import { requireAnonymous } from "../../modules/auth/guards.server.ts";
+import { attemptLogin } from "../../modules/auth/login.server.ts";
+import { LoginSchema } from "../../modules/auth/schemas.ts";
+import { startSession } from "../../modules/auth/session.server.ts";
+import { safeRedirect } from "../../utils/http.server.ts";
+import type { Route } from "./+types/login";
+
+export const meta: Route.MetaFunction = () => [{ title: "Login | SMS Gateway" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema: LoginSchema });
+  if (submission.status !== "success") {
+    return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  }
+  const result = await attemptLogin(request, submission.value.email);
+  if (!result.ok) {
+    return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), { status: 400 });
+  }
+  const cookie = await startSession(request, result.user.id);
+  return redirect(safeRedirect(submission.value.redirectTo, "/sms/sendSms"), { headers: { "Set-Cookie": cookie } });
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+    shouldRevalidate: "onBlur",
+  });
+  const redirectTo = searchParams.get("redirectTo") ?? "";
+  return (
+    <div className="mx-auto max-w-md">
+      <PageHeader title="Login" />
+      <Card>
+        <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          {/* The first error shows inline, in red, without saying whether the account exists. */}
+          <ErrorList id={form.errorId} errors={form.errors?.slice(0, 1)} />
+          <Field
+            label="Email"
+            inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", autoFocus: true }}
+            errors={fields.email.errors}
+          />
+          <Field
+            label="Password"
+            inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
+            errors={fields.password.errors}
+          />
+          <Button type="submit" className="w-full" disabled={navigation.state === "submitting"}>
+            Login
+          </Button>
+        </Form>
+        <p className="mt-4 text-center text-sm text-slate-600">
+          No account yet? <Link to="/register">Register</Link>
+        </p>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, useNavigation } from "react-router";
+import { Button } from "../../components/ui/button.tsx";
+import { Field } from "../../components/ui/field.tsx";
+import { Card, PageHeader } from "../../components/ui/page.tsx";
+import { requireAnonymous } from "../../modules/auth/guards.server.ts";
+import { RegisterSchema } from "../../modules/auth/schemas.ts";
+import { createUser, EmailTakenError } from "../../modules/auth/users.server.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
+import type { Route } from "./+types/register";
+
+export const meta: Route.MetaFunction = () => [{ title: "Register | SMS Gateway" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: RegisterSchema });
+  if (submission.status !== "success") {
+    return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  }
+  try {
+    await createUser(submission.value);
+  } catch (error) {
+    if (!(error instanceof EmailTakenError)) throw error;
+    return data(submission.reply({ fieldErrors: { email: [error.message] }, hideFields: ["password"] }), { status: 400 });
+  }
+  return redirectWithToast("/login", { description: "Registration successful! Please login to continue." });
+}
+
+export default function Register({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "register",
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
+    shouldRevalidate: "onBlur",
+  });
+  return (
+    <div className="mx-auto max-w-md">
+      <PageHeader title="Register" />
+      <Card>
+        <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
+          <Field
+            label="Email"
+            inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", autoFocus: true }}
+            errors={fields.email.errors}
+          />
+          <Field
+            label="Full Name"
+            inputProps={{ ...getInputProps(fields.fullName, { type: "text" }), autoComplete: "name" }}
+            errors={fields.fullName.errors}
+          />
+          <Field
+            label="Password"
+            inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password" }}
+            errors={fields.password.errors}
+            help="At least 8 characters."
+          />
+          <Button type="submit" className="w-full" disabled={navigation.state === "submitting"}>
+            Register
+          </Button>
+        </Form>
+        <p className="mt-4 text-center text-sm text-slate-600">
+          Already registered? <Link to="/login">Login</Link>
+        </p>
+      </Card>
+    </div>
+  );
+}

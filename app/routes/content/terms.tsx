@@ -1,0 +1,5 @@
+import { Placeholder } from "../../components/placeholder.tsx";
+
+export default function Screen() {
+  return <Placeholder title="Terms and Conditions" />;
+}

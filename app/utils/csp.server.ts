@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+import { env } from "./env.server.ts";
+
+export function createNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+type Directives = Record<string, string[]>;
+
+/** Third-party origins the page may use, only when that feature is configured. */
+function thirdPartySources(): Directives {
+  const extra: Directives = {};
+  const add = (directive: string, ...origins: string[]) => (extra[directive] = [...(extra[directive] ?? []), ...origins]);
+  if (env.ANALYTICS_ID) {
+    add("script-src", "https://www.googletagmanager.com");
+    add("connect-src", "https://*.google-analytics.com", "https://*.analytics.google.com");
+    add("img-src", "https://*.google-analytics.com");
+  }
+  return extra;
+}
+
+/** The enforced policy of every HTML page: scripts only from us or carrying this response's nonce. */
+export function contentSecurityPolicy(nonce: string): string {
+  const directives: Directives = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", `'nonce-${nonce}'`],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "frame-src": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "form-action": ["'self'"],
+    "base-uri": ["'self'"],
+    "object-src": ["'none'"],
+  };
+  for (const [directive, origins] of Object.entries(thirdPartySources())) {
+    directives[directive] = [...(directives[directive] ?? []).filter((s) => s !== "'none'"), ...origins];
+  }
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(" ")}`)
+    .join("; ");
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const flag = (fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? fallback : /^(1|true|yes|on)$/i.test(v)));
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  REDIS_URL: optionalString,
+  QUEUE_PREFIX: z.string().default("smsgw"),
+  SESSION_SECRET: optionalString,
+  COOKIE_SECURE: optionalString,
+  TRUST_PROXY: flag(false),
+  ADMIN_EMAIL: optionalString,
+  ADMIN_PASSWORD: optionalString,
+  SEED_DEMO: flag(true),
+  DEMO_MODE: flag(false),
+  WORKER: z.enum(["inline", "off"]).default("inline"),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  ANALYTICS_ID: optionalString,
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof schema> & {
+  DATA_DIR: string;
+  SESSION_SECRETS: string[];
+  cookieSecure: boolean;
+  isProduction: boolean;
+};
+
+/** Reads the secret from DATA_DIR, creating it once; `wx` makes concurrent first starts agree. */
+function persistedSecret(dataDir: string): string {
+  const file = resolve(dataDir, "session-secret");
+  try {
+    writeFileSync(file, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const parsed = result.data;
+  const dataDir = resolve(parsed.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = (parsed.SESSION_SECRET ?? persistedSecret(dataDir))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const isProduction = parsed.NODE_ENV === "production";
+  return {
+    ...parsed,
+    DATA_DIR: dataDir,
+    SESSION_SECRETS: secrets,
+    isProduction,
+    cookieSecure: parsed.COOKIE_SECURE === undefined ? isProduction : /^(1|true|yes|on)$/i.test(parsed.COOKIE_SECURE),
+  };
+}
+
+export const env: Env = parseEnv(process.env);

@@ -1,0 +1,38 @@
+import { randomUUID } from "node:crypto";
+import { createCookieSessionStorage, redirect } from "react-router";
+import { env } from "./env.server.ts";
+import { combineHeaders } from "./http.server.ts";
+import { type Toast, type ToastInput, ToastSchema } from "./toast.ts";
+
+// Toasts ride in their own short-lived cookie, so they survive a redirect with JavaScript off.
+const toastStorage = createCookieSessionStorage({
+  cookie: {
+    name: "en_toast",
+    sameSite: "lax",
+    path: "/",
+    httpOnly: true,
+    secure: env.cookieSecure,
+    secrets: env.SESSION_SECRETS,
+  },
+});
+
+export async function createToastHeaders(input: ToastInput): Promise<Headers> {
+  const session = await toastStorage.getSession();
+  const toast = ToastSchema.parse({ id: randomUUID(), ...input });
+  session.flash("toast", toast);
+  return new Headers({ "Set-Cookie": await toastStorage.commitSession(session) });
+}
+
+export async function redirectWithToast(url: string, toast: ToastInput, init?: ResponseInit): Promise<Response> {
+  return redirect(url, { ...init, headers: combineHeaders(init?.headers, await createToastHeaders(toast)) });
+}
+
+export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
+  const session = await toastStorage.getSession(request.headers.get("Cookie"));
+  const parsed = ToastSchema.safeParse(session.get("toast"));
+  if (!parsed.success) return { toast: null, headers: null };
+  return {
+    toast: parsed.data,
+    headers: new Headers({ "Set-Cookie": await toastStorage.destroySession(session) }),
+  };
+}

@@ -1,0 +1,69 @@
+// npm test: typecheck, build, Vitest, Playwright; then one line "N passed, N failed, N skipped".
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { resolve } from "node:path";
+
+const out = resolve(".tmp/test-results");
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+type Tally = { passed: number; failed: number; skipped: number };
+const total: Tally = { passed: 0, failed: 0, skipped: 0 };
+let ok = true;
+
+function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+  console.log(`\n=== ${title} ===`);
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function readJson<T>(file: string): T | null {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
+}
+
+const onlyE2e = process.argv.includes("--e2e");
+const onlyUnit = process.argv.includes("--unit");
+
+if (!run("typecheck", "npx", ["react-router", "typegen"]) || !run("typecheck", "npx", ["tsc"])) {
+  ok = false;
+  total.failed += 1;
+  console.error("typecheck failed (counted as one failure)");
+}
+
+if (!onlyE2e) {
+  const file = resolve(out, "vitest.json");
+  const passed = run("vitest", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`]);
+  const report = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; success: boolean }>(file);
+  if (report) {
+    total.passed += report.numPassedTests;
+    total.failed += report.numFailedTests;
+    total.skipped += report.numPendingTests + report.numTodoTests;
+  }
+  if (!passed || !report) {
+    ok = false;
+    if (!report || report.numFailedTests === 0) total.failed += 1; // a crash or a failing file outside any test
+  }
+}
+
+if (!onlyUnit) {
+  if (!run("build", "npx", ["react-router", "build"])) {
+    ok = false;
+    total.failed += 1;
+  } else {
+    const file = resolve(out, "playwright.json");
+    const passed = run("playwright", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+    const report = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(file);
+    if (report) {
+      total.passed += report.stats.expected + report.stats.flaky;
+      total.failed += report.stats.unexpected;
+      total.skipped += report.stats.skipped;
+    }
+    if (!passed || !report) {
+      ok = false;
+      if (!report || report.stats.unexpected === 0) total.failed += 1;
+    }
+  }
+}
+
+console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(ok && total.failed === 0 ? 0 : 1);

@@ -1,0 +1,18 @@
+import type { Extension } from "./http.ts";
+import { sqlite } from "../app/db/client.server.ts";
+import { getRedis } from "../app/queue/redis.server.ts";
+
+/** GET /healthz: 200 when SQLite and Redis both answer, for start scripts and load balancers. */
+export const health: Extension = async (req, res) => {
+  if (req.url !== "/healthz") return false;
+  try {
+    sqlite.prepare("select 1").get();
+    await getRedis().ping();
+    res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+    res.end('{"status":"ok"}');
+  } catch (error) {
+    res.writeHead(503, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+    res.end(JSON.stringify({ status: "unavailable", error: (error as Error).message }));
+  }
+  return true;
+};

@@ -1,0 +1,40 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+
+export { expect };
+
+export type Account = { email: string; password: string; fullName: string };
+
+export const demoAdmin: Account = { email: "admin@example.com", password: "admin12345", fullName: "Demo Admin" };
+
+export function newAccount(label = "user"): Account {
+  const id = randomUUID().slice(0, 8);
+  return { email: `${label}-${id}@example.com`, password: `pw-${id}-secret`, fullName: `Test ${label} ${id}` };
+}
+
+export async function register(page: Page, account: Account) {
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Full Name").fill(account.fullName);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+export async function login(page: Page, account: Account, expectedPath: RegExp = /\/sms\/sendSms$/) {
+  if (new URL(page.url()).pathname !== "/login") await page.goto("/login");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(expectedPath);
+}
+
+/** Registers a fresh customer through the screens and signs in. */
+export async function signUpAndLogin(page: Page, label = "user"): Promise<Account> {
+  const account = newAccount(label);
+  await register(page, account);
+  await login(page, account);
+  return account;
+}
+
+export const test = base;

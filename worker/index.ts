@@ -1,0 +1,23 @@
+// npm run worker: queue workers as their own process (use with WORKER=off on the web side).
+import { closeQueues } from "../app/queue/queues.server.ts";
+import { closeRedis } from "../app/queue/redis.server.ts";
+import { sqlite } from "../app/db/client.server.ts";
+import { runMigrations } from "../app/db/migrate.server.ts";
+import { startWorkers } from "./workers.ts";
+
+runMigrations();
+const workers = await startWorkers();
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`[worker] ${signal}: finishing in-flight jobs`);
+  await workers.close();
+  await closeQueues();
+  await closeRedis();
+  sqlite.close();
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

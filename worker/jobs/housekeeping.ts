@@ -1,0 +1,15 @@
+import type { Job } from "bullmq";
+import { purgeExpired } from "../../app/modules/housekeeping/housekeeping.server.ts";
+import { HousekeepingPayload } from "../../app/queue/payloads.ts";
+import { QUEUES } from "../../app/queue/queues.server.ts";
+import type { JobDefinition } from "../registry.ts";
+
+export const housekeeping: JobDefinition = {
+  queue: QUEUES.housekeeping,
+  concurrency: 1,
+  schedules: [{ id: "hourly-purge", pattern: "0 0 * * * *", data: { v: 1 } }],
+  async process(job: Job) {
+    HousekeepingPayload.parse(job.data);
+    return purgeExpired();
+  },
+};
