@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { resolve } from "node:path";
 import { env } from "../utils/env.server.ts";
-import * as schema from "./schema.ts";
+
 
 export const databaseFile = resolve(env.DATA_DIR, "app.db");
 
@@ -16,6 +16,6 @@ function open(file: string) {
 }
 
 export const sqlite = open(databaseFile);
-export const db = drizzle({ client: sqlite, schema });
+export const db = drizzle({ client: sqlite });
 export type Db = typeof db;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];

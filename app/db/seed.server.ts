@@ -1,6 +1,7 @@
 import { count } from "drizzle-orm";
 import { db } from "./client.server.ts";
-import { packages, users } from "./schema.ts";
+import { users } from "./schema/core.ts";
+import { packages } from "./schema/shop.ts";
 import { book } from "../modules/credits/ledger.server.ts";
 import { createUser, upsertUser } from "../modules/auth/users.server.ts";
 import { env } from "../utils/env.server.ts";

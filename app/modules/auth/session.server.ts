@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { db } from "../../db/client.server.ts";
-import { sessions, users } from "../../db/schema.ts";
+import { sessions, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { clientIp } from "../../utils/http.server.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
-import { users } from "../../db/schema.ts";
+import { users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { hashPassword } from "./password.server.ts";
 

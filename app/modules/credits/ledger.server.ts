@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { db, type Tx } from "../../db/client.server.ts";
-import { creditLedger, users } from "../../db/schema.ts";
+import { creditLedger, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 
 export type LedgerKind = "grant" | "debit" | "refund" | "adjustment";

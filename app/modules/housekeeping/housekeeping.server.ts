@@ -1,6 +1,6 @@
 import { lt } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
-import { sessions } from "../../db/schema.ts";
+import { sessions } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 
 /** Removes what has expired; returns what it removed, for the job log. */

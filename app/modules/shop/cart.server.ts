@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
-import { cartItems } from "../../db/schema.ts";
+import { cartItems } from "../../db/schema/shop.ts";
 
 /** Number of packages in the user's cart, for the nav's cart link. */
 export function getCartCount(userId: number): number {

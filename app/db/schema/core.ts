@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Times are UTC epoch milliseconds; screens convert to the user's zone.
+export const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    fullName: text("full_name").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ["customer", "admin"] }).notNull().default("customer"),
+    timeZone: text("time_zone").notNull().default("UTC"),
+    // Cached sum of the ledger, changed only in the ledger's own transactions.
+    creditBalance: integer("credit_balance").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    check("users_credit_balance_non_negative", sql`${t.creditBalance} >= 0`),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const creditLedger = sqliteTable(
+  "credit_ledger",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["grant", "debit", "refund", "adjustment"] }).notNull(),
+    // Signed: grants and refunds are positive, debits negative.
+    amount: integer("amount").notNull(),
+    // Idempotency key: the same business event can never be booked twice.
+    key: text("key").notNull(),
+    note: text("note"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("credit_ledger_key_unique").on(t.key), index("credit_ledger_user_idx").on(t.userId, t.id)],
+);
+
