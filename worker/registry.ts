@@ -1,6 +1,7 @@
-import type { Job } from "bullmq";
+import type { Job, WorkerOptions } from "bullmq";
 import type { QueueName } from "../app/queue/queues.server.ts";
 import { housekeeping } from "./jobs/housekeeping.ts";
+import { supportMail } from "./jobs/support-mail.ts";
 
 export type JobDefinition = {
   queue: QueueName;
@@ -9,8 +10,10 @@ export type JobDefinition = {
   /** Repeating jobs this queue owns (kept in Redis by upsertJobScheduler). */
   schedules?: { id: string; pattern: string; data: unknown }[];
   process: (job: Job) => Promise<unknown>;
+  /** Worker settings such as a custom backoff strategy for this queue's retries. */
+  settings?: WorkerOptions["settings"];
   /** Runs once when the worker starts (e.g. reconcilers). */
   onStart?: () => Promise<void>;
 };
 
-export const jobDefinitions: JobDefinition[] = [housekeeping];
+export const jobDefinitions: JobDefinition[] = [housekeeping, supportMail];

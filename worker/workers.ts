@@ -29,6 +29,7 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
       ...queueBaseOptions(),
       connection: createWorkerConnection(),
       concurrency: definition.concurrency,
+      settings: definition.settings,
     });
     worker.on("error", (error) => log("error", `${definition.queue}: ${error.message}`));
     worker.on("failed", (job, error) => log("error", `${definition.queue} job ${job?.id} failed: ${error.message}`));

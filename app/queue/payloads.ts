@@ -3,3 +3,10 @@ import { z } from "zod";
 // Job payloads are versioned so a worker can refuse (not misread) a payload from a newer producer.
 export const HousekeepingPayload = z.object({ v: z.literal(1) });
 export type HousekeepingPayload = z.infer<typeof HousekeepingPayload>;
+
+/** E-mail one saved support request to SUPPORT_EMAIL; the row, not the job, is the record. */
+export const SupportMailPayload = z.object({ v: z.literal(1), requestId: z.number().int().positive() });
+export type SupportMailPayload = z.infer<typeof SupportMailPayload>;
+
+/** The periodic sweep that re-enqueues support requests whose e-mail has not gone out. */
+export const SupportMailReconcilePayload = z.object({ v: z.literal(1) });

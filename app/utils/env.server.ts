@@ -32,6 +32,16 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   ANALYTICS_ID: optionalString,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // Support requests: always saved; e-mailed only when SMTP_URL is set.
+  SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\//.test(v), "must start with smtp:// or smtps://"),
+  SUPPORT_EMAIL: z.email().default("support@example.com"),
+  MAIL_FROM: z.string().default("SMS Gateway <no-reply@example.com>"),
+  SUPPORT_MAIL_RETRY_MS: z.coerce.number().int().min(1).default(10_000),
+  SUPPORT_MAIL_RETRY_MAX_MS: z.coerce.number().int().min(1).default(60 * 60 * 1000),
+  CONTACT_ADDRESS: z.string().default("100 Example Street, Suite 200, Springfield, USA"),
+  CONTACT_PHONE: z.string().default("+1 555 010 0100"),
+  CONTACT_SUPPORT_EMAIL: z.string().default("support@example.com"),
+  CONTACT_SALES_EMAIL: z.string().default("sales@example.com"),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -1,0 +1,131 @@
+import { and, eq, gt, sql } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { supportRequests } from "../../db/schema/support.ts";
+import type { SupportMailPayload } from "../../queue/payloads.ts";
+import { getQueue, QUEUES } from "../../queue/queues.server.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
+import { formatDateTime } from "../../utils/misc.ts";
+import { getMailer, type OutgoingMail } from "./mailer.server.ts";
+
+type SupportRequestRow = typeof supportRequests.$inferSelect;
+
+// With the defaults: 10 s, 20 s, 40 s ... up to one hour between tries, about two days in all;
+// after that the reconciler starts the series again, so a request is retried until it goes out.
+const SUPPORT_MAIL_ATTEMPTS = 50;
+
+/** Exponential delay before retry number `attemptsMade + 1`, capped. */
+export function supportMailBackoff(attemptsMade: number): number {
+  const delay = env.SUPPORT_MAIL_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1);
+  return Math.min(delay, env.SUPPORT_MAIL_RETRY_MAX_MS);
+}
+
+const jobId = (requestId: number) => `support-mail-${requestId}`;
+
+function mailJob(requestId: number) {
+  const data: SupportMailPayload = { v: 1, requestId };
+  return {
+    name: "deliver",
+    data,
+    opts: {
+      // One live job per request: adding it again while it waits or retries changes nothing.
+      jobId: jobId(requestId),
+      attempts: SUPPORT_MAIL_ATTEMPTS,
+      // A custom type: the support-mail worker's backoffStrategy computes the capped delay.
+      backoff: { type: "capped-exponential" },
+      removeOnComplete: true,
+      // A job that ran out of attempts is dropped so the reconciler can add it afresh.
+      removeOnFail: true,
+    },
+  };
+}
+
+export async function enqueueSupportMail(requestId: number): Promise<void> {
+  const job = mailJob(requestId);
+  await getQueue(QUEUES.supportMail).add(job.name, job.data, job.opts);
+}
+
+/** Re-enqueues every request whose e-mail has not gone out: SQLite is the record, Redis can be rebuilt. */
+export async function reconcileSupportMail(): Promise<{ enqueued: number }> {
+  let after = 0;
+  let enqueued = 0;
+  for (;;) {
+    const batch = db
+      .select({ id: supportRequests.id })
+      .from(supportRequests)
+      .where(and(eq(supportRequests.mailStatus, "pending"), gt(supportRequests.id, after)))
+      .orderBy(supportRequests.id)
+      .limit(500)
+      .all();
+    if (batch.length === 0) return { enqueued };
+    await getQueue(QUEUES.supportMail).addBulk(batch.map((row) => mailJob(row.id)));
+    enqueued += batch.length;
+    after = batch[batch.length - 1].id;
+  }
+}
+
+function mailDomain(): string {
+  return /@([^\s>]+)/.exec(env.MAIL_FROM)?.[1] ?? "smsgw.invalid";
+}
+
+export function composeSupportMail(row: SupportRequestRow): OutgoingMail {
+  const kind = row.source === "contact" ? "Contact" : "Support";
+  const lines = [
+    `${kind} request #${row.id} from the ${row.source === "contact" ? "public contact form" : "signed-in support form"}.`,
+    "",
+    `From: ${row.name} <${row.email}>`,
+    ...(row.userId !== null ? [`Account: user #${row.userId}`] : []),
+    `Received: ${formatDateTime(row.createdAt, "UTC")} UTC`,
+    `Subject: ${row.subject}`,
+    "",
+    row.message,
+    "",
+    "--",
+    "Reply to this e-mail to answer the sender.",
+    `Support Inbox: /admin/support?id=${row.id}`,
+  ];
+  return {
+    from: env.MAIL_FROM,
+    to: env.SUPPORT_EMAIL,
+    replyTo: { name: row.name, address: row.email },
+    subject: `[${kind} #${row.id}] ${row.subject}`,
+    text: lines.join("\n"),
+    // Stable across retries, so a mail the server did accept before a lost reply threads as one.
+    messageId: `<support-request-${row.id}.${row.createdAt.getTime()}@${mailDomain()}>`,
+  };
+}
+
+export type DeliveryOutcome = "sent" | "not_configured" | "nothing_to_do";
+
+/**
+ * Sends one request's e-mail. Throws when the mail server does not accept it, so the queue
+ * retries; the attempt and its error are kept on the row for the Support Inbox.
+ */
+export async function deliverSupportRequest(requestId: number): Promise<DeliveryOutcome> {
+  const byId = eq(supportRequests.id, requestId);
+  const row = db.select().from(supportRequests).where(byId).get();
+  if (!row || row.mailStatus !== "pending") return "nothing_to_do";
+  const mailer = getMailer();
+  if (!mailer) {
+    db.update(supportRequests).set({ mailStatus: "not_configured" }).where(byId).run();
+    return "not_configured";
+  }
+  db.update(supportRequests)
+    .set({ mailAttempts: sql`${supportRequests.mailAttempts} + 1`, mailLastAttemptAt: clock.date() })
+    .where(byId)
+    .run();
+  try {
+    const { messageId } = await mailer.send(composeSupportMail(row));
+    db.update(supportRequests)
+      .set({ mailStatus: "sent", mailSentAt: clock.date(), mailMessageId: messageId, mailLastError: null })
+      .where(byId)
+      .run();
+    return "sent";
+  } catch (error) {
+    db.update(supportRequests)
+      .set({ mailLastError: (error instanceof Error ? error.message : String(error)).slice(0, 500) })
+      .where(byId)
+      .run();
+    throw error;
+  }
+}

@@ -1,0 +1,39 @@
+import { createTransport } from "nodemailer";
+import { env } from "../../utils/env.server.ts";
+
+export type Address = { name: string; address: string };
+
+export type OutgoingMail = {
+  from: string;
+  to: string;
+  replyTo: Address;
+  subject: string;
+  text: string;
+  messageId: string;
+};
+
+/** The one door to the mail server, so the rest of the code never sees nodemailer. */
+export type Mailer = { send: (mail: OutgoingMail) => Promise<{ messageId: string }> };
+
+let mailer: Mailer | undefined;
+
+/** The configured SMTP server, or null when SMTP_URL is unset (requests are then saved only). */
+export function getMailer(): Mailer | null {
+  if (!env.SMTP_URL) return null;
+  if (!mailer) {
+    // Short timeouts: a hung server fails this attempt and the queue retries later.
+    const transport = createTransport({
+      url: env.SMTP_URL,
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 60_000,
+    });
+    mailer = {
+      async send(mail) {
+        const info = await transport.sendMail(mail);
+        return { messageId: info.messageId };
+      },
+    };
+  }
+  return mailer;
+}

@@ -1,0 +1,138 @@
+import { count, desc, eq } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { users } from "../../db/schema/core.ts";
+import { type SupportSource, type SupportStatus, supportRequests } from "../../db/schema/support.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
+import { hit, type Limit } from "../../utils/rate-limit.server.ts";
+import { enqueueSupportMail } from "./mail.server.ts";
+
+const HOUR = 60 * 60 * 1000;
+// Both forms share the per-address budget; signed-in users also have their own.
+const perIp: Limit = { name: "support-ip", limit: 10, windowMs: HOUR };
+const perUser: Limit = { name: "support-user", limit: 5, windowMs: HOUR };
+
+export type NewSupportRequest = {
+  source: SupportSource;
+  userId: number | null;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  ip: string;
+};
+
+export type SubmitResult = { status: "saved"; id: number } | { status: "discarded" } | { status: "limited"; error: string };
+
+function logError(message: string, error: unknown) {
+  if (env.LOG_LEVEL !== "silent") console.error(`[support] ${message}:`, error instanceof Error ? error.message : error);
+}
+
+function tooMany(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return `You have sent too many messages. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/** The limit message, or null when the request may go ahead. */
+async function checkLimits(ip: string, userId: number | null): Promise<string | null> {
+  try {
+    const address = await hit(perIp, ip);
+    if (!address.allowed) return tooMany(address.retryAfterSeconds);
+    if (userId !== null) {
+      const account = await hit(perUser, String(userId));
+      if (!account.allowed) return tooMany(account.retryAfterSeconds);
+    }
+    return null;
+  } catch (error) {
+    // Without Redis the request is still saved (SQLite is the record): accept rather than lose it.
+    logError("rate limit unavailable, accepting", error);
+    return null;
+  }
+}
+
+/**
+ * Saves the request first, then queues its e-mail. A filled honeypot is counted against the
+ * address and dropped without a trace, so the bot sees the same answer as a person.
+ */
+export async function submitSupportRequest(request: NewSupportRequest, honeypot?: string): Promise<SubmitResult> {
+  const limited = await checkLimits(request.ip, request.userId);
+  if (limited) return { status: "limited", error: limited };
+  if (honeypot) return { status: "discarded" };
+  const row = db
+    .insert(supportRequests)
+    .values({
+      ...request,
+      mailStatus: env.SMTP_URL ? "pending" : "not_configured",
+      createdAt: clock.date(),
+    })
+    .returning({ id: supportRequests.id, mailStatus: supportRequests.mailStatus })
+    .get();
+  if (row.mailStatus === "pending") {
+    // If Redis is away now, the worker's reconciler queues it later from the saved row.
+    await enqueueSupportMail(row.id).catch((error: unknown) => logError(`request ${row.id} not queued yet`, error));
+  }
+  return { status: "saved", id: row.id };
+}
+
+export const INBOX_PAGE_SIZE = 10;
+export type InboxFilter = SupportStatus | "all";
+
+export function listSupportRequests({ filter, page }: { filter: InboxFilter; page: number }) {
+  const where = filter === "all" ? undefined : eq(supportRequests.status, filter);
+  const [{ total }] = db.select({ total: count() }).from(supportRequests).where(where).all();
+  const rows = db
+    .select({
+      id: supportRequests.id,
+      source: supportRequests.source,
+      name: supportRequests.name,
+      email: supportRequests.email,
+      subject: supportRequests.subject,
+      status: supportRequests.status,
+      mailStatus: supportRequests.mailStatus,
+      mailAttempts: supportRequests.mailAttempts,
+      createdAt: supportRequests.createdAt,
+    })
+    .from(supportRequests)
+    .where(where)
+    .orderBy(desc(supportRequests.id))
+    .limit(INBOX_PAGE_SIZE)
+    .offset((page - 1) * INBOX_PAGE_SIZE)
+    .all();
+  return { rows, total, pages: Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE)) };
+}
+
+export function getSupportRequest(id: number) {
+  return db
+    .select({ request: supportRequests, handledByName: users.fullName })
+    .from(supportRequests)
+    .leftJoin(users, eq(users.id, supportRequests.handledBy))
+    .where(eq(supportRequests.id, id))
+    .get();
+}
+
+/** Marks a request handled (or open again); false when there is no such request. */
+export function setSupportStatus(id: number, adminId: number, status: SupportStatus): boolean {
+  const handled = status === "handled";
+  const result = db
+    .update(supportRequests)
+    .set({ status, handledAt: handled ? clock.date() : null, handledBy: handled ? adminId : null })
+    .where(eq(supportRequests.id, id))
+    .run();
+  return result.changes > 0;
+}
+
+/** The signed-in user's latest requests, newest first. */
+export function listOwnSupportRequests(userId: number, limit = 5) {
+  return db
+    .select({
+      id: supportRequests.id,
+      subject: supportRequests.subject,
+      status: supportRequests.status,
+      createdAt: supportRequests.createdAt,
+    })
+    .from(supportRequests)
+    .where(eq(supportRequests.userId, userId))
+    .orderBy(desc(supportRequests.id))
+    .limit(limit)
+    .all();
+}

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { emailField } from "../auth/schemas.ts";
+
+// Browser-safe: conform validates with these in the browser and the actions on the server.
+const required = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be ${max.toLocaleString("en-US")} characters or fewer`);
+
+// A subject is one line: pasted line breaks become spaces rather than reaching a mail header.
+const subjectField = required("Subject", 200).transform((v) => v.replace(/\s+/g, " "));
+const messageField = required("Message", 5000);
+
+/** Name of the honeypot field: hidden from people, filled in by form-spamming bots. */
+export const HONEYPOT_FIELD = "website";
+
+export const ContactSchema = z.object({
+  name: required("Name", 100),
+  email: emailField,
+  subject: subjectField,
+  message: messageField,
+  [HONEYPOT_FIELD]: z.string().optional(),
+});
+
+export const SupportSchema = z.object({
+  subject: subjectField,
+  message: messageField,
+});
+
+export const SupportInboxActionSchema = z.object({
+  intent: z.enum(["handle", "reopen"]),
+  id: z.coerce.number().int().positive(),
+});
+
+export const SUPPORT_SUCCESS = "Support request sent successfully!";
+export const SUPPORT_FAILURE = "Failed to send support request";

@@ -1,0 +1,25 @@
+import type { Job } from "bullmq";
+import { deliverSupportRequest, reconcileSupportMail, supportMailBackoff } from "../../app/modules/support/mail.server.ts";
+import { SupportMailPayload, SupportMailReconcilePayload } from "../../app/queue/payloads.ts";
+import { QUEUES } from "../../app/queue/queues.server.ts";
+import type { JobDefinition } from "../registry.ts";
+
+const RECONCILE = "support-mail-reconcile";
+
+export const supportMail: JobDefinition = {
+  queue: QUEUES.supportMail,
+  concurrency: 5,
+  // Also while running: picks up requests whose job ran out of attempts or was lost from Redis.
+  schedules: [{ id: RECONCILE, pattern: "0 */15 * * * *", data: { v: 1 } }],
+  settings: { backoffStrategy: (attemptsMade: number) => supportMailBackoff(attemptsMade) },
+  onStart: async () => {
+    await reconcileSupportMail();
+  },
+  async process(job: Job) {
+    if (job.name === RECONCILE) {
+      SupportMailReconcilePayload.parse(job.data);
+      return reconcileSupportMail();
+    }
+    return deliverSupportRequest(SupportMailPayload.parse(job.data).requestId);
+  },
+};
