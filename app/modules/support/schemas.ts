@@ -11,7 +11,8 @@ const required = (label: string, max: number) =>
 
 // A subject is one line: pasted line breaks become spaces rather than reaching a mail header.
 const subjectField = required("Subject", 200).transform((v) => v.replace(/\s+/g, " "));
-const messageField = required("Message", 5000);
+// Browsers post textarea line breaks as CRLF; keep them as plain newlines.
+const messageField = required("Message", 5000).transform((v) => v.replace(/\r\n?/g, "\n"));
 
 /** Name of the honeypot field: hidden from people, filled in by form-spamming bots. */
 export const HONEYPOT_FIELD = "website";
@@ -36,3 +37,11 @@ export const SupportInboxActionSchema = z.object({
 
 export const SUPPORT_SUCCESS = "Support request sent successfully!";
 export const SUPPORT_FAILURE = "Failed to send support request";
+
+/** The Support Inbox's URL state: which requests, which page, which one is open. */
+export const InboxQuerySchema = z.object({
+  filter: z.enum(["open", "handled", "all"]).catch("open"),
+  page: z.coerce.number().int().min(1).catch(1),
+  id: z.coerce.number().int().positive().optional().catch(undefined),
+});
+export type InboxQuery = z.infer<typeof InboxQuerySchema>;

@@ -1,5 +1,87 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, useNavigation } from "react-router";
+import { ContactDetailsList } from "../../components/content/contact-details.tsx";
+import { FormFailure, Honeypot, SubjectAndMessage } from "../../components/content/support-fields.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Field } from "../../components/ui/field.tsx";
+import { Card, PageHeader } from "../../components/ui/page.tsx";
+import { getSessionUser } from "../../modules/auth/session.server.ts";
+import { getContactDetails } from "../../modules/content/contact-details.server.ts";
+import { submitSupportRequest } from "../../modules/support/requests.server.ts";
+import { ContactSchema, HONEYPOT_FIELD, SUPPORT_FAILURE, SUPPORT_SUCCESS } from "../../modules/support/schemas.ts";
+import { clientIp } from "../../utils/http.server.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
+import type { Route } from "./+types/contact";
 
-export default function Screen() {
-  return <Placeholder title="Contact Us" />;
+export const meta: Route.MetaFunction = () => [
+  { title: "Contact Us | SMS Gateway" },
+  { name: "description", content: "Questions about SMS credits, the API or your account? Write to the SMS Gateway team." },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getSessionUser(request);
+  return { details: getContactDetails(), sender: user ? { name: user.fullName, email: user.email } : null };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: ContactSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { [HONEYPOT_FIELD]: honeypot, ...fields } = submission.value;
+  const user = await getSessionUser(request);
+  const result = await submitSupportRequest(
+    { source: "contact", userId: user?.id ?? null, ...fields, ip: clientIp(request) },
+    honeypot,
+  );
+  if (result.status === "limited") {
+    return data(submission.reply({ formErrors: [SUPPORT_FAILURE, result.error] }), { status: 429 });
+  }
+  return redirectWithToast("/sms/contact", { description: SUPPORT_SUCCESS });
+}
+
+export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "contact",
+    lastResult: actionData,
+    defaultValue: { name: loaderData.sender?.name ?? "", email: loaderData.sender?.email ?? "" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
+    shouldRevalidate: "onBlur",
+  });
+  return (
+    <div>
+      <PageHeader title="Contact Us" />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-2">
+          <p className="mb-4 text-sm text-slate-600">
+            Questions about SMS credits, the API or your account? Send us a message and we will answer by e-mail.
+          </p>
+          <Form method="post" className="relative space-y-4" {...getFormProps(form)} noValidate>
+            <FormFailure id={form.errorId} errors={form.errors} />
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field
+                label="Name"
+                inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name", maxLength: 100 }}
+                errors={fields.name.errors}
+              />
+              <Field
+                label="Email"
+                inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+                errors={fields.email.errors}
+              />
+            </div>
+            <SubjectAndMessage subject={fields.subject} message={fields.message} />
+            <Honeypot name={HONEYPOT_FIELD} />
+            <Button type="submit" disabled={navigation.state === "submitting"}>
+              Submit
+            </Button>
+          </Form>
+        </Card>
+        <Card>
+          <h2 className="mb-4 text-lg font-semibold text-slate-900">Reach us directly</h2>
+          <ContactDetailsList details={loaderData.details} />
+        </Card>
+      </div>
+    </div>
+  );
 }

@@ -1,17 +1,234 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, useNavigation } from "react-router";
+import { Badge } from "../../components/ui/badge.tsx";
+import { Button, ButtonLink, buttonClass } from "../../components/ui/button.tsx";
+import { Card, PageHeader } from "../../components/ui/page.tsx";
+import { Table, Td, Th } from "../../components/ui/table.tsx";
+import type { MailStatus } from "../../db/schema/support.ts";
 import { requireAdmin } from "../../modules/auth/guards.server.ts";
+import { getSupportRequest, listSupportRequests, setSupportStatus } from "../../modules/support/requests.server.ts";
+import { type InboxQuery, InboxQuerySchema, SupportInboxActionSchema } from "../../modules/support/schemas.ts";
+import { cn, formatDateTime, pluralize } from "../../utils/misc.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/support-inbox";
 
+export const meta: Route.MetaFunction = () => [{ title: "Support Inbox | SMS Gateway" }];
+
+function readQuery(request: Request): InboxQuery {
+  return InboxQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+}
+
+function inboxUrl(query: Partial<InboxQuery>): string {
+  const params = new URLSearchParams();
+  if (query.filter && query.filter !== "open") params.set("filter", query.filter);
+  if (query.page && query.page > 1) params.set("page", String(query.page));
+  if (query.id) params.set("id", String(query.id));
+  const search = params.toString();
+  return search ? `/admin/support?${search}` : "/admin/support";
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  return null;
+  const admin = await requireAdmin(request);
+  const query = readQuery(request);
+  const selected = query.id ? getSupportRequest(query.id) : null;
+  if (query.id && !selected) throw data(null, { status: 404 });
+  return { query, timeZone: admin.timeZone, list: listSupportRequests(query), selected: selected ?? null };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
-  return null;
+  const admin = await requireAdmin(request);
+  const submission = parseWithZod(await request.formData(), { schema: SupportInboxActionSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { intent, id } = submission.value;
+  if (!setSupportStatus(id, admin.id, intent === "handle" ? "handled" : "open")) throw data(null, { status: 404 });
+  return redirectWithToast(inboxUrl({ ...readQuery(request), id }), {
+    description: intent === "handle" ? "Support request marked as handled." : "Support request reopened.",
+  });
 }
 
-export default function Screen() {
-  return <Placeholder title="Support Inbox" />;
+const sourceLabel = { contact: "Contact form", support: "Support form" } as const;
+
+function MailBadge({ status, attempts }: { status: MailStatus; attempts: number }) {
+  if (status === "sent") return <Badge tone="success">E-mail sent</Badge>;
+  if (status === "not_configured") return <Badge tone="neutral">Saved only</Badge>;
+  return <Badge tone="warning">{attempts > 0 ? `E-mail retrying (${pluralize(attempts, "attempt")})` : "E-mail queued"}</Badge>;
+}
+
+function StatusBadge({ status }: { status: "open" | "handled" }) {
+  return <Badge tone={status === "handled" ? "success" : "primary"}>{status === "handled" ? "Handled" : "Open"}</Badge>;
+}
+
+type Selected = NonNullable<Route.ComponentProps["loaderData"]["selected"]>;
+
+function Detail({ selected, query, timeZone }: { selected: Selected; query: InboxQuery; timeZone: string }) {
+  const navigation = useNavigation();
+  const { request: r, handledByName } = selected;
+  const at = (d: Date | number) => `${formatDateTime(d, timeZone)} (${timeZone})`;
+  return (
+    <Card className="mb-6">
+      <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className="text-sm text-slate-500">Request #{r.id}</p>
+          <h2 className="text-xl font-semibold break-words text-slate-900">{r.subject}</h2>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Form method="post">
+            <input type="hidden" name="id" value={r.id} />
+            {r.status === "open" ? (
+              <Button type="submit" name="intent" value="handle" variant="success" disabled={navigation.state !== "idle"}>
+                Mark handled
+              </Button>
+            ) : (
+              <Button type="submit" name="intent" value="reopen" variant="secondary" disabled={navigation.state !== "idle"}>
+                Reopen
+              </Button>
+            )}
+          </Form>
+          <ButtonLink to={inboxUrl({ ...query, id: undefined })} variant="secondary">
+            Close
+          </ButtonLink>
+        </div>
+      </div>
+      <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="font-medium text-slate-500">From</dt>
+          <dd className="break-words">
+            {r.name} &lt;<a href={`mailto:${r.email}`}>{r.email}</a>&gt;
+            {r.userId !== null ? <span className="text-slate-500"> · account #{r.userId}</span> : null}
+          </dd>
+        </div>
+        <div>
+          <dt className="font-medium text-slate-500">Received</dt>
+          <dd>
+            {at(r.createdAt)} via the {sourceLabel[r.source].toLowerCase()}
+          </dd>
+        </div>
+        <div>
+          <dt className="font-medium text-slate-500">Status</dt>
+          <dd className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={r.status} />
+            {r.handledAt ? (
+              <span className="text-slate-600">
+                {handledByName ? `by ${handledByName} ` : ""}on {at(r.handledAt)}
+              </span>
+            ) : null}
+          </dd>
+        </div>
+        <div>
+          <dt className="font-medium text-slate-500">E-mail to support</dt>
+          <dd className="space-y-1" data-testid="mail-status">
+            <MailBadge status={r.mailStatus} attempts={r.mailAttempts} />
+            <p className="text-slate-600">
+              {r.mailStatus === "sent" && r.mailSentAt
+                ? `Accepted by the mail server on ${at(r.mailSentAt)}.`
+                : r.mailStatus === "not_configured"
+                  ? "No mail server is configured (SMTP_URL), so this request is kept here only."
+                  : r.mailLastError
+                    ? `Not delivered yet; the last attempt failed: ${r.mailLastError}`
+                    : "Waiting for the mail server."}
+            </p>
+          </dd>
+        </div>
+      </dl>
+      <h3 className="mt-6 mb-2 text-sm font-medium text-slate-500">Message</h3>
+      <p className="rounded-md bg-slate-50 p-4 text-sm whitespace-pre-wrap text-slate-900 ring-1 ring-slate-200 ring-inset">
+        {r.message}
+      </p>
+    </Card>
+  );
+}
+
+const filters = [
+  { value: "open", label: "Open" },
+  { value: "handled", label: "Handled" },
+  { value: "all", label: "All" },
+] as const;
+
+export default function SupportInbox({ loaderData }: Route.ComponentProps) {
+  const { query, list, selected, timeZone } = loaderData;
+  return (
+    <div>
+      <PageHeader title="Support Inbox" />
+      {selected ? <Detail selected={selected} query={query} timeZone={timeZone} /> : null}
+      <nav aria-label="Filter requests" className="mb-4 flex flex-wrap gap-2">
+        {filters.map((f) => (
+          <Link
+            key={f.value}
+            to={inboxUrl({ filter: f.value })}
+            aria-current={query.filter === f.value ? "page" : undefined}
+            className={buttonClass({ variant: query.filter === f.value ? "primary" : "secondary", size: "sm" })}
+          >
+            {f.label}
+          </Link>
+        ))}
+      </nav>
+      {list.rows.length === 0 ? (
+        <p className="rounded-lg bg-white p-6 text-sm text-slate-600 ring-1 ring-slate-200">No support requests here.</p>
+      ) : (
+        <Table>
+          <caption className="sr-only">Support requests, newest first</caption>
+          <thead>
+            <tr>
+              <Th>Received ({timeZone})</Th>
+              <Th>From</Th>
+              <Th>Subject</Th>
+              <Th>Source</Th>
+              <Th>E-mail</Th>
+              <Th>Status</Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {list.rows.map((row) => (
+              <tr key={row.id} className={cn(selected?.request.id === row.id && "bg-brand-50")}>
+                <Td className="whitespace-nowrap">{formatDateTime(row.createdAt, timeZone)}</Td>
+                <Td>
+                  <div className="font-medium">{row.name}</div>
+                  <div className="text-xs break-all text-slate-500">{row.email}</div>
+                </Td>
+                <Td className="break-words">
+                  <Link to={inboxUrl({ ...query, id: row.id })}>{row.subject}</Link>
+                </Td>
+                <Td className="whitespace-nowrap">{sourceLabel[row.source]}</Td>
+                <Td>
+                  <MailBadge status={row.mailStatus} attempts={row.mailAttempts} />
+                </Td>
+                <Td>
+                  <StatusBadge status={row.status} />
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-4 text-sm text-slate-600">
+        <span>
+          Page {Math.min(query.page, list.pages)} of {list.pages} · {pluralize(list.total, "request")}
+        </span>
+        <span className="flex gap-2">
+          <PageLink query={query} page={query.page - 1} disabled={query.page <= 1}>
+            Previous
+          </PageLink>
+          <PageLink query={query} page={query.page + 1} disabled={query.page >= list.pages}>
+            Next
+          </PageLink>
+        </span>
+      </nav>
+    </div>
+  );
+}
+
+function PageLink({ query, page, disabled, children }: { query: InboxQuery; page: number; disabled: boolean; children: string }) {
+  const className = buttonClass({ variant: "secondary", size: "sm" });
+  if (disabled) {
+    return (
+      <span aria-disabled="true" className={className}>
+        {children}
+      </span>
+    );
+  }
+  return (
+    <Link to={inboxUrl({ filter: query.filter, page })} className={className}>
+      {children}
+    </Link>
+  );
 }

@@ -1,17 +1,94 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, useNavigation } from "react-router";
+import { FormFailure, SubjectAndMessage } from "../../components/content/support-fields.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { listOwnSupportRequests, submitSupportRequest } from "../../modules/support/requests.server.ts";
+import { SUPPORT_FAILURE, SUPPORT_SUCCESS, SupportSchema } from "../../modules/support/schemas.ts";
+import { clientIp } from "../../utils/http.server.ts";
+import { formatDateTime } from "../../utils/misc.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/support";
 
+export const meta: Route.MetaFunction = () => [{ title: "Support | SMS Gateway" }];
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return {
+    sender: { name: user.fullName, email: user.email },
+    timeZone: user.timeZone,
+    recent: listOwnSupportRequests(user.id),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: SupportSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const result = await submitSupportRequest({
+    source: "support",
+    userId: user.id,
+    name: user.fullName,
+    email: user.email,
+    ...submission.value,
+    ip: clientIp(request),
+  });
+  if (result.status === "limited") {
+    return data(submission.reply({ formErrors: [SUPPORT_FAILURE, result.error] }), { status: 429 });
+  }
+  return redirectWithToast("/sms/support", { description: SUPPORT_SUCCESS });
 }
 
-export default function Screen() {
-  return <Placeholder title="Support" />;
+export default function Support({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "support",
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SupportSchema }),
+    shouldRevalidate: "onBlur",
+  });
+  const { sender, recent, timeZone } = loaderData;
+  return (
+    <div>
+      <PageHeader title="Support" />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-2">
+          <p className="mb-4 text-sm text-slate-600">
+            Sending as <strong className="text-slate-900">{sender.name}</strong> (
+            <span data-testid="sender-email">{sender.email}</span>). We answer at this address.
+          </p>
+          <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
+            <FormFailure id={form.errorId} errors={form.errors} />
+            <SubjectAndMessage subject={fields.subject} message={fields.message} />
+            <Button type="submit" disabled={navigation.state === "submitting"}>
+              Submit
+            </Button>
+          </Form>
+        </Card>
+        <Card>
+          <h2 className="mb-4 text-lg font-semibold text-slate-900">Your recent requests</h2>
+          {recent.length === 0 ? (
+            <p className="text-sm text-slate-600">You have not sent any support requests yet.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {recent.map((r) => (
+                <li key={r.id} className="py-2">
+                  <div className="flex items-start justify-between gap-2">
+                    <span className="text-sm font-medium break-words text-slate-900">{r.subject}</span>
+                    <Badge tone={r.status === "handled" ? "success" : "neutral"}>{r.status === "handled" ? "Handled" : "Open"}</Badge>
+                  </div>
+                  <p className="text-xs text-slate-500">
+                    {formatDateTime(r.createdAt, timeZone)} ({timeZone})
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+    </div>
+  );
 }
