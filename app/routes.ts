@@ -37,6 +37,8 @@ export default [
   // Beyond the spec's table.
   route("sms/scheduled", "routes/sms/scheduled.tsx"),
   route("admin/support", "routes/content/support-inbox.tsx"),
+  route("sitemap.xml", "routes/content/sitemap.ts"),
+  route("robots.txt", "routes/content/robots.ts"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

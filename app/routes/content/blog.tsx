@@ -1,5 +1,15 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { ArticlePage } from "../../components/content/article-page.tsx";
+import { articleMeta, GUIDE_PATH } from "../../modules/content/article.ts";
+import { quickLinks } from "../../modules/content/articles.server.ts";
+import { guide } from "../../modules/content/articles/ultimate-guide.ts";
+import type { Route } from "./+types/blog";
 
-export default function Screen() {
-  return <Placeholder title="The Ultimate Guide to SMS API Services" />;
+export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? articleMeta(loaderData.article) : []);
+
+export function loader() {
+  return { article: guide, quickLinks };
+}
+
+export default function Blog({ loaderData }: Route.ComponentProps) {
+  return <ArticlePage article={loaderData.article} quickLinks={loaderData.quickLinks} currentPath={GUIDE_PATH} backTo="/" withContents />;
 }

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, useLocation, useNavigation } from "react-router";
 import { ContactDetailsList } from "../../components/content/contact-details.tsx";
 import { FormFailure, Honeypot, SubjectAndMessage } from "../../components/content/support-fields.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -39,15 +39,44 @@ export async function action({ request }: Route.ActionArgs) {
   return redirectWithToast("/sms/contact", { description: SUPPORT_SUCCESS });
 }
 
-export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
+type Sender = Route.ComponentProps["loaderData"]["sender"];
+
+function ContactForm({ sender, lastResult }: { sender: Sender; lastResult: Route.ComponentProps["actionData"] }) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "contact",
-    lastResult: actionData,
-    defaultValue: { name: loaderData.sender?.name ?? "", email: loaderData.sender?.email ?? "" },
+    lastResult,
+    defaultValue: { name: sender?.name ?? "", email: sender?.email ?? "" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
     shouldRevalidate: "onBlur",
   });
+  return (
+    <Form method="post" className="relative space-y-4" {...getFormProps(form)} noValidate>
+      <FormFailure id={form.errorId} errors={form.errors} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          label="Name"
+          inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name", maxLength: 100 }}
+          errors={fields.name.errors}
+        />
+        <Field
+          label="Email"
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+          errors={fields.email.errors}
+        />
+      </div>
+      <SubjectAndMessage subject={fields.subject} message={fields.message} />
+      <Honeypot name={HONEYPOT_FIELD} />
+      <Button type="submit" disabled={navigation.state === "submitting"}>
+        Submit
+      </Button>
+    </Form>
+  );
+}
+
+export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
+  // A new location after the success redirect gives a fresh, empty form.
+  const location = useLocation();
   return (
     <div>
       <PageHeader title="Contact Us" />
@@ -56,28 +85,9 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
           <p className="mb-4 text-sm text-slate-600">
             Questions about SMS credits, the API or your account? Send us a message and we will answer by e-mail.
           </p>
-          <Form method="post" className="relative space-y-4" {...getFormProps(form)} noValidate>
-            <FormFailure id={form.errorId} errors={form.errors} />
-            <div className="grid gap-4 sm:grid-cols-2">
-              <Field
-                label="Name"
-                inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name", maxLength: 100 }}
-                errors={fields.name.errors}
-              />
-              <Field
-                label="Email"
-                inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
-                errors={fields.email.errors}
-              />
-            </div>
-            <SubjectAndMessage subject={fields.subject} message={fields.message} />
-            <Honeypot name={HONEYPOT_FIELD} />
-            <Button type="submit" disabled={navigation.state === "submitting"}>
-              Submit
-            </Button>
-          </Form>
+          <ContactForm key={location.key} sender={loaderData.sender} lastResult={actionData} />
         </Card>
-        <Card>
+        <Card className="self-start">
           <h2 className="mb-4 text-lg font-semibold text-slate-900">Reach us directly</h2>
           <ContactDetailsList details={loaderData.details} />
         </Card>

@@ -169,9 +169,9 @@ export default function SupportInbox({ loaderData }: Route.ComponentProps) {
           <caption className="sr-only">Support requests, newest first</caption>
           <thead>
             <tr>
-              <Th>Received ({timeZone})</Th>
-              <Th>From</Th>
               <Th>Subject</Th>
+              <Th>From</Th>
+              <Th>Received ({timeZone})</Th>
               <Th>Source</Th>
               <Th>E-mail</Th>
               <Th>Status</Th>
@@ -180,14 +180,14 @@ export default function SupportInbox({ loaderData }: Route.ComponentProps) {
           <tbody className="divide-y divide-slate-100">
             {list.rows.map((row) => (
               <tr key={row.id} className={cn(selected?.request.id === row.id && "bg-brand-50")}>
-                <Td className="whitespace-nowrap">{formatDateTime(row.createdAt, timeZone)}</Td>
+                <Td className="min-w-48 break-words">
+                  <Link to={inboxUrl({ ...query, id: row.id })}>{row.subject}</Link>
+                </Td>
                 <Td>
                   <div className="font-medium">{row.name}</div>
                   <div className="text-xs break-all text-slate-500">{row.email}</div>
                 </Td>
-                <Td className="break-words">
-                  <Link to={inboxUrl({ ...query, id: row.id })}>{row.subject}</Link>
-                </Td>
+                <Td className="whitespace-nowrap">{formatDateTime(row.createdAt, timeZone)}</Td>
                 <Td className="whitespace-nowrap">{sourceLabel[row.source]}</Td>
                 <Td>
                   <MailBadge status={row.mailStatus} attempts={row.mailAttempts} />

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, useLocation, useNavigation } from "react-router";
 import { FormFailure, SubjectAndMessage } from "../../components/content/support-fields.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -42,14 +42,28 @@ export async function action({ request }: Route.ActionArgs) {
   return redirectWithToast("/sms/support", { description: SUPPORT_SUCCESS });
 }
 
-export default function Support({ loaderData, actionData }: Route.ComponentProps) {
+function SupportForm({ lastResult }: { lastResult: Route.ComponentProps["actionData"] }) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "support",
-    lastResult: actionData,
+    lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SupportSchema }),
     shouldRevalidate: "onBlur",
   });
+  return (
+    <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
+      <FormFailure id={form.errorId} errors={form.errors} />
+      <SubjectAndMessage subject={fields.subject} message={fields.message} />
+      <Button type="submit" disabled={navigation.state === "submitting"}>
+        Submit
+      </Button>
+    </Form>
+  );
+}
+
+export default function Support({ loaderData, actionData }: Route.ComponentProps) {
+  // A new location after the success redirect gives a fresh, empty form.
+  const location = useLocation();
   const { sender, recent, timeZone } = loaderData;
   return (
     <div>
@@ -60,15 +74,9 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
             Sending as <strong className="text-slate-900">{sender.name}</strong> (
             <span data-testid="sender-email">{sender.email}</span>). We answer at this address.
           </p>
-          <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
-            <FormFailure id={form.errorId} errors={form.errors} />
-            <SubjectAndMessage subject={fields.subject} message={fields.message} />
-            <Button type="submit" disabled={navigation.state === "submitting"}>
-              Submit
-            </Button>
-          </Form>
+          <SupportForm key={location.key} lastResult={actionData} />
         </Card>
-        <Card>
+        <Card className="self-start">
           <h2 className="mb-4 text-lg font-semibold text-slate-900">Your recent requests</h2>
           {recent.length === 0 ? (
             <p className="text-sm text-slate-600">You have not sent any support requests yet.</p>
