@@ -1,6 +1,8 @@
 import type { Job } from "bullmq";
 import type { QueueName } from "../app/queue/queues.server.ts";
 import { housekeeping } from "./jobs/housekeeping.ts";
+import { smsReconcile } from "./jobs/sms-reconcile.ts";
+import { smsSend } from "./jobs/sms-send.ts";
 
 export type JobDefinition = {
   queue: QueueName;
@@ -9,8 +11,10 @@ export type JobDefinition = {
   /** Repeating jobs this queue owns (kept in Redis by upsertJobScheduler). */
   schedules?: { id: string; pattern: string; data: unknown }[];
   process: (job: Job) => Promise<unknown>;
-  /** Runs once when the worker starts (e.g. reconcilers). */
+  /** Runs once when the worker starts (e.g. reconcilers, opening a transport). */
   onStart?: () => Promise<void>;
+  /** Runs once after the worker has closed and its in-flight jobs finished (e.g. closing a transport). */
+  onStop?: () => Promise<void>;
 };
 
-export const jobDefinitions: JobDefinition[] = [housekeeping];
+export const jobDefinitions: JobDefinition[] = [housekeeping, smsSend, smsReconcile];

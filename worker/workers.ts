@@ -38,6 +38,7 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
   return {
     close: async () => {
       await Promise.all(workers.map((w) => w.close()));
+      for (const definition of definitions) await definition.onStop?.();
     },
   };
 }

@@ -5,6 +5,8 @@ import { getRedis } from "./redis.server.ts";
 /** Every queue of the product, by name. Workers and producers meet here. */
 export const QUEUES = {
   housekeeping: "housekeeping",
+  smsSend: "sms-send",
+  smsReconcile: "sms-reconcile",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -1,17 +1,94 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { MessageStatusBadge } from "../../components/sms/message-status.tsx";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { Notice, PageHeader } from "../../components/ui/page.tsx";
+import { Pager } from "../../components/ui/pager.tsx";
+import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { getMessageHistory, HISTORY_LIMIT } from "../../modules/sms/history.server.ts";
+import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
 import type { Route } from "./+types/message-history";
 
+export const meta: Route.MetaFunction = () => [{ title: "Message History | SMS Gateway" }];
+
+function positiveInt(value: string | null): number | undefined {
+  const n = Number(value);
+  return value && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const params = new URL(request.url).searchParams;
+  const history = getMessageHistory(user.id, positiveInt(params.get("page")) ?? 1, {
+    after: positiveInt(params.get("after")),
+    before: positiveInt(params.get("before")),
+  });
+  const { messages, page, totalPages } = history;
+  const first = messages[0]?.id;
+  const last = messages.at(-1)?.id;
+  return {
+    ...history,
+    timeZone: user.timeZone,
+    limit: HISTORY_LIMIT,
+    // Neighbouring pages are found by key from this page's first and last ids.
+    previousHref: page > 1 ? (page === 2 || first === undefined ? "?page=1" : `?page=${page - 1}&before=${first}`) : null,
+    nextHref: page < totalPages && last !== undefined ? `?page=${page + 1}&after=${last}` : null,
+  };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
-}
-
-export default function Screen() {
-  return <Placeholder title="Message History" />;
+export default function MessageHistory({ loaderData }: Route.ComponentProps) {
+  const { messages, page, totalPages, timeZone, limit, previousHref, nextHref } = loaderData;
+  return (
+    <div>
+      <PageHeader
+        subtitle="SMS Gateway"
+        title="Message History"
+        actions={
+          <ButtonLink to="/sms/sendSms" variant="secondary">
+            Back
+          </ButtonLink>
+        }
+      />
+      <Notice className="mb-4">Message history is limited to {formatNumber(limit)} rows.</Notice>
+      <Table>
+        <thead>
+          <tr>
+            <Th>Message ID</Th>
+            <Th>Delivery Status</Th>
+            <Th>Receiver Phone</Th>
+            <Th>Message Content</Th>
+            <Th>
+              Created At <span className="font-normal normal-case">({timeZone})</span>
+            </Th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {messages.length === 0 ? (
+            <tr>
+              <Td colSpan={5} className="py-8 text-center text-slate-600">
+                You have not sent any messages yet.
+              </Td>
+            </tr>
+          ) : (
+            messages.map((m) => (
+              <tr key={m.id} data-testid="message-row">
+                <Td className="font-mono">{m.id}</Td>
+                <Td>
+                  <MessageStatusBadge status={m.status} reason={m.error} />
+                </Td>
+                <Td className="whitespace-nowrap">{m.toPhone}</Td>
+                <Td className="min-w-56">
+                  <p className="line-clamp-3 break-words whitespace-pre-wrap">{m.body}</p>
+                  <p className="mt-1 text-xs text-slate-500">{pluralize(m.segments, "segment")}</p>
+                </Td>
+                <Td className="whitespace-nowrap">
+                  <time dateTime={new Date(m.createdAt).toISOString()}>{formatDateTime(m.createdAt, timeZone)}</time>
+                </Td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </Table>
+      <Pager page={page} totalPages={totalPages} previousHref={previousHref} nextHref={nextHref} label="Message history pages" />
+    </div>
+  );
 }
