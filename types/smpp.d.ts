@@ -8,6 +8,8 @@ declare module "smpp" {
 
   export class PDU {
     constructor(command: string, options?: PduFields);
+    /** Decodes a whole PDU from its bytes. */
+    constructor(buffer: Buffer);
     command: string;
     command_id: number;
     command_status: number;

@@ -7,6 +7,8 @@ vi.hoisted(() => {
   process.env.SMS_RETRY_ATTEMPTS = "4";
 });
 
+import { db } from "../../app/db/client.server.ts";
+import { smsPendingReceipts } from "../../app/db/schema/sms.ts";
 import { getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
 import { applyReceipts } from "../../app/modules/sms/dispatch.server.ts";
 import { queueMessage, queueMessages } from "../../app/modules/sms/send.server.ts";
@@ -168,7 +170,9 @@ describe("delivery receipts", () => {
     try {
       const user = await customer(1);
       const { id } = await queueMessage(user.id, { to: "+12025550115", body: "race" });
+      await waitFor(() => db.select().from(smsPendingReceipts).all().length > 0, { what: "the early receipt to be kept" });
       await waitForStatus(id, "delivered");
+      expect(db.select().from(smsPendingReceipts).all()).toEqual([]);
     } finally {
       smsc.options.responseDelayMs = 0;
     }
@@ -237,5 +241,39 @@ describe("the SMSC dropping the connection", () => {
     for (const m of messages) expect(messageParts(m.id)).toHaveLength(1);
     expect(getBalance(user.id)).toBe(0);
     expect(getLedgerSum(user.id)).toBe(0);
+  });
+});
+
+describe("the SMPP session", () => {
+  it("keeps the link alive with enquire_link and unbinds when it closes", async () => {
+    const before = { ...smsc.counters };
+    const session = new SmppTransport({ url: smsc.url(), sourceAddr: "SMSGateway", tps: 0, window: 1, onReceipts: applyReceipts, enquireLinkMs: 20 });
+    expect(await session.ready()).toBe(true);
+    await waitFor(() => smsc.counters.enquireLinks - before.enquireLinks >= 2, { what: "two enquire_link" });
+    await session.close();
+    expect(smsc.counters.unbinds - before.unbinds).toBe(1);
+  });
+
+  it("keeps trying to bind, with backoff, when the SMSC refuses the credentials", async () => {
+    const before = smsc.counters.bindFailures;
+    const session = new SmppTransport({
+      url: smsc.url("smsgw", "wrong"),
+      sourceAddr: "SMSGateway",
+      tps: 0,
+      window: 1,
+      onReceipts: applyReceipts,
+      reconnectMinMs: 10,
+      connectWaitMs: 50,
+    });
+    try {
+      await waitFor(() => smsc.counters.bindFailures - before >= 2, { what: "a second bind attempt" });
+      // A submit gives up while unbound, as a temporary error, without claiming the message.
+      let claimed = false;
+      const outcome = await session.submit({ id: 1, to: "+12025550199", body: "x", parts: [1] }, () => (claimed = true));
+      expect(outcome).toEqual({ kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
+      expect(claimed).toBe(false);
+    } finally {
+      await session.close();
+    }
   });
 });

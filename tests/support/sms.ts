@@ -35,7 +35,10 @@ export function ledgerKeys(userId: number): string[] {
 }
 
 export async function waitForStatus(id: number, status: MessageStatus, timeout = 15_000) {
-  return waitFor(() => (messageRow(id)?.status === status ? messageRow(id) : undefined), {
+  return waitFor(() => {
+    const row = messageRow(id);
+    return row?.status === status ? row : undefined;
+  }, {
     timeout,
     what: () => `message ${id} to be ${status} (it is ${messageRow(id)?.status})`,
   });

@@ -28,7 +28,7 @@ export function SendSmsScreen({
           </ButtonLink>
         }
       />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <SendSmsForm key={location.key} config={config} lastResult={lastResult} />
         <SendSmsHowTo config={config} />
       </div>

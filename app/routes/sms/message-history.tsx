@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { MessageStatusBadge } from "../../components/sms/message-status.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
@@ -5,7 +6,7 @@ import { Pager } from "../../components/ui/pager.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { getMessageHistory, HISTORY_LIMIT } from "../../modules/sms/history.server.ts";
-import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
+import { cn, formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
 import type { Route } from "./+types/message-history";
 
 export const meta: Route.MetaFunction = () => [{ title: "Message History | SMS Gateway" }];
@@ -35,6 +36,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
+/** A table cell that, on a phone, stacks under its row's other cells with its column name beside it. */
+function Cell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <Td className={cn("flex gap-3 py-1 sm:table-cell sm:py-3", className)}>
+      <span aria-hidden="true" className="w-32 shrink-0 pt-0.5 text-xs font-semibold text-slate-500 uppercase sm:hidden">
+        {label}
+      </span>
+      <div className="min-w-0">{children}</div>
+    </Td>
+  );
+}
+
 export default function MessageHistory({ loaderData }: Route.ComponentProps) {
   const { messages, page, totalPages, timeZone, limit, previousHref, nextHref } = loaderData;
   return (
@@ -50,7 +63,7 @@ export default function MessageHistory({ loaderData }: Route.ComponentProps) {
       />
       <Notice className="mb-4">Message history is limited to {formatNumber(limit)} rows.</Notice>
       <Table>
-        <thead>
+        <thead className="hidden sm:table-header-group">
           <tr>
             <Th>Message ID</Th>
             <Th>Delivery Status</Th>
@@ -70,19 +83,23 @@ export default function MessageHistory({ loaderData }: Route.ComponentProps) {
             </tr>
           ) : (
             messages.map((m) => (
-              <tr key={m.id} data-testid="message-row">
-                <Td className="font-mono">{m.id}</Td>
-                <Td>
+              <tr key={m.id} data-testid="message-row" className="block py-2 sm:table-row sm:py-0">
+                <Cell label="Message ID">
+                  <span className="font-mono">{m.id}</span>
+                </Cell>
+                <Cell label="Delivery Status">
                   <MessageStatusBadge status={m.status} reason={m.error} />
-                </Td>
-                <Td className="whitespace-nowrap">{m.toPhone}</Td>
-                <Td className="min-w-56">
+                </Cell>
+                <Cell label="Receiver Phone" className="whitespace-nowrap">
+                  {m.toPhone}
+                </Cell>
+                <Cell label="Message Content" className="sm:min-w-56">
                   <p className="line-clamp-3 break-words whitespace-pre-wrap">{m.body}</p>
                   <p className="mt-1 text-xs text-slate-500">{pluralize(m.segments, "segment")}</p>
-                </Td>
-                <Td className="whitespace-nowrap">
+                </Cell>
+                <Cell label={`Created At (${timeZone})`} className="whitespace-nowrap">
                   <time dateTime={new Date(m.createdAt).toISOString()}>{formatDateTime(m.createdAt, timeZone)}</time>
-                </Td>
+                </Cell>
               </tr>
             ))
           )}
