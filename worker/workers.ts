@@ -26,7 +26,7 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
     worker.on("error", (error) => log("error", "worker", `${definition.queue}: ${error.message}`));
     worker.on("failed", (job, error) => {
       // A failed attempt that will be retried is routine (e.g. a throttling SMSC); the last one is not.
-      const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1);
+      const final = !job || Boolean(job.finishedOn);
       log(final ? "error" : "info", "worker", `${definition.queue} job ${job?.id} ${final ? "failed" : "will retry"}: ${error.message}`);
     });
     workers.push(worker);

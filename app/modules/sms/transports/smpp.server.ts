@@ -347,7 +347,7 @@ export class SmppTransport implements SmsTransport {
   private keepAlive(session: Session) {
     clearInterval(this.enquireTimer);
     this.enquireTimer = setInterval(() => {
-      const timer = setTimeout(() => session.destroy(), this.options.responseTimeoutMs);
+      const timer = setTimeout(() => session.destroy(), this.options.responseTimeoutMs).unref();
       if (!session.enquire_link({}, () => clearTimeout(timer))) clearTimeout(timer);
     }, this.options.enquireLinkMs);
   }
