@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { messageBodyField } from "../../app/modules/sms/schemas.ts";
 import { countSegments, encodeGsm7, splitMessage } from "../../app/modules/sms/segments.ts";
 
 const gsm = (n: number) => "a".repeat(n);
@@ -87,5 +88,18 @@ describe("splitMessage", () => {
 
   it("encodes GSM-7 as unpacked septets with escapes", () => {
     expect([...encodeGsm7("@£$ [€]")]).toEqual([0x00, 0x01, 0x02, 0x20, 0x1b, 0x3c, 0x1b, 0x65, 0x1b, 0x3e]);
+  });
+});
+
+describe("messageBodyField", () => {
+  it("requires text, stores LF line breaks and stops at the segment limit", () => {
+    const field = messageBodyField(10);
+    expect(field.parse("a\r\nb")).toBe("a\nb");
+    expect(field.safeParse("   ").error?.issues[0].message).toBe("Message is required");
+    expect(field.safeParse("a".repeat(1530)).success).toBe(true);
+    expect(field.safeParse("a".repeat(1531)).error?.issues[0].message).toBe("Message is too long: 11 segments, the maximum is 10");
+    expect(field.safeParse("a".repeat(1_000_000)).error?.issues[0].message).toBe(
+      "Message is too long: more than 10 segments, the maximum is 10",
+    );
   });
 });

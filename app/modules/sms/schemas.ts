@@ -1,7 +1,7 @@
 // Browser-safe form schemas for sending; other forms (contacts, schedules, groups) reuse the fields.
 import { z } from "zod";
 import { type CountryCode, phoneField } from "./phone.ts";
-import { countSegments } from "./segments.ts";
+import { countSegments, SEGMENT_LIMITS } from "./segments.ts";
 
 /** Browsers post textarea line breaks as CRLF but count them as LF: store what was counted. */
 export function normalizeBody(body: string): string {
@@ -15,11 +15,12 @@ export function messageBodyField(maxSegments: number) {
     .transform(normalizeBody)
     .refine((body) => body.trim().length > 0, "Message is required")
     .superRefine((body, ctx) => {
-      const { segments } = countSegments(body);
-      if (segments > maxSegments) {
+      // Every character takes at least one unit: past this length there is nothing to count.
+      const segments = body.length > maxSegments * SEGMENT_LIMITS["GSM-7"].single ? null : countSegments(body).segments;
+      if (segments === null || segments > maxSegments) {
         ctx.addIssue({
           code: "custom",
-          message: `Message is too long: ${segments} segments, the maximum is ${maxSegments}`,
+          message: `Message is too long: ${segments ?? `more than ${maxSegments}`} segments, the maximum is ${maxSegments}`,
         });
       }
     });
