@@ -2,6 +2,8 @@ import type { Job, WorkerOptions } from "bullmq";
 import type { QueueName } from "../app/queue/queues.server.ts";
 import { housekeeping } from "./jobs/housekeeping.ts";
 import { supportMail } from "./jobs/support-mail.ts";
+import { smsReconcile } from "./jobs/sms-reconcile.ts";
+import { smsSend } from "./jobs/sms-send.ts";
 
 export type JobDefinition = {
   queue: QueueName;
@@ -12,8 +14,10 @@ export type JobDefinition = {
   process: (job: Job) => Promise<unknown>;
   /** Worker settings such as a custom backoff strategy for this queue's retries. */
   settings?: WorkerOptions["settings"];
-  /** Runs once when the worker starts (e.g. reconcilers). */
+  /** Runs once when the worker starts (e.g. reconcilers, opening a transport). */
   onStart?: () => Promise<void>;
+  /** Runs once after the worker has closed and its in-flight jobs finished (e.g. closing a transport). */
+  onStop?: () => Promise<void>;
 };
 
-export const jobDefinitions: JobDefinition[] = [housekeeping, supportMail];
+export const jobDefinitions: JobDefinition[] = [housekeeping, supportMail, smsSend, smsReconcile];

@@ -1,17 +1,10 @@
 import { Worker } from "bullmq";
 import { getQueue, queueBaseOptions } from "../app/queue/queues.server.ts";
 import { createWorkerConnection } from "../app/queue/redis.server.ts";
-import { env } from "../app/utils/env.server.ts";
+import { log } from "../app/utils/log.server.ts";
 import { type JobDefinition, jobDefinitions } from "./registry.ts";
 
 export type RunningWorkers = { close: () => Promise<void> };
-
-function log(level: "info" | "error", message: string, extra?: unknown) {
-  if (env.LOG_LEVEL === "silent" || (level === "info" && (env.LOG_LEVEL === "warn" || env.LOG_LEVEL === "error"))) return;
-  const line = `[worker] ${message}`;
-  if (level === "error") console.error(line, extra ?? "");
-  else console.log(line);
-}
 
 /** Starts one BullMQ worker per job definition; close() lets in-flight jobs finish. */
 export async function startWorkers(definitions: JobDefinition[] = jobDefinitions): Promise<RunningWorkers> {
@@ -31,14 +24,19 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
       concurrency: definition.concurrency,
       settings: definition.settings,
     });
-    worker.on("error", (error) => log("error", `${definition.queue}: ${error.message}`));
-    worker.on("failed", (job, error) => log("error", `${definition.queue} job ${job?.id} failed: ${error.message}`));
+    worker.on("error", (error) => log("error", "worker", `${definition.queue}: ${error.message}`));
+    worker.on("failed", (job, error) => {
+      // A failed attempt that will be retried is routine (e.g. a throttling SMSC); the last one is not.
+      const final = !job || Boolean(job.finishedOn);
+      log(final ? "error" : "info", "worker", `${definition.queue} job ${job?.id} ${final ? "failed" : "will retry"}: ${error.message}`);
+    });
     workers.push(worker);
   }
-  log("info", `started: ${definitions.map((d) => d.queue).join(", ")}`);
+  log("info", "worker", `started: ${definitions.map((d) => d.queue).join(", ")}`);
   return {
     close: async () => {
       await Promise.all(workers.map((w) => w.close()));
+      for (const definition of definitions) await definition.onStop?.();
     },
   };
 }

@@ -10,3 +10,9 @@ export type SupportMailPayload = z.infer<typeof SupportMailPayload>;
 
 /** The periodic sweep that re-enqueues support requests whose e-mail has not gone out. */
 export const SupportMailReconcilePayload = z.object({ v: z.literal(1) });
+/** One message to hand to the SMSC; everything else is read from SQLite, the record. */
+export const SmsSendPayload = z.object({ v: z.literal(1), messageId: z.number().int().positive() });
+export type SmsSendPayload = z.infer<typeof SmsSendPayload>;
+
+export const SmsReconcilePayload = z.object({ v: z.literal(1) });
+export type SmsReconcilePayload = z.infer<typeof SmsReconcilePayload>;

@@ -6,6 +6,8 @@ import { getRedis } from "./redis.server.ts";
 export const QUEUES = {
   housekeeping: "housekeeping",
   supportMail: "support-mail",
+  smsSend: "sms-send",
+  smsReconcile: "sms-reconcile",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { type CountryCode, isCountryCode } from "../modules/sms/phone.ts";
 
 const flag = (fallback: boolean) =>
   z
@@ -42,6 +43,24 @@ const schema = z.object({
   CONTACT_PHONE: z.string().default("+1 555 010 0100"),
   CONTACT_SUPPORT_EMAIL: z.string().default("support@example.com"),
   CONTACT_SALES_EMAIL: z.string().default("sales@example.com"),
+  DEFAULT_COUNTRY: z
+    .string()
+    .default("US")
+    .transform((v) => v.toUpperCase())
+    .refine(isCountryCode, "must be a two-letter country code (ISO 3166-1), e.g. US or GB")
+    .transform((v) => v as CountryCode),
+  SMS_MAX_SEGMENTS: z.coerce.number().int().min(1).max(255).default(10),
+  SMS_TRANSPORT: z.enum(["simulator", "smpp"]).default("simulator"),
+  SIMULATOR_DLR_MS: z.coerce.number().int().min(0).default(2000),
+  SMPP_URL: optionalString.refine(
+    (v) => v === undefined || /^s?smpp:\/\/[^/]+$/.test(v),
+    "must look like smpp://system_id:password@host:port",
+  ),
+  SMPP_SOURCE_ADDR: z.string().min(1).max(20).default("SMSGateway"),
+  SMPP_TPS: z.coerce.number().int().min(0).default(100),
+  SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
+  SMS_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  SMS_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(1000),
 });
 
 export type Env = z.infer<typeof schema> & {
@@ -69,6 +88,9 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const parsed = result.data;
+  if (parsed.SMS_TRANSPORT === "smpp" && !parsed.SMPP_URL) {
+    throw new Error("Invalid configuration:\n  SMPP_URL: required when SMS_TRANSPORT=smpp");
+  }
   const dataDir = resolve(parsed.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const secrets = (parsed.SESSION_SECRET ?? persistedSecret(dataDir))

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { db, type Tx } from "../../db/client.server.ts";
+import { statement } from "../../db/statements.server.ts";
 import { creditLedger, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 
@@ -47,6 +48,31 @@ export function bookEntry(tx: Tx, entry: LedgerEntry): boolean {
     .run().changes;
   if (changed === 0) throw new InsufficientCreditsError(-entry.amount, getBalanceTx(tx, entry.userId));
   return true;
+}
+
+const insertEntry = statement(
+  "insert into credit_ledger (user_id, kind, amount, key, note, created_at) values (?, ?, ?, ?, ?, ?) on conflict(key) do nothing",
+);
+const moveBalance = statement("update users set credit_balance = credit_balance + ? where id = ? and credit_balance >= ?");
+
+/**
+ * Books many entries of one user inside the caller's transaction with one balance update, for
+ * batches (a group send, an API burst). All or nothing: when their sum would take the balance below
+ * zero it throws InsufficientCreditsError naming the whole sum. Keys booked before are skipped.
+ * Returns the credits moved.
+ */
+export function bookEntries(tx: Tx, userId: number, entries: Omit<LedgerEntry, "userId">[]): number {
+  const now = clock.now();
+  let sum = 0;
+  for (const entry of entries) {
+    if (!Number.isInteger(entry.amount) || entry.amount === 0) throw new Error("Ledger amount must be a non-zero integer");
+    // The statements run on the caller's connection, so inside its transaction.
+    if (insertEntry().run(userId, entry.kind, entry.amount, entry.key, entry.note ?? null, now).changes === 1) sum += entry.amount;
+  }
+  if (sum !== 0 && moveBalance().run(sum, userId, Math.max(0, -sum)).changes === 0) {
+    throw new InsufficientCreditsError(-sum, getBalanceTx(tx, userId));
+  }
+  return sum;
 }
 
 /** Books one entry in its own transaction. */

@@ -1,17 +1,18 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { sendSmsFormAction } from "../../modules/sms/send-form.server.ts";
 import type { Route } from "./+types/documentation";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
-}
+// The same screen as Send SMS for now; the REST API reference will live here.
+export { loader } from "./send-sms.tsx";
+
+export const meta: Route.MetaFunction = () => [{ title: "Documentation | SMS Gateway" }];
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return sendSmsFormAction(request, user.id, "/sms/documentation");
 }
 
-export default function Screen() {
-  return <Placeholder title="Documentation" />;
+export default function Documentation({ loaderData, actionData }: Route.ComponentProps) {
+  return <SendSmsScreen title="Documentation" config={loaderData.config} lastResult={actionData} />;
 }

@@ -1,17 +1,111 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import type { ReactNode } from "react";
+import { MessageStatusBadge } from "../../components/sms/message-status.tsx";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { Notice, PageHeader } from "../../components/ui/page.tsx";
+import { Pager } from "../../components/ui/pager.tsx";
+import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { getMessageHistory, HISTORY_LIMIT } from "../../modules/sms/history.server.ts";
+import { cn, formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
 import type { Route } from "./+types/message-history";
 
+export const meta: Route.MetaFunction = () => [{ title: "Message History | SMS Gateway" }];
+
+function positiveInt(value: string | null): number | undefined {
+  const n = Number(value);
+  return value && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const params = new URL(request.url).searchParams;
+  const history = getMessageHistory(user.id, positiveInt(params.get("page")) ?? 1, {
+    after: positiveInt(params.get("after")),
+    before: positiveInt(params.get("before")),
+  });
+  const { messages, page, totalPages } = history;
+  const first = messages[0]?.id;
+  const last = messages.at(-1)?.id;
+  return {
+    ...history,
+    timeZone: user.timeZone,
+    limit: HISTORY_LIMIT,
+    // Neighbouring pages are found by key from this page's first and last ids.
+    previousHref: page > 1 ? (page === 2 || first === undefined ? "?page=1" : `?page=${page - 1}&before=${first}`) : null,
+    nextHref: page < totalPages && last !== undefined ? `?page=${page + 1}&after=${last}` : null,
+  };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+/** A table cell that, on a phone, stacks under its row's other cells with its column name beside it. */
+function Cell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <Td className={cn("flex gap-3 py-1 sm:table-cell sm:py-3", className)}>
+      <span aria-hidden="true" className="w-32 shrink-0 pt-0.5 text-xs font-semibold text-slate-500 uppercase sm:hidden">
+        {label}
+      </span>
+      <div className="min-w-0">{children}</div>
+    </Td>
+  );
 }
 
-export default function Screen() {
-  return <Placeholder title="Message History" />;
+export default function MessageHistory({ loaderData }: Route.ComponentProps) {
+  const { messages, page, totalPages, timeZone, limit, previousHref, nextHref } = loaderData;
+  return (
+    <div>
+      <PageHeader
+        subtitle="SMS Gateway"
+        title="Message History"
+        actions={
+          <ButtonLink to="/sms/sendSms" variant="secondary">
+            Back
+          </ButtonLink>
+        }
+      />
+      <Notice className="mb-4">Message history is limited to {formatNumber(limit)} rows.</Notice>
+      <Table>
+        <thead className="hidden sm:table-header-group">
+          <tr>
+            <Th>Message ID</Th>
+            <Th>Delivery Status</Th>
+            <Th>Receiver Phone</Th>
+            <Th>Message Content</Th>
+            <Th>
+              Created At <span className="font-normal normal-case">({timeZone})</span>
+            </Th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {messages.length === 0 ? (
+            <tr>
+              <Td colSpan={5} className="py-8 text-center text-slate-600">
+                You have not sent any messages yet.
+              </Td>
+            </tr>
+          ) : (
+            messages.map((m) => (
+              <tr key={m.id} data-testid="message-row" className="block py-2 sm:table-row sm:py-0">
+                <Cell label="Message ID">
+                  <span className="font-mono">{m.id}</span>
+                </Cell>
+                <Cell label="Delivery Status">
+                  <MessageStatusBadge status={m.status} reason={m.error} />
+                </Cell>
+                <Cell label="Receiver Phone" className="whitespace-nowrap">
+                  {m.toPhone}
+                </Cell>
+                <Cell label="Message Content" className="sm:min-w-56">
+                  <p className="line-clamp-3 break-words whitespace-pre-wrap">{m.body}</p>
+                  <p className="mt-1 text-xs text-slate-500">{pluralize(m.segments, "segment")}</p>
+                </Cell>
+                <Cell label={`Created At (${timeZone})`} className="whitespace-nowrap">
+                  <time dateTime={new Date(m.createdAt).toISOString()}>{formatDateTime(m.createdAt, timeZone)}</time>
+                </Cell>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </Table>
+      <Pager page={page} totalPages={totalPages} previousHref={previousHref} nextHref={nextHref} label="Message history pages" />
+    </div>
+  );
 }

@@ -1,17 +1,20 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { sendSmsFormAction, smsFormConfig } from "../../modules/sms/send-form.server.ts";
 import type { Route } from "./+types/send-sms";
+
+export const meta: Route.MetaFunction = () => [{ title: "Send SMS | SMS Gateway" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request);
-  return null;
+  return { config: smsFormConfig() };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return sendSmsFormAction(request, user.id, "/sms/sendSms");
 }
 
-export default function Screen() {
-  return <Placeholder title="Send SMS" />;
+export default function SendSms({ loaderData, actionData }: Route.ComponentProps) {
+  return <SendSmsScreen title="Send SMS" config={loaderData.config} lastResult={actionData} />;
 }

@@ -1,0 +1,137 @@
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useEffect, useMemo, useState } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "../../modules/sms/schemas.ts";
+import { countSegments, SEGMENT_LIMITS } from "../../modules/sms/segments.ts";
+import { pluralize } from "../../utils/misc.ts";
+import { Button, ButtonLink } from "../ui/button.tsx";
+import { Field, TextareaField } from "../ui/field.tsx";
+import { Card, Notice } from "../ui/page.tsx";
+
+function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+function countryName(code: string): string {
+  return new Intl.DisplayNames(["en"], { type: "region" }).of(code) ?? code;
+}
+
+/** Characters, encoding, segments and cost: live with JavaScript, from the posted text without. */
+export function SegmentCounter({ body }: { body: string }) {
+  const count = countSegments(body);
+  return (
+    <span data-testid="segment-counter" className="flex flex-wrap gap-x-3 gap-y-1">
+      <span>{pluralize(count.characters, "character")}</span>
+      <span>{count.encoding}</span>
+      <span aria-live="polite" className="font-medium text-slate-700">
+        {pluralize(count.segments, "segment")} · Cost: {pluralize(count.credits, "credit")}
+      </span>
+      {count.segments > 0 ? <span>{count.remaining} left in this segment</span> : null}
+      {count.nonGsm.length > 0 ? (
+        <span className="basis-full">UCS-2 because of: {count.nonGsm.slice(0, 5).join(" ")}</span>
+      ) : null}
+    </span>
+  );
+}
+
+/** The send form of /sms/sendSms and /sms/documentation. Its action is sendSmsFormAction. */
+export function SendSmsForm({
+  config,
+  lastResult,
+}: {
+  config: SmsFormConfig;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const schema = useMemo(() => createSendSmsSchema(config), [config]);
+  const [form, fields] = useForm({
+    id: "send-sms",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const [body, setBody] = useState(() => String(fields.message.initialValue ?? ""));
+  const textarea = getTextareaProps(fields.message);
+  return (
+    <Card>
+      <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
+        {form.errors?.length ? (
+          <Notice tone="danger" className="space-y-1">
+            <div role="alert" id={form.errorId}>
+              {form.errors.map((error) => (
+                <p key={error}>{error}</p>
+              ))}
+            </div>
+          </Notice>
+        ) : null}
+        <Field
+          label="Phone Number"
+          inputProps={{
+            ...getInputProps(fields.phoneNumber, { type: "tel" }),
+            autoComplete: "tel",
+            placeholder: "e.g. +1 202 555 0123",
+          }}
+          errors={fields.phoneNumber.errors}
+        />
+        <TextareaField
+          label="Message"
+          textareaProps={{ ...textarea, rows: 6, onChange: (event) => setBody(event.currentTarget.value) }}
+          errors={fields.message.errors}
+          help={<SegmentCounter body={body} />}
+        />
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" name="intent" value={SEND_INTENT.send} disabled={navigation.state === "submitting"}>
+            Send SMS
+          </Button>
+          {/* With JavaScript the counter is live; without it, this asks the server for the same. */}
+          {hydrated ? null : (
+            <Button type="submit" name="intent" value={SEND_INTENT.check} variant="secondary">
+              Check cost
+            </Button>
+          )}
+          <ButtonLink to="/sms/messageHistory" variant="secondary">
+            Message History
+          </ButtonLink>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+/** The numbered how-to list and the 160-character notice beside the form. */
+export function SendSmsHowTo({ config }: { config: SmsFormConfig }) {
+  const gsm = SEGMENT_LIMITS["GSM-7"];
+  const ucs2 = SEGMENT_LIMITS["UCS-2"];
+  return (
+    <div className="space-y-4">
+      <Notice tone="warning">
+        A single SMS has a maximum of {gsm.single} characters. Longer messages are sent in parts of {gsm.part}{" "}
+        characters (up to {config.maxSegments} parts); with characters outside the GSM alphabet, such as emoji, a
+        single SMS holds {ucs2.single} and each part {ucs2.part}. Every SMS or part costs 1 credit.
+      </Notice>
+      <Card>
+        <h2 className="text-lg font-semibold text-slate-900">How to send an SMS</h2>
+        <ol className="mt-3 list-decimal space-y-2 pl-5 text-sm text-slate-700">
+          <li>
+            Check that you have enough credits: your balance is at the top of the page. Buy more on the{" "}
+            <Link to="/">pricing page</Link>.
+          </li>
+          <li>
+            Enter the recipient's phone number with its country code (e.g. +44 7911 123456); a number without one is
+            read as a {countryName(config.defaultCountry)} number.
+          </li>
+          <li>Type your message. The counter under it shows its length, encoding, segments and cost.</li>
+          <li>Press Send SMS.</li>
+          <li>
+            Follow its delivery status in <Link to="/sms/messageHistory">Message History</Link>.
+          </li>
+        </ol>
+      </Card>
+    </div>
+  );
+}

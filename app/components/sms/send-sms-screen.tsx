@@ -1,0 +1,37 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { useLocation } from "react-router";
+import type { SmsFormConfig } from "../../modules/sms/schemas.ts";
+import { ButtonLink } from "../ui/button.tsx";
+import { PageHeader } from "../ui/page.tsx";
+import { SendSmsForm, SendSmsHowTo } from "./send-sms-form.tsx";
+
+/** The spec's "Send SMS / Documentation" screen: documentation link, the form, the how-to list. */
+export function SendSmsScreen({
+  title,
+  config,
+  lastResult,
+}: {
+  title: string;
+  config: SmsFormConfig;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
+  // A new location after a successful send remounts the form, so it comes back clean.
+  const location = useLocation();
+  return (
+    <div>
+      <PageHeader
+        subtitle="SMS Gateway"
+        title={title}
+        actions={
+          <ButtonLink to="/sms/documentation" variant="ghost">
+            API Documentation
+          </ButtonLink>
+        }
+      />
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <SendSmsForm key={location.key} config={config} lastResult={lastResult} />
+        <SendSmsHowTo config={config} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, users } from "./core.ts";
+
+/**
+ * queued: waiting for the worker (never handed to the SMSC); submitting: handed to the SMSC, its
+ * answer not recorded yet; submitted: accepted by the SMSC; then what the delivery receipts say.
+ * failed: refused before the carrier (credits refunded). unknown: the carrier's answer is unknown.
+ */
+export const MESSAGE_STATUSES = [
+  "queued",
+  "submitting",
+  "submitted",
+  "delivered",
+  "undelivered",
+  "expired",
+  "rejected",
+  "failed",
+  "unknown",
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export const MESSAGE_SOURCES = ["web", "api", "schedule", "group"] as const;
+export type MessageSource = (typeof MESSAGE_SOURCES)[number];
+
+export const smsMessages = sqliteTable(
+  "sms_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    toPhone: text("to_phone").notNull(),
+    body: text("body").notNull(),
+    encoding: text("encoding", { enum: ["GSM-7", "UCS-2"] }).notNull(),
+    segments: integer("segments").notNull(),
+    // What was debited, so a refund gives back exactly that.
+    credits: integer("credits").notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull().default("queued"),
+    // Why it failed (or what the receipt said), shown in the history.
+    error: text("error"),
+    source: text("source", { enum: MESSAGE_SOURCES }).notNull().default("web"),
+    // Later features: a schedule's occurrence, a group send, an API idempotency reference.
+    scheduleId: integer("schedule_id"),
+    occurrenceAt: integer("occurrence_at", { mode: "timestamp_ms" }),
+    groupSendId: integer("group_send_id"),
+    apiRef: text("api_ref"),
+    // Times the worker handed it to the SMSC (a retry counts again).
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+    submittedAt: integer("submitted_at", { mode: "timestamp_ms" }),
+    // When it reached a final status.
+    doneAt: integer("done_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("sms_messages_user_idx").on(t.userId, t.id),
+    // A duplicate scheduler tick or API retry finds the first message instead of making another.
+    uniqueIndex("sms_messages_occurrence_unique").on(t.scheduleId, t.occurrenceAt),
+    uniqueIndex("sms_messages_api_ref_unique").on(t.userId, t.apiRef),
+    index("sms_messages_group_send_idx").on(t.groupSendId).where(sql`${t.groupSendId} is not null`),
+    // The reconciler's look-up of messages stuck mid-submit.
+    index("sms_messages_submitting_idx").on(t.updatedAt).where(sql`${t.status} = 'submitting'`),
+  ],
+);
+
+/** One row per part the SMSC accepted, with its message id, so receipts find their message. */
+export const smsMessageParts = sqliteTable(
+  "sms_message_parts",
+  {
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => smsMessages.id, { onDelete: "cascade" }),
+    part: integer("part").notNull(),
+    providerId: text("provider_id").notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull().default("submitted"),
+    error: text("error"),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.part] }), index("sms_message_parts_provider_idx").on(t.providerId)],
+);
+
+/** A queued message whose job may not be in Redis yet: SQLite is the record, Redis is rebuilt from it. */
+export const smsOutbox = sqliteTable(
+  "sms_outbox",
+  {
+    messageId: integer("message_id")
+      .primaryKey()
+      .references(() => smsMessages.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sms_outbox_created_idx").on(t.createdAt)],
+);
+
+/** Receipts that arrived before their submit_sm_resp was recorded; applied when it is. */
+export const smsPendingReceipts = sqliteTable(
+  "sms_pending_receipts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    providerId: text("provider_id").notNull(),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
+    error: text("error"),
+    receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("sms_pending_receipts_provider_idx").on(t.providerId), index("sms_pending_receipts_received_idx").on(t.receivedAt)],
+);

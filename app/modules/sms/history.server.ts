@@ -1,0 +1,80 @@
+import { and, count, desc, eq, gt, lt } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { smsMessages } from "../../db/schema/sms.ts";
+
+export const HISTORY_PAGE_SIZE = 10;
+/** The spec's banner: the history shows the newest 10,000 messages. */
+export const HISTORY_LIMIT = 10_000;
+export const HISTORY_MAX_PAGE = HISTORY_LIMIT / HISTORY_PAGE_SIZE;
+
+const columns = {
+  id: smsMessages.id,
+  status: smsMessages.status,
+  error: smsMessages.error,
+  toPhone: smsMessages.toPhone,
+  body: smsMessages.body,
+  segments: smsMessages.segments,
+  createdAt: smsMessages.createdAt,
+};
+
+export type HistoryCursor = { after?: number; before?: number };
+
+/**
+ * One page of the user's messages, newest first. Pages are numbered for the URL, but when the link
+ * carries the neighbouring page's last (`after`) or first (`before`) id the rows are found by key on
+ * the (user_id, id) index, so no page walks over the rows in front of it.
+ */
+export function getMessageHistory(userId: number, requestedPage: number, cursor: HistoryCursor = {}) {
+  // Counting stops at the limit, so even a million-row history counts 10,000 index entries at most.
+  const capped = db
+    .select({ id: smsMessages.id })
+    .from(smsMessages)
+    .where(eq(smsMessages.userId, userId))
+    .limit(HISTORY_LIMIT)
+    .as("capped");
+  const total = db.select({ n: count() }).from(capped).get()?.n ?? 0;
+  const totalPages = Math.max(1, Math.ceil(total / HISTORY_PAGE_SIZE));
+  const page = Math.min(Math.max(1, Math.trunc(requestedPage) || 1), totalPages);
+
+  let rows: HistoryRow[] = [];
+  if (cursor.after !== undefined && page > 1) {
+    rows = db
+      .select(columns)
+      .from(smsMessages)
+      .where(and(eq(smsMessages.userId, userId), lt(smsMessages.id, cursor.after)))
+      .orderBy(desc(smsMessages.id))
+      .limit(HISTORY_PAGE_SIZE)
+      .all();
+  } else if (cursor.before !== undefined && page < totalPages) {
+    rows = db
+      .select(columns)
+      .from(smsMessages)
+      .where(and(eq(smsMessages.userId, userId), gt(smsMessages.id, cursor.before)))
+      .orderBy(smsMessages.id)
+      .limit(HISTORY_PAGE_SIZE)
+      .all()
+      .reverse();
+  }
+  // A direct ?page=N (or a cursor that no longer fits) pages by offset, bounded by the limit.
+  if (rows.length === 0) {
+    rows = db
+      .select(columns)
+      .from(smsMessages)
+      .where(eq(smsMessages.userId, userId))
+      .orderBy(desc(smsMessages.id))
+      .limit(HISTORY_PAGE_SIZE)
+      .offset((page - 1) * HISTORY_PAGE_SIZE)
+      .all();
+  }
+  return { messages: rows, page, totalPages, total };
+}
+
+export type HistoryRow = {
+  id: number;
+  status: (typeof smsMessages.$inferSelect)["status"];
+  error: string | null;
+  toPhone: string;
+  body: string;
+  segments: number;
+  createdAt: Date;
+};

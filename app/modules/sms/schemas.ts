@@ -1,0 +1,44 @@
+// Browser-safe form schemas for sending; other forms (contacts, schedules, groups) reuse the fields.
+import { z } from "zod";
+import { type CountryCode, phoneField } from "./phone.ts";
+import { countSegments, SEGMENT_LIMITS } from "./segments.ts";
+
+/** Browsers post textarea line breaks as CRLF but count them as LF: store what was counted. */
+export function normalizeBody(body: string): string {
+  return body.replace(/\r\n?/g, "\n");
+}
+
+/** A required message body of at most `maxSegments` SMS segments. */
+export function messageBodyField(maxSegments: number) {
+  return z
+    .string({ error: "Message is required" })
+    .transform(normalizeBody)
+    .refine((body) => body.trim().length > 0, "Message is required")
+    .superRefine((body, ctx) => {
+      // Every character takes at least one unit: past this length there is nothing to count.
+      const segments = body.length > maxSegments * SEGMENT_LIMITS["GSM-7"].single ? null : countSegments(body).segments;
+      if (segments === null || segments > maxSegments) {
+        ctx.addIssue({
+          code: "custom",
+          message: `Message is too long: ${segments ?? `more than ${maxSegments}`} segments, the maximum is ${maxSegments}`,
+        });
+      }
+    });
+}
+
+export type SmsFormConfig = { defaultCountry: CountryCode; maxSegments: number };
+
+export const SEND_INTENT = { send: "send", check: "check" } as const;
+
+export function createSendSmsSchema(config: SmsFormConfig) {
+  return z.object({
+    intent: z.enum([SEND_INTENT.send, SEND_INTENT.check]).default(SEND_INTENT.send),
+    phoneNumber: phoneField(config.defaultCountry),
+    message: messageBodyField(config.maxSegments),
+  });
+}
+
+/** "Check cost" (the counter without JavaScript) needs only the message. */
+export function createCheckCostSchema(config: SmsFormConfig) {
+  return z.object({ message: messageBodyField(config.maxSegments) });
+}

@@ -1,0 +1,135 @@
+// Browser-safe: the live counter, the debit and the SMPP transport all split messages here.
+
+export type SmsEncoding = "GSM-7" | "UCS-2";
+
+/** 3GPP TS 23.038 default alphabet, indexed by septet value (0x1B is the escape to the extension table). */
+const GSM_BASIC =
+  "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u001bÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?" +
+  "¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";
+
+/** The extension table: each character costs the escape septet plus its own. */
+const GSM_EXTENSION: Record<string, number> = {
+  "\f": 0x0a,
+  "^": 0x14,
+  "{": 0x28,
+  "}": 0x29,
+  "\\": 0x2f,
+  "[": 0x3c,
+  "~": 0x3d,
+  "]": 0x3e,
+  "|": 0x40,
+  "€": 0x65,
+};
+
+const GSM_ESCAPE = 0x1b;
+const gsmBasic = new Map<string, number>();
+for (let i = 0; i < GSM_BASIC.length; i++) if (i !== GSM_ESCAPE) gsmBasic.set(GSM_BASIC[i], i);
+
+/** Units per segment: a single SMS, or each part of a concatenated one (the UDH takes the rest). */
+export const SEGMENT_LIMITS = {
+  "GSM-7": { single: 160, part: 153 },
+  "UCS-2": { single: 70, part: 67 },
+} as const;
+
+function isGsm(char: string): boolean {
+  return gsmBasic.has(char) || char in GSM_EXTENSION;
+}
+
+/** Septets for GSM-7, UTF-16 code units for UCS-2 (an emoji outside the BMP is two). */
+function unitsOf(char: string, encoding: SmsEncoding): number {
+  if (encoding === "UCS-2") return char.length;
+  return char in GSM_EXTENSION ? 2 : 1;
+}
+
+export type SplitMessage = { encoding: SmsEncoding; units: number; parts: string[]; nonGsm: string[] };
+
+/**
+ * Splits a body into the parts it is sent as. A character never straddles two parts: neither a
+ * GSM escape pair nor a UTF-16 surrogate pair, so a part may end a unit short of its limit.
+ */
+export function splitMessage(body: string): SplitMessage {
+  const chars = Array.from(body);
+  const nonGsm = [...new Set(chars.filter((c) => !isGsm(c)))];
+  const encoding: SmsEncoding = nonGsm.length === 0 ? "GSM-7" : "UCS-2";
+  const limits = SEGMENT_LIMITS[encoding];
+  let units = 0;
+  for (const char of chars) units += unitsOf(char, encoding);
+  if (units === 0) return { encoding, units, parts: [], nonGsm };
+  if (units <= limits.single) return { encoding, units, parts: [body], nonGsm };
+
+  const parts: string[] = [];
+  let current = "";
+  let used = 0;
+  for (const char of chars) {
+    const cost = unitsOf(char, encoding);
+    if (used + cost > limits.part) {
+      parts.push(current);
+      current = "";
+      used = 0;
+    }
+    current += char;
+    used += cost;
+  }
+  parts.push(current);
+  return { encoding, units, parts, nonGsm };
+}
+
+export type SegmentCount = {
+  /** Characters as the user sees them typed (Unicode code points). */
+  characters: number;
+  encoding: SmsEncoding;
+  /** Septets (GSM-7) or UTF-16 code units (UCS-2). */
+  units: number;
+  segments: number;
+  /** Units each segment holds at this length: 160/70 for one SMS, 153/67 per part when concatenated. */
+  perSegment: number;
+  /** Units still free in the last segment before another one is needed. */
+  remaining: number;
+  /** 1 credit per segment. */
+  credits: number;
+  /** The characters that force UCS-2 (empty for GSM-7). */
+  nonGsm: string[];
+};
+
+export const CREDITS_PER_SEGMENT = 1;
+
+/** What a body costs: the one rule behind the live counter, the form's limit and the debit. */
+export function countSegments(body: string): SegmentCount {
+  const split = splitMessage(body);
+  const limits = SEGMENT_LIMITS[split.encoding];
+  const segments = split.parts.length;
+  const perSegment = segments > 1 ? limits.part : limits.single;
+  const last = split.parts[segments - 1] ?? "";
+  let lastUnits = 0;
+  for (const char of last) lastUnits += unitsOf(char, split.encoding);
+  return {
+    characters: Array.from(body).length,
+    encoding: split.encoding,
+    units: split.units,
+    segments,
+    perSegment,
+    remaining: perSegment - lastUnits,
+    credits: segments * CREDITS_PER_SEGMENT,
+    nonGsm: split.nonGsm,
+  };
+}
+
+/** GSM-7 text as unpacked septets, one per octet, as SMPP carries data_coding 0. */
+export function encodeGsm7(text: string): Uint8Array {
+  const out: number[] = [];
+  for (const char of text) {
+    const extension = GSM_EXTENSION[char];
+    if (extension !== undefined) out.push(GSM_ESCAPE, extension);
+    else {
+      const septet = gsmBasic.get(char);
+      if (septet === undefined) throw new Error(`Not in the GSM 03.38 alphabet: ${JSON.stringify(char)}`);
+      out.push(septet);
+    }
+  }
+  return Uint8Array.from(out);
+}
+
+/** Reverses encodeGsm7 (e.g. receipt text that a library decoded as GSM). */
+export function gsmSeptetOf(char: string): number | undefined {
+  return gsmBasic.get(char);
+}

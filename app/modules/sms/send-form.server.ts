@@ -1,0 +1,40 @@
+// The send form's action, shared by /sms/sendSms and /sms/documentation (both show the form).
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import { env } from "../../utils/env.server.ts";
+import { pluralize } from "../../utils/misc.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
+import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { createCheckCostSchema, createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "./schemas.ts";
+import { queueMessage } from "./send.server.ts";
+
+export const SMS_SENT = "SMS sent successfully!";
+export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure that you have enough credits";
+
+export function smsFormConfig(): SmsFormConfig {
+  return { defaultCountry: env.DEFAULT_COUNTRY, maxSegments: env.SMS_MAX_SEGMENTS };
+}
+
+/**
+ * "Check cost" answers with the posted values, so the page shows the counter without JavaScript;
+ * a send queues the message and comes back to `successPath` with a clean form.
+ */
+export async function sendSmsFormAction(request: Request, userId: number, successPath: string) {
+  const formData = await request.formData();
+  const config = smsFormConfig();
+  if (formData.get("intent") === SEND_INTENT.check) {
+    const submission = parseWithZod(formData, { schema: createCheckCostSchema(config) });
+    return data(submission.reply(), { status: submission.status === "success" ? 200 : 400 });
+  }
+  const submission = parseWithZod(formData, { schema: createSendSmsSchema(config) });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  try {
+    await queueMessage(userId, { to: submission.value.phoneNumber, body: submission.value.message, source: "web" });
+  } catch (error) {
+    if (!(error instanceof InsufficientCreditsError)) throw error;
+    // Inline rather than a toast: it must show on this very response when JavaScript is off.
+    const detail = `This message costs ${pluralize(error.needed, "credit")}; your balance is ${pluralize(error.balance, "credit")}.`;
+    return data(submission.reply({ formErrors: [NOT_ENOUGH_CREDITS, detail] }), { status: 400 });
+  }
+  return redirectWithToast(successPath, { description: SMS_SENT });
+}

@@ -1,0 +1,150 @@
+import type { JobsOptions } from "bullmq";
+import { db } from "../../db/client.server.ts";
+import type { MessageSource } from "../../db/schema/sms.ts";
+import { statement } from "../../db/statements.server.ts";
+import type { SmsSendPayload } from "../../queue/payloads.ts";
+import { getQueue, QUEUES } from "../../queue/queues.server.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
+import { log } from "../../utils/log.server.ts";
+import { bookEntries } from "../credits/ledger.server.ts";
+import { isE164 } from "./phone.ts";
+import { countSegments } from "./segments.ts";
+
+export type NewMessage = {
+  /** E.164; validate user input with phone.ts first. */
+  to: string;
+  /** Already within SMS_MAX_SEGMENTS (messageBodyField checks it). */
+  body: string;
+  source?: MessageSource;
+  /** A schedule's occurrence: (scheduleId, occurrenceAt) is unique, so a duplicate tick sends nothing. */
+  scheduleId?: number;
+  occurrenceAt?: Date | number;
+  groupSendId?: number;
+  /** An API client's idempotency reference, unique per user. */
+  apiRef?: string;
+};
+
+export type QueuedMessage = {
+  id: number;
+  to: string;
+  segments: number;
+  credits: number;
+  /** True when an earlier message with the same schedule occurrence or API reference was found instead. */
+  duplicate: boolean;
+};
+
+export type QueueResult = { messages: QueuedMessage[]; credits: number };
+
+/** The BullMQ job id of a message's send job (BullMQ refuses plain integers as custom ids). */
+export function sendJobId(messageId: number): string {
+  return `msg-${messageId}`;
+}
+
+export function sendJobOptions(messageId: number): JobsOptions {
+  return {
+    jobId: sendJobId(messageId),
+    attempts: env.SMS_RETRY_ATTEMPTS,
+    backoff: { type: "exponential", delay: env.SMS_RETRY_DELAY_MS, jitter: 0.2 },
+    removeOnComplete: true,
+    // Kept a while for inspection; the reconciler settles messages whose job failed for good.
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}
+
+/** Adds the send jobs; the outbox keeps them safe if Redis is unreachable. */
+export async function enqueueSends(messageIds: number[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  const payload = (messageId: number): SmsSendPayload => ({ v: 1, messageId });
+  await getQueue(QUEUES.smsSend).addBulk(
+    messageIds.map((id) => ({ name: "send", data: payload(id), opts: sendJobOptions(id) })),
+  );
+}
+
+type Row = { id: number; segments: number; credits: number };
+
+const insertMessage = statement<unknown[], { id: number }>(
+  `insert into sms_messages
+     (user_id, to_phone, body, encoding, segments, credits, status, source, schedule_id, occurrence_at, group_send_id, api_ref, created_at, updated_at)
+   values (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)
+   on conflict do nothing
+   returning id`,
+);
+const findDuplicate = statement<unknown[], Row>(
+  `select id, segments, credits from sms_messages
+   where (schedule_id = ? and occurrence_at = ?) or (user_id = ? and api_ref = ?)
+   limit 1`,
+);
+const insertOutbox = statement("insert into sms_outbox (message_id, created_at) values (?, ?)");
+
+/**
+ * Queues one or many messages of one user. In ONE short transaction: every message row (`queued`),
+ * its outbox row and its debit (`msg:<id>:debit`) in the ledger; then the send jobs, in one round
+ * trip. Not enough credits for the whole batch: InsufficientCreditsError (from the ledger, with
+ * `needed` and `balance`) and nothing is written. Keep batches to a few thousand so the write lock
+ * stays short.
+ */
+export async function queueMessages(userId: number, messages: NewMessage[]): Promise<QueueResult> {
+  const priced = messages.map((message) => {
+    if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
+    const count = countSegments(message.body);
+    if (count.segments < 1 || count.segments > env.SMS_MAX_SEGMENTS) {
+      throw new Error(`A message must have 1 to ${env.SMS_MAX_SEGMENTS} segments, this one has ${count.segments}`);
+    }
+    return { message, count };
+  });
+
+  const now = clock.now();
+  const result = db.transaction(
+    (tx) => {
+      const queued: QueuedMessage[] = [];
+      const debits: { kind: "debit"; amount: number; key: string }[] = [];
+      for (const { message, count } of priced) {
+        const occurrenceAt = message.occurrenceAt === undefined ? null : Number(message.occurrenceAt);
+        const inserted = insertMessage().get(
+          userId,
+          message.to,
+          message.body,
+          count.encoding,
+          count.segments,
+          count.credits,
+          message.source ?? "web",
+          message.scheduleId ?? null,
+          occurrenceAt,
+          message.groupSendId ?? null,
+          message.apiRef ?? null,
+          now,
+          now,
+        );
+        if (!inserted) {
+          const earlier = findDuplicate().get(message.scheduleId ?? null, occurrenceAt, userId, message.apiRef ?? null);
+          if (!earlier) throw new Error("A message was refused by a constraint other than its schedule or API reference");
+          queued.push({ id: earlier.id, to: message.to, segments: earlier.segments, credits: earlier.credits, duplicate: true });
+          continue;
+        }
+        insertOutbox().run(inserted.id, now);
+        debits.push({ kind: "debit", amount: -count.credits, key: `msg:${inserted.id}:debit` });
+        queued.push({ id: inserted.id, to: message.to, segments: count.segments, credits: count.credits, duplicate: false });
+      }
+      // Throws InsufficientCreditsError for the batch's sum, rolling every row above back.
+      const moved = bookEntries(tx, userId, debits);
+      return { messages: queued, credits: -moved };
+    },
+    { behavior: "immediate" },
+  );
+
+  const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
+  try {
+    await enqueueSends(fresh);
+  } catch (error) {
+    // The messages are safe in SQLite: the reconciler enqueues their outbox rows later.
+    log("error", "sms", `could not enqueue ${fresh.length} messages; the reconciler will`, error);
+  }
+  return result;
+}
+
+/** One message: see queueMessages. */
+export async function queueMessage(userId: number, message: NewMessage): Promise<QueuedMessage> {
+  const { messages } = await queueMessages(userId, [message]);
+  return messages[0];
+}

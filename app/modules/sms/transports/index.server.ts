@@ -1,0 +1,18 @@
+import { env } from "../../../utils/env.server.ts";
+import { SimulatorTransport } from "./simulator.server.ts";
+import { SmppTransport } from "./smpp.server.ts";
+import type { ReceiptSink, SmsTransport } from "./types.ts";
+
+/** The transport SMS_TRANSPORT names, configured from the environment. */
+export function createTransport(onReceipts: ReceiptSink): SmsTransport {
+  if (env.SMS_TRANSPORT === "smpp" && env.SMPP_URL) {
+    return new SmppTransport({
+      url: env.SMPP_URL,
+      sourceAddr: env.SMPP_SOURCE_ADDR,
+      tps: env.SMPP_TPS,
+      window: env.SMPP_WINDOW,
+      onReceipts,
+    });
+  }
+  return new SimulatorTransport({ dlrMs: env.SIMULATOR_DLR_MS, onReceipts });
+}

@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import type { OutgoingSms, ReceiptSink, SmsTransport, SubmitOutcome } from "./types.ts";
+
+/** Numbers that make the simulator misbehave on purpose (documented in the README). */
+export const SIMULATOR_NUMBERS = {
+  /** The submit is refused: the message fails and its credits come back. */
+  rejected: "+12025550199",
+  /** Accepted, then an UNDELIV receipt. */
+  undelivered: "+12025550198",
+  /** Accepted, and no receipt ever comes: the message stays Sent. */
+  noReceipt: "+12025550197",
+  /** A congested carrier: the message waits in the queue for 10 x SIMULATOR_DLR_MS, then is delivered. */
+  slow: "+12025550196",
+} as const;
+
+const SLOW_FACTOR = 10;
+
+/** No network: accepts every message and reports it delivered after `dlrMs`. */
+export class SimulatorTransport implements SmsTransport {
+  readonly name = "simulator";
+  private readonly dlrMs: number;
+  private readonly onReceipts: ReceiptSink;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly waits = new Set<() => void>();
+  private closed = false;
+
+  constructor(options: { dlrMs: number; onReceipts: ReceiptSink }) {
+    this.dlrMs = options.dlrMs;
+    this.onReceipts = options.onReceipts;
+  }
+
+  async submit(sms: OutgoingSms, claim: () => boolean): Promise<SubmitOutcome> {
+    if (sms.to === SIMULATOR_NUMBERS.slow && !(await this.wait(this.dlrMs * SLOW_FACTOR))) {
+      return { kind: "temporary", reason: "The simulator stopped", acks: [] };
+    }
+    if (this.closed) return { kind: "temporary", reason: "The simulator stopped", acks: [] };
+    if (!claim()) return { kind: "not-claimed" };
+    if (sms.to === SIMULATOR_NUMBERS.rejected) {
+      return { kind: "permanent", reason: "Rejected by the carrier (simulated): invalid destination", acks: [] };
+    }
+    const acks = sms.parts.map((part) => ({ part, providerId: `sim-${randomUUID()}` }));
+    if (sms.to !== SIMULATOR_NUMBERS.noReceipt) {
+      const undelivered = sms.to === SIMULATOR_NUMBERS.undelivered;
+      this.later(this.dlrMs, () =>
+        this.onReceipts(
+          acks.map((ack) => ({
+            providerId: ack.providerId,
+            status: undelivered ? "undelivered" : "delivered",
+            error: undelivered ? "001" : null,
+          })),
+        ),
+      );
+    }
+    return { kind: "accepted", acks };
+  }
+
+  private later(ms: number, run: () => void) {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      run();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  /** Resolves true after `ms`, or false at once when the simulator closes. */
+  private wait(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const cancel = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.waits.delete(cancel);
+        resolve(true);
+      }, ms);
+      this.waits.add(cancel);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const cancel of this.waits) cancel();
+    this.waits.clear();
+    // Receipts not reported yet are lost: those messages stay Sent (a real SMSC would redeliver them).
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

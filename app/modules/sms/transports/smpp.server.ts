@@ -1,0 +1,424 @@
+import smpp, { type PDU, type Session, type ShortMessage } from "smpp";
+import { log } from "../../../utils/log.server.ts";
+import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "../segments.ts";
+import {
+  type OutgoingSms,
+  type PartAck,
+  type Receipt,
+  type ReceiptSink,
+  receiptStatus,
+  type SmsTransport,
+  type SubmitOutcome,
+} from "./types.ts";
+
+export type SmppOptions = {
+  /** smpp://system_id:password@host:port (ssmpp:// for TLS). */
+  url: string;
+  sourceAddr: string;
+  /** Segments per second at most; 0 = no cap. */
+  tps: number;
+  /** submit_sm in flight at most. */
+  window: number;
+  onReceipts: ReceiptSink;
+  enquireLinkMs?: number;
+  /** A submit_sm or enquire_link left unanswered this long means the link is dead. */
+  responseTimeoutMs?: number;
+  /** How long a submit waits for a bound session before it gives up (and is retried later). */
+  connectWaitMs?: number;
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+  /** How long all submits pause after ESME_RTHROTTLED. */
+  throttlePauseMs?: number;
+};
+
+export type SmppEndpoint = { host: string; port: number; tls: boolean; systemId: string; password: string };
+
+export function parseSmppUrl(url: string): SmppEndpoint {
+  const u = new URL(url);
+  const tls = u.protocol === "ssmpp:";
+  if (!tls && u.protocol !== "smpp:") throw new Error(`SMPP_URL must start with smpp:// or ssmpp://, got ${u.protocol}`);
+  return {
+    host: u.hostname,
+    port: Number(u.port || (tls ? 3550 : 2775)),
+    tls,
+    systemId: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+  };
+}
+
+const STATUS_NAMES = new Map(Object.entries(smpp.errors).map(([name, value]) => [value, name]));
+// Statuses that say "not now" rather than "never": the message is retried with backoff.
+const TEMPORARY_STATUSES = new Set(
+  ["ESME_RTHROTTLED", "ESME_RMSGQFUL", "ESME_RSYSERR", "ESME_RX_T_APPN", "ESME_RINVBNDSTS"].map((n) => smpp.errors[n]),
+);
+const ESME_ROK = 0;
+const ESME_RTHROTTLED = smpp.errors.ESME_RTHROTTLED;
+const ESME_RX_T_APPN = smpp.errors.ESME_RX_T_APPN;
+
+export function describeStatus(status: number): string {
+  return `${STATUS_NAMES.get(status) ?? "unknown status"} (0x${status.toString(16).padStart(8, "0")})`;
+}
+
+const DATA_CODING = { "GSM-7": 0x00, "UCS-2": 0x08 } as const;
+const ESM_UDHI = 0x40;
+// esm_class message type bits: SMSC delivery receipt, or an intermediate delivery notification.
+const ESM_TYPE_MASK = 0x3c;
+const ESM_RECEIPT_TYPES = new Set([0x04, 0x20]);
+// message_state TLV values of SMPP 3.4 section 5.2.28, for receipts without a stat: text.
+const MESSAGE_STATES: Record<number, string> = { 2: "DELIVRD", 3: "EXPIRED", 5: "UNDELIV", 8: "REJECTD" };
+
+/** The message body of one part: UCS-2 is UTF-16BE without a byte order mark. */
+function encodePart(text: string, split: SplitMessage): Buffer {
+  if (split.encoding === "GSM-7") return Buffer.from(encodeGsm7(text));
+  return Buffer.from(text, "utf16le").swap16();
+}
+
+/** Concatenation UDH with an 8-bit reference: IEI 0x00, length 3, reference, total, sequence. */
+export function concatUdh(reference: number, total: number, sequence: number): Buffer {
+  return Buffer.from([0x05, 0x00, 0x03, reference & 0xff, total, sequence]);
+}
+
+function sourceAddress(addr: string) {
+  if (/^\+\d+$/.test(addr)) return { source_addr_ton: 1, source_addr_npi: 1, source_addr: addr.slice(1) };
+  if (/^\d+$/.test(addr)) return { source_addr_ton: 0, source_addr_npi: 1, source_addr: addr };
+  return { source_addr_ton: 5, source_addr_npi: 0, source_addr: addr };
+}
+
+/** The library decodes data_coding 0 text as GSM; receipts are ASCII, so map the septets back. */
+function receiptText(pdu: PDU): string {
+  const field: ShortMessage | undefined = pdu.message_payload ?? pdu.short_message;
+  const message = field && typeof field === "object" && !Buffer.isBuffer(field) ? field.message : field;
+  if (message === undefined) return "";
+  if (Buffer.isBuffer(message)) return message.toString("latin1");
+  const coding = (pdu.data_coding ?? 0) & 0x0f;
+  if (coding !== 0 && coding !== 1) return message;
+  return Array.from(message, (c) => String.fromCharCode(gsmSeptetOf(c) ?? 0x3f)).join("");
+}
+
+/** A delivery receipt's provider id, stat and err, or null when the deliver_sm is not a receipt. */
+export function parseReceipt(pdu: PDU): Receipt | null {
+  if (!ESM_RECEIPT_TYPES.has((pdu.esm_class ?? 0) & ESM_TYPE_MASK)) return null;
+  const text = receiptText(pdu);
+  const field = (name: string) => new RegExp(`(?:^|\\s)${name}:(\\S+)`, "i").exec(text)?.[1];
+  const providerId = pdu.receipted_message_id || field("id");
+  const stat = field("stat") ?? (pdu.message_state !== undefined ? MESSAGE_STATES[pdu.message_state] : undefined) ?? "UNKNOWN";
+  if (!providerId) return null;
+  const status = receiptStatus(stat);
+  const err = field("err");
+  return { providerId, status, error: status === "delivered" || !err || /^0+$/.test(err) ? null : err };
+}
+
+type PartResult =
+  | { part: number; ok: true; providerId: string }
+  | { part: number; ok: false; temporary: boolean; reason: string; status?: number };
+
+type InFlight = { settle: (result: PartResult) => void; part: number };
+
+type Waiter = { parts: number; resolve: (session: Session | null) => void; timer?: NodeJS.Timeout };
+
+/**
+ * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
+ * when it drops. Submits wait for a bound session, a free window slot and rate-limit tokens for the
+ * whole message, then the caller's claim runs and every part leaves at once.
+ */
+export class SmppTransport implements SmsTransport {
+  readonly name = "smpp";
+  private readonly endpoint: SmppEndpoint;
+  private readonly options: Required<SmppOptions>;
+  private session: Session | null = null;
+  private bound = false;
+  private closing = false;
+  private reconnectAttempt = 0;
+  private reconnectTimer?: NodeJS.Timeout;
+  private enquireTimer?: NodeJS.Timeout;
+  private readonly inFlight = new WeakMap<Session, Set<InFlight>>();
+  private inFlightCount = 0;
+  private readonly waiters: Waiter[] = [];
+  private tokens: number;
+  private tokensAt = Date.now();
+  private pausedUntil = 0;
+  private pumpTimer?: NodeJS.Timeout;
+  private receiptBatch: { receipt: Receipt; respond: (status: number) => void }[] = [];
+  private readonly closed: Promise<void>;
+  private markClosed!: () => void;
+
+  constructor(options: SmppOptions) {
+    this.endpoint = parseSmppUrl(options.url);
+    this.options = {
+      enquireLinkMs: 30_000,
+      responseTimeoutMs: 10_000,
+      connectWaitMs: 10_000,
+      reconnectMinMs: 250,
+      reconnectMaxMs: 30_000,
+      throttlePauseMs: 1_000,
+      ...options,
+    };
+    this.tokens = options.tps;
+    this.closed = new Promise((resolve) => (this.markClosed = resolve));
+    this.connect();
+  }
+
+  /** Resolves once the session is bound (for tests and start-up checks). */
+  ready(timeoutMs = this.options.connectWaitMs): Promise<boolean> {
+    return this.acquire(0, timeoutMs).then((session) => session !== null);
+  }
+
+  async submit(sms: OutgoingSms, claim: () => boolean): Promise<SubmitOutcome> {
+    const split = splitMessage(sms.body);
+    const total = split.parts.length;
+    const session = await this.acquire(sms.parts.length);
+    if (!session) return { kind: "temporary", reason: "Not connected to the SMSC", acks: [] };
+    let claimed = false;
+    try {
+      claimed = claim();
+    } finally {
+      if (!claimed) this.release(sms.parts.length);
+    }
+    if (!claimed) return { kind: "not-claimed" };
+
+    const results = await Promise.all(
+      sms.parts.map((part) => {
+        const body = encodePart(split.parts[part - 1], split);
+        const multipart = total > 1;
+        return this.sendPart(session, part, {
+          ...sourceAddress(this.options.sourceAddr),
+          dest_addr_ton: 1,
+          dest_addr_npi: 1,
+          destination_addr: sms.to.replace(/^\+/, ""),
+          esm_class: multipart ? ESM_UDHI : 0,
+          registered_delivery: 1,
+          data_coding: DATA_CODING[split.encoding],
+          short_message: multipart ? Buffer.concat([concatUdh(sms.id, total, part), body]) : body,
+          user_message_reference: sms.id & 0xffff,
+        });
+      }),
+    );
+    const acks: PartAck[] = [];
+    for (const r of results) if (r.ok) acks.push({ part: r.part, providerId: r.providerId });
+    const failures = results.filter((r) => !r.ok);
+    if (failures.length === 0) return { kind: "accepted", acks };
+    const permanent = failures.find((f) => !f.temporary);
+    if (permanent) return { kind: "permanent", reason: permanent.reason, acks };
+    return { kind: "temporary", reason: failures[0].reason, acks };
+  }
+
+  private sendPart(session: Session, part: number, fields: Record<string, unknown>): Promise<PartResult> {
+    return new Promise((resolve) => {
+      const entries = this.inFlight.get(session) ?? new Set<InFlight>();
+      this.inFlight.set(session, entries);
+      let done = false;
+      const entry: InFlight = {
+        part,
+        settle: (result) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          entries.delete(entry);
+          this.release(1);
+          resolve(result);
+        },
+      };
+      // No answer in time: the link is dead; closing it fails this and every other part in flight.
+      const timer = setTimeout(() => session.destroy(), this.options.responseTimeoutMs);
+      entries.add(entry);
+      const written = session.submit_sm(fields, (resp) => {
+        if (resp.command_status === ESME_ROK && resp.message_id) {
+          entry.settle({ part, ok: true, providerId: resp.message_id });
+          return;
+        }
+        if (resp.command_status === ESME_RTHROTTLED) this.pause(this.options.throttlePauseMs);
+        entry.settle({
+          part,
+          ok: false,
+          status: resp.command_status,
+          temporary: TEMPORARY_STATUSES.has(resp.command_status),
+          reason: `${TEMPORARY_STATUSES.has(resp.command_status) ? "SMSC busy" : "Rejected by the SMSC"}: ${describeStatus(resp.command_status)}`,
+        });
+      });
+      if (!written) entry.settle({ part, ok: false, temporary: true, reason: "Connection to the SMSC lost" });
+    });
+  }
+
+  // --- capacity: bound session, window and rate limit, granted in arrival order ---
+
+  private acquire(parts: number, waitMs = this.options.connectWaitMs): Promise<Session | null> {
+    if (this.closing) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.waiters.push({ parts, resolve, timer: undefined });
+      this.pump(waitMs);
+    });
+  }
+
+  private release(parts: number) {
+    this.inFlightCount -= parts;
+    this.pump();
+  }
+
+  private pause(ms: number) {
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+  }
+
+  private refill(now: number) {
+    const { tps } = this.options;
+    if (tps === 0) return;
+    this.tokens = Math.min(tps, this.tokens + ((now - this.tokensAt) * tps) / 1000);
+    this.tokensAt = now;
+  }
+
+  private pump(waitMs = this.options.connectWaitMs) {
+    clearTimeout(this.pumpTimer);
+    this.pumpTimer = undefined;
+    if (!this.bound || !this.session) {
+      // Unbound: each waiter gives up after waitMs, so its job can be retried later.
+      for (const waiter of this.waiters) {
+        waiter.timer ??= setTimeout(() => this.dropWaiter(waiter), waitMs);
+      }
+      return;
+    }
+    const now = Date.now();
+    this.refill(now);
+    const { tps, window } = this.options;
+    while (this.waiters.length > 0) {
+      const head = this.waiters[0];
+      if (now < this.pausedUntil) return this.pumpLater(this.pausedUntil - now);
+      // A message longer than the window or the per-second cap may go alone.
+      const windowFree = this.inFlightCount === 0 || this.inFlightCount + head.parts <= window;
+      if (!windowFree) return;
+      const needed = Math.min(head.parts, tps);
+      if (tps > 0 && this.tokens < needed) return this.pumpLater(Math.ceil(((needed - this.tokens) * 1000) / tps));
+      this.waiters.shift();
+      clearTimeout(head.timer);
+      if (tps > 0) this.tokens -= head.parts;
+      this.inFlightCount += head.parts;
+      head.resolve(this.session);
+    }
+  }
+
+  private pumpLater(ms: number) {
+    this.pumpTimer = setTimeout(() => this.pump(), Math.max(1, ms));
+  }
+
+  private dropWaiter(waiter: Waiter) {
+    const index = this.waiters.indexOf(waiter);
+    if (index >= 0) this.waiters.splice(index, 1);
+    waiter.resolve(null);
+  }
+
+  // --- the session: connect, bind, keep alive, reconnect ---
+
+  private connect() {
+    const { host, port, tls, systemId, password } = this.endpoint;
+    const session = smpp.connect({ host, port, tls });
+    this.session = session;
+    session.on(tls ? "secureConnect" : "connect", () => {
+      session.bind_transceiver({ system_id: systemId, password, interface_version: 0x34 }, (resp) => {
+        if (resp.command_status !== ESME_ROK) {
+          log("error", "smpp", `bind_transceiver refused: ${describeStatus(resp.command_status)}`);
+          session.destroy();
+          return;
+        }
+        if (this.session !== session || this.closing) return;
+        log("info", "smpp", `bound to ${host}:${port} as ${systemId}`);
+        this.bound = true;
+        this.reconnectAttempt = 0;
+        // Waiting submits get their capacity now; only an unbound session makes them give up.
+        for (const waiter of this.waiters) {
+          clearTimeout(waiter.timer);
+          waiter.timer = undefined;
+        }
+        this.keepAlive(session);
+        this.pump();
+      });
+    });
+    session.on("deliver_sm", (pdu: PDU) => this.onDeliverSm(session, pdu));
+    session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
+    session.on("unbind", (pdu: PDU) => {
+      session.send(pdu.response());
+      session.close();
+    });
+    // A parse error leaves the library's reader stuck: start over with a new connection.
+    session.on("error", (error: Error) => {
+      log("warn", "smpp", `connection error: ${error.message}`);
+      session.destroy();
+    });
+    session.on("close", () => this.onClose(session));
+  }
+
+  private keepAlive(session: Session) {
+    clearInterval(this.enquireTimer);
+    this.enquireTimer = setInterval(() => {
+      const timer = setTimeout(() => session.destroy(), this.options.responseTimeoutMs).unref();
+      if (!session.enquire_link({}, () => clearTimeout(timer))) clearTimeout(timer);
+    }, this.options.enquireLinkMs);
+  }
+
+  private onClose(session: Session) {
+    // Parts written but never answered count as not accepted: the SMSC takes a message over with
+    // its submit_sm_resp, so they are retried (see the README on duplicates).
+    for (const entry of this.inFlight.get(session) ?? []) {
+      entry.settle({ part: entry.part, ok: false, temporary: true, reason: "Connection to the SMSC lost" });
+    }
+    if (this.session !== session) return;
+    this.session = null;
+    this.bound = false;
+    clearInterval(this.enquireTimer);
+    if (this.closing) {
+      this.markClosed();
+      return;
+    }
+    const delay = Math.min(this.options.reconnectMaxMs, this.options.reconnectMinMs * 2 ** this.reconnectAttempt);
+    this.reconnectAttempt += 1;
+    log("warn", "smpp", `disconnected; reconnecting in ${delay} ms`);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay * (0.8 + Math.random() * 0.4));
+    this.pump();
+  }
+
+  // --- delivery receipts: persisted in batches, acknowledged after they are stored ---
+
+  private onDeliverSm(session: Session, pdu: PDU) {
+    const receipt = parseReceipt(pdu);
+    if (!receipt) {
+      // Not a receipt (an inbound SMS): the product does not take those; acknowledge and drop.
+      session.send(pdu.response());
+      return;
+    }
+    if (this.receiptBatch.length === 0) setImmediate(() => this.flushReceipts());
+    this.receiptBatch.push({ receipt, respond: (status) => session.send(pdu.response({ command_status: status })) });
+  }
+
+  private flushReceipts() {
+    const batch = this.receiptBatch;
+    this.receiptBatch = [];
+    if (batch.length === 0) return;
+    let status = ESME_ROK;
+    try {
+      this.options.onReceipts(batch.map((b) => b.receipt));
+    } catch (error) {
+      // Not stored: a temporary error makes the SMSC send the receipts again later.
+      log("error", "smpp", `could not store ${batch.length} receipts`, error);
+      status = ESME_RX_T_APPN;
+    }
+    for (const b of batch) b.respond(status);
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return this.closed;
+    this.closing = true;
+    clearTimeout(this.reconnectTimer);
+    clearTimeout(this.pumpTimer);
+    for (const waiter of this.waiters.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(null);
+    }
+    this.flushReceipts();
+    const session = this.session;
+    if (!session) {
+      this.markClosed();
+      return this.closed;
+    }
+    const force = setTimeout(() => session.destroy(), 2_000);
+    if (!this.bound || !session.unbind({}, () => session.close())) session.destroy();
+    await this.closed;
+    clearTimeout(force);
+  }
+}

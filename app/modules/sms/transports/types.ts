@@ -1,0 +1,57 @@
+import type { MessageStatus } from "../../../db/schema/sms.ts";
+
+export type OutgoingSms = {
+  id: number;
+  /** E.164, e.g. +12025550123. */
+  to: string;
+  body: string;
+  /** 1-based parts still to send: a retry skips the parts the SMSC already accepted. */
+  parts: number[];
+};
+
+export type PartAck = { part: number; providerId: string };
+
+export type SubmitOutcome =
+  /** The SMSC accepted every part asked for. */
+  | { kind: "accepted"; acks: PartAck[] }
+  /** Worth retrying later (throttled, queue full, disconnected); `acks` are the parts it did accept. */
+  | { kind: "temporary"; reason: string; acks: PartAck[] }
+  /** Refused for good; `acks` are the parts it accepted before refusing the rest. */
+  | { kind: "permanent"; reason: string; acks: PartAck[] }
+  /** `claim` said no: someone else has the message; nothing was sent. */
+  | { kind: "not-claimed" };
+
+export type ReceiptStatus = Extract<MessageStatus, "delivered" | "undelivered" | "expired" | "rejected" | "unknown">;
+/** `error` is the carrier's `err:` code, when it gave one. */
+export type Receipt = { providerId: string; status: ReceiptStatus; error: string | null };
+
+/** Persists receipts synchronously; a transport acknowledges them to the SMSC only after it returns. */
+export type ReceiptSink = (receipts: Receipt[]) => void;
+
+export interface SmsTransport {
+  readonly name: string;
+  /**
+   * Hands the parts to the carrier. `claim` runs synchronously right before the first part leaves
+   * (after waiting for the connection, the window and the rate limit): it records the message as
+   * `submitting`, and when it returns false nothing is sent.
+   */
+  submit(sms: OutgoingSms, claim: () => boolean): Promise<SubmitOutcome>;
+  /** Stops taking work, says goodbye to the SMSC (unbind) and closes. */
+  close(): Promise<void>;
+}
+
+/** The receipt `stat:` values of SMPP 3.4 Appendix B, mapped to message statuses. */
+export function receiptStatus(stat: string): ReceiptStatus {
+  switch (stat.toUpperCase()) {
+    case "DELIVRD":
+      return "delivered";
+    case "UNDELIV":
+      return "undelivered";
+    case "EXPIRED":
+      return "expired";
+    case "REJECTD":
+      return "rejected";
+    default:
+      return "unknown";
+  }
+}

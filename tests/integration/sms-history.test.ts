@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { sqlite } from "../../app/db/client.server.ts";
+import { setUserTimeZone } from "../../app/modules/auth/users.server.ts";
+import { queueMessages } from "../../app/modules/sms/send.server.ts";
+import { loader } from "../../app/routes/sms/message-history.tsx";
+import { call, createTestUser, dataOf, makeRequest, type TestUser } from "../support/requests.ts";
+import { grantCredits } from "../support/sms.ts";
+
+type History = {
+  messages: { id: number; body: string; toPhone: string; status: string }[];
+  page: number;
+  totalPages: number;
+  total: number;
+  timeZone: string;
+  previousHref: string | null;
+  nextHref: string | null;
+};
+
+async function history(user: TestUser, search = "") {
+  return dataOf<History>(await call(loader, makeRequest(`/sms/messageHistory${search}`, { user })));
+}
+
+async function userWithMessages(n: number) {
+  const user = await createTestUser();
+  grantCredits(user.id, n);
+  const { messages } = await queueMessages(
+    user.id,
+    Array.from({ length: n }, (_, i) => ({ to: "+12025550180", body: `message ${i + 1}` })),
+  );
+  return { user, ids: messages.map((m) => m.id) };
+}
+
+describe("message history", () => {
+  it("shows the user's own messages, newest first, 10 a page", async () => {
+    const { user, ids } = await userWithMessages(23);
+    const other = await userWithMessages(2);
+    const first = await history(user);
+    expect(first).toMatchObject({ page: 1, totalPages: 3, total: 23, previousHref: null });
+    expect(first.messages.map((m) => m.id)).toEqual(ids.slice(-10).reverse());
+    expect(first.messages[0]).toMatchObject({ body: "message 23", toPhone: "+12025550180", status: "queued" });
+    const last = await history(user, "?page=3");
+    expect(last.messages.map((m) => m.body)).toEqual(["message 3", "message 2", "message 1"]);
+    expect(last.nextHref).toBeNull();
+    expect((await history(other.user)).messages.map((m) => m.id)).toEqual(other.ids.slice().reverse());
+  });
+
+  it("finds the next and previous pages by key, with the same rows as by number", async () => {
+    const { user } = await userWithMessages(25);
+    const page1 = await history(user);
+    const page2ByKey = await history(user, page1.nextHref!);
+    const page2ByNumber = await history(user, "?page=2");
+    expect(page2ByKey.page).toBe(2);
+    expect(page2ByKey.messages).toEqual(page2ByNumber.messages);
+    const page3 = await history(user, page2ByKey.nextHref!);
+    expect(page3.messages).toHaveLength(5);
+    const back = await history(user, page3.previousHref!);
+    expect(back.messages).toEqual(page2ByNumber.messages);
+    expect(back.previousHref).toBe("?page=1");
+  });
+
+  it("clamps a page out of range and ignores junk", async () => {
+    const { user } = await userWithMessages(3);
+    expect((await history(user, "?page=99")).page).toBe(1);
+    expect((await history(user, "?page=abc&after=-4")).messages).toHaveLength(3);
+    const empty = await createTestUser();
+    expect(await history(empty)).toMatchObject({ page: 1, totalPages: 1, total: 0, messages: [] });
+  });
+
+  it("stops at 10,000 rows however long the history is", async () => {
+    const user = await createTestUser();
+    const insert = sqlite.prepare(
+      "insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, updated_at) values (?, '+12025550181', ?, 'GSM-7', 1, 1, 'delivered', 0)",
+    );
+    sqlite.transaction(() => {
+      for (let i = 0; i < 10_005; i++) insert.run(user.id, `bulk ${i}`);
+    })();
+    const first = await history(user);
+    expect(first).toMatchObject({ total: 10_000, totalPages: 1_000 });
+    const last = await history(user, "?page=1000");
+    expect(last.messages).toHaveLength(10);
+    expect(last.nextHref).toBeNull();
+    expect(last.messages.at(-1)?.body).toBe("bulk 5");
+  });
+
+  it("labels times with the user's time zone", async () => {
+    const { user } = await userWithMessages(1);
+    setUserTimeZone(user.id, "Europe/Berlin");
+    expect((await history(user)).timeZone).toBe("Europe/Berlin");
+  });
+});

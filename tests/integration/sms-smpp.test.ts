@@ -1,0 +1,279 @@
+// The whole send path against a real SMPP server on loopback: queue -> BullMQ -> worker -> SmppTransport
+// -> TestSmsc -> receipts -> SQLite.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+vi.hoisted(() => {
+  process.env.SMS_RETRY_DELAY_MS = "50";
+  process.env.SMS_RETRY_ATTEMPTS = "4";
+});
+
+import { db } from "../../app/db/client.server.ts";
+import { smsPendingReceipts } from "../../app/db/schema/sms.ts";
+import { getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
+import { applyReceipts } from "../../app/modules/sms/dispatch.server.ts";
+import { queueMessage, queueMessages } from "../../app/modules/sms/send.server.ts";
+import { SmppTransport } from "../../app/modules/sms/transports/smpp.server.ts";
+import { createSmsSendJob } from "../../worker/jobs/sms-send.ts";
+import { type RunningWorkers, startWorkers } from "../../worker/workers.ts";
+import { SMPP_STATUS, TestSmsc } from "../support/smpp-server.ts";
+import { createTestUser } from "../support/requests.ts";
+import { grantCredits, ledgerKeys, messageParts, messageRow, waitForStatus } from "../support/sms.ts";
+import { waitFor } from "../support/wait.ts";
+
+let smsc: TestSmsc;
+let transport: SmppTransport;
+let workers: RunningWorkers;
+
+beforeAll(async () => {
+  smsc = await TestSmsc.start();
+  workers = await startWorkers([
+    createSmsSendJob(() => {
+      transport = new SmppTransport({
+        url: smsc.url(),
+        sourceAddr: "SMSGateway",
+        tps: 0,
+        window: 10,
+        onReceipts: applyReceipts,
+        throttlePauseMs: 20,
+        reconnectMinMs: 50,
+        reconnectMaxMs: 200,
+      });
+      return transport;
+    }),
+  ]);
+  expect(await transport.ready()).toBe(true);
+});
+
+afterAll(async () => {
+  await workers?.close();
+  await smsc?.stop();
+});
+
+async function customer(credits: number) {
+  const user = await createTestUser();
+  grantCredits(user.id, credits);
+  return user;
+}
+
+const submitsTo = (destination: string) => smsc.accepted.filter((s) => s.destination === destination);
+
+describe("what arrives at the SMSC", () => {
+  it("sends GSM-7 as data_coding 0 in unpacked septets, with a receipt requested", async () => {
+    const user = await customer(5);
+    const body = "Hello [world] €5 @home";
+    const { id } = await queueMessage(user.id, { to: "+12025550101", body });
+    await waitForStatus(id, "delivered");
+    const [submit] = submitsTo("12025550101");
+    expect(submit).toMatchObject({
+      dataCoding: 0,
+      esmClass: 0,
+      udh: null,
+      registeredDelivery: 1,
+      destTon: 1,
+      destNpi: 1,
+      source: "SMSGateway",
+      sourceTon: 5,
+      text: body,
+      userMessageReference: id & 0xffff,
+    });
+    expect([...submit.shortMessage]).toEqual([
+      0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x1b, 0x3c, 0x77, 0x6f, 0x72, 0x6c, 0x64, 0x1b, 0x3e, 0x20, 0x1b, 0x65, 0x35,
+      0x20, 0x00, 0x68, 0x6f, 0x6d, 0x65,
+    ]);
+  });
+
+  it("sends UCS-2 as data_coding 8 in UTF-16BE without a byte order mark", async () => {
+    const user = await customer(5);
+    const body = "Привет 😀";
+    const { id } = await queueMessage(user.id, { to: "+12025550102", body });
+    await waitForStatus(id, "delivered");
+    const [submit] = submitsTo("12025550102");
+    expect(submit.dataCoding).toBe(8);
+    expect(submit.udh).toBeNull();
+    expect(submit.shortMessage.subarray(0, 4)).toEqual(Buffer.from([0x04, 0x1f, 0x04, 0x40]));
+    expect(submit.shortMessage.subarray(-4)).toEqual(Buffer.from([0xd8, 0x3d, 0xde, 0x00]));
+    expect(submit.shortMessage.length).toBe(18);
+    expect(submit.text).toBe(body);
+  });
+
+  it("sends a 3-part message as concatenated parts with an 8-bit reference UDH", async () => {
+    const user = await customer(5);
+    const body = `${"a".repeat(153)}${"b".repeat(153)}${"c".repeat(10)}`;
+    const { id, segments } = await queueMessage(user.id, { to: "+12025550103", body });
+    expect(segments).toBe(3);
+    await waitForStatus(id, "delivered");
+    const parts = submitsTo("12025550103").sort((a, b) => a.concat!.sequence - b.concat!.sequence);
+    expect(parts).toHaveLength(3);
+    for (const [i, part] of parts.entries()) {
+      expect(part.esmClass & 0x40).toBe(0x40);
+      expect(part.dataCoding).toBe(0);
+      expect([...part.udh!]).toEqual([0x05, 0x00, 0x03, id & 0xff, 3, i + 1]);
+    }
+    expect(parts.map((p) => p.payload.length)).toEqual([153, 153, 10]);
+    expect(parts.map((p) => p.text).join("")).toBe(body);
+    expect(messageParts(id).map((p) => p.status)).toEqual(["delivered", "delivered", "delivered"]);
+    expect(getBalance(user.id)).toBe(2);
+  });
+});
+
+describe("delivery receipts", () => {
+  it("a DELIVRD receipt makes the message delivered", async () => {
+    const user = await customer(1);
+    const { id } = await queueMessage(user.id, { to: "+12025550111", body: "Your code is 1234" });
+    const row = await waitForStatus(id, "delivered");
+    expect(row.submittedAt).not.toBeNull();
+    expect(row.doneAt).not.toBeNull();
+    expect(messageParts(id)[0].providerId).toBe(submitsTo("12025550111")[0].messageId);
+    expect(getBalance(user.id)).toBe(0);
+  });
+
+  it("reads receipts from their text alone, and maps UNDELIV to undelivered with the error", async () => {
+    smsc.options.receiptTlvs = false;
+    smsc.options.receiptFor = () => "UNDELIV";
+    try {
+      const user = await customer(1);
+      const { id } = await queueMessage(user.id, { to: "+12025550112", body: "hi" });
+      const row = await waitForStatus(id, "undelivered");
+      expect(row.error).toBe("Carrier error 001");
+    } finally {
+      smsc.options.receiptTlvs = true;
+      smsc.options.receiptFor = undefined;
+    }
+  });
+
+  it("never moves a status back: a late ENROUTE leaves delivered alone", async () => {
+    const user = await customer(1);
+    const { id } = await queueMessage(user.id, { to: "+12025550113", body: "hi" });
+    await waitForStatus(id, "delivered");
+    const acked = smsc.counters.receiptsAcked;
+    smsc.sendReceipt(submitsTo("12025550113")[0].messageId, "ENROUTE");
+    await waitFor(() => smsc.counters.receiptsAcked > acked);
+    expect(messageRow(id)?.status).toBe("delivered");
+  });
+
+  it("delivers a multipart message only when every part is delivered", async () => {
+    smsc.options.receiptFor = (s) => (s.concat?.sequence === 2 ? null : "DELIVRD");
+    try {
+      const user = await customer(3);
+      const { id } = await queueMessage(user.id, { to: "+12025550114", body: "z".repeat(200) });
+      await waitFor(() => messageParts(id).filter((p) => p.status === "delivered").length === 1, { what: "part 1 delivered" });
+      expect(messageRow(id)?.status).toBe("submitted");
+      smsc.sendReceipt(submitsTo("12025550114").find((s) => s.concat?.sequence === 2)!.messageId, "DELIVRD");
+      await waitForStatus(id, "delivered");
+    } finally {
+      smsc.options.receiptFor = undefined;
+    }
+  });
+
+  it("applies a receipt that overtakes its submit_sm_resp", async () => {
+    smsc.options.responseDelayMs = 150;
+    try {
+      const user = await customer(1);
+      const { id } = await queueMessage(user.id, { to: "+12025550115", body: "race" });
+      await waitFor(() => db.select().from(smsPendingReceipts).all().length > 0, { what: "the early receipt to be kept" });
+      await waitForStatus(id, "delivered");
+      expect(db.select().from(smsPendingReceipts).all()).toEqual([]);
+    } finally {
+      smsc.options.responseDelayMs = 0;
+    }
+  });
+});
+
+describe("errors from the SMSC", () => {
+  it("retries ESME_RTHROTTLED with backoff until it is accepted", async () => {
+    const user = await customer(1);
+    const refused = smsc.counters.refused;
+    smsc.respondWith(SMPP_STATUS.ESME_RTHROTTLED, SMPP_STATUS.ESME_RTHROTTLED);
+    const { id } = await queueMessage(user.id, { to: "+12025550121", body: "slow down" });
+    const row = await waitForStatus(id, "delivered");
+    expect(smsc.counters.refused - refused).toBe(2);
+    expect(submitsTo("12025550121")).toHaveLength(1);
+    expect(row.attempts).toBe(3);
+    expect(row.error).toBeNull();
+    expect(getBalance(user.id)).toBe(0);
+  });
+
+  it("fails a message refused with a permanent error and refunds its credits once", async () => {
+    const user = await customer(2);
+    smsc.respondWith(SMPP_STATUS.ESME_RINVDSTADR);
+    const { id } = await queueMessage(user.id, { to: "+12025550122", body: "nobody there" });
+    const row = await waitForStatus(id, "failed");
+    expect(row.error).toBe("Rejected by the SMSC: ESME_RINVDSTADR (0x0000000b)");
+    expect(getBalance(user.id)).toBe(2);
+    expect(ledgerKeys(user.id).filter((k) => k.startsWith("msg:"))).toEqual([`msg:${id}:debit`, `msg:${id}:refund`]);
+    expect(getLedgerSum(user.id)).toBe(2);
+  });
+
+  it("refunds only the parts the SMSC refused", async () => {
+    const user = await customer(3);
+    smsc.respondWith(0, SMPP_STATUS.ESME_RINVDSTADR);
+    const { id } = await queueMessage(user.id, { to: "+12025550123", body: "q".repeat(400) });
+    await waitForStatus(id, "failed");
+    expect(messageParts(id).map((p) => p.part)).toEqual([1, 3]);
+    expect(getBalance(user.id)).toBe(1);
+  });
+
+  it("gives up after SMS_RETRY_ATTEMPTS temporary errors: failed and refunded", async () => {
+    const user = await customer(1);
+    smsc.respondWith(...Array(4).fill(SMPP_STATUS.ESME_RMSGQFUL));
+    const { id } = await queueMessage(user.id, { to: "+12025550124", body: "full" });
+    const row = await waitForStatus(id, "failed");
+    expect(row.error).toBe("Gave up retrying: SMSC busy: ESME_RMSGQFUL (0x00000014)");
+    expect(row.attempts).toBe(4);
+    expect(getBalance(user.id)).toBe(1);
+  });
+});
+
+describe("the SMSC dropping the connection", () => {
+  it("loses nothing and duplicates nothing mid-batch", async () => {
+    const user = await customer(40);
+    const before = { ...smsc.counters };
+    smsc.dropAfter(10);
+    const { messages } = await queueMessages(
+      user.id,
+      Array.from({ length: 40 }, (_, i) => ({ to: `+1202555${String(2000 + i).padStart(4, "0")}`, body: `batch message ${i}` })),
+    );
+    for (const m of messages) await waitForStatus(m.id, "delivered", 30_000);
+    expect(smsc.counters.dropped - before.dropped).toBe(1);
+    expect(smsc.counters.binds - before.binds).toBeGreaterThanOrEqual(1);
+    expect(smsc.counters.accepted - before.accepted).toBe(40);
+    expect(smsc.counters.duplicates - before.duplicates).toBe(0);
+    for (const m of messages) expect(messageParts(m.id)).toHaveLength(1);
+    expect(getBalance(user.id)).toBe(0);
+    expect(getLedgerSum(user.id)).toBe(0);
+  });
+});
+
+describe("the SMPP session", () => {
+  it("keeps the link alive with enquire_link and unbinds when it closes", async () => {
+    const before = { ...smsc.counters };
+    const session = new SmppTransport({ url: smsc.url(), sourceAddr: "SMSGateway", tps: 0, window: 1, onReceipts: applyReceipts, enquireLinkMs: 20 });
+    expect(await session.ready()).toBe(true);
+    await waitFor(() => smsc.counters.enquireLinks - before.enquireLinks >= 2, { what: "two enquire_link" });
+    await session.close();
+    expect(smsc.counters.unbinds - before.unbinds).toBe(1);
+  });
+
+  it("keeps trying to bind, with backoff, when the SMSC refuses the credentials", async () => {
+    const before = smsc.counters.bindFailures;
+    const session = new SmppTransport({
+      url: smsc.url("smsgw", "wrong"),
+      sourceAddr: "SMSGateway",
+      tps: 0,
+      window: 1,
+      onReceipts: applyReceipts,
+      reconnectMinMs: 10,
+      connectWaitMs: 50,
+    });
+    try {
+      await waitFor(() => smsc.counters.bindFailures - before >= 2, { what: "a second bind attempt" });
+      // A submit gives up while unbound, as a temporary error, without claiming the message.
+      let claimed = false;
+      const outcome = await session.submit({ id: 1, to: "+12025550199", body: "x", parts: [1] }, () => (claimed = true));
+      expect(outcome).toEqual({ kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
+      expect(claimed).toBe(false);
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -1,0 +1,345 @@
+// A loopback SMSC for tests and benchmarks, built on the smpp package's server side. It records what
+// arrives on the wire, answers with configurable statuses, drops connections on demand and sends
+// delivery receipts.
+import type { AddressInfo } from "node:net";
+import smpp, { type PDU, type Session } from "smpp";
+
+export const SMPP_STATUS = smpp.errors;
+
+export type ReceiptStat = "DELIVRD" | "UNDELIV" | "EXPIRED" | "REJECTD" | "ENROUTE" | "UNKNOWN";
+
+export type RecordedSubmit = {
+  session: number;
+  /** The provider message id this SMSC answered with (empty when refused). */
+  messageId: string;
+  /** The command_status it answered with. */
+  status: number;
+  source: string;
+  sourceTon: number;
+  sourceNpi: number;
+  destination: string;
+  destTon: number;
+  destNpi: number;
+  esmClass: number;
+  dataCoding: number;
+  registeredDelivery: number;
+  userMessageReference: number | undefined;
+  /** short_message exactly as on the wire: UDH (when present) and payload. */
+  shortMessage: Buffer;
+  udh: Buffer | null;
+  payload: Buffer;
+  concat: { reference: number; total: number; sequence: number } | null;
+  /** The payload decoded by the smpp package (GSM 03.38 for data_coding 0, UTF-16BE for 8). */
+  text: string;
+};
+
+export type TestSmscOptions = {
+  systemId?: string;
+  password?: string;
+  /** Delay before a receipt goes out; 0 = on the next tick. */
+  receiptDelayMs?: number;
+  /** The receipt for an accepted submit, or null for none. Default DELIVRD. */
+  receiptFor?: (submit: RecordedSubmit) => ReceiptStat | null;
+  /** Also carry receipted_message_id and message_state TLVs (default true); false = text only. */
+  receiptTlvs?: boolean;
+  /** Holds every submit_sm_resp this long (receipts can then overtake it). */
+  responseDelayMs?: number;
+  /** What makes two submits "the same message"; counted in `counters.duplicates`. */
+  duplicateKey?: (submit: RecordedSubmit) => string;
+  /** Keep every accepted submit in `accepted` (turn off for long benchmarks: counters only). */
+  record?: boolean;
+};
+
+type SessionState = { id: number; bound: boolean; dead: boolean; lastBody: Buffer | null };
+
+const MESSAGE_STATE: Record<ReceiptStat, number> = { ENROUTE: 1, DELIVRD: 2, EXPIRED: 3, UNDELIV: 5, UNKNOWN: 7, REJECTD: 8 };
+
+function defaultDuplicateKey(s: RecordedSubmit): string {
+  return `${s.destination}|${s.userMessageReference ?? "-"}|${s.concat?.sequence ?? 1}|${s.payload.toString("hex")}`;
+}
+
+/** short_message of a raw submit_sm body (after command_length): the bytes, not a decoding of them. */
+function rawShortMessage(body: Buffer): Buffer {
+  let offset = 12; // command_id, command_status, sequence_number
+  const skipCString = () => {
+    offset = body.indexOf(0, offset) + 1;
+  };
+  skipCString(); // service_type
+  offset += 2; // source_addr_ton, source_addr_npi
+  skipCString();
+  offset += 2; // dest_addr_ton, dest_addr_npi
+  skipCString();
+  offset += 3; // esm_class, protocol_id, priority_flag
+  skipCString(); // schedule_delivery_time
+  skipCString(); // validity_period
+  offset += 4; // registered_delivery, replace_if_present_flag, data_coding, sm_default_msg_id
+  const length = body[offset];
+  return body.subarray(offset + 1, offset + 1 + length);
+}
+
+function splitUdh(shortMessage: Buffer, esmClass: number) {
+  if (!(esmClass & 0x40) || shortMessage.length === 0) return { udh: null, payload: shortMessage, concat: null };
+  const udh = shortMessage.subarray(0, shortMessage[0] + 1);
+  let concat: RecordedSubmit["concat"] = null;
+  for (let i = 1; i < udh.length; i += 2 + udh[i + 1]) {
+    if (udh[i] === 0x00 && udh[i + 1] === 3) concat = { reference: udh[i + 2], total: udh[i + 3], sequence: udh[i + 4] };
+    if (udh[i] === 0x08 && udh[i + 1] === 4) concat = { reference: udh.readUInt16BE(i + 2), total: udh[i + 4], sequence: udh[i + 5] };
+  }
+  return { udh, payload: shortMessage.subarray(udh.length), concat };
+}
+
+function decodeText(payload: Buffer, dataCoding: number): string {
+  if (dataCoding === 0x08) return Buffer.from(payload).swap16().toString("utf16le");
+  return smpp.encodings.ASCII.decode(payload);
+}
+
+function smppDate(date: Date): string {
+  const iso = date.toISOString();
+  return iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16);
+}
+
+export class TestSmsc {
+  readonly counters = {
+    connections: 0,
+    binds: 0,
+    bindFailures: 0,
+    submitsSeen: 0,
+    accepted: 0,
+    refused: 0,
+    /** Accepted submits whose duplicateKey was accepted before. */
+    duplicates: 0,
+    /** submit_sm that arrived on a connection after it was dropped, never answered. */
+    ignored: 0,
+    dropped: 0,
+    receiptsSent: 0,
+    receiptsAcked: 0,
+    receiptsRefused: 0,
+    enquireLinks: 0,
+    unbinds: 0,
+  };
+  /** Accepted submits in arrival order (when `record` is on). */
+  readonly accepted: RecordedSubmit[] = [];
+  readonly options: Required<Omit<TestSmscOptions, "receiptFor">> & Pick<TestSmscOptions, "receiptFor">;
+  private readonly server;
+  private readonly sessions = new Map<Session, SessionState>();
+  private readonly seenKeys = new Set<string>();
+  private responses: number[] = [];
+  private dropCountdown: number | null = null;
+  private nextSession = 1;
+  private nextMessageId = 0x10000;
+  private readonly receiptQueue: { submit: RecordedSubmit; stat: ReceiptStat; dueAt: number; session: Session }[] = [];
+  private receiptTimer?: NodeJS.Timeout;
+  port = 0;
+
+  private constructor(options: TestSmscOptions) {
+    this.options = {
+      systemId: "smsgw",
+      password: "secret",
+      receiptDelayMs: 0,
+      receiptTlvs: true,
+      responseDelayMs: 0,
+      duplicateKey: defaultDuplicateKey,
+      record: true,
+      ...options,
+    };
+    this.server = smpp.createServer((session) => this.onSession(session));
+  }
+
+  static async start(options: TestSmscOptions = {}): Promise<TestSmsc> {
+    const smsc = new TestSmsc(options);
+    await new Promise<void>((resolve) => smsc.server.listen(0, "127.0.0.1", () => resolve()));
+    smsc.port = (smsc.server.address() as AddressInfo).port;
+    return smsc;
+  }
+
+  /** SMPP_URL for this server, with the right (or given) credentials. */
+  url(systemId = this.options.systemId, password = this.options.password): string {
+    return `smpp://${encodeURIComponent(systemId)}:${encodeURIComponent(password)}@127.0.0.1:${this.port}`;
+  }
+
+  /** The next submits get these command statuses, in order; then ESME_ROK again. */
+  respondWith(...statuses: number[]): void {
+    this.responses.push(...statuses);
+  }
+
+  /** After `accepted` more submits are accepted (and answered), the connection is dropped. */
+  dropAfter(accepted: number): void {
+    this.dropCountdown = accepted;
+  }
+
+  /** Drops every connection now, without answering what is in flight. */
+  dropAll(): void {
+    for (const session of this.sessions.keys()) this.drop(session);
+  }
+
+  get boundSessions(): number {
+    return [...this.sessions.values()].filter((s) => s.bound && !s.dead).length;
+  }
+
+  /** Sends a receipt for an accepted message id now, e.g. a late ENROUTE after DELIVRD. */
+  sendReceipt(messageId: string, stat: ReceiptStat): void {
+    const submit = this.accepted.find((s) => s.messageId === messageId);
+    if (!submit) throw new Error(`No accepted submit with id ${messageId}`);
+    const session = [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0];
+    if (!session) throw new Error("No bound session to send a receipt on");
+    this.deliverReceipt(session, submit, stat);
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.receiptTimer);
+    for (const session of this.sessions.keys()) session.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private onSession(session: Session) {
+    const state: SessionState = { id: this.nextSession++, bound: false, dead: false, lastBody: null };
+    this.sessions.set(session, state);
+    this.counters.connections += 1;
+    // The library hands over decoded PDUs only; keep the last raw body read to record the bytes.
+    const socket = session.socket;
+    const read = socket.read.bind(socket);
+    socket.read = ((size?: number) => {
+      const chunk = read(size) as Buffer | null;
+      if (chunk && size !== 4) state.lastBody = chunk;
+      return chunk;
+    }) as typeof socket.read;
+
+    session.on("error", () => session.destroy());
+    session.on("close", () => this.sessions.delete(session));
+    session.on("bind_transceiver", (pdu: PDU) => {
+      if (pdu.system_id !== this.options.systemId || pdu.password !== this.options.password) {
+        this.counters.bindFailures += 1;
+        session.send(pdu.response({ command_status: smpp.errors.ESME_RBINDFAIL }));
+        session.close();
+        return;
+      }
+      state.bound = true;
+      this.counters.binds += 1;
+      session.send(pdu.response({ system_id: "test-smsc" }));
+      this.scheduleReceipts(0);
+    });
+    session.on("enquire_link", (pdu: PDU) => {
+      this.counters.enquireLinks += 1;
+      session.send(pdu.response());
+    });
+    session.on("unbind", (pdu: PDU) => {
+      this.counters.unbinds += 1;
+      state.bound = false;
+      session.send(pdu.response());
+      session.close();
+    });
+    session.on("deliver_sm_resp", (pdu: PDU) => {
+      if (pdu.command_status === 0) this.counters.receiptsAcked += 1;
+      else this.counters.receiptsRefused += 1;
+    });
+    session.on("submit_sm", (pdu: PDU) => this.onSubmit(session, state, pdu));
+  }
+
+  private onSubmit(session: Session, state: SessionState, pdu: PDU) {
+    if (state.dead) {
+      this.counters.ignored += 1;
+      return;
+    }
+    this.counters.submitsSeen += 1;
+    const shortMessage = Buffer.from(rawShortMessage(state.lastBody ?? Buffer.alloc(0)));
+    const esmClass = pdu.esm_class ?? 0;
+    const dataCoding = pdu.data_coding ?? 0;
+    const { udh, payload, concat } = splitUdh(shortMessage, esmClass);
+    const status = this.responses.shift() ?? 0;
+    const submit: RecordedSubmit = {
+      session: state.id,
+      messageId: status === 0 ? (this.nextMessageId++).toString(16) : "",
+      status,
+      source: pdu.source_addr ?? "",
+      sourceTon: Number(pdu.source_addr_ton),
+      sourceNpi: Number(pdu.source_addr_npi),
+      destination: pdu.destination_addr ?? "",
+      destTon: Number(pdu.dest_addr_ton),
+      destNpi: Number(pdu.dest_addr_npi),
+      esmClass,
+      dataCoding,
+      registeredDelivery: pdu.registered_delivery ?? 0,
+      userMessageReference: pdu.user_message_reference,
+      shortMessage,
+      udh,
+      payload,
+      concat,
+      text: decodeText(payload, dataCoding),
+    };
+    if (status !== 0) {
+      this.counters.refused += 1;
+      this.respond(session, pdu.response({ command_status: status }));
+      return;
+    }
+    this.counters.accepted += 1;
+    const key = this.options.duplicateKey(submit);
+    if (this.seenKeys.has(key)) this.counters.duplicates += 1;
+    this.seenKeys.add(key);
+    if (this.options.record) this.accepted.push(submit);
+
+    const stat = this.options.receiptFor ? this.options.receiptFor(submit) : "DELIVRD";
+    if (stat && submit.registeredDelivery & 0x01) {
+      this.receiptQueue.push({ submit, stat, dueAt: Date.now() + this.options.receiptDelayMs, session });
+      this.scheduleReceipts(this.options.receiptDelayMs);
+    }
+    this.respond(session, pdu.response({ message_id: submit.messageId }));
+    if (this.dropCountdown !== null && --this.dropCountdown <= 0) {
+      this.dropCountdown = null;
+      this.drop(session);
+    }
+  }
+
+  private respond(session: Session, resp: PDU) {
+    if (this.options.responseDelayMs > 0) setTimeout(() => session.send(resp), this.options.responseDelayMs);
+    else session.send(resp);
+  }
+
+  /** Stops reading this connection; what was answered reaches the client, the rest is never seen. */
+  private drop(session: Session) {
+    const state = this.sessions.get(session);
+    if (!state || state.dead) return;
+    state.dead = true;
+    state.bound = false;
+    this.counters.dropped += 1;
+    session.socket.end();
+    setTimeout(() => session.destroy(), 50);
+  }
+
+  private scheduleReceipts(delayMs: number) {
+    if (this.receiptTimer) return;
+    this.receiptTimer = setTimeout(() => {
+      this.receiptTimer = undefined;
+      this.flushReceipts();
+    }, delayMs);
+  }
+
+  private flushReceipts() {
+    const now = Date.now();
+    while (this.receiptQueue.length > 0 && this.receiptQueue[0].dueAt <= now) {
+      const item = this.receiptQueue[0];
+      // The submitting connection when it is still up, otherwise any bound one; none: wait for a bind.
+      const own = this.sessions.get(item.session);
+      const session =
+        own?.bound && !own.dead ? item.session : [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0];
+      if (!session) return;
+      this.receiptQueue.shift();
+      this.deliverReceipt(session, item.submit, item.stat);
+    }
+    if (this.receiptQueue.length > 0) this.scheduleReceipts(Math.max(0, this.receiptQueue[0].dueAt - now));
+  }
+
+  private deliverReceipt(session: Session, submit: RecordedSubmit, stat: ReceiptStat) {
+    const date = smppDate(new Date());
+    const err = stat === "DELIVRD" || stat === "ENROUTE" ? "000" : "001";
+    const text = `id:${submit.messageId} sub:001 dlvrd:${stat === "DELIVRD" ? "001" : "000"} submit date:${date} done date:${date} stat:${stat} err:${err} text:${submit.text.slice(0, 20).replace(/[^\x20-\x7e]/g, "?")}`;
+    this.counters.receiptsSent += 1;
+    session.deliver_sm({
+      source_addr: submit.destination,
+      destination_addr: submit.source,
+      esm_class: 0x04,
+      data_coding: 0,
+      short_message: Buffer.from(text, "ascii"),
+      ...(this.options.receiptTlvs ? { receipted_message_id: submit.messageId, message_state: MESSAGE_STATE[stat] } : {}),
+    });
+  }
+}
