@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
 import type { QueueName } from "../app/queue/queues.server.ts";
+import { demoPurge } from "./jobs/demo-purge.ts";
 import { housekeeping } from "./jobs/housekeeping.ts";
 
 export type JobDefinition = {
@@ -13,4 +14,4 @@ export type JobDefinition = {
   onStart?: () => Promise<void>;
 };
 
-export const jobDefinitions: JobDefinition[] = [housekeeping];
+export const jobDefinitions: JobDefinition[] = [housekeeping, demoPurge];

@@ -5,6 +5,7 @@ import { getRedis } from "./redis.server.ts";
 /** Every queue of the product, by name. Workers and producers meet here. */
 export const QUEUES = {
   housekeeping: "housekeeping",
+  demoPurge: "demo-purge",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

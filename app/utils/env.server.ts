@@ -32,6 +32,11 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   ANALYTICS_ID: optionalString,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_PUBLISHABLE_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  // Tests only: a local HTTP server standing in for https://api.stripe.com.
+  STRIPE_API_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
 });
 
 export type Env = z.infer<typeof schema> & {
@@ -59,6 +64,12 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const parsed = result.data;
+  const stripeKeys = [parsed.STRIPE_SECRET_KEY, parsed.STRIPE_PUBLISHABLE_KEY, parsed.STRIPE_WEBHOOK_SECRET];
+  if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {
+    throw new Error(
+      "Invalid configuration:\n  Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together",
+    );
+  }
   const dataDir = resolve(parsed.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const secrets = (parsed.SESSION_SECRET ?? persistedSecret(dataDir))

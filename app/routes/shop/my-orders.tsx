@@ -1,17 +1,87 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { Link } from "react-router";
+import { OrderStatusBadge } from "../../components/shop/order-status-badge.tsx";
+import { Pager } from "../../components/shop/pager.tsx";
+import { PageHeader } from "../../components/ui/page.tsx";
+import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { listUserOrders, MY_ORDERS_PAGE_SIZE } from "../../modules/shop/orders.server.ts";
+import { formatDateTime, formatDollars } from "../../utils/misc.ts";
 import type { Route } from "./+types/my-orders";
 
+export const meta: Route.MetaFunction = () => [{ title: "Orders | SMS Gateway" }];
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const requested = Number(new URL(request.url).searchParams.get("page"));
+  const page = Number.isInteger(requested) && requested > 0 ? requested : 1;
+  const { rows, total } = listUserOrders(user.id, page);
+  return {
+    page,
+    total,
+    timeZone: user.timeZone,
+    orders: rows.map((o) => ({
+      id: o.id,
+      createdAt: o.createdAt.getTime(),
+      totalItems: o.totalItems,
+      totalCents: o.totalCents,
+      status: o.status,
+    })),
+  };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
-}
-
-export default function Screen() {
-  return <Placeholder title="Orders" />;
+export default function MyOrders({ loaderData }: Route.ComponentProps) {
+  const { orders, page, total, timeZone } = loaderData;
+  return (
+    <div>
+      <PageHeader title="Orders" />
+      <div className="mb-4 rounded-md bg-brand-600 px-4 py-2 font-semibold text-white">Your Recent Orders</div>
+      {orders.length === 0 ? (
+        <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
+          You do not have any previous orders.
+        </p>
+      ) : (
+        <>
+          <Table>
+            <thead>
+              <tr>
+                <Th>Order ID</Th>
+                <Th>Date ({timeZone})</Th>
+                <Th className="text-right">Items</Th>
+                <Th className="text-right">Total</Th>
+                <Th>Status</Th>
+                <Th>
+                  <span className="sr-only">Details</span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {orders.map((o) => (
+                <tr key={o.id} data-testid="order-row">
+                  <Td>{o.id}</Td>
+                  <Td>{formatDateTime(o.createdAt, timeZone)}</Td>
+                  <Td className="text-right">{o.totalItems}</Td>
+                  <Td className="text-right">{formatDollars(o.totalCents)}</Td>
+                  <Td>
+                    <OrderStatusBadge status={o.status} />
+                  </Td>
+                  <Td>
+                    <Link to={`/order/orderDetails/${o.id}`} aria-label={`Details of order ${o.id}`}>
+                      Details
+                    </Link>
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+          {total > MY_ORDERS_PAGE_SIZE ? (
+            <Pager
+              previous={page > 1 ? `?page=${page - 1}` : null}
+              next={page * MY_ORDERS_PAGE_SIZE < total ? `?page=${page + 1}` : null}
+              summary={`Page ${page} of ${Math.ceil(total / MY_ORDERS_PAGE_SIZE)}`}
+            />
+          ) : null}
+        </>
+      )}
+    </div>
+  );
 }
