@@ -141,7 +141,7 @@ export function verifyWebhook(rawBody: string, signature: string | null): Stripe
     env.STRIPE_WEBHOOK_SECRET,
     Stripe.webhooks.DEFAULT_TOLERANCE,
     undefined,
-    Math.floor(clock.now() / 1000),
+    clock.now(),
   );
 }
 

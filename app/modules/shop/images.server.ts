@@ -24,7 +24,8 @@ export async function parsePackageFormData(request: Request): Promise<{ formData
     const formData = await parseFormData(
       request,
       { maxFiles: 1, maxFileSize: MAX_IMAGE_BYTES - 1, maxParts: 20, maxTotalSize: MAX_IMAGE_BYTES + 64 * 1024 },
-      (file: FileUpload) => (file.fieldName === "image" ? file : null),
+      // An empty file part is what a browser sends when no file was chosen.
+      (file: FileUpload) => (file.fieldName === "image" && file.size > 0 ? file : null),
     );
     return { formData };
   } catch (error) {
