@@ -7,7 +7,7 @@ import { env } from "../../utils/env.server.ts";
 import { likeContains } from "../../utils/sql.server.ts";
 import { bookEntry } from "../credits/ledger.server.ts";
 import { getCart } from "./cart.server.ts";
-import { type AdminOrderQuery, nextStatuses, type OrderStatus } from "./orders.ts";
+import { type AdminOrderQuery, MY_ORDERS_PAGE_SIZE, nextStatuses, type OrderStatus } from "./orders.ts";
 
 export type Order = typeof orders.$inferSelect;
 export type OrderLine = typeof orderLines.$inferSelect;
@@ -87,8 +87,6 @@ export function getOrder(orderId: number): OrderWithLines | undefined {
 export function getOrderForViewer(viewer: { id: number; role: string }, orderId: number): OrderWithLines | undefined {
   return viewer.role === "admin" ? getOrder(orderId) : getOrderForUser(viewer.id, orderId);
 }
-
-export const MY_ORDERS_PAGE_SIZE = 10;
 
 export function listUserOrders(userId: number, page: number) {
   const rows = db

@@ -24,6 +24,7 @@ export function nextStatuses(current: OrderStatus): OrderStatus[] {
 
 export const ADMIN_STATUS_FILTERS = ["Confirmed", "Being Cooked", "Ready for Pickup", "Cancelled"] as const;
 export const PAGE_SIZES = [5, 10, 15, 20] as const;
+export const MY_ORDERS_PAGE_SIZE = 10;
 
 export type AdminOrderQuery = { q: string; status: OrderStatus | ""; page: number; size: number };
 

@@ -104,9 +104,7 @@ export default function AllOrders({ loaderData }: Route.ComponentProps) {
               <Th className="text-right">Items</Th>
               <Th>Date ({timeZone})</Th>
               <Th>Status</Th>
-              <Th>
-                <span className="sr-only">Details</span>
-              </Th>
+              <Th>Details</Th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -123,8 +121,8 @@ export default function AllOrders({ loaderData }: Route.ComponentProps) {
                   <OrderStatusBadge status={o.status} />
                 </Td>
                 <Td>
-                  <Link to={`/order/orderDetails/${o.id}`} aria-label={`Details of order ${o.id}`}>
-                    Details
+                  <Link to={`/order/orderDetails/${o.id}`} aria-label={`View order ${o.id}`}>
+                    View
                   </Link>
                 </Td>
               </tr>

@@ -102,7 +102,7 @@ export default function MenuItemList({ loaderData }: Route.ComponentProps) {
         </thead>
         <tbody className="divide-y divide-slate-100">
           {items.map((item) => (
-            <tr key={item.id} data-testid="menu-item-row">
+            <tr key={item.id} data-testid="menu-item-row" className="[&>td]:align-middle">
               <Td>
                 {item.image ? <img src={item.image} alt="" className="h-12 w-16 rounded object-cover" /> : null}
               </Td>

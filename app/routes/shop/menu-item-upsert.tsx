@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, useNavigation } from "react-router";
+import type { z } from "zod";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "../../components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
@@ -76,13 +77,16 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function MenuItemUpsert({ loaderData, actionData }: Route.ComponentProps) {
   const { item, demoMode } = loaderData;
+  // A file input cannot be given a value: the current image is shown beside it instead.
+  const { image: currentImage, ...values } = item ?? { image: "" };
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof PackageFormSchema>, z.output<typeof PackageFormSchema>>({
     id: item ? `menu-item-${item.id}` : "menu-item-new",
     lastResult: actionData,
-    defaultValue: item ?? { category: "appetizer" },
+    defaultValue: item ? values : { category: "appetizer" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PackageFormSchema }),
-    shouldRevalidate: "onBlur",
+    // Not onBlur: a blur-time validation while the submit button is being clicked swallows that click.
+    shouldRevalidate: "onInput",
   });
   return (
     <div className="mx-auto max-w-2xl">
@@ -129,7 +133,7 @@ export default function MenuItemUpsert({ loaderData, actionData }: Route.Compone
               errors={fields.image.errors}
               help="JPEG or PNG, less than 1 MB."
             />
-            {item?.image ? <img src={item.image} alt="Current image" className="h-16 w-24 rounded object-cover" /> : null}
+            {currentImage ? <img src={currentImage} alt="Current image" className="h-16 w-24 rounded object-cover" /> : null}
           </div>
           <div className="flex flex-wrap gap-3 pt-2">
             <Button type="submit" disabled={demoMode || navigation.state === "submitting"}>

@@ -4,7 +4,8 @@ import { Pager } from "../../components/shop/pager.tsx";
 import { PageHeader } from "../../components/ui/page.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
-import { listUserOrders, MY_ORDERS_PAGE_SIZE } from "../../modules/shop/orders.server.ts";
+import { MY_ORDERS_PAGE_SIZE } from "../../modules/shop/orders.ts";
+import { listUserOrders } from "../../modules/shop/orders.server.ts";
 import { formatDateTime, formatDollars } from "../../utils/misc.ts";
 import type { Route } from "./+types/my-orders";
 
@@ -49,9 +50,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
                 <Th className="text-right">Items</Th>
                 <Th className="text-right">Total</Th>
                 <Th>Status</Th>
-                <Th>
-                  <span className="sr-only">Details</span>
-                </Th>
+                <Th>Details</Th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -65,8 +64,8 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
                     <OrderStatusBadge status={o.status} />
                   </Td>
                   <Td>
-                    <Link to={`/order/orderDetails/${o.id}`} aria-label={`Details of order ${o.id}`}>
-                      Details
+                    <Link to={`/order/orderDetails/${o.id}`} aria-label={`View order ${o.id}`}>
+                      View
                     </Link>
                   </Td>
                 </tr>

@@ -82,7 +82,8 @@ function TestCardForm({ lastResult }: { lastResult: Route.ComponentProps["action
     id: "card-payment",
     lastResult: lastResult && "status" in lastResult ? lastResult : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: cardSchema(() => new Date()) }),
-    shouldRevalidate: "onBlur",
+    // Not onBlur: a blur-time validation while the submit button is being clicked swallows that click.
+    shouldRevalidate: "onInput",
   });
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (

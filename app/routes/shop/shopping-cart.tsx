@@ -82,7 +82,8 @@ export default function ShoppingCart({ loaderData, actionData }: Route.Component
     lastResult: actionData,
     defaultValue: { name: contact.name, email: contact.email },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: OrderDetailsSchema }),
-    shouldRevalidate: "onBlur",
+    // Not onBlur: a blur-time validation while the submit button is being clicked swallows that click.
+    shouldRevalidate: "onInput",
   });
   const placing = navigation.state !== "idle" && navigation.formData?.get("intent") === "place-order";
   const empty = cart.lines.length === 0;
@@ -113,7 +114,7 @@ export default function ShoppingCart({ loaderData, actionData }: Route.Component
                     </p>
                   </div>
                   <LineControls line={line} />
-                  <p className="w-24 text-right font-semibold text-slate-900" data-testid="line-total">
+                  <p className="ml-auto min-w-20 text-right font-semibold text-slate-900" data-testid="line-total">
                     {formatDollars(line.lineCents)}
                   </p>
                 </li>
