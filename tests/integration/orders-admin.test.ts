@@ -13,7 +13,7 @@ import { getToast } from "../../app/utils/toast.server.ts";
 import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
 import { call } from "../support/shop.ts";
 
-type ListData = { orders: { id: number; status: string; pickupName: string }[]; total: number; exact: boolean; query: { page: number; size: number } };
+type ListData = { orders: { id: number; status: string; contact: { name: string } }[]; total: number; exact: boolean; query: { page: number; size: number } };
 
 const admin = await createTestUser("admin");
 const customer = await createTestUser();
@@ -60,9 +60,9 @@ describe("admin orders list", () => {
     expect(page1.orders.map((o) => o.id)).toEqual(newestFirst.slice(0, 5));
     expect(page1).toMatchObject({ total: 12, exact: true, query: { page: 1, size: 5 } });
     const byEmail = dataOf<ListData>(await list(`?q=CUSTOMER${ids.length - 1}@`));
-    expect(byEmail.orders.map((o) => o.pickupName)).toContain(`${tag} Buyer 11`);
+    expect(byEmail.orders.map((o) => o.contact.name)).toContain(`${tag} Buyer 11`);
     const byPhone = dataOf<ListData>(await list(`?q=5550000003`));
-    expect(byPhone.orders.some((o) => o.pickupName === `${tag} Buyer 3`)).toBe(true);
+    expect(byPhone.orders.some((o) => o.contact.name === `${tag} Buyer 3`)).toBe(true);
   });
 
   it("pages with the size kept, and the last page ends the list", async () => {

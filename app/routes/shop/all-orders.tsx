@@ -1,15 +1,14 @@
-import { Form, Link, useSubmit } from "react-router";
-import { OrderStatusBadge } from "../../components/shop/order-status-badge.tsx";
+import { Form, useSubmit } from "react-router";
+import { OrdersTable } from "../../components/shop/orders-table.tsx";
 import { Pager } from "../../components/shop/pager.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Field, SelectField } from "../../components/ui/field.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
-import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireAdmin } from "../../modules/auth/guards.server.ts";
 import { ADMIN_STATUS_FILTERS, type AdminOrderQuery, PAGE_SIZES, parseAdminOrderQuery } from "../../modules/shop/orders.ts";
 import { searchOrders } from "../../modules/shop/orders.server.ts";
 import { env } from "../../utils/env.server.ts";
-import { formatDateTime, formatDollars, formatNumber } from "../../utils/misc.ts";
+import { formatNumber } from "../../utils/misc.ts";
 import type { Route } from "./+types/all-orders";
 
 export const meta: Route.MetaFunction = () => [{ title: "Orders List | SMS Gateway" }];
@@ -26,9 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     timeZone: user.timeZone,
     orders: rows.map((o) => ({
       id: o.id,
-      pickupName: o.pickupName,
-      pickupEmail: o.pickupEmail,
-      pickupPhone: o.pickupPhone,
+      contact: { name: o.pickupName, phone: o.pickupPhone, email: o.pickupEmail },
       totalCents: o.totalCents,
       totalItems: o.totalItems,
       createdAt: o.createdAt.getTime(),
@@ -93,42 +90,7 @@ export default function AllOrders({ loaderData }: Route.ComponentProps) {
       {orders.length === 0 ? (
         <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">No orders found.</p>
       ) : (
-        <Table>
-          <thead>
-            <tr>
-              <Th>ID</Th>
-              <Th>Name</Th>
-              <Th>Phone</Th>
-              <Th>Email</Th>
-              <Th className="text-right">Total</Th>
-              <Th className="text-right">Items</Th>
-              <Th>Date ({timeZone})</Th>
-              <Th>Status</Th>
-              <Th>Details</Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {orders.map((o) => (
-              <tr key={o.id} data-testid="order-row">
-                <Td>{o.id}</Td>
-                <Td>{o.pickupName}</Td>
-                <Td className="whitespace-nowrap">{o.pickupPhone}</Td>
-                <Td className="break-all">{o.pickupEmail}</Td>
-                <Td className="text-right">{formatDollars(o.totalCents)}</Td>
-                <Td className="text-right">{o.totalItems}</Td>
-                <Td className="whitespace-nowrap">{formatDateTime(o.createdAt, timeZone)}</Td>
-                <Td>
-                  <OrderStatusBadge status={o.status} />
-                </Td>
-                <Td>
-                  <Link to={`/order/orderDetails/${o.id}`} aria-label={`View order ${o.id}`}>
-                    View
-                  </Link>
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <OrdersTable orders={orders} timeZone={timeZone} withContact />
       )}
       <Pager
         previous={query.page > 1 ? pageHref(query, query.page - 1) : null}

@@ -1,12 +1,9 @@
-import { Link } from "react-router";
-import { OrderStatusBadge } from "../../components/shop/order-status-badge.tsx";
+import { OrdersTable } from "../../components/shop/orders-table.tsx";
 import { Pager } from "../../components/shop/pager.tsx";
 import { PageHeader } from "../../components/ui/page.tsx";
-import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { MY_ORDERS_PAGE_SIZE } from "../../modules/shop/orders.ts";
 import { listUserOrders } from "../../modules/shop/orders.server.ts";
-import { formatDateTime, formatDollars } from "../../utils/misc.ts";
 import type { Route } from "./+types/my-orders";
 
 export const meta: Route.MetaFunction = () => [{ title: "Orders | SMS Gateway" }];
@@ -42,36 +39,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
         </p>
       ) : (
         <>
-          <Table>
-            <thead>
-              <tr>
-                <Th>Order ID</Th>
-                <Th>Date ({timeZone})</Th>
-                <Th className="text-right">Items</Th>
-                <Th className="text-right">Total</Th>
-                <Th>Status</Th>
-                <Th>Details</Th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {orders.map((o) => (
-                <tr key={o.id} data-testid="order-row">
-                  <Td>{o.id}</Td>
-                  <Td>{formatDateTime(o.createdAt, timeZone)}</Td>
-                  <Td className="text-right">{o.totalItems}</Td>
-                  <Td className="text-right">{formatDollars(o.totalCents)}</Td>
-                  <Td>
-                    <OrderStatusBadge status={o.status} />
-                  </Td>
-                  <Td>
-                    <Link to={`/order/orderDetails/${o.id}`} aria-label={`View order ${o.id}`}>
-                      View
-                    </Link>
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <OrdersTable orders={orders} timeZone={timeZone} />
           {total > MY_ORDERS_PAGE_SIZE ? (
             <Pager
               previous={page > 1 ? `?page=${page - 1}` : null}

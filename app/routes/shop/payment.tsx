@@ -67,13 +67,21 @@ export async function action({ request }: Route.ActionArgs) {
 
   const submission = parseWithZod(formData, { schema: serverCardSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["cardNumber", "cvc"] }), { status: 400 });
-  const charge = chargeTestCard(order, submission.value.cardNumber);
-  if (charge.status === "declined") {
-    recordPaymentFailure(order.id, charge.message);
-    return data(submission.reply({ formErrors: [charge.message], hideFields: ["cardNumber", "cvc"] }), { status: 402 });
+  const fail = (message: string, status: number) =>
+    data(submission.reply({ formErrors: [message], hideFields: ["cardNumber", "cvc"] }), { status });
+  try {
+    const charge = chargeTestCard(order, submission.value.cardNumber);
+    if (charge.status === "declined") {
+      recordPaymentFailure(order.id, charge.message);
+      return fail(charge.message, 402);
+    }
+    const result = await fulfil(order.id, charge.id);
+    return redirect(result.status === "confirmed" ? `/order/orderconfirmed/${order.id}` : `/failed?orderId=${order.id}`);
+  } catch (error) {
+    // The spec's message, on the form, with the button usable again: the order is still payable.
+    console.error(error);
+    return fail("An unexpected error occurred.", 500);
   }
-  const result = await fulfil(order.id, charge.id);
-  return redirect(result.status === "confirmed" ? `/order/orderconfirmed/${order.id}` : `/failed?orderId=${order.id}`);
 }
 
 function TestCardForm({ lastResult }: { lastResult: Route.ComponentProps["actionData"] }) {
@@ -150,7 +158,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
   return (
     <div>
       <PageHeader title="Payment" subtitle={`Order ${order.id}`} />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card>
           <h2 className="mb-4 text-lg font-semibold text-slate-900">Order Summary</h2>
           <dl className="mb-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">

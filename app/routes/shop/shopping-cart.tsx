@@ -90,7 +90,7 @@ export default function ShoppingCart({ loaderData, actionData }: Route.Component
   return (
     <div>
       <PageHeader title="Shopping Cart" />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card>
           <h2 className="mb-4 text-lg font-semibold text-slate-900">Cart Summary</h2>
           {empty ? (
