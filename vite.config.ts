@@ -5,5 +5,5 @@ import { defineConfig } from "vite";
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   // Native modules and server-only packages stay outside the server bundle.
-  ssr: { external: ["better-sqlite3", "@node-rs/argon2", "bullmq", "ioredis", "smpp", "nodemailer"] },
+  ssr: { external: ["better-sqlite3", "@node-rs/argon2", "bullmq", "ioredis", "smpp", "nodemailer", "stripe"] },
 });

@@ -36,6 +36,8 @@ export default [
 
   // Beyond the spec's table.
   route("sms/scheduled", "routes/sms/scheduled.tsx"),
+  route("payment/return", "routes/shop/payment-return.tsx"),
+  route("payment/webhook/stripe", "routes/shop/stripe-webhook.tsx"),
   route("admin/support", "routes/content/support-inbox.tsx"),
   route("sitemap.xml", "routes/content/sitemap.ts"),
   route("robots.txt", "routes/content/robots.ts"),

@@ -1,5 +1,6 @@
 import type { Job, WorkerOptions } from "bullmq";
 import type { QueueName } from "../app/queue/queues.server.ts";
+import { demoPurge } from "./jobs/demo-purge.ts";
 import { housekeeping } from "./jobs/housekeeping.ts";
 import { supportMail } from "./jobs/support-mail.ts";
 import { smsReconcile } from "./jobs/sms-reconcile.ts";
@@ -20,4 +21,4 @@ export type JobDefinition = {
   onStop?: () => Promise<void>;
 };
 
-export const jobDefinitions: JobDefinition[] = [housekeeping, supportMail, smsSend, smsReconcile];
+export const jobDefinitions: JobDefinition[] = [housekeeping, supportMail, smsSend, smsReconcile, demoPurge];

@@ -14,25 +14,24 @@ export const DEMO_ACCOUNTS = {
 /** Credits the demo customer starts with, so a first SMS can go out before buying anything. */
 const DEMO_CREDITS = 100;
 
-// The credit ladder: the more credits, the lower the price per SMS.
+// The credit ladder: the more credits, the lower the price per SMS (5.0, 4.5, 4.0, 3.5, 3.0 cents).
 export const PACKAGE_LADDER = [
-  { name: "Starter 100", credits: 100, priceCents: 500, specialTag: "", category: "appetizer" },
-  { name: "Basic 500", credits: 500, priceCents: 2250, specialTag: "", category: "appetizer" },
-  { name: "Business 1,000", credits: 1000, priceCents: 4000, specialTag: "Best Seller", category: "entree" },
-  { name: "Pro 5,000", credits: 5000, priceCents: 17500, specialTag: "Popular", category: "entree" },
-  { name: "Enterprise 10,000", credits: 10000, priceCents: 30000, specialTag: "Best Value", category: "dessert" },
+  { name: "100", credits: 100, priceCents: 500, specialTag: "", category: "appetizer", image: "/images/packages/credits-100.png" },
+  { name: "500", credits: 500, priceCents: 2250, specialTag: "", category: "appetizer", image: "/images/packages/credits-500.png" },
+  { name: "1,000", credits: 1000, priceCents: 4000, specialTag: "Best Seller", category: "entree", image: "/images/packages/credits-1000.png" },
+  { name: "5,000", credits: 5000, priceCents: 17500, specialTag: "Popular", category: "entree", image: "/images/packages/credits-5000.png" },
+  { name: "10,000", credits: 10000, priceCents: 30000, specialTag: "Best Value", category: "dessert", image: "/images/packages/credits-10000.png" },
 ] as const;
+
+const describe = (p: (typeof PACKAGE_LADDER)[number]) =>
+  `${p.credits.toLocaleString("en-US")} SMS credits at ${(p.priceCents / p.credits).toFixed(1)} cents each. ` +
+  "One credit sends one SMS segment; credits never expire.";
 
 function seedPackages() {
   const [{ n }] = db.select({ n: count() }).from(packages).all();
   if (n > 0) return;
   db.insert(packages)
-    .values(
-      PACKAGE_LADDER.map((p) => ({
-        ...p,
-        description: `${p.credits.toLocaleString("en-US")} SMS credits: 1 credit sends one SMS segment to any supported number.`,
-      })),
-    )
+    .values(PACKAGE_LADDER.map((p) => ({ ...p, description: describe(p) })))
     .run();
 }
 

@@ -16,3 +16,5 @@ export type SmsSendPayload = z.infer<typeof SmsSendPayload>;
 
 export const SmsReconcilePayload = z.object({ v: z.literal(1) });
 export type SmsReconcilePayload = z.infer<typeof SmsReconcilePayload>;
+export const DemoPurgePayload = z.object({ v: z.literal(1) });
+export type DemoPurgePayload = z.infer<typeof DemoPurgePayload>;

@@ -8,6 +8,7 @@ export const QUEUES = {
   supportMail: "support-mail",
   smsSend: "sms-send",
   smsReconcile: "sms-reconcile",
+  demoPurge: "demo-purge",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -1,5 +1,119 @@
-import { Placeholder } from "../components/placeholder.tsx";
+import { Form, Link, useSubmit } from "react-router";
+import { Badge } from "../components/ui/badge.tsx";
+import { Button, ButtonLink } from "../components/ui/button.tsx";
+import { Field, SelectField } from "../components/ui/field.tsx";
+import { PageHeader } from "../components/ui/page.tsx";
+import { CATEGORY_LABELS, PACKAGE_CATEGORIES, packageTitle, parseHomeFilters, SORT_OPTIONS } from "../modules/shop/packages.ts";
+import { listPackages } from "../modules/shop/packages.server.ts";
+import { formatDollars, formatNumber } from "../utils/misc.ts";
+import { useRootData } from "../root.tsx";
+import type { Route } from "./+types/home";
 
-export default function Screen() {
-  return <Placeholder title="Choose Your SMS Pricing Plan" />;
+export const meta: Route.MetaFunction = () => [{ title: "SMS Pricing Plans | SMS Gateway" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const filters = parseHomeFilters(new URL(request.url).searchParams);
+  const packages = listPackages(filters).map((p) => ({
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    category: p.category,
+    specialTag: p.specialTag,
+    priceCents: p.priceCents,
+    credits: p.credits,
+    image: p.image,
+  }));
+  return { filters, packages };
+}
+
+function SignUpBanner() {
+  return (
+    <section className="mb-8 flex flex-wrap items-center justify-between gap-4 rounded-lg bg-brand-600 px-6 py-5 text-white shadow-sm">
+      <div>
+        <p className="text-lg font-semibold">Sign up for free and send your first SMS in minutes.</p>
+        <p className="text-sm text-brand-100">No contract, no monthly fee: buy credits only when you need them.</p>
+      </div>
+      <ButtonLink to="/register" variant="secondary">
+        Sign up for free
+      </ButtonLink>
+    </section>
+  );
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { filters, packages } = loaderData;
+  const root = useRootData();
+  const submit = useSubmit();
+  return (
+    <div>
+      {root?.user ? null : <SignUpBanner />}
+      <PageHeader title="Choose Your SMS Pricing Plan" />
+      <Form
+        method="get"
+        role="search"
+        className="mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_12rem_12rem_auto] sm:items-end"
+        onChange={(event) => {
+          // With JavaScript the selects apply at once; typing waits for Search (or Enter).
+          if ((event.target as HTMLElement).tagName === "SELECT") submit(event.currentTarget);
+        }}
+      >
+        <Field label="Search" inputProps={{ name: "q", type: "search", defaultValue: filters.q, placeholder: "Package name" }} />
+        <SelectField label="Category" selectProps={{ name: "category", defaultValue: filters.category }}>
+          <option value="">All categories</option>
+          {PACKAGE_CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {CATEGORY_LABELS[c]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Sort by" selectProps={{ name: "sort", defaultValue: filters.sort }}>
+          {SORT_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </SelectField>
+        <Button type="submit">Search</Button>
+      </Form>
+
+      {packages.length === 0 ? (
+        <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
+          No packages match your search.
+        </p>
+      ) : (
+        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {packages.map((p) => (
+            <li key={p.id} className="flex flex-col overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+              <Link to={`/menuItemDetails/${p.id}`} className="block aspect-[3/2] bg-slate-100" tabIndex={-1} aria-hidden="true">
+                {p.image ? <img src={p.image} alt="" className="h-full w-full object-cover" loading="lazy" /> : null}
+              </Link>
+              <div className="flex flex-1 flex-col gap-3 p-5">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Badge tone="neutral">{CATEGORY_LABELS[p.category]}</Badge>
+                  {p.specialTag ? <Badge tone="warning">{p.specialTag}</Badge> : null}
+                </div>
+                <h2 className="text-lg font-semibold text-slate-900">
+                  <Link to={`/menuItemDetails/${p.id}`} className="text-slate-900 no-underline hover:text-brand-700">
+                    {packageTitle(p.name)}
+                  </Link>
+                </h2>
+                <p className="flex-1 text-sm text-slate-600">{p.description}</p>
+                <div className="flex items-end justify-between gap-2">
+                  <div>
+                    <p className="text-2xl font-bold text-slate-900">{formatDollars(p.priceCents)}</p>
+                    <p className="text-xs text-slate-500">
+                      {formatNumber(p.credits)} credits · ${(p.priceCents / 100 / p.credits).toFixed(3)} per SMS
+                    </p>
+                  </div>
+                  <ButtonLink to={`/menuItemDetails/${p.id}`} size="sm" aria-label={`View details of ${packageTitle(p.name)}`}>
+                    View Details
+                  </ButtonLink>
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }

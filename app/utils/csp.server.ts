@@ -16,6 +16,13 @@ function thirdPartySources(): Directives {
     add("connect-src", "https://*.google-analytics.com", "https://*.analytics.google.com");
     add("img-src", "https://*.google-analytics.com");
   }
+  if (env.STRIPE_SECRET_KEY) {
+    // Stripe.js and the Payment Element's frames; Checkout is where the no-JavaScript form goes.
+    add("script-src", "https://js.stripe.com");
+    add("frame-src", "https://js.stripe.com", "https://hooks.stripe.com");
+    add("connect-src", "https://api.stripe.com");
+    add("form-action", "https://checkout.stripe.com");
+  }
   return extra;
 }
 

@@ -61,6 +61,11 @@ const schema = z.object({
   SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
   SMS_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   SMS_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(1000),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_PUBLISHABLE_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  // Tests only: a local HTTP server standing in for https://api.stripe.com.
+  STRIPE_API_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
 });
 
 export type Env = z.infer<typeof schema> & {
@@ -90,6 +95,12 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const parsed = result.data;
   if (parsed.SMS_TRANSPORT === "smpp" && !parsed.SMPP_URL) {
     throw new Error("Invalid configuration:\n  SMPP_URL: required when SMS_TRANSPORT=smpp");
+  }
+  const stripeKeys = [parsed.STRIPE_SECRET_KEY, parsed.STRIPE_PUBLISHABLE_KEY, parsed.STRIPE_WEBHOOK_SECRET];
+  if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {
+    throw new Error(
+      "Invalid configuration:\n  Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together",
+    );
   }
   const dataDir = resolve(parsed.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });

@@ -1,7 +1,7 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { ORDER_STATUSES } from "../../modules/shop/orders.ts";
+import { PACKAGE_CATEGORIES } from "../../modules/shop/packages.ts";
 import { createdAt, users } from "./core.ts";
-
-export const PACKAGE_CATEGORIES = ["appetizer", "beverages", "dessert", "entree"] as const;
 
 export const packages = sqliteTable("packages", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -30,16 +30,8 @@ export const cartItems = sqliteTable(
   (t) => [uniqueIndex("cart_items_user_package_unique").on(t.userId, t.packageId)],
 );
 
-export const ORDER_STATUSES = [
-  "Pending",
-  "Confirmed",
-  "Being Cooked",
-  "Ready for Pickup",
-  "Completed",
-  "Cancelled",
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
+// Admin search over name, email and phone uses the FTS5 trigram table `orders_search`, kept in
+// step with this table by triggers (custom migration drizzle/*_shop_search.sql).
 export const orders = sqliteTable(
   "orders",
   {
@@ -56,13 +48,21 @@ export const orders = sqliteTable(
     currency: text("currency").notNull().default("usd"),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("Pending"),
     paymentProvider: text("payment_provider"),
+    // The payment that confirmed the order; unique, so one payment can never confirm two orders.
     paymentId: text("payment_id"),
+    // The provider's object made for this order (a Stripe PaymentIntent), reused on every visit.
+    providerRef: text("provider_ref"),
+    // Why the last payment attempt failed, shown on the payment and failed screens.
+    paymentError: text("payment_error"),
+    creditsReversed: integer("credits_reversed").notNull().default(0),
     createdAt: createdAt(),
     confirmedAt: integer("confirmed_at", { mode: "timestamp_ms" }),
+    cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("orders_user_idx").on(t.userId, t.id),
     index("orders_status_idx").on(t.status, t.id),
+    index("orders_created_idx").on(t.createdAt),
     uniqueIndex("orders_payment_unique").on(t.paymentId),
   ],
 );
@@ -81,4 +81,21 @@ export const orderLines = sqliteTable(
     quantity: integer("quantity").notNull(),
   },
   (t) => [index("order_lines_order_idx").on(t.orderId)],
+);
+
+/** The offline test-card processor's own record of charges (what Stripe keeps on its side). */
+export const offlineCharges = sqliteTable(
+  "offline_charges",
+  {
+    id: text("id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status", { enum: ["succeeded", "declined"] }).notNull(),
+    declineCode: text("decline_code"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("offline_charges_order_idx").on(t.orderId, t.status)],
 );

@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
-import { cartItems } from "../../db/schema/shop.ts";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { db, type Tx } from "../../db/client.server.ts";
+import { cartItems, packages } from "../../db/schema/shop.ts";
+import { MAX_LINE_QUANTITY } from "./packages.ts";
 
 /** Number of packages in the user's cart, for the nav's cart link. */
 export function getCartCount(userId: number): number {
@@ -10,4 +11,101 @@ export function getCartCount(userId: number): number {
     .where(eq(cartItems.userId, userId))
     .get();
   return row?.count ?? 0;
+}
+
+export type CartLine = {
+  packageId: number;
+  name: string;
+  image: string;
+  priceCents: number;
+  credits: number;
+  quantity: number;
+  lineCents: number;
+};
+export type Cart = { lines: CartLine[]; totalCents: number; totalItems: number; totalCredits: number };
+
+/** The cart priced from the packages table as it is now: the only prices an order ever uses. */
+export function getCart(userId: number, tx: Tx | typeof db = db): Cart {
+  const lines = tx
+    .select({
+      packageId: packages.id,
+      name: packages.name,
+      image: packages.image,
+      priceCents: packages.priceCents,
+      credits: packages.credits,
+      quantity: cartItems.quantity,
+    })
+    .from(cartItems)
+    .innerJoin(packages, eq(packages.id, cartItems.packageId))
+    .where(eq(cartItems.userId, userId))
+    .orderBy(asc(cartItems.id))
+    .all()
+    .map((line) => ({ ...line, lineCents: line.priceCents * line.quantity }));
+  return {
+    lines,
+    totalCents: lines.reduce((sum, l) => sum + l.lineCents, 0),
+    totalItems: lines.reduce((sum, l) => sum + l.quantity, 0),
+    totalCredits: lines.reduce((sum, l) => sum + l.credits * l.quantity, 0),
+  };
+}
+
+/** Adds to the line (or starts it); false when the package does not exist. */
+export function addToCart(userId: number, packageId: number, quantity: number): boolean {
+  return db.transaction(
+    (tx) => {
+      if (!tx.select({ id: packages.id }).from(packages).where(eq(packages.id, packageId)).get()) return false;
+      tx.insert(cartItems)
+        .values({ userId, packageId, quantity: Math.min(quantity, MAX_LINE_QUANTITY) })
+        .onConflictDoUpdate({
+          target: [cartItems.userId, cartItems.packageId],
+          set: { quantity: sql`min(${cartItems.quantity} + excluded.quantity, ${MAX_LINE_QUANTITY})` },
+        })
+        .run();
+      return true;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** +1 or -1 on one of the user's lines; -1 from 1 removes the line. False when there is no such line. */
+export function stepCartLine(userId: number, packageId: number, delta: 1 | -1): boolean {
+  return db.transaction(
+    (tx) => {
+      const mine = and(eq(cartItems.userId, userId), eq(cartItems.packageId, packageId));
+      const line = tx.select({ quantity: cartItems.quantity }).from(cartItems).where(mine).get();
+      if (!line) return false;
+      const quantity = Math.min(line.quantity + delta, MAX_LINE_QUANTITY);
+      if (quantity < 1) tx.delete(cartItems).where(mine).run();
+      else tx.update(cartItems).set({ quantity }).where(mine).run();
+      return true;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+export function removeCartLine(userId: number, packageId: number): boolean {
+  return (
+    db
+      .delete(cartItems)
+      .where(and(eq(cartItems.userId, userId), eq(cartItems.packageId, packageId)))
+      .run().changes > 0
+  );
+}
+
+/**
+ * Takes what an order bought out of the cart, inside the transaction that confirms it. Only the
+ * ordered quantities go: anything added to the cart since Place Order stays.
+ */
+export function takeOrderedFromCart(tx: Tx, userId: number, lines: { packageId: number | null; quantity: number }[]): void {
+  for (const line of lines) {
+    if (line.packageId === null) continue;
+    const mine = and(eq(cartItems.userId, userId), eq(cartItems.packageId, line.packageId));
+    tx.update(cartItems)
+      .set({ quantity: sql`${cartItems.quantity} - ${line.quantity}` })
+      .where(mine)
+      .run();
+    tx.delete(cartItems)
+      .where(and(mine, sql`${cartItems.quantity} <= 0`))
+      .run();
+  }
 }

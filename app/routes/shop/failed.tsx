@@ -1,17 +1,47 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { data } from "react-router";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { Card, Notice } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { getOrderForUser } from "../../modules/shop/orders.server.ts";
 import type { Route } from "./+types/failed";
 
+export const meta: Route.MetaFunction = () => [{ title: "Order Not Confirmed | SMS Gateway" }];
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const orderId = new URL(request.url).searchParams.get("orderId");
+  if (!orderId) return { order: null };
+  const order = getOrderForUser(user.id, Number(orderId));
+  if (!order) throw data(null, { status: 404 });
+  return { order: { id: order.id, status: order.status, paymentError: order.paymentError } };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
-}
-
-export default function Screen() {
-  return <Placeholder title="Order failed" />;
+export default function Failed({ loaderData }: Route.ComponentProps) {
+  const { order } = loaderData;
+  const payable = order?.status === "Pending";
+  return (
+    <Card className="mx-auto max-w-xl">
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900">Order Not Confirmed</h1>
+      <p className="mt-3 text-slate-600">
+        {order ? `Order ${order.id} was not confirmed` : "Your order was not confirmed"}, so no credits were added to your account.
+        Your cart has been kept.
+      </p>
+      {order?.paymentError ? (
+        <Notice tone="danger" className="mt-4">
+          {order.paymentError}
+        </Notice>
+      ) : null}
+      {order?.status === "Cancelled" ? (
+        <Notice tone="danger" className="mt-4">
+          This order was cancelled.
+        </Notice>
+      ) : null}
+      <div className="mt-6 flex flex-wrap gap-3">
+        {payable ? <ButtonLink to={`/payment?orderId=${order.id}`}>Try Again</ButtonLink> : null}
+        <ButtonLink to="/shoppingCart" variant={payable ? "secondary" : "primary"}>
+          Back to Cart
+        </ButtonLink>
+      </div>
+    </Card>
+  );
 }

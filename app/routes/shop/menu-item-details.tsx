@@ -1,17 +1,146 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
+import { data, Form, useNavigation } from "react-router";
+import { Badge } from "../../components/ui/badge.tsx";
+import { Button, ButtonLink } from "../../components/ui/button.tsx";
+import { ErrorList } from "../../components/ui/field.tsx";
+import { Card } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { addToCart } from "../../modules/shop/cart.server.ts";
+import { AddToCartSchema, CATEGORY_LABELS, MAX_LINE_QUANTITY, packageTitle } from "../../modules/shop/packages.ts";
+import { getPackage } from "../../modules/shop/packages.server.ts";
+import { formatDollars, formatNumber } from "../../utils/misc.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-details";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData ? `${packageTitle(loaderData.item.name)} | SMS Gateway` : "Package | SMS Gateway" },
+];
+
+// The stepper buttons belong to their own GET form, so Enter in the quantity field means Add to Cart.
+const STEPPER_FORM = "quantity-stepper";
+
+const clampQuantity = (n: number) => (Number.isInteger(n) ? Math.min(Math.max(n, 1), MAX_LINE_QUANTITY) : 1);
+
+export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
-  return null;
+  const item = getPackage(Number(params.menuItemId));
+  if (!item) throw data(null, { status: 404 });
+  // Without JavaScript the stepper's buttons are links in disguise: a GET with the next quantity.
+  const quantity = clampQuantity(Number(new URL(request.url).searchParams.get("quantity") ?? 1));
+  return {
+    item: {
+      id: item.id,
+      name: item.name,
+      description: item.description,
+      category: item.category,
+      specialTag: item.specialTag,
+      priceCents: item.priceCents,
+      credits: item.credits,
+      image: item.image,
+    },
+    quantity,
+  };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: AddToCartSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (!addToCart(user.id, Number(params.menuItemId), submission.value.quantity)) throw data(null, { status: 404 });
+  return redirectWithToast("/", { description: "Item added to cart successfully!" });
 }
 
-export default function Screen() {
-  return <Placeholder title="Package" />;
+export default function MenuItemDetails({ loaderData, actionData }: Route.ComponentProps) {
+  const { item } = loaderData;
+  const navigation = useNavigation();
+  const [quantity, setQuantity] = useState(String(loaderData.quantity));
+  const [form, fields] = useForm({
+    id: `add-to-cart-${item.id}`,
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AddToCartSchema }),
+    shouldRevalidate: "onInput",
+  });
+  const current = clampQuantity(Number(quantity));
+  const step = (delta: 1 | -1) => (event: React.MouseEvent) => {
+    event.preventDefault();
+    setQuantity(String(clampQuantity(current + delta)));
+  };
+  const stepperButton = "h-10 w-10 rounded-md bg-white text-lg font-semibold text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50";
+  return (
+    <Card className="grid gap-8 md:grid-cols-2">
+      <div className="overflow-hidden rounded-lg bg-slate-100">
+        {item.image ? <img src={item.image} alt={packageTitle(item.name)} className="h-full w-full object-cover" /> : null}
+      </div>
+      <div className="flex flex-col gap-4">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{packageTitle(item.name)}</h1>
+        <div className="flex flex-wrap gap-2">
+          <Badge tone="neutral">{CATEGORY_LABELS[item.category]}</Badge>
+          {item.specialTag ? <Badge tone="warning">{item.specialTag}</Badge> : null}
+        </div>
+        <p className="text-slate-700">{item.description}</p>
+        <p>
+          <span className="text-3xl font-bold text-slate-900">{formatDollars(item.priceCents)}</span>
+          <span className="ml-2 text-sm text-slate-500">{formatNumber(item.credits)} credits</span>
+        </p>
+        <Form method="post" {...getFormProps(form)} noValidate className="space-y-4">
+          <div>
+            <label htmlFor={fields.quantity.id} className="mb-1 block text-sm font-medium text-slate-700">
+              Quantity
+            </label>
+            <div className="flex items-center gap-2">
+              <button
+                type="submit"
+                form={STEPPER_FORM}
+                name="quantity"
+                value={clampQuantity(current - 1)}
+                aria-label="Decrease quantity"
+                className={stepperButton}
+                disabled={current <= 1}
+                onClick={step(-1)}
+              >
+                −
+              </button>
+              <input
+                id={fields.quantity.id}
+                name={fields.quantity.name}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={MAX_LINE_QUANTITY}
+                value={quantity}
+                onChange={(e) => setQuantity(e.target.value)}
+                aria-invalid={fields.quantity.errors ? true : undefined}
+                aria-describedby={fields.quantity.errors ? fields.quantity.errorId : undefined}
+                className="h-10 w-24 rounded-md border-0 px-3 text-center text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-500 aria-[invalid]:ring-red-500"
+              />
+              <button
+                type="submit"
+                form={STEPPER_FORM}
+                name="quantity"
+                value={clampQuantity(current + 1)}
+                aria-label="Increase quantity"
+                className={stepperButton}
+                disabled={current >= MAX_LINE_QUANTITY}
+                onClick={step(1)}
+              >
+                +
+              </button>
+            </div>
+            <ErrorList id={fields.quantity.errorId} errors={fields.quantity.errors} />
+          </div>
+          <div className="flex flex-wrap gap-3">
+            <Button type="submit" disabled={navigation.state === "submitting"}>
+              Add to Cart
+            </Button>
+            <ButtonLink to="/" variant="secondary">
+              Back to Home
+            </ButtonLink>
+          </div>
+        </Form>
+        <form id={STEPPER_FORM} method="get" hidden />
+      </div>
+    </Card>
+  );
 }

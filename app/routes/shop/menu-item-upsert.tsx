@@ -1,17 +1,150 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, useNavigation } from "react-router";
+import type { z } from "zod";
+import { Button, ButtonLink } from "../../components/ui/button.tsx";
+import { ErrorList, Field, SelectField, TextareaField } from "../../components/ui/field.tsx";
+import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
 import { requireAdmin } from "../../modules/auth/guards.server.ts";
+import { inspectImage, parsePackageFormData, removePackageImage, storePackageImage } from "../../modules/shop/images.server.ts";
+import {
+  CATEGORY_LABELS,
+  centsToDollarInput,
+  DEMO_PACKAGE_NOTICE,
+  IMAGE_MESSAGES,
+  PACKAGE_CATEGORIES,
+  PackageFormSchema,
+} from "../../modules/shop/packages.ts";
+import { createPackage, getPackage, isImageInUse, updatePackage } from "../../modules/shop/packages.server.ts";
+import { env } from "../../utils/env.server.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-upsert";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export const meta: Route.MetaFunction = ({ params }) => [{ title: `${params.id ? "Update" : "Add"} Menu Item | SMS Gateway` }];
+
+export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return null;
+  const item = params.id ? getPackage(Number(params.id)) : null;
+  if (params.id && !item) throw data(null, { status: 404 });
+  return {
+    demoMode: env.DEMO_MODE,
+    item: item
+      ? {
+          id: item.id,
+          name: item.name,
+          description: item.description,
+          specialTag: item.specialTag,
+          category: item.category,
+          price: centsToDollarInput(item.priceCents),
+          credits: String(item.credits),
+          image: item.image,
+        }
+      : null,
+  };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
-  return null;
+  const id = params.id ? Number(params.id) : null;
+  if (id !== null && !getPackage(id)) throw data(null, { status: 404 });
+  if (env.DEMO_MODE) return data({ status: "error" as const, error: { "": [DEMO_PACKAGE_NOTICE] } }, { status: 403 });
+
+  const parsed = await parsePackageFormData(request);
+  // The upload was cut off while streaming, so no other field arrived either.
+  if ("tooLarge" in parsed) return data({ status: "error" as const, error: { image: [IMAGE_MESSAGES.size] } }, { status: 413 });
+
+  const submission = parseWithZod(parsed.formData, { schema: PackageFormSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { image, price, ...fields } = submission.value;
+  if (!image && id === null) return data(submission.reply({ fieldErrors: { image: [IMAGE_MESSAGES.required] } }), { status: 400 });
+
+  let stored: string | undefined;
+  if (image) {
+    const bytes = new Uint8Array(await image.arrayBuffer());
+    const checked = inspectImage(bytes);
+    if (!checked.ok) return data(submission.reply({ fieldErrors: { image: [checked.error] } }), { status: 400 });
+    stored = await storePackageImage(bytes, checked.info);
+  }
+  const input = { ...fields, priceCents: price };
+  if (id === null) {
+    createPackage({ ...input, image: stored! });
+  } else {
+    const before = updatePackage(id, { ...input, ...(stored && { image: stored }) });
+    if (stored && before?.image && !isImageInUse(before.image)) await removePackageImage(before.image);
+  }
+  return redirectWithToast("/menuItem/menuitemlist", { description: "Menu Item created/updated successfully" });
 }
 
-export default function Screen() {
-  return <Placeholder title="Menu Item" />;
+export default function MenuItemUpsert({ loaderData, actionData }: Route.ComponentProps) {
+  const { item, demoMode } = loaderData;
+  // A file input cannot be given a value: the current image is shown beside it instead.
+  const { image: currentImage, ...values } = item ?? { image: "" };
+  const navigation = useNavigation();
+  const [form, fields] = useForm<z.input<typeof PackageFormSchema>, z.output<typeof PackageFormSchema>>({
+    id: item ? `menu-item-${item.id}` : "menu-item-new",
+    lastResult: actionData,
+    defaultValue: item ? values : { category: "appetizer" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: PackageFormSchema }),
+    // Not onBlur: a blur-time validation while the submit button is being clicked swallows that click.
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <div className="mx-auto max-w-2xl">
+      <PageHeader title={item ? "Update Menu Item" : "Add Menu Item"} />
+      {demoMode ? (
+        <Notice tone="danger" className="mb-4">
+          {DEMO_PACKAGE_NOTICE}
+        </Notice>
+      ) : null}
+      <Card>
+        <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate className="space-y-4">
+          <ErrorList id={form.errorId} errors={form.errors} />
+          <Field label="Name" inputProps={getInputProps(fields.name, { type: "text" })} errors={fields.name.errors} />
+          <TextareaField
+            label="Description"
+            textareaProps={{ ...getTextareaProps(fields.description), rows: 3 }}
+            errors={fields.description.errors}
+          />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Special Tag" inputProps={getInputProps(fields.specialTag, { type: "text" })} errors={fields.specialTag.errors} />
+            <SelectField label="Category" selectProps={getSelectProps(fields.category)} errors={fields.category.errors}>
+              {PACKAGE_CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {CATEGORY_LABELS[c]}
+                </option>
+              ))}
+            </SelectField>
+            <Field
+              label="Price ($)"
+              inputProps={{ ...getInputProps(fields.price, { type: "text" }), inputMode: "decimal", placeholder: "40.00" }}
+              errors={fields.price.errors}
+            />
+            <Field
+              label="Credits"
+              inputProps={{ ...getInputProps(fields.credits, { type: "number" }), min: 1, step: 1 }}
+              errors={fields.credits.errors}
+            />
+          </div>
+          <div className="flex flex-wrap items-end gap-4">
+            <Field
+              label="Image"
+              className="flex-1"
+              inputProps={{ ...getInputProps(fields.image, { type: "file" }), accept: "image/png,image/jpeg" }}
+              errors={fields.image.errors}
+              help="JPEG or PNG, less than 1 MB."
+            />
+            {currentImage ? <img src={currentImage} alt="Current image" className="h-16 w-24 rounded object-cover" /> : null}
+          </div>
+          <div className="flex flex-wrap gap-3 pt-2">
+            <Button type="submit" disabled={demoMode || navigation.state === "submitting"}>
+              {item ? "Update" : "Create"}
+            </Button>
+            <ButtonLink to="/menuItem/menuitemlist" variant="secondary">
+              Back to Menu Items
+            </ButtonLink>
+          </div>
+        </Form>
+      </Card>
+    </div>
+  );
 }

@@ -1,17 +1,54 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { OrdersTable } from "../../components/shop/orders-table.tsx";
+import { Pager } from "../../components/shop/pager.tsx";
+import { PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { MY_ORDERS_PAGE_SIZE } from "../../modules/shop/orders.ts";
+import { listUserOrders } from "../../modules/shop/orders.server.ts";
 import type { Route } from "./+types/my-orders";
 
+export const meta: Route.MetaFunction = () => [{ title: "Orders | SMS Gateway" }];
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const requested = Number(new URL(request.url).searchParams.get("page"));
+  const page = Number.isInteger(requested) && requested > 0 ? requested : 1;
+  const { rows, total } = listUserOrders(user.id, page);
+  return {
+    page,
+    total,
+    timeZone: user.timeZone,
+    orders: rows.map((o) => ({
+      id: o.id,
+      createdAt: o.createdAt.getTime(),
+      totalItems: o.totalItems,
+      totalCents: o.totalCents,
+      status: o.status,
+    })),
+  };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
-}
-
-export default function Screen() {
-  return <Placeholder title="Orders" />;
+export default function MyOrders({ loaderData }: Route.ComponentProps) {
+  const { orders, page, total, timeZone } = loaderData;
+  return (
+    <div>
+      <PageHeader title="Orders" />
+      <div className="mb-4 rounded-md bg-brand-600 px-4 py-2 font-semibold text-white">Your Recent Orders</div>
+      {orders.length === 0 ? (
+        <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
+          You do not have any previous orders.
+        </p>
+      ) : (
+        <>
+          <OrdersTable orders={orders} timeZone={timeZone} />
+          {total > MY_ORDERS_PAGE_SIZE ? (
+            <Pager
+              previous={page > 1 ? `?page=${page - 1}` : null}
+              next={page * MY_ORDERS_PAGE_SIZE < total ? `?page=${page + 1}` : null}
+              summary={`Page ${page} of ${Math.ceil(total / MY_ORDERS_PAGE_SIZE)}`}
+            />
+          ) : null}
+        </>
+      )}
+    </div>
+  );
 }

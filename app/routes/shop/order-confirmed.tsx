@@ -1,17 +1,41 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { data, redirect } from "react-router";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { Card } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { getOrderForUser } from "../../modules/shop/orders.server.ts";
+import { formatNumber } from "../../utils/misc.ts";
 import type { Route } from "./+types/order-confirmed";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+export const meta: Route.MetaFunction = () => [{ title: "Order Confirmed | SMS Gateway" }];
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const order = getOrderForUser(user.id, Number(params.id));
+  if (!order) throw data(null, { status: 404 });
+  if (order.status === "Pending" || order.status === "Cancelled") throw redirect(`/failed?orderId=${order.id}`);
+  return { order: { id: order.id, totalCredits: order.totalCredits } };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
-}
-
-export default function Screen() {
-  return <Placeholder title="Order has been Confirmed!" />;
+export default function OrderConfirmed({ loaderData }: Route.ComponentProps) {
+  const { order } = loaderData;
+  return (
+    <Card className="mx-auto max-w-xl text-center">
+      <div aria-hidden="true" className="mx-auto mb-4 flex h-14 w-14 items-center justify-center rounded-full bg-emerald-100 text-3xl text-emerald-700">
+        ✓
+      </div>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Order has been Confirmed!</h1>
+      <p className="mt-3 text-lg text-slate-700">
+        Order ID: <strong data-testid="order-id">{order.id}</strong>
+      </p>
+      <p className="mt-3 text-slate-600">
+        Thank you for your purchase! Your account has been credited with {formatNumber(order.totalCredits)} SMS credits.
+      </p>
+      <div className="mt-6 flex flex-wrap justify-center gap-3">
+        <ButtonLink to="/sms/sendSms">Send SMS</ButtonLink>
+        <ButtonLink to={`/order/orderDetails/${order.id}`} variant="secondary">
+          View Order
+        </ButtonLink>
+      </div>
+    </Card>
+  );
 }

@@ -1,17 +1,169 @@
-import { Placeholder } from "../../components/placeholder.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, useNavigation } from "react-router";
+import { OrderLines } from "../../components/shop/order-lines.tsx";
+import { OrderStatusBadge } from "../../components/shop/order-status-badge.tsx";
+import { Button, ButtonLink } from "../../components/ui/button.tsx";
+import { ErrorList, SelectField } from "../../components/ui/field.tsx";
+import { Card, PageHeader } from "../../components/ui/page.tsx";
+import { requireAdmin, requireUser } from "../../modules/auth/guards.server.ts";
+import { nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
+import { changeOrderStatus, getOrderForViewer, type StatusChange } from "../../modules/shop/orders.server.ts";
+import { formatDateTime, formatDollars, formatNumber } from "../../utils/misc.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/order-details";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+export const meta: Route.MetaFunction = ({ params }) => [{ title: `Order ${params.id} | SMS Gateway` }];
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const order = getOrderForViewer(user, Number(params.id));
+  if (!order) throw data(null, { status: 404 });
+  const isAdmin = user.role === "admin";
+  return {
+    isAdmin,
+    isOwner: order.userId === user.id,
+    timeZone: user.timeZone,
+    nextStatuses: isAdmin ? nextStatuses(order.status) : [],
+    order: {
+      id: order.id,
+      pickupName: order.pickupName,
+      pickupEmail: order.pickupEmail,
+      pickupPhone: order.pickupPhone,
+      status: order.status,
+      totalCents: order.totalCents,
+      totalItems: order.totalItems,
+      totalCredits: order.totalCredits,
+      creditsReversed: order.creditsReversed,
+      createdAt: order.createdAt.getTime(),
+      paymentId: isAdmin ? order.paymentId : null,
+      lines: order.lines.map((l) => ({ id: l.id, itemName: l.itemName, priceCents: l.priceCents, credits: l.credits, quantity: l.quantity })),
+    },
+  };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+function describe(change: Extract<StatusChange, { ok: true }>): string {
+  if (change.status !== "Cancelled") return `Order status updated to ${change.status}.`;
+  if (!change.wasPaid) return "Order cancelled. It was never paid, so no credits were involved.";
+  const credits = formatNumber(change.credits);
+  if (change.reversed === change.credits) return `Order cancelled. ${credits} credits were taken back from the customer's balance.`;
+  if (change.reversed === 0) {
+    return `Order cancelled. No credits were taken back: the customer has already spent the ${credits} credits of this order.`;
+  }
+  return `Order cancelled. ${formatNumber(change.reversed)} of ${credits} credits were taken back; the customer had already spent the other ${formatNumber(change.credits - change.reversed)}.`;
 }
 
-export default function Screen() {
-  return <Placeholder title="Order Details" />;
+export async function action({ request, params }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const submission = parseWithZod(await request.formData(), { schema: StatusChangeSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const change = changeOrderStatus(Number(params.id), submission.value.status);
+  if (!change.ok && change.reason === "not-found") throw data(null, { status: 404 });
+  if (!change.ok) {
+    return data(submission.reply({ formErrors: ["This order cannot move to that status."] }), { status: 409 });
+  }
+  return redirectWithToast(`/order/orderDetails/${params.id}`, { description: describe(change) });
+}
+
+function StatusForm({ options, lastResult }: { options: string[]; lastResult: Route.ComponentProps["actionData"] }) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "order-status",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: StatusChangeSchema }),
+  });
+  if (options.length === 0) return <p className="text-sm text-slate-600">A cancelled order cannot change status.</p>;
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate className="flex flex-wrap items-end gap-3">
+      <SelectField label="New status" selectProps={getSelectProps(fields.status)} errors={fields.status.errors}>
+        {options.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </SelectField>
+      <Button type="submit" disabled={navigation.state === "submitting"}>
+        Update Status
+      </Button>
+      <ErrorList id={form.errorId} errors={form.errors} />
+    </Form>
+  );
+}
+
+export default function OrderDetails({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, isAdmin, isOwner, timeZone } = loaderData;
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Order Summary"
+        subtitle={`Order ${order.id}`}
+        actions={
+          <ButtonLink to={isAdmin && !isOwner ? "/order/allOrders" : "/order/myOrders"} variant="secondary">
+            Back to Orders
+          </ButtonLink>
+        }
+      />
+      <Card>
+        <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
+          <div>
+            <dt className="text-slate-500">Name</dt>
+            <dd className="font-medium">{order.pickupName}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Email</dt>
+            <dd className="font-medium break-all">{order.pickupEmail}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Phone Number</dt>
+            <dd className="font-medium">{order.pickupPhone}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Date ({timeZone})</dt>
+            <dd className="font-medium">{formatDateTime(order.createdAt, timeZone)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Status</dt>
+            <dd>
+              <OrderStatusBadge status={order.status} />
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Total</dt>
+            <dd className="font-medium">
+              {formatDollars(order.totalCents)} · {order.totalItems} {order.totalItems === 1 ? "item" : "items"}
+            </dd>
+          </div>
+          {order.creditsReversed > 0 ? (
+            <div>
+              <dt className="text-slate-500">Credits reversed</dt>
+              <dd className="font-medium">{formatNumber(order.creditsReversed)}</dd>
+            </div>
+          ) : null}
+          {order.paymentId ? (
+            <div>
+              <dt className="text-slate-500">Payment</dt>
+              <dd className="font-mono text-xs break-all">{order.paymentId}</dd>
+            </div>
+          ) : null}
+        </dl>
+        {isOwner && order.status === "Pending" ? (
+          <div className="mt-4">
+            <ButtonLink to={`/payment?orderId=${order.id}`}>Pay Now</ButtonLink>
+          </div>
+        ) : null}
+      </Card>
+      <OrderLines lines={order.lines} totalCents={order.totalCents} totalCredits={order.totalCredits} />
+      {isAdmin ? (
+        <Card>
+          <h2 className="mb-3 text-lg font-semibold text-slate-900">Change status</h2>
+          <StatusForm options={loaderData.nextStatuses} lastResult={actionData} />
+          {order.status !== "Pending" && order.status !== "Cancelled" ? (
+            <p className="mt-3 text-xs text-slate-500">
+              Cancelling takes this order's credits back from the customer, as far as they have not been spent.
+            </p>
+          ) : null}
+        </Card>
+      ) : null}
+    </div>
+  );
 }

@@ -1,17 +1,189 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { OrderLines } from "../../components/shop/order-lines.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { ErrorList, Field } from "../../components/ui/field.tsx";
+import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { cardSchema, TEST_CARDS } from "../../modules/payments/card.ts";
+import { fulfil } from "../../modules/payments/fulfil.server.ts";
+import { chargeTestCard } from "../../modules/payments/offline.server.ts";
+import { stripeConfigured } from "../../modules/payments/provider.server.ts";
+import { createCheckoutSession, ensurePaymentIntent } from "../../modules/payments/stripe.server.ts";
+import { getOrderForUser, recordPaymentFailure } from "../../modules/shop/orders.server.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
+import { formatDollars } from "../../utils/misc.ts";
 import type { Route } from "./+types/payment";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+// Loaded only when Stripe is configured and JavaScript runs.
+const StripePaymentForm = lazy(() => import("../../components/shop/stripe-payment-form.tsx"));
+
+export const meta: Route.MetaFunction = () => [{ title: "Payment | SMS Gateway" }];
+
+/** The signed-in user's Pending order named in `?orderId=`; anyone else's is a 404. */
+async function payableOrder(request: Request) {
+  const user = await requireUser(request);
+  const orderId = Number(new URL(request.url).searchParams.get("orderId"));
+  if (!Number.isInteger(orderId) || orderId < 1) throw redirect("/shoppingCart");
+  const order = getOrderForUser(user.id, orderId);
+  if (!order) throw data(null, { status: 404 });
+  if (order.status === "Cancelled") throw redirect(`/order/orderDetails/${order.id}`);
+  if (order.status !== "Pending") throw redirect(`/order/orderconfirmed/${order.id}`);
+  return order;
 }
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const order = await payableOrder(request);
+  return {
+    order: {
+      id: order.id,
+      pickupName: order.pickupName,
+      pickupEmail: order.pickupEmail,
+      pickupPhone: order.pickupPhone,
+      totalCents: order.totalCents,
+      totalCredits: order.totalCredits,
+      paymentError: order.paymentError,
+      lines: order.lines.map((l) => ({ id: l.id, itemName: l.itemName, priceCents: l.priceCents, credits: l.credits, quantity: l.quantity })),
+    },
+    stripe: stripeConfigured() ? { publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? "" } : null,
+  };
+}
+
+const serverCardSchema = cardSchema(() => clock.date());
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+  const order = await payableOrder(request);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+
+  if (stripeConfigured()) {
+    if (intent === "stripe-intent") return await ensurePaymentIntent(order);
+    if (intent === "stripe-checkout") return redirect(await createCheckoutSession(order, new URL(request.url).origin));
+    throw data("Unknown payment action", { status: 400 });
+  }
+
+  const submission = parseWithZod(formData, { schema: serverCardSchema });
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["cardNumber", "cvc"] }), { status: 400 });
+  const fail = (message: string, status: number) =>
+    data(submission.reply({ formErrors: [message], hideFields: ["cardNumber", "cvc"] }), { status });
+  try {
+    const charge = chargeTestCard(order, submission.value.cardNumber);
+    if (charge.status === "declined") {
+      recordPaymentFailure(order.id, charge.message);
+      return fail(charge.message, 402);
+    }
+    const result = await fulfil(order.id, charge.id);
+    return redirect(result.status === "confirmed" ? `/order/orderconfirmed/${order.id}` : `/failed?orderId=${order.id}`);
+  } catch (error) {
+    // The spec's message, on the form, with the button usable again: the order is still payable.
+    console.error(error);
+    return fail("An unexpected error occurred.", 500);
+  }
 }
 
-export default function Screen() {
-  return <Placeholder title="Payment" />;
+function TestCardForm({ lastResult }: { lastResult: Route.ComponentProps["actionData"] }) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "card-payment",
+    lastResult: lastResult && "status" in lastResult ? lastResult : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: cardSchema(() => new Date()) }),
+    // Not onBlur: a blur-time validation while the submit button is being clicked swallows that click.
+    shouldRevalidate: "onInput",
+  });
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate className="space-y-4">
+      <Field
+        label="Card number"
+        inputProps={{ ...getInputProps(fields.cardNumber, { type: "text" }), inputMode: "numeric", autoComplete: "cc-number", placeholder: "4242 4242 4242 4242" }}
+        errors={fields.cardNumber.errors}
+      />
+      <div className="grid grid-cols-2 gap-4">
+        <Field
+          label="Expiry (MM/YY)"
+          inputProps={{ ...getInputProps(fields.expiry, { type: "text" }), inputMode: "numeric", autoComplete: "cc-exp", placeholder: "12/30" }}
+          errors={fields.expiry.errors}
+        />
+        <Field
+          label="CVC"
+          inputProps={{ ...getInputProps(fields.cvc, { type: "text" }), inputMode: "numeric", autoComplete: "cc-csc", placeholder: "123" }}
+          errors={fields.cvc.errors}
+        />
+      </div>
+      <ErrorList id={form.errorId} errors={form.errors} />
+      <Button type="submit" className="w-full" disabled={busy}>
+        {busy ? "Processing ... " : "Submit Order"}
+      </Button>
+      <div className="rounded-md bg-slate-50 p-3 text-xs text-slate-600 ring-1 ring-inset ring-slate-200">
+        <p className="font-medium text-slate-700">Test mode: no real card is charged and card numbers are never stored.</p>
+        <ul className="mt-1 space-y-0.5">
+          {TEST_CARDS.map((card) => (
+            <li key={card.number}>
+              <span className="font-mono">{card.number}</span> {card.outcome}
+            </li>
+          ))}
+        </ul>
+        <p className="mt-1">Any future expiry date and any CVC.</p>
+      </div>
+    </Form>
+  );
+}
+
+/** Stripe Checkout: works without JavaScript; with it, the Payment Element takes over once loaded. */
+function StripePayment({ publishableKey, orderId }: { publishableKey: string; orderId: number }) {
+  const navigation = useNavigation();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const checkout = (
+    <Form method="post" className="space-y-4">
+      <p className="text-sm text-slate-600">You will enter your card on Stripe's secure payment page.</p>
+      <Button type="submit" name="intent" value="stripe-checkout" className="w-full" disabled={navigation.state !== "idle"}>
+        {navigation.state !== "idle" ? "Processing ... " : "Submit Order"}
+      </Button>
+    </Form>
+  );
+  if (!hydrated) return checkout;
+  return (
+    <Suspense fallback={<p className="text-sm text-slate-600">Loading the payment form…</p>}>
+      <StripePaymentForm publishableKey={publishableKey} orderId={orderId} fallback={checkout} />
+    </Suspense>
+  );
+}
+
+export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, stripe } = loaderData;
+  return (
+    <div>
+      <PageHeader title="Payment" subtitle={`Order ${order.id}`} />
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <Card>
+          <h2 className="mb-4 text-lg font-semibold text-slate-900">Order Summary</h2>
+          <dl className="mb-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-slate-600">Name</dt>
+            <dd>{order.pickupName}</dd>
+            <dt className="text-slate-600">Email</dt>
+            <dd>{order.pickupEmail}</dd>
+            <dt className="text-slate-600">Phone Number</dt>
+            <dd>{order.pickupPhone}</dd>
+          </dl>
+          <OrderLines lines={order.lines} totalCents={order.totalCents} totalCredits={order.totalCredits} />
+        </Card>
+        <Card>
+          <h2 className="mb-1 text-lg font-semibold text-slate-900">Pay by card</h2>
+          <p className="mb-4 text-sm text-slate-600">
+            Amount due: <strong data-testid="amount-due">{formatDollars(order.totalCents)}</strong>
+          </p>
+          {order.paymentError && !actionData ? (
+            <p className="mb-4 text-sm text-red-600" role="alert">
+              Your last payment attempt failed: {order.paymentError}
+            </p>
+          ) : null}
+          {stripe ? <StripePayment publishableKey={stripe.publishableKey} orderId={order.id} /> : <TestCardForm lastResult={actionData} />}
+        </Card>
+      </div>
+    </div>
+  );
 }

@@ -1,17 +1,166 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, redirect, useFetcher, useNavigation } from "react-router";
+import { z } from "zod";
+import { Button, ButtonLink } from "../../components/ui/button.tsx";
+import { ErrorList, Field } from "../../components/ui/field.tsx";
+import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { type CartLine, getCart, removeCartLine, stepCartLine } from "../../modules/shop/cart.server.ts";
+import { OrderDetailsSchema } from "../../modules/shop/orders.ts";
+import { createOrderFromCart } from "../../modules/shop/orders.server.ts";
+import { packageTitle } from "../../modules/shop/packages.ts";
+import { formatDollars, formatNumber } from "../../utils/misc.ts";
 import type { Route } from "./+types/shopping-cart";
 
+export const meta: Route.MetaFunction = () => [{ title: "Shopping Cart | SMS Gateway" }];
+
+const EMPTY_CART = "There are no items in your cart. Please add items to continue.";
+
+const LineSchema = z.object({
+  intent: z.enum(["increment", "decrement", "remove"]),
+  packageId: z.coerce.number().int().positive(),
+});
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return { cart: getCart(user.id), contact: { name: user.fullName, email: user.email } };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  if (formData.get("intent") === "place-order") {
+    // Only the contact details are read: prices and totals come from the database.
+    const submission = parseWithZod(formData, { schema: OrderDetailsSchema });
+    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+    const placed = createOrderFromCart(user.id, submission.value);
+    if (!placed.ok) return data(submission.reply({ formErrors: [EMPTY_CART] }), { status: 400 });
+    return redirect(`/payment?orderId=${placed.orderId}`);
+  }
+  const line = LineSchema.safeParse(Object.fromEntries(formData));
+  if (!line.success) throw data("Unknown cart action", { status: 400 });
+  const { intent, packageId } = line.data;
+  if (intent === "remove") removeCartLine(user.id, packageId);
+  else stepCartLine(user.id, packageId, intent === "increment" ? 1 : -1);
+  // A plain redirect back, so a reload never repeats the change.
+  return redirect("/shoppingCart");
 }
 
-export default function Screen() {
-  return <Placeholder title="Shopping Cart" />;
+function LineControls({ line }: { line: CartLine }) {
+  const fetcher = useFetcher();
+  const title = packageTitle(line.name);
+  // While a change is in flight, show where it is heading.
+  const pending = fetcher.formData?.get("intent");
+  const quantity = pending === "increment" ? line.quantity + 1 : pending === "decrement" ? line.quantity - 1 : line.quantity;
+  const button = "h-8 w-8 rounded-md bg-white font-semibold text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50";
+  if (pending === "remove" || quantity < 1) return <p className="text-sm text-slate-500">Removing…</p>;
+  return (
+    <fetcher.Form method="post" className="flex flex-wrap items-center gap-2">
+      <input type="hidden" name="packageId" value={line.packageId} />
+      <button type="submit" name="intent" value="decrement" className={button} aria-label={`Decrease quantity of ${title}`}>
+        −
+      </button>
+      <span className="w-10 text-center font-medium" aria-label={`Quantity of ${title}`} data-testid="line-quantity">
+        {quantity}
+      </span>
+      <button type="submit" name="intent" value="increment" className={button} aria-label={`Increase quantity of ${title}`}>
+        +
+      </button>
+      <Button type="submit" name="intent" value="remove" variant="ghost" size="sm" className="text-red-700" aria-label={`Remove ${title}`}>
+        Remove
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+export default function ShoppingCart({ loaderData, actionData }: Route.ComponentProps) {
+  const { cart, contact } = loaderData;
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "order-details",
+    lastResult: actionData,
+    defaultValue: { name: contact.name, email: contact.email },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: OrderDetailsSchema }),
+    // Not onBlur: a blur-time validation while the submit button is being clicked swallows that click.
+    shouldRevalidate: "onInput",
+  });
+  const placing = navigation.state !== "idle" && navigation.formData?.get("intent") === "place-order";
+  const empty = cart.lines.length === 0;
+  return (
+    <div>
+      <PageHeader title="Shopping Cart" />
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <Card>
+          <h2 className="mb-4 text-lg font-semibold text-slate-900">Cart Summary</h2>
+          {empty ? (
+            <div className="space-y-4">
+              <p className="text-slate-600">{EMPTY_CART}</p>
+              <ButtonLink to="/" variant="secondary">
+                Back to Home
+              </ButtonLink>
+            </div>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {cart.lines.map((line) => (
+                <li key={line.packageId} className="flex flex-wrap items-center gap-4 py-4" data-testid="cart-line">
+                  <div className="h-16 w-24 shrink-0 overflow-hidden rounded bg-slate-100">
+                    {line.image ? <img src={line.image} alt="" className="h-full w-full object-cover" /> : null}
+                  </div>
+                  <div className="min-w-40 flex-1">
+                    <p className="font-medium text-slate-900">{packageTitle(line.name)}</p>
+                    <p className="text-sm text-slate-500">
+                      {formatDollars(line.priceCents)} each · {formatNumber(line.credits)} credits
+                    </p>
+                  </div>
+                  <LineControls line={line} />
+                  <p className="ml-auto min-w-20 text-right font-semibold text-slate-900" data-testid="line-total">
+                    {formatDollars(line.lineCents)}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card>
+          <h2 className="mb-4 text-lg font-semibold text-slate-900">Order Details</h2>
+          <Form method="post" {...getFormProps(form)} noValidate className="space-y-4">
+            <Field
+              label="Name"
+              inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}
+              errors={fields.name.errors}
+            />
+            <Field
+              label="Email"
+              inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+              errors={fields.email.errors}
+            />
+            <Field
+              label="Phone Number"
+              inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "tel", placeholder: "+1 555 123 4567" }}
+              errors={fields.phone.errors}
+            />
+            <dl className="space-y-1 border-t border-slate-100 pt-4 text-sm">
+              <div className="flex justify-between">
+                <dt className="text-slate-600">No of items</dt>
+                <dd data-testid="total-items">{cart.totalItems}</dd>
+              </div>
+              <div className="flex justify-between">
+                <dt className="text-slate-600">Credits</dt>
+                <dd>{formatNumber(cart.totalCredits)}</dd>
+              </div>
+              <div className="flex justify-between text-base font-semibold">
+                <dt>Grand Total</dt>
+                <dd data-testid="grand-total">{formatDollars(cart.totalCents)}</dd>
+              </div>
+            </dl>
+            <ErrorList id={form.errorId} errors={form.errors} />
+            <Button type="submit" name="intent" value="place-order" className="w-full" disabled={empty || placing}>
+              Place Order
+            </Button>
+          </Form>
+        </Card>
+      </div>
+    </div>
+  );
 }

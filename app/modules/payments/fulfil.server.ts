@@ -1,0 +1,80 @@
+import { and, eq } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { orders } from "../../db/schema/shop.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { bookEntry } from "../credits/ledger.server.ts";
+import { takeOrderedFromCart } from "../shop/cart.server.ts";
+import { getOrder, recordPaymentFailure } from "../shop/orders.server.ts";
+import { getPaymentProvider } from "./provider.server.ts";
+
+export type FulfilResult =
+  /** `granted` is true for the one call that confirmed the order and booked the credits. */
+  | { status: "confirmed"; orderId: number; credits: number; granted: boolean }
+  /** The provider does not (yet) report this payment as succeeded. */
+  | { status: "not-paid"; reason: string }
+  /** The payment exists but is not this order's: another order, amount or currency. */
+  | { status: "mismatch"; reason: string }
+  /** The order was confirmed by another payment, or cancelled, before this one arrived. */
+  | { status: "conflict"; reason: string }
+  | { status: "not-found" };
+
+/**
+ * Confirms an order and grants its credits, exactly once, after asking the payment provider
+ * itself about the payment. Called by the webhook, the return page and the offline processor;
+ * any number of calls, in any order and at the same time, confirm once and grant once: the
+ * conditional UPDATE (only a Pending order), the ledger key `payment:<id>` and the unique
+ * order payment id all stand in the way of a second grant.
+ */
+export async function fulfil(orderId: number, paymentId: string): Promise<FulfilResult> {
+  const order = getOrder(orderId);
+  if (!order) return { status: "not-found" };
+  if (order.status !== "Pending") return settled(order.id, paymentId);
+
+  const provider = getPaymentProvider();
+  const payment = await provider.retrievePayment(paymentId);
+  if (!payment) return { status: "not-paid", reason: "The payment provider does not know this payment." };
+  if (payment.orderId !== order.id) return { status: "mismatch", reason: "The payment was made for another order." };
+  if (payment.amountCents !== order.totalCents || payment.currency.toLowerCase() !== order.currency.toLowerCase()) {
+    return { status: "mismatch", reason: "The amount paid does not match the order." };
+  }
+  if (payment.status !== "succeeded") {
+    if (payment.status === "failed" && payment.failureMessage) recordPaymentFailure(order.id, payment.failureMessage);
+    return {
+      status: "not-paid",
+      reason: payment.status === "processing" ? "The payment is still processing." : "The payment has not succeeded.",
+    };
+  }
+
+  const granted = db.transaction(
+    (tx) => {
+      const confirmed = tx
+        .update(orders)
+        .set({ status: "Confirmed", paymentId, paymentProvider: provider.name, paymentError: null, confirmedAt: clock.date() })
+        .where(and(eq(orders.id, order.id), eq(orders.status, "Pending")))
+        .run().changes;
+      if (confirmed === 0) return false;
+      bookEntry(tx, {
+        userId: order.userId,
+        kind: "grant",
+        amount: order.totalCredits,
+        key: `payment:${paymentId}`,
+        note: `Order ${order.id}`,
+      });
+      takeOrderedFromCart(tx, order.userId, order.lines);
+      return true;
+    },
+    { behavior: "immediate" },
+  );
+  return granted ? { status: "confirmed", orderId: order.id, credits: order.totalCredits, granted: true } : settled(order.id, paymentId);
+}
+
+/** The answer for an order that is no longer Pending. */
+function settled(orderId: number, paymentId: string): FulfilResult {
+  const order = getOrder(orderId);
+  if (!order) return { status: "not-found" };
+  if (order.status === "Cancelled") return { status: "conflict", reason: "The order was cancelled." };
+  if (order.paymentId !== paymentId) {
+    return { status: "conflict", reason: "The order was already paid by another payment." };
+  }
+  return { status: "confirmed", orderId: order.id, credits: order.totalCredits, granted: false };
+}

@@ -1,0 +1,67 @@
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { offlineCharges } from "../../db/schema/shop.ts";
+import { clock } from "../../utils/clock.server.ts";
+import type { PaymentProvider } from "./provider.server.ts";
+
+// Stripe's test cards and messages; any other valid number is refused as a real card.
+const DECLINES: Record<string, { code: string; message: string }> = {
+  "4000000000000002": { code: "card_declined", message: "Your card was declined." },
+  "4000000000009995": { code: "insufficient_funds", message: "Your card has insufficient funds." },
+};
+const SUCCEEDS = new Set(["4242424242424242"]);
+const NOT_A_TEST_CARD = {
+  code: "live_card_in_test_mode",
+  message: "Your card was declined. This demo accepts only test cards, such as 4242 4242 4242 4242.",
+};
+
+export type TestCardResult = { status: "succeeded"; id: string } | { status: "declined"; id: string; message: string };
+
+/**
+ * Charges a validated test card for the order's own amount. Only the outcome is kept, never the
+ * card number. An order already paid is not charged twice (a double submit gets the first charge).
+ */
+export function chargeTestCard(order: { id: number; totalCents: number; currency: string }, cardNumber: string): TestCardResult {
+  return db.transaction(
+    (tx) => {
+      const paid = tx
+        .select({ id: offlineCharges.id })
+        .from(offlineCharges)
+        .where(and(eq(offlineCharges.orderId, order.id), eq(offlineCharges.status, "succeeded")))
+        .get();
+      if (paid) return { status: "succeeded" as const, id: paid.id };
+      const decline = SUCCEEDS.has(cardNumber) ? null : (DECLINES[cardNumber] ?? NOT_A_TEST_CARD);
+      const id = `offch_${randomBytes(12).toString("base64url")}`;
+      tx.insert(offlineCharges)
+        .values({
+          id,
+          orderId: order.id,
+          amountCents: order.totalCents,
+          currency: order.currency,
+          status: decline ? "declined" : "succeeded",
+          declineCode: decline?.code ?? null,
+          createdAt: clock.date(),
+        })
+        .run();
+      return decline ? { status: "declined" as const, id, message: decline.message } : { status: "succeeded" as const, id };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+export const offlineProvider: PaymentProvider = {
+  name: "offline",
+  async retrievePayment(paymentId) {
+    const charge = db.select().from(offlineCharges).where(eq(offlineCharges.id, paymentId)).get();
+    if (!charge) return null;
+    return {
+      id: charge.id,
+      status: charge.status === "succeeded" ? "succeeded" : "failed",
+      amountCents: charge.amountCents,
+      currency: charge.currency,
+      orderId: charge.orderId,
+      failureMessage: charge.declineCode,
+    };
+  },
+};

@@ -1,0 +1,26 @@
+import { env } from "../../utils/env.server.ts";
+import { offlineProvider } from "./offline.server.ts";
+import { stripeProvider } from "./stripe.server.ts";
+
+/** What the payment provider itself says about a payment: the only thing fulfil() trusts. */
+export type ProviderPayment = {
+  id: string;
+  status: "succeeded" | "processing" | "failed" | "incomplete";
+  amountCents: number;
+  currency: string;
+  /** The order the payment was made for, as recorded with the provider. */
+  orderId: number | null;
+  failureMessage: string | null;
+};
+
+export type PaymentProvider = {
+  name: "offline" | "stripe";
+  retrievePayment(paymentId: string): Promise<ProviderPayment | null>;
+};
+
+export const stripeConfigured = (): boolean => Boolean(env.STRIPE_SECRET_KEY);
+
+/** Stripe when its keys are set, otherwise the offline test-card processor. */
+export function getPaymentProvider(): PaymentProvider {
+  return stripeConfigured() ? stripeProvider : offlineProvider;
+}

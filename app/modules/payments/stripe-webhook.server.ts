@@ -1,0 +1,33 @@
+import type Stripe from "stripe";
+import { recordPaymentFailure } from "../shop/orders.server.ts";
+import { fulfil, type FulfilResult } from "./fulfil.server.ts";
+import { stripeOrderId } from "./stripe.server.ts";
+
+export type WebhookOutcome = { handled: false } | { handled: true; result: FulfilResult | { status: "recorded-failure" } };
+
+/** Acts on the three events we subscribe to; anything else is acknowledged and ignored. */
+export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookOutcome> {
+  switch (event.type) {
+    case "payment_intent.succeeded": {
+      const orderId = stripeOrderId(event.data.object.metadata);
+      if (!orderId) return { handled: false };
+      return { handled: true, result: await fulfil(orderId, event.data.object.id) };
+    }
+    case "payment_intent.payment_failed": {
+      const orderId = stripeOrderId(event.data.object.metadata);
+      if (!orderId) return { handled: false };
+      recordPaymentFailure(orderId, event.data.object.last_payment_error?.message ?? "Your payment was not successful.");
+      return { handled: true, result: { status: "recorded-failure" } };
+    }
+    case "checkout.session.completed": {
+      const session = event.data.object;
+      const orderId = stripeOrderId(session.metadata);
+      const intent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
+      // Delayed methods (bank debits) complete unpaid; payment_intent.succeeded follows when they settle.
+      if (!orderId || !intent || session.payment_status !== "paid") return { handled: false };
+      return { handled: true, result: await fulfil(orderId, intent) };
+    }
+    default:
+      return { handled: false };
+  }
+}

@@ -1,0 +1,212 @@
+import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { users } from "../../db/schema/core.ts";
+import { orderLines, orders } from "../../db/schema/shop.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
+import { likeContains } from "../../utils/sql.server.ts";
+import { bookEntry } from "../credits/ledger.server.ts";
+import { getCart } from "./cart.server.ts";
+import { type AdminOrderQuery, MY_ORDERS_PAGE_SIZE, nextStatuses, type OrderStatus } from "./orders.ts";
+
+export type Order = typeof orders.$inferSelect;
+export type OrderLine = typeof orderLines.$inferSelect;
+export type OrderWithLines = Order & { lines: OrderLine[] };
+
+export const ORDER_CURRENCY = "usd";
+
+/**
+ * Turns the user's cart into a Pending order, priced from the packages table in the same
+ * transaction: whatever the browser posted about prices or totals is never read.
+ */
+export function createOrderFromCart(
+  userId: number,
+  contact: { name: string; email: string; phone: string },
+): { ok: true; orderId: number } | { ok: false; reason: "empty" } {
+  return db.transaction(
+    (tx) => {
+      const cart = getCart(userId, tx);
+      if (cart.lines.length === 0) return { ok: false as const, reason: "empty" as const };
+      const order = tx
+        .insert(orders)
+        .values({
+          userId,
+          pickupName: contact.name,
+          pickupEmail: contact.email,
+          pickupPhone: contact.phone,
+          totalCents: cart.totalCents,
+          totalItems: cart.totalItems,
+          totalCredits: cart.totalCredits,
+          currency: ORDER_CURRENCY,
+          status: "Pending",
+          createdAt: clock.date(),
+        })
+        .returning({ id: orders.id })
+        .get();
+      tx.insert(orderLines)
+        .values(
+          cart.lines.map((line) => ({
+            orderId: order.id,
+            packageId: line.packageId,
+            itemName: line.name,
+            priceCents: line.priceCents,
+            credits: line.credits,
+            quantity: line.quantity,
+          })),
+        )
+        .run();
+      return { ok: true as const, orderId: order.id };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+function withLines(order: Order | undefined): OrderWithLines | undefined {
+  if (!order) return undefined;
+  const lines = db.select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(orderLines.id).all();
+  return { ...order, lines };
+}
+
+/** One of the user's own orders; another user's id finds nothing. */
+export function getOrderForUser(userId: number, orderId: number): OrderWithLines | undefined {
+  return withLines(
+    db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
+      .get(),
+  );
+}
+
+/** Any order: for admins and for payment confirmations (which carry their own proof). */
+export function getOrder(orderId: number): OrderWithLines | undefined {
+  return withLines(db.select().from(orders).where(eq(orders.id, orderId)).get());
+}
+
+/** Admins see every order; a customer only their own. */
+export function getOrderForViewer(viewer: { id: number; role: string }, orderId: number): OrderWithLines | undefined {
+  return viewer.role === "admin" ? getOrder(orderId) : getOrderForUser(viewer.id, orderId);
+}
+
+export function listUserOrders(userId: number, page: number) {
+  const rows = db
+    .select()
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(desc(orders.id))
+    .limit(MY_ORDERS_PAGE_SIZE)
+    .offset((page - 1) * MY_ORDERS_PAGE_SIZE)
+    .all();
+  const [{ total }] = db.select({ total: count() }).from(orders).where(eq(orders.userId, userId)).all();
+  return { rows, total };
+}
+
+export type OrderSearchResult = {
+  rows: Order[];
+  /** Exact, or (for a term matching very many orders) a lower bound just big enough to page. */
+  total: number;
+  exact: boolean;
+};
+
+// Terms matching more orders than this are cheaper to find by scanning newest-first than through
+// the trigram index (whose cost grows with the number of matches).
+const INDEXED_MATCH_LIMIT = 2000;
+
+const ftsPhrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
+
+/** The admin list: search name, email or phone, filter by status, newest first, one page. */
+export function searchOrders(query: AdminOrderQuery): OrderSearchResult {
+  const offset = (query.page - 1) * query.size;
+  const filters: SQL[] = [];
+  if (query.status) filters.push(eq(orders.status, query.status));
+  let exact = true;
+  if (query.q) {
+    const indexed =
+      query.q.length >= 3 &&
+      db.get<{ n: number }>(
+        sql`select count(*) as n from (select rowid from orders_search where orders_search match ${ftsPhrase(query.q)} limit ${INDEXED_MATCH_LIMIT})`,
+      ).n < INDEXED_MATCH_LIMIT;
+    if (indexed) {
+      filters.push(sql`${orders.id} in (select rowid from orders_search where orders_search match ${ftsPhrase(query.q)})`);
+    } else {
+      filters.push(or(likeContains(orders.pickupName, query.q), likeContains(orders.pickupEmail, query.q), likeContains(orders.pickupPhone, query.q))!);
+      exact = false;
+    }
+  }
+  const where = filters.length ? and(...filters) : undefined;
+  const rows = db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(query.size).offset(offset).all();
+  if (exact) {
+    const [{ total }] = db.select({ total: count() }).from(orders).where(where).all();
+    return { rows, total, exact };
+  }
+  // Counting every match of a common term costs a full scan; count only as far as paging needs.
+  const needed = offset + query.size + 1;
+  const sub = db.select({ id: orders.id }).from(orders).where(where).orderBy(desc(orders.id)).limit(needed).as("m");
+  const [{ total }] = db.select({ total: count() }).from(sub).all();
+  return { rows, total, exact: total < needed };
+}
+
+export function recordPaymentFailure(orderId: number, message: string): void {
+  db.update(orders)
+    .set({ paymentError: message.slice(0, 500) })
+    .where(and(eq(orders.id, orderId), eq(orders.status, "Pending")))
+    .run();
+}
+
+export type StatusChange =
+  | { ok: true; status: OrderStatus; reversed: number; credits: number; wasPaid: boolean }
+  | { ok: false; reason: "not-found" | "not-allowed" };
+
+/**
+ * Admin status change. Cancelling a paid order takes back its credits through the ledger, but
+ * only what the customer still holds: the balance never goes below zero, and the result says how
+ * much was reversed.
+ */
+export function changeOrderStatus(orderId: number, status: OrderStatus): StatusChange {
+  return db.transaction(
+    (tx) => {
+      const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+      if (!order) return { ok: false as const, reason: "not-found" as const };
+      if (!nextStatuses(order.status).includes(status)) return { ok: false as const, reason: "not-allowed" as const };
+      const wasPaid = order.status !== "Pending";
+      let reversed = 0;
+      if (status === "Cancelled" && wasPaid) {
+        const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, order.userId)).get()?.balance ?? 0;
+        reversed = Math.min(order.totalCredits, balance);
+        if (reversed > 0) {
+          bookEntry(tx, {
+            userId: order.userId,
+            kind: "adjustment",
+            amount: -reversed,
+            key: `order:${order.id}:cancel`,
+            note: `Order ${order.id} cancelled`,
+          });
+        }
+      }
+      tx.update(orders)
+        .set(status === "Cancelled" ? { status, cancelledAt: clock.date(), creditsReversed: reversed } : { status })
+        .where(eq(orders.id, orderId))
+        .run();
+      return { ok: true as const, status, reversed, credits: order.totalCredits, wasPaid };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+export const DEMO_ORDER_MAX_AGE_MS = 3 * 24 * 60 * 60 * 1000;
+
+/** In DEMO_MODE only: deletes orders older than 3 days (lines and test charges go with them). */
+export function purgeDemoOrders(): { orders: number } {
+  if (!env.DEMO_MODE) return { orders: 0 };
+  const cutoff = new Date(clock.now() - DEMO_ORDER_MAX_AGE_MS);
+  let removed = 0;
+  // In batches, so the write lock is never held for long.
+  for (;;) {
+    const batch = db.select({ id: orders.id }).from(orders).where(lt(orders.createdAt, cutoff)).limit(500).all();
+    if (batch.length === 0) return { orders: removed };
+    removed += db
+      .delete(orders)
+      .where(inArray(orders.id, batch.map((b) => b.id)))
+      .run().changes;
+  }
+}

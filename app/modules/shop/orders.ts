@@ -1,0 +1,57 @@
+import { z } from "zod";
+import type { BadgeTone } from "../../components/ui/badge.tsx";
+
+// Browser-safe: order statuses, their badge colours, the details form and the admin list's URL state.
+
+export const ORDER_STATUSES = ["Pending", "Confirmed", "Being Cooked", "Ready for Pickup", "Completed", "Cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const STATUS_TONES: Record<OrderStatus, BadgeTone> = {
+  Confirmed: "primary",
+  Pending: "secondary",
+  Cancelled: "danger",
+  Completed: "success",
+  "Being Cooked": "info",
+  "Ready for Pickup": "warning",
+};
+
+/** Paid orders move freely along the fulfilment flow; a pending order can only be cancelled; cancelled is final. */
+export function nextStatuses(current: OrderStatus): OrderStatus[] {
+  if (current === "Cancelled") return [];
+  if (current === "Pending") return ["Cancelled"];
+  return ORDER_STATUSES.filter((s) => s !== "Pending" && s !== current);
+}
+
+export const ADMIN_STATUS_FILTERS = ["Confirmed", "Being Cooked", "Ready for Pickup", "Cancelled"] as const;
+export const PAGE_SIZES = [5, 10, 15, 20] as const;
+export const MY_ORDERS_PAGE_SIZE = 10;
+
+export type AdminOrderQuery = { q: string; status: OrderStatus | ""; page: number; size: number };
+
+/** `?q=&status=&page=&size=`; anything unknown falls back to the defaults (All, page 1, 5 rows). */
+export function parseAdminOrderQuery(params: URLSearchParams): AdminOrderQuery {
+  const size = Number(params.get("size"));
+  const page = Number(params.get("page"));
+  return {
+    q: (params.get("q") ?? "").trim().slice(0, 100),
+    status: ORDER_STATUSES.find((s) => s === params.get("status")) ?? "",
+    page: Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1,
+    size: PAGE_SIZES.find((s) => s === size) ?? 5,
+  };
+}
+
+export const OrderDetailsSchema = z.object({
+  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
+  email: z
+    .string({ error: "Email is required" })
+    .trim()
+    .min(1, "Email is required")
+    .pipe(z.email("Enter a valid email address")),
+  phone: z
+    .string({ error: "Phone Number is required" })
+    .trim()
+    .min(1, "Phone Number is required")
+    .regex(/^\+?[0-9][0-9 ()-]{5,22}[0-9]$/, "Enter a valid phone number"),
+});
+
+export const StatusChangeSchema = z.object({ status: z.enum(ORDER_STATUSES, { error: "Choose a status" }) });

@@ -1,0 +1,80 @@
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { packages } from "../../db/schema/shop.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { likeContains } from "../../utils/sql.server.ts";
+import type { HomeFilters, PackageCategory } from "./packages.ts";
+
+export type Package = typeof packages.$inferSelect;
+export type PackageInput = {
+  name: string;
+  description: string;
+  specialTag: string;
+  category: PackageCategory;
+  priceCents: number;
+  credits: number;
+};
+
+// Natural order, so "500" comes before "1,000" in Name A - Z.
+const collator = new Intl.Collator("en", { numeric: true, sensitivity: "base" });
+const withoutGrouping = (name: string) => name.replace(/(?<=\d),(?=\d{3})/g, "");
+const byName = { compare: (a: string, b: string) => collator.compare(withoutGrouping(a), withoutGrouping(b)) };
+
+/** Home's list: filtered in SQL, sorted here (a shop has a handful of packages). */
+export function listPackages(filters: HomeFilters): Package[] {
+  const where: SQL[] = [];
+  // "1000" finds "1,000": thousands separators are ignored on both sides.
+  if (filters.q) where.push(likeContains(sql`replace(${packages.name}, ',', '')`, filters.q.replaceAll(",", "")));
+  if (filters.category) where.push(eq(packages.category, filters.category));
+  const rows = db
+    .select()
+    .from(packages)
+    .where(where.length ? and(...where) : undefined)
+    .all();
+  const compare: Record<HomeFilters["sort"], (a: Package, b: Package) => number> = {
+    "name-asc": (a, b) => byName.compare(a.name, b.name),
+    "name-desc": (a, b) => byName.compare(b.name, a.name),
+    "price-asc": (a, b) => a.priceCents - b.priceCents || byName.compare(a.name, b.name),
+    "price-desc": (a, b) => b.priceCents - a.priceCents || byName.compare(a.name, b.name),
+  };
+  return rows.sort(compare[filters.sort]);
+}
+
+/** Admin list: every package, newest last. */
+export function listAllPackages(): Package[] {
+  return db.select().from(packages).orderBy(packages.id).all();
+}
+
+export function getPackage(id: number): Package | undefined {
+  return db.select().from(packages).where(eq(packages.id, id)).get();
+}
+
+export function createPackage(input: PackageInput & { image: string }): Package {
+  return db
+    .insert(packages)
+    .values({ ...input, createdAt: clock.date() })
+    .returning()
+    .get();
+}
+
+/** Returns the package before the change (to clean up a replaced image), or undefined. */
+export function updatePackage(id: number, input: PackageInput & { image?: string }): Package | undefined {
+  return db.transaction(
+    (tx) => {
+      const before = tx.select().from(packages).where(eq(packages.id, id)).get();
+      if (!before) return undefined;
+      tx.update(packages).set(input).where(eq(packages.id, id)).run();
+      return before;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Cart lines go with it; orders keep their own copy of name and price. */
+export function deletePackage(id: number): Package | undefined {
+  return db.delete(packages).where(eq(packages.id, id)).returning().get();
+}
+
+export function isImageInUse(image: string): boolean {
+  return Boolean(db.select({ id: packages.id }).from(packages).where(eq(packages.image, image)).get());
+}

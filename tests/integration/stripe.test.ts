@@ -1,0 +1,220 @@
+// The Stripe adapter against a local HTTP server standing in for Stripe's API, and webhooks
+// signed with the SDK's own test helper. Stripe is configured before any app module loads.
+import Stripe from "stripe";
+import { afterAll, describe, expect, it } from "vitest";
+import { startFakeStripe } from "../support/fake-stripe.ts";
+
+const fake = await startFakeStripe();
+const WEBHOOK_SECRET = "whsec_test_secret";
+process.env.STRIPE_SECRET_KEY = "sk_test_fake";
+process.env.STRIPE_PUBLISHABLE_KEY = "pk_test_fake";
+process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
+process.env.STRIPE_API_BASE = fake.url;
+
+const { db } = await import("../../app/db/client.server.ts");
+const { packages } = await import("../../app/db/schema/shop.ts");
+const { seedDatabase } = await import("../../app/db/seed.server.ts");
+const { getBalance, getLedgerSum } = await import("../../app/modules/credits/ledger.server.ts");
+const { getCartCount } = await import("../../app/modules/shop/cart.server.ts");
+const { getOrder } = await import("../../app/modules/shop/orders.server.ts");
+const { contentSecurityPolicy } = await import("../../app/utils/csp.server.ts");
+const payment = await import("../../app/routes/shop/payment.tsx");
+const paymentReturn = await import("../../app/routes/shop/payment-return.tsx");
+const webhook = await import("../../app/routes/shop/stripe-webhook.tsx");
+const { createTestUser, dataOf, locationOf, makeRequest, statusOf } = await import("../support/requests.ts");
+type TestUser = Awaited<ReturnType<typeof createTestUser>>;
+const { addToCart, call, placeOrder } = await import("../support/shop.ts");
+
+afterAll(() => fake.close());
+
+await seedDatabase();
+const [pack] = db.select().from(packages).all();
+
+async function pendingOrder(user: TestUser, quantity = 2) {
+  await addToCart(user, pack.id, quantity);
+  return getOrder(await placeOrder(user))!;
+}
+
+async function createIntent(user: TestUser, orderId: number) {
+  const result = await call(payment.action, makeRequest(`/payment?orderId=${orderId}`, { user, form: { intent: "stripe-intent" } }));
+  return result as { clientSecret: string };
+}
+
+const intentIdOf = (clientSecret: string) => clientSecret.split("_secret_")[0];
+
+function webhookRequest(payload: string, signature: string | null) {
+  const headers = new Headers({ "Content-Type": "application/json" });
+  if (signature !== null) headers.set("Stripe-Signature", signature);
+  return new Request("http://localhost/payment/webhook/stripe", { method: "POST", body: payload, headers });
+}
+
+function event(type: string, object: unknown) {
+  return JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: "event", type, api_version: Stripe.API_VERSION, created: Math.floor(Date.now() / 1000), data: { object } });
+}
+
+const sign = (payload: string, timestamp = Math.floor(Date.now() / 1000), secret = WEBHOOK_SECRET) =>
+  Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
+
+describe("Stripe payments", () => {
+  it("the payment page offers Stripe, and the page's policy lets Stripe.js, its frames and Checkout in", async () => {
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const page = dataOf<{ stripe: { publishableKey: string } | null }>(await call(payment.loader, makeRequest(`/payment?orderId=${order.id}`, { user })));
+    expect(page.stripe).toEqual({ publishableKey: "pk_test_fake" });
+    const csp = contentSecurityPolicy("n");
+    expect(csp).toContain("script-src 'self' 'nonce-n' https://js.stripe.com");
+    expect(csp).toContain("frame-src https://js.stripe.com https://hooks.stripe.com");
+    expect(csp).toContain("connect-src 'self' https://api.stripe.com");
+    expect(csp).toContain("form-action 'self' https://checkout.stripe.com");
+  });
+
+  it("creates one PaymentIntent per order, priced by the server, with an idempotency key from the order", async () => {
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const [first, second] = await Promise.all([createIntent(user, order.id), createIntent(user, order.id)]);
+    expect(second.clientSecret).toBe(first.clientSecret);
+    const creates = fake.requests.filter((r) => r.method === "POST" && r.path === "/v1/payment_intents" && r.body.metadata && (r.body.metadata as { orderId: string }).orderId === String(order.id));
+    expect(creates.map((r) => r.idempotencyKey)).toEqual([`order-${order.id}-payment-intent`, `order-${order.id}-payment-intent`]);
+    expect(creates[0].body).toMatchObject({ amount: String(2 * pack.priceCents), currency: "usd", automatic_payment_methods: { enabled: "true" } });
+    const intentId = intentIdOf(first.clientSecret);
+    expect(getOrder(order.id)!.providerRef).toBe(intentId);
+    // Later visits reuse the stored intent instead of making another.
+    const before = fake.requests.length;
+    expect((await createIntent(user, order.id)).clientSecret).toBe(first.clientSecret);
+    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/payment_intents/${intentId}`]);
+  });
+
+  it("the return page confirms only what Stripe reports as paid, and grants once", async () => {
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
+    const back = () => call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user }));
+
+    expect(locationOf(await back())).toBe(`/failed?orderId=${order.id}`);
+    expect(getOrder(order.id)!.status).toBe("Pending");
+
+    fake.succeed(intentId);
+    expect(locationOf(await back())).toBe(`/order/orderconfirmed/${order.id}`);
+    expect(locationOf(await back())).toBe(`/order/orderconfirmed/${order.id}`);
+    expect(getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: intentId, paymentProvider: "stripe" });
+    expect(getBalance(user.id)).toBe(2 * pack.credits);
+    expect(getCartCount(user.id)).toBe(0);
+  });
+
+  it("refuses a payment whose amount or currency differs from the order", async () => {
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
+    fake.succeed(intentId, { amount: 1, amount_received: 1 });
+    expect(locationOf(await call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user })))).toBe(
+      `/failed?orderId=${order.id}`,
+    );
+    fake.succeed(intentId, { amount: order.totalCents, currency: "eur" });
+    const signed = event("payment_intent.succeeded", fake.intents.get(intentId));
+    expect(statusOf(await webhook.action({ request: webhookRequest(signed, sign(signed)) } as never))).toBe(200);
+    expect(getOrder(order.id)!.status).toBe("Pending");
+    expect(getBalance(user.id)).toBe(0);
+  });
+
+  it("without JavaScript, pays through Stripe Checkout and comes back confirmed", async () => {
+    const user = await createTestUser();
+    const order = await pendingOrder(user, 3);
+    const result = await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-checkout", amount: "1" } }));
+    const location = locationOf(result)!;
+    expect(location).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    const sessionId = location.split("/").pop()!;
+    const created = fake.requests.find((r) => r.path === "/v1/checkout/sessions" && r.method === "POST" && (r.body.metadata as { orderId: string }).orderId === String(order.id))!;
+    expect(created.idempotencyKey).toBe(`order-${order.id}-checkout`);
+    expect(created.body).toMatchObject({
+      mode: "payment",
+      client_reference_id: String(order.id),
+      line_items: { "0": { quantity: "3", price_data: { currency: "usd", unit_amount: String(pack.priceCents) } } },
+      success_url: `http://localhost/payment/return?orderId=${order.id}&session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `http://localhost/payment?orderId=${order.id}`,
+    });
+
+    const unpaid = await call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&session_id=${sessionId}`, { user }));
+    expect(locationOf(unpaid)).toBe(`/failed?orderId=${order.id}`);
+    fake.completeSession(sessionId);
+    const paid = await call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&session_id=${sessionId}`, { user }));
+    expect(locationOf(paid)).toBe(`/order/orderconfirmed/${order.id}`);
+    expect(getBalance(user.id)).toBe(3 * pack.credits);
+  });
+
+  it("another customer's order is a 404 on the payment page, its actions and the return page", async () => {
+    const alice = await createTestUser();
+    const bob = await createTestUser();
+    const order = await pendingOrder(alice);
+    expect(statusOf(await call(payment.loader, makeRequest(`/payment?orderId=${order.id}`, { user: bob })))).toBe(404);
+    expect(statusOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user: bob, form: { intent: "stripe-intent" } })))).toBe(404);
+    expect(statusOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user: bob, form: { intent: "stripe-checkout" } })))).toBe(404);
+    const intentId = intentIdOf((await createIntent(alice, order.id)).clientSecret);
+    fake.succeed(intentId);
+    expect(statusOf(await call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user: bob })))).toBe(404);
+    expect(getOrder(order.id)!.status).toBe("Pending");
+    expect(getBalance(bob.id)).toBe(0);
+  });
+});
+
+describe("Stripe webhook", () => {
+  it("payment_intent.succeeded confirms and grants once, however often it is delivered", async () => {
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
+    const payload = event("payment_intent.succeeded", fake.succeed(intentId));
+    const responses = await Promise.all(Array.from({ length: 5 }, () => webhook.action({ request: webhookRequest(payload, sign(payload)) } as never)));
+    expect(responses.map((r) => (r as Response).status)).toEqual([200, 200, 200, 200, 200]);
+    expect(getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: intentId });
+    expect(getBalance(user.id)).toBe(2 * pack.credits);
+    expect(getLedgerSum(user.id)).toBe(2 * pack.credits);
+  });
+
+  it("rejects a tampered, stale, unsigned or wrongly signed webhook and changes nothing", async () => {
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
+    const succeeded = fake.succeed(intentId);
+    const genuine = event("payment_intent.succeeded", succeeded);
+    const tampered = genuine.replace(`"amount":${order.totalCents}`, `"amount":${order.totalCents + 1}`);
+    expect(tampered).not.toBe(genuine);
+    const attempts = [
+      webhookRequest(tampered, sign(genuine)),
+      webhookRequest(genuine, sign(genuine, Math.floor(Date.now() / 1000) - 10 * 60)),
+      webhookRequest(genuine, null),
+      webhookRequest(genuine, sign(genuine, undefined, "whsec_someone_else")),
+    ];
+    for (const request of attempts) {
+      const response = (await webhook.action({ request } as never)) as Response;
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: "Invalid signature" });
+    }
+    expect(getOrder(order.id)).toMatchObject({ status: "Pending", paymentId: null });
+    expect(getBalance(user.id)).toBe(0);
+  });
+
+  it("payment_intent.payment_failed records the reason and leaves the order Pending", async () => {
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
+    const payload = event("payment_intent.payment_failed", fake.fail(intentId, "Your card was declined."));
+    expect(statusOf(await webhook.action({ request: webhookRequest(payload, sign(payload)) } as never))).toBe(200);
+    expect(getOrder(order.id)).toMatchObject({ status: "Pending", paymentError: "Your card was declined." });
+    expect(getCartCount(user.id)).toBe(2);
+  });
+
+  it("checkout.session.completed confirms a Checkout payment", async () => {
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const location = locationOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-checkout" } })))!;
+    const session = fake.completeSession(location.split("/").pop()!);
+    const payload = event("checkout.session.completed", session);
+    expect(statusOf(await webhook.action({ request: webhookRequest(payload, sign(payload)) } as never))).toBe(200);
+    expect(getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: session.payment_intent });
+    expect(getBalance(user.id)).toBe(2 * pack.credits);
+  });
+
+  it("acknowledges events it does not handle", async () => {
+    const payload = event("customer.created", { id: "cus_1", object: "customer" });
+    expect(statusOf(await webhook.action({ request: webhookRequest(payload, sign(payload)) } as never))).toBe(200);
+  });
+});

@@ -1,0 +1,16 @@
+// A second process calling fulfil() on the same database: `node fulfil-child.ts <orderId> <paymentId>`.
+// It loads everything, says "ready", and calls fulfil only when its parent writes "go", so several
+// processes race for real.
+import { createInterface } from "node:readline";
+
+const [orderId, paymentId] = process.argv.slice(2);
+const { fulfil } = await import("../../app/modules/payments/fulfil.server.ts");
+process.stdout.write("ready\n");
+const lines = createInterface({ input: process.stdin });
+for await (const line of lines) {
+  if (line !== "go") continue;
+  const result = await fulfil(Number(orderId), paymentId);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  break;
+}
+lines.close();
