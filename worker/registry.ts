@@ -3,6 +3,8 @@ import type { QueueName } from "../app/queue/queues.server.ts";
 import { housekeeping } from "./jobs/housekeeping.ts";
 import { supportMail } from "./jobs/support-mail.ts";
 import { smsReconcile } from "./jobs/sms-reconcile.ts";
+import { smsSchedule } from "./jobs/sms-schedule.ts";
+import { smsScheduleReconcile } from "./jobs/sms-schedule-reconcile.ts";
 import { smsSend } from "./jobs/sms-send.ts";
 
 export type JobDefinition = {
@@ -20,4 +22,4 @@ export type JobDefinition = {
   onStop?: () => Promise<void>;
 };
 
-export const jobDefinitions: JobDefinition[] = [housekeeping, supportMail, smsSend, smsReconcile];
+export const jobDefinitions: JobDefinition[] = [housekeeping, supportMail, smsSend, smsReconcile, smsSchedule, smsScheduleReconcile];

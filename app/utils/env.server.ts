@@ -61,6 +61,8 @@ const schema = z.object({
   SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
   SMS_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   SMS_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(1000),
+  // A schedule's occurrence that nothing ran at its time is still sent up to this late.
+  SCHEDULE_MAX_LATE_MINUTES: z.coerce.number().int().min(0).default(60),
 });
 
 export type Env = z.infer<typeof schema> & {
