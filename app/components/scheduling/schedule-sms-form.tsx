@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
@@ -7,9 +7,9 @@ import { createScheduleSmsSchema, SCHEDULE_INTENT, STEP_MINUTES } from "../../mo
 import type { SmsFormConfig } from "../../modules/sms/schemas.ts";
 import { BackButton } from "../ui/back-button.tsx";
 import { Button, ButtonLink } from "../ui/button.tsx";
-import { Field, SelectField, TextareaField } from "../ui/field.tsx";
-import { Card, Notice, Spinner } from "../ui/page.tsx";
-import { SegmentCounter } from "../sms/send-sms-form.tsx";
+import { Field, SelectField } from "../ui/field.tsx";
+import { Card, Spinner } from "../ui/page.tsx";
+import { FormErrors, MessageField, PhoneNumberField } from "../sms/send-sms-form.tsx";
 import { useHydrated } from "../use-hydrated.ts";
 
 /**
@@ -50,22 +50,13 @@ export function ScheduleSmsForm({
     setDetected(browserZone);
     // Once, on the first render in the browser.
   }, []);
-  const [body, setBody] = useState(() => String(fields.message.initialValue ?? ""));
   const repeating = (fields.repeat.value ?? "none") !== "none";
   const zone = String(fields.timeZone.value ?? timeZone);
 
   return (
     <Card>
       <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
-        {form.errors?.length ? (
-          <Notice tone="danger" className="space-y-1">
-            <div role="alert" id={form.errorId}>
-              {form.errors.map((error) => (
-                <p key={error}>{error}</p>
-              ))}
-            </div>
-          </Notice>
-        ) : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
             label="Start Date and Time"
@@ -73,7 +64,12 @@ export function ScheduleSmsForm({
             errors={fields.firstSend.errors}
             help={`In ${zone}, in ${STEP_MINUTES}-minute steps.`}
           />
-          <SelectField label="Time Zone" selectProps={getSelectProps(fields.timeZone)} errors={fields.timeZone.errors} help={detected === zone ? "Detected from your browser." : undefined}>
+          <SelectField
+            label="Time Zone"
+            selectProps={getSelectProps(fields.timeZone)}
+            errors={fields.timeZone.errors}
+            help={detected === zone ? "Detected from your browser." : undefined}
+          >
             {zones.map((name) => (
               <option key={name} value={name}>
                 {name.replaceAll("_", " ")}
@@ -93,21 +89,12 @@ export function ScheduleSmsForm({
               label="End Date"
               inputProps={getInputProps(fields.endDate, { type: "date" })}
               errors={fields.endDate.errors}
-              help={hydrated ? "The last day it is sent; leave empty to repeat until you cancel it." : "Only for repeating messages (ignored with Repeat: None); leave empty to repeat until you cancel it."}
+              help={`${hydrated ? "The last day it is sent" : "Only for repeating messages (ignored with Repeat: None)"}; leave empty to repeat until you cancel it.`}
             />
           ) : null}
         </div>
-        <Field
-          label="Phone Number"
-          inputProps={{ ...getInputProps(fields.phoneNumber, { type: "tel" }), autoComplete: "tel", placeholder: "e.g. +1 202 555 0123" }}
-          errors={fields.phoneNumber.errors}
-        />
-        <TextareaField
-          label="Message"
-          textareaProps={{ ...getTextareaProps(fields.message), rows: 10, onChange: (event) => setBody(event.currentTarget.value) }}
-          errors={fields.message.errors}
-          help={<SegmentCounter body={body} />}
-        />
+        <PhoneNumberField meta={fields.phoneNumber} />
+        <MessageField meta={fields.message} rows={10} />
         <div className="flex flex-wrap gap-2">
           <Button type="submit" name="intent" value={SCHEDULE_INTENT.schedule} disabled={busy}>
             {busy ? <Spinner className="h-4 w-4" /> : null}

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { type FieldMetadata, getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ReactNode, useMemo, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
@@ -32,6 +32,43 @@ export function SegmentCounter({ body }: { body: string }) {
   );
 }
 
+/** The form's own failure (e.g. not enough credits), above its fields. */
+export function FormErrors({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <Notice tone="danger" className="space-y-1">
+      <div role="alert" id={id}>
+        {errors.map((error) => (
+          <p key={error}>{error}</p>
+        ))}
+      </div>
+    </Notice>
+  );
+}
+
+export function PhoneNumberField({ meta }: { meta: FieldMetadata<string> }) {
+  return (
+    <Field
+      label="Phone Number"
+      inputProps={{ ...getInputProps(meta, { type: "tel" }), autoComplete: "tel", placeholder: "e.g. +1 202 555 0123" }}
+      errors={meta.errors}
+    />
+  );
+}
+
+/** The message textarea with the segment counter under it. */
+export function MessageField({ meta, rows }: { meta: FieldMetadata<string>; rows: number }) {
+  const [body, setBody] = useState(() => String(meta.initialValue ?? ""));
+  return (
+    <TextareaField
+      label="Message"
+      textareaProps={{ ...getTextareaProps(meta), rows, onChange: (event) => setBody(event.currentTarget.value) }}
+      errors={meta.errors}
+      help={<SegmentCounter body={body} />}
+    />
+  );
+}
+
 /** The send form of /sms/sendSms and /sms/documentation. Its action is sendSmsFormAction. */
 export function SendSmsForm({
   config,
@@ -50,35 +87,12 @@ export function SendSmsForm({
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const [body, setBody] = useState(() => String(fields.message.initialValue ?? ""));
-  const textarea = getTextareaProps(fields.message);
   return (
     <Card>
       <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
-        {form.errors?.length ? (
-          <Notice tone="danger" className="space-y-1">
-            <div role="alert" id={form.errorId}>
-              {form.errors.map((error) => (
-                <p key={error}>{error}</p>
-              ))}
-            </div>
-          </Notice>
-        ) : null}
-        <Field
-          label="Phone Number"
-          inputProps={{
-            ...getInputProps(fields.phoneNumber, { type: "tel" }),
-            autoComplete: "tel",
-            placeholder: "e.g. +1 202 555 0123",
-          }}
-          errors={fields.phoneNumber.errors}
-        />
-        <TextareaField
-          label="Message"
-          textareaProps={{ ...textarea, rows: 6, onChange: (event) => setBody(event.currentTarget.value) }}
-          errors={fields.message.errors}
-          help={<SegmentCounter body={body} />}
-        />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <PhoneNumberField meta={fields.phoneNumber} />
+        <MessageField meta={fields.message} rows={6} />
         <div className="flex flex-wrap gap-2">
           <Button type="submit" name="intent" value={SEND_INTENT.send} disabled={navigation.state === "submitting"}>
             Send SMS

@@ -29,7 +29,7 @@ export function Td({ className, ...props }: ComponentProps<"td">) {
 export function LabelledCell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
   return (
     <Td className={cn("flex gap-3 py-1 sm:table-cell sm:py-3", className)}>
-      <span aria-hidden="true" className="w-32 shrink-0 pt-0.5 text-xs font-semibold text-slate-500 uppercase sm:hidden">
+      <span aria-hidden="true" className="w-32 shrink-0 pt-0.5 text-xs font-semibold whitespace-normal [overflow-wrap:anywhere] text-slate-500 uppercase sm:hidden">
         {label}
       </span>
       <div className="min-w-0">{children}</div>
