@@ -4,6 +4,8 @@ import { demoPurge } from "./jobs/demo-purge.ts";
 import { housekeeping } from "./jobs/housekeeping.ts";
 import { supportMail } from "./jobs/support-mail.ts";
 import { smsReconcile } from "./jobs/sms-reconcile.ts";
+import { smsSchedule } from "./jobs/sms-schedule.ts";
+import { smsScheduleReconcile } from "./jobs/sms-schedule-reconcile.ts";
 import { smsSend } from "./jobs/sms-send.ts";
 
 export type JobDefinition = {
@@ -21,4 +23,12 @@ export type JobDefinition = {
   onStop?: () => Promise<void>;
 };
 
-export const jobDefinitions: JobDefinition[] = [housekeeping, supportMail, smsSend, smsReconcile, demoPurge];
+export const jobDefinitions: JobDefinition[] = [
+  housekeeping,
+  supportMail,
+  smsSend,
+  smsReconcile,
+  smsSchedule,
+  smsScheduleReconcile,
+  demoPurge,
+];

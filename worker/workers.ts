@@ -1,5 +1,5 @@
 import { Worker } from "bullmq";
-import { getQueue, queueBaseOptions } from "../app/queue/queues.server.ts";
+import { getQueue, QUEUE_SETTINGS, queueBaseOptions } from "../app/queue/queues.server.ts";
 import { createWorkerConnection } from "../app/queue/redis.server.ts";
 import { log } from "../app/utils/log.server.ts";
 import { type JobDefinition, jobDefinitions } from "./registry.ts";
@@ -22,7 +22,8 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
       ...queueBaseOptions(),
       connection: createWorkerConnection(),
       concurrency: definition.concurrency,
-      settings: definition.settings,
+      // The queue's repeat strategy too: a worker schedules each job scheduler's next iteration.
+      settings: { ...QUEUE_SETTINGS[definition.queue], ...definition.settings },
     });
     worker.on("error", (error) => log("error", "worker", `${definition.queue}: ${error.message}`));
     worker.on("failed", (job, error) => {

@@ -18,3 +18,10 @@ export const SmsReconcilePayload = z.object({ v: z.literal(1) });
 export type SmsReconcilePayload = z.infer<typeof SmsReconcilePayload>;
 export const DemoPurgePayload = z.object({ v: z.literal(1) });
 export type DemoPurgePayload = z.infer<typeof DemoPurgePayload>;
+
+/** A schedule's occurrence; its time is the job scheduler's iteration time (job.opts.prevMillis). */
+export const SmsSchedulePayload = z.object({ v: z.literal(1), scheduleId: z.number().int().positive() });
+export type SmsSchedulePayload = z.infer<typeof SmsSchedulePayload>;
+
+/** The sweep that sends due occurrences nobody ran and, with `sync`, makes Redis match the schedules table. */
+export const SmsScheduleReconcilePayload = z.object({ v: z.literal(1), sync: z.boolean().default(false) });

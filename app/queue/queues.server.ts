@@ -1,4 +1,5 @@
 import { Queue, type QueueOptions } from "bullmq";
+import { scheduleRepeatStrategy } from "../modules/scheduling/recurrence.ts";
 import { env } from "../utils/env.server.ts";
 import { getRedis } from "./redis.server.ts";
 
@@ -9,10 +10,17 @@ export const QUEUES = {
   smsSend: "sms-send",
   smsReconcile: "sms-reconcile",
   demoPurge: "demo-purge",
+  smsSchedule: "sms-schedule",
+  smsScheduleReconcile: "sms-schedule-reconcile",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export const queueBaseOptions = (): Pick<QueueOptions, "prefix"> => ({ prefix: env.QUEUE_PREFIX });
+
+/** Repeat strategies, for every producer and worker of a queue (upserting a scheduler computes its first run). */
+export const QUEUE_SETTINGS: Partial<Record<QueueName, QueueOptions["settings"]>> = {
+  [QUEUES.smsSchedule]: { repeatStrategy: scheduleRepeatStrategy },
+};
 
 const queues = new Map<QueueName, Queue>();
 
@@ -20,7 +28,7 @@ const queues = new Map<QueueName, Queue>();
 export function getQueue(name: QueueName): Queue {
   let queue = queues.get(name);
   if (!queue) {
-    queue = new Queue(name, { ...queueBaseOptions(), connection: getRedis() });
+    queue = new Queue(name, { ...queueBaseOptions(), connection: getRedis(), settings: QUEUE_SETTINGS[name] });
     queues.set(name, queue);
   }
   return queue;

@@ -66,6 +66,8 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   // Tests only: a local HTTP server standing in for https://api.stripe.com.
   STRIPE_API_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  // A schedule's occurrence that nothing ran at its time is still sent up to this late.
+  SCHEDULE_MAX_LATE_MINUTES: z.coerce.number().int().min(0).default(60),
 });
 
 export type Env = z.infer<typeof schema> & {

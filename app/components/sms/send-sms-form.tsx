@@ -1,19 +1,14 @@
-import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { type FieldMetadata, getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useMemo, useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "../../modules/sms/schemas.ts";
 import { countSegments, SEGMENT_LIMITS } from "../../modules/sms/segments.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { Button, ButtonLink } from "../ui/button.tsx";
+import { useHydrated } from "../use-hydrated.ts";
 import { Field, TextareaField } from "../ui/field.tsx";
 import { Card, Notice } from "../ui/page.tsx";
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 function countryName(code: string): string {
   return new Intl.DisplayNames(["en"], { type: "region" }).of(code) ?? code;
@@ -37,6 +32,43 @@ export function SegmentCounter({ body }: { body: string }) {
   );
 }
 
+/** The form's own failure (e.g. not enough credits), above its fields. */
+export function FormErrors({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <Notice tone="danger" className="space-y-1">
+      <div role="alert" id={id}>
+        {errors.map((error) => (
+          <p key={error}>{error}</p>
+        ))}
+      </div>
+    </Notice>
+  );
+}
+
+export function PhoneNumberField({ meta }: { meta: FieldMetadata<string> }) {
+  return (
+    <Field
+      label="Phone Number"
+      inputProps={{ ...getInputProps(meta, { type: "tel" }), autoComplete: "tel", placeholder: "e.g. +1 202 555 0123" }}
+      errors={meta.errors}
+    />
+  );
+}
+
+/** The message textarea with the segment counter under it. */
+export function MessageField({ meta, rows }: { meta: FieldMetadata<string>; rows: number }) {
+  const [body, setBody] = useState(() => String(meta.initialValue ?? ""));
+  return (
+    <TextareaField
+      label="Message"
+      textareaProps={{ ...getTextareaProps(meta), rows, onChange: (event) => setBody(event.currentTarget.value) }}
+      errors={meta.errors}
+      help={<SegmentCounter body={body} />}
+    />
+  );
+}
+
 /** The send form of /sms/sendSms and /sms/documentation. Its action is sendSmsFormAction. */
 export function SendSmsForm({
   config,
@@ -55,35 +87,12 @@ export function SendSmsForm({
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const [body, setBody] = useState(() => String(fields.message.initialValue ?? ""));
-  const textarea = getTextareaProps(fields.message);
   return (
     <Card>
       <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
-        {form.errors?.length ? (
-          <Notice tone="danger" className="space-y-1">
-            <div role="alert" id={form.errorId}>
-              {form.errors.map((error) => (
-                <p key={error}>{error}</p>
-              ))}
-            </div>
-          </Notice>
-        ) : null}
-        <Field
-          label="Phone Number"
-          inputProps={{
-            ...getInputProps(fields.phoneNumber, { type: "tel" }),
-            autoComplete: "tel",
-            placeholder: "e.g. +1 202 555 0123",
-          }}
-          errors={fields.phoneNumber.errors}
-        />
-        <TextareaField
-          label="Message"
-          textareaProps={{ ...textarea, rows: 6, onChange: (event) => setBody(event.currentTarget.value) }}
-          errors={fields.message.errors}
-          help={<SegmentCounter body={body} />}
-        />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <PhoneNumberField meta={fields.phoneNumber} />
+        <MessageField meta={fields.message} rows={6} />
         <div className="flex flex-wrap gap-2">
           <Button type="submit" name="intent" value={SEND_INTENT.send} disabled={navigation.state === "submitting"}>
             Send SMS
@@ -103,8 +112,16 @@ export function SendSmsForm({
   );
 }
 
-/** The numbered how-to list and the 160-character notice beside the form. */
-export function SendSmsHowTo({ config }: { config: SmsFormConfig }) {
+/** The numbered how-to list and the 160-character notice beside the form (send and schedule screens). */
+export function SendSmsHowTo({
+  config,
+  title = "How to send an SMS",
+  submitStep = "Press Send SMS.",
+}: {
+  config: SmsFormConfig;
+  title?: string;
+  submitStep?: ReactNode;
+}) {
   const gsm = SEGMENT_LIMITS["GSM-7"];
   const ucs2 = SEGMENT_LIMITS["UCS-2"];
   return (
@@ -115,7 +132,7 @@ export function SendSmsHowTo({ config }: { config: SmsFormConfig }) {
         single SMS holds {ucs2.single} and each part {ucs2.part}. Every SMS or part costs 1 credit.
       </Notice>
       <Card>
-        <h2 className="text-lg font-semibold text-slate-900">How to send an SMS</h2>
+        <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
         <ol className="mt-3 list-decimal space-y-2 pl-5 text-sm text-slate-700">
           <li>
             Check that you have enough credits: your balance is at the top of the page. Buy more on the{" "}
@@ -126,7 +143,7 @@ export function SendSmsHowTo({ config }: { config: SmsFormConfig }) {
             read as a {countryName(config.defaultCountry)} number.
           </li>
           <li>Type your message. The counter under it shows its length, encoding, segments and cost.</li>
-          <li>Press Send SMS.</li>
+          <li>{submitStep}</li>
           <li>
             Follow its delivery status in <Link to="/sms/messageHistory">Message History</Link>.
           </li>

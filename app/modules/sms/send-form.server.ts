@@ -15,6 +15,12 @@ export function smsFormConfig(): SmsFormConfig {
   return { defaultCountry: env.DEFAULT_COUNTRY, maxSegments: env.SMS_MAX_SEGMENTS };
 }
 
+/** "Check cost": the counter without JavaScript, from the posted values (which the form keeps). */
+export function checkCost(formData: FormData, config: SmsFormConfig) {
+  const submission = parseWithZod(formData, { schema: createCheckCostSchema(config) });
+  return data(submission.reply(), { status: submission.status === "success" ? 200 : 400 });
+}
+
 /**
  * "Check cost" answers with the posted values, so the page shows the counter without JavaScript;
  * a send queues the message and comes back to `successPath` with a clean form.
@@ -22,10 +28,7 @@ export function smsFormConfig(): SmsFormConfig {
 export async function sendSmsFormAction(request: Request, userId: number, successPath: string) {
   const formData = await request.formData();
   const config = smsFormConfig();
-  if (formData.get("intent") === SEND_INTENT.check) {
-    const submission = parseWithZod(formData, { schema: createCheckCostSchema(config) });
-    return data(submission.reply(), { status: submission.status === "success" ? 200 : 400 });
-  }
+  if (formData.get("intent") === SEND_INTENT.check) return checkCost(formData, config);
   const submission = parseWithZod(formData, { schema: createSendSmsSchema(config) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {

@@ -9,7 +9,7 @@ import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { bookEntries } from "../credits/ledger.server.ts";
 import { isE164 } from "./phone.ts";
-import { countSegments } from "./segments.ts";
+import { countSegments, type SegmentCount } from "./segments.ts";
 
 export type NewMessage = {
   /** E.164; validate user input with phone.ts first. */
@@ -65,11 +65,45 @@ type Row = { id: number; segments: number; credits: number };
 
 const insertMessage = statement<unknown[], { id: number }>(
   `insert into sms_messages
-     (user_id, to_phone, body, encoding, segments, credits, status, source, schedule_id, occurrence_at, group_send_id, api_ref, created_at, updated_at)
-   values (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)
+     (user_id, to_phone, body, encoding, segments, credits, status, error, source, schedule_id, occurrence_at, group_send_id, api_ref,
+      created_at, updated_at, done_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
    on conflict do nothing
    returning id`,
 );
+
+/** Inserts one message row, or finds the earlier one with the same schedule occurrence or API reference. */
+function insertOrFind(
+  userId: number,
+  message: NewMessage,
+  count: SegmentCount,
+  outcome: { status: "queued" | "failed"; credits: number; error: string | null },
+  now: number,
+): { id: number; duplicate: false } | (Row & { duplicate: true }) {
+  const occurrenceAt = message.occurrenceAt === undefined ? null : Number(message.occurrenceAt);
+  const inserted = insertMessage().get(
+    userId,
+    message.to,
+    message.body,
+    count.encoding,
+    count.segments,
+    outcome.credits,
+    outcome.status,
+    outcome.error,
+    message.source ?? "web",
+    message.scheduleId ?? null,
+    occurrenceAt,
+    message.groupSendId ?? null,
+    message.apiRef ?? null,
+    now,
+    now,
+    outcome.status === "failed" ? now : null,
+  );
+  if (inserted) return { id: inserted.id, duplicate: false };
+  const earlier = findDuplicate().get(message.scheduleId ?? null, occurrenceAt, userId, message.apiRef ?? null);
+  if (!earlier) throw new Error("A message was refused by a constraint other than its schedule or API reference");
+  return { ...earlier, duplicate: true };
+}
 const findDuplicate = statement<unknown[], Row>(
   `select id, segments, credits from sms_messages
    where (schedule_id = ? and occurrence_at = ?) or (user_id = ? and api_ref = ?)
@@ -100,26 +134,9 @@ export async function queueMessages(userId: number, messages: NewMessage[]): Pro
       const queued: QueuedMessage[] = [];
       const debits: { kind: "debit"; amount: number; key: string }[] = [];
       for (const { message, count } of priced) {
-        const occurrenceAt = message.occurrenceAt === undefined ? null : Number(message.occurrenceAt);
-        const inserted = insertMessage().get(
-          userId,
-          message.to,
-          message.body,
-          count.encoding,
-          count.segments,
-          count.credits,
-          message.source ?? "web",
-          message.scheduleId ?? null,
-          occurrenceAt,
-          message.groupSendId ?? null,
-          message.apiRef ?? null,
-          now,
-          now,
-        );
-        if (!inserted) {
-          const earlier = findDuplicate().get(message.scheduleId ?? null, occurrenceAt, userId, message.apiRef ?? null);
-          if (!earlier) throw new Error("A message was refused by a constraint other than its schedule or API reference");
-          queued.push({ id: earlier.id, to: message.to, segments: earlier.segments, credits: earlier.credits, duplicate: true });
+        const inserted = insertOrFind(userId, message, count, { status: "queued", credits: count.credits, error: null }, now);
+        if (inserted.duplicate) {
+          queued.push({ id: inserted.id, to: message.to, segments: inserted.segments, credits: inserted.credits, duplicate: true });
           continue;
         }
         insertOutbox().run(inserted.id, now);
@@ -147,4 +164,14 @@ export async function queueMessages(userId: number, messages: NewMessage[]): Pro
 export async function queueMessage(userId: number, message: NewMessage): Promise<QueuedMessage> {
   const { messages } = await queueMessages(userId, [message]);
   return messages[0];
+}
+
+/**
+ * Records a message that was never queued, as failed with the reason and nothing debited (e.g. a
+ * schedule's occurrence the balance could not pay). A repeat of the same schedule occurrence or API
+ * reference finds the first message instead, like queueMessages.
+ */
+export function recordUnsentMessage(userId: number, message: NewMessage, reason: string): { id: number; duplicate: boolean } {
+  const inserted = insertOrFind(userId, message, countSegments(message.body), { status: "failed", credits: 0, error: reason }, clock.now());
+  return { id: inserted.id, duplicate: inserted.duplicate };
 }

@@ -1,17 +1,52 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { useLocation } from "react-router";
+import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
+import { SendSmsHowTo } from "../../components/sms/send-sms-form.tsx";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { scheduleFormLoaderData, scheduleSmsFormAction } from "../../modules/scheduling/schedule-form.server.ts";
 import type { Route } from "./+types/schedule-sms";
 
+export const meta: Route.MetaFunction = () => [{ title: "Schedule SMS | SMS Gateway" }];
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return scheduleFormLoaderData(user);
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return scheduleSmsFormAction(request, user);
 }
 
-export default function Screen() {
-  return <Placeholder title="Schedule SMS Message" />;
+export default function ScheduleSms({ loaderData, actionData }: Route.ComponentProps) {
+  // A new location after a successful post remounts the form, so it comes back clean.
+  const location = useLocation();
+  return (
+    <div>
+      <PageHeader
+        subtitle="SMS Gateway"
+        title="Schedule SMS Message"
+        actions={
+          <ButtonLink to="/sms/scheduled" variant="ghost">
+            Scheduled SMS
+          </ButtonLink>
+        }
+      />
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <ScheduleSmsForm
+          key={location.key}
+          config={loaderData.config}
+          timeZone={loaderData.timeZone}
+          timeZones={loaderData.timeZones}
+          lastResult={actionData}
+        />
+        <SendSmsHowTo
+          config={loaderData.config}
+          title="How to schedule an SMS"
+          submitStep="Pick the start date and time, and how often it repeats (with an end date if you like), then press Add SMS."
+        />
+      </div>
+    </div>
+  );
 }

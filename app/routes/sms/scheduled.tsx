@@ -1,17 +1,188 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, useLocation } from "react-router";
+import { z } from "zod";
+import { BackButton } from "../../components/ui/back-button.tsx";
+import { Badge, type BadgeTone } from "../../components/ui/badge.tsx";
+import { Button, ButtonLink } from "../../components/ui/button.tsx";
+import { Card, PageHeader } from "../../components/ui/page.tsx";
+import { Pager } from "../../components/ui/pager.tsx";
+import { LabelledCell, Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { describeRecurrence } from "../../modules/scheduling/recurrence.ts";
+import {
+  cancelSchedule,
+  getSchedule,
+  listSchedules,
+  type Schedule,
+  ScheduleNotFoundError,
+  type ScheduleStatus,
+} from "../../modules/scheduling/schedules.server.ts";
+import { formatDateTime } from "../../utils/misc.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
+import { SCHEDULE_CANCELLED } from "../../modules/scheduling/schedule-form.server.ts";
 import type { Route } from "./+types/scheduled";
 
+export const meta: Route.MetaFunction = () => [{ title: "Scheduled SMS | SMS Gateway" }];
+
+const CancelSchema = z.object({ intent: z.literal("cancel"), id: z.coerce.number().int().positive() });
+
+function positiveInt(value: string | null): number | undefined {
+  const n = Number(value);
+  return value && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const params = new URL(request.url).searchParams;
+  const list = listSchedules(user.id, positiveInt(params.get("page")) ?? 1);
+  // ?cancel=<id> asks for confirmation (a GET changes nothing); someone else's id is not found.
+  const cancelId = params.get("cancel");
+  let confirming: Schedule | null = null;
+  if (cancelId !== null) {
+    confirming = getSchedule(user.id, positiveInt(cancelId) ?? 0);
+    if (!confirming) throw data(null, { status: 404 });
+  }
+  return { ...list, timeZone: user.timeZone, confirming: confirming?.status === "active" ? confirming : null };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: CancelSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  try {
+    await cancelSchedule(user.id, submission.value.id);
+  } catch (error) {
+    if (error instanceof ScheduleNotFoundError) throw data(null, { status: 404 });
+    throw error;
+  }
+  const page = positiveInt(new URL(request.url).searchParams.get("page"));
+  return redirectWithToast(page ? `/sms/scheduled?page=${page}` : "/sms/scheduled", { description: SCHEDULE_CANCELLED });
 }
 
-export default function Screen() {
-  return <Placeholder title="Scheduled SMS" />;
+const STATUS: Record<ScheduleStatus, { label: string; tone: BadgeTone }> = {
+  active: { label: "Active", tone: "primary" },
+  completed: { label: "Completed", tone: "success" },
+  cancelled: { label: "Cancelled", tone: "secondary" },
+};
+
+function recipientOf(schedule: Schedule): string {
+  return schedule.target.kind === "phone" ? schedule.target.to : `Group #${schedule.target.groupId}`;
+}
+
+function ConfirmCancel({ schedule, backTo }: { schedule: Schedule; backTo: string }) {
+  return (
+    <Card className="mb-6">
+      <h2 id="confirm-cancel" className="text-lg font-semibold text-slate-900">
+        Cancel the scheduled SMS to {recipientOf(schedule)}?
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">
+        Its future messages will not be sent. Messages it has already sent are not affected.
+      </p>
+      <p className="mt-2 line-clamp-2 text-sm whitespace-pre-wrap text-slate-500">{schedule.body}</p>
+      <Form method="post" className="mt-4 flex flex-wrap gap-2" aria-labelledby="confirm-cancel">
+        <input type="hidden" name="intent" value="cancel" />
+        <input type="hidden" name="id" value={schedule.id} />
+        <Button type="submit" variant="danger">
+          Yes, cancel it
+        </Button>
+        <ButtonLink to={backTo} variant="secondary">
+          Keep it
+        </ButtonLink>
+      </Form>
+    </Card>
+  );
+}
+
+export default function Scheduled({ loaderData }: Route.ComponentProps) {
+  const { schedules, page, totalPages, timeZone, confirming } = loaderData;
+  const location = useLocation();
+  const pageQuery = page > 1 ? `page=${page}` : "";
+  const withCancel = (id: number) => `?${pageQuery ? `${pageQuery}&` : ""}cancel=${id}`;
+  const backTo = `${location.pathname}${pageQuery ? `?${pageQuery}` : ""}`;
+  return (
+    <div>
+      <PageHeader
+        subtitle="SMS Gateway"
+        title="Scheduled SMS"
+        actions={
+          <>
+            <ButtonLink to="/sms/scheduleSms">Schedule SMS</ButtonLink>
+            <BackButton fallback="/sms/scheduleSms" />
+          </>
+        }
+      />
+      {confirming ? <ConfirmCancel schedule={confirming} backTo={backTo} /> : null}
+      <Table>
+        <thead className="hidden sm:table-header-group">
+          <tr>
+            <Th>
+              Next Run <span className="font-normal normal-case">({timeZone})</span>
+            </Th>
+            <Th>Repeat</Th>
+            <Th>End Date</Th>
+            <Th>Recipient</Th>
+            <Th>Message</Th>
+            <Th>Status</Th>
+            <Th>
+              <span className="sr-only">Actions</span>
+            </Th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {schedules.length === 0 ? (
+            <tr>
+              <Td colSpan={7} className="py-8 text-center text-slate-600">
+                You have no scheduled messages. <Link to="/sms/scheduleSms">Schedule one</Link>.
+              </Td>
+            </tr>
+          ) : (
+            schedules.map((s) => (
+              <tr key={s.id} data-testid="schedule-row" className="block py-2 sm:table-row sm:py-0">
+                <LabelledCell label={`Next Run (${timeZone})`} className="whitespace-nowrap">
+                  {s.nextRunAt === null ? (
+                    "—"
+                  ) : (
+                    <time dateTime={new Date(s.nextRunAt).toISOString()}>{formatDateTime(s.nextRunAt, timeZone)}</time>
+                  )}
+                </LabelledCell>
+                <LabelledCell label="Repeat">
+                  {describeRecurrence(s)}
+                  {s.timeZone !== timeZone ? <span className="block text-xs text-slate-500">{s.timeZone}</span> : null}
+                </LabelledCell>
+                <LabelledCell label="End Date" className="whitespace-nowrap">
+                  {s.repeat === "none" ? "—" : (s.endDate ?? "No end date")}
+                </LabelledCell>
+                <LabelledCell label="Recipient" className="whitespace-nowrap">
+                  {recipientOf(s)}
+                </LabelledCell>
+                <LabelledCell label="Message" className="sm:min-w-56">
+                  <p className="line-clamp-3 break-words whitespace-pre-wrap">{s.body}</p>
+                </LabelledCell>
+                <LabelledCell label="Status">
+                  <Badge tone={STATUS[s.status].tone}>{STATUS[s.status].label}</Badge>
+                  {s.finishedAt !== null ? (
+                    <p className="mt-1 text-xs whitespace-nowrap text-slate-500">{formatDateTime(s.finishedAt, timeZone)}</p>
+                  ) : null}
+                </LabelledCell>
+                <LabelledCell label="Actions">
+                  {s.status === "active" ? (
+                    <ButtonLink to={withCancel(s.id)} variant="secondary" size="sm" aria-label={`Cancel the scheduled SMS to ${recipientOf(s)}`}>
+                      Cancel
+                    </ButtonLink>
+                  ) : null}
+                </LabelledCell>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </Table>
+      <Pager
+        page={page}
+        totalPages={totalPages}
+        previousHref={page > 1 ? `?page=${page - 1}` : null}
+        nextHref={page < totalPages ? `?page=${page + 1}` : null}
+        label="Scheduled SMS pages"
+      />
+    </div>
+  );
 }

@@ -1,0 +1,53 @@
+// The Redis side of schedules: one BullMQ job scheduler per active schedule, id = the schedule's id.
+import type { JobsOptions } from "bullmq";
+import type { SmsSchedulePayload } from "../../queue/payloads.ts";
+import { getQueue, QUEUES } from "../../queue/queues.server.ts";
+import { type Recurrence, repeatOptionsOf } from "./recurrence.ts";
+
+const OCCURRENCE_JOB_OPTIONS: JobsOptions = {
+  // A failed run (e.g. the database busy) is retried; running an occurrence twice sends it once.
+  attempts: 5,
+  backoff: { type: "exponential", delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+export function schedulerId(scheduleId: number): string {
+  return String(scheduleId);
+}
+
+/**
+ * Creates or replaces the schedule's job scheduler. BullMQ adds the job of the first occurrence
+ * after now (the queue's repeat strategy reads the rule) and, as each one starts, the next one.
+ */
+export async function armSchedule(scheduleId: number, rule: Recurrence): Promise<void> {
+  const data: SmsSchedulePayload = { v: 1, scheduleId };
+  await getQueue(QUEUES.smsSchedule).upsertJobScheduler(schedulerId(scheduleId), repeatOptionsOf(rule), {
+    name: "occurrence",
+    data,
+    opts: OCCURRENCE_JOB_OPTIONS,
+  });
+}
+
+/** Removes the job scheduler and its waiting job; a job already running finishes. */
+export async function disarmSchedule(scheduleId: number): Promise<void> {
+  await removeJobSchedulers([schedulerId(scheduleId)]);
+}
+
+export async function removeJobSchedulers(ids: string[]): Promise<void> {
+  const queue = getQueue(QUEUES.smsSchedule);
+  await Promise.all(ids.map((id) => queue.removeJobScheduler(id)));
+}
+
+/** Whether the schedule's job scheduler is in Redis with the job of its next occurrence. */
+export async function isArmed(scheduleId: number): Promise<boolean> {
+  const queue = getQueue(QUEUES.smsSchedule);
+  const scheduler = await queue.getJobScheduler(schedulerId(scheduleId));
+  if (!scheduler?.next) return false;
+  return (await queue.getJob(`repeat:${schedulerId(scheduleId)}:${scheduler.next}`)) !== undefined;
+}
+
+/** Ids of every job scheduler in Redis. */
+export async function armedScheduleIds(): Promise<string[]> {
+  return (await getQueue(QUEUES.smsSchedule).getJobSchedulers()).map((scheduler) => scheduler.key);
+}

@@ -1,0 +1,167 @@
+// Running schedules: each occurrence through the normal send path, and the reconciler that keeps
+// Redis in step with the schedules table (the record) and sends what fell due while nobody ran it.
+import { and, asc, eq, gt, lte } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { schedules } from "../../db/schema/scheduling.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
+import { log } from "../../utils/log.server.ts";
+import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { type NewMessage, queueMessages, recordUnsentMessage } from "../sms/send.server.ts";
+import { armedScheduleIds, armSchedule, disarmSchedule, isArmed, removeJobSchedulers, schedulerId } from "./job-schedulers.server.ts";
+import { isOccurrence, latestOccurrence, nextOccurrence } from "./recurrence.ts";
+import { recurrenceOf } from "./schedules.server.ts";
+
+/** A job may start this much before its time (clocks of hosts differ a little); earlier waits for the catch-up. */
+const EARLY_MS = 5_000;
+/** The catch-up leaves a due occurrence this long to its own job first. */
+export const CATCH_UP_GRACE_MS = 30_000;
+const BATCH = 500;
+
+type Row = typeof schedules.$inferSelect;
+
+export type OccurrenceOutcome =
+  /** Its messages were queued (debited), or had been by an earlier run of the same occurrence. */
+  | "queued"
+  | "duplicate"
+  /** Recorded as failed messages, nothing debited; the schedule goes on. */
+  | "insufficient-credits"
+  /** More than SCHEDULE_MAX_LATE_MINUTES late (nothing was running at its time): recorded as failed. */
+  | "missed"
+  /** Nothing done: the schedule is not active, the time is not one of its occurrences, not due yet, or handled. */
+  | "inactive"
+  | "not-an-occurrence"
+  | "not-due"
+  | "handled";
+
+export const INSUFFICIENT_CREDITS_REASON = "Insufficient credits";
+export const MISSED_REASON = "Missed: the gateway was not running at the scheduled time";
+
+/**
+ * The messages of one occurrence. The dispatch point for group schedules: their fan-out to the
+ * group's members at this moment comes with the contacts and groups issue.
+ */
+function messagesOf(row: Row, at: number): NewMessage[] {
+  switch (row.targetKind) {
+    case "phone":
+      return [{ to: row.toPhone!, body: row.body, source: "schedule", scheduleId: row.id, occurrenceAt: at }];
+    case "group":
+      throw new Error(`Schedule ${row.id} targets a group, whose fan-out is not available yet`);
+  }
+}
+
+async function deliver(row: Row, at: number, late: boolean): Promise<OccurrenceOutcome> {
+  const messages = messagesOf(row, at);
+  if (late) {
+    for (const message of messages) recordUnsentMessage(row.userId, message, MISSED_REASON);
+    return "missed";
+  }
+  try {
+    const result = await queueMessages(row.userId, messages);
+    return result.messages.every((m) => m.duplicate) ? "duplicate" : "queued";
+  } catch (error) {
+    if (!(error instanceof InsufficientCreditsError)) throw error;
+    const reason = `${INSUFFICIENT_CREDITS_REASON}: ${error.needed} needed, ${error.balance} available`;
+    for (const message of messages) recordUnsentMessage(row.userId, message, reason);
+    return "insufficient-credits";
+  }
+}
+
+/** Moves the schedule past `at`; the last occurrence completes it. True when it completed. */
+function advance(row: Row, at: number, now: number): boolean {
+  const next = nextOccurrence(recurrenceOf(row), at);
+  const changed = db
+    .update(schedules)
+    .set({
+      nextRunAt: next === null ? null : new Date(next),
+      status: next === null ? "completed" : "active",
+      finishedAt: next === null ? new Date(now) : null,
+      updatedAt: new Date(now),
+    })
+    // A concurrent cancel wins; a run of an older occurrence never moves it back.
+    .where(and(eq(schedules.id, row.id), eq(schedules.status, "active"), lte(schedules.nextRunAt, new Date(at))))
+    .run().changes;
+  return next === null && changed === 1;
+}
+
+/**
+ * Runs the occurrence of `scheduleId` at `at` (UTC ms): queues its messages through the normal send
+ * path keyed by (schedule, occurrence), so running it twice sends once, then moves the schedule on.
+ * Occurrences skipped over (nothing ran at their time) are not sent.
+ */
+export async function runOccurrence(scheduleId: number, at: number): Promise<OccurrenceOutcome> {
+  const row = db.select().from(schedules).where(eq(schedules.id, scheduleId)).get();
+  if (!row || row.status !== "active") {
+    await disarmSchedule(scheduleId);
+    return "inactive";
+  }
+  if (!isOccurrence(recurrenceOf(row), at)) return "not-an-occurrence";
+  const now = clock.now();
+  if (at > now + EARLY_MS) return "not-due";
+  if (row.nextRunAt === null || at < row.nextRunAt.getTime()) return "handled";
+
+  const outcome = await deliver(row, at, now - at > env.SCHEDULE_MAX_LATE_MINUTES * 60_000);
+  if (advance(row, at, now)) await disarmSchedule(scheduleId);
+  return outcome;
+}
+
+/**
+ * Occurrences that are due and that no job ran (the worker was down, or Redis lost the job): the
+ * latest one of each schedule runs now (sent, or recorded as missed when too late), and the
+ * schedule's job scheduler is put back if it is gone.
+ */
+export async function catchUpSchedules(): Promise<number> {
+  const now = clock.now();
+  const due = db
+    .select()
+    .from(schedules)
+    .where(and(eq(schedules.status, "active"), lte(schedules.nextRunAt, new Date(now - CATCH_UP_GRACE_MS))))
+    .orderBy(asc(schedules.nextRunAt))
+    .limit(BATCH)
+    .all();
+  for (const row of due) {
+    const rule = recurrenceOf(row);
+    const latest = latestOccurrence(rule, row.nextRunAt!.getTime(), now);
+    if (latest !== null) await runOccurrence(row.id, latest);
+    const status = db.select({ status: schedules.status }).from(schedules).where(eq(schedules.id, row.id)).get()?.status;
+    if (status === "active" && !(await isArmed(row.id))) await armSchedule(row.id, rule);
+  }
+  return due.length;
+}
+
+/** Makes Redis match the table: a job scheduler for every active schedule, none for anything else. */
+export async function syncJobSchedulers(): Promise<{ armed: number; removed: number }> {
+  const orphans = new Set(await armedScheduleIds());
+  let armed = 0;
+  for (let after = 0; ; ) {
+    const rows = db
+      .select()
+      .from(schedules)
+      .where(and(eq(schedules.status, "active"), gt(schedules.id, after)))
+      .orderBy(asc(schedules.id))
+      .limit(BATCH)
+      .all();
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    const states = await Promise.all(rows.map((row) => isArmed(row.id)));
+    for (const [i, row] of rows.entries()) {
+      orphans.delete(schedulerId(row.id));
+      if (states[i]) continue;
+      await armSchedule(row.id, recurrenceOf(row));
+      armed += 1;
+    }
+  }
+  // Ids in Redis that are no active schedule: cancelled while Redis was unreachable, or left over.
+  await removeJobSchedulers([...orphans]);
+  return { armed, removed: orphans.size };
+}
+
+/** At worker start and periodically: catch up due occurrences first, then (with `sync`) mend Redis. */
+export async function reconcileSchedules({ sync }: { sync: boolean }) {
+  const caughtUp = await catchUpSchedules();
+  const synced = sync ? await syncJobSchedulers() : { armed: 0, removed: 0 };
+  if (caughtUp + synced.armed + synced.removed > 0) {
+    log("info", "scheduling", `reconciled: ${caughtUp} due caught up, ${synced.armed} schedulers armed, ${synced.removed} removed`);
+  }
+  return { caughtUp, ...synced };
+}

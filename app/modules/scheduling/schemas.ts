@@ -1,0 +1,70 @@
+// Browser-safe: the Schedule SMS form's schema, run by conform in the browser and by the action.
+import { z } from "zod";
+import { instantOf, isValidTimeZone, parseDate, parseLocalDateTime } from "../../utils/time-zone.ts";
+import { messageBodyField, type SmsFormConfig } from "../sms/schemas.ts";
+import { phoneField } from "../sms/phone.ts";
+import { REPEATS, timingIssues } from "./recurrence.ts";
+
+/** The spec's picker interval. */
+export const STEP_MINUTES = 5;
+
+export const SCHEDULE_INTENT = { schedule: "schedule", check: "check" } as const;
+
+export const SCHEDULE_FORM_MESSAGES = {
+  startRequired: "Start date and time is required",
+  startFormat: "Enter a date and a time",
+  step: `Pick a time on a ${STEP_MINUTES}-minute step (e.g. 09:00, 09:05)`,
+  endFormat: "Enter a date",
+  zoneRequired: "Time zone is required",
+  zoneUnknown: "Unknown time zone",
+  skipped: (zone: string) => `This time does not exist in ${zone} on that day (the clocks go forward): pick another time`,
+} as const;
+
+const TIMING_FIELDS = new Set(["firstSend", "repeat", "endDate", "timeZone"]);
+
+/** `now` is the caller's clock: the browser's, or the server's injected one. */
+export function createScheduleSmsSchema(config: SmsFormConfig & { now: number }) {
+  return z
+    .object({
+      intent: z.literal(SCHEDULE_INTENT.schedule).default(SCHEDULE_INTENT.schedule),
+      firstSend: z
+        .string({ error: SCHEDULE_FORM_MESSAGES.startRequired })
+        .refine((value) => parseLocalDateTime(value) !== null, SCHEDULE_FORM_MESSAGES.startFormat)
+        .refine((value) => {
+          const wall = parseLocalDateTime(value);
+          return wall === null || (wall.minute % STEP_MINUTES === 0 && wall.second === 0);
+        }, SCHEDULE_FORM_MESSAGES.step),
+      repeat: z.enum(REPEATS).default("none"),
+      // Checked only when repeating: without JavaScript the field is always shown, and ignored for none.
+      endDate: z.string().optional(),
+      timeZone: z.string({ error: SCHEDULE_FORM_MESSAGES.zoneRequired }).refine(isValidTimeZone, SCHEDULE_FORM_MESSAGES.zoneUnknown),
+      phoneNumber: phoneField(config.defaultCountry),
+      message: messageBodyField(config.maxSegments),
+    })
+    .superRefine(
+      (value, ctx) => {
+        const endDate = value.repeat === "none" ? null : (value.endDate ?? null);
+        if (endDate !== null && !parseDate(endDate)) {
+          ctx.addIssue({ code: "custom", path: ["endDate"], message: SCHEDULE_FORM_MESSAGES.endFormat });
+          return;
+        }
+        const start = instantOf(parseLocalDateTime(value.firstSend)!, value.timeZone);
+        if (start.skipped) {
+          ctx.addIssue({ code: "custom", path: ["firstSend"], message: SCHEDULE_FORM_MESSAGES.skipped(value.timeZone) });
+          return;
+        }
+        const input = { firstSendAt: start.ms, timeZone: value.timeZone, repeat: value.repeat, endDate };
+        for (const issue of timingIssues(input, config.now)) ctx.addIssue({ code: "custom", path: [issue.field], message: issue.message });
+      },
+      // Runs beside other fields' errors (all of them show at once), once its own fields are valid.
+      { when: (payload) => !payload.issues.some((issue) => TIMING_FIELDS.has(String(issue.path?.[0]))) },
+    )
+    .transform(({ firstSend, timeZone, repeat, endDate, phoneNumber, message }) => ({
+      firstSendAt: instantOf(parseLocalDateTime(firstSend)!, timeZone).ms,
+      timeZone,
+      repeat,
+      endDate: repeat === "none" ? null : (endDate ?? null),
+      phoneNumber,
+      message,
+    }));
+}

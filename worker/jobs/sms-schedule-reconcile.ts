@@ -1,0 +1,18 @@
+import type { Job } from "bullmq";
+import { reconcileSchedules } from "../../app/modules/scheduling/runner.server.ts";
+import { SmsScheduleReconcilePayload } from "../../app/queue/payloads.ts";
+import { QUEUES } from "../../app/queue/queues.server.ts";
+import type { JobDefinition } from "../registry.ts";
+
+export const smsScheduleReconcile: JobDefinition = {
+  queue: QUEUES.smsScheduleReconcile,
+  concurrency: 1,
+  schedules: [
+    // Due occurrences no job ran, every minute; the full comparison with Redis every 10 minutes.
+    { id: "schedule-catch-up", pattern: "20 * * * * *", data: { v: 1, sync: false } },
+    { id: "schedule-sync", pattern: "40 */10 * * * *", data: { v: 1, sync: true } },
+  ],
+  async process(job: Job) {
+    return reconcileSchedules(SmsScheduleReconcilePayload.parse(job.data));
+  },
+};
