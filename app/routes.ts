@@ -36,6 +36,8 @@ export default [
 
   // Beyond the spec's table.
   route("sms/scheduled", "routes/sms/scheduled.tsx"),
+  route("sms/importContacts", "routes/sms/import-contacts.tsx"),
+  route("sms/groupSends/:id", "routes/sms/group-send-status.ts"),
   route("admin/support", "routes/content/support-inbox.tsx"),
   route("sitemap.xml", "routes/content/sitemap.ts"),
   route("robots.txt", "routes/content/robots.ts"),

@@ -4,6 +4,7 @@ import { housekeeping } from "./jobs/housekeeping.ts";
 import { supportMail } from "./jobs/support-mail.ts";
 import { smsReconcile } from "./jobs/sms-reconcile.ts";
 import { smsSend } from "./jobs/sms-send.ts";
+import { groupSend } from "./jobs/group-send.ts";
 
 export type JobDefinition = {
   queue: QueueName;
@@ -20,4 +21,4 @@ export type JobDefinition = {
   onStop?: () => Promise<void>;
 };
 
-export const jobDefinitions: JobDefinition[] = [housekeeping, supportMail, smsSend, smsReconcile];
+export const jobDefinitions: JobDefinition[] = [housekeeping, supportMail, smsSend, smsReconcile, groupSend];

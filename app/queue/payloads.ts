@@ -16,3 +16,9 @@ export type SmsSendPayload = z.infer<typeof SmsSendPayload>;
 
 export const SmsReconcilePayload = z.object({ v: z.literal(1) });
 export type SmsReconcilePayload = z.infer<typeof SmsReconcilePayload>;
+
+/** Fan out one group send: its row holds the message, the group and how far it got. */
+export const GroupSendPayload = z.object({ v: z.literal(1), groupSendId: z.number().int().positive() });
+export type GroupSendPayload = z.infer<typeof GroupSendPayload>;
+
+export const GroupSendReconcilePayload = z.object({ v: z.literal(1) });

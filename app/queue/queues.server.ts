@@ -8,6 +8,7 @@ export const QUEUES = {
   supportMail: "support-mail",
   smsSend: "sms-send",
   smsReconcile: "sms-reconcile",
+  groupSend: "group-send",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -61,6 +61,7 @@ const schema = z.object({
   SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
   SMS_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   SMS_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(1000),
+  CSV_IMPORT_MAX_BYTES: z.coerce.number().int().min(1_000).default(5_000_000),
 });
 
 export type Env = z.infer<typeof schema> & {

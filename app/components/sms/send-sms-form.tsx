@@ -6,10 +6,11 @@ import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "../../modu
 import { countSegments, SEGMENT_LIMITS } from "../../modules/sms/segments.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { Button, ButtonLink } from "../ui/button.tsx";
-import { Field, TextareaField } from "../ui/field.tsx";
+import { Field, FormErrors, TextareaField } from "../ui/field.tsx";
 import { Card, Notice } from "../ui/page.tsx";
 
-function useHydrated() {
+/** False on the server and in the first render, true once React runs in the browser. */
+export function useHydrated() {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   return hydrated;
@@ -60,15 +61,7 @@ export function SendSmsForm({
   return (
     <Card>
       <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
-        {form.errors?.length ? (
-          <Notice tone="danger" className="space-y-1">
-            <div role="alert" id={form.errorId}>
-              {form.errors.map((error) => (
-                <p key={error}>{error}</p>
-              ))}
-            </div>
-          </Notice>
-        ) : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
         <Field
           label="Phone Number"
           inputProps={{

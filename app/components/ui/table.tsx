@@ -1,4 +1,4 @@
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { cn } from "../../utils/misc.ts";
 
 export function Table({ className, children, ...props }: ComponentProps<"table">) {
@@ -23,4 +23,16 @@ export function Th({ className, ...props }: ComponentProps<"th">) {
 
 export function Td({ className, ...props }: ComponentProps<"td">) {
   return <td className={cn("px-4 py-3 align-top text-slate-800", className)} {...props} />;
+}
+
+/** A cell that, on a phone, stacks under its row's other cells with its column name beside it. */
+export function LabeledTd({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <Td className={cn("flex gap-3 py-1 sm:table-cell sm:py-3", className)}>
+      <span aria-hidden="true" className="w-32 shrink-0 pt-0.5 text-xs font-semibold text-slate-500 uppercase sm:hidden">
+        {label}
+      </span>
+      <div className="min-w-0">{children}</div>
+    </Td>
+  );
 }

@@ -1,12 +1,11 @@
-import type { ReactNode } from "react";
 import { MessageStatusBadge } from "../../components/sms/message-status.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
 import { Pager } from "../../components/ui/pager.tsx";
-import { Table, Td, Th } from "../../components/ui/table.tsx";
+import { LabeledTd, Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { getMessageHistory, HISTORY_LIMIT } from "../../modules/sms/history.server.ts";
-import { cn, formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
+import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
 import type { Route } from "./+types/message-history";
 
 export const meta: Route.MetaFunction = () => [{ title: "Message History | SMS Gateway" }];
@@ -34,18 +33,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     previousHref: page > 1 ? (page === 2 || first === undefined ? "?page=1" : `?page=${page - 1}&before=${first}`) : null,
     nextHref: page < totalPages && last !== undefined ? `?page=${page + 1}&after=${last}` : null,
   };
-}
-
-/** A table cell that, on a phone, stacks under its row's other cells with its column name beside it. */
-function Cell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
-  return (
-    <Td className={cn("flex gap-3 py-1 sm:table-cell sm:py-3", className)}>
-      <span aria-hidden="true" className="w-32 shrink-0 pt-0.5 text-xs font-semibold text-slate-500 uppercase sm:hidden">
-        {label}
-      </span>
-      <div className="min-w-0">{children}</div>
-    </Td>
-  );
 }
 
 export default function MessageHistory({ loaderData }: Route.ComponentProps) {
@@ -84,22 +71,22 @@ export default function MessageHistory({ loaderData }: Route.ComponentProps) {
           ) : (
             messages.map((m) => (
               <tr key={m.id} data-testid="message-row" className="block py-2 sm:table-row sm:py-0">
-                <Cell label="Message ID">
+                <LabeledTd label="Message ID">
                   <span className="font-mono">{m.id}</span>
-                </Cell>
-                <Cell label="Delivery Status">
+                </LabeledTd>
+                <LabeledTd label="Delivery Status">
                   <MessageStatusBadge status={m.status} reason={m.error} />
-                </Cell>
-                <Cell label="Receiver Phone" className="whitespace-nowrap">
+                </LabeledTd>
+                <LabeledTd label="Receiver Phone" className="whitespace-nowrap">
                   {m.toPhone}
-                </Cell>
-                <Cell label="Message Content" className="sm:min-w-56">
+                </LabeledTd>
+                <LabeledTd label="Message Content" className="sm:min-w-56">
                   <p className="line-clamp-3 break-words whitespace-pre-wrap">{m.body}</p>
                   <p className="mt-1 text-xs text-slate-500">{pluralize(m.segments, "segment")}</p>
-                </Cell>
-                <Cell label={`Created At (${timeZone})`} className="whitespace-nowrap">
+                </LabeledTd>
+                <LabeledTd label={`Created At (${timeZone})`} className="whitespace-nowrap">
                   <time dateTime={new Date(m.createdAt).toISOString()}>{formatDateTime(m.createdAt, timeZone)}</time>
-                </Cell>
+                </LabeledTd>
               </tr>
             ))
           )}
