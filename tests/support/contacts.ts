@@ -1,15 +1,14 @@
 // Helpers for contact tests: a group with many members, written in one go.
+import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { db } from "../../app/db/client.server.ts";
 import { contactGroupMembers, contacts } from "../../app/db/schema/contacts.ts";
 import { smsMessages } from "../../app/db/schema/sms.ts";
 import { createGroup } from "../../app/modules/contacts/groups.server.ts";
 
-let groups = 0;
-
 /** A group of `members` active contacts with numbers +1 202 555 xxxx (from `firstNumber` on). */
 export function seedGroup(userId: number, members: number, firstNumber = 1000): { groupId: number; contactIds: number[] } {
-  const group = createGroup(userId, { name: `Group ${++groups}-${userId}`, description: "Seeded" });
+  const group = createGroup(userId, { name: `Group ${randomUUID().slice(0, 8)}`, description: "Seeded" });
   const now = new Date();
   const contactIds = db.transaction((tx) => {
     const ids: number[] = [];

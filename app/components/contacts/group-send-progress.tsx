@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { useFetcher, useRevalidator } from "react-router";
 import { describeGroupSend, type GroupSendReport, groupSendPercent } from "../../modules/contacts/group-send.ts";
 import { formatNumber } from "../../utils/misc.ts";
+import { useHydrated } from "../sms/send-sms-form.tsx";
 import { ButtonLink } from "../ui/button.tsx";
 
 const POLL_MS = 500;
@@ -16,6 +17,7 @@ export function groupSendStatusHref(id: number): string {
  * status route); without it the panel shows the counts so far and a Refresh link.
  */
 export function GroupSendProgress({ report, refreshHref, closeHref }: { report: GroupSendReport; refreshHref: string; closeHref: string }) {
+  const hydrated = useHydrated();
   const fetcher = useFetcher<GroupSendReport>();
   const revalidator = useRevalidator();
   const current = fetcher.data?.id === report.id ? fetcher.data : report;
@@ -63,7 +65,7 @@ export function GroupSendProgress({ report, refreshHref, closeHref }: { report: 
         {describeGroupSend(current)}
       </p>
       <div className="flex flex-wrap gap-2">
-        {current.finished ? null : (
+        {current.finished || hydrated ? null : (
           <ButtonLink to={refreshHref} variant="secondary" size="sm" preventScrollReset>
             Refresh
           </ButtonLink>

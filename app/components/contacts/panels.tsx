@@ -23,6 +23,36 @@ export function PanelRow({ colSpan, title, children }: { colSpan: number; title:
   );
 }
 
+/**
+ * The schedule panel: for now a link to the Schedule SMS screen with the recipient filled in (the
+ * scheduling screen is built separately).
+ */
+export function SchedulePanelRow({
+  colSpan,
+  title,
+  children,
+  scheduleHref,
+  cancelHref,
+}: {
+  colSpan: number;
+  title: string;
+  children: ReactNode;
+  scheduleHref: string;
+  cancelHref: string;
+}) {
+  return (
+    <PanelRow colSpan={colSpan} title={title}>
+      <p className="text-sm text-slate-700">{children}</p>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <ButtonLink to={scheduleHref}>Schedule SMS</ButtonLink>
+        <ButtonLink to={cancelHref} variant="secondary" preventScrollReset>
+          Cancel
+        </ButtonLink>
+      </div>
+    </PanelRow>
+  );
+}
+
 function DeleteForm({ id, cancelHref }: { id: number; cancelHref: string }) {
   const navigation = useNavigation();
   return (
@@ -32,7 +62,7 @@ function DeleteForm({ id, cancelHref }: { id: number; cancelHref: string }) {
       <Button type="submit" variant="danger" disabled={navigation.state !== "idle"}>
         Delete
       </Button>
-      <ButtonLink to={cancelHref} variant="secondary" preventScrollReset autoFocus>
+      <ButtonLink to={cancelHref} variant="secondary" preventScrollReset data-autofocus>
         Cancel
       </ButtonLink>
     </Form>
@@ -46,6 +76,8 @@ function ConfirmDialog({ title, onCancel, children }: { title: string; onCancel:
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
+    // The safe choice has the focus, so Enter does not delete.
+    dialog?.querySelector<HTMLElement>("[data-autofocus]")?.focus();
     return () => dialog?.close();
   }, []);
   return (

@@ -3,7 +3,7 @@ import { db, type Tx } from "../../db/client.server.ts";
 import { contactGroupMembers, contactGroups, contacts } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { DuplicatePhoneError, NotFoundError } from "./errors.ts";
-import { CONTACTS_PAGE_SIZE } from "./schemas.ts";
+import { CONTACTS_PAGE_SIZE, pageWindow } from "./schemas.ts";
 
 export type ContactInput = {
   name: string;
@@ -207,15 +207,14 @@ export function listContacts(userId: number, options: { page: number; groupId?: 
         );
   const where = and(owner, inGroup);
   const total = db.select({ n: count() }).from(contacts).where(where).get()?.n ?? 0;
-  const totalPages = Math.max(1, Math.ceil(total / CONTACTS_PAGE_SIZE));
-  const page = Math.min(Math.max(1, Math.trunc(options.page) || 1), totalPages);
+  const { page, totalPages, offset } = pageWindow(total, options.page, CONTACTS_PAGE_SIZE);
   const rows = db
     .select(contactColumns)
     .from(contacts)
     .where(where)
     .orderBy(...byName)
     .limit(CONTACTS_PAGE_SIZE)
-    .offset((page - 1) * CONTACTS_PAGE_SIZE)
+    .offset(offset)
     .all();
   const groups = groupsOf(
     userId,

@@ -15,11 +15,13 @@ import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, Inactive
 import { startGroupSend } from "./group-send.server.ts";
 import { createGroup, deleteGroup, updateGroup } from "./groups.server.ts";
 import {
+  CONTACTS_PATH,
   createContactSchema,
   createEditContactSchema,
   createPanelSendSchema,
   DeleteSchema,
   EditGroupSchema,
+  GROUPS_PATH,
   GroupSchema,
   type ListQuery,
   listHref,
@@ -27,9 +29,6 @@ import {
   SEND_PANEL_INTENT,
   TEXT,
 } from "./schemas.ts";
-
-export const CONTACTS_PATH = "/sms/accountContacts";
-export const GROUPS_PATH = "/sms/accountGroups";
 
 const notFound = () => data(null, { status: 404 });
 
@@ -89,6 +88,14 @@ function checkCost(formData: FormData) {
   return data(submission.reply(), { status: submission.status === "success" ? 200 : 400 });
 }
 
+/** Delete (after the confirmation): back to the list with the toast; another user's id is a 404. */
+function deleteIntent(formData: FormData, request: Request, path: string, remove: (id: number) => boolean, toast: string) {
+  const submission = parseWithZod(formData, { schema: DeleteSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (!remove(submission.value.id)) throw notFound();
+  return redirectWithToast(backToList(request, path), { description: toast });
+}
+
 function creditsShort(error: InsufficientCreditsError, what: string) {
   return [
     NOT_ENOUGH_CREDITS,
@@ -100,12 +107,7 @@ function creditsShort(error: InsufficientCreditsError, what: string) {
 export async function contactsListAction(request: Request, userId: number) {
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (intent === "delete") {
-    const submission = parseWithZod(formData, { schema: DeleteSchema });
-    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    if (!deleteContact(userId, submission.value.id)) throw notFound();
-    return redirectWithToast(backToList(request, CONTACTS_PATH), { description: TEXT.contactDeleted });
-  }
+  if (intent === "delete") return deleteIntent(formData, request, CONTACTS_PATH, (id) => deleteContact(userId, id), TEXT.contactDeleted);
   if (intent === SEND_PANEL_INTENT.check) return checkCost(formData);
   if (intent === SEND_PANEL_INTENT.send) {
     const submission = parseWithZod(formData, { schema: createPanelSendSchema(env.SMS_MAX_SEGMENTS) });
@@ -138,12 +140,7 @@ export async function contactsListAction(request: Request, userId: number) {
 export async function groupsListAction(request: Request, userId: number) {
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (intent === "delete") {
-    const submission = parseWithZod(formData, { schema: DeleteSchema });
-    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    if (!deleteGroup(userId, submission.value.id)) throw notFound();
-    return redirectWithToast(backToList(request, GROUPS_PATH), { description: TEXT.groupDeleted });
-  }
+  if (intent === "delete") return deleteIntent(formData, request, GROUPS_PATH, (id) => deleteGroup(userId, id), TEXT.groupDeleted);
   if (intent === SEND_PANEL_INTENT.check) return checkCost(formData);
   if (intent === SEND_PANEL_INTENT.send) {
     const submission = parseWithZod(formData, { schema: createPanelSendSchema(env.SMS_MAX_SEGMENTS) });

@@ -4,7 +4,7 @@ import { statement } from "../../db/statements.server.ts";
 import { contactGroupMembers, contactGroups } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { DuplicateGroupNameError } from "./errors.ts";
-import { GROUPS_PAGE_SIZE } from "./schemas.ts";
+import { GROUPS_PAGE_SIZE, pageWindow } from "./schemas.ts";
 
 export type GroupInput = { name: string; description: string };
 export type Group = { id: number; name: string; description: string; members: number };
@@ -93,15 +93,14 @@ export type GroupPage = { groups: Group[]; page: number; totalPages: number; tot
 export function listGroups(userId: number, options: { page: number }): GroupPage {
   const owner = eq(contactGroups.userId, userId);
   const total = db.select({ n: count() }).from(contactGroups).where(owner).get()?.n ?? 0;
-  const totalPages = Math.max(1, Math.ceil(total / GROUPS_PAGE_SIZE));
-  const page = Math.min(Math.max(1, Math.trunc(options.page) || 1), totalPages);
+  const { page, totalPages, offset } = pageWindow(total, options.page, GROUPS_PAGE_SIZE);
   const groups = db
     .select(groupColumns)
     .from(contactGroups)
     .where(owner)
     .orderBy(...byName)
     .limit(GROUPS_PAGE_SIZE)
-    .offset((page - 1) * GROUPS_PAGE_SIZE)
+    .offset(offset)
     .all();
   return { groups, page, totalPages, total };
 }

@@ -4,6 +4,8 @@ import { emailField } from "../auth/schemas.ts";
 import { type CountryCode, phoneField } from "../sms/phone.ts";
 import { messageBodyField } from "../sms/schemas.ts";
 
+export const CONTACTS_PATH = "/sms/accountContacts";
+export const GROUPS_PATH = "/sms/accountGroups";
 export const CONTACTS_PAGE_SIZE = 10;
 export const GROUPS_PAGE_SIZE = 10;
 export const NAME_MAX = 100;
@@ -77,6 +79,13 @@ export function createPanelSendSchema(maxSegments: number) {
     message: messageBodyField(maxSegments),
     requestKey: z.string().max(64).optional(),
   });
+}
+
+/** Pages for `total` rows, and the requested page kept within them (a page past the end gives the last). */
+export function pageWindow(total: number, requested: number, size: number) {
+  const totalPages = Math.max(1, Math.ceil(total / size));
+  const page = Math.min(Math.max(1, Math.trunc(requested) || 1), totalPages);
+  return { page, totalPages, offset: (page - 1) * size };
 }
 
 export const LIST_PANELS = ["edit", "send", "schedule", "delete", "sent"] as const;

@@ -1,24 +1,25 @@
 import { data, Link } from "react-router";
 import { EditContactPanel } from "../../components/contacts/edit-panels.tsx";
 import { MessagePanel } from "../../components/contacts/message-panel.tsx";
-import { DeleteConfirmRow, PanelRow } from "../../components/contacts/panels.tsx";
+import { PanelledTable, RowActionCells } from "../../components/contacts/list-table.tsx";
+import { DeleteConfirmRow, PanelRow, SchedulePanelRow } from "../../components/contacts/panels.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
-import { Pager } from "../../components/ui/pager.tsx";
-import { LabeledTd, Table, Td, Th } from "../../components/ui/table.tsx";
+import { LabeledTd } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { type Contact, getContact, listContacts } from "../../modules/contacts/contacts.server.ts";
 import { NotFoundError } from "../../modules/contacts/errors.ts";
-import { CONTACTS_PATH, contactsListAction } from "../../modules/contacts/forms.server.ts";
+import { contactsListAction } from "../../modules/contacts/forms.server.ts";
 import { getGroup, listGroupChoices } from "../../modules/contacts/groups.server.ts";
-import { type ListQuery, listHref, readListQuery, scheduleHref, TEXT } from "../../modules/contacts/schemas.ts";
+import { CONTACTS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, scheduleHref, TEXT } from "../../modules/contacts/schemas.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
 import type { Route } from "./+types/account-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Contacts | SMS Gateway" }];
 
+// Name, Email, Phone Number, Groups, SMS Gateway, Actions.
 const COLUMNS = 6;
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -84,17 +85,14 @@ function ContactPanel({ loaderData, actionData }: { loaderData: LoaderData; acti
       );
     case "schedule":
       return (
-        <PanelRow colSpan={COLUMNS} title={`Schedule SMS to ${contact.name}`}>
-          <p className="text-sm text-slate-700">
-            Schedule a message (once or repeating) to {who} on the Schedule SMS screen, with the number filled in.
-          </p>
-          <div className="mt-4 flex flex-wrap gap-2">
-            <ButtonLink to={scheduleHref({ phone: contact.phone })}>Schedule SMS</ButtonLink>
-            <ButtonLink to={closeHref} variant="secondary" preventScrollReset>
-              Cancel
-            </ButtonLink>
-          </div>
-        </PanelRow>
+        <SchedulePanelRow
+          colSpan={COLUMNS}
+          title={`Schedule SMS to ${contact.name}`}
+          scheduleHref={scheduleHref({ phone: contact.phone })}
+          cancelHref={closeHref}
+        >
+          Schedule a message (once or repeating) to {who} on the Schedule SMS screen, with the number filled in.
+        </SchedulePanelRow>
       );
     case "delete":
       return (
@@ -112,8 +110,7 @@ function ContactPanel({ loaderData, actionData }: { loaderData: LoaderData; acti
 }
 
 function ContactRow({ contact, query }: { contact: Contact; query: ListQuery }) {
-  const open = (panel: ListQuery["panel"]) => listHref(CONTACTS_PATH, { page: query.page, group: query.group, panel, id: contact.id });
-  const link = { size: "sm", variant: "secondary", preventScrollReset: true } as const;
+  const open = (panel: ListPanel) => listHref(CONTACTS_PATH, { page: query.page, group: query.group, panel, id: contact.id });
   return (
     <tr data-testid="contact-row" className="block py-2 sm:table-row sm:py-0">
       <LabeledTd label="Name" className="font-medium">
@@ -143,35 +140,13 @@ function ContactRow({ contact, query }: { contact: Contact; query: ListQuery }) 
           </span>
         )}
       </LabeledTd>
-      <LabeledTd label="SMS Gateway">
-        <span className="flex flex-wrap gap-2">
-          <ButtonLink to={open("send")} {...link} variant="primary">
-            Send SMS
-          </ButtonLink>
-          <ButtonLink to={open("schedule")} {...link}>
-            Schedule SMS
-          </ButtonLink>
-        </span>
-      </LabeledTd>
-      <LabeledTd label="Actions">
-        <span className="flex flex-wrap gap-2">
-          <ButtonLink to={open("edit")} {...link}>
-            Edit Contact
-          </ButtonLink>
-          <ButtonLink to={open("delete")} {...link} variant="danger">
-            Delete Contact
-          </ButtonLink>
-        </span>
-      </LabeledTd>
+      <RowActionCells noun="Contact" href={open} />
     </tr>
   );
 }
 
 export default function AccountContacts({ loaderData, actionData }: Route.ComponentProps) {
   const { list, query, filter, panel } = loaderData;
-  const page = (n: number) => listHref(CONTACTS_PATH, { page: n, group: query.group });
-  // A panel opened by URL for a contact on another page shows above the table.
-  const panelOffPage = panel && !list.contacts.some((c) => c.id === panel.contact.id);
   return (
     <div>
       <PageHeader
@@ -197,44 +172,16 @@ export default function AccountContacts({ loaderData, actionData }: Route.Compon
           <Link to={CONTACTS_PATH}>Show all contacts</Link>
         </Notice>
       ) : null}
-      {panelOffPage ? (
-        <Table className="mb-4">
-          <tbody>
-            <ContactPanel loaderData={loaderData} actionData={actionData} />
-          </tbody>
-        </Table>
-      ) : null}
-      <Table>
-        <thead className="hidden sm:table-header-group">
-          <tr>
-            <Th>Name</Th>
-            <Th>Email</Th>
-            <Th>Phone Number</Th>
-            <Th>Groups</Th>
-            <Th>SMS Gateway</Th>
-            <Th>Actions</Th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {list.contacts.length === 0 ? (
-            <tr>
-              <Td colSpan={COLUMNS} className="py-8 text-center text-slate-600">
-                {filter ? "This group has no contacts yet." : "You have no contacts yet."}
-              </Td>
-            </tr>
-          ) : (
-            list.contacts.map((contact) => [
-              <ContactRow key={contact.id} contact={contact} query={query} />,
-              panel?.contact.id === contact.id ? <ContactPanel key={`panel-${contact.id}`} loaderData={loaderData} actionData={actionData} /> : null,
-            ])
-          )}
-        </tbody>
-      </Table>
-      <Pager
+      <PanelledTable
+        columns={["Name", "Email", "Phone Number", "Groups", "SMS Gateway", "Actions"]}
+        items={list.contacts}
+        empty={filter ? "This group has no contacts yet." : "You have no contacts yet."}
+        row={(contact) => <ContactRow contact={contact} query={query} />}
+        panelFor={panel?.contact.id ?? null}
+        panel={<ContactPanel loaderData={loaderData} actionData={actionData} />}
         page={list.page}
         totalPages={list.totalPages}
-        previousHref={list.page > 1 ? page(list.page - 1) : null}
-        nextHref={list.page < list.totalPages ? page(list.page + 1) : null}
+        pageHref={(n) => listHref(CONTACTS_PATH, { page: n, group: query.group })}
         label="Contact pages"
       />
     </div>

@@ -3,22 +3,23 @@ import { data, Link } from "react-router";
 import { EditGroupPanel } from "../../components/contacts/edit-panels.tsx";
 import { GroupSendProgress } from "../../components/contacts/group-send-progress.tsx";
 import { MessagePanel } from "../../components/contacts/message-panel.tsx";
-import { DeleteConfirmRow, PanelRow } from "../../components/contacts/panels.tsx";
+import { PanelledTable, RowActionCells } from "../../components/contacts/list-table.tsx";
+import { DeleteConfirmRow, PanelRow, SchedulePanelRow } from "../../components/contacts/panels.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
-import { PageHeader } from "../../components/ui/page.tsx";
-import { Pager } from "../../components/ui/pager.tsx";
-import { LabeledTd, Table, Td, Th } from "../../components/ui/table.tsx";
+import { Notice, PageHeader } from "../../components/ui/page.tsx";
+import { LabeledTd } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
-import { GROUPS_PATH, groupsListAction } from "../../modules/contacts/forms.server.ts";
+import { groupsListAction } from "../../modules/contacts/forms.server.ts";
 import { getGroupSendReport } from "../../modules/contacts/group-send.server.ts";
 import { type Group, getGroup, groupMemberCounts, listGroups } from "../../modules/contacts/groups.server.ts";
-import { type ListQuery, listHref, readListQuery, scheduleHref, TEXT } from "../../modules/contacts/schemas.ts";
+import { GROUPS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, scheduleHref, TEXT } from "../../modules/contacts/schemas.ts";
 import { env } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import type { Route } from "./+types/account-groups";
 
 export const meta: Route.MetaFunction = () => [{ title: "Groups | SMS Gateway" }];
 
+// Name, Description, SMS Gateway, Actions.
 const COLUMNS = 4;
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -66,6 +67,11 @@ function GroupPanel({ loaderData, actionData }: { loaderData: LoaderData; action
     case "send":
       return (
         <PanelRow colSpan={COLUMNS} title={`Send SMS to the group ${group.name}`}>
+          {group.members === 0 ? (
+            <Notice tone="warning" className="mb-4">
+              This group has no contacts yet: add contacts to it (Create New Contact, or Edit Contact) before sending.
+            </Notice>
+          ) : null}
           <MessagePanel
             id={group.id}
             recipient={`every active contact of ${group.name} (${pluralize(group.members, "contact")})`}
@@ -89,18 +95,15 @@ function GroupPanel({ loaderData, actionData }: { loaderData: LoaderData; action
       ) : null;
     case "schedule":
       return (
-        <PanelRow colSpan={COLUMNS} title={`Schedule SMS to the group ${group.name}`}>
-          <p className="text-sm text-slate-700">
-            Schedule a message (once or repeating) to every contact of {group.name} on the Schedule SMS screen, with the
-            group chosen.
-          </p>
-          <div className="mt-4 flex flex-wrap gap-2">
-            <ButtonLink to={scheduleHref({ groupId: group.id })}>Schedule SMS</ButtonLink>
-            <ButtonLink to={closeHref} variant="secondary" preventScrollReset>
-              Cancel
-            </ButtonLink>
-          </div>
-        </PanelRow>
+        <SchedulePanelRow
+          colSpan={COLUMNS}
+          title={`Schedule SMS to the group ${group.name}`}
+          scheduleHref={scheduleHref({ groupId: group.id })}
+          cancelHref={closeHref}
+        >
+          Schedule a message (once or repeating) to every contact of {group.name} on the Schedule SMS screen, with the
+          group chosen.
+        </SchedulePanelRow>
       );
     case "delete":
       return (
@@ -116,8 +119,7 @@ function GroupPanel({ loaderData, actionData }: { loaderData: LoaderData; action
 }
 
 function GroupRow({ group, query }: { group: Group; query: ListQuery }) {
-  const open = (panel: ListQuery["panel"]) => listHref(GROUPS_PATH, { page: query.page, panel, id: group.id });
-  const link = { size: "sm", variant: "secondary", preventScrollReset: true } as const;
+  const open = (panel: ListPanel) => listHref(GROUPS_PATH, { page: query.page, panel, id: group.id });
   return (
     <tr data-testid="group-row" className="block py-2 sm:table-row sm:py-0">
       <LabeledTd label="Name">
@@ -129,34 +131,13 @@ function GroupRow({ group, query }: { group: Group; query: ListQuery }) {
       <LabeledTd label="Description" className="sm:max-w-md">
         <p className="break-words whitespace-pre-wrap">{group.description}</p>
       </LabeledTd>
-      <LabeledTd label="SMS Gateway">
-        <span className="flex flex-wrap gap-2">
-          <ButtonLink to={open("send")} {...link} variant="primary">
-            Send SMS
-          </ButtonLink>
-          <ButtonLink to={open("schedule")} {...link}>
-            Schedule SMS
-          </ButtonLink>
-        </span>
-      </LabeledTd>
-      <LabeledTd label="Actions">
-        <span className="flex flex-wrap gap-2">
-          <ButtonLink to={open("edit")} {...link}>
-            Edit Group
-          </ButtonLink>
-          <ButtonLink to={open("delete")} {...link} variant="danger">
-            Delete Group
-          </ButtonLink>
-        </span>
-      </LabeledTd>
+      <RowActionCells noun="Group" href={open} />
     </tr>
   );
 }
 
 export default function AccountGroups({ loaderData, actionData }: Route.ComponentProps) {
   const { list, query, panel } = loaderData;
-  const page = (n: number) => listHref(GROUPS_PATH, { page: n });
-  const panelOffPage = panel && !list.groups.some((g) => g.id === panel.group.id);
   return (
     <div>
       <PageHeader
@@ -171,42 +152,16 @@ export default function AccountGroups({ loaderData, actionData }: Route.Componen
           </>
         }
       />
-      {panelOffPage ? (
-        <Table className="mb-4">
-          <tbody>
-            <GroupPanel loaderData={loaderData} actionData={actionData} />
-          </tbody>
-        </Table>
-      ) : null}
-      <Table>
-        <thead className="hidden sm:table-header-group">
-          <tr>
-            <Th>Name</Th>
-            <Th>Description</Th>
-            <Th>SMS Gateway</Th>
-            <Th>Actions</Th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {list.groups.length === 0 ? (
-            <tr>
-              <Td colSpan={COLUMNS} className="py-8 text-center text-slate-600">
-                You have no groups yet.
-              </Td>
-            </tr>
-          ) : (
-            list.groups.map((group) => [
-              <GroupRow key={group.id} group={group} query={query} />,
-              panel?.group.id === group.id ? <GroupPanel key={`panel-${group.id}`} loaderData={loaderData} actionData={actionData} /> : null,
-            ])
-          )}
-        </tbody>
-      </Table>
-      <Pager
+      <PanelledTable
+        columns={["Name", "Description", "SMS Gateway", "Actions"]}
+        items={list.groups}
+        empty="You have no groups yet."
+        row={(group) => <GroupRow group={group} query={query} />}
+        panelFor={panel?.group.id ?? null}
+        panel={<GroupPanel loaderData={loaderData} actionData={actionData} />}
         page={list.page}
         totalPages={list.totalPages}
-        previousHref={list.page > 1 ? page(list.page - 1) : null}
-        nextHref={list.page < list.totalPages ? page(list.page + 1) : null}
+        pageHref={(n) => listHref(GROUPS_PATH, { page: n })}
         label="Group pages"
       />
     </div>

@@ -169,16 +169,19 @@ function MappingForm({ preview, lastResult }: { preview: ImportPreview; lastResu
             </SelectField>
           ))}
         </div>
-        <Button type="submit" disabled={busy}>
-          Import Contacts
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={busy}>
+            Import Contacts
+          </Button>
+          {/* Submits the discard form below (no validation of the mapping needed to cancel). */}
+          <Button type="submit" form="discard-import" variant="secondary" disabled={busy}>
+            Cancel
+          </Button>
+        </div>
       </Form>
-      <Form method="post" className="mt-2">
+      <Form method="post" id="discard-import">
         <input type="hidden" name="intent" value="discard" />
         <input type="hidden" name="token" value={preview.token} />
-        <Button type="submit" variant="secondary" disabled={busy}>
-          Cancel
-        </Button>
       </Form>
     </Card>
   );
