@@ -38,6 +38,8 @@ export default [
   route("sms/scheduled", "routes/sms/scheduled.tsx"),
   route("payment/return", "routes/shop/payment-return.tsx"),
   route("payment/webhook/stripe", "routes/shop/stripe-webhook.tsx"),
+  route("sms/importContacts", "routes/sms/import-contacts.tsx"),
+  route("sms/groupSends/:id", "routes/sms/group-send-status.ts"),
   route("admin/support", "routes/content/support-inbox.tsx"),
   route("sitemap.xml", "routes/content/sitemap.ts"),
   route("robots.txt", "routes/content/robots.ts"),

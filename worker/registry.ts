@@ -7,6 +7,7 @@ import { smsReconcile } from "./jobs/sms-reconcile.ts";
 import { smsSchedule } from "./jobs/sms-schedule.ts";
 import { smsScheduleReconcile } from "./jobs/sms-schedule-reconcile.ts";
 import { smsSend } from "./jobs/sms-send.ts";
+import { groupSend } from "./jobs/group-send.ts";
 
 export type JobDefinition = {
   queue: QueueName;
@@ -30,5 +31,6 @@ export const jobDefinitions: JobDefinition[] = [
   smsReconcile,
   smsSchedule,
   smsScheduleReconcile,
+  groupSend,
   demoPurge,
 ];

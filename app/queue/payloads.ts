@@ -25,3 +25,9 @@ export type SmsSchedulePayload = z.infer<typeof SmsSchedulePayload>;
 
 /** The sweep that sends due occurrences nobody ran and, with `sync`, makes Redis match the schedules table. */
 export const SmsScheduleReconcilePayload = z.object({ v: z.literal(1), sync: z.boolean().default(false) });
+
+/** Fan out one group send: its row holds the message, the group and how far it got. */
+export const GroupSendPayload = z.object({ v: z.literal(1), groupSendId: z.number().int().positive() });
+export type GroupSendPayload = z.infer<typeof GroupSendPayload>;
+
+export const GroupSendReconcilePayload = z.object({ v: z.literal(1) });

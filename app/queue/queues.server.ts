@@ -12,6 +12,7 @@ export const QUEUES = {
   demoPurge: "demo-purge",
   smsSchedule: "sms-schedule",
   smsScheduleReconcile: "sms-schedule-reconcile",
+  groupSend: "group-send",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -68,6 +68,7 @@ const schema = z.object({
   STRIPE_API_BASE: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   // A schedule's occurrence that nothing ran at its time is still sent up to this late.
   SCHEDULE_MAX_LATE_MINUTES: z.coerce.number().int().min(0).default(60),
+  CSV_IMPORT_MAX_BYTES: z.coerce.number().int().min(1_000).default(5_000_000),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -42,27 +42,31 @@ export function makeRequest(path: string, options: RequestOptions = {}): Request
 /** Any route module's loader or action: React Router types each one with its own args. */
 type RouteFn = (args: never) => unknown;
 
-/** Calls a loader or action the way React Router does; thrown Responses come back as values. */
+/** Calls a loader or action the way React Router does; thrown Responses and `data()` (e.g. a 404) come back as values. */
 export async function call(fn: RouteFn, request: Request, params: Record<string, string | undefined> = {}): Promise<unknown> {
   try {
     return await fn({ request, params, context: new RouterContextProvider() } as never);
   } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
+    if (thrown instanceof Response || isDataWithInit(thrown)) return thrown;
     throw thrown;
   }
+}
+
+function isDataWithInit(value: unknown): boolean {
+  return Boolean(value && typeof value === "object" && "type" in value && (value as { type: string }).type === "DataWithResponseInit");
 }
 
 /** Unwraps React Router's `data()` result or a Response into status + body. */
 export function statusOf(result: unknown): number {
   if (result instanceof Response) return result.status;
-  if (result && typeof result === "object" && "type" in result && (result as { type: string }).type === "DataWithResponseInit") {
+  if (isDataWithInit(result)) {
     return (result as { init?: { status?: number } }).init?.status ?? 200;
   }
   return 200;
 }
 
 export function dataOf<T = unknown>(result: unknown): T {
-  if (result && typeof result === "object" && "type" in result && (result as { type: string }).type === "DataWithResponseInit") {
+  if (isDataWithInit(result)) {
     return (result as unknown as { data: T }).data;
   }
   return result as T;

@@ -1,7 +1,7 @@
 type WaitOptions = { timeout?: number; interval?: number; what?: string | (() => string) };
 
 /** Polls until `check` returns something truthy (bounded), instead of sleeping on the wall clock. */
-export async function waitFor<T>(check: () => T | Promise<T>, { timeout = 10_000, interval = 20, what = "condition" }: WaitOptions = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(check: () => T | Promise<T>, { timeout = 30_000, interval = 20, what = "condition" }: WaitOptions = {}): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeout;
   for (;;) {
     const value = await check();

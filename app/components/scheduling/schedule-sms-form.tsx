@@ -7,9 +7,9 @@ import { createScheduleSmsSchema, SCHEDULE_INTENT, STEP_MINUTES } from "../../mo
 import type { SmsFormConfig } from "../../modules/sms/schemas.ts";
 import { BackButton } from "../ui/back-button.tsx";
 import { Button, ButtonLink } from "../ui/button.tsx";
-import { Field, SelectField } from "../ui/field.tsx";
+import { Field, FormErrors, SelectField } from "../ui/field.tsx";
 import { Card, Spinner } from "../ui/page.tsx";
-import { FormErrors, MessageField, PhoneNumberField } from "../sms/send-sms-form.tsx";
+import { MessageField, PhoneNumberField } from "../sms/send-sms-form.tsx";
 import { useHydrated } from "../use-hydrated.ts";
 
 /**

@@ -7,7 +7,7 @@ import { countSegments, SEGMENT_LIMITS } from "../../modules/sms/segments.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { Button, ButtonLink } from "../ui/button.tsx";
 import { useHydrated } from "../use-hydrated.ts";
-import { Field, TextareaField } from "../ui/field.tsx";
+import { Field, FormErrors, TextareaField } from "../ui/field.tsx";
 import { Card, Notice } from "../ui/page.tsx";
 
 function countryName(code: string): string {
@@ -29,20 +29,6 @@ export function SegmentCounter({ body }: { body: string }) {
         <span className="basis-full">UCS-2 because of: {count.nonGsm.slice(0, 5).join(" ")}</span>
       ) : null}
     </span>
-  );
-}
-
-/** The form's own failure (e.g. not enough credits), above its fields. */
-export function FormErrors({ id, errors }: { id: string; errors?: string[] }) {
-  if (!errors?.length) return null;
-  return (
-    <Notice tone="danger" className="space-y-1">
-      <div role="alert" id={id}>
-        {errors.map((error) => (
-          <p key={error}>{error}</p>
-        ))}
-      </div>
-    </Notice>
   );
 }
 

@@ -139,3 +139,18 @@ export function CheckboxField({
     </div>
   );
 }
+
+/** Errors about the whole form (from the server), above its fields. */
+export function FormErrors({ id, errors }: { id?: string; errors?: ListOfErrors }) {
+  const shown = errors?.filter(Boolean);
+  if (!shown?.length) return null;
+  return (
+    <div className="rounded-md bg-red-50 px-4 py-3 text-sm text-red-700 ring-1 ring-red-200 ring-inset">
+      <div role="alert" id={id} className="space-y-1">
+        {shown.map((error) => (
+          <p key={error}>{error}</p>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -44,6 +44,8 @@ export const smsMessages = sqliteTable(
     scheduleId: integer("schedule_id"),
     occurrenceAt: integer("occurrence_at", { mode: "timestamp_ms" }),
     groupSendId: integer("group_send_id"),
+    // The contact a group send (or a send from the contacts list) went to.
+    contactId: integer("contact_id"),
     apiRef: text("api_ref"),
     // Times the worker handed it to the SMSC (a retry counts again).
     attempts: integer("attempts").notNull().default(0),
@@ -58,7 +60,10 @@ export const smsMessages = sqliteTable(
     // A duplicate scheduler tick or API retry finds the first message instead of making another.
     uniqueIndex("sms_messages_occurrence_unique").on(t.scheduleId, t.occurrenceAt),
     uniqueIndex("sms_messages_api_ref_unique").on(t.userId, t.apiRef),
-    index("sms_messages_group_send_idx").on(t.groupSendId).where(sql`${t.groupSendId} is not null`),
+    // A retried group fan-out finds the member's first message instead of making another.
+    uniqueIndex("sms_messages_group_send_contact_unique")
+      .on(t.groupSendId, t.contactId)
+      .where(sql`${t.groupSendId} is not null`),
     // The reconciler's look-up of messages stuck mid-submit.
     index("sms_messages_submitting_idx").on(t.updatedAt).where(sql`${t.status} = 'submitting'`),
   ],

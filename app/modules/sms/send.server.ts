@@ -20,7 +20,9 @@ export type NewMessage = {
   /** A schedule's occurrence: (scheduleId, occurrenceAt) is unique, so a duplicate tick sends nothing. */
   scheduleId?: number;
   occurrenceAt?: Date | number;
+  /** A group send's member: (groupSendId, contactId) is unique, so a retried fan-out sends nothing twice. */
   groupSendId?: number;
+  contactId?: number;
   /** An API client's idempotency reference, unique per user. */
   apiRef?: string;
 };
@@ -30,7 +32,7 @@ export type QueuedMessage = {
   to: string;
   segments: number;
   credits: number;
-  /** True when an earlier message with the same schedule occurrence or API reference was found instead. */
+  /** True when an earlier message with the same schedule occurrence, API reference or group send member was found instead. */
   duplicate: boolean;
 };
 
@@ -65,14 +67,14 @@ type Row = { id: number; segments: number; credits: number };
 
 const insertMessage = statement<unknown[], { id: number }>(
   `insert into sms_messages
-     (user_id, to_phone, body, encoding, segments, credits, status, error, source, schedule_id, occurrence_at, group_send_id, api_ref,
-      created_at, updated_at, done_at)
-   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     (user_id, to_phone, body, encoding, segments, credits, status, error, source, schedule_id, occurrence_at, group_send_id,
+      contact_id, api_ref, created_at, updated_at, done_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
    on conflict do nothing
    returning id`,
 );
 
-/** Inserts one message row, or finds the earlier one with the same schedule occurrence or API reference. */
+/** Inserts one message row, or finds the earlier one with the same schedule occurrence, API reference or group member. */
 function insertOrFind(
   userId: number,
   message: NewMessage,
@@ -94,19 +96,27 @@ function insertOrFind(
     message.scheduleId ?? null,
     occurrenceAt,
     message.groupSendId ?? null,
+    message.contactId ?? null,
     message.apiRef ?? null,
     now,
     now,
     outcome.status === "failed" ? now : null,
   );
   if (inserted) return { id: inserted.id, duplicate: false };
-  const earlier = findDuplicate().get(message.scheduleId ?? null, occurrenceAt, userId, message.apiRef ?? null);
-  if (!earlier) throw new Error("A message was refused by a constraint other than its schedule or API reference");
+  const earlier = findDuplicate().get(
+    message.scheduleId ?? null,
+    occurrenceAt,
+    userId,
+    message.apiRef ?? null,
+    message.groupSendId ?? null,
+    message.contactId ?? null,
+  );
+  if (!earlier) throw new Error("A message was refused by a constraint other than its schedule, API reference or group send");
   return { ...earlier, duplicate: true };
 }
 const findDuplicate = statement<unknown[], Row>(
   `select id, segments, credits from sms_messages
-   where (schedule_id = ? and occurrence_at = ?) or (user_id = ? and api_ref = ?)
+   where (schedule_id = ? and occurrence_at = ?) or (user_id = ? and api_ref = ?) or (group_send_id = ? and contact_id = ?)
    limit 1`,
 );
 const insertOutbox = statement("insert into sms_outbox (message_id, created_at) values (?, ?)");

@@ -1,17 +1,189 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { data, Link } from "react-router";
+import { EditContactPanel } from "../../components/contacts/edit-panels.tsx";
+import { MessagePanel } from "../../components/contacts/message-panel.tsx";
+import { PanelledTable, RowActionCells } from "../../components/contacts/list-table.tsx";
+import { DeleteConfirmRow, PanelRow, SchedulePanelRow } from "../../components/contacts/panels.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { Notice, PageHeader } from "../../components/ui/page.tsx";
+import { LabelledCell } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { type Contact, getContact, listContacts } from "../../modules/contacts/contacts.server.ts";
+import { NotFoundError } from "../../modules/contacts/errors.ts";
+import { contactsListAction } from "../../modules/contacts/forms.server.ts";
+import { getGroup, listGroupChoices } from "../../modules/contacts/groups.server.ts";
+import { CONTACTS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, scheduleHref, TEXT } from "../../modules/contacts/schemas.ts";
+import { env } from "../../utils/env.server.ts";
+import { formatNumber } from "../../utils/misc.ts";
 import type { Route } from "./+types/account-contacts";
 
+export const meta: Route.MetaFunction = () => [{ title: "Contacts | SMS Gateway" }];
+
+// Name, Email, Phone Number, Groups, SMS Gateway, Actions.
+const COLUMNS = 6;
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const query = readListQuery(request.url);
+  let list;
+  try {
+    list = listContacts(user.id, { page: query.page, groupId: query.group });
+  } catch (error) {
+    if (error instanceof NotFoundError) throw data(null, { status: 404 });
+    throw error;
+  }
+  const filter = query.group ? getGroup(user.id, query.group) : null;
+  // A panel opened by URL must be for one of the user's contacts.
+  let panel: { kind: NonNullable<ListQuery["panel"]>; contact: Contact } | null = null;
+  if (query.panel && query.panel !== "sent" && query.id) {
+    const contact = list.contacts.find((c) => c.id === query.id) ?? getContact(user.id, query.id);
+    if (!contact) throw data(null, { status: 404 });
+    panel = { kind: query.panel, contact };
+  }
+  return {
+    list,
+    query: { ...query, page: list.page },
+    filter: filter ? { id: filter.id, name: filter.name } : null,
+    panel,
+    groups: panel?.kind === "edit" ? listGroupChoices(user.id) : [],
+    defaultCountry: env.DEFAULT_COUNTRY,
+    maxSegments: env.SMS_MAX_SEGMENTS,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return contactsListAction(request, user.id);
 }
 
-export default function Screen() {
-  return <Placeholder title="Contacts" />;
+type LoaderData = Route.ComponentProps["loaderData"];
+
+function ContactPanel({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
+  const { panel, query, groups, defaultCountry, maxSegments } = loaderData;
+  if (!panel) return null;
+  const { contact } = panel;
+  const closeHref = listHref(CONTACTS_PATH, { page: query.page, group: query.group });
+  const who = `${contact.name} (${contact.phone})`;
+  switch (panel.kind) {
+    case "edit":
+      return (
+        <PanelRow colSpan={COLUMNS} title={`Edit Contact: ${contact.name}`}>
+          <EditContactPanel
+            contact={contact}
+            groups={groups}
+            defaultCountry={defaultCountry}
+            cancelHref={closeHref}
+            lastResult={actionData}
+          />
+        </PanelRow>
+      );
+    case "send":
+      return (
+        <PanelRow colSpan={COLUMNS} title={`Send SMS to ${contact.name}`}>
+          <MessagePanel id={contact.id} recipient={who} maxSegments={maxSegments} cancelHref={closeHref} lastResult={actionData} />
+        </PanelRow>
+      );
+    case "schedule":
+      return (
+        <SchedulePanelRow
+          colSpan={COLUMNS}
+          title={`Schedule SMS to ${contact.name}`}
+          scheduleHref={scheduleHref({ phone: contact.phone })}
+          cancelHref={closeHref}
+        >
+          Schedule a message (once or repeating) to {who} on the Schedule SMS screen, with the number filled in.
+        </SchedulePanelRow>
+      );
+    case "delete":
+      return (
+        <DeleteConfirmRow
+          colSpan={COLUMNS}
+          title={`Delete Contact: ${contact.name}`}
+          question={TEXT.confirmDeleteContact}
+          id={contact.id}
+          cancelHref={closeHref}
+        />
+      );
+    default:
+      return null;
+  }
+}
+
+function ContactRow({ contact, query }: { contact: Contact; query: ListQuery }) {
+  const open = (panel: ListPanel) => listHref(CONTACTS_PATH, { page: query.page, group: query.group, panel, id: contact.id });
+  return (
+    <tr data-testid="contact-row" className="block py-2 sm:table-row sm:py-0">
+      <LabelledCell label="Name" className="font-medium">
+        <span className="break-words">{contact.name}</span>
+        {contact.status ? null : (
+          <Badge tone="warning" className="ml-2">
+            Inactive
+          </Badge>
+        )}
+      </LabelledCell>
+      <LabelledCell label="Email" className="break-all">
+        {contact.email}
+      </LabelledCell>
+      <LabelledCell label="Phone Number" className="whitespace-nowrap">
+        {contact.phone}
+      </LabelledCell>
+      <LabelledCell label="Groups">
+        {contact.groups.length === 0 ? (
+          <span className="text-slate-400">None</span>
+        ) : (
+          <span className="flex flex-wrap gap-1">
+            {contact.groups.map((g) => (
+              <Link key={g.id} to={listHref(CONTACTS_PATH, { group: g.id })} className="no-underline">
+                <Badge>{g.name}</Badge>
+              </Link>
+            ))}
+          </span>
+        )}
+      </LabelledCell>
+      <RowActionCells noun="Contact" href={open} />
+    </tr>
+  );
+}
+
+export default function AccountContacts({ loaderData, actionData }: Route.ComponentProps) {
+  const { list, query, filter, panel } = loaderData;
+  return (
+    <div>
+      <PageHeader
+        subtitle="SMS Gateway"
+        title="Contacts"
+        actions={
+          <>
+            <ButtonLink to="/sms/createContact">Create New Contact</ButtonLink>
+            <ButtonLink to="/sms/importContacts" variant="secondary">
+              Import CSV
+            </ButtonLink>
+            <ButtonLink to="/sms/sendSms" variant="secondary">
+              Back
+            </ButtonLink>
+          </>
+        }
+      />
+      {filter ? (
+        <Notice className="mb-4 flex flex-wrap items-center justify-between gap-2">
+          <span>
+            Contacts in the group <strong>{filter.name}</strong> ({formatNumber(list.total)}).
+          </span>
+          <Link to={CONTACTS_PATH}>Show all contacts</Link>
+        </Notice>
+      ) : null}
+      <PanelledTable
+        columns={["Name", "Email", "Phone Number", "Groups", "SMS Gateway", "Actions"]}
+        items={list.contacts}
+        empty={filter ? "This group has no contacts yet." : "You have no contacts yet."}
+        row={(contact) => <ContactRow contact={contact} query={query} />}
+        panelFor={panel?.contact.id ?? null}
+        panel={<ContactPanel loaderData={loaderData} actionData={actionData} />}
+        page={list.page}
+        totalPages={list.totalPages}
+        pageHref={(n) => listHref(CONTACTS_PATH, { page: n, group: query.group })}
+        label="Contact pages"
+      />
+    </div>
+  );
 }

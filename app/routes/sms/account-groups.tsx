@@ -1,17 +1,169 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { randomUUID } from "node:crypto";
+import { data, Link } from "react-router";
+import { EditGroupPanel } from "../../components/contacts/edit-panels.tsx";
+import { GroupSendProgress } from "../../components/contacts/group-send-progress.tsx";
+import { MessagePanel } from "../../components/contacts/message-panel.tsx";
+import { PanelledTable, RowActionCells } from "../../components/contacts/list-table.tsx";
+import { DeleteConfirmRow, PanelRow, SchedulePanelRow } from "../../components/contacts/panels.tsx";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { Notice, PageHeader } from "../../components/ui/page.tsx";
+import { LabelledCell } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { groupsListAction } from "../../modules/contacts/forms.server.ts";
+import { getGroupSendReport } from "../../modules/contacts/group-send.server.ts";
+import { type Group, getGroup, groupMemberCounts, listGroups } from "../../modules/contacts/groups.server.ts";
+import { GROUPS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, scheduleHref, TEXT } from "../../modules/contacts/schemas.ts";
+import { env } from "../../utils/env.server.ts";
+import { pluralize } from "../../utils/misc.ts";
 import type { Route } from "./+types/account-groups";
 
+export const meta: Route.MetaFunction = () => [{ title: "Groups | SMS Gateway" }];
+
+// Name, Description, SMS Gateway, Actions.
+const COLUMNS = 4;
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  const query = readListQuery(request.url);
+  const list = listGroups(user.id, { page: query.page });
+  let panel = null;
+  if (query.panel && query.id) {
+    // A panel opened by URL must be for one of the user's groups (and sends).
+    const group = list.groups.find((g) => g.id === query.id) ?? getGroup(user.id, query.id);
+    if (!group) throw data(null, { status: 404 });
+    const report = query.panel === "sent" && query.send ? getGroupSendReport(user.id, query.send) : null;
+    if (query.panel === "sent" && report?.groupId !== group.id) throw data(null, { status: 404 });
+    panel = {
+      kind: query.panel,
+      group,
+      report,
+      activeMembers: query.panel === "send" ? groupMemberCounts(user.id, group.id).active : 0,
+      // One key per opened send form: posting it twice starts one send.
+      requestKey: query.panel === "send" ? randomUUID() : undefined,
+    };
+  }
+  return { list, query: { ...query, page: list.page }, panel, maxSegments: env.SMS_MAX_SEGMENTS };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return groupsListAction(request, user.id);
 }
 
-export default function Screen() {
-  return <Placeholder title="Groups" />;
+type LoaderData = Route.ComponentProps["loaderData"];
+
+function GroupPanel({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
+  const { panel, query, maxSegments } = loaderData;
+  if (!panel) return null;
+  const { group } = panel;
+  const closeHref = listHref(GROUPS_PATH, { page: query.page });
+  switch (panel.kind) {
+    case "edit":
+      return (
+        <PanelRow colSpan={COLUMNS} title={`Edit Group: ${group.name}`}>
+          <EditGroupPanel group={group} cancelHref={closeHref} lastResult={actionData} />
+        </PanelRow>
+      );
+    case "send":
+      return (
+        <PanelRow colSpan={COLUMNS} title={`Send SMS to the group ${group.name}`}>
+          {group.members === 0 ? (
+            <Notice tone="warning" className="mb-4">
+              This group has no contacts yet: add contacts to it (Create New Contact, or Edit Contact) before sending.
+            </Notice>
+          ) : null}
+          <MessagePanel
+            id={group.id}
+            recipient={`every active contact of ${group.name} (${pluralize(group.members, "contact")})`}
+            recipients={panel.activeMembers}
+            maxSegments={maxSegments}
+            requestKey={panel.requestKey}
+            cancelHref={closeHref}
+            lastResult={actionData}
+          />
+        </PanelRow>
+      );
+    case "sent":
+      return panel.report ? (
+        <PanelRow colSpan={COLUMNS} title={`Sending to the group ${group.name}`}>
+          <GroupSendProgress
+            report={panel.report}
+            refreshHref={listHref(GROUPS_PATH, { page: query.page, panel: "sent", id: group.id, send: panel.report.id })}
+            closeHref={closeHref}
+          />
+        </PanelRow>
+      ) : null;
+    case "schedule":
+      return (
+        <SchedulePanelRow
+          colSpan={COLUMNS}
+          title={`Schedule SMS to the group ${group.name}`}
+          scheduleHref={scheduleHref({ groupId: group.id })}
+          cancelHref={closeHref}
+        >
+          Schedule a message (once or repeating) to every contact of {group.name} on the Schedule SMS screen, with the
+          group chosen.
+        </SchedulePanelRow>
+      );
+    case "delete":
+      return (
+        <DeleteConfirmRow
+          colSpan={COLUMNS}
+          title={`Delete Group: ${group.name}`}
+          question={TEXT.confirmDeleteGroup}
+          id={group.id}
+          cancelHref={closeHref}
+        />
+      );
+  }
+}
+
+function GroupRow({ group, query }: { group: Group; query: ListQuery }) {
+  const open = (panel: ListPanel) => listHref(GROUPS_PATH, { page: query.page, panel, id: group.id });
+  return (
+    <tr data-testid="group-row" className="block py-2 sm:table-row sm:py-0">
+      <LabelledCell label="Name">
+        <span className="font-medium break-words">{group.name}</span>
+        <Link to={listHref("/sms/accountContacts", { group: group.id })} className="block text-xs">
+          {pluralize(group.members, "contact")}
+        </Link>
+      </LabelledCell>
+      <LabelledCell label="Description" className="sm:max-w-md">
+        <p className="break-words whitespace-pre-wrap">{group.description}</p>
+      </LabelledCell>
+      <RowActionCells noun="Group" href={open} />
+    </tr>
+  );
+}
+
+export default function AccountGroups({ loaderData, actionData }: Route.ComponentProps) {
+  const { list, query, panel } = loaderData;
+  return (
+    <div>
+      <PageHeader
+        subtitle="SMS Gateway"
+        title="Groups"
+        actions={
+          <>
+            <ButtonLink to="/sms/createGroup">Create New Group</ButtonLink>
+            <ButtonLink to="/sms/sendSms" variant="secondary">
+              Back
+            </ButtonLink>
+          </>
+        }
+      />
+      <PanelledTable
+        columns={["Name", "Description", "SMS Gateway", "Actions"]}
+        items={list.groups}
+        empty="You have no groups yet."
+        row={(group) => <GroupRow group={group} query={query} />}
+        panelFor={panel?.group.id ?? null}
+        panel={<GroupPanel loaderData={loaderData} actionData={actionData} />}
+        page={list.page}
+        totalPages={list.totalPages}
+        pageHref={(n) => listHref(GROUPS_PATH, { page: n })}
+        label="Group pages"
+      />
+    </div>
+  );
 }

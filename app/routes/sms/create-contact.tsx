@@ -1,17 +1,59 @@
-import { Placeholder } from "../../components/placeholder.tsx";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useMemo } from "react";
+import { Form, useNavigation } from "react-router";
+import { ContactFields } from "../../components/contacts/contact-fields.tsx";
+import { Button, ButtonLink } from "../../components/ui/button.tsx";
+import { FormErrors } from "../../components/ui/field.tsx";
+import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { contactListPage } from "../../modules/contacts/contacts.server.ts";
+import { createContactAction } from "../../modules/contacts/forms.server.ts";
+import { listGroupChoices } from "../../modules/contacts/groups.server.ts";
+import { createContactSchema } from "../../modules/contacts/schemas.ts";
+import { env } from "../../utils/env.server.ts";
 import type { Route } from "./+types/create-contact";
 
+export const meta: Route.MetaFunction = () => [{ title: "Create Contact | SMS Gateway" }];
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return { groups: listGroupChoices(user.id), defaultCountry: env.DEFAULT_COUNTRY };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
-  return null;
+  const user = await requireUser(request);
+  return createContactAction(await request.formData(), user.id, (contactId) => contactListPage(user.id, contactId));
 }
 
-export default function Screen() {
-  return <Placeholder title="Create Contact" />;
+export default function CreateContact({ loaderData, actionData }: Route.ComponentProps) {
+  const { groups, defaultCountry } = loaderData;
+  const navigation = useNavigation();
+  const schema = useMemo(() => createContactSchema(defaultCountry), [defaultCountry]);
+  const [form, fields] = useForm({
+    id: "create-contact",
+    lastResult: actionData,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <div className="mx-auto max-w-2xl">
+      <PageHeader subtitle="SMS Gateway" title="Create Contact" />
+      <Card>
+        <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <ContactFields fields={fields} groups={groups} />
+          <div className="flex flex-wrap gap-2 pt-2">
+            <Button type="submit" disabled={navigation.state === "submitting"}>
+              Create Contact
+            </Button>
+            <ButtonLink to="/sms/accountContacts" variant="secondary">
+              Contacts
+            </ButtonLink>
+          </div>
+        </Form>
+      </Card>
+    </div>
+  );
 }

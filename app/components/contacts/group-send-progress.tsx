@@ -1,0 +1,82 @@
+import { useEffect, useRef } from "react";
+import { useFetcher, useRevalidator } from "react-router";
+import { describeGroupSend, type GroupSendReport, groupSendPercent } from "../../modules/contacts/group-send.ts";
+import { formatNumber } from "../../utils/misc.ts";
+import { useHydrated } from "../use-hydrated.ts";
+import { ButtonLink } from "../ui/button.tsx";
+
+const POLL_MS = 500;
+
+/** The resource route that reports one group send as JSON (polled while it runs). */
+export function groupSendStatusHref(id: number): string {
+  return `/sms/groupSends/${id}`;
+}
+
+/**
+ * What a group send did. With JavaScript the bar follows the fan-out to the end (polling the
+ * status route); without it the panel shows the counts so far and a Refresh link.
+ */
+export function GroupSendProgress({ report, refreshHref, closeHref }: { report: GroupSendReport; refreshHref: string; closeHref: string }) {
+  const hydrated = useHydrated();
+  const fetcher = useFetcher<GroupSendReport>();
+  const revalidator = useRevalidator();
+  const current = fetcher.data?.id === report.id ? fetcher.data : report;
+  const percent = groupSendPercent(current);
+  const wasFinished = useRef(report.finished);
+
+  useEffect(() => {
+    if (current.finished || fetcher.state !== "idle") return;
+    const timer = setTimeout(() => fetcher.load(groupSendStatusHref(report.id)), POLL_MS);
+    return () => clearTimeout(timer);
+  }, [current.finished, fetcher, report.id]);
+
+  useEffect(() => {
+    // Once it ends, refresh the page's data so the balance in the header is the final one.
+    if (current.finished && !wasFinished.current) {
+      wasFinished.current = true;
+      void revalidator.revalidate();
+    }
+  }, [current.finished, revalidator]);
+
+  const failed = current.status === "failed";
+  return (
+    <div className="space-y-3" data-testid="group-send-result">
+      <div
+        role="progressbar"
+        aria-label={`Sending to ${current.groupName}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="h-3 w-full overflow-hidden rounded-full bg-slate-200"
+      >
+        <div
+          className={`h-full rounded-full transition-[width] duration-300 ${failed ? "bg-red-500" : current.finished ? "bg-emerald-500" : "bg-brand-600"}`}
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+      <p className="text-sm text-slate-600">
+        {current.finished
+          ? failed
+            ? "Stopped."
+            : "Done."
+          : `${formatNumber(current.queued + current.skipped)} of ${formatNumber(current.total)} contacts handled…`}
+      </p>
+      <p role="status" className={`text-sm font-medium ${failed ? "text-red-700" : "text-slate-900"}`}>
+        {describeGroupSend(current)}
+      </p>
+      <div className="flex flex-wrap gap-2">
+        {current.finished || hydrated ? null : (
+          <ButtonLink to={refreshHref} variant="secondary" size="sm" preventScrollReset>
+            Refresh
+          </ButtonLink>
+        )}
+        <ButtonLink to="/sms/messageHistory" variant="secondary" size="sm">
+          Message History
+        </ButtonLink>
+        <ButtonLink to={closeHref} variant="secondary" size="sm" preventScrollReset>
+          Close
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { type ReactNode, useMemo, useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { createPanelSendSchema, SEND_PANEL_INTENT } from "../../modules/contacts/schemas.ts";
+import { countSegments } from "../../modules/sms/segments.ts";
+import { pluralize } from "../../utils/misc.ts";
+import { SegmentCounter } from "../sms/send-sms-form.tsx";
+import { useHydrated } from "../use-hydrated.ts";
+import { Button, ButtonLink } from "../ui/button.tsx";
+import { FormErrors, TextareaField } from "../ui/field.tsx";
+
+/**
+ * The send panel of a contact or a group: the message with the live counter (a "Check cost" post
+ * without JavaScript) and, for a group, what the whole send costs.
+ */
+export function MessagePanel({
+  id,
+  recipient,
+  recipients,
+  maxSegments,
+  requestKey,
+  cancelHref,
+  lastResult,
+}: {
+  id: number;
+  recipient: ReactNode;
+  /** Active members of a group: the cost is per message times this. */
+  recipients?: number;
+  maxSegments: number;
+  requestKey?: string;
+  cancelHref: string;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const schema = useMemo(() => createPanelSendSchema(maxSegments), [maxSegments]);
+  const [form, fields] = useForm({
+    id: `send-${id}`,
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const [body, setBody] = useState(() => String(fields.message.initialValue ?? ""));
+  const perMessage = countSegments(body).credits;
+  return (
+    <Form method="post" preventScrollReset className="space-y-4" {...getFormProps(form)} noValidate>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <input type="hidden" name="id" value={id} />
+      {requestKey ? <input type="hidden" name="requestKey" value={requestKey} /> : null}
+      <p className="text-sm text-slate-700">To: {recipient}</p>
+      <TextareaField
+        label="Message"
+        textareaProps={{
+          ...getTextareaProps(fields.message),
+          rows: 4,
+          onChange: (event) => setBody(event.currentTarget.value),
+        }}
+        errors={fields.message.errors}
+        help={
+          <>
+            <SegmentCounter body={body} />
+            {recipients !== undefined ? (
+              <span className="mt-1 block font-medium text-slate-700" data-testid="group-cost">
+                {pluralize(recipients, "active contact")} × {pluralize(perMessage, "credit")} ={" "}
+                {pluralize(recipients * perMessage, "credit")}
+              </span>
+            ) : null}
+          </>
+        }
+      />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" name="intent" value={SEND_PANEL_INTENT.send} disabled={navigation.state === "submitting"}>
+          Send SMS
+        </Button>
+        {hydrated ? null : (
+          <Button type="submit" name="intent" value={SEND_PANEL_INTENT.check} variant="secondary">
+            Check cost
+          </Button>
+        )}
+        <ButtonLink to={cancelHref} variant="secondary" preventScrollReset>
+          Cancel
+        </ButtonLink>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,142 @@
+import { type ReactNode, useEffect, useId, useRef } from "react";
+import { Form, useNavigate, useNavigation } from "react-router";
+import { useHydrated } from "../use-hydrated.ts";
+import { Button, ButtonLink } from "../ui/button.tsx";
+
+/**
+ * The one open inline panel (edit, send, schedule, delete, result), in a table row under its row.
+ * It is URL state, so it opens and works without JavaScript.
+ */
+export function PanelRow({ colSpan, title, children }: { colSpan: number; title: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <tr className="block sm:table-row" data-testid="panel-row">
+      <td colSpan={colSpan} className="block bg-slate-50 px-4 py-4 sm:table-cell">
+        <section aria-labelledby={headingId} className="rounded-md bg-white p-4 shadow-sm ring-1 ring-slate-200">
+          <h2 id={headingId} className="mb-3 text-base font-semibold text-slate-900">
+            {title}
+          </h2>
+          {children}
+        </section>
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * The schedule panel: for now a link to the Schedule SMS screen with the recipient filled in (the
+ * scheduling screen is built separately).
+ */
+export function SchedulePanelRow({
+  colSpan,
+  title,
+  children,
+  scheduleHref,
+  cancelHref,
+}: {
+  colSpan: number;
+  title: string;
+  children: ReactNode;
+  scheduleHref: string;
+  cancelHref: string;
+}) {
+  return (
+    <PanelRow colSpan={colSpan} title={title}>
+      <p className="text-sm text-slate-700">{children}</p>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <ButtonLink to={scheduleHref}>Schedule SMS</ButtonLink>
+        <ButtonLink to={cancelHref} variant="secondary" preventScrollReset>
+          Cancel
+        </ButtonLink>
+      </div>
+    </PanelRow>
+  );
+}
+
+function DeleteForm({ id, cancelHref }: { id: number; cancelHref: string }) {
+  const navigation = useNavigation();
+  return (
+    <Form method="post" preventScrollReset className="mt-4 flex flex-wrap gap-2">
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="id" value={id} />
+      <Button type="submit" variant="danger" disabled={navigation.state !== "idle"}>
+        Delete
+      </Button>
+      <ButtonLink to={cancelHref} variant="secondary" preventScrollReset data-autofocus>
+        Cancel
+      </ButtonLink>
+    </Form>
+  );
+}
+
+/** A modal <dialog>: focus stays inside, Escape and Cancel close it (by leaving the URL state). */
+function ConfirmDialog({ title, onCancel, children }: { title: string; onCancel: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const headingId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    // The safe choice has the focus, so Enter does not delete.
+    dialog?.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={headingId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+    >
+      <h2 id={headingId} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </dialog>
+  );
+}
+
+/**
+ * "Are you sure you want to delete this ...?": a modal dialog with JavaScript, a confirmation
+ * panel under the row without it (both from `?panel=delete&id=`).
+ */
+export function DeleteConfirmRow({
+  colSpan,
+  title,
+  question,
+  id,
+  cancelHref,
+}: {
+  colSpan: number;
+  title: string;
+  question: string;
+  id: number;
+  cancelHref: string;
+}) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const body = (
+    <>
+      <p className="mt-2 text-sm text-slate-700">{question}</p>
+      <DeleteForm id={id} cancelHref={cancelHref} />
+    </>
+  );
+  if (!hydrated) {
+    return (
+      <PanelRow colSpan={colSpan} title={title}>
+        {body}
+      </PanelRow>
+    );
+  }
+  return (
+    <tr>
+      <td colSpan={colSpan} className="p-0">
+        <ConfirmDialog title={title} onCancel={() => navigate(cancelHref, { preventScrollReset: true })}>
+          {body}
+        </ConfirmDialog>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,247 @@
+import { and, asc, count, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { db, type Tx } from "../../db/client.server.ts";
+import { contactGroupMembers, contactGroups, contacts } from "../../db/schema/contacts.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { DuplicatePhoneError, NotFoundError } from "./errors.ts";
+import { CONTACTS_PAGE_SIZE, pageWindow } from "./schemas.ts";
+
+export type ContactInput = {
+  name: string;
+  /** E.164 (phone.ts's phoneField gives it). */
+  phone: string;
+  email: string;
+  groupIds: number[];
+};
+
+export type GroupRef = { id: number; name: string };
+
+export type Contact = {
+  id: number;
+  name: string;
+  phone: string;
+  email: string;
+  /** False: opted out; group sends skip it. */
+  status: boolean;
+  groups: GroupRef[];
+};
+
+const contactColumns = {
+  id: contacts.id,
+  name: contacts.name,
+  phone: contacts.phone,
+  email: contacts.email,
+  status: contacts.status,
+};
+
+const byName = [sql`${contacts.name} collate nocase`, asc(contacts.id)];
+
+/** Throws NotFoundError unless every id is one of this user's groups. */
+function assertOwnGroups(tx: Tx, userId: number, groupIds: number[]): number[] {
+  const unique = [...new Set(groupIds)];
+  if (unique.length === 0) return unique;
+  const found = tx
+    .select({ n: count() })
+    .from(contactGroups)
+    .where(and(eq(contactGroups.userId, userId), inArray(contactGroups.id, unique)))
+    .get();
+  if (found?.n !== unique.length) throw new NotFoundError("group");
+  return unique;
+}
+
+function assertPhoneFree(tx: Tx, userId: number, phone: string, exceptId?: number): void {
+  const other = tx
+    .select({ id: contacts.id, name: contacts.name })
+    .from(contacts)
+    .where(and(eq(contacts.userId, userId), eq(contacts.phone, phone)))
+    .get();
+  if (other && other.id !== exceptId) throw new DuplicatePhoneError(phone, other.name);
+}
+
+function groupsOf(userId: number, contactIds: number[]): Map<number, GroupRef[]> {
+  const map = new Map<number, GroupRef[]>();
+  if (contactIds.length === 0) return map;
+  const rows = db
+    .select({ contactId: contactGroupMembers.contactId, id: contactGroups.id, name: contactGroups.name })
+    .from(contactGroupMembers)
+    .innerJoin(contactGroups, eq(contactGroups.id, contactGroupMembers.groupId))
+    .where(and(inArray(contactGroupMembers.contactId, contactIds), eq(contactGroups.userId, userId)))
+    .orderBy(sql`${contactGroups.name} collate nocase`)
+    .all();
+  for (const row of rows) {
+    const list = map.get(row.contactId) ?? [];
+    list.push({ id: row.id, name: row.name });
+    map.set(row.contactId, list);
+  }
+  return map;
+}
+
+/** Creates a contact (active) in the given groups. Throws DuplicatePhoneError, or NotFoundError for a group that is not the user's. */
+export function createContact(userId: number, input: ContactInput): Contact {
+  const now = clock.date();
+  return db.transaction(
+    (tx) => {
+      const groupIds = assertOwnGroups(tx, userId, input.groupIds);
+      assertPhoneFree(tx, userId, input.phone);
+      const row = tx
+        .insert(contacts)
+        .values({ userId, name: input.name, phone: input.phone, email: input.email, status: true, createdAt: now, updatedAt: now })
+        .returning(contactColumns)
+        .get();
+      if (groupIds.length > 0) {
+        tx.insert(contactGroupMembers)
+          .values(groupIds.map((groupId) => ({ groupId, contactId: row.id })))
+          .run();
+      }
+      return { ...row, groups: groupsOfTx(tx, userId, row.id) };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+function groupsOfTx(tx: Tx, userId: number, contactId: number): GroupRef[] {
+  return tx
+    .select({ id: contactGroups.id, name: contactGroups.name })
+    .from(contactGroupMembers)
+    .innerJoin(contactGroups, eq(contactGroups.id, contactGroupMembers.groupId))
+    .where(and(eq(contactGroupMembers.contactId, contactId), eq(contactGroups.userId, userId)))
+    .orderBy(sql`${contactGroups.name} collate nocase`)
+    .all();
+}
+
+function replaceGroups(tx: Tx, contactId: number, groupIds: number[]): void {
+  tx.delete(contactGroupMembers).where(eq(contactGroupMembers.contactId, contactId)).run();
+  if (groupIds.length > 0) {
+    tx.insert(contactGroupMembers)
+      .values(groupIds.map((groupId) => ({ groupId, contactId })))
+      .run();
+  }
+}
+
+/**
+ * Changes a contact and sets its groups to exactly `groupIds`. Returns null when the contact is
+ * not the user's; throws DuplicatePhoneError, or NotFoundError for a group that is not the user's.
+ */
+export function updateContact(
+  userId: number,
+  contactId: number,
+  input: ContactInput & { status: boolean },
+): Contact | null {
+  return db.transaction(
+    (tx) => {
+      if (!ownContact(tx, userId, contactId)) return null;
+      assertPhoneFree(tx, userId, input.phone, contactId);
+      const groupIds = assertOwnGroups(tx, userId, input.groupIds);
+      const row = tx
+        .update(contacts)
+        .set({ name: input.name, phone: input.phone, email: input.email, status: input.status, updatedAt: clock.date() })
+        .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
+        .returning(contactColumns)
+        .get();
+      replaceGroups(tx, contactId, groupIds);
+      return { ...row, groups: groupsOfTx(tx, userId, contactId) };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+function ownContact(tx: Tx, userId: number, contactId: number): boolean {
+  return (
+    tx
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
+      .get() !== undefined
+  );
+}
+
+/** Sets a contact's groups to exactly `groupIds` (the API's membership update). False when the contact is not the user's. */
+export function setContactGroups(userId: number, contactId: number, groupIds: number[]): boolean {
+  return db.transaction(
+    (tx) => {
+      if (!ownContact(tx, userId, contactId)) return false;
+      replaceGroups(tx, contactId, assertOwnGroups(tx, userId, groupIds));
+      return true;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Deletes a contact (its memberships go with it; its messages stay in the history). False when not the user's. */
+export function deleteContact(userId: number, contactId: number): boolean {
+  return db.delete(contacts).where(and(eq(contacts.id, contactId), eq(contacts.userId, userId))).run().changes > 0;
+}
+
+export function getContact(userId: number, contactId: number): Contact | null {
+  const row = db
+    .select(contactColumns)
+    .from(contacts)
+    .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
+    .get();
+  if (!row) return null;
+  return { ...row, groups: groupsOf(userId, [row.id]).get(row.id) ?? [] };
+}
+
+export type ContactPage = { contacts: Contact[]; page: number; totalPages: number; total: number };
+
+/**
+ * One page of the user's contacts, name A to Z, CONTACTS_PAGE_SIZE a page; with `groupId`, only
+ * that group's members (NotFoundError when the group is not the user's). A page past the end gives the last.
+ */
+export function listContacts(userId: number, options: { page: number; groupId?: number }): ContactPage {
+  const { groupId } = options;
+  if (groupId !== undefined) {
+    const own = db
+      .select({ id: contactGroups.id })
+      .from(contactGroups)
+      .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
+      .get();
+    if (!own) throw new NotFoundError("group");
+  }
+  const owner = eq(contacts.userId, userId);
+  const inGroup =
+    groupId === undefined
+      ? undefined
+      : inArray(
+          contacts.id,
+          db.select({ id: contactGroupMembers.contactId }).from(contactGroupMembers).where(eq(contactGroupMembers.groupId, groupId)),
+        );
+  const where = and(owner, inGroup);
+  const total = db.select({ n: count() }).from(contacts).where(where).get()?.n ?? 0;
+  const { page, totalPages, offset } = pageWindow(total, options.page, CONTACTS_PAGE_SIZE);
+  const rows = db
+    .select(contactColumns)
+    .from(contacts)
+    .where(where)
+    .orderBy(...byName)
+    .limit(CONTACTS_PAGE_SIZE)
+    .offset(offset)
+    .all();
+  const groups = groupsOf(
+    userId,
+    rows.map((r) => r.id),
+  );
+  return { contacts: rows.map((r) => ({ ...r, groups: groups.get(r.id) ?? [] })), page, totalPages, total };
+}
+
+/** The list page a contact sits on, so the list can open where a new contact is. */
+export function contactListPage(userId: number, contactId: number): number {
+  const target = db
+    .select({ name: contacts.name })
+    .from(contacts)
+    .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
+    .get();
+  if (!target) return 1;
+  const lower = sql`${contacts.name} collate nocase`;
+  const before =
+    db
+      .select({ n: count() })
+      .from(contacts)
+      .where(
+        and(
+          eq(contacts.userId, userId),
+          or(lt(lower, sql`${target.name} collate nocase`), and(sql`${lower} = ${target.name}`, lt(contacts.id, contactId))),
+        ),
+      )
+      .get()?.n ?? 0;
+  return Math.floor(before / CONTACTS_PAGE_SIZE) + 1;
+}

@@ -1,0 +1,176 @@
+// The contact and group screens' form handling: parse, call the domain, answer with a redirect and
+// toast or the errors. Shared by the create pages and the lists' inline panels.
+import type { Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect } from "react-router";
+import { env } from "../../utils/env.server.ts";
+import { pluralize } from "../../utils/misc.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
+import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { createCheckCostSchema } from "../sms/schemas.ts";
+import { NOT_ENOUGH_CREDITS, SMS_SENT, smsFormConfig } from "../sms/send-form.server.ts";
+import { queueMessage } from "../sms/send.server.ts";
+import { createContact, deleteContact, getContact, updateContact } from "./contacts.server.ts";
+import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "./errors.ts";
+import { startGroupSend } from "./group-send.server.ts";
+import { createGroup, deleteGroup, updateGroup } from "./groups.server.ts";
+import {
+  CONTACTS_PATH,
+  createContactSchema,
+  createEditContactSchema,
+  createPanelSendSchema,
+  DeleteSchema,
+  EditGroupSchema,
+  GROUPS_PATH,
+  GroupSchema,
+  type ListQuery,
+  listHref,
+  readListQuery,
+  SEND_PANEL_INTENT,
+  TEXT,
+} from "./schemas.ts";
+
+const notFound = () => data(null, { status: 404 });
+
+/** The spec's "Failed to ... ." followed by the reasons, above the form; field errors stay beside their fields. */
+function failed<T>(submission: Submission<T>, headline: string, extra: { field?: string; message: string } | null = null) {
+  const fieldErrors: Record<string, string[]> = {};
+  if (extra?.field) fieldErrors[extra.field] = [extra.message];
+  const invalid: Record<string, string[] | null> = submission.status === "error" ? (submission.error ?? {}) : {};
+  const reasons = [...Object.values(invalid).flatMap((e) => e ?? []), ...(extra ? [extra.message] : [])];
+  return data(submission.reply({ formErrors: [headline, ...new Set(reasons)], fieldErrors }), { status: 400 });
+}
+
+/** The list the action came from, without its panel (where a panel goes after success). */
+function backToList(request: Request, path: string, keep: Partial<ListQuery> = {}): string {
+  const { page, group } = readListQuery(request.url);
+  return listHref(path, { page, group, ...keep });
+}
+
+/** Runs a domain call, turning NotFoundError (another user's id) into the 404 it is. */
+function owned<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof NotFoundError) throw notFound();
+    throw error;
+  }
+}
+
+export async function createContactAction(formData: FormData, userId: number, listPageOf: (contactId: number) => number) {
+  const submission = parseWithZod(formData, { schema: createContactSchema(env.DEFAULT_COUNTRY) });
+  if (submission.status !== "success") return failed(submission, TEXT.contactCreateFailed);
+  const { name, phoneNumber: phone, email, groupIds } = submission.value;
+  try {
+    const contact = owned(() => createContact(userId, { name, phone, email, groupIds }));
+    return redirectWithToast(listHref(CONTACTS_PATH, { page: listPageOf(contact.id) }), { description: TEXT.contactCreated });
+  } catch (error) {
+    if (error instanceof DuplicatePhoneError) return failed(submission, TEXT.contactCreateFailed, { field: "phoneNumber", message: error.message });
+    throw error;
+  }
+}
+
+export async function createGroupAction(formData: FormData, userId: number) {
+  const submission = parseWithZod(formData, { schema: GroupSchema });
+  if (submission.status !== "success") return failed(submission, TEXT.groupCreateFailed);
+  try {
+    createGroup(userId, { name: submission.value.groupName, description: submission.value.description });
+  } catch (error) {
+    if (error instanceof DuplicateGroupNameError) return failed(submission, TEXT.groupCreateFailed, { field: "groupName", message: error.message });
+    throw error;
+  }
+  return redirectWithToast(GROUPS_PATH, { description: TEXT.groupCreated });
+}
+
+/** "Check cost" without JavaScript: the counter for the posted message, the panel kept open. */
+function checkCost(formData: FormData) {
+  const submission = parseWithZod(formData, { schema: createCheckCostSchema(smsFormConfig()) });
+  return data(submission.reply(), { status: submission.status === "success" ? 200 : 400 });
+}
+
+/** Delete (after the confirmation): back to the list with the toast; another user's id is a 404. */
+function deleteIntent(formData: FormData, request: Request, path: string, remove: (id: number) => boolean, toast: string) {
+  const submission = parseWithZod(formData, { schema: DeleteSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (!remove(submission.value.id)) throw notFound();
+  return redirectWithToast(backToList(request, path), { description: toast });
+}
+
+function creditsShort(error: InsufficientCreditsError, what: string) {
+  return [
+    NOT_ENOUGH_CREDITS,
+    `${what} costs ${pluralize(error.needed, "credit")}; your balance is ${pluralize(error.balance, "credit")}.`,
+  ];
+}
+
+/** The contacts list's forms: update (edit panel), delete, send (send panel). */
+export async function contactsListAction(request: Request, userId: number) {
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (intent === "delete") return deleteIntent(formData, request, CONTACTS_PATH, (id) => deleteContact(userId, id), TEXT.contactDeleted);
+  if (intent === SEND_PANEL_INTENT.check) return checkCost(formData);
+  if (intent === SEND_PANEL_INTENT.send) {
+    const submission = parseWithZod(formData, { schema: createPanelSendSchema(env.SMS_MAX_SEGMENTS) });
+    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+    const contact = getContact(userId, submission.value.id);
+    if (!contact) throw notFound();
+    if (!contact.status) return data(submission.reply({ formErrors: [new InactiveContactError().message] }), { status: 400 });
+    try {
+      await queueMessage(userId, { to: contact.phone, body: submission.value.message, source: "web", contactId: contact.id });
+    } catch (error) {
+      if (!(error instanceof InsufficientCreditsError)) throw error;
+      return data(submission.reply({ formErrors: creditsShort(error, "This message") }), { status: 400 });
+    }
+    return redirectWithToast(backToList(request, CONTACTS_PATH), { description: SMS_SENT });
+  }
+  const submission = parseWithZod(formData, { schema: createEditContactSchema(env.DEFAULT_COUNTRY) });
+  if (submission.status !== "success") return failed(submission, TEXT.contactUpdateFailed);
+  const { id, name, phoneNumber: phone, email, groupIds, active } = submission.value;
+  try {
+    const updated = owned(() => updateContact(userId, id, { name, phone, email, groupIds, status: active }));
+    if (!updated) throw notFound();
+  } catch (error) {
+    if (error instanceof DuplicatePhoneError) return failed(submission, TEXT.contactUpdateFailed, { field: "phoneNumber", message: error.message });
+    throw error;
+  }
+  return redirectWithToast(backToList(request, CONTACTS_PATH), { description: TEXT.contactUpdated });
+}
+
+/** The groups list's forms: update (edit panel), delete, send to the whole group (send panel). */
+export async function groupsListAction(request: Request, userId: number) {
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (intent === "delete") return deleteIntent(formData, request, GROUPS_PATH, (id) => deleteGroup(userId, id), TEXT.groupDeleted);
+  if (intent === SEND_PANEL_INTENT.check) return checkCost(formData);
+  if (intent === SEND_PANEL_INTENT.send) {
+    const submission = parseWithZod(formData, { schema: createPanelSendSchema(env.SMS_MAX_SEGMENTS) });
+    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+    const { id, message, requestKey } = submission.value;
+    try {
+      const report = await startGroupSend(userId, id, message, { requestKey });
+      // The result panel follows the fan-out and reports what it did.
+      return redirect(backToList(request, GROUPS_PATH, { panel: "sent", id, send: report.id }));
+    } catch (error) {
+      if (error instanceof EmptyGroupError || error instanceof InactiveContactError) {
+        return data(submission.reply({ formErrors: [error.message] }), { status: 400 });
+      }
+      if (error instanceof InsufficientCreditsError) {
+        return data(submission.reply({ formErrors: creditsShort(error, "Sending this message to every active contact of the group") }), {
+          status: 400,
+        });
+      }
+      if (error instanceof NotFoundError) throw notFound();
+      throw error;
+    }
+  }
+  const submission = parseWithZod(formData, { schema: EditGroupSchema });
+  if (submission.status !== "success") return failed(submission, TEXT.groupUpdateFailed);
+  const { id, groupName, description } = submission.value;
+  try {
+    if (!updateGroup(userId, id, { name: groupName, description })) throw notFound();
+  } catch (error) {
+    if (error instanceof DuplicateGroupNameError) return failed(submission, TEXT.groupUpdateFailed, { field: "groupName", message: error.message });
+    throw error;
+  }
+  return redirectWithToast(backToList(request, GROUPS_PATH), { description: TEXT.groupUpdated });
+}

@@ -1,0 +1,272 @@
+// Sending one message to a whole group: one form post starts it, one BullMQ job fans it out.
+import { and, eq, sql } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { contactGroups, groupSends } from "../../db/schema/contacts.ts";
+import { users } from "../../db/schema/core.ts";
+import { statement } from "../../db/statements.server.ts";
+import { getQueue, QUEUES } from "../../queue/queues.server.ts";
+import type { GroupSendPayload } from "../../queue/payloads.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
+import { log } from "../../utils/log.server.ts";
+import { pluralize } from "../../utils/misc.ts";
+import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { normalizePhone } from "../sms/phone.ts";
+import { countSegments } from "../sms/segments.ts";
+import { type NewMessage, queueMessages } from "../sms/send.server.ts";
+import { EmptyGroupError, InactiveContactError, NotFoundError } from "./errors.ts";
+import { type GroupSendReport, type GroupSendSkip, SKIP_REASONS } from "./group-send.ts";
+import { groupMemberCounts } from "./groups.server.ts";
+
+/** Members per transaction: short write locks, one addBulk each. */
+export const GROUP_SEND_BATCH = 1_000;
+/** Skipped members listed in the report (all are counted). */
+export const SKIPS_SHOWN = 10;
+/** An unfinished send untouched this long has lost its job (never added, or gone from Redis). */
+export const GROUP_SEND_STALE_MS = 60_000;
+
+export function groupSendJobId(groupSendId: number): string {
+  return `group-send-${groupSendId}`;
+}
+
+async function enqueueFanOut(groupSendId: number): Promise<void> {
+  const data: GroupSendPayload = { v: 1, groupSendId };
+  await getQueue(QUEUES.groupSend).add("fan-out", data, {
+    jobId: groupSendJobId(groupSendId),
+    attempts: 5,
+    backoff: { type: "exponential", delay: 1_000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 3600 },
+  });
+}
+
+/**
+ * Starts sending `body` (already validated, e.g. by messageBodyField) to every member of a group.
+ * Checks the whole cost up front (active members x segments) and records the send; the fan-out
+ * job then queues the messages. Throws NotFoundError (not the user's group), EmptyGroupError,
+ * InactiveContactError (nobody to send to) or InsufficientCreditsError (needed, balance), having
+ * written nothing. The same `requestKey` twice returns the first send.
+ */
+export async function startGroupSend(
+  userId: number,
+  groupId: number,
+  body: string,
+  options: { requestKey?: string } = {},
+): Promise<GroupSendReport> {
+  const { segments, credits } = countSegments(body);
+  if (segments < 1 || segments > env.SMS_MAX_SEGMENTS) {
+    throw new Error(`A message must have 1 to ${env.SMS_MAX_SEGMENTS} segments, this one has ${segments}`);
+  }
+  const now = clock.date();
+  const started = db.transaction(
+    (tx) => {
+      const group = tx
+        .select({ id: contactGroups.id, name: contactGroups.name })
+        .from(contactGroups)
+        .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
+        .get();
+      if (!group) throw new NotFoundError("group");
+      if (options.requestKey) {
+        const earlier = tx
+          .select({ id: groupSends.id })
+          .from(groupSends)
+          .where(and(eq(groupSends.userId, userId), eq(groupSends.requestKey, options.requestKey)))
+          .get();
+        if (earlier) return { id: earlier.id, fresh: false };
+      }
+      const members = groupMemberCounts(userId, groupId);
+      if (members.total === 0) throw new EmptyGroupError();
+      if (members.active === 0) throw new InactiveContactError(members.total);
+      const needed = members.active * credits;
+      const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get()?.balance ?? 0;
+      if (balance < needed) throw new InsufficientCreditsError(needed, balance);
+      const row = tx
+        .insert(groupSends)
+        .values({
+          userId,
+          groupId,
+          groupName: group.name,
+          body,
+          segments,
+          requestKey: options.requestKey ?? null,
+          total: members.total,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: groupSends.id })
+        .get();
+      return { id: row.id, fresh: true };
+    },
+    { behavior: "immediate" },
+  );
+  if (started.fresh) {
+    try {
+      await enqueueFanOut(started.id);
+    } catch (error) {
+      // The row is the record: the reconciler adds the job once Redis is back.
+      log("error", "group-send", `could not enqueue group send ${started.id}; the reconciler will`, error);
+    }
+  }
+  return reportOf(started.id)!;
+}
+
+type SendRow = typeof groupSends.$inferSelect;
+type Member = { id: number; name: string; phone: string; status: number };
+
+const memberBatch = statement<[number, number, number, number], Member>(
+  `select c.id, c.name, c.phone, c.status from contact_group_members m
+   join contacts c on c.id = m.contact_id
+   where m.group_id = ? and c.user_id = ? and m.contact_id > ?
+   order by m.contact_id limit ?`,
+);
+const insertSkip = statement(
+  "insert into group_send_skips (group_send_id, contact_id, name, phone, reason) values (?, ?, ?, ?, ?) on conflict do nothing",
+);
+const saveCursor = statement("update group_sends set status = 'running', cursor = ?, updated_at = ? where id = ?");
+const countQueued = statement<[number], { queued: number; credits: number }>(
+  "select count(*) as queued, coalesce(sum(credits), 0) as credits from sms_messages where group_send_id = ?",
+);
+const countSkipped = statement<[number], { skipped: number }>(
+  "select count(*) as skipped from group_send_skips where group_send_id = ?",
+);
+const firstSkips = statement<[number, number], GroupSendSkip>(
+  "select name, phone, reason from group_send_skips where group_send_id = ? order by contact_id limit ?",
+);
+const finishSend = statement(
+  `update group_sends set status = ?, stop_reason = ?, queued = ?, credits = ?, skipped = ?, finished_at = ?, updated_at = ?
+   where id = ? and status in ('queued', 'running')`,
+);
+
+function recordSkips(groupSendId: number, skips: { member: Member; reason: string }[]): void {
+  db.transaction(
+    () => {
+      for (const { member, reason } of skips) insertSkip().run(groupSendId, member.id, member.name, member.phone, reason);
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Ends the send with the counts taken from the messages and skips themselves (right however often it ran). */
+function finish(groupSendId: number, status: "done" | "failed", stopReason: string | null): void {
+  const { queued, credits } = countQueued().get(groupSendId)!;
+  const { skipped } = countSkipped().get(groupSendId)!;
+  const now = clock.now();
+  finishSend().run(status, stopReason, queued, credits, skipped, now, now, groupSendId);
+}
+
+function shortOfCredits(error: InsufficientCreditsError, batch: number): string {
+  return (
+    `Stopped early: not enough credits for the next ${pluralize(batch, "message")} ` +
+    `(${pluralize(error.needed, "credit")} needed, balance ${pluralize(error.balance, "credit")}).`
+  );
+}
+
+/**
+ * The fan-out job: creates one message per active member with a valid number through
+ * queueMessages, GROUP_SEND_BATCH members at a time, and records the others as skipped. Safe to
+ * run again (a retried job, two workers at once): (group send, contact) is unique on the messages
+ * and the skips, so nothing is created or debited twice. If the balance runs out on the way (it was
+ * checked at the start) the send stops there and says so. On the job's last attempt an unexpected
+ * error marks the send failed.
+ */
+export async function runGroupSend(groupSendId: number, options: { finalAttempt?: boolean } = {}): Promise<GroupSendReport | null> {
+  const row: SendRow | undefined = db.select().from(groupSends).where(eq(groupSends.id, groupSendId)).get();
+  if (!row) return null;
+  if (row.status === "done" || row.status === "failed") return reportOf(groupSendId);
+  try {
+    let cursor = row.cursor;
+    let stopReason: string | null = row.groupId === null ? "Stopped early: the group was deleted." : null;
+    while (row.groupId !== null && !stopReason) {
+      const members = memberBatch().all(row.groupId, row.userId, cursor, GROUP_SEND_BATCH);
+      if (members.length === 0) break;
+      const messages: NewMessage[] = [];
+      const skips: { member: Member; reason: string }[] = [];
+      for (const member of members) {
+        if (!member.status) {
+          skips.push({ member, reason: SKIP_REASONS.optedOut });
+          continue;
+        }
+        const phone = normalizePhone(member.phone, env.DEFAULT_COUNTRY);
+        if (!phone.ok) skips.push({ member, reason: SKIP_REASONS.invalid });
+        else messages.push({ to: phone.e164, body: row.body, source: "group", groupSendId, contactId: member.id });
+      }
+      if (skips.length > 0) recordSkips(groupSendId, skips);
+      if (messages.length > 0) {
+        try {
+          await queueMessages(row.userId, messages);
+        } catch (error) {
+          if (!(error instanceof InsufficientCreditsError)) throw error;
+          stopReason = shortOfCredits(error, messages.length);
+          break;
+        }
+      }
+      cursor = members[members.length - 1].id;
+      saveCursor().run(cursor, clock.now(), groupSendId);
+    }
+    finish(groupSendId, "done", stopReason);
+  } catch (error) {
+    if (options.finalAttempt) finish(groupSendId, "failed", error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+  return reportOf(groupSendId);
+}
+
+function reportOf(groupSendId: number, userId?: number): GroupSendReport | null {
+  const row = db
+    .select()
+    .from(groupSends)
+    .where(and(eq(groupSends.id, groupSendId), userId === undefined ? undefined : eq(groupSends.userId, userId)))
+    .get();
+  if (!row) return null;
+  const finished = row.status === "done" || row.status === "failed";
+  // While it runs the counts come from the rows it has written so far.
+  const live = finished ? null : { ...countQueued().get(groupSendId)!, ...countSkipped().get(groupSendId)! };
+  return {
+    id: row.id,
+    groupId: row.groupId,
+    groupName: row.groupName,
+    status: row.status,
+    finished,
+    total: row.total,
+    queued: live?.queued ?? row.queued,
+    credits: live?.credits ?? row.credits,
+    skipped: live?.skipped ?? row.skipped,
+    skips: firstSkips().all(groupSendId, SKIPS_SHOWN),
+    stopReason: row.stopReason,
+  };
+}
+
+/** One of the user's group sends, with its progress; null when it is not the user's. */
+export function getGroupSendReport(userId: number, groupSendId: number): GroupSendReport | null {
+  return reportOf(groupSendId, userId);
+}
+
+/**
+ * Repairs unfinished sends left behind (run at worker start and every minute): a send whose job is
+ * missing from Redis gets it again (the fan-out is safe to repeat); one whose job failed for good is
+ * marked failed.
+ */
+export async function reconcileGroupSends(): Promise<{ enqueued: number; failed: number }> {
+  const stale = db
+    .select({ id: groupSends.id })
+    .from(groupSends)
+    // Spelled like the partial index's condition, so the look-up uses it.
+    .where(sql`${groupSends.status} in ('queued', 'running') and ${groupSends.updatedAt} < ${clock.now() - GROUP_SEND_STALE_MS}`)
+    .limit(1_000)
+    .all();
+  const queue = getQueue(QUEUES.groupSend);
+  const report = { enqueued: 0, failed: 0 };
+  for (const { id } of stale) {
+    const job = await queue.getJob(groupSendJobId(id));
+    const state = job ? await job.getState() : "missing";
+    if (state === "failed") {
+      finish(id, "failed", job?.failedReason ?? "the fan-out job failed");
+      report.failed += 1;
+    } else if (state === "missing" || state === "unknown" || state === "completed") {
+      await job?.remove();
+      await enqueueFanOut(id);
+      report.enqueued += 1;
+    }
+  }
+  return report;
+}

@@ -1,0 +1,127 @@
+import { and, asc, count, eq, ne, sql } from "drizzle-orm";
+import { db, type Tx } from "../../db/client.server.ts";
+import { statement } from "../../db/statements.server.ts";
+import { contactGroupMembers, contactGroups } from "../../db/schema/contacts.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { DuplicateGroupNameError } from "./errors.ts";
+import { GROUPS_PAGE_SIZE, pageWindow } from "./schemas.ts";
+
+export type GroupInput = { name: string; description: string };
+export type Group = { id: number; name: string; description: string; members: number };
+
+const byName = [sql`${contactGroups.name} collate nocase`, asc(contactGroups.id)];
+const memberCount = sql<number>`(select count(*) from ${contactGroupMembers} where ${contactGroupMembers.groupId} = ${contactGroups.id})`;
+const groupColumns = {
+  id: contactGroups.id,
+  name: contactGroups.name,
+  description: contactGroups.description,
+  members: memberCount,
+};
+
+function assertNameFree(tx: Tx, userId: number, name: string, exceptId?: number): void {
+  const other = tx
+    .select({ id: contactGroups.id })
+    .from(contactGroups)
+    .where(
+      and(
+        eq(contactGroups.userId, userId),
+        sql`${contactGroups.name} collate nocase = ${name}`,
+        exceptId === undefined ? undefined : ne(contactGroups.id, exceptId),
+      ),
+    )
+    .get();
+  if (other) throw new DuplicateGroupNameError(name);
+}
+
+/** Throws DuplicateGroupNameError when the user has a group of that name (in any letter case). */
+export function createGroup(userId: number, input: GroupInput): Group {
+  const now = clock.date();
+  return db.transaction(
+    (tx) => {
+      assertNameFree(tx, userId, input.name);
+      const row = tx
+        .insert(contactGroups)
+        .values({ userId, name: input.name, description: input.description, createdAt: now, updatedAt: now })
+        .returning({ id: contactGroups.id, name: contactGroups.name, description: contactGroups.description })
+        .get();
+      return { ...row, members: 0 };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Null when the group is not the user's; throws DuplicateGroupNameError. */
+export function updateGroup(userId: number, groupId: number, input: GroupInput): Group | null {
+  return db.transaction(
+    (tx) => {
+      const own = and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId));
+      if (!tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get()) return null;
+      assertNameFree(tx, userId, input.name, groupId);
+      tx.update(contactGroups)
+        .set({ name: input.name, description: input.description, updatedAt: clock.date() })
+        .where(own)
+        .run();
+      return tx.select(groupColumns).from(contactGroups).where(own).get() ?? null;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Deletes the group and its memberships; its contacts stay. False when not the user's. */
+export function deleteGroup(userId: number, groupId: number): boolean {
+  return (
+    db
+      .delete(contactGroups)
+      .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
+      .run().changes > 0
+  );
+}
+
+export function getGroup(userId: number, groupId: number): Group | null {
+  return (
+    db
+      .select(groupColumns)
+      .from(contactGroups)
+      .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
+      .get() ?? null
+  );
+}
+
+export type GroupPage = { groups: Group[]; page: number; totalPages: number; total: number };
+
+/** One page of the user's groups, name A to Z, with their member counts. */
+export function listGroups(userId: number, options: { page: number }): GroupPage {
+  const owner = eq(contactGroups.userId, userId);
+  const total = db.select({ n: count() }).from(contactGroups).where(owner).get()?.n ?? 0;
+  const { page, totalPages, offset } = pageWindow(total, options.page, GROUPS_PAGE_SIZE);
+  const groups = db
+    .select(groupColumns)
+    .from(contactGroups)
+    .where(owner)
+    .orderBy(...byName)
+    .limit(GROUPS_PAGE_SIZE)
+    .offset(offset)
+    .all();
+  return { groups, page, totalPages, total };
+}
+
+/** Every group of the user (id and name), for the membership checkboxes. */
+export function listGroupChoices(userId: number): { id: number; name: string }[] {
+  return db
+    .select({ id: contactGroups.id, name: contactGroups.name })
+    .from(contactGroups)
+    .where(eq(contactGroups.userId, userId))
+    .orderBy(...byName)
+    .all();
+}
+
+const memberCounts = statement<[number, number], { total: number; active: number }>(
+  `select count(*) as total, coalesce(sum(c.status), 0) as active
+   from contact_group_members m join contacts c on c.id = m.contact_id
+   where m.group_id = ? and c.user_id = ?`,
+);
+
+/** A group's members, and how many of them are active (have not opted out). Runs inside an open transaction too. */
+export function groupMemberCounts(userId: number, groupId: number): { total: number; active: number } {
+  return memberCounts().get(groupId, userId) ?? { total: 0, active: 0 };
+}

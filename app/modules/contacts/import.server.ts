@@ -1,0 +1,326 @@
+// CSV import of contacts: upload, preview with a column mapping, then import in batches with a report.
+import { parse } from "csv-parse/sync";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { and, eq } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { contactGroups, contactImports, contacts } from "../../db/schema/contacts.ts";
+import { statement } from "../../db/statements.server.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
+import { emailField } from "../auth/schemas.ts";
+import { normalizePhone } from "../sms/phone.ts";
+import { NotFoundError } from "./errors.ts";
+import { IMPORT_FIELDS, type ImportField, type ImportMapping, type ImportReport } from "./import.ts";
+import { contactNameField, groupNameField } from "./schemas.ts";
+
+/** Rows per write transaction. */
+export const IMPORT_BATCH = 1_000;
+/** Skipped rows kept in the report (all are counted). */
+export const IMPORT_REPORT_ROWS = 1_000;
+/** Uploads never imported are removed after this. */
+export const UPLOAD_TTL_MS = 24 * 3600 * 1000;
+const PREVIEW_ROWS = 5;
+
+/** The file cannot be used: empty, not text, not CSV, too large. The message says which. */
+export class ImportFileError extends Error {
+  readonly code = "import_file";
+  constructor(message: string) {
+    super(message);
+    this.name = "ImportFileError";
+  }
+}
+
+const importsRoot = () => resolve(env.DATA_DIR, "imports");
+// Files live under the owner's id with a server-made name: another user's token finds nothing.
+const userDir = (userId: number) => join(importsRoot(), String(userId));
+const TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function uploadPaths(userId: number, token: string): { csv: string; meta: string } | null {
+  if (!TOKEN.test(token)) return null;
+  const dir = userDir(userId);
+  return { csv: join(dir, `${token}.csv`), meta: join(dir, `${token}.json`) };
+}
+
+/** Removes every user's uploads older than UPLOAD_TTL_MS (previews that were never imported). */
+function sweepStaleUploads(): void {
+  const cutoff = clock.now() - UPLOAD_TTL_MS;
+  let owners: string[];
+  try {
+    owners = readdirSync(importsRoot());
+  } catch {
+    return;
+  }
+  for (const owner of owners) {
+    const dir = join(importsRoot(), owner);
+    for (const file of readdirSync(dir)) {
+      const path = join(dir, file);
+      if (statSync(path).mtimeMs < cutoff) rmSync(path, { force: true });
+    }
+  }
+}
+
+function decode(bytes: Uint8Array): string {
+  if (bytes.includes(0)) throw new ImportFileError("This file is not a CSV file (it holds binary data).");
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    // Spreadsheet programs on Windows still save CSV in this code page.
+    return new TextDecoder("windows-1252").decode(bytes);
+  }
+}
+
+/** The most frequent of , ; tab | in the first line (a comma when none appears). */
+function guessDelimiter(text: string): string {
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  let best = ",";
+  let bestCount = 0;
+  for (const candidate of [",", ";", "\t", "|"]) {
+    const found = firstLine.split(candidate).length - 1;
+    if (found > bestCount) [best, bestCount] = [candidate, found];
+  }
+  return best;
+}
+
+type ParsedRow = { line: number; cells: string[] };
+
+function parseCsv(text: string): ParsedRow[] {
+  try {
+    const records = parse(text, {
+      bom: true,
+      delimiter: guessDelimiter(text.replace(/^\uFEFF/, "")),
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
+    return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
+  } catch (error) {
+    throw new ImportFileError(`This file could not be read as CSV: ${(error as Error).message}`);
+  }
+}
+
+/** Keeps an uploaded CSV for the preview and returns its token. Throws ImportFileError for an unusable file. */
+export function saveImportUpload(userId: number, fileName: string, bytes: Uint8Array): string {
+  if (bytes.byteLength === 0) throw new ImportFileError("The file is empty.");
+  if (bytes.byteLength > env.CSV_IMPORT_MAX_BYTES) {
+    throw new ImportFileError(`The file is larger than ${Math.floor(env.CSV_IMPORT_MAX_BYTES / 1_000_000)} MB.`);
+  }
+  const rows = parseCsv(decode(bytes));
+  if (rows.length === 0) throw new ImportFileError("The file has no rows.");
+  sweepStaleUploads();
+  mkdirSync(userDir(userId), { recursive: true });
+  const token = randomUUID();
+  const paths = uploadPaths(userId, token)!;
+  writeFileSync(paths.csv, bytes);
+  writeFileSync(paths.meta, JSON.stringify({ fileName: fileName.slice(0, 200) || "contacts.csv" }));
+  return token;
+}
+
+function readUpload(userId: number, token: string): { fileName: string; rows: ParsedRow[] } | null {
+  const paths = uploadPaths(userId, token);
+  if (!paths) return null;
+  let bytes: Buffer;
+  let meta: { fileName: string };
+  try {
+    bytes = readFileSync(paths.csv);
+    meta = JSON.parse(readFileSync(paths.meta, "utf8")) as { fileName: string };
+  } catch {
+    return null;
+  }
+  return { fileName: meta.fileName, rows: parseCsv(decode(bytes)) };
+}
+
+export function discardImportUpload(userId: number, token: string): void {
+  const paths = uploadPaths(userId, token);
+  if (!paths) return;
+  rmSync(paths.csv, { force: true });
+  rmSync(paths.meta, { force: true });
+}
+
+const HEADER_WORDS: Record<ImportField, RegExp> = {
+  name: /^(full[ _-]?)?name$|^contact$/i,
+  phone: /phone|mobile|cell|number|msisdn|tel/i,
+  email: /e-?mail/i,
+  group: /group|list|tag/i,
+};
+
+export type ImportPreview = {
+  token: string;
+  fileName: string;
+  /** Rows in the file, the first one included. */
+  rows: number;
+  /** "Column 1: Name" or "Column 1" for each column of the widest of the first rows. */
+  columns: string[];
+  sample: string[][];
+  /** A guess from the first row's words: whether it is a header, and which column holds what. */
+  guess: Partial<ImportMapping> & { hasHeader: boolean };
+};
+
+/** What the preview screen shows; null when the token is not one of the user's uploads. */
+export function previewImport(userId: number, token: string): ImportPreview | null {
+  const upload = readUpload(userId, token);
+  if (!upload) return null;
+  const sample = upload.rows.slice(0, PREVIEW_ROWS + 1).map((r) => r.cells);
+  const header = sample[0] ?? [];
+  const width = Math.max(...sample.map((cells) => cells.length));
+  const guess: ImportPreview["guess"] = { hasHeader: false };
+  for (const { key } of IMPORT_FIELDS) {
+    const index = header.findIndex((cell, i) => HEADER_WORDS[key].test(cell) && !Object.values(guess).includes(i));
+    if (index >= 0) {
+      guess[key] = index;
+      guess.hasHeader = true;
+    }
+  }
+  const columns = Array.from({ length: width }, (_, i) =>
+    guess.hasHeader && header[i] ? `Column ${i + 1}: ${header[i]}` : `Column ${i + 1}`,
+  );
+  return { token, fileName: upload.fileName, rows: upload.rows.length, columns, sample, guess };
+}
+
+type ValidRow = { line: number; name: string; phone: string; email: string; groups: string[] };
+
+function firstError(result: { success: boolean; error?: { issues: { message: string }[] } }): string | null {
+  return result.success ? null : (result.error?.issues[0]?.message ?? "is invalid");
+}
+
+/** Cells holding several groups separate them with ; or |. */
+function splitGroupNames(cell: string): string[] {
+  return cell
+    .split(/[;|]/)
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
+function validateRow(row: ParsedRow, mapping: ImportMapping): ValidRow | { line: number; reason: string } {
+  const cell = (index: number | undefined) => (index === undefined ? "" : (row.cells[index] ?? ""));
+  const reasons: string[] = [];
+  const name = contactNameField.safeParse(cell(mapping.name));
+  const email = emailField.safeParse(cell(mapping.email));
+  const rawPhone = cell(mapping.phone);
+  const phone = rawPhone ? normalizePhone(rawPhone, env.DEFAULT_COUNTRY) : { ok: false as const, error: "Phone number is required" };
+  const groups = splitGroupNames(cell(mapping.group));
+  for (const error of [firstError(name), phone.ok ? null : phone.error, firstError(email)]) if (error) reasons.push(error);
+  for (const group of groups) {
+    const error = firstError(groupNameField.safeParse(group));
+    if (error) reasons.push(error);
+  }
+  if (reasons.length > 0 || !name.success || !email.success || !phone.ok) return { line: row.line, reason: reasons.join("; ") };
+  return { line: row.line, name: name.data, phone: phone.e164, email: email.data, groups };
+}
+
+const upsertContact = statement<unknown[], { id: number }>(
+  `insert into contacts (user_id, name, phone, email, status, created_at, updated_at) values (?, ?, ?, ?, 1, ?, ?)
+   on conflict (user_id, phone) do update set name = excluded.name, email = excluded.email, updated_at = excluded.updated_at
+   returning id`,
+);
+const insertGroup = statement<unknown[], { id: number }>(
+  "insert into contact_groups (user_id, name, description, created_at, updated_at) values (?, ?, ?, ?, ?) returning id",
+);
+const insertMember = statement("insert into contact_group_members (group_id, contact_id) values (?, ?) on conflict do nothing");
+
+/**
+ * Imports an uploaded CSV with the given column mapping: a row with a new phone number becomes a
+ * contact (active), one with a number the user already has updates that contact's name and email;
+ * groups named in the group column are joined (and created when missing). Rows that fail the
+ * create-contact rules, or repeat a phone number of an earlier row, are skipped with the reason.
+ * Writes IMPORT_BATCH rows per transaction, saves the report and deletes the upload. Throws
+ * NotFoundError when the token is not one of the user's uploads.
+ */
+export function runImport(userId: number, token: string, mapping: ImportMapping): ImportReport {
+  const upload = readUpload(userId, token);
+  if (!upload) throw new NotFoundError("import");
+  const dataRows = mapping.hasHeader ? upload.rows.slice(1) : upload.rows;
+
+  const skipped: { row: number; reason: string }[] = [];
+  const valid: ValidRow[] = [];
+  const seen = new Map<string, number>();
+  for (const row of dataRows) {
+    const result = validateRow(row, mapping);
+    if ("reason" in result) {
+      skipped.push({ row: result.line, reason: result.reason });
+      continue;
+    }
+    const earlier = seen.get(result.phone);
+    if (earlier !== undefined) {
+      skipped.push({ row: result.line, reason: `Same phone number as row ${earlier}` });
+      continue;
+    }
+    seen.set(result.phone, result.line);
+    valid.push(result);
+  }
+
+  const existing = new Set(
+    db
+      .select({ phone: contacts.phone })
+      .from(contacts)
+      .where(eq(contacts.userId, userId))
+      .all()
+      .map((r) => r.phone),
+  );
+  const groupIds = new Map(
+    db
+      .select({ id: contactGroups.id, name: contactGroups.name })
+      .from(contactGroups)
+      .where(eq(contactGroups.userId, userId))
+      .all()
+      .map((g) => [g.name.toLowerCase(), g.id]),
+  );
+  const now = clock.now();
+  const missingGroups = new Map<string, string>();
+  for (const row of valid) for (const name of row.groups) if (!groupIds.has(name.toLowerCase())) missingGroups.set(name.toLowerCase(), name);
+
+  db.transaction(
+    () => {
+      for (const [key, name] of missingGroups) {
+        groupIds.set(key, insertGroup().get(userId, name, `Imported from ${upload.fileName}`, now, now)!.id);
+      }
+    },
+    { behavior: "immediate" },
+  );
+  let imported = 0;
+  for (let start = 0; start < valid.length; start += IMPORT_BATCH) {
+    const batch = valid.slice(start, start + IMPORT_BATCH);
+    db.transaction(
+      () => {
+        for (const row of batch) {
+          const { id } = upsertContact().get(userId, row.name, row.phone, row.email, now, now)!;
+          for (const group of row.groups) insertMember().run(groupIds.get(group.toLowerCase()), id);
+        }
+      },
+      { behavior: "immediate" },
+    );
+    imported += batch.filter((row) => !existing.has(row.phone)).length;
+  }
+
+  skipped.sort((a, b) => a.row - b.row);
+  const saved = db
+    .insert(contactImports)
+    .values({
+      userId,
+      fileName: upload.fileName,
+      rows: dataRows.length,
+      imported,
+      updated: valid.length - imported,
+      skipped: skipped.length,
+      skippedRows: JSON.stringify(skipped.slice(0, IMPORT_REPORT_ROWS)),
+      createdAt: new Date(now),
+    })
+    .returning({ id: contactImports.id })
+    .get();
+  discardImportUpload(userId, token);
+  return getImportReport(userId, saved.id)!;
+}
+
+/** One of the user's import reports; null when it is not the user's. */
+export function getImportReport(userId: number, importId: number): ImportReport | null {
+  const row = db
+    .select()
+    .from(contactImports)
+    .where(and(eq(contactImports.id, importId), eq(contactImports.userId, userId)))
+    .get();
+  if (!row) return null;
+  const { id, fileName, rows, imported, updated, skipped } = row;
+  return { id, fileName, rows, imported, updated, skipped, skippedRows: JSON.parse(row.skippedRows) as ImportReport["skippedRows"] };
+}

@@ -1,0 +1,126 @@
+// Browser-safe: the contact and group forms validate with these in the browser and in the actions.
+import { z } from "zod";
+import { emailField } from "../auth/schemas.ts";
+import { type CountryCode, phoneField } from "../sms/phone.ts";
+import { messageBodyField } from "../sms/schemas.ts";
+
+export const CONTACTS_PATH = "/sms/accountContacts";
+export const GROUPS_PATH = "/sms/accountGroups";
+export const CONTACTS_PAGE_SIZE = 10;
+export const GROUPS_PAGE_SIZE = 10;
+export const NAME_MAX = 100;
+export const DESCRIPTION_MAX = 500;
+
+export const TEXT = {
+  contactCreated: "Contact created successfully!",
+  contactUpdated: "Contact updated successfully!",
+  contactDeleted: "Contact deleted successfully!",
+  contactCreateFailed: "Failed to create contact.",
+  contactUpdateFailed: "Failed to update contact",
+  groupCreated: "Group created successfully!",
+  groupUpdated: "Group updated successfully!",
+  groupDeleted: "Group deleted successfully!",
+  groupCreateFailed: "Failed to create group.",
+  groupUpdateFailed: "Failed to update group",
+  confirmDeleteContact: "Are you sure you want to delete this contact?",
+  confirmDeleteGroup: "Are you sure you want to delete this group?",
+  noGroups: "No groups available",
+} as const;
+
+const requiredText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be ${max} characters or fewer`);
+
+export const contactNameField = requiredText("Name", NAME_MAX);
+export const groupNameField = requiredText("Group name", NAME_MAX);
+
+const idField = z.coerce.number().int().positive();
+// Checkboxes: none ticked posts nothing, one ticked posts a single value.
+const groupIdsField = z.array(idField).default([]);
+
+export function createContactSchema(defaultCountry: CountryCode) {
+  return z.object({
+    name: contactNameField,
+    phoneNumber: phoneField(defaultCountry),
+    email: emailField,
+    groupIds: groupIdsField,
+  });
+}
+
+/** The edit panel also sets the status: an inactive contact opted out and is skipped by group sends. */
+export function createEditContactSchema(defaultCountry: CountryCode) {
+  return createContactSchema(defaultCountry).extend({
+    intent: z.literal("update"),
+    id: idField,
+    active: z.boolean().default(false),
+  });
+}
+
+export const GroupSchema = z.object({
+  groupName: groupNameField,
+  description: requiredText("Group description", DESCRIPTION_MAX),
+});
+
+export const EditGroupSchema = GroupSchema.extend({ intent: z.literal("update"), id: idField });
+
+export const DeleteSchema = z.object({ intent: z.literal("delete"), id: idField });
+
+export const SEND_PANEL_INTENT = { send: "send", check: "check" } as const;
+
+/** A message to one contact or to a whole group; `requestKey` makes a double submit start one group send. */
+export function createPanelSendSchema(maxSegments: number) {
+  return z.object({
+    // The submit button's value, which the browser-side check may not see.
+    intent: z.literal(SEND_PANEL_INTENT.send).default(SEND_PANEL_INTENT.send),
+    id: idField,
+    message: messageBodyField(maxSegments),
+    requestKey: z.string().max(64).optional(),
+  });
+}
+
+/** Pages for `total` rows, and the requested page kept within them (a page past the end gives the last). */
+export function pageWindow(total: number, requested: number, size: number) {
+  const totalPages = Math.max(1, Math.ceil(total / size));
+  const page = Math.min(Math.max(1, Math.trunc(requested) || 1), totalPages);
+  return { page, totalPages, offset: (page - 1) * size };
+}
+
+export const LIST_PANELS = ["edit", "send", "schedule", "delete", "sent"] as const;
+export type ListPanel = (typeof LIST_PANELS)[number];
+
+/** The contacts and groups lists' URL state: the page, the one open panel and its row, a group filter. */
+export const ListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).catch(1),
+  panel: z.enum(LIST_PANELS).optional().catch(undefined),
+  id: idField.optional().catch(undefined),
+  group: idField.optional().catch(undefined),
+  send: idField.optional().catch(undefined),
+});
+export type ListQuery = z.infer<typeof ListQuerySchema>;
+
+export function readListQuery(url: string | URL): ListQuery {
+  return ListQuerySchema.parse(Object.fromEntries(new URL(url).searchParams));
+}
+
+/** A list URL with only what differs from the defaults, e.g. `/sms/accountContacts?page=2&panel=edit&id=4`. */
+export function listHref(path: string, query: Partial<ListQuery>): string {
+  const params = new URLSearchParams();
+  if (query.group) params.set("group", String(query.group));
+  if (query.page && query.page > 1) params.set("page", String(query.page));
+  if (query.panel && query.id) {
+    params.set("panel", query.panel);
+    params.set("id", String(query.id));
+    if (query.panel === "sent" && query.send) params.set("send", String(query.send));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** Where the schedule panel sends people until the scheduling screen has its own panel. */
+export function scheduleHref(target: { phone: string } | { groupId: number }): string {
+  const params = new URLSearchParams("phone" in target ? { phoneNumber: target.phone } : { groupId: String(target.groupId) });
+  return `/sms/scheduleSms?${params}`;
+}

@@ -1,0 +1,281 @@
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Button, ButtonLink } from "../../components/ui/button.tsx";
+import { CheckboxField, Field, FormErrors, SelectField } from "../../components/ui/field.tsx";
+import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
+import { Table, Td, Th } from "../../components/ui/table.tsx";
+import { requireUser } from "../../modules/auth/guards.server.ts";
+import { NotFoundError } from "../../modules/contacts/errors.ts";
+import { IMPORT_FIELDS, ImportMappingSchema } from "../../modules/contacts/import.ts";
+import {
+  discardImportUpload,
+  getImportReport,
+  ImportFileError,
+  type ImportPreview,
+  previewImport,
+  runImport,
+  saveImportUpload,
+} from "../../modules/contacts/import.server.ts";
+import { env } from "../../utils/env.server.ts";
+import { formatNumber, pluralize } from "../../utils/misc.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
+import { PayloadTooLargeError, readFormDataWithLimit } from "../../utils/upload.server.ts";
+import type { Route } from "./+types/import-contacts";
+
+export const meta: Route.MetaFunction = () => [{ title: "Import Contacts | SMS Gateway" }];
+
+const PATH = "/sms/importContacts";
+const notFound = () => data(null, { status: 404 });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const params = new URL(request.url).searchParams;
+  const maxMb = Math.floor(env.CSV_IMPORT_MAX_BYTES / 1_000_000);
+  const token = params.get("file");
+  if (token) {
+    let preview: ImportPreview | null;
+    try {
+      preview = previewImport(user.id, token);
+    } catch (error) {
+      if (!(error instanceof ImportFileError)) throw error;
+      return { view: "upload" as const, maxMb, error: error.message };
+    }
+    if (!preview) throw notFound();
+    return { view: "preview" as const, preview };
+  }
+  const reportId = params.get("report");
+  if (reportId) {
+    const report = getImportReport(user.id, Number(reportId) || 0);
+    if (!report) throw notFound();
+    return { view: "report" as const, report };
+  }
+  return { view: "upload" as const, maxMb, error: null };
+}
+
+type UploadFailure = { uploadError: string };
+
+async function upload(formData: FormData, userId: number) {
+  const fail = (message: string) => data<UploadFailure>({ uploadError: message }, { status: 400 });
+  const file = formData.get("file");
+  if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to upload.");
+  try {
+    const token = saveImportUpload(userId, file.name, new Uint8Array(await file.arrayBuffer()));
+    return redirect(`${PATH}?file=${token}`);
+  } catch (error) {
+    if (error instanceof ImportFileError) return fail(error.message);
+    throw error;
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  let formData: FormData;
+  try {
+    formData = await readFormDataWithLimit(request, env.CSV_IMPORT_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof PayloadTooLargeError) return data<UploadFailure>({ uploadError: error.message }, { status: 413 });
+    throw error;
+  }
+  const intent = formData.get("intent");
+  if (intent === "upload") return upload(formData, user.id);
+  if (intent === "discard") {
+    discardImportUpload(user.id, String(formData.get("token") ?? ""));
+    return redirect("/sms/accountContacts");
+  }
+  const submission = parseWithZod(formData, { schema: ImportMappingSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { token, hasHeader, name, phone, email, group } = submission.value;
+  let report;
+  try {
+    report = runImport(user.id, token, { hasHeader, name, phone, email, group });
+  } catch (error) {
+    if (error instanceof NotFoundError) throw notFound();
+    throw error;
+  }
+  return redirectWithToast(`${PATH}?report=${report.id}`, {
+    description: `Imported ${pluralize(report.imported, "contact")}, updated ${formatNumber(report.updated)}, skipped ${formatNumber(report.skipped)}.`,
+  });
+}
+
+function UploadForm({ maxMb, error }: { maxMb: number; error: string | null }) {
+  const navigation = useNavigation();
+  return (
+    <Card className="max-w-2xl">
+      <Form method="post" encType="multipart/form-data" className="space-y-4">
+        <input type="hidden" name="intent" value="upload" />
+        <Field
+          label="CSV file"
+          inputProps={{ type: "file", name: "file", accept: ".csv,text/csv,text/plain", required: true, className: "py-1.5" }}
+          errors={error ? [error] : undefined}
+          help={`Up to ${maxMb} MB. Comma, semicolon or tab separated; UTF-8 or Windows-1252.`}
+        />
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={navigation.state === "submitting"}>
+            Upload and preview
+          </Button>
+          <ButtonLink to="/sms/accountContacts" variant="secondary">
+            Contacts
+          </ButtonLink>
+        </div>
+      </Form>
+      <ul className="mt-6 list-disc space-y-1 pl-5 text-sm text-slate-600">
+        <li>On the next screen you choose which column holds the name, phone number, email and (optionally) group.</li>
+        <li>Every row needs a name, a valid phone number and a valid email address, as on the Create Contact screen.</li>
+        <li>A phone number you already have updates that contact's name and email instead of adding a second one.</li>
+        <li>A group column adds the contact to that group (several separated by ; or |); missing groups are created.</li>
+      </ul>
+    </Card>
+  );
+}
+
+function MappingForm({ preview, lastResult }: { preview: ImportPreview; lastResult: SubmissionResult<string[]> | undefined }) {
+  const navigation = useNavigation();
+  const { guess } = preview;
+  const [form, fields] = useForm({
+    id: "import-mapping",
+    lastResult,
+    defaultValue: {
+      hasHeader: guess.hasHeader ? "on" : undefined,
+      name: guess.name?.toString(),
+      phone: guess.phone?.toString(),
+      email: guess.email?.toString(),
+      group: guess.group?.toString(),
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ImportMappingSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const busy = navigation.state !== "idle";
+  return (
+    <Card>
+      <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="intent" value="import" />
+        <input type="hidden" name="token" value={preview.token} />
+        <CheckboxField
+          label="The first row holds column names (do not import it)"
+          inputProps={getInputProps(fields.hasHeader, { type: "checkbox" })}
+        />
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {IMPORT_FIELDS.map(({ key, label, required }) => (
+            <SelectField key={key} label={label} selectProps={getSelectProps(fields[key])} errors={fields[key].errors}>
+              <option value="">{required ? "Choose a column" : "Not in the file"}</option>
+              {preview.columns.map((column, index) => (
+                <option key={column} value={index}>
+                  {column}
+                </option>
+              ))}
+            </SelectField>
+          ))}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={busy}>
+            Import Contacts
+          </Button>
+          {/* Submits the discard form below (no validation of the mapping needed to cancel). */}
+          <Button type="submit" form="discard-import" variant="secondary" disabled={busy}>
+            Cancel
+          </Button>
+        </div>
+      </Form>
+      <Form method="post" id="discard-import">
+        <input type="hidden" name="intent" value="discard" />
+        <input type="hidden" name="token" value={preview.token} />
+      </Form>
+    </Card>
+  );
+}
+
+function Preview({ preview, lastResult }: { preview: ImportPreview; lastResult: SubmissionResult<string[]> | undefined }) {
+  return (
+    <div className="space-y-6">
+      <p className="text-sm text-slate-700">
+        <strong>{preview.fileName}</strong>: {pluralize(preview.rows, "row")}. The first rows:
+      </p>
+      <Table>
+        <caption className="sr-only">The first rows of the file</caption>
+        <thead>
+          <tr>
+            <Th>Row</Th>
+            {preview.columns.map((column) => (
+              <Th key={column}>{column}</Th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {preview.sample.map((cells, row) => (
+            <tr key={row}>
+              <Td className="text-slate-500">{row + 1}</Td>
+              {preview.columns.map((column, i) => (
+                <Td key={column} className="break-all">
+                  {cells[i] ?? ""}
+                </Td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <MappingForm preview={preview} lastResult={lastResult} />
+    </div>
+  );
+}
+
+function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"], { view: "report" }>["report"] }) {
+  const listed = report.skippedRows.length;
+  return (
+    <div className="space-y-6">
+      <Notice tone={report.skipped > 0 ? "warning" : "success"}>
+        <p data-testid="import-summary">
+          {report.fileName}: {pluralize(report.rows, "row")} read. Imported {formatNumber(report.imported)}, updated{" "}
+          {formatNumber(report.updated)}, skipped {formatNumber(report.skipped)}.
+        </p>
+      </Notice>
+      {listed > 0 ? (
+        <section>
+          <h2 className="mb-2 text-lg font-semibold text-slate-900">Skipped rows</h2>
+          {report.skipped > listed ? <p className="mb-2 text-sm text-slate-600">The first {formatNumber(listed)}:</p> : null}
+          <Table>
+            <thead>
+              <tr>
+                <Th>Row</Th>
+                <Th>Reason</Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {report.skippedRows.map((skip) => (
+                <tr key={skip.row} data-testid="skipped-row">
+                  <Td className="whitespace-nowrap">{skip.row}</Td>
+                  <Td>{skip.reason}</Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </section>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <ButtonLink to="/sms/accountContacts">Contacts</ButtonLink>
+        <ButtonLink to={PATH} variant="secondary">
+          Import another file
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}
+
+export default function ImportContacts({ loaderData, actionData }: Route.ComponentProps) {
+  const uploadError = actionData && "uploadError" in actionData ? actionData.uploadError : null;
+  const lastResult = actionData && !("uploadError" in actionData) ? actionData : undefined;
+  return (
+    <div>
+      <PageHeader subtitle="Contacts" title="Import Contacts" />
+      {loaderData.view === "preview" ? (
+        <Preview preview={loaderData.preview} lastResult={lastResult} />
+      ) : loaderData.view === "report" ? (
+        <Report report={loaderData.report} />
+      ) : (
+        <UploadForm maxMb={loaderData.maxMb} error={uploadError ?? loaderData.error} />
+      )}
+    </div>
+  );
+}

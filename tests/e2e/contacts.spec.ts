@@ -1,0 +1,212 @@
+import type { Page } from "@playwright/test";
+import { grantCredits } from "./credits.ts";
+import { expect, signUpAndLogin, test } from "./fixtures.ts";
+
+async function createGroup(page: Page, name: string, description: string) {
+  await page.goto("/sms/createGroup");
+  await expect(page.getByRole("heading", { level: 1, name: "Create Group" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Message History" }).last()).toBeVisible();
+  await page.getByLabel("Group Name").fill(name);
+  await page.getByLabel("Group Description").fill(description);
+  await page.getByRole("button", { name: "Create Group" }).click();
+  await expect(page).toHaveURL(/\/sms\/accountGroups$/);
+  await expect(toast(page, "Group created successfully!")).toBeAttached();
+  await expect(page.getByTestId("group-row").filter({ hasText: name })).toBeVisible();
+}
+
+async function createContact(page: Page, contact: { name: string; phone: string; email: string; groups: string[] }) {
+  await page.goto("/sms/createContact");
+  await page.getByLabel("Name").fill(contact.name);
+  await page.getByLabel("Phone Number").fill(contact.phone);
+  await page.getByLabel("Email").fill(contact.email);
+  for (const group of contact.groups) await page.getByLabel(group, { exact: true }).check();
+  await page.getByRole("button", { name: "Create Contact" }).click();
+}
+
+// Earlier toasts may still be on screen: find the one with this text.
+const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
+const contactRow = (page: Page, name: string) => page.getByTestId("contact-row").filter({ hasText: name });
+const groupRow = (page: Page, name: string) => page.getByTestId("group-row").filter({ hasText: name });
+
+test("contacts and groups: create, edit, send to one, send to a group, delete with confirmation", async ({ page, javaScriptEnabled }) => {
+  const account = await signUpAndLogin(page, "contacts");
+  await grantCredits(account.email, 20);
+
+  // Groups, then contacts in them.
+  await page.goto("/sms/createContact");
+  await expect(page.getByRole("heading", { level: 1, name: "Create Contact" })).toBeVisible();
+  await expect(page.getByText("No groups available")).toBeVisible();
+  await createGroup(page, "Friends", "People we like");
+  await createGroup(page, "Work", "Colleagues");
+
+  await createContact(page, { name: "Ann Archer", phone: "+1 202 555 0131", email: "ann@example.com", groups: ["Friends"] });
+  await expect(page).toHaveURL(/\/sms\/accountContacts/);
+  await expect(toast(page, "Contact created successfully!")).toBeAttached();
+  await expect(contactRow(page, "Ann Archer")).toContainText("+12025550131");
+  await expect(contactRow(page, "Ann Archer")).toContainText("Friends");
+  await createContact(page, { name: "Ben Baker", phone: "(202) 555-0132", email: "ben@example.com", groups: ["Friends", "Work"] });
+  await expect(toast(page, "Contact created successfully!")).toBeAttached();
+  await createContact(page, { name: "Cat Cole", phone: "+44 7911 123456", email: "cat@example.com", groups: ["Friends"] });
+  await expect(toast(page, "Contact created successfully!")).toBeAttached();
+
+  // The same number twice is refused, and says why.
+  await createContact(page, { name: "Ann Again", phone: "202 555 0131", email: "again@example.com", groups: [] });
+  await expect(page.getByRole("alert").filter({ hasText: "Failed to create contact." })).toContainText(
+    "You already have a contact with the phone number +12025550131 (Ann Archer)",
+  );
+  await expect(page.getByLabel("Phone Number")).toHaveAttribute("aria-invalid", "true");
+
+  // The list, its columns and buttons.
+  await page.getByRole("link", { name: "Contacts", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Contacts" })).toBeVisible();
+  for (const column of ["Name", "Email", "Phone Number", "Groups", "SMS Gateway", "Actions"]) {
+    await expect(page.getByRole("columnheader", { name: column, exact: true })).toBeAttached();
+  }
+  await expect(page.getByRole("link", { name: "Create New Contact" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back" })).toBeVisible();
+  await expect(page.getByTestId("contact-row")).toHaveCount(3);
+
+  // Edit: a new name, and from Friends to Work.
+  await contactRow(page, "Cat Cole").getByRole("link", { name: "Edit Contact" }).click();
+  await expect(page).toHaveURL(/panel=edit&id=\d+/);
+  const edit = page.getByRole("region", { name: "Edit Contact: Cat Cole" });
+  await edit.getByLabel("Name").fill("Cat Carter");
+  await edit.getByLabel("Friends", { exact: true }).uncheck();
+  await edit.getByLabel("Work", { exact: true }).check();
+  await edit.getByRole("button", { name: "Update Contact" }).click();
+  await expect(toast(page, "Contact updated successfully!")).toBeAttached();
+  await expect(page).not.toHaveURL(/panel=/);
+  await expect(contactRow(page, "Cat Carter")).toContainText("Work");
+  await expect(contactRow(page, "Cat Carter")).not.toContainText("Friends");
+
+  // Send to one contact from its row.
+  await contactRow(page, "Ann Archer").getByRole("link", { name: "Send SMS" }).click();
+  const send = page.getByRole("region", { name: "Send SMS to Ann Archer" });
+  await expect(send).toContainText("To: Ann Archer (+12025550131)");
+  await send.getByLabel("Message").fill("Hi Ann, your order is ready.");
+  if (!javaScriptEnabled) await send.getByRole("button", { name: "Check cost" }).click();
+  await expect(page.getByTestId("segment-counter")).toContainText("1 segment · Cost: 1 credit");
+  await send.getByRole("button", { name: "Send SMS" }).click();
+  await expect(toast(page, "SMS sent successfully!")).toBeAttached();
+  await expect(page.getByTestId("balance")).toHaveText("Account balance: 19 credits");
+
+  // Send to the whole Friends group (Ann and Ben) in one post; the screen reports what happened.
+  await page.goto("/sms/accountGroups");
+  await groupRow(page, "Friends").getByRole("link", { name: "Send SMS" }).click();
+  const groupSend = page.getByRole("region", { name: "Send SMS to the group Friends" });
+  await groupSend.getByLabel("Message").fill("Party on Friday!");
+  if (!javaScriptEnabled) await groupSend.getByRole("button", { name: "Check cost" }).click();
+  await expect(page.getByTestId("group-cost")).toHaveText("2 active contacts × 1 credit = 2 credits");
+  await groupSend.getByRole("button", { name: "Send SMS" }).click();
+  const result = page.getByTestId("group-send-result");
+  if (javaScriptEnabled) {
+    await expect(result.getByRole("progressbar", { name: "Sending to Friends" })).toHaveAttribute("aria-valuenow", "100");
+  } else {
+    // Without JavaScript the panel shows the counts so far; Refresh shows more.
+    await expect(async () => {
+      const refresh = result.getByRole("link", { name: "Refresh" });
+      if (await refresh.isVisible()) await refresh.click();
+      await expect(result).toContainText("Done.", { timeout: 500 });
+    }).toPass({ timeout: 20_000 });
+  }
+  await expect(result).toContainText("Queued 2 messages (2 credits).");
+  await expect(page.getByTestId("balance")).toHaveText("Account balance: 17 credits");
+
+  // Every member's message is in the history.
+  await result.getByRole("link", { name: "Message History" }).click();
+  await expect(page).toHaveURL(/\/sms\/messageHistory$/);
+  const rows = page.getByTestId("message-row");
+  await expect(rows.filter({ hasText: "Party on Friday!" })).toHaveCount(2);
+  await expect(rows.filter({ hasText: "Party on Friday!" }).filter({ hasText: "+12025550131" })).toHaveCount(1);
+  await expect(rows.filter({ hasText: "Party on Friday!" }).filter({ hasText: "+12025550132" })).toHaveCount(1);
+  await expect(rows.filter({ hasText: "Hi Ann, your order is ready." })).toHaveCount(1);
+
+  // Delete a contact, with confirmation (a dialog with JavaScript, a panel without).
+  await page.goto("/sms/accountContacts");
+  await contactRow(page, "Ben Baker").getByRole("link", { name: "Delete Contact" }).click();
+  const confirmContact = javaScriptEnabled ? page.getByRole("dialog") : page.getByRole("region", { name: "Delete Contact: Ben Baker" });
+  await expect(confirmContact).toContainText("Are you sure you want to delete this contact?");
+  // Cancel first: nothing happens.
+  await confirmContact.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(contactRow(page, "Ben Baker")).toBeVisible();
+  await contactRow(page, "Ben Baker").getByRole("link", { name: "Delete Contact" }).click();
+  await confirmContact.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(toast(page, "Contact deleted successfully!")).toBeAttached();
+  await expect(contactRow(page, "Ben Baker")).toHaveCount(0);
+
+  // Delete a group: its contacts stay.
+  await page.goto("/sms/accountGroups");
+  await groupRow(page, "Friends").getByRole("link", { name: "Delete Group" }).click();
+  const confirmGroup = javaScriptEnabled ? page.getByRole("dialog") : page.getByRole("region", { name: "Delete Group: Friends" });
+  await expect(confirmGroup).toContainText("Are you sure you want to delete this group?");
+  await confirmGroup.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(toast(page, "Group deleted successfully!")).toBeAttached();
+  await expect(groupRow(page, "Friends")).toHaveCount(0);
+  await expect(groupRow(page, "Work")).toBeVisible();
+  await page.goto("/sms/accountContacts");
+  await expect(contactRow(page, "Ann Archer")).toBeVisible();
+  await expect(contactRow(page, "Ann Archer")).not.toContainText("Friends");
+});
+
+test("an empty group is an error; a group send short of credits says what it needs", async ({ page }) => {
+  const account = await signUpAndLogin(page, "groupsend");
+  await grantCredits(account.email, 1);
+  await createGroup(page, "Nobody", "Empty for now");
+  await groupRow(page, "Nobody").getByRole("link", { name: "Send SMS" }).click();
+  const panel = page.getByRole("region", { name: "Send SMS to the group Nobody" });
+  await expect(panel).toContainText("This group has no contacts yet");
+  await panel.getByLabel("Message").fill("Hello?");
+  await panel.getByRole("button", { name: "Send SMS" }).click();
+  await expect(panel.getByRole("alert")).toContainText("This group has no contacts: add contacts to it first");
+
+  await createGroup(page, "Pair", "Two people");
+  await createContact(page, { name: "One", phone: "+1 202 555 0141", email: "one@example.com", groups: ["Pair"] });
+  await createContact(page, { name: "Two", phone: "+1 202 555 0142", email: "two@example.com", groups: ["Pair"] });
+  await page.goto("/sms/accountGroups");
+  await groupRow(page, "Pair").getByRole("link", { name: "Send SMS" }).click();
+  const pair = page.getByRole("region", { name: "Send SMS to the group Pair" });
+  await pair.getByLabel("Message").fill("Hello both");
+  await pair.getByRole("button", { name: "Send SMS" }).click();
+  await expect(pair.getByRole("alert")).toContainText("Failed to send SMS, please check to ensure that you have enough credits");
+  await expect(pair.getByRole("alert")).toContainText("costs 2 credits; your balance is 1 credit.");
+  await page.goto("/sms/messageHistory");
+  await expect(page.getByText("You have not sent any messages yet.")).toBeVisible();
+});
+
+test("the schedule panel leads to Schedule SMS with the contact's number", async ({ page }) => {
+  await signUpAndLogin(page, "schedule");
+  await createContact(page, { name: "Sam Stone", phone: "+1 202 555 0151", email: "sam@example.com", groups: [] });
+  await contactRow(page, "Sam Stone").getByRole("link", { name: "Schedule SMS" }).click();
+  const panel = page.getByRole("region", { name: "Schedule SMS to Sam Stone" });
+  await panel.getByRole("link", { name: "Schedule SMS" }).click();
+  await expect(page).toHaveURL(/\/sms\/scheduleSms\?phoneNumber=%2B12025550151$/);
+});
+
+test("import contacts from a CSV file, with a report of the rows it skipped", async ({ page }) => {
+  await signUpAndLogin(page, "import");
+  await page.goto("/sms/accountContacts");
+  await page.getByRole("link", { name: "Import CSV" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Import Contacts" })).toBeVisible();
+  const csv = ["name,phone,email,group", "Ida Irwin,+1 202 555 0161,ida@example.com,Club", "No Number,,none@example.com,", "Jo Jansen,+1 202 555 0162,jo@example.com,Club"].join("\n");
+  await page.getByLabel("CSV file").setInputFiles({ name: "club.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "Upload and preview" }).click();
+  await expect(page.getByText("club.csv: 4 rows.")).toBeVisible();
+  await expect(page.getByLabel("The first row holds column names (do not import it)")).toBeChecked();
+  await expect(page.getByLabel("Phone Number")).toHaveValue("1");
+  await page.getByRole("button", { name: "Import Contacts" }).click();
+  await expect(toast(page, "Imported 2 contacts, updated 0, skipped 1.")).toBeAttached();
+  await expect(page.getByTestId("import-summary")).toContainText("Imported 2, updated 0, skipped 1.");
+  await expect(page.getByTestId("skipped-row")).toHaveText(["3Phone number is required"]);
+  await page.getByRole("link", { name: "Contacts", exact: true }).click();
+  await expect(contactRow(page, "Ida Irwin")).toContainText("Club");
+  await expect(contactRow(page, "Jo Jansen")).toContainText("+12025550162");
+
+  // Cancel on the preview throws the upload away.
+  await page.getByRole("link", { name: "Import CSV" }).click();
+  await page.getByLabel("CSV file").setInputFiles({ name: "again.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "Upload and preview" }).click();
+  await expect(page.getByText("again.csv: 4 rows.")).toBeVisible();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/sms\/accountContacts$/);
+});

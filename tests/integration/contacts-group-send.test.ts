@@ -1,0 +1,193 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { db } from "../../app/db/client.server.ts";
+import { contacts, groupSends } from "../../app/db/schema/contacts.ts";
+import { book, getBalance, getLedgerSum, InsufficientCreditsError } from "../../app/modules/credits/ledger.server.ts";
+import { EmptyGroupError, InactiveContactError, NotFoundError } from "../../app/modules/contacts/errors.ts";
+import { describeGroupSend } from "../../app/modules/contacts/group-send.ts";
+import {
+  GROUP_SEND_STALE_MS,
+  getGroupSendReport,
+  groupSendJobId,
+  reconcileGroupSends,
+  runGroupSend,
+  startGroupSend,
+} from "../../app/modules/contacts/group-send.server.ts";
+import { createGroup } from "../../app/modules/contacts/groups.server.ts";
+import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
+import { resetClock, setClock } from "../../app/utils/clock.server.ts";
+import { groupSend } from "../../worker/jobs/group-send.ts";
+import { startWorkers } from "../../worker/workers.ts";
+import { messagesOfGroupSend, seedGroup } from "../support/contacts.ts";
+import { createTestUser } from "../support/requests.ts";
+import { grantCredits, ledgerKeys } from "../support/sms.ts";
+import { waitFor } from "../support/wait.ts";
+
+const TWO_SEGMENTS = "x".repeat(200);
+
+function groupSendRows(userId: number) {
+  return db.select().from(groupSends).where(eq(groupSends.userId, userId)).all();
+}
+
+describe("group send to 1,000 members", () => {
+  it("creates exactly 1,000 messages and debits each once, however often the fan-out runs", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 2_500);
+    const { groupId, contactIds } = seedGroup(user.id, 1_000);
+
+    const started = await startGroupSend(user.id, groupId, TWO_SEGMENTS);
+    expect(started).toMatchObject({ status: "queued", total: 1_000, queued: 0, finished: false });
+    // One fan-out job, waiting in Redis; nothing is sent or debited yet.
+    const job = await getQueue(QUEUES.groupSend).getJob(groupSendJobId(started.id));
+    expect(job?.data).toEqual({ v: 1, groupSendId: started.id });
+    expect(getBalance(user.id)).toBe(2_500);
+
+    // The job runs twice at once (a stalled job picked up again while the first still runs)...
+    const [first, second] = await Promise.all([runGroupSend(started.id), runGroupSend(started.id)]);
+    expect(first?.finished).toBe(true);
+    expect(second?.finished).toBe(true);
+    // ...then again after a crash that lost its progress (as if it died before saving its cursor).
+    db.update(groupSends).set({ status: "running", cursor: 0 }).where(eq(groupSends.id, started.id)).run();
+    const retried = await runGroupSend(started.id);
+
+    const messages = messagesOfGroupSend(started.id);
+    expect(messages).toHaveLength(1_000);
+    expect(new Set(messages.map((m) => m.contactId))).toEqual(new Set(contactIds));
+    expect(messages.every((m) => m.source === "group" && m.segments === 2 && m.body === TWO_SEGMENTS)).toBe(true);
+    const debits = ledgerKeys(user.id).filter((key) => key.endsWith(":debit"));
+    expect(debits).toHaveLength(1_000);
+    expect(new Set(debits)).toEqual(new Set(messages.map((m) => `msg:${m.id}:debit`)));
+    expect(getBalance(user.id)).toBe(500);
+    expect(getLedgerSum(user.id)).toBe(500);
+    expect(retried).toMatchObject({ status: "done", queued: 1_000, credits: 2_000, skipped: 0, stopReason: null });
+    expect(describeGroupSend(retried!)).toBe("Queued 1,000 messages (2,000 credits).");
+    // Each message has its own send job.
+    const sendJobs = await getQueue(QUEUES.smsSend).getJobCounts("waiting", "delayed", "active");
+    expect(sendJobs.waiting + sendJobs.delayed + sendJobs.active).toBe(1_000);
+  });
+});
+
+describe("startGroupSend", () => {
+  it("refuses an empty group, a group of inactive contacts, and another user's group", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 10);
+    const empty = createGroup(user.id, { name: "Empty", description: "No one" });
+    await expect(startGroupSend(user.id, empty.id, "hi")).rejects.toBeInstanceOf(EmptyGroupError);
+
+    const { groupId, contactIds } = seedGroup(user.id, 2);
+    db.update(contacts).set({ status: false }).where(eq(contacts.userId, user.id)).run();
+    const error = await startGroupSend(user.id, groupId, "hi").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InactiveContactError);
+    expect((error as Error).message).toBe("All 2 contacts of this group are inactive (opted out): nothing to send");
+    expect(contactIds).toHaveLength(2);
+
+    const other = await createTestUser();
+    grantCredits(other.id, 10);
+    await expect(startGroupSend(other.id, groupId, "hi")).rejects.toBeInstanceOf(NotFoundError);
+    expect(groupSendRows(user.id)).toEqual([]);
+    expect(groupSendRows(other.id)).toEqual([]);
+  });
+
+  it("checks the whole cost up front: short of it, nothing is recorded, sent or debited", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 5);
+    const { groupId } = seedGroup(user.id, 3, 2000);
+    const error = await startGroupSend(user.id, groupId, TWO_SEGMENTS).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InsufficientCreditsError);
+    expect(error).toMatchObject({ needed: 6, balance: 5 });
+    expect(groupSendRows(user.id)).toEqual([]);
+    expect(getBalance(user.id)).toBe(5);
+  });
+
+  it("starts one send for a form posted twice (the same request key)", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 10);
+    const { groupId } = seedGroup(user.id, 2, 3000);
+    const first = await startGroupSend(user.id, groupId, "hello", { requestKey: "k-1" });
+    const again = await startGroupSend(user.id, groupId, "hello", { requestKey: "k-1" });
+    expect(again.id).toBe(first.id);
+    expect(groupSendRows(user.id)).toHaveLength(1);
+  });
+});
+
+describe("runGroupSend", () => {
+  it("skips inactive contacts and numbers that no longer validate, and says so", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 10);
+    const { groupId, contactIds } = seedGroup(user.id, 4, 4000);
+    db.update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[1])).run();
+    db.update(contacts).set({ phone: "+1555" }).where(eq(contacts.id, contactIds[3])).run();
+
+    const started = await startGroupSend(user.id, groupId, "Sale today");
+    // Three were active when it started: 3 credits needed.
+    expect(started.total).toBe(4);
+    const report = await runGroupSend(started.id);
+    expect(report).toMatchObject({ status: "done", queued: 2, credits: 2, skipped: 2 });
+    expect(describeGroupSend(report!)).toBe("Queued 2 messages (2 credits); skipped 2: +12025554001 opted out, +1555 invalid phone number.");
+    expect(messagesOfGroupSend(started.id).map((m) => m.toPhone)).toEqual(["+12025554000", "+12025554002"]);
+    expect(getBalance(user.id)).toBe(8);
+  });
+
+  it("stops, and says why, when the balance runs out on the way", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 1_500);
+    const { groupId } = seedGroup(user.id, 1_500, 5000);
+    const started = await startGroupSend(user.id, groupId, "hello");
+    // Spent elsewhere between the check and the fan-out.
+    book({ userId: user.id, kind: "debit", amount: -1_000, key: `elsewhere:${user.id}` });
+    const report = await runGroupSend(started.id);
+    expect(report).toMatchObject({ status: "done", queued: 0, credits: 0 });
+    expect(report?.stopReason).toBe(
+      "Stopped early: not enough credits for the next 1,000 messages (1,000 credits needed, balance 500 credits).",
+    );
+    expect(getBalance(user.id)).toBe(500);
+  });
+
+  it("finishes what it can after the group is deleted, keeping the report", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 5);
+    const { groupId } = seedGroup(user.id, 2, 6000);
+    const started = await startGroupSend(user.id, groupId, "hello");
+    const { deleteGroup } = await import("../../app/modules/contacts/groups.server.ts");
+    deleteGroup(user.id, groupId);
+    const report = await runGroupSend(started.id);
+    expect(report).toMatchObject({ status: "done", groupId: null, queued: 0, stopReason: "Stopped early: the group was deleted." });
+  });
+
+  it("reports only to its owner", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 5);
+    const { groupId } = seedGroup(user.id, 1, 7000);
+    const started = await startGroupSend(user.id, groupId, "hello");
+    const other = await createTestUser();
+    expect(getGroupSendReport(other.id, started.id)).toBeNull();
+    expect(getGroupSendReport(user.id, started.id)?.id).toBe(started.id);
+  });
+});
+
+describe("the group-send worker", () => {
+  it("fans out the job the form post enqueued, and the reconciler re-adds a lost one", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 20);
+    const { groupId } = seedGroup(user.id, 5, 8000);
+    const started = await startGroupSend(user.id, groupId, "hello");
+    // Lost from Redis (e.g. Redis was down when the form was posted).
+    await (await getQueue(QUEUES.groupSend).getJob(groupSendJobId(started.id)))?.remove();
+    setClock(() => Date.now() + GROUP_SEND_STALE_MS + 1_000);
+    try {
+      expect(await reconcileGroupSends()).toEqual({ enqueued: 1, failed: 0 });
+    } finally {
+      resetClock();
+    }
+    const workers = await startWorkers([groupSend]);
+    try {
+      const done = await waitFor(() => {
+        const report = getGroupSendReport(user.id, started.id);
+        return report?.finished ? report : undefined;
+      });
+      expect(done).toMatchObject({ status: "done", queued: 5, credits: 5 });
+    } finally {
+      await workers.close();
+    }
+  });
+});

@@ -1,0 +1,25 @@
+import type { Job } from "bullmq";
+import { reconcileGroupSends, runGroupSend } from "../../app/modules/contacts/group-send.server.ts";
+import { GroupSendPayload, GroupSendReconcilePayload } from "../../app/queue/payloads.ts";
+import { QUEUES } from "../../app/queue/queues.server.ts";
+import type { JobDefinition } from "../registry.ts";
+
+const RECONCILE = "group-send-reconcile";
+
+export const groupSend: JobDefinition = {
+  queue: QUEUES.groupSend,
+  // Each fan-out writes in batches; two at once keep one big group from holding up the others.
+  concurrency: 2,
+  schedules: [{ id: RECONCILE, pattern: "30 * * * * *", data: { v: 1 } }],
+  async onStart() {
+    await reconcileGroupSends();
+  },
+  async process(job: Job) {
+    if (job.name === RECONCILE) {
+      GroupSendReconcilePayload.parse(job.data);
+      return reconcileGroupSends();
+    }
+    const { groupSendId } = GroupSendPayload.parse(job.data);
+    return runGroupSend(groupSendId, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) });
+  },
+};
