@@ -56,6 +56,8 @@ export default defineConfig({
       SIMULATOR_DLR_MS: "300",
       LOG_LEVEL: "warn",
       REDIS_URL: "",
+      // Every journey registers its own accounts from this one address.
+      REGISTER_LIMIT_PER_HOUR: "100000",
     },
   },
 });

@@ -32,6 +32,8 @@ const schema = z.object({
   WORKER: z.enum(["inline", "off"]).default("inline"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   ANALYTICS_ID: optionalString,
+  // Accounts one client address may create per hour (sign-up abuse).
+  REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Support requests: always saved; e-mailed only when SMTP_URL is set.
   SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\//.test(v), "must start with smtp:// or smtps://"),

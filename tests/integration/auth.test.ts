@@ -116,3 +116,19 @@ describe("logout and guards", () => {
     expect(await call(authorizationLoader, makeRequest("/authorization", { user: admin }))).toBeNull();
   });
 });
+
+describe("sign-up abuse", () => {
+  it("limits accounts created per client address and says when to come back", async () => {
+    const { env } = await import("../../app/utils/env.server.ts");
+    const form = (i: number) => ({ email: `burst-${i}@example.com`, fullName: "Burst", password: "long-enough" });
+    for (let i = 0; i < env.REGISTER_LIMIT_PER_HOUR; i++) {
+      expect(locationOf(await call(registerAction, makeRequest("/register", { ip: "10.7.7.7", form: form(i) })))).toBe("/login");
+    }
+    const refused = await call(registerAction, makeRequest("/register", { ip: "10.7.7.7", form: form(999) }));
+    expect(statusOf(refused)).toBe(429);
+    expect(dataOf<Reply>(refused).error?.[""]?.[0]).toMatch(/^Too many accounts were created from your network\. Please try again in 60 minutes\.$/);
+    expect(findUserByEmail("burst-999@example.com")).toBeUndefined();
+    // Another address is not affected.
+    expect(locationOf(await call(registerAction, makeRequest("/register", { ip: "10.7.7.8", form: form(1000) })))).toBe("/login");
+  });
+});

@@ -2,11 +2,11 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation } from "react-router";
 import { Button } from "../../components/ui/button.tsx";
-import { Field } from "../../components/ui/field.tsx";
+import { Field, FormErrors } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireAnonymous } from "../../modules/auth/guards.server.ts";
 import { RegisterSchema } from "../../modules/auth/schemas.ts";
-import { createUser, EmailTakenError } from "../../modules/auth/users.server.ts";
+import { registerCustomer } from "../../modules/auth/register.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/register";
 
@@ -22,12 +22,11 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
-  try {
-    await createUser(submission.value);
-  } catch (error) {
-    if (!(error instanceof EmailTakenError)) throw error;
-    return data(submission.reply({ fieldErrors: { email: [error.message] }, hideFields: ["password"] }), { status: 400 });
+  const result = await registerCustomer(request, submission.value);
+  if (!result.ok && result.field === "email") {
+    return data(submission.reply({ fieldErrors: { email: [result.error] }, hideFields: ["password"] }), { status: 400 });
   }
+  if (!result.ok) return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), { status: result.status });
   return redirectWithToast("/login", { description: "Registration successful! Please login to continue." });
 }
 
@@ -44,6 +43,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
       <PageHeader title="Register" />
       <Card>
         <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
+          <FormErrors id={form.errorId} errors={form.errors} />
           <Field
             label="Email"
             inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", autoFocus: true }}

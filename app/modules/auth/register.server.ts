@@ -1,0 +1,35 @@
+import { env } from "../../utils/env.server.ts";
+import { clientIp } from "../../utils/http.server.ts";
+import { hit, type Limit } from "../../utils/rate-limit.server.ts";
+import { createUser, EmailTakenError } from "./users.server.ts";
+
+const perIp = (): Limit => ({ name: "register-ip", limit: env.REGISTER_LIMIT_PER_HOUR, windowMs: 60 * 60 * 1000 });
+
+export type RegisterResult =
+  | { ok: true }
+  | { ok: false; field: "email"; error: string }
+  | { ok: false; field: null; error: string; status: 429 };
+
+/** Creates a customer account, at most REGISTER_LIMIT_PER_HOUR per client address. */
+export async function registerCustomer(
+  request: Request,
+  input: { email: string; fullName: string; password: string },
+): Promise<RegisterResult> {
+  const limit = await hit(perIp(), clientIp(request));
+  if (!limit.allowed) {
+    const minutes = Math.ceil(limit.retryAfterSeconds / 60);
+    return {
+      ok: false,
+      field: null,
+      status: 429,
+      error: `Too many accounts were created from your network. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    };
+  }
+  try {
+    await createUser({ ...input, role: "customer" });
+    return { ok: true };
+  } catch (error) {
+    if (!(error instanceof EmailTakenError)) throw error;
+    return { ok: false, field: "email", error: error.message };
+  }
+}
