@@ -1,30 +1,12 @@
 import { useEffect, useRef } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import type { Article, QuickLink } from "../../modules/content/article.ts";
 import { cn } from "../../utils/misc.ts";
+import { BackButton } from "../ui/back-button.tsx";
 import { buttonClass } from "../ui/button.tsx";
 import { Sections } from "./rich-text.tsx";
 
 const TOGGLE_ID = "quick-links-toggle";
-
-/** Goes back in history with JavaScript; without it (or on a first visit) follows the link. */
-function BackButton({ fallback }: { fallback: string }) {
-  const navigate = useNavigate();
-  return (
-    <Link
-      to={fallback}
-      className={buttonClass({ variant: "secondary" })}
-      onClick={(event) => {
-        if (((window.history.state as { idx?: number } | null)?.idx ?? 0) > 0) {
-          event.preventDefault();
-          navigate(-1);
-        }
-      }}
-    >
-      Back
-    </Link>
-  );
-}
 
 function QuickLinksPanel({ links, currentPath }: { links: QuickLink[]; currentPath: string }) {
   return (

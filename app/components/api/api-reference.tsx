@@ -1,0 +1,202 @@
+import { Fragment, type ReactNode } from "react";
+import { Link } from "react-router";
+import type { ReferenceEndpoint, ReferenceField, ReferenceObject } from "../../modules/api/reference.server.ts";
+import { cn } from "../../utils/misc.ts";
+import { ButtonLink } from "../ui/button.tsx";
+import { Card } from "../ui/page.tsx";
+import { Table, Td, Th } from "../ui/table.tsx";
+
+export type ApiReferenceData = {
+  intro: string[];
+  endpoints: ReferenceEndpoint[];
+  objects: ReferenceObject[];
+  openApiUrl: string;
+  /** The line that puts the key into the shell variable the examples read. */
+  keyExport: string;
+  keyShown: boolean;
+  hasKey: boolean;
+};
+
+/** `code` spans in the document's prose. */
+function Prose({ text }: { text: string }) {
+  return (
+    <>
+      {text.split("`").map((part, i) =>
+        i % 2 ? (
+          <code key={i} className="rounded bg-slate-100 px-1 font-mono text-[0.85em]">
+            {part}
+          </code>
+        ) : (
+          <Fragment key={i}>{part}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+const methodTone: Record<string, string> = {
+  GET: "bg-emerald-100 text-emerald-800",
+  POST: "bg-blue-100 text-blue-800",
+  DELETE: "bg-red-100 text-red-800",
+};
+
+function Code({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <pre data-testid={testId} className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm leading-6 text-slate-100">
+      <code>{children}</code>
+    </pre>
+  );
+}
+
+function Fields({ fields, caption }: { fields: ReferenceField[]; caption: string }) {
+  if (fields.length === 0) return null;
+  return (
+    <Table>
+      <caption className="px-4 pt-3 text-left text-sm font-semibold text-slate-800">{caption}</caption>
+      <thead>
+        <tr>
+          <Th>Field</Th>
+          <Th>Type</Th>
+          <Th>Description</Th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {fields.map((field) => (
+          <tr key={`${field.where}-${field.name}`}>
+            <Td className="whitespace-nowrap">
+              <code className="font-mono font-semibold">{field.name}</code>
+              <div className="text-xs text-slate-500">
+                {field.where === "body" || field.where === "response" ? "" : `${field.where}, `}
+                {field.required ? "required" : "optional"}
+              </div>
+            </Td>
+            <Td className="font-mono text-xs">{field.type}</Td>
+            <Td className="min-w-56">
+              <Prose text={field.description} />
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+function Endpoint({ endpoint }: { endpoint: ReferenceEndpoint }) {
+  return (
+    <Card className="space-y-4">
+      <div id={endpoint.id} className="scroll-mt-4">
+        <h3 className="flex flex-wrap items-center gap-2 text-lg font-semibold text-slate-900">
+          <span className={cn("rounded px-2 py-0.5 font-mono text-sm", methodTone[endpoint.method])}>{endpoint.method}</span>
+          <code className="font-mono text-base break-all">{endpoint.path}</code>
+        </h3>
+        <p className="mt-1 font-medium text-slate-800">{endpoint.summary}</p>
+        {endpoint.description ? (
+          <p className="mt-1 text-sm text-slate-600">
+            <Prose text={endpoint.description} />
+          </p>
+        ) : null}
+        {endpoint.auth ? null : <p className="mt-1 text-sm text-slate-600">No API key needed.</p>}
+      </div>
+      <Fields fields={endpoint.fields} caption="Request" />
+      <div>
+        <p className="text-sm text-slate-800">
+          <span className="font-semibold">{endpoint.success.status}</span> {endpoint.success.description}
+        </p>
+      </div>
+      <Fields fields={endpoint.success.fields} caption="Response" />
+      {endpoint.errors.length ? (
+        <Table>
+          <caption className="px-4 pt-3 text-left text-sm font-semibold text-slate-800">Errors</caption>
+          <thead>
+            <tr>
+              <Th>Status</Th>
+              <Th>Code</Th>
+              <Th>When</Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {endpoint.errors.map((error) => (
+              <tr key={error.status}>
+                <Td className="font-semibold">{error.status}</Td>
+                <Td className="font-mono text-xs">{error.code}</Td>
+                <Td className="min-w-56">
+                  <Prose text={error.description} />
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : null}
+      <div>
+        <h4 className="mb-2 text-sm font-semibold text-slate-800">Example</h4>
+        <Code testId="curl-example">{endpoint.curl}</Code>
+      </div>
+    </Card>
+  );
+}
+
+/** The REST API reference under the send form of /sms/documentation, rendered from the OpenAPI document. */
+export function ApiReference({ reference }: { reference: ApiReferenceData }) {
+  return (
+    <section aria-labelledby="api-reference" className="mt-10 space-y-6">
+      <div className="space-y-3">
+        <h2 id="api-reference" className="text-xl font-bold text-slate-900 sm:text-2xl">
+          REST API reference
+        </h2>
+        {reference.intro.map((paragraph) => (
+          <p key={paragraph} className="max-w-3xl text-slate-700">
+            <Prose text={paragraph} />
+          </p>
+        ))}
+        <p className="text-slate-700">
+          The OpenAPI 3.1 document for tools and code generators:{" "}
+          <a href={reference.openApiUrl} className="break-all">
+            {reference.openApiUrl}
+          </a>
+        </p>
+        <nav aria-label="Endpoints">
+          <ul className="flex flex-wrap gap-2 text-sm">
+            {reference.endpoints.map((endpoint) => (
+              <li key={endpoint.id}>
+                <a href={`#${endpoint.id}`} className="rounded bg-slate-100 px-2 py-1 font-mono text-slate-800 no-underline hover:bg-slate-200">
+                  {endpoint.method} {endpoint.path}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+
+      <Card className="space-y-3">
+        <h3 className="text-lg font-semibold text-slate-900">Try the examples</h3>
+        <p className="text-sm text-slate-700">
+          Each example is a command for a terminal. First put your API key in a shell variable; the examples read it from
+          there, so the key stays out of your shell history's commands and out of this page.
+        </p>
+        <Code testId="key-export">{reference.keyExport}</Code>
+        <div className="flex flex-wrap gap-2">
+          {reference.hasKey ? (
+            <ButtonLink to={reference.keyShown ? "/sms/documentation#api-reference" : "?key=1#api-reference"} variant="secondary" replace preventScrollReset>
+              {reference.keyShown ? "Hide my key" : "Show my key in the example"}
+            </ButtonLink>
+          ) : (
+            <p className="text-sm text-slate-700">
+              You do not have an API key yet: create one on the <Link to="/sms/apiToken">API Token</Link> page.
+            </p>
+          )}
+        </div>
+      </Card>
+
+      {reference.endpoints.map((endpoint) => (
+        <Endpoint key={endpoint.id} endpoint={endpoint} />
+      ))}
+
+      {reference.objects.map((object) => (
+        <Card key={object.name} className="space-y-3">
+          <h3 className="text-lg font-semibold text-slate-900">The {object.name} object</h3>
+          <Fields fields={object.fields} caption={`${object.name} fields`} />
+        </Card>
+      ))}
+    </section>
+  );
+}
