@@ -4,7 +4,6 @@ import type { ReferenceEndpoint, ReferenceField, ReferenceObject } from "../../m
 import { cn } from "../../utils/misc.ts";
 import { ButtonLink } from "../ui/button.tsx";
 import { Card } from "../ui/page.tsx";
-import { Table, Td, Th } from "../ui/table.tsx";
 
 export type ApiReferenceData = {
   intro: string[];
@@ -48,40 +47,58 @@ function Code({ children, testId }: { children: ReactNode; testId?: string }) {
   );
 }
 
-function Fields({ fields, caption }: { fields: ReferenceField[]; caption: string }) {
-  if (fields.length === 0) return null;
+function FieldList({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <Table>
-      <caption className="px-4 pt-3 text-left text-sm font-semibold text-slate-800">{caption}</caption>
-      <thead>
-        <tr>
-          <Th>Field</Th>
-          <Th>Type</Th>
-          <Th>Description</Th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {fields.map((field) => (
-          <tr key={`${field.where}-${field.name}`}>
-            <Td className="whitespace-nowrap">
-              <code className="font-mono font-semibold">{field.name}</code>
-              <div className="text-xs text-slate-500">
-                {field.where === "body" || field.where === "response" ? "" : `${field.where}, `}
-                {field.required ? "required" : "optional"}
-              </div>
-            </Td>
-            <Td className="font-mono text-xs">{field.type}</Td>
-            <Td className="min-w-56">
-              <Prose text={field.description} />
-            </Td>
-          </tr>
-        ))}
-      </tbody>
-    </Table>
+    <div>
+      <h4 className="mb-2 text-sm font-semibold text-slate-800">{title}</h4>
+      <dl className="divide-y divide-slate-100 rounded-lg text-sm ring-1 ring-slate-200">{children}</dl>
+    </div>
   );
 }
 
-function Endpoint({ endpoint }: { endpoint: ReferenceEndpoint }) {
+function FieldRow({ term, children }: { term: ReactNode; children: ReactNode }) {
+  return (
+    <div className="gap-4 px-4 py-3 sm:grid sm:grid-cols-[13rem_minmax(0,1fr)]">
+      <dt>{term}</dt>
+      <dd className="mt-1 text-slate-700 sm:mt-0">{children}</dd>
+    </div>
+  );
+}
+
+/** A type that names a shared object links to its description. */
+function TypeName({ type, objects }: { type: string; objects: Set<string> }) {
+  const name = type.replace(/\[\]$/, "");
+  return objects.has(name) ? <a href={`#object-${name}`}>{type}</a> : <>{type}</>;
+}
+
+function Fields({ fields, title, objects }: { fields: ReferenceField[]; title: string; objects: Set<string> }) {
+  if (fields.length === 0) return null;
+  return (
+    <FieldList title={title}>
+      {fields.map((field) => (
+        <FieldRow
+          key={`${field.where}-${field.name}`}
+          term={
+            <>
+              <code className="font-mono font-semibold text-slate-900">{field.name}</code>{" "}
+              <span className="font-mono text-xs text-slate-600">
+                <TypeName type={field.type} objects={objects} />
+              </span>
+              <span className="block text-xs text-slate-500">
+                {field.where === "body" || field.where === "response" ? "" : `${field.where}, `}
+                {field.required ? "required" : "optional"}
+              </span>
+            </>
+          }
+        >
+          <Prose text={field.description} />
+        </FieldRow>
+      ))}
+    </FieldList>
+  );
+}
+
+function Endpoint({ endpoint, objects }: { endpoint: ReferenceEndpoint; objects: Set<string> }) {
   return (
     <Card className="space-y-4">
       <div id={endpoint.id} className="scroll-mt-4">
@@ -97,35 +114,33 @@ function Endpoint({ endpoint }: { endpoint: ReferenceEndpoint }) {
         ) : null}
         {endpoint.auth ? null : <p className="mt-1 text-sm text-slate-600">No API key needed.</p>}
       </div>
-      <Fields fields={endpoint.fields} caption="Request" />
-      <div>
-        <p className="text-sm text-slate-800">
-          <span className="font-semibold">{endpoint.success.status}</span> {endpoint.success.description}
-        </p>
-      </div>
-      <Fields fields={endpoint.success.fields} caption="Response" />
+      <Fields fields={endpoint.fields} title="Request" objects={objects} />
+      <p className="text-sm text-slate-800">
+        <span className="font-semibold">{endpoint.success.status}</span> {endpoint.success.description}
+        {endpoint.success.object ? (
+          <>
+            {" "}
+            The answer is a <a href={`#object-${endpoint.success.object}`}>{endpoint.success.object} object</a>.
+          </>
+        ) : null}
+      </p>
+      <Fields fields={endpoint.success.fields} title="Response" objects={objects} />
       {endpoint.errors.length ? (
-        <Table>
-          <caption className="px-4 pt-3 text-left text-sm font-semibold text-slate-800">Errors</caption>
-          <thead>
-            <tr>
-              <Th>Status</Th>
-              <Th>Code</Th>
-              <Th>When</Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {endpoint.errors.map((error) => (
-              <tr key={error.status}>
-                <Td className="font-semibold">{error.status}</Td>
-                <Td className="font-mono text-xs">{error.code}</Td>
-                <Td className="min-w-56">
-                  <Prose text={error.description} />
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <FieldList title="Errors">
+          {endpoint.errors.map((error) => (
+            <FieldRow
+              key={error.status}
+              term={
+                <>
+                  <span className="font-semibold text-slate-900">{error.status}</span>{" "}
+                  <code className="font-mono text-xs text-slate-600">{error.code}</code>
+                </>
+              }
+            >
+              <Prose text={error.description} />
+            </FieldRow>
+          ))}
+        </FieldList>
       ) : null}
       <div>
         <h4 className="mb-2 text-sm font-semibold text-slate-800">Example</h4>
@@ -137,6 +152,7 @@ function Endpoint({ endpoint }: { endpoint: ReferenceEndpoint }) {
 
 /** The REST API reference under the send form of /sms/documentation, rendered from the OpenAPI document. */
 export function ApiReference({ reference }: { reference: ApiReferenceData }) {
+  const objects = new Set(reference.objects.map((o) => o.name));
   return (
     <section aria-labelledby="api-reference" className="mt-10 space-y-6">
       <div className="space-y-3">
@@ -188,13 +204,15 @@ export function ApiReference({ reference }: { reference: ApiReferenceData }) {
       </Card>
 
       {reference.endpoints.map((endpoint) => (
-        <Endpoint key={endpoint.id} endpoint={endpoint} />
+        <Endpoint key={endpoint.id} endpoint={endpoint} objects={objects} />
       ))}
 
       {reference.objects.map((object) => (
         <Card key={object.name} className="space-y-3">
-          <h3 className="text-lg font-semibold text-slate-900">The {object.name} object</h3>
-          <Fields fields={object.fields} caption={`${object.name} fields`} />
+          <h3 id={`object-${object.name}`} className="scroll-mt-4 text-lg font-semibold text-slate-900">
+            The {object.name} object
+          </h3>
+          <Fields fields={object.fields} title="Fields" objects={objects} />
         </Card>
       ))}
     </section>

@@ -54,7 +54,7 @@ export function hashApiKey(key: string): string {
 }
 
 export function maskApiKey(key: string): string {
-  return `${API_KEY_PREFIX}${"•".repeat(24)}${key.slice(-4)}`;
+  return `${API_KEY_PREFIX}${"•".repeat(16)}${key.slice(-4)}`;
 }
 
 let aesKey: Buffer | undefined;

@@ -37,7 +37,8 @@ export type ReferenceEndpoint = {
   description: string | null;
   auth: boolean;
   fields: ReferenceField[];
-  success: { status: string; description: string; fields: ReferenceField[] };
+  /** `object`: the answer is an object described once for several endpoints (see `objects`). */
+  success: { status: string; description: string; object: string | null; fields: ReferenceField[] };
   errors: { status: string; code: string; description: string }[];
   curl: string;
 };
@@ -53,18 +54,19 @@ function resolve(document: Json, schema: JsonSchema): JsonSchema {
 
 function typeName(document: Json, schema: JsonSchema): string {
   if (schema.$ref) return schema.$ref.split("/").pop()!;
-  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
   if (schema.type === "array" && schema.items) return `${typeName(document, schema.items)}[]`;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? "any"];
   return types.map((t) => (t === "string" && schema.format ? `string (${schema.format})` : t)).join(" | ");
 }
 
 function describe(schema: JsonSchema): string {
-  const limits = [
-    schema.minimum !== undefined && schema.maximum !== undefined ? `${schema.minimum} to ${schema.maximum}.` : null,
+  const bounded = schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER;
+  const notes = [
+    schema.enum ? `One of: ${schema.enum.map((v) => `\`${String(v)}\``).join(", ")}.` : null,
+    bounded && schema.minimum !== undefined ? `${schema.minimum} to ${schema.maximum}.` : null,
     schema.default !== undefined ? `Default ${JSON.stringify(schema.default)}.` : null,
-  ].filter(Boolean);
-  return [schema.description, ...limits].filter(Boolean).join(" ");
+  ];
+  return [schema.description, ...notes].filter(Boolean).join(" ");
 }
 
 function objectFields(document: Json, schema: JsonSchema, where: string): ReferenceField[] {
@@ -98,11 +100,20 @@ function curl(origin: string, method: string, path: string, operation: Operation
 
 export type ReferenceObject = { name: string; fields: ReferenceField[] };
 
-/** Objects that answers hold inside them (a list's items), described once. */
-function nestedObjects(document: Json, endpoints: ReferenceEndpoint[]): ReferenceObject[] {
-  const schemas = (document.components as { schemas: Record<string, JsonSchema> }).schemas;
-  const names = new Set(endpoints.flatMap((e) => e.success.fields.map((f) => f.type.replace(/\[\]$/, ""))).filter((t) => t in schemas));
-  return [...names].map((name) => ({ name, fields: objectFields(document, { $ref: `#/components/schemas/${name}` }, "response") }));
+const refName = (schema: JsonSchema | undefined) => schema?.$ref?.split("/").pop() ?? schema?.items?.$ref?.split("/").pop();
+
+/** Objects that several answers hold (as themselves or inside a list): described once, not per endpoint. */
+function sharedObjects(document: Json, operations: Operation[]): Set<string> {
+  const uses = new Map<string, number>();
+  const count = (name: string | undefined) => name && uses.set(name, (uses.get(name) ?? 0) + 1);
+  for (const operation of operations) {
+    const success = Object.entries(operation.responses).find(([code]) => code.startsWith("2"))?.[1];
+    const schema = success?.content?.["application/json"].schema;
+    if (!schema) continue;
+    count(refName(schema));
+    for (const property of Object.values(resolve(document, schema).properties ?? {})) count(refName(property));
+  }
+  return new Set([...uses].filter(([, n]) => n > 1).map(([name]) => name));
 }
 
 /**
@@ -112,13 +123,17 @@ function nestedObjects(document: Json, endpoints: ReferenceEndpoint[]): Referenc
  */
 export function apiReference(document: Json, values: Record<string, string> = {}) {
   const origin = (document.servers as { url: string }[])[0].url;
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  const shared = sharedObjects(document, Object.values(paths).flatMap((methods) => Object.values(methods)));
   const endpoints: ReferenceEndpoint[] = [];
-  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
+  for (const [path, methods] of Object.entries(paths)) {
     for (const [lower, operation] of Object.entries(methods)) {
       const method = lower.toUpperCase();
       const [status, success] = Object.entries(operation.responses).find(([code]) => code.startsWith("2"))!;
       const successSchema = success.content?.["application/json"].schema;
       const bodySchema = operation.requestBody?.content["application/json"].schema;
+      const direct = successSchema?.$ref ? refName(successSchema)! : null;
+      const sharedAnswer = direct && shared.has(direct) ? direct : null;
       endpoints.push({
         id: operation.operationId,
         method,
@@ -139,7 +154,8 @@ export function apiReference(document: Json, values: Record<string, string> = {}
         success: {
           status,
           description: success.description,
-          fields: successSchema && resolve(document, successSchema).properties ? objectFields(document, successSchema, "response") : [],
+          object: sharedAnswer,
+          fields: sharedAnswer || !successSchema ? [] : objectFields(document, successSchema, "response"),
         },
         errors: Object.entries(operation.responses)
           .filter(([code]) => !code.startsWith("2"))
@@ -152,5 +168,6 @@ export function apiReference(document: Json, values: Record<string, string> = {}
       });
     }
   }
-  return { endpoints, objects: nestedObjects(document, endpoints) };
+  const objects = [...shared].map((name) => ({ name, fields: objectFields(document, { $ref: `#/components/schemas/${name}` }, "response") }));
+  return { endpoints, objects };
 }

@@ -47,9 +47,9 @@ export const IdempotencyKeyHeader = z
   });
 
 export const MessageSchema = z.object({
-  id: z.int().positive().meta({ examples: [42] }),
+  id: z.int().positive().meta({ description: "The message's id, for GET /api/v1/messages/{id}.", examples: [42] }),
   to: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
-  body: z.string().meta({ examples: [EXAMPLE_BODY] }),
+  body: z.string().meta({ description: "The text as sent (line breaks as \\n).", examples: [EXAMPLE_BODY] }),
   encoding: z.enum(["GSM-7", "UCS-2"]),
   segments: z.int().positive().meta({ description: "SMS parts it is sent in." }),
   credits: z.int().nonnegative().meta({ description: "Credits charged: 1 per segment." }),
