@@ -51,10 +51,18 @@ const start = (entry: string) => {
   children.push(child);
   return child;
 };
-const stop = () => {
-  for (const child of children) child.kill("SIGTERM");
-};
-process.on("exit", stop);
+// Newest first: the worker must finish while the server's private Redis is still there.
+async function stop() {
+  for (const child of children.reverse()) {
+    if (child.exitCode !== null) continue;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+process.on("exit", () => children.forEach((child) => child.exitCode === null && child.kill("SIGKILL")));
 
 start("scripts/start.ts");
 for (let i = 0; ; i++) {
@@ -119,6 +127,6 @@ console.log(
   }),
 );
 agent.destroy();
-stop();
+await stop();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

@@ -195,6 +195,8 @@ describe("GET /api/v1/messages and /api/v1/messages/{id}", () => {
     expect(onlyFailed.nextCursor).toBeNull();
     const defaults = MessageListSchema.parse((await callApi("GET", "/api/v1/messages", { key: customer.key })).json);
     expect(defaults.data).toHaveLength(20);
+    const blanks = MessageListSchema.parse((await callApi("GET", "/api/v1/messages?status=&cursor=&limit=", { key: customer.key })).json);
+    expect(blanks.data.map((m) => m.id)).toEqual(defaults.data.map((m) => m.id));
   });
 
   it("refuses bad paging parameters with 400 and the parameter's name", async () => {

@@ -83,6 +83,8 @@ function firstIssue(error: z.ZodError): { field: string | undefined; message: st
 function parseQuery(schema: z.ZodType, search: string): unknown {
   const raw: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(search)) {
+    // `?status=&limit=` as a form would send it: an empty value is no value.
+    if (value === "") continue;
     if (name in raw) throw new ApiError("invalid_request", `${name} is given more than once`, { field: name });
     raw[name] = value;
   }
