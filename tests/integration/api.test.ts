@@ -262,6 +262,14 @@ describe("rate limit", () => {
     expect(limited.headers["RateLimit-Remaining"]).toBe("0");
     expect((await callApi("GET", "/api/v1/balance", { key: b.key }, handle)).status).toBe(200);
   });
+
+  it("counts requests that arrive together one by one", async () => {
+    const handle = createApiHandler({ ratePerMinute: 3 });
+    const c = await apiCustomer();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => callApi("GET", "/api/v1/balance", { key: c.key }, handle)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 429, 429]);
+    expect(answers.map((a) => a.headers["RateLimit-Remaining"]).sort()).toEqual(["0", "0", "0", "1", "2"]);
+  });
 });
 
 describe("routing", () => {

@@ -1,4 +1,5 @@
-// API key authentication and the per-key rate limit, in one Redis round trip per request.
+// API key authentication and the per-key rate limit, in one Redis round trip per request (shared
+// by all requests of the same event-loop turn).
 //
 // Keys are found by their SHA-256. A small in-memory cache (hash -> owner) spares the database on
 // most requests; it is safe against revocation in any process because every entry remembers the
@@ -22,33 +23,77 @@ const CACHE_TTL_MS = 30_000;
 const CACHE_MAX = 10_000;
 const LAST_USE_EVERY_MS = 60_000;
 
-// Count the request in its fixed window, and return the current key epoch (made if missing).
+const epochKey = () => redisKey("api", "key-epoch");
+
+// One call per event-loop turn for every request of that turn: the current key epoch (made if
+// missing), then for each key its requests counted in the key's fixed window.
 const GATE = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local epoch = redis.call('GET', KEYS[2])
+local epoch = redis.call('GET', KEYS[1])
 if not epoch then
   epoch = ARGV[2]
-  redis.call('SET', KEYS[2], epoch)
+  redis.call('SET', KEYS[1], epoch)
 end
-return {count, redis.call('PTTL', KEYS[1]), epoch}`;
+local out = {epoch}
+for i = 2, #KEYS do
+  local n = tonumber(ARGV[i + 1])
+  local count = redis.call('INCRBY', KEYS[i], n)
+  if count == n then redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+  out[#out + 1] = count
+  out[#out + 1] = redis.call('PTTL', KEYS[i])
+end
+return out`;
 
-type GateRedis = Redis & {
-  apiGate(countKey: string, epochKey: string, windowMs: number, freshEpoch: string): Promise<[number, number, string]>;
-};
+type GateRedis = Redis & { apiGate(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<(string | number)[]> };
 const defined = new WeakSet<Redis>();
 
 function gateRedis(): GateRedis {
   const redis = getRedis();
-  // EVALSHA with a fallback to EVAL: the script is not sent with every request.
+  // EVALSHA with a fallback to EVAL: the script is not sent with every call.
   if (!defined.has(redis)) {
-    redis.defineCommand("apiGate", { numberOfKeys: 2, lua: GATE });
+    redis.defineCommand("apiGate", { lua: GATE });
     defined.add(redis);
   }
   return redis as GateRedis;
 }
 
-const epochKey = () => redisKey("api", "key-epoch");
+type Gate = { count: number; ttl: number; epoch: string };
+type GateWaiter = { resolve: (gate: Gate) => void; reject: (error: unknown) => void };
+
+let waiting = new Map<string, GateWaiter[]>();
+let flushScheduled = false;
+
+async function flushGates() {
+  flushScheduled = false;
+  const due = [...waiting];
+  waiting = new Map();
+  try {
+    const keys = [epochKey(), ...due.map(([rateId]) => redisKey("rl", "api", rateId))];
+    const counts = due.map(([, waiters]) => waiters.length);
+    const out = await gateRedis().apiGate(keys.length, ...keys, WINDOW_MS, randomUUID(), ...counts);
+    const epoch = String(out[0]);
+    due.forEach(([, waiters], i) => {
+      const total = Number(out[1 + 2 * i]);
+      const ttl = Number(out[2 + 2 * i]);
+      // The turn's requests of one key take the counts up to the total, in arrival order.
+      waiters.forEach((waiter, j) => waiter.resolve({ count: total - waiters.length + j + 1, ttl, epoch }));
+    });
+  } catch (error) {
+    for (const [, waiters] of due) for (const waiter of waiters) waiter.reject(error);
+  }
+}
+
+/** Counts a request of this key and reads the key epoch, together with the turn's other requests. */
+function passGate(rateId: string): Promise<Gate> {
+  return new Promise((resolve, reject) => {
+    let list = waiting.get(rateId);
+    if (!list) waiting.set(rateId, (list = []));
+    list.push({ resolve, reject });
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(() => void flushGates());
+    }
+  });
+}
 
 type Entry = KeyOwner & { epoch: string; loadedAt: number; usedWrittenAt: number };
 const cache = new Map<string, Entry>();
@@ -88,16 +133,16 @@ export async function authenticate(authorization: string | undefined, perMinute:
   const hash = hashApiKey(key);
   const now = clock.now();
 
-  let gate: [number, number, string];
+  let gate: Gate;
   try {
-    gate = await gateRedis().apiGate(redisKey("rl", "api", hash.slice(0, 22)), epochKey(), WINDOW_MS, randomUUID());
+    gate = await passGate(hash.slice(0, 22));
   } catch (error) {
     log("warn", "api", "rate limit and key cache skipped: Redis did not answer", error);
     const owner = findKeyOwner(hash);
     if (!owner) throw invalidKey();
     return { userId: owner.userId, rate: null };
   }
-  const [count, ttl, epoch] = gate;
+  const { count, ttl, epoch } = gate;
 
   let entry = cache.get(hash);
   if (!entry || entry.epoch !== epoch || now - entry.loadedAt > CACHE_TTL_MS) {
