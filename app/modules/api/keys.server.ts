@@ -1,11 +1,11 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
+import { eq } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
 import { apiKeys } from "../../db/schema/api.ts";
 import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
-import { eq } from "drizzle-orm";
 
 /** Every key starts with this, so people, logs and secret scanners recognise one. */
 export const API_KEY_PREFIX = "smsgw_live_";
