@@ -1,6 +1,6 @@
 // Benchmark of POST /api/v1/messages against the built app (`npx react-router build` first):
 //   npm run bench:api -- [--requests 20000] [--concurrency 64] [--worker inline|process|none]
-// Starts the production server on a fresh DATA_DIR with its private Redis, makes a customer with
+// Starts the production server on a fresh DATA_DIR and a private Redis, makes a customer with
 // credits and an API key, fires the requests over keep-alive connections and prints the rate of
 // accepted (201) messages and the latency percentiles.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -23,7 +23,7 @@ const workerMode = values.worker as "inline" | "process" | "none";
 
 const dataDir = mkdtempSync(join(tmpdir(), "smsgw-bench-"));
 const port = 20000 + Math.floor(Math.random() * 20000);
-const serverEnv = {
+const serverEnv: NodeJS.ProcessEnv = {
   ...process.env,
   NODE_ENV: "production",
   DATA_DIR: dataDir,
@@ -35,6 +35,11 @@ const serverEnv = {
   SIMULATOR_DLR_MS: "1000",
 };
 Object.assign(process.env, serverEnv);
+
+// The bench owns Redis, so it is stopped even when a server has to be killed.
+const { startPrivateRedis } = await import("../../server/redis-process.ts");
+const redis = await startPrivateRedis(dataDir);
+process.env.REDIS_URL = serverEnv.REDIS_URL = redis.url;
 
 const { runMigrations } = await import("../../app/db/migrate.server.ts");
 const { createUser } = await import("../../app/modules/auth/users.server.ts");
@@ -128,5 +133,6 @@ console.log(
 );
 agent.destroy();
 await stop();
+await redis.stop();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);
