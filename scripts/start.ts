@@ -33,11 +33,12 @@ if (!env.REDIS_URL) {
 const { startHttpServer, stopHttpServer } = await import("../server/http.ts");
 const { health } = await import("../server/health.ts");
 const { sameOrigin } = await import("../server/same-origin.ts");
+const { api } = await import("../server/api.ts");
 const { closeRedis } = await import("../app/queue/redis.server.ts");
 const { closeQueues } = await import("../app/queue/queues.server.ts");
 const { sqlite } = await import("../app/db/client.server.ts");
 
-const server = await startHttpServer([health, sameOrigin]);
+const server = await startHttpServer([health, sameOrigin, api]);
 const workers = env.WORKER === "inline" ? await (await import("../worker/workers.ts")).startWorkers() : undefined;
 
 const url = `http://localhost:${env.PORT}`;

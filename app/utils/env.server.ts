@@ -71,18 +71,22 @@ const schema = z.object({
   // A schedule's occurrence that nothing ran at its time is still sent up to this late.
   SCHEDULE_MAX_LATE_MINUTES: z.coerce.number().int().min(0).default(60),
   CSV_IMPORT_MAX_BYTES: z.coerce.number().int().min(1_000).default(5_000_000),
+  // REST API: the secret that encrypts the revealable copy of every API key; requests per key per minute.
+  API_KEY_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),
 });
 
-export type Env = z.infer<typeof schema> & {
+export type Env = Omit<z.infer<typeof schema>, "API_KEY_SECRET"> & {
   DATA_DIR: string;
   SESSION_SECRETS: string[];
+  API_KEY_SECRET: string;
   cookieSecure: boolean;
   isProduction: boolean;
 };
 
-/** Reads the secret from DATA_DIR, creating it once; `wx` makes concurrent first starts agree. */
-function persistedSecret(dataDir: string): string {
-  const file = resolve(dataDir, "session-secret");
+/** Reads a secret from DATA_DIR, creating it once; `wx` makes concurrent first starts agree. */
+function persistedSecret(dataDir: string, name: string): string {
+  const file = resolve(dataDir, name);
   try {
     writeFileSync(file, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
   } catch (error) {
@@ -109,7 +113,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   }
   const dataDir = resolve(parsed.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const secrets = (parsed.SESSION_SECRET ?? persistedSecret(dataDir))
+  const secrets = (parsed.SESSION_SECRET ?? persistedSecret(dataDir, "session-secret"))
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
@@ -118,6 +122,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     ...parsed,
     DATA_DIR: dataDir,
     SESSION_SECRETS: secrets,
+    API_KEY_SECRET: parsed.API_KEY_SECRET ?? persistedSecret(dataDir, "api-key-secret"),
     isProduction,
     cookieSecure: parsed.COOKIE_SECURE === undefined ? isProduction : /^(1|true|yes|on)$/i.test(parsed.COOKIE_SECURE),
   };

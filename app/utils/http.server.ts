@@ -1,3 +1,5 @@
+import { env } from "./env.server.ts";
+
 /** Header the HTTP server sets on every request it hands over (any client-sent copy is dropped). */
 export const CLIENT_IP_HEADER = "x-smsgw-client-ip";
 
@@ -18,4 +20,28 @@ export function combineHeaders(...sources: (HeadersInit | null | undefined)[]): 
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
   return to;
+}
+
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * Scheme, host and port the client used to reach us, for links it will copy (API examples).
+ * X-Forwarded-Proto/Host count only with TRUST_PROXY; anything that is not a plain host is ignored.
+ */
+export function publicOrigin(header: (name: string) => string | null | undefined, protocol: string, host: string | undefined): string {
+  let scheme = protocol.replace(/:$/, "");
+  let authority = host;
+  if (env.TRUST_PROXY) {
+    const first = (name: string) => header(name)?.split(",")[0]?.trim().toLowerCase();
+    const forwardedProto = first("x-forwarded-proto");
+    if (forwardedProto === "http" || forwardedProto === "https") scheme = forwardedProto;
+    authority = first("x-forwarded-host") || authority;
+  }
+  return `${scheme}://${authority && HOST.test(authority) ? authority.toLowerCase() : "localhost"}`;
+}
+
+/** publicOrigin of a React Router request. */
+export function requestOrigin(request: Request): string {
+  const url = new URL(request.url);
+  return publicOrigin((name) => request.headers.get(name), url.protocol, url.host);
 }

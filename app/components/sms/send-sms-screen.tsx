@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import type { ReactNode } from "react";
 import { useLocation } from "react-router";
 import type { SmsFormConfig } from "../../modules/sms/schemas.ts";
 import { ButtonLink } from "../ui/button.tsx";
@@ -10,10 +11,13 @@ export function SendSmsScreen({
   title,
   config,
   lastResult,
+  children,
 }: {
   title: string;
   config: SmsFormConfig;
   lastResult: SubmissionResult<string[]> | null | undefined;
+  /** More below the form (the documentation screen's API reference). */
+  children?: ReactNode;
 }) {
   // A new location after a successful send remounts the form, so it comes back clean.
   const location = useLocation();
@@ -32,6 +36,7 @@ export function SendSmsScreen({
         <SendSmsForm key={location.key} config={config} lastResult={lastResult} />
         <SendSmsHowTo config={config} />
       </div>
+      {children}
     </div>
   );
 }

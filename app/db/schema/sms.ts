@@ -57,6 +57,8 @@ export const smsMessages = sqliteTable(
   },
   (t) => [
     index("sms_messages_user_idx").on(t.userId, t.id),
+    // The API's message list filtered by status, paged by id.
+    index("sms_messages_user_status_idx").on(t.userId, t.status, t.id),
     // A duplicate scheduler tick or API retry finds the first message instead of making another.
     uniqueIndex("sms_messages_occurrence_unique").on(t.scheduleId, t.occurrenceAt),
     uniqueIndex("sms_messages_api_ref_unique").on(t.userId, t.apiRef),

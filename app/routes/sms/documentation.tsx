@@ -1,12 +1,54 @@
+import { data } from "react-router";
+import { ApiReference } from "../../components/api/api-reference.tsx";
 import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
+import { getOwnApiKey } from "../../modules/api/keys.server.ts";
+import { latestMessageId } from "../../modules/api/messages.server.ts";
+import { openApiDocument } from "../../modules/api/openapi.server.ts";
+import { apiReference, KEY_VARIABLE } from "../../modules/api/reference.server.ts";
+import { API_BASE, API_ROUTES } from "../../modules/api/routes.server.ts";
 import { requireUser } from "../../modules/auth/guards.server.ts";
-import { sendSmsFormAction } from "../../modules/sms/send-form.server.ts";
+import { sendSmsFormAction, smsFormConfig } from "../../modules/sms/send-form.server.ts";
+import { requestOrigin } from "../../utils/http.server.ts";
 import type { Route } from "./+types/documentation";
 
-// The same screen as Send SMS for now; the REST API reference will live here.
-export { loader } from "./send-sms.tsx";
-
 export const meta: Route.MetaFunction = () => [{ title: "Documentation | SMS Gateway" }];
+
+function ownKey(userId: number): string | null {
+  try {
+    return getOwnApiKey(userId)?.key ?? null;
+  } catch {
+    // The API Token page says what is wrong; here the examples simply keep the placeholder.
+    return null;
+  }
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const keyShown = new URL(request.url).searchParams.get("key") === "1";
+  const origin = requestOrigin(request);
+  const document = openApiDocument(API_ROUTES, origin);
+  const latest = latestMessageId(user.id);
+  const { endpoints, objects } = apiReference(document, latest ? { id: String(latest) } : {});
+  const key = ownKey(user.id);
+  return data(
+    {
+      config: smsFormConfig(),
+      reference: {
+        intro: String((document.info as { description: string }).description).split("\n\n"),
+        endpoints,
+        objects,
+        openApiUrl: `${origin}${API_BASE}/openapi.json`,
+        keyExport: `export ${KEY_VARIABLE}='${keyShown && key ? key : "paste your key from the API Token page"}'`,
+        keyShown: keyShown && key !== null,
+        hasKey: key !== null,
+      },
+    },
+    // Only when asked does the page hold the key; then it must not be cached.
+    { headers: { "Cache-Control": keyShown ? "no-store" : "private, no-cache" } },
+  );
+}
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
@@ -14,5 +56,9 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Documentation({ loaderData, actionData }: Route.ComponentProps) {
-  return <SendSmsScreen title="Documentation" config={loaderData.config} lastResult={actionData} />;
+  return (
+    <SendSmsScreen title="Documentation" config={loaderData.config} lastResult={actionData}>
+      <ApiReference reference={loaderData.reference} />
+    </SendSmsScreen>
+  );
 }

@@ -1,0 +1,204 @@
+// API key authentication and the per-key rate limit, in one Redis round trip per request (shared
+// by all requests of the same event-loop turn).
+//
+// Keys are found by their SHA-256. A small in-memory cache (hash -> owner) spares the database on
+// most requests; it is safe against revocation in any process because every entry remembers the
+// "key epoch" it was loaded under. The epoch is a random value in Redis that Regenerate replaces,
+// and the same Lua script that counts the request returns it. An entry whose epoch is not the
+// current one is looked up again in SQLite, so a replaced key is refused at once, everywhere. The
+// epoch is read BEFORE the database, so a regeneration that commits after that read always
+// invalidates what the read found. If Redis forgets the epoch (restart without persistence, flush)
+// the script creates a new random one, which invalidates every entry too.
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import { getRedis, redisKey } from "../../queue/redis.server.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { log } from "../../utils/log.server.ts";
+import { ApiError } from "./errors.ts";
+import { findKeyOwner, hashApiKey, isWellFormedApiKey, type KeyOwner, recordKeyUse, storeNewApiKey } from "./keys.server.ts";
+
+const WINDOW_MS = 60_000;
+// Only a safety net for the case where Redis could not be told about a regeneration.
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX = 10_000;
+const LAST_USE_EVERY_MS = 60_000;
+
+const epochKey = () => redisKey("api", "key-epoch");
+
+// One call per event-loop turn for every request of that turn: the current key epoch (made if
+// missing), then for each key its requests counted in the key's fixed window.
+const GATE = `
+local epoch = redis.call('GET', KEYS[1])
+if not epoch then
+  epoch = ARGV[2]
+  redis.call('SET', KEYS[1], epoch)
+end
+local out = {epoch}
+for i = 2, #KEYS do
+  local n = tonumber(ARGV[i + 1])
+  local count = redis.call('INCRBY', KEYS[i], n)
+  if count == n then redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+  out[#out + 1] = count
+  out[#out + 1] = redis.call('PTTL', KEYS[i])
+end
+return out`;
+
+type GateRedis = Redis & { apiGate(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<(string | number)[]> };
+const defined = new WeakSet<Redis>();
+
+function gateRedis(): GateRedis {
+  const redis = getRedis();
+  // EVALSHA with a fallback to EVAL: the script is not sent with every call.
+  if (!defined.has(redis)) {
+    redis.defineCommand("apiGate", { lua: GATE });
+    defined.add(redis);
+  }
+  return redis as GateRedis;
+}
+
+type Gate = { count: number; ttl: number; epoch: string };
+type GateWaiter = { resolve: (gate: Gate) => void; reject: (error: unknown) => void };
+
+let waiting = new Map<string, GateWaiter[]>();
+let flushScheduled = false;
+
+async function flushGates() {
+  flushScheduled = false;
+  const due = [...waiting];
+  waiting = new Map();
+  try {
+    const keys = [epochKey(), ...due.map(([rateId]) => redisKey("rl", "api", rateId))];
+    const counts = due.map(([, waiters]) => waiters.length);
+    const out = await gateRedis().apiGate(keys.length, ...keys, WINDOW_MS, randomUUID(), ...counts);
+    const epoch = String(out[0]);
+    due.forEach(([, waiters], i) => {
+      const total = Number(out[1 + 2 * i]);
+      const ttl = Number(out[2 + 2 * i]);
+      // The turn's requests of one key take the counts up to the total, in arrival order.
+      waiters.forEach((waiter, j) => waiter.resolve({ count: total - waiters.length + j + 1, ttl, epoch }));
+    });
+  } catch (error) {
+    for (const [, waiters] of due) for (const waiter of waiters) waiter.reject(error);
+  }
+}
+
+/** Counts a request of this key and reads the key epoch, together with the turn's other requests. */
+function passGate(rateId: string): Promise<Gate> {
+  return new Promise((resolve, reject) => {
+    let list = waiting.get(rateId);
+    if (!list) waiting.set(rateId, (list = []));
+    list.push({ resolve, reject });
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(() => void flushGates());
+    }
+  });
+}
+
+type Entry = KeyOwner & { epoch: string; loadedAt: number; usedWrittenAt: number };
+const cache = new Map<string, Entry>();
+
+function remember(hash: string, owner: KeyOwner, epoch: string, now: number): Entry {
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  const entry = { ...owner, epoch, loadedAt: now, usedWrittenAt: owner.lastUsedAt ?? 0 };
+  cache.set(hash, entry);
+  return entry;
+}
+
+export type RateLimit = { limit: number; remaining: number; resetSeconds: number };
+export type Authenticated = { userId: number; rate: RateLimit | null };
+
+function bearerKey(authorization: string | undefined): string {
+  const match = authorization?.match(/^Bearer[ ]+(\S+)\s*$/i);
+  if (!match) {
+    throw new ApiError("unauthorized", "Send your API key as: Authorization: Bearer <key>", {
+      headers: { "WWW-Authenticate": 'Bearer realm="api"' },
+    });
+  }
+  return match[1];
+}
+
+const invalidKey = () =>
+  new ApiError("unauthorized", "The API key is not valid (it may have been regenerated)", {
+    headers: { "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"' },
+  });
+
+/**
+ * The key's owner and the rate limit state, or an ApiError (401, 429). `perMinute` is the limit
+ * per key. When Redis cannot be reached the key is checked in SQLite and the limit is skipped.
+ */
+export async function authenticate(authorization: string | undefined, perMinute: number): Promise<Authenticated> {
+  const key = bearerKey(authorization);
+  if (!isWellFormedApiKey(key)) throw invalidKey();
+  const hash = hashApiKey(key);
+  const now = clock.now();
+
+  let gate: Gate;
+  try {
+    gate = await passGate(hash.slice(0, 22));
+  } catch (error) {
+    log("warn", "api", "rate limit and key cache skipped: Redis did not answer", error);
+    const owner = findKeyOwner(hash);
+    if (!owner) throw invalidKey();
+    return { userId: owner.userId, rate: null };
+  }
+  const { count, ttl, epoch } = gate;
+
+  let entry = cache.get(hash);
+  if (!entry || entry.epoch !== epoch || now - entry.loadedAt > CACHE_TTL_MS) {
+    cache.delete(hash);
+    const owner = findKeyOwner(hash);
+    if (!owner) throw invalidKey();
+    entry = remember(hash, owner, epoch, now);
+  }
+  if (now - entry.usedWrittenAt >= LAST_USE_EVERY_MS) {
+    entry.usedWrittenAt = now;
+    recordKeyUse(entry.keyId, now);
+  }
+
+  const resetSeconds = Math.max(1, Math.ceil(ttl / 1000));
+  const rate = { limit: perMinute, remaining: Math.max(0, perMinute - count), resetSeconds };
+  if (count > perMinute) {
+    throw new ApiError("rate_limited", `Too many requests: at most ${perMinute} a minute per API key`, {
+      headers: { "Retry-After": String(resetSeconds), ...rateLimitHeaders(rate) },
+    });
+  }
+  return { userId: entry.userId, rate };
+}
+
+export function rateLimitHeaders(rate: RateLimit | null): Record<string, string> {
+  if (!rate) return {};
+  return {
+    "RateLimit-Limit": String(rate.limit),
+    "RateLimit-Remaining": String(rate.remaining),
+    "RateLimit-Reset": String(rate.resetSeconds),
+  };
+}
+
+export class KeyRevocationError extends Error {
+  constructor(cause: unknown) {
+    super("Could not tell the other servers to drop the old key", { cause });
+    this.name = "KeyRevocationError";
+  }
+}
+
+/**
+ * Makes a new key for the user; the old one stops working at once in every process. The epoch is
+ * replaced before the database (so nothing changes when Redis is down: KeyRevocationError) and
+ * again after, which invalidates entries loaded in between.
+ */
+export async function regenerateApiKey(userId: number): Promise<{ key: string; replaced: boolean }> {
+  try {
+    await getRedis().set(epochKey(), randomUUID());
+  } catch (error) {
+    throw new KeyRevocationError(error);
+  }
+  const { key, oldHash } = storeNewApiKey(userId);
+  if (oldHash) cache.delete(oldHash);
+  try {
+    await getRedis().set(epochKey(), randomUUID());
+  } catch (error) {
+    log("error", "api", `API key of user ${userId} replaced, but other processes may accept the old one for ${CACHE_TTL_MS / 1000} s`, error);
+  }
+  return { key, replaced: oldHash !== null };
+}

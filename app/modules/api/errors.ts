@@ -1,0 +1,38 @@
+// The REST API's error codes: one per HTTP status, documented in the OpenAPI document from here.
+
+export const API_ERRORS = {
+  invalid_request: { status: 400, description: "The request could not be read: malformed JSON, a bad query parameter or header." },
+  unauthorized: { status: 401, description: "No API key, or not a valid one (e.g. replaced by Regenerate)." },
+  insufficient_credits: { status: 402, description: "Not enough credits for this message; nothing was sent or charged." },
+  not_found: { status: 404, description: "No such resource, or it belongs to another account." },
+  method_not_allowed: { status: 405, description: "The path exists but not with this method (see the Allow header)." },
+  idempotency_conflict: { status: 409, description: "This Idempotency-Key was used before with a different request body." },
+  payload_too_large: { status: 413, description: "The request body is larger than allowed." },
+  unsupported_media_type: { status: 415, description: "The request body must be JSON (Content-Type: application/json)." },
+  validation_failed: { status: 422, description: "A field is missing or invalid; `field` names it." },
+  rate_limited: { status: 429, description: "Too many requests with this key; wait the seconds in Retry-After." },
+  internal_error: { status: 500, description: "Something went wrong on our side; the request may be retried." },
+} as const;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+export const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
+
+export class ApiError extends Error {
+  readonly code: ApiErrorCode;
+  readonly status: number;
+  readonly field: string | undefined;
+  readonly headers: Record<string, string>;
+  constructor(code: ApiErrorCode, message: string, options: { field?: string; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = API_ERRORS[code].status;
+    this.field = options.field;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody() {
+    return { error: { code: this.code, message: this.message, ...(this.field ? { field: this.field } : {}) } };
+  }
+}

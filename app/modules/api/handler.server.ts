@@ -1,0 +1,191 @@
+// The REST API core: a plain request in, a plain JSON response out, no framework. The Node adapter
+// (server/api.ts) and the tests both call it.
+import type { z } from "zod";
+import { env } from "../../utils/env.server.ts";
+import { publicOrigin } from "../../utils/http.server.ts";
+import { log } from "../../utils/log.server.ts";
+import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { authenticate, type RateLimit, rateLimitHeaders } from "./auth.server.ts";
+import { ApiError } from "./errors.ts";
+import { API_ROUTES, type ApiRoute } from "./routes.server.ts";
+import { IdempotencyKeyHeader } from "./schemas.ts";
+
+/** Enough for the longest message in any encoding, JSON-escaped; more is refused with 413. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+export type ApiRequest = {
+  method: string;
+  /** Path with its query string, as in the request line: /api/v1/messages?limit=10 */
+  path: string;
+  /** Lower-case names, as Node gives them. */
+  headers: Record<string, string | string[] | undefined>;
+  body?: Uint8Array | string;
+  /** The adapter stopped reading a body larger than MAX_BODY_BYTES. */
+  bodyTooLarge?: boolean;
+  /** The connection was TLS (when no trusted proxy says otherwise). */
+  secure?: boolean;
+};
+
+export type ApiResponse = { status: number; headers: Record<string, string>; body: string };
+
+export type ApiOptions = { routes?: ApiRoute[]; ratePerMinute?: number };
+
+type Compiled = { route: ApiRoute; segments: string[] };
+
+function compile(routes: ApiRoute[]): Compiled[] {
+  return routes.map((route) => ({ route, segments: route.path.split("/") }));
+}
+
+function matchPath(segments: string[], parts: string[]): Record<string, string> | null {
+  if (segments.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    if (segment.startsWith("{")) {
+      if (parts[i] === "") return null;
+      params[segment.slice(1, -1)] = parts[i];
+    } else if (segment !== parts[i]) return null;
+  }
+  return params;
+}
+
+function findRoute(table: Compiled[], method: string, pathname: string): { route: ApiRoute; params: Record<string, string> } {
+  const parts = pathname.split("/");
+  const allowed: string[] = [];
+  const wanted = method === "HEAD" ? "GET" : method;
+  for (const { route, segments } of table) {
+    const params = matchPath(segments, parts);
+    if (!params) continue;
+    if (route.method === wanted) return { route, params };
+    allowed.push(route.method);
+  }
+  if (allowed.length === 0) throw new ApiError("not_found", `No API endpoint at ${pathname}`);
+  if (allowed.includes("GET")) allowed.push("HEAD");
+  throw new ApiError("method_not_allowed", `${method} is not allowed here; use ${allowed.join(", ")}`, {
+    headers: { Allow: allowed.join(", ") },
+  });
+}
+
+function header(request: ApiRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The first problem zod found, named by its field. */
+function firstIssue(error: z.ZodError): { field: string | undefined; message: string } {
+  const issue = error.issues[0];
+  if (issue.code === "unrecognized_keys") {
+    return { field: [...issue.path, issue.keys[0]].join("."), message: `Unknown field: ${issue.keys[0]}` };
+  }
+  return { field: issue.path.length ? issue.path.join(".") : undefined, message: issue.message };
+}
+
+function parseQuery(schema: z.ZodType, search: string): unknown {
+  const raw: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(search)) {
+    // `?status=&limit=` as a form would send it: an empty value is no value.
+    if (value === "") continue;
+    if (name in raw) throw new ApiError("invalid_request", `${name} is given more than once`, { field: name });
+    raw[name] = value;
+  }
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const { field, message } = firstIssue(result.error);
+  throw new ApiError("invalid_request", message, { field });
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function parseBody(schema: z.ZodType, request: ApiRequest): unknown {
+  const bytes = typeof request.body === "string" ? Buffer.byteLength(request.body) : (request.body?.byteLength ?? 0);
+  if (request.bodyTooLarge || bytes > MAX_BODY_BYTES) {
+    throw new ApiError("payload_too_large", `The body may be at most ${MAX_BODY_BYTES} bytes`);
+  }
+  const type = header(request, "content-type")?.toLowerCase().split(";").map((part) => part.trim());
+  if (!type || type[0] !== "application/json" || type.slice(1).some((p) => p.startsWith("charset=") && p !== "charset=utf-8")) {
+    throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json");
+  }
+  let json: unknown;
+  try {
+    const text = typeof request.body === "string" ? request.body : utf8.decode(request.body ?? new Uint8Array());
+    json = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_request", "The body is not valid JSON (UTF-8)");
+  }
+  const result = schema.safeParse(json);
+  if (result.success) return result.data;
+  const { field, message } = firstIssue(result.error);
+  throw new ApiError("validation_failed", message, { field });
+}
+
+function parseIdempotencyKey(request: ApiRequest): string | undefined {
+  const value = header(request, "idempotency-key");
+  if (value === undefined) return undefined;
+  const result = IdempotencyKeyHeader.safeParse(value);
+  if (!result.success) throw new ApiError("invalid_request", result.error.issues[0].message, { field: "Idempotency-Key" });
+  return result.data;
+}
+
+/** Domain errors the API turns into answers; anything else is a 500 and is logged. */
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof InsufficientCreditsError) {
+    return new ApiError(
+      "insufficient_credits",
+      `Not enough credits: this costs ${error.needed} and your balance is ${error.balance}. Nothing was sent.`,
+    );
+  }
+  log("error", "api", "unexpected error", error);
+  return new ApiError("internal_error", "Something went wrong on our side; please try again");
+}
+
+function json(status: number, body: unknown, headers: Record<string, string>): ApiResponse {
+  return {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** A handler over a route table; options let tests use a small rate limit. */
+export function createApiHandler(options: ApiOptions = {}) {
+  const table = compile(options.routes ?? API_ROUTES);
+  const perMinute = options.ratePerMinute ?? env.API_RATE_LIMIT_PER_MINUTE;
+
+  return async function handleApiRequest(request: ApiRequest): Promise<ApiResponse> {
+    let rate: RateLimit | null = null;
+    try {
+      const queryAt = request.path.indexOf("?");
+      const pathname = queryAt === -1 ? request.path : request.path.slice(0, queryAt);
+      const search = queryAt === -1 ? "" : request.path.slice(queryAt + 1);
+      const { route, params } = findRoute(table, request.method.toUpperCase(), pathname);
+      let userId = 0;
+      if (route.auth) {
+        const authenticated = await authenticate(header(request, "authorization"), perMinute);
+        userId = authenticated.userId;
+        rate = authenticated.rate;
+      }
+      let parsedParams: unknown = {};
+      if (route.params) {
+        const result = route.params.safeParse(params);
+        if (!result.success) throw new ApiError("not_found", "No such resource: the id must be a positive whole number");
+        parsedParams = result.data;
+      }
+      const ctx = {
+        userId,
+        params: parsedParams,
+        query: route.query ? parseQuery(route.query, search) : {},
+        idempotencyKey: route.idempotent ? parseIdempotencyKey(request) : undefined,
+        body: route.body ? parseBody(route.body, request) : undefined,
+        origin: publicOrigin((name) => header(request, name), request.secure ? "https" : "http", header(request, "host")),
+      };
+      const result = await route.handle(ctx as never);
+      return json(result.status ?? 200, result.body, { ...rateLimitHeaders(rate), ...result.headers });
+    } catch (error) {
+      const apiError = toApiError(error);
+      return json(apiError.status, apiError.toBody(), { ...rateLimitHeaders(rate), ...apiError.headers });
+    }
+  };
+}
+
+export const handleApiRequest = createApiHandler();

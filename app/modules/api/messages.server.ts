@@ -1,0 +1,86 @@
+// Messages as the REST API shows them: the owner's id is in every WHERE clause, so another
+// account's message is simply not found. Sending goes through the same queueMessages as the screens.
+import type { MessageStatus } from "../../db/schema/sms.ts";
+import { statement } from "../../db/statements.server.ts";
+import { ApiError } from "./errors.ts";
+import type { ApiMessage } from "./schemas.ts";
+import { queueBatchedMessage } from "./send-batcher.server.ts";
+
+type Row = Omit<ApiMessage, "createdAt"> & { createdAt: number };
+
+const COLUMNS = `id, to_phone as "to", body, encoding, segments, credits, status, error as statusDetail, created_at as createdAt`;
+
+const selectOne = statement<[number, number], Row>(`select ${COLUMNS} from sms_messages where id = ? and user_id = ?`);
+// Keyset pages on (user_id, id) or (user_id, status, id): no page walks over the ones before it.
+const selectPage = statement<[number, number, number], Row>(
+  `select ${COLUMNS} from sms_messages where user_id = ? and id < ? order by id desc limit ?`,
+);
+const selectPageWithStatus = statement<[number, string, number, number], Row>(
+  `select ${COLUMNS} from sms_messages where user_id = ? and status = ? and id < ? order by id desc limit ?`,
+);
+
+const selectLatestId = statement<[number], { id: number }>("select max(id) as id from sms_messages where user_id = ?");
+
+/** The id of the user's newest message, for examples that read one back. */
+export function latestMessageId(userId: number): number | null {
+  return selectLatestId().get(userId)?.id ?? null;
+}
+
+function present(row: Row): ApiMessage {
+  return { ...row, createdAt: new Date(row.createdAt).toISOString() };
+}
+
+export function getApiMessage(userId: number, id: number): ApiMessage | undefined {
+  const row = selectOne().get(id, userId);
+  return row && present(row);
+}
+
+// Opaque to clients, so the paging scheme can change without breaking them.
+const CURSOR_PREFIX = "m1:";
+
+function encodeCursor(id: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const id = Number(text.slice(CURSOR_PREFIX.length));
+  if (!text.startsWith(CURSOR_PREFIX) || !Number.isSafeInteger(id) || id < 1) {
+    throw new ApiError("invalid_request", "cursor is not one this API gave out", { field: "cursor" });
+  }
+  return id;
+}
+
+export function listApiMessages(userId: number, options: { status?: MessageStatus; cursor?: string; limit: number }) {
+  const before = options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(options.cursor);
+  // One row more than asked says whether there is a next page.
+  const rows = options.status
+    ? selectPageWithStatus().all(userId, options.status, before, options.limit + 1)
+    : selectPage().all(userId, before, options.limit + 1);
+  const page = rows.slice(0, options.limit);
+  return {
+    data: page.map(present),
+    nextCursor: rows.length > options.limit ? encodeCursor(page[page.length - 1].id) : null,
+  };
+}
+
+/**
+ * Queues one message. With an Idempotency-Key (stored as the message's API reference, unique per
+ * user) a repeat returns the first answer instead, unless its body differs: a 409.
+ */
+export async function sendApiMessage(
+  userId: number,
+  input: { to: string; body: string },
+  idempotencyKey: string | undefined,
+): Promise<{ message: ApiMessage; replayed: boolean }> {
+  const queued = await queueBatchedMessage(userId, { ...input, source: "api", apiRef: idempotencyKey });
+  const message = getApiMessage(userId, queued.id);
+  if (!message) throw new Error(`Message ${queued.id} vanished right after it was queued`);
+  if (queued.duplicate && (message.to !== input.to || message.body !== input.body)) {
+    throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with a different request body", {
+      field: "Idempotency-Key",
+    });
+  }
+  // The answer as it was first given: the current status is for GET /messages/{id}.
+  return { message: { ...message, status: "queued", statusDetail: null }, replayed: queued.duplicate };
+}

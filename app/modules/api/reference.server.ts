@@ -1,0 +1,173 @@
+// Turns the OpenAPI document into what the documentation screen shows: endpoints, their fields,
+// errors and copy-paste curl examples. Everything comes from the document, so the page documents
+// exactly what the server answers.
+
+type Json = Record<string, unknown>;
+type JsonSchema = {
+  $ref?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  description?: string;
+  format?: string;
+  examples?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  default?: unknown;
+};
+type Parameter = { name: string; in: string; required?: boolean; description?: string; schema: JsonSchema; example?: unknown };
+type Operation = {
+  operationId: string;
+  summary: string;
+  description?: string;
+  security?: unknown[];
+  parameters?: Parameter[];
+  requestBody?: { content: { "application/json": { schema: JsonSchema; example?: unknown } } };
+  responses: Record<string, { description: string; content?: { "application/json": { schema: JsonSchema; example?: { error?: { code?: string } } } } }>;
+};
+
+export type ReferenceField = { name: string; where: string; type: string; required: boolean; description: string };
+export type ReferenceEndpoint = {
+  id: string;
+  method: string;
+  path: string;
+  summary: string;
+  description: string | null;
+  auth: boolean;
+  fields: ReferenceField[];
+  /** `object`: the answer is an object described once for several endpoints (see `objects`). */
+  success: { status: string; description: string; object: string | null; fields: ReferenceField[] };
+  errors: { status: string; code: string; description: string }[];
+  curl: string;
+};
+
+/** The shell variable the examples read the key from, so the key never has to be pasted into them. */
+export const KEY_VARIABLE = "SMSGW_API_KEY";
+
+function resolve(document: Json, schema: JsonSchema): JsonSchema {
+  if (!schema.$ref) return schema;
+  const name = schema.$ref.split("/").pop()!;
+  return (document.components as { schemas: Record<string, JsonSchema> }).schemas[name];
+}
+
+function typeName(document: Json, schema: JsonSchema): string {
+  if (schema.$ref) return schema.$ref.split("/").pop()!;
+  if (schema.type === "array" && schema.items) return `${typeName(document, schema.items)}[]`;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? "any"];
+  return types.map((t) => (t === "string" && schema.format ? `string (${schema.format})` : t)).join(" | ");
+}
+
+function describe(schema: JsonSchema): string {
+  const bounded = schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER;
+  const notes = [
+    schema.enum ? `One of: ${schema.enum.map((v) => `\`${String(v)}\``).join(", ")}.` : null,
+    bounded && schema.minimum !== undefined ? `${schema.minimum} to ${schema.maximum}.` : null,
+    schema.default !== undefined ? `Default ${JSON.stringify(schema.default)}.` : null,
+  ];
+  return [schema.description, ...notes].filter(Boolean).join(" ");
+}
+
+function objectFields(document: Json, schema: JsonSchema, where: string): ReferenceField[] {
+  const object = resolve(document, schema);
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    where,
+    type: typeName(document, property),
+    required: (object.required ?? []).includes(name),
+    description: describe(property),
+  }));
+}
+
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+function curl(origin: string, method: string, path: string, operation: Operation, values: Record<string, string>): string {
+  let url = path;
+  const query = new URLSearchParams();
+  for (const parameter of operation.parameters ?? []) {
+    const value = values[parameter.name] ?? (parameter.example === undefined ? undefined : String(parameter.example));
+    if (parameter.in === "path") url = url.replace(`{${parameter.name}}`, encodeURIComponent(value ?? "1"));
+    if (parameter.in === "query" && value !== undefined) query.set(parameter.name, value);
+  }
+  const search = query.size ? `?${query}` : "";
+  const lines = [`curl -sS --fail-with-body${method === "GET" ? "" : ` -X ${method}`} "${origin}${url}${search}"`];
+  if (operation.security?.length !== 0) lines.push(`-H "Authorization: Bearer $${KEY_VARIABLE}"`);
+  const body = operation.requestBody?.content["application/json"].example;
+  if (body !== undefined) lines.push(`-H "Content-Type: application/json"`, `-d ${shellQuote(JSON.stringify(body))}`);
+  return lines.join(" \\\n  ");
+}
+
+export type ReferenceObject = { name: string; fields: ReferenceField[] };
+
+const refName = (schema: JsonSchema | undefined) => schema?.$ref?.split("/").pop() ?? schema?.items?.$ref?.split("/").pop();
+
+/** Objects that several answers hold (as themselves or inside a list): described once, not per endpoint. */
+function sharedObjects(document: Json, operations: Operation[]): Set<string> {
+  const uses = new Map<string, number>();
+  const count = (name: string | undefined) => name && uses.set(name, (uses.get(name) ?? 0) + 1);
+  for (const operation of operations) {
+    const success = Object.entries(operation.responses).find(([code]) => code.startsWith("2"))?.[1];
+    const schema = success?.content?.["application/json"].schema;
+    if (!schema) continue;
+    count(refName(schema));
+    for (const property of Object.values(resolve(document, schema).properties ?? {})) count(refName(property));
+  }
+  return new Set([...uses].filter(([, n]) => n > 1).map(([name]) => name));
+}
+
+/**
+ * The endpoints of an OpenAPI document, in its order, and the objects nested in their answers.
+ * `values` fills path and query parameters in the curl examples (e.g. one of the reader's own
+ * message ids).
+ */
+export function apiReference(document: Json, values: Record<string, string> = {}) {
+  const origin = (document.servers as { url: string }[])[0].url;
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  const shared = sharedObjects(document, Object.values(paths).flatMap((methods) => Object.values(methods)));
+  const endpoints: ReferenceEndpoint[] = [];
+  for (const [path, methods] of Object.entries(paths)) {
+    for (const [lower, operation] of Object.entries(methods)) {
+      const method = lower.toUpperCase();
+      const [status, success] = Object.entries(operation.responses).find(([code]) => code.startsWith("2"))!;
+      const successSchema = success.content?.["application/json"].schema;
+      const bodySchema = operation.requestBody?.content["application/json"].schema;
+      const direct = successSchema?.$ref ? refName(successSchema)! : null;
+      const sharedAnswer = direct && shared.has(direct) ? direct : null;
+      endpoints.push({
+        id: operation.operationId,
+        method,
+        path,
+        summary: operation.summary,
+        description: operation.description ?? null,
+        auth: operation.security?.length !== 0,
+        fields: [
+          ...(operation.parameters ?? []).map((p) => ({
+            name: p.name,
+            where: p.in,
+            type: typeName(document, p.schema),
+            required: Boolean(p.required),
+            description: [p.description, describe(p.schema)].filter(Boolean).join(" "),
+          })),
+          ...(bodySchema ? objectFields(document, bodySchema, "body") : []),
+        ],
+        success: {
+          status,
+          description: success.description,
+          object: sharedAnswer,
+          fields: sharedAnswer || !successSchema ? [] : objectFields(document, successSchema, "response"),
+        },
+        errors: Object.entries(operation.responses)
+          .filter(([code]) => !code.startsWith("2"))
+          .map(([code, response]) => ({
+            status: code,
+            code: response.content?.["application/json"].example?.error?.code ?? "",
+            description: response.description,
+          })),
+        curl: curl(origin, method, path, operation, values),
+      });
+    }
+  }
+  const objects = [...shared].map((name) => ({ name, fields: objectFields(document, { $ref: `#/components/schemas/${name}` }, "response") }));
+  return { endpoints, objects };
+}

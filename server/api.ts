@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { type ApiRequest, type ApiResponse, handleApiRequest, MAX_BODY_BYTES } from "../app/modules/api/handler.server.ts";
+import { API_BASE } from "../app/modules/api/routes.server.ts";
+import type { Extension } from "./http.ts";
+
+function isApiPath(url: string): boolean {
+  return url.startsWith(API_BASE) && (url.length === API_BASE.length || url[API_BASE.length] === "/" || url[API_BASE.length] === "?");
+}
+
+/** Reads the body up to the limit; past it, stops reading and says so. */
+function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
+  const declared = Number(req.headers["content-length"]);
+  if (declared > MAX_BODY_BYTES) return Promise.resolve({ body: Buffer.alloc(0), tooLarge: true });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.off("data", onData);
+        req.pause();
+        resolve({ body: Buffer.alloc(0), tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve({ body: Buffer.concat(chunks, size), tooLarge: false }));
+    req.once("error", reject);
+  });
+}
+
+function send(res: ServerResponse, response: ApiResponse, close: boolean) {
+  // A body we stopped reading cannot be followed by another request on this connection.
+  if (close) response.headers.Connection = "close";
+  res.writeHead(response.status, response.headers);
+  res.end(response.body);
+}
+
+/** /api/v1/* served by the API core on plain Node http, before React Router. */
+export function apiExtension(handle: (request: ApiRequest) => Promise<ApiResponse> = handleApiRequest): Extension {
+  return async (req, res) => {
+    const url = req.url ?? "";
+    if (!isApiPath(url)) return false;
+    const method = req.method ?? "GET";
+    const hasBody = method !== "GET" && method !== "HEAD" && method !== "DELETE";
+    const { body, tooLarge } = hasBody ? await readBody(req) : { body: undefined, tooLarge: false };
+    const response = await handle({
+      method,
+      path: url,
+      headers: req.headers,
+      body,
+      bodyTooLarge: tooLarge,
+      secure: Boolean((req.socket as TLSSocket).encrypted),
+    });
+    send(res, response, tooLarge);
+    return true;
+  };
+}
+
+export const api = apiExtension();

@@ -1,0 +1,111 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import type { Page } from "@playwright/test";
+import { grantCredits } from "./credits.ts";
+import { expect, signUpAndLogin, test } from "./fixtures.ts";
+
+const KEY = /^smsgw_live_[0-9A-Za-z]{42}$/;
+
+async function balanceStatus(page: Page, key: string): Promise<number> {
+  const response = await page.request.get("/api/v1/balance", { headers: { Authorization: `Bearer ${key}` } });
+  return response.status();
+}
+
+async function revealKey(page: Page): Promise<string> {
+  await page.getByRole("link", { name: "Show Key" }).click();
+  await expect(page.getByTestId("api-key")).toHaveText(KEY);
+  return (await page.getByTestId("api-key").textContent())!;
+}
+
+test("API token: make a key, show and hide it, regenerate it with confirmation; the old key is refused", async ({ page, javaScriptEnabled }) => {
+  await signUpAndLogin(page, "apikey");
+  await page.getByText("Control Panel").click();
+  await page.getByRole("link", { name: "API Token (OAuth)" }).click();
+  await expect(page).toHaveURL(/\/sms\/apiToken$/);
+  await expect(page.getByRole("heading", { level: 1, name: "API Token" })).toBeVisible();
+  await expect(page.getByText("You do not have an API key yet.")).toBeVisible();
+  await page.getByRole("button", { name: "Create API Key" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Your API key is ready." })).toBeVisible();
+
+  // Masked by default; Show Key reveals it without putting it in the address.
+  const shown = page.getByTestId("api-key");
+  await expect(shown).toContainText("smsgw_live_••••");
+  await expect(page.getByTestId("last-used")).toHaveText("Never");
+  const oldKey = await revealKey(page);
+  expect(page.url()).not.toContain(oldKey);
+  await page.getByRole("link", { name: "Hide Key" }).click();
+  await expect(shown).toContainText("••••");
+  await expect(shown).toHaveText(new RegExp(`${oldKey.slice(-4)}$`));
+
+  expect(await balanceStatus(page, oldKey)).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId("last-used")).not.toHaveText("Never");
+
+  await page.getByRole("link", { name: "Regenerate Key" }).click();
+  if (javaScriptEnabled) {
+    const dialog = page.getByRole("dialog", { name: "Regenerate your API key?" });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole("link", { name: "Regenerate Key" }).click();
+    await dialog.getByRole("button", { name: "Yes, regenerate" }).click();
+  } else {
+    await expect(page).toHaveURL(/confirm=regenerate/);
+    await expect(page.getByRole("heading", { name: "Regenerate your API key?" })).toBeVisible();
+    await page.getByRole("button", { name: "Yes, regenerate" }).click();
+  }
+  await expect(page.getByTestId("toast").filter({ hasText: "Your new API key is ready. The old key no longer works." })).toBeVisible();
+  await expect(page).toHaveURL(/\/sms\/apiToken$/);
+  await expect(shown).toContainText("••••");
+
+  const newKey = await revealKey(page);
+  expect(newKey).not.toBe(oldKey);
+  expect(await balanceStatus(page, oldKey)).toBe(401);
+  expect(await balanceStatus(page, newKey)).toBe(200);
+
+  await page.getByRole("link", { name: "Back" }).click();
+  await expect(page).not.toHaveURL(/\/sms\/apiToken/);
+});
+
+test("documentation: the API reference's curl examples run as printed against this server", async ({ page }) => {
+  const account = await signUpAndLogin(page, "apidocs");
+  await grantCredits(account.email, 5);
+  await page.goto("/sms/apiToken");
+  await page.getByRole("button", { name: "Create API Key" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Your API key is ready." })).toBeVisible();
+  const key = await revealKey(page);
+
+  await page.goto("/sms/documentation");
+  await expect(page.getByRole("heading", { level: 1, name: "Documentation" })).toBeVisible();
+  // The send form stays on the screen above the reference; a message sent there gives the
+  // "get one message" example a real id.
+  await page.getByLabel("Phone Number").fill("+1 202 555 0111");
+  await page.getByLabel("Message").fill("Sent from the documentation page");
+  await page.getByRole("button", { name: "Send SMS" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "SMS sent successfully!" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "REST API reference" })).toBeVisible();
+  await expect(page.getByTestId("key-export")).not.toContainText(key);
+  for (const endpoint of ["POST /api/v1/messages", "GET /api/v1/messages", "GET /api/v1/messages/{id}", "GET /api/v1/balance", "GET /api/v1/openapi.json"]) {
+    await expect(page.getByRole("navigation", { name: "Endpoints" }).getByRole("link", { name: endpoint, exact: true })).toBeVisible();
+  }
+
+  const examples = await page.getByTestId("curl-example").allTextContents();
+  expect(examples).toHaveLength(5);
+  const origin = new URL(page.url()).origin;
+  const run = promisify(execFile);
+  for (const example of examples) {
+    expect(example).toContain(`"${origin}/api/v1/`);
+    const { stdout } = await run("bash", ["-c", example], { env: { ...process.env, SMSGW_API_KEY: key } });
+    expect(typeof JSON.parse(stdout)).toBe("object");
+  }
+  // The send example really sent one message.
+  await page.goto("/sms/messageHistory");
+  await expect(page.getByTestId("message-row").filter({ hasText: "Hello from the SMS Gateway API" })).toHaveCount(1);
+  await expect(page.getByTestId("balance")).toHaveText("Account balance: 3 credits");
+
+  await page.goto("/sms/documentation");
+  await page.getByRole("link", { name: "Show my key in the example" }).click();
+  await expect(page.getByTestId("key-export")).toHaveText(`export SMSGW_API_KEY='${key}'`);
+  await page.getByRole("link", { name: "Hide my key" }).click();
+  await expect(page.getByTestId("key-export")).not.toContainText(key);
+});
