@@ -1,0 +1,311 @@
+// npm run bench: the whole gateway on this machine, measured the way the issue asks.
+//   npm run bench -- [--requests 20000] [--concurrency 64] [--workers 1] [--group 10000]
+//                    [--history 1000000] [--orders 100000] [--page-requests 300] [--skip-pages]
+// Builds if needed, starts its own Redis, a loopback SMSC (its own process), the app in production
+// mode (web with WORKER=off, plus worker processes) on a temp DATA_DIR, then measures:
+//   api_accept_per_s  POST /api/v1/messages accepted per second (Bearer key, concurrency 64), p50/p99
+//   e2e_per_s         first accepted request -> last message marked delivered (receipt stored)
+//   lost, duplicated  counted at the SMSC
+//   group_10k_s       group-send form post -> every member's message submitted
+//   history_p99_ms    message history page with 1,000,000 messages in the database
+//   orders_p99_ms     admin order search with 100,000 orders
+//   rss_mb            peak resident memory of the web and worker processes
+// and prints a table and one final JSON line.
+import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { percentile, runLoad } from "./http-load.ts";
+import { seedMessages, seedOrders } from "./seed.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: "string", default: "20000" },
+    concurrency: { type: "string", default: "64" },
+    workers: { type: "string", default: "1" },
+    group: { type: "string", default: "10000" },
+    history: { type: "string", default: "1000000" },
+    orders: { type: "string", default: "100000" },
+    "page-requests": { type: "string", default: "300" },
+    "skip-pages": { type: "boolean", default: false },
+    "keep-data": { type: "boolean", default: false },
+  },
+});
+const N = Number(args.requests);
+const CONCURRENCY = Number(args.concurrency);
+const WORKERS = Number(args.workers);
+const GROUP = Number(args.group);
+const log = (line: string) => console.error(`[bench] ${line}`);
+
+if (!existsSync(resolve("build/server/index.js"))) {
+  log("building the app");
+  if (spawnSync("npx", ["react-router", "build"], { stdio: "inherit" }).status !== 0) process.exit(1);
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), "smsgw-bench-"));
+const port = 20000 + Math.floor(Math.random() * 20000);
+const base = `http://127.0.0.1:${port}`;
+const children: ChildProcess[] = [];
+process.on("exit", () => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
+
+// --- Redis and the SMSC -----------------------------------------------------------------------
+const appEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  NODE_ENV: "production",
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  SEED_DEMO: "0",
+  LOG_LEVEL: "warn",
+  WORKER: "off",
+  SESSION_SECRET: "bench-session-secret",
+  COOKIE_SECURE: "0",
+  REGISTER_LIMIT_PER_HOUR: "100000",
+};
+Object.assign(process.env, appEnv);
+const { startPrivateRedis } = await import("../../server/redis-process.ts");
+const redis = await startPrivateRedis(dataDir);
+appEnv.REDIS_URL = process.env.REDIS_URL = redis.url;
+
+type SmscStats = { counters: { accepted: number; duplicates: number; receiptsSent: number; receiptsAcked: number }; bound: number };
+const smsc = fork(resolve("scripts/bench/smsc-process.ts"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+children.push(smsc);
+const smscUrl = await new Promise<string>((done) => smsc.once("message", (m: { url: string }) => done(m.url)));
+function smscStats(): Promise<SmscStats> {
+  return new Promise((done) => {
+    smsc.once("message", (m: SmscStats) => done(m));
+    smsc.send({ type: "stats" });
+  });
+}
+Object.assign(appEnv, {
+  SMS_TRANSPORT: "smpp",
+  SMPP_URL: smscUrl,
+  SMPP_TPS: "0",
+  SMPP_WINDOW: "1000",
+  SMPP_SOURCE_ADDR: "Bench",
+});
+
+// --- accounts and data the phases need (before the app starts) -------------------------------
+const { runMigrations } = await import("../../app/db/migrate.server.ts");
+const { sqlite } = await import("../../app/db/client.server.ts");
+const { createUser } = await import("../../app/modules/auth/users.server.ts");
+const { book } = await import("../../app/modules/credits/ledger.server.ts");
+const { storeNewApiKey } = await import("../../app/modules/api/keys.server.ts");
+const { createGroup } = await import("../../app/modules/contacts/groups.server.ts");
+runMigrations();
+const password = "bench-password-1";
+const apiUser = await createUser({ email: "api@bench.test", fullName: "API Bench", password });
+book({ userId: apiUser.id, kind: "grant", amount: N * 2, key: "bench-grant-api" });
+const { key } = storeNewApiKey(apiUser.id);
+const groupUser = await createUser({ email: "group@bench.test", fullName: "Group Bench", password });
+book({ userId: groupUser.id, kind: "grant", amount: GROUP * 2, key: "bench-grant-group" });
+const group = createGroup(groupUser.id, { name: "Everyone", description: "The benchmark's members" });
+{
+  const now = Date.now();
+  const insertContact = sqlite.prepare(
+    "insert into contacts (user_id, name, phone, email, status, created_at, updated_at) values (?, ?, ?, ?, 1, ?, ?) returning id",
+  );
+  const addMember = sqlite.prepare("insert into contact_group_members (group_id, contact_id) values (?, ?)");
+  sqlite.transaction(() => {
+    for (let i = 0; i < GROUP; i++) {
+      const phone = `+1202${String(2000000 + i).padStart(7, "0")}`;
+      const { id } = insertContact.get(groupUser.id, `Member ${i}`, phone, `member${i}@bench.test`, now, now) as { id: number };
+      addMember.run(group.id, id);
+    }
+  })();
+}
+const historyUser = await createUser({ email: "history@bench.test", fullName: "History Bench", password });
+const admin = await createUser({ email: "admin@bench.test", fullName: "Admin Bench", password, role: "admin" });
+
+// --- the app ------------------------------------------------------------------------------------
+// BENCH_PROFILE=dir writes a V8 CPU profile of each app process there (for finding hot spots).
+const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", resolve(process.env.BENCH_PROFILE)] : [];
+function start(entry: string, label: string): ChildProcess {
+  const child = spawn(process.execPath, [...profile, "scripts/run.mjs", entry], { env: appEnv, stdio: ["ignore", "ignore", "inherit"] });
+  child.on("exit", (code, signal) => {
+    if (!stopping) log(`${label} exited early (${code ?? signal})`);
+  });
+  children.push(child);
+  return child;
+}
+let stopping = false;
+const web = start("scripts/start.ts", "web");
+const workers = Array.from({ length: WORKERS }, (_, i) => start("worker/index.ts", `worker ${i + 1}`));
+
+async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 120_000, everyMs = 50): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+await until("the web server", () => fetch(`${base}/healthz`).then((r) => r.ok, () => false), 60_000, 100);
+await until("the workers' SMPP binds", async () => (await smscStats()).bound >= WORKERS, 60_000, 100);
+log(`up: web pid ${web.pid}, ${WORKERS} worker(s), SMSC ${smscUrl}`);
+
+const count = (where: string, ...params: unknown[]) =>
+  (sqlite.prepare(`select count(*) as n from sms_messages where ${where}`).get(...params) as { n: number }).n;
+
+// --- 1. the API, and the full cycle to delivered --------------------------------------------
+const smscBefore = await smscStats();
+const request = (i: number) => {
+  const body = JSON.stringify({ to: `+1202${String(3000000 + (i % 100000)).padStart(7, "0")}`, body: `Benchmark message ${i}` });
+  return Buffer.from(
+    `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+};
+log(`API: ${N} POST /api/v1/messages at concurrency ${CONCURRENCY}`);
+const load = await runLoad({ port, connections: CONCURRENCY, total: N, request });
+const accepted = load.statuses.get(201) ?? 0;
+const apiSeconds = (load.finishedAt - load.startedAt) / 1000;
+const sortedLatency = Float64Array.from(load.latenciesMs).sort();
+log(`API done in ${apiSeconds.toFixed(2)} s: ${JSON.stringify(Object.fromEntries(load.statuses))}; waiting for receipts`);
+await until(
+  "every API message delivered",
+  () => count("user_id = ? and status in ('delivered', 'failed', 'undelivered', 'rejected', 'expired', 'unknown')", apiUser.id) >= accepted,
+  300_000,
+);
+const span = sqlite
+  .prepare("select min(created_at) as first, max(done_at) as last, sum(status = 'delivered') as delivered from sms_messages where user_id = ?")
+  .get(apiUser.id) as { first: number; last: number; delivered: number };
+const smscAfterApi = await smscStats();
+const seenApi = smscAfterApi.counters.accepted - smscBefore.counters.accepted;
+const duplicated = smscAfterApi.counters.duplicates - smscBefore.counters.duplicates;
+const lost = accepted - (seenApi - duplicated);
+
+// --- 2. a group send of 10,000 members through the screen's form ------------------------------
+async function login(email: string): Promise<string> {
+  const response = await fetch(`${base}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+    body: new URLSearchParams({ email, password, redirectTo: "/" }),
+  });
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__session="));
+  if (!cookie) throw new Error(`login as ${email} failed (${response.status})`);
+  return cookie.split(";")[0];
+}
+const groupCookie = await login("group@bench.test");
+log(`group send to ${GROUP} members`);
+const groupStarted = Date.now();
+const posted = await fetch(`${base}/sms/accountGroups?panel=send&id=${group.id}`, {
+  method: "POST",
+  redirect: "manual",
+  headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base, Cookie: groupCookie },
+  body: new URLSearchParams({ intent: "send", id: String(group.id), message: "Group benchmark: hello everyone" }),
+});
+if (posted.status !== 302) throw new Error(`group send post answered ${posted.status}`);
+const groupSend = await until("the group send row", () =>
+  sqlite.prepare("select id from group_sends where user_id = ? order by id desc limit 1").get(groupUser.id) as { id: number } | undefined,
+);
+await until(
+  "every member's message submitted",
+  () => count("group_send_id = ? and status in ('submitted', 'delivered')", groupSend.id) >= GROUP,
+  300_000,
+);
+const groupDone = (
+  sqlite.prepare("select max(submitted_at) as last from sms_messages where group_send_id = ?").get(groupSend.id) as { last: number }
+).last;
+const groupSeconds = (groupDone - groupStarted) / 1000;
+
+// --- 3. pages over a big database ---------------------------------------------------------------
+let historyP99: number | null = null;
+let ordersP99: number | null = null;
+async function timePages(cookie: string, paths: string[]): Promise<{ p50: number; p99: number }> {
+  const times: number[] = [];
+  for (const path of paths) {
+    const began = performance.now();
+    const response = await fetch(`${base}${path}`, { headers: { Cookie: cookie } });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+    times.push(performance.now() - began);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+let historyTimes = { p50: 0, p99: 0 };
+let ordersTimes = { p50: 0, p99: 0 };
+if (!args["skip-pages"]) {
+  const pageRequests = Number(args["page-requests"]);
+  log(`seeding ${args.history} messages and ${args.orders} orders`);
+  const seededAt = Date.now();
+  seedMessages(sqlite, historyUser.id, Number(args.history), seededAt);
+  seedOrders(sqlite, [historyUser.id, apiUser.id, groupUser.id], Number(args.orders), seededAt);
+  sqlite.pragma("wal_checkpoint(TRUNCATE)");
+  sqlite.exec("analyze");
+
+  const historyCookie = await login("history@bench.test");
+  const historyPaths = Array.from({ length: pageRequests }, (_, i) => `/sms/messageHistory?page=${1 + ((i * 37) % 1000)}`);
+  await timePages(historyCookie, historyPaths.slice(0, 20));
+  historyTimes = await timePages(historyCookie, historyPaths);
+  historyP99 = historyTimes.p99;
+
+  const adminCookie = await login("admin@bench.test");
+  const searches = ["", "q=Lovelace", "q=grace.hopper", "q=5550123", "status=Cancelled", "q=Turing&status=Completed", "q=Knuth 42"];
+  const sizes = [5, 10, 15, 20];
+  const orderPaths = Array.from(
+    { length: pageRequests },
+    (_, i) => `/order/allOrders?${searches[i % searches.length]}&size=${sizes[i % sizes.length]}&page=${1 + ((i * 13) % 50)}`,
+  );
+  await timePages(adminCookie, orderPaths.slice(0, 20));
+  ordersTimes = await timePages(adminCookie, orderPaths);
+  ordersP99 = ordersTimes.p99;
+}
+
+// --- 4. memory -----------------------------------------------------------------------------------
+const peakRssMb = (pid: number | undefined) => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
+};
+const rss = { web: peakRssMb(web.pid), workers: workers.map((w) => peakRssMb(w.pid)) };
+
+// --- report ----------------------------------------------------------------------------------------
+const result = {
+  api_accept_per_s: Math.round(accepted / apiSeconds),
+  api_p50_ms: Number(percentile(sortedLatency, 50).toFixed(1)),
+  api_p99_ms: Number(percentile(sortedLatency, 99).toFixed(1)),
+  api_statuses: Object.fromEntries(load.statuses),
+  e2e_per_s: Math.round(span.delivered / ((span.last - span.first) / 1000)),
+  delivered: span.delivered,
+  lost,
+  duplicated,
+  group_10k_s: Number(groupSeconds.toFixed(2)),
+  history_p99_ms: historyP99 === null ? null : Number(historyP99.toFixed(1)),
+  orders_p99_ms: ordersP99 === null ? null : Number(ordersP99.toFixed(1)),
+  rss_mb: Math.max(rss.web, ...rss.workers),
+  rss_web_mb: rss.web,
+  rss_worker_mb: rss.workers,
+  requests: N,
+  concurrency: CONCURRENCY,
+  workers: WORKERS,
+};
+const rows: [string, string, string][] = [
+  ["api_accept_per_s", `${result.api_accept_per_s}/s (p50 ${result.api_p50_ms} ms, p99 ${result.api_p99_ms} ms)`, ">= 6000/s"],
+  ["e2e_per_s", `${result.e2e_per_s}/s (${result.delivered} delivered)`, ">= 4200/s"],
+  ["lost / duplicated", `${lost} / ${duplicated}`, "0 / 0"],
+  ["group_10k_s", `${result.group_10k_s} s (${GROUP} members)`, "< 3 s"],
+  ["history_p99_ms", historyP99 === null ? "skipped" : `${result.history_p99_ms} ms (p50 ${historyTimes.p50.toFixed(1)})`, "< 50 ms"],
+  ["orders_p99_ms", ordersP99 === null ? "skipped" : `${result.orders_p99_ms} ms (p50 ${ordersTimes.p50.toFixed(1)})`, "< 50 ms"],
+  ["rss_mb (peak)", `web ${rss.web} MB, worker ${rss.workers.join(", ")} MB`, "< 300 MB each"],
+];
+console.log("\n| metric | measured | target |\n|---|---|---|");
+for (const [name, measured, target] of rows) console.log(`| ${name} | ${measured} | ${target} |`);
+
+stopping = true;
+for (const child of [...workers, web]) {
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+smsc.send({ type: "stop" });
+await redis.stop();
+sqlite.close();
+if (!args["keep-data"]) rmSync(dataDir, { recursive: true, force: true });
+console.log(JSON.stringify(result));
+process.exit(0);
