@@ -1,6 +1,6 @@
 // Sending one message to a whole group: one form post starts it, one BullMQ job fans it out.
 import { and, eq, sql } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { db, type Tx } from "../../db/client.server.ts";
 import { contactGroups, groupSends } from "../../db/schema/contacts.ts";
 import { users } from "../../db/schema/core.ts";
 import { statement } from "../../db/statements.server.ts";
@@ -40,40 +40,61 @@ async function enqueueFanOut(groupSendId: number): Promise<void> {
   });
 }
 
+/** A scheduled group SMS's occurrence (UTC ms): at most one group send each. */
+export type ScheduledOccurrence = { scheduleId: number; at: number };
+
+function ownGroup(tx: Tx, userId: number, groupId: number): { id: number; name: string } | undefined {
+  return tx
+    .select({ id: contactGroups.id, name: contactGroups.name })
+    .from(contactGroups)
+    .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
+    .get();
+}
+
+function sendOfOccurrence(tx: Tx, occurrence: ScheduledOccurrence): { id: number } | undefined {
+  return tx
+    .select({ id: groupSends.id })
+    .from(groupSends)
+    .where(and(eq(groupSends.scheduleId, occurrence.scheduleId), eq(groupSends.occurrenceAt, new Date(occurrence.at))))
+    .get();
+}
+
+function checkedSegments(body: string): { segments: number; credits: number } {
+  const { segments, credits } = countSegments(body);
+  if (segments < 1 || segments > env.SMS_MAX_SEGMENTS) {
+    throw new Error(`A message must have 1 to ${env.SMS_MAX_SEGMENTS} segments, this one has ${segments}`);
+  }
+  return { segments, credits };
+}
+
 /**
  * Starts sending `body` (already validated, e.g. by messageBodyField) to every member of a group.
  * Checks the whole cost up front (active members x segments) and records the send; the fan-out
  * job then queues the messages. Throws NotFoundError (not the user's group), EmptyGroupError,
  * InactiveContactError (nobody to send to) or InsufficientCreditsError (needed, balance), having
- * written nothing. The same `requestKey` twice returns the first send.
+ * written nothing. The same `requestKey`, or the same schedule `occurrence`, twice returns the
+ * first send (`duplicate: true`).
  */
 export async function startGroupSend(
   userId: number,
   groupId: number,
   body: string,
-  options: { requestKey?: string } = {},
-): Promise<GroupSendReport> {
-  const { segments, credits } = countSegments(body);
-  if (segments < 1 || segments > env.SMS_MAX_SEGMENTS) {
-    throw new Error(`A message must have 1 to ${env.SMS_MAX_SEGMENTS} segments, this one has ${segments}`);
-  }
+  options: { requestKey?: string; occurrence?: ScheduledOccurrence } = {},
+): Promise<GroupSendReport & { duplicate: boolean }> {
+  const { segments, credits } = checkedSegments(body);
   const now = clock.date();
   const started = db.transaction(
     (tx) => {
-      const group = tx
-        .select({ id: contactGroups.id, name: contactGroups.name })
-        .from(contactGroups)
-        .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
-        .get();
+      const group = ownGroup(tx, userId, groupId);
       if (!group) throw new NotFoundError("group");
-      if (options.requestKey) {
-        const earlier = tx
-          .select({ id: groupSends.id })
-          .from(groupSends)
-          .where(and(eq(groupSends.userId, userId), eq(groupSends.requestKey, options.requestKey)))
-          .get();
-        if (earlier) return { id: earlier.id, fresh: false };
-      }
+      const earlier = options.requestKey
+        ? tx
+            .select({ id: groupSends.id })
+            .from(groupSends)
+            .where(and(eq(groupSends.userId, userId), eq(groupSends.requestKey, options.requestKey)))
+            .get()
+        : options.occurrence && sendOfOccurrence(tx, options.occurrence);
+      if (earlier) return { id: earlier.id, fresh: false };
       const members = groupMemberCounts(userId, groupId);
       if (members.total === 0) throw new EmptyGroupError();
       if (members.active === 0) throw new InactiveContactError(members.total);
@@ -89,6 +110,8 @@ export async function startGroupSend(
           body,
           segments,
           requestKey: options.requestKey ?? null,
+          scheduleId: options.occurrence?.scheduleId ?? null,
+          occurrenceAt: options.occurrence ? new Date(options.occurrence.at) : null,
           total: members.total,
           createdAt: now,
           updatedAt: now,
@@ -107,7 +130,53 @@ export async function startGroupSend(
       log("error", "group-send", `could not enqueue group send ${started.id}; the reconciler will`, error);
     }
   }
-  return reportOf(started.id)!;
+  return { ...reportOf(started.id)!, duplicate: !started.fresh };
+}
+
+/**
+ * Records a scheduled occurrence that sends nothing (not enough credits, nobody to send to, too
+ * late) as a failed group send with the reason, so its report says why. The occurrence's earlier
+ * send, if any, is returned instead (`duplicate: true`). Null when the group is not the user's.
+ */
+export function recordFailedGroupSend(
+  userId: number,
+  groupId: number,
+  body: string,
+  occurrence: ScheduledOccurrence,
+  reason: string,
+): (GroupSendReport & { duplicate: boolean }) | null {
+  const { segments } = checkedSegments(body);
+  const now = clock.date();
+  const recorded = db.transaction(
+    (tx) => {
+      const group = ownGroup(tx, userId, groupId);
+      if (!group) return null;
+      const earlier = sendOfOccurrence(tx, occurrence);
+      if (earlier) return { id: earlier.id, fresh: false };
+      const row = tx
+        .insert(groupSends)
+        .values({
+          userId,
+          groupId,
+          groupName: group.name,
+          body,
+          segments,
+          scheduleId: occurrence.scheduleId,
+          occurrenceAt: new Date(occurrence.at),
+          status: "failed",
+          stopReason: reason,
+          total: groupMemberCounts(userId, groupId).total,
+          createdAt: now,
+          updatedAt: now,
+          finishedAt: now,
+        })
+        .returning({ id: groupSends.id })
+        .get();
+      return { id: row.id, fresh: true };
+    },
+    { behavior: "immediate" },
+  );
+  return recorded && { ...reportOf(recorded.id)!, duplicate: !recorded.fresh };
 }
 
 type SendRow = typeof groupSends.$inferSelect;
@@ -176,6 +245,7 @@ export async function runGroupSend(groupSendId: number, options: { finalAttempt?
   try {
     let cursor = row.cursor;
     let stopReason: string | null = row.groupId === null ? "Stopped early: the group was deleted." : null;
+    const source = row.scheduleId === null ? "group" : "schedule";
     while (row.groupId !== null && !stopReason) {
       const members = memberBatch().all(row.groupId, row.userId, cursor, GROUP_SEND_BATCH);
       if (members.length === 0) break;
@@ -188,7 +258,7 @@ export async function runGroupSend(groupSendId: number, options: { finalAttempt?
         }
         const phone = normalizePhone(member.phone, env.DEFAULT_COUNTRY);
         if (!phone.ok) skips.push({ member, reason: SKIP_REASONS.invalid });
-        else messages.push({ to: phone.e164, body: row.body, source: "group", groupSendId, contactId: member.id });
+        else messages.push({ to: phone.e164, body: row.body, source, groupSendId, contactId: member.id });
       }
       if (skips.length > 0) recordSkips(groupSendId, skips);
       if (messages.length > 0) {
@@ -233,12 +303,23 @@ function reportOf(groupSendId: number, userId?: number): GroupSendReport | null 
     skipped: live?.skipped ?? row.skipped,
     skips: firstSkips().all(groupSendId, SKIPS_SHOWN),
     stopReason: row.stopReason,
+    occurrenceAt: row.occurrenceAt?.getTime() ?? null,
   };
 }
 
 /** One of the user's group sends, with its progress; null when it is not the user's. */
 export function getGroupSendReport(userId: number, groupSendId: number): GroupSendReport | null {
   return reportOf(groupSendId, userId);
+}
+
+const latestOfSchedule = statement<[number, number], { id: number }>(
+  "select id from group_sends where schedule_id = ? and user_id = ? order by occurrence_at desc limit 1",
+);
+
+/** The group send of a scheduled group SMS's latest occurrence so far (the user's only), or null. */
+export function latestScheduledGroupSend(userId: number, scheduleId: number): GroupSendReport | null {
+  const latest = latestOfSchedule().get(scheduleId, userId);
+  return latest ? reportOf(latest.id) : null;
 }
 
 /**
