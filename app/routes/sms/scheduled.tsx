@@ -77,7 +77,7 @@ function RecipientCell({ schedule: { target } }: { schedule: Schedule }) {
   return (
     <>
       {target.groupName ?? <span className="text-slate-500">Deleted group</span>}
-      <span className="block text-xs text-slate-500">Group: its active contacts at each send</span>
+      <span className="block text-xs text-slate-500">Group</span>
     </>
   );
 }
@@ -179,7 +179,7 @@ export default function Scheduled({ loaderData }: Route.ComponentProps) {
                   <RecipientCell schedule={s} />
                 </LabelledCell>
                 <LabelledCell label="Message" className="sm:min-w-56">
-                  <p className="line-clamp-3 break-words whitespace-pre-wrap">{s.body}</p>
+                  <p className="line-clamp-3 whitespace-pre-wrap [overflow-wrap:anywhere]">{s.body}</p>
                 </LabelledCell>
                 <LabelledCell label="Status">
                   <Badge tone={STATUS[s.status].tone}>{STATUS[s.status].label}</Badge>
