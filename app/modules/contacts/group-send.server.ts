@@ -43,28 +43,68 @@ async function enqueueFanOut(groupSendId: number): Promise<void> {
 /** A scheduled group SMS's occurrence (UTC ms): at most one group send each. */
 export type ScheduledOccurrence = { scheduleId: number; at: number };
 
-function ownGroup(tx: Tx, userId: number, groupId: number): { id: number; name: string } | undefined {
-  return tx
-    .select({ id: contactGroups.id, name: contactGroups.name })
-    .from(contactGroups)
-    .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
-    .get();
-}
-
-function sendOfOccurrence(tx: Tx, occurrence: ScheduledOccurrence): { id: number } | undefined {
-  return tx
-    .select({ id: groupSends.id })
-    .from(groupSends)
-    .where(and(eq(groupSends.scheduleId, occurrence.scheduleId), eq(groupSends.occurrenceAt, new Date(occurrence.at))))
-    .get();
-}
-
 function checkedSegments(body: string): { segments: number; credits: number } {
   const { segments, credits } = countSegments(body);
   if (segments < 1 || segments > env.SMS_MAX_SEGMENTS) {
     throw new Error(`A message must have 1 to ${env.SMS_MAX_SEGMENTS} segments, this one has ${segments}`);
   }
   return { segments, credits };
+}
+
+type SendKey = { requestKey?: string; occurrence?: ScheduledOccurrence };
+type Members = { total: number; active: number };
+
+/**
+ * In one transaction: the user's group (else NotFoundError), then the earlier send with the same
+ * request key or schedule occurrence, or a new row completed by `decide` (which may throw, writing
+ * nothing).
+ */
+function openSend(
+  userId: number,
+  groupId: number,
+  body: string,
+  key: SendKey,
+  decide: (tx: Tx, members: Members) => Partial<typeof groupSends.$inferInsert>,
+): { id: number; fresh: boolean } {
+  const { segments } = checkedSegments(body);
+  const now = clock.date();
+  return db.transaction(
+    (tx) => {
+      const group = tx
+        .select({ id: contactGroups.id, name: contactGroups.name })
+        .from(contactGroups)
+        .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
+        .get();
+      if (!group) throw new NotFoundError("group");
+      const { requestKey, occurrence } = key;
+      const earlier = requestKey
+        ? and(eq(groupSends.userId, userId), eq(groupSends.requestKey, requestKey))
+        : occurrence && and(eq(groupSends.scheduleId, occurrence.scheduleId), eq(groupSends.occurrenceAt, new Date(occurrence.at)));
+      const found = earlier && tx.select({ id: groupSends.id }).from(groupSends).where(earlier).get();
+      if (found) return { id: found.id, fresh: false };
+      const members = groupMemberCounts(userId, groupId);
+      const row = tx
+        .insert(groupSends)
+        .values({
+          userId,
+          groupId,
+          groupName: group.name,
+          body,
+          segments,
+          requestKey: requestKey ?? null,
+          scheduleId: occurrence?.scheduleId ?? null,
+          occurrenceAt: occurrence ? new Date(occurrence.at) : null,
+          total: members.total,
+          createdAt: now,
+          updatedAt: now,
+          ...decide(tx, members),
+        })
+        .returning({ id: groupSends.id })
+        .get();
+      return { id: row.id, fresh: true };
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /**
@@ -79,49 +119,17 @@ export async function startGroupSend(
   userId: number,
   groupId: number,
   body: string,
-  options: { requestKey?: string; occurrence?: ScheduledOccurrence } = {},
+  key: SendKey = {},
 ): Promise<GroupSendReport & { duplicate: boolean }> {
-  const { segments, credits } = checkedSegments(body);
-  const now = clock.date();
-  const started = db.transaction(
-    (tx) => {
-      const group = ownGroup(tx, userId, groupId);
-      if (!group) throw new NotFoundError("group");
-      const earlier = options.requestKey
-        ? tx
-            .select({ id: groupSends.id })
-            .from(groupSends)
-            .where(and(eq(groupSends.userId, userId), eq(groupSends.requestKey, options.requestKey)))
-            .get()
-        : options.occurrence && sendOfOccurrence(tx, options.occurrence);
-      if (earlier) return { id: earlier.id, fresh: false };
-      const members = groupMemberCounts(userId, groupId);
-      if (members.total === 0) throw new EmptyGroupError();
-      if (members.active === 0) throw new InactiveContactError(members.total);
-      const needed = members.active * credits;
-      const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get()?.balance ?? 0;
-      if (balance < needed) throw new InsufficientCreditsError(needed, balance);
-      const row = tx
-        .insert(groupSends)
-        .values({
-          userId,
-          groupId,
-          groupName: group.name,
-          body,
-          segments,
-          requestKey: options.requestKey ?? null,
-          scheduleId: options.occurrence?.scheduleId ?? null,
-          occurrenceAt: options.occurrence ? new Date(options.occurrence.at) : null,
-          total: members.total,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: groupSends.id })
-        .get();
-      return { id: row.id, fresh: true };
-    },
-    { behavior: "immediate" },
-  );
+  const { credits } = checkedSegments(body);
+  const started = openSend(userId, groupId, body, key, (tx, members) => {
+    if (members.total === 0) throw new EmptyGroupError();
+    if (members.active === 0) throw new InactiveContactError(members.total);
+    const needed = members.active * credits;
+    const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get()?.balance ?? 0;
+    if (balance < needed) throw new InsufficientCreditsError(needed, balance);
+    return {};
+  });
   if (started.fresh) {
     try {
       await enqueueFanOut(started.id);
@@ -145,38 +153,14 @@ export function recordFailedGroupSend(
   occurrence: ScheduledOccurrence,
   reason: string,
 ): (GroupSendReport & { duplicate: boolean }) | null {
-  const { segments } = checkedSegments(body);
-  const now = clock.date();
-  const recorded = db.transaction(
-    (tx) => {
-      const group = ownGroup(tx, userId, groupId);
-      if (!group) return null;
-      const earlier = sendOfOccurrence(tx, occurrence);
-      if (earlier) return { id: earlier.id, fresh: false };
-      const row = tx
-        .insert(groupSends)
-        .values({
-          userId,
-          groupId,
-          groupName: group.name,
-          body,
-          segments,
-          scheduleId: occurrence.scheduleId,
-          occurrenceAt: new Date(occurrence.at),
-          status: "failed",
-          stopReason: reason,
-          total: groupMemberCounts(userId, groupId).total,
-          createdAt: now,
-          updatedAt: now,
-          finishedAt: now,
-        })
-        .returning({ id: groupSends.id })
-        .get();
-      return { id: row.id, fresh: true };
-    },
-    { behavior: "immediate" },
-  );
-  return recorded && { ...reportOf(recorded.id)!, duplicate: !recorded.fresh };
+  try {
+    const now = clock.date();
+    const recorded = openSend(userId, groupId, body, { occurrence }, () => ({ status: "failed", stopReason: reason, finishedAt: now }));
+    return { ...reportOf(recorded.id)!, duplicate: !recorded.fresh };
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
 }
 
 type SendRow = typeof groupSends.$inferSelect;
