@@ -1,32 +1,6 @@
-import type { Page } from "@playwright/test";
+import { contactRow, createContact, createGroup, groupRow, toast } from "./contacts.ts";
 import { grantCredits } from "./credits.ts";
 import { expect, signUpAndLogin, test } from "./fixtures.ts";
-
-async function createGroup(page: Page, name: string, description: string) {
-  await page.goto("/sms/createGroup");
-  await expect(page.getByRole("heading", { level: 1, name: "Create Group" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Message History" }).last()).toBeVisible();
-  await page.getByLabel("Group Name").fill(name);
-  await page.getByLabel("Group Description").fill(description);
-  await page.getByRole("button", { name: "Create Group" }).click();
-  await expect(page).toHaveURL(/\/sms\/accountGroups$/);
-  await expect(toast(page, "Group created successfully!")).toBeAttached();
-  await expect(page.getByTestId("group-row").filter({ hasText: name })).toBeVisible();
-}
-
-async function createContact(page: Page, contact: { name: string; phone: string; email: string; groups: string[] }) {
-  await page.goto("/sms/createContact");
-  await page.getByLabel("Name").fill(contact.name);
-  await page.getByLabel("Phone Number").fill(contact.phone);
-  await page.getByLabel("Email").fill(contact.email);
-  for (const group of contact.groups) await page.getByLabel(group, { exact: true }).check();
-  await page.getByRole("button", { name: "Create Contact" }).click();
-}
-
-// Earlier toasts may still be on screen: find the one with this text.
-const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
-const contactRow = (page: Page, name: string) => page.getByTestId("contact-row").filter({ hasText: name });
-const groupRow = (page: Page, name: string) => page.getByTestId("group-row").filter({ hasText: name });
 
 test("contacts and groups: create, edit, send to one, send to a group, delete with confirmation", async ({ page, javaScriptEnabled }) => {
   const account = await signUpAndLogin(page, "contacts");
@@ -172,15 +146,6 @@ test("an empty group is an error; a group send short of credits says what it nee
   await expect(pair.getByRole("alert")).toContainText("costs 2 credits; your balance is 1 credit.");
   await page.goto("/sms/messageHistory");
   await expect(page.getByText("You have not sent any messages yet.")).toBeVisible();
-});
-
-test("the schedule panel leads to Schedule SMS with the contact's number", async ({ page }) => {
-  await signUpAndLogin(page, "schedule");
-  await createContact(page, { name: "Sam Stone", phone: "+1 202 555 0151", email: "sam@example.com", groups: [] });
-  await contactRow(page, "Sam Stone").getByRole("link", { name: "Schedule SMS" }).click();
-  const panel = page.getByRole("region", { name: "Schedule SMS to Sam Stone" });
-  await panel.getByRole("link", { name: "Schedule SMS" }).click();
-  await expect(page).toHaveURL(/\/sms\/scheduleSms\?phoneNumber=%2B12025550151$/);
 });
 
 test("import contacts from a CSV file, with a report of the rows it skipped", async ({ page }) => {

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../app/db/client.server.ts";
 import { users } from "../../app/db/schema/core.ts";
 import { schedules } from "../../app/db/schema/scheduling.ts";
+import { NotFoundError } from "../../app/modules/contacts/errors.ts";
 import { book, getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { nextOccurrence } from "../../app/modules/scheduling/recurrence.ts";
 import { INSUFFICIENT_CREDITS_REASON, MISSED_REASON, runOccurrence } from "../../app/modules/scheduling/runner.server.ts";
@@ -198,7 +199,8 @@ describe("creating schedules", () => {
     expect(await issuesOf({ endDate: "2000-01-01" })).toEqual(["endDate"]);
     expect(await issuesOf({ target: { kind: "phone", to: "12345" }, body: "" })).toEqual(["target", "body"]);
     expect(await issuesOf({ timeZone: "Nowhere/Land" })).toEqual(["timeZone"]);
-    expect(await issuesOf({ target: { kind: "group", groupId: 1 } } as never)).toEqual(["target"]);
+    // A group that is not the user's is not found.
+    expect(await issuesOf({ target: { kind: "group", groupId: 1 } } as never)).toBeInstanceOf(NotFoundError);
     expect(schedulesOf(user.id)).toBe(0);
     expect(listSchedules(user.id)).toMatchObject({ schedules: [], total: 0, totalPages: 1 });
   });

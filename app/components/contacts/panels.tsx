@@ -23,36 +23,6 @@ export function PanelRow({ colSpan, title, children }: { colSpan: number; title:
   );
 }
 
-/**
- * The schedule panel: for now a link to the Schedule SMS screen with the recipient filled in (the
- * scheduling screen is built separately).
- */
-export function SchedulePanelRow({
-  colSpan,
-  title,
-  children,
-  scheduleHref,
-  cancelHref,
-}: {
-  colSpan: number;
-  title: string;
-  children: ReactNode;
-  scheduleHref: string;
-  cancelHref: string;
-}) {
-  return (
-    <PanelRow colSpan={colSpan} title={title}>
-      <p className="text-sm text-slate-700">{children}</p>
-      <div className="mt-4 flex flex-wrap gap-2">
-        <ButtonLink to={scheduleHref}>Schedule SMS</ButtonLink>
-        <ButtonLink to={cancelHref} variant="secondary" preventScrollReset>
-          Cancel
-        </ButtonLink>
-      </div>
-    </PanelRow>
-  );
-}
-
 function DeleteForm({ id, cancelHref }: { id: number; cancelHref: string }) {
   const navigation = useNavigation();
   return (
@@ -106,12 +76,15 @@ export function DeleteConfirmRow({
   colSpan,
   title,
   question,
+  detail,
   id,
   cancelHref,
 }: {
   colSpan: number;
   title: string;
   question: string;
+  /** What else deleting it does, when that matters (e.g. the group's scheduled SMS are cancelled). */
+  detail?: string;
   id: number;
   cancelHref: string;
 }) {
@@ -120,6 +93,7 @@ export function DeleteConfirmRow({
   const body = (
     <>
       <p className="mt-2 text-sm text-slate-700">{question}</p>
+      {detail ? <p className="mt-2 text-sm font-medium text-amber-800">{detail}</p> : null}
       <DeleteForm id={id} cancelHref={cancelHref} />
     </>
   );

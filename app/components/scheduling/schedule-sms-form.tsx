@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { REPEAT_LABELS, REPEATS } from "../../modules/scheduling/recurrence.ts";
-import { createScheduleSmsSchema, SCHEDULE_INTENT, STEP_MINUTES } from "../../modules/scheduling/schemas.ts";
+import { createSchedulePanelSchema, createScheduleSmsSchema, SCHEDULE_INTENT, STEP_MINUTES } from "../../modules/scheduling/schemas.ts";
 import type { SmsFormConfig } from "../../modules/sms/schemas.ts";
 import { BackButton } from "../ui/back-button.tsx";
 import { Button, ButtonLink } from "../ui/button.tsx";
@@ -12,30 +12,40 @@ import { Card, Spinner } from "../ui/page.tsx";
 import { MessageField, PhoneNumberField } from "../sms/send-sms-form.tsx";
 import { useHydrated } from "../use-hydrated.ts";
 
+/** A schedule panel's fixed recipient: the row's contact or group. */
+export type FixedRecipient = { id: number; label: ReactNode; cancelHref: string };
+
 /**
  * The Schedule SMS form. Times are entered in the chosen zone, which starts as the profile's; with
- * JavaScript, a profile still on the default UTC starts at the browser's zone instead.
+ * JavaScript, a profile still on the default UTC starts at the browser's zone instead. With a
+ * `recipient` it is a schedule panel of the contacts or groups list: no phone field, and Cancel.
  */
 export function ScheduleSmsForm({
   config,
   timeZone,
   timeZones,
   lastResult,
+  recipient,
+  phoneNumber,
 }: {
   config: SmsFormConfig;
   timeZone: string;
   timeZones: string[];
   lastResult: SubmissionResult<string[]> | null | undefined;
+  recipient?: FixedRecipient;
+  /** The phone field's first value (`/sms/scheduleSms?phoneNumber=`). */
+  phoneNumber?: string;
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
+  const schemaFor = recipient ? createSchedulePanelSchema : createScheduleSmsSchema;
   const [form, fields] = useForm({
-    id: "schedule-sms",
+    id: recipient ? `schedule-panel-${recipient.id}` : "schedule-sms",
     lastResult,
-    defaultValue: { repeat: "none", timeZone },
+    defaultValue: { repeat: "none", timeZone, phoneNumber },
     // "Now" is read at each validation, so a form left open does not accept a time that has passed.
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createScheduleSmsSchema({ ...config, now: Date.now() }) }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor({ ...config, now: Date.now() }) }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
@@ -53,64 +63,78 @@ export function ScheduleSmsForm({
   const repeating = (fields.repeat.value ?? "none") !== "none";
   const zone = String(fields.timeZone.value ?? timeZone);
 
-  return (
-    <Card>
-      <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <div className="grid gap-4 sm:grid-cols-2">
+  const body = (
+    <Form method="post" preventScrollReset={Boolean(recipient)} className="space-y-4" {...getFormProps(form)} noValidate>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      {recipient ? (
+        <>
+          <input type="hidden" name="id" value={recipient.id} />
+          <p className="text-sm text-slate-700">To: {recipient.label}</p>
+        </>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          label="Start Date and Time"
+          inputProps={{ ...getInputProps(fields.firstSend, { type: "datetime-local" }), step: STEP_MINUTES * 60 }}
+          errors={fields.firstSend.errors}
+          help={`In ${zone}, in ${STEP_MINUTES}-minute steps.`}
+        />
+        <SelectField
+          label="Time Zone"
+          selectProps={getSelectProps(fields.timeZone)}
+          errors={fields.timeZone.errors}
+          help={detected === zone ? "Detected from your browser." : undefined}
+        >
+          {zones.map((name) => (
+            <option key={name} value={name}>
+              {name.replaceAll("_", " ")}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Repeat" selectProps={getSelectProps(fields.repeat)} errors={fields.repeat.errors}>
+          {REPEATS.map((repeat) => (
+            <option key={repeat} value={repeat}>
+              {REPEAT_LABELS[repeat]}
+            </option>
+          ))}
+        </SelectField>
+        {/* Without JavaScript it cannot follow Repeat, so it is always there (and ignored for None). */}
+        {!hydrated || repeating ? (
           <Field
-            label="Start Date and Time"
-            inputProps={{ ...getInputProps(fields.firstSend, { type: "datetime-local" }), step: STEP_MINUTES * 60 }}
-            errors={fields.firstSend.errors}
-            help={`In ${zone}, in ${STEP_MINUTES}-minute steps.`}
+            label="End Date"
+            inputProps={getInputProps(fields.endDate, { type: "date" })}
+            errors={fields.endDate.errors}
+            help={`${hydrated ? "The last day it is sent" : "Only for repeating messages (ignored with Repeat: None)"}; leave empty to repeat until you cancel it.`}
           />
-          <SelectField
-            label="Time Zone"
-            selectProps={getSelectProps(fields.timeZone)}
-            errors={fields.timeZone.errors}
-            help={detected === zone ? "Detected from your browser." : undefined}
-          >
-            {zones.map((name) => (
-              <option key={name} value={name}>
-                {name.replaceAll("_", " ")}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField label="Repeat" selectProps={getSelectProps(fields.repeat)} errors={fields.repeat.errors}>
-            {REPEATS.map((repeat) => (
-              <option key={repeat} value={repeat}>
-                {REPEAT_LABELS[repeat]}
-              </option>
-            ))}
-          </SelectField>
-          {/* Without JavaScript it cannot follow Repeat, so it is always there (and ignored for None). */}
-          {!hydrated || repeating ? (
-            <Field
-              label="End Date"
-              inputProps={getInputProps(fields.endDate, { type: "date" })}
-              errors={fields.endDate.errors}
-              help={`${hydrated ? "The last day it is sent" : "Only for repeating messages (ignored with Repeat: None)"}; leave empty to repeat until you cancel it.`}
-            />
-          ) : null}
-        </div>
-        <PhoneNumberField meta={fields.phoneNumber} />
-        <MessageField meta={fields.message} rows={10} />
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" name="intent" value={SCHEDULE_INTENT.schedule} disabled={busy}>
-            {busy ? <Spinner className="h-4 w-4" /> : null}
-            Add SMS
+        ) : null}
+      </div>
+      {recipient ? null : <PhoneNumberField meta={fields.phoneNumber} />}
+      <MessageField meta={fields.message} rows={recipient ? 4 : 10} />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" name="intent" value={SCHEDULE_INTENT.schedule} disabled={busy}>
+          {busy ? <Spinner className="h-4 w-4" /> : null}
+          Add SMS
+        </Button>
+        {hydrated ? null : (
+          <Button type="submit" name="intent" value={SCHEDULE_INTENT.check} variant="secondary">
+            Check cost
           </Button>
-          {hydrated ? null : (
-            <Button type="submit" name="intent" value={SCHEDULE_INTENT.check} variant="secondary">
-              Check cost
-            </Button>
-          )}
-          <ButtonLink to="/sms/messageHistory" variant="secondary">
-            Message History
+        )}
+        {recipient ? (
+          <ButtonLink to={recipient.cancelHref} variant="secondary" preventScrollReset>
+            Cancel
           </ButtonLink>
-          <BackButton fallback="/sms/sendSms" />
-        </div>
-      </Form>
-    </Card>
+        ) : (
+          <>
+            <ButtonLink to="/sms/messageHistory" variant="secondary">
+              Message History
+            </ButtonLink>
+            <BackButton fallback="/sms/sendSms" />
+          </>
+        )}
+      </div>
+    </Form>
   );
+  // A panel sits in the list's own box.
+  return recipient ? body : <Card>{body}</Card>;
 }

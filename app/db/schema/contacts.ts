@@ -74,6 +74,10 @@ export const groupSends = sqliteTable(
     segments: integer("segments").notNull(),
     // The form's one-time key: a double-submitted form starts one send.
     requestKey: text("request_key"),
+    // A scheduled group SMS's occurrence (scheduling issue): unique together, so a duplicate tick
+    // starts one send. No foreign key: schedules are never deleted but with their user.
+    scheduleId: integer("schedule_id"),
+    occurrenceAt: integer("occurrence_at", { mode: "timestamp_ms" }),
     status: text("status", { enum: GROUP_SEND_STATUSES }).notNull().default("queued"),
     // Members when the send started.
     total: integer("total").notNull(),
@@ -93,6 +97,7 @@ export const groupSends = sqliteTable(
     index("group_sends_user_idx").on(t.userId, t.id),
     index("group_sends_group_idx").on(t.groupId),
     uniqueIndex("group_sends_request_key_unique").on(t.userId, t.requestKey),
+    uniqueIndex("group_sends_occurrence_unique").on(t.scheduleId, t.occurrenceAt).where(sql`${t.scheduleId} is not null`),
     index("group_sends_unfinished_idx").on(t.updatedAt).where(sql`${t.status} in ('queued', 'running')`),
   ],
 );

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { REPEATS } from "../../modules/scheduling/recurrence.ts";
+import { contactGroups } from "./contacts.ts";
 import { createdAt, users } from "./core.ts";
 
 /** active: occurrences to come; completed: the last one has run; cancelled: stopped by its owner. */
@@ -19,8 +20,9 @@ export const schedules = sqliteTable(
     targetKind: text("target_kind", { enum: SCHEDULE_TARGETS }).notNull(),
     // E.164, for a phone target.
     toPhone: text("to_phone"),
-    // For a group target; its foreign key comes with the groups table (contacts issue).
-    groupId: integer("group_id"),
+    // For a group target. Deleting the group cancels its schedules first (deleteGroup), then the
+    // key clears it, so a cancelled schedule outlives its group in the list ("a deleted group").
+    groupId: integer("group_id").references(() => contactGroups.id, { onDelete: "set null" }),
     body: text("body").notNull(),
     repeat: text("repeat", { enum: REPEATS }).notNull(),
     // IANA zone the rule lives in: occurrences keep the first send's wall-clock time there.
@@ -41,9 +43,7 @@ export const schedules = sqliteTable(
     // The catch-up sweep's look-up of occurrences that are due and not handled.
     index("schedules_due_idx").on(t.nextRunAt).where(sql`${t.status} = 'active'`),
     index("schedules_group_idx").on(t.groupId).where(sql`${t.groupId} is not null`),
-    check(
-      "schedules_target",
-      sql`(${t.targetKind} = 'phone' and ${t.toPhone} is not null) or (${t.targetKind} = 'group' and ${t.groupId} is not null)`,
-    ),
+    // A group target may lose its group_id (the group was deleted); the runner cancels such a schedule.
+    check("schedules_target", sql`(${t.targetKind} = 'phone' and ${t.toPhone} is not null) or ${t.targetKind} = 'group'`),
   ],
 );

@@ -6,7 +6,10 @@ import { data, redirect } from "react-router";
 import { env } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
+import type { SessionUser } from "../auth/users.server.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { schedulePanelAction } from "../scheduling/schedule-form.server.ts";
+import { SCHEDULE_INTENT } from "../scheduling/schemas.ts";
 import { createCheckCostSchema } from "../sms/schemas.ts";
 import { NOT_ENOUGH_CREDITS, SMS_SENT, smsFormConfig } from "../sms/send-form.server.ts";
 import { queueMessage } from "../sms/send.server.ts";
@@ -89,10 +92,16 @@ function checkCost(formData: FormData) {
 }
 
 /** Delete (after the confirmation): back to the list with the toast; another user's id is a 404. */
-function deleteIntent(formData: FormData, request: Request, path: string, remove: (id: number) => boolean, toast: string) {
+async function deleteIntent(
+  formData: FormData,
+  request: Request,
+  path: string,
+  remove: (id: number) => boolean | Promise<boolean>,
+  toast: string,
+) {
   const submission = parseWithZod(formData, { schema: DeleteSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  if (!remove(submission.value.id)) throw notFound();
+  if (!(await remove(submission.value.id))) throw notFound();
   return redirectWithToast(backToList(request, path), { description: toast });
 }
 
@@ -103,12 +112,23 @@ function creditsShort(error: InsufficientCreditsError, what: string) {
   ];
 }
 
-/** The contacts list's forms: update (edit panel), delete, send (send panel). */
-export async function contactsListAction(request: Request, userId: number) {
+/** The contacts list's forms: update (edit panel), delete, send (send panel), schedule (schedule panel). */
+export async function contactsListAction(request: Request, user: SessionUser) {
+  const userId = user.id;
   const formData = await request.formData();
   const intent = formData.get("intent");
   if (intent === "delete") return deleteIntent(formData, request, CONTACTS_PATH, (id) => deleteContact(userId, id), TEXT.contactDeleted);
   if (intent === SEND_PANEL_INTENT.check) return checkCost(formData);
+  if (intent === SCHEDULE_INTENT.schedule) {
+    // A schedule for the contact's number as it is now; an opted-out contact is refused, as a send is.
+    const targetOf = (id: number) => {
+      const contact = getContact(userId, id);
+      if (!contact) throw new NotFoundError("contact");
+      if (!contact.status) throw new InactiveContactError();
+      return { kind: "phone" as const, to: contact.phone };
+    };
+    return schedulePanelAction(formData, user, targetOf, backToList(request, CONTACTS_PATH));
+  }
   if (intent === SEND_PANEL_INTENT.send) {
     const submission = parseWithZod(formData, { schema: createPanelSendSchema(env.SMS_MAX_SEGMENTS) });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
@@ -136,12 +156,19 @@ export async function contactsListAction(request: Request, userId: number) {
   return redirectWithToast(backToList(request, CONTACTS_PATH), { description: TEXT.contactUpdated });
 }
 
-/** The groups list's forms: update (edit panel), delete, send to the whole group (send panel). */
-export async function groupsListAction(request: Request, userId: number) {
+/**
+ * The groups list's forms: update (edit panel), delete, send to the whole group (send panel),
+ * schedule for the whole group (schedule panel: each occurrence goes to the members of that moment).
+ */
+export async function groupsListAction(request: Request, user: SessionUser) {
+  const userId = user.id;
   const formData = await request.formData();
   const intent = formData.get("intent");
   if (intent === "delete") return deleteIntent(formData, request, GROUPS_PATH, (id) => deleteGroup(userId, id), TEXT.groupDeleted);
   if (intent === SEND_PANEL_INTENT.check) return checkCost(formData);
+  if (intent === SCHEDULE_INTENT.schedule) {
+    return schedulePanelAction(formData, user, (id) => ({ kind: "group", groupId: id }), backToList(request, GROUPS_PATH));
+  }
   if (intent === SEND_PANEL_INTENT.send) {
     const submission = parseWithZod(formData, { schema: createPanelSendSchema(env.SMS_MAX_SEGMENTS) });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });

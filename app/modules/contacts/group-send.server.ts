@@ -1,6 +1,6 @@
 // Sending one message to a whole group: one form post starts it, one BullMQ job fans it out.
 import { and, eq, sql } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { db, type Tx } from "../../db/client.server.ts";
 import { contactGroups, groupSends } from "../../db/schema/contacts.ts";
 import { users } from "../../db/schema/core.ts";
 import { statement } from "../../db/statements.server.ts";
@@ -40,25 +40,35 @@ async function enqueueFanOut(groupSendId: number): Promise<void> {
   });
 }
 
-/**
- * Starts sending `body` (already validated, e.g. by messageBodyField) to every member of a group.
- * Checks the whole cost up front (active members x segments) and records the send; the fan-out
- * job then queues the messages. Throws NotFoundError (not the user's group), EmptyGroupError,
- * InactiveContactError (nobody to send to) or InsufficientCreditsError (needed, balance), having
- * written nothing. The same `requestKey` twice returns the first send.
- */
-export async function startGroupSend(
-  userId: number,
-  groupId: number,
-  body: string,
-  options: { requestKey?: string } = {},
-): Promise<GroupSendReport> {
+/** A scheduled group SMS's occurrence (UTC ms): at most one group send each. */
+export type ScheduledOccurrence = { scheduleId: number; at: number };
+
+function checkedSegments(body: string): { segments: number; credits: number } {
   const { segments, credits } = countSegments(body);
   if (segments < 1 || segments > env.SMS_MAX_SEGMENTS) {
     throw new Error(`A message must have 1 to ${env.SMS_MAX_SEGMENTS} segments, this one has ${segments}`);
   }
+  return { segments, credits };
+}
+
+type SendKey = { requestKey?: string; occurrence?: ScheduledOccurrence };
+type Members = { total: number; active: number };
+
+/**
+ * In one transaction: the user's group (else NotFoundError), then the earlier send with the same
+ * request key or schedule occurrence, or a new row completed by `decide` (which may throw, writing
+ * nothing).
+ */
+function openSend(
+  userId: number,
+  groupId: number,
+  body: string,
+  key: SendKey,
+  decide: (tx: Tx, members: Members) => Partial<typeof groupSends.$inferInsert>,
+): { id: number; fresh: boolean } {
+  const { segments } = checkedSegments(body);
   const now = clock.date();
-  const started = db.transaction(
+  return db.transaction(
     (tx) => {
       const group = tx
         .select({ id: contactGroups.id, name: contactGroups.name })
@@ -66,20 +76,13 @@ export async function startGroupSend(
         .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
         .get();
       if (!group) throw new NotFoundError("group");
-      if (options.requestKey) {
-        const earlier = tx
-          .select({ id: groupSends.id })
-          .from(groupSends)
-          .where(and(eq(groupSends.userId, userId), eq(groupSends.requestKey, options.requestKey)))
-          .get();
-        if (earlier) return { id: earlier.id, fresh: false };
-      }
+      const { requestKey, occurrence } = key;
+      const earlier = requestKey
+        ? and(eq(groupSends.userId, userId), eq(groupSends.requestKey, requestKey))
+        : occurrence && and(eq(groupSends.scheduleId, occurrence.scheduleId), eq(groupSends.occurrenceAt, new Date(occurrence.at)));
+      const found = earlier && tx.select({ id: groupSends.id }).from(groupSends).where(earlier).get();
+      if (found) return { id: found.id, fresh: false };
       const members = groupMemberCounts(userId, groupId);
-      if (members.total === 0) throw new EmptyGroupError();
-      if (members.active === 0) throw new InactiveContactError(members.total);
-      const needed = members.active * credits;
-      const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get()?.balance ?? 0;
-      if (balance < needed) throw new InsufficientCreditsError(needed, balance);
       const row = tx
         .insert(groupSends)
         .values({
@@ -88,10 +91,13 @@ export async function startGroupSend(
           groupName: group.name,
           body,
           segments,
-          requestKey: options.requestKey ?? null,
+          requestKey: requestKey ?? null,
+          scheduleId: occurrence?.scheduleId ?? null,
+          occurrenceAt: occurrence ? new Date(occurrence.at) : null,
           total: members.total,
           createdAt: now,
           updatedAt: now,
+          ...decide(tx, members),
         })
         .returning({ id: groupSends.id })
         .get();
@@ -99,6 +105,31 @@ export async function startGroupSend(
     },
     { behavior: "immediate" },
   );
+}
+
+/**
+ * Starts sending `body` (already validated, e.g. by messageBodyField) to every member of a group.
+ * Checks the whole cost up front (active members x segments) and records the send; the fan-out
+ * job then queues the messages. Throws NotFoundError (not the user's group), EmptyGroupError,
+ * InactiveContactError (nobody to send to) or InsufficientCreditsError (needed, balance), having
+ * written nothing. The same `requestKey`, or the same schedule `occurrence`, twice returns the
+ * first send (`duplicate: true`).
+ */
+export async function startGroupSend(
+  userId: number,
+  groupId: number,
+  body: string,
+  key: SendKey = {},
+): Promise<GroupSendReport & { duplicate: boolean }> {
+  const { credits } = checkedSegments(body);
+  const started = openSend(userId, groupId, body, key, (tx, members) => {
+    if (members.total === 0) throw new EmptyGroupError();
+    if (members.active === 0) throw new InactiveContactError(members.total);
+    const needed = members.active * credits;
+    const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get()?.balance ?? 0;
+    if (balance < needed) throw new InsufficientCreditsError(needed, balance);
+    return {};
+  });
   if (started.fresh) {
     try {
       await enqueueFanOut(started.id);
@@ -107,7 +138,29 @@ export async function startGroupSend(
       log("error", "group-send", `could not enqueue group send ${started.id}; the reconciler will`, error);
     }
   }
-  return reportOf(started.id)!;
+  return { ...reportOf(started.id)!, duplicate: !started.fresh };
+}
+
+/**
+ * Records a scheduled occurrence that sends nothing (not enough credits, nobody to send to, too
+ * late) as a failed group send with the reason, so its report says why. The occurrence's earlier
+ * send, if any, is returned instead (`duplicate: true`). Null when the group is not the user's.
+ */
+export function recordFailedGroupSend(
+  userId: number,
+  groupId: number,
+  body: string,
+  occurrence: ScheduledOccurrence,
+  reason: string,
+): (GroupSendReport & { duplicate: boolean }) | null {
+  try {
+    const now = clock.date();
+    const recorded = openSend(userId, groupId, body, { occurrence }, () => ({ status: "failed", stopReason: reason, finishedAt: now }));
+    return { ...reportOf(recorded.id)!, duplicate: !recorded.fresh };
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
 }
 
 type SendRow = typeof groupSends.$inferSelect;
@@ -176,6 +229,7 @@ export async function runGroupSend(groupSendId: number, options: { finalAttempt?
   try {
     let cursor = row.cursor;
     let stopReason: string | null = row.groupId === null ? "Stopped early: the group was deleted." : null;
+    const source = row.scheduleId === null ? "group" : "schedule";
     while (row.groupId !== null && !stopReason) {
       const members = memberBatch().all(row.groupId, row.userId, cursor, GROUP_SEND_BATCH);
       if (members.length === 0) break;
@@ -188,7 +242,7 @@ export async function runGroupSend(groupSendId: number, options: { finalAttempt?
         }
         const phone = normalizePhone(member.phone, env.DEFAULT_COUNTRY);
         if (!phone.ok) skips.push({ member, reason: SKIP_REASONS.invalid });
-        else messages.push({ to: phone.e164, body: row.body, source: "group", groupSendId, contactId: member.id });
+        else messages.push({ to: phone.e164, body: row.body, source, groupSendId, contactId: member.id });
       }
       if (skips.length > 0) recordSkips(groupSendId, skips);
       if (messages.length > 0) {
@@ -233,12 +287,23 @@ function reportOf(groupSendId: number, userId?: number): GroupSendReport | null 
     skipped: live?.skipped ?? row.skipped,
     skips: firstSkips().all(groupSendId, SKIPS_SHOWN),
     stopReason: row.stopReason,
+    occurrenceAt: row.occurrenceAt?.getTime() ?? null,
   };
 }
 
 /** One of the user's group sends, with its progress; null when it is not the user's. */
 export function getGroupSendReport(userId: number, groupSendId: number): GroupSendReport | null {
   return reportOf(groupSendId, userId);
+}
+
+const latestOfSchedule = statement<[number, number], { id: number }>(
+  "select id from group_sends where schedule_id = ? and user_id = ? order by occurrence_at desc limit 1",
+);
+
+/** The group send of a scheduled group SMS's latest occurrence so far (the user's only), or null. */
+export function latestScheduledGroupSend(userId: number, scheduleId: number): GroupSendReport | null {
+  const latest = latestOfSchedule().get(scheduleId, userId);
+  return latest ? reportOf(latest.id) : null;
 }
 
 /**

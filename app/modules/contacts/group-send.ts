@@ -19,6 +19,8 @@ export type GroupSendReport = {
   /** The first few skipped members, with the reason. */
   skips: GroupSendSkip[];
   stopReason: string | null;
+  /** The occurrence of a scheduled group SMS it sent (UTC ms); null for a send from the groups list. */
+  occurrenceAt: number | null;
 };
 
 export const SKIP_REASONS = { optedOut: "opted out", invalid: "invalid phone number" } as const;
@@ -39,6 +41,7 @@ export function describeGroupSend(report: GroupSendReport): string {
     skipped = `; skipped ${formatNumber(report.skipped)}: ${listed.join(", ")}${more > 0 ? `, and ${formatNumber(more)} more` : ""}`;
   }
   const text = `${queued}${skipped}.`;
+  if (report.status === "failed" && report.queued + report.skipped === 0) return `Not sent: ${report.stopReason ?? "unknown error"}.`;
   if (report.status === "failed") return `The group send failed: ${report.stopReason ?? "unknown error"}. ${text}`;
   return report.stopReason ? `${text} ${report.stopReason}` : text;
 }

@@ -3,6 +3,7 @@ import { db, type Tx } from "../../db/client.server.ts";
 import { statement } from "../../db/statements.server.ts";
 import { contactGroupMembers, contactGroups } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
+import { cancelGroupSchedules, disarmSchedules } from "../scheduling/cancel.server.ts";
 import { DuplicateGroupNameError } from "./errors.ts";
 import { GROUPS_PAGE_SIZE, pageWindow } from "./schemas.ts";
 
@@ -67,14 +68,24 @@ export function updateGroup(userId: number, groupId: number, input: GroupInput):
   );
 }
 
-/** Deletes the group and its memberships; its contacts stay. False when not the user's. */
-export function deleteGroup(userId: number, groupId: number): boolean {
-  return (
-    db
-      .delete(contactGroups)
-      .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
-      .run().changes > 0
+/**
+ * Deletes the group and its memberships; its contacts stay, and its scheduled SMS are cancelled
+ * (they stay in the Scheduled SMS list, to "a deleted group"). False when not the user's.
+ */
+export async function deleteGroup(userId: number, groupId: number): Promise<boolean> {
+  const cancelled = db.transaction(
+    (tx) => {
+      const own = and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId));
+      if (!tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get()) return null;
+      const ids = cancelGroupSchedules(tx, userId, groupId, clock.date());
+      tx.delete(contactGroups).where(own).run();
+      return ids;
+    },
+    { behavior: "immediate" },
   );
+  if (cancelled === null) return false;
+  await disarmSchedules(cancelled);
+  return true;
 }
 
 export function getGroup(userId: number, groupId: number): Group | null {

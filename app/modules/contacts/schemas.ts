@@ -118,9 +118,3 @@ export function listHref(path: string, query: Partial<ListQuery>): string {
   const search = params.toString();
   return search ? `${path}?${search}` : path;
 }
-
-/** Where the schedule panel sends people until the scheduling screen has its own panel. */
-export function scheduleHref(target: { phone: string } | { groupId: number }): string {
-  const params = new URLSearchParams("phone" in target ? { phoneNumber: target.phone } : { groupId: String(target.groupId) });
-  return `/sms/scheduleSms?${params}`;
-}

@@ -6,8 +6,11 @@ import { schedules } from "../../db/schema/scheduling.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
+import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
+import { recordFailedGroupSend, startGroupSend } from "../contacts/group-send.server.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { type NewMessage, queueMessages, recordUnsentMessage } from "../sms/send.server.ts";
+import { cancelledValues } from "./cancel.server.ts";
 import { armedScheduleIds, armSchedule, disarmSchedule, isArmed, removeJobSchedulers, schedulerId } from "./job-schedulers.server.ts";
 import { isOccurrence, latestOccurrence, nextOccurrence } from "./recurrence.ts";
 import { recurrenceOf } from "./schedules.server.ts";
@@ -21,11 +24,13 @@ const BATCH = 500;
 type Row = typeof schedules.$inferSelect;
 
 export type OccurrenceOutcome =
-  /** Its messages were queued (debited), or had been by an earlier run of the same occurrence. */
+  /** Its message (or its group send) was queued, or had been by an earlier run of the same occurrence. */
   | "queued"
   | "duplicate"
-  /** Recorded as failed messages, nothing debited; the schedule goes on. */
+  /** Recorded as a failed message (or group send), nothing debited; the schedule goes on. */
   | "insufficient-credits"
+  /** A group with no active contacts at that moment: recorded as a failed group send; the schedule goes on. */
+  | "no-recipients"
   /** More than SCHEDULE_MAX_LATE_MINUTES late (nothing was running at its time): recorded as failed. */
   | "missed"
   /** Nothing done: the schedule is not active, the time is not one of its occurrences, not due yet, or handled. */
@@ -37,33 +42,50 @@ export type OccurrenceOutcome =
 export const INSUFFICIENT_CREDITS_REASON = "Insufficient credits";
 export const MISSED_REASON = "Missed: the gateway was not running at the scheduled time";
 
-/**
- * The messages of one occurrence. The dispatch point for group schedules: their fan-out to the
- * group's members at this moment comes with the contacts and groups issue.
- */
-function messagesOf(row: Row, at: number): NewMessage[] {
-  switch (row.targetKind) {
-    case "phone":
-      return [{ to: row.toPhone!, body: row.body, source: "schedule", scheduleId: row.id, occurrenceAt: at }];
-    case "group":
-      throw new Error(`Schedule ${row.id} targets a group, whose fan-out is not available yet`);
-  }
+function insufficientCredits(error: InsufficientCreditsError): string {
+  return `${INSUFFICIENT_CREDITS_REASON}: ${error.needed} needed, ${error.balance} available`;
 }
 
-async function deliver(row: Row, at: number, late: boolean): Promise<OccurrenceOutcome> {
-  const messages = messagesOf(row, at);
+/** A number: one message, keyed by (schedule, occurrence). */
+async function deliverToPhone(row: Row, at: number, late: boolean): Promise<OccurrenceOutcome> {
+  const message: NewMessage = { to: row.toPhone!, body: row.body, source: "schedule", scheduleId: row.id, occurrenceAt: at };
   if (late) {
-    for (const message of messages) recordUnsentMessage(row.userId, message, MISSED_REASON);
+    recordUnsentMessage(row.userId, message, MISSED_REASON);
     return "missed";
   }
   try {
-    const result = await queueMessages(row.userId, messages);
-    return result.messages.every((m) => m.duplicate) ? "duplicate" : "queued";
+    const result = await queueMessages(row.userId, [message]);
+    return result.messages[0].duplicate ? "duplicate" : "queued";
   } catch (error) {
     if (!(error instanceof InsufficientCreditsError)) throw error;
-    const reason = `${INSUFFICIENT_CREDITS_REASON}: ${error.needed} needed, ${error.balance} available`;
-    for (const message of messages) recordUnsentMessage(row.userId, message, reason);
+    recordUnsentMessage(row.userId, message, insufficientCredits(error));
     return "insufficient-credits";
+  }
+}
+
+/**
+ * A group: one group send keyed by (schedule, occurrence), whose fan-out job creates a message per
+ * member active at this moment (unique per send and contact). All or nothing: when the balance
+ * cannot pay every active member, or nobody is left to send to, the occurrence is recorded as a
+ * failed group send with the reason and sends nothing.
+ */
+async function deliverToGroup(row: Row, groupId: number, at: number, late: boolean): Promise<OccurrenceOutcome> {
+  const occurrence = { scheduleId: row.id, at };
+  const fail = (reason: string, outcome: OccurrenceOutcome): OccurrenceOutcome => {
+    const recorded = recordFailedGroupSend(row.userId, groupId, row.body, occurrence, reason);
+    // No group: it was deleted meanwhile, which cancelled the schedule.
+    if (!recorded) return "inactive";
+    return recorded.duplicate ? "duplicate" : outcome;
+  };
+  if (late) return fail(MISSED_REASON, "missed");
+  try {
+    const send = await startGroupSend(row.userId, groupId, row.body, { occurrence });
+    return send.duplicate ? "duplicate" : "queued";
+  } catch (error) {
+    if (error instanceof InsufficientCreditsError) return fail(insufficientCredits(error), "insufficient-credits");
+    if (error instanceof EmptyGroupError || error instanceof InactiveContactError) return fail(error.message, "no-recipients");
+    if (error instanceof NotFoundError) return "inactive";
+    throw error;
   }
 }
 
@@ -85,23 +107,31 @@ function advance(row: Row, at: number, now: number): boolean {
 }
 
 /**
- * Runs the occurrence of `scheduleId` at `at` (UTC ms): queues its messages through the normal send
- * path keyed by (schedule, occurrence), so running it twice sends once, then moves the schedule on.
- * Occurrences skipped over (nothing ran at their time) are not sent.
+ * Runs the occurrence of `scheduleId` at `at` (UTC ms): queues its message, or its group send,
+ * through the normal send path keyed by (schedule, occurrence), so running it twice sends once, then
+ * moves the schedule on. Occurrences skipped over (nothing ran at their time) are not sent.
  */
 export async function runOccurrence(scheduleId: number, at: number): Promise<OccurrenceOutcome> {
   const row = db.select().from(schedules).where(eq(schedules.id, scheduleId)).get();
-  if (!row || row.status !== "active") {
-    await disarmSchedule(scheduleId);
-    return "inactive";
+  const groupGone = row?.targetKind === "group" && row.groupId === null;
+  if (row?.status === "active" && !groupGone) return runActive(row, at);
+  if (row?.status === "active") {
+    // deleteGroup cancels a group's schedules with it; this covers a group gone any other way.
+    db.update(schedules).set(cancelledValues(clock.date())).where(and(eq(schedules.id, row.id), eq(schedules.status, "active"))).run();
   }
+  await disarmSchedule(scheduleId);
+  return "inactive";
+}
+
+async function runActive(row: Row, at: number): Promise<OccurrenceOutcome> {
   if (!isOccurrence(recurrenceOf(row), at)) return "not-an-occurrence";
   const now = clock.now();
   if (at > now + EARLY_MS) return "not-due";
   if (row.nextRunAt === null || at < row.nextRunAt.getTime()) return "handled";
 
-  const outcome = await deliver(row, at, now - at > env.SCHEDULE_MAX_LATE_MINUTES * 60_000);
-  if (advance(row, at, now)) await disarmSchedule(scheduleId);
+  const late = now - at > env.SCHEDULE_MAX_LATE_MINUTES * 60_000;
+  const outcome = row.targetKind === "group" ? await deliverToGroup(row, row.groupId!, at, late) : await deliverToPhone(row, at, late);
+  if (advance(row, at, now)) await disarmSchedule(row.id);
   return outcome;
 }
 

@@ -1,4 +1,6 @@
-// The Schedule SMS screen's loader data and action.
+// The schedule form's loader data and actions: the Schedule SMS screen (any number) and the schedule
+// panels of the contacts and groups lists (the row's contact or group).
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { clock } from "../../utils/clock.server.ts";
@@ -6,18 +8,21 @@ import { pluralize } from "../../utils/misc.ts";
 import { canonicalTimeZone, timeZoneNames } from "../../utils/time-zone.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import { setUserTimeZone, type SessionUser } from "../auth/users.server.ts";
+import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { checkCost, smsFormConfig } from "../sms/send-form.server.ts";
-import { createSchedule, type ScheduleField, ScheduleInputError } from "./schedules.server.ts";
-import { createScheduleSmsSchema, SCHEDULE_INTENT } from "./schemas.ts";
+import { countSegments } from "../sms/segments.ts";
+import { createSchedule, type ScheduleField, ScheduleInputError, type ScheduleTarget } from "./schedules.server.ts";
+import type { Repeat } from "./recurrence.ts";
+import { createSchedulePanelSchema, createScheduleSmsSchema, SCHEDULE_INTENT } from "./schemas.ts";
 
 export const SMS_SCHEDULED = "SMS scheduled successfully!";
 export const SCHEDULE_FAILED = "Failed to schedule SMS, please check to ensure that you have enough credits";
 export const SCHEDULE_CANCELLED = "Scheduled SMS cancelled.";
 
-// The domain's field names as the form spells them.
-const FORM_FIELDS: Record<ScheduleField, string> = {
-  target: "phoneNumber",
+// The domain's field names as the form spells them; the target is the phone field on the screen,
+// and above the form in a panel (whose recipient is fixed).
+const FORM_FIELDS: Record<Exclude<ScheduleField, "target">, string> = {
   body: "message",
   repeat: "repeat",
   timeZone: "timeZone",
@@ -35,33 +40,96 @@ export function scheduleFormLoaderData(user: SessionUser) {
   };
 }
 
+type FormValue = { message: string; firstSendAt: number; timeZone: string; repeat: Repeat; endDate: string | null };
+type Reply = (options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>;
+
+function creditsDetail(error: InsufficientCreditsError, target: ScheduleTarget, message: string): string {
+  const balance = `your balance is ${pluralize(error.balance, "credit")}.`;
+  if (target.kind === "phone") return `Each message costs ${pluralize(error.needed, "credit")} when it is sent; ${balance}`;
+  const perMessage = countSegments(message).credits;
+  return (
+    `Each time, sending it to the group's ${pluralize(error.needed / perMessage, "active contact")} costs ` +
+    `${pluralize(error.needed, "credit")}; ${balance}`
+  );
+}
+
 /**
- * Creates the schedule and comes back to a clean form with the spec's toast; the zone it was entered
- * in becomes the profile's. Not enough credits for one occurrence: the spec's message in the form
- * (a toast cookie on a failed post would only show on the next page without JavaScript).
+ * Creates the schedule and comes back to `successPath` (a clean form, or the list without its panel)
+ * with the spec's toast; the zone it was entered in becomes the profile's. Not enough credits for
+ * one occurrence: the spec's message in the form (a toast cookie on a failed post would only show on
+ * the next page without JavaScript). `targetOf` may throw NotFoundError (someone else's id: 404).
  */
+async function createFromForm<V extends FormValue>(
+  value: V,
+  reply: Reply,
+  user: SessionUser,
+  targetOf: (value: V) => ScheduleTarget,
+  options: { successPath: string; targetField: string | null },
+) {
+  const { message, ...timing } = value;
+  let target: ScheduleTarget | null = null;
+  try {
+    target = targetOf(value);
+    await createSchedule(user.id, {
+      target,
+      body: message,
+      firstSendAt: timing.firstSendAt,
+      timeZone: timing.timeZone,
+      repeat: timing.repeat,
+      endDate: timing.endDate,
+    });
+  } catch (error) {
+    if (error instanceof NotFoundError) throw data(null, { status: 404 });
+    if (error instanceof InsufficientCreditsError && target) {
+      return data(reply({ formErrors: [SCHEDULE_FAILED, creditsDetail(error, target, message)] }), { status: 400 });
+    }
+    if (error instanceof EmptyGroupError || error instanceof InactiveContactError) {
+      return data(reply({ formErrors: [error.message] }), { status: 400 });
+    }
+    if (error instanceof ScheduleInputError) {
+      const formErrors: string[] = [];
+      const fieldErrors: Record<string, string[]> = {};
+      for (const issue of error.issues) {
+        const field = issue.field === "target" ? options.targetField : FORM_FIELDS[issue.field];
+        if (field) (fieldErrors[field] ??= []).push(issue.message);
+        else formErrors.push(issue.message);
+      }
+      return data(reply({ formErrors, fieldErrors }), { status: 400 });
+    }
+    throw error;
+  }
+  const timeZone = canonicalTimeZone(timing.timeZone);
+  if (timeZone !== user.timeZone) setUserTimeZone(user.id, timeZone);
+  return redirectWithToast(options.successPath, { description: SMS_SCHEDULED });
+}
+
+/** The Schedule SMS screen's form: any phone number. */
 export async function scheduleSmsFormAction(request: Request, user: SessionUser) {
   const formData = await request.formData();
   const config = smsFormConfig();
   if (formData.get("intent") === SCHEDULE_INTENT.check) return checkCost(formData, config);
   const submission = parseWithZod(formData, { schema: createScheduleSmsSchema({ ...config, now: clock.now() }) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const { phoneNumber, message, ...timing } = submission.value;
-  try {
-    await createSchedule(user.id, { target: { kind: "phone", to: phoneNumber }, body: message, ...timing });
-  } catch (error) {
-    if (error instanceof InsufficientCreditsError) {
-      const detail = `Each message costs ${pluralize(error.needed, "credit")} when it is sent; your balance is ${pluralize(error.balance, "credit")}.`;
-      return data(submission.reply({ formErrors: [SCHEDULE_FAILED, detail] }), { status: 400 });
-    }
-    if (error instanceof ScheduleInputError) {
-      const fieldErrors: Record<string, string[]> = {};
-      for (const issue of error.issues) (fieldErrors[FORM_FIELDS[issue.field]] ??= []).push(issue.message);
-      return data(submission.reply({ fieldErrors }), { status: 400 });
-    }
-    throw error;
-  }
-  const timeZone = canonicalTimeZone(timing.timeZone);
-  if (timeZone !== user.timeZone) setUserTimeZone(user.id, timeZone);
-  return redirectWithToast("/sms/scheduleSms", { description: SMS_SCHEDULED });
+  return createFromForm(submission.value, (o) => submission.reply(o), user, (value) => ({ kind: "phone", to: value.phoneNumber }), {
+    successPath: "/sms/scheduleSms",
+    targetField: "phoneNumber",
+  });
+}
+
+/**
+ * A schedule panel's form (intent "schedule") on the contacts or groups list: `targetOf` turns the
+ * posted row id into the target, for this user only (NotFoundError otherwise, answered with a 404).
+ */
+export async function schedulePanelAction(
+  formData: FormData,
+  user: SessionUser,
+  targetOf: (id: number) => ScheduleTarget,
+  successPath: string,
+) {
+  const submission = parseWithZod(formData, { schema: createSchedulePanelSchema({ ...smsFormConfig(), now: clock.now() }) });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  return createFromForm(submission.value, (o) => submission.reply(o), user, (value) => targetOf(value.id), {
+    successPath,
+    targetField: null,
+  });
 }

@@ -2,15 +2,22 @@
 // web screens and the REST API share them.
 import { and, count, desc, eq } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
+import { contactGroups } from "../../db/schema/contacts.ts";
+import { users } from "../../db/schema/core.ts";
 import { SCHEDULE_STATUSES, schedules } from "../../db/schema/scheduling.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { canonicalTimeZone, isValidTimeZone, parseDate } from "../../utils/time-zone.ts";
-import { getBalance, InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
+import type { GroupSendReport } from "../contacts/group-send.ts";
+import { latestScheduledGroupSend } from "../contacts/group-send.server.ts";
+import { groupMemberCounts } from "../contacts/groups.server.ts";
+import { InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { isE164 } from "../sms/phone.ts";
 import { countSegments } from "../sms/segments.ts";
-import { armSchedule, disarmSchedule } from "./job-schedulers.server.ts";
+import { cancelledValues, disarmSchedules } from "./cancel.server.ts";
+import { armSchedule } from "./job-schedulers.server.ts";
 import { endDateOf, endOfDate, type Recurrence, REPEATS, type Repeat, timingIssues } from "./recurrence.ts";
 
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
@@ -18,9 +25,12 @@ export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 /** Whom each occurrence goes to: a number (E.164), or a group's members at that moment. */
 export type ScheduleTarget = { kind: "phone"; to: string } | { kind: "group"; groupId: number };
 
+/** A schedule's target as its owner sees it; a group that has been deleted has neither id nor name. */
+export type ScheduleRecipient = { kind: "phone"; to: string } | { kind: "group"; groupId: number | null; groupName: string | null };
+
 export type Schedule = {
   id: number;
-  target: ScheduleTarget;
+  target: ScheduleRecipient;
   body: string;
   repeat: Repeat;
   timeZone: string;
@@ -77,14 +87,10 @@ export function recurrenceOf(row: Row): Recurrence {
   };
 }
 
-export function targetOf(row: Row): ScheduleTarget {
-  return row.targetKind === "group" ? { kind: "group", groupId: row.groupId! } : { kind: "phone", to: row.toPhone! };
-}
-
-function toSchedule(row: Row): Schedule {
+function toSchedule(row: Row, groupName: string | null): Schedule {
   return {
     id: row.id,
-    target: targetOf(row),
+    target: row.targetKind === "group" ? { kind: "group", groupId: row.groupId, groupName } : { kind: "phone", to: row.toPhone! },
     body: row.body,
     repeat: row.repeat,
     timeZone: row.timeZone,
@@ -102,8 +108,6 @@ function inputIssues(input: NewSchedule, now: number): ScheduleInputError["issue
   if (input.target.kind === "phone" && !isE164(input.target.to)) {
     issues.push({ field: "target", message: `"${input.target.to}" is not a valid phone number` });
   }
-  // The seam for group schedules: their fan-out comes with the contacts and groups issue.
-  if (input.target.kind === "group") issues.push({ field: "target", message: "Group schedules are not available yet" });
   const segments = input.body.trim() ? countSegments(input.body).segments : 0;
   if (segments < 1 || segments > env.SMS_MAX_SEGMENTS) {
     issues.push({ field: "body", message: `Message must have 1 to ${env.SMS_MAX_SEGMENTS} segments` });
@@ -122,8 +126,10 @@ function inputIssues(input: NewSchedule, now: number): ScheduleInputError["issue
 
 /**
  * Creates a schedule and its job scheduler. Credits are checked, not reserved: the balance must pay
- * one occurrence now (else InsufficientCreditsError and nothing is created); each occurrence is
- * debited when it runs. Bad input: ScheduleInputError naming the fields.
+ * one occurrence now (segments x 1 credit, times the group's active contacts for a group), else
+ * InsufficientCreditsError and nothing is created; each occurrence is debited when it runs. Bad
+ * input: ScheduleInputError naming the fields. A group that is not the user's: NotFoundError; one
+ * with nobody to send to: EmptyGroupError or InactiveContactError.
  */
 export async function createSchedule(userId: number, given: NewSchedule): Promise<Schedule> {
   // Whole seconds: later occurrences are wall-clock times, which have no milliseconds.
@@ -131,59 +137,107 @@ export async function createSchedule(userId: number, given: NewSchedule): Promis
   const now = clock.now();
   const issues = inputIssues(input, now);
   if (issues.length > 0) throw new ScheduleInputError(issues);
-  const cost = countSegments(input.body).credits;
-  const balance = getBalance(userId);
-  if (balance < cost) throw new InsufficientCreditsError(cost, balance);
-
+  const perMessage = countSegments(input.body).credits;
   const timeZone = canonicalTimeZone(input.timeZone);
   const endDate = input.repeat === "none" ? null : (input.endDate ?? null);
-  const row = db
-    .insert(schedules)
-    .values({
-      userId,
-      targetKind: input.target.kind,
-      toPhone: input.target.kind === "phone" ? input.target.to : null,
-      groupId: input.target.kind === "group" ? input.target.groupId : null,
-      body: input.body,
-      repeat: input.repeat,
-      timeZone,
-      firstSendAt: new Date(input.firstSendAt),
-      endsAt: endDate === null ? null : new Date(endOfDate(endDate, timeZone)),
-      nextRunAt: new Date(input.firstSendAt),
-      createdAt: new Date(now),
-      updatedAt: new Date(now),
-    })
-    .returning()
-    .get();
+  const { target } = input;
+
+  const { row, groupName } = db.transaction(
+    (tx) => {
+      let recipients = 1;
+      let groupName: string | null = null;
+      if (target.kind === "group") {
+        const group = tx
+          .select({ name: contactGroups.name })
+          .from(contactGroups)
+          .where(and(eq(contactGroups.id, target.groupId), eq(contactGroups.userId, userId)))
+          .get();
+        if (!group) throw new NotFoundError("group");
+        const members = groupMemberCounts(userId, target.groupId);
+        if (members.total === 0) throw new EmptyGroupError();
+        if (members.active === 0) throw new InactiveContactError(members.total);
+        recipients = members.active;
+        groupName = group.name;
+      }
+      const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get()?.balance ?? 0;
+      if (balance < recipients * perMessage) throw new InsufficientCreditsError(recipients * perMessage, balance);
+      const row = tx
+        .insert(schedules)
+        .values({
+          userId,
+          targetKind: target.kind,
+          toPhone: target.kind === "phone" ? target.to : null,
+          groupId: target.kind === "group" ? target.groupId : null,
+          body: input.body,
+          repeat: input.repeat,
+          timeZone,
+          firstSendAt: new Date(input.firstSendAt),
+          endsAt: endDate === null ? null : new Date(endOfDate(endDate, timeZone)),
+          nextRunAt: new Date(input.firstSendAt),
+          createdAt: new Date(now),
+          updatedAt: new Date(now),
+        })
+        .returning()
+        .get();
+      return { row, groupName };
+    },
+    { behavior: "immediate" },
+  );
   try {
     await armSchedule(row.id, recurrenceOf(row));
   } catch (error) {
     // The row is the record: the reconciler arms it when Redis is back, and sends what fell due.
     log("error", "scheduling", `could not arm schedule ${row.id}; the reconciler will`, error);
   }
-  return toSchedule(row);
+  return toSchedule(row, groupName);
+}
+
+/** Schedules with their group's name, the group matched on the owner too. */
+function withGroupNames() {
+  return db
+    .select({ row: schedules, groupName: contactGroups.name })
+    .from(schedules)
+    .leftJoin(contactGroups, and(eq(contactGroups.id, schedules.groupId), eq(contactGroups.userId, schedules.userId)));
 }
 
 /** The owner's schedule, or null (another user's id is nobody's). */
 export function getSchedule(userId: number, id: number): Schedule | null {
-  const row = db.select().from(schedules).where(and(eq(schedules.id, id), eq(schedules.userId, userId))).get();
-  return row ? toSchedule(row) : null;
+  const found = withGroupNames()
+    .where(and(eq(schedules.id, id), eq(schedules.userId, userId)))
+    .get();
+  return found ? toSchedule(found.row, found.groupName) : null;
 }
+
+/** A schedule in the list; a group schedule also shows what its latest occurrence did. */
+export type ScheduleListItem = Schedule & { lastGroupSend: GroupSendReport | null };
 
 /** The owner's schedules, newest first, a page at a time. */
 export function listSchedules(userId: number, requestedPage = 1) {
   const total = db.select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()?.n ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / SCHEDULES_PAGE_SIZE));
   const page = Math.min(Math.max(1, Math.trunc(requestedPage) || 1), totalPages);
-  const rows = db
-    .select()
-    .from(schedules)
+  const rows = withGroupNames()
     .where(eq(schedules.userId, userId))
     .orderBy(desc(schedules.id))
     .limit(SCHEDULES_PAGE_SIZE)
     .offset((page - 1) * SCHEDULES_PAGE_SIZE)
     .all();
-  return { schedules: rows.map(toSchedule), page, totalPages, total };
+  const items: ScheduleListItem[] = rows.map(({ row, groupName }) => ({
+    ...toSchedule(row, groupName),
+    lastGroupSend: row.targetKind === "group" ? latestScheduledGroupSend(userId, row.id) : null,
+  }));
+  return { schedules: items, page, totalPages, total };
+}
+
+/** How many of the user's schedules to a group are still to run (deleting the group cancels them). */
+export function countActiveGroupSchedules(userId: number, groupId: number): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(schedules)
+      .where(and(eq(schedules.userId, userId), eq(schedules.groupId, groupId), eq(schedules.status, "active")))
+      .get()?.n ?? 0
+  );
 }
 
 /**
@@ -191,23 +245,13 @@ export function listSchedules(userId: number, requestedPage = 1) {
  * completed or cancelled schedule changes nothing. Another user's id: ScheduleNotFoundError.
  */
 export async function cancelSchedule(userId: number, id: number): Promise<Schedule> {
-  const now = new Date(clock.now());
-  const row = db
+  const changed = db
     .update(schedules)
-    .set({ status: "cancelled", nextRunAt: null, finishedAt: now, updatedAt: now })
+    .set(cancelledValues(clock.date()))
     .where(and(eq(schedules.id, id), eq(schedules.userId, userId), eq(schedules.status, "active")))
-    .returning()
-    .get();
-  if (!row) {
-    const existing = getSchedule(userId, id);
-    if (!existing) throw new ScheduleNotFoundError(id);
-    return existing;
-  }
-  try {
-    await disarmSchedule(id);
-  } catch (error) {
-    // Its occurrences check the status first, and the reconciler removes the orphan.
-    log("error", "scheduling", `could not remove the job scheduler of schedule ${id}`, error);
-  }
-  return toSchedule(row);
+    .run().changes;
+  if (changed > 0) await disarmSchedules([id]);
+  const schedule = getSchedule(userId, id);
+  if (!schedule) throw new ScheduleNotFoundError(id);
+  return schedule;
 }

@@ -2,7 +2,8 @@ import { data, Link } from "react-router";
 import { EditContactPanel } from "../../components/contacts/edit-panels.tsx";
 import { MessagePanel } from "../../components/contacts/message-panel.tsx";
 import { PanelledTable, RowActionCells } from "../../components/contacts/list-table.tsx";
-import { DeleteConfirmRow, PanelRow, SchedulePanelRow } from "../../components/contacts/panels.tsx";
+import { DeleteConfirmRow, PanelRow } from "../../components/contacts/panels.tsx";
+import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
@@ -12,7 +13,8 @@ import { type Contact, getContact, listContacts } from "../../modules/contacts/c
 import { NotFoundError } from "../../modules/contacts/errors.ts";
 import { contactsListAction } from "../../modules/contacts/forms.server.ts";
 import { getGroup, listGroupChoices } from "../../modules/contacts/groups.server.ts";
-import { CONTACTS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, scheduleHref, TEXT } from "../../modules/contacts/schemas.ts";
+import { CONTACTS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, TEXT } from "../../modules/contacts/schemas.ts";
+import { scheduleFormLoaderData } from "../../modules/scheduling/schedule-form.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
 import type { Route } from "./+types/account-contacts";
@@ -46,6 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     filter: filter ? { id: filter.id, name: filter.name } : null,
     panel,
     groups: panel?.kind === "edit" ? listGroupChoices(user.id) : [],
+    schedule: panel?.kind === "schedule" ? scheduleFormLoaderData(user) : null,
     defaultCountry: env.DEFAULT_COUNTRY,
     maxSegments: env.SMS_MAX_SEGMENTS,
   };
@@ -53,13 +56,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return contactsListAction(request, user.id);
+  return contactsListAction(request, user);
 }
 
 type LoaderData = Route.ComponentProps["loaderData"];
 
 function ContactPanel({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
-  const { panel, query, groups, defaultCountry, maxSegments } = loaderData;
+  const { panel, query, groups, schedule, defaultCountry, maxSegments } = loaderData;
   if (!panel) return null;
   const { contact } = panel;
   const closeHref = listHref(CONTACTS_PATH, { page: query.page, group: query.group });
@@ -84,16 +87,15 @@ function ContactPanel({ loaderData, actionData }: { loaderData: LoaderData; acti
         </PanelRow>
       );
     case "schedule":
-      return (
-        <SchedulePanelRow
-          colSpan={COLUMNS}
-          title={`Schedule SMS to ${contact.name}`}
-          scheduleHref={scheduleHref({ phone: contact.phone })}
-          cancelHref={closeHref}
-        >
-          Schedule a message (once or repeating) to {who} on the Schedule SMS screen, with the number filled in.
-        </SchedulePanelRow>
-      );
+      return schedule ? (
+        <PanelRow colSpan={COLUMNS} title={`Schedule SMS to ${contact.name}`}>
+          <ScheduleSmsForm
+            {...schedule}
+            recipient={{ id: contact.id, label: who, cancelHref: closeHref }}
+            lastResult={actionData}
+          />
+        </PanelRow>
+      ) : null;
     case "delete":
       return (
         <DeleteConfirmRow

@@ -4,7 +4,8 @@ import { EditGroupPanel } from "../../components/contacts/edit-panels.tsx";
 import { GroupSendProgress } from "../../components/contacts/group-send-progress.tsx";
 import { MessagePanel } from "../../components/contacts/message-panel.tsx";
 import { PanelledTable, RowActionCells } from "../../components/contacts/list-table.tsx";
-import { DeleteConfirmRow, PanelRow, SchedulePanelRow } from "../../components/contacts/panels.tsx";
+import { DeleteConfirmRow, PanelRow } from "../../components/contacts/panels.tsx";
+import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
 import { LabelledCell } from "../../components/ui/table.tsx";
@@ -12,7 +13,9 @@ import { requireUser } from "../../modules/auth/guards.server.ts";
 import { groupsListAction } from "../../modules/contacts/forms.server.ts";
 import { getGroupSendReport } from "../../modules/contacts/group-send.server.ts";
 import { type Group, getGroup, groupMemberCounts, listGroups } from "../../modules/contacts/groups.server.ts";
-import { GROUPS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, scheduleHref, TEXT } from "../../modules/contacts/schemas.ts";
+import { GROUPS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, TEXT } from "../../modules/contacts/schemas.ts";
+import { scheduleFormLoaderData } from "../../modules/scheduling/schedule-form.server.ts";
+import { countActiveGroupSchedules } from "../../modules/scheduling/schedules.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import type { Route } from "./+types/account-groups";
@@ -40,6 +43,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       activeMembers: query.panel === "send" ? groupMemberCounts(user.id, group.id).active : 0,
       // One key per opened send form: posting it twice starts one send.
       requestKey: query.panel === "send" ? randomUUID() : undefined,
+      schedule: query.panel === "schedule" ? scheduleFormLoaderData(user) : null,
+      // Deleting the group cancels these.
+      activeSchedules: query.panel === "delete" ? countActiveGroupSchedules(user.id, group.id) : 0,
     };
   }
   return { list, query: { ...query, page: list.page }, panel, maxSegments: env.SMS_MAX_SEGMENTS };
@@ -47,7 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return groupsListAction(request, user.id);
+  return groupsListAction(request, user);
 }
 
 type LoaderData = Route.ComponentProps["loaderData"];
@@ -94,23 +100,30 @@ function GroupPanel({ loaderData, actionData }: { loaderData: LoaderData; action
         </PanelRow>
       ) : null;
     case "schedule":
-      return (
-        <SchedulePanelRow
-          colSpan={COLUMNS}
-          title={`Schedule SMS to the group ${group.name}`}
-          scheduleHref={scheduleHref({ groupId: group.id })}
-          cancelHref={closeHref}
-        >
-          Schedule a message (once or repeating) to every contact of {group.name} on the Schedule SMS screen, with the
-          group chosen.
-        </SchedulePanelRow>
-      );
+      return panel.schedule ? (
+        <PanelRow colSpan={COLUMNS} title={`Schedule SMS to the group ${group.name}`}>
+          <ScheduleSmsForm
+            {...panel.schedule}
+            recipient={{
+              id: group.id,
+              label: `every active contact of ${group.name} at each send (${pluralize(group.members, "contact")} now)`,
+              cancelHref: closeHref,
+            }}
+            lastResult={actionData}
+          />
+        </PanelRow>
+      ) : null;
     case "delete":
       return (
         <DeleteConfirmRow
           colSpan={COLUMNS}
           title={`Delete Group: ${group.name}`}
           question={TEXT.confirmDeleteGroup}
+          detail={
+            panel.activeSchedules > 0
+              ? `Its ${pluralize(panel.activeSchedules, "scheduled SMS", "scheduled SMS")} will be cancelled.`
+              : undefined
+          }
           id={group.id}
           cancelHref={closeHref}
         />

@@ -1,9 +1,10 @@
-import { useLocation } from "react-router";
+import { redirect, useLocation } from "react-router";
 import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
 import { SendSmsHowTo } from "../../components/sms/send-sms-form.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { GROUPS_PATH, listHref } from "../../modules/contacts/schemas.ts";
 import { scheduleFormLoaderData, scheduleSmsFormAction } from "../../modules/scheduling/schedule-form.server.ts";
 import type { Route } from "./+types/schedule-sms";
 
@@ -11,7 +12,12 @@ export const meta: Route.MetaFunction = () => [{ title: "Schedule SMS | SMS Gate
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return scheduleFormLoaderData(user);
+  const params = new URL(request.url).searchParams;
+  // A group is scheduled from its panel on the groups list (whose loader checks the group is the user's).
+  const groupId = Number(params.get("groupId"));
+  if (Number.isSafeInteger(groupId) && groupId > 0) return redirect(listHref(GROUPS_PATH, { panel: "schedule", id: groupId }));
+  // ?phoneNumber= fills in the phone field (validated like typed input when the form is posted).
+  return { ...scheduleFormLoaderData(user), phoneNumber: params.get("phoneNumber")?.slice(0, 40) ?? undefined };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -39,6 +45,7 @@ export default function ScheduleSms({ loaderData, actionData }: Route.ComponentP
           config={loaderData.config}
           timeZone={loaderData.timeZone}
           timeZones={loaderData.timeZones}
+          phoneNumber={loaderData.phoneNumber}
           lastResult={actionData}
         />
         <SendSmsHowTo

@@ -8,6 +8,7 @@ import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { Pager } from "../../components/ui/pager.tsx";
 import { LabelledCell, Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { describeGroupSend, type GroupSendReport } from "../../modules/contacts/group-send.ts";
 import { describeRecurrence } from "../../modules/scheduling/recurrence.ts";
 import {
   cancelSchedule,
@@ -17,7 +18,7 @@ import {
   ScheduleNotFoundError,
   type ScheduleStatus,
 } from "../../modules/scheduling/schedules.server.ts";
-import { formatDateTime } from "../../utils/misc.ts";
+import { cn, formatDateTime } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import { SCHEDULE_CANCELLED } from "../../modules/scheduling/schedule-form.server.ts";
 import type { Route } from "./+types/scheduled";
@@ -65,8 +66,30 @@ const STATUS: Record<ScheduleStatus, { label: string; tone: BadgeTone }> = {
   cancelled: { label: "Cancelled", tone: "secondary" },
 };
 
-function recipientOf(schedule: Schedule): string {
-  return schedule.target.kind === "phone" ? schedule.target.to : `Group #${schedule.target.groupId}`;
+/** Whom it goes to, in a sentence: "+447911123456", "the group Friends". */
+function recipientOf({ target }: Schedule): string {
+  if (target.kind === "phone") return target.to;
+  return target.groupName === null ? "a deleted group" : `the group ${target.groupName}`;
+}
+
+function RecipientCell({ schedule: { target } }: { schedule: Schedule }) {
+  if (target.kind === "phone") return <>{target.to}</>;
+  return (
+    <>
+      {target.groupName ?? <span className="text-slate-500">Deleted group</span>}
+      <span className="block text-xs text-slate-500">Group</span>
+    </>
+  );
+}
+
+/** What a group schedule's latest occurrence did (a number's messages are in the Message History). */
+function LastGroupSend({ report, timeZone }: { report: GroupSendReport; timeZone: string }) {
+  const failed = report.status === "failed" || report.stopReason !== null;
+  return (
+    <p className={cn("mt-1 text-xs", failed ? "text-red-700" : "text-slate-500")} data-testid="last-group-send">
+      Last run {report.occurrenceAt === null ? "" : formatDateTime(report.occurrenceAt, timeZone)}: {describeGroupSend(report)}
+    </p>
+  );
 }
 
 function ConfirmCancel({ schedule, backTo }: { schedule: Schedule; backTo: string }) {
@@ -152,17 +175,18 @@ export default function Scheduled({ loaderData }: Route.ComponentProps) {
                 <LabelledCell label="End Date" className="whitespace-nowrap">
                   {s.repeat === "none" ? "—" : (s.endDate ?? "No end date")}
                 </LabelledCell>
-                <LabelledCell label="Recipient" className="whitespace-nowrap">
-                  {recipientOf(s)}
+                <LabelledCell label="Recipient" className="sm:whitespace-nowrap">
+                  <RecipientCell schedule={s} />
                 </LabelledCell>
                 <LabelledCell label="Message" className="sm:min-w-56">
-                  <p className="line-clamp-3 break-words whitespace-pre-wrap">{s.body}</p>
+                  <p className="line-clamp-3 whitespace-pre-wrap [overflow-wrap:anywhere]">{s.body}</p>
                 </LabelledCell>
                 <LabelledCell label="Status">
                   <Badge tone={STATUS[s.status].tone}>{STATUS[s.status].label}</Badge>
                   {s.finishedAt !== null ? (
                     <p className="mt-1 text-xs whitespace-nowrap text-slate-500">{formatDateTime(s.finishedAt, timeZone)}</p>
                   ) : null}
+                  {s.lastGroupSend ? <LastGroupSend report={s.lastGroupSend} timeZone={timeZone} /> : null}
                 </LabelledCell>
                 <LabelledCell label="Actions">
                   {s.status === "active" ? (

@@ -1,0 +1,36 @@
+// Stopping schedules. Kept apart from schedules.server.ts (which reads groups to create group
+// schedules) so the contacts module can cancel a group's schedules when it deletes the group.
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "../../db/client.server.ts";
+import { schedules } from "../../db/schema/scheduling.ts";
+import { log } from "../../utils/log.server.ts";
+import { disarmSchedule } from "./job-schedulers.server.ts";
+
+/** The columns of a cancelled schedule: no next run, finished now. */
+export function cancelledValues(now: Date) {
+  return { status: "cancelled" as const, nextRunAt: null, finishedAt: now, updatedAt: now };
+}
+
+/**
+ * Cancels the user's active schedules to a group, inside the caller's transaction (before the group
+ * row goes, while group_id still finds them). Returns their ids for disarmSchedules.
+ */
+export function cancelGroupSchedules(tx: Tx, userId: number, groupId: number, now: Date): number[] {
+  return tx
+    .update(schedules)
+    .set(cancelledValues(now))
+    .where(and(eq(schedules.userId, userId), eq(schedules.groupId, groupId), eq(schedules.status, "active")))
+    .returning({ id: schedules.id })
+    .all()
+    .map((row) => row.id);
+}
+
+/** Removes the job schedulers of schedules that are no longer active; Redis trouble is left to the reconciler. */
+export async function disarmSchedules(ids: number[]): Promise<void> {
+  try {
+    await Promise.all(ids.map((id) => disarmSchedule(id)));
+  } catch (error) {
+    // Their occurrences check the status first, and the reconciler removes the orphans.
+    log("error", "scheduling", `could not remove the job schedulers of schedules ${ids.join(", ")}`, error);
+  }
+}

@@ -1,0 +1,29 @@
+// Journeys through the contact and group screens, shared by the contacts and scheduling specs.
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures.ts";
+
+export async function createGroup(page: Page, name: string, description: string) {
+  await page.goto("/sms/createGroup");
+  await expect(page.getByRole("heading", { level: 1, name: "Create Group" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Message History" }).last()).toBeVisible();
+  await page.getByLabel("Group Name").fill(name);
+  await page.getByLabel("Group Description").fill(description);
+  await page.getByRole("button", { name: "Create Group" }).click();
+  await expect(page).toHaveURL(/\/sms\/accountGroups$/);
+  await expect(toast(page, "Group created successfully!")).toBeAttached();
+  await expect(page.getByTestId("group-row").filter({ hasText: name })).toBeVisible();
+}
+
+export async function createContact(page: Page, contact: { name: string; phone: string; email: string; groups: string[] }) {
+  await page.goto("/sms/createContact");
+  await page.getByLabel("Name").fill(contact.name);
+  await page.getByLabel("Phone Number").fill(contact.phone);
+  await page.getByLabel("Email").fill(contact.email);
+  for (const group of contact.groups) await page.getByLabel(group, { exact: true }).check();
+  await page.getByRole("button", { name: "Create Contact" }).click();
+}
+
+// Earlier toasts may still be on screen: find the one with this text.
+export const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
+export const contactRow = (page: Page, name: string) => page.getByTestId("contact-row").filter({ hasText: name });
+export const groupRow = (page: Page, name: string) => page.getByTestId("group-row").filter({ hasText: name });
