@@ -10,9 +10,19 @@ export type SupportMailPayload = z.infer<typeof SupportMailPayload>;
 
 /** The periodic sweep that re-enqueues support requests whose e-mail has not gone out. */
 export const SupportMailReconcilePayload = z.object({ v: z.literal(1) });
-/** One message to hand to the SMSC; everything else is read from SQLite, the record. */
-export const SmsSendPayload = z.object({ v: z.literal(1), messageId: z.number().int().positive() });
+/**
+ * Messages to hand to the SMSC; everything else is read from SQLite, the record. Version 2 carries a
+ * batch (the worker claims, submits and records it together); version 1, one message, is still read.
+ */
+export const SmsSendPayload = z.union([
+  z.object({ v: z.literal(2), messageIds: z.array(z.number().int().positive()).min(1) }),
+  z.object({ v: z.literal(1), messageId: z.number().int().positive() }),
+]);
 export type SmsSendPayload = z.infer<typeof SmsSendPayload>;
+
+export function messageIdsOf(payload: SmsSendPayload): number[] {
+  return payload.v === 2 ? payload.messageIds : [payload.messageId];
+}
 
 export const SmsReconcilePayload = z.object({ v: z.literal(1) });
 export type SmsReconcilePayload = z.infer<typeof SmsReconcilePayload>;

@@ -7,10 +7,8 @@ import { createApiHandler, MAX_BODY_BYTES } from "../../app/modules/api/handler.
 import { generateApiKey, getOwnApiKey } from "../../app/modules/api/keys.server.ts";
 import { BalanceSchema, ErrorSchema, MessageListSchema, MessageSchema } from "../../app/modules/api/schemas.ts";
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { sendJobId } from "../../app/modules/sms/send.server.ts";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
 import { apiCustomer, callApi, startApiServer } from "../support/api.ts";
-import { ledgerKeys, messageRow } from "../support/sms.ts";
+import { ledgerKeys, messageRow, sendJobsFor } from "../support/sms.ts";
 
 const TWO_SEGMENTS = "x".repeat(161);
 
@@ -36,7 +34,7 @@ describe("POST /api/v1/messages", () => {
     expect(Date.parse(message.createdAt)).toBe(messageRow(message.id)!.createdAt.getTime());
     expect(messageRow(message.id)).toMatchObject({ userId: customer.id, source: "api", status: "queued" });
     expect(getBalance(customer.id)).toBe(3);
-    expect(await getQueue(QUEUES.smsSend).getJob(sendJobId(message.id))).toBeTruthy();
+    expect(await sendJobsFor(message.id)).toHaveLength(1);
     expect(sent.headers["RateLimit-Limit"]).toBeDefined();
   });
 

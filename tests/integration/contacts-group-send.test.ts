@@ -14,6 +14,7 @@ import {
   startGroupSend,
 } from "../../app/modules/contacts/group-send.server.ts";
 import { createGroup } from "../../app/modules/contacts/groups.server.ts";
+import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
 import { groupSend } from "../../worker/jobs/group-send.ts";
@@ -61,9 +62,10 @@ describe("group send to 1,000 members", () => {
     expect(getLedgerSum(user.id)).toBe(500);
     expect(retried).toMatchObject({ status: "done", queued: 1_000, credits: 2_000, skipped: 0, stopReason: null });
     expect(describeGroupSend(retried!)).toBe("Queued 1,000 messages (2,000 credits).");
-    // Each message has its own send job.
-    const sendJobs = await getQueue(QUEUES.smsSend).getJobCounts("waiting", "delayed", "active");
-    expect(sendJobs.waiting + sendJobs.delayed + sendJobs.active).toBe(1_000);
+    // Every message is in exactly one send job (a job carries a batch).
+    const jobs = await getQueue(QUEUES.smsSend).getJobs(["waiting", "delayed", "active"]);
+    const carried = jobs.flatMap((job) => messageIdsOf(SmsSendPayload.parse(job.data)));
+    expect(carried.sort((a, b) => a - b)).toEqual(messages.map((m) => m.id).sort((a, b) => a - b));
   });
 });
 

@@ -1,6 +1,5 @@
 // The worker's record keeping around the transport: claims, early receipts, the simulator and the
 // reconciler that repairs what a crash leaves behind.
-import { UnrecoverableError, Worker } from "bullmq";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "../../app/db/client.server.ts";
 import { smsOutbox, smsPendingReceipts } from "../../app/db/schema/sms.ts";
@@ -12,18 +11,14 @@ import {
   requeueMessage,
   sendQueuedMessage,
 } from "../../app/modules/sms/dispatch.server.ts";
-import { INTERRUPTED_REASON, reconcileSms } from "../../app/modules/sms/reconcile.server.ts";
-import { queueMessage, sendJobId } from "../../app/modules/sms/send.server.ts";
+import { INTERRUPTED_REASON, MAX_REQUEUES, OUTBOX_GRACE_MS, reconcileSms } from "../../app/modules/sms/reconcile.server.ts";
+import { queueMessage } from "../../app/modules/sms/send.server.ts";
 import { SIMULATOR_NUMBERS, SimulatorTransport } from "../../app/modules/sms/transports/simulator.server.ts";
-import { getQueue, QUEUES, queueBaseOptions } from "../../app/queue/queues.server.ts";
-import { createWorkerConnection } from "../../app/queue/redis.server.ts";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
 import { createTestUser } from "../support/requests.ts";
-import { grantCredits, ledgerKeys, messageParts, messageRow, outboxHas, waitForStatus } from "../support/sms.ts";
-import { waitFor } from "../support/wait.ts";
+import { grantCredits, ledgerKeys, messageParts, messageRow, outboxHas, sendJobsFor, waitForStatus } from "../support/sms.ts";
 
 const simulator = new SimulatorTransport({ dlrMs: 5, onReceipts: applyReceipts });
-const queue = () => getQueue(QUEUES.smsSend);
 
 afterEach(() => resetClock());
 
@@ -54,9 +49,9 @@ describe("sending a queued message", () => {
 
   it("keeps a receipt that arrives before the submit is recorded and applies it then", async () => {
     const { id } = await queuedMessage();
-    applyReceipts([{ providerId: "early-1", status: "delivered", error: null }]);
+    await applyReceipts([{ providerId: "early-1", status: "delivered", error: null }]);
     expect(db.select().from(smsPendingReceipts).all().map((r) => r.providerId)).toContain("early-1");
-    expect(claimMessage(id)).toBe(true);
+    expect(await claimMessage(id)).toBe(true);
     recordAccepted(id, [{ part: 1, providerId: "early-1" }]);
     expect(messageRow(id)?.status).toBe("delivered");
     expect(db.select().from(smsPendingReceipts).all().map((r) => r.providerId)).not.toContain("early-1");
@@ -64,7 +59,7 @@ describe("sending a queued message", () => {
 
   it("goes back to the queue after a temporary error, keeping the parts already accepted", async () => {
     const { id } = await queuedMessage("+12025550171", "p".repeat(300));
-    expect(claimMessage(id)).toBe(true);
+    expect(await claimMessage(id)).toBe(true);
     requeueMessage(id, "SMSC busy", [{ part: 2, providerId: "kept-2" }]);
     expect(messageRow(id)).toMatchObject({ status: "queued", error: "Retrying: SMSC busy" });
     expect(outboxHas(id)).toBe(true);
@@ -97,60 +92,59 @@ describe("the simulator's numbers", () => {
 describe("the reconciler", () => {
   it("enqueues a queued message whose job never reached Redis, once it is overdue", async () => {
     const { id } = await queuedMessage();
-    await queue().remove(sendJobId(id));
+    for (const job of await sendJobsFor(id)) await job.remove();
     expect((await reconcileAfter(0)).enqueued).toBe(0);
     expect((await reconcileAfter(31_000)).enqueued).toBeGreaterThanOrEqual(1);
-    expect((await queue().getJob(sendJobId(id)))?.data).toEqual({ v: 1, messageId: id });
+    expect((await sendJobsFor(id)).map((job) => job.data)).toEqual([{ v: 2, messageIds: [id] }]);
   });
 
-  it("leaves a message whose job is still waiting alone", async () => {
+  it("adds an overdue message's job again once per grace period, and the message still goes out once", async () => {
     const { id } = await queuedMessage();
-    const before = await queue().getJob(sendJobId(id));
-    await reconcileAfter(31_000);
-    expect((await queue().getJob(sendJobId(id)))?.timestamp).toBe(before?.timestamp);
-    expect(messageRow(id)?.status).toBe("queued");
+    expect((await reconcileAfter(31_000)).enqueued).toBeGreaterThanOrEqual(1);
+    expect(await sendJobsFor(id)).toHaveLength(2);
+    // Looked at again a second later: it was just added, so it waits another grace period.
+    const start = Date.now();
+    setClock(() => start + 32_000);
+    expect((await reconcileSms()).enqueued).toBe(0);
+    resetClock();
+    const outcomes = [await sendQueuedMessage(simulator, id), await sendQueuedMessage(simulator, id)];
+    expect(outcomes).toEqual([{ outcome: "submitted" }, { outcome: "skipped" }]);
   });
 
   it("drops the outbox row of a message that has moved on", async () => {
     const { id } = await queuedMessage();
-    expect(claimMessage(id)).toBe(true);
+    expect(await claimMessage(id)).toBe(true);
     recordAccepted(id, [{ part: 1, providerId: "moved-1" }]);
-    db.insert(smsOutbox).values({ messageId: id, createdAt: new Date() }).run();
+    db.insert(smsOutbox).values({ messageId: id, dueAt: new Date() }).run();
     await reconcileAfter(31_000);
     expect(outboxHas(id)).toBe(false);
   });
 
-  it("fails and refunds a message whose job failed for good before reaching the SMSC", async () => {
+  it("fails and refunds a message whose job keeps failing before it reaches the SMSC", async () => {
     const { user, id } = await queuedMessage();
-    const worker = new Worker(
-      QUEUES.smsSend,
-      async () => {
-        throw new UnrecoverableError("payload from the future");
-      },
-      { ...queueBaseOptions(), connection: createWorkerConnection() },
-    );
-    try {
-      await waitFor(async () => (await queue().getJob(sendJobId(id)))?.failedReason, { what: "the job to fail" });
-    } finally {
-      await worker.close();
+    const start = Date.now();
+    // No worker takes it: every grace period the reconciler adds its job again, until it gives up.
+    for (let round = 1; round <= MAX_REQUEUES; round++) {
+      setClock(() => start + round * (OUTBOX_GRACE_MS + 1_000));
+      expect((await reconcileSms()).enqueued).toBeGreaterThanOrEqual(1);
     }
-    const report = await reconcileAfter(31_000);
-    expect(report.failed).toBeGreaterThanOrEqual(1);
-    expect(messageRow(id)).toMatchObject({ status: "failed", error: "Could not be sent: payload from the future" });
+    setClock(() => start + (MAX_REQUEUES + 1) * (OUTBOX_GRACE_MS + 1_000));
+    expect((await reconcileSms()).failed).toBeGreaterThanOrEqual(1);
+    expect(messageRow(id)).toMatchObject({ status: "failed", error: "Could not be sent: its send job kept failing" });
     expect(getBalance(user.id)).toBe(5);
   });
 
   it("settles a message stuck mid-submit from its provider ids, and never sends it again", async () => {
     const accepted = await queuedMessage("+12025550172", "r".repeat(200));
-    expect(claimMessage(accepted.id)).toBe(true);
+    expect(await claimMessage(accepted.id)).toBe(true);
     requeueMessage(accepted.id, "lost", [
       { part: 1, providerId: "stuck-1" },
       { part: 2, providerId: "stuck-2" },
     ]);
-    expect(claimMessage(accepted.id)).toBe(true);
+    expect(await claimMessage(accepted.id)).toBe(true);
 
     const unanswered = await queuedMessage("+12025550173");
-    expect(claimMessage(unanswered.id)).toBe(true);
+    expect(await claimMessage(unanswered.id)).toBe(true);
 
     expect((await reconcileAfter(60_000)).unknown).toBe(0);
     const report = await reconcileAfter(121_000);
@@ -165,7 +159,7 @@ describe("the reconciler", () => {
   });
 
   it("forgets receipts that never found their message after an hour", async () => {
-    applyReceipts([{ providerId: "orphan-1", status: "delivered", error: null }]);
+    await applyReceipts([{ providerId: "orphan-1", status: "delivered", error: null }]);
     expect((await reconcileAfter(3_600_001)).receiptsPurged).toBeGreaterThanOrEqual(1);
     expect(db.select().from(smsPendingReceipts).all().map((r) => r.providerId)).not.toContain("orphan-1");
   });

@@ -5,12 +5,11 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../app/db/client.server.ts";
 import { smsMessages } from "../../app/db/schema/sms.ts";
 import { getBalance, getLedgerSum, InsufficientCreditsError } from "../../app/modules/credits/ledger.server.ts";
-import { queueMessage, queueMessages, sendJobId } from "../../app/modules/sms/send.server.ts";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
+import { queueMessage, queueMessages } from "../../app/modules/sms/send.server.ts";
 import { action as documentationAction } from "../../app/routes/sms/documentation.tsx";
 import { action as sendSmsAction, loader as sendSmsLoader } from "../../app/routes/sms/send-sms.tsx";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
-import { grantCredits, ledgerKeys, messageRow, outboxHas } from "../support/sms.ts";
+import { grantCredits, ledgerKeys, messageRow, outboxHas, sendJobsFor } from "../support/sms.ts";
 
 type Reply = { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
 
@@ -28,8 +27,8 @@ describe("queueMessages", () => {
     expect(outboxHas(sent.id)).toBe(true);
     expect(getBalance(user.id)).toBe(3);
     expect(ledgerKeys(user.id)).toContain(`msg:${sent.id}:debit`);
-    const job = await getQueue(QUEUES.smsSend).getJob(sendJobId(sent.id));
-    expect(job?.data).toEqual({ v: 1, messageId: sent.id });
+    const jobs = await sendJobsFor(sent.id);
+    expect(jobs.map((job) => job.data)).toEqual([{ v: 2, messageIds: [sent.id] }]);
   });
 
   it("writes nothing when the batch costs more than the balance, and says what it needs", async () => {

@@ -269,8 +269,11 @@ describe("the SMPP session", () => {
       await waitFor(() => smsc.counters.bindFailures - before >= 2, { what: "a second bind attempt" });
       // A submit gives up while unbound, as a temporary error, without claiming the message.
       let claimed = false;
-      const outcome = await session.submit({ id: 1, to: "+12025550199", body: "x", parts: [1] }, () => (claimed = true));
-      expect(outcome).toEqual({ kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
+      const outcomes = await session.submitMany([{ id: 1, to: "+12025550199", body: "x", parts: [1] }], async (ids) => {
+        claimed = true;
+        return new Set(ids);
+      });
+      expect(outcomes.get(1)).toEqual({ kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
       expect(claimed).toBe(false);
     } finally {
       await session.close();

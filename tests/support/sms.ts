@@ -4,6 +4,8 @@ import { db } from "../../app/db/client.server.ts";
 import { creditLedger } from "../../app/db/schema/core.ts";
 import { type MessageStatus, smsMessageParts, smsMessages, smsOutbox } from "../../app/db/schema/sms.ts";
 import { book } from "../../app/modules/credits/ledger.server.ts";
+import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
+import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
 import { waitFor } from "./wait.ts";
 
 let grants = 0;
@@ -42,4 +44,10 @@ export async function waitForStatus(id: number, status: MessageStatus, timeout =
     timeout,
     what: () => `message ${id} to be ${status} (it is ${messageRow(id)?.status})`,
   });
+}
+
+/** The send jobs in Redis that carry this message (a job carries a batch of message ids). */
+export async function sendJobsFor(messageId: number) {
+  const jobs = await getQueue(QUEUES.smsSend).getJobs(["waiting", "delayed", "prioritized", "active", "completed", "failed"]);
+  return jobs.filter((job) => messageIdsOf(SmsSendPayload.parse(job.data)).includes(messageId));
 }

@@ -1,8 +1,8 @@
 import type { Job } from "bullmq";
-import { applyReceipts, sendQueuedMessage } from "../../app/modules/sms/dispatch.server.ts";
+import { applyReceipts, sendAndRequeue } from "../../app/modules/sms/dispatch.server.ts";
 import { createTransport } from "../../app/modules/sms/transports/index.server.ts";
 import type { SmsTransport } from "../../app/modules/sms/transports/types.ts";
-import { SmsSendPayload } from "../../app/queue/payloads.ts";
+import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
 import { QUEUES } from "../../app/queue/queues.server.ts";
 import { env } from "../../app/utils/env.server.ts";
 import type { JobDefinition } from "../registry.ts";
@@ -21,13 +21,8 @@ export function createSmsSendJob(makeTransport: () => SmsTransport): JobDefiniti
       transport = undefined;
     },
     async process(job: Job) {
-      const { messageId } = SmsSendPayload.parse(job.data);
       if (!transport) throw new Error("The SMS transport is not started");
-      const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      const result = await sendQueuedMessage(transport, messageId, { finalAttempt });
-      // Throwing hands the retry (with exponential backoff) to BullMQ.
-      if (result.outcome === "retry") throw new Error(result.reason);
-      return result;
+      return sendAndRequeue(transport, messageIdsOf(SmsSendPayload.parse(job.data)));
     },
   };
 }

@@ -87,16 +87,24 @@ export const smsMessageParts = sqliteTable(
   (t) => [primaryKey({ columns: [t.messageId, t.part] }), index("sms_message_parts_provider_idx").on(t.providerId)],
 );
 
-/** A queued message whose job may not be in Redis yet: SQLite is the record, Redis is rebuilt from it. */
+/**
+ * A queued message whose job may not be in Redis (yet): SQLite is the record, Redis is rebuilt from
+ * it. `due_at` is when a worker should next take it (a retry's backoff moves it on); the reconciler
+ * adds the job again for rows long past due, counting in `requeues`.
+ */
 export const smsOutbox = sqliteTable(
   "sms_outbox",
   {
     messageId: integer("message_id")
       .primaryKey()
       .references(() => smsMessages.id, { onDelete: "cascade" }),
-    createdAt: createdAt(),
+    // Keeps the default of the column it was renamed from (SQLite cannot drop a default).
+    dueAt: integer("due_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+    requeues: integer("requeues").notNull().default(0),
   },
-  (t) => [index("sms_outbox_created_idx").on(t.createdAt)],
+  (t) => [index("sms_outbox_due_idx").on(t.dueAt)],
 );
 
 /** Receipts that arrived before their submit_sm_resp was recorded; applied when it is. */

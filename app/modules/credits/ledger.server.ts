@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
-import { db, type Tx } from "../../db/client.server.ts";
+import { db, type Executor } from "../../db/client.server.ts";
 import { statement } from "../../db/statements.server.ts";
 import { creditLedger, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
@@ -32,7 +32,7 @@ export type LedgerEntry = {
  * Returns false when the key was booked before. Throws InsufficientCreditsError (rolling the
  * caller's transaction back) when a negative amount would take the balance below zero.
  */
-export function bookEntry(tx: Tx, entry: LedgerEntry): boolean {
+export function bookEntry(tx: Executor, entry: LedgerEntry): boolean {
   if (!Number.isInteger(entry.amount) || entry.amount === 0) throw new Error("Ledger amount must be a non-zero integer");
   const inserted = tx
     .insert(creditLedger)
@@ -61,7 +61,7 @@ const moveBalance = statement("update users set credit_balance = credit_balance 
  * zero it throws InsufficientCreditsError naming the whole sum. Keys booked before are skipped.
  * Returns the credits moved.
  */
-export function bookEntries(tx: Tx, userId: number, entries: Omit<LedgerEntry, "userId">[]): number {
+export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEntry, "userId">[]): number {
   const now = clock.now();
   let sum = 0;
   for (const entry of entries) {
@@ -80,7 +80,7 @@ export function book(entry: LedgerEntry): boolean {
   return db.transaction((tx) => bookEntry(tx, entry), { behavior: "immediate" });
 }
 
-function getBalanceTx(tx: Tx, userId: number): number {
+function getBalanceTx(tx: Executor, userId: number): number {
   const row = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
   return row?.balance ?? 0;
 }

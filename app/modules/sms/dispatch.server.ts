@@ -1,10 +1,12 @@
 // The worker's side of a message: hand it to the transport, record what the SMSC says, apply receipts.
-import { db, sqlite } from "../../db/client.server.ts";
+import { db, type Executor, sqlite, writeWithoutStalling } from "../../db/client.server.ts";
 import type { MessageStatus } from "../../db/schema/sms.ts";
 import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
 import { bookEntry } from "../credits/ledger.server.ts";
-import type { PartAck, Receipt, SmsTransport } from "./transports/types.ts";
+import { enqueueSends } from "./send.server.ts";
+import type { OutgoingSms, PartAck, Receipt, SmsTransport, SubmitOutcome } from "./transports/types.ts";
 
 // Statuses only move forward: a late ENROUTE (unknown) never overwrites delivered.
 const RANK: Record<MessageStatus, number> = {
@@ -24,18 +26,24 @@ export function isFinal(status: MessageStatus): boolean {
   return RANK[status] === 4;
 }
 
-type SendRow = { id: number; toPhone: string; body: string; segments: number; status: MessageStatus };
+type SendRow = { id: number; toPhone: string; body: string; segments: number; status: MessageStatus; attempts: number };
 type PartRow = { messageId: number; part: number; partStatus: MessageStatus; messageStatus: MessageStatus; segments: number };
 
-const selectForSend = statement<[number], SendRow>(
-  "select id, to_phone as toPhone, body, segments, status from sms_messages where id = ?",
+// A job's messages in one read: the ids travel as a JSON array.
+const selectForSend = statement<[string], SendRow>(
+  `select id, to_phone as toPhone, body, segments, status, attempts from sms_messages
+   where id in (select value from json_each(?)) and status = 'queued'`,
 );
-const selectPartNumbers = statement<[number], { part: number }>("select part from sms_message_parts where message_id = ?");
+const selectPartNumbers = statement<[string], { messageId: number; part: number }>(
+  "select message_id as messageId, part from sms_message_parts where message_id in (select value from json_each(?))",
+);
 const claimStatement = statement(
   "update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ? where id = ? and status = 'queued'",
 );
 const deleteOutbox = statement("delete from sms_outbox where message_id = ?");
-const insertOutbox = statement("insert into sms_outbox (message_id, created_at) values (?, ?) on conflict do nothing");
+const upsertOutbox = statement(
+  "insert into sms_outbox (message_id, due_at) values (?, ?) on conflict (message_id) do update set due_at = excluded.due_at",
+);
 const insertPart = statement(
   "insert into sms_message_parts (message_id, part, provider_id, status, updated_at) values (?, ?, ?, 'submitted', ?) on conflict do nothing",
 );
@@ -108,37 +116,44 @@ function storeAcks(messageId: number, acks: PartAck[], now: number) {
   }
 }
 
-const claimTx = sqlite.transaction((messageId: number, now: number) => {
+function claim(messageId: number, now: number): boolean {
   if (claimStatement().run(now, messageId).changes === 0) return false;
   deleteOutbox().run(messageId);
   return true;
-});
-
-/** queued -> submitting, or false when another worker has it (or it is no longer queued). */
-export function claimMessage(messageId: number): boolean {
-  return claimTx.immediate(messageId, clock.now());
 }
 
-const recordAcceptedTx = sqlite.transaction((messageId: number, acks: PartAck[], now: number) => {
+const claimTx = sqlite.transaction((ids: number[], now: number) => new Set(ids.filter((id) => claim(id, now))));
+
+/** queued -> submitting for each id, in one transaction; the ids another worker (or nobody) had are left out. */
+export function claimMessages(ids: number[]): Promise<Set<number>> {
+  return writeWithoutStalling(() => claimTx.immediate(ids, clock.now()));
+}
+
+/** queued -> submitting, or false when another worker has it (or it is no longer queued). */
+export async function claimMessage(messageId: number): Promise<boolean> {
+  return (await claimMessages([messageId])).has(messageId);
+}
+
+function accept(messageId: number, acks: PartAck[], now: number) {
   storeAcks(messageId, acks, now);
   const row = markSubmitted().get(now, now, messageId);
   if (row) settleFromParts(messageId, "submitted", row.segments, now);
-});
+}
 
 /** submitting -> submitted with the parts' provider ids (and any early receipts applied). */
 export function recordAccepted(messageId: number, acks: PartAck[]): void {
-  recordAcceptedTx.immediate(messageId, acks, clock.now());
+  sqlite.transaction(accept).immediate(messageId, acks, clock.now());
 }
 
-const requeueTx = sqlite.transaction((messageId: number, reason: string, acks: PartAck[], now: number) => {
+function requeue(messageId: number, reason: string, acks: PartAck[], dueAt: number, now: number) {
   storeAcks(messageId, acks, now);
   markRequeued().run(`Retrying: ${reason}`, now, messageId);
-  insertOutbox().run(messageId, now);
-});
+  upsertOutbox().run(messageId, dueAt);
+}
 
-/** Back to queued after a temporary error, keeping the parts already accepted. */
-export function requeueMessage(messageId: number, reason: string, acks: PartAck[] = []): void {
-  requeueTx.immediate(messageId, reason, acks, clock.now());
+/** Back to queued after a temporary error, keeping the parts already accepted; due again at `dueAt`. */
+export function requeueMessage(messageId: number, reason: string, acks: PartAck[] = [], dueAt = clock.now()): void {
+  sqlite.transaction(requeue).immediate(messageId, reason, acks, dueAt, clock.now());
 }
 
 /**
@@ -148,21 +163,20 @@ export function requeueMessage(messageId: number, reason: string, acks: PartAck[
  */
 export function failMessage(messageId: number, reason: string, acks: PartAck[] = []): boolean {
   const now = clock.now();
-  return db.transaction(
-    (tx) => {
-      storeAcks(messageId, acks, now);
-      const row = markFailed().get(reason, now, now, messageId);
-      if (!row) return false;
-      deleteOutbox().run(messageId);
-      const accepted = acceptedPartCount(messageId);
-      const refund = Math.round((row.credits * (row.segments - accepted)) / row.segments);
-      if (refund > 0) {
-        bookEntry(tx, { userId: row.userId, kind: "refund", amount: refund, key: `msg:${messageId}:refund`, note: reason });
-      }
-      return true;
-    },
-    { behavior: "immediate" },
-  );
+  return db.transaction((tx) => fail(tx, messageId, reason, acks, now), { behavior: "immediate" });
+}
+
+function fail(tx: Executor, messageId: number, reason: string, acks: PartAck[], now: number): boolean {
+  storeAcks(messageId, acks, now);
+  const row = markFailed().get(reason, now, now, messageId);
+  if (!row) return false;
+  deleteOutbox().run(messageId);
+  const accepted = acceptedPartCount(messageId);
+  const refund = Math.round((row.credits * (row.segments - accepted)) / row.segments);
+  if (refund > 0) {
+    bookEntry(tx, { userId: row.userId, kind: "refund", amount: refund, key: `msg:${messageId}:refund`, note: reason });
+  }
+  return true;
 }
 
 /** How many parts of a message the SMSC has accepted (provider ids recorded). */
@@ -180,56 +194,123 @@ const applyReceiptsTx = sqlite.transaction((receipts: Receipt[], now: number) =>
 });
 
 /** Applies delivery receipts in one transaction; statuses only move forward. */
-export function applyReceipts(receipts: Receipt[]): void {
-  if (receipts.length > 0) applyReceiptsTx.immediate(receipts, clock.now());
+export async function applyReceipts(receipts: Receipt[]): Promise<void> {
+  if (receipts.length > 0) await writeWithoutStalling(() => applyReceiptsTx.immediate(receipts, clock.now()));
 }
 
 export type SendOutcome =
   | { outcome: "submitted" }
   | { outcome: "skipped" }
   | { outcome: "failed"; reason: string }
-  | { outcome: "retry"; reason: string };
+  | { outcome: "retry"; reason: string; delayMs: number };
+
+/** Exponential backoff with jitter after a message's `attempts`-th try met a temporary error. */
+export function retryDelayMs(attempts: number): number {
+  return Math.round(env.SMS_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1) * (0.8 + Math.random() * 0.4));
+}
+
+/** Tried this many times, a temporary error fails the message (and refunds) instead of another retry. */
+const finalAttempt = (attempts: number) => attempts >= env.SMS_RETRY_ATTEMPTS;
+
+// A message whose submit never left (no SMSC connection) is tried again after this, uncounted.
+const NOT_CONNECTED_RETRY_MS = 5_000;
+
+type Recorded = { id: number; attempts: number; outcome: SubmitOutcome };
+
+const recordOutcomesTx = sqlite.transaction((recorded: Recorded[], now: number) => {
+  const results = new Map<number, SendOutcome>();
+  for (const { id, attempts, outcome } of recorded) {
+    switch (outcome.kind) {
+      case "not-claimed":
+        results.set(id, { outcome: "skipped" });
+        break;
+      case "accepted":
+        accept(id, outcome.acks, now);
+        results.set(id, { outcome: "submitted" });
+        break;
+      case "permanent":
+        fail(db, id, outcome.reason, outcome.acks, now);
+        results.set(id, { outcome: "failed", reason: outcome.reason });
+        break;
+      case "temporary": {
+        // Claimed messages count their attempts; one that never left waits for the connection.
+        const claimed = outcome.acks.length > 0 || !outcome.reason.startsWith("Not connected");
+        if (claimed && finalAttempt(attempts + 1)) {
+          const reason = `Gave up retrying: ${outcome.reason}`;
+          fail(db, id, reason, outcome.acks, now);
+          results.set(id, { outcome: "failed", reason });
+          break;
+        }
+        const delayMs = claimed ? retryDelayMs(attempts + 1) : NOT_CONNECTED_RETRY_MS;
+        requeue(id, outcome.reason, outcome.acks, now + delayMs, now);
+        results.set(id, { outcome: "retry", reason: outcome.reason, delayMs });
+        break;
+      }
+    }
+  }
+  return results;
+});
 
 /**
- * Sends one queued message through the transport and records the answer. Used by the send job;
- * reusable for a batch payload. `finalAttempt`: a temporary error fails the message (and refunds)
- * instead of asking for a retry.
+ * Sends a batch of queued messages through the transport and records every answer in one
+ * transaction. Messages no longer queued are skipped; a temporary error puts a message back in the
+ * queue, due again after its backoff (sendAndRequeue adds its job).
  */
-export async function sendQueuedMessage(
-  transport: SmsTransport,
-  messageId: number,
-  { finalAttempt = false }: { finalAttempt?: boolean } = {},
-): Promise<SendOutcome> {
-  const message = selectForSend().get(messageId);
-  if (!message || message.status !== "queued") return { outcome: "skipped" };
-  const accepted = new Set(selectPartNumbers().all(messageId).map((r) => r.part));
-  const parts = Array.from({ length: message.segments }, (_, i) => i + 1).filter((p) => !accepted.has(p));
-  if (parts.length === 0) {
-    if (!claimMessage(messageId)) return { outcome: "skipped" };
-    recordAccepted(messageId, []);
-    return { outcome: "submitted" };
+export async function sendQueuedMessages(transport: SmsTransport, messageIds: number[]): Promise<Map<number, SendOutcome>> {
+  const ids = JSON.stringify(messageIds);
+  const rows = selectForSend().all(ids);
+  const results = new Map<number, SendOutcome>(messageIds.map((id) => [id, { outcome: "skipped" }]));
+  if (rows.length === 0) return results;
+  const accepted = new Map<number, Set<number>>();
+  for (const { messageId, part } of selectPartNumbers().all(ids)) {
+    let parts = accepted.get(messageId);
+    if (!parts) accepted.set(messageId, (parts = new Set()));
+    parts.add(part);
   }
+  const attempts = new Map(rows.map((row) => [row.id, row.attempts]));
+  const outgoing: OutgoingSms[] = [];
+  const settled: Recorded[] = [];
+  for (const row of rows) {
+    const parts = Array.from({ length: row.segments }, (_, i) => i + 1).filter((p) => !accepted.get(row.id)?.has(p));
+    // Every part was accepted before (an earlier try's answers were kept): nothing left to send.
+    if (parts.length === 0) settled.push({ id: row.id, attempts: row.attempts, outcome: { kind: "accepted", acks: [] } });
+    else outgoing.push({ id: row.id, to: row.toPhone, body: row.body, parts });
+  }
+  const nothingLeft = settled.length > 0 ? await claimMessages(settled.map((r) => r.id)) : new Set<number>();
+  const outcomes = outgoing.length > 0 ? await transport.submitMany(outgoing, claimMessages) : new Map<number, SubmitOutcome>();
+  const recorded: Recorded[] = [
+    ...settled.map((r) => (nothingLeft.has(r.id) ? r : { ...r, outcome: { kind: "not-claimed" } as const })),
+    ...outgoing.map((sms) => ({ id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome: outcomes.get(sms.id)! })),
+  ];
+  const recordedOutcomes = await writeWithoutStalling(() => recordOutcomesTx.immediate(recorded, clock.now()));
+  for (const [id, outcome] of recordedOutcomes) results.set(id, outcome);
+  return results;
+}
 
-  const result = await transport.submit(
-    { id: message.id, to: message.toPhone, body: message.body, parts },
-    () => claimMessage(messageId),
-  );
-  switch (result.kind) {
-    case "not-claimed":
-      return { outcome: "skipped" };
-    case "accepted":
-      recordAccepted(messageId, result.acks);
-      return { outcome: "submitted" };
-    case "permanent":
-      failMessage(messageId, result.reason, result.acks);
-      return { outcome: "failed", reason: result.reason };
-    case "temporary":
-      if (finalAttempt) {
-        const reason = `Gave up retrying: ${result.reason}`;
-        failMessage(messageId, reason, result.acks);
-        return { outcome: "failed", reason };
-      }
-      requeueMessage(messageId, result.reason, result.acks);
-      return { outcome: "retry", reason: result.reason };
+/** One message: see sendQueuedMessages. */
+export async function sendQueuedMessage(transport: SmsTransport, messageId: number): Promise<SendOutcome> {
+  return (await sendQueuedMessages(transport, [messageId])).get(messageId)!;
+}
+
+/**
+ * A send job's work: sends the batch, then adds the messages that met a temporary error as new
+ * jobs due after their backoff (their outbox rows, due then too, cover a failure to add them).
+ */
+export async function sendAndRequeue(transport: SmsTransport, messageIds: number[]) {
+  const results = await sendQueuedMessages(transport, messageIds);
+  const summary = { submitted: 0, failed: 0, retried: 0, skipped: 0 };
+  const retries = new Map<number, number[]>();
+  for (const [id, result] of results) {
+    if (result.outcome === "submitted") summary.submitted += 1;
+    else if (result.outcome === "failed") summary.failed += 1;
+    else if (result.outcome === "skipped") summary.skipped += 1;
+    else {
+      summary.retried += 1;
+      // Grouped by the second, so a batch that met one error comes back as a few jobs.
+      const delay = Math.ceil(result.delayMs / 1000) * 1000;
+      retries.set(delay, [...(retries.get(delay) ?? []), id]);
+    }
   }
+  for (const [delay, ids] of retries) await enqueueSends(ids, delay);
+  return summary;
 }

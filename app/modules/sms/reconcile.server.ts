@@ -1,13 +1,14 @@
 // Repairs what a crash can leave behind, from SQLite (the record): run at worker start and every minute.
 import type { MessageStatus } from "../../db/schema/sms.ts";
 import { statement } from "../../db/statements.server.ts";
-import { getQueue, QUEUES } from "../../queue/queues.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { acceptedPartCount, failMessage, recordAccepted } from "./dispatch.server.ts";
-import { enqueueSends, sendJobId } from "./send.server.ts";
+import { enqueueSends } from "./send.server.ts";
 
-/** An outbox row this old has had time to reach Redis through the normal path. */
+/** An outbox row this long past due has had time to reach a worker through the normal path. */
 export const OUTBOX_GRACE_MS = 30_000;
+/** Times the reconciler adds a message's job again before it gives up on it (about an hour). */
+export const MAX_REQUEUES = 60;
 /** Longer than any submit can take once claimed (every part leaves at once; 10 s response timeout). */
 export const SUBMIT_STALE_MS = 120_000;
 /** A receipt whose submit_sm_resp was never recorded is dropped after this. */
@@ -17,11 +18,12 @@ const BATCH = 1_000;
 export const INTERRUPTED_REASON =
   "Interrupted while being handed to the carrier, which may or may not have it; not resent, to never send it twice";
 
-const selectStaleOutbox = statement<[number, number], { messageId: number; status: MessageStatus }>(
-  `select o.message_id as messageId, m.status from sms_outbox o join sms_messages m on m.id = o.message_id
-   where o.created_at < ? order by o.created_at limit ?`,
+const selectStaleOutbox = statement<[number, number], { messageId: number; status: MessageStatus; requeues: number }>(
+  `select o.message_id as messageId, m.status, o.requeues from sms_outbox o join sms_messages m on m.id = o.message_id
+   where o.due_at < ? order by o.due_at limit ?`,
 );
 const deleteOutbox = statement("delete from sms_outbox where message_id = ?");
+const postpone = statement("update sms_outbox set due_at = ?, requeues = requeues + 1 where message_id = ?");
 const selectStuck = statement<[number, number], { id: number; segments: number }>(
   "select id, segments from sms_messages where status = 'submitting' and updated_at < ? order by updated_at limit ?",
 );
@@ -36,32 +38,21 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   const now = clock.now();
   const report: ReconcileReport = { enqueued: 0, failed: 0, submitted: 0, unknown: 0, receiptsPurged: 0 };
 
-  // Queued messages whose job is missing from Redis (never added, or lost): add it again. A job that
-  // is still waiting or delayed keeps its id, so adding twice is impossible.
-  const queue = getQueue(QUEUES.smsSend);
-  const missing: number[] = [];
-  await Promise.all(
-    selectStaleOutbox()
-      .all(now - OUTBOX_GRACE_MS, BATCH)
-      .map(async ({ messageId, status }) => {
-        if (status !== "queued") {
-          deleteOutbox().run(messageId);
-          return;
-        }
-        const job = await queue.getJob(sendJobId(messageId));
-        const state = job ? await job.getState() : "missing";
-        if (state === "failed") {
-          // Its job failed for good before the message reached the SMSC.
-          if (failMessage(messageId, `Could not be sent: ${job?.failedReason ?? "the send job failed"}`)) report.failed += 1;
-          return;
-        }
-        if (state === "completed" || state === "unknown") await job?.remove();
-        else if (state !== "missing") return;
-        missing.push(messageId);
-      }),
-  );
-  await enqueueSends(missing);
-  report.enqueued = missing.length;
+  // Queued messages long past due: their job never reached Redis, was lost with it, or failed.
+  // Add it again (a message in two jobs is still sent once: the claim decides) and look again
+  // after another grace period; one that keeps coming back is failed and refunded.
+  const again: number[] = [];
+  for (const { messageId, status, requeues } of selectStaleOutbox().all(now - OUTBOX_GRACE_MS, BATCH)) {
+    if (status !== "queued") deleteOutbox().run(messageId);
+    else if (requeues >= MAX_REQUEUES) {
+      if (failMessage(messageId, "Could not be sent: its send job kept failing")) report.failed += 1;
+    } else {
+      postpone().run(now, messageId);
+      again.push(messageId);
+    }
+  }
+  await enqueueSends(again);
+  report.enqueued = again.length;
 
   // Claimed and then the worker vanished. Claiming happens right before the first byte leaves, so
   // the SMSC may have the message: with every part's provider id recorded it was accepted;

@@ -1,5 +1,5 @@
 import type { JobsOptions } from "bullmq";
-import { db } from "../../db/client.server.ts";
+import { db, type Tx, writeWithoutStalling } from "../../db/client.server.ts";
 import type { MessageSource } from "../../db/schema/sms.ts";
 import { statement } from "../../db/statements.server.ts";
 import type { SmsSendPayload } from "../../queue/payloads.ts";
@@ -38,29 +38,30 @@ export type QueuedMessage = {
 
 export type QueueResult = { messages: QueuedMessage[]; credits: number };
 
-/** The BullMQ job id of a message's send job (BullMQ refuses plain integers as custom ids). */
-export function sendJobId(messageId: number): string {
-  return `msg-${messageId}`;
-}
+/** Messages per send job: a worker claims, submits and records one job's messages together. */
+export const SEND_JOB_BATCH = 200;
 
-export function sendJobOptions(messageId: number): JobsOptions {
-  return {
-    jobId: sendJobId(messageId),
-    attempts: env.SMS_RETRY_ATTEMPTS,
-    backoff: { type: "exponential", delay: env.SMS_RETRY_DELAY_MS, jitter: 0.2 },
-    removeOnComplete: true,
-    // Kept a while for inspection; the reconciler settles messages whose job failed for good.
-    removeOnFail: { age: 7 * 24 * 3600 },
-  };
-}
+const sendJobOptions = (delayMs: number): JobsOptions => ({
+  // Only for failures of the job itself; a message's own retries are new jobs (see dispatch).
+  attempts: 5,
+  backoff: { type: "exponential", delay: 1_000 },
+  delay: delayMs > 0 ? delayMs : undefined,
+  removeOnComplete: true,
+  removeOnFail: { age: 7 * 24 * 3600 },
+});
 
-/** Adds the send jobs; the outbox keeps them safe if Redis is unreachable. */
-export async function enqueueSends(messageIds: number[]): Promise<void> {
+/**
+ * Adds the send jobs, SEND_JOB_BATCH messages each. The outbox keeps them safe if Redis is
+ * unreachable, and a message in two jobs is still sent once (the worker's claim decides).
+ */
+export async function enqueueSends(messageIds: number[], delayMs = 0): Promise<void> {
   if (messageIds.length === 0) return;
-  const payload = (messageId: number): SmsSendPayload => ({ v: 1, messageId });
-  await getQueue(QUEUES.smsSend).addBulk(
-    messageIds.map((id) => ({ name: "send", data: payload(id), opts: sendJobOptions(id) })),
-  );
+  const jobs = [];
+  for (let i = 0; i < messageIds.length; i += SEND_JOB_BATCH) {
+    const data: SmsSendPayload = { v: 2, messageIds: messageIds.slice(i, i + SEND_JOB_BATCH) };
+    jobs.push({ name: "send", data, opts: sendJobOptions(delayMs) });
+  }
+  await getQueue(QUEUES.smsSend).addBulk(jobs);
 }
 
 type Row = { id: number; segments: number; credits: number };
@@ -119,7 +120,28 @@ const findDuplicate = statement<unknown[], Row>(
    where (schedule_id = ? and occurrence_at = ?) or (user_id = ? and api_ref = ?) or (group_send_id = ? and contact_id = ?)
    limit 1`,
 );
-const insertOutbox = statement("insert into sms_outbox (message_id, created_at) values (?, ?)");
+const insertOutbox = statement("insert into sms_outbox (message_id, due_at) values (?, ?)");
+
+type Priced = { message: NewMessage; count: SegmentCount };
+
+/** The messages, their outbox rows and their debits; throws (rolling back) when the balance is short. */
+function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): QueueResult {
+  const queued: QueuedMessage[] = [];
+  const debits: { kind: "debit"; amount: number; key: string }[] = [];
+  for (const { message, count } of priced) {
+    const inserted = insertOrFind(userId, message, count, { status: "queued", credits: count.credits, error: null }, now);
+    if (inserted.duplicate) {
+      queued.push({ id: inserted.id, to: message.to, segments: inserted.segments, credits: inserted.credits, duplicate: true });
+      continue;
+    }
+    insertOutbox().run(inserted.id, now);
+    debits.push({ kind: "debit", amount: -count.credits, key: `msg:${inserted.id}:debit` });
+    queued.push({ id: inserted.id, to: message.to, segments: count.segments, credits: count.credits, duplicate: false });
+  }
+  // Throws InsufficientCreditsError for the batch's sum, rolling every row above back.
+  const moved = bookEntries(tx, userId, debits);
+  return { messages: queued, credits: -moved };
+}
 
 /**
  * Queues one or many messages of one user. In ONE short transaction: every message row (`queued`),
@@ -129,7 +151,7 @@ const insertOutbox = statement("insert into sms_outbox (message_id, created_at) 
  * stays short.
  */
 export async function queueMessages(userId: number, messages: NewMessage[]): Promise<QueueResult> {
-  const priced = messages.map((message) => {
+  const priced: Priced[] = messages.map((message) => {
     if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
     const count = countSegments(message.body);
     if (count.segments < 1 || count.segments > env.SMS_MAX_SEGMENTS) {
@@ -139,25 +161,8 @@ export async function queueMessages(userId: number, messages: NewMessage[]): Pro
   });
 
   const now = clock.now();
-  const result = db.transaction(
-    (tx) => {
-      const queued: QueuedMessage[] = [];
-      const debits: { kind: "debit"; amount: number; key: string }[] = [];
-      for (const { message, count } of priced) {
-        const inserted = insertOrFind(userId, message, count, { status: "queued", credits: count.credits, error: null }, now);
-        if (inserted.duplicate) {
-          queued.push({ id: inserted.id, to: message.to, segments: inserted.segments, credits: inserted.credits, duplicate: true });
-          continue;
-        }
-        insertOutbox().run(inserted.id, now);
-        debits.push({ kind: "debit", amount: -count.credits, key: `msg:${inserted.id}:debit` });
-        queued.push({ id: inserted.id, to: message.to, segments: count.segments, credits: count.credits, duplicate: false });
-      }
-      // Throws InsufficientCreditsError for the batch's sum, rolling every row above back.
-      const moved = bookEntries(tx, userId, debits);
-      return { messages: queued, credits: -moved };
-    },
-    { behavior: "immediate" },
+  const result = await writeWithoutStalling(() =>
+    db.transaction((tx) => insertBatch(tx, userId, priced, now), { behavior: "immediate" }),
   );
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);

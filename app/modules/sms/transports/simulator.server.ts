@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { OutgoingSms, ReceiptSink, SmsTransport, SubmitOutcome } from "./types.ts";
+import { log } from "../../../utils/log.server.ts";
+import type { ClaimMessages, OutgoingSms, ReceiptSink, SmsTransport, SubmitOutcome } from "./types.ts";
 
 /** Numbers that make the simulator misbehave on purpose (documented in the README). */
 export const SIMULATOR_NUMBERS = {
@@ -29,27 +30,41 @@ export class SimulatorTransport implements SmsTransport {
     this.onReceipts = options.onReceipts;
   }
 
-  async submit(sms: OutgoingSms, claim: () => boolean): Promise<SubmitOutcome> {
-    if (sms.to === SIMULATOR_NUMBERS.slow && !(await this.wait(this.dlrMs * SLOW_FACTOR))) {
-      return { kind: "temporary", reason: "The simulator stopped", acks: [] };
+  async submitMany(messages: OutgoingSms[], claim: ClaimMessages): Promise<Map<number, SubmitOutcome>> {
+    const outcomes = new Map<number, SubmitOutcome>();
+    const slow = messages.filter((sms) => sms.to === SIMULATOR_NUMBERS.slow);
+    const now = messages.filter((sms) => sms.to !== SIMULATOR_NUMBERS.slow);
+    await Promise.all([
+      this.submitGroup(now, claim, outcomes),
+      slow.length > 0 ? this.wait(this.dlrMs * SLOW_FACTOR).then((waited) => this.submitGroup(slow, claim, outcomes, waited)) : null,
+    ]);
+    return outcomes;
+  }
+
+  private async submitGroup(messages: OutgoingSms[], claim: ClaimMessages, outcomes: Map<number, SubmitOutcome>, running = true) {
+    if (messages.length === 0) return;
+    if (this.closed || !running) {
+      for (const sms of messages) outcomes.set(sms.id, { kind: "temporary", reason: "The simulator stopped", acks: [] });
+      return;
     }
-    if (this.closed) return { kind: "temporary", reason: "The simulator stopped", acks: [] };
-    if (!claim()) return { kind: "not-claimed" };
+    const claimed = await claim(messages.map((sms) => sms.id));
+    for (const sms of messages) outcomes.set(sms.id, claimed.has(sms.id) ? this.accept(sms) : { kind: "not-claimed" });
+  }
+
+  private accept(sms: OutgoingSms): SubmitOutcome {
     if (sms.to === SIMULATOR_NUMBERS.rejected) {
       return { kind: "permanent", reason: "Rejected by the carrier (simulated): invalid destination", acks: [] };
     }
     const acks = sms.parts.map((part) => ({ part, providerId: `sim-${randomUUID()}` }));
     if (sms.to !== SIMULATOR_NUMBERS.noReceipt) {
       const undelivered = sms.to === SIMULATOR_NUMBERS.undelivered;
-      this.later(this.dlrMs, () =>
-        this.onReceipts(
-          acks.map((ack) => ({
-            providerId: ack.providerId,
-            status: undelivered ? "undelivered" : "delivered",
-            error: undelivered ? "001" : null,
-          })),
-        ),
-      );
+      const receipts = acks.map((ack) => ({
+        providerId: ack.providerId,
+        status: undelivered ? ("undelivered" as const) : ("delivered" as const),
+        error: undelivered ? "001" : null,
+      }));
+      // Like a real SMSC's, a receipt that could not be stored is lost here: the message stays Sent.
+      this.later(this.dlrMs, () => void this.onReceipts(receipts).catch((error) => log("error", "sms", "receipt not stored", error)));
     }
     return { kind: "accepted", acks };
   }

@@ -2,6 +2,7 @@ import smpp, { type PDU, type Session, type ShortMessage } from "smpp";
 import { log } from "../../../utils/log.server.ts";
 import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "../segments.ts";
 import {
+  type ClaimMessages,
   type OutgoingSms,
   type PartAck,
   type Receipt,
@@ -60,6 +61,9 @@ export function describeStatus(status: number): string {
 }
 
 const DATA_CODING = { "GSM-7": 0x00, "UCS-2": 0x08 } as const;
+// Receipts are stored in batches: at most this long after the first, or this many at once.
+const RECEIPT_FLUSH_MS = 10;
+const RECEIPT_BATCH_MAX = 1_000;
 const ESM_UDHI = 0x40;
 // esm_class message type bits: SMSC delivery receipt, or an intermediate delivery notification.
 const ESM_TYPE_MASK = 0x3c;
@@ -118,8 +122,8 @@ type Waiter = { parts: number; resolve: (session: Session | null) => void; timer
 
 /**
  * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
- * when it drops. Submits wait for a bound session, a free window slot and rate-limit tokens for the
- * whole message, then the caller's claim runs and every part leaves at once.
+ * when it drops. Submits wait in groups for a bound session, free window slots and rate-limit tokens
+ * for the whole group, then the caller's claim runs and every part of the claimed messages leaves.
  */
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
@@ -139,6 +143,7 @@ export class SmppTransport implements SmsTransport {
   private pausedUntil = 0;
   private pumpTimer?: NodeJS.Timeout;
   private receiptBatch: { receipt: Receipt; respond: (status: number) => void }[] = [];
+  private receiptTimer?: NodeJS.Timeout;
   private readonly closed: Promise<void>;
   private markClosed!: () => void;
 
@@ -163,19 +168,57 @@ export class SmppTransport implements SmsTransport {
     return this.acquire(0, timeoutMs).then((session) => session !== null);
   }
 
-  async submit(sms: OutgoingSms, claim: () => boolean): Promise<SubmitOutcome> {
+  async submitMany(messages: OutgoingSms[], claim: ClaimMessages): Promise<Map<number, SubmitOutcome>> {
+    const outcomes = new Map<number, SubmitOutcome>();
+    await Promise.all(this.groups(messages).map((group) => this.submitGroup(group, claim, outcomes)));
+    return outcomes;
+  }
+
+  /** Groups of messages that fit the window and a tenth of a second of the rate limit together. */
+  private groups(messages: OutgoingSms[]): OutgoingSms[][] {
+    const { window, tps } = this.options;
+    const limit = Math.max(1, Math.min(window, tps > 0 ? Math.ceil(tps / 10) : window));
+    const groups: OutgoingSms[][] = [];
+    let group: OutgoingSms[] = [];
+    let parts = 0;
+    for (const sms of messages) {
+      if (group.length > 0 && parts + sms.parts.length > limit) {
+        groups.push(group);
+        group = [];
+        parts = 0;
+      }
+      group.push(sms);
+      parts += sms.parts.length;
+    }
+    if (group.length > 0) groups.push(group);
+    return groups;
+  }
+
+  private async submitGroup(group: OutgoingSms[], claim: ClaimMessages, outcomes: Map<number, SubmitOutcome>) {
+    const parts = group.reduce((n, sms) => n + sms.parts.length, 0);
+    const session = await this.acquire(parts);
+    if (!session) {
+      for (const sms of group) outcomes.set(sms.id, { kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
+      return;
+    }
+    let claimed = new Set<number>();
+    try {
+      claimed = await claim(group.map((sms) => sms.id));
+    } finally {
+      const unused = group.filter((sms) => !claimed.has(sms.id)).reduce((n, sms) => n + sms.parts.length, 0);
+      if (unused > 0) this.release(unused);
+    }
+    await Promise.all(
+      group.map(async (sms) => {
+        outcomes.set(sms.id, claimed.has(sms.id) ? await this.sendMessage(session, sms) : { kind: "not-claimed" });
+      }),
+    );
+  }
+
+  /** Every part of a claimed message at once; its outcome from the SMSC's answers. */
+  private async sendMessage(session: Session, sms: OutgoingSms): Promise<SubmitOutcome> {
     const split = splitMessage(sms.body);
     const total = split.parts.length;
-    const session = await this.acquire(sms.parts.length);
-    if (!session) return { kind: "temporary", reason: "Not connected to the SMSC", acks: [] };
-    let claimed = false;
-    try {
-      claimed = claim();
-    } finally {
-      if (!claimed) this.release(sms.parts.length);
-    }
-    if (!claimed) return { kind: "not-claimed" };
-
     const results = await Promise.all(
       sms.parts.map((part) => {
         const body = encodePart(split.parts[part - 1], split);
@@ -382,17 +425,20 @@ export class SmppTransport implements SmsTransport {
       session.send(pdu.response());
       return;
     }
-    if (this.receiptBatch.length === 0) setImmediate(() => this.flushReceipts());
+    // Stored a few milliseconds later with the others that came meanwhile: one write per batch.
+    if (this.receiptBatch.length === 0) this.receiptTimer = setTimeout(() => void this.flushReceipts(), RECEIPT_FLUSH_MS);
     this.receiptBatch.push({ receipt, respond: (status) => session.send(pdu.response({ command_status: status })) });
+    if (this.receiptBatch.length >= RECEIPT_BATCH_MAX) void this.flushReceipts();
   }
 
-  private flushReceipts() {
+  private async flushReceipts() {
+    clearTimeout(this.receiptTimer);
     const batch = this.receiptBatch;
     this.receiptBatch = [];
     if (batch.length === 0) return;
     let status = ESME_ROK;
     try {
-      this.options.onReceipts(batch.map((b) => b.receipt));
+      await this.options.onReceipts(batch.map((b) => b.receipt));
     } catch (error) {
       // Not stored: a temporary error makes the SMSC send the receipts again later.
       log("error", "smpp", `could not store ${batch.length} receipts`, error);
@@ -410,7 +456,7 @@ export class SmppTransport implements SmsTransport {
       clearTimeout(waiter.timer);
       waiter.resolve(null);
     }
-    this.flushReceipts();
+    await this.flushReceipts();
     const session = this.session;
     if (!session) {
       this.markClosed();

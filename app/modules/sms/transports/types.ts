@@ -25,17 +25,21 @@ export type ReceiptStatus = Extract<MessageStatus, "delivered" | "undelivered" |
 /** `error` is the carrier's `err:` code, when it gave one. */
 export type Receipt = { providerId: string; status: ReceiptStatus; error: string | null };
 
-/** Persists receipts synchronously; a transport acknowledges them to the SMSC only after it returns. */
-export type ReceiptSink = (receipts: Receipt[]) => void;
+/** Persists receipts; a transport acknowledges them to the SMSC only once they are stored. */
+export type ReceiptSink = (receipts: Receipt[]) => Promise<void>;
+
+/** Claims the messages about to leave (queued -> submitting); resolves to the ids it claimed. */
+export type ClaimMessages = (ids: number[]) => Promise<Set<number>>;
 
 export interface SmsTransport {
   readonly name: string;
   /**
-   * Hands the parts to the carrier. `claim` runs synchronously right before the first part leaves
-   * (after waiting for the connection, the window and the rate limit): it records the message as
-   * `submitting`, and when it returns false nothing is sent.
+   * Hands the messages' parts to the carrier, as many at once as its limits allow. `claim` runs
+   * right before a group of messages leaves (after waiting for the connection, the window and the
+   * rate limit; nothing is written meanwhile): it records them as `submitting`, and what it does
+   * not return is not sent ("not-claimed"). Every message of `messages` gets an outcome.
    */
-  submit(sms: OutgoingSms, claim: () => boolean): Promise<SubmitOutcome>;
+  submitMany(messages: OutgoingSms[], claim: ClaimMessages): Promise<Map<number, SubmitOutcome>>;
   /** Stops taking work, says goodbye to the SMSC (unbind) and closes. */
   close(): Promise<void>;
 }
