@@ -37,7 +37,9 @@ const { api } = await import("../server/api.ts");
 const { closeRedis } = await import("../app/queue/redis.server.ts");
 const { closeQueues } = await import("../app/queue/queues.server.ts");
 const { sqlite } = await import("../app/db/client.server.ts");
+const { startCheckpointer } = await import("../app/db/checkpointer.server.ts");
 
+const checkpointer = startCheckpointer();
 const server = await startHttpServer([health, sameOrigin, api]);
 const workers = env.WORKER === "inline" ? await (await import("../worker/workers.ts")).startWorkers() : undefined;
 
@@ -58,6 +60,7 @@ async function shutdown(signal: string) {
   await closeQueues();
   await closeRedis();
   await privateRedis?.stop();
+  await checkpointer.stop();
   sqlite.close();
   process.exit(0);
 }

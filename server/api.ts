@@ -34,6 +34,7 @@ function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boole
 function send(res: ServerResponse, response: ApiResponse, close: boolean) {
   // A body we stopped reading cannot be followed by another request on this connection.
   if (close) response.headers.Connection = "close";
+  response.headers["Content-Length"] = String(Buffer.byteLength(response.body));
   res.writeHead(response.status, response.headers);
   res.end(response.body);
 }

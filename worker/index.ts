@@ -2,10 +2,12 @@
 import { closeQueues } from "../app/queue/queues.server.ts";
 import { closeRedis } from "../app/queue/redis.server.ts";
 import { sqlite } from "../app/db/client.server.ts";
+import { startCheckpointer } from "../app/db/checkpointer.server.ts";
 import { runMigrations } from "../app/db/migrate.server.ts";
 import { startWorkers } from "./workers.ts";
 
 runMigrations();
+const checkpointer = startCheckpointer();
 const workers = await startWorkers();
 
 let stopping = false;
@@ -16,6 +18,7 @@ async function shutdown(signal: string) {
   await workers.close();
   await closeQueues();
   await closeRedis();
+  await checkpointer.stop();
   sqlite.close();
   process.exit(0);
 }

@@ -37,9 +37,11 @@ const selectForSend = statement<[string], SendRow>(
 const selectPartNumbers = statement<[string], { messageId: number; part: number }>(
   "select message_id as messageId, part from sms_message_parts where message_id in (select value from json_each(?))",
 );
-const claimStatement = statement(
-  "update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ? where id = ? and status = 'queued'",
+const claimStatement = statement<[number, string], { id: number }>(
+  `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
+   where id in (select value from json_each(?)) and status = 'queued' returning id`,
 );
+const deleteOutboxes = statement("delete from sms_outbox where message_id in (select value from json_each(?))");
 const deleteOutbox = statement("delete from sms_outbox where message_id = ?");
 const upsertOutbox = statement(
   "insert into sms_outbox (message_id, due_at) values (?, ?) on conflict (message_id) do update set due_at = excluded.due_at",
@@ -78,9 +80,17 @@ const selectPending = statement<[string], { id: number; status: MessageStatus; e
   "select id, status, error from sms_pending_receipts where provider_id = ? order by id",
 );
 const deletePending = statement("delete from sms_pending_receipts where id = ?");
+const anyPending = statement<[], { any: number }>("select exists (select 1 from sms_pending_receipts) as any");
+
+/** Whether receipts wait for a provider id; almost never, so acks skip the look-up when none do. */
+function receiptsWaiting(): boolean {
+  return anyPending().get()!.any === 1;
+}
+
+type PartStatus = { status: MessageStatus; error: string | null };
 
 /** A message's status from its parts: delivered only when every part is. */
-function deriveStatus(parts: { status: MessageStatus; error: string | null }[], segments: number) {
+function deriveStatus(parts: PartStatus[], segments: number) {
   const failed = parts.find((p) => CARRIER_FAILURES.has(p.status));
   if (failed) return { status: failed.status, error: failed.error ? `Carrier error ${failed.error}` : null };
   if (parts.length >= segments && parts.every((p) => p.status === "delivered")) return { status: "delivered" as const, error: null };
@@ -89,8 +99,9 @@ function deriveStatus(parts: { status: MessageStatus; error: string | null }[], 
 }
 
 /** Moves an accepted message forward to what its parts say. */
-function settleFromParts(messageId: number, current: MessageStatus, segments: number, now: number) {
-  const derived = deriveStatus(selectPartStatuses().all(messageId), segments);
+function settleFromParts(messageId: number, current: MessageStatus, segments: number, now: number, only?: PartStatus) {
+  // A one-part message's status is its part's: no need to read it back.
+  const derived = deriveStatus(only && segments === 1 ? [only] : selectPartStatuses().all(messageId), segments);
   if (RANK[derived.status] <= RANK[current]) return;
   updateMessageStatus().run(derived.status, derived.error, now, isFinal(derived.status) ? now : null, messageId, current);
 }
@@ -100,29 +111,36 @@ function applyToPart(row: PartRow, status: MessageStatus, error: string | null, 
   updatePart().run(status, error, now, row.messageId, row.part);
   // Before acceptance is recorded the message is settled by recordAccepted; a final message stays.
   if (row.messageStatus === "submitted" || row.messageStatus === "unknown") {
-    settleFromParts(row.messageId, row.messageStatus, row.segments, now);
+    settleFromParts(row.messageId, row.messageStatus, row.segments, now, { status, error });
   }
 }
 
-/** Stores the parts the SMSC accepted and applies receipts that came before their submit_sm_resp. */
-function storeAcks(messageId: number, acks: PartAck[], now: number) {
+/**
+ * Stores the parts the SMSC accepted and applies receipts that came before their submit_sm_resp
+ * (`pending`: whether any receipt waits at all). True when such a receipt was applied.
+ */
+function storeAcks(messageId: number, acks: PartAck[], now: number, pending = receiptsWaiting()): boolean {
+  let applied = false;
   for (const ack of acks) {
     insertPart().run(messageId, ack.part, ack.providerId, now);
-    for (const pending of selectPending().all(ack.providerId)) {
+    if (!pending) continue;
+    for (const early of selectPending().all(ack.providerId)) {
+      applied = true;
       const row = findPart().get(ack.providerId);
-      if (row) applyToPart(row, pending.status, pending.error, now);
-      deletePending().run(pending.id);
+      if (row) applyToPart(row, early.status, early.error, now);
+      deletePending().run(early.id);
     }
   }
+  return applied;
 }
 
-function claim(messageId: number, now: number): boolean {
-  if (claimStatement().run(now, messageId).changes === 0) return false;
-  deleteOutbox().run(messageId);
-  return true;
-}
-
-const claimTx = sqlite.transaction((ids: number[], now: number) => new Set(ids.filter((id) => claim(id, now))));
+const claimTx = sqlite.transaction((ids: number[], now: number) => {
+  const claimed = claimStatement()
+    .all(now, JSON.stringify(ids))
+    .map((row) => row.id);
+  deleteOutboxes().run(JSON.stringify(claimed));
+  return new Set(claimed);
+});
 
 /** queued -> submitting for each id, in one transaction; the ids another worker (or nobody) had are left out. */
 export function claimMessages(ids: number[]): Promise<Set<number>> {
@@ -134,10 +152,12 @@ export async function claimMessage(messageId: number): Promise<boolean> {
   return (await claimMessages([messageId])).has(messageId);
 }
 
-function accept(messageId: number, acks: PartAck[], now: number) {
-  storeAcks(messageId, acks, now);
+function accept(messageId: number, acks: PartAck[], now: number, pending = receiptsWaiting()) {
+  const applied = storeAcks(messageId, acks, now, pending);
   const row = markSubmitted().get(now, now, messageId);
-  if (row) settleFromParts(messageId, "submitted", row.segments, now);
+  // Parts can be past "submitted" only through a receipt: one just applied, or one for a part an
+  // earlier try had sent.
+  if (row && (applied || acks.length < row.segments)) settleFromParts(messageId, "submitted", row.segments, now);
 }
 
 /** submitting -> submitted with the parts' provider ids (and any early receipts applied). */
@@ -219,13 +239,14 @@ type Recorded = { id: number; attempts: number; outcome: SubmitOutcome };
 
 const recordOutcomesTx = sqlite.transaction((recorded: Recorded[], now: number) => {
   const results = new Map<number, SendOutcome>();
+  const pending = receiptsWaiting();
   for (const { id, attempts, outcome } of recorded) {
     switch (outcome.kind) {
       case "not-claimed":
         results.set(id, { outcome: "skipped" });
         break;
       case "accepted":
-        accept(id, outcome.acks, now);
+        accept(id, outcome.acks, now, pending);
         results.set(id, { outcome: "submitted" });
         break;
       case "permanent":

@@ -64,6 +64,23 @@ export async function enqueueSends(messageIds: number[], delayMs = 0): Promise<v
   await getQueue(QUEUES.smsSend).addBulk(jobs);
 }
 
+// Messages queued within this window share one round trip to Redis (and fuller jobs).
+const ENQUEUE_WINDOW_MS = 2;
+let waitingIds: number[] = [];
+let nextFlush: Promise<void> | null = null;
+
+/** enqueueSends for messages queued close together; resolves once their jobs are in Redis. */
+function enqueueTogether(messageIds: number[]): Promise<void> {
+  waitingIds.push(...messageIds);
+  nextFlush ??= new Promise<void>((resolve) => setTimeout(resolve, ENQUEUE_WINDOW_MS)).then(() => {
+    const ids = waitingIds;
+    waitingIds = [];
+    nextFlush = null;
+    return enqueueSends(ids);
+  });
+  return nextFlush;
+}
+
 type Row = { id: number; segments: number; credits: number };
 
 const insertMessage = statement<unknown[], { id: number }>(
@@ -146,7 +163,7 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
 /**
  * Queues one or many messages of one user. In ONE short transaction: every message row (`queued`),
  * its outbox row and its debit (`msg:<id>:debit`) in the ledger; then the send jobs, in one round
- * trip. Not enough credits for the whole batch: InsufficientCreditsError (from the ledger, with
+ * trip shared with the other messages queued in the same few milliseconds. Not enough credits for the whole batch: InsufficientCreditsError (from the ledger, with
  * `needed` and `balance`) and nothing is written. Keep batches to a few thousand so the write lock
  * stays short.
  */
@@ -167,7 +184,7 @@ export async function queueMessages(userId: number, messages: NewMessage[]): Pro
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
   try {
-    await enqueueSends(fresh);
+    if (fresh.length > 0) await enqueueTogether(fresh);
   } catch (error) {
     // The messages are safe in SQLite: the reconciler enqueues their outbox rows later.
     log("error", "sms", `could not enqueue ${fresh.length} messages; the reconciler will`, error);

@@ -99,17 +99,38 @@ function receiptText(pdu: PDU): string {
   return Array.from(message, (c) => String.fromCharCode(gsmSeptetOf(c) ?? 0x3f)).join("");
 }
 
+const RECEIPT_FIELDS = {
+  id: /(?:^|\s)id:(\S+)/i,
+  stat: /(?:^|\s)stat:(\S+)/i,
+  err: /(?:^|\s)err:(\S+)/i,
+};
+const DELIVERED_STATE = 2;
+
 /** A delivery receipt's provider id, stat and err, or null when the deliver_sm is not a receipt. */
 export function parseReceipt(pdu: PDU): Receipt | null {
   if (!ESM_RECEIPT_TYPES.has((pdu.esm_class ?? 0) & ESM_TYPE_MASK)) return null;
+  // The usual case, delivered with both TLVs, needs nothing from the text.
+  if (pdu.receipted_message_id && pdu.message_state === DELIVERED_STATE) {
+    return { providerId: pdu.receipted_message_id, status: "delivered", error: null };
+  }
   const text = receiptText(pdu);
-  const field = (name: string) => new RegExp(`(?:^|\\s)${name}:(\\S+)`, "i").exec(text)?.[1];
+  const field = (name: keyof typeof RECEIPT_FIELDS) => RECEIPT_FIELDS[name].exec(text)?.[1];
   const providerId = pdu.receipted_message_id || field("id");
   const stat = field("stat") ?? (pdu.message_state !== undefined ? MESSAGE_STATES[pdu.message_state] : undefined) ?? "UNKNOWN";
   if (!providerId) return null;
   const status = receiptStatus(stat);
   const err = field("err");
   return { providerId, status, error: status === "delivered" || !err || /^0+$/.test(err) ? null : err };
+}
+
+/** Runs `write` with the session's socket corked, so what it sends goes out in one system call. */
+function corked<T>(session: Session, write: () => T): T {
+  session.socket.cork();
+  try {
+    return write();
+  } finally {
+    process.nextTick(() => session.socket.uncork());
+  }
 }
 
 type PartResult =
@@ -142,7 +163,7 @@ export class SmppTransport implements SmsTransport {
   private tokensAt = Date.now();
   private pausedUntil = 0;
   private pumpTimer?: NodeJS.Timeout;
-  private receiptBatch: { receipt: Receipt; respond: (status: number) => void }[] = [];
+  private receiptBatch: { receipt: Receipt; session: Session; respond: (status: number) => void }[] = [];
   private receiptTimer?: NodeJS.Timeout;
   private readonly closed: Promise<void>;
   private markClosed!: () => void;
@@ -208,11 +229,13 @@ export class SmppTransport implements SmsTransport {
       const unused = group.filter((sms) => !claimed.has(sms.id)).reduce((n, sms) => n + sms.parts.length, 0);
       if (unused > 0) this.release(unused);
     }
-    await Promise.all(
+    // The group's PDUs leave in one write instead of one system call each.
+    const sent = corked(session, () =>
       group.map(async (sms) => {
         outcomes.set(sms.id, claimed.has(sms.id) ? await this.sendMessage(session, sms) : { kind: "not-claimed" });
       }),
     );
+    await Promise.all(sent);
   }
 
   /** Every part of a claimed message at once; its outcome from the SMSC's answers. */
@@ -427,7 +450,7 @@ export class SmppTransport implements SmsTransport {
     }
     // Stored a few milliseconds later with the others that came meanwhile: one write per batch.
     if (this.receiptBatch.length === 0) this.receiptTimer = setTimeout(() => void this.flushReceipts(), RECEIPT_FLUSH_MS);
-    this.receiptBatch.push({ receipt, respond: (status) => session.send(pdu.response({ command_status: status })) });
+    this.receiptBatch.push({ receipt, session, respond: (status) => session.send(pdu.response({ command_status: status })) });
     if (this.receiptBatch.length >= RECEIPT_BATCH_MAX) void this.flushReceipts();
   }
 
@@ -444,7 +467,8 @@ export class SmppTransport implements SmsTransport {
       log("error", "smpp", `could not store ${batch.length} receipts`, error);
       status = ESME_RX_T_APPN;
     }
-    for (const b of batch) b.respond(status);
+    const sessions = new Set(batch.map((b) => b.session));
+    for (const session of sessions) corked(session, () => batch.filter((b) => b.session === session).forEach((b) => b.respond(status)));
   }
 
   async close(): Promise<void> {
