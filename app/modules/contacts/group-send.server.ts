@@ -45,14 +45,14 @@ async function enqueueFanOut(groupSendId: number): Promise<void> {
  * Checks the whole cost up front (active members x segments) and records the send; the fan-out
  * job then queues the messages. Throws NotFoundError (not the user's group), EmptyGroupError,
  * InactiveContactError (nobody to send to) or InsufficientCreditsError (needed, balance), having
- * written nothing. The same `requestKey` twice returns the first send.
+ * written nothing. The same `requestKey` twice returns the first send, with `duplicate`.
  */
 export async function startGroupSend(
   userId: number,
   groupId: number,
   body: string,
   options: { requestKey?: string } = {},
-): Promise<GroupSendReport> {
+): Promise<GroupSendReport & { duplicate: boolean }> {
   const { segments, credits } = countSegments(body);
   if (segments < 1 || segments > env.SMS_MAX_SEGMENTS) {
     throw new Error(`A message must have 1 to ${env.SMS_MAX_SEGMENTS} segments, this one has ${segments}`);
@@ -107,7 +107,7 @@ export async function startGroupSend(
       log("error", "group-send", `could not enqueue group send ${started.id}; the reconciler will`, error);
     }
   }
-  return reportOf(started.id)!;
+  return { ...reportOf(started.id)!, duplicate: !started.fresh };
 }
 
 type SendRow = typeof groupSends.$inferSelect;
@@ -225,6 +225,7 @@ function reportOf(groupSendId: number, userId?: number): GroupSendReport | null 
     id: row.id,
     groupId: row.groupId,
     groupName: row.groupName,
+    body: row.body,
     status: row.status,
     finished,
     total: row.total,

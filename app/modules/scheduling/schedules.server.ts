@@ -120,12 +120,27 @@ function inputIssues(input: NewSchedule, now: number): ScheduleInputError["issue
   return issues;
 }
 
+function scheduleByApiRef(userId: number, apiRef: string): Schedule | null {
+  const row = db.select().from(schedules).where(and(eq(schedules.userId, userId), eq(schedules.apiRef, apiRef))).get();
+  return row ? toSchedule(row) : null;
+}
+
 /**
  * Creates a schedule and its job scheduler. Credits are checked, not reserved: the balance must pay
  * one occurrence now (else InsufficientCreditsError and nothing is created); each occurrence is
- * debited when it runs. Bad input: ScheduleInputError naming the fields.
+ * debited when it runs. Bad input: ScheduleInputError naming the fields. With `apiRef` (the REST
+ * API's Idempotency-Key, unique per user) a repeat returns the first schedule with `duplicate`,
+ * unchecked and unchanged, however late it comes.
  */
-export async function createSchedule(userId: number, given: NewSchedule): Promise<Schedule> {
+export async function createSchedule(
+  userId: number,
+  given: NewSchedule,
+  options: { apiRef?: string } = {},
+): Promise<Schedule & { duplicate: boolean }> {
+  if (options.apiRef !== undefined) {
+    const earlier = scheduleByApiRef(userId, options.apiRef);
+    if (earlier) return { ...earlier, duplicate: true };
+  }
   // Whole seconds: later occurrences are wall-clock times, which have no milliseconds.
   const input = { ...given, firstSendAt: Math.floor(given.firstSendAt / 1000) * 1000 };
   const now = clock.now();
@@ -150,18 +165,22 @@ export async function createSchedule(userId: number, given: NewSchedule): Promis
       firstSendAt: new Date(input.firstSendAt),
       endsAt: endDate === null ? null : new Date(endOfDate(endDate, timeZone)),
       nextRunAt: new Date(input.firstSendAt),
+      apiRef: options.apiRef ?? null,
       createdAt: new Date(now),
       updatedAt: new Date(now),
     })
+    // A concurrent request with the same apiRef got there first: it is the one that stands.
+    .onConflictDoNothing()
     .returning()
     .get();
+  if (!row) return { ...scheduleByApiRef(userId, options.apiRef!)!, duplicate: true };
   try {
     await armSchedule(row.id, recurrenceOf(row));
   } catch (error) {
     // The row is the record: the reconciler arms it when Redis is back, and sends what fell due.
     log("error", "scheduling", `could not arm schedule ${row.id}; the reconciler will`, error);
   }
-  return toSchedule(row);
+  return { ...toSchedule(row), duplicate: false };
 }
 
 /** The owner's schedule, or null (another user's id is nobody's). */
