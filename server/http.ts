@@ -6,6 +6,7 @@ import type { ServerBuild } from "react-router";
 import sirv from "sirv";
 import { env } from "../app/utils/env.server.ts";
 import { CLIENT_IP_HEADER } from "../app/utils/http.server.ts";
+import { serveUploads } from "./uploads.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
@@ -28,17 +29,7 @@ function setBaseHeaders(res: ServerResponse) {
 async function appHandlers(): Promise<{ statics: Handler[]; build: ServerBuild | (() => Promise<ServerBuild>) }> {
   const uploadsDir = resolve(env.DATA_DIR, "uploads");
   mkdirSync(uploadsDir, { recursive: true });
-  // dev mode: files uploaded after start are looked up on each request instead of a startup listing.
-  const uploads = sirv(uploadsDir, { dev: true, maxAge: 3600 });
-  const mountUploads: Handler = (req, res, next) => {
-    if (!req.url?.startsWith("/uploads/")) return next();
-    const original = req.url;
-    req.url = original.slice("/uploads".length);
-    uploads(req, res, () => {
-      req.url = original;
-      next();
-    });
-  };
+  const mountUploads = serveUploads(uploadsDir);
   if (env.isProduction) {
     const client = resolve(process.cwd(), "build/client");
     const assets = sirv(resolve(client, "assets"), { immutable: true, maxAge: 31536000, gzip: true, brotli: true });

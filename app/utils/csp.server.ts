@@ -16,10 +16,11 @@ function thirdPartySources(): Directives {
     add("connect-src", "https://*.google-analytics.com", "https://*.analytics.google.com");
     add("img-src", "https://*.google-analytics.com");
   }
+  // The env check at boot makes the three Stripe variables come together.
   if (env.STRIPE_SECRET_KEY) {
-    // Stripe.js and the Payment Element's frames; Checkout is where the no-JavaScript form goes.
-    add("script-src", "https://js.stripe.com");
-    add("frame-src", "https://js.stripe.com", "https://hooks.stripe.com");
+    // Stripe.js and the Payment Element's frames (Stripe's CSP guide); Checkout is where the no-JavaScript form goes.
+    add("script-src", "https://js.stripe.com", "https://*.js.stripe.com");
+    add("frame-src", "https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com");
     add("connect-src", "https://api.stripe.com");
     add("form-action", "https://checkout.stripe.com");
   }

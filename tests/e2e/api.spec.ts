@@ -75,6 +75,18 @@ test("documentation: the API reference's curl examples run as printed against th
   await expect(page.getByTestId("toast").filter({ hasText: "Your API key is ready." })).toBeVisible();
   const key = await revealKey(page);
 
+  // Something of the reader's own for the examples that take an id: a group with a member, a
+  // group send to it (1 credit) and a scheduled message.
+  const api = (method: string, path: string, data?: unknown) =>
+    page.request.fetch(path, { method, data, headers: { Authorization: `Bearer ${key}` } }).then(async (response) => {
+      expect(response.status(), `${method} ${path}: ${await response.text()}`).toBeLessThan(300);
+      return response.json();
+    });
+  const group = await api("POST", "/api/v1/groups", { name: "Regulars", description: "Come every week" });
+  await api("POST", "/api/v1/contacts", { name: "Grace Hopper", phone: "+1 202 555 0112", email: "grace@example.com", groupIds: [group.id] });
+  const groupSend = await api("POST", `/api/v1/groups/${group.id}/messages`, { body: "See you Friday" });
+  const scheduled = await api("POST", "/api/v1/messages", { to: "+1 202 555 0113", body: "Tomorrow", sendAt: new Date(Date.now() + 86_400_000).toISOString() });
+
   await page.goto("/sms/documentation");
   await expect(page.getByRole("heading", { level: 1, name: "Documentation" })).toBeVisible();
   // The send form stays on the screen above the reference; a message sent there gives the
@@ -85,12 +97,30 @@ test("documentation: the API reference's curl examples run as printed against th
   await expect(page.getByTestId("toast").filter({ hasText: "SMS sent successfully!" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "REST API reference" })).toBeVisible();
   await expect(page.getByTestId("key-export")).not.toContainText(key);
-  for (const endpoint of ["POST /api/v1/messages", "GET /api/v1/messages", "GET /api/v1/messages/{id}", "GET /api/v1/balance", "GET /api/v1/openapi.json"]) {
+  const endpoints = [
+    "POST /api/v1/messages",
+    "GET /api/v1/messages",
+    "GET /api/v1/messages/{id}",
+    "DELETE /api/v1/messages/{id}",
+    "GET /api/v1/contacts",
+    "POST /api/v1/contacts",
+    "GET /api/v1/groups",
+    "POST /api/v1/groups",
+    "POST /api/v1/groups/{id}/messages",
+    "GET /api/v1/group-sends/{id}",
+    "GET /api/v1/balance",
+    "GET /api/v1/openapi.json",
+  ];
+  for (const endpoint of endpoints) {
     await expect(page.getByRole("navigation", { name: "Endpoints" }).getByRole("link", { name: endpoint, exact: true })).toBeVisible();
   }
 
   const examples = await page.getByTestId("curl-example").allTextContents();
-  expect(examples).toHaveLength(5);
+  expect(examples).toHaveLength(endpoints.length);
+  // The examples that take an id use the reader's own.
+  expect(examples.join("\n")).toContain(`/api/v1/messages/${scheduled.id}"`);
+  expect(examples.join("\n")).toContain(`/api/v1/groups/${group.id}/messages"`);
+  expect(examples.join("\n")).toContain(`/api/v1/group-sends/${groupSend.id}"`);
   const origin = new URL(page.url()).origin;
   const run = promisify(execFile);
   for (const example of examples) {
@@ -98,10 +128,16 @@ test("documentation: the API reference's curl examples run as printed against th
     const { stdout } = await run("bash", ["-c", example], { env: { ...process.env, SMSGW_API_KEY: key } });
     expect(typeof JSON.parse(stdout)).toBe("object");
   }
-  // The send example really sent one message.
+  // The send example really sent one message, the cancel example cancelled the scheduled one, the
+  // create examples made a contact and a group, and the group send example sent to Regulars again.
+  expect((await api("GET", `/api/v1/messages/${scheduled.id}`)).status).toBe("cancelled");
+  expect((await api("GET", "/api/v1/contacts")).data.map((c: { name: string }) => c.name)).toEqual(["Ada Lovelace", "Grace Hopper"]);
+  expect((await api("GET", "/api/v1/groups")).data.map((g: { name: string }) => g.name)).toEqual(["Customers", "Regulars"]);
+  await expect.poll(async () => (await api("GET", "/api/v1/balance")).credits).toBe(1);
   await page.goto("/sms/messageHistory");
   await expect(page.getByTestId("message-row").filter({ hasText: "Hello from the SMS Gateway API" })).toHaveCount(1);
-  await expect(page.getByTestId("balance")).toHaveText("Account balance: 3 credits");
+  await expect(page.getByTestId("message-row").filter({ hasText: "Our store opens at 9 tomorrow" })).toHaveCount(1);
+  await expect(page.getByTestId("balance")).toHaveText("Account balance: 1 credits");
 
   await page.goto("/sms/documentation");
   await page.getByRole("link", { name: "Show my key in the example" }).click();

@@ -5,6 +5,9 @@ test("pages carry the security headers and an enforced nonce-based CSP", async (
   const headers = response.headers();
   expect(headers["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
   expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+  // Stripe is not configured on this server: none of its origins are allowed.
+  expect(headers["content-security-policy"]).not.toContain("stripe");
+  expect(headers["content-security-policy"]).toContain("frame-src 'none'");
   expect(headers["x-content-type-options"]).toBe("nosniff");
   expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   expect(headers["strict-transport-security"]).toContain("max-age=");

@@ -247,7 +247,12 @@ test.describe("admin", () => {
     await expect(row).toContainText("Beverages");
     const image = row.locator("img");
     await expect(image).toHaveAttribute("src", /^\/uploads\/packages\/[0-9a-f-]+\.png$/);
-    expect((await page.request.get((await image.getAttribute("src"))!)).status()).toBe(200);
+    const served = await page.request.get((await image.getAttribute("src"))!);
+    expect(served.status()).toBe(200);
+    // The type its bytes were checked to be, never sniffed, inert if opened as a page.
+    expect(served.headers()["content-type"]).toBe("image/png");
+    expect(served.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(served.headers()["content-security-policy"]).toBe("default-src 'none'; sandbox");
 
     await row.getByRole("link", { name: `Edit ${name}` }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Update Menu Item");

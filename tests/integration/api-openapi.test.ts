@@ -55,7 +55,14 @@ describe("OpenAPI document", () => {
     for (const route of API_ROUTES) {
       const responses = document.paths[route.path][route.method.toLowerCase()].responses;
       const statuses = Object.keys(responses).filter((s) => !s.startsWith("2"));
-      expect(statuses, route.operationId).toEqual(routeErrorCodes(route).map((code) => String(API_ERRORS[code].status)));
+      expect(statuses, route.operationId).toEqual([...new Set(routeErrorCodes(route).map((code) => String(API_ERRORS[code].status)))]);
+      // Codes that share a status are each listed with an example.
+      for (const status of statuses) {
+        const codes = routeErrorCodes(route).filter((code) => String(API_ERRORS[code].status) === status);
+        const content = (responses[status] as { content: { "application/json": { example?: unknown; examples?: Record<string, unknown> } } }).content["application/json"];
+        if (codes.length > 1) expect(Object.keys(content.examples ?? {}), `${route.operationId} ${status}`).toEqual(codes);
+        else expect(content.example, `${route.operationId} ${status}`).toEqual({ error: { code: codes[0], message: API_ERRORS[codes[0]].description } });
+      }
     }
   });
 

@@ -138,7 +138,13 @@ describe("Documentation screen", () => {
 
   it("documents every route with curl examples for the reader's address that run as they are", async () => {
     const customer = await apiCustomer(10);
+    // The reader's own ids for the examples that take one: a message, a scheduled message, a group with a member and a group send.
     await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550150", body: "for the example" } });
+    const sendAt = new Date(Date.now() + 86_400_000).toISOString();
+    const scheduled = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550150", body: "later", sendAt } });
+    const group = await callApi("POST", "/api/v1/groups", { key: customer.key, json: { name: "Regulars", description: "Weekly" } });
+    await callApi("POST", "/api/v1/contacts", { key: customer.key, json: { name: "Grace", phone: "+12025550151", email: "g@example.com", groupIds: [group.json.id] } });
+    await callApi("POST", `/api/v1/groups/${group.json.id}/messages`, { key: customer.key, json: { body: "Friday" } });
     const page = dataOf<{ reference: Reference }>(await call(documentationLoader, documentationRequest(server.url, customer)));
     const { endpoints, keyExport } = page.reference;
     expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(API_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
@@ -153,6 +159,10 @@ describe("Documentation screen", () => {
       const { stdout } = await run("bash", ["-c", endpoint.curl], { env: { ...process.env, SMSGW_API_KEY: customer.key } });
       expect(JSON.parse(stdout), `${endpoint.method} ${endpoint.path}`).toBeTypeOf("object");
     }
+    // The cancel example cancelled the reader's scheduled message; the create examples made a contact and a group.
+    expect((await callApi("GET", `/api/v1/messages/${scheduled.json.id}`, { key: customer.key })).json.status).toBe("cancelled");
+    expect((await callApi("GET", "/api/v1/contacts", { key: customer.key })).json.data).toHaveLength(2);
+    expect((await callApi("GET", "/api/v1/groups", { key: customer.key })).json.data).toHaveLength(2);
   });
 
   it("shows the key in the example only when asked, and the public address only from a trusted proxy", async () => {

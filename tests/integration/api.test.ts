@@ -56,8 +56,13 @@ describe("POST /api/v1/messages", () => {
     expect(badNumber.json.error.message).toBe('"555-CALL-NOW" is not a valid phone number');
     expectError(await post({ to: "+12025550140", body: "z".repeat(153 * 10 + 1) }), 422, "validation_failed", "body");
     expectError(await post({ to: 12025550140, body: "hi" }), 422, "validation_failed", "to");
-    // Not silently sent now: scheduling by API is a later feature.
-    expectError(await post({ to: "+12025550140", body: "hi", sendAt: "2030-01-01T00:00:00Z" }), 422, "validation_failed", "sendAt");
+    // Never silently sent now: a sendAt that cannot be read, or is past, is an error.
+    expectError(await post({ to: "+12025550140", body: "hi", sendAt: "2030-01-01 09:00" }), 422, "validation_failed", "sendAt");
+    expectError(await post({ to: "+12025550140", body: "hi", sendAt: "2030-01-01T09:00:00" }), 422, "validation_failed", "sendAt");
+    expectError(await post({ to: "+12025550140", body: "hi", sendAt: "2001-01-01T00:00:00Z" }), 422, "validation_failed", "sendAt");
+    expectError(await post({ to: "+12025550140", body: "hi", sendAt: 1893456000000 }), 422, "validation_failed", "sendAt");
+    expectError(await post({ to: "+12025550140", body: "hi", sendAt: null }), 422, "validation_failed", "sendAt");
+    expectError(await post({ to: "+12025550140", body: "hi", scheduledAt: "2030-01-01T00:00:00Z" }), 422, "validation_failed", "scheduledAt");
     expectError(await post([{ to: "+12025550140", body: "hi" }]), 422, "validation_failed");
     expectError(await post(null), 422, "validation_failed");
     const raw = (body: string, contentType = "application/json") =>

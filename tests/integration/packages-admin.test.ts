@@ -7,6 +7,7 @@ import { getPackage } from "../../app/modules/shop/packages.server.ts";
 import { action as listAction, loader as listLoader } from "../../app/routes/shop/menu-item-list.tsx";
 import { action as upsertAction } from "../../app/routes/shop/menu-item-upsert.tsx";
 import { getToast } from "../../app/utils/toast.server.ts";
+import { appended, jpeg, jpegComment, png, pngChunk } from "../support/images.ts";
 import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
 import { addToCart, call, placeOrder } from "../support/shop.ts";
 
@@ -30,16 +31,6 @@ const fields = (extra: Record<string, string | Blob> = {}) => ({
 function upsert(form: Record<string, string | Blob>, id?: number, user: TestUser = admin) {
   const path = id ? `/menuItem/menuItemUpsert/${id}` : "/menuItem/menuItemUpsert";
   return call(upsertAction, makeRequest(path, { user, form }), { id: id ? String(id) : undefined });
-}
-
-/** A PNG signature and IHDR declaring the given size, padded to `length` bytes. */
-function pngHeader(width: number, height: number, length = 64) {
-  const bytes = new Uint8Array(length);
-  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  const view = new DataView(bytes.buffer);
-  view.setUint32(16, width);
-  view.setUint32(20, height);
-  return bytes;
 }
 
 const toastOf = async (result: unknown) =>
@@ -71,13 +62,13 @@ describe("package images", () => {
   });
 
   it("refuses a 1,024,001-byte file and accepts one byte under the limit", async () => {
-    const big = new File([pngHeader(100, 100, 1_024_001)], "big.png", { type: "image/png" });
+    const big = new File([png(100, 100, { length: 1_024_001 })], "big.png", { type: "image/png" });
     const refused = await upsert(fields({ name: "Too Big", image: big }));
     expect(statusOf(refused)).toBe(413);
     expect(dataOf<Reply>(refused).error?.image).toEqual(["File Must be less than 1 MB"]);
-    const exactly = await upsert(fields({ name: "Exactly", image: new File([pngHeader(10, 10, 1_024_000)], "a.png") }));
+    const exactly = await upsert(fields({ name: "Exactly", image: new File([png(10, 10, { length: 1_024_000 })], "a.png") }));
     expect(dataOf<Reply>(exactly).error?.image).toEqual(["File Must be less than 1 MB"]);
-    const under = await upsert(fields({ name: "Just Under", image: new File([pngHeader(10, 10, 1_023_999)], "a.png") }));
+    const under = await upsert(fields({ name: "Just Under", image: new File([png(10, 10, { length: 1_023_999 })], "a.png") }));
     expect(locationOf(under)).toBe("/menuItem/menuitemlist");
   });
 
@@ -111,9 +102,29 @@ describe("package images", () => {
   });
 
   it("refuses a PNG that declares a huge bitmap", async () => {
-    const bomb = new File([pngHeader(20_000, 20_000)], "bomb.png", { type: "image/png" });
+    const bomb = new File([png(20_000, 20_000)], "bomb.png", { type: "image/png" });
     const result = await upsert(fields({ name: "Bomb", image: bomb }));
     expect(dataOf<Reply>(result).error?.image).toEqual(["Image must be at most 10,000 pixels on each side"]);
+  });
+
+  it("refuses polyglots and an SVG renamed .png, storing nothing", async () => {
+    const before = storedFiles();
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>';
+    const hostile: [string, Uint8Array<ArrayBuffer> | string, string][] = [
+      ["logo.png", svg, "File Must be in jpeg, jpg or png"],
+      ["logo.svg", svg, "File Must be in jpeg, jpg or png"],
+      ["pack.png", appended(realPng, "<html><script>alert(1)</script></html>"), "This image file is damaged or holds more than a picture: save it again from an image editor"],
+      ["pack.jpg", appended(jpeg(600, 400), "<?php system($_GET['c']); ?>"), "This image file is damaged or holds more than a picture: save it again from an image editor"],
+      ["pack.png", png(600, 400, { extra: [pngChunk("tEXt", "Comment\0<script>alert(1)</script>")] }), "This image file holds text such as a script or web page: save it again from an image editor"],
+      ["pack.jpg", jpeg(600, 400, 0xc0, [jpegComment("<html><body onload=alert(1)>")]), "This image file holds text such as a script or web page: save it again from an image editor"],
+    ];
+    for (const [name, bytes, error] of hostile) {
+      const result = await upsert(fields({ name: `Hostile ${name}`, image: new File([bytes], name, { type: "image/png" }) }));
+      expect(statusOf(result), name).toBe(400);
+      expect(dataOf<Reply>(result).error?.image, name).toEqual([error]);
+    }
+    expect(storedFiles()).toEqual(before);
+    expect(db.select().from(packages).all().some((p) => p.name.startsWith("Hostile"))).toBe(false);
   });
 
   it("requires an image on create only, and name and price always", async () => {

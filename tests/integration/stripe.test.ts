@@ -62,8 +62,8 @@ describe("Stripe payments", () => {
     const page = dataOf<{ stripe: { publishableKey: string } | null }>(await call(payment.loader, makeRequest(`/payment?orderId=${order.id}`, { user })));
     expect(page.stripe).toEqual({ publishableKey: "pk_test_fake" });
     const csp = contentSecurityPolicy("n");
-    expect(csp).toContain("script-src 'self' 'nonce-n' https://js.stripe.com");
-    expect(csp).toContain("frame-src https://js.stripe.com https://hooks.stripe.com");
+    expect(csp).toContain("script-src 'self' 'nonce-n' https://js.stripe.com https://*.js.stripe.com");
+    expect(csp).toContain("frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com");
     expect(csp).toContain("connect-src 'self' https://api.stripe.com");
     expect(csp).toContain("form-action 'self' https://checkout.stripe.com");
   });

@@ -1,15 +1,11 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cardSchema, isExpired, parseExpiry, passesLuhn } from "../../app/modules/payments/card.ts";
 import { inspectImage } from "../../app/modules/shop/images.server.ts";
 import { nextStatuses, parseAdminOrderQuery } from "../../app/modules/shop/orders.ts";
 import { dollarsToCents, parseHomeFilters } from "../../app/modules/shop/packages.ts";
-
-/** SOI, an APP0 segment, then a start-of-frame segment declaring the size. */
-function jpeg(width: number, height: number, frameMarker = 0xc0) {
-  const app0 = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00];
-  const sof = [0xff, frameMarker, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1];
-  return new Uint8Array([0xff, 0xd8, ...app0, ...sof, 0xff, 0xd9]);
-}
+import { appended, jpeg, jpegComment, png, pngChunk } from "../support/images.ts";
 
 describe("card checks", () => {
   it("knows Luhn", () => {
@@ -40,15 +36,60 @@ describe("card checks", () => {
 });
 
 describe("image inspection by content", () => {
-  it("reads JPEG sizes from baseline and progressive frames", () => {
+  const TYPE = "File Must be in jpeg, jpg or png";
+  const DAMAGED = "This image file is damaged or holds more than a picture: save it again from an image editor";
+  const MARKUP = "This image file holds text such as a script or web page: save it again from an image editor";
+  const DIMENSIONS = "Image must be at most 10,000 pixels on each side";
+  const realPng = readFileSync(resolve("public/images/packages/credits-100.png"));
+
+  it("reads PNG and JPEG sizes, baseline and progressive", () => {
+    expect(inspectImage(png(320, 200))).toEqual({ ok: true, info: { type: "png", width: 320, height: 200 } });
+    expect(inspectImage(realPng)).toMatchObject({ ok: true, info: { type: "png" } });
     expect(inspectImage(jpeg(640, 480))).toEqual({ ok: true, info: { type: "jpeg", width: 640, height: 480 } });
     expect(inspectImage(jpeg(800, 600, 0xc2))).toEqual({ ok: true, info: { type: "jpeg", width: 800, height: 600 } });
+    // Harmless metadata stays allowed: text chunks, XMP, a comment, zero padding after EOI.
+    const xmp = '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>';
+    expect(inspectImage(png(10, 10, { extra: [pngChunk("tEXt", "Software\0GIMP 2.10"), pngChunk("iTXt", `XML:com.adobe.xmp\0\0\0\0\0${xmp}`)] })).ok).toBe(true);
+    expect(inspectImage(jpeg(10, 10, 0xc0, [jpegComment("Created with GIMP")])).ok).toBe(true);
+    expect(inspectImage(new Uint8Array([...jpeg(10, 10), 0, 0, 0])).ok).toBe(true);
   });
 
-  it("refuses other formats, truncated headers and huge declared sizes", () => {
-    expect(inspectImage(new TextEncoder().encode("GIF89a...."))).toEqual({ ok: false, error: "File Must be in jpeg, jpg or png" });
-    expect(inspectImage(new Uint8Array([0x89, 0x50, 0x4e, 0x47]))).toEqual({ ok: false, error: "File Must be in jpeg, jpg or png" });
-    expect(inspectImage(jpeg(20_000, 100))).toEqual({ ok: false, error: "Image must be at most 10,000 pixels on each side" });
+  it("refuses other formats, an SVG renamed .png, and truncated files", () => {
+    expect(inspectImage(new TextEncoder().encode("GIF89a...."))).toEqual({ ok: false, error: TYPE });
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>';
+    expect(inspectImage(new TextEncoder().encode(svg))).toEqual({ ok: false, error: TYPE });
+    expect(inspectImage(new TextEncoder().encode(`<?xml version="1.0"?>\n${svg}`))).toEqual({ ok: false, error: TYPE });
+    expect(inspectImage(new Uint8Array([0x89, 0x50, 0x4e, 0x47]))).toEqual({ ok: false, error: TYPE });
+    expect(inspectImage(png(10, 10).subarray(0, 40))).toEqual({ ok: false, error: DAMAGED });
+    expect(inspectImage(jpeg(10, 10).subarray(0, 30))).toEqual({ ok: false, error: DAMAGED });
+  });
+
+  it("refuses polyglots: a payload after IEND or EOI, or markup in a chunk or segment", () => {
+    expect(inspectImage(appended(realPng, "<html><script>alert(1)</script></html>"))).toEqual({ ok: false, error: DAMAGED });
+    expect(inspectImage(appended(png(10, 10), "anything at all"))).toEqual({ ok: false, error: DAMAGED });
+    expect(inspectImage(appended(jpeg(10, 10), "<script>alert(1)</script>"))).toEqual({ ok: false, error: DAMAGED });
+    for (const payload of ["<script>alert(1)</script>", "<HTML><body onload=x>", "<?php system($_GET['c']); ?>", "<svg/onload=alert(1)>", "<iframe src=//evil>", "javascript:alert(1)"]) {
+      expect(inspectImage(png(10, 10, { extra: [pngChunk("tEXt", `Comment\0${payload}`)] })), payload).toEqual({ ok: false, error: MARKUP });
+      expect(inspectImage(jpeg(10, 10, 0xc0, [jpegComment(payload)])), payload).toEqual({ ok: false, error: MARKUP });
+    }
+    // A chunk whose CRC does not match its bytes (edited by hand) is not an image as written.
+    const tampered = png(10, 10, { extra: [pngChunk("tEXt", "Comment\0hello")] });
+    tampered[45] ^= 0xff;
+    expect(inspectImage(tampered)).toEqual({ ok: false, error: DAMAGED });
+    // Scan data before any frame header, a second SOI, no EOI.
+    expect(inspectImage(new Uint8Array([0xff, 0xd8, 0xff, 0xda, 0x00, 0x02, 0x00, 0xff, 0xd9]))).toEqual({ ok: false, error: DAMAGED });
+    expect(inspectImage(new Uint8Array([0xff, 0xd8, 0xff, 0xd8, ...jpeg(10, 10).subarray(2)]))).toEqual({ ok: false, error: DAMAGED });
+    expect(inspectImage(jpeg(10, 10).subarray(0, -2))).toEqual({ ok: false, error: DAMAGED });
+  });
+
+  it("refuses a bitmap over 10,000 pixels a side, however small the file", () => {
+    expect(inspectImage(png(10_000, 10_000))).toMatchObject({ ok: true });
+    expect(inspectImage(png(10_001, 10))).toEqual({ ok: false, error: DIMENSIONS });
+    expect(inspectImage(png(20_000, 20_000))).toEqual({ ok: false, error: DIMENSIONS });
+    expect(inspectImage(png(0xffffffff, 1))).toEqual({ ok: false, error: DIMENSIONS });
+    expect(inspectImage(png(0, 10))).toEqual({ ok: false, error: DIMENSIONS });
+    expect(inspectImage(jpeg(20_000, 100))).toEqual({ ok: false, error: DIMENSIONS });
+    expect(inspectImage(jpeg(100, 65_535))).toEqual({ ok: false, error: DIMENSIONS });
   });
 });
 

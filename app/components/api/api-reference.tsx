@@ -116,11 +116,17 @@ function Endpoint({ endpoint, objects }: { endpoint: ReferenceEndpoint; objects:
       </div>
       <Fields fields={endpoint.fields} title="Request" objects={objects} />
       <p className="text-sm text-slate-800">
-        <span className="font-semibold">{endpoint.success.status}</span> {endpoint.success.description}
-        {endpoint.success.object ? (
+        <span className="font-semibold">{endpoint.success.status}</span> <Prose text={endpoint.success.description} />
+        {endpoint.success.objects.length ? (
           <>
             {" "}
-            The answer is a <a href={`#object-${endpoint.success.object}`}>{endpoint.success.object} object</a>.
+            The answer is{" "}
+            {endpoint.success.objects.map((name, i) => (
+              <Fragment key={name}>
+                {i > 0 ? " or " : ""}a <a href={`#object-${name}`}>{name} object</a>
+              </Fragment>
+            ))}
+            .
           </>
         ) : null}
       </p>
@@ -129,7 +135,7 @@ function Endpoint({ endpoint, objects }: { endpoint: ReferenceEndpoint; objects:
         <FieldList title="Errors">
           {endpoint.errors.map((error) => (
             <FieldRow
-              key={error.status}
+              key={`${error.status}-${error.code}`}
               term={
                 <>
                   <span className="font-semibold text-slate-900">{error.status}</span>{" "}

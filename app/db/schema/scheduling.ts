@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { REPEATS } from "../../modules/scheduling/recurrence.ts";
 import { contactGroups } from "./contacts.ts";
 import { createdAt, users } from "./core.ts";
@@ -33,6 +33,8 @@ export const schedules = sqliteTable(
     // The next occurrence not handled yet; null once completed or cancelled.
     nextRunAt: integer("next_run_at", { mode: "timestamp_ms" }),
     status: text("status", { enum: SCHEDULE_STATUSES }).notNull().default("active"),
+    // The REST API's Idempotency-Key of a scheduled message: a retried request finds the first schedule.
+    apiRef: text("api_ref"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
     // When it was completed or cancelled.
@@ -40,6 +42,7 @@ export const schedules = sqliteTable(
   },
   (t) => [
     index("schedules_user_idx").on(t.userId, t.id),
+    uniqueIndex("schedules_api_ref_unique").on(t.userId, t.apiRef),
     // The catch-up sweep's look-up of occurrences that are due and not handled.
     index("schedules_due_idx").on(t.nextRunAt).where(sql`${t.status} = 'active'`),
     index("schedules_group_idx").on(t.groupId).where(sql`${t.groupId} is not null`),

@@ -1,4 +1,4 @@
-// The REST API's error codes: one per HTTP status, documented in the OpenAPI document from here.
+// The REST API's error codes and their HTTP statuses, documented in the OpenAPI document from here.
 
 export const API_ERRORS = {
   invalid_request: { status: 400, description: "The request could not be read: malformed JSON, a bad query parameter or header." },
@@ -7,9 +7,11 @@ export const API_ERRORS = {
   not_found: { status: 404, description: "No such resource, or it belongs to another account." },
   method_not_allowed: { status: 405, description: "The path exists but not with this method (see the Allow header)." },
   idempotency_conflict: { status: 409, description: "This Idempotency-Key was used before with a different request body." },
+  already_sent: { status: 409, description: "The message has already gone out (or was never a scheduled one), so it cannot be cancelled." },
   payload_too_large: { status: 413, description: "The request body is larger than allowed." },
   unsupported_media_type: { status: 415, description: "The request body must be JSON (Content-Type: application/json)." },
   validation_failed: { status: 422, description: "A field is missing or invalid; `field` names it." },
+  nothing_to_send: { status: 422, description: "The group has no contacts, or all of them opted out; nothing was sent." },
   rate_limited: { status: 429, description: "Too many requests with this key; wait the seconds in Retry-After." },
   internal_error: { status: 500, description: "Something went wrong on our side; the request may be retried." },
 } as const;

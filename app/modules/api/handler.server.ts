@@ -4,7 +4,9 @@ import type { z } from "zod";
 import { env } from "../../utils/env.server.ts";
 import { publicOrigin } from "../../utils/http.server.ts";
 import { log } from "../../utils/log.server.ts";
+import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { ScheduleNotFoundError } from "../scheduling/schedules.server.ts";
 import { authenticate, type RateLimit, rateLimitHeaders } from "./auth.server.ts";
 import { ApiError } from "./errors.ts";
 import { API_ROUTES, type ApiRoute } from "./routes.server.ts";
@@ -135,6 +137,10 @@ function toApiError(error: unknown): ApiError {
       `Not enough credits: this costs ${error.needed} and your balance is ${error.balance}. Nothing was sent.`,
     );
   }
+  if (error instanceof NotFoundError || error instanceof ScheduleNotFoundError) return new ApiError("not_found", `${error.message} in your account`);
+  if (error instanceof DuplicatePhoneError) return new ApiError("validation_failed", error.message, { field: "phone" });
+  if (error instanceof DuplicateGroupNameError) return new ApiError("validation_failed", error.message, { field: "name" });
+  if (error instanceof EmptyGroupError || error instanceof InactiveContactError) return new ApiError("nothing_to_send", error.message);
   log("error", "api", "unexpected error", error);
   return new ApiError("internal_error", "Something went wrong on our side; please try again");
 }

@@ -1,7 +1,9 @@
 // Messages as the REST API shows them: the owner's id is in every WHERE clause, so another
 // account's message is simply not found. Sending goes through the same queueMessages as the screens.
+import { z } from "zod";
 import type { MessageStatus } from "../../db/schema/sms.ts";
 import { statement } from "../../db/statements.server.ts";
+import { decodeCursor, encodeCursor } from "./cursor.server.ts";
 import { ApiError } from "./errors.ts";
 import type { ApiMessage } from "./schemas.ts";
 import { queueBatchedMessage } from "./send-batcher.server.ts";
@@ -11,6 +13,11 @@ type Row = Omit<ApiMessage, "createdAt"> & { createdAt: number };
 const COLUMNS = `id, to_phone as "to", body, encoding, segments, credits, status, error as statusDetail, created_at as createdAt`;
 
 const selectOne = statement<[number, number], Row>(`select ${COLUMNS} from sms_messages where id = ? and user_id = ?`);
+const selectOccurrence = statement<[number, number, number], Row>(
+  `select ${COLUMNS} from sms_messages where schedule_id = ? and occurrence_at = ? and user_id = ?`,
+);
+const selectByApiRef = statement<[number, string], { id: number }>("select id from sms_messages where user_id = ? and api_ref = ?");
+const selectScheduleByApiRef = statement<[number, string], { id: number }>("select id from schedules where user_id = ? and api_ref = ?");
 // Keyset pages on (user_id, id) or (user_id, status, id): no page walks over the ones before it.
 const selectPage = statement<[number, number, number], Row>(
   `select ${COLUMNS} from sms_messages where user_id = ? and id < ? order by id desc limit ?`,
@@ -35,24 +42,26 @@ export function getApiMessage(userId: number, id: number): ApiMessage | undefine
   return row && present(row);
 }
 
-// Opaque to clients, so the paging scheme can change without breaking them.
-const CURSOR_PREFIX = "m1:";
-
-function encodeCursor(id: number): string {
-  return Buffer.from(`${CURSOR_PREFIX}${id}`).toString("base64url");
+/** The message a schedule's occurrence became, once it ran. */
+export function getOccurrenceMessage(userId: number, scheduleId: number, at: number): ApiMessage | undefined {
+  const row = selectOccurrence().get(scheduleId, at, userId);
+  return row && present(row);
 }
 
-function decodeCursor(cursor: string): number {
-  const text = Buffer.from(cursor, "base64url").toString("utf8");
-  const id = Number(text.slice(CURSOR_PREFIX.length));
-  if (!text.startsWith(CURSOR_PREFIX) || !Number.isSafeInteger(id) || id < 1) {
-    throw new ApiError("invalid_request", "cursor is not one this API gave out", { field: "cursor" });
-  }
-  return id;
+// Idempotency-Keys of POST /messages are one namespace, whether a message went out at once or was
+// scheduled: the same key on the other kind is another request.
+export function keyUsedByMessage(userId: number, key: string): boolean {
+  return selectByApiRef().get(userId, key) !== undefined;
 }
+
+export const idempotencyConflict = () =>
+  new ApiError("idempotency_conflict", "This Idempotency-Key was already used with a different request body", { field: "Idempotency-Key" });
+
+const CURSOR = "m1";
+const CursorPosition = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 
 export function listApiMessages(userId: number, options: { status?: MessageStatus; cursor?: string; limit: number }) {
-  const before = options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(options.cursor);
+  const before = options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(CURSOR, options.cursor, CursorPosition);
   // One row more than asked says whether there is a next page.
   const rows = options.status
     ? selectPageWithStatus().all(userId, options.status, before, options.limit + 1)
@@ -60,7 +69,7 @@ export function listApiMessages(userId: number, options: { status?: MessageStatu
   const page = rows.slice(0, options.limit);
   return {
     data: page.map(present),
-    nextCursor: rows.length > options.limit ? encodeCursor(page[page.length - 1].id) : null,
+    nextCursor: rows.length > options.limit ? encodeCursor(CURSOR, page[page.length - 1].id) : null,
   };
 }
 
@@ -73,14 +82,11 @@ export async function sendApiMessage(
   input: { to: string; body: string },
   idempotencyKey: string | undefined,
 ): Promise<{ message: ApiMessage; replayed: boolean }> {
+  if (idempotencyKey !== undefined && selectScheduleByApiRef().get(userId, idempotencyKey) !== undefined) throw idempotencyConflict();
   const queued = await queueBatchedMessage(userId, { ...input, source: "api", apiRef: idempotencyKey });
   const message = getApiMessage(userId, queued.id);
   if (!message) throw new Error(`Message ${queued.id} vanished right after it was queued`);
-  if (queued.duplicate && (message.to !== input.to || message.body !== input.body)) {
-    throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with a different request body", {
-      field: "Idempotency-Key",
-    });
-  }
+  if (queued.duplicate && (message.to !== input.to || message.body !== input.body)) throw idempotencyConflict();
   // The answer as it was first given: the current status is for GET /messages/{id}.
   return { message: { ...message, status: "queued", statusDetail: null }, replayed: queued.duplicate };
 }

@@ -4,13 +4,32 @@ import { env } from "../../utils/env.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
 import { API_ERRORS, type ApiErrorCode } from "./errors.ts";
 import type { ApiRoute } from "./routes.server.ts";
-import { BalanceSchema, ErrorSchema, IdempotencyKeyHeader, MessageListSchema, MessageSchema, OpenApiDocumentSchema } from "./schemas.ts";
+import {
+  BalanceSchema,
+  ContactListSchema,
+  ContactSchema,
+  ErrorSchema,
+  GroupListSchema,
+  GroupSchema,
+  GroupSendSchema,
+  IdempotencyKeyHeader,
+  MessageListSchema,
+  MessageSchema,
+  OpenApiDocumentSchema,
+  ScheduledMessageSchema,
+} from "./schemas.ts";
 
 type Json = Record<string, unknown>;
 
 const NAMED_RESPONSES: Record<string, z.ZodType> = {
   Message: MessageSchema,
+  ScheduledMessage: ScheduledMessageSchema,
   MessageList: MessageListSchema,
+  Contact: ContactSchema,
+  ContactList: ContactListSchema,
+  Group: GroupSchema,
+  GroupList: GroupListSchema,
+  GroupSend: GroupSendSchema,
   Balance: BalanceSchema,
   Error: ErrorSchema,
   OpenApiDocument: OpenApiDocumentSchema,
@@ -67,25 +86,54 @@ const RATE_HEADERS = {
   "RateLimit-Reset": integerHeader("Seconds until the minute starts over."),
 };
 
+/** A named object by reference; a union of named objects as anyOf their references. */
+function answerSchema(schema: z.ZodType, names: Map<z.ZodType, string>): Json {
+  const name = names.get(schema);
+  if (name) return ref(name);
+  if (schema instanceof z.ZodUnion && schema.options.every((option) => names.has(option as z.ZodType))) {
+    return { anyOf: schema.options.map((option) => ref(names.get(option as z.ZodType)!)) };
+  }
+  return jsonSchema(schema);
+}
+
+function errorResponses(route: ApiRoute): Json {
+  const byStatus = new Map<number, ApiErrorCode[]>();
+  for (const code of routeErrorCodes(route)) {
+    const { status } = API_ERRORS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const example = (code: ApiErrorCode) => ({ error: { code, message: API_ERRORS[code].description } });
+  const out: Json = {};
+  for (const [status, codes] of byStatus) {
+    const [first] = codes;
+    out[status] = {
+      // Several codes on one status: each is described and has its example.
+      description: codes.length === 1 ? API_ERRORS[first].description : codes.map((code) => `\`${code}\`: ${API_ERRORS[code].description}`).join(" "),
+      ...(codes.includes("rate_limited") ? { headers: { "Retry-After": integerHeader("Seconds to wait before trying again.") } } : {}),
+      content: {
+        "application/json": {
+          schema: ref("Error"),
+          ...(codes.length === 1
+            ? { example: example(first) }
+            : { examples: Object.fromEntries(codes.map((code) => [code, { summary: API_ERRORS[code].description, value: example(code) }])) }),
+        },
+      },
+    };
+  }
+  return out;
+}
+
 function responses(route: ApiRoute, names: Map<z.ZodType, string>): Json {
-  const name = names.get(route.success.schema);
-  const out: Json = {
+  return {
     [route.success.status]: {
       description: route.success.description,
       ...(route.auth
         ? { headers: { ...RATE_HEADERS, ...(route.idempotent ? { "Idempotent-Replayed": { description: "true when this is the answer to an earlier request with the same Idempotency-Key.", schema: { type: "string", enum: ["true"] } } } : {}) } }
         : {}),
-      content: { "application/json": { schema: name ? ref(name) : jsonSchema(route.success.schema) } },
+      content: { "application/json": { schema: answerSchema(route.success.schema, names) } },
     },
+    ...errorResponses(route),
   };
-  for (const code of routeErrorCodes(route)) {
-    out[API_ERRORS[code].status] = {
-      description: API_ERRORS[code].description,
-      ...(code === "rate_limited" ? { headers: { "Retry-After": integerHeader("Seconds to wait before trying again.") } } : {}),
-      content: { "application/json": { schema: ref("Error"), example: { error: { code, message: API_ERRORS[code].description } } } },
-    };
-  }
-  return out;
 }
 
 function operation(route: ApiRoute, names: Map<z.ZodType, string>): Json {

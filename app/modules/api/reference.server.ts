@@ -5,6 +5,7 @@
 type Json = Record<string, unknown>;
 type JsonSchema = {
   $ref?: string;
+  anyOf?: JsonSchema[];
   type?: string | string[];
   enum?: unknown[];
   items?: JsonSchema;
@@ -25,8 +26,10 @@ type Operation = {
   security?: unknown[];
   parameters?: Parameter[];
   requestBody?: { content: { "application/json": { schema: JsonSchema; example?: unknown } } };
-  responses: Record<string, { description: string; content?: { "application/json": { schema: JsonSchema; example?: { error?: { code?: string } } } } }>;
+  responses: Record<string, { description: string; content?: { "application/json": { schema: JsonSchema } & ErrorExamples } }>;
 };
+type ErrorExample = { error?: { code?: string } };
+type ErrorExamples = { example?: ErrorExample; examples?: Record<string, { summary?: string; value: ErrorExample }> };
 
 export type ReferenceField = { name: string; where: string; type: string; required: boolean; description: string };
 export type ReferenceEndpoint = {
@@ -37,8 +40,8 @@ export type ReferenceEndpoint = {
   description: string | null;
   auth: boolean;
   fields: ReferenceField[];
-  /** `object`: the answer is an object described once for several endpoints (see `objects`). */
-  success: { status: string; description: string; object: string | null; fields: ReferenceField[] };
+  /** `objects`: the answer is one of these objects, each described once for several endpoints (see `objects`). */
+  success: { status: string; description: string; objects: string[]; fields: ReferenceField[] };
   errors: { status: string; code: string; description: string }[];
   curl: string;
 };
@@ -54,6 +57,7 @@ function resolve(document: Json, schema: JsonSchema): JsonSchema {
 
 function typeName(document: Json, schema: JsonSchema): string {
   if (schema.$ref) return schema.$ref.split("/").pop()!;
+  if (schema.anyOf) return schema.anyOf.map((option) => typeName(document, option)).join(" | ");
   if (schema.type === "array" && schema.items) return `${typeName(document, schema.items)}[]`;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? "any"];
   return types.map((t) => (t === "string" && schema.format ? `string (${schema.format})` : t)).join(" | ");
@@ -82,7 +86,7 @@ function objectFields(document: Json, schema: JsonSchema, where: string): Refere
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-function curl(origin: string, method: string, path: string, operation: Operation, values: Record<string, string>): string {
+function curl(origin: string, method: string, path: string, operation: Operation, values: Record<string, string> = {}): string {
   let url = path;
   const query = new URLSearchParams();
   for (const parameter of operation.parameters ?? []) {
@@ -102,6 +106,10 @@ export type ReferenceObject = { name: string; fields: ReferenceField[] };
 
 const refName = (schema: JsonSchema | undefined) => schema?.$ref?.split("/").pop() ?? schema?.items?.$ref?.split("/").pop();
 
+/** The named objects an answer is: one, or one of several (anyOf). */
+const answerNames = (schema: JsonSchema | undefined): string[] =>
+  (schema?.anyOf ?? (schema ? [schema] : [])).flatMap((option) => (option.$ref ? [option.$ref.split("/").pop()!] : []));
+
 /** Objects that several answers hold (as themselves or inside a list): described once, not per endpoint. */
 function sharedObjects(document: Json, operations: Operation[]): Set<string> {
   const uses = new Map<string, number>();
@@ -110,18 +118,31 @@ function sharedObjects(document: Json, operations: Operation[]): Set<string> {
     const success = Object.entries(operation.responses).find(([code]) => code.startsWith("2"))?.[1];
     const schema = success?.content?.["application/json"].schema;
     if (!schema) continue;
-    count(refName(schema));
+    for (const name of answerNames(schema)) count(name);
+    if (schema.anyOf) continue;
     for (const property of Object.values(resolve(document, schema).properties ?? {})) count(refName(property));
   }
   return new Set([...uses].filter(([, n]) => n > 1).map(([name]) => name));
 }
 
+function errorList(responses: Operation["responses"]): ReferenceEndpoint["errors"] {
+  return Object.entries(responses)
+    .filter(([code]) => !code.startsWith("2"))
+    .flatMap(([status, response]) => {
+      const content = response.content?.["application/json"];
+      if (content?.examples) {
+        return Object.entries(content.examples).map(([code, example]) => ({ status, code, description: example.summary ?? "" }));
+      }
+      return [{ status, code: content?.example?.error?.code ?? "", description: response.description }];
+    });
+}
+
 /**
  * The endpoints of an OpenAPI document, in its order, and the objects nested in their answers.
- * `values` fills path and query parameters in the curl examples (e.g. one of the reader's own
- * message ids).
+ * `values` fills path and query parameters in the curl examples, per operation id (e.g. one of the
+ * reader's own message ids).
  */
-export function apiReference(document: Json, values: Record<string, string> = {}) {
+export function apiReference(document: Json, values: Record<string, Record<string, string>> = {}) {
   const origin = (document.servers as { url: string }[])[0].url;
   const paths = document.paths as Record<string, Record<string, Operation>>;
   const shared = sharedObjects(document, Object.values(paths).flatMap((methods) => Object.values(methods)));
@@ -132,8 +153,8 @@ export function apiReference(document: Json, values: Record<string, string> = {}
       const [status, success] = Object.entries(operation.responses).find(([code]) => code.startsWith("2"))!;
       const successSchema = success.content?.["application/json"].schema;
       const bodySchema = operation.requestBody?.content["application/json"].schema;
-      const direct = successSchema?.$ref ? refName(successSchema)! : null;
-      const sharedAnswer = direct && shared.has(direct) ? direct : null;
+      const names = answerNames(successSchema);
+      const sharedAnswers = names.length > 0 && names.every((name) => shared.has(name)) ? names : [];
       endpoints.push({
         id: operation.operationId,
         method,
@@ -154,17 +175,11 @@ export function apiReference(document: Json, values: Record<string, string> = {}
         success: {
           status,
           description: success.description,
-          object: sharedAnswer,
-          fields: sharedAnswer || !successSchema ? [] : objectFields(document, successSchema, "response"),
+          objects: sharedAnswers,
+          fields: sharedAnswers.length || !successSchema ? [] : objectFields(document, successSchema, "response"),
         },
-        errors: Object.entries(operation.responses)
-          .filter(([code]) => !code.startsWith("2"))
-          .map(([code, response]) => ({
-            status: code,
-            code: response.content?.["application/json"].example?.error?.code ?? "",
-            description: response.description,
-          })),
-        curl: curl(origin, method, path, operation, values),
+        errors: errorList(operation.responses),
+        curl: curl(origin, method, path, operation, values[operation.operationId]),
       });
     }
   }

@@ -1,21 +1,35 @@
 // The REST API's route table: the server dispatches on it and the OpenAPI document is built from
 // it, so every route answered is documented. A new endpoint is one defineRoute entry.
 import type { z } from "zod";
+import { createGroup } from "../contacts/groups.server.ts";
 import { getBalance } from "../credits/ledger.server.ts";
 import { smsFormConfig } from "../sms/send-form.server.ts";
+import { createApiContact, getApiGroupSend, GROUP_SENDS_PATH, latestGroupIds, listApiContacts, listApiGroups, sendApiGroupMessage } from "./contacts.server.ts";
 import { ApiError, type ApiErrorCode } from "./errors.ts";
-import { getApiMessage, listApiMessages, sendApiMessage } from "./messages.server.ts";
+import { latestMessageId, listApiMessages, sendApiMessage } from "./messages.server.ts";
 import { openApiDocument } from "./openapi.server.ts";
+import { cancelApiMessage, getApiMessageById, latestScheduledMessageId, scheduleApiMessage } from "./scheduled.server.ts";
 import {
   BalanceSchema,
+  ContactListSchema,
+  ContactSchema,
+  CreateGroupRequest,
   createRequestSchemas,
   EXAMPLE_BODY,
   EXAMPLE_PHONE,
-  IdParams,
+  GroupIdParams,
+  GroupListSchema,
+  GroupSchema,
+  GroupSendIdParams,
+  GroupSendSchema,
+  ListContactsQuery,
+  ListGroupsQuery,
   ListMessagesQuery,
+  MessageIdParams,
   MessageListSchema,
-  MessageSchema,
   OpenApiDocumentSchema,
+  ScheduledMessageSchema,
+  SentOrScheduledSchema,
 } from "./schemas.ts";
 
 export const API_BASE = "/api/v1";
@@ -54,7 +68,13 @@ export type ApiRoute = {
   /** The errors this route adds to the common ones (401, 429, and 400/413/415/422 with a body). */
   errors?: ApiErrorCode[];
   /** Values for the documentation's curl examples. */
-  example?: { params?: Record<string, string | number>; query?: Record<string, string | number>; body?: Record<string, unknown> };
+  example?: {
+    params?: Record<string, string | number>;
+    query?: Record<string, string | number>;
+    body?: Record<string, unknown>;
+    /** Path parameters from the reader's own data (e.g. their newest message), so the example works as printed. */
+    readerParams?: (userId: number) => Record<string, string | number | null>;
+  };
   handle: (ctx: RouteContext<never, never, never>) => RouteResult | Promise<RouteResult>;
 };
 
@@ -70,9 +90,10 @@ function defineRoute<P extends Schema, Q extends Schema, B extends Schema>(
   return route as unknown as ApiRoute;
 }
 
-const { SendMessageRequest } = createRequestSchemas(smsFormConfig());
+const { SendMessageRequest, CreateContactRequest, GroupSendRequest } = createRequestSchemas(smsFormConfig());
 
 const notFound = (what: string) => new ApiError("not_found", `No ${what} with this id in your account`);
+const replayed = (yes: boolean) => (yes ? { "Idempotent-Replayed": "true" } : undefined);
 
 export const API_ROUTES: ApiRoute[] = [
   defineRoute({
@@ -80,18 +101,25 @@ export const API_ROUTES: ApiRoute[] = [
     path: `${API_BASE}/messages`,
     operationId: "sendMessage",
     tag: "Messages",
-    summary: "Send an SMS",
+    summary: "Send an SMS, now or later",
     description:
-      "Queues one SMS and charges its credits at once (1 per segment). The same rules as the Send SMS screen apply. Follow its delivery with GET /messages/{id}.",
+      "Queues one SMS and charges its credits at once (1 per segment); the same rules as the Send SMS screen apply, and the answer is a Message. With `sendAt` it is scheduled instead, as on the Schedule SMS screen: the answer is a ScheduledMessage with an id such as `sch_7`, which GET /messages/{id} follows (status `scheduled`, then the status of the message it became) and DELETE /messages/{id} cancels until it goes out. Its credits must be there when you schedule it and are charged when it goes out (if they are gone by then, it becomes a failed message). Scheduled messages are not in GET /messages until they go out.",
     auth: true,
     body: SendMessageRequest,
     idempotent: true,
-    success: { status: 201, description: "Queued. A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.", schema: MessageSchema },
+    success: {
+      status: 201,
+      description: "Queued, or scheduled when `sendAt` was given. A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.",
+      schema: SentOrScheduledSchema,
+    },
     errors: ["insufficient_credits", "idempotency_conflict"],
     example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
-    handle: async ({ userId, body, idempotencyKey }) => {
-      const { message, replayed } = await sendApiMessage(userId, body, idempotencyKey);
-      return { status: 201, body: message, headers: replayed ? { "Idempotent-Replayed": "true" } : undefined };
+    handle: async ({ userId, body: { sendAt, ...message }, idempotencyKey }) => {
+      const result =
+        sendAt === undefined
+          ? await sendApiMessage(userId, message, idempotencyKey)
+          : await scheduleApiMessage(userId, { ...message, sendAt }, idempotencyKey);
+      return { status: 201, body: result.message, headers: replayed(result.replayed) };
     },
   }),
   defineRoute({
@@ -113,15 +141,120 @@ export const API_ROUTES: ApiRoute[] = [
     operationId: "getMessage",
     tag: "Messages",
     summary: "Get one message and its delivery status",
+    description: "A message id answers a Message; a scheduled message's id (`sch_...`) answers a ScheduledMessage.",
     auth: true,
-    params: IdParams,
-    success: { status: 200, description: "The message.", schema: MessageSchema },
+    params: MessageIdParams,
+    success: { status: 200, description: "The message.", schema: SentOrScheduledSchema },
     errors: ["not_found"],
-    example: { params: { id: 42 } },
-    handle: ({ userId, params }) => {
-      const message = getApiMessage(userId, params.id);
-      if (!message) throw notFound("message");
-      return { body: message };
+    example: { params: { id: 42 }, readerParams: (userId) => ({ id: latestMessageId(userId) }) },
+    handle: ({ userId, params }) => ({ body: getApiMessageById(userId, params.id) }),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${API_BASE}/messages/{id}`,
+    operationId: "cancelMessage",
+    tag: "Messages",
+    summary: "Cancel a scheduled message",
+    description:
+      "Stops a scheduled message (`sch_...`) that has not gone out; nothing is charged. Cancelling it again answers the same. A message that went out cannot be called back: 409.",
+    auth: true,
+    params: MessageIdParams,
+    success: { status: 200, description: "Cancelled: the scheduled message with status `cancelled`.", schema: ScheduledMessageSchema },
+    errors: ["not_found", "already_sent"],
+    example: { params: { id: "sch_7" }, readerParams: (userId) => ({ id: latestScheduledMessageId(userId) }) },
+    handle: async ({ userId, params }) => ({ body: await cancelApiMessage(userId, params.id) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${API_BASE}/contacts`,
+    operationId: "listContacts",
+    tag: "Contacts",
+    summary: "List your contacts",
+    description: "Name A to Z, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
+    auth: true,
+    query: ListContactsQuery,
+    success: { status: 200, description: "One page of contacts.", schema: ContactListSchema },
+    errors: ["not_found"],
+    example: { query: { limit: 10 } },
+    handle: ({ userId, query }) => ({ body: listApiContacts(userId, query) }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${API_BASE}/contacts`,
+    operationId: "createContact",
+    tag: "Contacts",
+    summary: "Create a contact",
+    description:
+      "The same rules as the Create Contact screen: name, phone number and e-mail are required, one contact per phone number. New contacts are active.",
+    auth: true,
+    body: CreateContactRequest,
+    success: { status: 201, description: "Created.", schema: ContactSchema },
+    errors: ["not_found"],
+    example: { body: { name: "Ada Lovelace", phone: EXAMPLE_PHONE, email: "ada@example.com" } },
+    handle: ({ userId, body }) => ({ status: 201, body: createApiContact(userId, body) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${API_BASE}/groups`,
+    operationId: "listGroups",
+    tag: "Groups",
+    summary: "List your groups",
+    description: "Name A to Z, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
+    auth: true,
+    query: ListGroupsQuery,
+    success: { status: 200, description: "One page of groups.", schema: GroupListSchema },
+    example: { query: { limit: 10 } },
+    handle: ({ userId, query }) => ({ body: listApiGroups(userId, query) }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${API_BASE}/groups`,
+    operationId: "createGroup",
+    tag: "Groups",
+    summary: "Create a group",
+    description: "The same rules as the Create Group screen: a name (unique among your groups) and a description.",
+    auth: true,
+    body: CreateGroupRequest,
+    success: { status: 201, description: "Created.", schema: GroupSchema },
+    example: { body: { name: "Customers", description: "Everyone who bought this year" } },
+    handle: ({ userId, body }) => ({ status: 201, body: createGroup(userId, body) }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${API_BASE}/groups/{id}/messages`,
+    operationId: "sendGroupMessage",
+    tag: "Groups",
+    summary: "Send an SMS to every member of a group",
+    description:
+      "As the Groups screen's Send SMS: the whole cost (active members x segments) must be covered, or nothing is sent (402); a group without contacts, or whose contacts all opted out, is a 422. The messages are then created in the background: follow `statusUrl` until `finished` for the counts, the skipped members and their reasons. An Idempotency-Key makes a retry answer the same group send and send nothing new.",
+    auth: true,
+    params: GroupIdParams,
+    body: GroupSendRequest,
+    idempotent: true,
+    success: { status: 202, description: "Started: the group send and its progress so far.", schema: GroupSendSchema },
+    errors: ["insufficient_credits", "not_found", "idempotency_conflict", "nothing_to_send"],
+    example: { params: { id: 7 }, body: { body: "Our store opens at 9 tomorrow" }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }) },
+    handle: async ({ userId, params, body, idempotencyKey, origin }) => {
+      const result = await sendApiGroupMessage(userId, params.id, body.body, idempotencyKey, origin);
+      return { status: 202, body: result.groupSend, headers: replayed(result.replayed) };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${GROUP_SENDS_PATH}/{id}`,
+    operationId: "getGroupSend",
+    tag: "Groups",
+    summary: "Follow a group send",
+    description: "Its progress while the messages are created, then the final report.",
+    auth: true,
+    params: GroupSendIdParams,
+    success: { status: 200, description: "The group send.", schema: GroupSendSchema },
+    errors: ["not_found"],
+    example: { params: { id: 3 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupSendId }) },
+    handle: ({ userId, params, origin }) => {
+      const groupSend = getApiGroupSend(userId, params.id, origin);
+      if (!groupSend) throw notFound("group send");
+      return { body: groupSend };
     },
   }),
   defineRoute({
@@ -146,3 +279,14 @@ export const API_ROUTES: ApiRoute[] = [
     handle: ({ origin }) => ({ body: openApiDocument(API_ROUTES, origin), headers: { "Access-Control-Allow-Origin": "*" } }),
   }),
 ];
+
+/** The reader's own ids for the documentation's curl examples, per operation (none where they have nothing yet). */
+export function readerExampleValues(userId: number): Record<string, Record<string, string>> {
+  const values: Record<string, Record<string, string>> = {};
+  for (const route of API_ROUTES) {
+    const own = route.example?.readerParams?.(userId) ?? {};
+    const known = Object.entries(own).filter((entry): entry is [string, string | number] => entry[1] !== null);
+    if (known.length) values[route.operationId] = Object.fromEntries(known.map(([name, value]) => [name, String(value)]));
+  }
+  return values;
+}

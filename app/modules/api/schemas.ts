@@ -1,7 +1,11 @@
 // The REST API's request and response shapes. The server validates with them and the OpenAPI
 // document is generated from them, so the reference cannot drift from what the server does.
 import { z } from "zod";
+import { GROUP_SEND_STATUSES } from "../../db/schema/contacts.ts";
 import { MESSAGE_STATUSES } from "../../db/schema/sms.ts";
+import { emailField } from "../auth/schemas.ts";
+import { SKIP_REASONS } from "../contacts/group-send.ts";
+import { contactNameField, DESCRIPTION_MAX, groupNameField } from "../contacts/schemas.ts";
 import { phoneField } from "../sms/phone.ts";
 import { messageBodyField, type SmsFormConfig } from "../sms/schemas.ts";
 import { API_ERROR_CODES } from "./errors.ts";
@@ -9,8 +13,24 @@ import { API_ERROR_CODES } from "./errors.ts";
 export const EXAMPLE_PHONE = "+12025550123";
 export const EXAMPLE_BODY = "Hello from the SMS Gateway API";
 
+const positiveId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
 /** A positive integer id in a path; anything else is simply not found. */
-export const IdParams = z.strictObject({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const idParams = (description: string) => z.strictObject({ id: positiveId().meta({ description }) });
+export const GroupIdParams = idParams("One of your groups' id (GET /api/v1/groups).");
+export const GroupSendIdParams = idParams("The group send's id, as POST /api/v1/groups/{id}/messages answered it.");
+
+/** Scheduled messages have ids of their own kind (they are schedules until they go out): sch_7. */
+export const SCHEDULED_ID_PREFIX = "sch_";
+const scheduledId = z.string().regex(/^sch_[1-9][0-9]{0,14}$/);
+
+export const MessageIdParams = z.strictObject({
+  id: z.union([scheduledId, positiveId()]).meta({
+    description: "A message's id (a number), or a scheduled message's id (`sch_` and a number) as POST /messages answered it.",
+  }),
+});
+
+export const EXAMPLE_SEND_AT = "2030-01-15T09:30:00Z";
 
 /** The shapes whose rules depend on the deployment's settings (default country, longest message). */
 export function createRequestSchemas(config: SmsFormConfig) {
@@ -23,18 +43,67 @@ export function createRequestSchemas(config: SmsFormConfig) {
       description: `Message text. Longer than one SMS (160 GSM-7 characters, or 70 with characters such as emoji) is sent in up to ${config.maxSegments} parts. 1 credit per part.`,
       examples: [EXAMPLE_BODY],
     }),
+    sendAt: z.iso
+      .datetime({ offset: true, error: "sendAt must be a date and time with a zone, e.g. 2030-01-15T09:30:00Z or 2030-01-15T10:30:00+01:00" })
+      .optional()
+      .meta({
+        description:
+          "Send later instead of now: any moment in the future, to the second (ISO 8601 with `Z` or an offset; fractions of a second are dropped). The answer is then a ScheduledMessage; its credits are checked now and charged when it goes out.",
+        examples: [EXAMPLE_SEND_AT],
+      }),
   });
-  return { SendMessageRequest };
+  const CreateContactRequest = z.strictObject({
+    name: contactNameField.meta({ examples: ["Ada Lovelace"] }),
+    phone: phoneField(config.defaultCountry).meta({
+      description: `Best in E.164; a number without a country code is read as a ${config.defaultCountry} number. One contact per number.`,
+      examples: [EXAMPLE_PHONE],
+    }),
+    email: emailField.meta({ examples: ["ada@example.com"] }),
+    groupIds: z
+      .array(z.int().positive().max(Number.MAX_SAFE_INTEGER))
+      .max(1_000)
+      .default([])
+      .meta({ description: "Ids of your groups the contact joins." }),
+  });
+  const GroupSendRequest = z.strictObject({
+    body: messageBodyField(config.maxSegments).meta({
+      description: `Message text sent to every active member, in up to ${config.maxSegments} parts; 1 credit per part and member.`,
+      examples: ["Our store opens at 9 tomorrow"],
+    }),
+  });
+  return { SendMessageRequest, CreateContactRequest, GroupSendRequest };
 }
+
+export const CreateGroupRequest = z.strictObject({
+  name: groupNameField.meta({ description: "Unique among your groups, in any letter case.", examples: ["Customers"] }),
+  description: z
+    .string({ error: "Group description is required" })
+    .trim()
+    .min(1, "Group description is required")
+    .max(DESCRIPTION_MAX, `Group description must be ${DESCRIPTION_MAX} characters or fewer`)
+    .meta({ examples: ["Everyone who bought this year"] }),
+});
+
+const cursorField = (what: string) =>
+  z
+    .string()
+    .max(500)
+    .optional()
+    .meta({ description: `\`nextCursor\` of the previous page; leave out for the first ${what}.` });
+const limitField = (what: string) => z.coerce.number().int().min(1).max(100).default(20).meta({ description: `${what} per page.` });
+
+export const ListContactsQuery = z.strictObject({
+  group: positiveId().optional().meta({ description: "Only the members of this group (one of yours)." }),
+  cursor: cursorField("contacts"),
+  limit: limitField("Contacts"),
+});
+
+export const ListGroupsQuery = z.strictObject({ cursor: cursorField("groups"), limit: limitField("Groups") });
 
 export const ListMessagesQuery = z.strictObject({
   status: z.enum(MESSAGE_STATUSES).optional().meta({ description: "Only messages with this status." }),
-  cursor: z
-    .string()
-    .max(100)
-    .optional()
-    .meta({ description: "`nextCursor` of the previous page; leave out for the newest messages." }),
-  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: "Messages per page." }),
+  cursor: cursorField("page (the newest messages)"),
+  limit: limitField("Messages"),
 });
 
 export const IdempotencyKeyHeader = z
@@ -61,6 +130,76 @@ export const MessageSchema = z.object({
   createdAt: z.string().meta({ format: "date-time", examples: ["2026-03-01T09:30:00.000Z"] }),
 });
 export type ApiMessage = z.infer<typeof MessageSchema>;
+
+export const ScheduledMessageSchema = MessageSchema.extend({
+  id: z.string().meta({ description: "The scheduled message's id, for GET and DELETE /api/v1/messages/{id}.", examples: ["sch_7"] }),
+  credits: z.int().nonnegative().meta({ description: "Credits it costs (1 per segment), charged when it goes out." }),
+  status: z.enum(["scheduled", "cancelled", ...MESSAGE_STATUSES]).meta({
+    description:
+      "scheduled (waiting for sendAt), cancelled (by DELETE or on the Scheduled SMS screen; nothing was sent), then, once it went out, the status of the message it became (see Message).",
+  }),
+  sendAt: z.string().meta({ format: "date-time", description: "When it goes out (UTC).", examples: [EXAMPLE_SEND_AT] }),
+  createdAt: z.string().meta({ format: "date-time", description: "When it was scheduled." }),
+  messageId: z.int().positive().nullable().meta({ description: "The message it became when it went out; null until then." }),
+});
+export type ApiScheduledMessage = z.infer<typeof ScheduledMessageSchema>;
+
+/** POST /messages answers one or the other, depending on sendAt. */
+export const SentOrScheduledSchema = z.union([MessageSchema, ScheduledMessageSchema]);
+
+const GroupRefSchema = z.object({ id: z.int().positive(), name: z.string() });
+
+export const ContactSchema = z.object({
+  id: z.int().positive().meta({ examples: [12] }),
+  name: z.string().meta({ examples: ["Ada Lovelace"] }),
+  phone: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
+  email: z.string().meta({ examples: ["ada@example.com"] }),
+  active: z.boolean().meta({ description: "false: the contact opted out; group sends skip it. New contacts are active." }),
+  groups: z.array(GroupRefSchema).meta({ description: "The groups it belongs to, A to Z." }),
+});
+export type ApiContact = z.infer<typeof ContactSchema>;
+
+export const ContactListSchema = z.object({
+  data: z.array(ContactSchema).meta({ description: "Name A to Z." }),
+  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+});
+
+export const GroupSchema = z.object({
+  id: z.int().positive().meta({ examples: [7] }),
+  name: z.string().meta({ examples: ["Customers"] }),
+  description: z.string(),
+  members: z.int().nonnegative().meta({ description: "Contacts in the group, active or not." }),
+});
+
+export const GroupListSchema = z.object({
+  data: z.array(GroupSchema).meta({ description: "Name A to Z." }),
+  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+});
+
+export const GroupSendSchema = z.object({
+  id: z.int().positive().meta({ description: "The group send's id, for GET /api/v1/group-sends/{id}.", examples: [3] }),
+  groupId: z.int().positive().nullable().meta({ description: "null once the group has been deleted." }),
+  groupName: z.string(),
+  body: z.string(),
+  status: z.enum(GROUP_SEND_STATUSES).meta({
+    description: "queued (waiting to start), running (creating the messages), done, or failed (see stopReason).",
+  }),
+  finished: z.boolean().meta({ description: "true once done or failed: the counts are final." }),
+  total: z.int().nonnegative().meta({ description: "Members of the group when the send started." }),
+  queued: z.int().nonnegative().meta({ description: "Messages queued so far; follow each in GET /api/v1/messages." }),
+  credits: z.int().nonnegative().meta({ description: "Credits charged so far." }),
+  skipped: z.int().nonnegative().meta({ description: "Members not sent to (opted out, or a number that is not valid)." }),
+  skips: z
+    .array(z.object({ name: z.string(), phone: z.string(), reason: z.string() }))
+    .meta({ description: `The first 10 skipped members and why: "${SKIP_REASONS.optedOut}" or "${SKIP_REASONS.invalid}".` }),
+  stopReason: z.string().nullable().meta({ description: "Why it stopped early or failed (e.g. the credits ran out)." }),
+  summary: z.string().meta({
+    description: "The report as the Groups screen words it.",
+    examples: ["Queued 98 messages (196 credits); skipped 2: +12025550100 opted out, +12025550101 invalid phone number."],
+  }),
+  statusUrl: z.string().meta({ description: "Where to follow its progress until `finished`." }),
+});
+export type ApiGroupSend = z.infer<typeof GroupSendSchema>;
 
 export const MessageListSchema = z.object({
   data: z.array(MessageSchema).meta({ description: "Newest first." }),

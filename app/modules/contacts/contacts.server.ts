@@ -188,24 +188,7 @@ export type ContactPage = { contacts: Contact[]; page: number; totalPages: numbe
  * that group's members (NotFoundError when the group is not the user's). A page past the end gives the last.
  */
 export function listContacts(userId: number, options: { page: number; groupId?: number }): ContactPage {
-  const { groupId } = options;
-  if (groupId !== undefined) {
-    const own = db
-      .select({ id: contactGroups.id })
-      .from(contactGroups)
-      .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
-      .get();
-    if (!own) throw new NotFoundError("group");
-  }
-  const owner = eq(contacts.userId, userId);
-  const inGroup =
-    groupId === undefined
-      ? undefined
-      : inArray(
-          contacts.id,
-          db.select({ id: contactGroupMembers.contactId }).from(contactGroupMembers).where(eq(contactGroupMembers.groupId, groupId)),
-        );
-  const where = and(owner, inGroup);
+  const where = and(eq(contacts.userId, userId), memberOf(userId, options.groupId));
   const total = db.select({ n: count() }).from(contacts).where(where).get()?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, options.page, CONTACTS_PAGE_SIZE);
   const rows = db
@@ -221,6 +204,52 @@ export function listContacts(userId: number, options: { page: number; groupId?: 
     rows.map((r) => r.id),
   );
   return { contacts: rows.map((r) => ({ ...r, groups: groups.get(r.id) ?? [] })), page, totalPages, total };
+}
+
+/** The condition "is a member of the group" (none without a group); NotFoundError when the group is not the user's. */
+function memberOf(userId: number, groupId: number | undefined) {
+  if (groupId === undefined) return undefined;
+  const own = db
+    .select({ id: contactGroups.id })
+    .from(contactGroups)
+    .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
+    .get();
+  if (!own) throw new NotFoundError("group");
+  return inArray(
+    contacts.id,
+    db.select({ id: contactGroupMembers.contactId }).from(contactGroupMembers).where(eq(contactGroupMembers.groupId, groupId)),
+  );
+}
+
+/** Where a keyset page ends: the last row's name and id. */
+export type NamePosition = { name: string; id: number };
+
+/**
+ * Up to `limit` of the user's contacts in the list's order (name A to Z, then id) after `after`,
+ * read by key on the (user_id, name, id) index however deep the page; with `groupId` only that
+ * group's members (NotFoundError when the group is not the user's). The REST API's paging.
+ */
+export function listContactsAfter(userId: number, options: { after: NamePosition | null; limit: number; groupId?: number }): Contact[] {
+  const { after } = options;
+  const rows = db
+    .select(contactColumns)
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.userId, userId),
+        memberOf(userId, options.groupId),
+        // The collation on the value's side is what lets SQLite seek the index instead of scanning to the page.
+        after ? sql`(${contacts.name}, ${contacts.id}) > (${after.name} collate nocase, ${after.id})` : undefined,
+      ),
+    )
+    .orderBy(...byName)
+    .limit(options.limit)
+    .all();
+  const groups = groupsOf(
+    userId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, groups: groups.get(r.id) ?? [] }));
 }
 
 /** The list page a contact sits on, so the list can open where a new contact is. */

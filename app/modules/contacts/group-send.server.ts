@@ -279,6 +279,7 @@ function reportOf(groupSendId: number, userId?: number): GroupSendReport | null 
     id: row.id,
     groupId: row.groupId,
     groupName: row.groupName,
+    body: row.body,
     status: row.status,
     finished,
     total: row.total,

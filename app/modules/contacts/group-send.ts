@@ -9,6 +9,8 @@ export type GroupSendReport = {
   /** Null when the group has been deleted since. */
   groupId: number | null;
   groupName: string;
+  /** The message sent to each member. */
+  body: string;
   status: GroupSendStatus;
   finished: boolean;
   /** Members when the send started. */

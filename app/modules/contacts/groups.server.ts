@@ -4,6 +4,7 @@ import { statement } from "../../db/statements.server.ts";
 import { contactGroupMembers, contactGroups } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { cancelGroupSchedules, disarmSchedules } from "../scheduling/cancel.server.ts";
+import type { NamePosition } from "./contacts.server.ts";
 import { DuplicateGroupNameError } from "./errors.ts";
 import { GROUPS_PAGE_SIZE, pageWindow } from "./schemas.ts";
 
@@ -114,6 +115,23 @@ export function listGroups(userId: number, options: { page: number }): GroupPage
     .offset(offset)
     .all();
   return { groups, page, totalPages, total };
+}
+
+/** Up to `limit` of the user's groups in the list's order (name A to Z) after `after`, read by key: the REST API's paging. */
+export function listGroupsAfter(userId: number, options: { after: NamePosition | null; limit: number }): Group[] {
+  const { after } = options;
+  return db
+    .select(groupColumns)
+    .from(contactGroups)
+    .where(
+      and(
+        eq(contactGroups.userId, userId),
+        after ? sql`(${contactGroups.name}, ${contactGroups.id}) > (${after.name} collate nocase, ${after.id})` : undefined,
+      ),
+    )
+    .orderBy(...byName)
+    .limit(options.limit)
+    .all();
 }
 
 /** Every group of the user (id and name), for the membership checkboxes. */

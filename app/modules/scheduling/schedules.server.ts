@@ -124,14 +124,31 @@ function inputIssues(input: NewSchedule, now: number): ScheduleInputError["issue
   return issues;
 }
 
+function scheduleByApiRef(userId: number, apiRef: string): Schedule | null {
+  const found = withGroupNames()
+    .where(and(eq(schedules.userId, userId), eq(schedules.apiRef, apiRef)))
+    .get();
+  return found ? toSchedule(found.row, found.groupName) : null;
+}
+
 /**
  * Creates a schedule and its job scheduler. Credits are checked, not reserved: the balance must pay
  * one occurrence now (segments x 1 credit, times the group's active contacts for a group), else
  * InsufficientCreditsError and nothing is created; each occurrence is debited when it runs. Bad
  * input: ScheduleInputError naming the fields. A group that is not the user's: NotFoundError; one
- * with nobody to send to: EmptyGroupError or InactiveContactError.
+ * with nobody to send to: EmptyGroupError or InactiveContactError. With `apiRef` (the REST API's
+ * Idempotency-Key, unique per user) a repeat returns the first schedule with `duplicate`,
+ * unchecked and unchanged, however late it comes.
  */
-export async function createSchedule(userId: number, given: NewSchedule): Promise<Schedule> {
+export async function createSchedule(
+  userId: number,
+  given: NewSchedule,
+  options: { apiRef?: string } = {},
+): Promise<Schedule & { duplicate: boolean }> {
+  if (options.apiRef !== undefined) {
+    const earlier = scheduleByApiRef(userId, options.apiRef);
+    if (earlier) return { ...earlier, duplicate: true };
+  }
   // Whole seconds: later occurrences are wall-clock times, which have no milliseconds.
   const input = { ...given, firstSendAt: Math.floor(given.firstSendAt / 1000) * 1000 };
   const now = clock.now();
@@ -174,22 +191,26 @@ export async function createSchedule(userId: number, given: NewSchedule): Promis
           firstSendAt: new Date(input.firstSendAt),
           endsAt: endDate === null ? null : new Date(endOfDate(endDate, timeZone)),
           nextRunAt: new Date(input.firstSendAt),
+          apiRef: options.apiRef ?? null,
           createdAt: new Date(now),
           updatedAt: new Date(now),
         })
+        // A concurrent request with the same apiRef got there first: it is the one that stands.
+        .onConflictDoNothing()
         .returning()
         .get();
       return { row, groupName };
     },
     { behavior: "immediate" },
   );
+  if (!row) return { ...scheduleByApiRef(userId, options.apiRef!)!, duplicate: true };
   try {
     await armSchedule(row.id, recurrenceOf(row));
   } catch (error) {
     // The row is the record: the reconciler arms it when Redis is back, and sends what fell due.
     log("error", "scheduling", `could not arm schedule ${row.id}; the reconciler will`, error);
   }
-  return toSchedule(row, groupName);
+  return { ...toSchedule(row, groupName), duplicate: false };
 }
 
 /** Schedules with their group's name, the group matched on the owner too. */

@@ -52,6 +52,8 @@ export const IMAGE_MESSAGES = {
   type: "File Must be in jpeg, jpg or png",
   size: "File Must be less than 1 MB",
   dimensions: `Image must be at most ${MAX_IMAGE_SIDE.toLocaleString("en-US")} pixels on each side`,
+  damaged: "This image file is damaged or holds more than a picture: save it again from an image editor",
+  markup: "This image file holds text such as a script or web page: save it again from an image editor",
 } as const;
 
 /** "40", "40.5" or "40.50" dollars to integer cents, without floating point. */

@@ -2,10 +2,9 @@ import { data } from "react-router";
 import { ApiReference } from "../../components/api/api-reference.tsx";
 import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
 import { getOwnApiKey } from "../../modules/api/keys.server.ts";
-import { latestMessageId } from "../../modules/api/messages.server.ts";
 import { openApiDocument } from "../../modules/api/openapi.server.ts";
 import { apiReference, KEY_VARIABLE } from "../../modules/api/reference.server.ts";
-import { API_BASE, API_ROUTES } from "../../modules/api/routes.server.ts";
+import { API_BASE, API_ROUTES, readerExampleValues } from "../../modules/api/routes.server.ts";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { sendSmsFormAction, smsFormConfig } from "../../modules/sms/send-form.server.ts";
 import { requestOrigin } from "../../utils/http.server.ts";
@@ -27,8 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const keyShown = new URL(request.url).searchParams.get("key") === "1";
   const origin = requestOrigin(request);
   const document = openApiDocument(API_ROUTES, origin);
-  const latest = latestMessageId(user.id);
-  const { endpoints, objects } = apiReference(document, latest ? { id: String(latest) } : {});
+  const { endpoints, objects } = apiReference(document, readerExampleValues(user.id));
   const key = ownKey(user.id);
   return data(
     {

@@ -1,9 +1,10 @@
-import { redirect, useLocation } from "react-router";
+import { data, redirect, useLocation } from "react-router";
 import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
 import { SendSmsHowTo } from "../../components/sms/send-sms-form.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { getGroup } from "../../modules/contacts/groups.server.ts";
 import { GROUPS_PATH, listHref } from "../../modules/contacts/schemas.ts";
 import { scheduleFormLoaderData, scheduleSmsFormAction } from "../../modules/scheduling/schedule-form.server.ts";
 import type { Route } from "./+types/schedule-sms";
@@ -13,9 +14,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Schedule SMS | SMS Gate
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
-  // A group is scheduled from its panel on the groups list (whose loader checks the group is the user's).
-  const groupId = Number(params.get("groupId"));
-  if (Number.isSafeInteger(groupId) && groupId > 0) return redirect(listHref(GROUPS_PATH, { panel: "schedule", id: groupId }));
+  // A group is scheduled from its panel on the groups list; another user's group is not found here either.
+  const groupId = params.get("groupId");
+  if (groupId !== null) {
+    const group = getGroup(user.id, Number(groupId));
+    if (!group) throw data(null, { status: 404 });
+    return redirect(listHref(GROUPS_PATH, { panel: "schedule", id: group.id }));
+  }
   // ?phoneNumber= fills in the phone field (validated like typed input when the form is posted).
   return { ...scheduleFormLoaderData(user), phoneNumber: params.get("phoneNumber")?.slice(0, 40) ?? undefined };
 }

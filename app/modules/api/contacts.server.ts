@@ -1,0 +1,97 @@
+// Contacts, groups and group sends as the REST API shows them, on the contacts module's own domain
+// functions (the screens' rules; the owner's id in every WHERE clause).
+import { z } from "zod";
+import { statement } from "../../db/statements.server.ts";
+import { type Contact, createContact, listContactsAfter, type NamePosition } from "../contacts/contacts.server.ts";
+import { NotFoundError } from "../contacts/errors.ts";
+import { describeGroupSend, type GroupSendReport } from "../contacts/group-send.ts";
+import { getGroupSendReport, startGroupSend } from "../contacts/group-send.server.ts";
+import { type Group, listGroupsAfter } from "../contacts/groups.server.ts";
+import { decodeCursor, encodeCursor } from "./cursor.server.ts";
+import { ApiError } from "./errors.ts";
+import { idempotencyConflict } from "./messages.server.ts";
+import type { ApiContact, ApiGroupSend } from "./schemas.ts";
+
+const Position = z.tuple([z.string().max(1_000), z.int().positive().max(Number.MAX_SAFE_INTEGER)]);
+
+function readPosition(kind: string, cursor: string | undefined): NamePosition | null {
+  if (cursor === undefined) return null;
+  const [name, id] = decodeCursor(kind, cursor, Position);
+  return { name, id };
+}
+
+/** One row more than asked says whether there is a next page. */
+function page<T extends { id: number; name: string }, U>(kind: string, rows: T[], limit: number, present: (row: T) => U) {
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return { data: shown.map(present), nextCursor: rows.length > limit ? encodeCursor(kind, [last.name, last.id]) : null };
+}
+
+function presentContact({ status, ...contact }: Contact): ApiContact {
+  return { ...contact, active: status };
+}
+
+const CONTACTS = "c1";
+const GROUPS = "g1";
+
+export function listApiContacts(userId: number, query: { group?: number; cursor?: string; limit: number }) {
+  const after = readPosition(CONTACTS, query.cursor);
+  const rows = listContactsAfter(userId, { after, limit: query.limit + 1, groupId: query.group });
+  return page(CONTACTS, rows, query.limit, presentContact);
+}
+
+export function createApiContact(userId: number, input: { name: string; phone: string; email: string; groupIds: number[] }): ApiContact {
+  try {
+    return presentContact(createContact(userId, input));
+  } catch (error) {
+    // The only id in the body: one of them is not one of the user's groups.
+    if (error instanceof NotFoundError) throw new ApiError("not_found", "No group with one of these ids in your account", { field: "groupIds" });
+    throw error;
+  }
+}
+
+export function listApiGroups(userId: number, query: { cursor?: string; limit: number }) {
+  const rows = listGroupsAfter(userId, { after: readPosition(GROUPS, query.cursor), limit: query.limit + 1 });
+  return page(GROUPS, rows, query.limit, (group: Group) => group);
+}
+
+const latestGroup = statement<[number], { id: number | null }>("select max(id) as id from contact_groups where user_id = ?");
+const latestGroupSend = statement<[number], { id: number | null }>("select max(id) as id from group_sends where user_id = ?");
+
+/** The user's newest group and group send, for the documentation's examples. */
+export function latestGroupIds(userId: number): { groupId: number | null; groupSendId: number | null } {
+  return { groupId: latestGroup().get(userId)?.id ?? null, groupSendId: latestGroupSend().get(userId)?.id ?? null };
+}
+
+export const GROUP_SENDS_PATH = "/api/v1/group-sends";
+
+function presentGroupSend(report: GroupSendReport, origin: string): ApiGroupSend {
+  return { ...report, summary: describeGroupSend(report), statusUrl: `${origin}${GROUP_SENDS_PATH}/${report.id}` };
+}
+
+// Apart from the Groups screen's one-time form keys, which share the column.
+const requestKeyOf = (idempotencyKey: string) => `api:${idempotencyKey}`;
+
+/**
+ * Starts a group send as the Groups screen's Send panel does (startGroupSend: the whole cost up
+ * front, empty or all-opted-out groups refused). An Idempotency-Key is the send's request key: a
+ * repeat answers the same send (its progress now) and sends nothing new; with another group or
+ * body it is a 409.
+ */
+export async function sendApiGroupMessage(
+  userId: number,
+  groupId: number,
+  body: string,
+  idempotencyKey: string | undefined,
+  origin: string,
+): Promise<{ groupSend: ApiGroupSend; replayed: boolean }> {
+  const requestKey = idempotencyKey === undefined ? undefined : requestKeyOf(idempotencyKey);
+  const { duplicate, ...report } = await startGroupSend(userId, groupId, body, { requestKey });
+  if (duplicate && (report.groupId !== groupId || report.body !== body)) throw idempotencyConflict();
+  return { groupSend: presentGroupSend(report, origin), replayed: duplicate };
+}
+
+export function getApiGroupSend(userId: number, id: number, origin: string): ApiGroupSend | null {
+  const report = getGroupSendReport(userId, id);
+  return report && presentGroupSend(report, origin);
+}

@@ -1,0 +1,277 @@
+// Every route that takes an id, asked by another customer (session or API key) for customer A's
+// ids: a 404, and not one row of the database changed. The routes come from app/routes.ts and the
+// API's route table, so a new id route without a case here fails the test.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { db } from "../../app/db/client.server.ts";
+import { seedDatabase } from "../../app/db/seed.server.ts";
+import { packages } from "../../app/db/schema/shop.ts";
+import { API_ROUTES } from "../../app/modules/api/routes.server.ts";
+import { ErrorSchema } from "../../app/modules/api/schemas.ts";
+import { createGroup } from "../../app/modules/contacts/groups.server.ts";
+import { apiCustomer, callApi } from "../support/api.ts";
+import { call, createTestUser, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
+import { appRoutes, customerWithEverything, databaseFingerprint, type Owned, routeModule, routeSource, tableCounts } from "../support/security.ts";
+import { schedulerOf } from "../support/schedules.ts";
+
+await seedDatabase();
+const [pack] = db.select().from(packages).all();
+
+const a = await customerWithEverything(pack.id);
+const b = await apiCustomer(100);
+const bGroup = createGroup(b.id, { name: "B's own", description: "Mine" });
+const admin = await createTestUser("admin");
+
+type Expected = 404 | { redirect: string };
+type Attempt = { method: "GET" | "POST"; path: string; form?: Record<string, string | string[]>; params?: Record<string, string>; expected?: Expected };
+
+const get = (path: string, params?: Record<string, string>, expected?: Expected): Attempt => ({ method: "GET", path, params, expected });
+const post = (path: string, form: Record<string, string | string[]>, params?: Record<string, string>, expected?: Expected): Attempt => ({ method: "POST", path, form, params, expected });
+const ACCESS_DENIED = { redirect: "/accessDenied" };
+
+/** Customer B's attempts on customer A's ids, per route module (its file in app/routes.ts). */
+const CASES: Record<string, (a: Owned) => Attempt[]> = {
+  "routes/shop/order-confirmed.tsx": (a) => [get(`/order/orderconfirmed/${a.confirmedOrderId}`, { id: String(a.confirmedOrderId) })],
+  "routes/shop/order-details.tsx": (a) => [
+    get(`/order/orderDetails/${a.pendingOrderId}`, { id: String(a.pendingOrderId) }),
+    get(`/order/orderDetails/${a.confirmedOrderId}`, { id: String(a.confirmedOrderId) }),
+    // Changing an order's status is for admins: a customer never reaches the id.
+    post(`/order/orderDetails/${a.confirmedOrderId}`, { status: "Cancelled" }, { id: String(a.confirmedOrderId) }, ACCESS_DENIED),
+  ],
+  "routes/sms/group-send-status.ts": (a) => [get(`/sms/groupSends/${a.groupSendId}`, { id: String(a.groupSendId) })],
+  "routes/sms/account-contacts.tsx": (a) => [
+    ...["edit", "send", "schedule", "delete"].map((panel) => get(`/sms/accountContacts?panel=${panel}&id=${a.contactId}`)),
+    get(`/sms/accountContacts?group=${a.groupId}`),
+    post("/sms/accountContacts", { intent: "update", id: String(a.contactId), name: "Taken", phoneNumber: "+12025550999", email: "t@example.com", active: "on" }),
+    post("/sms/accountContacts", { intent: "delete", id: String(a.contactId) }),
+    post("/sms/accountContacts", { intent: "send", id: String(a.contactId), message: "hi" }),
+    // B's own contact into A's group.
+    post("/sms/accountContacts", { intent: "update", id: String(a.contactId), name: "x", phoneNumber: "+12025550998", email: "x@example.com", groupIds: String(a.groupId) }),
+  ],
+  "routes/sms/account-groups.tsx": (a) => [
+    ...["edit", "send", "schedule", "delete"].map((panel) => get(`/sms/accountGroups?panel=${panel}&id=${a.groupId}`)),
+    get(`/sms/accountGroups?panel=sent&id=${a.groupId}&send=${a.groupSendId}`),
+    get(`/sms/accountGroups?panel=sent&id=${bGroup.id}&send=${a.groupSendId}`),
+    post("/sms/accountGroups", { intent: "update", id: String(a.groupId), groupName: "Taken", description: "x" }),
+    post("/sms/accountGroups", { intent: "delete", id: String(a.groupId) }),
+    post("/sms/accountGroups", { intent: "send", id: String(a.groupId), message: "hi", requestKey: "k" }),
+  ],
+  "routes/sms/create-contact.tsx": (a) => [
+    post("/sms/createContact", { name: "Into A's group", phoneNumber: "+12025550997", email: "g@example.com", groupIds: String(a.groupId) }),
+  ],
+  "routes/sms/scheduled.tsx": (a) => [get(`/sms/scheduled?cancel=${a.scheduleId}`), post("/sms/scheduled", { intent: "cancel", id: String(a.scheduleId) })],
+  "routes/sms/schedule-sms.tsx": (a) => [get(`/sms/scheduleSms?groupId=${a.groupId}`)],
+  "routes/sms/import-contacts.tsx": (a) => [
+    get(`/sms/importContacts?file=${a.importToken}`),
+    get(`/sms/importContacts?report=${a.importReportId}`),
+    post("/sms/importContacts", { intent: "import", token: a.importToken, hasHeader: "on", name: "0", phone: "1", email: "2" }),
+    // Discarding is idempotent (a second Cancel is no error): a token that is not one of B's uploads
+    // discards nothing of anyone's and goes back to the list. A's file stays (checked below).
+    post("/sms/importContacts", { intent: "discard", token: a.importToken }, undefined, { redirect: "/sms/accountContacts" }),
+  ],
+  "routes/shop/failed.tsx": (a) => [get(`/failed?orderId=${a.pendingOrderId}`), get(`/failed?orderId=${a.confirmedOrderId}`)],
+  "routes/shop/payment.tsx": (a) => [
+    get(`/payment?orderId=${a.pendingOrderId}`),
+    post(`/payment?orderId=${a.pendingOrderId}`, { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" }),
+  ],
+  "routes/shop/payment-return.tsx": (a) => [get(`/payment/return?orderId=${a.pendingOrderId}&payment_intent=pi_123`)],
+  // Admin screens: the ids are the shop's or every customer's, so a customer is turned away before any id is read.
+  "routes/content/support-inbox.tsx": (a) => [
+    get(`/admin/support?id=${a.supportRequestId}`, undefined, ACCESS_DENIED),
+    post(`/admin/support?id=${a.supportRequestId}`, { intent: "handle", id: String(a.supportRequestId) }, undefined, ACCESS_DENIED),
+  ],
+  "routes/shop/menu-item-list.tsx": () => [
+    get(`/menuItem/menuitemlist?delete=${pack.id}`, undefined, ACCESS_DENIED),
+    post("/menuItem/menuitemlist", { intent: "delete", id: String(pack.id) }, undefined, ACCESS_DENIED),
+  ],
+  "routes/shop/menu-item-upsert.tsx": () => [get(`/menuItem/menuItemUpsert/${pack.id}`, { id: String(pack.id) }, ACCESS_DENIED)],
+};
+
+/** Routes with a path parameter that is not an owned id, and why. */
+const PUBLIC_IDS: Record<string, string> = {
+  "routes/content/blog-article.tsx": "public blog articles by slug",
+  "routes/shop/menu-item-details.tsx": "the public package catalogue; Add to Cart only ever changes the signed-in user's own cart",
+};
+
+/** Query parameters the route modules read that are not ids of something someone owns. */
+const NOT_IDS = new Set([
+  "page", "q", "status", "size", "sort", "category", "filter", "panel", "quantity", "redirectTo", "show", "confirm", "key",
+  // A phone number that fills in a form field, validated like typed input when posted.
+  "phoneNumber",
+  // Keyset cursors of the message history, applied within the reader's own rows.
+  "after", "before",
+  // Stripe's own ids on the way back from Stripe; the order id beside them is checked first.
+  "session_id", "payment_intent",
+]);
+
+/** Query parameters that name an owned thing, per route; each is in the route's case above. */
+const QUERY_IDS: Record<string, string[]> = {
+  "routes/sms/account-contacts.tsx": ["id", "group", "send"],
+  "routes/sms/account-groups.tsx": ["id", "group", "send"],
+  "routes/sms/scheduled.tsx": ["cancel"],
+  "routes/sms/schedule-sms.tsx": ["groupId"],
+  "routes/sms/import-contacts.tsx": ["file", "report"],
+  "routes/shop/failed.tsx": ["orderId"],
+  "routes/shop/payment.tsx": ["orderId"],
+  "routes/shop/payment-return.tsx": ["orderId"],
+  "routes/content/support-inbox.tsx": ["id"],
+  "routes/shop/menu-item-list.tsx": ["delete"],
+};
+
+// Shared query readers: the parameters each one reads.
+const QUERY_READERS: Record<string, string[]> = {
+  readListQuery: ["page", "panel", "id", "group", "send"],
+  readQuery: ["filter", "page", "id"],
+  parseAdminOrderQuery: ["q", "status", "page", "size"],
+  parseHomeFilters: ["q", "sort", "category"],
+};
+
+function queryParamsRead(file: string): string[] {
+  const source = routeSource(file);
+  const direct = [...source.matchAll(/[pP]arams\.get\("([A-Za-z_]+)"\)/g)].map((m) => m[1]);
+  const viaReaders = Object.entries(QUERY_READERS).flatMap(([reader, names]) => (source.includes(`${reader}(`) ? names : []));
+  return [...new Set([...direct, ...viaReaders])];
+}
+
+async function attempt(user: TestUser, file: string, { method, path, form, params }: Attempt) {
+  const module = await routeModule(file);
+  const fn = (method === "GET" ? module.loader : module.action) as Parameters<typeof call>[0] | undefined;
+  if (!fn) throw new Error(`${file} has no ${method === "GET" ? "loader" : "action"}`);
+  return call(fn, makeRequest(path, { user, form, method }), params);
+}
+
+function expectOutcome(result: unknown, expected: Expected, what: string) {
+  if (expected === 404) expect(statusOf(result), what).toBe(404);
+  else expect(locationOf(result), what).toBe(expected.redirect);
+}
+
+/** A's things that live outside SQLite: the upload waiting for import and the schedule's job scheduler. */
+async function outsideTheDatabase() {
+  return {
+    upload: existsSync(join(process.env.DATA_DIR!, "imports", String(a.customer.id), `${a.importToken}.csv`)),
+    scheduler: Boolean(await schedulerOf(a.scheduleId)),
+  };
+}
+
+describe("another customer's ids on the web routes", () => {
+  it("every route whose path has a parameter has a case here, or is a public id with a reason", () => {
+    const withParams = appRoutes().filter((r) => r.path.includes(":"));
+    expect(withParams.length).toBeGreaterThan(0);
+    for (const route of withParams) {
+      expect(route.file in CASES || route.file in PUBLIC_IDS, `${route.path} (${route.file}) needs an ownership case`).toBe(true);
+    }
+    const files = new Set(appRoutes().map((r) => r.file));
+    for (const file of [...Object.keys(CASES), ...Object.keys(PUBLIC_IDS), ...Object.keys(QUERY_IDS)]) expect(files.has(file), `${file} is no route`).toBe(true);
+  });
+
+  it("every query parameter a route reads is either not an id or an id with a case here", () => {
+    for (const { file } of appRoutes()) {
+      for (const name of queryParamsRead(file)) {
+        if (NOT_IDS.has(name)) continue;
+        expect(QUERY_IDS[file] ?? [], `${file} reads ?${name}=: add it to QUERY_IDS with a case, or to NOT_IDS with a reason`).toContain(name);
+        expect(file in CASES, `${file} reads ?${name}= but has no case`).toBe(true);
+      }
+    }
+  });
+
+  for (const [file, cases] of Object.entries(CASES)) {
+    it(`${file}: customer B gets 404 for A's ids and nothing changes`, async () => {
+      const before = { fingerprint: databaseFingerprint(), counts: tableCounts(), outside: await outsideTheDatabase() };
+      for (const request of cases(a)) {
+        const what = `${request.method} ${request.path} ${JSON.stringify(request.form ?? {})}`;
+        expectOutcome(await attempt(b, file, request), request.expected ?? 404, what);
+        expect(tableCounts(), what).toEqual(before.counts);
+        expect(databaseFingerprint(), what).toBe(before.fingerprint);
+      }
+      expect(await outsideTheDatabase()).toEqual(before.outside);
+    });
+  }
+
+  it("the same requests with A's own session are not refused (the cases reach real ids)", async () => {
+    // Without Stripe (as here) the return page is a 404 for everyone; stripe.test.ts asks it for another customer's order with Stripe on.
+    const onlyWithStripe = "routes/shop/payment-return.tsx";
+    for (const [file, cases] of Object.entries(CASES).filter(([file]) => file !== onlyWithStripe)) {
+      for (const request of cases(a).filter((r) => r.method === "GET" && (r.expected ?? 404) === 404 && !r.path.includes(`id=${bGroup.id}`))) {
+        expect(statusOf(await attempt(a.customer, file, request)), `${file} ${request.path}`).not.toBe(404);
+      }
+    }
+  });
+});
+
+type ApiAttempt = { method: string; path: string; json?: unknown };
+
+/** Customer B's API key on A's ids, per API route; path ids first, then ids in a query or a body. */
+const API_CASES: Record<string, (a: Owned) => ApiAttempt[]> = {
+  "GET /api/v1/messages/{id}": (a) => [
+    { method: "GET", path: `/api/v1/messages/${a.messageId}` },
+    { method: "GET", path: `/api/v1/messages/sch_${a.scheduleId}` },
+  ],
+  "DELETE /api/v1/messages/{id}": (a) => [
+    { method: "DELETE", path: `/api/v1/messages/${a.messageId}` },
+    { method: "DELETE", path: `/api/v1/messages/sch_${a.scheduleId}` },
+  ],
+  "POST /api/v1/groups/{id}/messages": (a) => [{ method: "POST", path: `/api/v1/groups/${a.groupId}/messages`, json: { body: "hi" } }],
+  "GET /api/v1/group-sends/{id}": (a) => [{ method: "GET", path: `/api/v1/group-sends/${a.groupSendId}` }],
+  "GET /api/v1/contacts": (a) => [{ method: "GET", path: `/api/v1/contacts?group=${a.groupId}` }],
+  "POST /api/v1/contacts": (a) => [{ method: "POST", path: "/api/v1/contacts", json: { name: "x", phone: "+12025550996", email: "x@example.com", groupIds: [a.groupId] } }],
+};
+
+describe("another customer's ids on the REST API", () => {
+  it("every API route with a path parameter has a case here", () => {
+    for (const route of API_ROUTES.filter((r) => r.path.includes("{"))) {
+      expect(`${route.method} ${route.path}` in API_CASES, `${route.method} ${route.path} needs an ownership case`).toBe(true);
+    }
+    const known = new Set(API_ROUTES.map((r) => `${r.method} ${r.path}`));
+    for (const key of Object.keys(API_CASES)) expect(known.has(key), `${key} is no API route`).toBe(true);
+  });
+
+  it("customer B's key gets 404 for each of A's ids and nothing changes", async () => {
+    // B's first use records its key's last use: once, before the fingerprint.
+    await callApi("GET", "/api/v1/balance", { key: b.key });
+    const before = { fingerprint: databaseFingerprint(), outside: await outsideTheDatabase() };
+    for (const [route, cases] of Object.entries(API_CASES)) {
+      for (const { method, path, json } of cases(a)) {
+        const answer = await callApi(method, path, { key: b.key, json });
+        expect(answer.status, `${route}: ${method} ${path}`).toBe(404);
+        expect(ErrorSchema.parse(answer.json).error.code).toBe("not_found");
+        expect(databaseFingerprint(), `${route}: ${method} ${path}`).toBe(before.fingerprint);
+      }
+    }
+    expect(await outsideTheDatabase()).toEqual(before.outside);
+  });
+});
+
+describe("no GET changes anything", () => {
+  it("every loader, for a visitor, a customer on their own ids and an admin, leaves the database as it was", async () => {
+    const own: Record<string, { path: string; params?: Record<string, string> }> = {
+      "routes/shop/order-confirmed.tsx": { path: `/order/orderconfirmed/${a.confirmedOrderId}`, params: { id: String(a.confirmedOrderId) } },
+      "routes/shop/order-details.tsx": { path: `/order/orderDetails/${a.pendingOrderId}`, params: { id: String(a.pendingOrderId) } },
+      "routes/sms/group-send-status.ts": { path: `/sms/groupSends/${a.groupSendId}`, params: { id: String(a.groupSendId) } },
+      "routes/shop/menu-item-details.tsx": { path: `/menuItemDetails/${pack.id}?quantity=3`, params: { menuItemId: String(pack.id) } },
+      "routes/shop/menu-item-upsert.tsx": { path: `/menuItem/menuItemUpsert/${pack.id}`, params: { id: String(pack.id) } },
+      "routes/content/blog-article.tsx": { path: "/blog/hiring-smarter", params: { slug: "hiring-smarter" } },
+      "routes/sms/import-contacts.tsx": { path: `/sms/importContacts?file=${a.importToken}` },
+      "routes/sms/scheduled.tsx": { path: `/sms/scheduled?cancel=${a.scheduleId}` },
+      "routes/sms/account-groups.tsx": { path: `/sms/accountGroups?panel=send&id=${a.groupId}` },
+      "routes/sms/account-contacts.tsx": { path: `/sms/accountContacts?panel=delete&id=${a.contactId}` },
+      "routes/shop/payment.tsx": { path: `/payment?orderId=${a.pendingOrderId}` },
+      "routes/sms/api-token.tsx": { path: "/sms/apiToken?show=1" },
+      "routes/content/support-inbox.tsx": { path: `/admin/support?id=${a.supportRequestId}` },
+    };
+    const before = databaseFingerprint();
+    let loaders = 0;
+    for (const route of appRoutes()) {
+      const module = await routeModule(route.file);
+      if (typeof module.loader !== "function") continue;
+      loaders += 1;
+      const { path, params } = own[route.file] ?? { path: `/${route.path.replace(/\/:[a-z]+\?$/i, "")}` };
+      expect(path.includes(":"), `${route.file} needs a concrete path`).toBe(false);
+      for (const user of [null, a.customer, admin]) {
+        await call(module.loader as Parameters<typeof call>[0], makeRequest(path, { user }), params);
+        expect(databaseFingerprint(), `GET ${path} as ${user?.role ?? "visitor"}`).toBe(before);
+      }
+    }
+    expect(loaders).toBeGreaterThan(30);
+  });
+});

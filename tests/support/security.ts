@@ -1,0 +1,112 @@
+// Helpers for the security tests: every route of the app as data, a fingerprint of the whole
+// database (to prove a request changed nothing), and one customer with something of every kind.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { sqlite } from "../../app/db/client.server.ts";
+import { createContact } from "../../app/modules/contacts/contacts.server.ts";
+import { runGroupSend, startGroupSend } from "../../app/modules/contacts/group-send.server.ts";
+import { createGroup } from "../../app/modules/contacts/groups.server.ts";
+import { runImport, saveImportUpload } from "../../app/modules/contacts/import.server.ts";
+import { queueMessage } from "../../app/modules/sms/send.server.ts";
+import { submitSupportRequest } from "../../app/modules/support/requests.server.ts";
+import routes from "../../app/routes.ts";
+import { apiCustomer, type ApiCustomer } from "./api.ts";
+import { scheduleSoon } from "./schedules.ts";
+import { addToCart, payWithCard, placeOrder } from "./shop.ts";
+
+export type AppRoute = { file: string; path: string };
+
+/** The app's routes as app/routes.ts declares them (flat: the table has no nesting). */
+export function appRoutes(): AppRoute[] {
+  return routes.map((r) => ({ file: r.file, path: r.index ? "" : (r.path ?? "") }));
+}
+
+/** A route module, by its file in app/routes.ts. */
+export function routeModule(file: string): Promise<Record<string, unknown>> {
+  return import(`../../app/${file}`);
+}
+
+export function routeSource(file: string): string {
+  return readFileSync(resolve("app", file), "utf8");
+}
+
+/** One hash over every row of every table: equal before and after means nothing was written. */
+export function databaseFingerprint(): string {
+  const tables = sqlite
+    .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
+    .all()
+    .map((t) => t.name);
+  const hash = createHash("sha256");
+  for (const table of tables) {
+    // Sorted as text: virtual and WITHOUT ROWID tables have no rowid to order by.
+    const rows = sqlite.prepare(`select * from "${table}"`).raw().all().map((row) => JSON.stringify(row));
+    hash.update(`\n${table}\n${rows.sort().join("\n")}`);
+  }
+  return hash.digest("hex");
+}
+
+/** The rows of each table, for a readable diff when the fingerprints differ. */
+export function tableCounts(): Record<string, number> {
+  const tables = sqlite.prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all();
+  return Object.fromEntries(tables.map(({ name }) => [name, (sqlite.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n]));
+}
+
+export type Owned = {
+  customer: ApiCustomer;
+  contactId: number;
+  groupId: number;
+  groupSendId: number;
+  messageId: number;
+  scheduleId: number;
+  pendingOrderId: number;
+  confirmedOrderId: number;
+  importToken: string;
+  importReportId: number;
+  supportRequestId: number;
+};
+
+let phone = 0;
+const nextPhone = () => `+1202555${String(7000 + ++phone)}`;
+
+/** A customer (with an API key) who has one of everything a customer can own. Needs the package ladder seeded. */
+export async function customerWithEverything(packageId: number): Promise<Owned> {
+  const customer = await apiCustomer(100);
+  const group = createGroup(customer.id, { name: `Group ${customer.id}`, description: "Private" });
+  const contact = createContact(customer.id, { name: "Alice", phone: nextPhone(), email: `alice${customer.id}@example.com`, groupIds: [group.id] });
+  const send = await startGroupSend(customer.id, group.id, "hello group");
+  await runGroupSend(send.id);
+  const message = await queueMessage(customer.id, { to: nextPhone(), body: "hello", source: "web" });
+  const schedule = await scheduleSoon(customer.id, { inMs: 3_600_000 });
+  await addToCart(customer, packageId, 1);
+  const pendingOrderId = await placeOrder(customer);
+  await addToCart(customer, packageId, 1);
+  const confirmedOrderId = await placeOrder(customer);
+  await payWithCard(customer, confirmedOrderId, "4242 4242 4242 4242");
+  const csv = new TextEncoder().encode(`name,phone,email\nBob,${nextPhone()},bob@example.com\n`);
+  const report = runImport(customer.id, saveImportUpload(customer.id, "a.csv", csv), { hasHeader: true, name: 0, phone: 1, email: 2 });
+  const importToken = saveImportUpload(customer.id, "b.csv", csv);
+  const support = await submitSupportRequest({
+    source: "support",
+    userId: customer.id,
+    name: customer.fullName,
+    email: customer.email,
+    subject: "Private",
+    message: "Only admins may read this",
+    ip: `10.9.${customer.id % 250}.1`,
+  });
+  if (support.status !== "saved") throw new Error(`support request not saved: ${support.status}`);
+  return {
+    customer,
+    contactId: contact.id,
+    groupId: group.id,
+    groupSendId: send.id,
+    messageId: message.id,
+    scheduleId: schedule.id,
+    pendingOrderId,
+    confirmedOrderId,
+    importToken,
+    importReportId: report.id,
+    supportRequestId: support.id,
+  };
+}
