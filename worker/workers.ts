@@ -38,7 +38,8 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
           getQueue(definition.queue).upsertJobScheduler(
             schedule.id,
             "every" in schedule ? { every: schedule.every } : { pattern: schedule.pattern, tz: "UTC" },
-            { name: schedule.id, data: schedule.data },
+            // Each run would otherwise stay in Redis for good (1,440 a day for a one-minute job).
+            { name: schedule.id, data: schedule.data, opts: { removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } } },
           ),
         giveUpAt,
       );
