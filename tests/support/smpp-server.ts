@@ -31,6 +31,8 @@ export type RecordedSubmit = {
   concat: { reference: number; total: number; sequence: number } | null;
   /** The payload decoded by the smpp package (GSM 03.38 for data_coding 0, UTF-16BE for 8). */
   text: string;
+  /** When it arrived (epoch ms). */
+  receivedAt: number;
 };
 
 export type TestSmscOptions = {
@@ -183,7 +185,12 @@ export class TestSmsc {
   }
 
   get boundSessions(): number {
-    return [...this.sessions.values()].filter((s) => s.bound && !s.dead).length;
+    return this.boundSessionIds.length;
+  }
+
+  /** The `session` numbers (as in RecordedSubmit) of the connections bound now. */
+  get boundSessionIds(): number[] {
+    return [...this.sessions.values()].filter((s) => s.bound && !s.dead).map((s) => s.id);
   }
 
   /** Sends a receipt for an accepted message id now, e.g. a late ENROUTE after DELIVRD. */
@@ -279,6 +286,7 @@ export class TestSmsc {
       payload,
       concat,
       text: decodeText(payload, dataCoding),
+      receivedAt: Date.now(),
     };
     if (status !== 0) {
       this.counters.refused += 1;
