@@ -87,7 +87,20 @@ const appEnv: NodeJS.ProcessEnv = {
 };
 Object.assign(process.env, appEnv);
 const { freePort, startPrivateRedis } = await import("../../server/redis-process.ts");
-let redis: PrivateRedis = await startPrivateRedis(dataDir);
+const { redisOptions } = await import("../../app/queue/redis.server.ts");
+let redis!: PrivateRedis;
+let redisPid = 0;
+/** Starts our Redis on DATA_DIR's files and notes its pid, so that no exit of this run leaves it behind. */
+async function startRedis() {
+  redis = await startPrivateRedis(dataDir);
+  const client = new Redis({ ...redisOptions(redis.url), maxRetriesPerRequest: 1 });
+  const info = await client.info("server").finally(() => client.disconnect());
+  redisPid = Number(/process_id:(\d+)/.exec(info)?.[1]);
+}
+process.on("exit", () => {
+  if (redisPid) process.kill(redisPid, "SIGKILL");
+});
+await startRedis();
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
 process.env.REDIS_URL = appEnv.REDIS_URL = redis.url;
@@ -105,7 +118,7 @@ const { createOrderFromCart, getOrder } = await import("../../app/modules/shop/o
 const { listAllPackages } = await import("../../app/modules/shop/packages.server.ts");
 const { ensurePaymentIntent } = await import("../../app/modules/payments/stripe.server.ts");
 const { countSegments } = await import("../../app/modules/sms/segments.ts");
-const { closeRedis, redisOptions } = await import("../../app/queue/redis.server.ts");
+const { closeRedis } = await import("../../app/queue/redis.server.ts");
 runMigrations();
 await seedDatabase();
 
@@ -171,6 +184,7 @@ async function shutdown() {
   await worker?.stop();
   await web.stop();
   await redis.stop();
+  redisPid = 0;
   await smsc.stop();
   await fakeStripe.close();
 }
@@ -228,17 +242,14 @@ async function killWorker() {
 }
 
 async function restartRedis() {
-  if (args["redis-crash"]) {
-    const client = new Redis({ ...redisOptions(redis.url), maxRetriesPerRequest: 1 });
-    const info = await client.info("server").finally(() => client.disconnect());
-    process.kill(Number(/process_id:(\d+)/.exec(info)?.[1]), "SIGKILL");
-  }
+  if (args["redis-crash"]) process.kill(redisPid, "SIGKILL");
   await redis.stop();
+  redisPid = 0;
   // Down for two rounds of requests (answered or timed out; bounded), then up on the same files.
   const from = { exchanges, accepted };
   await waitFor(() => exchanges - from.exchanges >= 2 * CONCURRENCY || answered === TOTAL, { timeout: 15_000, interval: 10 }).catch(() => {});
   const down = { exchanges: exchanges - from.exchanges, accepted: accepted - from.accepted };
-  redis = await startPrivateRedis(dataDir);
+  await startRedis();
   if (redis.url !== appEnv.REDIS_URL) throw new Error(`Redis came back on ${redis.url}, not ${appEnv.REDIS_URL}`);
   return `while it was down: ${down.exchanges} requests ended, ${down.accepted} sends accepted`;
 }
