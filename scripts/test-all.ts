@@ -1,4 +1,4 @@
-// npm test: typecheck, build, Vitest, Playwright; then one line "N passed, N failed, N skipped".
+// npm test: typecheck, build, Vitest, Playwright, the fault run; then one line "N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -62,6 +62,21 @@ if (!onlyUnit) {
       ok = false;
       if (!report || report.stats.unexpected === 0) total.failed += 1;
     }
+  }
+}
+
+// The fault run (tests/faults/run.ts, about 1.5 minutes): each of its named checks counts as one test.
+if (!onlyUnit && !onlyE2e) {
+  const file = resolve(out, "faults.json");
+  const passed = run("faults", process.execPath, ["scripts/run.mjs", "tests/faults/run.ts", "--json", file]);
+  const report = readJson<{ checks: { passed: boolean }[] }>(file);
+  for (const check of report?.checks ?? []) {
+    if (check.passed) total.passed += 1;
+    else total.failed += 1;
+  }
+  if (!passed || !report) {
+    ok = false;
+    if (!report || report.checks.every((c) => c.passed)) total.failed += 1;
   }
 }
 

@@ -13,8 +13,8 @@ export type JobDefinition = {
   queue: QueueName;
   /** Jobs of this queue processed at once by one worker process. */
   concurrency: number;
-  /** Repeating jobs this queue owns (kept in Redis by upsertJobScheduler). */
-  schedules?: { id: string; pattern: string; data: unknown }[];
+  /** Repeating jobs this queue owns (kept in Redis by upsertJobScheduler): a cron pattern (UTC) or a period in ms. */
+  schedules?: ({ id: string; data: unknown } & ({ pattern: string } | { every: number }))[];
   process: (job: Job) => Promise<unknown>;
   /** Worker settings such as a custom backoff strategy for this queue's retries. */
   settings?: WorkerOptions["settings"];

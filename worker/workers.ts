@@ -6,18 +6,45 @@ import { type JobDefinition, jobDefinitions } from "./registry.ts";
 
 export type RunningWorkers = { close: () => Promise<void> };
 
+/** How long a starting worker keeps trying its start steps (Redis starting or restarting) before it gives up. */
+export const START_RETRY_MS = 60_000;
+
+/**
+ * A start step that needs Redis, tried again with backoff while it fails: a worker started before
+ * Redis, or while it restarts, waits for it instead of exiting. Every step is idempotent.
+ */
+async function startStep(what: string, step: () => Promise<unknown>, giveUpAt: number): Promise<void> {
+  for (let delay = 250; ; delay = Math.min(delay * 2, 2_000)) {
+    try {
+      await step();
+      return;
+    } catch (error) {
+      if (Date.now() + delay > giveUpAt) throw error;
+      log("warn", "worker", `${what} failed (${(error as Error).message}); trying again in ${delay} ms`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
 /** Starts one BullMQ worker per job definition; close() lets in-flight jobs finish. */
 export async function startWorkers(definitions: JobDefinition[] = jobDefinitions): Promise<RunningWorkers> {
   const workers: Worker[] = [];
+  const giveUpAt = Date.now() + START_RETRY_MS;
   for (const definition of definitions) {
     for (const schedule of definition.schedules ?? []) {
-      await getQueue(definition.queue).upsertJobScheduler(
-        schedule.id,
-        { pattern: schedule.pattern, tz: "UTC" },
-        { name: schedule.id, data: schedule.data },
+      await startStep(
+        `${definition.queue}: job scheduler ${schedule.id}`,
+        () =>
+          getQueue(definition.queue).upsertJobScheduler(
+            schedule.id,
+            "every" in schedule ? { every: schedule.every } : { pattern: schedule.pattern, tz: "UTC" },
+            // Each run would otherwise stay in Redis for good (1,440 a day for a one-minute job).
+            { name: schedule.id, data: schedule.data, opts: { removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } } },
+          ),
+        giveUpAt,
       );
     }
-    await definition.onStart?.();
+    await startStep(`${definition.queue}: start`, async () => definition.onStart?.(), giveUpAt);
     const worker = new Worker(definition.queue, (job) => definition.process(job), {
       ...queueBaseOptions(),
       connection: createWorkerConnection(),

@@ -63,6 +63,10 @@ const schema = z.object({
   SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
   SMS_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   SMS_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(1000),
+  // The SMS reconciler's period, and how long a claimed message may stay `submitting` before it
+  // counts as interrupted (longer than the 10 s SMPP response timeout).
+  SMS_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
+  SMS_SUBMIT_STALE_MS: z.coerce.number().int().min(15_000).default(120_000),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_PUBLISHABLE_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,

@@ -23,8 +23,11 @@ export async function register(page: Page, account: Account) {
 
 export async function login(page: Page, account: Account, expectedPath: RegExp = /\/sms\/sendSms$/) {
   if (new URL(page.url()).pathname !== "/login") await page.goto("/login");
+  // After a client-side redirect the URL can change before the login form replaces the old page.
+  await expect(page.getByRole("heading", { level: 1, name: "Login" })).toBeVisible();
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
+  await expect(page.getByLabel("Email")).toHaveValue(account.email);
   await page.getByRole("button", { name: "Login" }).click();
   await expect(page).toHaveURL(expectedPath);
 }

@@ -31,6 +31,8 @@ export type RecordedSubmit = {
   concat: { reference: number; total: number; sequence: number } | null;
   /** The payload decoded by the smpp package (GSM 03.38 for data_coding 0, UTF-16BE for 8). */
   text: string;
+  /** When it arrived (epoch ms). */
+  receivedAt: number;
 };
 
 export type TestSmscOptions = {
@@ -48,9 +50,15 @@ export type TestSmscOptions = {
   duplicateKey?: (submit: RecordedSubmit) => string;
   /** Keep every accepted submit in `accepted` (turn off for long benchmarks: counters only). */
   record?: boolean;
+  /**
+   * Like a real SMSC, send a receipt again when it was not acknowledged with ESME_ROK: after this
+   * delay when refused, and on the next bound session when its connection closed first. 0 = never.
+   */
+  redeliverMs?: number;
 };
 
-type SessionState = { id: number; bound: boolean; dead: boolean; lastBody: Buffer | null };
+type QueuedReceipt = { submit: RecordedSubmit; stat: ReceiptStat; dueAt: number; session: Session };
+type SessionState = { id: number; bound: boolean; dead: boolean; lastBody: Buffer | null; unacked: Set<QueuedReceipt> };
 
 const MESSAGE_STATE: Record<ReceiptStat, number> = { ENROUTE: 1, DELIVRD: 2, EXPIRED: 3, UNDELIV: 5, UNKNOWN: 7, REJECTD: 8 };
 
@@ -108,6 +116,8 @@ export class TestSmsc {
     refused: 0,
     /** Accepted submits whose duplicateKey was accepted before. */
     duplicates: 0,
+    /** Receipts sent again because the first try was refused or its connection closed. */
+    receiptsRedelivered: 0,
     /** submit_sm that arrived on a connection after it was dropped, never answered. */
     ignored: 0,
     dropped: 0,
@@ -127,8 +137,9 @@ export class TestSmsc {
   private dropCountdown: number | null = null;
   private nextSession = 1;
   private nextMessageId = 0x10000;
-  private readonly receiptQueue: { submit: RecordedSubmit; stat: ReceiptStat; dueAt: number; session: Session }[] = [];
+  private readonly receiptQueue: QueuedReceipt[] = [];
   private receiptTimer?: NodeJS.Timeout;
+  private receiptTimerAt = 0;
   port = 0;
 
   private constructor(options: TestSmscOptions) {
@@ -140,6 +151,7 @@ export class TestSmsc {
       responseDelayMs: 0,
       duplicateKey: defaultDuplicateKey,
       record: true,
+      redeliverMs: 0,
       ...options,
     };
     this.server = smpp.createServer((session) => this.onSession(session));
@@ -173,7 +185,12 @@ export class TestSmsc {
   }
 
   get boundSessions(): number {
-    return [...this.sessions.values()].filter((s) => s.bound && !s.dead).length;
+    return this.boundSessionIds.length;
+  }
+
+  /** The `session` numbers (as in RecordedSubmit) of the connections bound now. */
+  get boundSessionIds(): number[] {
+    return [...this.sessions.values()].filter((s) => s.bound && !s.dead).map((s) => s.id);
   }
 
   /** Sends a receipt for an accepted message id now, e.g. a late ENROUTE after DELIVRD. */
@@ -182,7 +199,7 @@ export class TestSmsc {
     if (!submit) throw new Error(`No accepted submit with id ${messageId}`);
     const session = [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0];
     if (!session) throw new Error("No bound session to send a receipt on");
-    this.deliverReceipt(session, submit, stat);
+    this.deliverReceipt(session, { submit, stat, dueAt: Date.now(), session });
   }
 
   async stop(): Promise<void> {
@@ -192,7 +209,7 @@ export class TestSmsc {
   }
 
   private onSession(session: Session) {
-    const state: SessionState = { id: this.nextSession++, bound: false, dead: false, lastBody: null };
+    const state: SessionState = { id: this.nextSession++, bound: false, dead: false, lastBody: null, unacked: new Set() };
     this.sessions.set(session, state);
     this.counters.connections += 1;
     // The library hands over decoded PDUs only; keep the last raw body read to record the bytes.
@@ -205,7 +222,11 @@ export class TestSmsc {
     }) as typeof socket.read;
 
     session.on("error", () => session.destroy());
-    session.on("close", () => this.sessions.delete(session));
+    session.on("close", () => {
+      this.sessions.delete(session);
+      for (const item of state.unacked) this.redeliver(item, 0);
+      state.unacked.clear();
+    });
     session.on("bind_transceiver", (pdu: PDU) => {
       if (pdu.system_id !== this.options.systemId || pdu.password !== this.options.password) {
         this.counters.bindFailures += 1;
@@ -265,6 +286,7 @@ export class TestSmsc {
       payload,
       concat,
       text: decodeText(payload, dataCoding),
+      receivedAt: Date.now(),
     };
     if (status !== 0) {
       this.counters.refused += 1;
@@ -306,7 +328,10 @@ export class TestSmsc {
   }
 
   private scheduleReceipts(delayMs: number) {
-    if (this.receiptTimer) return;
+    // A redelivery can be due later than a fresh receipt: the earliest one sets the timer.
+    if (this.receiptTimer && this.receiptTimerAt <= Date.now() + delayMs) return;
+    clearTimeout(this.receiptTimer);
+    this.receiptTimerAt = Date.now() + delayMs;
     this.receiptTimer = setTimeout(() => {
       this.receiptTimer = undefined;
       this.flushReceipts();
@@ -323,23 +348,41 @@ export class TestSmsc {
         own?.bound && !own.dead ? item.session : [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0];
       if (!session) return;
       this.receiptQueue.shift();
-      this.deliverReceipt(session, item.submit, item.stat);
+      this.deliverReceipt(session, item);
     }
     if (this.receiptQueue.length > 0) this.scheduleReceipts(Math.max(0, this.receiptQueue[0].dueAt - now));
   }
 
-  private deliverReceipt(session: Session, submit: RecordedSubmit, stat: ReceiptStat) {
+  private redeliver(item: QueuedReceipt, delayMs: number) {
+    if (this.options.redeliverMs === 0) return;
+    this.counters.receiptsRedelivered += 1;
+    // Its own session is gone or refused it: any bound one will do (flushReceipts picks).
+    this.receiptQueue.push({ ...item, dueAt: Date.now() + delayMs });
+    this.receiptQueue.sort((a, b) => a.dueAt - b.dueAt);
+    this.scheduleReceipts(delayMs);
+  }
+
+  private deliverReceipt(session: Session, item: QueuedReceipt) {
+    const { submit, stat } = item;
+    const state = this.sessions.get(session);
     const date = smppDate(new Date());
     const err = stat === "DELIVRD" || stat === "ENROUTE" ? "000" : "001";
     const text = `id:${submit.messageId} sub:001 dlvrd:${stat === "DELIVRD" ? "001" : "000"} submit date:${date} done date:${date} stat:${stat} err:${err} text:${submit.text.slice(0, 20).replace(/[^\x20-\x7e]/g, "?")}`;
     this.counters.receiptsSent += 1;
-    session.deliver_sm({
+    const sent: QueuedReceipt = { ...item, session };
+    state?.unacked.add(sent);
+    const acknowledged = (resp: PDU) => {
+      if (!state?.unacked.delete(sent) || resp.command_status === 0) return;
+      this.redeliver(sent, this.options.redeliverMs);
+    };
+    const written = session.deliver_sm({
       source_addr: submit.destination,
       destination_addr: submit.source,
       esm_class: 0x04,
       data_coding: 0,
       short_message: Buffer.from(text, "ascii"),
       ...(this.options.receiptTlvs ? { receipted_message_id: submit.messageId, message_state: MESSAGE_STATE[stat] } : {}),
-    });
+    }, acknowledged);
+    if (!written && state?.unacked.delete(sent)) this.redeliver(sent, 0);
   }
 }

@@ -2,12 +2,13 @@ import type { Job } from "bullmq";
 import { reconcileSms } from "../../app/modules/sms/reconcile.server.ts";
 import { SmsReconcilePayload } from "../../app/queue/payloads.ts";
 import { QUEUES } from "../../app/queue/queues.server.ts";
+import { env } from "../../app/utils/env.server.ts";
 import type { JobDefinition } from "../registry.ts";
 
 export const smsReconcile: JobDefinition = {
   queue: QUEUES.smsReconcile,
   concurrency: 1,
-  schedules: [{ id: "sms-reconcile", pattern: "0 * * * * *", data: { v: 1 } }],
+  schedules: [{ id: "sms-reconcile", every: env.SMS_RECONCILE_INTERVAL_MS, data: { v: 1 } }],
   async onStart() {
     await reconcileSms();
   },

@@ -1,7 +1,9 @@
-// Repairs what a crash can leave behind, from SQLite (the record): run at worker start and every minute.
+// Repairs what a crash can leave behind, from SQLite (the record): run at worker start and every
+// SMS_RECONCILE_INTERVAL_MS (default a minute).
 import type { MessageStatus } from "../../db/schema/sms.ts";
 import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
 import { acceptedPartCount, failMessage, recordAccepted } from "./dispatch.server.ts";
 import { enqueueSends } from "./send.server.ts";
 
@@ -9,8 +11,6 @@ import { enqueueSends } from "./send.server.ts";
 export const OUTBOX_GRACE_MS = 30_000;
 /** Times the reconciler adds a message's job again before it gives up on it (about an hour). */
 export const MAX_REQUEUES = 60;
-/** Longer than any submit can take once claimed (every part leaves at once; 10 s response timeout). */
-export const SUBMIT_STALE_MS = 120_000;
 /** A receipt whose submit_sm_resp was never recorded is dropped after this. */
 export const PENDING_RECEIPT_TTL_MS = 3_600_000;
 const BATCH = 1_000;
@@ -57,7 +57,7 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   // Claimed and then the worker vanished. Claiming happens right before the first byte leaves, so
   // the SMSC may have the message: with every part's provider id recorded it was accepted;
   // otherwise nobody can know, and it is not sent again.
-  for (const { id, segments } of selectStuck().all(now - SUBMIT_STALE_MS, BATCH)) {
+  for (const { id, segments } of selectStuck().all(now - env.SMS_SUBMIT_STALE_MS, BATCH)) {
     if (acceptedPartCount(id) >= segments) {
       recordAccepted(id, []);
       report.submitted += 1;

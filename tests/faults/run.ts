@@ -1,0 +1,439 @@
+// npm run test:faults: a black-box fault run. The real entry points (web with WORKER=off, and
+// `npm run worker` processes) on a temp DATA_DIR, our own Redis, a loopback SMSC and a stand-in for
+// Stripe's API; 10,000 sends through the REST API while, on a timeline counted in messages, the
+// worker is SIGKILLed twice, Redis restarts, the SMSC drops every connection and a Stripe webhook
+// arrives 5 times at once. Then, when every message has settled (bounded), the invariants of
+// checks.ts over the database and the SMSC's log. Prints a report; exits 1 on any violation.
+//   npm run test:faults -- [--messages 10000] [--concurrency 32] [--users 4] [--settle-timeout 180] [--redis-crash] [--keep] [--json FILE]
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { Redis } from "ioredis";
+import Stripe from "stripe";
+import type { PrivateRedis } from "../../server/redis-process.ts";
+import { startFakeStripe } from "../support/fake-stripe.ts";
+import { TestSmsc } from "../support/smpp-server.ts";
+import { waitFor } from "../support/wait.ts";
+import { checkInvariants, type FaultUser, Findings, type PlannedSend, type SendOutcome, type StripeFacts } from "./checks.ts";
+import { AppProcess } from "./processes.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    messages: { type: "string", default: "10000" },
+    concurrency: { type: "string", default: "32" },
+    users: { type: "string", default: "4" },
+    "settle-timeout": { type: "string", default: "180" },
+    keep: { type: "boolean", default: false },
+    // SIGKILL Redis instead of stopping it: up to a second of its append-only file is lost.
+    "redis-crash": { type: "boolean", default: false },
+    // Where to write the checks' results (for npm test's tally).
+    json: { type: "string" },
+  },
+});
+const TOTAL = Number(args.messages);
+const CONCURRENCY = Number(args.concurrency);
+const USERS = Number(args.users);
+const SETTLE_TIMEOUT_MS = Number(args["settle-timeout"]) * 1000;
+// The SMSC's log names a message by user_message_reference (its id mod 65536).
+if (!(TOTAL > 0 && TOTAL < 60_000)) throw new Error("--messages must be between 1 and 59,999");
+
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+const say = (line: string) => console.log(`[faults ${elapsed().padStart(7)}] ${line}`);
+
+if (!existsSync(resolve("build/server/index.js"))) {
+  say("building the app (build/ is missing)...");
+  if (spawnSync("npx", ["react-router", "build"], { stdio: "inherit" }).status !== 0) process.exit(1);
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), "smsgw-faults-"));
+const WEBHOOK_SECRET = "whsec_faults";
+const SMPP_WINDOW = 100;
+const WORKER_CONCURRENCY = 50;
+
+// --- the peers: the SMSC, Stripe's API and Redis (ours, so it can be restarted) ---
+const smsc = await TestSmsc.start({
+  // Like a real SMSC: a receipt the gateway did not acknowledge (its worker was killed) comes again.
+  redeliverMs: 1000,
+  duplicateKey: (s) => `${s.userMessageReference}|${s.concat?.sequence ?? 1}`,
+});
+const fakeStripe = await startFakeStripe();
+
+// Every app module reads its configuration once, when first imported: set it before any import.
+const appEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  NODE_ENV: "production",
+  DATA_DIR: dataDir,
+  QUEUE_PREFIX: "smsgw",
+  HOST: "127.0.0.1",
+  SEED_DEMO: "0",
+  LOG_LEVEL: "info",
+  WORKER: "off",
+  SMS_TRANSPORT: "smpp",
+  SMPP_URL: smsc.url(),
+  SMPP_TPS: "0",
+  SMPP_WINDOW: String(SMPP_WINDOW),
+  WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+  // Settle what the kills leave behind within the run rather than after minutes.
+  SMS_RECONCILE_INTERVAL_MS: "5000",
+  SMS_SUBMIT_STALE_MS: "15000",
+  STRIPE_SECRET_KEY: "sk_test_faults",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_faults",
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_API_BASE: fakeStripe.url,
+};
+Object.assign(process.env, appEnv);
+const { freePort, startPrivateRedis } = await import("../../server/redis-process.ts");
+const { redisOptions } = await import("../../app/queue/redis.server.ts");
+let redis!: PrivateRedis;
+let redisPid = 0;
+/** Starts our Redis on DATA_DIR's files and notes its pid, so that no exit of this run leaves it behind. */
+async function startRedis() {
+  redis = await startPrivateRedis(dataDir);
+  const client = new Redis({ ...redisOptions(redis.url), maxRetriesPerRequest: 1 });
+  const info = await client.info("server").finally(() => client.disconnect());
+  redisPid = Number(/process_id:(\d+)/.exec(info)?.[1]);
+}
+process.on("exit", () => {
+  if (redisPid) process.kill(redisPid, "SIGKILL");
+});
+await startRedis();
+const port = await freePort();
+const baseUrl = `http://127.0.0.1:${port}`;
+process.env.REDIS_URL = appEnv.REDIS_URL = redis.url;
+process.env.PORT = appEnv.PORT = String(port);
+
+// --- the data: customers with credits and API keys, and a Pending order paid on Stripe ---
+const { runMigrations } = await import("../../app/db/migrate.server.ts");
+const { sqlite } = await import("../../app/db/client.server.ts");
+const { seedDatabase } = await import("../../app/db/seed.server.ts");
+const { createUser } = await import("../../app/modules/auth/users.server.ts");
+const { book } = await import("../../app/modules/credits/ledger.server.ts");
+const { regenerateApiKey } = await import("../../app/modules/api/auth.server.ts");
+const { addToCart } = await import("../../app/modules/shop/cart.server.ts");
+const { createOrderFromCart, getOrder } = await import("../../app/modules/shop/orders.server.ts");
+const { listAllPackages } = await import("../../app/modules/shop/packages.server.ts");
+const { ensurePaymentIntent } = await import("../../app/modules/payments/stripe.server.ts");
+const { countSegments } = await import("../../app/modules/sms/segments.ts");
+const { closeRedis } = await import("../../app/queue/redis.server.ts");
+runMigrations();
+await seedDatabase();
+
+const LONG_GSM = " Your appointment is confirmed for Tuesday at 10.30, please bring your card and arrive ten minutes early. Reply STOP to opt out, HELP for help.";
+const UCS2 = " Ваш код подтверждения действителен десять минут, никому его не сообщайте. Спасибо, что вы с нами!";
+const plan: PlannedSend[] = Array.from({ length: TOTAL }, (_, index) => {
+  // One in ten two segments (GSM-7), one in fifty three segments (UCS-2), the rest one.
+  const tail = index % 50 === 7 ? UCS2 : index % 10 === 3 ? LONG_GSM : " hello from the fault run";
+  return {
+    index,
+    user: index % USERS,
+    to: `+1202555${String(1000 + (index % 9000)).padStart(4, "0")}`,
+    body: `#${index}${tail}`,
+    key: `faults-${index}`,
+  };
+});
+const partsPlanned = plan.reduce((sum, send) => sum + countSegments(send.body).segments, 0);
+
+const users: (FaultUser & { key: string })[] = [];
+for (let u = 0; u < USERS; u++) {
+  const user = await createUser({ email: `faults-${u}@example.com`, fullName: `Fault Run ${u}`, password: "faults-password-1" });
+  const needed = plan.filter((s) => s.user === u).reduce((sum, s) => sum + countSegments(s.body).segments, 0);
+  // The last customer can pay for about 90 % of its sends: the rest must be refused (402), storing nothing.
+  const granted = u === USERS - 1 && USERS > 1 ? Math.floor(needed * 0.9) : needed;
+  book({ userId: user.id, kind: "grant", amount: granted, key: `faults:grant:${u}`, note: "Fault run" });
+  const { key } = await regenerateApiKey(user.id);
+  users.push({ id: user.id, granted, key });
+}
+const stripePack = listAllPackages().find((p) => p.credits === 1000) ?? listAllPackages()[0];
+addToCart(users[0].id, stripePack.id, 1);
+const placed = createOrderFromCart(users[0].id, { name: "Fault Run", email: "faults-0@example.com", phone: "+1 202 555 0100" });
+if (!placed.ok) throw new Error("could not place the Stripe order");
+const { clientSecret } = await ensurePaymentIntent(getOrder(placed.orderId)!);
+const intent = fakeStripe.succeed(clientSecret.split("_secret_")[0]);
+const stripe: StripeFacts = { orderId: placed.orderId, intentId: String(intent.id), userId: users[0].id, credits: stripePack.credits, webhookStatuses: [] };
+await closeRedis();
+
+// --- the processes; one that exits on its own is a violation, and is restarted as a supervisor would ---
+const crashes: string[] = [];
+let shuttingDown = false;
+const onCrash = (p: AppProcess) => {
+  crashes.push(`${p.name} exited on its own (${JSON.stringify(p.exit)}):\n${p.tail()}`);
+  say(`!! ${p.name} exited on its own (${JSON.stringify(p.exit)}); restarting it`);
+  if (shuttingDown) return;
+  if (p === web) startWeb();
+  else if (p === worker) startWorker().catch((error) => say(`!! ${(error as Error).message}`));
+};
+let webs = 0;
+let web!: AppProcess;
+function startWeb() {
+  webs += 1;
+  web = new AppProcess(`web ${webs}`, "scripts/start.ts", appEnv, join(dataDir, `web-${webs}.log`), onCrash);
+}
+let workers = 0;
+let worker!: AppProcess;
+async function startWorker() {
+  workers += 1;
+  const own = (worker = new AppProcess(`worker ${workers}`, "worker/index.ts", appEnv, join(dataDir, `worker-${workers}.log`), onCrash));
+  await waitFor(() => smsc.boundSessions > 0 || !own.running, { timeout: 60_000, interval: 50, what: `${own.name} to bind to the SMSC` });
+}
+async function shutdown() {
+  shuttingDown = true;
+  await worker?.stop();
+  await web.stop();
+  await redis.stop();
+  redisPid = 0;
+  await smsc.stop();
+  await fakeStripe.close();
+}
+process.on("exit", () => {
+  for (const p of [web, worker]) if (p?.running) p.child.kill("SIGKILL");
+});
+
+startWeb();
+try {
+  await waitFor(async () => (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false)) || !web.running, {
+    timeout: 120_000,
+    interval: 200,
+    what: "the web process to answer /healthz",
+  });
+  if (!web.running) throw new Error(`the web process did not start:\n${web.tail()}`);
+  await startWorker();
+  say(`web on ${baseUrl}, ${worker.name} bound; DATA_DIR ${dataDir}`);
+  say(`${TOTAL} sends (${partsPlanned} parts) from ${USERS} customers, concurrency ${CONCURRENCY}`);
+} catch (error) {
+  await shutdown();
+  throw error;
+}
+
+// --- the faults, on two timelines counted in messages; one fault at a time ---
+const outcomes: SendOutcome[] = plan.map(() => ({ status: 0, attempts: 0, replayed: false }));
+let answered = 0;
+let accepted = 0;
+/** HTTP exchanges that ended: an answer, an error or a timeout (which is retried). */
+let exchanges = 0;
+const timeline: string[] = [];
+let faultLock: Promise<unknown> = Promise.resolve();
+function fault(name: string, action: () => Promise<string | void>) {
+  const run = faultLock.then(async () => {
+    const at = `api ${accepted} accepted, smsc ${smsc.counters.accepted} parts`;
+    const began = Date.now();
+    const detail = await action();
+    const line = `${name} (at ${elapsed()}: ${at}; ${Date.now() - began} ms${detail ? `; ${detail}` : ""})`;
+    timeline.push(line);
+    say(line);
+  });
+  faultLock = run.catch(() => {});
+  return run;
+}
+
+/** Each SIGKILL and the worker's SMSC connections then: a message may end `unknown` only if it was in flight there. */
+const kills: { at: number; sessions: number[] }[] = [];
+async function killWorker() {
+  kills.push({ at: Date.now(), sessions: smsc.boundSessionIds });
+  await worker.kill();
+  await startWorker();
+  // Recovered when the new worker is sending (bounded: a worker that cannot is a finding).
+  const from = smsc.counters.accepted;
+  await waitFor(() => smsc.counters.accepted >= Math.min(from + 50, partsPlanned), { timeout: 60_000, interval: 10, what: `${worker.name} to submit` });
+  return `${worker.name} started, bound and submitting`;
+}
+
+async function restartRedis() {
+  if (args["redis-crash"]) process.kill(redisPid, "SIGKILL");
+  await redis.stop();
+  redisPid = 0;
+  // Down for two rounds of requests (answered or timed out; bounded), then up on the same files.
+  const from = { exchanges, accepted };
+  await waitFor(() => exchanges - from.exchanges >= 2 * CONCURRENCY || answered === TOTAL, { timeout: 15_000, interval: 10 }).catch(() => {});
+  const down = { exchanges: exchanges - from.exchanges, accepted: accepted - from.accepted };
+  await startRedis();
+  if (redis.url !== appEnv.REDIS_URL) throw new Error(`Redis came back on ${redis.url}, not ${appEnv.REDIS_URL}`);
+  return `while it was down: ${down.exchanges} requests ended, ${down.accepted} sends accepted`;
+}
+
+async function dropSmpp() {
+  smsc.dropAll();
+  await waitFor(() => smsc.boundSessions > 0, { timeout: 60_000, interval: 20, what: "the worker to bind again" });
+}
+
+async function stripeWebhookFiveTimes() {
+  const payload = JSON.stringify({
+    id: "evt_faults_1",
+    object: "event",
+    type: "payment_intent.succeeded",
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    data: { object: fakeStripe.intents.get(stripe.intentId) },
+  });
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+  stripe.webhookStatuses = await Promise.all(
+    Array.from({ length: 5 }, () =>
+      fetch(`${baseUrl}/payment/webhook/stripe`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+        body: payload,
+      }).then((r) => r.status, () => 0),
+    ),
+  );
+  return `answers ${stripe.webhookStatuses.join(", ")}`;
+}
+
+type Step = { when: () => boolean; name: string; action: () => Promise<string | void> };
+const byParts = (share: number) => () => smsc.counters.accepted >= Math.floor(partsPlanned * share);
+const byAccepted = (share: number) => () => accepted >= Math.floor(TOTAL * share);
+const tracks: Step[][] = [
+  [
+    { when: byParts(0.15), name: "SIGKILL the worker (1)", action: killWorker },
+    { when: byParts(0.5), name: "the SMSC drops every connection", action: dropSmpp },
+    { when: byParts(0.7), name: "SIGKILL the worker (2)", action: killWorker },
+  ],
+  [
+    { when: byAccepted(0.35), name: "restart Redis", action: restartRedis },
+    { when: byAccepted(0.6), name: "Stripe webhook delivered 5 times at once", action: stripeWebhookFiveTimes },
+  ],
+];
+const faultsDone = Promise.all(
+  tracks.map(async (steps) => {
+    for (const step of steps) {
+      await waitFor(step.when, { timeout: 10 * 60_000, interval: 5, what: step.name });
+      await fault(step.name, step.action);
+    }
+  }),
+);
+
+// --- the load: each request with its own Idempotency-Key, retried (same key) until it has an answer.
+// A client gives up on a request after CLIENT_TIMEOUT_MS, as real ones do, so a request that stalls
+// (Redis away) is sent again while the first may still commit: the key must make that one message. ---
+const CLIENT_TIMEOUT_MS = 2_000;
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+function post(send: PlannedSend): Promise<{ status: number; body: string; replayed: boolean }> {
+  const body = JSON.stringify({ to: send.to, body: send.body });
+  return new Promise((done, fail) => {
+    const req = request(
+      {
+        agent,
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/api/v1/messages",
+        timeout: CLIENT_TIMEOUT_MS,
+        headers: {
+          Authorization: `Bearer ${users[send.user].key}`,
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(body),
+          "Idempotency-Key": send.key,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => done({ status: res.statusCode ?? 0, body: text, replayed: res.headers["idempotent-replayed"] === "true" }));
+        res.on("error", fail);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("timed out")));
+    req.on("error", fail);
+    req.end(body);
+  });
+}
+
+async function sendOne(send: PlannedSend) {
+  const outcome = outcomes[send.index];
+  for (;;) {
+    outcome.attempts += 1;
+    try {
+      const { status, body, replayed } = await post(send);
+      outcome.status = status;
+      outcome.replayed ||= replayed;
+      if (status === 201) outcome.messageId = (JSON.parse(body) as { id: number }).id;
+      if (status === 201 || status === 402) break;
+      outcome.error = body.slice(0, 200);
+    } catch (error) {
+      outcome.status = 0;
+      outcome.error = (error as Error).message;
+    } finally {
+      exchanges += 1;
+    }
+    if (outcome.attempts >= 20) break;
+    await new Promise((r) => setTimeout(r, 100 * outcome.attempts));
+  }
+  answered += 1;
+  if (outcome.status === 201) accepted += 1;
+}
+
+let next = 0;
+const sendStarted = Date.now();
+const progress = setInterval(() => say(`sent ${answered}/${TOTAL}; smsc ${smsc.counters.accepted}/${partsPlanned} parts`), 5000);
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (next < TOTAL) await sendOne(plan[next++]);
+  }),
+);
+const sendSeconds = (Date.now() - sendStarted) / 1000;
+agent.destroy();
+say(`all ${TOTAL} requests answered in ${sendSeconds.toFixed(1)} s (${accepted} accepted)`);
+
+// --- settle: every message final (bounded), with the reconcilers doing their part ---
+const unsettled = sqlite.prepare(
+  "select (select count(*) from sms_messages where status in ('queued', 'submitting', 'submitted')) + (select count(*) from sms_outbox) as n",
+);
+let settleError: string | null = null;
+try {
+  await Promise.race([
+    faultsDone,
+    new Promise((_, reject) => setTimeout(() => reject(new Error("the fault timeline did not finish")), SETTLE_TIMEOUT_MS)),
+  ]);
+  await waitFor(() => (unsettled.get() as { n: number }).n === 0, {
+    timeout: SETTLE_TIMEOUT_MS,
+    interval: 250,
+    what: () => `every message to settle (${(unsettled.get() as { n: number }).n} still open)`,
+  });
+} catch (error) {
+  settleError = (error as Error).message;
+}
+clearInterval(progress);
+say(settleError ? `!! ${settleError}` : "every message settled");
+
+// Nothing may move while the invariants are read: stop the processes first (gracefully).
+await shutdown();
+
+const findings = new Findings();
+checkInvariants({ db: sqlite, plan, outcomes, users, submits: smsc.accepted, stripe, kills, inFlight: Math.min(WORKER_CONCURRENCY, SMPP_WINDOW), findings });
+if (settleError) findings.fail("settled", settleError);
+if (timeline.length !== tracks.flat().length) findings.fail("run", `only ${timeline.length} of ${tracks.flat().length} faults happened`);
+for (const crash of crashes) findings.fail("run", crash);
+
+const stats = {
+  ...findings.stats,
+  webProcesses: webs,
+  workerProcesses: workers,
+  smsc: smsc.counters,
+  sendSeconds: Number(sendSeconds.toFixed(1)),
+  totalSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),
+};
+const results = findings.results();
+console.log("\n=== fault run ===");
+for (const line of timeline) console.log(`fault: ${line}`);
+console.log(JSON.stringify(stats, null, 1));
+for (const result of results) {
+  console.log(`${result.passed ? "✓" : "✗"} ${result.name}`);
+  for (const detail of result.details) console.log(`    ${detail}`);
+}
+if (args.json) writeFileSync(args.json, JSON.stringify({ checks: results, timeline, stats }, null, 1));
+const failed = results.filter((r) => !r.passed).length;
+if (failed > 0 || args.keep) {
+  // The SMSC's log beside the database, to look into a failure afterwards.
+  const lines = smsc.accepted.map(({ shortMessage, udh, payload, ...submit }) => JSON.stringify(submit));
+  writeFileSync(join(dataDir, "smsc-accepted.jsonl"), `${lines.join("\n")}\n`);
+}
+if (failed > 0) {
+  console.log(`\n${failed} of ${results.length} checks failed; logs and database kept in ${dataDir}`);
+  process.exit(1);
+}
+if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
+console.log(`\nfault run passed: all ${results.length} checks`);
+process.exit(0);

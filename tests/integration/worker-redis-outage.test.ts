@@ -1,0 +1,64 @@
+// A worker process that starts while Redis is down (or restarting) waits for it instead of exiting:
+// found by the fault run (npm run test:faults), where a worker restarted right before a Redis restart
+// died in its start steps. This file runs its own redis-server, so stopping it touches no other file.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
+import { OUTBOX_GRACE_MS } from "../../app/modules/sms/reconcile.server.ts";
+import { queueMessage } from "../../app/modules/sms/send.server.ts";
+import { resetClock, setClock } from "../../app/utils/clock.server.ts";
+import { smsReconcile } from "../../worker/jobs/sms-reconcile.ts";
+import { startWorkers } from "../../worker/workers.ts";
+import { startTestRedis } from "../support/redis.ts";
+import { createTestUser } from "../support/requests.ts";
+import { grantCredits, sendJobsFor } from "../support/sms.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "smsgw-outage-"));
+let redis: Awaited<ReturnType<typeof startTestRedis>>;
+
+beforeAll(async () => {
+  redis = await startTestRedis(dir);
+  // Read when the first connection opens, which is after this.
+  process.env.REDIS_URL = redis.url;
+});
+afterAll(async () => {
+  await redis.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it("starting workers while Redis is down waits for Redis, then schedules and reconciles as usual", async () => {
+  // A message queued a minute ago: the reconciler that runs at start adds its job again.
+  const user = await createTestUser();
+  grantCredits(user.id, 1);
+  setClock(() => Date.now() - 60_000);
+  const message = await queueMessage(user.id, { to: "+12025550140", body: "Queued before the outage" });
+  resetClock();
+  // Its queues are connected already (as in a worker whose Redis restarts during its start steps).
+  await (await startWorkers([smsReconcile])).close();
+  await redis.stop();
+
+  // The first start re-added its job (lost with this Redis's data) and looks again a grace period later.
+  setClock(() => Date.now() + OUTBOX_GRACE_MS + 1_000);
+  let started = false;
+  let failed: unknown = null;
+  const starting = startWorkers([smsReconcile]).then(
+    (workers) => ((started = true), workers),
+    (error) => ((failed = error), null),
+  );
+  // Commands on the shared connection give up (maxRetriesPerRequest) while Redis is away; twice over,
+  // the start steps have failed too, and must still be waiting.
+  for (let i = 0; i < 2; i++) await expect(getQueue(QUEUES.smsSend).getJobCounts("waiting")).rejects.toThrow();
+  expect(failed).toBeNull();
+  expect(started).toBe(false);
+
+  redis = await startTestRedis(dir, redis.port);
+  const workers = await starting;
+  expect(failed).toBeNull();
+  const schedulers = await getQueue(QUEUES.smsReconcile).getJobSchedulers();
+  expect(schedulers.map((s) => s.key)).toContain("sms-reconcile");
+  expect((await sendJobsFor(message.id)).length).toBeGreaterThanOrEqual(1);
+  await workers?.close();
+  resetClock();
+});
