@@ -56,6 +56,14 @@ async function customer(credits: number) {
   return user;
 }
 
+/** The first occurrence sent and the schedule moved on (its message is stored before the schedule row). */
+function waitForFirstOccurrence(userId: number, scheduleId: number) {
+  return waitFor(
+    () => sentOccurrences(scheduleId).length === 1 && getSchedule(userId, scheduleId)?.nextRunAt !== sentOccurrences(scheduleId)[0],
+    { what: "the first occurrence" },
+  );
+}
+
 describe("running schedules with BullMQ", () => {
   it("a schedule due in a moment sends exactly one message, then completes and leaves Redis", async () => {
     const user = await customer(5);
@@ -82,7 +90,7 @@ describe("running schedules with BullMQ", () => {
     expect(await schedulerOf(schedule.id)).toMatchObject({ pattern: "daily", tz: NY, endDate: expect.any(Number) });
 
     // The first tick on BullMQ's own timing; the next two by moving the clock to each one.
-    await waitFor(() => sentOccurrences(schedule.id).length === 1, { what: "the first occurrence" });
+    await waitForFirstOccurrence(user.id, schedule.id);
     const second = await tick(user.id, schedule.id);
     const third = await tick(user.id, schedule.id);
 
@@ -99,7 +107,7 @@ describe("running schedules with BullMQ", () => {
   it("cancel stops the future occurrences and leaves what was sent alone", async () => {
     const user = await customer(10);
     const schedule = await scheduleSoon(user.id, { repeat: "weekly" });
-    await waitFor(() => sentOccurrences(schedule.id).length === 1, { what: "the first occurrence" });
+    await waitForFirstOccurrence(user.id, schedule.id);
     const [sent] = scheduleMessages(schedule.id);
     const next = getSchedule(user.id, schedule.id)!.nextRunAt!;
     await waitFor(() => occurrenceJob(schedule.id, next), { what: "the next occurrence's job" });
