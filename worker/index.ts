@@ -1,10 +1,20 @@
 // npm run worker: queue workers as their own process (use with WORKER=off on the web side).
+import { getPriority, setPriority } from "node:os";
 import { closeQueues } from "../app/queue/queues.server.ts";
 import { closeRedis } from "../app/queue/redis.server.ts";
 import { sqlite } from "../app/db/client.server.ts";
 import { startCheckpointer } from "../app/db/checkpointer.server.ts";
 import { runMigrations } from "../app/db/migrate.server.ts";
+import { env } from "../app/utils/env.server.ts";
 import { startWorkers } from "./workers.ts";
+
+// Under load the web's answers come first: sending is throughput work that may lag a moment
+// behind, while an API client or a person waits on every request.
+try {
+  setPriority(Math.max(getPriority(), env.WORKER_NICE));
+} catch {
+  // Not allowed here (some containers): run at the inherited priority.
+}
 
 runMigrations();
 const checkpointer = startCheckpointer();

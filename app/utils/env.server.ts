@@ -31,6 +31,7 @@ const schema = z.object({
   DEMO_MODE: flag(false),
   WORKER: z.enum(["inline", "off"]).default("inline"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   ANALYTICS_ID: optionalString,
   // Accounts one client address may create per hour (sign-up abuse).
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),

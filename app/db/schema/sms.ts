@@ -60,8 +60,11 @@ export const smsMessages = sqliteTable(
     // The API's message list filtered by status, paged by id.
     index("sms_messages_user_status_idx").on(t.userId, t.status, t.id),
     // A duplicate scheduler tick or API retry finds the first message instead of making another.
-    uniqueIndex("sms_messages_occurrence_unique").on(t.scheduleId, t.occurrenceAt),
-    uniqueIndex("sms_messages_api_ref_unique").on(t.userId, t.apiRef),
+    // Partial, like the one below: most messages have neither, and each index entry costs every insert.
+    uniqueIndex("sms_messages_occurrence_unique")
+      .on(t.scheduleId, t.occurrenceAt)
+      .where(sql`${t.scheduleId} is not null`),
+    uniqueIndex("sms_messages_api_ref_unique").on(t.userId, t.apiRef).where(sql`${t.apiRef} is not null`),
     // A retried group fan-out finds the member's first message instead of making another.
     uniqueIndex("sms_messages_group_send_contact_unique")
       .on(t.groupSendId, t.contactId)

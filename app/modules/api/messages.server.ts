@@ -84,9 +84,14 @@ export async function sendApiMessage(
 ): Promise<{ message: ApiMessage; replayed: boolean }> {
   if (idempotencyKey !== undefined && selectScheduleByApiRef().get(userId, idempotencyKey) !== undefined) throw idempotencyConflict();
   const queued = await queueBatchedMessage(userId, { ...input, source: "api", apiRef: idempotencyKey });
-  const message = getApiMessage(userId, queued.id);
-  if (!message) throw new Error(`Message ${queued.id} vanished right after it was queued`);
-  if (queued.duplicate && (message.to !== input.to || message.body !== input.body)) throw idempotencyConflict();
+  // A repeat compares with what was stored; a new message is what was just written.
+  const stored = queued.duplicate ? getApiMessage(userId, queued.id) : undefined;
+  if (queued.duplicate && (stored?.to !== input.to || stored?.body !== input.body)) throw idempotencyConflict();
+  const { id, to, encoding, segments, credits, createdAt } = queued;
   // The answer as it was first given: the current status is for GET /messages/{id}.
-  return { message: { ...message, status: "queued", statusDetail: null }, replayed: queued.duplicate };
+  const message: ApiMessage = {
+    id, to, body: input.body, encoding, segments, credits,
+    status: "queued", statusDetail: null, createdAt: new Date(createdAt).toISOString(),
+  };
+  return { message, replayed: queued.duplicate };
 }

@@ -9,7 +9,7 @@ import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { bookEntries } from "../credits/ledger.server.ts";
 import { isE164 } from "./phone.ts";
-import { countSegments, type SegmentCount } from "./segments.ts";
+import { countSegments, type SegmentCount, type SmsEncoding } from "./segments.ts";
 
 export type NewMessage = {
   /** E.164; validate user input with phone.ts first. */
@@ -30,8 +30,10 @@ export type NewMessage = {
 export type QueuedMessage = {
   id: number;
   to: string;
+  encoding: SmsEncoding;
   segments: number;
   credits: number;
+  createdAt: number;
   /** True when an earlier message with the same schedule occurrence, API reference or group send member was found instead. */
   duplicate: boolean;
 };
@@ -81,7 +83,7 @@ function enqueueTogether(messageIds: number[]): Promise<void> {
   return nextFlush;
 }
 
-type Row = { id: number; segments: number; credits: number };
+type Row = { id: number; encoding: SmsEncoding; segments: number; credits: number; createdAt: number };
 
 const insertMessage = statement<unknown[], { id: number }>(
   `insert into sms_messages
@@ -133,7 +135,7 @@ function insertOrFind(
   return { ...earlier, duplicate: true };
 }
 const findDuplicate = statement<unknown[], Row>(
-  `select id, segments, credits from sms_messages
+  `select id, encoding, segments, credits, created_at as createdAt from sms_messages
    where (schedule_id = ? and occurrence_at = ?) or (user_id = ? and api_ref = ?) or (group_send_id = ? and contact_id = ?)
    limit 1`,
 );
@@ -148,12 +150,13 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
   for (const { message, count } of priced) {
     const inserted = insertOrFind(userId, message, count, { status: "queued", credits: count.credits, error: null }, now);
     if (inserted.duplicate) {
-      queued.push({ id: inserted.id, to: message.to, segments: inserted.segments, credits: inserted.credits, duplicate: true });
+      queued.push({ ...inserted, to: message.to });
       continue;
     }
     insertOutbox().run(inserted.id, now);
     debits.push({ kind: "debit", amount: -count.credits, key: `msg:${inserted.id}:debit` });
-    queued.push({ id: inserted.id, to: message.to, segments: count.segments, credits: count.credits, duplicate: false });
+    const { encoding, segments, credits } = count;
+    queued.push({ id: inserted.id, to: message.to, encoding, segments, credits, createdAt: now, duplicate: false });
   }
   // Throws InsufficientCreditsError for the batch's sum, rolling every row above back.
   const moved = bookEntries(tx, userId, debits);
