@@ -37,7 +37,8 @@ declare module "smpp" {
 
   export class Session extends EventEmitter {
     socket: Socket;
-    send(pdu: PDU, onResponse?: OnResponse, onSent?: OnResponse): boolean;
+    /** Any object with these members will do (the transport sends hand-encoded PDUs). */
+    send(pdu: Pick<PDU, "command" | "sequence_number" | "isResponse" | "toBuffer">, onResponse?: OnResponse, onSent?: OnResponse): boolean;
     close(callback?: () => void): void;
     destroy(callback?: () => void): void;
     pause(): void;

@@ -1,5 +1,6 @@
 import smpp, { type PDU, type Session, type ShortMessage } from "smpp";
 import { log } from "../../../utils/log.server.ts";
+import { deliverSmResp, submitSm, type SubmitSmFields } from "./smpp-pdu.server.ts";
 import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "../segments.ts";
 import {
   type ClaimMessages,
@@ -268,7 +269,7 @@ export class SmppTransport implements SmsTransport {
     return { kind: "temporary", reason: failures[0].reason, acks };
   }
 
-  private sendPart(session: Session, part: number, fields: Record<string, unknown>): Promise<PartResult> {
+  private sendPart(session: Session, part: number, fields: SubmitSmFields): Promise<PartResult> {
     return new Promise((resolve) => {
       const entries = this.inFlight.get(session) ?? new Set<InFlight>();
       this.inFlight.set(session, entries);
@@ -287,7 +288,7 @@ export class SmppTransport implements SmsTransport {
       // No answer in time: the link is dead; closing it fails this and every other part in flight.
       const timer = setTimeout(() => session.destroy(), this.options.responseTimeoutMs);
       entries.add(entry);
-      const written = session.submit_sm(fields, (resp) => {
+      const written = session.send(submitSm(fields), (resp) => {
         if (resp.command_status === ESME_ROK && resp.message_id) {
           entry.settle({ part, ok: true, providerId: resp.message_id });
           return;
@@ -450,7 +451,7 @@ export class SmppTransport implements SmsTransport {
     }
     // Stored a few milliseconds later with the others that came meanwhile: one write per batch.
     if (this.receiptBatch.length === 0) this.receiptTimer = setTimeout(() => void this.flushReceipts(), RECEIPT_FLUSH_MS);
-    this.receiptBatch.push({ receipt, session, respond: (status) => session.send(pdu.response({ command_status: status })) });
+    this.receiptBatch.push({ receipt, session, respond: (status) => session.send(deliverSmResp(pdu.sequence_number, status)) });
     if (this.receiptBatch.length >= RECEIPT_BATCH_MAX) void this.flushReceipts();
   }
 
