@@ -5,7 +5,8 @@ import { resolve } from "node:path";
 import { Redis } from "ioredis";
 import { redisOptions } from "../app/queue/redis.server.ts";
 
-export type PrivateRedis = { url: string; stop: () => Promise<void> };
+/** `pid` is the child's, when this call started one (an already running Redis has none here). */
+export type PrivateRedis = { url: string; pid?: number; stop: () => Promise<void> };
 
 export class RedisNotInstalledError extends Error {
   constructor() {
@@ -83,6 +84,7 @@ export async function startPrivateRedis(dataDir: string): Promise<PrivateRedis> 
   writeFileSync(urlFile, url);
   return {
     url,
+    pid: child.pid,
     stop: async () => {
       rmSync(urlFile, { force: true });
       if (child.exitCode !== null) return;

@@ -149,8 +149,23 @@ log(`up: web pid ${web.pid}, ${WORKERS} worker(s), SMSC ${smscUrl}`);
 const count = (where: string, ...params: unknown[]) =>
   (sqlite.prepare(`select count(*) as n from sms_messages where ${where}`).get(...params) as { n: number }).n;
 
+// CPU seconds a process has used, all its threads (Linux /proc).
+const CLOCK_TICKS = 100;
+const cpuSeconds = (pid: number | undefined) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+};
+const cpuTakers = () => ({
+  web: cpuSeconds(web.pid),
+  worker: workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0),
+  redis: redis.pid ? cpuSeconds(redis.pid) : 0,
+  smsc: cpuSeconds(smsc.pid),
+  load: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+});
+
 // --- 1. the API, and the full cycle to delivered --------------------------------------------
 const smscBefore = await smscStats();
+const cpuBefore = cpuTakers();
 const request = (i: number) => {
   const body = JSON.stringify({ to: `+1202${String(3000000 + (i % 100000)).padStart(7, "0")}`, body: `Benchmark message ${i}` });
   return Buffer.from(
@@ -169,6 +184,10 @@ await until(
   () => count("user_id = ? and status in ('delivered', 'failed', 'undelivered', 'rejected', 'expired', 'unknown')", apiUser.id) >= accepted,
   300_000,
 );
+const cpuAfter = cpuTakers();
+const cpuPerMessage = Object.fromEntries(
+  Object.entries(cpuAfter).map(([name, seconds]) => [name, Math.round(((seconds - cpuBefore[name as keyof typeof cpuBefore]) * 1e6) / N)]),
+) as Record<keyof typeof cpuAfter, number>;
 const span = sqlite
   .prepare("select min(created_at) as first, max(done_at) as last, sum(status = 'delivered') as delivered from sms_messages where user_id = ?")
   .get(apiUser.id) as { first: number; last: number; delivered: number };
@@ -276,6 +295,7 @@ const result = {
   group_10k_s: Number(groupSeconds.toFixed(2)),
   history_p99_ms: historyP99 === null ? null : Number(historyP99.toFixed(1)),
   orders_p99_ms: ordersP99 === null ? null : Number(ordersP99.toFixed(1)),
+  cpu_us_per_msg: { ...cpuPerMessage, gateway: cpuPerMessage.web + cpuPerMessage.worker + cpuPerMessage.redis },
   rss_mb: Math.max(rss.web, ...rss.workers),
   rss_web_mb: rss.web,
   rss_worker_mb: rss.workers,
@@ -290,6 +310,12 @@ const rows: [string, string, string][] = [
   ["group_10k_s", `${result.group_10k_s} s (${GROUP} members)`, "< 3 s"],
   ["history_p99_ms", historyP99 === null ? "skipped" : `${result.history_p99_ms} ms (p50 ${historyTimes.p50.toFixed(1)})`, "< 50 ms"],
   ["orders_p99_ms", ordersP99 === null ? "skipped" : `${result.orders_p99_ms} ms (p50 ${ordersTimes.p50.toFixed(1)})`, "< 50 ms"],
+  [
+    "CPU per message (API phase)",
+    `web ${cpuPerMessage.web} µs, worker ${cpuPerMessage.worker} µs, Redis ${cpuPerMessage.redis} µs; ` +
+      `test SMSC ${cpuPerMessage.smsc} µs, load generator ${cpuPerMessage.load} µs`,
+    "",
+  ],
   ["rss_mb (peak)", `web ${rss.web} MB, worker ${rss.workers.join(", ")} MB`, "< 300 MB each"],
 ];
 console.log("\n| metric | measured | target |\n|---|---|---|");

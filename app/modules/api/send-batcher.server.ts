@@ -15,7 +15,7 @@ let flushScheduled = false;
 
 async function queueBatch(userId: number, batch: Waiting[]): Promise<void> {
   try {
-    const { messages } = await queueMessages(userId, batch.map((w) => w.message));
+    const { messages } = await queueMessages(userId, batch.map((w) => w.message), { waitForJobs: false });
     batch.forEach((w, i) => w.resolve(messages[i]));
   } catch (error) {
     if (!(error instanceof InsufficientCreditsError) || batch.length === 1) {

@@ -166,11 +166,15 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
 /**
  * Queues one or many messages of one user. In ONE short transaction: every message row (`queued`),
  * its outbox row and its debit (`msg:<id>:debit`) in the ledger; then the send jobs, in one round
- * trip shared with the other messages queued in the same few milliseconds. Not enough credits for the whole batch: InsufficientCreditsError (from the ledger, with
- * `needed` and `balance`) and nothing is written. Keep batches to a few thousand so the write lock
- * stays short.
+ * trip shared with the other messages queued in the same few milliseconds. Not enough credits for
+ * the whole batch: InsufficientCreditsError (from the ledger, with `needed` and `balance`) and
+ * nothing is written. Keep batches to a few thousand so the write lock stays short.
+ *
+ * `waitForJobs: false` returns once the transaction has committed: the messages are safe from
+ * then on (a job that never reaches Redis is added by the reconciler from the outbox), so an API
+ * client need not wait for Redis too.
  */
-export async function queueMessages(userId: number, messages: NewMessage[]): Promise<QueueResult> {
+export async function queueMessages(userId: number, messages: NewMessage[], { waitForJobs = true } = {}): Promise<QueueResult> {
   const priced: Priced[] = messages.map((message) => {
     if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
     const count = countSegments(message.body);
@@ -186,12 +190,11 @@ export async function queueMessages(userId: number, messages: NewMessage[]): Pro
   );
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
-  try {
-    if (fresh.length > 0) await enqueueTogether(fresh);
-  } catch (error) {
+  const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueTogether(fresh).catch((error: unknown) => {
     // The messages are safe in SQLite: the reconciler enqueues their outbox rows later.
     log("error", "sms", `could not enqueue ${fresh.length} messages; the reconciler will`, error);
-  }
+  });
+  if (waitForJobs) await enqueued;
   return result;
 }
 
