@@ -9,6 +9,7 @@ import { BalanceSchema, ErrorSchema, MessageListSchema, MessageSchema } from "..
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { apiCustomer, callApi, startApiServer } from "../support/api.ts";
 import { ledgerKeys, messageRow, sendJobsFor } from "../support/sms.ts";
+import { waitFor } from "../support/wait.ts";
 
 const TWO_SEGMENTS = "x".repeat(161);
 
@@ -34,6 +35,8 @@ describe("POST /api/v1/messages", () => {
     expect(Date.parse(message.createdAt)).toBe(messageRow(message.id)!.createdAt.getTime());
     expect(messageRow(message.id)).toMatchObject({ userId: customer.id, source: "api", status: "queued" });
     expect(getBalance(customer.id)).toBe(3);
+    // The answer does not wait for Redis: the job follows the commit.
+    await waitFor(async () => (await sendJobsFor(message.id)).length > 0, { what: "the message's send job" });
     expect(await sendJobsFor(message.id)).toHaveLength(1);
     expect(sent.headers["RateLimit-Limit"]).toBeDefined();
   });
