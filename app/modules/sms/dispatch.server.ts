@@ -273,9 +273,17 @@ const recordOutcomesTx = sqlite.transaction((recorded: Recorded[], now: number) 
 });
 
 /**
- * Sends a batch of queued messages through the transport and records every answer in one
- * transaction. Messages no longer queued are skipped; a temporary error puts a message back in the
- * queue, due again after its backoff (sendAndRequeue adds its job).
+ * Messages handed to the transport together and then recorded in one transaction. A job's batch
+ * goes in slices of this size, concurrently, so the SMSC's answers are written moments after they
+ * come: a worker killed meanwhile leaves no more than the SMPP window and a slice `submitting` with
+ * its answers unknown.
+ */
+export const RECORD_SLICE = 25;
+
+/**
+ * Sends a batch of queued messages through the transport and records the answers, a slice at a
+ * time. Messages no longer queued are skipped; a temporary error puts a message back in the queue,
+ * due again after its backoff (sendAndRequeue adds its job).
  */
 export async function sendQueuedMessages(transport: SmsTransport, messageIds: number[]): Promise<Map<number, SendOutcome>> {
   const ids = JSON.stringify(messageIds);
@@ -297,14 +305,22 @@ export async function sendQueuedMessages(transport: SmsTransport, messageIds: nu
     if (parts.length === 0) settled.push({ id: row.id, attempts: row.attempts, outcome: { kind: "accepted", acks: [] } });
     else outgoing.push({ id: row.id, to: row.toPhone, body: row.body, parts });
   }
-  const nothingLeft = settled.length > 0 ? await claimMessages(settled.map((r) => r.id)) : new Set<number>();
-  const outcomes = outgoing.length > 0 ? await transport.submitMany(outgoing, claimMessages) : new Map<number, SubmitOutcome>();
-  const recorded: Recorded[] = [
-    ...settled.map((r) => (nothingLeft.has(r.id) ? r : { ...r, outcome: { kind: "not-claimed" } as const })),
-    ...outgoing.map((sms) => ({ id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome: outcomes.get(sms.id)! })),
-  ];
-  const recordedOutcomes = await writeWithoutStalling(() => recordOutcomesTx.immediate(recorded, clock.now()));
-  for (const [id, outcome] of recordedOutcomes) results.set(id, outcome);
+  const record = async (recorded: Recorded[]) => {
+    const outcomes = await writeWithoutStalling(() => recordOutcomesTx.immediate(recorded, clock.now()));
+    for (const [id, outcome] of outcomes) results.set(id, outcome);
+  };
+  const recordSettled = async () => {
+    if (settled.length === 0) return;
+    const nothingLeft = await claimMessages(settled.map((r) => r.id));
+    await record(settled.map((r) => (nothingLeft.has(r.id) ? r : { ...r, outcome: { kind: "not-claimed" } as const })));
+  };
+  const sendSlice = async (slice: OutgoingSms[]) => {
+    const outcomes = await transport.submitMany(slice, claimMessages);
+    await record(slice.map((sms) => ({ id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome: outcomes.get(sms.id)! })));
+  };
+  const slices: Promise<void>[] = [recordSettled()];
+  for (let i = 0; i < outgoing.length; i += RECORD_SLICE) slices.push(sendSlice(outgoing.slice(i, i + RECORD_SLICE)));
+  await Promise.all(slices);
   return results;
 }
 
