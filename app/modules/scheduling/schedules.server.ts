@@ -3,7 +3,6 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
 import { contactGroups } from "../../db/schema/contacts.ts";
-import { users } from "../../db/schema/core.ts";
 import { SCHEDULE_STATUSES, schedules } from "../../db/schema/scheduling.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
@@ -13,7 +12,7 @@ import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contact
 import type { GroupSendReport } from "../contacts/group-send.ts";
 import { latestScheduledGroupSend } from "../contacts/group-send.server.ts";
 import { groupMemberCounts } from "../contacts/groups.server.ts";
-import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { getBalance, InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { isE164 } from "../sms/phone.ts";
 import { countSegments } from "../sms/segments.ts";
 import { cancelledValues, disarmSchedules } from "./cancel.server.ts";
@@ -176,7 +175,7 @@ export async function createSchedule(
         recipients = members.active;
         groupName = group.name;
       }
-      const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get()?.balance ?? 0;
+      const balance = getBalance(userId, tx);
       if (balance < recipients * perMessage) throw new InsufficientCreditsError(recipients * perMessage, balance);
       const row = tx
         .insert(schedules)
