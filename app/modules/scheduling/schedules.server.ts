@@ -7,6 +7,7 @@ import { SCHEDULE_STATUSES, schedules } from "../../db/schema/scheduling.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
+import { pageWindow } from "../../utils/misc.ts";
 import { canonicalTimeZone, isValidTimeZone, parseDate } from "../../utils/time-zone.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
 import type { GroupSendReport } from "../contacts/group-send.ts";
@@ -234,13 +235,12 @@ export type ScheduleListItem = Schedule & { lastGroupSend: GroupSendReport | nul
 /** The owner's schedules, newest first, a page at a time. */
 export function listSchedules(userId: number, requestedPage = 1) {
   const total = db.select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()?.n ?? 0;
-  const totalPages = Math.max(1, Math.ceil(total / SCHEDULES_PAGE_SIZE));
-  const page = Math.min(Math.max(1, Math.trunc(requestedPage) || 1), totalPages);
+  const { page, totalPages, offset } = pageWindow(total, requestedPage, SCHEDULES_PAGE_SIZE);
   const rows = withGroupNames()
     .where(eq(schedules.userId, userId))
     .orderBy(desc(schedules.id))
     .limit(SCHEDULES_PAGE_SIZE)
-    .offset((page - 1) * SCHEDULES_PAGE_SIZE)
+    .offset(offset)
     .all();
   const items: ScheduleListItem[] = rows.map(({ row, groupName }) => ({
     ...toSchedule(row, groupName),
