@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db, type Executor } from "../../db/client.server.ts";
 import { statement } from "../../db/statements.server.ts";
 import { creditLedger, users } from "../../db/schema/core.ts";
@@ -82,14 +82,4 @@ export function getLedgerSum(userId: number): number {
     .where(eq(creditLedger.userId, userId))
     .get();
   return row?.total ?? 0;
-}
-
-export function getLedgerEntries(userId: number, limit = 50) {
-  return db
-    .select()
-    .from(creditLedger)
-    .where(eq(creditLedger.userId, userId))
-    .orderBy(desc(creditLedger.id))
-    .limit(limit)
-    .all();
 }

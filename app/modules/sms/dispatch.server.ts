@@ -22,7 +22,7 @@ const RANK: Record<MessageStatus, number> = {
 };
 const CARRIER_FAILURES = new Set<MessageStatus>(["rejected", "undelivered", "expired"]);
 
-export function isFinal(status: MessageStatus): boolean {
+function isFinal(status: MessageStatus): boolean {
   return RANK[status] === 4;
 }
 
@@ -143,7 +143,7 @@ const claimTx = sqlite.transaction((ids: number[], now: number) => {
 });
 
 /** queued -> submitting for each id, in one transaction; the ids another worker (or nobody) had are left out. */
-export function claimMessages(ids: number[]): Promise<Set<number>> {
+function claimMessages(ids: number[]): Promise<Set<number>> {
   return writeWithoutStalling(() => claimTx.immediate(ids, clock.now()));
 }
 
@@ -225,7 +225,7 @@ export type SendOutcome =
   | { outcome: "retry"; reason: string; delayMs: number };
 
 /** Exponential backoff with jitter after a message's `attempts`-th try met a temporary error. */
-export function retryDelayMs(attempts: number): number {
+function retryDelayMs(attempts: number): number {
   return Math.round(env.SMS_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1) * (0.8 + Math.random() * 0.4));
 }
 

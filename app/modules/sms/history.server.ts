@@ -6,7 +6,6 @@ import { pageWindow } from "../../utils/misc.ts";
 export const HISTORY_PAGE_SIZE = 10;
 /** The spec's banner: the history shows the newest 10,000 messages. */
 export const HISTORY_LIMIT = 10_000;
-export const HISTORY_MAX_PAGE = HISTORY_LIMIT / HISTORY_PAGE_SIZE;
 
 const columns = {
   id: smsMessages.id,
