@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { env } from "../app/utils/env.server.ts";
+import { publicOrigin } from "../app/utils/http.server.ts";
 import type { Extension } from "./http.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -12,12 +12,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function ownOrigin(req: IncomingMessage): string | null {
-  const host = (env.TRUST_PROXY && header(req, "x-forwarded-host")) || header(req, "host");
-  if (!host) return null;
-  const forwardedProto = env.TRUST_PROXY ? header(req, "x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
-  const proto = forwardedProto ?? ((req.socket as { encrypted?: boolean }).encrypted ? "https" : "http");
-  return `${proto}://${host}`.toLowerCase();
+/** The origin the client reached us at, as the app's pages compute it (forwarded headers only with TRUST_PROXY). */
+function ownOrigin(req: IncomingMessage): string {
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  return publicOrigin((name) => header(req, name), scheme, header(req, "host"));
 }
 
 /** Why a state-changing request must be refused as cross-site, or null when it may go on. */

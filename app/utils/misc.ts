@@ -29,3 +29,10 @@ export function formatDateTime(value: Date | number | string, timeZone = "UTC"):
 export function pluralize(n: number, one: string, many = `${one}s`): string {
   return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }
+
+/** Pages for `total` rows, and the requested page kept within them (a page past the end gives the last). */
+export function pageWindow(total: number, requested: number, size: number) {
+  const totalPages = Math.max(1, Math.ceil(total / size));
+  const page = Math.min(Math.max(1, Math.trunc(requested) || 1), totalPages);
+  return { page, totalPages, offset: (page - 1) * size };
+}

@@ -16,7 +16,7 @@ const toastStorage = createCookieSessionStorage({
   },
 });
 
-export async function createToastHeaders(input: ToastInput): Promise<Headers> {
+async function createToastHeaders(input: ToastInput): Promise<Headers> {
   const session = await toastStorage.getSession();
   const toast = ToastSchema.parse({ id: randomUUID(), ...input });
   session.flash("toast", toast);

@@ -36,7 +36,7 @@ function flush() {
   }
 }
 
-/** queueMessage, batched with the user's other sends of this event-loop turn. */
+/** queueMessage, batched with the user's other sends that arrive within the same FLUSH_MS window (1 ms). */
 export function queueBatchedMessage(userId: number, message: NewMessage): Promise<QueuedMessage> {
   return new Promise((resolve, reject) => {
     let list = waiting.get(userId);

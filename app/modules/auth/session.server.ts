@@ -72,7 +72,3 @@ export async function endSession(request: Request): Promise<string> {
   if (id) db.delete(sessions).where(eq(sessions.id, hashId(id))).run();
   return sessionCookie.serialize("", { maxAge: 0 });
 }
-
-export function endAllSessions(userId: number): void {
-  db.delete(sessions).where(eq(sessions.userId, userId)).run();
-}

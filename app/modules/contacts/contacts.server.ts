@@ -2,8 +2,9 @@ import { and, asc, count, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { db, type Tx } from "../../db/client.server.ts";
 import { contactGroupMembers, contactGroups, contacts } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
+import { pageWindow } from "../../utils/misc.ts";
 import { DuplicatePhoneError, NotFoundError } from "./errors.ts";
-import { CONTACTS_PAGE_SIZE, pageWindow } from "./schemas.ts";
+import { CONTACTS_PAGE_SIZE } from "./schemas.ts";
 
 export type ContactInput = {
   name: string;

@@ -2,7 +2,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { db, type Tx } from "../../db/client.server.ts";
 import { contactGroups, groupSends } from "../../db/schema/contacts.ts";
-import { users } from "../../db/schema/core.ts";
 import { statement } from "../../db/statements.server.ts";
 import { getQueue, QUEUES } from "../../queue/queues.server.ts";
 import type { GroupSendPayload } from "../../queue/payloads.ts";
@@ -10,7 +9,7 @@ import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { pluralize } from "../../utils/misc.ts";
-import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { getBalance, InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { normalizePhone } from "../sms/phone.ts";
 import { countSegments } from "../sms/segments.ts";
 import { type NewMessage, queueMessages } from "../sms/send.server.ts";
@@ -126,7 +125,7 @@ export async function startGroupSend(
     if (members.total === 0) throw new EmptyGroupError();
     if (members.active === 0) throw new InactiveContactError(members.total);
     const needed = members.active * credits;
-    const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get()?.balance ?? 0;
+    const balance = getBalance(userId, tx);
     if (balance < needed) throw new InsufficientCreditsError(needed, balance);
     return {};
   });

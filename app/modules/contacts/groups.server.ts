@@ -3,10 +3,11 @@ import { db, type Tx } from "../../db/client.server.ts";
 import { statement } from "../../db/statements.server.ts";
 import { contactGroupMembers, contactGroups } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
+import { pageWindow } from "../../utils/misc.ts";
 import { cancelGroupSchedules, disarmSchedules } from "../scheduling/cancel.server.ts";
 import type { NamePosition } from "./contacts.server.ts";
 import { DuplicateGroupNameError } from "./errors.ts";
-import { GROUPS_PAGE_SIZE, pageWindow } from "./schemas.ts";
+import { GROUPS_PAGE_SIZE } from "./schemas.ts";
 
 export type GroupInput = { name: string; description: string };
 export type Group = { id: number; name: string; description: string; members: number };

@@ -5,13 +5,14 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join, resolve } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
-import { contactGroups, contactImports, contacts } from "../../db/schema/contacts.ts";
+import { contactImports, contacts } from "../../db/schema/contacts.ts";
 import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { emailField } from "../auth/schemas.ts";
 import { normalizePhone } from "../sms/phone.ts";
 import { NotFoundError } from "./errors.ts";
+import { listGroupChoices } from "./groups.server.ts";
 import { IMPORT_FIELDS, type ImportField, type ImportMapping, type ImportReport } from "./import.ts";
 import { contactNameField, groupNameField } from "./schemas.ts";
 
@@ -259,14 +260,7 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
       .all()
       .map((r) => r.phone),
   );
-  const groupIds = new Map(
-    db
-      .select({ id: contactGroups.id, name: contactGroups.name })
-      .from(contactGroups)
-      .where(eq(contactGroups.userId, userId))
-      .all()
-      .map((g) => [g.name.toLowerCase(), g.id]),
-  );
+  const groupIds = new Map(listGroupChoices(userId).map((g) => [g.name.toLowerCase(), g.id]));
   const now = clock.now();
   const missingGroups = new Map<string, string>();
   for (const row of valid) for (const name of row.groups) if (!groupIds.has(name.toLowerCase())) missingGroups.set(name.toLowerCase(), name);

@@ -81,13 +81,6 @@ export function createPanelSendSchema(maxSegments: number) {
   });
 }
 
-/** Pages for `total` rows, and the requested page kept within them (a page past the end gives the last). */
-export function pageWindow(total: number, requested: number, size: number) {
-  const totalPages = Math.max(1, Math.ceil(total / size));
-  const page = Math.min(Math.max(1, Math.trunc(requested) || 1), totalPages);
-  return { page, totalPages, offset: (page - 1) * size };
-}
-
 export const LIST_PANELS = ["edit", "send", "schedule", "delete", "sent"] as const;
 export type ListPanel = (typeof LIST_PANELS)[number];
 

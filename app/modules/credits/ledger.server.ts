@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db, type Executor } from "../../db/client.server.ts";
 import { statement } from "../../db/statements.server.ts";
 import { creditLedger, users } from "../../db/schema/core.ts";
@@ -33,21 +33,9 @@ export type LedgerEntry = {
  * caller's transaction back) when a negative amount would take the balance below zero.
  */
 export function bookEntry(tx: Executor, entry: LedgerEntry): boolean {
-  if (!Number.isInteger(entry.amount) || entry.amount === 0) throw new Error("Ledger amount must be a non-zero integer");
-  const inserted = tx
-    .insert(creditLedger)
-    .values({ ...entry, createdAt: clock.date() })
-    .onConflictDoNothing({ target: creditLedger.key })
-    .returning({ id: creditLedger.id })
-    .all();
-  if (inserted.length === 0) return false;
-  const changed = tx
-    .update(users)
-    .set({ creditBalance: sql`${users.creditBalance} + ${entry.amount}` })
-    .where(and(eq(users.id, entry.userId), gte(users.creditBalance, Math.max(0, -entry.amount))))
-    .run().changes;
-  if (changed === 0) throw new InsufficientCreditsError(-entry.amount, getBalanceTx(tx, entry.userId));
-  return true;
+  const { userId, ...rest } = entry;
+  // A single entry moves exactly its (non-zero) amount when booked, and nothing when booked before.
+  return bookEntries(tx, userId, [rest]) !== 0;
 }
 
 const insertEntry = statement(
@@ -70,7 +58,7 @@ export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEn
     if (insertEntry().run(userId, entry.kind, entry.amount, entry.key, entry.note ?? null, now).changes === 1) sum += entry.amount;
   }
   if (sum !== 0 && moveBalance().run(sum, userId, Math.max(0, -sum)).changes === 0) {
-    throw new InsufficientCreditsError(-sum, getBalanceTx(tx, userId));
+    throw new InsufficientCreditsError(-sum, getBalance(userId, tx));
   }
   return sum;
 }
@@ -80,13 +68,9 @@ export function book(entry: LedgerEntry): boolean {
   return db.transaction((tx) => bookEntry(tx, entry), { behavior: "immediate" });
 }
 
-function getBalanceTx(tx: Executor, userId: number): number {
-  const row = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
-  return row?.balance ?? 0;
-}
-
-export function getBalance(userId: number): number {
-  const row = db.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
+/** The user's cached balance, read through `ex`: pass the caller's transaction to read inside it. */
+export function getBalance(userId: number, ex: Executor = db): number {
+  const row = ex.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
   return row?.balance ?? 0;
 }
 
@@ -98,14 +82,4 @@ export function getLedgerSum(userId: number): number {
     .where(eq(creditLedger.userId, userId))
     .get();
   return row?.total ?? 0;
-}
-
-export function getLedgerEntries(userId: number, limit = 50) {
-  return db
-    .select()
-    .from(creditLedger)
-    .where(eq(creditLedger.userId, userId))
-    .orderBy(desc(creditLedger.id))
-    .limit(limit)
-    .all();
 }

@@ -9,7 +9,7 @@ export const TEST_CARDS = [
   { number: "4000 0000 0000 9995", outcome: "is declined for insufficient funds" },
 ] as const;
 
-export const digitsOnly = (value: string) => value.replace(/[\s-]/g, "");
+const digitsOnly = (value: string) => value.replace(/[\s-]/g, "");
 
 export function passesLuhn(digits: string): boolean {
   let sum = 0;

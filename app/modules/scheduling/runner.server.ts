@@ -140,7 +140,7 @@ async function runActive(row: Row, at: number): Promise<OccurrenceOutcome> {
  * latest one of each schedule runs now (sent, or recorded as missed when too late), and the
  * schedule's job scheduler is put back if it is gone.
  */
-export async function catchUpSchedules(): Promise<number> {
+async function catchUpSchedules(): Promise<number> {
   const now = clock.now();
   const due = db
     .select()
@@ -160,7 +160,7 @@ export async function catchUpSchedules(): Promise<number> {
 }
 
 /** Makes Redis match the table: a job scheduler for every active schedule, none for anything else. */
-export async function syncJobSchedulers(): Promise<{ armed: number; removed: number }> {
+async function syncJobSchedulers(): Promise<{ armed: number; removed: number }> {
   const orphans = new Set(await armedScheduleIds());
   let armed = 0;
   for (let after = 0; ; ) {

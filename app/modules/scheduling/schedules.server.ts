@@ -3,17 +3,17 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
 import { contactGroups } from "../../db/schema/contacts.ts";
-import { users } from "../../db/schema/core.ts";
 import { SCHEDULE_STATUSES, schedules } from "../../db/schema/scheduling.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
+import { pageWindow } from "../../utils/misc.ts";
 import { canonicalTimeZone, isValidTimeZone, parseDate } from "../../utils/time-zone.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
 import type { GroupSendReport } from "../contacts/group-send.ts";
 import { latestScheduledGroupSend } from "../contacts/group-send.server.ts";
 import { groupMemberCounts } from "../contacts/groups.server.ts";
-import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { getBalance, InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { isE164 } from "../sms/phone.ts";
 import { countSegments } from "../sms/segments.ts";
 import { cancelledValues, disarmSchedules } from "./cancel.server.ts";
@@ -176,7 +176,7 @@ export async function createSchedule(
         recipients = members.active;
         groupName = group.name;
       }
-      const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get()?.balance ?? 0;
+      const balance = getBalance(userId, tx);
       if (balance < recipients * perMessage) throw new InsufficientCreditsError(recipients * perMessage, balance);
       const row = tx
         .insert(schedules)
@@ -235,13 +235,12 @@ export type ScheduleListItem = Schedule & { lastGroupSend: GroupSendReport | nul
 /** The owner's schedules, newest first, a page at a time. */
 export function listSchedules(userId: number, requestedPage = 1) {
   const total = db.select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()?.n ?? 0;
-  const totalPages = Math.max(1, Math.ceil(total / SCHEDULES_PAGE_SIZE));
-  const page = Math.min(Math.max(1, Math.trunc(requestedPage) || 1), totalPages);
+  const { page, totalPages, offset } = pageWindow(total, requestedPage, SCHEDULES_PAGE_SIZE);
   const rows = withGroupNames()
     .where(eq(schedules.userId, userId))
     .orderBy(desc(schedules.id))
     .limit(SCHEDULES_PAGE_SIZE)
-    .offset((page - 1) * SCHEDULES_PAGE_SIZE)
+    .offset(offset)
     .all();
   const items: ScheduleListItem[] = rows.map(({ row, groupName }) => ({
     ...toSchedule(row, groupName),

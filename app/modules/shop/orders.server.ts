@@ -1,11 +1,10 @@
 import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
-import { users } from "../../db/schema/core.ts";
 import { orderLines, orders } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { likeContains } from "../../utils/sql.server.ts";
-import { bookEntry } from "../credits/ledger.server.ts";
+import { bookEntry, getBalance } from "../credits/ledger.server.ts";
 import { getCart } from "./cart.server.ts";
 import { type AdminOrderQuery, MY_ORDERS_PAGE_SIZE, nextStatuses, type OrderStatus } from "./orders.ts";
 
@@ -171,7 +170,7 @@ export function changeOrderStatus(orderId: number, status: OrderStatus): StatusC
       const wasPaid = order.status !== "Pending";
       let reversed = 0;
       if (status === "Cancelled" && wasPaid) {
-        const balance = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, order.userId)).get()?.balance ?? 0;
+        const balance = getBalance(order.userId, tx);
         reversed = Math.min(order.totalCredits, balance);
         if (reversed > 0) {
           bookEntry(tx, {

@@ -90,6 +90,5 @@ export const PackageFormSchema = z.object({
     .optional()
     .refine((file) => !file || file.size < MAX_IMAGE_BYTES, IMAGE_MESSAGES.size),
 });
-export type PackageFormValues = z.infer<typeof PackageFormSchema>;
 
 export const DEMO_PACKAGE_NOTICE = "Creating, updating and deleting menu items is disabled in this demo.";

@@ -6,7 +6,7 @@ import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { bookEntry } from "../credits/ledger.server.ts";
 import { enqueueSends } from "./send.server.ts";
-import type { OutgoingSms, PartAck, Receipt, SmsTransport, SubmitOutcome } from "./transports/types.ts";
+import type { ClaimMessages, OutgoingSms, PartAck, Receipt, SmsTransport, SubmitOutcome } from "./transports/types.ts";
 
 // Statuses only move forward: a late ENROUTE (unknown) never overwrites delivered.
 const RANK: Record<MessageStatus, number> = {
@@ -22,7 +22,7 @@ const RANK: Record<MessageStatus, number> = {
 };
 const CARRIER_FAILURES = new Set<MessageStatus>(["rejected", "undelivered", "expired"]);
 
-export function isFinal(status: MessageStatus): boolean {
+function isFinal(status: MessageStatus): boolean {
   return RANK[status] === 4;
 }
 
@@ -143,7 +143,7 @@ const claimTx = sqlite.transaction((ids: number[], now: number) => {
 });
 
 /** queued -> submitting for each id, in one transaction; the ids another worker (or nobody) had are left out. */
-export function claimMessages(ids: number[]): Promise<Set<number>> {
+function claimMessages(ids: number[]): Promise<Set<number>> {
   return writeWithoutStalling(() => claimTx.immediate(ids, clock.now()));
 }
 
@@ -225,22 +225,26 @@ export type SendOutcome =
   | { outcome: "retry"; reason: string; delayMs: number };
 
 /** Exponential backoff with jitter after a message's `attempts`-th try met a temporary error. */
-export function retryDelayMs(attempts: number): number {
+function retryDelayMs(attempts: number): number {
   return Math.round(env.SMS_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1) * (0.8 + Math.random() * 0.4));
 }
 
 /** Tried this many times, a temporary error fails the message (and refunds) instead of another retry. */
 const finalAttempt = (attempts: number) => attempts >= env.SMS_RETRY_ATTEMPTS;
 
-// A message whose submit never left (no SMSC connection) is tried again after this, uncounted.
+// A message never claimed (no SMSC connection, the simulator stopped) is tried again after this, uncounted.
 const NOT_CONNECTED_RETRY_MS = 5_000;
 
-type Recorded = { id: number; attempts: number; outcome: SubmitOutcome };
+/**
+ * A message's answer to record. `claimed`: this try moved it to `submitting` (and counted an
+ * attempt): the claim returned its id, or the SMSC accepted some of its parts.
+ */
+type Recorded = { id: number; attempts: number; outcome: SubmitOutcome; claimed: boolean };
 
 const recordOutcomesTx = sqlite.transaction((recorded: Recorded[], now: number) => {
   const results = new Map<number, SendOutcome>();
   const pending = receiptsWaiting();
-  for (const { id, attempts, outcome } of recorded) {
+  for (const { id, attempts, outcome, claimed } of recorded) {
     switch (outcome.kind) {
       case "not-claimed":
         results.set(id, { outcome: "skipped" });
@@ -254,8 +258,7 @@ const recordOutcomesTx = sqlite.transaction((recorded: Recorded[], now: number) 
         results.set(id, { outcome: "failed", reason: outcome.reason });
         break;
       case "temporary": {
-        // Claimed messages count their attempts; one that never left waits for the connection.
-        const claimed = outcome.acks.length > 0 || !outcome.reason.startsWith("Not connected");
+        // Claimed messages count their attempts; one never claimed waits for the connection.
         if (claimed && finalAttempt(attempts + 1)) {
           const reason = `Gave up retrying: ${outcome.reason}`;
           fail(db, id, reason, outcome.acks, now);
@@ -302,7 +305,7 @@ export async function sendQueuedMessages(transport: SmsTransport, messageIds: nu
   for (const row of rows) {
     const parts = Array.from({ length: row.segments }, (_, i) => i + 1).filter((p) => !accepted.get(row.id)?.has(p));
     // Every part was accepted before (an earlier try's answers were kept): nothing left to send.
-    if (parts.length === 0) settled.push({ id: row.id, attempts: row.attempts, outcome: { kind: "accepted", acks: [] } });
+    if (parts.length === 0) settled.push({ id: row.id, attempts: row.attempts, outcome: { kind: "accepted", acks: [] }, claimed: false });
     else outgoing.push({ id: row.id, to: row.toPhone, body: row.body, parts });
   }
   const record = async (recorded: Recorded[]) => {
@@ -312,11 +315,26 @@ export async function sendQueuedMessages(transport: SmsTransport, messageIds: nu
   const recordSettled = async () => {
     if (settled.length === 0) return;
     const nothingLeft = await claimMessages(settled.map((r) => r.id));
-    await record(settled.map((r) => (nothingLeft.has(r.id) ? r : { ...r, outcome: { kind: "not-claimed" } as const })));
+    await record(
+      settled.map((r) => (nothingLeft.has(r.id) ? { ...r, claimed: true } : { ...r, outcome: { kind: "not-claimed" } as const })),
+    );
   };
   const sendSlice = async (slice: OutgoingSms[]) => {
-    const outcomes = await transport.submitMany(slice, claimMessages);
-    await record(slice.map((sms) => ({ id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome: outcomes.get(sms.id)! })));
+    // What the transport's claims returned: a message not among them never left and counted no attempt.
+    const claimedIds = new Set<number>();
+    const claim: ClaimMessages = async (ids) => {
+      const claimed = await claimMessages(ids);
+      for (const id of claimed) claimedIds.add(id);
+      return claimed;
+    };
+    const outcomes = await transport.submitMany(slice, claim);
+    await record(
+      slice.map((sms) => {
+        const outcome = outcomes.get(sms.id)!;
+        const claimed = claimedIds.has(sms.id) || ("acks" in outcome && outcome.acks.length > 0);
+        return { id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome, claimed };
+      }),
+    );
   };
   const slices: Promise<void>[] = [recordSettled()];
   for (let i = 0; i < outgoing.length; i += RECORD_SLICE) slices.push(sendSlice(outgoing.slice(i, i + RECORD_SLICE)));

@@ -1,11 +1,11 @@
 import { and, count, desc, eq, gt, lt } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
 import { smsMessages } from "../../db/schema/sms.ts";
+import { pageWindow } from "../../utils/misc.ts";
 
 export const HISTORY_PAGE_SIZE = 10;
 /** The spec's banner: the history shows the newest 10,000 messages. */
 export const HISTORY_LIMIT = 10_000;
-export const HISTORY_MAX_PAGE = HISTORY_LIMIT / HISTORY_PAGE_SIZE;
 
 const columns = {
   id: smsMessages.id,
@@ -33,8 +33,7 @@ export function getMessageHistory(userId: number, requestedPage: number, cursor:
     .limit(HISTORY_LIMIT)
     .as("capped");
   const total = db.select({ n: count() }).from(capped).get()?.n ?? 0;
-  const totalPages = Math.max(1, Math.ceil(total / HISTORY_PAGE_SIZE));
-  const page = Math.min(Math.max(1, Math.trunc(requestedPage) || 1), totalPages);
+  const { page, totalPages, offset } = pageWindow(total, requestedPage, HISTORY_PAGE_SIZE);
 
   let rows: HistoryRow[] = [];
   if (cursor.after !== undefined && page > 1) {
@@ -63,7 +62,7 @@ export function getMessageHistory(userId: number, requestedPage: number, cursor:
       .where(eq(smsMessages.userId, userId))
       .orderBy(desc(smsMessages.id))
       .limit(HISTORY_PAGE_SIZE)
-      .offset((page - 1) * HISTORY_PAGE_SIZE)
+      .offset(offset)
       .all();
   }
   return { messages: rows, page, totalPages, total };

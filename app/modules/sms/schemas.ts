@@ -4,7 +4,7 @@ import { type CountryCode, phoneField } from "./phone.ts";
 import { countSegments, SEGMENT_LIMITS } from "./segments.ts";
 
 /** Browsers post textarea line breaks as CRLF but count them as LF: store what was counted. */
-export function normalizeBody(body: string): string {
+function normalizeBody(body: string): string {
   return body.replace(/\r\n?/g, "\n");
 }
 

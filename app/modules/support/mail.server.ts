@@ -68,7 +68,7 @@ function mailDomain(): string {
   return /@([^\s>]+)/.exec(env.MAIL_FROM)?.[1] ?? "smsgw.invalid";
 }
 
-export function composeSupportMail(row: SupportRequestRow): OutgoingMail {
+function composeSupportMail(row: SupportRequestRow): OutgoingMail {
   const kind = row.source === "contact" ? "Contact" : "Support";
   const lines = [
     `${kind} request #${row.id} from the ${row.source === "contact" ? "public contact form" : "signed-in support form"}.`,

@@ -57,7 +57,7 @@ const ESME_ROK = 0;
 const ESME_RTHROTTLED = smpp.errors.ESME_RTHROTTLED;
 const ESME_RX_T_APPN = smpp.errors.ESME_RX_T_APPN;
 
-export function describeStatus(status: number): string {
+function describeStatus(status: number): string {
   return `${STATUS_NAMES.get(status) ?? "unknown status"} (0x${status.toString(16).padStart(8, "0")})`;
 }
 
