@@ -1,11 +1,12 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { OrderLines } from "../../components/shop/order-lines.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ErrorList, Field } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
+import { useHydrated } from "../../components/use-hydrated.ts";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { cardSchema, TEST_CARDS } from "../../modules/payments/card.ts";
 import { fulfil } from "../../modules/payments/fulfil.server.ts";
@@ -135,8 +136,7 @@ function TestCardForm({ lastResult }: { lastResult: Route.ComponentProps["action
 /** Stripe Checkout: works without JavaScript; with it, the Payment Element takes over once loaded. */
 function StripePayment({ publishableKey, orderId }: { publishableKey: string; orderId: number }) {
   const navigation = useNavigation();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const checkout = (
     <Form method="post" className="space-y-4">
       <p className="text-sm text-slate-600">You will enter your card on Stripe's secure payment page.</p>
