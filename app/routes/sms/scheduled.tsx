@@ -19,6 +19,7 @@ import {
   type ScheduleStatus,
 } from "../../modules/scheduling/schedules.server.ts";
 import { cn, formatDateTime } from "../../utils/misc.ts";
+import { positiveInt, positiveIntParam } from "../../utils/params.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import { SCHEDULE_CANCELLED } from "../../modules/scheduling/schedule-form.server.ts";
 import type { Route } from "./+types/scheduled";
@@ -27,15 +28,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Scheduled SMS | SMS Gat
 
 const CancelSchema = z.object({ intent: z.literal("cancel"), id: z.coerce.number().int().positive() });
 
-function positiveInt(value: string | null): number | undefined {
-  const n = Number(value);
-  return value && Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
-  const list = listSchedules(user.id, positiveInt(params.get("page")) ?? 1);
+  const list = listSchedules(user.id, positiveIntParam(params, "page") ?? 1);
   // ?cancel=<id> asks for confirmation (a GET changes nothing); someone else's id is not found.
   const cancelId = params.get("cancel");
   let confirming: Schedule | null = null;
@@ -56,7 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (error instanceof ScheduleNotFoundError) throw data(null, { status: 404 });
     throw error;
   }
-  const page = positiveInt(new URL(request.url).searchParams.get("page"));
+  const page = positiveIntParam(new URL(request.url).searchParams, "page");
   return redirectWithToast(page ? `/sms/scheduled?page=${page}` : "/sms/scheduled", { description: SCHEDULE_CANCELLED });
 }
 
