@@ -15,6 +15,16 @@ export const STATUS_TONES: Record<OrderStatus, BadgeTone> = {
   "Ready for Pickup": "warning",
 };
 
+/** Waiting for payment: the only status the payment page accepts. */
+export function isPayable(status: OrderStatus): boolean {
+  return status === "Pending";
+}
+
+/** Paid and not cancelled: the customer holds this order's credits (Confirmed through Completed). */
+export function isPaid(status: OrderStatus): boolean {
+  return status !== "Pending" && status !== "Cancelled";
+}
+
 /** Paid orders move freely along the fulfilment flow; a pending order can only be cancelled; cancelled is final. */
 export function nextStatuses(current: OrderStatus): OrderStatus[] {
   if (current === "Cancelled") return [];

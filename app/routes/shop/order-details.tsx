@@ -7,7 +7,7 @@ import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, SelectField } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireAdmin, requireUser } from "../../modules/auth/guards.server.ts";
-import { nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
+import { isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
 import { changeOrderStatus, getOrderForViewer, type StatusChange } from "../../modules/shop/orders.server.ts";
 import { formatDateTime, formatDollars, formatNumber } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
@@ -146,7 +146,7 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
             </div>
           ) : null}
         </dl>
-        {isOwner && order.status === "Pending" ? (
+        {isOwner && isPayable(order.status) ? (
           <div className="mt-4">
             <ButtonLink to={`/payment?orderId=${order.id}`}>Pay Now</ButtonLink>
           </div>
@@ -157,7 +157,7 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
         <Card>
           <h2 className="mb-3 text-lg font-semibold text-slate-900">Change status</h2>
           <StatusForm options={loaderData.nextStatuses} lastResult={actionData} />
-          {order.status !== "Pending" && order.status !== "Cancelled" ? (
+          {isPaid(order.status) ? (
             <p className="mt-3 text-xs text-slate-500">
               Cancelling takes this order's credits back from the customer, as far as they have not been spent.
             </p>

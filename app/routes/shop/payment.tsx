@@ -13,6 +13,7 @@ import { fulfil } from "../../modules/payments/fulfil.server.ts";
 import { chargeTestCard } from "../../modules/payments/offline.server.ts";
 import { stripeConfigured } from "../../modules/payments/provider.server.ts";
 import { createCheckoutSession, ensurePaymentIntent } from "../../modules/payments/stripe.server.ts";
+import { isPaid, isPayable } from "../../modules/shop/orders.ts";
 import { getOrderForUser, recordPaymentFailure } from "../../modules/shop/orders.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
@@ -31,8 +32,8 @@ async function payableOrder(request: Request) {
   if (!Number.isInteger(orderId) || orderId < 1) throw redirect("/shoppingCart");
   const order = getOrderForUser(user.id, orderId);
   if (!order) throw data(null, { status: 404 });
-  if (order.status === "Cancelled") throw redirect(`/order/orderDetails/${order.id}`);
-  if (order.status !== "Pending") throw redirect(`/order/orderconfirmed/${order.id}`);
+  if (isPaid(order.status)) throw redirect(`/order/orderconfirmed/${order.id}`);
+  if (!isPayable(order.status)) throw redirect(`/order/orderDetails/${order.id}`);
   return order;
 }
 
