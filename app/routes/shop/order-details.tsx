@@ -8,7 +8,7 @@ import { ErrorList, SelectField } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireAdmin, requireUser } from "../../modules/auth/guards.server.ts";
 import { isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
-import { changeOrderStatus, getOrderForViewer, type StatusChange } from "../../modules/shop/orders.server.ts";
+import { changeOrderStatus, getOrderForViewer, orderLinesView, type StatusChange } from "../../modules/shop/orders.server.ts";
 import { formatDateTime, formatDollars, formatNumber } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/order-details";
@@ -37,7 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       creditsReversed: order.creditsReversed,
       createdAt: order.createdAt.getTime(),
       paymentId: isAdmin ? order.paymentId : null,
-      lines: order.lines.map((l) => ({ id: l.id, itemName: l.itemName, priceCents: l.priceCents, credits: l.credits, quantity: l.quantity })),
+      lines: orderLinesView(order),
     },
   };
 }

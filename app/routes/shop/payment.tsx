@@ -14,7 +14,7 @@ import { chargeTestCard } from "../../modules/payments/offline.server.ts";
 import { stripeConfigured } from "../../modules/payments/provider.server.ts";
 import { createCheckoutSession, ensurePaymentIntent } from "../../modules/payments/stripe.server.ts";
 import { isPaid, isPayable } from "../../modules/shop/orders.ts";
-import { getOrderForUser, recordPaymentFailure } from "../../modules/shop/orders.server.ts";
+import { getOrderForUser, orderLinesView, recordPaymentFailure } from "../../modules/shop/orders.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatDollars } from "../../utils/misc.ts";
@@ -48,7 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       totalCents: order.totalCents,
       totalCredits: order.totalCredits,
       paymentError: order.paymentError,
-      lines: order.lines.map((l) => ({ id: l.id, itemName: l.itemName, priceCents: l.priceCents, credits: l.credits, quantity: l.quantity })),
+      lines: orderLinesView(order),
     },
     stripe: stripeConfigured() ? { publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? "" } : null,
   };
