@@ -7,8 +7,8 @@ import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, SelectField } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireAdmin, requireUser } from "../../modules/auth/guards.server.ts";
-import { isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
-import { changeOrderStatus, getOrderForViewer, orderLinesView, type StatusChange } from "../../modules/shop/orders.server.ts";
+import { describeStatusChange, isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
+import { changeOrderStatus, getOrderForViewer, orderLinesView } from "../../modules/shop/orders.server.ts";
 import { formatDateTime, formatDollars, formatNumber } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/order-details";
@@ -42,17 +42,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-function describe(change: Extract<StatusChange, { ok: true }>): string {
-  if (change.status !== "Cancelled") return `Order status updated to ${change.status}.`;
-  if (!change.wasPaid) return "Order cancelled. It was never paid, so no credits were involved.";
-  const credits = formatNumber(change.credits);
-  if (change.reversed === change.credits) return `Order cancelled. ${credits} credits were taken back from the customer's balance.`;
-  if (change.reversed === 0) {
-    return `Order cancelled. No credits were taken back: the customer has already spent the ${credits} credits of this order.`;
-  }
-  return `Order cancelled. ${formatNumber(change.reversed)} of ${credits} credits were taken back; the customer had already spent the other ${formatNumber(change.credits - change.reversed)}.`;
-}
-
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
   const submission = parseWithZod(await request.formData(), { schema: StatusChangeSchema });
@@ -62,7 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!change.ok) {
     return data(submission.reply({ formErrors: ["This order cannot move to that status."] }), { status: 409 });
   }
-  return redirectWithToast(`/order/orderDetails/${params.id}`, { description: describe(change) });
+  return redirectWithToast(`/order/orderDetails/${params.id}`, { description: describeStatusChange(change) });
 }
 
 function StatusForm({ options, lastResult }: { options: string[]; lastResult: Route.ComponentProps["actionData"] }) {
