@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation } from "react-router";
+import { SupportStatusBadge } from "../../components/content/support-status-badge.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink, buttonClass } from "../../components/ui/button.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
@@ -54,10 +55,6 @@ function MailBadge({ status, attempts }: { status: MailStatus; attempts: number 
   return <Badge tone="warning">{attempts > 0 ? `E-mail retrying (${pluralize(attempts, "attempt")})` : "E-mail queued"}</Badge>;
 }
 
-function StatusBadge({ status }: { status: "open" | "handled" }) {
-  return <Badge tone={status === "handled" ? "success" : "primary"}>{status === "handled" ? "Handled" : "Open"}</Badge>;
-}
-
 type Selected = NonNullable<Route.ComponentProps["loaderData"]["selected"]>;
 
 function Detail({ selected, query, timeZone }: { selected: Selected; query: InboxQuery; timeZone: string }) {
@@ -106,7 +103,7 @@ function Detail({ selected, query, timeZone }: { selected: Selected; query: Inbo
         <div>
           <dt className="font-medium text-slate-500">Status</dt>
           <dd className="flex flex-wrap items-center gap-2">
-            <StatusBadge status={r.status} />
+            <SupportStatusBadge status={r.status} />
             {r.handledAt ? (
               <span className="text-slate-600">
                 {handledByName ? `by ${handledByName} ` : ""}on {at(r.handledAt)}
@@ -193,7 +190,7 @@ export default function SupportInbox({ loaderData }: Route.ComponentProps) {
                   <MailBadge status={row.mailStatus} attempts={row.mailAttempts} />
                 </Td>
                 <Td>
-                  <StatusBadge status={row.status} />
+                  <SupportStatusBadge status={row.status} />
                 </Td>
               </tr>
             ))}
