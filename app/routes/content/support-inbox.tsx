@@ -4,6 +4,7 @@ import { SupportStatusBadge } from "../../components/content/support-status-badg
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink, buttonClass } from "../../components/ui/button.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
+import { PagerStep } from "../../components/ui/pager.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
 import type { MailStatus } from "../../db/schema/support.ts";
 import { requireAdmin } from "../../modules/auth/guards.server.ts";
@@ -202,30 +203,10 @@ export default function SupportInbox({ loaderData }: Route.ComponentProps) {
           Page {Math.min(query.page, list.pages)} of {list.pages} · {pluralize(list.total, "request")}
         </span>
         <span className="flex gap-2">
-          <PageLink query={query} page={query.page - 1} disabled={query.page <= 1}>
-            Previous
-          </PageLink>
-          <PageLink query={query} page={query.page + 1} disabled={query.page >= list.pages}>
-            Next
-          </PageLink>
+          <PagerStep to={query.page > 1 ? inboxUrl({ filter: query.filter, page: query.page - 1 }) : null}>Previous</PagerStep>
+          <PagerStep to={query.page < list.pages ? inboxUrl({ filter: query.filter, page: query.page + 1 }) : null}>Next</PagerStep>
         </span>
       </nav>
     </div>
-  );
-}
-
-function PageLink({ query, page, disabled, children }: { query: InboxQuery; page: number; disabled: boolean; children: string }) {
-  const className = buttonClass({ variant: "secondary", size: "sm" });
-  if (disabled) {
-    return (
-      <span aria-disabled="true" className={className}>
-        {children}
-      </span>
-    );
-  }
-  return (
-    <Link to={inboxUrl({ filter: query.filter, page })} className={className}>
-      {children}
-    </Link>
   );
 }
