@@ -1,5 +1,23 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { buttonClass } from "./button.tsx";
+
+/** One pager step ("Previous", "Next"): a link, or without `to` the same button look marked aria-disabled. */
+export function PagerStep({ to, rel, children }: { to: string | null; rel?: "prev" | "next"; children: ReactNode }) {
+  const style = buttonClass({ variant: "secondary", size: "sm" });
+  if (!to) {
+    return (
+      <span aria-disabled="true" className={style}>
+        {children}
+      </span>
+    );
+  }
+  return (
+    <Link to={to} className={style} rel={rel}>
+      {children}
+    </Link>
+  );
+}
 
 /** Previous / next links with the page in the URL, so paging works without JavaScript. */
 export function Pager({
@@ -15,31 +33,17 @@ export function Pager({
   nextHref: string | null;
   label?: string;
 }) {
-  const style = buttonClass({ variant: "secondary", size: "sm" });
-  const disabled = (text: string) => (
-    <span aria-disabled="true" className={style}>
-      {text}
-    </span>
-  );
   return (
     <nav aria-label={label} className="mt-4 flex items-center justify-between gap-4">
-      {previousHref ? (
-        <Link to={previousHref} className={style} rel="prev">
-          Previous
-        </Link>
-      ) : (
-        disabled("Previous")
-      )}
+      <PagerStep to={previousHref} rel="prev">
+        Previous
+      </PagerStep>
       <span className="text-sm text-slate-600">
         Page {page} of {totalPages}
       </span>
-      {nextHref ? (
-        <Link to={nextHref} className={style} rel="next">
-          Next
-        </Link>
-      ) : (
-        disabled("Next")
-      )}
+      <PagerStep to={nextHref} rel="next">
+        Next
+      </PagerStep>
     </nav>
   );
 }

@@ -1,5 +1,6 @@
 // Browser-safe: the CSV import's column mapping form and its report.
 import { z } from "zod";
+import { formatNumber, pluralize } from "../../utils/misc.ts";
 
 export const IMPORT_FIELDS = [
   { key: "name", label: "Name", required: true },
@@ -36,3 +37,16 @@ export type ImportReport = {
   /** Row numbers are the file's line numbers, as a spreadsheet shows them. */
   skippedRows: { row: number; reason: string }[];
 };
+
+/**
+ * What an import did, in a sentence. "toast": "Imported 2 contacts, updated 0, skipped 1."; "summary"
+ * (the report page, which names the file): "people.csv: 3 rows read. Imported 2, updated 0, skipped 1."
+ */
+export function describeImport(
+  report: Pick<ImportReport, "fileName" | "rows" | "imported" | "updated" | "skipped">,
+  form: "toast" | "summary",
+): string {
+  const rest = `updated ${formatNumber(report.updated)}, skipped ${formatNumber(report.skipped)}.`;
+  if (form === "toast") return `Imported ${pluralize(report.imported, "contact")}, ${rest}`;
+  return `${report.fileName}: ${pluralize(report.rows, "row")} read. Imported ${formatNumber(report.imported)}, ${rest}`;
+}

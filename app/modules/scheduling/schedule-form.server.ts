@@ -3,8 +3,10 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
+import { z } from "zod";
 import { clock } from "../../utils/clock.server.ts";
 import { pluralize } from "../../utils/misc.ts";
+import { positiveIntParam } from "../../utils/params.ts";
 import { canonicalTimeZone, timeZoneNames } from "../../utils/time-zone.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import { setUserTimeZone, type SessionUser } from "../auth/users.server.ts";
@@ -12,7 +14,14 @@ import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contact
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { checkCost, smsFormConfig } from "../sms/send-form.server.ts";
 import { countSegments } from "../sms/segments.ts";
-import { createSchedule, type ScheduleField, ScheduleInputError, type ScheduleTarget } from "./schedules.server.ts";
+import {
+  cancelSchedule,
+  createSchedule,
+  type ScheduleField,
+  ScheduleInputError,
+  ScheduleNotFoundError,
+  type ScheduleTarget,
+} from "./schedules.server.ts";
 import type { Repeat } from "./recurrence.ts";
 import { createSchedulePanelSchema, createScheduleSmsSchema, SCHEDULE_INTENT } from "./schemas.ts";
 
@@ -132,4 +141,23 @@ export async function schedulePanelAction(
     successPath,
     targetField: null,
   });
+}
+
+const CancelSchema = z.object({ intent: z.literal("cancel"), id: z.coerce.number().int().positive() });
+
+/**
+ * The Scheduled SMS list's "Yes, cancel it" form: cancels one of the user's schedules (someone
+ * else's id: 404) and comes back to the same page of the list with the spec's toast.
+ */
+export async function cancelScheduleFormAction(request: Request, user: SessionUser) {
+  const submission = parseWithZod(await request.formData(), { schema: CancelSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  try {
+    await cancelSchedule(user.id, submission.value.id);
+  } catch (error) {
+    if (error instanceof ScheduleNotFoundError) throw data(null, { status: 404 });
+    throw error;
+  }
+  const page = positiveIntParam(new URL(request.url).searchParams, "page");
+  return redirectWithToast(page ? `/sms/scheduled?page=${page}` : "/sms/scheduled", { description: SCHEDULE_CANCELLED });
 }

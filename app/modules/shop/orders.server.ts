@@ -87,6 +87,11 @@ export function getOrderForViewer(viewer: { id: number; role: string }, orderId:
   return viewer.role === "admin" ? getOrder(orderId) : getOrderForUser(viewer.id, orderId);
 }
 
+/** An order's lines with only what the pages show (what the order recorded, not today's prices). */
+export function orderLinesView(order: OrderWithLines) {
+  return order.lines.map((l) => ({ id: l.id, itemName: l.itemName, priceCents: l.priceCents, credits: l.credits, quantity: l.quantity }));
+}
+
 export function listUserOrders(userId: number, page: number) {
   const rows = db
     .select()

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { BadgeTone } from "../../components/ui/badge.tsx";
+import { formatNumber } from "../../utils/misc.ts";
 
-// Browser-safe: order statuses, their badge colours, the details form and the admin list's URL state.
+// Browser-safe: order statuses, their rules and badge colours, the status-change message, the details form and the admin list's URL state.
 
 export const ORDER_STATUSES = ["Pending", "Confirmed", "Being Cooked", "Ready for Pickup", "Completed", "Cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -15,11 +16,33 @@ export const STATUS_TONES: Record<OrderStatus, BadgeTone> = {
   "Ready for Pickup": "warning",
 };
 
+/** Waiting for payment: the only status the payment page accepts. */
+export function isPayable(status: OrderStatus): boolean {
+  return status === "Pending";
+}
+
+/** Paid and not cancelled: the customer holds this order's credits (Confirmed through Completed). */
+export function isPaid(status: OrderStatus): boolean {
+  return status !== "Pending" && status !== "Cancelled";
+}
+
 /** Paid orders move freely along the fulfilment flow; a pending order can only be cancelled; cancelled is final. */
 export function nextStatuses(current: OrderStatus): OrderStatus[] {
   if (current === "Cancelled") return [];
   if (current === "Pending") return ["Cancelled"];
   return ORDER_STATUSES.filter((s) => s !== "Pending" && s !== current);
+}
+
+/** The admin's toast after a status change; for a cancellation, what happened to the order's credits. */
+export function describeStatusChange(change: { status: OrderStatus; wasPaid: boolean; credits: number; reversed: number }): string {
+  if (change.status !== "Cancelled") return `Order status updated to ${change.status}.`;
+  if (!change.wasPaid) return "Order cancelled. It was never paid, so no credits were involved.";
+  const credits = formatNumber(change.credits);
+  if (change.reversed === change.credits) return `Order cancelled. ${credits} credits were taken back from the customer's balance.`;
+  if (change.reversed === 0) {
+    return `Order cancelled. No credits were taken back: the customer has already spent the ${credits} credits of this order.`;
+  }
+  return `Order cancelled. ${formatNumber(change.reversed)} of ${credits} credits were taken back; the customer had already spent the other ${formatNumber(change.credits - change.reversed)}.`;
 }
 
 export const ADMIN_STATUS_FILTERS = ["Confirmed", "Being Cooked", "Ready for Pickup", "Cancelled"] as const;

@@ -1,8 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation } from "react-router";
+import { SupportStatusBadge } from "../../components/content/support-status-badge.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink, buttonClass } from "../../components/ui/button.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
+import { PagerStep } from "../../components/ui/pager.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
 import type { MailStatus } from "../../db/schema/support.ts";
 import { requireAdmin } from "../../modules/auth/guards.server.ts";
@@ -54,10 +56,6 @@ function MailBadge({ status, attempts }: { status: MailStatus; attempts: number 
   return <Badge tone="warning">{attempts > 0 ? `E-mail retrying (${pluralize(attempts, "attempt")})` : "E-mail queued"}</Badge>;
 }
 
-function StatusBadge({ status }: { status: "open" | "handled" }) {
-  return <Badge tone={status === "handled" ? "success" : "primary"}>{status === "handled" ? "Handled" : "Open"}</Badge>;
-}
-
 type Selected = NonNullable<Route.ComponentProps["loaderData"]["selected"]>;
 
 function Detail({ selected, query, timeZone }: { selected: Selected; query: InboxQuery; timeZone: string }) {
@@ -106,7 +104,7 @@ function Detail({ selected, query, timeZone }: { selected: Selected; query: Inbo
         <div>
           <dt className="font-medium text-slate-500">Status</dt>
           <dd className="flex flex-wrap items-center gap-2">
-            <StatusBadge status={r.status} />
+            <SupportStatusBadge status={r.status} />
             {r.handledAt ? (
               <span className="text-slate-600">
                 {handledByName ? `by ${handledByName} ` : ""}on {at(r.handledAt)}
@@ -193,7 +191,7 @@ export default function SupportInbox({ loaderData }: Route.ComponentProps) {
                   <MailBadge status={row.mailStatus} attempts={row.mailAttempts} />
                 </Td>
                 <Td>
-                  <StatusBadge status={row.status} />
+                  <SupportStatusBadge status={row.status} />
                 </Td>
               </tr>
             ))}
@@ -205,30 +203,10 @@ export default function SupportInbox({ loaderData }: Route.ComponentProps) {
           Page {Math.min(query.page, list.pages)} of {list.pages} · {pluralize(list.total, "request")}
         </span>
         <span className="flex gap-2">
-          <PageLink query={query} page={query.page - 1} disabled={query.page <= 1}>
-            Previous
-          </PageLink>
-          <PageLink query={query} page={query.page + 1} disabled={query.page >= list.pages}>
-            Next
-          </PageLink>
+          <PagerStep to={query.page > 1 ? inboxUrl({ filter: query.filter, page: query.page - 1 }) : null}>Previous</PagerStep>
+          <PagerStep to={query.page < list.pages ? inboxUrl({ filter: query.filter, page: query.page + 1 }) : null}>Next</PagerStep>
         </span>
       </nav>
     </div>
-  );
-}
-
-function PageLink({ query, page, disabled, children }: { query: InboxQuery; page: number; disabled: boolean; children: string }) {
-  const className = buttonClass({ variant: "secondary", size: "sm" });
-  if (disabled) {
-    return (
-      <span aria-disabled="true" className={className}>
-        {children}
-      </span>
-    );
-  }
-  return (
-    <Link to={inboxUrl({ filter: query.filter, page })} className={className}>
-      {children}
-    </Link>
   );
 }

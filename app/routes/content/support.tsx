@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, useLocation, useNavigation } from "react-router";
 import { FormFailure, SubjectAndMessage } from "../../components/content/support-fields.tsx";
-import { Badge } from "../../components/ui/badge.tsx";
+import { SupportStatusBadge } from "../../components/content/support-status-badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
@@ -86,7 +86,7 @@ export default function Support({ loaderData, actionData }: Route.ComponentProps
                 <li key={r.id} className="py-2">
                   <div className="flex items-start justify-between gap-2">
                     <span className="text-sm font-medium break-words text-slate-900">{r.subject}</span>
-                    <Badge tone={r.status === "handled" ? "success" : "neutral"}>{r.status === "handled" ? "Handled" : "Open"}</Badge>
+                    <SupportStatusBadge status={r.status} />
                   </div>
                   <p className="text-xs text-slate-500">
                     {formatDateTime(r.createdAt, timeZone)} ({timeZone})

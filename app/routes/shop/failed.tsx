@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Card, Notice } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { isPayable } from "../../modules/shop/orders.ts";
 import { getOrderForUser } from "../../modules/shop/orders.server.ts";
 import type { Route } from "./+types/failed";
 
@@ -18,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function Failed({ loaderData }: Route.ComponentProps) {
   const { order } = loaderData;
-  const payable = order?.status === "Pending";
+  const payable = order !== null && isPayable(order.status);
   return (
     <Card className="mx-auto max-w-xl">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Order Not Confirmed</h1>

@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
+import { isPaid } from "../../modules/shop/orders.ts";
 import { getOrderForUser } from "../../modules/shop/orders.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
 import type { Route } from "./+types/order-confirmed";
@@ -12,7 +13,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const order = getOrderForUser(user.id, Number(params.id));
   if (!order) throw data(null, { status: 404 });
-  if (order.status === "Pending" || order.status === "Cancelled") throw redirect(`/failed?orderId=${order.id}`);
+  if (!isPaid(order.status)) throw redirect(`/failed?orderId=${order.id}`);
   return { order: { id: order.id, totalCredits: order.totalCredits } };
 }
 

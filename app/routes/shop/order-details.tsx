@@ -7,8 +7,8 @@ import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, SelectField } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireAdmin, requireUser } from "../../modules/auth/guards.server.ts";
-import { nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
-import { changeOrderStatus, getOrderForViewer, type StatusChange } from "../../modules/shop/orders.server.ts";
+import { describeStatusChange, isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
+import { changeOrderStatus, getOrderForViewer, orderLinesView } from "../../modules/shop/orders.server.ts";
 import { formatDateTime, formatDollars, formatNumber } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/order-details";
@@ -37,20 +37,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       creditsReversed: order.creditsReversed,
       createdAt: order.createdAt.getTime(),
       paymentId: isAdmin ? order.paymentId : null,
-      lines: order.lines.map((l) => ({ id: l.id, itemName: l.itemName, priceCents: l.priceCents, credits: l.credits, quantity: l.quantity })),
+      lines: orderLinesView(order),
     },
   };
-}
-
-function describe(change: Extract<StatusChange, { ok: true }>): string {
-  if (change.status !== "Cancelled") return `Order status updated to ${change.status}.`;
-  if (!change.wasPaid) return "Order cancelled. It was never paid, so no credits were involved.";
-  const credits = formatNumber(change.credits);
-  if (change.reversed === change.credits) return `Order cancelled. ${credits} credits were taken back from the customer's balance.`;
-  if (change.reversed === 0) {
-    return `Order cancelled. No credits were taken back: the customer has already spent the ${credits} credits of this order.`;
-  }
-  return `Order cancelled. ${formatNumber(change.reversed)} of ${credits} credits were taken back; the customer had already spent the other ${formatNumber(change.credits - change.reversed)}.`;
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -62,7 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!change.ok) {
     return data(submission.reply({ formErrors: ["This order cannot move to that status."] }), { status: 409 });
   }
-  return redirectWithToast(`/order/orderDetails/${params.id}`, { description: describe(change) });
+  return redirectWithToast(`/order/orderDetails/${params.id}`, { description: describeStatusChange(change) });
 }
 
 function StatusForm({ options, lastResult }: { options: string[]; lastResult: Route.ComponentProps["actionData"] }) {
@@ -146,7 +135,7 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
             </div>
           ) : null}
         </dl>
-        {isOwner && order.status === "Pending" ? (
+        {isOwner && isPayable(order.status) ? (
           <div className="mt-4">
             <ButtonLink to={`/payment?orderId=${order.id}`}>Pay Now</ButtonLink>
           </div>
@@ -157,7 +146,7 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
         <Card>
           <h2 className="mb-3 text-lg font-semibold text-slate-900">Change status</h2>
           <StatusForm options={loaderData.nextStatuses} lastResult={actionData} />
-          {order.status !== "Pending" && order.status !== "Cancelled" ? (
+          {isPaid(order.status) ? (
             <p className="mt-3 text-xs text-slate-500">
               Cancelling takes this order's credits back from the customer, as far as they have not been spent.
             </p>

@@ -1,18 +1,20 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { OrderLines } from "../../components/shop/order-lines.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ErrorList, Field } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
+import { useHydrated } from "../../components/use-hydrated.ts";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { cardSchema, TEST_CARDS } from "../../modules/payments/card.ts";
 import { fulfil } from "../../modules/payments/fulfil.server.ts";
 import { chargeTestCard } from "../../modules/payments/offline.server.ts";
 import { stripeConfigured } from "../../modules/payments/provider.server.ts";
 import { createCheckoutSession, ensurePaymentIntent } from "../../modules/payments/stripe.server.ts";
-import { getOrderForUser, recordPaymentFailure } from "../../modules/shop/orders.server.ts";
+import { isPaid, isPayable } from "../../modules/shop/orders.ts";
+import { getOrderForUser, orderLinesView, recordPaymentFailure } from "../../modules/shop/orders.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatDollars } from "../../utils/misc.ts";
@@ -30,8 +32,8 @@ async function payableOrder(request: Request) {
   if (!Number.isInteger(orderId) || orderId < 1) throw redirect("/shoppingCart");
   const order = getOrderForUser(user.id, orderId);
   if (!order) throw data(null, { status: 404 });
-  if (order.status === "Cancelled") throw redirect(`/order/orderDetails/${order.id}`);
-  if (order.status !== "Pending") throw redirect(`/order/orderconfirmed/${order.id}`);
+  if (isPaid(order.status)) throw redirect(`/order/orderconfirmed/${order.id}`);
+  if (!isPayable(order.status)) throw redirect(`/order/orderDetails/${order.id}`);
   return order;
 }
 
@@ -46,7 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       totalCents: order.totalCents,
       totalCredits: order.totalCredits,
       paymentError: order.paymentError,
-      lines: order.lines.map((l) => ({ id: l.id, itemName: l.itemName, priceCents: l.priceCents, credits: l.credits, quantity: l.quantity })),
+      lines: orderLinesView(order),
     },
     stripe: stripeConfigured() ? { publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? "" } : null,
   };
@@ -135,8 +137,7 @@ function TestCardForm({ lastResult }: { lastResult: Route.ComponentProps["action
 /** Stripe Checkout: works without JavaScript; with it, the Payment Element takes over once loaded. */
 function StripePayment({ publishableKey, orderId }: { publishableKey: string; orderId: number }) {
   const navigation = useNavigation();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const checkout = (
     <Form method="post" className="space-y-4">
       <p className="text-sm text-slate-600">You will enter your card on Stripe's secure payment page.</p>

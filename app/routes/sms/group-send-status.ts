@@ -1,13 +1,14 @@
 import { data } from "react-router";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { getGroupSendReport } from "../../modules/contacts/group-send.server.ts";
+import { positiveInt } from "../../utils/params.ts";
 import type { Route } from "./+types/group-send-status";
 
 /** One group send's progress as JSON, polled by the groups list's progress bar. */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const id = Number(params.id);
-  const report = Number.isSafeInteger(id) && id > 0 ? getGroupSendReport(user.id, id) : null;
+  const id = positiveInt(params.id);
+  const report = id === undefined ? null : getGroupSendReport(user.id, id);
   if (!report) throw data(null, { status: 404 });
   return Response.json(report, { headers: { "Cache-Control": "no-store" } });
 }

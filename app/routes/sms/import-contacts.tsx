@@ -7,7 +7,7 @@ import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { NotFoundError } from "../../modules/contacts/errors.ts";
-import { IMPORT_FIELDS, ImportMappingSchema } from "../../modules/contacts/import.ts";
+import { describeImport, IMPORT_FIELDS, ImportMappingSchema } from "../../modules/contacts/import.ts";
 import {
   discardImportUpload,
   getImportReport,
@@ -93,9 +93,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (error instanceof NotFoundError) throw notFound();
     throw error;
   }
-  return redirectWithToast(`${PATH}?report=${report.id}`, {
-    description: `Imported ${pluralize(report.imported, "contact")}, updated ${formatNumber(report.updated)}, skipped ${formatNumber(report.skipped)}.`,
-  });
+  return redirectWithToast(`${PATH}?report=${report.id}`, { description: describeImport(report, "toast") });
 }
 
 function UploadForm({ maxMb, error }: { maxMb: number; error: string | null }) {
@@ -226,10 +224,7 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
   return (
     <div className="space-y-6">
       <Notice tone={report.skipped > 0 ? "warning" : "success"}>
-        <p data-testid="import-summary">
-          {report.fileName}: {pluralize(report.rows, "row")} read. Imported {formatNumber(report.imported)}, updated{" "}
-          {formatNumber(report.updated)}, skipped {formatNumber(report.skipped)}.
-        </p>
+        <p data-testid="import-summary">{describeImport(report, "summary")}</p>
       </Notice>
       {listed > 0 ? (
         <section>

@@ -6,21 +6,17 @@ import { LabelledCell, Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { getMessageHistory, HISTORY_LIMIT } from "../../modules/sms/history.server.ts";
 import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
+import { positiveIntParam } from "../../utils/params.ts";
 import type { Route } from "./+types/message-history";
 
 export const meta: Route.MetaFunction = () => [{ title: "Message History | SMS Gateway" }];
 
-function positiveInt(value: string | null): number | undefined {
-  const n = Number(value);
-  return value && Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
-  const history = getMessageHistory(user.id, positiveInt(params.get("page")) ?? 1, {
-    after: positiveInt(params.get("after")),
-    before: positiveInt(params.get("before")),
+  const history = getMessageHistory(user.id, positiveIntParam(params, "page") ?? 1, {
+    after: positiveIntParam(params, "after"),
+    before: positiveIntParam(params, "before"),
   });
   const { messages, page, totalPages } = history;
   const first = messages[0]?.id;

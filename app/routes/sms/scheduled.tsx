@@ -1,6 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useLocation } from "react-router";
-import { z } from "zod";
 import { BackButton } from "../../components/ui/back-button.tsx";
 import { Badge, type BadgeTone } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
@@ -10,32 +8,18 @@ import { LabelledCell, Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { describeGroupSend, type GroupSendReport } from "../../modules/contacts/group-send.ts";
 import { describeRecurrence } from "../../modules/scheduling/recurrence.ts";
-import {
-  cancelSchedule,
-  getSchedule,
-  listSchedules,
-  type Schedule,
-  ScheduleNotFoundError,
-  type ScheduleStatus,
-} from "../../modules/scheduling/schedules.server.ts";
+import { cancelScheduleFormAction } from "../../modules/scheduling/schedule-form.server.ts";
+import { getSchedule, listSchedules, type Schedule, type ScheduleStatus } from "../../modules/scheduling/schedules.server.ts";
 import { cn, formatDateTime } from "../../utils/misc.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
-import { SCHEDULE_CANCELLED } from "../../modules/scheduling/schedule-form.server.ts";
+import { positiveInt, positiveIntParam } from "../../utils/params.ts";
 import type { Route } from "./+types/scheduled";
 
 export const meta: Route.MetaFunction = () => [{ title: "Scheduled SMS | SMS Gateway" }];
 
-const CancelSchema = z.object({ intent: z.literal("cancel"), id: z.coerce.number().int().positive() });
-
-function positiveInt(value: string | null): number | undefined {
-  const n = Number(value);
-  return value && Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
-  const list = listSchedules(user.id, positiveInt(params.get("page")) ?? 1);
+  const list = listSchedules(user.id, positiveIntParam(params, "page") ?? 1);
   // ?cancel=<id> asks for confirmation (a GET changes nothing); someone else's id is not found.
   const cancelId = params.get("cancel");
   let confirming: Schedule | null = null;
@@ -47,17 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: CancelSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  try {
-    await cancelSchedule(user.id, submission.value.id);
-  } catch (error) {
-    if (error instanceof ScheduleNotFoundError) throw data(null, { status: 404 });
-    throw error;
-  }
-  const page = positiveInt(new URL(request.url).searchParams.get("page"));
-  return redirectWithToast(page ? `/sms/scheduled?page=${page}` : "/sms/scheduled", { description: SCHEDULE_CANCELLED });
+  return cancelScheduleFormAction(request, await requireUser(request));
 }
 
 const STATUS: Record<ScheduleStatus, { label: string; tone: BadgeTone }> = {

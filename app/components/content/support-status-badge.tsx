@@ -1,0 +1,7 @@
+import type { SupportStatus } from "../../db/schema/support.ts";
+import { Badge } from "../ui/badge.tsx";
+
+/** A support request's status: "Open" (blue) or "Handled" (green), on the Support page and in the admin's inbox. */
+export function SupportStatusBadge({ status }: { status: SupportStatus }) {
+  return <Badge tone={status === "handled" ? "success" : "primary"}>{status === "handled" ? "Handled" : "Open"}</Badge>;
+}
