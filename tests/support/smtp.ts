@@ -94,14 +94,3 @@ export async function startSmtpSink(port = 0, options: { rejectFirst?: number } 
     stop: () => new Promise<void>((done) => server.close(() => done())),
   };
 }
-
-/** Polls until `check` returns a value (bounded), for work another process or worker finishes. */
-export async function eventually<T>(check: () => T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
