@@ -45,8 +45,6 @@ if (!existsSync(resolve("build/server/index.js"))) {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "smsgw-bench-"));
-const port = 20000 + Math.floor(Math.random() * 20000);
-const base = `http://127.0.0.1:${port}`;
 const children: ChildProcess[] = [];
 process.on("exit", () => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
 
@@ -55,7 +53,6 @@ const appEnv: NodeJS.ProcessEnv = {
   ...process.env,
   NODE_ENV: "production",
   DATA_DIR: dataDir,
-  PORT: String(port),
   HOST: "127.0.0.1",
   SEED_DEMO: "0",
   LOG_LEVEL: "warn",
@@ -65,7 +62,11 @@ const appEnv: NodeJS.ProcessEnv = {
   REGISTER_LIMIT_PER_HOUR: "100000",
 };
 Object.assign(process.env, appEnv);
-const { startPrivateRedis } = await import("../../server/redis-process.ts");
+const { freePort, startPrivateRedis } = await import("../../server/redis-process.ts");
+// The web process's port (this process reads its configuration above but serves nothing).
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+appEnv.PORT = process.env.PORT = String(port);
 const redis = await startPrivateRedis(dataDir);
 appEnv.REDIS_URL = process.env.REDIS_URL = redis.url;
 
