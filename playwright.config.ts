@@ -53,7 +53,9 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       SEED_DEMO: "1",
       SESSION_SECRET: "e2e-session-secret",
-      SIMULATOR_DLR_MS: "300",
+      // Receipts after 1.5 s; the slow number (+1 202 555 0196) stays Queued for 10 x that, 15 s,
+      // long enough for sms.spec.ts to open the history while it is. No other spec waits on receipts.
+      SIMULATOR_DLR_MS: "1500",
       LOG_LEVEL: "warn",
       REDIS_URL: "",
       // Every journey registers its own accounts from this one address.

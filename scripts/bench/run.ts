@@ -16,6 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { waitFor } from "../../tests/support/wait.ts";
 import { percentile, runLoad } from "./http-load.ts";
 import { seedMessages, seedOrders } from "./seed.ts";
 
@@ -44,8 +45,6 @@ if (!existsSync(resolve("build/server/index.js"))) {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "smsgw-bench-"));
-const port = 20000 + Math.floor(Math.random() * 20000);
-const base = `http://127.0.0.1:${port}`;
 const children: ChildProcess[] = [];
 process.on("exit", () => children.forEach((c) => c.exitCode === null && c.kill("SIGKILL")));
 
@@ -54,7 +53,6 @@ const appEnv: NodeJS.ProcessEnv = {
   ...process.env,
   NODE_ENV: "production",
   DATA_DIR: dataDir,
-  PORT: String(port),
   HOST: "127.0.0.1",
   SEED_DEMO: "0",
   LOG_LEVEL: "warn",
@@ -64,7 +62,11 @@ const appEnv: NodeJS.ProcessEnv = {
   REGISTER_LIMIT_PER_HOUR: "100000",
 };
 Object.assign(process.env, appEnv);
-const { startPrivateRedis } = await import("../../server/redis-process.ts");
+const { freePort, startPrivateRedis } = await import("../../server/redis-process.ts");
+// The web process's port (this process reads its configuration above but serves nothing).
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+appEnv.PORT = process.env.PORT = String(port);
 const redis = await startPrivateRedis(dataDir);
 appEnv.REDIS_URL = process.env.REDIS_URL = redis.url;
 
@@ -133,17 +135,8 @@ let stopping = false;
 const web = start("scripts/start.ts", "web");
 const workers = Array.from({ length: WORKERS }, (_, i) => start("worker/index.ts", `worker ${i + 1}`));
 
-async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 120_000, everyMs = 50): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-await until("the web server", () => fetch(`${base}/healthz`).then((r) => r.ok, () => false), 60_000, 100);
-await until("the workers' SMPP binds", async () => (await smscStats()).bound >= WORKERS, 60_000, 100);
+await waitFor(() => fetch(`${base}/healthz`).then((r) => r.ok, () => false), { timeout: 60_000, interval: 100, what: "the web server" });
+await waitFor(async () => (await smscStats()).bound >= WORKERS, { timeout: 60_000, interval: 100, what: "the workers' SMPP binds" });
 log(`up: web pid ${web.pid}, ${WORKERS} worker(s), SMSC ${smscUrl}`);
 
 const count = (where: string, ...params: unknown[]) =>
@@ -179,10 +172,9 @@ const accepted = load.statuses.get(201) ?? 0;
 const apiSeconds = (load.finishedAt - load.startedAt) / 1000;
 const sortedLatency = Float64Array.from(load.latenciesMs).sort();
 log(`API done in ${apiSeconds.toFixed(2)} s: ${JSON.stringify(Object.fromEntries(load.statuses))}; waiting for receipts`);
-await until(
-  "every API message delivered",
+await waitFor(
   () => count("user_id = ? and status in ('delivered', 'failed', 'undelivered', 'rejected', 'expired', 'unknown')", apiUser.id) >= accepted,
-  300_000,
+  { timeout: 300_000, interval: 50, what: "every API message delivered" },
 );
 const cpuAfter = cpuTakers();
 const cpuPerMessage = Object.fromEntries(
@@ -218,13 +210,13 @@ const posted = await fetch(`${base}/sms/accountGroups?panel=send&id=${group.id}`
   body: new URLSearchParams({ intent: "send", id: String(group.id), message: "Group benchmark: hello everyone" }),
 });
 if (posted.status !== 302) throw new Error(`group send post answered ${posted.status}`);
-const groupSend = await until("the group send row", () =>
-  sqlite.prepare("select id from group_sends where user_id = ? order by id desc limit 1").get(groupUser.id) as { id: number } | undefined,
+const groupSend = await waitFor(
+  () => sqlite.prepare("select id from group_sends where user_id = ? order by id desc limit 1").get(groupUser.id) as { id: number } | undefined,
+  { timeout: 120_000, interval: 50, what: "the group send row" },
 );
-await until(
-  "every member's message submitted",
+await waitFor(
   () => count("group_send_id = ? and status in ('submitted', 'delivered')", groupSend.id) >= GROUP,
-  300_000,
+  { timeout: 300_000, interval: 50, what: "every member's message submitted" },
 );
 const groupDone = (
   sqlite.prepare("select max(submitted_at) as last from sms_messages where group_send_id = ?").get(groupSend.id) as { last: number }

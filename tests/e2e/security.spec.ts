@@ -1,16 +1,56 @@
-import { expect, newAccount, test } from "./fixtures.ts";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import routes from "../../app/routes.ts";
+import { grantCredits } from "./credits.ts";
+import { accountFingerprint, rowsWithEmail } from "./database.ts";
+import { expect, newAccount, signUpAndLogin, test } from "./fixtures.ts";
 
-test("pages carry the security headers and an enforced nonce-based CSP", async ({ request }) => {
+/** One of each kind of answer: pages, an article, a 404, a redirect to login, a resource route, the API's JSON. */
+const RESPONSES = [
+  { path: "/", status: 200, page: true },
+  { path: "/login", status: 200, page: true },
+  { path: "/sms/blog", status: 200, page: true },
+  { path: "/blog/hiring-smarter", status: 200, page: true },
+  { path: "/no/such/page", status: 404, page: true },
+  { path: "/sms/sendSms", status: 302, page: false },
+  { path: "/sitemap.xml", status: 200, page: false },
+  { path: "/api/v1/openapi.json", status: 200, page: false },
+];
+
+test("every kind of answer carries the security headers, and pages an enforced nonce-based CSP", async ({ request }) => {
+  for (const { path, status, page } of RESPONSES) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(status);
+    const headers = response.headers();
+    expect(headers["x-content-type-options"], path).toBe("nosniff");
+    expect(headers["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
+    // The e2e server runs in production mode, which sends HSTS.
+    expect(headers["strict-transport-security"], path).toContain("max-age=");
+    expect(headers["x-frame-options"], path).toBe("DENY");
+    // The CSP comes with a rendered page. The redirect, the sitemap and the API's JSON have none;
+    // X-Frame-Options keeps them out of frames.
+    if (!page) continue;
+    const csp = headers["content-security-policy"];
+    expect(csp, path).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp, path).toContain("frame-ancestors 'none'");
+    // Stripe is not configured on this server: none of its origins are allowed.
+    expect(csp, path).not.toContain("stripe");
+    expect(csp, path).toContain("frame-src 'none'");
+  }
+  const visitor = await request.get("/sms/sendSms", { maxRedirects: 0 });
+  expect(visitor.headers().location).toBe("/login?redirectTo=%2Fsms%2FsendSms");
+});
+
+test("every script on a page carries that answer's nonce, a new one each time", async ({ request }) => {
+  const nonceOf = (csp: string | undefined) => /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp ?? "")?.[1];
   const response = await request.get("/");
-  const headers = response.headers();
-  expect(headers["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
-  expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
-  // Stripe is not configured on this server: none of its origins are allowed.
-  expect(headers["content-security-policy"]).not.toContain("stripe");
-  expect(headers["content-security-policy"]).toContain("frame-src 'none'");
-  expect(headers["x-content-type-options"]).toBe("nosniff");
-  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
-  expect(headers["strict-transport-security"]).toContain("max-age=");
+  const nonce = nonceOf(response.headers()["content-security-policy"]);
+  expect(nonce).toBeTruthy();
+  const scripts = (await response.text()).match(/<script\b[^>]*>/g) ?? [];
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const tag of scripts) expect(/\snonce="([^"]*)"/.exec(tag)?.[1], tag).toBe(nonce);
+  const again = await request.get("/");
+  expect(nonceOf(again.headers()["content-security-policy"])).not.toBe(nonce);
 });
 
 test("a form post from another site is refused and changes nothing", async ({ request, baseURL }) => {
@@ -23,4 +63,57 @@ test("a form post from another site is refused and changes nothing", async ({ re
   // The same post from our own origin goes through: the account did not exist before.
   const allowed = await request.post("/register", { form, headers: { Origin: baseURL!, "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
   expect(allowed.status()).toBe(302);
+});
+
+/** Every route module with an action, from the app's route table (as security-fuzz.test.ts finds them), with a path that reaches it. */
+const ACTION_ROUTES = routes
+  .filter((r) => /export (async )?function action\b|export const action\b/.test(readFileSync(resolve("app", r.file), "utf8")))
+  .map((r) => ({ file: r.file, path: r.index ? "/" : `/${(r.path ?? "").replace(/:\w+\??/g, "1").replace("*", "no/such/page")}` }));
+
+test("a post from another site to any route with an action is refused and changes nothing for the signed-in victim", async ({ page, baseURL }) => {
+  expect(ACTION_ROUTES.length).toBeGreaterThan(20);
+  // The victim is signed in, in this browser, with credits to spend; the attacker's forms would spend them.
+  const victim = await signUpAndLogin(page, "victim");
+  await grantCredits(victim.email, 10);
+  const stranger = newAccount("stranger");
+  const planted = { subject: `Planted ${stranger.email}`, message: "Posted by another site" };
+  // What each form would do if it got through; routes not named here get a bare post.
+  const forms: Record<string, Record<string, string>> = {
+    "routes/auth/register.tsx": { email: stranger.email, fullName: stranger.fullName, password: stranger.password },
+    "routes/auth/login.tsx": { email: victim.email, password: victim.password },
+    "routes/sms/send-sms.tsx": { intent: "send", phoneNumber: "+12025550123", message: planted.message },
+    "routes/sms/documentation.tsx": { intent: "send", phoneNumber: "+12025550123", message: planted.message },
+    "routes/sms/create-contact.tsx": { name: "Planted", phoneNumber: "+12025550124", email: "planted@example.com" },
+    "routes/sms/create-group.tsx": { groupName: "Planted", description: planted.message },
+    "routes/sms/api-token.tsx": { intent: "regenerate" },
+    "routes/content/support.tsx": planted,
+    "routes/content/contact.tsx": { name: stranger.fullName, email: stranger.email, ...planted },
+  };
+  const before = await accountFingerprint(victim.email);
+
+  // The Stripe webhook included: Stripe's servers send neither header (tests/unit/same-origin.test.ts).
+  for (const { file, path } of ACTION_ROUTES) {
+    for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }] as Record<string, string>[]) {
+      const what = `POST ${path} (${file}) with ${JSON.stringify(headers)}`;
+      const response = await page.request.post(path, { form: forms[file] ?? { intent: "x" }, headers, maxRedirects: 0 });
+      expect(response.status(), what).toBe(403);
+      expect(await response.text(), what).toBe("Cross-site request refused.");
+    }
+  }
+  expect(await accountFingerprint(victim.email)).toBe(before);
+  expect(await rowsWithEmail(stranger.email)).toEqual({ users: 0, supportRequests: 0 });
+
+  // The check can see a change: the same kind of post from the site itself is taken.
+  const own = await page.request.post("/sms/createGroup", {
+    form: forms["routes/sms/create-group.tsx"],
+    headers: { Origin: baseURL!, "Sec-Fetch-Site": "same-origin" },
+    maxRedirects: 0,
+  });
+  expect(own.status()).toBe(302);
+  expect(await accountFingerprint(victim.email)).not.toBe(before);
+
+  // Still signed in (the logout was refused), the balance untouched.
+  await page.goto("/sms/sendSms");
+  await expect(page).toHaveURL(/\/sms\/sendSms$/);
+  await expect(page.getByTestId("balance")).toHaveText("Account balance: 10 credits");
 });

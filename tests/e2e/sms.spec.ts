@@ -1,7 +1,8 @@
 import { grantCredits } from "./credits.ts";
 import { expect, signUpAndLogin, test } from "./fixtures.ts";
 
-// The simulator holds this number in the queue for 10 x SIMULATOR_DLR_MS (3 s here), then delivers it.
+// The simulator holds this number in the queue for 10 x SIMULATOR_DLR_MS (15 s here, see
+// playwright.config.ts), then delivers it 1.5 s later.
 const SLOW_NUMBER = "(202) 555-0196";
 const TWO_SEGMENTS = `${"Your appointment is confirmed. ".repeat(5)}See you soon!!`;
 
@@ -46,7 +47,7 @@ test("send an SMS and follow it from queued to delivered in the history", async 
   await expect(async () => {
     await page.reload();
     await expect(row).toContainText("Delivered", { timeout: 500 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(balance).toHaveText("Account balance: 8 credits");
 });
 

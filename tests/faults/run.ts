@@ -11,7 +11,6 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Redis } from "ioredis";
 import Stripe from "stripe";
 import type { PrivateRedis } from "../../server/redis-process.ts";
 import { startFakeStripe } from "../support/fake-stripe.ts";
@@ -87,15 +86,14 @@ const appEnv: NodeJS.ProcessEnv = {
 };
 Object.assign(process.env, appEnv);
 const { freePort, startPrivateRedis } = await import("../../server/redis-process.ts");
-const { redisOptions } = await import("../../app/queue/redis.server.ts");
 let redis!: PrivateRedis;
 let redisPid = 0;
 /** Starts our Redis on DATA_DIR's files and notes its pid, so that no exit of this run leaves it behind. */
 async function startRedis() {
   redis = await startPrivateRedis(dataDir);
-  const client = new Redis({ ...redisOptions(redis.url), maxRetriesPerRequest: 1 });
-  const info = await client.info("server").finally(() => client.disconnect());
-  redisPid = Number(/process_id:(\d+)/.exec(info)?.[1]);
+  // No pid means it found a Redis already running on these files: not one this run may kill.
+  if (!redis.pid) throw new Error(`a Redis was already running for ${dataDir}`);
+  redisPid = redis.pid;
 }
 process.on("exit", () => {
   if (redisPid) process.kill(redisPid, "SIGKILL");
@@ -118,6 +116,7 @@ const { createOrderFromCart, getOrder } = await import("../../app/modules/shop/o
 const { listAllPackages } = await import("../../app/modules/shop/packages.server.ts");
 const { ensurePaymentIntent } = await import("../../app/modules/payments/stripe.server.ts");
 const { countSegments } = await import("../../app/modules/sms/segments.ts");
+const { RECORD_SLICE } = await import("../../app/modules/sms/dispatch.server.ts");
 const { closeRedis } = await import("../../app/queue/redis.server.ts");
 runMigrations();
 await seedDatabase();
@@ -403,9 +402,8 @@ await shutdown();
 
 const findings = new Findings();
 // A worker claims messages only when the window has room for them and records the SMSC's answers a
-// slice at a time (RECORD_SLICE in app/modules/sms/dispatch.server.ts, not imported: this run is a
-// black box): at a kill, at most a window on the wire and a slice whose answers are not yet written.
-const RECORD_SLICE = 25;
+// slice at a time (RECORD_SLICE, the worker's own value from app/modules/sms/dispatch.server.ts): at a
+// kill, at most a window on the wire and a slice whose answers are not yet written.
 const inFlight = SMPP_WINDOW + RECORD_SLICE;
 checkInvariants({ db: sqlite, plan, outcomes, users, submits: smsc.accepted, stripe, kills, inFlight, findings });
 if (settleError) findings.fail("settled", settleError);

@@ -148,6 +148,31 @@ describe("groups", () => {
   });
 });
 
+describe("GET /api/v1/groups with a bad page query", () => {
+  it("answers 400 invalid_request naming the parameter at fault, as the contacts list does", async () => {
+    const customer = await apiCustomer();
+    for (const name of ["Alpha", "Beta"]) createGroup(customer.id, { name, description: "d" });
+    for (const i of [0, 1]) createContact(customer.id, { name: `P${i}`, phone: `+1202555017${i}`, email: `p${i}@example.com`, groupIds: [] });
+    const list = (query: string) => callApi("GET", `/api/v1/groups?${query}`, { key: customer.key });
+    expectError(await list("limit=0"), 400, "invalid_request", "limit");
+    expectError(await list("limit=101"), 400, "invalid_request", "limit");
+    expectError(await list("limit=abc"), 400, "invalid_request", "limit");
+    expectError(await list("limit=1.5"), 400, "invalid_request", "limit");
+    expectError(await list("cursor=nonsense"), 400, "invalid_request", "cursor");
+    // A cursor the contacts list gave out is not one of this list's.
+    const contactsCursor = (await callApi("GET", "/api/v1/contacts?limit=1", { key: customer.key })).json.nextCursor;
+    expect(contactsCursor).toEqual(expect.any(String));
+    expectError(await list(`cursor=${encodeURIComponent(contactsCursor)}`), 400, "invalid_request", "cursor");
+    // The groups list has no group filter.
+    expectError(await list("group=1"), 400, "invalid_request", "group");
+    // The same list with good values answers.
+    const first = await list("limit=1");
+    expect(first.status).toBe(200);
+    expect(first.json.data.map((g: { name: string }) => g.name)).toEqual(["Alpha"]);
+    expect((await list(`limit=1&cursor=${encodeURIComponent(first.json.nextCursor)}`)).json.data.map((g: { name: string }) => g.name)).toEqual(["Beta"]);
+  });
+});
+
 describe("POST /api/v1/groups/{id}/messages", () => {
   it("starts the group send as the screen does and reports it as the screen words it", async () => {
     const customer = await apiCustomer(10);

@@ -9,6 +9,7 @@ import { seedDatabase } from "../../app/db/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { API_ROUTES } from "../../app/modules/api/routes.server.ts";
 import { ErrorSchema } from "../../app/modules/api/schemas.ts";
+import { createContact } from "../../app/modules/contacts/contacts.server.ts";
 import { createGroup } from "../../app/modules/contacts/groups.server.ts";
 import { apiCustomer, callApi } from "../support/api.ts";
 import { call, createTestUser, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
@@ -21,6 +22,7 @@ const [pack] = db.select().from(packages).all();
 const a = await customerWithEverything(pack.id);
 const b = await apiCustomer(100);
 const bGroup = createGroup(b.id, { name: "B's own", description: "Mine" });
+const bContact = createContact(b.id, { name: "B's contact", phone: "+12025550995", email: "mine@example.com", groupIds: [bGroup.id] });
 const admin = await createTestUser("admin");
 
 type Expected = 404 | { redirect: string };
@@ -46,8 +48,8 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
     post("/sms/accountContacts", { intent: "update", id: String(a.contactId), name: "Taken", phoneNumber: "+12025550999", email: "t@example.com", active: "on" }),
     post("/sms/accountContacts", { intent: "delete", id: String(a.contactId) }),
     post("/sms/accountContacts", { intent: "send", id: String(a.contactId), message: "hi" }),
-    // B's own contact into A's group.
-    post("/sms/accountContacts", { intent: "update", id: String(a.contactId), name: "x", phoneNumber: "+12025550998", email: "x@example.com", groupIds: String(a.groupId) }),
+    // B's own contact into A's group: the contact is B's, the group is not.
+    post("/sms/accountContacts", { intent: "update", id: String(bContact.id), name: "x", phoneNumber: "+12025550998", email: "x@example.com", groupIds: String(a.groupId) }),
   ],
   "routes/sms/account-groups.tsx": (a) => [
     ...["edit", "send", "schedule", "delete"].map((panel) => get(`/sms/accountGroups?panel=${panel}&id=${a.groupId}`)),

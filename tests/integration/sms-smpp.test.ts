@@ -228,13 +228,21 @@ describe("the SMSC dropping the connection", () => {
   it("loses nothing and duplicates nothing mid-batch", async () => {
     const user = await customer(40);
     const before = { ...smsc.counters };
-    smsc.dropAfter(10);
+    // Mid-window: the transport writes up to a window (10) of submits at once, so the connection
+    // drops with the rest of that write still unanswered. (After 10 it would drop between two
+    // writes, and whether anything was in flight would depend on timing.)
+    smsc.dropAfter(5);
     const { messages } = await queueMessages(
       user.id,
       Array.from({ length: 40 }, (_, i) => ({ to: `+1202555${String(2000 + i).padStart(4, "0")}`, body: `batch message ${i}` })),
     );
     for (const m of messages) await waitForStatus(m.id, "delivered", 30_000);
     expect(smsc.counters.dropped - before.dropped).toBe(1);
+    // Submits were in flight when it dropped (at most the window of 10): they reached the dead
+    // connection and were never answered, so these are the ones the gateway had to send again.
+    const inFlight = smsc.counters.ignored - before.ignored;
+    expect(inFlight).toBeGreaterThan(0);
+    expect(inFlight).toBeLessThanOrEqual(10);
     expect(smsc.counters.binds - before.binds).toBeGreaterThanOrEqual(1);
     expect(smsc.counters.accepted - before.accepted).toBe(40);
     expect(smsc.counters.duplicates - before.duplicates).toBe(0);

@@ -1,10 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-// The mail server's address must be known before the app reads its configuration.
+// The mail server's address must be known before the app reads its configuration. The sink binds a
+// free port and lets it go again: the tests start it there when they want a mail server. (Not
+// server/redis-process.ts's freePort: importing that module reads the app's configuration now.)
 const smtp = await vi.hoisted(async () => {
-  const { reservePort } = await import("../support/smtp.ts");
-  const port = await reservePort();
+  const { startSmtpSink } = await import("../support/smtp.ts");
+  const probe = await startSmtpSink();
+  const port = probe.port;
+  await probe.stop();
   process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
   process.env.SUPPORT_EMAIL = "helpdesk@example.com";
   process.env.MAIL_FROM = "SMS Gateway <gateway@example.com>";
@@ -22,8 +26,9 @@ import { action as contactAction } from "../../app/routes/content/contact.tsx";
 import { action as supportAction, loader as supportLoader } from "../../app/routes/content/support.tsx";
 import { startWorkers } from "../../worker/workers.ts";
 import { supportMail } from "../../worker/jobs/support-mail.ts";
-import { eventually, startSmtpSink } from "../support/smtp.ts";
+import { startSmtpSink } from "../support/smtp.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
+import { waitFor } from "../support/wait.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
 
@@ -127,7 +132,7 @@ describe("saved first, then e-mailed by the queue", () => {
 
     const [row] = rowsFrom(form.email);
     expect(row).toMatchObject({ source: "contact", name: "Zoë O'Brien", subject: form.subject, message: form.message, userId: null, status: "open" });
-    const mail = await eventually(() => sink!.mails.find((m) => m.headers.subject?.includes(form.subject)));
+    const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject?.includes(form.subject)), { timeout: 10_000 });
     expect(mail.envelope).toEqual({ from: "gateway@example.com", to: ["helpdesk@example.com"] });
     expect(mail.headers.from).toBe("SMS Gateway <gateway@example.com>");
     expect(mail.headers.to).toBe("helpdesk@example.com");
@@ -138,10 +143,10 @@ describe("saved first, then e-mailed by the queue", () => {
     expect(mail.text).toContain(`From: Zoë O'Brien <${form.email}>`);
     expect(mail.text).toContain(form.message);
 
-    const sent = await eventually(() => {
+    const sent = await waitFor(() => {
       const r = rowById(row.id);
       return r.mailStatus === "sent" ? r : null;
-    });
+    }, { timeout: 10_000 });
     expect(sent.mailAttempts).toBe(1);
     expect(sent.mailMessageId).toBe(mail.headers["message-id"]);
     expect(sent.mailSentAt).toBeInstanceOf(Date);
@@ -158,7 +163,7 @@ describe("saved first, then e-mailed by the queue", () => {
     expect(locationOf(result)).toBe("/sms/support");
     const [row] = db.select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all();
     expect(row).toMatchObject({ source: "support", name: user.fullName, email: user.email, subject });
-    const mail = await eventually(() => sink!.mails.find((m) => m.headers.subject === `[Support #${row.id}] ${subject}`));
+    const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject === `[Support #${row.id}] ${subject}`), { timeout: 10_000 });
     expect(mail.headers["reply-to"]).toContain(`<${user.email}>`);
     expect(mail.text).toContain(`Account: user #${user.id}`);
     expect(mail.text).not.toContain("mallory");
@@ -175,22 +180,22 @@ describe("saved first, then e-mailed by the queue", () => {
     const [row] = rowsFrom(form.email);
 
     // The worker keeps trying: attempts grow and the connection error is recorded.
-    const failing = await eventually(() => {
+    const failing = await waitFor(() => {
       const r = rowById(row.id);
       return r.mailAttempts >= 3 ? r : null;
-    });
+    }, { timeout: 10_000 });
     expect(failing.mailStatus).toBe("pending");
     expect(failing.mailLastError).toMatch(/ECONNREFUSED|connect/i);
     expect(await jobOf(row.id)).toBeTruthy();
 
     // A server that is back but busy (451) at first is retried too.
     sink = await startSmtpSink(smtp.port, { rejectFirst: 1 });
-    const mail = await eventually(() => sink!.mails.find((m) => m.headers.subject?.endsWith(form.subject)));
+    const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject?.endsWith(form.subject)), { timeout: 10_000 });
     expect(mail.headers["reply-to"]).toContain(form.email);
-    const sent = await eventually(() => {
+    const sent = await waitFor(() => {
       const r = rowById(row.id);
       return r.mailStatus === "sent" ? r : null;
-    });
+    }, { timeout: 10_000 });
     expect(sent.mailLastError).toBeNull();
     expect(sink.mails.filter((m) => m.headers.subject?.endsWith(form.subject))).toHaveLength(1);
   });

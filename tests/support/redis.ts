@@ -2,6 +2,9 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
 
+// A copy of server/redis-process.ts's freePort on purpose: the global setup starts this Redis in
+// Vitest's main process, where importing that module would read the app's configuration (no
+// DATA_DIR there, so it would create ./data with secrets in the checkout).
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();

@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { SMTPServer } from "smtp-server";
 
 export type ReceivedMail = {
@@ -7,18 +6,6 @@ export type ReceivedMail = {
   headers: Record<string, string>;
   text: string;
 };
-
-/** A free loopback port, released again (for a server that starts later, or never). */
-export function reservePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
 
 // RFC 2047 encoded words, as nodemailer writes non-ASCII header values.
 function decodeWords(value: string): string {
@@ -93,15 +80,4 @@ export async function startSmtpSink(port = 0, options: { rejectFirst?: number } 
     mails,
     stop: () => new Promise<void>((done) => server.close(() => done())),
   };
-}
-
-/** Polls until `check` returns a value (bounded), for work another process or worker finishes. */
-export async function eventually<T>(check: () => T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
