@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
 import { redisOptions } from "../app/queue/redis.server.ts";
+import { freePort } from "./free-port.ts";
+
+export { freePort };
 
 /** `pid` is the child's, when this call started one (an already running Redis has none here). */
 export type PrivateRedis = { url: string; pid?: number; stop: () => Promise<void> };
@@ -13,17 +15,6 @@ export class RedisNotInstalledError extends Error {
     super("redis-server was not found on PATH. Install it with: sudo apt-get install -y redis-server (or set REDIS_URL).");
     this.name = "RedisNotInstalledError";
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
 }
 
 async function answers(url: string, attempts = 1): Promise<boolean> {

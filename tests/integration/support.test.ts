@@ -1,14 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-// The mail server's address must be known before the app reads its configuration. The sink binds a
-// free port and lets it go again: the tests start it there when they want a mail server. (Not
-// server/redis-process.ts's freePort: importing that module reads the app's configuration now.)
+// The mail server's address must be known before the app reads its configuration: the tests
+// start the sink on this port when they want a mail server.
 const smtp = await vi.hoisted(async () => {
-  const { startSmtpSink } = await import("../support/smtp.ts");
-  const probe = await startSmtpSink();
-  const port = probe.port;
-  await probe.stop();
+  const { freePort } = await import("../../server/free-port.ts");
+  const port = await freePort();
   process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
   process.env.SUPPORT_EMAIL = "helpdesk@example.com";
   process.env.MAIL_FROM = "SMS Gateway <gateway@example.com>";

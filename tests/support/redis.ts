@@ -1,20 +1,6 @@
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { Redis } from "ioredis";
-
-// A copy of server/redis-process.ts's freePort on purpose: the global setup starts this Redis in
-// Vitest's main process, where importing that module would read the app's configuration (no
-// DATA_DIR there, so it would create ./data with secrets in the checkout).
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
+import { freePort } from "../../server/free-port.ts";
 
 /** A throwaway redis-server on a free loopback port, without persistence. */
 export async function startTestRedis(dir: string, port?: number) {
