@@ -31,6 +31,8 @@ declare module "smpp" {
     isResponse(): boolean;
     response(options?: PduFields): PDU;
     toBuffer(): Buffer;
+    /** What the Session reads every PDU with: the rest of one (after its command_length) or false. */
+    static fromStream(stream: { read(size: number): Buffer | null }, commandLength: number): PDU | false;
   }
 
   type OnResponse = (pdu: PDU) => void;

@@ -1,7 +1,8 @@
 // The hand-encoded PDUs must be byte for byte what the smpp package would send.
 import smpp from "smpp";
 import { describe, expect, it } from "vitest";
-import { deliverSmResp, submitSm, type SubmitSmFields } from "../../app/modules/sms/transports/smpp-pdu.server.ts";
+import { decodeHotPdu, deliverSmResp, submitSm, type SubmitSmFields } from "../../app/modules/sms/transports/smpp-pdu.server.ts";
+import { parseReceipt } from "../../app/modules/sms/transports/smpp.server.ts";
 
 const base: SubmitSmFields = {
   source_addr_ton: 5,
@@ -53,5 +54,72 @@ describe("deliver_sm_resp", () => {
     expect(pdu.isResponse()).toBe(true);
     expect(pdu.sequence_number).toBe(77);
     expect(pdu.toBuffer().toString("hex")).toBe(expected.toString("hex"));
+  });
+});
+
+describe("reading submit_sm_resp and receipts by hand", () => {
+  /** The bytes after command_length, as the session hands them to PDU.fromStream. */
+  const bodyOf = (pdu: InstanceType<typeof smpp.PDU>) => {
+    const bytes = pdu.toBuffer();
+    return { body: bytes.subarray(4), length: bytes.length };
+  };
+  const library = (command: string, fields: Record<string, unknown>, sequence = 9) => {
+    const pdu = new smpp.PDU(command, fields);
+    pdu.sequence_number = sequence;
+    return pdu;
+  };
+  const receipt = (fields: Record<string, unknown> = {}) =>
+    library("deliver_sm", {
+      source_addr: "447911123456",
+      destination_addr: "SMSGateway",
+      esm_class: 0x04,
+      short_message: "id:abc-123 sub:001 dlvrd:001 submit date:2611221200 done date:2611221200 stat:DELIVRD err:000 text:",
+      receipted_message_id: "abc-123",
+      message_state: 2,
+      ...fields,
+    });
+  const decodeBoth = (pdu: InstanceType<typeof smpp.PDU>) => {
+    const { body, length } = bodyOf(pdu);
+    return { hand: decodeHotPdu(body, length), library: new smpp.PDU(pdu.toBuffer()) };
+  };
+
+  it.each([
+    ["accepted", { message_id: "0a1b2c3d" }, 0],
+    ["refused, no message id", {}, smpp.errors.ESME_RTHROTTLED],
+  ])("submit_sm_resp %s", (_, fields, status) => {
+    const { hand, library: expected } = decodeBoth(library("submit_sm_resp", { ...fields, command_status: status }, 4242));
+    expect(hand).not.toBeNull();
+    for (const key of ["command", "command_id", "command_status", "sequence_number", "message_id"]) expect(hand?.[key]).toEqual(expected[key]);
+    expect(hand?.isResponse()).toBe(true);
+  });
+
+  it.each([
+    ["delivered", {}],
+    ["undelivered with its error code", { message_state: 5, network_error_code: Buffer.from([3, 0, 11]), short_message: "id:abc-123 stat:UNDELIV err:011" }],
+  ])("a receipt, %s: the same fields and the same receipt", (_, fields) => {
+    const { hand, library: expected } = decodeBoth(receipt(fields));
+    expect(hand).not.toBeNull();
+    for (const key of ["command", "command_id", "sequence_number", "esm_class", "data_coding", "source_addr", "destination_addr", "receipted_message_id", "message_state", "network_error_code"]) {
+      expect(hand?.[key]).toEqual(expected[key]);
+    }
+    expect(parseReceipt(hand!)).toEqual(parseReceipt(expected));
+    // Its answer is the package's own.
+    expect(hand!.response().toBuffer().toString("hex")).toBe(expected.response().toBuffer().toString("hex"));
+  });
+
+  it.each([
+    ["an inbound SMS (not a receipt)", library("deliver_sm", { source_addr: "447911123456", short_message: "Hello" })],
+    ["a receipt without the TLVs", library("deliver_sm", { esm_class: 0x04, short_message: "id:abc-123 stat:DELIVRD err:000" })],
+    ["a receipt with another TLV", receipt({ delivery_failure_reason: 1 })],
+    ["UCS-2 text", receipt({ data_coding: 8, short_message: Buffer.from("0069", "hex") })],
+    ["an enquire_link", library("enquire_link", {})],
+  ])("leaves %s to the package", (_, pdu) => {
+    const { body, length } = bodyOf(pdu);
+    expect(decodeHotPdu(body, length)).toBeNull();
+  });
+
+  it("leaves a truncated PDU to the package", () => {
+    const { body, length } = bodyOf(receipt());
+    expect(decodeHotPdu(body.subarray(0, body.length - 3), length - 3)).toBeNull();
   });
 });

@@ -1,9 +1,14 @@
-// The two PDUs the worker sends for every message, encoded by hand. The smpp package's generic
-// encoder (a filter pass, a size pass and a write pass over every field) cost more CPU than the
-// rest of a submit; these write the same bytes directly. The package still runs the session:
-// Session.send takes any object with isResponse(), sequence_number and toBuffer().
+// The PDUs every message costs, encoded and decoded by hand: the worker sends a submit_sm and a
+// deliver_sm_resp and reads a submit_sm_resp and a deliver_sm (its receipt). The smpp package's
+// generic coder (a filter pass, a size pass and a write pass over every field; GSM decoding of
+// every receipt's text) cost more CPU than the rest of a submit. The package still runs the
+// session: Session.send takes any object with isResponse(), sequence_number and toBuffer(), and
+// every PDU it reads goes through PDU.fromStream (see readHotPdusByHand).
+import smpp, { type PDU } from "smpp";
 
 const SUBMIT_SM = 0x00000004;
+const SUBMIT_SM_RESP = 0x80000004;
+const DELIVER_SM = 0x00000005;
 const DELIVER_SM_RESP = 0x80000005;
 const HEADER_BYTES = 16;
 const TLV_USER_MESSAGE_REFERENCE = 0x0204;
@@ -100,4 +105,106 @@ export function deliverSmResp(sequence: number, status: number): EncodedPdu {
     },
     sequence,
   );
+}
+
+// --- reading ---------------------------------------------------------------------------------------
+
+const TLV_RECEIPTED_MESSAGE_ID = 0x001e;
+const TLV_NETWORK_ERROR_CODE = 0x0423;
+const TLV_MESSAGE_STATE = 0x0427;
+const ESM_UDHI = 0x40;
+
+/** A NUL-terminated ASCII string at `at` (as the package reads it), and where the next field starts. */
+function cString(buffer: Buffer, at: number): [string, number] {
+  const end = buffer.indexOf(0, at);
+  if (end < 0) throw new RangeError("C-string without its NUL");
+  return [buffer.toString("ascii", at, end), end + 1];
+}
+
+/** A PDU the package's own methods (response(), isResponse()) work on. */
+function pduOf(fields: Record<string, unknown>): PDU {
+  return Object.assign(Object.create(smpp.PDU.prototype) as PDU, fields);
+}
+
+/**
+ * submit_sm_resp and a delivery receipt's deliver_sm (receipted_message_id and message_state
+ * TLVs, ASCII text) from `body`, the bytes after command_length; null for any other PDU, which the
+ * package decodes. The fields are the ones the package would give, the receipt's text as raw
+ * bytes (receipts are ASCII; the package would have decoded them as GSM).
+ */
+export function decodeHotPdu(body: Buffer, commandLength: number): PDU | null {
+  if (body.length !== commandLength - 4 || body.length < 12) return null;
+  const head = {
+    command_length: commandLength,
+    command_id: body.readUInt32BE(0),
+    command_status: body.readUInt32BE(4),
+    sequence_number: body.readUInt32BE(8),
+  };
+  try {
+    if (head.command_id === SUBMIT_SM_RESP) {
+      if (body.length === 12) return pduOf({ ...head, command: "submit_sm_resp" });
+      const [message_id, end] = cString(body, 12);
+      return end === body.length ? pduOf({ ...head, command: "submit_sm_resp", message_id }) : null;
+    }
+    if (head.command_id === DELIVER_SM) return decodeReceipt(body, head);
+  } catch {
+    // Malformed: the package decides what that means.
+  }
+  return null;
+}
+
+function decodeReceipt(body: Buffer, head: Record<string, number>): PDU | null {
+  let at = 12;
+  const fields: Record<string, unknown> = { ...head, command: "deliver_sm" };
+  [fields.service_type, at] = cString(body, at);
+  fields.source_addr_ton = body[at++];
+  fields.source_addr_npi = body[at++];
+  [fields.source_addr, at] = cString(body, at);
+  fields.dest_addr_ton = body[at++];
+  fields.dest_addr_npi = body[at++];
+  [fields.destination_addr, at] = cString(body, at);
+  const esmClass = body[at++];
+  fields.esm_class = esmClass;
+  fields.protocol_id = body[at++];
+  fields.priority_flag = body[at++];
+  [fields.schedule_delivery_time, at] = cString(body, at);
+  [fields.validity_period, at] = cString(body, at);
+  fields.registered_delivery = body[at++];
+  fields.replace_if_present_flag = body[at++];
+  const dataCoding = body[at++];
+  fields.data_coding = dataCoding;
+  fields.sm_default_msg_id = body[at++];
+  const smLength = body[at++];
+  if (at + smLength > body.length || (esmClass & ESM_UDHI) !== 0 || (dataCoding & 0x0f) > 1) return null;
+  fields.short_message = { message: body.subarray(at, at + smLength) };
+  at += smLength;
+  while (at + 4 <= body.length) {
+    const tag = body.readUInt16BE(at);
+    const length = body.readUInt16BE(at + 2);
+    const value = at + 4;
+    at = value + length;
+    if (at > body.length) return null;
+    if (tag === TLV_RECEIPTED_MESSAGE_ID) fields.receipted_message_id = cString(body, value)[0];
+    else if (tag === TLV_MESSAGE_STATE && length === 1) fields.message_state = body[value];
+    else if (tag === TLV_NETWORK_ERROR_CODE) fields.network_error_code = body.subarray(value, at);
+    else return null;
+  }
+  if (at !== body.length || fields.receipted_message_id === undefined || fields.message_state === undefined) return null;
+  return pduOf(fields);
+}
+
+let installed = false;
+
+/** Makes the package's Session read submit_sm_resp and receipts with decodeHotPdu (once per process). */
+export function readHotPdusByHand(): void {
+  if (installed) return;
+  installed = true;
+  const { PDU } = smpp;
+  PDU.fromStream = (stream, commandLength) => {
+    const body = stream.read(commandLength - 4);
+    if (!body) return false;
+    const prefix = Buffer.alloc(4);
+    prefix.writeUInt32BE(commandLength, 0);
+    return decodeHotPdu(body, commandLength) ?? new PDU(Buffer.concat([prefix, body]));
+  };
 }

@@ -1,6 +1,6 @@
 import smpp, { type PDU, type Session, type ShortMessage } from "smpp";
 import { log } from "../../../utils/log.server.ts";
-import { deliverSmResp, submitSm, type SubmitSmFields } from "./smpp-pdu.server.ts";
+import { deliverSmResp, readHotPdusByHand, submitSm, type SubmitSmFields } from "./smpp-pdu.server.ts";
 import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "../segments.ts";
 import {
   type ClaimMessages,
@@ -182,6 +182,7 @@ export class SmppTransport implements SmsTransport {
     };
     this.tokens = options.tps;
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
+    readHotPdusByHand();
     this.connect();
   }
 
