@@ -5,6 +5,8 @@ const loginOnly = [
   "/shoppingCart",
   "/authentication",
   "/payment",
+  // Where Stripe sends the browser back: its query must survive the trip through login.
+  "/payment/return?orderId=1&payment_intent=pi_x",
   "/order/orderconfirmed/1",
   "/failed",
   "/order/myOrders",
@@ -15,8 +17,11 @@ const loginOnly = [
   "/sms/messageHistory",
   "/sms/createContact",
   "/sms/accountContacts",
+  "/sms/importContacts",
   "/sms/createGroup",
   "/sms/accountGroups",
+  // A JSON resource route (the progress bar polls it), guarded by the same redirect as the pages.
+  "/sms/groupSends/1",
   "/sms/apiToken",
   "/sms/support",
   "/sms/documentation",

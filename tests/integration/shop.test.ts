@@ -15,7 +15,7 @@ import { loader as failedLoader } from "../../app/routes/shop/failed.tsx";
 import { loader as detailsOrderLoader } from "../../app/routes/shop/order-details.tsx";
 import { loader as myOrdersLoader } from "../../app/routes/shop/my-orders.tsx";
 import { loader as paymentReturnLoader } from "../../app/routes/shop/payment-return.tsx";
-import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
 import { addToCart, call, payWithCard, placeOrder } from "../support/shop.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
@@ -172,6 +172,38 @@ describe("placing and paying an order with the offline test-card processor", () 
     // The card number is never echoed back to the page.
     expect(JSON.stringify(dataOf(luhn))).not.toContain("4241");
     expect(getOrder(orderId)!.status).toBe("Pending");
+  });
+});
+
+describe("my orders", () => {
+  type MyOrders = { orders: { id: number }[]; page: number; totalPages: number };
+  const myOrders = async (user: TestUser, search = "") =>
+    dataOf<MyOrders>(await call(myOrdersLoader, makeRequest(`/order/myOrders${search}`, { user })));
+
+  it("pages 10 at a time, newest first; a page past the end shows the last page, junk the first", async () => {
+    const user = await createTestUser();
+    await addToCart(user, byName("100").id, 1);
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await placeOrder(user));
+    const newestFirst = ids.toReversed();
+
+    const first = await myOrders(user);
+    expect(first).toMatchObject({ page: 1, totalPages: 2 });
+    expect(first.orders.map((o) => o.id)).toEqual(newestFirst.slice(0, 10));
+    const last = await myOrders(user, "?page=2");
+    expect(last).toMatchObject({ page: 2, totalPages: 2 });
+    expect(last.orders.map((o) => o.id)).toEqual(newestFirst.slice(10));
+    expect(await myOrders(user, "?page=9")).toEqual(last);
+    for (const junk of ["99999999999999999999", "0", "-1", "abc", "1.5", ""]) {
+      expect(await myOrders(user, `?page=${junk}`), junk).toEqual(first);
+    }
+  });
+
+  it("with no orders is one empty page, whatever page is asked for", async () => {
+    const user = await createTestUser();
+    for (const search of ["", "?page=3", "?page=99999999999999999999"]) {
+      expect(await myOrders(user, search)).toMatchObject({ orders: [], page: 1, totalPages: 1 });
+    }
   });
 });
 

@@ -8,7 +8,8 @@ import { action as inboxAction, loader as inboxLoader } from "../../app/routes/c
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
 
 type Inbox = {
-  list: { rows: { id: number; subject: string; status: string; mailStatus: string }[]; total: number; pages: number };
+  query: { filter: string; page: number };
+  list: { rows: { id: number; subject: string; status: string; mailStatus: string }[]; total: number; page: number; totalPages: number };
   selected: { request: { id: number; status: string; handledBy: number | null; mailStatus: string }; handledByName: string | null } | null;
 };
 
@@ -40,6 +41,25 @@ describe("support inbox", () => {
     expect(db.select().from(supportRequests).where(eq(supportRequests.id, row.id)).get()!.status).toBe("open");
   });
 
+  it("shows the last page for a page past the end, the first for junk, and one empty page for none", async () => {
+    const admin = await createTestUser("admin");
+    const inbox = async (search: string) => dataOf<Inbox>(await call(inboxLoader, makeRequest(`/admin/support${search}`, { user: admin })));
+    // Nothing is handled yet in this file: the Handled list is empty.
+    expect(await inbox("?filter=handled&page=4")).toMatchObject({ query: { page: 1 }, list: { rows: [], total: 0, page: 1, totalPages: 1 } });
+
+    for (let i = 1; i <= 11; i++) await contact(`Clamped request ${i}`);
+    const first = await inbox("?filter=all");
+    const { totalPages } = first.list;
+    expect(totalPages).toBeGreaterThan(1);
+    const last = await inbox(`?filter=all&page=${totalPages}`);
+    expect(last).toMatchObject({ query: { page: totalPages }, list: { page: totalPages } });
+    expect(last.list.rows.length).toBeGreaterThan(0);
+    expect(await inbox(`?filter=all&page=${totalPages + 7}`)).toEqual(last);
+    for (const junk of ["99999999999999999999", "0", "-1", "abc", "1.5", ""]) {
+      expect(await inbox(`?filter=all&page=${junk}`), junk).toEqual(first);
+    }
+  });
+
   it("lists newest first in pages of 10, reads one, and marks it handled and open again", async () => {
     const admin = await createTestUser("admin");
     const rows = [];
@@ -49,7 +69,7 @@ describe("support inbox", () => {
     const first = dataOf<Inbox>(await call(inboxLoader, makeRequest("/admin/support", { user: admin })));
     expect(first.list.rows).toHaveLength(10);
     expect(first.list.rows[0].subject).toBe("Paged request 12");
-    const second = dataOf<Inbox>(await call(inboxLoader, makeRequest(`/admin/support?page=${first.list.pages}`, { user: admin })));
+    const second = dataOf<Inbox>(await call(inboxLoader, makeRequest(`/admin/support?page=${first.list.totalPages}`, { user: admin })));
     expect(second.list.rows.at(-1)!.id).toBeLessThan(first.list.rows.at(-1)!.id);
 
     const read = dataOf<Inbox>(await call(inboxLoader, makeRequest(`/admin/support?id=${newest.id}`, { user: admin })));

@@ -3,6 +3,7 @@ import { db } from "../../db/client.server.ts";
 import { orderLines, orders } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
+import { pageWindow } from "../../utils/misc.ts";
 import { likeContains } from "../../utils/sql.server.ts";
 import { bookEntry, getBalance } from "../credits/ledger.server.ts";
 import { getCart } from "./cart.server.ts";
@@ -92,17 +93,19 @@ export function orderLinesView(order: OrderWithLines) {
   return order.lines.map((l) => ({ id: l.id, itemName: l.itemName, priceCents: l.priceCents, credits: l.credits, quantity: l.quantity }));
 }
 
-export function listUserOrders(userId: number, page: number) {
+/** The user's orders, newest first, one page; a page past the end shows the last one. */
+export function listUserOrders(userId: number, requestedPage = 1) {
+  const [{ total }] = db.select({ total: count() }).from(orders).where(eq(orders.userId, userId)).all();
+  const { page, totalPages, offset } = pageWindow(total, requestedPage, MY_ORDERS_PAGE_SIZE);
   const rows = db
     .select()
     .from(orders)
     .where(eq(orders.userId, userId))
     .orderBy(desc(orders.id))
     .limit(MY_ORDERS_PAGE_SIZE)
-    .offset((page - 1) * MY_ORDERS_PAGE_SIZE)
+    .offset(offset)
     .all();
-  const [{ total }] = db.select({ total: count() }).from(orders).where(eq(orders.userId, userId)).all();
-  return { rows, total };
+  return { rows, total, page, totalPages };
 }
 
 export type OrderSearchResult = {

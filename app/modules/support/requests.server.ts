@@ -4,6 +4,7 @@ import { users } from "../../db/schema/core.ts";
 import { type SupportSource, type SupportStatus, supportRequests } from "../../db/schema/support.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
+import { pageWindow } from "../../utils/misc.ts";
 import { hit, type Limit } from "../../utils/rate-limit.server.ts";
 import { enqueueSupportMail } from "./mail.server.ts";
 
@@ -77,9 +78,11 @@ export async function submitSupportRequest(request: NewSupportRequest, honeypot?
 export const INBOX_PAGE_SIZE = 10;
 export type InboxFilter = SupportStatus | "all";
 
-export function listSupportRequests({ filter, page }: { filter: InboxFilter; page: number }) {
+/** One page of the inbox, newest first; a page past the end shows the last one. */
+export function listSupportRequests({ filter, page: requestedPage }: { filter: InboxFilter; page: number }) {
   const where = filter === "all" ? undefined : eq(supportRequests.status, filter);
   const [{ total }] = db.select({ total: count() }).from(supportRequests).where(where).all();
+  const { page, totalPages, offset } = pageWindow(total, requestedPage, INBOX_PAGE_SIZE);
   const rows = db
     .select({
       id: supportRequests.id,
@@ -96,9 +99,9 @@ export function listSupportRequests({ filter, page }: { filter: InboxFilter; pag
     .where(where)
     .orderBy(desc(supportRequests.id))
     .limit(INBOX_PAGE_SIZE)
-    .offset((page - 1) * INBOX_PAGE_SIZE)
+    .offset(offset)
     .all();
-  return { rows, total, pages: Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE)) };
+  return { rows, total, page, totalPages };
 }
 
 export function getSupportRequest(id: number) {

@@ -34,7 +34,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = readQuery(request);
   const selected = query.id ? getSupportRequest(query.id) : null;
   if (query.id && !selected) throw data(null, { status: 404 });
-  return { query, timeZone: admin.timeZone, list: listSupportRequests(query), selected: selected ?? null };
+  const list = listSupportRequests(query);
+  // The page shown, so every link on the screen (pager, rows, Close) stays on a real page.
+  return { query: { ...query, page: list.page }, timeZone: admin.timeZone, list, selected: selected ?? null };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -200,11 +202,11 @@ export default function SupportInbox({ loaderData }: Route.ComponentProps) {
       )}
       <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-4 text-sm text-slate-600">
         <span>
-          Page {Math.min(query.page, list.pages)} of {list.pages} · {pluralize(list.total, "request")}
+          Page {query.page} of {list.totalPages} · {pluralize(list.total, "request")}
         </span>
         <span className="flex gap-2">
           <PagerStep to={query.page > 1 ? inboxUrl({ filter: query.filter, page: query.page - 1 }) : null}>Previous</PagerStep>
-          <PagerStep to={query.page < list.pages ? inboxUrl({ filter: query.filter, page: query.page + 1 }) : null}>Next</PagerStep>
+          <PagerStep to={query.page < list.totalPages ? inboxUrl({ filter: query.filter, page: query.page + 1 }) : null}>Next</PagerStep>
         </span>
       </nav>
     </div>

@@ -2,20 +2,18 @@ import { OrdersTable } from "../../components/shop/orders-table.tsx";
 import { Pager } from "../../components/shop/pager.tsx";
 import { PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
-import { MY_ORDERS_PAGE_SIZE } from "../../modules/shop/orders.ts";
 import { listUserOrders } from "../../modules/shop/orders.server.ts";
+import { positiveIntParam } from "../../utils/params.ts";
 import type { Route } from "./+types/my-orders";
 
 export const meta: Route.MetaFunction = () => [{ title: "Orders | SMS Gateway" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const requested = Number(new URL(request.url).searchParams.get("page"));
-  const page = Number.isInteger(requested) && requested > 0 ? requested : 1;
-  const { rows, total } = listUserOrders(user.id, page);
+  const { rows, page, totalPages } = listUserOrders(user.id, positiveIntParam(new URL(request.url).searchParams, "page") ?? 1);
   return {
     page,
-    total,
+    totalPages,
     timeZone: user.timeZone,
     orders: rows.map((o) => ({
       id: o.id,
@@ -28,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function MyOrders({ loaderData }: Route.ComponentProps) {
-  const { orders, page, total, timeZone } = loaderData;
+  const { orders, page, totalPages, timeZone } = loaderData;
   return (
     <div>
       <PageHeader title="Orders" />
@@ -40,11 +38,11 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <OrdersTable orders={orders} timeZone={timeZone} />
-          {total > MY_ORDERS_PAGE_SIZE ? (
+          {totalPages > 1 ? (
             <Pager
               previous={page > 1 ? `?page=${page - 1}` : null}
-              next={page * MY_ORDERS_PAGE_SIZE < total ? `?page=${page + 1}` : null}
-              summary={`Page ${page} of ${Math.ceil(total / MY_ORDERS_PAGE_SIZE)}`}
+              next={page < totalPages ? `?page=${page + 1}` : null}
+              summary={`Page ${page} of ${totalPages}`}
             />
           ) : null}
         </>
