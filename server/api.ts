@@ -1,8 +1,8 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { type ApiRequest, type ApiResponse, handleApiRequest, MAX_BODY_BYTES } from "../app/modules/api/handler.server.ts";
 import { API_BASE } from "../app/modules/api/routes.server.ts";
-import type { Extension } from "./http.ts";
+import { answer, type Extension } from "./http.ts";
 
 function isApiPath(url: string): boolean {
   return url.startsWith(API_BASE) && (url.length === API_BASE.length || url[API_BASE.length] === "/" || url[API_BASE.length] === "?");
@@ -31,13 +31,6 @@ function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boole
   });
 }
 
-function send(res: ServerResponse, response: ApiResponse, close: boolean) {
-  // A body we stopped reading cannot be followed by another request on this connection.
-  if (close) response.headers.Connection = "close";
-  response.headers["Content-Length"] = String(Buffer.byteLength(response.body));
-  res.writeHead(response.status, response.headers);
-  res.end(response.body);
-}
 
 /** /api/v1/* served by the API core on plain Node http, before React Router. */
 export function apiExtension(handle: (request: ApiRequest) => Promise<ApiResponse> = handleApiRequest): Extension {
@@ -55,7 +48,9 @@ export function apiExtension(handle: (request: ApiRequest) => Promise<ApiRespons
       bodyTooLarge: tooLarge,
       secure: Boolean((req.socket as TLSSocket).encrypted),
     });
-    send(res, response, tooLarge);
+    // A body we stopped reading cannot be followed by another request on this connection.
+    if (tooLarge) response.headers.Connection = "close";
+    answer(res, response.status, response.headers, response.body);
     return true;
   };
 }

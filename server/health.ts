@@ -1,4 +1,4 @@
-import type { Extension } from "./http.ts";
+import { answer, type Extension } from "./http.ts";
 import { sqlite } from "../app/db/client.server.ts";
 import { getRedis } from "../app/queue/redis.server.ts";
 
@@ -8,11 +8,10 @@ export const health: Extension = async (req, res) => {
   try {
     sqlite.prepare("select 1").get();
     await getRedis().ping();
-    res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
-    res.end('{"status":"ok"}');
+    answer(res, 200, { "Content-Type": "application/json", "Cache-Control": "no-store" }, '{"status":"ok"}');
   } catch (error) {
-    res.writeHead(503, { "Content-Type": "application/json", "Cache-Control": "no-store" });
-    res.end(JSON.stringify({ status: "unavailable", error: (error as Error).message }));
+    const body = JSON.stringify({ status: "unavailable", error: (error as Error).message });
+    answer(res, 503, { "Content-Type": "application/json", "Cache-Control": "no-store" }, body);
   }
   return true;
 };

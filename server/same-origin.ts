@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { publicOrigin } from "../app/utils/http.server.ts";
-import type { Extension } from "./http.ts";
+import { answer, type Extension } from "./http.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -35,7 +35,6 @@ export function crossSiteReason(req: IncomingMessage): string | null {
 export const sameOrigin: Extension = (req, res) => {
   const reason = crossSiteReason(req);
   if (!reason) return false;
-  res.writeHead(403, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
-  res.end("Cross-site request refused.");
+  answer(res, 403, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }, "Cross-site request refused.");
   return true;
 };

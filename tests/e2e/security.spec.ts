@@ -5,7 +5,7 @@ import { grantCredits } from "./credits.ts";
 import { accountFingerprint, rowsWithEmail } from "./database.ts";
 import { expect, newAccount, signUpAndLogin, test } from "./fixtures.ts";
 
-/** One of each kind of answer: pages, an article, a 404, a redirect to login, a resource route, the API's JSON. */
+/** One of each kind of answer: pages, an article, a 404, a redirect to login, a resource route, the API's JSON, the health check. */
 const RESPONSES = [
   { path: "/", status: 200, page: true },
   { path: "/login", status: 200, page: true },
@@ -14,11 +14,13 @@ const RESPONSES = [
   { path: "/no/such/page", status: 404, page: true },
   { path: "/sms/sendSms", status: 302, page: false },
   { path: "/sitemap.xml", status: 200, page: false },
-  { path: "/api/v1/openapi.json", status: 200, page: false },
+  { path: "/api/v1/openapi.json", status: 200, page: false, api: true },
+  { path: "/healthz", status: 200, page: false, api: true },
 ];
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 test("every kind of answer carries the security headers, and pages an enforced nonce-based CSP", async ({ request }) => {
-  for (const { path, status, page } of RESPONSES) {
+  for (const { path, status, page, api } of RESPONSES) {
     const response = await request.get(path, { maxRedirects: 0 });
     expect(response.status(), path).toBe(status);
     const headers = response.headers();
@@ -27,8 +29,9 @@ test("every kind of answer carries the security headers, and pages an enforced n
     // The e2e server runs in production mode, which sends HSTS.
     expect(headers["strict-transport-security"], path).toContain("max-age=");
     expect(headers["x-frame-options"], path).toBe("DENY");
-    // The CSP comes with a rendered page. The redirect, the sitemap and the API's JSON have none;
-    // X-Frame-Options keeps them out of frames.
+    // A rendered page has its nonce-based CSP; the server's own JSON answers one that allows
+    // nothing. The redirect and the sitemap have none; X-Frame-Options keeps them out of frames.
+    if (api) expect(headers["content-security-policy"], path).toBe(API_CSP);
     if (!page) continue;
     const csp = headers["content-security-policy"];
     expect(csp, path).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
@@ -58,6 +61,8 @@ test("a form post from another site is refused and changes nothing", async ({ re
   const form = { email: account.email, fullName: account.fullName, password: account.password };
   const refused = await request.post("/register", { form, headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, maxRedirects: 0 });
   expect(refused.status()).toBe(403);
+  expect(refused.headers()["x-frame-options"]).toBe("DENY");
+  expect(refused.headers()["content-security-policy"]).toBe(API_CSP);
   const resource = await request.post("/logout", { headers: { Origin: "https://evil.example" }, maxRedirects: 0 });
   expect(resource.status()).toBe(403);
   // The same post from our own origin goes through: the account did not exist before.
