@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
@@ -50,7 +50,7 @@ export function isWellFormedApiKey(key: string): boolean {
 
 /** Plain SHA-256 is enough: the key has 214 random bits, so there is nothing to guess from the hash. */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key).digest("base64url");
+  return hash("sha256", key, "base64url");
 }
 
 export function maskApiKey(key: string): string {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { db } from "../../db/client.server.ts";
@@ -20,7 +20,7 @@ const sessionCookie = createCookie("__session", {
   maxAge: SESSION_TTL_MS / 1000,
 });
 
-const hashId = (id: string) => createHash("sha256").update(id).digest("base64url");
+const hashId = (id: string) => hash("sha256", id, "base64url");
 
 async function readSessionId(request: Request): Promise<string | null> {
   const value = await sessionCookie.parse(request.headers.get("Cookie"));
