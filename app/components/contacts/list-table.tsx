@@ -95,10 +95,9 @@ export function PanelledTable<T extends { id: number }>({
         </tbody>
       </Table>
       <Pager
-        page={page}
-        totalPages={totalPages}
-        previousHref={page > 1 ? pageHref(page - 1) : null}
-        nextHref={page < totalPages ? pageHref(page + 1) : null}
+        previous={page > 1 ? pageHref(page - 1) : null}
+        next={page < totalPages ? pageHref(page + 1) : null}
+        summary={`Page ${page} of ${totalPages}`}
         label={label}
       />
     </>

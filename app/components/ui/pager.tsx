@@ -2,48 +2,50 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { buttonClass } from "./button.tsx";
 
-/** One pager step ("Previous", "Next"): a link, or without `to` the same button look marked aria-disabled. */
-export function PagerStep({ to, rel, children }: { to: string | null; rel?: "prev" | "next"; children: ReactNode }) {
-  const style = buttonClass({ variant: "secondary", size: "sm" });
+function PagerStep({ to, rel, children }: { to: string | null; rel: "prev" | "next"; children: ReactNode }) {
+  const className = buttonClass({ variant: "secondary", size: "sm" });
+  // A step with nowhere to go is not a link: a real disabled button (the spec's disabled Previous /
+  // Next), which keyboards and screen readers skip.
   if (!to) {
     return (
-      <span aria-disabled="true" className={style}>
+      <button type="button" disabled className={className}>
         {children}
-      </span>
+      </button>
     );
   }
   return (
-    <Link to={to} className={style} rel={rel}>
+    <Link to={to} className={className} rel={rel}>
       {children}
     </Link>
   );
 }
 
-/** Previous / next links with the page in the URL, so paging works without JavaScript. */
+/**
+ * Previous / Next as plain links carrying the whole URL state, so paging works without JavaScript;
+ * a null href disables the step. `summary` says where the list is ("Page 2 of 5").
+ */
 export function Pager({
-  page,
-  totalPages,
-  previousHref,
-  nextHref,
+  previous,
+  next,
+  summary,
   label = "Pagination",
 }: {
-  page: number;
-  totalPages: number;
-  previousHref: string | null;
-  nextHref: string | null;
+  previous: string | null;
+  next: string | null;
+  summary: ReactNode;
   label?: string;
 }) {
   return (
-    <nav aria-label={label} className="mt-4 flex items-center justify-between gap-4">
-      <PagerStep to={previousHref} rel="prev">
-        Previous
-      </PagerStep>
-      <span className="text-sm text-slate-600">
-        Page {page} of {totalPages}
-      </span>
-      <PagerStep to={nextHref} rel="next">
-        Next
-      </PagerStep>
+    <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-3">
+      <p className="text-sm text-slate-600">{summary}</p>
+      <div className="flex gap-2">
+        <PagerStep to={previous} rel="prev">
+          Previous
+        </PagerStep>
+        <PagerStep to={next} rel="next">
+          Next
+        </PagerStep>
+      </div>
     </nav>
   );
 }

@@ -1,7 +1,7 @@
 // Sending one message to a whole group: one form post starts it, one BullMQ job fans it out.
 import { and, eq, sql } from "drizzle-orm";
 import { db, type Tx } from "../../db/client.server.ts";
-import { contactGroups, groupSends } from "../../db/schema/contacts.ts";
+import { groupSends } from "../../db/schema/contacts.ts";
 import { statement } from "../../db/statements.server.ts";
 import { getQueue, QUEUES } from "../../queue/queues.server.ts";
 import type { GroupSendPayload } from "../../queue/payloads.ts";
@@ -9,13 +9,13 @@ import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { pluralize } from "../../utils/misc.ts";
-import { getBalance, InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { normalizePhone } from "../sms/phone.ts";
 import { countSegments } from "../sms/segments.ts";
 import { type NewMessage, queueMessages } from "../sms/send.server.ts";
-import { EmptyGroupError, InactiveContactError, NotFoundError } from "./errors.ts";
+import { NotFoundError } from "./errors.ts";
 import { type GroupSendReport, type GroupSendSkip, SKIP_REASONS } from "./group-send.ts";
-import { groupMemberCounts } from "./groups.server.ts";
+import { assertGroupSendable, type GroupRecipients, groupRecipients } from "./groups.server.ts";
 
 /** Members per transaction: short write locks, one addBulk each. */
 export const GROUP_SEND_BATCH = 1_000;
@@ -51,7 +51,6 @@ function checkedSegments(body: string): { segments: number; credits: number } {
 }
 
 type SendKey = { requestKey?: string; occurrence?: ScheduledOccurrence };
-type Members = { total: number; active: number };
 
 /**
  * In one transaction: the user's group (else NotFoundError), then the earlier send with the same
@@ -63,25 +62,19 @@ function openSend(
   groupId: number,
   body: string,
   key: SendKey,
-  decide: (tx: Tx, members: Members) => Partial<typeof groupSends.$inferInsert>,
+  decide: (tx: Tx, group: GroupRecipients) => Partial<typeof groupSends.$inferInsert>,
 ): { id: number; fresh: boolean } {
   const { segments } = checkedSegments(body);
   const now = clock.date();
   return db.transaction(
     (tx) => {
-      const group = tx
-        .select({ id: contactGroups.id, name: contactGroups.name })
-        .from(contactGroups)
-        .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
-        .get();
-      if (!group) throw new NotFoundError("group");
+      const group = groupRecipients(tx, userId, groupId);
       const { requestKey, occurrence } = key;
       const earlier = requestKey
         ? and(eq(groupSends.userId, userId), eq(groupSends.requestKey, requestKey))
         : occurrence && and(eq(groupSends.scheduleId, occurrence.scheduleId), eq(groupSends.occurrenceAt, new Date(occurrence.at)));
       const found = earlier && tx.select({ id: groupSends.id }).from(groupSends).where(earlier).get();
       if (found) return { id: found.id, fresh: false };
-      const members = groupMemberCounts(userId, groupId);
       const row = tx
         .insert(groupSends)
         .values({
@@ -93,10 +86,10 @@ function openSend(
           requestKey: requestKey ?? null,
           scheduleId: occurrence?.scheduleId ?? null,
           occurrenceAt: occurrence ? new Date(occurrence.at) : null,
-          total: members.total,
+          total: group.total,
           createdAt: now,
           updatedAt: now,
-          ...decide(tx, members),
+          ...decide(tx, group),
         })
         .returning({ id: groupSends.id })
         .get();
@@ -121,12 +114,8 @@ export async function startGroupSend(
   key: SendKey = {},
 ): Promise<GroupSendReport & { duplicate: boolean }> {
   const { credits } = checkedSegments(body);
-  const started = openSend(userId, groupId, body, key, (tx, members) => {
-    if (members.total === 0) throw new EmptyGroupError();
-    if (members.active === 0) throw new InactiveContactError(members.total);
-    const needed = members.active * credits;
-    const balance = getBalance(userId, tx);
-    if (balance < needed) throw new InsufficientCreditsError(needed, balance);
+  const started = openSend(userId, groupId, body, key, (tx, group) => {
+    assertGroupSendable(tx, userId, group, credits);
     return {};
   });
   if (started.fresh) {

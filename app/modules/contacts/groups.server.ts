@@ -4,9 +4,10 @@ import { statement } from "../../db/statements.server.ts";
 import { contactGroupMembers, contactGroups } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
+import { assertBalance } from "../credits/ledger.server.ts";
 import { cancelGroupSchedules, disarmSchedules } from "../scheduling/cancel.server.ts";
 import type { NamePosition } from "./contacts.server.ts";
-import { DuplicateGroupNameError } from "./errors.ts";
+import { DuplicateGroupNameError, EmptyGroupError, InactiveContactError, NotFoundError } from "./errors.ts";
 import { GROUPS_PAGE_SIZE } from "./schemas.ts";
 
 export type GroupInput = { name: string; description: string };
@@ -154,4 +155,33 @@ const memberCounts = statement<[number, number], { total: number; active: number
 /** A group's members, and how many of them are active (have not opted out). Runs inside an open transaction too. */
 export function groupMemberCounts(userId: number, groupId: number): { total: number; active: number } {
   return memberCounts().get(groupId, userId) ?? { total: 0, active: 0 };
+}
+
+/** Whom a send to a group reaches at this moment: the group's name, its members and how many of them are active. */
+export type GroupRecipients = { name: string; total: number; active: number };
+
+/**
+ * The user's group and its members, read inside the caller's transaction so that what follows
+ * (a group send, a schedule) is written against the same members. NotFoundError when it is not the user's group.
+ */
+export function groupRecipients(tx: Tx, userId: number, groupId: number): GroupRecipients {
+  const group = tx
+    .select({ name: contactGroups.name })
+    .from(contactGroups)
+    .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
+    .get();
+  if (!group) throw new NotFoundError("group");
+  return { name: group.name, ...groupMemberCounts(userId, groupId) };
+}
+
+/**
+ * Checks, inside the caller's transaction, that one message of `perMessage` credits to each active
+ * member can go now: EmptyGroupError, InactiveContactError (nobody to send to) or
+ * InsufficientCreditsError (needed, balance). Kept apart from groupRecipients because a repeated
+ * group send is answered between the two, unchecked.
+ */
+export function assertGroupSendable(tx: Tx, userId: number, recipients: GroupRecipients, perMessage: number): void {
+  if (recipients.total === 0) throw new EmptyGroupError();
+  if (recipients.active === 0) throw new InactiveContactError(recipients.total);
+  assertBalance(userId, recipients.active * perMessage, tx);
 }

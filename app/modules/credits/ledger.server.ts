@@ -74,6 +74,12 @@ export function getBalance(userId: number, ex: Executor = db): number {
   return row?.balance ?? 0;
 }
 
+/** Throws InsufficientCreditsError unless the balance, read through `ex`, covers `needed`: a check before a send, not a reservation. */
+export function assertBalance(userId: number, needed: number, ex: Executor = db): void {
+  const balance = getBalance(userId, ex);
+  if (balance < needed) throw new InsufficientCreditsError(needed, balance);
+}
+
 /** Sum of the ledger itself: what the cached balance must always equal. */
 export function getLedgerSum(userId: number): number {
   const row = db

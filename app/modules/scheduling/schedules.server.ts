@@ -9,11 +9,10 @@ import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
 import { canonicalTimeZone, isValidTimeZone, parseDate } from "../../utils/time-zone.ts";
-import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
 import type { GroupSendReport } from "../contacts/group-send.ts";
 import { latestScheduledGroupSend } from "../contacts/group-send.server.ts";
-import { groupMemberCounts } from "../contacts/groups.server.ts";
-import { getBalance, InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { assertGroupSendable, groupRecipients } from "../contacts/groups.server.ts";
+import { assertBalance } from "../credits/ledger.server.ts";
 import { isE164 } from "../sms/phone.ts";
 import { countSegments } from "../sms/segments.ts";
 import { cancelledValues, disarmSchedules } from "./cancel.server.ts";
@@ -161,23 +160,14 @@ export async function createSchedule(
 
   const { row, groupName } = db.transaction(
     (tx) => {
-      let recipients = 1;
       let groupName: string | null = null;
       if (target.kind === "group") {
-        const group = tx
-          .select({ name: contactGroups.name })
-          .from(contactGroups)
-          .where(and(eq(contactGroups.id, target.groupId), eq(contactGroups.userId, userId)))
-          .get();
-        if (!group) throw new NotFoundError("group");
-        const members = groupMemberCounts(userId, target.groupId);
-        if (members.total === 0) throw new EmptyGroupError();
-        if (members.active === 0) throw new InactiveContactError(members.total);
-        recipients = members.active;
+        const group = groupRecipients(tx, userId, target.groupId);
+        assertGroupSendable(tx, userId, group, perMessage);
         groupName = group.name;
+      } else {
+        assertBalance(userId, perMessage, tx);
       }
-      const balance = getBalance(userId, tx);
-      if (balance < recipients * perMessage) throw new InsufficientCreditsError(recipients * perMessage, balance);
       const row = tx
         .insert(schedules)
         .values({

@@ -4,7 +4,7 @@ import { SupportStatusBadge } from "../../components/content/support-status-badg
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink, buttonClass } from "../../components/ui/button.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { PagerStep } from "../../components/ui/pager.tsx";
+import { Pager } from "../../components/ui/pager.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
 import type { MailStatus } from "../../db/schema/support.ts";
 import { requireAdmin } from "../../modules/auth/guards.server.ts";
@@ -200,15 +200,12 @@ export default function SupportInbox({ loaderData }: Route.ComponentProps) {
           </tbody>
         </Table>
       )}
-      <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-4 text-sm text-slate-600">
-        <span>
-          Page {query.page} of {list.totalPages} · {pluralize(list.total, "request")}
-        </span>
-        <span className="flex gap-2">
-          <PagerStep to={query.page > 1 ? inboxUrl({ filter: query.filter, page: query.page - 1 }) : null}>Previous</PagerStep>
-          <PagerStep to={query.page < list.totalPages ? inboxUrl({ filter: query.filter, page: query.page + 1 }) : null}>Next</PagerStep>
-        </span>
-      </nav>
+      <Pager
+        previous={query.page > 1 ? inboxUrl({ filter: query.filter, page: query.page - 1 }) : null}
+        next={query.page < list.totalPages ? inboxUrl({ filter: query.filter, page: query.page + 1 }) : null}
+        summary={`Page ${query.page} of ${list.totalPages} · ${pluralize(list.total, "request")}`}
+        label="Pages"
+      />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Form, useSubmit } from "react-router";
 import { OrdersTable } from "../../components/shop/orders-table.tsx";
-import { Pager } from "../../components/shop/pager.tsx";
+import { Pager } from "../../components/ui/pager.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Field, SelectField } from "../../components/ui/field.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";

@@ -1,5 +1,5 @@
 import { OrdersTable } from "../../components/shop/orders-table.tsx";
-import { Pager } from "../../components/shop/pager.tsx";
+import { Pager } from "../../components/ui/pager.tsx";
 import { PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { listUserOrders } from "../../modules/shop/orders.server.ts";

@@ -88,7 +88,7 @@ export default function MessageHistory({ loaderData }: Route.ComponentProps) {
           )}
         </tbody>
       </Table>
-      <Pager page={page} totalPages={totalPages} previousHref={previousHref} nextHref={nextHref} label="Message history pages" />
+      <Pager previous={previousHref} next={nextHref} summary={`Page ${page} of ${totalPages}`} label="Message history pages" />
     </div>
   );
 }

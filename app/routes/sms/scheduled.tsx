@@ -175,10 +175,9 @@ export default function Scheduled({ loaderData }: Route.ComponentProps) {
         </tbody>
       </Table>
       <Pager
-        page={page}
-        totalPages={totalPages}
-        previousHref={page > 1 ? `?page=${page - 1}` : null}
-        nextHref={page < totalPages ? `?page=${page + 1}` : null}
+        previous={page > 1 ? `?page=${page - 1}` : null}
+        next={page < totalPages ? `?page=${page + 1}` : null}
+        summary={`Page ${page} of ${totalPages}`}
         label="Scheduled SMS pages"
       />
     </div>
