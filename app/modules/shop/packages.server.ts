@@ -3,7 +3,8 @@ import { db } from "../../db/client.server.ts";
 import { packages } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { likeContains } from "../../utils/sql.server.ts";
-import type { HomeFilters, PackageCategory } from "./packages.ts";
+import { inspectImage, removePackageImage, storePackageImage } from "./images.server.ts";
+import { type HomeFilters, IMAGE_MESSAGES, type PackageCategory } from "./packages.ts";
 
 export type Package = typeof packages.$inferSelect;
 export type PackageInput = {
@@ -49,7 +50,41 @@ export function getPackage(id: number): Package | undefined {
   return db.select().from(packages).where(eq(packages.id, id)).get();
 }
 
-export function createPackage(input: PackageInput & { image: string }): Package {
+/**
+ * Creates (id null) or updates a package with the image posted beside it. The image is checked by
+ * its bytes and stored before the row is written; a new package needs one, an update without one
+ * keeps its image, and an image replaced by a new one is deleted unless another package shows it.
+ */
+export async function savePackage(
+  id: number | null,
+  input: PackageInput,
+  image: Blob | undefined,
+): Promise<{ ok: true } | { ok: false; imageError: string }> {
+  if (!image && id === null) return { ok: false, imageError: IMAGE_MESSAGES.required };
+  let stored: string | undefined;
+  if (image) {
+    const bytes = new Uint8Array(await image.arrayBuffer());
+    const checked = inspectImage(bytes);
+    if (!checked.ok) return { ok: false, imageError: checked.error };
+    stored = await storePackageImage(bytes, checked.info);
+  }
+  if (id === null) {
+    insertPackage({ ...input, image: stored! });
+  } else {
+    const before = updatePackageRow(id, { ...input, ...(stored && { image: stored }) });
+    if (stored && before?.image) await removeUnusedImage(before.image);
+  }
+  return { ok: true };
+}
+
+/** Cart lines go with it; orders keep their own copy of name and price. Its image file goes too, unless another package shows it. */
+export async function deletePackage(id: number): Promise<Package | undefined> {
+  const deleted = db.delete(packages).where(eq(packages.id, id)).returning().get();
+  if (deleted?.image) await removeUnusedImage(deleted.image);
+  return deleted;
+}
+
+function insertPackage(input: PackageInput & { image: string }): Package {
   return db
     .insert(packages)
     .values({ ...input, createdAt: clock.date() })
@@ -58,7 +93,7 @@ export function createPackage(input: PackageInput & { image: string }): Package 
 }
 
 /** Returns the package before the change (to clean up a replaced image), or undefined. */
-export function updatePackage(id: number, input: PackageInput & { image?: string }): Package | undefined {
+function updatePackageRow(id: number, input: PackageInput & { image?: string }): Package | undefined {
   return db.transaction(
     (tx) => {
       const before = tx.select().from(packages).where(eq(packages.id, id)).get();
@@ -70,11 +105,8 @@ export function updatePackage(id: number, input: PackageInput & { image?: string
   );
 }
 
-/** Cart lines go with it; orders keep their own copy of name and price. */
-export function deletePackage(id: number): Package | undefined {
-  return db.delete(packages).where(eq(packages.id, id)).returning().get();
-}
-
-export function isImageInUse(image: string): boolean {
-  return Boolean(db.select({ id: packages.id }).from(packages).where(eq(packages.image, image)).get());
+/** Rows may share an image path, so a file goes only once no package shows it. */
+async function removeUnusedImage(image: string): Promise<void> {
+  const inUse = db.select({ id: packages.id }).from(packages).where(eq(packages.image, image)).get();
+  if (!inUse) await removePackageImage(image);
 }

@@ -20,9 +20,10 @@ const columns = {
 export type HistoryCursor = { after?: number; before?: number };
 
 /**
- * One page of the user's messages, newest first. Pages are numbered for the URL, but when the link
- * carries the neighbouring page's last (`after`) or first (`before`) id the rows are found by key on
- * the (user_id, id) index, so no page walks over the rows in front of it.
+ * One page of the user's messages, newest first, with the links to its neighbours. Pages are
+ * numbered for the URL, but when the link carries the neighbouring page's last (`after`) or first
+ * (`before`) id the rows are found by key on the (user_id, id) index, so no page walks over the
+ * rows in front of it.
  */
 export function getMessageHistory(userId: number, requestedPage: number, cursor: HistoryCursor = {}) {
   // Counting stops at the limit, so even a million-row history counts 10,000 index entries at most.
@@ -65,7 +66,17 @@ export function getMessageHistory(userId: number, requestedPage: number, cursor:
       .offset(offset)
       .all();
   }
-  return { messages: rows, page, totalPages, total };
+  return { messages: rows, page, totalPages, total, ...neighbourLinks(rows, page, totalPages) };
+}
+
+/** The previous and next pages' links (query strings), keyed from this page's first and last ids. */
+function neighbourLinks(rows: HistoryRow[], page: number, totalPages: number) {
+  const first = rows[0]?.id;
+  const last = rows.at(-1)?.id;
+  return {
+    previousHref: page > 1 ? (page === 2 || first === undefined ? "?page=1" : `?page=${page - 1}&before=${first}`) : null,
+    nextHref: page < totalPages && last !== undefined ? `?page=${page + 1}&after=${last}` : null,
+  };
 }
 
 export type HistoryRow = {

@@ -3,9 +3,8 @@ import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireAdmin } from "../../modules/auth/guards.server.ts";
-import { removePackageImage } from "../../modules/shop/images.server.ts";
 import { CATEGORY_LABELS, DEMO_PACKAGE_NOTICE, packageTitle } from "../../modules/shop/packages.ts";
-import { deletePackage, isImageInUse, listAllPackages } from "../../modules/shop/packages.server.ts";
+import { deletePackage, listAllPackages } from "../../modules/shop/packages.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatDollars } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
@@ -40,11 +39,10 @@ export async function action({ request }: Route.ActionArgs) {
   if (env.DEMO_MODE) {
     return redirectWithToast("/menuItem/menuitemlist", { type: "error", description: DEMO_PACKAGE_NOTICE }, { status: 303 });
   }
-  const deleted = deletePackage(Number(formData.get("id")));
+  const deleted = await deletePackage(Number(formData.get("id")));
   if (!deleted) {
     return redirectWithToast("/menuItem/menuitemlist", { type: "error", description: "Error encountered." });
   }
-  if (deleted.image && !isImageInUse(deleted.image)) await removePackageImage(deleted.image);
   return redirectWithToast("/menuItem/menuitemlist", { description: "Menu Item Deleted Successfully" });
 }
 

@@ -6,7 +6,7 @@ import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "../../components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
 import { requireAdmin } from "../../modules/auth/guards.server.ts";
-import { inspectImage, parsePackageFormData, removePackageImage, storePackageImage } from "../../modules/shop/images.server.ts";
+import { parsePackageFormData } from "../../modules/shop/images.server.ts";
 import {
   CATEGORY_LABELS,
   centsToDollarInput,
@@ -15,7 +15,7 @@ import {
   PACKAGE_CATEGORIES,
   PackageFormSchema,
 } from "../../modules/shop/packages.ts";
-import { createPackage, getPackage, isImageInUse, updatePackage } from "../../modules/shop/packages.server.ts";
+import { getPackage, savePackage } from "../../modules/shop/packages.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-upsert";
@@ -56,22 +56,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const submission = parseWithZod(parsed.formData, { schema: PackageFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { image, price, ...fields } = submission.value;
-  if (!image && id === null) return data(submission.reply({ fieldErrors: { image: [IMAGE_MESSAGES.required] } }), { status: 400 });
-
-  let stored: string | undefined;
-  if (image) {
-    const bytes = new Uint8Array(await image.arrayBuffer());
-    const checked = inspectImage(bytes);
-    if (!checked.ok) return data(submission.reply({ fieldErrors: { image: [checked.error] } }), { status: 400 });
-    stored = await storePackageImage(bytes, checked.info);
-  }
-  const input = { ...fields, priceCents: price };
-  if (id === null) {
-    createPackage({ ...input, image: stored! });
-  } else {
-    const before = updatePackage(id, { ...input, ...(stored && { image: stored }) });
-    if (stored && before?.image && !isImageInUse(before.image)) await removePackageImage(before.image);
-  }
+  const saved = await savePackage(id, { ...fields, priceCents: price }, image);
+  if (!saved.ok) return data(submission.reply({ fieldErrors: { image: [saved.imageError] } }), { status: 400 });
   return redirectWithToast("/menuItem/menuitemlist", { description: "Menu Item created/updated successfully" });
 }
 

@@ -9,13 +9,11 @@ import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { useHydrated } from "../../components/use-hydrated.ts";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { cardSchema, TEST_CARDS } from "../../modules/payments/card.ts";
-import { fulfil } from "../../modules/payments/fulfil.server.ts";
-import { chargeTestCard } from "../../modules/payments/offline.server.ts";
+import { testCardPaymentAction } from "../../modules/payments/card-form.server.ts";
 import { stripeConfigured } from "../../modules/payments/provider.server.ts";
 import { createCheckoutSession, ensurePaymentIntent } from "../../modules/payments/stripe.server.ts";
 import { isPaid, isPayable } from "../../modules/shop/orders.ts";
-import { getOrderForUser, orderLinesView, recordPaymentFailure } from "../../modules/shop/orders.server.ts";
-import { clock } from "../../utils/clock.server.ts";
+import { getOrderForUser, orderLinesView } from "../../modules/shop/orders.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatDollars } from "../../utils/misc.ts";
 import type { Route } from "./+types/payment";
@@ -54,36 +52,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-const serverCardSchema = cardSchema(() => clock.date());
-
 export async function action({ request }: Route.ActionArgs) {
   const order = await payableOrder(request);
   const formData = await request.formData();
-  const intent = formData.get("intent");
-
   if (stripeConfigured()) {
+    const intent = formData.get("intent");
     if (intent === "stripe-intent") return await ensurePaymentIntent(order);
     if (intent === "stripe-checkout") return redirect(await createCheckoutSession(order, new URL(request.url).origin));
     throw data("Unknown payment action", { status: 400 });
   }
-
-  const submission = parseWithZod(formData, { schema: serverCardSchema });
-  if (submission.status !== "success") return data(submission.reply({ hideFields: ["cardNumber", "cvc"] }), { status: 400 });
-  const fail = (message: string, status: number) =>
-    data(submission.reply({ formErrors: [message], hideFields: ["cardNumber", "cvc"] }), { status });
-  try {
-    const charge = chargeTestCard(order, submission.value.cardNumber);
-    if (charge.status === "declined") {
-      recordPaymentFailure(order.id, charge.message);
-      return fail(charge.message, 402);
-    }
-    const result = await fulfil(order.id, charge.id);
-    return redirect(result.status === "confirmed" ? `/order/orderconfirmed/${order.id}` : `/failed?orderId=${order.id}`);
-  } catch (error) {
-    // The spec's message, on the form, with the button usable again: the order is still payable.
-    console.error(error);
-    return fail("An unexpected error occurred.", 500);
-  }
+  return testCardPaymentAction(order, formData);
 }
 
 function TestCardForm({ lastResult }: { lastResult: Route.ComponentProps["actionData"] }) {

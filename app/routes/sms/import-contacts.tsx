@@ -1,31 +1,20 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { CheckboxField, Field, FormErrors, SelectField } from "../../components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
-import { NotFoundError } from "../../modules/contacts/errors.ts";
-import { describeImport, IMPORT_FIELDS, ImportMappingSchema } from "../../modules/contacts/import.ts";
-import {
-  discardImportUpload,
-  getImportReport,
-  ImportFileError,
-  type ImportPreview,
-  previewImport,
-  runImport,
-  saveImportUpload,
-} from "../../modules/contacts/import.server.ts";
+import { importContactsAction } from "../../modules/contacts/import-form.server.ts";
+import { describeImport, IMPORT_FIELDS, IMPORT_PATH, ImportMappingSchema } from "../../modules/contacts/import.ts";
+import { getImportReport, ImportFileError, type ImportPreview, previewImport } from "../../modules/contacts/import.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatNumber, pluralize } from "../../utils/misc.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
-import { PayloadTooLargeError, readFormDataWithLimit } from "../../utils/upload.server.ts";
 import type { Route } from "./+types/import-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Contacts | SMS Gateway" }];
 
-const PATH = "/sms/importContacts";
 const notFound = () => data(null, { status: 404 });
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -53,47 +42,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { view: "upload" as const, maxMb, error: null };
 }
 
-type UploadFailure = { uploadError: string };
-
-async function upload(formData: FormData, userId: number) {
-  const fail = (message: string) => data<UploadFailure>({ uploadError: message }, { status: 400 });
-  const file = formData.get("file");
-  if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to upload.");
-  try {
-    const token = saveImportUpload(userId, file.name, new Uint8Array(await file.arrayBuffer()));
-    return redirect(`${PATH}?file=${token}`);
-  } catch (error) {
-    if (error instanceof ImportFileError) return fail(error.message);
-    throw error;
-  }
-}
-
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  let formData: FormData;
-  try {
-    formData = await readFormDataWithLimit(request, env.CSV_IMPORT_MAX_BYTES);
-  } catch (error) {
-    if (error instanceof PayloadTooLargeError) return data<UploadFailure>({ uploadError: error.message }, { status: 413 });
-    throw error;
-  }
-  const intent = formData.get("intent");
-  if (intent === "upload") return upload(formData, user.id);
-  if (intent === "discard") {
-    discardImportUpload(user.id, String(formData.get("token") ?? ""));
-    return redirect("/sms/accountContacts");
-  }
-  const submission = parseWithZod(formData, { schema: ImportMappingSchema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const { token, hasHeader, name, phone, email, group } = submission.value;
-  let report;
-  try {
-    report = runImport(user.id, token, { hasHeader, name, phone, email, group });
-  } catch (error) {
-    if (error instanceof NotFoundError) throw notFound();
-    throw error;
-  }
-  return redirectWithToast(`${PATH}?report=${report.id}`, { description: describeImport(report, "toast") });
+  return importContactsAction(request, user.id);
 }
 
 function UploadForm({ maxMb, error }: { maxMb: number; error: string | null }) {
@@ -250,7 +201,7 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
       ) : null}
       <div className="flex flex-wrap gap-2">
         <ButtonLink to="/sms/accountContacts">Contacts</ButtonLink>
-        <ButtonLink to={PATH} variant="secondary">
+        <ButtonLink to={IMPORT_PATH} variant="secondary">
           Import another file
         </ButtonLink>
       </div>

@@ -18,17 +18,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     after: positiveIntParam(params, "after"),
     before: positiveIntParam(params, "before"),
   });
-  const { messages, page, totalPages } = history;
-  const first = messages[0]?.id;
-  const last = messages.at(-1)?.id;
-  return {
-    ...history,
-    timeZone: user.timeZone,
-    limit: HISTORY_LIMIT,
-    // Neighbouring pages are found by key from this page's first and last ids.
-    previousHref: page > 1 ? (page === 2 || first === undefined ? "?page=1" : `?page=${page - 1}&before=${first}`) : null,
-    nextHref: page < totalPages && last !== undefined ? `?page=${page + 1}&after=${last}` : null,
-  };
+  return { ...history, timeZone: user.timeZone, limit: HISTORY_LIMIT };
 }
 
 export default function MessageHistory({ loaderData }: Route.ComponentProps) {

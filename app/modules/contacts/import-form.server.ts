@@ -1,0 +1,57 @@
+// The Import Contacts screen's forms, told apart by `intent`: upload a file, discard it, or import
+// it with a column mapping. Answers with a redirect (and toast) or the errors for the screen.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect } from "react-router";
+import { env } from "../../utils/env.server.ts";
+import { redirectWithToast } from "../../utils/toast.server.ts";
+import { PayloadTooLargeError, readFormDataWithLimit } from "../../utils/upload.server.ts";
+import { NotFoundError } from "./errors.ts";
+import { describeImport, IMPORT_PATH, ImportMappingSchema } from "./import.ts";
+import { discardImportUpload, ImportFileError, runImport, saveImportUpload } from "./import.server.ts";
+import { CONTACTS_PATH } from "./schemas.ts";
+
+const notFound = () => data(null, { status: 404 });
+
+/** The upload form's error, shown beside its file field. */
+type UploadFailure = { uploadError: string };
+
+async function upload(formData: FormData, userId: number) {
+  const fail = (message: string) => data<UploadFailure>({ uploadError: message }, { status: 400 });
+  const file = formData.get("file");
+  if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to upload.");
+  try {
+    const token = saveImportUpload(userId, file.name, new Uint8Array(await file.arrayBuffer()));
+    return redirect(`${IMPORT_PATH}?file=${token}`);
+  } catch (error) {
+    if (error instanceof ImportFileError) return fail(error.message);
+    throw error;
+  }
+}
+
+/** Upload (to the preview), discard (back to the contacts) or import (to the report); another user's upload is a 404. */
+export async function importContactsAction(request: Request, userId: number) {
+  let formData: FormData;
+  try {
+    formData = await readFormDataWithLimit(request, env.CSV_IMPORT_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof PayloadTooLargeError) return data<UploadFailure>({ uploadError: error.message }, { status: 413 });
+    throw error;
+  }
+  const intent = formData.get("intent");
+  if (intent === "upload") return upload(formData, userId);
+  if (intent === "discard") {
+    discardImportUpload(userId, String(formData.get("token") ?? ""));
+    return redirect(CONTACTS_PATH);
+  }
+  const submission = parseWithZod(formData, { schema: ImportMappingSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { token, hasHeader, name, phone, email, group } = submission.value;
+  let report;
+  try {
+    report = runImport(userId, token, { hasHeader, name, phone, email, group });
+  } catch (error) {
+    if (error instanceof NotFoundError) throw notFound();
+    throw error;
+  }
+  return redirectWithToast(`${IMPORT_PATH}?report=${report.id}`, { description: describeImport(report, "toast") });
+}

@@ -1,0 +1,85 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { db } from "../../app/db/client.server.ts";
+import { packages } from "../../app/db/schema/shop.ts";
+import { deletePackage, getPackage, type PackageInput, savePackage } from "../../app/modules/shop/packages.server.ts";
+import { IMAGE_MESSAGES } from "../../app/modules/shop/packages.ts";
+import { appended, jpeg, png } from "../support/images.ts";
+
+const uploads = join(process.env.DATA_DIR!, "uploads", "packages");
+const storedFiles = () => (existsSync(uploads) ? readdirSync(uploads) : []);
+const fileOf = (image: string) => join(uploads, image.split("/").pop()!);
+const byName = (name: string) => db.select().from(packages).where(eq(packages.name, name)).get();
+
+const input = (name: string): PackageInput => ({
+  name,
+  description: "",
+  specialTag: "",
+  category: "beverages",
+  priceCents: 1000,
+  credits: 100,
+});
+
+async function created(name: string) {
+  expect(await savePackage(null, input(name), new Blob([png(40, 30)]))).toEqual({ ok: true });
+  return byName(name)!;
+}
+
+describe("savePackage", () => {
+  it("stores a new package's image under uploads and points the row at it", async () => {
+    const item = await created("Stored");
+    expect(item.image).toMatch(/^\/uploads\/packages\/[0-9a-f-]{36}\.png$/);
+    expect(existsSync(fileOf(item.image))).toBe(true);
+  });
+
+  it("refuses a new package without an image, or with one that fails the upload rules, writing nothing", async () => {
+    const before = storedFiles();
+    expect(await savePackage(null, input("Imageless"), undefined)).toEqual({ ok: false, imageError: IMAGE_MESSAGES.required });
+    const svg = new Blob(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>']);
+    expect(await savePackage(null, input("Svg"), svg)).toEqual({ ok: false, imageError: IMAGE_MESSAGES.type });
+    const polyglot = new Blob([appended(jpeg(60, 40), "<?php system($_GET['c']); ?>")]);
+    expect(await savePackage(null, input("Polyglot"), polyglot)).toEqual({ ok: false, imageError: IMAGE_MESSAGES.damaged });
+    expect(await savePackage(null, input("Huge"), new Blob([png(20_000, 20_000)]))).toEqual({ ok: false, imageError: IMAGE_MESSAGES.dimensions });
+    expect(storedFiles()).toEqual(before);
+    expect(["Imageless", "Svg", "Polyglot", "Huge"].map(byName)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it("keeps the image on an update without one; a refused image changes nothing", async () => {
+    const item = await created("Kept");
+    expect(await savePackage(item.id, { ...input("Kept"), priceCents: 2500 }, undefined)).toEqual({ ok: true });
+    expect(getPackage(item.id)).toMatchObject({ priceCents: 2500, image: item.image });
+    const refused = await savePackage(item.id, { ...input("Kept"), priceCents: 9900 }, new Blob(["not an image"]));
+    expect(refused).toEqual({ ok: false, imageError: IMAGE_MESSAGES.type });
+    expect(getPackage(item.id)).toMatchObject({ priceCents: 2500, image: item.image });
+    expect(existsSync(fileOf(item.image))).toBe(true);
+  });
+
+  it("replaces the image file, keeping the old one while another package still shows it", async () => {
+    const item = await created("Replaced");
+    const sharing = await created("Sharing");
+    db.update(packages).set({ image: item.image }).where(eq(packages.id, sharing.id)).run();
+    await savePackage(item.id, input("Replaced"), new Blob([jpeg(60, 40)]));
+    const replaced = getPackage(item.id)!;
+    expect(replaced.image).toMatch(/\.jpg$/);
+    expect(existsSync(fileOf(replaced.image))).toBe(true);
+    expect(existsSync(fileOf(item.image))).toBe(true);
+    await savePackage(sharing.id, input("Sharing"), new Blob([png(10, 10)]));
+    expect(existsSync(fileOf(item.image))).toBe(false);
+  });
+});
+
+describe("deletePackage", () => {
+  it("deletes the row and its image file, unless another package shows the same file", async () => {
+    const first = await created("First");
+    const second = await created("Second");
+    db.update(packages).set({ image: first.image }).where(eq(packages.id, second.id)).run();
+    expect((await deletePackage(first.id))?.id).toBe(first.id);
+    expect(getPackage(first.id)).toBeUndefined();
+    expect(existsSync(fileOf(first.image))).toBe(true);
+    await deletePackage(second.id);
+    expect(existsSync(fileOf(first.image))).toBe(false);
+    expect(await deletePackage(second.id)).toBeUndefined();
+  });
+});
