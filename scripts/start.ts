@@ -1,15 +1,9 @@
 // npm start: migrate, seed, Redis when none is configured, then web (+ worker unless WORKER=off).
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { spawnSync } from "node:child_process";
+import { buildIfStale } from "./build-if-stale.ts";
 
 process.env.NODE_ENV ??= "production";
 
-if (process.env.NODE_ENV === "production" && !existsSync(resolve("build/server/index.js"))) {
-  console.log("[start] building the app (first start)...");
-  const built = spawnSync("npx", ["react-router", "build"], { stdio: "inherit" });
-  if (built.status !== 0) process.exit(built.status ?? 1);
-}
+if (process.env.NODE_ENV === "production" && !buildIfStale((line) => console.log(`[start] ${line}`))) process.exit(1);
 
 const { env } = await import("../app/utils/env.server.ts");
 const { runMigrations } = await import("../app/db/migrate.server.ts");

@@ -11,12 +11,13 @@
 //   orders_p99_ms     admin order search with 100,000 orders
 //   rss_mb            peak resident memory of the web and worker processes
 // and prints a table and one final JSON line.
-import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { type ChildProcess, fork, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { waitFor } from "../../tests/support/wait.ts";
+import { buildIfStale } from "../build-if-stale.ts";
 import { percentile, runLoad } from "./http-load.ts";
 import { seedMessages, seedOrders } from "./seed.ts";
 
@@ -39,10 +40,7 @@ const WORKERS = Number(args.workers);
 const GROUP = Number(args.group);
 const log = (line: string) => console.error(`[bench] ${line}`);
 
-if (!existsSync(resolve("build/server/index.js"))) {
-  log("building the app");
-  if (spawnSync("npx", ["react-router", "build"], { stdio: "inherit" }).status !== 0) process.exit(1);
-}
+if (!buildIfStale(log)) process.exit(1);
 
 const dataDir = mkdtempSync(join(tmpdir(), "smsgw-bench-"));
 const children: ChildProcess[] = [];

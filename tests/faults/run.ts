@@ -5,11 +5,10 @@
 // arrives 5 times at once. Then, when every message has settled (bounded), the invariants of
 // checks.ts over the database and the SMSC's log. Prints a report; exits 1 on any violation.
 //   npm run test:faults -- [--messages 10000] [--concurrency 32] [--users 4] [--settle-timeout 180] [--redis-crash] [--keep] [--json FILE]
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Stripe from "stripe";
 import type { PrivateRedis } from "../../server/redis-process.ts";
@@ -18,6 +17,7 @@ import { TestSmsc } from "../support/smpp-server.ts";
 import { waitFor } from "../support/wait.ts";
 import { checkInvariants, type FaultUser, Findings, type PlannedSend, type SendOutcome, type StripeFacts } from "./checks.ts";
 import { AppProcess } from "./processes.ts";
+import { buildIfStale } from "../../scripts/build-if-stale.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -43,10 +43,7 @@ const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 const say = (line: string) => console.log(`[faults ${elapsed().padStart(7)}] ${line}`);
 
-if (!existsSync(resolve("build/server/index.js"))) {
-  say("building the app (build/ is missing)...");
-  if (spawnSync("npx", ["react-router", "build"], { stdio: "inherit" }).status !== 0) process.exit(1);
-}
+if (!buildIfStale(say)) process.exit(1);
 
 const dataDir = mkdtempSync(join(tmpdir(), "smsgw-faults-"));
 const WEBHOOK_SECRET = "whsec_faults";
