@@ -1,6 +1,7 @@
 import { Queue, type QueueOptions } from "bullmq";
 import { scheduleRepeatStrategy } from "../modules/scheduling/recurrence.ts";
 import { env } from "../utils/env.server.ts";
+import { log } from "../utils/log.server.ts";
 import { getRedis } from "./redis.server.ts";
 
 /** Every queue of the product, by name. Workers and producers meet here. */
@@ -30,6 +31,11 @@ export function getQueue(name: QueueName): Queue {
   let queue = queues.get(name);
   if (!queue) {
     queue = new Queue(name, { ...queueBaseOptions(), connection: getRedis(), settings: QUEUE_SETTINGS[name] });
+    // Without a listener BullMQ prints every error of the connection, once per queue and retry;
+    // the connection reports an outage itself (getRedis), so only other errors are logged here.
+    queue.on("error", (error) => {
+      if (getRedis().status === "ready") log("error", "queue", `${name}: ${error.message}`);
+    });
     queues.set(name, queue);
   }
   return queue;

@@ -2,6 +2,7 @@ import { Redis, type RedisOptions } from "ioredis";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { env } from "../utils/env.server.ts";
+import { log } from "../utils/log.server.ts";
 
 /** File where the start command leaves the address of the Redis it runs, for separate workers. */
 export const redisUrlFile = resolve(env.DATA_DIR, "redis.url");
@@ -30,10 +31,47 @@ export function redisOptions(url = resolveRedisUrl()): RedisOptions {
 
 let shared: Redis | undefined;
 
+/** One line when the connection is lost and one when it is back, instead of ioredis's line per retry. */
+function reportOutages(connection: Redis): Redis {
+  let down = false;
+  connection.on("error", (error: Error) => {
+    if (down) return;
+    down = true;
+    log("warn", "redis", `connection lost (${error.message}); reconnecting, requests go on without it meanwhile`);
+  });
+  connection.on("ready", () => {
+    if (!down) return;
+    down = false;
+    log("info", "redis", "connected again");
+  });
+  return connection;
+}
+
 /** The process-wide command connection (rate limits, counters, queue producers). */
 export function getRedis(): Redis {
-  shared ??= new Redis({ ...redisOptions(), maxRetriesPerRequest: 3, enableAutoPipelining: true });
+  shared ??= reportOutages(new Redis({ ...redisOptions(), maxRetriesPerRequest: 3, enableAutoPipelining: true }));
   return shared;
+}
+
+export class RedisUnavailableError extends Error {
+  constructor(status: string) {
+    super(`Redis is unavailable (connection ${status})`);
+    this.name = "RedisUnavailableError";
+  }
+}
+
+/**
+ * The shared connection, for a request that can go on without Redis: while the connection is down
+ * this throws RedisUnavailableError at once. A command sent meanwhile would wait in ioredis's
+ * offline queue until it gives up (maxRetriesPerRequest: seconds, once its reconnect delays have
+ * grown) with a person or an API client waiting on the answer.
+ */
+export function redisForRequest(): Redis {
+  const redis = getRedis();
+  if (redis.status === "reconnecting" || redis.status === "close" || redis.status === "end") {
+    throw new RedisUnavailableError(redis.status);
+  }
+  return redis;
 }
 
 /** A dedicated blocking connection, as BullMQ workers need. */

@@ -1,4 +1,5 @@
-import { getRedis, redisKey } from "../queue/redis.server.ts";
+import { RedisUnavailableError, redisForRequest, redisKey } from "../queue/redis.server.ts";
+import { log } from "./log.server.ts";
 
 export type Limit = { name: string; limit: number; windowMs: number };
 export type LimitState = { allowed: boolean; count: number; retryAfterSeconds: number };
@@ -13,23 +14,42 @@ function state(limit: Limit, count: number, ttlMs: number): LimitState {
   return { allowed: count <= limit.limit, count, retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
 }
 
+/**
+ * Without Redis a limit is skipped: a person is not turned away (or kept waiting) because the
+ * counters cannot be reached. The connection reports the outage itself; other errors are logged.
+ */
+async function orAllowed(limit: Limit, count: () => Promise<LimitState>): Promise<LimitState> {
+  try {
+    return await count();
+  } catch (error) {
+    if (!(error instanceof RedisUnavailableError)) log("warn", "rate-limit", `${limit.name} skipped: Redis did not answer`, error);
+    return { allowed: true, count: 0, retryAfterSeconds: 0 };
+  }
+}
+
 /** Counts one event in a fixed window and says whether it is still within the limit. */
-export async function hit(limit: Limit, id: string): Promise<LimitState> {
-  const [count, ttl] = (await getRedis().eval(HIT, 1, redisKey("rl", limit.name, id), limit.windowMs)) as [
-    number,
-    number,
-  ];
-  return state(limit, count, ttl);
+export function hit(limit: Limit, id: string): Promise<LimitState> {
+  return orAllowed(limit, async () => {
+    const key = redisKey("rl", limit.name, id);
+    const [count, ttl] = (await redisForRequest().eval(HIT, 1, key, limit.windowMs)) as [number, number];
+    return state(limit, count, ttl);
+  });
 }
 
 /** Reads the window without counting (e.g. failed logins are counted only when they fail). */
-export async function peek(limit: Limit, id: string): Promise<LimitState> {
-  const key = redisKey("rl", limit.name, id);
-  const [count, ttl] = await Promise.all([getRedis().get(key), getRedis().pttl(key)]);
-  const n = Number(count ?? 0);
-  return { ...state(limit, n, ttl), allowed: n < limit.limit };
+export function peek(limit: Limit, id: string): Promise<LimitState> {
+  return orAllowed(limit, async () => {
+    const key = redisKey("rl", limit.name, id);
+    const redis = redisForRequest();
+    const [count, ttl] = await Promise.all([redis.get(key), redis.pttl(key)]);
+    const n = Number(count ?? 0);
+    return { ...state(limit, n, ttl), allowed: n < limit.limit };
+  });
 }
 
 export async function reset(limit: Limit, id: string): Promise<void> {
-  await getRedis().del(redisKey("rl", limit.name, id));
+  await orAllowed(limit, async () => {
+    await redisForRequest().del(redisKey("rl", limit.name, id));
+    return { allowed: true, count: 0, retryAfterSeconds: 0 };
+  });
 }

@@ -11,7 +11,7 @@
 // the script creates a new random one, which invalidates every entry too.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { getRedis, redisKey } from "../../queue/redis.server.ts";
+import { getRedis, RedisUnavailableError, redisForRequest, redisKey } from "../../queue/redis.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { ApiError } from "./errors.ts";
@@ -48,7 +48,7 @@ type GateRedis = Redis & { apiGate(numberOfKeys: number, ...keysThenArgs: (strin
 const defined = new WeakSet<Redis>();
 
 function gateRedis(): GateRedis {
-  const redis = getRedis();
+  const redis = redisForRequest();
   // EVALSHA with a fallback to EVAL: the script is not sent with every call.
   if (!defined.has(redis)) {
     redis.defineCommand("apiGate", { lua: GATE });
@@ -139,7 +139,8 @@ export async function authenticate(authorization: string | undefined, perMinute:
   try {
     gate = await passGate(hash.slice(0, 22));
   } catch (error) {
-    log("warn", "api", "rate limit and key cache skipped: Redis did not answer", error);
+    // The connection reports an outage once; a line per request would drown the log.
+    if (!(error instanceof RedisUnavailableError)) log("warn", "api", "rate limit and key cache skipped: Redis did not answer", error);
     const owner = findKeyOwner(hash);
     if (!owner) throw invalidKey();
     return { userId: owner.userId, rate: null };

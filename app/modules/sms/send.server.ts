@@ -4,6 +4,7 @@ import type { MessageSource } from "../../db/schema/sms.ts";
 import { statement } from "../../db/statements.server.ts";
 import type { SmsSendPayload } from "../../queue/payloads.ts";
 import { getQueue, QUEUES } from "../../queue/queues.server.ts";
+import { RedisUnavailableError, redisForRequest } from "../../queue/redis.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
@@ -58,6 +59,8 @@ const sendJobOptions = (delayMs: number): JobsOptions => ({
  */
 export async function enqueueSends(messageIds: number[], delayMs = 0): Promise<void> {
   if (messageIds.length === 0) return;
+  // Redis down: fail at once rather than keep a sender waiting; the outbox has every message.
+  redisForRequest();
   const jobs = [];
   for (let i = 0; i < messageIds.length; i += SEND_JOB_BATCH) {
     const data: SmsSendPayload = { v: 2, messageIds: messageIds.slice(i, i + SEND_JOB_BATCH) };
@@ -193,7 +196,9 @@ export async function queueMessages(userId: number, messages: NewMessage[], { wa
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
   const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueTogether(fresh).catch((error: unknown) => {
-    // The messages are safe in SQLite: the reconciler enqueues their outbox rows later.
+    // The messages are safe in SQLite: the reconciler enqueues their outbox rows later. An outage
+    // is reported once by the connection, not once per batch.
+    if (error instanceof RedisUnavailableError) return;
     log("error", "sms", `could not enqueue ${fresh.length} messages; the reconciler will`, error);
   });
   if (waitForJobs) await enqueued;

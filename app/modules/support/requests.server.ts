@@ -35,20 +35,15 @@ function tooMany(seconds: number): string {
 }
 
 /** The limit message, or null when the request may go ahead. */
+// Without Redis the limits are skipped (see hit): the request is still saved, SQLite is the record.
 async function checkLimits(ip: string, userId: number | null): Promise<string | null> {
-  try {
-    const address = await hit(perIp, ip);
-    if (!address.allowed) return tooMany(address.retryAfterSeconds);
-    if (userId !== null) {
-      const account = await hit(perUser, String(userId));
-      if (!account.allowed) return tooMany(account.retryAfterSeconds);
-    }
-    return null;
-  } catch (error) {
-    // Without Redis the request is still saved (SQLite is the record): accept rather than lose it.
-    logError("rate limit unavailable, accepting", error);
-    return null;
+  const address = await hit(perIp, ip);
+  if (!address.allowed) return tooMany(address.retryAfterSeconds);
+  if (userId !== null) {
+    const account = await hit(perUser, String(userId));
+    if (!account.allowed) return tooMany(account.retryAfterSeconds);
   }
+  return null;
 }
 
 /**

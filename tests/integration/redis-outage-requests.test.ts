@@ -1,0 +1,83 @@
+// While Redis is down, requests that can go on without it do so at once: the API checks its key in
+// SQLite and queues into SQLite (the outbox), logins and sign-ups skip their rate limits, /healthz
+// says 503. Nothing waits for ioredis to give up on a command, and the outage is one log line, not
+// one per request. This file runs its own redis-server, so stopping it touches no other file.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { db } from "../../app/db/client.server.ts";
+import { smsMessages, smsOutbox } from "../../app/db/schema/sms.ts";
+import { getRedis } from "../../app/queue/redis.server.ts";
+import { env } from "../../app/utils/env.server.ts";
+import { action as loginAction } from "../../app/routes/auth/login.tsx";
+import { health } from "../../server/health.ts";
+import { apiCustomer, callApi } from "../support/api.ts";
+import { startTestRedis } from "../support/redis.ts";
+import { call, createTestUser, locationOf, makeRequest } from "../support/requests.ts";
+import { waitFor } from "../support/wait.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "smsgw-requests-outage-"));
+let redis: Awaited<ReturnType<typeof startTestRedis>>;
+
+beforeAll(async () => {
+  redis = await startTestRedis(dir);
+  // Read when the first connection opens, which is after this.
+  process.env.REDIS_URL = redis.url;
+});
+afterAll(async () => {
+  await redis.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function healthStatus(): Promise<number> {
+  const server = createServer((req, res) => void health(req, res));
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/healthz`);
+  server.close();
+  return response.status;
+}
+
+it("the API, login and /healthz answer at once while Redis is down, and all is as before when it is back", async () => {
+  const customer = await apiCustomer(10);
+  const user = await createTestUser();
+  expect((await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550161", body: "Before" } })).status).toBe(201);
+
+  // Warnings are what this test reads (the test setup keeps only errors).
+  env.LOG_LEVEL = "warn";
+  const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  await redis.stop();
+  const lines = () => logged.mock.calls.map((args) => String(args[0]));
+  await waitFor(() => lines().some((line) => line.startsWith("[redis] connection lost")), { what: "the connection to report Redis gone" });
+  expect(getRedis().status).toBe("reconnecting");
+
+  const sent = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550162", body: "During" } });
+  expect(sent.status).toBe(201);
+  // No rate limit state without Redis, and the message waits in SQLite for the reconciler.
+  expect(sent.headers["RateLimit-Limit"]).toBeUndefined();
+  const row = db.select().from(smsMessages).where(eq(smsMessages.id, sent.json.id)).get()!;
+  expect(row.status).toBe("queued");
+  expect(db.select().from(smsOutbox).where(eq(smsOutbox.messageId, row.id)).get()).toBeDefined();
+  expect((await callApi("GET", `/api/v1/messages/${row.id}`, { key: customer.key })).status).toBe(200);
+  expect((await callApi("GET", "/api/v1/messages", { key: "sk_wrong" })).status).toBe(401);
+
+  const login = await call(loginAction, makeRequest("/login", { form: { email: user.email, password: user.password } }));
+  expect(locationOf(login)).toBe("/sms/sendSms");
+  expect(await healthStatus()).toBe(503);
+
+  // Every request above went the way without Redis at once: none waited for ioredis to give up
+  // (which logs "Redis did not answer"), and the outage was reported once, not once per request.
+  expect(lines()).toEqual([expect.stringMatching(/^\[redis\] connection lost/)]);
+  logged.mockRestore();
+  env.LOG_LEVEL = "error";
+
+  redis = await startTestRedis(dir, redis.port);
+  await waitFor(() => getRedis().status === "ready", { what: "the connection to come back" });
+  const after = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550163", body: "After" } });
+  expect(after.status).toBe(201);
+  expect(after.headers["RateLimit-Limit"]).toBeDefined();
+  expect(await healthStatus()).toBe(200);
+});
