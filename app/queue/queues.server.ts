@@ -2,7 +2,7 @@ import { Queue, type QueueOptions } from "bullmq";
 import { scheduleRepeatStrategy } from "../modules/scheduling/recurrence.ts";
 import { env } from "../utils/env.server.ts";
 import { log } from "../utils/log.server.ts";
-import { getRedis } from "./redis.server.ts";
+import { getRedis, redisForRequest } from "./redis.server.ts";
 
 /** Every queue of the product, by name. Workers and producers meet here. */
 export const QUEUES = {
@@ -39,6 +39,16 @@ export function getQueue(name: QueueName): Queue {
     queues.set(name, queue);
   }
   return queue;
+}
+
+/**
+ * getQueue for a producer whose caller keeps the work in SQLite when Redis is down (a reconciler
+ * adds the job later): while the connection is down it throws RedisUnavailableError at once
+ * instead of leaving a person waiting on ioredis's retries (see redisForRequest).
+ */
+export function queueForRequest(name: QueueName): Queue {
+  redisForRequest();
+  return getQueue(name);
 }
 
 export async function closeQueues(): Promise<void> {

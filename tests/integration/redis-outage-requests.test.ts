@@ -1,6 +1,6 @@
 // While Redis is down, requests that can go on without it do so at once: the API checks its key in
-// SQLite and queues into SQLite (the outbox), logins and sign-ups skip their rate limits, /healthz
-// says 503. Nothing waits for ioredis to give up on a command, and the outage is one log line, not
+// SQLite and queues into SQLite (the outbox), a group send and a schedule are saved for their
+// reconcilers, logins and sign-ups skip their rate limits, /healthz says 503. Nothing waits for ioredis to give up on a command, and the outage is one log line, not
 // one per request. This file runs its own redis-server, so stopping it touches no other file.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -10,7 +10,10 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { db } from "../../app/db/client.server.ts";
+import { groupSends } from "../../app/db/schema/contacts.ts";
+import { schedules } from "../../app/db/schema/scheduling.ts";
 import { smsMessages, smsOutbox } from "../../app/db/schema/sms.ts";
+import { createGroup } from "../../app/modules/contacts/groups.server.ts";
 import { getRedis } from "../../app/queue/redis.server.ts";
 import { env } from "../../app/utils/env.server.ts";
 import { action as loginAction } from "../../app/routes/auth/login.tsx";
@@ -41,9 +44,12 @@ async function healthStatus(): Promise<number> {
   return response.status;
 }
 
-it("the API, login and /healthz answer at once while Redis is down, and all is as before when it is back", async () => {
+it("the API, a group send, a schedule, login and /healthz answer at once while Redis is down, and all is as before when it is back", async () => {
   const customer = await apiCustomer(10);
   const user = await createTestUser();
+  const group = createGroup(customer.id, { name: "Regulars", description: "Weekly" });
+  const contact = { name: "Ada", phone: "+12025550160", email: "ada@example.com", groupIds: [group.id] };
+  expect((await callApi("POST", "/api/v1/contacts", { key: customer.key, json: contact })).status).toBe(201);
   expect((await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550161", body: "Before" } })).status).toBe(201);
 
   // Warnings are what this test reads (the test setup keeps only errors).
@@ -64,13 +70,28 @@ it("the API, login and /healthz answer at once while Redis is down, and all is a
   expect((await callApi("GET", `/api/v1/messages/${row.id}`, { key: customer.key })).status).toBe(200);
   expect((await callApi("GET", "/api/v1/messages", { key: "sk_wrong" })).status).toBe(401);
 
+  const started = await callApi("POST", `/api/v1/groups/${group.id}/messages`, { key: customer.key, json: { body: "Sale today" } });
+  expect(started.status).toBe(202);
+  expect(db.select().from(groupSends).where(eq(groupSends.id, started.json.id)).get()?.status).toBe("queued");
+  const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+  const scheduled = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550164", body: "Later", sendAt } });
+  expect(scheduled.status).toBe(201);
+  expect(scheduled.json.status).toBe("scheduled");
+  expect(db.select().from(schedules).where(eq(schedules.id, Number(String(scheduled.json.id).slice("sch_".length)))).get()?.status).toBe("active");
+
   const login = await call(loginAction, makeRequest("/login", { form: { email: user.email, password: user.password } }));
   expect(locationOf(login)).toBe("/sms/sendSms");
   expect(await healthStatus()).toBe(503);
 
   // Every request above went the way without Redis at once: none waited for ioredis to give up
-  // (which logs "Redis did not answer"), and the outage was reported once, not once per request.
-  expect(lines()).toEqual([expect.stringMatching(/^\[redis\] connection lost/)]);
+  // (its error says "max retries"; the API's fallback logs "did not answer"), and the outage was
+  // reported once, not once per request. The group send and the schedule say the reconciler will
+  // add their jobs.
+  const errors = logged.mock.calls.map((args) => String(args[1] ?? ""));
+  expect(errors.filter((error) => /max retries/i.test(error))).toEqual([]);
+  expect(lines().filter((line) => line.includes("did not answer"))).toEqual([]);
+  expect(lines().filter((line) => line.startsWith("[redis] connection lost"))).toHaveLength(1);
+  expect(lines().filter((line) => line.includes("the reconciler will"))).toHaveLength(2);
   logged.mockRestore();
   env.LOG_LEVEL = "error";
 

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { db, type Tx } from "../../db/client.server.ts";
 import { groupSends } from "../../db/schema/contacts.ts";
 import { statement } from "../../db/statements.server.ts";
-import { getQueue, QUEUES } from "../../queue/queues.server.ts";
+import { getQueue, queueForRequest, QUEUES } from "../../queue/queues.server.ts";
 import type { GroupSendPayload } from "../../queue/payloads.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
@@ -30,7 +30,7 @@ export function groupSendJobId(groupSendId: number): string {
 
 async function enqueueFanOut(groupSendId: number): Promise<void> {
   const data: GroupSendPayload = { v: 1, groupSendId };
-  await getQueue(QUEUES.groupSend).add("fan-out", data, {
+  await queueForRequest(QUEUES.groupSend).add("fan-out", data, {
     jobId: groupSendJobId(groupSendId),
     attempts: 5,
     backoff: { type: "exponential", delay: 1_000 },

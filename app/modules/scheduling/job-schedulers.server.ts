@@ -1,7 +1,7 @@
 // The Redis side of schedules: one BullMQ job scheduler per active schedule, id = the schedule's id.
 import type { JobsOptions } from "bullmq";
 import type { SmsSchedulePayload } from "../../queue/payloads.ts";
-import { getQueue, QUEUES } from "../../queue/queues.server.ts";
+import { getQueue, QUEUES, queueForRequest } from "../../queue/queues.server.ts";
 import { type Recurrence, repeatOptionsOf } from "./recurrence.ts";
 
 const OCCURRENCE_JOB_OPTIONS: JobsOptions = {
@@ -22,7 +22,7 @@ export function schedulerId(scheduleId: number): string {
  */
 export async function armSchedule(scheduleId: number, rule: Recurrence): Promise<void> {
   const data: SmsSchedulePayload = { v: 1, scheduleId };
-  await getQueue(QUEUES.smsSchedule).upsertJobScheduler(schedulerId(scheduleId), repeatOptionsOf(rule), {
+  await queueForRequest(QUEUES.smsSchedule).upsertJobScheduler(schedulerId(scheduleId), repeatOptionsOf(rule), {
     name: "occurrence",
     data,
     opts: OCCURRENCE_JOB_OPTIONS,
@@ -35,7 +35,7 @@ export async function disarmSchedule(scheduleId: number): Promise<void> {
 }
 
 export async function removeJobSchedulers(ids: string[]): Promise<void> {
-  const queue = getQueue(QUEUES.smsSchedule);
+  const queue = queueForRequest(QUEUES.smsSchedule);
   await Promise.all(ids.map((id) => queue.removeJobScheduler(id)));
 }
 

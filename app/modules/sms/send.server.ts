@@ -3,8 +3,8 @@ import { db, type Tx, writeWithoutStalling } from "../../db/client.server.ts";
 import type { MessageSource } from "../../db/schema/sms.ts";
 import { statement } from "../../db/statements.server.ts";
 import type { SmsSendPayload } from "../../queue/payloads.ts";
-import { getQueue, QUEUES } from "../../queue/queues.server.ts";
-import { RedisUnavailableError, redisForRequest } from "../../queue/redis.server.ts";
+import { QUEUES, queueForRequest } from "../../queue/queues.server.ts";
+import { RedisUnavailableError } from "../../queue/redis.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
@@ -59,14 +59,12 @@ const sendJobOptions = (delayMs: number): JobsOptions => ({
  */
 export async function enqueueSends(messageIds: number[], delayMs = 0): Promise<void> {
   if (messageIds.length === 0) return;
-  // Redis down: fail at once rather than keep a sender waiting; the outbox has every message.
-  redisForRequest();
   const jobs = [];
   for (let i = 0; i < messageIds.length; i += SEND_JOB_BATCH) {
     const data: SmsSendPayload = { v: 2, messageIds: messageIds.slice(i, i + SEND_JOB_BATCH) };
     jobs.push({ name: "send", data, opts: sendJobOptions(delayMs) });
   }
-  await getQueue(QUEUES.smsSend).addBulk(jobs);
+  await queueForRequest(QUEUES.smsSend).addBulk(jobs);
 }
 
 // Messages queued within this window share one round trip to Redis and fill jobs: every job costs

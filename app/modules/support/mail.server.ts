@@ -2,7 +2,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
 import { supportRequests } from "../../db/schema/support.ts";
 import type { SupportMailPayload } from "../../queue/payloads.ts";
-import { getQueue, QUEUES } from "../../queue/queues.server.ts";
+import { getQueue, queueForRequest, QUEUES } from "../../queue/queues.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatDateTime } from "../../utils/misc.ts";
@@ -42,7 +42,7 @@ function mailJob(requestId: number) {
 
 export async function enqueueSupportMail(requestId: number): Promise<void> {
   const job = mailJob(requestId);
-  await getQueue(QUEUES.supportMail).add(job.name, job.data, job.opts);
+  await queueForRequest(QUEUES.supportMail).add(job.name, job.data, job.opts);
 }
 
 /** Re-enqueues every request whose e-mail has not gone out: SQLite is the record, Redis can be rebuilt. */
