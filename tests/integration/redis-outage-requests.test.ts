@@ -2,13 +2,10 @@
 // SQLite and queues into SQLite (the outbox), a group send and a schedule are saved for their
 // reconcilers, logins and sign-ups skip their rate limits, /healthz says 503. Nothing waits for ioredis to give up on a command, and the outage is one log line, not
 // one per request. This file runs its own redis-server, so stopping it touches no other file.
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import { db } from "../../app/db/client.server.ts";
 import { groupSends } from "../../app/db/schema/contacts.ts";
 import { schedules } from "../../app/db/schema/scheduling.ts";
@@ -19,22 +16,12 @@ import { env } from "../../app/utils/env.server.ts";
 import { action as loginAction } from "../../app/routes/auth/login.tsx";
 import { health } from "../../server/health.ts";
 import { apiCustomer, callApi } from "../support/api.ts";
-import { startTestRedis } from "../support/redis.ts";
+import { ownTestRedis } from "../support/redis.ts";
 import { call, createTestUser, locationOf, makeRequest } from "../support/requests.ts";
 import { waitFor } from "../support/wait.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "smsgw-requests-outage-"));
-let redis: Awaited<ReturnType<typeof startTestRedis>>;
+const redis = ownTestRedis("requests-outage");
 
-beforeAll(async () => {
-  redis = await startTestRedis(dir);
-  // Read when the first connection opens, which is after this.
-  process.env.REDIS_URL = redis.url;
-});
-afterAll(async () => {
-  await redis.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 async function healthStatus(): Promise<number> {
   const server = createServer((req, res) => void health(req, res));
@@ -95,7 +82,7 @@ it("the API, a group send, a schedule, login and /healthz answer at once while R
   logged.mockRestore();
   env.LOG_LEVEL = "error";
 
-  redis = await startTestRedis(dir, redis.port);
+  await redis.restart();
   await waitFor(() => getRedis().status === "ready", { what: "the connection to come back" });
   const after = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550163", body: "After" } });
   expect(after.status).toBe(201);

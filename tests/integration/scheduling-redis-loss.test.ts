@@ -1,44 +1,27 @@
 // Redis is not the record: after a FLUSHALL and a worker restart every schedule is back, what fell due
 // meanwhile is sent once, and nothing is sent twice. This file runs its own redis-server, so its
 // FLUSHALL touches no other test file's keys.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { book, getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { armSchedule } from "../../app/modules/scheduling/job-schedulers.server.ts";
 import { reconcileSchedules } from "../../app/modules/scheduling/runner.server.ts";
 import { cancelSchedule, createSchedule, getSchedule } from "../../app/modules/scheduling/schedules.server.ts";
-import { closeQueues } from "../../app/queue/queues.server.ts";
-import { closeRedis } from "../../app/queue/redis.server.ts";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
 import { smsSchedule } from "../../worker/jobs/sms-schedule.ts";
 import { type RunningWorkers, startWorkers } from "../../worker/workers.ts";
-import { startTestRedis } from "../support/redis.ts";
+import { ownTestRedis } from "../support/redis.ts";
 import { createTestUser } from "../support/requests.ts";
 import { occurrenceJob, scheduleSoon, schedulerOf, sentOccurrences, tick } from "../support/schedules.ts";
 import { waitFor } from "../support/wait.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "smsgw-flush-"));
-let redis: Awaited<ReturnType<typeof startTestRedis>>;
+const redis = ownTestRedis("flush");
 let workers: RunningWorkers | undefined;
 
-beforeAll(async () => {
-  redis = await startTestRedis(dir);
-  // Read when the first connection opens, which is after this.
-  process.env.REDIS_URL = redis.url;
-});
 afterEach(async () => {
   resetClock();
   await workers?.close();
   workers = undefined;
-});
-afterAll(async () => {
-  await closeQueues();
-  await closeRedis();
-  await redis.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function flushAll() {

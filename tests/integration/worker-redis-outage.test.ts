@@ -1,32 +1,19 @@
 // A worker process that starts while Redis is down (or restarting) waits for it instead of exiting:
 // found by the fault run (npm run test:faults), where a worker restarted right before a Redis restart
 // died in its start steps. This file runs its own redis-server, so stopping it touches no other file.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
 import { OUTBOX_GRACE_MS } from "../../app/modules/sms/reconcile.server.ts";
 import { queueMessage } from "../../app/modules/sms/send.server.ts";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
 import { smsReconcile } from "../../worker/jobs/sms-reconcile.ts";
 import { startWorkers } from "../../worker/workers.ts";
-import { startTestRedis } from "../support/redis.ts";
+import { ownTestRedis } from "../support/redis.ts";
 import { createTestUser } from "../support/requests.ts";
 import { grantCredits, sendJobsFor } from "../support/sms.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "smsgw-outage-"));
-let redis: Awaited<ReturnType<typeof startTestRedis>>;
+const redis = ownTestRedis("outage");
 
-beforeAll(async () => {
-  redis = await startTestRedis(dir);
-  // Read when the first connection opens, which is after this.
-  process.env.REDIS_URL = redis.url;
-});
-afterAll(async () => {
-  await redis.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 it("starting workers while Redis is down waits for Redis, then schedules and reconciles as usual", async () => {
   // A message queued a minute ago: the reconciler that runs at start adds its job again.
@@ -53,7 +40,7 @@ it("starting workers while Redis is down waits for Redis, then schedules and rec
   expect(failed).toBeNull();
   expect(started).toBe(false);
 
-  redis = await startTestRedis(dir, redis.port);
+  await redis.restart();
   const workers = await starting;
   expect(failed).toBeNull();
   const schedulers = await getQueue(QUEUES.smsReconcile).getJobSchedulers();
