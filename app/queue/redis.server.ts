@@ -61,6 +61,14 @@ export class RedisUnavailableError extends Error {
 }
 
 /**
+ * Logs a Redis call that failed, except for RedisUnavailableError: while the connection is down it
+ * has said so once (reportOutages), and a line per request would drown the log.
+ */
+export function logRedisFailure(level: "warn" | "error", scope: string, message: string, error: unknown): void {
+  if (!(error instanceof RedisUnavailableError)) log(level, scope, message, error);
+}
+
+/**
  * The shared connection, for a request that can go on without Redis: while the connection is down
  * this throws RedisUnavailableError at once. A command sent meanwhile would wait in ioredis's
  * offline queue until it gives up (maxRetriesPerRequest: seconds, once its reconnect delays have

@@ -1,5 +1,4 @@
-import { RedisUnavailableError, redisForRequest, redisKey } from "../queue/redis.server.ts";
-import { log } from "./log.server.ts";
+import { logRedisFailure, redisForRequest, redisKey } from "../queue/redis.server.ts";
 
 export type Limit = { name: string; limit: number; windowMs: number };
 export type LimitState = { allowed: boolean; count: number; retryAfterSeconds: number };
@@ -16,20 +15,22 @@ function state(limit: Limit, count: number, ttlMs: number): LimitState {
 
 /**
  * Without Redis a limit is skipped: a person is not turned away (or kept waiting) because the
- * counters cannot be reached. The connection reports the outage itself; other errors are logged.
+ * counters cannot be reached.
  */
-async function orAllowed(limit: Limit, count: () => Promise<LimitState>): Promise<LimitState> {
+async function withoutRedis<T>(limit: Limit, skipped: T, run: () => Promise<T>): Promise<T> {
   try {
-    return await count();
+    return await run();
   } catch (error) {
-    if (!(error instanceof RedisUnavailableError)) log("warn", "rate-limit", `${limit.name} skipped: Redis did not answer`, error);
-    return { allowed: true, count: 0, retryAfterSeconds: 0 };
+    logRedisFailure("warn", "rate-limit", `${limit.name} skipped: Redis did not answer`, error);
+    return skipped;
   }
 }
 
+const ALLOWED: LimitState = { allowed: true, count: 0, retryAfterSeconds: 0 };
+
 /** Counts one event in a fixed window and says whether it is still within the limit. */
 export function hit(limit: Limit, id: string): Promise<LimitState> {
-  return orAllowed(limit, async () => {
+  return withoutRedis(limit, ALLOWED, async () => {
     const key = redisKey("rl", limit.name, id);
     const [count, ttl] = (await redisForRequest().eval(HIT, 1, key, limit.windowMs)) as [number, number];
     return state(limit, count, ttl);
@@ -38,7 +39,7 @@ export function hit(limit: Limit, id: string): Promise<LimitState> {
 
 /** Reads the window without counting (e.g. failed logins are counted only when they fail). */
 export function peek(limit: Limit, id: string): Promise<LimitState> {
-  return orAllowed(limit, async () => {
+  return withoutRedis(limit, ALLOWED, async () => {
     const key = redisKey("rl", limit.name, id);
     const redis = redisForRequest();
     const [count, ttl] = await Promise.all([redis.get(key), redis.pttl(key)]);
@@ -47,9 +48,8 @@ export function peek(limit: Limit, id: string): Promise<LimitState> {
   });
 }
 
-export async function reset(limit: Limit, id: string): Promise<void> {
-  await orAllowed(limit, async () => {
+export function reset(limit: Limit, id: string): Promise<void> {
+  return withoutRedis(limit, undefined, async () => {
     await redisForRequest().del(redisKey("rl", limit.name, id));
-    return { allowed: true, count: 0, retryAfterSeconds: 0 };
   });
 }

@@ -11,7 +11,7 @@
 // the script creates a new random one, which invalidates every entry too.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { getRedis, RedisUnavailableError, redisForRequest, redisKey } from "../../queue/redis.server.ts";
+import { getRedis, logRedisFailure, redisForRequest, redisKey } from "../../queue/redis.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { ApiError } from "./errors.ts";
@@ -139,8 +139,7 @@ export async function authenticate(authorization: string | undefined, perMinute:
   try {
     gate = await passGate(hash.slice(0, 22));
   } catch (error) {
-    // The connection reports an outage once; a line per request would drown the log.
-    if (!(error instanceof RedisUnavailableError)) log("warn", "api", "rate limit and key cache skipped: Redis did not answer", error);
+    logRedisFailure("warn", "api", "rate limit and key cache skipped: Redis did not answer", error);
     const owner = findKeyOwner(hash);
     if (!owner) throw invalidKey();
     return { userId: owner.userId, rate: null };

@@ -4,10 +4,9 @@ import type { MessageSource } from "../../db/schema/sms.ts";
 import { statement } from "../../db/statements.server.ts";
 import type { SmsSendPayload } from "../../queue/payloads.ts";
 import { QUEUES, queueForRequest } from "../../queue/queues.server.ts";
-import { RedisUnavailableError } from "../../queue/redis.server.ts";
+import { logRedisFailure } from "../../queue/redis.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
-import { log } from "../../utils/log.server.ts";
 import { bookEntries } from "../credits/ledger.server.ts";
 import { isE164 } from "./phone.ts";
 import { countSegments, type SegmentCount, type SmsEncoding } from "./segments.ts";
@@ -194,10 +193,8 @@ export async function queueMessages(userId: number, messages: NewMessage[], { wa
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
   const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueTogether(fresh).catch((error: unknown) => {
-    // The messages are safe in SQLite: the reconciler enqueues their outbox rows later. An outage
-    // is reported once by the connection, not once per batch.
-    if (error instanceof RedisUnavailableError) return;
-    log("error", "sms", `could not enqueue ${fresh.length} messages; the reconciler will`, error);
+    // The messages are safe in SQLite: the reconciler enqueues their outbox rows later.
+    logRedisFailure("error", "sms", `could not enqueue ${fresh.length} messages; the reconciler will`, error);
   });
   if (waitForJobs) await enqueued;
   return result;
