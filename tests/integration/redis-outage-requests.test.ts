@@ -16,7 +16,7 @@ import { env } from "../../app/utils/env.server.ts";
 import { action as loginAction } from "../../app/routes/auth/login.tsx";
 import { health } from "../../server/health.ts";
 import { apiCustomer, callApi } from "../support/api.ts";
-import { ownTestRedis } from "../support/redis.ts";
+import { ownTestRedis } from "../support/own-redis.ts";
 import { call, createTestUser, locationOf, makeRequest } from "../support/requests.ts";
 import { waitFor } from "../support/wait.ts";
 

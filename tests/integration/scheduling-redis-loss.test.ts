@@ -10,7 +10,7 @@ import { cancelSchedule, createSchedule, getSchedule } from "../../app/modules/s
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
 import { smsSchedule } from "../../worker/jobs/sms-schedule.ts";
 import { type RunningWorkers, startWorkers } from "../../worker/workers.ts";
-import { ownTestRedis } from "../support/redis.ts";
+import { ownTestRedis } from "../support/own-redis.ts";
 import { createTestUser } from "../support/requests.ts";
 import { occurrenceJob, scheduleSoon, schedulerOf, sentOccurrences, tick } from "../support/schedules.ts";
 import { waitFor } from "../support/wait.ts";

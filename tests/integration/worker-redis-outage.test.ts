@@ -8,7 +8,7 @@ import { queueMessage } from "../../app/modules/sms/send.server.ts";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
 import { smsReconcile } from "../../worker/jobs/sms-reconcile.ts";
 import { startWorkers } from "../../worker/workers.ts";
-import { ownTestRedis } from "../support/redis.ts";
+import { ownTestRedis } from "../support/own-redis.ts";
 import { createTestUser } from "../support/requests.ts";
 import { grantCredits, sendJobsFor } from "../support/sms.ts";
 
