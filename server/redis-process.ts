@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
 import { redisOptions } from "../app/queue/redis.server.ts";
+import { env } from "../app/utils/env.server.ts";
 import { freePort } from "./free-port.ts";
 
 export { freePort };
@@ -34,12 +35,21 @@ async function answers(url: string, attempts = 1): Promise<boolean> {
   return false;
 }
 
+async function setMaxMemory(url: string, maxMemory: string): Promise<void> {
+  const client = new Redis({ ...redisOptions(url), maxRetriesPerRequest: 0 });
+  try {
+    await client.config("SET", "maxmemory", maxMemory);
+  } finally {
+    client.disconnect();
+  }
+}
+
 /**
- * Runs a redis-server that belongs to this DATA_DIR: append-only persistence, no eviction
- * (queued sends must never be dropped), a unix socket when the path allows it.
- * Reuses one that is still running from an earlier start.
+ * Runs a redis-server that belongs to this DATA_DIR: append-only persistence, at most `maxMemory`
+ * (REDIS_MAXMEMORY) with no eviction (queued sends must never be dropped: a full Redis refuses new
+ * writes instead), a unix socket when the path allows it. Reuses one still running from an earlier start.
  */
-export async function startPrivateRedis(dataDir: string): Promise<PrivateRedis> {
+export async function startPrivateRedis(dataDir: string, { maxMemory = env.REDIS_MAXMEMORY } = {}): Promise<PrivateRedis> {
   if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error) throw new RedisNotInstalledError();
   const dir = resolve(dataDir, "redis");
   mkdirSync(dir, { recursive: true });
@@ -50,6 +60,8 @@ export async function startPrivateRedis(dataDir: string): Promise<PrivateRedis> 
   const urlFile = resolve(dataDir, "redis.url");
 
   if (useSocket && (await answers(url))) {
+    // Started by an earlier run, perhaps with another REDIS_MAXMEMORY: this start's value holds.
+    await setMaxMemory(url, maxMemory);
     writeFileSync(urlFile, url);
     return { url, stop: async () => {} };
   }
@@ -60,6 +72,7 @@ export async function startPrivateRedis(dataDir: string): Promise<PrivateRedis> 
     "--bind", "127.0.0.1",
     "--dir", dir,
     "--appendonly", "yes",
+    "--maxmemory", maxMemory,
     "--maxmemory-policy", "noeviction",
     "--save", "",
     "--daemonize", "no",

@@ -1,6 +1,7 @@
 import { Worker } from "bullmq";
 import { getQueue, QUEUE_SETTINGS, queueBaseOptions } from "../app/queue/queues.server.ts";
 import { createWorkerConnection } from "../app/queue/redis.server.ts";
+import { startRedisMemoryWatch } from "../app/queue/redis-memory.server.ts";
 import { log } from "../app/utils/log.server.ts";
 import { type JobDefinition, jobDefinitions } from "./registry.ts";
 
@@ -61,8 +62,11 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
     workers.push(worker);
   }
   log("info", "worker", `started: ${definitions.map((d) => d.queue).join(", ")}`);
+  // Where the workers run, once per deployment: the queues are what fills Redis.
+  const memoryWatch = startRedisMemoryWatch();
   return {
     close: async () => {
+      memoryWatch.stop();
       await Promise.all(workers.map((w) => w.close()));
       for (const definition of definitions) await definition.onStop?.();
     },

@@ -76,9 +76,23 @@ const schema = z.object({
   // A schedule's occurrence that nothing ran at its time is still sent up to this late.
   SCHEDULE_MAX_LATE_MINUTES: z.coerce.number().int().min(0).default(60),
   CSV_IMPORT_MAX_BYTES: z.coerce.number().int().min(1_000).default(5_000_000),
+  // CSV import: rows per file (the header included), uploads per account per hour.
+  CSV_IMPORT_MAX_ROWS: z.coerce.number().int().min(1).default(50_000),
+  CSV_IMPORT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  // Per-account quotas (docs/decisions/012-per-account-quotas.md).
+  QUOTA_SCHEDULES: z.coerce.number().int().min(1).default(100),
+  QUOTA_CONTACTS: z.coerce.number().int().min(1).default(50_000),
+  QUOTA_GROUPS: z.coerce.number().int().min(1).default(500),
+  QUOTA_PENDING_ORDERS: z.coerce.number().int().min(1).default(10),
+  QUOTA_PENDING_UPLOADS: z.coerce.number().int().min(1).default(3),
+  // The private Redis's memory cap (redis-server syntax: 256mb, 1gb); a warning is logged past 80 % of it.
+  REDIS_MAXMEMORY: z
+    .string()
+    .regex(/^\d+(?:[kmg]b?)?$/i, "must be a size such as 256mb or 1gb")
+    .default("256mb"),
   // REST API: the secret that encrypts the revealable copy of every API key; requests per key per minute.
   API_KEY_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
-  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
 });
 
 export type Env = Omit<z.infer<typeof schema>, "API_KEY_SECRET"> & {

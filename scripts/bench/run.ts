@@ -58,6 +58,10 @@ const appEnv: NodeJS.ProcessEnv = {
   SESSION_SECRET: "bench-session-secret",
   COOKIE_SECURE: "0",
   REGISTER_LIMIT_PER_HOUR: "100000",
+  // The bench measures throughput, not the limits: one key sends every API request, and the queue
+  // holds a whole run at once.
+  API_RATE_LIMIT_PER_MINUTE: "100000000",
+  REDIS_MAXMEMORY: "4gb",
 };
 Object.assign(process.env, appEnv);
 const { freePort, startPrivateRedis } = await import("../../server/redis-process.ts");

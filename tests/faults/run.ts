@@ -80,6 +80,9 @@ const appEnv: NodeJS.ProcessEnv = {
   STRIPE_PUBLISHABLE_KEY: "pk_test_faults",
   STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
   STRIPE_API_BASE: fakeStripe.url,
+  // The run measures delivery under faults, not the limits: a few keys send every message.
+  API_RATE_LIMIT_PER_MINUTE: "100000000",
+  REDIS_MAXMEMORY: "4gb",
 };
 Object.assign(process.env, appEnv);
 const { freePort, startPrivateRedis } = await import("../../server/redis-process.ts");

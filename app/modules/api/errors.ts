@@ -4,6 +4,10 @@ export const API_ERRORS = {
   invalid_request: { status: 400, description: "The request could not be read: malformed JSON, a bad query parameter or header." },
   unauthorized: { status: 401, description: "No API key, or not a valid one (e.g. replaced by Regenerate)." },
   insufficient_credits: { status: 402, description: "Not enough credits for this message; nothing was sent or charged." },
+  quota_exceeded: {
+    status: 403,
+    description: "Your account already holds as many of these as its quota allows (contacts, groups, scheduled messages); nothing was created.",
+  },
   not_found: { status: 404, description: "No such resource, or it belongs to another account." },
   method_not_allowed: { status: 405, description: "The path exists but not with this method (see the Allow header)." },
   idempotency_conflict: { status: 409, description: "This Idempotency-Key was used before with a different request body." },

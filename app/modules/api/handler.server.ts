@@ -6,6 +6,7 @@ import { publicOrigin } from "../../utils/http.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { QuotaExceededError } from "../quotas/quotas.server.ts";
 import { ScheduleNotFoundError } from "../scheduling/schedules.server.ts";
 import { authenticate, type RateLimit, rateLimitHeaders } from "./auth.server.ts";
 import { ApiError } from "./errors.ts";
@@ -141,6 +142,7 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof DuplicatePhoneError) return new ApiError("validation_failed", error.message, { field: "phone" });
   if (error instanceof DuplicateGroupNameError) return new ApiError("validation_failed", error.message, { field: "name" });
   if (error instanceof EmptyGroupError || error instanceof InactiveContactError) return new ApiError("nothing_to_send", error.message);
+  if (error instanceof QuotaExceededError) return new ApiError("quota_exceeded", error.message);
   log("error", "api", "unexpected error", error);
   return new ApiError("internal_error", "Something went wrong on our side; please try again");
 }

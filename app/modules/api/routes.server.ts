@@ -112,7 +112,7 @@ export const API_ROUTES: ApiRoute[] = [
       description: "Queued, or scheduled when `sendAt` was given. A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.",
       schema: SentOrScheduledSchema,
     },
-    errors: ["insufficient_credits", "idempotency_conflict"],
+    errors: ["insufficient_credits", "quota_exceeded", "idempotency_conflict"],
     example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
     handle: async ({ userId, body: { sendAt, ...message }, idempotencyKey }) => {
       const result =
@@ -189,7 +189,7 @@ export const API_ROUTES: ApiRoute[] = [
     auth: true,
     body: CreateContactRequest,
     success: { status: 201, description: "Created.", schema: ContactSchema },
-    errors: ["not_found"],
+    errors: ["not_found", "quota_exceeded"],
     example: { body: { name: "Ada Lovelace", phone: EXAMPLE_PHONE, email: "ada@example.com" } },
     handle: ({ userId, body }) => ({ status: 201, body: createApiContact(userId, body) }),
   }),
@@ -216,6 +216,7 @@ export const API_ROUTES: ApiRoute[] = [
     auth: true,
     body: CreateGroupRequest,
     success: { status: 201, description: "Created.", schema: GroupSchema },
+    errors: ["quota_exceeded"],
     example: { body: { name: "Customers", description: "Everyone who bought this year" } },
     handle: ({ userId, body }) => ({ status: 201, body: createGroup(userId, body) }),
   }),

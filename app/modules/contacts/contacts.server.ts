@@ -3,6 +3,7 @@ import { db, type Tx } from "../../db/client.server.ts";
 import { contactGroupMembers, contactGroups, contacts } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
+import { assertQuota } from "../quotas/quotas.server.ts";
 import { DuplicatePhoneError, NotFoundError } from "./errors.ts";
 import { CONTACTS_PAGE_SIZE } from "./schemas.ts";
 
@@ -76,13 +77,17 @@ function groupsOf(userId: number, contactIds: number[]): Map<number, GroupRef[]>
   return map;
 }
 
-/** Creates a contact (active) in the given groups. Throws DuplicatePhoneError, or NotFoundError for a group that is not the user's. */
+/**
+ * Creates a contact (active) in the given groups. Throws DuplicatePhoneError, QuotaExceededError
+ * (the account holds QUOTA_CONTACTS), or NotFoundError for a group that is not the user's.
+ */
 export function createContact(userId: number, input: ContactInput): Contact {
   const now = clock.date();
   return db.transaction(
     (tx) => {
       const groupIds = assertOwnGroups(tx, userId, input.groupIds);
       assertPhoneFree(tx, userId, input.phone);
+      assertQuota(tx, userId, "contacts");
       const row = tx
         .insert(contacts)
         .values({ userId, name: input.name, phone: input.phone, email: input.email, status: true, createdAt: now, updatedAt: now })

@@ -8,6 +8,7 @@ import { pluralize } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { SessionUser } from "../auth/users.server.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { QuotaExceededError } from "../quotas/quotas.server.ts";
 import { schedulePanelAction } from "../scheduling/schedule-form.server.ts";
 import { SCHEDULE_INTENT } from "../scheduling/schemas.ts";
 import { createCheckCostSchema } from "../sms/schemas.ts";
@@ -69,6 +70,7 @@ export async function createContactAction(formData: FormData, userId: number, li
     return redirectWithToast(listHref(CONTACTS_PATH, { page: listPageOf(contact.id) }), { description: TEXT.contactCreated });
   } catch (error) {
     if (error instanceof DuplicatePhoneError) return failed(submission, TEXT.contactCreateFailed, { field: "phoneNumber", message: error.message });
+    if (error instanceof QuotaExceededError) return failed(submission, TEXT.contactCreateFailed, { message: error.message });
     throw error;
   }
 }
@@ -80,6 +82,7 @@ export async function createGroupAction(formData: FormData, userId: number) {
     createGroup(userId, { name: submission.value.groupName, description: submission.value.description });
   } catch (error) {
     if (error instanceof DuplicateGroupNameError) return failed(submission, TEXT.groupCreateFailed, { field: "groupName", message: error.message });
+    if (error instanceof QuotaExceededError) return failed(submission, TEXT.groupCreateFailed, { message: error.message });
     throw error;
   }
   return redirectWithToast(GROUPS_PATH, { description: TEXT.groupCreated });

@@ -4,6 +4,7 @@ import { statement } from "../../db/statements.server.ts";
 import { contactGroupMembers, contactGroups } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
+import { assertQuota } from "../quotas/quotas.server.ts";
 import { assertBalance } from "../credits/ledger.server.ts";
 import { cancelGroupSchedules, disarmSchedules } from "../scheduling/cancel.server.ts";
 import type { NamePosition } from "./contacts.server.ts";
@@ -37,12 +38,13 @@ function assertNameFree(tx: Tx, userId: number, name: string, exceptId?: number)
   if (other) throw new DuplicateGroupNameError(name);
 }
 
-/** Throws DuplicateGroupNameError when the user has a group of that name (in any letter case). */
+/** Throws DuplicateGroupNameError when the user has a group of that name (in any letter case), QuotaExceededError past QUOTA_GROUPS. */
 export function createGroup(userId: number, input: GroupInput): Group {
   const now = clock.date();
   return db.transaction(
     (tx) => {
       assertNameFree(tx, userId, input.name);
+      assertQuota(tx, userId, "groups");
       const row = tx
         .insert(contactGroups)
         .values({ userId, name: input.name, description: input.description, createdAt: now, updatedAt: now })

@@ -3,8 +3,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { env } from "../../utils/env.server.ts";
+import { pluralize } from "../../utils/misc.ts";
+import { hit, type Limit } from "../../utils/rate-limit.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import { PayloadTooLargeError, readFormDataWithLimit } from "../../utils/upload.server.ts";
+import { QuotaExceededError } from "../quotas/quotas.server.ts";
 import { NotFoundError } from "./errors.ts";
 import { describeImport, IMPORT_PATH, ImportMappingSchema } from "./import.ts";
 import { discardImportUpload, ImportFileError, runImport, saveImportUpload } from "./import.server.ts";
@@ -15,15 +18,30 @@ const notFound = () => data(null, { status: 404 });
 /** The upload form's error, shown beside its file field. */
 type UploadFailure = { uploadError: string };
 
+const uploadsPerHour = (): Limit => ({ name: "csv-upload", limit: env.CSV_IMPORT_UPLOADS_PER_HOUR, windowMs: 3600_000 });
+
 async function upload(formData: FormData, userId: number) {
   const fail = (message: string) => data<UploadFailure>({ uploadError: message }, { status: 400 });
   const file = formData.get("file");
   if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to upload.");
+  // Every attempt counts, refused files too: reading them is the work this limit bounds.
+  const rate = await hit(uploadsPerHour(), String(userId));
+  if (!rate.allowed) {
+    const minutes = Math.ceil(rate.retryAfterSeconds / 60);
+    return data<UploadFailure>(
+      {
+        uploadError:
+          `You have uploaded ${pluralize(env.CSV_IMPORT_UPLOADS_PER_HOUR, "file")} in the last hour, the most allowed. ` +
+          `Try again in ${pluralize(minutes, "minute")}.`,
+      },
+      { status: 429, headers: { "Retry-After": String(rate.retryAfterSeconds) } },
+    );
+  }
   try {
     const token = saveImportUpload(userId, file.name, new Uint8Array(await file.arrayBuffer()));
     return redirect(`${IMPORT_PATH}?file=${token}`);
   } catch (error) {
-    if (error instanceof ImportFileError) return fail(error.message);
+    if (error instanceof ImportFileError || error instanceof QuotaExceededError) return fail(error.message);
     throw error;
   }
 }

@@ -9,7 +9,9 @@ import { contactImports, contacts } from "../../db/schema/contacts.ts";
 import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
+import { formatNumber } from "../../utils/misc.ts";
 import { emailField } from "../auth/schemas.ts";
+import { assertRoomFor, QuotaExceededError, quotaRoom } from "../quotas/quotas.server.ts";
 import { normalizePhone } from "../sms/phone.ts";
 import { NotFoundError } from "./errors.ts";
 import { listGroupChoices } from "./groups.server.ts";
@@ -23,6 +25,12 @@ export const IMPORT_REPORT_ROWS = 1_000;
 /** Uploads never imported are removed after this. */
 export const UPLOAD_TTL_MS = 24 * 3600 * 1000;
 const PREVIEW_ROWS = 5;
+/** A contacts file needs four columns; more than this is the wrong file (or separator), refused at its first row. */
+export const IMPORT_MAX_COLUMNS = 50;
+/** Characters in one row's cells together. */
+export const IMPORT_MAX_ROW_CHARS = 10_000;
+/** The separator is guessed from this much of the first line. */
+const DELIMITER_SAMPLE_CHARS = 10_000;
 
 /** The file cannot be used: empty, not text, not CSV, too large. The message says which. */
 export class ImportFileError extends Error {
@@ -74,7 +82,8 @@ function decode(bytes: Uint8Array): string {
 
 /** The most frequent of , ; tab | in the first line (a comma when none appears). */
 function guessDelimiter(text: string): string {
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  const sample = text.slice(0, DELIMITER_SAMPLE_CHARS);
+  const firstLine = sample.slice(0, sample.search(/\r?\n|$/));
   let best = ",";
   let bestCount = 0;
   for (const candidate of [",", ";", "\t", "|"]) {
@@ -86,31 +95,94 @@ function guessDelimiter(text: string): string {
 
 type ParsedRow = { line: number; cells: string[] };
 
+/**
+ * Every cell passes here as it is read, so a file past the caps is refused at the first cell over
+ * them: the parser never reads (and the preview never lays out) the rest of such a row or file.
+ */
+function capCell(cell: string, at: { index: number; records: number; lines: number }): string {
+  if (at.index >= IMPORT_MAX_COLUMNS) {
+    throw new ImportFileError(
+      `Row ${formatNumber(at.lines)} has more than ${IMPORT_MAX_COLUMNS} columns. A contacts file needs a few (name, phone number, ` +
+        "email, group): check that this is the right file and that its cells are separated by commas, semicolons or tabs.",
+    );
+  }
+  if (at.records >= env.CSV_IMPORT_MAX_ROWS) {
+    throw new ImportFileError(
+      `The file has more than ${formatNumber(env.CSV_IMPORT_MAX_ROWS)} rows, the most one import takes. Split it into smaller files.`,
+    );
+  }
+  return cell;
+}
+
 function parseCsv(text: string): ParsedRow[] {
   try {
     const records = parse(text, {
       bom: true,
+      cast: capCell,
       delimiter: guessDelimiter(text.replace(/^\uFEFF/, "")),
       info: true,
+      max_record_size: IMPORT_MAX_ROW_CHARS,
       relax_column_count: true,
       skip_empty_lines: true,
       trim: true,
     }) as unknown as { record: string[]; info: { lines: number } }[];
     return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
   } catch (error) {
+    if (error instanceof ImportFileError) throw error;
+    const { code, lines } = error as { code?: string; lines?: number };
+    if (code === "CSV_MAX_RECORD_SIZE") {
+      throw new ImportFileError(
+        `Row ${formatNumber(lines ?? 1)} is longer than ${formatNumber(IMPORT_MAX_ROW_CHARS)} characters: a contacts file has short rows. ` +
+          "Check that this is the right file.",
+      );
+    }
     throw new ImportFileError(`This file could not be read as CSV: ${(error as Error).message}`);
   }
 }
 
-/** Keeps an uploaded CSV for the preview and returns its token. Throws ImportFileError for an unusable file. */
+function uploadTokens(userId: number): string[] {
+  try {
+    return readdirSync(userDir(userId))
+      .filter((file) => file.endsWith(".csv"))
+      .map((file) => file.slice(0, -".csv".length));
+  } catch {
+    return [];
+  }
+}
+
+export type PendingUpload = { token: string; fileName: string; uploadedAt: number };
+
+/** The user's uploads not yet imported or discarded, newest first. */
+export function listPendingUploads(userId: number): PendingUpload[] {
+  sweepStaleUploads();
+  return uploadTokens(userId)
+    .flatMap((token) => {
+      const paths = uploadPaths(userId, token);
+      if (!paths) return [];
+      try {
+        const { fileName } = JSON.parse(readFileSync(paths.meta, "utf8")) as { fileName: string };
+        return [{ token, fileName, uploadedAt: statSync(paths.csv).mtimeMs }];
+      } catch {
+        return [];
+      }
+    })
+    .sort((a, b) => b.uploadedAt - a.uploadedAt);
+}
+
+/**
+ * Keeps an uploaded CSV for the preview and returns its token. Throws ImportFileError for an
+ * unusable file, QuotaExceededError when QUOTA_PENDING_UPLOADS files already wait. Synchronous from
+ * the count to the write, so two uploads at once in this process cannot both take the last place.
+ */
 export function saveImportUpload(userId: number, fileName: string, bytes: Uint8Array): string {
   if (bytes.byteLength === 0) throw new ImportFileError("The file is empty.");
   if (bytes.byteLength > env.CSV_IMPORT_MAX_BYTES) {
     throw new ImportFileError(`The file is larger than ${Math.floor(env.CSV_IMPORT_MAX_BYTES / 1_000_000)} MB.`);
   }
+  sweepStaleUploads();
+  assertRoomFor("pendingUploads", uploadTokens(userId).length);
   const rows = parseCsv(decode(bytes));
   if (rows.length === 0) throw new ImportFileError("The file has no rows.");
-  sweepStaleUploads();
   mkdirSync(userDir(userId), { recursive: true });
   const token = randomUUID();
   const paths = uploadPaths(userId, token)!;
@@ -225,7 +297,8 @@ const insertMember = statement("insert into contact_group_members (group_id, con
  * Imports an uploaded CSV with the given column mapping: a row with a new phone number becomes a
  * contact (active), one with a number the user already has updates that contact's name and email;
  * groups named in the group column are joined (and created when missing). Rows that fail the
- * create-contact rules, or repeat a phone number of an earlier row, are skipped with the reason.
+ * create-contact rules, or repeat a phone number of an earlier row, are skipped with the reason, as
+ * are new contacts past QUOTA_CONTACTS and rows naming a new group past QUOTA_GROUPS.
  * Writes IMPORT_BATCH rows per transaction, saves the report and deletes the upload. Throws
  * NotFoundError when the token is not one of the user's uploads.
  */
@@ -267,25 +340,45 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
 
   db.transaction(
     () => {
+      let room = quotaRoom(db, userId, "groups");
       for (const [key, name] of missingGroups) {
+        if (room-- <= 0) break;
         groupIds.set(key, insertGroup().get(userId, name, `Imported from ${upload.fileName}`, now, now)!.id);
       }
     },
     { behavior: "immediate" },
   );
+  // Past a quota the rest is skipped with the reason, and what fitted is imported (decision 012).
+  const groupsFull = new QuotaExceededError("groups").message;
+  const contactsFull = new QuotaExceededError("contacts").message;
+  const writable = valid.filter((row) => {
+    const missing = row.groups.find((name) => !groupIds.has(name.toLowerCase()));
+    if (missing !== undefined) skipped.push({ row: row.line, reason: `Group "${missing}" was not created. ${groupsFull}` });
+    return missing === undefined;
+  });
   let imported = 0;
-  for (let start = 0; start < valid.length; start += IMPORT_BATCH) {
-    const batch = valid.slice(start, start + IMPORT_BATCH);
+  let updated = 0;
+  for (let start = 0; start < writable.length; start += IMPORT_BATCH) {
+    const batch = writable.slice(start, start + IMPORT_BATCH);
     db.transaction(
       () => {
+        let room = quotaRoom(db, userId, "contacts");
         for (const row of batch) {
+          const isNew = !existing.has(row.phone);
+          if (isNew && room <= 0) {
+            skipped.push({ row: row.line, reason: contactsFull });
+            continue;
+          }
           const { id } = upsertContact().get(userId, row.name, row.phone, row.email, now, now)!;
           for (const group of row.groups) insertMember().run(groupIds.get(group.toLowerCase()), id);
+          if (isNew) {
+            room--;
+            imported++;
+          } else updated++;
         }
       },
       { behavior: "immediate" },
     );
-    imported += batch.filter((row) => !existing.has(row.phone)).length;
   }
 
   skipped.sort((a, b) => a.row - b.row);
@@ -296,7 +389,7 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
       fileName: upload.fileName,
       rows: dataRows.length,
       imported,
-      updated: valid.length - imported,
+      updated,
       skipped: skipped.length,
       skippedRows: JSON.stringify(skipped.slice(0, IMPORT_REPORT_ROWS)),
       createdAt: new Date(now),

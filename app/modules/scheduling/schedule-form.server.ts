@@ -12,6 +12,7 @@ import { redirectWithToast } from "../../utils/toast.server.ts";
 import { setUserTimeZone, type SessionUser } from "../auth/users.server.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
+import { QuotaExceededError } from "../quotas/quotas.server.ts";
 import { checkCost, smsFormConfig } from "../sms/send-form.server.ts";
 import { countSegments } from "../sms/segments.ts";
 import {
@@ -92,7 +93,7 @@ async function createFromForm<V extends FormValue>(
     if (error instanceof InsufficientCreditsError && target) {
       return data(reply({ formErrors: [SCHEDULE_FAILED, creditsDetail(error, target, message)] }), { status: 400 });
     }
-    if (error instanceof EmptyGroupError || error instanceof InactiveContactError) {
+    if (error instanceof EmptyGroupError || error instanceof InactiveContactError || error instanceof QuotaExceededError) {
       return data(reply({ formErrors: [error.message] }), { status: 400 });
     }
     if (error instanceof ScheduleInputError) {

@@ -13,6 +13,7 @@ import type { GroupSendReport } from "../contacts/group-send.ts";
 import { latestScheduledGroupSend } from "../contacts/group-send.server.ts";
 import { assertGroupSendable, groupRecipients } from "../contacts/groups.server.ts";
 import { assertBalance } from "../credits/ledger.server.ts";
+import { assertQuota } from "../quotas/quotas.server.ts";
 import { isE164 } from "../sms/phone.ts";
 import { countSegments } from "../sms/segments.ts";
 import { cancelledValues, disarmSchedules } from "./cancel.server.ts";
@@ -135,7 +136,8 @@ function scheduleByApiRef(userId: number, apiRef: string): Schedule | null {
  * one occurrence now (segments x 1 credit, times the group's active contacts for a group), else
  * InsufficientCreditsError and nothing is created; each occurrence is debited when it runs. Bad
  * input: ScheduleInputError naming the fields. A group that is not the user's: NotFoundError; one
- * with nobody to send to: EmptyGroupError or InactiveContactError. With `apiRef` (the REST API's
+ * with nobody to send to: EmptyGroupError or InactiveContactError. QUOTA_SCHEDULES active schedules
+ * already: QuotaExceededError. With `apiRef` (the REST API's
  * Idempotency-Key, unique per user) a repeat returns the first schedule with `duplicate`,
  * unchecked and unchanged, however late it comes.
  */
@@ -160,6 +162,7 @@ export async function createSchedule(
 
   const { row, groupName } = db.transaction(
     (tx) => {
+      assertQuota(tx, userId, "schedules");
       let groupName: string | null = null;
       if (target.kind === "group") {
         const group = groupRecipients(tx, userId, target.groupId);

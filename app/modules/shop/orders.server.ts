@@ -6,6 +6,7 @@ import { env } from "../../utils/env.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
 import { likeContains } from "../../utils/sql.server.ts";
 import { bookEntry, getBalance } from "../credits/ledger.server.ts";
+import { assertQuota } from "../quotas/quotas.server.ts";
 import { getCart } from "./cart.server.ts";
 import { type AdminOrderQuery, MY_ORDERS_PAGE_SIZE, nextStatuses, type OrderStatus } from "./orders.ts";
 
@@ -17,7 +18,8 @@ export const ORDER_CURRENCY = "usd";
 
 /**
  * Turns the user's cart into a Pending order, priced from the packages table in the same
- * transaction: whatever the browser posted about prices or totals is never read.
+ * transaction: whatever the browser posted about prices or totals is never read. Throws
+ * QuotaExceededError when the user already has QUOTA_PENDING_ORDERS Pending orders.
  */
 export function createOrderFromCart(
   userId: number,
@@ -27,6 +29,7 @@ export function createOrderFromCart(
     (tx) => {
       const cart = getCart(userId, tx);
       if (cart.lines.length === 0) return { ok: false as const, reason: "empty" as const };
+      assertQuota(tx, userId, "pendingOrders");
       const order = tx
         .insert(orders)
         .values({

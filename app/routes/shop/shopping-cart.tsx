@@ -8,6 +8,7 @@ import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { type CartLine, getCart, removeCartLine, stepCartLine } from "../../modules/shop/cart.server.ts";
 import { OrderDetailsSchema } from "../../modules/shop/orders.ts";
+import { QuotaExceededError } from "../../modules/quotas/quotas.server.ts";
 import { createOrderFromCart } from "../../modules/shop/orders.server.ts";
 import { packageTitle } from "../../modules/shop/packages.ts";
 import { formatDollars, formatNumber } from "../../utils/misc.ts";
@@ -34,7 +35,13 @@ export async function action({ request }: Route.ActionArgs) {
     // Only the contact details are read: prices and totals come from the database.
     const submission = parseWithZod(formData, { schema: OrderDetailsSchema });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    const placed = createOrderFromCart(user.id, submission.value);
+    let placed: ReturnType<typeof createOrderFromCart>;
+    try {
+      placed = createOrderFromCart(user.id, submission.value);
+    } catch (error) {
+      if (!(error instanceof QuotaExceededError)) throw error;
+      return data(submission.reply({ formErrors: [error.message] }), { status: 400 });
+    }
     if (!placed.ok) return data(submission.reply({ formErrors: [EMPTY_CART] }), { status: 400 });
     return redirect(`/payment?orderId=${placed.orderId}`);
   }

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { CheckboxField, Field, FormErrors, SelectField } from "../../components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
@@ -8,7 +8,14 @@ import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { importContactsAction } from "../../modules/contacts/import-form.server.ts";
 import { describeImport, IMPORT_FIELDS, IMPORT_PATH, ImportMappingSchema } from "../../modules/contacts/import.ts";
-import { getImportReport, ImportFileError, type ImportPreview, previewImport } from "../../modules/contacts/import.server.ts";
+import {
+  getImportReport,
+  ImportFileError,
+  type ImportPreview,
+  listPendingUploads,
+  type PendingUpload,
+  previewImport,
+} from "../../modules/contacts/import.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatNumber, pluralize } from "../../utils/misc.ts";
 import type { Route } from "./+types/import-contacts";
@@ -28,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       preview = previewImport(user.id, token);
     } catch (error) {
       if (!(error instanceof ImportFileError)) throw error;
-      return { view: "upload" as const, maxMb, error: error.message };
+      return { view: "upload" as const, maxMb, error: error.message, pending: listPendingUploads(user.id) };
     }
     if (!preview) throw notFound();
     return { view: "preview" as const, preview };
@@ -39,12 +46,32 @@ export async function loader({ request }: Route.LoaderArgs) {
     if (!report) throw notFound();
     return { view: "report" as const, report };
   }
-  return { view: "upload" as const, maxMb, error: null };
+  return { view: "upload" as const, maxMb, error: null, pending: listPendingUploads(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   return importContactsAction(request, user.id);
+}
+
+/** Uploads not yet imported or discarded: each opens its preview, where it is imported or cancelled. */
+function PendingUploads({ pending }: { pending: PendingUpload[] }) {
+  if (pending.length === 0) return null;
+  return (
+    <section className="mb-6 max-w-2xl">
+      <h2 className="mb-2 text-lg font-semibold text-slate-900">Files waiting to be imported</h2>
+      <ul className="list-disc space-y-1 pl-5 text-sm">
+        {pending.map((upload) => (
+          <li key={upload.token}>
+            <Link to={`${IMPORT_PATH}?file=${upload.token}`}>
+              {upload.fileName}
+            </Link>{" "}
+            <span className="text-slate-600">(open it to import or cancel it)</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
 function UploadForm({ maxMb, error }: { maxMb: number; error: string | null }) {
@@ -220,7 +247,10 @@ export default function ImportContacts({ loaderData, actionData }: Route.Compone
       ) : loaderData.view === "report" ? (
         <Report report={loaderData.report} />
       ) : (
-        <UploadForm maxMb={loaderData.maxMb} error={uploadError ?? loaderData.error} />
+        <>
+          <PendingUploads pending={loaderData.pending} />
+          <UploadForm maxMb={loaderData.maxMb} error={uploadError ?? loaderData.error} />
+        </>
       )}
     </div>
   );

@@ -1,0 +1,83 @@
+// Per-account quotas: how much of each kind one account may hold at once, counted where the new row
+// is written (inside its transaction), so two requests at once cannot both take the last place.
+import { and, count, eq, type SQL } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Executor } from "../../db/client.server.ts";
+import { contactGroups, contacts } from "../../db/schema/contacts.ts";
+import { schedules } from "../../db/schema/scheduling.ts";
+import { orders } from "../../db/schema/shop.ts";
+import { env } from "../../utils/env.server.ts";
+import { formatNumber } from "../../utils/misc.ts";
+
+export type Quota = "schedules" | "contacts" | "groups" | "pendingOrders" | "pendingUploads";
+
+const QUOTAS: Record<Quota, { limit: () => number; what: (n: string) => string; advice: string }> = {
+  schedules: {
+    limit: () => env.QUOTA_SCHEDULES,
+    what: (n) => `${n} active schedules`,
+    advice: "Cancel a schedule you no longer need (Scheduled SMS) before adding another.",
+  },
+  contacts: {
+    limit: () => env.QUOTA_CONTACTS,
+    what: (n) => `${n} contacts`,
+    advice: "Delete contacts you no longer need before adding more.",
+  },
+  groups: {
+    limit: () => env.QUOTA_GROUPS,
+    what: (n) => `${n} groups`,
+    advice: "Delete a group you no longer need before creating another.",
+  },
+  pendingOrders: {
+    limit: () => env.QUOTA_PENDING_ORDERS,
+    what: (n) => `${n} unpaid orders`,
+    advice: "Pay or cancel one of them (My Orders) before placing another.",
+  },
+  pendingUploads: {
+    limit: () => env.QUOTA_PENDING_UPLOADS,
+    what: (n) => `${n} uploaded files waiting to be imported`,
+    advice: "Import or discard one of them (Import Contacts) before uploading another.",
+  },
+};
+
+/** The account already holds as many as its quota allows; nothing was created. */
+export class QuotaExceededError extends Error {
+  readonly code = "quota_exceeded";
+  readonly quota: Quota;
+  readonly limit: number;
+  constructor(quota: Quota) {
+    const { limit, what, advice } = QUOTAS[quota];
+    super(`Your account has reached its limit of ${what(formatNumber(limit()))}. ${advice}`);
+    this.name = "QuotaExceededError";
+    this.quota = quota;
+    this.limit = limit();
+  }
+}
+
+export function quotaLimit(quota: Quota): number {
+  return QUOTAS[quota].limit();
+}
+
+// The rows each database-held quota counts; pending uploads are files, counted by their module.
+const COUNTED: Record<Exclude<Quota, "pendingUploads">, (userId: number) => { table: SQLiteTable; where: SQL | undefined }> = {
+  schedules: (userId) => ({ table: schedules, where: and(eq(schedules.userId, userId), eq(schedules.status, "active")) }),
+  contacts: (userId) => ({ table: contacts, where: eq(contacts.userId, userId) }),
+  groups: (userId) => ({ table: contactGroups, where: eq(contactGroups.userId, userId) }),
+  pendingOrders: (userId) => ({ table: orders, where: and(eq(orders.userId, userId), eq(orders.status, "Pending")) }),
+};
+
+/** How many more the account may add now; call it inside the transaction that adds them. */
+export function quotaRoom(tx: Executor, userId: number, quota: Exclude<Quota, "pendingUploads">): number {
+  const { table, where } = COUNTED[quota](userId);
+  const used = tx.select({ n: count() }).from(table).where(where).get()?.n ?? 0;
+  return Math.max(0, quotaLimit(quota) - used);
+}
+
+/** Throws QuotaExceededError unless one more fits; inside the transaction that adds it. */
+export function assertQuota(tx: Executor, userId: number, quota: Exclude<Quota, "pendingUploads">): void {
+  if (quotaRoom(tx, userId, quota) < 1) throw new QuotaExceededError(quota);
+}
+
+/** For quotas counted elsewhere (files): throws QuotaExceededError when `used` already fills it. */
+export function assertRoomFor(quota: Quota, used: number): void {
+  if (used >= quotaLimit(quota)) throw new QuotaExceededError(quota);
+}
