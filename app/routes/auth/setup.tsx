@@ -46,7 +46,8 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
     id: "setup-admin",
     lastResult: actionData && !("refusal" in actionData) ? actionData : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SetupAdminSchema }),
-    shouldRevalidate: "onBlur",
+    // Not onBlur: an error vanishing on blur moves the button from under the click that caused it.
+    shouldRevalidate: "onInput",
   });
   return (
     <div className="mx-auto max-w-md">
