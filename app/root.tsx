@@ -6,6 +6,7 @@ import { Analytics } from "./components/analytics.tsx";
 import { GeneralErrorBoundary } from "./components/error-boundary.tsx";
 import { Footer } from "./components/footer.tsx";
 import { Nav } from "./components/nav.tsx";
+import { TestModeBanner } from "./components/test-mode-banner.tsx";
 import { PendingOverlay } from "./components/pending-overlay.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { getSessionUser } from "./modules/auth/session.server.ts";
@@ -36,6 +37,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       toast,
       analyticsId: env.ANALYTICS_ID ?? null,
       demoMode: env.DEMO_MODE,
+      testMode: env.testMode.active
+        ? { sms: env.testMode.sms, payments: env.testMode.payments, cardsAccepted: env.testMode.cardsAccepted }
+        : null,
       year: clock.date().getUTCFullYear(),
     },
     { headers: headers ?? undefined },
@@ -68,6 +72,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50">
               Skip to content
             </a>
+            {root?.testMode ? <TestModeBanner notice={root.testMode} /> : null}
             <Nav user={root?.user ?? null} balance={root?.balance ?? 0} cartCount={root?.cartCount ?? 0} />
             <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
               {children}

@@ -43,6 +43,7 @@ export default [
   route("admin/support", "routes/content/support-inbox.tsx"),
   route("sitemap.xml", "routes/content/sitemap.ts"),
   route("robots.txt", "routes/content/robots.ts"),
+  route("setup/:token", "routes/auth/setup.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -7,11 +7,12 @@ if (process.env.NODE_ENV === "production" && !buildIfStale((line) => console.log
 
 const { env } = await import("../app/utils/env.server.ts");
 const { runMigrations } = await import("../app/db/migrate.server.ts");
-const { seedDatabase, DEMO_ACCOUNTS } = await import("../app/db/seed.server.ts");
+const { seedDatabase } = await import("../app/db/seed.server.ts");
+const { DEMO_ACCOUNTS } = await import("../app/modules/auth/demo-accounts.server.ts");
+const { adminExists, issueSetupToken } = await import("../app/modules/auth/first-admin.server.ts");
 const { startPrivateRedis } = await import("../server/redis-process.ts");
 
 runMigrations();
-await seedDatabase();
 
 let privateRedis: Awaited<ReturnType<typeof startPrivateRedis>> | undefined;
 if (!env.REDIS_URL) {
@@ -23,6 +24,8 @@ if (!env.REDIS_URL) {
   }
   process.env.REDIS_URL = privateRedis.url;
 }
+// After Redis: the demo customer's scheduled message gets its job scheduler right away.
+const { demoSeeded } = await seedDatabase();
 
 const { startHttpServer, stopHttpServer } = await import("../server/http.ts");
 const { health } = await import("../server/health.ts");
@@ -39,9 +42,17 @@ const workers = env.WORKER === "inline" ? await (await import("../worker/workers
 
 const url = `http://localhost:${env.PORT}`;
 console.log(`[start] SMS Gateway is up on ${url} (${env.NODE_ENV}, worker ${env.WORKER}, data in ${env.DATA_DIR})`);
-if (env.SEED_DEMO) {
-  console.log(`[start] demo admin:    ${DEMO_ACCOUNTS.admin.email} / ${DEMO_ACCOUNTS.admin.password}`);
-  console.log(`[start] demo customer: ${DEMO_ACCOUNTS.customer.email} / ${DEMO_ACCOUNTS.customer.password}`);
+if (env.testMode.active) {
+  const what = [env.testMode.payments && "payments are the offline test-card processor", env.testMode.sms && "SMS go to the simulator"];
+  console.log(`[start] test mode: ${what.filter(Boolean).join(", ")}`);
+}
+if (demoSeeded) {
+  // Never the passwords: the README's demo table has them.
+  console.log(`[start] demo accounts created: ${DEMO_ACCOUNTS.admin.email} (admin), ${DEMO_ACCOUNTS.customer.email} (customer); passwords in the README`);
+}
+if (!adminExists()) {
+  const { token, expiresAt } = issueSetupToken();
+  console.log(`[start] no administrator yet: create one at ${url}/setup/${token} (one use, until ${expiresAt.toISOString()})`);
 }
 
 let stopping = false;

@@ -3,13 +3,10 @@ import { db } from "./client.server.ts";
 import { users } from "./schema/core.ts";
 import { packages } from "./schema/shop.ts";
 import { book } from "../modules/credits/ledger.server.ts";
+import { DEMO_ACCOUNTS } from "../modules/auth/demo-accounts.server.ts";
 import { createUser, upsertUser } from "../modules/auth/users.server.ts";
 import { env } from "../utils/env.server.ts";
-
-export const DEMO_ACCOUNTS = {
-  admin: { email: "admin@example.com", password: "admin12345", fullName: "Demo Admin", role: "admin" },
-  customer: { email: "demo@example.com", password: "demo12345", fullName: "Demo Customer", role: "customer" },
-} as const;
+import { seedDemoData } from "./demo-data.server.ts";
 
 /** Credits the demo customer starts with, so a first SMS can go out before buying anything. */
 const DEMO_CREDITS = 100;
@@ -35,15 +32,20 @@ function seedPackages() {
     .run();
 }
 
-/** Fills an empty database; every step is skipped when its data is already there. */
+/**
+ * Fills an empty database; every step is skipped when its data is already there. The demo accounts
+ * and their data come only when `env.seedDemo` (full test mode, unless SEED_DEMO says otherwise) and
+ * there is no account at all yet.
+ */
 export async function seedDatabase(): Promise<{ demoSeeded: boolean }> {
   seedPackages();
   let demoSeeded = false;
   const [{ n }] = db.select({ n: count() }).from(users).all();
-  if (env.SEED_DEMO && n === 0) {
+  if (env.seedDemo && n === 0) {
     await createUser(DEMO_ACCOUNTS.admin);
     const customer = await createUser(DEMO_ACCOUNTS.customer);
     book({ userId: customer.id, kind: "adjustment", amount: DEMO_CREDITS, key: "seed:demo-credits", note: "Demo credits" });
+    await seedDemoData(customer, db.select().from(packages).orderBy(packages.credits).all());
     demoSeeded = true;
   }
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {

@@ -27,7 +27,11 @@ const schema = z.object({
   TRUST_PROXY: flag(false),
   ADMIN_EMAIL: optionalString,
   ADMIN_PASSWORD: optionalString,
-  SEED_DEMO: flag(true),
+  // auto: demo accounts (and their data) only in full test mode; 1 or 0 says so explicitly.
+  SEED_DEMO: z
+    .string()
+    .optional()
+    .transform((v): boolean | "auto" => (v === undefined || v === "" || /^auto$/i.test(v) ? "auto" : /^(1|true|yes|on)$/i.test(v))),
   DEMO_MODE: flag(false),
   WORKER: z.enum(["inline", "off"]).default("inline"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
@@ -69,6 +73,8 @@ const schema = z.object({
   SMS_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   SMS_SUBMIT_STALE_MS: z.coerce.number().int().min(15_000).default(120_000),
   STRIPE_SECRET_KEY: optionalString,
+  // The offline test-card processor takes cards even though SMS go to a real SMSC (a staging setup).
+  ALLOW_TEST_PAYMENTS: flag(false),
   STRIPE_PUBLISHABLE_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   // Tests only: a local HTTP server standing in for https://api.stripe.com.
@@ -95,12 +101,32 @@ const schema = z.object({
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
 });
 
+/**
+ * Test mode: payments are the offline test-card processor (no Stripe keys) or SMS go to the
+ * simulator. Every page says so; demo accounts exist by default only in full test mode (both).
+ */
+export type TestMode = {
+  /** The offline test-card processor is the payment provider. */
+  payments: boolean;
+  /** SMS go to the simulator and reach no phone. */
+  sms: boolean;
+  /** Either of the two: the gateway is in test mode. */
+  active: boolean;
+  /** Both: nothing a user does here costs anyone real money. */
+  full: boolean;
+  /** The offline processor takes test cards: in full test mode, or with ALLOW_TEST_PAYMENTS=1. */
+  cardsAccepted: boolean;
+};
+
 export type Env = Omit<z.infer<typeof schema>, "API_KEY_SECRET"> & {
   DATA_DIR: string;
   SESSION_SECRETS: string[];
   API_KEY_SECRET: string;
   cookieSecure: boolean;
   isProduction: boolean;
+  testMode: TestMode;
+  /** SEED_DEMO resolved: explicit, or full test mode when "auto". */
+  seedDemo: boolean;
 };
 
 /** Reads a secret from DATA_DIR, creating it once; `wx` makes concurrent first starts agree. */
@@ -137,12 +163,23 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     .map((s) => s.trim())
     .filter(Boolean);
   const isProduction = parsed.NODE_ENV === "production";
+  const payments = !parsed.STRIPE_SECRET_KEY;
+  const sms = parsed.SMS_TRANSPORT === "simulator";
+  const testMode: TestMode = {
+    payments,
+    sms,
+    active: payments || sms,
+    full: payments && sms,
+    cardsAccepted: payments && (sms || parsed.ALLOW_TEST_PAYMENTS),
+  };
   return {
     ...parsed,
     DATA_DIR: dataDir,
     SESSION_SECRETS: secrets,
     API_KEY_SECRET: parsed.API_KEY_SECRET ?? persistedSecret(dataDir, "api-key-secret"),
     isProduction,
+    testMode,
+    seedDemo: parsed.SEED_DEMO === "auto" ? testMode.full : parsed.SEED_DEMO,
     cookieSecure: parsed.COOKIE_SECURE === undefined ? isProduction : /^(1|true|yes|on)$/i.test(parsed.COOKIE_SECURE),
   };
 }

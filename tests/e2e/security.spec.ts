@@ -12,6 +12,7 @@ const RESPONSES = [
   { path: "/sms/blog", status: 200, page: true },
   { path: "/blog/hiring-smarter", status: 200, page: true },
   { path: "/no/such/page", status: 404, page: true },
+  { path: "/setup/unknown-token", status: 404, page: true },
   { path: "/sms/sendSms", status: 302, page: false },
   { path: "/sitemap.xml", status: 200, page: false },
   { path: "/api/v1/openapi.json", status: 200, page: false, api: true },
@@ -86,6 +87,7 @@ test("a post from another site to any route with an action is refused and change
   const forms: Record<string, Record<string, string>> = {
     "routes/auth/register.tsx": { email: stranger.email, fullName: stranger.fullName, password: stranger.password },
     "routes/auth/login.tsx": { email: victim.email, password: victim.password },
+    "routes/auth/setup.tsx": { email: stranger.email, fullName: stranger.fullName, password: stranger.password, confirmPassword: stranger.password },
     "routes/sms/send-sms.tsx": { intent: "send", phoneNumber: "+12025550123", message: planted.message },
     "routes/sms/documentation.tsx": { intent: "send", phoneNumber: "+12025550123", message: planted.message },
     "routes/sms/create-contact.tsx": { name: "Planted", phoneNumber: "+12025550124", email: "planted@example.com" },

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { db } from "../../app/db/client.server.ts";
 import { seedDatabase } from "../../app/db/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
+import { issueSetupToken } from "../../app/modules/auth/first-admin.server.ts";
 import { createApiHandler } from "../../app/modules/api/handler.server.ts";
 import { API_ROUTES } from "../../app/modules/api/routes.server.ts";
 import { ErrorSchema } from "../../app/modules/api/schemas.ts";
@@ -23,6 +24,8 @@ const owner = await customerWithEverything(pack.id);
 const admin = await createTestUser("admin");
 // Logging out ends its session: a user of its own, so the others stay signed in.
 const leaver = await createTestUser();
+// A first-admin link of the kind start prints (with an admin already there, every use is refused).
+const { token: setupToken } = issueSetupToken();
 
 // Each action's property runs this often; the whole file stays well under a minute on 2 cores.
 const RUNS_PER_ACTION = 60;
@@ -128,6 +131,13 @@ const ACTIONS: Record<string, ActionSpec> = {
   "routes/auth/login.tsx": { user: "visitor", path: () => "/login", intents: [], fields: ["email", "password", "redirectTo"] },
   "routes/auth/register.tsx": { user: "visitor", path: () => "/register", intents: [], fields: ["email", "fullName", "password"] },
   "routes/auth/logout.tsx": { user: "leaver", path: () => "/logout", intents: [], fields: [] },
+  "routes/auth/setup.tsx": {
+    user: "visitor",
+    path: () => `/setup/${setupToken}`,
+    params: () => ({ token: setupToken }),
+    intents: [],
+    fields: ["email", "fullName", "password", "confirmPassword"],
+  },
   "routes/shop/menu-item-details.tsx": {
     user: "owner",
     path: () => `/menuItemDetails/${pack.id}`,

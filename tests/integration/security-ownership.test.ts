@@ -94,6 +94,7 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
 const PUBLIC_IDS: Record<string, string> = {
   "routes/content/blog-article.tsx": "public blog articles by slug",
   "routes/shop/menu-item-details.tsx": "the public package catalogue; Add to Cart only ever changes the signed-in user's own cart",
+  "routes/auth/setup.tsx": "a one-time setup token (kept hashed, one use, an hour), no owned id; it creates the first admin only while there is none",
 };
 
 /** Query parameters the route modules read that are not ids of something someone owns. */
@@ -253,6 +254,7 @@ describe("no GET changes anything", () => {
       "routes/shop/menu-item-details.tsx": { path: `/menuItemDetails/${pack.id}?quantity=3`, params: { menuItemId: String(pack.id) } },
       "routes/shop/menu-item-upsert.tsx": { path: `/menuItem/menuItemUpsert/${pack.id}`, params: { id: String(pack.id) } },
       "routes/content/blog-article.tsx": { path: "/blog/hiring-smarter", params: { slug: "hiring-smarter" } },
+      "routes/auth/setup.tsx": { path: "/setup/unknown-token", params: { token: "unknown-token" } },
       "routes/sms/import-contacts.tsx": { path: `/sms/importContacts?file=${a.importToken}` },
       "routes/sms/scheduled.tsx": { path: `/sms/scheduled?cancel=${a.scheduleId}` },
       "routes/sms/account-groups.tsx": { path: `/sms/accountGroups?panel=send&id=${a.groupId}` },

@@ -59,3 +59,19 @@ export const creditLedger = sqliteTable(
   (t) => [uniqueIndex("credit_ledger_key_unique").on(t.key), index("credit_ledger_user_idx").on(t.userId, t.id)],
 );
 
+
+/**
+ * The one-time link that creates the first admin when a production start finds none. Only the
+ * token's SHA-256 is kept; a new start replaces an unused token.
+ */
+export const setupTokens = sqliteTable(
+  "setup_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("setup_tokens_hash_unique").on(t.tokenHash)],
+);

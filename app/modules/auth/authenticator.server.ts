@@ -1,5 +1,7 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+import { log } from "../../utils/log.server.ts";
+import { isRefusedDemoPassword, realServices } from "./demo-accounts.server.ts";
 import { verifyPassword } from "./password.server.ts";
 import { type SessionUser, findUserByEmail } from "./users.server.ts";
 
@@ -7,6 +9,17 @@ export class InvalidCredentialsError extends Error {
   constructor() {
     super("Invalid email or password.");
     this.name = "InvalidCredentialsError";
+  }
+}
+
+/** The right password, but a published demo one while real SMS or payments are configured. */
+export class DemoPasswordRefusedError extends InvalidCredentialsError {
+  constructor() {
+    super();
+    this.message =
+      "This account still has a published demo password, so it cannot sign in while real messages or payments are enabled. " +
+      "Ask the operator to set a new password.";
+    this.name = "DemoPasswordRefusedError";
   }
 }
 
@@ -19,6 +32,15 @@ authenticator.use(
     const user = email ? findUserByEmail(email) : undefined;
     const ok = await verifyPassword(password, user?.passwordHash ?? null);
     if (!user || !ok) throw new InvalidCredentialsError();
+    if (isRefusedDemoPassword(password)) {
+      log(
+        "warn",
+        "auth",
+        `sign-in refused for ${user.email}: the account still has a published demo password, refused while ${realServices()} is configured; ` +
+          "set a new password (for an admin: ADMIN_EMAIL and ADMIN_PASSWORD at start)",
+      );
+      throw new DemoPasswordRefusedError();
+    }
     return { id: user.id, email: user.email, fullName: user.fullName, role: user.role, timeZone: user.timeZone };
   }),
   "form",

@@ -6,7 +6,7 @@ import { clock } from "../../utils/clock.server.ts";
 import { type OrderWithLines, recordPaymentFailure } from "../shop/orders.server.ts";
 import { cardSchema } from "./card.ts";
 import { fulfil } from "./fulfil.server.ts";
-import { chargeTestCard } from "./offline.server.ts";
+import { CARD_PAYMENTS_NOT_CONFIGURED, chargeTestCard, testCardsAccepted } from "./offline.server.ts";
 
 const serverCardSchema = cardSchema(() => clock.date());
 
@@ -15,13 +15,14 @@ const HIDDEN_FIELDS = ["cardNumber", "cvc"];
 
 /**
  * Pays a payable order with a posted test card: the errors on the form (400), a decline recorded on
- * the order (402), or a redirect to the confirmation (or failed) page once fulfil() has run.
+ * the order (402), a refusal when test cards are not accepted here (503, nothing recorded), or a redirect to the confirmation (or failed) page once fulfil() has run.
  */
 export async function testCardPaymentAction(order: Pick<OrderWithLines, "id" | "totalCents" | "currency">, formData: FormData) {
   const submission = parseWithZod(formData, { schema: serverCardSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: HIDDEN_FIELDS }), { status: 400 });
   const fail = (message: string, status: number) => data(submission.reply({ formErrors: [message], hideFields: HIDDEN_FIELDS }), { status });
   try {
+    if (!testCardsAccepted()) return fail(CARD_PAYMENTS_NOT_CONFIGURED, 503);
     const charge = chargeTestCard(order, submission.value.cardNumber);
     if (charge.status === "declined") {
       recordPaymentFailure(order.id, charge.message);

@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
 import { offlineCharges } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
+import { env } from "../../utils/env.server.ts";
 import type { PaymentProvider } from "./provider.server.ts";
 
 // Stripe's test cards and messages; any other valid number is refused as a real card.
@@ -16,13 +17,31 @@ const NOT_A_TEST_CARD = {
   message: "Your card was declined. This demo accepts only test cards, such as 4242 4242 4242 4242.",
 };
 
+export const CARD_PAYMENTS_NOT_CONFIGURED =
+  "Card payments are not configured on this gateway yet. Please contact the operator to buy credits.";
+
+/**
+ * Test cards buy credits only where those credits cannot become real SMS (the simulator), unless
+ * the operator says otherwise with ALLOW_TEST_PAYMENTS=1.
+ */
+export const testCardsAccepted = (): boolean => env.testMode.cardsAccepted;
+
+export class TestCardsRefusedError extends Error {
+  constructor() {
+    super(CARD_PAYMENTS_NOT_CONFIGURED);
+    this.name = "TestCardsRefusedError";
+  }
+}
+
 export type TestCardResult = { status: "succeeded"; id: string } | { status: "declined"; id: string; message: string };
 
 /**
  * Charges a validated test card for the order's own amount. Only the outcome is kept, never the
  * card number. An order already paid is not charged twice (a double submit gets the first charge).
+ * Outside test mode (and without ALLOW_TEST_PAYMENTS): TestCardsRefusedError, nothing charged or recorded.
  */
 export function chargeTestCard(order: { id: number; totalCents: number; currency: string }, cardNumber: string): TestCardResult {
+  if (!testCardsAccepted()) throw new TestCardsRefusedError();
   return db.transaction(
     (tx) => {
       const paid = tx

@@ -10,6 +10,7 @@ import { useHydrated } from "../../components/use-hydrated.ts";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { cardSchema, TEST_CARDS } from "../../modules/payments/card.ts";
 import { testCardPaymentAction } from "../../modules/payments/card-form.server.ts";
+import { CARD_PAYMENTS_NOT_CONFIGURED, testCardsAccepted } from "../../modules/payments/offline.server.ts";
 import { stripeConfigured } from "../../modules/payments/provider.server.ts";
 import { createCheckoutSession, ensurePaymentIntent } from "../../modules/payments/stripe.server.ts";
 import { isPaid, isPayable } from "../../modules/shop/orders.ts";
@@ -49,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       lines: orderLinesView(order),
     },
     stripe: stripeConfigured() ? { publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? "" } : null,
+    notConfigured: !stripeConfigured() && !testCardsAccepted() ? CARD_PAYMENTS_NOT_CONFIGURED : null,
   };
 }
 
@@ -133,7 +135,7 @@ function StripePayment({ publishableKey, orderId }: { publishableKey: string; or
 }
 
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, stripe } = loaderData;
+  const { order, stripe, notConfigured } = loaderData;
   return (
     <div>
       <PageHeader title="Payment" subtitle={`Order ${order.id}`} />
@@ -160,7 +162,15 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
               Your last payment attempt failed: {order.paymentError}
             </p>
           ) : null}
-          {stripe ? <StripePayment publishableKey={stripe.publishableKey} orderId={order.id} /> : <TestCardForm lastResult={actionData} />}
+          {stripe ? (
+            <StripePayment publishableKey={stripe.publishableKey} orderId={order.id} />
+          ) : notConfigured ? (
+            <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200" role="alert">
+              {notConfigured}
+            </p>
+          ) : (
+            <TestCardForm lastResult={actionData} />
+          )}
         </Card>
       </div>
     </div>

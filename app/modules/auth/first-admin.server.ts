@@ -1,0 +1,91 @@
+// The first admin of a production gateway, made through a one-time link that start prints, so no
+// password is ever known in advance or printed.
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { setupTokens, users } from "../../db/schema/core.ts";
+import { clock } from "../../utils/clock.server.ts";
+import { hashPassword } from "./password.server.ts";
+import { type SessionUser, sessionUserColumns } from "./users.server.ts";
+
+export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
+
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export type SetupLinkState = "valid" | "used" | "expired" | "unknown" | "admin-exists";
+
+export const SETUP_LINK_MESSAGES: Record<Exclude<SetupLinkState, "valid">, string> = {
+  used: "This setup link has already been used. Sign in with the administrator account it created.",
+  expired: "This setup link has expired. Restart the gateway to print a new one (it is valid for an hour).",
+  unknown: "This setup link is not valid. Use the link printed at the gateway's latest start; each start replaces the previous one.",
+  "admin-exists": "An administrator account already exists. Sign in instead.",
+};
+
+export function adminExists(): boolean {
+  return db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get() !== undefined;
+}
+
+/** A new setup link's token (shown once, kept only as a hash); any unused earlier one stops working. */
+export function issueSetupToken(): { token: string; expiresAt: Date } {
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(clock.now() + SETUP_LINK_TTL_MS);
+  db.transaction(
+    (tx) => {
+      tx.delete(setupTokens).where(isNull(setupTokens.usedAt)).run();
+      tx.insert(setupTokens).values({ tokenHash: hashToken(token), createdAt: clock.date(), expiresAt }).run();
+    },
+    { behavior: "immediate" },
+  );
+  return { token, expiresAt };
+}
+
+export function setupLinkState(token: string): SetupLinkState {
+  if (!TOKEN_FORMAT.test(token)) return "unknown";
+  const row = db.select().from(setupTokens).where(eq(setupTokens.tokenHash, hashToken(token))).get();
+  if (!row) return "unknown";
+  if (row.usedAt) return "used";
+  if (row.expiresAt.getTime() <= clock.now()) return "expired";
+  return adminExists() ? "admin-exists" : "valid";
+}
+
+export type FirstAdminResult =
+  | { ok: true; user: SessionUser }
+  | { ok: false; field: "email"; error: string }
+  | { ok: false; field: null; state: Exclude<SetupLinkState, "valid"> };
+
+/**
+ * Creates the first admin and uses up the link, in one transaction: a second use (even at the same
+ * moment) finds the token used and creates nothing.
+ */
+export async function createFirstAdmin(
+  token: string,
+  input: { email: string; fullName: string; password: string },
+): Promise<FirstAdminResult> {
+  const before = setupLinkState(token);
+  if (before !== "valid") return { ok: false, field: null, state: before };
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(
+    (tx): FirstAdminResult => {
+      const state = setupLinkState(token);
+      if (state !== "valid") return { ok: false, field: null, state };
+      if (tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get()) {
+        return { ok: false, field: "email", error: "An account with this email already exists." };
+      }
+      const now = clock.date();
+      const used = tx
+        .update(setupTokens)
+        .set({ usedAt: now })
+        .where(and(eq(setupTokens.tokenHash, hashToken(token)), isNull(setupTokens.usedAt), gt(setupTokens.expiresAt, now)))
+        .run().changes;
+      if (used === 0) return { ok: false, field: null, state: "used" };
+      const user = tx
+        .insert(users)
+        .values({ email: input.email, fullName: input.fullName, passwordHash, role: "admin", createdAt: now })
+        .returning(sessionUserColumns)
+        .get();
+      return { ok: true, user };
+    },
+    { behavior: "immediate" },
+  );
+}

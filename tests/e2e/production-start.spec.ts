@@ -1,0 +1,123 @@
+// `npm start` as a self-hosting operator runs it on an empty database: production, a real SMSC
+// (SMS_TRANSPORT=smpp, the loopback SMSC here), no Stripe keys. Its own server, DATA_DIR and port.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TestSmsc } from "../support/smpp-server.ts";
+import { waitFor } from "../support/wait.ts";
+import { demoAdmin, expect, newAccount, signUpAndLogin, test } from "./fixtures.ts";
+
+const port = 40000 + Math.floor(Math.random() * 20000);
+const baseURL = `http://localhost:${port}`;
+test.use({ baseURL });
+// Each journey signs up (Argon2) and walks several pages on a machine other tests keep busy.
+test.describe.configure({ mode: "serial", timeout: 120_000 });
+
+let smsc: TestSmsc;
+let app: ChildProcess;
+let dataDir: string;
+let output = "";
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  smsc = await TestSmsc.start();
+  dataDir = mkdtempSync(join(tmpdir(), "smsgw-prod-start-"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    REDIS_URL: "",
+    SESSION_SECRET: "prod-start-session-secret",
+    SMS_TRANSPORT: "smpp",
+    SMPP_URL: smsc.url(),
+    LOG_LEVEL: "info",
+  };
+  for (const name of ["SEED_DEMO", "ALLOW_TEST_PAYMENTS", "ADMIN_EMAIL", "ADMIN_PASSWORD", "STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"]) delete env[name];
+  app = spawn(process.execPath, ["scripts/run.mjs", "scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  for (const stream of [app.stdout!, app.stderr!]) stream.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  await waitFor(() => output.includes("SMS Gateway is up") || app.exitCode !== null, { timeout: 170_000, interval: 100, what: "the production start" });
+  if (app.exitCode !== null) throw new Error(`start exited:\n${output}`);
+});
+
+test.afterAll(async () => {
+  if (app && app.exitCode === null) {
+    const exited = new Promise((resolve) => app.once("exit", resolve));
+    app.kill("SIGTERM");
+    await exited;
+  }
+  await smsc?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const setupLink = () => new RegExp(`${baseURL}/setup/[A-Za-z0-9_-]{43}`).exec(output)?.[0];
+
+test("prints a one-time setup link and never a password; no demo account exists", async ({ page }) => {
+  await waitFor(setupLink, { what: "the setup link in the start's output" });
+  expect(output).not.toMatch(/admin12345|demo12345|password/i);
+  expect(output).not.toContain("demo accounts created");
+
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(demoAdmin.email);
+  await page.getByLabel("Password").fill(demoAdmin.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Invalid email or password." })).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("the banner says card payments are not configured, and the payment page refuses test cards", async ({ page }) => {
+  await page.goto("/");
+  const banner = page.getByRole("region", { name: "Test mode" });
+  await expect(banner).toContainText("Card payments are not configured.");
+  // Messages go to a real SMSC here: the banner does not say otherwise.
+  await expect(banner).not.toContainText("simulator");
+
+  await signUpAndLogin(page, "prod-buyer");
+  await page.goto("/");
+  await page.getByRole("link", { name: "View details of 100 SMS Credits" }).click();
+  await page.getByRole("button", { name: "Add to Cart" }).click();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shopping cart, 1 item" })).toBeVisible({ timeout: 30_000 });
+  await page.goto("/shoppingCart");
+  await page.getByLabel("Phone Number").fill("+1 555 010 2030");
+  await page.getByRole("button", { name: "Place Order" }).click();
+  await expect(page).toHaveURL(/\/payment\?orderId=\d+$/, { timeout: 30_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "Card payments are not configured" })).toBeVisible();
+  await expect(page.getByLabel("Card number")).toHaveCount(0);
+  // A post of the old form, as a stale page would send it, is refused and confirms nothing.
+  const refused = await page.request.post(page.url(), { form: { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" }, headers: { Origin: baseURL }, maxRedirects: 0 });
+  expect(refused.status()).toBe(503);
+  await page.goto("/order/myOrders");
+  await expect(page.getByRole("main")).toContainText("Pending");
+  await expect(page.getByRole("main")).not.toContainText("Confirmed");
+});
+
+test("the setup link creates the first admin once; a second use is refused", async ({ page, browser }) => {
+  const link = setupLink()!;
+  const owner = newAccount("owner");
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create the administrator");
+  await page.getByRole("button", { name: "Create administrator" }).click();
+  await expect(page.getByText("Email is required")).toBeVisible();
+  await page.getByLabel("Email").fill(owner.email);
+  await page.getByLabel("Full Name").fill(owner.fullName);
+  await page.getByLabel("Password", { exact: true }).fill(owner.password);
+  await page.getByLabel("Confirm Password").fill(`${owner.password}-typo`);
+  await page.getByRole("button", { name: "Create administrator" }).click();
+  await expect(page.getByText("The passwords do not match")).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill(owner.password);
+  await page.getByLabel("Confirm Password").fill(owner.password);
+  await page.getByRole("button", { name: "Create administrator" }).click();
+  // Argon2 and a fresh session on a busy machine: more than the default wait.
+  await expect(page).toHaveURL(/\/order\/allOrders$/, { timeout: 30_000 });
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Orders List");
+
+  const other = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.name === "js" });
+  const second = await other.newPage();
+  const response = await second.goto(link);
+  expect(response?.status()).toBe(410);
+  await expect(second.getByRole("alert")).toContainText("This setup link has already been used.");
+  await expect(second.getByLabel("Email")).toHaveCount(0);
+  await other.close();
+});

@@ -1,0 +1,138 @@
+// A real SMSC configured (SMS_TRANSPORT=smpp), no Stripe, SEED_DEMO left at "auto": not full test
+// mode. No demo accounts, no test cards, no known password signs in, and the first admin comes
+// from a one-time setup link.
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+vi.hoisted(() => {
+  delete process.env.SEED_DEMO;
+  process.env.SMS_TRANSPORT = "smpp";
+  process.env.SMPP_URL = "smpp://smsgw:secret@127.0.0.1:1";
+  process.env.LOG_LEVEL = "warn";
+});
+
+import { sqlite } from "../../app/db/client.server.ts";
+import { seedDatabase } from "../../app/db/seed.server.ts";
+import { packages } from "../../app/db/schema/shop.ts";
+import { db } from "../../app/db/client.server.ts";
+import { DEMO_ACCOUNTS } from "../../app/modules/auth/demo-accounts.server.ts";
+import { adminExists, createFirstAdmin, issueSetupToken, SETUP_LINK_TTL_MS, setupLinkState } from "../../app/modules/auth/first-admin.server.ts";
+import { createUser, findUserByEmail } from "../../app/modules/auth/users.server.ts";
+import { getBalance } from "../../app/modules/credits/ledger.server.ts";
+import { chargeTestCard, TestCardsRefusedError } from "../../app/modules/payments/offline.server.ts";
+import { getOrder } from "../../app/modules/shop/orders.server.ts";
+import { action as loginAction } from "../../app/routes/auth/login.tsx";
+import { action as setupAction, loader as setupLoader } from "../../app/routes/auth/setup.tsx";
+import { loader as paymentLoader } from "../../app/routes/shop/payment.tsx";
+import { loader as rootLoader } from "../../app/root.tsx";
+import { resetClock, setClock } from "../../app/utils/clock.server.ts";
+import { env } from "../../app/utils/env.server.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
+import { addToCart, payWithCard, placeOrder } from "../support/shop.ts";
+
+type Reply = { error?: Record<string, string[] | null> };
+
+const seeded = await seedDatabase();
+const [pack] = db.select().from(packages).all();
+
+afterEach(() => {
+  resetClock();
+  vi.restoreAllMocks();
+});
+
+describe("production defaults with a real SMSC and no Stripe", () => {
+  it("is in test mode for payments only, seeds no demo account and shows the banner", async () => {
+    expect(env.testMode).toMatchObject({ sms: false, payments: true, active: true, full: false, cardsAccepted: false });
+    expect(seeded.demoSeeded).toBe(false);
+    expect(findUserByEmail(DEMO_ACCOUNTS.admin.email)).toBeUndefined();
+    expect(findUserByEmail(DEMO_ACCOUNTS.customer.email)).toBeUndefined();
+    expect(dataOf<{ testMode: unknown }>(await call(rootLoader, makeRequest("/"))).testMode).toEqual({ sms: false, payments: true, cardsAccepted: false });
+  });
+
+  it("refuses test cards: the card form says card payments are not configured, and nothing is charged or confirmed", async () => {
+    const user = await createTestUser();
+    await addToCart(user, pack.id, 1);
+    const orderId = await placeOrder(user);
+    const page = dataOf<{ notConfigured: string | null }>(await call(paymentLoader, makeRequest(`/payment?orderId=${orderId}`, { user })));
+    expect(page.notConfigured).toMatch(/Card payments are not configured/);
+    const result = await payWithCard(user, orderId, "4242 4242 4242 4242");
+    expect(statusOf(result)).toBe(503);
+    expect(dataOf<Reply>(result).error?.[""]).toEqual([expect.stringMatching(/Card payments are not configured/)]);
+    expect(getOrder(orderId)).toMatchObject({ status: "Pending", paymentId: null });
+    expect(getBalance(user.id)).toBe(0);
+    expect(() => chargeTestCard(getOrder(orderId)!, "4242424242424242")).toThrow(TestCardsRefusedError);
+    expect((sqlite.prepare("select count(*) as n from offline_charges where order_id = ?").get(orderId) as { n: number }).n).toBe(0);
+  });
+
+  it("refuses a sign-in with a published demo password, says so, and logs why without the password", async () => {
+    const warned = vi.spyOn(console, "error").mockImplementation(() => {});
+    for (const account of Object.values(DEMO_ACCOUNTS)) {
+      // Customers both, so that the setup link below still finds no admin.
+      await createUser({ ...account, role: "customer", email: `still-demo-${account.role}@example.com` });
+      const result = await call(loginAction, makeRequest("/login", { ip: "10.1.2.3", form: { email: `still-demo-${account.role}@example.com`, password: account.password } }));
+      expect(statusOf(result)).toBe(400);
+      expect(dataOf<Reply>(result).error?.[""]?.[0]).toMatch(/published demo password/);
+      const line = warned.mock.calls.map((args) => args.join(" ")).find((l) => l.includes(`still-demo-${account.role}@example.com`));
+      expect(line).toMatch(/\[auth\] sign-in refused .* demo password, refused while SMS_TRANSPORT=smpp is configured/);
+      expect(line).not.toContain(account.password);
+    }
+    // Any other password signs in as usual.
+    const user = await createTestUser();
+    expect(locationOf(await call(loginAction, makeRequest("/login", { ip: "10.1.2.4", form: { email: user.email, password: user.password } })))).toBe("/sms/sendSms");
+  });
+});
+
+describe("the first admin's setup link", () => {
+  const form = { email: "owner@example.com", fullName: "Gateway Owner", password: "a-long-secret-1", confirmPassword: "a-long-secret-1" };
+  const post = (token: string, fields: Record<string, string> = form) => call(setupAction, makeRequest(`/setup/${token}`, { form: fields }), { token });
+
+  it("stores only the token's hash", () => {
+    const { token } = issueSetupToken();
+    const stored = JSON.stringify(sqlite.prepare("select * from setup_tokens").all());
+    expect(stored).not.toContain(token);
+  });
+
+  it("shows field errors, then creates the first admin, signs in, and works once", async () => {
+    expect(adminExists()).toBe(false);
+    const { token } = issueSetupToken();
+    expect(statusOf(await call(setupLoader, makeRequest(`/setup/${token}`), { token }))).toBe(200);
+
+    const bad = await post(token, { email: "not-an-email", fullName: "", password: "short", confirmPassword: "other" });
+    expect(statusOf(bad)).toBe(400);
+    const errors = dataOf<Reply>(bad).error!;
+    expect(errors.email).toBeTruthy();
+    expect(errors.fullName).toBeTruthy();
+    expect(errors.password).toBeTruthy();
+    const mismatch = await post(token, { ...form, confirmPassword: "a-long-secret-2" });
+    expect(dataOf<Reply>(mismatch).error?.confirmPassword).toEqual(["The passwords do not match"]);
+    expect(adminExists()).toBe(false);
+
+    const created = (await post(token)) as Response;
+    expect(locationOf(created)).toBe("/order/allOrders");
+    expect(created.headers.get("Set-Cookie")).toMatch(/session/i);
+    expect(findUserByEmail(form.email)?.role).toBe("admin");
+
+    const again = await post(token, { ...form, email: "intruder@example.com" });
+    expect(statusOf(again)).toBe(410);
+    expect(dataOf<{ refusal: string }>(again).refusal).toMatch(/already been used/);
+    expect(findUserByEmail("intruder@example.com")).toBeUndefined();
+    expect(dataOf<{ refusal: string }>(await call(setupLoader, makeRequest(`/setup/${token}`), { token })).refusal).toMatch(/already been used/);
+  });
+
+  it("refuses an unknown, a replaced and an expired link with a clear message", async () => {
+    sqlite.prepare("update users set role = 'customer' where role = 'admin'").run();
+    const unknown = await call(setupLoader, makeRequest("/setup/nope"), { token: "nope" });
+    expect(statusOf(unknown)).toBe(404);
+    expect(dataOf<{ refusal: string }>(unknown).refusal).toMatch(/not valid/);
+
+    const { token: old } = issueSetupToken();
+    const { token: fresh } = issueSetupToken();
+    expect(setupLinkState(old)).toBe("unknown");
+    expect(setupLinkState(fresh)).toBe("valid");
+
+    setClock(() => Date.now() + SETUP_LINK_TTL_MS + 1_000);
+    const expired = await post(fresh, { ...form, email: "late@example.com" });
+    expect(statusOf(expired)).toBe(410);
+    expect(dataOf<{ refusal: string }>(expired).refusal).toMatch(/expired/);
+    expect(findUserByEmail("late@example.com")).toBeUndefined();
+  });
+});
