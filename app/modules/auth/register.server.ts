@@ -1,20 +1,26 @@
 import { env } from "../../utils/env.server.ts";
 import { clientIp } from "../../utils/http.server.ts";
 import { hit, type Limit } from "../../utils/rate-limit.server.ts";
+import { isCommonPassword } from "./common-passwords.server.ts";
 import { createUser, EmailTakenError } from "./users.server.ts";
 
 const perIp = (): Limit => ({ name: "register-ip", limit: env.REGISTER_LIMIT_PER_HOUR, windowMs: 60 * 60 * 1000 });
 
+export const COMMON_PASSWORD_MESSAGE =
+  "This password is too common: it is among the 10,000 most used passwords. Please choose another one.";
+
 export type RegisterResult =
   | { ok: true }
-  | { ok: false; field: "email"; error: string }
-  | { ok: false; field: null; error: string; status: 429 };
+  | { ok: false; field: "email" | "password"; error: string }
+  | { ok: false; field: null; error: string; status: 429; retryAfterSeconds: number };
 
 /** Creates a customer account, at most REGISTER_LIMIT_PER_HOUR per client address. */
 export async function registerCustomer(
   request: Request,
   input: { email: string; fullName: string; password: string },
 ): Promise<RegisterResult> {
+  // Checked on the server only: the list stays out of the browser bundle.
+  if (await isCommonPassword(input.password)) return { ok: false, field: "password", error: COMMON_PASSWORD_MESSAGE };
   const limit = await hit(perIp(), clientIp(request));
   if (!limit.allowed) {
     const minutes = Math.ceil(limit.retryAfterSeconds / 60);
@@ -22,6 +28,7 @@ export async function registerCustomer(
       ok: false,
       field: null,
       status: 429,
+      retryAfterSeconds: limit.retryAfterSeconds,
       error: `Too many accounts were created from your network. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
     };
   }
