@@ -204,6 +204,26 @@ describe("logout and guards", () => {
 });
 
 describe("sign-up abuse", () => {
+  it("a sign-up that finds every password slot taken is asked to retry, and creates nothing", async () => {
+    const { env } = await import("../../app/utils/env.server.ts");
+    const saved = { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE };
+    env.PASSWORD_HASH_CONCURRENCY = 1;
+    env.PASSWORD_HASH_QUEUE = 0;
+    try {
+      const form = (i: number) => ({ email: `rush-${i}@example.com`, fullName: "Rush", password: "violet-anchor-93" });
+      const results = await Promise.all([0, 1, 2].map((i) => call(registerAction, makeRequest("/register", { ip: "10.8.8.8", form: form(i) }))));
+      const busy = results.map((result, i) => ({ result, i })).filter(({ result }) => statusOf(result) === 503);
+      expect(busy.length).toBeGreaterThan(0);
+      for (const { result, i } of busy) {
+        expect(dataOf<Reply>(result).error?.[""]).toEqual(["The server is busy checking passwords. Please try again in a moment."]);
+        expect(findUserByEmail(`rush-${i}@example.com`)).toBeUndefined();
+      }
+    } finally {
+      env.PASSWORD_HASH_CONCURRENCY = saved.concurrency;
+      env.PASSWORD_HASH_QUEUE = saved.queue;
+    }
+  });
+
   it("limits accounts created per client address and says when to come back", async () => {
     const { env } = await import("../../app/utils/env.server.ts");
     const form = (i: number) => ({ email: `burst-${i}@example.com`, fullName: "Burst", password: "long-enough" });

@@ -1,7 +1,8 @@
 import { env } from "../../utils/env.server.ts";
 import { clientIp } from "../../utils/http.server.ts";
-import { hit, type Limit } from "../../utils/rate-limit.server.ts";
+import { giveBack, hit, type Limit } from "../../utils/rate-limit.server.ts";
 import { isCommonPassword } from "./common-passwords.server.ts";
+import { PasswordCheckBusyError } from "./password.server.ts";
 import { createUser, EmailTakenError } from "./users.server.ts";
 
 const perIp = (): Limit => ({ name: "register-ip", limit: env.REGISTER_LIMIT_PER_HOUR, windowMs: 60 * 60 * 1000 });
@@ -12,7 +13,7 @@ export const COMMON_PASSWORD_MESSAGE =
 export type RegisterResult =
   | { ok: true }
   | { ok: false; field: "email" | "password"; error: string }
-  | { ok: false; field: null; error: string; status: 429; retryAfterSeconds: number };
+  | { ok: false; field: null; error: string; status: 429 | 503; retryAfterSeconds: number };
 
 /** Creates a customer account, at most REGISTER_LIMIT_PER_HOUR per client address. */
 export async function registerCustomer(
@@ -21,7 +22,8 @@ export async function registerCustomer(
 ): Promise<RegisterResult> {
   // Checked on the server only: the list stays out of the browser bundle.
   if (await isCommonPassword(input.password)) return { ok: false, field: "password", error: COMMON_PASSWORD_MESSAGE };
-  const limit = await hit(perIp(), clientIp(request));
+  const address = clientIp(request);
+  const limit = await hit(perIp(), address);
   if (!limit.allowed) {
     const minutes = Math.ceil(limit.retryAfterSeconds / 60);
     return {
@@ -36,7 +38,10 @@ export async function registerCustomer(
     await createUser({ ...input, role: "customer" });
     return { ok: true };
   } catch (error) {
-    if (!(error instanceof EmailTakenError)) throw error;
-    return { ok: false, field: "email", error: error.message };
+    if (error instanceof EmailTakenError) return { ok: false, field: "email", error: error.message };
+    if (!(error instanceof PasswordCheckBusyError)) throw error;
+    // Nothing was created, so nothing counts against the address.
+    await giveBack(perIp(), address);
+    return { ok: false, field: null, status: 503, retryAfterSeconds: 5, error: error.message };
   }
 }
