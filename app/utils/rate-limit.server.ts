@@ -6,8 +6,6 @@ import { logRedisFailure, redisForRequest, redisKey } from "../queue/redis.serve
 export type Limit = { name: string; limit: number; windowMs: number };
 export type LimitState = { allowed: boolean; count: number; retryAfterSeconds: number };
 
-type Limiters = { redis: RateLimiterRedis; memory: RateLimiterMemory };
-
 // One memory limiter per limit for the life of the process: it holds the counts while Redis is away.
 const memoryLimiters = new Map<string, RateLimiterMemory>();
 const redisLimiters = new WeakMap<Redis, Map<string, RateLimiterRedis>>();
@@ -52,7 +50,7 @@ function limiterFor(limit: Limit): RateLimiterAbstract {
   return limiter;
 }
 
-function state(limit: Limit, res: RateLimiterRes | null, allowed: (count: number) => boolean): LimitState {
+function state(res: RateLimiterRes | null, allowed: (count: number) => boolean): LimitState {
   const count = res?.consumedPoints ?? 0;
   return { allowed: allowed(count), count, retryAfterSeconds: Math.max(1, Math.ceil((res?.msBeforeNext ?? 0) / 1000)) };
 }
@@ -69,13 +67,13 @@ function refusal(error: unknown): RateLimiterRes {
  */
 export async function hit(limit: Limit, id: string): Promise<LimitState> {
   const res = await limiterFor(limit).consume(id).catch(refusal);
-  return state(limit, res, (count) => count <= limit.limit);
+  return state(res, (count) => count <= limit.limit);
 }
 
 /** Reads the window without counting: allowed while one more event would still be within the limit. */
 export async function peek(limit: Limit, id: string): Promise<LimitState> {
   const res = await limiterFor(limit).get(id);
-  return state(limit, res, (count) => count < limit.limit);
+  return state(res, (count) => count < limit.limit);
 }
 
 /** Gives back one counted event (e.g. a login attempt that turned out to be the owner's). */
