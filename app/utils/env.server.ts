@@ -24,6 +24,14 @@ const schema = z.object({
   QUEUE_PREFIX: z.string().default("smsgw"),
   SESSION_SECRET: optionalString,
   COOKIE_SECURE: optionalString,
+  // Sessions end after this long without a request (idle) or since sign-in (max); admins' sooner.
+  SESSION_IDLE_HOURS: z.coerce.number().int().min(1).default(7 * 24),
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1).default(30),
+  ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(60),
+  ADMIN_SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+  // Argon2 checks (19 MiB each) running at once per process, and how many may wait for one.
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
   TRUST_PROXY: flag(false),
   ADMIN_EMAIL: optionalString,
   ADMIN_PASSWORD: optionalString,

@@ -1,55 +1,91 @@
+import type { Redis } from "ioredis";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { logRedisFailure, redisForRequest, redisKey } from "../queue/redis.server.ts";
 
+/** A fixed window: at most `limit` events per `windowMs` (whole seconds) per id. */
 export type Limit = { name: string; limit: number; windowMs: number };
 export type LimitState = { allowed: boolean; count: number; retryAfterSeconds: number };
 
-// INCR and the window's expiry in one step, so a crash between them cannot leave a counter forever.
-const HIT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return {count, redis.call('PTTL', KEYS[1])}`;
+// One memory limiter per limit for the life of the process: it holds the counts while Redis is away.
+const memoryLimiters = new Map<string, RateLimiterMemory>();
+const redisLimiters = new WeakMap<Redis, Map<string, RateLimiterRedis>>();
 
-function state(limit: Limit, count: number, ttlMs: number): LimitState {
-  return { allowed: count <= limit.limit, count, retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)) };
+function memoryLimiter(id: string, limit: Limit): RateLimiterMemory {
+  let memory = memoryLimiters.get(id);
+  if (!memory) {
+    memory = new RateLimiterMemory({ keyPrefix: limit.name, points: limit.limit, duration: limit.windowMs / 1000 });
+    memoryLimiters.set(id, memory);
+  }
+  return memory;
 }
 
 /**
- * Without Redis a limit is skipped: a person is not turned away (or kept waiting) because the
- * counters cannot be reached.
+ * The Redis limiter, with the memory one as its insurance (used when a Redis call fails), or the
+ * memory one alone while the shared connection is down: waiting for ioredis to give up would keep
+ * a person waiting (see redisForRequest).
  */
-async function withoutRedis<T>(limit: Limit, skipped: T, run: () => Promise<T>): Promise<T> {
+function limiterFor(limit: Limit): RateLimiterAbstract {
+  const id = `${limit.name}:${limit.limit}:${limit.windowMs}`;
+  const memory = memoryLimiter(id, limit);
+  let redis: Redis;
   try {
-    return await run();
+    redis = redisForRequest();
   } catch (error) {
-    logRedisFailure("warn", "rate-limit", `${limit.name} skipped: Redis did not answer`, error);
-    return skipped;
+    logRedisFailure("warn", "rate-limit", `${limit.name} counted in memory: Redis did not answer`, error);
+    return memory;
   }
+  let byLimit = redisLimiters.get(redis);
+  if (!byLimit) redisLimiters.set(redis, (byLimit = new Map()));
+  let limiter = byLimit.get(id);
+  if (!limiter) {
+    limiter = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: redisKey("rl", limit.name),
+      points: limit.limit,
+      duration: limit.windowMs / 1000,
+      insuranceLimiter: memory,
+    });
+    byLimit.set(id, limiter);
+  }
+  return limiter;
 }
 
-const ALLOWED: LimitState = { allowed: true, count: 0, retryAfterSeconds: 0 };
-
-/** Counts one event in a fixed window and says whether it is still within the limit. */
-export function hit(limit: Limit, id: string): Promise<LimitState> {
-  return withoutRedis(limit, ALLOWED, async () => {
-    const key = redisKey("rl", limit.name, id);
-    const [count, ttl] = (await redisForRequest().eval(HIT, 1, key, limit.windowMs)) as [number, number];
-    return state(limit, count, ttl);
-  });
+function state(res: RateLimiterRes | null, allowed: (count: number) => boolean): LimitState {
+  const count = res?.consumedPoints ?? 0;
+  return { allowed: allowed(count), count, retryAfterSeconds: Math.max(1, Math.ceil((res?.msBeforeNext ?? 0) / 1000)) };
 }
 
-/** Reads the window without counting (e.g. failed logins are counted only when they fail). */
-export function peek(limit: Limit, id: string): Promise<LimitState> {
-  return withoutRedis(limit, ALLOWED, async () => {
-    const key = redisKey("rl", limit.name, id);
-    const redis = redisForRequest();
-    const [count, ttl] = await Promise.all([redis.get(key), redis.pttl(key)]);
-    const n = Number(count ?? 0);
-    return { ...state(limit, n, ttl), allowed: n < limit.limit };
-  });
+/** A refusal carries the limiter's state; anything else is a failure of Redis and memory both. */
+function refusal(error: unknown): RateLimiterRes {
+  if (error instanceof RateLimiterRes) return error;
+  throw error;
 }
 
-export function reset(limit: Limit, id: string): Promise<void> {
-  return withoutRedis(limit, undefined, async () => {
-    await redisForRequest().del(redisKey("rl", limit.name, id));
-  });
+/**
+ * Counts one event in a fixed window and says whether it is still within the limit. The count
+ * and the check are one step, so parallel requests cannot all slip under the limit.
+ */
+export async function hit(limit: Limit, id: string): Promise<LimitState> {
+  const res = await limiterFor(limit).consume(id).catch(refusal);
+  return state(res, (count) => count <= limit.limit);
+}
+
+/** Reads the window without counting: allowed while one more event would still be within the limit. */
+export async function peek(limit: Limit, id: string): Promise<LimitState> {
+  const res = await limiterFor(limit).get(id);
+  return state(res, (count) => count < limit.limit);
+}
+
+/** Gives back one counted event (e.g. a login attempt that turned out to be the owner's). */
+export async function giveBack(limit: Limit, id: string): Promise<void> {
+  await limiterFor(limit).reward(id, 1);
+}
+
+/** Refuses the id until `seconds` have passed, whatever its count. */
+export async function block(limit: Limit, id: string, seconds: number): Promise<void> {
+  await limiterFor(limit).block(id, seconds);
+}
+
+export async function reset(limit: Limit, id: string): Promise<void> {
+  await limiterFor(limit).delete(id);
 }

@@ -5,22 +5,26 @@ import { combineHeaders } from "./http.server.ts";
 import { type Toast, type ToastInput, ToastSchema } from "./toast.ts";
 
 // Toasts ride in their own short-lived cookie, so they survive a redirect with JavaScript off.
-const toastStorage = createCookieSessionStorage({
-  cookie: {
-    name: "en_toast",
-    sameSite: "lax",
-    path: "/",
-    httpOnly: true,
-    secure: env.cookieSecure,
-    secrets: env.SESSION_SECRETS,
-  },
-});
+// `__Host-` when Secure, like the session cookie: no subdomain can plant a toast.
+function toastStorage() {
+  return createCookieSessionStorage({
+    cookie: {
+      name: env.cookieSecure ? "__Host-toast" : "en_toast",
+      sameSite: "lax",
+      path: "/",
+      httpOnly: true,
+      secure: env.cookieSecure,
+      secrets: env.SESSION_SECRETS,
+    },
+  });
+}
 
 async function createToastHeaders(input: ToastInput): Promise<Headers> {
-  const session = await toastStorage.getSession();
+  const storage = toastStorage();
+  const session = await storage.getSession();
   const toast = ToastSchema.parse({ id: randomUUID(), ...input });
   session.flash("toast", toast);
-  return new Headers({ "Set-Cookie": await toastStorage.commitSession(session) });
+  return new Headers({ "Set-Cookie": await storage.commitSession(session) });
 }
 
 export async function redirectWithToast(url: string, toast: ToastInput, init?: ResponseInit): Promise<Response> {
@@ -28,11 +32,12 @@ export async function redirectWithToast(url: string, toast: ToastInput, init?: R
 }
 
 export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
-  const session = await toastStorage.getSession(request.headers.get("Cookie"));
+  const storage = toastStorage();
+  const session = await storage.getSession(request.headers.get("Cookie"));
   const parsed = ToastSchema.safeParse(session.get("toast"));
   if (!parsed.success) return { toast: null, headers: null };
   return {
     toast: parsed.data,
-    headers: new Headers({ "Set-Cookie": await toastStorage.destroySession(session) }),
+    headers: new Headers({ "Set-Cookie": await storage.destroySession(session) }),
   };
 }

@@ -45,6 +45,18 @@ test("registering an email twice is refused next to the email field", async ({ p
   await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
 });
 
+test("a password among the most common ones is refused next to the password field", async ({ page }) => {
+  const account = newAccount("common");
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Full Name").fill(account.fullName);
+  await page.getByLabel("Password").fill("Password1");
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByText("This password is too common: it is among the 10,000 most used passwords. Please choose another one.")).toBeVisible();
+  await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/register$/);
+});
+
 test("bad login shows one inline error without saying whether the account exists", async ({ page }) => {
   const account = newAccount("badlogin");
   await register(page, account);

@@ -3,8 +3,10 @@ import { action as loginAction } from "../../app/routes/auth/login.tsx";
 import { action as logoutAction } from "../../app/routes/auth/logout.tsx";
 import { action as registerAction } from "../../app/routes/auth/register.tsx";
 import { loader as authorizationLoader } from "../../app/routes/auth/authorization.tsx";
+import { LOGIN_LIMITS } from "../../app/modules/auth/login.server.ts";
 import { getSessionUser } from "../../app/modules/auth/session.server.ts";
 import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
+import { peek, reset } from "../../app/utils/rate-limit.server.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
@@ -31,6 +33,20 @@ describe("register", () => {
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.email).toEqual(["An account with this email already exists."]);
     expect(findUserByEmail(existing.email)?.fullName).toBe(existing.fullName);
+  });
+
+  it("refuses a password among the 10,000 most common, whatever its case, next to the field, and creates nothing", async () => {
+    for (const password of ["password1", "Qwertyuiop", "ILOVEYOU", "sunshine", "12345678"]) {
+      const email = `common-${password.toLowerCase()}@example.com`;
+      const result = await call(registerAction, makeRequest("/register", { ip: "10.6.6.6", form: { email, fullName: "Common", password } }));
+      expect(statusOf(result)).toBe(400);
+      expect(dataOf<Reply>(result).error?.password).toEqual([
+        "This password is too common: it is among the 10,000 most used passwords. Please choose another one.",
+      ]);
+      expect(findUserByEmail(email)).toBeUndefined();
+    }
+    const fine = await call(registerAction, makeRequest("/register", { ip: "10.6.6.6", form: { email: "uncommon@example.com", fullName: "Rare", password: "violet-anchor-93" } }));
+    expect(locationOf(fine)).toBe("/login");
   });
 
   it("reports every bad field", async () => {
@@ -78,13 +94,56 @@ describe("login", () => {
     expect(dataOf<Reply>(unknown).error?.[""]).toEqual(["Invalid email or password."]);
   });
 
-  it("throttles an account after 5 failures, even with the right password, without a permanent lock", async () => {
+  it("counts 100 parallel wrong passwords from one address 100 times: at most 5 are checked, the owner elsewhere signs in", async () => {
     const user = await createTestUser();
-    for (let i = 0; i < 5; i++) {
-      await call(loginAction, makeRequest("/login", { ip: `10.0.0.${i}`, form: { email: user.email, password: "wrong-password" } }));
+    const attacker = "10.1.1.1";
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        call(loginAction, makeRequest("/login", { ip: attacker, form: { email: user.email, password: "wrong-password" } })),
+      ),
+    );
+    const messages = results.map((result) => dataOf<Reply>(result).error?.[""]?.[0]);
+    const checked = messages.filter((message) => message === "Invalid email or password.");
+    const refused = results.filter((result, i) => statusOf(result) === 429 && /^Too many failed login attempts\./.test(messages[i]!));
+    expect(checked.length).toBeGreaterThan(0);
+    expect(checked.length).toBeLessThanOrEqual(LOGIN_LIMITS.pair.limit);
+    expect(checked.length + refused.length).toBe(100);
+    expect((await peek(LOGIN_LIMITS.address, attacker)).count).toBe(100);
+    expect(((results.find((result) => statusOf(result) === 429) as { init: ResponseInit }).init.headers as Record<string, string>)["Retry-After"]).toMatch(/^\d+$/);
+
+    // The right password from the attacker's address waits too; the owner's own address does not.
+    const blocked = await call(loginAction, makeRequest("/login", { ip: attacker, form: { email: user.email, password: user.password } }));
+    expect(statusOf(blocked)).toBe(429);
+    const owner = await call(loginAction, makeRequest("/login", { ip: "10.1.1.2", form: { email: user.email, password: user.password } }));
+    expect(locationOf(owner)).toBe("/sms/sendSms");
+
+    // Once the waits are over (the pair's, and the address's across accounts), the right password works from there too.
+    await reset(LOGIN_LIMITS.pair, `${user.email}|${attacker}`);
+    await reset(LOGIN_LIMITS.address, attacker);
+    const later = await call(loginAction, makeRequest("/login", { ip: "10.1.1.1", form: { email: user.email, password: user.password } }));
+    expect(locationOf(later)).toBe("/sms/sendSms");
+  });
+
+  it("backs off exponentially per account and address: 5 tries, then one per doubling wait; success starts over", async () => {
+    const user = await createTestUser();
+    const ip = "10.2.2.2";
+    const pair = `${user.email}|${ip}`;
+    const attempt = async (password: string) => {
+      const result = await call(loginAction, makeRequest("/login", { ip, form: { email: user.email, password } }));
+      return locationOf(result) ?? dataOf<Reply>(result).error?.[""]?.[0];
+    };
+    for (let i = 0; i < 5; i++) expect(await attempt("wrong-password")).toBe("Invalid email or password.");
+    expect(await attempt("wrong-password")).toBe("Too many failed login attempts. Please try again in 1 minute.");
+    expect(await attempt(user.password)).toBe("Too many failed login attempts. Please try again in 1 minute.");
+    for (const minutes of [2, 4, 8, 15, 15]) {
+      // The wait ran out (its counter expired): one more try, and the next wait is twice as long.
+      await reset(LOGIN_LIMITS.pair, pair);
+      expect(await attempt("wrong-password")).toBe("Invalid email or password.");
+      expect(await attempt("wrong-password")).toBe(`Too many failed login attempts. Please try again in ${minutes} minutes.`);
     }
-    const blocked = await call(loginAction, makeRequest("/login", { ip: "10.0.1.1", form: { email: user.email, password: user.password } }));
-    expect(dataOf<Reply>(blocked).error?.[""]?.[0]).toMatch(/^Too many failed login attempts\. Please try again in 15 minutes\.$/);
+    await reset(LOGIN_LIMITS.pair, pair);
+    expect(await attempt(user.password)).toBe("/sms/sendSms");
+    for (let i = 0; i < 5; i++) expect(await attempt("wrong-password")).toBe("Invalid email or password.");
   });
 
   it("throttles an address that tries many accounts", async () => {
@@ -96,6 +155,33 @@ describe("login", () => {
     expect(dataOf<Reply>(blocked).error?.[""]?.[0]).toMatch(/^Too many failed login attempts/);
     const elsewhere = await call(loginAction, makeRequest("/login", { ip: "10.9.9.10", form: { email: user.email, password: user.password } }));
     expect(locationOf(elsewhere)).toBe("/sms/sendSms");
+  });
+
+  it("checks at most PASSWORD_HASH_CONCURRENCY passwords at once and asks the rest to retry past the queue", async () => {
+    const { env } = await import("../../app/utils/env.server.ts");
+    const users = await Promise.all(Array.from({ length: 8 }, () => createTestUser()));
+    const saved = { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE };
+    env.PASSWORD_HASH_CONCURRENCY = 2;
+    env.PASSWORD_HASH_QUEUE = 3;
+    try {
+      const results = await Promise.all(
+        users.map((user, i) => call(loginAction, makeRequest("/login", { ip: `10.3.3.${i}`, form: { email: user.email, password: user.password } }))),
+      );
+      // 2 run and 3 wait behind them (Argon2 takes far longer than the 8 take to arrive); the rest
+      // are told to come back, and nothing is counted against them.
+      const signedIn = results.filter((result) => locationOf(result) === "/sms/sendSms");
+      const busy = results.filter((result) => statusOf(result) === 503);
+      expect(busy.length).toBeGreaterThan(0);
+      expect(signedIn.length + busy.length).toBe(8);
+      expect(dataOf<Reply>(busy[0]).error?.[""]).toEqual(["The server is busy checking passwords. Please try again in a moment."]);
+      const busyUser = users[results.indexOf(busy[0])];
+      expect((await peek(LOGIN_LIMITS.pair, `${busyUser.email}|10.3.3.${users.indexOf(busyUser)}`)).count).toBe(0);
+      const retried = await call(loginAction, makeRequest("/login", { ip: "10.3.3.99", form: { email: busyUser.email, password: busyUser.password } }));
+      expect(locationOf(retried)).toBe("/sms/sendSms");
+    } finally {
+      env.PASSWORD_HASH_CONCURRENCY = saved.concurrency;
+      env.PASSWORD_HASH_QUEUE = saved.queue;
+    }
   });
 });
 
@@ -118,6 +204,26 @@ describe("logout and guards", () => {
 });
 
 describe("sign-up abuse", () => {
+  it("a sign-up that finds every password slot taken is asked to retry, and creates nothing", async () => {
+    const { env } = await import("../../app/utils/env.server.ts");
+    const saved = { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE };
+    env.PASSWORD_HASH_CONCURRENCY = 1;
+    env.PASSWORD_HASH_QUEUE = 0;
+    try {
+      const form = (i: number) => ({ email: `rush-${i}@example.com`, fullName: "Rush", password: "violet-anchor-93" });
+      const results = await Promise.all([0, 1, 2].map((i) => call(registerAction, makeRequest("/register", { ip: "10.8.8.8", form: form(i) }))));
+      const busy = results.map((result, i) => ({ result, i })).filter(({ result }) => statusOf(result) === 503);
+      expect(busy.length).toBeGreaterThan(0);
+      for (const { result, i } of busy) {
+        expect(dataOf<Reply>(result).error?.[""]).toEqual(["The server is busy checking passwords. Please try again in a moment."]);
+        expect(findUserByEmail(`rush-${i}@example.com`)).toBeUndefined();
+      }
+    } finally {
+      env.PASSWORD_HASH_CONCURRENCY = saved.concurrency;
+      env.PASSWORD_HASH_QUEUE = saved.queue;
+    }
+  });
+
   it("limits accounts created per client address and says when to come back", async () => {
     const { env } = await import("../../app/utils/env.server.ts");
     const form = (i: number) => ({ email: `burst-${i}@example.com`, fullName: "Burst", password: "long-enough" });

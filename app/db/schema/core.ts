@@ -34,7 +34,9 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
+    // Absolute end; the idle end is last_seen_at (or created_at) plus the role's idle lifetime.
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }),
     ip: text("ip"),
     userAgent: text("user_agent"),
   },

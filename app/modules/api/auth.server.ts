@@ -14,6 +14,7 @@ import type { Redis } from "ioredis";
 import { getRedis, logRedisFailure, redisForRequest, redisKey } from "../../queue/redis.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { log } from "../../utils/log.server.ts";
+import { hit } from "../../utils/rate-limit.server.ts";
 import { ApiError } from "./errors.ts";
 import { findKeyOwner, hashApiKey, isWellFormedApiKey, type KeyOwner, recordKeyUse, storeNewApiKey } from "./keys.server.ts";
 
@@ -108,7 +109,7 @@ function remember(hash: string, owner: KeyOwner, epoch: string, now: number): En
 }
 
 export type RateLimit = { limit: number; remaining: number; resetSeconds: number };
-export type Authenticated = { userId: number; rate: RateLimit | null };
+export type Authenticated = { userId: number; rate: RateLimit };
 
 function bearerKey(authorization: string | undefined): string {
   const match = authorization?.match(/^Bearer[ ]+(\S+)\s*$/i);
@@ -127,7 +128,7 @@ const invalidKey = () =>
 
 /**
  * The key's owner and the rate limit state, or an ApiError (401, 429). `perMinute` is the limit
- * per key. When Redis cannot be reached the key is checked in SQLite and the limit is skipped.
+ * per key. When Redis cannot be reached the key is checked in SQLite and counted in memory.
  */
 export async function authenticate(authorization: string | undefined, perMinute: number): Promise<Authenticated> {
   const key = bearerKey(authorization);
@@ -135,14 +136,17 @@ export async function authenticate(authorization: string | undefined, perMinute:
   const hash = hashApiKey(key);
   const now = clock.now();
 
+  const rateId = hash.slice(0, 22);
   let gate: Gate;
   try {
-    gate = await passGate(hash.slice(0, 22));
+    gate = await passGate(rateId);
   } catch (error) {
-    logRedisFailure("warn", "api", "rate limit and key cache skipped: Redis did not answer", error);
+    logRedisFailure("warn", "api", "key cache skipped, rate limit counted in memory: Redis did not answer", error);
     const owner = findKeyOwner(hash);
     if (!owner) throw invalidKey();
-    return { userId: owner.userId, rate: null };
+    // Off the hot path: only while Redis is away does the limit hold in this process's memory.
+    const counted = await hit({ name: "api", limit: perMinute, windowMs: WINDOW_MS }, rateId);
+    return { userId: owner.userId, rate: withinRate(perMinute, counted.count, counted.retryAfterSeconds) };
   }
   const { count, ttl, epoch } = gate;
 
@@ -158,14 +162,18 @@ export async function authenticate(authorization: string | undefined, perMinute:
     recordKeyUse(entry.keyId, now);
   }
 
-  const resetSeconds = Math.max(1, Math.ceil(ttl / 1000));
+  return { userId: entry.userId, rate: withinRate(perMinute, count, Math.max(1, Math.ceil(ttl / 1000))) };
+}
+
+/** The rate limit state of a request counted `count` in its window, or a 429 past the limit. */
+function withinRate(perMinute: number, count: number, resetSeconds: number): RateLimit {
   const rate = { limit: perMinute, remaining: Math.max(0, perMinute - count), resetSeconds };
   if (count > perMinute) {
     throw new ApiError("rate_limited", `Too many requests: at most ${perMinute} a minute per API key`, {
       headers: { "Retry-After": String(resetSeconds), ...rateLimitHeaders(rate) },
     });
   }
-  return { userId: entry.userId, rate };
+  return rate;
 }
 
 export function rateLimitHeaders(rate: RateLimit | null): Record<string, string> {

@@ -1,34 +1,72 @@
 import { clientIp } from "../../utils/http.server.ts";
-import { type Limit, hit, peek, reset } from "../../utils/rate-limit.server.ts";
+import { type Limit, type LimitState, block, giveBack, hit, peek, reset } from "../../utils/rate-limit.server.ts";
 import { InvalidCredentialsError, authenticator } from "./authenticator.server.ts";
+import { PasswordCheckBusyError } from "./password.server.ts";
 import type { SessionUser } from "./users.server.ts";
 
-// Failures only are counted; windows expire, so the owner is never locked out for good.
-const perAccount: Limit = { name: "login-account", limit: 5, windowMs: 15 * 60 * 1000 };
-const perIp: Limit = { name: "login-ip", limit: 30, windowMs: 15 * 60 * 1000 };
+const MINUTE = 60_000;
 
-export type LoginResult = { ok: true; user: SessionUser } | { ok: false; error: string };
+// Every attempt is counted before its password is checked, so parallel requests cannot share one
+// look at the counter. Limits hold per (account, address): an attacker elsewhere cannot lock the
+// owner out. See docs/decisions/009-login-throttling.md.
+export const LOGIN_LIMITS = {
+  /** Attempts one address may make on one account before the backoff starts. */
+  pair: { name: "login-pair", limit: 5, windowMs: 15 * MINUTE } satisfies Limit,
+  /** Backoff steps of a pair: each doubles the wait; forgotten a day after the first one. */
+  steps: { name: "login-backoff", limit: 1_000_000, windowMs: 24 * 60 * MINUTE } satisfies Limit,
+  /** Attempts one address may make across all accounts (credential stuffing). */
+  address: { name: "login-ip", limit: 30, windowMs: 15 * MINUTE } satisfies Limit,
+};
+const FIRST_WAIT_SECONDS = 60;
+const LONGEST_WAIT_SECONDS = 15 * 60;
+
+export type LoginResult =
+  | { ok: true; user: SessionUser }
+  | { ok: false; error: string; status: 400 | 429 | 503; retryAfterSeconds?: number };
 
 function tooMany(seconds: number): LoginResult {
   const minutes = Math.ceil(seconds / 60);
   return {
     ok: false,
+    status: 429,
+    retryAfterSeconds: seconds,
     error: `Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
   };
 }
 
+/**
+ * The wait of a pair past its free attempts: exactly one attempt crosses the threshold (the
+ * counter is atomic), and it alone takes the next backoff step, however many arrive at once.
+ */
+async function backOff(pair: string, attempt: LimitState, free: number): Promise<number> {
+  if (attempt.count !== free + 1) return attempt.retryAfterSeconds;
+  const step = await hit(LOGIN_LIMITS.steps, pair);
+  const seconds = Math.min(LONGEST_WAIT_SECONDS, FIRST_WAIT_SECONDS * 2 ** (step.count - 1));
+  await block(LOGIN_LIMITS.pair, pair, seconds);
+  return seconds;
+}
+
 export async function attemptLogin(request: Request, email: string): Promise<LoginResult> {
-  const ip = clientIp(request);
-  const [account, address] = await Promise.all([peek(perAccount, email), peek(perIp, ip)]);
-  if (!account.allowed) return tooMany(account.retryAfterSeconds);
-  if (!address.allowed) return tooMany(address.retryAfterSeconds);
+  const address = clientIp(request);
+  const pair = `${email}|${address}`;
+  const [byAddress, byPair, steps] = await Promise.all([
+    hit(LOGIN_LIMITS.address, address),
+    hit(LOGIN_LIMITS.pair, pair),
+    peek(LOGIN_LIMITS.steps, pair),
+  ]);
+  // After a first wait, each further failure from the same place doubles the next one.
+  const free = steps.count === 0 ? LOGIN_LIMITS.pair.limit : 1;
+  if (byPair.count > free) return tooMany(await backOff(pair, byPair, free));
+  if (!byAddress.allowed) return tooMany(byAddress.retryAfterSeconds);
   try {
     const user = await authenticator.authenticate("form", request);
-    await reset(perAccount, email);
+    await Promise.all([reset(LOGIN_LIMITS.pair, pair), reset(LOGIN_LIMITS.steps, pair), giveBack(LOGIN_LIMITS.address, address)]);
     return { ok: true, user };
   } catch (error) {
-    if (!(error instanceof InvalidCredentialsError)) throw error;
-    await Promise.all([hit(perAccount, email), hit(perIp, ip)]);
-    return { ok: false, error: error.message };
+    if (error instanceof InvalidCredentialsError) return { ok: false, status: 400, error: error.message };
+    if (!(error instanceof PasswordCheckBusyError)) throw error;
+    // Not a guess: the password was never checked.
+    await Promise.all([giveBack(LOGIN_LIMITS.pair, pair), giveBack(LOGIN_LIMITS.address, address)]);
+    return { ok: false, status: 503, retryAfterSeconds: 5, error: error.message };
   }
 }

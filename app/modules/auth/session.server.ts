@@ -1,30 +1,68 @@
 import { hash, randomBytes } from "node:crypto";
-import { and, eq, gt } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { db } from "../../db/client.server.ts";
 import { sessions, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { clientIp } from "../../utils/http.server.ts";
-import { type SessionUser, sessionUserColumns } from "./users.server.ts";
+import { type Role, type SessionUser, sessionUserColumns } from "./users.server.ts";
 
-const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+// Writing the last request's time once a minute at most keeps reads from becoming writes.
+const LAST_SEEN_EVERY_MS = MINUTE;
 
-// The cookie carries only a random id; the row (stored by its hash) is the session.
-const sessionCookie = createCookie("__session", {
-  httpOnly: true,
-  sameSite: "lax",
-  secure: env.cookieSecure,
-  path: "/",
-  secrets: env.SESSION_SECRETS,
-  maxAge: SESSION_TTL_MS / 1000,
-});
+/** How long a session lives without a request (idle) and since sign-in (max): admins' are shorter. */
+export function sessionLifetimes(role: Role): { idleMs: number; maxMs: number } {
+  return role === "admin"
+    ? { idleMs: env.ADMIN_SESSION_IDLE_MINUTES * MINUTE, maxMs: env.ADMIN_SESSION_MAX_HOURS * HOUR }
+    : { idleMs: env.SESSION_IDLE_HOURS * HOUR, maxMs: env.SESSION_MAX_DAYS * 24 * HOUR };
+}
+
+// The cookie carries only a random id; the row (stored by its hash) is the session. `__Host-`:
+// browsers keep it only if Secure, Path=/ and without Domain, so no subdomain can plant one.
+function sessionCookie() {
+  return createCookie(env.cookieSecure ? "__Host-session" : "__session", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: env.cookieSecure,
+    path: "/",
+    secrets: env.SESSION_SECRETS,
+  });
+}
 
 const hashId = (id: string) => hash("sha256", id, "base64url");
 
 async function readSessionId(request: Request): Promise<string | null> {
-  const value = await sessionCookie.parse(request.headers.get("Cookie"));
+  const value = await sessionCookie().parse(request.headers.get("Cookie"));
   return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+function findSessionUser(id: string): SessionUser | null {
+  const row = db
+    .select({
+      ...sessionUserColumns,
+      createdAt: sessions.createdAt,
+      expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, hashId(id)))
+    .get();
+  if (!row) return null;
+  const { createdAt, expiresAt, lastSeenAt, ...user } = row;
+  const now = clock.now();
+  const lastSeen = (lastSeenAt ?? createdAt).getTime();
+  if (now >= expiresAt.getTime() || now - lastSeen >= sessionLifetimes(user.role).idleMs) {
+    db.delete(sessions).where(eq(sessions.id, hashId(id))).run();
+    return null;
+  }
+  if (now - lastSeen >= LAST_SEEN_EVERY_MS) {
+    db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, hashId(id))).run();
+  }
+  return user;
 }
 
 const cache = new WeakMap<Request, Promise<SessionUser | null>>();
@@ -33,16 +71,7 @@ const cache = new WeakMap<Request, Promise<SessionUser | null>>();
 export function getSessionUser(request: Request): Promise<SessionUser | null> {
   let pending = cache.get(request);
   if (!pending) {
-    pending = readSessionId(request).then((id) => {
-      if (!id) return null;
-      const row = db
-        .select(sessionUserColumns)
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.id, hashId(id)), gt(sessions.expiresAt, clock.date())))
-        .get();
-      return row ?? null;
-    });
+    pending = readSessionId(request).then((id) => (id ? findSessionUser(id) : null));
     cache.set(request, pending);
   }
   return pending;
@@ -52,23 +81,26 @@ export function getSessionUser(request: Request): Promise<SessionUser | null> {
 export async function startSession(request: Request, userId: number): Promise<string> {
   const previous = await readSessionId(request);
   if (previous) db.delete(sessions).where(eq(sessions.id, hashId(previous))).run();
+  const { role } = db.select({ role: users.role }).from(users).where(eq(users.id, userId)).get()!;
+  const { maxMs } = sessionLifetimes(role);
   const id = randomBytes(32).toString("base64url");
   db.insert(sessions)
     .values({
       id: hashId(id),
       userId,
       createdAt: clock.date(),
-      expiresAt: new Date(clock.now() + SESSION_TTL_MS),
+      lastSeenAt: clock.date(),
+      expiresAt: new Date(clock.now() + maxMs),
       ip: clientIp(request),
       userAgent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
     })
     .run();
-  return sessionCookie.serialize(id);
+  return sessionCookie().serialize(id, { maxAge: Math.floor(maxMs / 1000) });
 }
 
 /** Ends the request's session on the server and returns the Set-Cookie that clears it. */
 export async function endSession(request: Request): Promise<string> {
   const id = await readSessionId(request);
   if (id) db.delete(sessions).where(eq(sessions.id, hashId(id))).run();
-  return sessionCookie.serialize("", { maxAge: 0 });
+  return sessionCookie().serialize("", { maxAge: 0 });
 }

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
-import { users } from "../../db/schema/core.ts";
+import { db, type Executor } from "../../db/client.server.ts";
+import { sessions, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { hashPassword } from "./password.server.ts";
+import { hashPassword, verifyPassword } from "./password.server.ts";
 
 export type Role = "customer" | "admin";
 export type SessionUser = { id: number; email: string; fullName: string; role: Role; timeZone: string };
@@ -50,12 +50,37 @@ export async function createUser(input: { email: string; fullName: string; passw
   }
 }
 
-/** Creates the account or resets its password and role: used for ADMIN_EMAIL at start. */
+/** Signs the user out everywhere: every session row goes. */
+export function revokeAllSessions(userId: number, executor: Executor = db): void {
+  executor.delete(sessions).where(eq(sessions.userId, userId)).run();
+}
+
+/** A new password ends every session, so whoever knew the old one is out. */
+export async function setPassword(userId: number, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  db.transaction((tx) => {
+    tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+    revokeAllSessions(userId, tx);
+  });
+}
+
+/** A new role ends every session: none keeps the rights (or the lifetime) of the old one. */
+export function setRole(userId: number, role: Role): void {
+  db.transaction((tx) => {
+    tx.update(users).set({ role }).where(eq(users.id, userId)).run();
+    revokeAllSessions(userId, tx);
+  });
+}
+
+/**
+ * Creates the account or resets its password and role: used for ADMIN_EMAIL at start. What is
+ * already so is left alone, so a restart does not sign the admin out.
+ */
 export async function upsertUser(input: { email: string; fullName: string; password: string; role: Role }) {
   const existing = findUserByEmail(input.email);
   if (!existing) return createUser(input);
-  const passwordHash = await hashPassword(input.password);
-  db.update(users).set({ passwordHash, role: input.role }).where(eq(users.id, existing.id)).run();
+  if (!(await verifyPassword(input.password, existing.passwordHash))) await setPassword(existing.id, input.password);
+  if (existing.role !== input.role) setRole(existing.id, input.role);
   return getUserById(existing.id)!;
 }
 

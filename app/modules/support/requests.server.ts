@@ -35,7 +35,7 @@ function tooMany(seconds: number): string {
 }
 
 /** The limit message, or null when the request may go ahead. */
-// Without Redis the limits are skipped (see hit): the request is still saved, SQLite is the record.
+// Without Redis the limits are counted in this process's memory (see hit).
 async function checkLimits(ip: string, userId: number | null): Promise<string | null> {
   const address = await hit(perIp, ip);
   if (!address.allowed) return tooMany(address.retryAfterSeconds);

@@ -26,7 +26,8 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const result = await attemptLogin(request, submission.value.email);
   if (!result.ok) {
-    return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), { status: 400 });
+    const headers = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
+    return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), { status: result.status, headers });
   }
   const cookie = await startSession(request, result.user.id);
   return redirect(safeRedirect(submission.value.redirectTo, "/sms/sendSms"), { headers: { "Set-Cookie": cookie } });

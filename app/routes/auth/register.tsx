@@ -23,10 +23,15 @@ export async function action({ request }: Route.ActionArgs) {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
   const result = await registerCustomer(request, submission.value);
-  if (!result.ok && result.field === "email") {
-    return data(submission.reply({ fieldErrors: { email: [result.error] }, hideFields: ["password"] }), { status: 400 });
+  if (!result.ok && result.field) {
+    return data(submission.reply({ fieldErrors: { [result.field]: [result.error] }, hideFields: ["password"] }), { status: 400 });
   }
-  if (!result.ok) return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), { status: result.status });
+  if (!result.ok) {
+    return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), {
+      status: result.status,
+      headers: { "Retry-After": String(result.retryAfterSeconds) },
+    });
+  }
   return redirectWithToast("/login", { description: "Registration successful! Please login to continue." });
 }
 
