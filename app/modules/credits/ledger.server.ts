@@ -144,11 +144,11 @@ export type OperatorAdjustmentResult =
 
 /** An admin adds or removes credits with a reason; a removal never takes the balance below zero. */
 export function adjustCredits(adjustment: OperatorAdjustment): OperatorAdjustmentResult {
-  return db.transaction(
-    (tx) => {
-      const user = tx.select({ id: users.id }).from(users).where(eq(users.id, adjustment.userId)).get();
-      if (!user) return { status: "not-found" as const };
-      try {
+  try {
+    return db.transaction(
+      (tx) => {
+        const user = tx.select({ id: users.id }).from(users).where(eq(users.id, adjustment.userId)).get();
+        if (!user) return { status: "not-found" as const };
         const booked = bookEntry(tx, {
           userId: adjustment.userId,
           kind: "adjustment",
@@ -159,13 +159,14 @@ export function adjustCredits(adjustment: OperatorAdjustment): OperatorAdjustmen
           reason: adjustment.reason,
         });
         return { status: booked ? ("booked" as const) : ("duplicate" as const), balance: getBalance(adjustment.userId, tx) };
-      } catch (error) {
-        if (error instanceof InsufficientCreditsError) return { status: "insufficient" as const, balance: error.balance };
-        throw error;
-      }
-    },
-    { behavior: "immediate" },
-  );
+      },
+      { behavior: "immediate" },
+    );
+  } catch (error) {
+    // Caught outside the transaction, so its rollback has removed the refused entry.
+    if (error instanceof InsufficientCreditsError) return { status: "insufficient", balance: error.balance };
+    throw error;
+  }
 }
 
 export const LEDGER_PAGE_SIZE = 20;

@@ -4,15 +4,20 @@ import { z } from "zod";
 
 export const MAX_ADJUSTMENT = 1_000_000;
 export const MAX_REASON = 500;
+const TOO_MANY = `Amount must be at most ${MAX_ADJUSTMENT.toLocaleString("en-US")} credits`;
 export const ADJUSTMENT_DIRECTIONS = ["add", "remove"] as const;
 
 export const CreditAdjustmentSchema = z.object({
   direction: z.enum(ADJUSTMENT_DIRECTIONS, { error: "Choose whether to add or remove credits" }),
-  amount: z.coerce
-    .number({ error: "Amount is required" })
-    .int("Amount must be a whole number of credits")
-    .min(1, "Amount must be at least 1 credit")
-    .max(MAX_ADJUSTMENT, `Amount must be at most ${MAX_ADJUSTMENT.toLocaleString("en-US")} credits`),
+  // Read as text, so "abc" is told apart from a missing amount.
+  amount: z
+    .string({ error: "Amount is required" })
+    .trim()
+    .min(1, "Amount is required")
+    .regex(/^[+-]?\d+$/, "Amount must be a whole number of credits")
+    .transform(Number)
+    // After the regex, only a number too long for a float (Infinity) is not a number.
+    .pipe(z.number({ error: TOO_MANY }).min(1, "Amount must be at least 1 credit").max(MAX_ADJUSTMENT, TOO_MANY)),
   reason: z
     .string({ error: "Reason is required" })
     .trim()
