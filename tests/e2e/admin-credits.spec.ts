@@ -3,6 +3,8 @@
 import { demoAdmin, expect, login, newAccount, register, test } from "./fixtures.ts";
 
 test("an admin finds an account and adds and removes credits with a reason", async ({ page }) => {
+  // A long journey (a sign-up, a sign-in, four bookings): room for a busy machine.
+  test.slow();
   const customer = newAccount("granted");
   await register(page, customer);
   await login(page, demoAdmin);
