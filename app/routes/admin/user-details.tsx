@@ -91,7 +91,7 @@ function AdjustForm({ requestKey, lastResult }: { requestKey: string; lastResult
     <Form method="post" {...getFormProps(form)} noValidate className="space-y-4">
       <FormErrors id={form.errorId} errors={form.errors} />
       <input type="hidden" name="requestKey" value={requestKey} />
-      <fieldset aria-describedby={directionErrorId} aria-invalid={directionErrorId ? true : undefined}>
+      <fieldset>
         <legend className="mb-1 block text-sm font-medium text-slate-700">Change</legend>
         <div className="flex flex-wrap gap-4">
           {(["add", "remove"] as const).map((value) => (
@@ -101,6 +101,8 @@ function AdjustForm({ requestKey, lastResult }: { requestKey: string; lastResult
                 name={fields.direction.name}
                 value={value}
                 defaultChecked={fields.direction.initialValue === value}
+                aria-invalid={directionErrorId ? true : undefined}
+                aria-describedby={directionErrorId}
                 className="h-4 w-4 border-slate-300 text-brand-600 focus:ring-brand-500"
               />
               {value === "add" ? "Add credits" : "Remove credits"}

@@ -45,7 +45,8 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         <Field
           className="min-w-64 flex-1"
           label="Search"
-          inputProps={{ name: "q", type: "search", defaultValue: q, maxLength: 100, placeholder: "Name or e-mail" }}
+          help="Part of a name or an e-mail address."
+          inputProps={{ name: "q", type: "search", defaultValue: q, maxLength: 100 }}
         />
         <Button type="submit">Search</Button>
       </Form>

@@ -168,6 +168,8 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
             <p className="mt-3 text-xs text-slate-500">
               Cancelling takes this order's credits back from the customer, as far as they have not been spent.
             </p>
+          ) : isPayable(order.status) ? (
+            <p className="mt-3 text-xs text-slate-500">Cancelling also cancels the payment, so the customer can no longer pay this order.</p>
           ) : null}
         </Card>
       ) : null}
