@@ -38,6 +38,8 @@ const adminOnly = [
 ];
 
 test("every login-only route sends a visitor to login and back", async ({ page }) => {
+  // One page load per route (30+): room for a busy machine.
+  test.slow();
   for (const path of [...loginOnly, ...adminOnly]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(new RegExp(`/login\\?redirectTo=${encodeURIComponent(path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
@@ -45,6 +47,7 @@ test("every login-only route sends a visitor to login and back", async ({ page }
 });
 
 test("admin-only routes send a customer to accessDenied", async ({ page }) => {
+  test.slow();
   await signUpAndLogin(page, "guard");
   for (const path of adminOnly) {
     await page.goto(path);
