@@ -41,6 +41,8 @@ export default [
   route("sms/importContacts", "routes/sms/import-contacts.tsx"),
   route("sms/groupSends/:id", "routes/sms/group-send-status.ts"),
   route("admin/support", "routes/content/support-inbox.tsx"),
+  route("admin/users", "routes/admin/users.tsx"),
+  route("admin/users/:id", "routes/admin/user-details.tsx"),
   route("sitemap.xml", "routes/content/sitemap.ts"),
   route("robots.txt", "routes/content/robots.ts"),
   route("setup/:token", "routes/auth/setup.tsx"),

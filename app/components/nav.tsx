@@ -22,6 +22,7 @@ const adminLinks = [
   { to: "/order/allOrders", label: "All Orders" },
   { to: "/menuItem/menuitemlist", label: "Menu Items" },
   { to: "/admin/support", label: "Support Inbox" },
+  { to: "/admin/users", label: "Accounts & Credits" },
 ];
 
 const menuItemClass = "block rounded px-3 py-2 text-sm text-slate-700 no-underline hover:bg-slate-100 hover:text-slate-900";

@@ -26,9 +26,20 @@ const loginOnly = [
   "/sms/support",
   "/sms/documentation",
 ];
-const adminOnly = ["/authorization", "/order/allOrders", "/menuItem/menuitemlist", "/menuItem/menuItemUpsert", "/menuItem/menuItemUpsert/1", "/admin/support"];
+const adminOnly = [
+  "/authorization",
+  "/order/allOrders",
+  "/menuItem/menuitemlist",
+  "/menuItem/menuItemUpsert",
+  "/menuItem/menuItemUpsert/1",
+  "/admin/support",
+  "/admin/users",
+  "/admin/users/1",
+];
 
 test("every login-only route sends a visitor to login and back", async ({ page }) => {
+  // One page load per route (30+): room for a busy machine.
+  test.slow();
   for (const path of [...loginOnly, ...adminOnly]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(new RegExp(`/login\\?redirectTo=${encodeURIComponent(path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
@@ -36,6 +47,7 @@ test("every login-only route sends a visitor to login and back", async ({ page }
 });
 
 test("admin-only routes send a customer to accessDenied", async ({ page }) => {
+  test.slow();
   await signUpAndLogin(page, "guard");
   for (const path of adminOnly) {
     await page.goto(path);
@@ -51,6 +63,11 @@ test("admins reach admin pages; customers reach the sample authentication page",
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Authorization");
   await page.goto("/authentication");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Authentication");
+  await page.goto("/admin/users");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Accounts");
+  for (const missing of ["/admin/users/999999999", "/admin/users/abc"]) {
+    expect((await page.goto(missing))?.status(), missing).toBe(404);
+  }
 });
 
 test("unknown paths render only NotFound with status 404", async ({ page }) => {

@@ -4,10 +4,12 @@ import { seedDatabase } from "../../app/db/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { testCardPaymentAction } from "../../app/modules/payments/card-form.server.ts";
+import { chargeTestCard } from "../../app/modules/payments/offline.server.ts";
 import { getOrder } from "../../app/modules/shop/orders.server.ts";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { createTestUser, dataOf, locationOf, statusOf } from "../support/requests.ts";
-import { addToCart, placeOrder } from "../support/shop.ts";
+import { action as orderDetailsAction } from "../../app/routes/shop/order-details.tsx";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
+import { addToCart, call, payWithCard, placeOrder } from "../support/shop.ts";
 
 type Reply = { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
 
@@ -77,5 +79,35 @@ describe("testCardPaymentAction", () => {
     expect(dataOf<Reply>(result).error?.[""]).toEqual(["An unexpected error occurred."]);
     expect(logged).toHaveBeenCalledOnce();
     logged.mockRestore();
+  });
+});
+
+describe("an admin cancelling a Pending order cancels its offline payment", () => {
+  const cancel = (admin: TestUser, orderId: number) =>
+    call(orderDetailsAction, makeRequest(`/order/orderDetails/${orderId}`, { user: admin, form: { status: "Cancelled" } }), { id: String(orderId) });
+
+  it("the customer can no longer pay it, not even from a form already on screen", async () => {
+    const admin = await createTestUser("admin");
+    const { user, order } = await pendingOrder();
+    expect(locationOf(await cancel(admin, order.id))).toBe(`/order/orderDetails/${order.id}`);
+    expect(getOrder(order.id)!.status).toBe("Cancelled");
+    // The payment page turns the customer away; the processor itself refuses the order too.
+    expect(locationOf(await payWithCard(user, order.id, "4242 4242 4242 4242"))).toBe(`/order/orderDetails/${order.id}`);
+    const late = await testCardPaymentAction(order, card("4242 4242 4242 4242"));
+    expect(statusOf(late)).toBe(402);
+    expect(dataOf<Reply>(late).error?.[""]).toEqual(["This order was cancelled, so it can no longer be paid."]);
+    expect(getOrder(order.id)!.status).toBe("Cancelled");
+    expect(getBalance(user.id)).toBe(0);
+  });
+
+  it("a payment that succeeded first wins: the cancel is refused and the order confirmed", async () => {
+    const admin = await createTestUser("admin");
+    const { user, order } = await pendingOrder();
+    chargeTestCard(order, "4242424242424242");
+    const refused = await cancel(admin, order.id);
+    expect(statusOf(refused)).toBe(409);
+    expect(dataOf<Reply>(refused).error?.[""]?.[0]).toMatch(/^This order was paid meanwhile, so it was not cancelled/);
+    expect(getOrder(order.id)!.status).toBe("Confirmed");
+    expect(getBalance(user.id)).toBe(pack.credits);
   });
 });

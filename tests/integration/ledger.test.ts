@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { book, getBalance, getLedgerSum, InsufficientCreditsError } from "../../app/modules/credits/ledger.server.ts";
+import { db } from "../../app/db/client.server.ts";
+import { adjustCredits, book, getBalance, getLedgerSum, InsufficientCreditsError, listLedgerEntries, takeBack } from "../../app/modules/credits/ledger.server.ts";
 import { createTestUser } from "../support/requests.ts";
 
 describe("credit ledger", () => {
@@ -25,5 +26,44 @@ describe("credit ledger", () => {
     const user = await createTestUser();
     expect(() => book({ userId: user.id, kind: "grant", amount: 0, key: "zero" })).toThrow();
     expect(() => book({ userId: user.id, kind: "grant", amount: 1.5, key: "half" })).toThrow();
+  });
+
+  it("takes back at most the balance, records the rest as shortfall, and once per key", async () => {
+    const user = await createTestUser();
+    book({ userId: user.id, kind: "grant", amount: 30, key: `g:${user.id}` });
+    const takeBackOnce = () =>
+      db.transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 100, key: `tb:${user.id}` }), { behavior: "immediate" });
+    expect(takeBackOnce()).toEqual({ booked: true, taken: 30, shortfall: 70 });
+    expect(takeBackOnce()).toEqual({ booked: false, taken: 0, shortfall: 0 });
+    expect(getBalance(user.id)).toBe(0);
+    expect(getLedgerSum(user.id)).toBe(0);
+    // Nothing left: the entry still records what could not be taken.
+    const nothing = db.transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 5, key: `tb2:${user.id}` }), { behavior: "immediate" });
+    expect(nothing).toEqual({ booked: true, taken: 0, shortfall: 5 });
+    expect(listLedgerEntries(user.id).rows.map((r) => [r.amount, r.shortfall])).toEqual([
+      [0, 5],
+      [-30, 70],
+      [30, 0],
+    ]);
+    expect(() => db.transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 0, key: "tb-zero" }))).toThrow();
+  });
+
+  it("an operator adjustment records who and why, books a request key once, and never removes more than the balance", async () => {
+    const user = await createTestUser();
+    const admin = await createTestUser("admin");
+    const grant = { userId: user.id, actorUserId: admin.id, amount: 50, reason: "Invoice 17", requestKey: `k-${user.id}-add-000000` };
+    expect(adjustCredits(grant)).toEqual({ status: "booked", balance: 50 });
+    expect(adjustCredits(grant)).toEqual({ status: "duplicate", balance: 50 });
+    const removal = { ...grant, amount: -51, reason: "Correction", requestKey: `k-${user.id}-rm-0000000` };
+    expect(adjustCredits(removal)).toEqual({ status: "insufficient", balance: 50 });
+    expect(getBalance(user.id)).toBe(50);
+    expect(adjustCredits({ ...removal, amount: -50 })).toEqual({ status: "booked", balance: 0 });
+    expect(getLedgerSum(user.id)).toBe(0);
+    expect(adjustCredits({ ...grant, userId: 999_999, requestKey: "k-missing-user-0000" })).toEqual({ status: "not-found" });
+    const rows = listLedgerEntries(user.id).rows;
+    expect(rows.map((r) => ({ amount: r.amount, reason: r.reason, actor: r.actor?.email }))).toEqual([
+      { amount: -50, reason: "Correction", actor: admin.email },
+      { amount: 50, reason: "Invoice 17", actor: admin.email },
+    ]);
   });
 });

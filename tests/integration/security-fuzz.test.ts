@@ -96,6 +96,9 @@ const plausible = fc.oneof(
     "monthly",
     "Confirmed",
     "Cancelled",
+    "add",
+    "remove",
+    "Kq3vX9_pL2mN8rT4wY6z",
     "beverages",
     "12.50",
     "250",
@@ -205,6 +208,13 @@ const ACTIONS: Record<string, ActionSpec> = {
   "routes/content/contact.tsx": { user: "visitor", path: () => "/sms/contact", intents: [], fields: ["name", "email", "subject", "message", "website"] },
   "routes/content/support.tsx": { user: "owner", path: () => "/sms/support", intents: [], fields: ["subject", "message"] },
   "routes/content/support-inbox.tsx": { user: "admin", path: () => "/admin/support", intents: ["handle", "reopen"], fields: ["id"] },
+  "routes/admin/user-details.tsx": {
+    user: "admin",
+    path: (o) => `/admin/users/${o.customer.id}`,
+    params: (o) => ({ id: String(o.customer.id) }),
+    intents: [],
+    fields: ["direction", "amount", "reason", "requestKey"],
+  },
   "routes/not-found.tsx": { user: "visitor", path: () => "/no/such/page", intents: [], fields: ["anything"] },
   // Last: its deletes (an id of the owner's may be a package's too) take packages the others use.
   "routes/shop/menu-item-list.tsx": { user: "admin", path: () => "/menuItem/menuitemlist", intents: ["delete"], fields: ["id"] },

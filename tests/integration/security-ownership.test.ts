@@ -88,6 +88,13 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
     post("/menuItem/menuitemlist", { intent: "delete", id: String(pack.id) }, undefined, ACCESS_DENIED),
   ],
   "routes/shop/menu-item-upsert.tsx": () => [get(`/menuItem/menuItemUpsert/${pack.id}`, { id: String(pack.id) }, ACCESS_DENIED)],
+  "routes/admin/users.tsx": (a) => [get(`/admin/users?q=${encodeURIComponent(a.customer.email)}`, undefined, ACCESS_DENIED)],
+  "routes/admin/user-details.tsx": (a) => [
+    get(`/admin/users/${a.customer.id}`, { id: String(a.customer.id) }, ACCESS_DENIED),
+    post(`/admin/users/${a.customer.id}`, { direction: "remove", amount: "1", reason: "x", requestKey: "k".repeat(20) }, { id: String(a.customer.id) }, ACCESS_DENIED),
+    // Not even credits for oneself.
+    post(`/admin/users/${b.id}`, { direction: "add", amount: "1000", reason: "x", requestKey: "k".repeat(21) }, { id: String(b.id) }, ACCESS_DENIED),
+  ],
 };
 
 /** Routes with a path parameter that is not an owned id, and why. */
@@ -262,6 +269,7 @@ describe("no GET changes anything", () => {
       "routes/shop/payment.tsx": { path: `/payment?orderId=${a.pendingOrderId}` },
       "routes/sms/api-token.tsx": { path: "/sms/apiToken?show=1" },
       "routes/content/support-inbox.tsx": { path: `/admin/support?id=${a.supportRequestId}` },
+      "routes/admin/user-details.tsx": { path: `/admin/users/${a.customer.id}?page=2`, params: { id: String(a.customer.id) } },
     };
     const before = databaseFingerprint();
     let loaders = 0;

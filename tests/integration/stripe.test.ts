@@ -14,13 +14,17 @@ process.env.STRIPE_API_BASE = fake.url;
 const { db } = await import("../../app/db/client.server.ts");
 const { packages } = await import("../../app/db/schema/shop.ts");
 const { seedDatabase } = await import("../../app/db/seed.server.ts");
-const { getBalance, getLedgerSum } = await import("../../app/modules/credits/ledger.server.ts");
+const { creditLedger } = await import("../../app/db/schema/core.ts");
+const { book, getBalance, getLedgerSum } = await import("../../app/modules/credits/ledger.server.ts");
 const { getCartCount } = await import("../../app/modules/shop/cart.server.ts");
 const { getOrder } = await import("../../app/modules/shop/orders.server.ts");
 const { contentSecurityPolicy } = await import("../../app/utils/csp.server.ts");
 const payment = await import("../../app/routes/shop/payment.tsx");
 const paymentReturn = await import("../../app/routes/shop/payment-return.tsx");
 const webhook = await import("../../app/routes/shop/stripe-webhook.tsx");
+const orderDetails = await import("../../app/routes/shop/order-details.tsx");
+const { getToast } = await import("../../app/utils/toast.server.ts");
+const { eq } = await import("drizzle-orm");
 const { createTestUser, dataOf, locationOf, makeRequest, statusOf } = await import("../support/requests.ts");
 type TestUser = Awaited<ReturnType<typeof createTestUser>>;
 const { addToCart, call, placeOrder } = await import("../support/shop.ts");
@@ -216,5 +220,171 @@ describe("Stripe webhook", () => {
   it("acknowledges events it does not handle", async () => {
     const payload = event("customer.created", { id: "cus_1", object: "customer" });
     expect(statusOf(await webhook.action({ request: webhookRequest(payload, sign(payload)) } as never))).toBe(200);
+  });
+});
+
+/** A Confirmed order paid through the Payment Element, and its intent. */
+async function paidOrder(user: TestUser, quantity = 2) {
+  const order = await pendingOrder(user, quantity);
+  const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
+  fake.succeed(intentId);
+  expect(locationOf(await call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user })))).toBe(
+    `/order/orderconfirmed/${order.id}`,
+  );
+  return { order: getOrder(order.id)!, intentId };
+}
+
+/** The same signed event delivered five times at once, as Stripe's retries can. */
+async function deliverFiveTimes(type: string, object: unknown) {
+  const payload = event(type, object);
+  const responses = await Promise.all(Array.from({ length: 5 }, () => webhook.action({ request: webhookRequest(payload, sign(payload)) } as never)));
+  expect(responses.map((r) => (r as Response).status)).toEqual([200, 200, 200, 200, 200]);
+}
+
+const ledgerOf = (userId: number) => db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(creditLedger.id).all();
+
+describe("Stripe refunds and disputes take the order's credits back", () => {
+  it("charge.refunded delivered five times takes all credits back once and the order is Refunded", async () => {
+    const user = await createTestUser();
+    const { order, intentId } = await paidOrder(user);
+    await deliverFiveTimes("charge.refunded", fake.refund(intentId));
+    expect(getBalance(user.id)).toBe(0);
+    expect(getLedgerSum(user.id)).toBe(0);
+    expect(getOrder(order.id)).toMatchObject({ status: "Refunded", refundedCents: order.totalCents, creditsReversed: order.totalCredits, creditsShortfall: 0 });
+    const reversals = ledgerOf(user.id).filter((e) => e.kind === "reversal");
+    expect(reversals).toEqual([expect.objectContaining({ amount: -order.totalCredits, shortfall: 0, note: `Order ${order.id} refunded` })]);
+  });
+
+  it("credits already spent are a shortfall on the order and the ledger, never a negative balance", async () => {
+    const user = await createTestUser();
+    const { order, intentId } = await paidOrder(user);
+    const spent = order.totalCredits - 30;
+    book({ userId: user.id, kind: "debit", amount: -spent, key: `spent:${order.id}` });
+    await deliverFiveTimes("charge.refunded", fake.refund(intentId));
+    expect(getBalance(user.id)).toBe(0);
+    expect(getLedgerSum(user.id)).toBe(0);
+    expect(getOrder(order.id)).toMatchObject({ status: "Refunded", creditsReversed: 30, creditsShortfall: spent });
+    expect(ledgerOf(user.id).filter((e) => e.kind === "reversal")).toEqual([expect.objectContaining({ amount: -30, shortfall: spent })]);
+
+    // Everything spent: the entry still records what could not be taken back.
+    const broke = await createTestUser();
+    const second = await paidOrder(broke);
+    book({ userId: broke.id, kind: "debit", amount: -second.order.totalCredits, key: `spent:${second.order.id}` });
+    await deliverFiveTimes("charge.refunded", fake.refund(second.intentId));
+    expect(getBalance(broke.id)).toBe(0);
+    expect(getOrder(second.order.id)).toMatchObject({ status: "Refunded", creditsReversed: 0, creditsShortfall: second.order.totalCredits });
+    expect(ledgerOf(broke.id).filter((e) => e.kind === "reversal")).toEqual([expect.objectContaining({ amount: 0, shortfall: second.order.totalCredits })]);
+  });
+
+  it("a partial refund takes back its share (rounded down), a later one the rest, whatever order they arrive in", async () => {
+    const user = await createTestUser();
+    const { order, intentId } = await paidOrder(user, 3);
+    const third = Math.floor(order.totalCents / 3);
+    const first = fake.refund(intentId, third);
+    const second = fake.refund(intentId);
+    // The full refund's event arrives first; the partial one, late, changes nothing.
+    await deliverFiveTimes("charge.refunded", second);
+    await deliverFiveTimes("charge.refunded", first);
+    expect(getOrder(order.id)).toMatchObject({ status: "Refunded", creditsReversed: order.totalCredits });
+    expect(getBalance(user.id)).toBe(0);
+
+    const other = await createTestUser();
+    const partly = await paidOrder(other, 3);
+    await deliverFiveTimes("charge.refunded", fake.refund(partly.intentId, third));
+    const share = Math.floor((partly.order.totalCredits * third) / partly.order.totalCents);
+    expect(getOrder(partly.order.id)).toMatchObject({ status: "Confirmed", refundedCents: third, creditsReversed: share });
+    expect(getBalance(other.id)).toBe(partly.order.totalCredits - share);
+    await deliverFiveTimes("charge.refunded", fake.refund(partly.intentId));
+    expect(getOrder(partly.order.id)).toMatchObject({ status: "Refunded", creditsReversed: partly.order.totalCredits });
+    expect(getBalance(other.id)).toBe(0);
+  });
+
+  it("charge.dispute.created delivered five times takes the credits back once and the order is Disputed", async () => {
+    const user = await createTestUser();
+    const { order, intentId } = await paidOrder(user);
+    book({ userId: user.id, kind: "debit", amount: -10, key: `spent:${order.id}` });
+    await deliverFiveTimes("charge.dispute.created", fake.dispute(intentId));
+    expect(getBalance(user.id)).toBe(0);
+    expect(getLedgerSum(user.id)).toBe(0);
+    expect(getOrder(order.id)).toMatchObject({ status: "Disputed", creditsReversed: order.totalCredits - 10, creditsShortfall: 10 });
+    expect(ledgerOf(user.id).filter((e) => e.kind === "reversal")).toHaveLength(1);
+    // A refund after the dispute has nothing left to take.
+    await deliverFiveTimes("charge.refunded", fake.refund(intentId));
+    expect(getOrder(order.id)).toMatchObject({ status: "Disputed", creditsReversed: order.totalCredits - 10, creditsShortfall: 10 });
+    expect(ledgerOf(user.id).filter((e) => e.kind === "reversal")).toHaveLength(1);
+  });
+
+  it("a refund of a payment that confirmed no order changes nothing", async () => {
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
+    fake.succeed(intentId);
+    await deliverFiveTimes("charge.refunded", fake.refund(intentId));
+    expect(getOrder(order.id)).toMatchObject({ status: "Pending", refundedCents: 0 });
+  });
+});
+
+describe("an admin cancelling a Pending order cancels its payment", () => {
+  const cancel = (admin: TestUser, orderId: number) =>
+    call(orderDetails.action, makeRequest(`/order/orderDetails/${orderId}`, { user: admin, form: { status: "Cancelled" } }), { id: String(orderId) });
+
+  it("cancels the PaymentIntent and the Checkout Session, and the customer can no longer pay", async () => {
+    const admin = await createTestUser("admin");
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
+    const checkout = locationOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-checkout" } })))!;
+    const sessionId = checkout.split("/").pop()!;
+    expect(getOrder(order.id)!.checkoutSessionRef).toBe(sessionId);
+
+    const result = await cancel(admin, order.id);
+    expect(locationOf(result)).toBe(`/order/orderDetails/${order.id}`);
+    expect(getOrder(order.id)!.status).toBe("Cancelled");
+    expect(fake.intents.get(intentId)!.status).toBe("canceled");
+    expect(fake.sessions.get(sessionId)!.status).toBe("expired");
+    expect(() => fake.succeed(intentId)).toThrow(/cannot be paid/);
+    expect(() => fake.completeSession(sessionId)).toThrow(/cannot be paid/);
+    // The payment page sends the customer to the order instead of taking money.
+    for (const intent of ["stripe-intent", "stripe-checkout"]) {
+      expect(locationOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent } })))).toBe(`/order/orderDetails/${order.id}`);
+    }
+    expect(getBalance(user.id)).toBe(0);
+  });
+
+  it("refuses the cancel when the payment succeeded meanwhile, and confirms the order instead", async () => {
+    const admin = await createTestUser("admin");
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
+    fake.succeed(intentId);
+    const result = await cancel(admin, order.id);
+    expect(statusOf(result)).toBe(409);
+    expect(JSON.stringify(dataOf(result))).toContain("This order was paid meanwhile, so it was not cancelled");
+    expect(getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: intentId });
+    expect(getBalance(user.id)).toBe(2 * pack.credits);
+    expect(fake.intents.get(intentId)!.status).toBe("succeeded");
+  });
+
+  it("refuses the cancel while the payment is processing", async () => {
+    const admin = await createTestUser("admin");
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
+    fake.intents.get(intentId)!.status = "processing";
+    const result = await cancel(admin, order.id);
+    expect(statusOf(result)).toBe(409);
+    expect(JSON.stringify(dataOf(result))).toContain("still processing");
+    expect(getOrder(order.id)!.status).toBe("Pending");
+  });
+
+  it("a Pending order never sent to Stripe is simply cancelled", async () => {
+    const admin = await createTestUser("admin");
+    const user = await createTestUser();
+    const order = await pendingOrder(user);
+    const result = await cancel(admin, order.id);
+    expect(await getToast(new Request("http://localhost", { headers: { Cookie: (result as Response).headers.get("Set-Cookie")!.split(";")[0] } })).then((t) => t.toast?.description)).toBe(
+      "Order cancelled. It was never paid, so no credits were involved.",
+    );
+    expect(getOrder(order.id)!.status).toBe("Cancelled");
   });
 });

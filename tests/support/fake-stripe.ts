@@ -1,5 +1,7 @@
-// A local HTTP server standing in for api.stripe.com: just enough PaymentIntents and Checkout
-// Sessions for our adapter, with Stripe's idempotency (same key, same answer).
+// A local HTTP server standing in for api.stripe.com: just enough PaymentIntents (with cancel),
+// Checkout Sessions (with expire), refunds and disputes for our adapter, with Stripe's idempotency
+// (same key, same answer) and its refusals (a settled intent cannot be cancelled, a cancelled one
+// cannot be paid).
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -36,6 +38,12 @@ export async function startFakeStripe() {
   const sessions = new Map<string, Obj>();
   const answered = new Map<string, { status: number; body: string }>();
   const requests: RecordedRequest[] = [];
+  const charges = new Map<string, Obj>();
+
+  const unexpectedState = (message: string) => ({
+    status: 400,
+    body: { error: { type: "invalid_request_error", code: "payment_intent_unexpected_state", message } },
+  });
 
   function createIntent(params: Obj): Obj {
     const intentId = id("pi");
@@ -59,7 +67,14 @@ export async function startFakeStripe() {
     if (resource === "payment_intents") {
       if (method === "POST" && rest.length === 0) return { status: 200, body: createIntent(params) };
       const intent = intents.get(rest[0]);
-      if (method === "GET" && intent) return { status: 200, body: intent };
+      if (method === "GET" && intent && rest.length === 1) return { status: 200, body: intent };
+      if (method === "POST" && intent && rest[1] === "cancel") {
+        if (["succeeded", "processing", "canceled"].includes(intent.status as string)) {
+          return unexpectedState(`You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`);
+        }
+        Object.assign(intent, { status: "canceled", cancellation_reason: params.cancellation_reason ?? null });
+        return { status: 200, body: intent };
+      }
     }
     if (resource === "checkout" && rest[0] === "sessions") {
       if (method === "POST" && rest.length === 1) {
@@ -82,7 +97,14 @@ export async function startFakeStripe() {
         return { status: 200, body: session };
       }
       const session = sessions.get(rest[1]);
-      if (method === "GET" && session) return { status: 200, body: session };
+      if (method === "GET" && session && rest.length === 2) return { status: 200, body: session };
+      if (method === "POST" && session && rest[2] === "expire") {
+        if (session.status !== "open") {
+          return { status: 400, body: { error: { type: "invalid_request_error", message: `Only Checkout Sessions with a status of open can be expired.` } } };
+        }
+        Object.assign(session, { status: "expired" });
+        return { status: 200, body: session };
+      }
     }
     return {
       status: 404,
@@ -112,8 +134,31 @@ export async function startFakeStripe() {
     /** What the card network would do: the intent succeeds (optionally with other facts). */
     succeed(intentId: string, overrides: Obj = {}) {
       const intent = intents.get(intentId)!;
+      if (intent.status === "canceled") throw new Error(`PaymentIntent ${intentId} was cancelled: it cannot be paid`);
       Object.assign(intent, { status: "succeeded", amount_received: intent.amount, ...overrides });
       return intent;
+    },
+    /** The intent's charge (made on first use), as `charge.*` events carry it. */
+    chargeOf(intentId: string) {
+      const intent = intents.get(intentId)!;
+      let charge = charges.get(intentId);
+      if (!charge) {
+        charge = { id: id("ch"), object: "charge", amount: intent.amount, amount_refunded: 0, currency: intent.currency, payment_intent: intentId, refunded: false, metadata: {} };
+        charges.set(intentId, charge);
+      }
+      return charge;
+    },
+    /** A refund from Stripe's dashboard: the charge's running refunded total grows. */
+    refund(intentId: string, amountCents?: number) {
+      const charge = this.chargeOf(intentId);
+      const refunded = Math.min(Number(charge.amount), Number(charge.amount_refunded) + (amountCents ?? Number(charge.amount)));
+      Object.assign(charge, { amount_refunded: refunded, refunded: refunded === charge.amount });
+      return { ...charge };
+    },
+    /** The card holder disputes the charge. */
+    dispute(intentId: string, amountCents?: number) {
+      const charge = this.chargeOf(intentId);
+      return { id: id("dp"), object: "dispute", amount: amountCents ?? charge.amount, charge: charge.id, currency: charge.currency, payment_intent: intentId, reason: "fraudulent", status: "needs_response" };
     },
     fail(intentId: string, message: string) {
       const intent = intents.get(intentId)!;
@@ -123,6 +168,7 @@ export async function startFakeStripe() {
     /** The customer paid on the hosted Checkout page. */
     completeSession(sessionId: string) {
       const session = sessions.get(sessionId)!;
+      if (session.status !== "open") throw new Error(`Checkout Session ${sessionId} is ${session.status}: it cannot be paid`);
       const lines = Object.values((session.line_items_params ?? {}) as Record<string, { quantity: string; price_data: { unit_amount: string; currency: string } }>);
       const amount = lines.reduce((sum, l) => sum + Number(l.quantity) * Number(l.price_data.unit_amount), 0);
       const intent = createIntent({

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Times are UTC epoch milliseconds; screens convert to the user's zone.
 export const createdAt = () =>
@@ -50,12 +50,17 @@ export const creditLedger = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["grant", "debit", "refund", "adjustment"] }).notNull(),
+    kind: text("kind", { enum: ["grant", "debit", "refund", "adjustment", "reversal"] }).notNull(),
     // Signed: grants and refunds are positive, debits negative.
     amount: integer("amount").notNull(),
+    // Credits a reversal wanted but the customer had already spent: recorded, never a negative balance.
+    shortfall: integer("shortfall").notNull().default(0),
     // Idempotency key: the same business event can never be booked twice.
     key: text("key").notNull(),
     note: text("note"),
+    // The admin who booked an operator grant or removal, and why (required for those).
+    actorUserId: integer("actor_user_id").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
+    reason: text("reason"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("credit_ledger_key_unique").on(t.key), index("credit_ledger_user_idx").on(t.userId, t.id)],

@@ -55,6 +55,12 @@ export const orders = sqliteTable(
     // Why the last payment attempt failed, shown on the payment and failed screens.
     paymentError: text("payment_error"),
     creditsReversed: integer("credits_reversed").notNull().default(0),
+    // Credits a cancellation, refund or dispute wanted back that the customer had already spent.
+    creditsShortfall: integer("credits_shortfall").notNull().default(0),
+    // Stripe's cumulative refunded amount; a refund event never lowers it, so a replay does nothing.
+    refundedCents: integer("refunded_cents").notNull().default(0),
+    // The Checkout Session made for this order (no-JS payments), expired when an admin cancels.
+    checkoutSessionRef: text("checkout_session_ref"),
     createdAt: createdAt(),
     confirmedAt: integer("confirmed_at", { mode: "timestamp_ms" }),
     cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
@@ -93,7 +99,8 @@ export const offlineCharges = sqliteTable(
       .references(() => orders.id, { onDelete: "cascade" }),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull(),
-    status: text("status", { enum: ["succeeded", "declined"] }).notNull(),
+    // `cancelled`: the order was cancelled before it was paid; the processor then refuses to charge it.
+    status: text("status", { enum: ["succeeded", "declined", "cancelled"] }).notNull(),
     declineCode: text("decline_code"),
     createdAt: createdAt(),
   },

@@ -1,10 +1,12 @@
-import { eq, sql } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { db, type Executor } from "../../db/client.server.ts";
 import { statement } from "../../db/statements.server.ts";
 import { creditLedger, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
+import { pageWindow } from "../../utils/misc.ts";
 
-export type LedgerKind = "grant" | "debit" | "refund" | "adjustment";
+export type LedgerKind = "grant" | "debit" | "refund" | "adjustment" | "reversal";
 
 export class InsufficientCreditsError extends Error {
   readonly needed: number;
@@ -25,6 +27,9 @@ export type LedgerEntry = {
   /** Unique business key (e.g. `payment:pi_123`, `msg:42:debit`): a second booking is a no-op. */
   key: string;
   note?: string;
+  /** The admin who booked it (operator grants and removals), and why. */
+  actorUserId?: number;
+  reason?: string;
 };
 
 /**
@@ -39,7 +44,7 @@ export function bookEntry(tx: Executor, entry: LedgerEntry): boolean {
 }
 
 const insertEntry = statement(
-  "insert into credit_ledger (user_id, kind, amount, key, note, created_at) values (?, ?, ?, ?, ?, ?) on conflict(key) do nothing",
+  "insert into credit_ledger (user_id, kind, amount, shortfall, key, note, actor_user_id, reason, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict(key) do nothing",
 );
 const moveBalance = statement("update users set credit_balance = credit_balance + ? where id = ? and credit_balance >= ?");
 
@@ -55,7 +60,9 @@ export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEn
   for (const entry of entries) {
     if (!Number.isInteger(entry.amount) || entry.amount === 0) throw new Error("Ledger amount must be a non-zero integer");
     // The statements run on the caller's connection, so inside its transaction.
-    if (insertEntry().run(userId, entry.kind, entry.amount, entry.key, entry.note ?? null, now).changes === 1) sum += entry.amount;
+    if (insertEntry().run(userId, entry.kind, entry.amount, 0, entry.key, entry.note ?? null, entry.actorUserId ?? null, entry.reason ?? null, now).changes === 1) {
+      sum += entry.amount;
+    }
   }
   if (sum !== 0 && moveBalance().run(sum, userId, Math.max(0, -sum)).changes === 0) {
     throw new InsufficientCreditsError(-sum, getBalance(userId, tx));
@@ -88,4 +95,105 @@ export function getLedgerSum(userId: number): number {
     .where(eq(creditLedger.userId, userId))
     .get();
   return row?.total ?? 0;
+}
+
+export type TakeBack = { booked: boolean; taken: number; shortfall: number };
+
+/**
+ * Takes up to `wanted` credits back inside the caller's transaction (a cancelled, refunded or
+ * disputed order): as many as the balance holds, and the rest, already spent, is recorded on the
+ * same entry as its shortfall. The balance never goes below zero. When nothing can be taken the
+ * entry still exists (amount 0) so the shortfall is on record. A key booked before takes nothing.
+ */
+export function takeBack(tx: Executor, entry: Omit<LedgerEntry, "amount"> & { wanted: number }): TakeBack {
+  if (!Number.isInteger(entry.wanted) || entry.wanted <= 0) throw new Error("Credits to take back must be a positive integer");
+  const taken = Math.min(entry.wanted, getBalance(entry.userId, tx));
+  const shortfall = entry.wanted - taken;
+  const inserted = insertEntry().run(
+    entry.userId,
+    entry.kind,
+    -taken,
+    shortfall,
+    entry.key,
+    entry.note ?? null,
+    entry.actorUserId ?? null,
+    entry.reason ?? null,
+    clock.now(),
+  ).changes;
+  if (inserted === 0) return { booked: false, taken: 0, shortfall: 0 };
+  // Cannot fail: `taken` is at most the balance read in this same transaction.
+  if (taken > 0) moveBalance().run(-taken, entry.userId, taken);
+  return { booked: true, taken, shortfall };
+}
+
+export type OperatorAdjustment = {
+  userId: number;
+  actorUserId: number;
+  /** Signed: positive adds credits, negative removes them. */
+  amount: number;
+  reason: string;
+  /** The form's idempotency key: a double submit books once. */
+  requestKey: string;
+};
+
+export type OperatorAdjustmentResult =
+  | { status: "booked"; balance: number }
+  | { status: "duplicate"; balance: number }
+  | { status: "insufficient"; balance: number }
+  | { status: "not-found" };
+
+/** An admin adds or removes credits with a reason; a removal never takes the balance below zero. */
+export function adjustCredits(adjustment: OperatorAdjustment): OperatorAdjustmentResult {
+  try {
+    return db.transaction(
+      (tx) => {
+        const user = tx.select({ id: users.id }).from(users).where(eq(users.id, adjustment.userId)).get();
+        if (!user) return { status: "not-found" as const };
+        const booked = bookEntry(tx, {
+          userId: adjustment.userId,
+          kind: "adjustment",
+          amount: adjustment.amount,
+          key: `operator:${adjustment.requestKey}`,
+          note: adjustment.amount > 0 ? "Credits added by an admin" : "Credits removed by an admin",
+          actorUserId: adjustment.actorUserId,
+          reason: adjustment.reason,
+        });
+        return { status: booked ? ("booked" as const) : ("duplicate" as const), balance: getBalance(adjustment.userId, tx) };
+      },
+      { behavior: "immediate" },
+    );
+  } catch (error) {
+    // Caught outside the transaction, so its rollback has removed the refused entry.
+    if (error instanceof InsufficientCreditsError) return { status: "insufficient", balance: error.balance };
+    throw error;
+  }
+}
+
+export const LEDGER_PAGE_SIZE = 20;
+
+const actors = alias(users, "actors");
+
+/** One page of the user's ledger, newest first, with the admin behind each operator entry. */
+export function listLedgerEntries(userId: number, requestedPage = 1) {
+  const [{ total }] = db.select({ total: count() }).from(creditLedger).where(eq(creditLedger.userId, userId)).all();
+  const { page, totalPages, offset } = pageWindow(total, requestedPage, LEDGER_PAGE_SIZE);
+  const rows = db
+    .select({
+      id: creditLedger.id,
+      kind: creditLedger.kind,
+      amount: creditLedger.amount,
+      shortfall: creditLedger.shortfall,
+      note: creditLedger.note,
+      reason: creditLedger.reason,
+      createdAt: creditLedger.createdAt,
+      actor: { id: actors.id, fullName: actors.fullName, email: actors.email },
+    })
+    .from(creditLedger)
+    .leftJoin(actors, eq(actors.id, creditLedger.actorUserId))
+    .where(eq(creditLedger.userId, userId))
+    .orderBy(desc(creditLedger.id))
+    .limit(LEDGER_PAGE_SIZE)
+    .offset(offset)
+    .all();
+  return { rows, total, page, totalPages };
 }

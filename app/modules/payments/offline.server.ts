@@ -33,6 +33,9 @@ export class TestCardsRefusedError extends Error {
   }
 }
 
+const CANCELLED_MESSAGE = "This order was cancelled, so it can no longer be paid.";
+const cancellationId = (orderId: number) => `offcancel_${orderId}`;
+
 export type TestCardResult = { status: "succeeded"; id: string } | { status: "declined"; id: string; message: string };
 
 /**
@@ -50,6 +53,8 @@ export function chargeTestCard(order: { id: number; totalCents: number; currency
         .where(and(eq(offlineCharges.orderId, order.id), eq(offlineCharges.status, "succeeded")))
         .get();
       if (paid) return { status: "succeeded" as const, id: paid.id };
+      const cancelled = tx.select({ id: offlineCharges.id }).from(offlineCharges).where(eq(offlineCharges.id, cancellationId(order.id))).get();
+      if (cancelled) return { status: "declined" as const, id: cancelled.id, message: CANCELLED_MESSAGE };
       const decline = SUCCEEDS.has(cardNumber) ? null : (DECLINES[cardNumber] ?? NOT_A_TEST_CARD);
       const id = `offch_${randomBytes(12).toString("base64url")}`;
       tx.insert(offlineCharges)
@@ -82,5 +87,24 @@ export const offlineProvider: PaymentProvider = {
       orderId: charge.orderId,
       failureMessage: charge.declineCode,
     };
+  },
+  /** Like cancelling a PaymentIntent: recorded on the processor's side, so a later charge is refused (both in immediate transactions). */
+  async cancelPayment(order) {
+    return db.transaction(
+      (tx) => {
+        const paid = tx
+          .select({ id: offlineCharges.id })
+          .from(offlineCharges)
+          .where(and(eq(offlineCharges.orderId, order.id), eq(offlineCharges.status, "succeeded")))
+          .get();
+        if (paid) return { status: "paid" as const, paymentId: paid.id };
+        tx.insert(offlineCharges)
+          .values({ id: cancellationId(order.id), orderId: order.id, amountCents: 0, currency: "usd", status: "cancelled", createdAt: clock.date() })
+          .onConflictDoNothing()
+          .run();
+        return { status: "cancelled" as const };
+      },
+      { behavior: "immediate" },
+    );
   },
 };

@@ -1,11 +1,14 @@
 import type Stripe from "stripe";
 import { recordPaymentFailure } from "../shop/orders.server.ts";
 import { fulfil, type FulfilResult } from "./fulfil.server.ts";
+import { recordDispute, recordRefund, type ReversalResult } from "./reversals.server.ts";
 import { stripeOrderId } from "./stripe.server.ts";
 
-export type WebhookOutcome = { handled: false } | { handled: true; result: FulfilResult | { status: "recorded-failure" } };
+export type WebhookOutcome = { handled: false } | { handled: true; result: FulfilResult | ReversalResult | { status: "recorded-failure" } };
 
-/** Acts on the three events we subscribe to; anything else is acknowledged and ignored. */
+const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === "string" ? ref : (ref?.id ?? null));
+
+/** Acts on the events we subscribe to; anything else is acknowledged and ignored. */
 export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookOutcome> {
   switch (event.type) {
     case "payment_intent.succeeded": {
@@ -26,6 +29,18 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookOut
       // Delayed methods (bank debits) complete unpaid; payment_intent.succeeded follows when they settle.
       if (!orderId || !intent || session.payment_status !== "paid") return { handled: false };
       return { handled: true, result: await fulfil(orderId, intent) };
+    }
+    case "charge.refunded": {
+      const charge = event.data.object;
+      const paymentId = idOf(charge.payment_intent);
+      if (!paymentId) return { handled: false };
+      return { handled: true, result: recordRefund({ paymentId, chargeId: charge.id, refundedCents: charge.amount_refunded }) };
+    }
+    case "charge.dispute.created": {
+      const dispute = event.data.object;
+      const paymentId = idOf(dispute.payment_intent);
+      if (!paymentId) return { handled: false };
+      return { handled: true, result: recordDispute({ paymentId, disputeId: dispute.id, amountCents: dispute.amount }) };
     }
     default:
       return { handled: false };

@@ -6,7 +6,7 @@ import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { packageTitle } from "../shop/packages.ts";
 import type { OrderWithLines } from "../shop/orders.server.ts";
-import type { PaymentProvider, ProviderPayment } from "./provider.server.ts";
+import type { PaymentCancellation, PaymentProvider, ProviderPayment } from "./provider.server.ts";
 
 let client: Stripe | undefined;
 
@@ -53,6 +53,46 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
   };
 }
 
+/** What a PaymentIntent's state means for cancelling its order, or null when it can still be cancelled. */
+function settledIntent(intent: Stripe.PaymentIntent): PaymentCancellation | null {
+  if (intent.status === "succeeded") return { status: "paid", paymentId: intent.id };
+  if (intent.status === "processing") return { status: "processing" };
+  if (intent.status === "canceled") return { status: "cancelled" };
+  return null;
+}
+
+/** Cancels the intent unless it settled; a cancel that loses the race to a payment reads the intent again. */
+async function cancelIntent(intentId: string): Promise<PaymentCancellation> {
+  const settled = settledIntent(await stripe().paymentIntents.retrieve(intentId));
+  if (settled) return settled;
+  try {
+    await stripe().paymentIntents.cancel(intentId, { cancellation_reason: "abandoned" });
+    return { status: "cancelled" };
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+    const now = settledIntent(await stripe().paymentIntents.retrieve(intentId));
+    if (now) return now;
+    throw error;
+  }
+}
+
+/** Expires an open Checkout Session; a completed one answers with its PaymentIntent's state. */
+async function cancelCheckout(sessionId: string): Promise<PaymentCancellation> {
+  let session = await stripe().checkout.sessions.retrieve(sessionId);
+  if (session.status === "open") {
+    try {
+      await stripe().checkout.sessions.expire(sessionId);
+      return { status: "cancelled" };
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      session = await stripe().checkout.sessions.retrieve(sessionId);
+    }
+  }
+  const intent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
+  if (session.status === "complete" && intent) return cancelIntent(intent);
+  return { status: "cancelled" };
+}
+
 export const stripeProvider: PaymentProvider = {
   name: "stripe",
   async retrievePayment(paymentId) {
@@ -63,6 +103,14 @@ export const stripeProvider: PaymentProvider = {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
       throw error;
     }
+  },
+  async cancelPayment(order) {
+    // Both ways of paying may have been started (Payment Element and, without JavaScript, Checkout).
+    if (order.checkoutSessionRef) {
+      const outcome = await cancelCheckout(order.checkoutSessionRef);
+      if (outcome.status !== "cancelled") return outcome;
+    }
+    return order.providerRef ? cancelIntent(order.providerRef) : { status: "cancelled" };
   },
 };
 
@@ -119,6 +167,8 @@ export async function createCheckoutSession(order: PayableOrder & Pick<OrderWith
     },
     { idempotencyKey: `order-${order.id}-checkout` },
   );
+  // Kept so that an admin cancelling the order can expire the session.
+  db.update(orders).set({ checkoutSessionRef: session.id }).where(eq(orders.id, order.id)).run();
   if (!session.url) throw new Error(`Checkout Session ${session.id} came without a URL`);
   return session.url;
 }

@@ -5,7 +5,7 @@ import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
 import { likeContains } from "../../utils/sql.server.ts";
-import { bookEntry, getBalance } from "../credits/ledger.server.ts";
+import { takeBack } from "../credits/ledger.server.ts";
 import { assertQuota } from "../quotas/quotas.server.ts";
 import { getCart } from "./cart.server.ts";
 import { type AdminOrderQuery, MY_ORDERS_PAGE_SIZE, nextStatuses, type OrderStatus } from "./orders.ts";
@@ -169,8 +169,9 @@ export type StatusChange =
 
 /**
  * Admin status change. Cancelling a paid order takes back its credits through the ledger, but
- * only what the customer still holds: the balance never goes below zero, and the result says how
- * much was reversed.
+ * only what the customer still holds: the balance never goes below zero, the rest is recorded as
+ * the order's shortfall, and the result says how much was reversed. A Pending order's payment
+ * must be cancelled with the provider first (payments' `cancelPendingOrder`).
  */
 export function changeOrderStatus(orderId: number, status: OrderStatus): StatusChange {
   return db.transaction(
@@ -180,21 +181,18 @@ export function changeOrderStatus(orderId: number, status: OrderStatus): StatusC
       if (!nextStatuses(order.status).includes(status)) return { ok: false as const, reason: "not-allowed" as const };
       const wasPaid = order.status !== "Pending";
       let reversed = 0;
-      if (status === "Cancelled" && wasPaid) {
-        const balance = getBalance(order.userId, tx);
-        reversed = Math.min(order.totalCredits, balance);
-        if (reversed > 0) {
-          bookEntry(tx, {
-            userId: order.userId,
-            kind: "adjustment",
-            amount: -reversed,
-            key: `order:${order.id}:cancel`,
-            note: `Order ${order.id} cancelled`,
-          });
-        }
+      let shortfall = 0;
+      if (status === "Cancelled" && wasPaid && order.totalCredits > 0) {
+        ({ taken: reversed, shortfall } = takeBack(tx, {
+          userId: order.userId,
+          kind: "adjustment",
+          wanted: order.totalCredits,
+          key: `order:${order.id}:cancel`,
+          note: `Order ${order.id} cancelled`,
+        }));
       }
       tx.update(orders)
-        .set(status === "Cancelled" ? { status, cancelledAt: clock.date(), creditsReversed: reversed } : { status })
+        .set(status === "Cancelled" ? { status, cancelledAt: clock.date(), creditsReversed: reversed, creditsShortfall: shortfall } : { status })
         .where(eq(orders.id, orderId))
         .run();
       return { ok: true as const, status, reversed, credits: order.totalCredits, wasPaid };

@@ -4,7 +4,9 @@ import { formatNumber } from "../../utils/misc.ts";
 
 // Browser-safe: order statuses, their rules and badge colours, the status-change message, the details form and the admin list's URL state.
 
-export const ORDER_STATUSES = ["Pending", "Confirmed", "Being Cooked", "Ready for Pickup", "Completed", "Cancelled"] as const;
+export const ORDER_STATUSES = ["Pending", "Confirmed", "Being Cooked", "Ready for Pickup", "Completed", "Cancelled", "Refunded", "Disputed"] as const;
+/** Set only by the payment provider's refund and dispute events, never by hand. */
+const PROVIDER_STATUSES: readonly OrderStatus[] = ["Refunded", "Disputed"];
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const STATUS_TONES: Record<OrderStatus, BadgeTone> = {
@@ -14,6 +16,8 @@ export const STATUS_TONES: Record<OrderStatus, BadgeTone> = {
   Completed: "success",
   "Being Cooked": "info",
   "Ready for Pickup": "warning",
+  Refunded: "neutral",
+  Disputed: "danger",
 };
 
 /** Waiting for payment: the only status the payment page accepts. */
@@ -21,17 +25,26 @@ export function isPayable(status: OrderStatus): boolean {
   return status === "Pending";
 }
 
-/** Paid and not cancelled: the customer holds this order's credits (Confirmed through Completed). */
+/** Paid and not taken back: the customer holds this order's credits (Confirmed through Completed). */
 export function isPaid(status: OrderStatus): boolean {
-  return status !== "Pending" && status !== "Cancelled";
+  return status !== "Pending" && status !== "Cancelled" && !PROVIDER_STATUSES.includes(status);
 }
 
-/** Paid orders move freely along the fulfilment flow; a pending order can only be cancelled; cancelled is final. */
+/**
+ * Paid orders move freely along the fulfilment flow; a pending order can only be cancelled;
+ * cancelled, refunded and disputed are final.
+ */
 export function nextStatuses(current: OrderStatus): OrderStatus[] {
-  if (current === "Cancelled") return [];
   if (current === "Pending") return ["Cancelled"];
-  return ORDER_STATUSES.filter((s) => s !== "Pending" && s !== current);
+  if (!isPaid(current)) return [];
+  return ORDER_STATUSES.filter((s) => s !== "Pending" && s !== current && !PROVIDER_STATUSES.includes(s));
 }
+
+/** Why an admin's cancellation of a Pending order was refused: the payment provider has the last word. */
+export const CANCEL_REFUSALS = {
+  paid: "This order was paid meanwhile, so it was not cancelled: it is now Confirmed and its credits are granted. Cancel it again to take them back.",
+  processing: "This order's payment is still processing, so it cannot be cancelled now. Try again once the payment has settled.",
+} as const;
 
 /** The admin's toast after a status change; for a cancellation, what happened to the order's credits. */
 export function describeStatusChange(change: { status: OrderStatus; wasPaid: boolean; credits: number; reversed: number }): string {
@@ -45,7 +58,7 @@ export function describeStatusChange(change: { status: OrderStatus; wasPaid: boo
   return `Order cancelled. ${formatNumber(change.reversed)} of ${credits} credits were taken back; the customer had already spent the other ${formatNumber(change.credits - change.reversed)}.`;
 }
 
-export const ADMIN_STATUS_FILTERS = ["Confirmed", "Being Cooked", "Ready for Pickup", "Cancelled"] as const;
+export const ADMIN_STATUS_FILTERS = ["Confirmed", "Being Cooked", "Ready for Pickup", "Cancelled", "Refunded", "Disputed"] as const;
 export const PAGE_SIZES = [5, 10, 15, 20] as const;
 export const MY_ORDERS_PAGE_SIZE = 10;
 

@@ -13,6 +13,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const order = getOrderForUser(user.id, Number(params.id));
   if (!order) throw data(null, { status: 404 });
+  // A refunded or disputed order was paid: its details say what happened since.
+  if (order.status === "Refunded" || order.status === "Disputed") throw redirect(`/order/orderDetails/${order.id}`);
   if (!isPaid(order.status)) throw redirect(`/failed?orderId=${order.id}`);
   return { order: { id: order.id, totalCredits: order.totalCredits } };
 }

@@ -7,8 +7,9 @@ import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, SelectField } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireAdmin, requireUser } from "../../modules/auth/guards.server.ts";
-import { describeStatusChange, isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
-import { changeOrderStatus, getOrderForViewer, orderLinesView } from "../../modules/shop/orders.server.ts";
+import { adminChangeOrderStatus } from "../../modules/payments/admin-status.server.ts";
+import { CANCEL_REFUSALS, describeStatusChange, isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
+import { getOrderForViewer, orderLinesView } from "../../modules/shop/orders.server.ts";
 import { formatDateTime, formatDollars, formatNumber } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/order-details";
@@ -35,6 +36,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       totalItems: order.totalItems,
       totalCredits: order.totalCredits,
       creditsReversed: order.creditsReversed,
+      creditsShortfall: order.creditsShortfall,
+      refundedCents: order.refundedCents,
       createdAt: order.createdAt.getTime(),
       paymentId: isAdmin ? order.paymentId : null,
       lines: orderLinesView(order),
@@ -46,10 +49,11 @@ export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
   const submission = parseWithZod(await request.formData(), { schema: StatusChangeSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const change = changeOrderStatus(Number(params.id), submission.value.status);
-  if (!change.ok && change.reason === "not-found") throw data(null, { status: 404 });
+  const change = await adminChangeOrderStatus(Number(params.id), submission.value.status);
   if (!change.ok) {
-    return data(submission.reply({ formErrors: ["This order cannot move to that status."] }), { status: 409 });
+    if (change.reason === "not-found") throw data(null, { status: 404 });
+    const message = change.reason === "not-allowed" ? "This order cannot move to that status." : CANCEL_REFUSALS[change.reason];
+    return data(submission.reply({ formErrors: [message] }), { status: 409 });
   }
   return redirectWithToast(`/order/orderDetails/${params.id}`, { description: describeStatusChange(change) });
 }
@@ -61,7 +65,7 @@ function StatusForm({ options, lastResult }: { options: string[]; lastResult: Ro
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: StatusChangeSchema }),
   });
-  if (options.length === 0) return <p className="text-sm text-slate-600">A cancelled order cannot change status.</p>;
+  if (options.length === 0) return <p className="text-sm text-slate-600">A cancelled, refunded or disputed order cannot change status.</p>;
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="flex flex-wrap items-end gap-3">
       <SelectField label="New status" selectProps={getSelectProps(fields.status)} errors={fields.status.errors}>
@@ -128,6 +132,20 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
               <dd className="font-medium">{formatNumber(order.creditsReversed)}</dd>
             </div>
           ) : null}
+          {order.refundedCents > 0 ? (
+            <div>
+              <dt className="text-slate-500">Refunded</dt>
+              <dd className="font-medium">
+                {formatDollars(order.refundedCents)} of {formatDollars(order.totalCents)}
+              </dd>
+            </div>
+          ) : null}
+          {order.creditsShortfall > 0 ? (
+            <div>
+              <dt className="text-slate-500">Credits already spent (shortfall)</dt>
+              <dd className="font-medium">{formatNumber(order.creditsShortfall)}</dd>
+            </div>
+          ) : null}
           {order.paymentId ? (
             <div>
               <dt className="text-slate-500">Payment</dt>
@@ -150,6 +168,8 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
             <p className="mt-3 text-xs text-slate-500">
               Cancelling takes this order's credits back from the customer, as far as they have not been spent.
             </p>
+          ) : isPayable(order.status) ? (
+            <p className="mt-3 text-xs text-slate-500">Cancelling also cancels the payment, so the customer can no longer pay this order.</p>
           ) : null}
         </Card>
       ) : null}

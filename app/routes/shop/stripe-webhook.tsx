@@ -20,5 +20,9 @@ export async function action({ request }: Route.ActionArgs) {
     // Money arrived that cannot confirm its order (e.g. paid twice): someone must look at it.
     console.warn(`[payment] ${event.type} ${event.id}: ${outcome.result.status}: ${outcome.result.reason}`);
   }
+  if (outcome.handled && outcome.result.status === "reversed" && outcome.result.shortfall > 0) {
+    // Money went back to the customer for credits already spent: the operator bears it.
+    console.warn(`[payment] ${event.type} ${event.id}: order ${outcome.result.orderId}: ${outcome.result.shortfall} credits were already spent (shortfall)`);
+  }
   return Response.json({ received: true });
 }

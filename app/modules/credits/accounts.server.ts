@@ -1,0 +1,29 @@
+import { count, desc, eq, or } from "drizzle-orm";
+import { db } from "../../db/client.server.ts";
+import { users } from "../../db/schema/core.ts";
+import { pageWindow } from "../../utils/misc.ts";
+import { likeContains } from "../../utils/sql.server.ts";
+import { ACCOUNTS_PAGE_SIZE, type AccountsQuery } from "./schemas.ts";
+
+const accountColumns = {
+  id: users.id,
+  fullName: users.fullName,
+  email: users.email,
+  role: users.role,
+  balance: users.creditBalance,
+  createdAt: users.createdAt,
+};
+
+/** The admin's accounts list: search by name or e-mail, newest first, one page; a page past the end shows the last one. */
+export function searchAccounts(query: AccountsQuery) {
+  const where = query.q ? or(likeContains(users.fullName, query.q), likeContains(users.email, query.q)) : undefined;
+  const [{ total }] = db.select({ total: count() }).from(users).where(where).all();
+  const { page, totalPages, offset } = pageWindow(total, query.page, ACCOUNTS_PAGE_SIZE);
+  const rows = db.select(accountColumns).from(users).where(where).orderBy(desc(users.id)).limit(ACCOUNTS_PAGE_SIZE).offset(offset).all();
+  return { rows, total, page, totalPages };
+}
+
+/** One account with its balance, for the admin. */
+export function getAccount(userId: number) {
+  return db.select(accountColumns).from(users).where(eq(users.id, userId)).get();
+}
