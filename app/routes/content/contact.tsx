@@ -48,7 +48,8 @@ function ContactForm({ sender, lastResult }: { sender: Sender; lastResult: Route
     lastResult,
     defaultValue: { name: sender?.name ?? "", email: sender?.email ?? "" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
-    shouldRevalidate: "onBlur",
+    // Errors clear while typing: clearing them on blur shifts the button away under the pointer mid-click.
+    shouldRevalidate: "onInput",
   });
   return (
     <Form method="post" className="relative space-y-4" {...getFormProps(form)} noValidate>

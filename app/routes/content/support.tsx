@@ -48,7 +48,8 @@ function SupportForm({ lastResult }: { lastResult: Route.ComponentProps["actionD
     id: "support",
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SupportSchema }),
-    shouldRevalidate: "onBlur",
+    // Errors clear while typing: clearing them on blur shifts the button away under the pointer mid-click.
+    shouldRevalidate: "onInput",
   });
   return (
     <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
