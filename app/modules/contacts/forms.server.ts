@@ -6,13 +6,14 @@ import { data, redirect } from "react-router";
 import { env } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
+import { logUnexpected, unexpectedFormFailure } from "../../utils/unexpected-failure.server.ts";
 import type { SessionUser } from "../auth/users.server.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { QuotaExceededError } from "../quotas/quotas.server.ts";
 import { schedulePanelAction } from "../scheduling/schedule-form.server.ts";
 import { SCHEDULE_INTENT } from "../scheduling/schemas.ts";
 import { createCheckCostSchema } from "../sms/schemas.ts";
-import { NOT_ENOUGH_CREDITS, SMS_SENT, smsFormConfig } from "../sms/send-form.server.ts";
+import { NOT_ENOUGH_CREDITS, SMS_SEND_ERROR, SMS_SENT, smsFormConfig } from "../sms/send-form.server.ts";
 import { queueMessage } from "../sms/send.server.ts";
 import { createContact, deleteContact, getContact, updateContact } from "./contacts.server.ts";
 import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "./errors.ts";
@@ -66,12 +67,13 @@ export async function createContactAction(formData: FormData, userId: number, li
   if (submission.status !== "success") return failed(submission, TEXT.contactCreateFailed);
   const { name, phoneNumber: phone, email, groupIds } = submission.value;
   try {
-    const contact = owned(() => createContact(userId, { name, phone, email, groupIds }));
+    const contact = createContact(userId, { name, phone, email, groupIds });
     return redirectWithToast(listHref(CONTACTS_PATH, { page: listPageOf(contact.id) }), { description: TEXT.contactCreated });
   } catch (error) {
     if (error instanceof DuplicatePhoneError) return failed(submission, TEXT.contactCreateFailed, { field: "phoneNumber", message: error.message });
     if (error instanceof QuotaExceededError) return failed(submission, TEXT.contactCreateFailed, { message: error.message });
-    throw error;
+    if (error instanceof NotFoundError) throw notFound();
+    return unexpectedFormFailure(submission, TEXT.contactCreateError, error);
   }
 }
 
@@ -83,7 +85,7 @@ export async function createGroupAction(formData: FormData, userId: number) {
   } catch (error) {
     if (error instanceof DuplicateGroupNameError) return failed(submission, TEXT.groupCreateFailed, { field: "groupName", message: error.message });
     if (error instanceof QuotaExceededError) return failed(submission, TEXT.groupCreateFailed, { message: error.message });
-    throw error;
+    return unexpectedFormFailure(submission, TEXT.groupCreateError, error);
   }
   return redirectWithToast(GROUPS_PATH, { description: TEXT.groupCreated });
 }
@@ -94,18 +96,29 @@ function checkCost(formData: FormData) {
   return data(submission.reply(), { status: submission.status === "success" ? 200 : 400 });
 }
 
-/** Delete (after the confirmation): back to the list with the toast; another user's id is a 404. */
+/**
+ * Delete (after the confirmation): back to the list with the toast, or with the failure's toast
+ * when the database fails (the delete is one statement or one transaction: all or nothing);
+ * another user's id is a 404.
+ */
 async function deleteIntent(
   formData: FormData,
   request: Request,
   path: string,
   remove: (id: number) => boolean | Promise<boolean>,
-  toast: string,
+  toasts: { deleted: string; failed: string },
 ) {
   const submission = parseWithZod(formData, { schema: DeleteSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  if (!(await remove(submission.value.id))) throw notFound();
-  return redirectWithToast(backToList(request, path), { description: toast });
+  let removed: boolean;
+  try {
+    removed = await remove(submission.value.id);
+  } catch (error) {
+    logUnexpected(toasts.failed, error);
+    return redirectWithToast(backToList(request, path), { type: "error", description: toasts.failed });
+  }
+  if (!removed) throw notFound();
+  return redirectWithToast(backToList(request, path), { description: toasts.deleted });
 }
 
 function creditsShort(error: InsufficientCreditsError, what: string) {
@@ -120,7 +133,10 @@ export async function contactsListAction(request: Request, user: SessionUser) {
   const userId = user.id;
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (intent === "delete") return deleteIntent(formData, request, CONTACTS_PATH, (id) => deleteContact(userId, id), TEXT.contactDeleted);
+  if (intent === "delete") return deleteIntent(formData, request, CONTACTS_PATH, (id) => deleteContact(userId, id), {
+      deleted: TEXT.contactDeleted,
+      failed: TEXT.contactDeleteError,
+    });
   if (intent === SEND_PANEL_INTENT.check) return checkCost(formData);
   if (intent === SCHEDULE_INTENT.schedule) {
     // A schedule for the contact's number as it is now; an opted-out contact is refused, as a send is.
@@ -141,7 +157,7 @@ export async function contactsListAction(request: Request, user: SessionUser) {
     try {
       await queueMessage(userId, { to: contact.phone, body: submission.value.message, source: "web", contactId: contact.id });
     } catch (error) {
-      if (!(error instanceof InsufficientCreditsError)) throw error;
+      if (!(error instanceof InsufficientCreditsError)) return unexpectedFormFailure(submission, SMS_SEND_ERROR, error);
       return data(submission.reply({ formErrors: creditsShort(error, "This message") }), { status: 400 });
     }
     return redirectWithToast(backToList(request, CONTACTS_PATH), { description: SMS_SENT });
@@ -167,7 +183,10 @@ export async function groupsListAction(request: Request, user: SessionUser) {
   const userId = user.id;
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (intent === "delete") return deleteIntent(formData, request, GROUPS_PATH, (id) => deleteGroup(userId, id), TEXT.groupDeleted);
+  if (intent === "delete") return deleteIntent(formData, request, GROUPS_PATH, (id) => deleteGroup(userId, id), {
+      deleted: TEXT.groupDeleted,
+      failed: TEXT.groupDeleteError,
+    });
   if (intent === SEND_PANEL_INTENT.check) return checkCost(formData);
   if (intent === SCHEDULE_INTENT.schedule) {
     return schedulePanelAction(formData, user, (id) => ({ kind: "group", groupId: id }), backToList(request, GROUPS_PATH));
@@ -190,7 +209,7 @@ export async function groupsListAction(request: Request, user: SessionUser) {
         });
       }
       if (error instanceof NotFoundError) throw notFound();
-      throw error;
+      return unexpectedFormFailure(submission, SMS_SEND_ERROR, error);
     }
   }
   const submission = parseWithZod(formData, { schema: EditGroupSchema });

@@ -22,6 +22,13 @@ export const TEXT = {
   groupDeleted: "Group deleted successfully!",
   groupCreateFailed: "Failed to create group.",
   groupUpdateFailed: "Failed to update group",
+  // The spec's messages when the database or queue fails (not the input).
+  contactCreateError: "Error creating contact",
+  groupCreateError: "Error creating group",
+  contactsFetchError: "Error fetching contacts",
+  groupsFetchError: "Error fetching groups",
+  contactDeleteError: "Failed to delete contact",
+  groupDeleteError: "Failed to delete group",
   confirmDeleteContact: "Are you sure you want to delete this contact?",
   confirmDeleteGroup: "Are you sure you want to delete this group?",
   noGroups: "No groups available",

@@ -4,12 +4,15 @@ import { data } from "react-router";
 import { env } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
+import { unexpectedFormFailure } from "../../utils/unexpected-failure.server.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { createCheckCostSchema, createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "./schemas.ts";
 import { queueMessage } from "./send.server.ts";
 
 export const SMS_SENT = "SMS sent successfully!";
 export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure that you have enough credits";
+/** When the send fails for another reason than the input or the balance (e.g. the database). */
+export const SMS_SEND_ERROR = "Error sending SMS";
 
 export function smsFormConfig(): SmsFormConfig {
   return { defaultCountry: env.DEFAULT_COUNTRY, maxSegments: env.SMS_MAX_SEGMENTS };
@@ -34,7 +37,7 @@ export async function sendSmsFormAction(request: Request, userId: number, succes
   try {
     await queueMessage(userId, { to: submission.value.phoneNumber, body: submission.value.message, source: "web" });
   } catch (error) {
-    if (!(error instanceof InsufficientCreditsError)) throw error;
+    if (!(error instanceof InsufficientCreditsError)) return unexpectedFormFailure(submission, SMS_SEND_ERROR, error);
     // Inline rather than a toast: it must show on this very response when JavaScript is off.
     const detail = `This message costs ${pluralize(error.needed, "credit")}; your balance is ${pluralize(error.balance, "credit")}.`;
     return data(submission.reply({ formErrors: [NOT_ENOUGH_CREDITS, detail] }), { status: 400 });

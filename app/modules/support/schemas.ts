@@ -37,6 +37,8 @@ export const SupportInboxActionSchema = z.object({
 
 export const SUPPORT_SUCCESS = "Support request sent successfully!";
 export const SUPPORT_FAILURE = "Failed to send support request";
+/** When saving the request fails (a database error, not the input). */
+export const SUPPORT_ERROR = "Error sending support request";
 
 /** The Support Inbox's URL state: which requests, which page, which one is open. */
 export const InboxQuerySchema = z.object({

@@ -40,7 +40,8 @@ export default function Login({ actionData }: Route.ComponentProps) {
     id: "login",
     lastResult: actionData,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
-    shouldRevalidate: "onBlur",
+    // Errors clear while typing: clearing them on blur shifts the button away under the pointer mid-click.
+    shouldRevalidate: "onInput",
   });
   const redirectTo = searchParams.get("redirectTo") ?? "";
   return (

@@ -41,7 +41,8 @@ export default function Register({ actionData }: Route.ComponentProps) {
     id: "register",
     lastResult: actionData,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
-    shouldRevalidate: "onBlur",
+    // Errors clear while typing: clearing them on blur shifts the button away under the pointer mid-click.
+    shouldRevalidate: "onInput",
   });
   return (
     <div className="mx-auto max-w-md">

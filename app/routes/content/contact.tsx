@@ -9,9 +9,10 @@ import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { getSessionUser } from "../../modules/auth/session.server.ts";
 import { getContactDetails } from "../../modules/content/contact-details.server.ts";
 import { submitSupportRequest } from "../../modules/support/requests.server.ts";
-import { ContactSchema, HONEYPOT_FIELD, SUPPORT_FAILURE, SUPPORT_SUCCESS } from "../../modules/support/schemas.ts";
+import { ContactSchema, HONEYPOT_FIELD, SUPPORT_ERROR, SUPPORT_FAILURE, SUPPORT_SUCCESS } from "../../modules/support/schemas.ts";
 import { clientIp } from "../../utils/http.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
+import { unexpectedFormFailure } from "../../utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/contact";
 
 export const meta: Route.MetaFunction = () => [
@@ -29,10 +30,12 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { [HONEYPOT_FIELD]: honeypot, ...fields } = submission.value;
   const user = await getSessionUser(request);
-  const result = await submitSupportRequest(
-    { source: "contact", userId: user?.id ?? null, ...fields, ip: clientIp(request) },
-    honeypot,
-  );
+  let result;
+  try {
+    result = await submitSupportRequest({ source: "contact", userId: user?.id ?? null, ...fields, ip: clientIp(request) }, honeypot);
+  } catch (error) {
+    return unexpectedFormFailure(submission, SUPPORT_ERROR, error);
+  }
   if (result.status === "limited") {
     return data(submission.reply({ formErrors: [SUPPORT_FAILURE, result.error] }), { status: 429 });
   }
@@ -48,7 +51,8 @@ function ContactForm({ sender, lastResult }: { sender: Sender; lastResult: Route
     lastResult,
     defaultValue: { name: sender?.name ?? "", email: sender?.email ?? "" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
-    shouldRevalidate: "onBlur",
+    // Errors clear while typing: clearing them on blur shifts the button away under the pointer mid-click.
+    shouldRevalidate: "onInput",
   });
   return (
     <Form method="post" className="relative space-y-4" {...getFormProps(form)} noValidate>

@@ -7,10 +7,11 @@ import { Button } from "../../components/ui/button.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { listOwnSupportRequests, submitSupportRequest } from "../../modules/support/requests.server.ts";
-import { SUPPORT_FAILURE, SUPPORT_SUCCESS, SupportSchema } from "../../modules/support/schemas.ts";
+import { SUPPORT_ERROR, SUPPORT_FAILURE, SUPPORT_SUCCESS, SupportSchema } from "../../modules/support/schemas.ts";
 import { clientIp } from "../../utils/http.server.ts";
 import { formatDateTime } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
+import { unexpectedFormFailure } from "../../utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/support";
 
 export const meta: Route.MetaFunction = () => [{ title: "Support | SMS Gateway" }];
@@ -28,14 +29,19 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: SupportSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const result = await submitSupportRequest({
-    source: "support",
-    userId: user.id,
-    name: user.fullName,
-    email: user.email,
-    ...submission.value,
-    ip: clientIp(request),
-  });
+  let result;
+  try {
+    result = await submitSupportRequest({
+      source: "support",
+      userId: user.id,
+      name: user.fullName,
+      email: user.email,
+      ...submission.value,
+      ip: clientIp(request),
+    });
+  } catch (error) {
+    return unexpectedFormFailure(submission, SUPPORT_ERROR, error);
+  }
   if (result.status === "limited") {
     return data(submission.reply({ formErrors: [SUPPORT_FAILURE, result.error] }), { status: 429 });
   }
@@ -48,7 +54,8 @@ function SupportForm({ lastResult }: { lastResult: Route.ComponentProps["actionD
     id: "support",
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SupportSchema }),
-    shouldRevalidate: "onBlur",
+    // Errors clear while typing: clearing them on blur shifts the button away under the pointer mid-click.
+    shouldRevalidate: "onInput",
   });
   return (
     <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>

@@ -17,6 +17,7 @@ import { CONTACTS_PATH, type ListPanel, type ListQuery, listHref, readListQuery,
 import { scheduleFormLoaderData } from "../../modules/scheduling/schedule-form.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
+import { logUnexpected } from "../../utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/account-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Contacts | SMS Gateway" }];
@@ -28,13 +29,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const query = readListQuery(request.url);
   let list;
+  let filter;
   try {
     list = listContacts(user.id, { page: query.page, groupId: query.group });
+    filter = query.group ? getGroup(user.id, query.group) : null;
   } catch (error) {
     if (error instanceof NotFoundError) throw data(null, { status: 404 });
-    throw error;
+    // The screen stays, with the spec's message in place of the list.
+    logUnexpected(TEXT.contactsFetchError, error);
+    return { fetchError: TEXT.contactsFetchError };
   }
-  const filter = query.group ? getGroup(user.id, query.group) : null;
   // A panel opened by URL must be for one of the user's contacts.
   let panel: { kind: NonNullable<ListQuery["panel"]>; contact: Contact } | null = null;
   if (query.panel && query.panel !== "sent" && query.id) {
@@ -59,7 +63,7 @@ export async function action({ request }: Route.ActionArgs) {
   return contactsListAction(request, user);
 }
 
-type LoaderData = Route.ComponentProps["loaderData"];
+type LoaderData = Exclude<Route.ComponentProps["loaderData"], { fetchError: string }>;
 
 function ContactPanel({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
   const { panel, query, groups, schedule, defaultCountry, maxSegments } = loaderData;
@@ -148,7 +152,6 @@ function ContactRow({ contact, query }: { contact: Contact; query: ListQuery }) 
 }
 
 export default function AccountContacts({ loaderData, actionData }: Route.ComponentProps) {
-  const { list, query, filter, panel } = loaderData;
   return (
     <div>
       <PageHeader
@@ -166,6 +169,21 @@ export default function AccountContacts({ loaderData, actionData }: Route.Compon
           </>
         }
       />
+      {"fetchError" in loaderData ? (
+        <Notice tone="danger">
+          <p role="alert">{loaderData.fetchError}</p>
+        </Notice>
+      ) : (
+        <ContactList loaderData={loaderData} actionData={actionData} />
+      )}
+    </div>
+  );
+}
+
+function ContactList({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
+  const { list, query, filter, panel } = loaderData;
+  return (
+    <>
       {filter ? (
         <Notice className="mb-4 flex flex-wrap items-center justify-between gap-2">
           <span>
@@ -186,6 +204,6 @@ export default function AccountContacts({ loaderData, actionData }: Route.Compon
         pageHref={(n) => listHref(CONTACTS_PATH, { page: n, group: query.group })}
         label="Contact pages"
       />
-    </div>
+    </>
   );
 }

@@ -18,6 +18,7 @@ import { scheduleFormLoaderData } from "../../modules/scheduling/schedule-form.s
 import { countActiveGroupSchedules } from "../../modules/scheduling/schedules.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
+import { logUnexpected } from "../../utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/account-groups";
 
 export const meta: Route.MetaFunction = () => [{ title: "Groups | SMS Gateway" }];
@@ -28,7 +29,14 @@ const COLUMNS = 4;
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const query = readListQuery(request.url);
-  const list = listGroups(user.id, { page: query.page });
+  let list;
+  try {
+    list = listGroups(user.id, { page: query.page });
+  } catch (error) {
+    // The screen stays, with the spec's message in place of the list.
+    logUnexpected(TEXT.groupsFetchError, error);
+    return { fetchError: TEXT.groupsFetchError };
+  }
   let panel = null;
   if (query.panel && query.id) {
     // A panel opened by URL must be for one of the user's groups (and sends).
@@ -56,7 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
   return groupsListAction(request, user);
 }
 
-type LoaderData = Route.ComponentProps["loaderData"];
+type LoaderData = Exclude<Route.ComponentProps["loaderData"], { fetchError: string }>;
 
 function GroupPanel({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
   const { panel, query, maxSegments } = loaderData;
@@ -150,7 +158,6 @@ function GroupRow({ group, query }: { group: Group; query: ListQuery }) {
 }
 
 export default function AccountGroups({ loaderData, actionData }: Route.ComponentProps) {
-  const { list, query, panel } = loaderData;
   return (
     <div>
       <PageHeader
@@ -165,6 +172,20 @@ export default function AccountGroups({ loaderData, actionData }: Route.Componen
           </>
         }
       />
+      {"fetchError" in loaderData ? (
+        <Notice tone="danger">
+          <p role="alert">{loaderData.fetchError}</p>
+        </Notice>
+      ) : (
+        <GroupList loaderData={loaderData} actionData={actionData} />
+      )}
+    </div>
+  );
+}
+
+function GroupList({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
+  const { list, query, panel } = loaderData;
+  return (
       <PanelledTable
         columns={["Name", "Description", "SMS Gateway", "Actions"]}
         items={list.groups}
@@ -177,6 +198,5 @@ export default function AccountGroups({ loaderData, actionData }: Route.Componen
         pageHref={(n) => listHref(GROUPS_PATH, { page: n })}
         label="Group pages"
       />
-    </div>
   );
 }

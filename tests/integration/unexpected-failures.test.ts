@@ -1,0 +1,200 @@
+// The spec's messages when an operation fails for a reason other than the input: the database
+// refuses (a trigger that aborts, or a table that is gone, in this file's own database copy).
+// Each screen shows the message in place, keeps what the user typed, logs the cause and changes nothing.
+import { afterEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import { sqlite } from "../../app/db/client.server.ts";
+import { createContact } from "../../app/modules/contacts/contacts.server.ts";
+import { createGroup } from "../../app/modules/contacts/groups.server.ts";
+import { getBalance } from "../../app/modules/credits/ledger.server.ts";
+import { action as contactFormAction } from "../../app/routes/content/contact.tsx";
+import { action as supportAction } from "../../app/routes/content/support.tsx";
+import { action as contactsAction, loader as contactsLoader } from "../../app/routes/sms/account-contacts.tsx";
+import { action as groupsAction, loader as groupsLoader } from "../../app/routes/sms/account-groups.tsx";
+import { action as createContactAction } from "../../app/routes/sms/create-contact.tsx";
+import { action as createGroupAction } from "../../app/routes/sms/create-group.tsx";
+import { action as sendSmsAction } from "../../app/routes/sms/send-sms.tsx";
+import { getToast } from "../../app/utils/toast.server.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
+import { grantCredits } from "../support/sms.ts";
+
+type Reply = { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
+
+const CAUSE = "injected database failure";
+
+/** Makes every `event` on `table` fail until the test ends. */
+function failOn(table: string, event: "insert" | "delete") {
+  sqlite.exec(`create trigger fail_${event}_${table} before ${event} on ${table} begin select raise(abort, '${CAUSE}'); end`);
+  cleanups.push(() => sqlite.exec(`drop trigger fail_${event}_${table}`));
+}
+
+/** Makes every read of `table` fail until the test ends. */
+function hide(table: string) {
+  sqlite.exec(`alter table ${table} rename to ${table}_hidden`);
+  cleanups.push(() => sqlite.exec(`alter table ${table}_hidden rename to ${table}`));
+}
+
+const count = (table: string, userId: number) =>
+  (sqlite.prepare(`select count(*) as n from ${table} where user_id = ?`).get(userId) as { n: number }).n;
+
+let cleanups: (() => void)[] = [];
+let logged: MockInstance<typeof console.error> | undefined;
+
+afterEach(() => {
+  for (const cleanup of cleanups.reverse()) cleanup();
+  cleanups = [];
+  logged?.mockRestore();
+});
+
+/** Watches the log (console.error) to check that the cause was written there. */
+function watchLog() {
+  logged = vi.spyOn(console, "error").mockImplementation(() => {});
+}
+
+function expectCauseLogged(message: string, cause = CAUSE) {
+  const lines = (logged?.mock.calls ?? []).map((args) => args.map((a) => (a instanceof Error ? a.message : String(a))).join(" "));
+  expect(lines.some((line) => line.includes(message) && line.includes(cause)), lines.join("\n")).toBe(true);
+}
+
+/** The form came back with the message above it and the posted values. */
+function expectFormFailure(result: unknown, message: string, typed: Record<string, string>) {
+  expect(statusOf(result)).toBe(500);
+  const reply = dataOf<Reply>(result);
+  expect(reply.error?.[""]).toEqual([message]);
+  expect(reply.initialValue).toMatchObject(typed);
+  expectCauseLogged(message);
+}
+
+describe("a database failure while saving", () => {
+  it('send SMS: "Error sending SMS", the form kept, no credits taken, no message', async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 5);
+    failOn("sms_messages", "insert");
+    watchLog();
+    const form = { intent: "send", phoneNumber: "+12025550100", message: "Hello there" };
+    const result = await call(sendSmsAction, makeRequest("/sms/sendSms", { user, form }));
+    expectFormFailure(result, "Error sending SMS", { phoneNumber: "+12025550100", message: "Hello there" });
+    expect(getBalance(user.id)).toBe(5);
+    expect(count("sms_messages", user.id)).toBe(0);
+  });
+
+  it('send SMS from a contact\'s panel and to a group: "Error sending SMS", nothing taken or queued', async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 5);
+    const group = createGroup(user.id, { name: "Team", description: "All of us" });
+    const contact = createContact(user.id, { name: "Ann", phone: "+12025550111", email: "ann@example.com", groupIds: [group.id] });
+    failOn("sms_messages", "insert");
+    failOn("group_sends", "insert");
+    watchLog();
+    const toContact = await call(
+      contactsAction,
+      makeRequest(`/sms/accountContacts?panel=send&id=${contact.id}`, { user, form: { intent: "send", id: String(contact.id), message: "Hi Ann" } }),
+    );
+    expectFormFailure(toContact, "Error sending SMS", { message: "Hi Ann" });
+    const toGroup = await call(
+      groupsAction,
+      makeRequest(`/sms/accountGroups?panel=send&id=${group.id}`, { user, form: { intent: "send", id: String(group.id), message: "Hi team" } }),
+    );
+    expectFormFailure(toGroup, "Error sending SMS", { message: "Hi team" });
+    expect(getBalance(user.id)).toBe(5);
+    expect(count("sms_messages", user.id)).toBe(0);
+    expect(count("group_sends", user.id)).toBe(0);
+  });
+
+  it('support and contact forms: "Error sending support request", the message kept, nothing saved', async () => {
+    const user = await createTestUser();
+    failOn("support_requests", "insert");
+    watchLog();
+    const support = await call(
+      supportAction,
+      makeRequest("/sms/support", { user, ip: "203.0.113.10", form: { subject: "Receipts", message: "Where are they?" } }),
+    );
+    expectFormFailure(support, "Error sending support request", { subject: "Receipts", message: "Where are they?" });
+    const contact = await call(
+      contactFormAction,
+      makeRequest("/sms/contact", {
+        ip: "203.0.113.11",
+        form: { name: "Vera", email: "vera@example.com", subject: "Pricing", message: "Volume?" },
+      }),
+    );
+    expectFormFailure(contact, "Error sending support request", { name: "Vera", email: "vera@example.com", message: "Volume?" });
+    expect((sqlite.prepare("select count(*) as n from support_requests").get() as { n: number }).n).toBe(0);
+  });
+
+  it('create contact: "Error creating contact", the form kept, neither the contact nor its groups saved', async () => {
+    const user = await createTestUser();
+    const group = createGroup(user.id, { name: "Friends", description: "People we like" });
+    failOn("contact_group_members", "insert");
+    watchLog();
+    const form = { name: "Ben", phoneNumber: "+12025550122", email: "ben@example.com", groupIds: String(group.id) };
+    const result = await call(createContactAction, makeRequest("/sms/createContact", { user, form }));
+    expectFormFailure(result, "Error creating contact", { name: "Ben", phoneNumber: "+12025550122", email: "ben@example.com" });
+    expect(count("contacts", user.id)).toBe(0);
+  });
+
+  it('create group: "Error creating group", the form kept, nothing saved', async () => {
+    const user = await createTestUser();
+    failOn("contact_groups", "insert");
+    watchLog();
+    const form = { groupName: "Club", description: "Tuesday nights" };
+    const result = await call(createGroupAction, makeRequest("/sms/createGroup", { user, form }));
+    expectFormFailure(result, "Error creating group", form);
+    expect(count("contact_groups", user.id)).toBe(0);
+  });
+});
+
+describe("a database failure while deleting", () => {
+  async function expectErrorToast(result: unknown, path: string, message: string) {
+    expect(statusOf(result)).toBe(302);
+    expect(locationOf(result)).toBe(path);
+    const cookie = (result as Response).headers.get("Set-Cookie")!.split(";")[0];
+    const { toast } = await getToast(new Request("http://localhost/", { headers: { Cookie: cookie } }));
+    expect(toast).toMatchObject({ type: "error", description: message });
+    expectCauseLogged(message);
+  }
+
+  it('contact: "Failed to delete contact" as an error toast on the list, the contact kept', async () => {
+    const user = await createTestUser();
+    const contact = createContact(user.id, { name: "Cat", phone: "+12025550133", email: "cat@example.com", groupIds: [] });
+    failOn("contacts", "delete");
+    watchLog();
+    const form = { intent: "delete", id: String(contact.id) };
+    const result = await call(contactsAction, makeRequest(`/sms/accountContacts?panel=delete&id=${contact.id}`, { user, form }));
+    await expectErrorToast(result, "/sms/accountContacts", "Failed to delete contact");
+    expect(count("contacts", user.id)).toBe(1);
+  });
+
+  it('group: "Failed to delete group" as an error toast on the list, the group and its members kept', async () => {
+    const user = await createTestUser();
+    const group = createGroup(user.id, { name: "Doomed", description: "Not today" });
+    createContact(user.id, { name: "Dan", phone: "+12025550144", email: "dan@example.com", groupIds: [group.id] });
+    failOn("contact_groups", "delete");
+    watchLog();
+    const form = { intent: "delete", id: String(group.id) };
+    const result = await call(groupsAction, makeRequest(`/sms/accountGroups?panel=delete&id=${group.id}`, { user, form }));
+    await expectErrorToast(result, "/sms/accountGroups", "Failed to delete group");
+    expect(count("contact_groups", user.id)).toBe(1);
+    expect((sqlite.prepare("select count(*) as n from contact_group_members where group_id = ?").get(group.id) as { n: number }).n).toBe(1);
+  });
+});
+
+describe("a database failure while reading a list", () => {
+  it('contacts: "Error fetching contacts" in place of the list, not the error page', async () => {
+    const user = await createTestUser();
+    hide("contacts");
+    watchLog();
+    const result = await call(contactsLoader, makeRequest("/sms/accountContacts", { user }));
+    expect(statusOf(result)).toBe(200);
+    expect(dataOf(result)).toEqual({ fetchError: "Error fetching contacts" });
+    expectCauseLogged("Error fetching contacts", "no such table: contacts");
+  });
+
+  it('groups: "Error fetching groups" in place of the list, not the error page', async () => {
+    const user = await createTestUser();
+    hide("contact_groups");
+    watchLog();
+    const result = await call(groupsLoader, makeRequest("/sms/accountGroups", { user }));
+    expect(statusOf(result)).toBe(200);
+    expect(dataOf(result)).toEqual({ fetchError: "Error fetching groups" });
+    expectCauseLogged("Error fetching groups", "no such table: contact_groups");
+  });
+});
