@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import proxyAddr from "proxy-addr";
 import { z } from "zod";
 import { type CountryCode, isCountryCode } from "../modules/sms/phone.ts";
 
@@ -15,6 +16,28 @@ const optionalString = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
+/**
+ * TRUST_PROXY: how many proxies in front of us append to X-Forwarded-For (`2`), or which peers are
+ * proxies (`loopback`, `10.0.0.0/8, 192.168.1.7`). Unset, `0` or `false`: none; `true` is one hop.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() ?? "")
+  .transform((v, ctx): number | string[] => {
+    if (v === "" || /^(false|no|off)$/i.test(v)) return 0;
+    if (/^(true|yes|on)$/i.test(v)) return 1;
+    if (/^\d+$/.test(v)) return Number(v);
+    const addresses = v.split(",").map((a) => a.trim()).filter(Boolean);
+    try {
+      proxyAddr.compile(addresses);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: `a hop count or a list of addresses/CIDRs: ${(error as Error).message}` });
+      return z.NEVER;
+    }
+    return addresses;
+  });
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -24,7 +47,7 @@ const schema = z.object({
   QUEUE_PREFIX: z.string().default("smsgw"),
   SESSION_SECRET: optionalString,
   COOKIE_SECURE: optionalString,
-  TRUST_PROXY: flag(false),
+  TRUST_PROXY: trustProxy,
   ADMIN_EMAIL: optionalString,
   ADMIN_PASSWORD: optionalString,
   SEED_DEMO: flag(true),
@@ -76,6 +99,8 @@ const schema = z.object({
   // A schedule's occurrence that nothing ran at its time is still sent up to this late.
   SCHEDULE_MAX_LATE_MINUTES: z.coerce.number().int().min(0).default(60),
   CSV_IMPORT_MAX_BYTES: z.coerce.number().int().min(1_000).default(5_000_000),
+  // Largest request body of any page or form post; the two uploads get their own limit on top of it.
+  MAX_BODY_BYTES: z.coerce.number().int().min(16 * 1024).default(1024 * 1024),
   // REST API: the secret that encrypts the revealable copy of every API key; requests per key per minute.
   API_KEY_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60_000),
