@@ -55,9 +55,9 @@ export function refuseDeclaredTooLarge(req: IncomingMessage, res: ServerResponse
 
 /**
  * Counts the body as it is read (a chunked body declares no length) and answers 413 the moment it
- * passes the route's limit, so at most that much is ever held. From then on, whoever was reading it
- * (React Router's body stream) sees neither another chunk nor its end: its request is aborted when
- * the connection closes, so an action never runs on a cut-off form.
+ * passes the route's limit, so at most that much is ever held. Whoever was reading it (React Router's
+ * body stream) is told the request was aborted and sees neither another chunk nor the end, so an
+ * action never runs on a cut-off form.
  */
 export function countBody(req: IncomingMessage, res: ServerResponse): void {
   const limit = bodyLimit(req.url ?? "/");
@@ -69,6 +69,8 @@ export function countBody(req: IncomingMessage, res: ServerResponse): void {
       received += (args[0] as Buffer).length;
       if (received > limit) {
         over = true;
+        // The reader gives up first (React Router aborts the request: no action, no error page, no log).
+        emit.call(this, "aborted");
         if (res.headersSent) req.socket.destroy();
         else refuse(req, res, limit);
       }

@@ -116,16 +116,23 @@ export async function startHttpServer(extensions: Extension[] = []): Promise<Ser
   const server = createServer(async (req, res) => {
     delete req.headers[CLIENT_IP_HEADER];
     req.headers[CLIENT_IP_HEADER] = clientAddress(req);
+    setBaseHeaders(res);
     try {
       if (refuseDeclaredTooLarge(req, res)) return;
       for (const extension of extensions) if (await extension(req, res)) return;
-      setBaseHeaders(res);
       countBody(req, res);
       chain(req, res, 0);
     } catch (error) {
       console.error(error);
       if (res.headersSent) res.end();
       else answer(res, 500, { "Content-Type": "text/plain" }, "Internal Server Error");
+    }
+  });
+  // `Expect: 100-continue` (curl's way with large bodies): a body over the limit is refused before it is sent.
+  server.on("checkContinue", (req, res) => {
+    if (!refuseDeclaredTooLarge(req, res)) {
+      res.writeContinue();
+      server.emit("request", req, res);
     }
   });
   server.keepAliveTimeout = 65_000;
