@@ -70,15 +70,20 @@ function send(path: string, options: { method?: string; body?: Buffer; chunked?:
     const headers: Record<string, string> = { ...options.headers };
     if (options.body && !options.chunked) headers["Content-Length"] = String(options.body.length);
     if (options.chunked) headers["Transfer-Encoding"] = "chunked";
+    let answered = false;
     const req = httpRequest(`${base}${path}`, { method: options.method ?? (options.body ? "POST" : "GET"), headers, agent: false }, (res) => {
+      answered = true;
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => (body += chunk));
       res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
       res.on("error", reject);
     });
-    // Writing past the answer may fail once the server closes: the answer is what counts.
-    req.on("error", (error) => reject(error));
+    // Writing past the answer may fail once the server closes (a busy client is slower than the
+    // server's drain): the answer is what counts.
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
     if (!options.body) return void req.end();
     if (!options.chunked) return void req.end(options.body);
     for (let offset = 0; offset < options.body.length; offset += 64 * 1024) req.write(options.body.subarray(offset, offset + 64 * 1024));
