@@ -27,7 +27,7 @@ const PAGE = `<!doctype html>
 // reset connection), for this long at most.
 const DRAIN_MS = 5_000;
 
-/** 413; what is left of the body is read away without being kept, then the connection closes. */
+/** 413; what is left of the body is read away without being kept, and the connection closed if that takes too long. */
 function refuse(req: IncomingMessage, res: ServerResponse, limit: number): void {
   const api = (req.url ?? "").startsWith("/api/");
   const body = api
