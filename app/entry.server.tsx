@@ -3,11 +3,21 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { type EntryContext, ServerRouter } from "react-router";
+import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
 import { contentSecurityPolicy, createNonce } from "./utils/csp.server.ts";
 import { env } from "./utils/env.server.ts";
 
 export const streamTimeout = 5_000;
+
+/**
+ * React Router's default, except for a request whose body was cut off (the server answered it 413
+ * while it streamed in): its action fails on an aborted body, which is no server error.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted || (error instanceof DOMException && error.name === "AbortError")) return;
+  const cause = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  console.error(cause ?? error);
+};
 
 export default function handleRequest(
   request: Request,

@@ -1,17 +1,29 @@
 import { answer, type Extension } from "./http.ts";
 import { sqlite } from "../app/db/client.server.ts";
 import { redisForRequest } from "../app/queue/redis.server.ts";
+import { log } from "../app/utils/log.server.ts";
 
-/** GET /healthz: 200 when SQLite and Redis both answer, for start scripts and load balancers. */
+const HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store" };
+
+// Checks come every few seconds: the cause is logged when it changes, not at every check.
+let lastCause: string | undefined;
+
+/**
+ * GET /healthz: 200 when SQLite and Redis both answer, for start scripts and load balancers. Anyone
+ * can ask, so a failure says only "unavailable"; the cause goes to the log.
+ */
 export const health: Extension = async (req, res) => {
   if (req.url !== "/healthz") return false;
   try {
     sqlite.prepare("select 1").get();
     await redisForRequest().ping();
-    answer(res, 200, { "Content-Type": "application/json", "Cache-Control": "no-store" }, '{"status":"ok"}');
+    lastCause = undefined;
+    answer(res, 200, HEADERS, '{"status":"ok"}');
   } catch (error) {
-    const body = JSON.stringify({ status: "unavailable", error: (error as Error).message });
-    answer(res, 503, { "Content-Type": "application/json", "Cache-Control": "no-store" }, body);
+    const cause = (error as Error).message;
+    if (cause !== lastCause) log("error", "health", `unavailable: ${cause}`);
+    lastCause = cause;
+    answer(res, 503, HEADERS, '{"status":"unavailable"}');
   }
   return true;
 };

@@ -3,20 +3,25 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from "node:path";
 import { createRequestListener } from "@react-router/node";
 import type { ServerBuild } from "react-router";
+import proxyAddr from "proxy-addr";
 import sirv from "sirv";
 import { env } from "../app/utils/env.server.ts";
 import { CLIENT_IP_HEADER } from "../app/utils/http.server.ts";
+import { countBody, refuseDeclaredTooLarge } from "./body-limit.ts";
 import { serveUploads } from "./uploads.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
-function clientAddress(req: IncomingMessage): string {
-  if (env.TRUST_PROXY) {
-    const forwarded = req.headers["x-forwarded-for"];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? "unknown";
+// A hop count trusts that many proxies nearest to us; a list trusts peers by address (proxy-addr).
+const trustedProxy: (address: string, hop: number) => boolean =
+  typeof env.TRUST_PROXY === "number" ? ((hops) => (_address, hop) => hop < hops)(env.TRUST_PROXY) : proxyAddr.compile(env.TRUST_PROXY);
+
+/**
+ * The client's address: the socket's, or with trusted proxies the right-most X-Forwarded-For entry
+ * a trusted proxy wrote (entries left of it are whatever the client sent).
+ */
+export function clientAddress(req: IncomingMessage): string {
+  return proxyAddr(req, trustedProxy) || "unknown";
 }
 
 /** What every answer carries (pages add their Content-Security-Policy). */
@@ -24,6 +29,9 @@ const BASE_HEADERS: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "strict-origin-when-cross-origin",
   "X-Frame-Options": "DENY",
+  // No page of ours shares its window with another site's, nor uses these devices; payment for Stripe's frames.
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), usb=(), payment=(self \"https://js.stripe.com\")",
   ...(env.isProduction ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
 };
 
@@ -73,6 +81,24 @@ async function appHandlers(): Promise<{ statics: Handler[]; build: ServerBuild |
   };
 }
 
+// The session cookie, whatever prefix the cookie settings give its name (`__session`, `__Host-session`).
+const SESSION_COOKIE = /(?:^|;)\s*[\w-]*session=/i;
+
+/**
+ * What React Router answers a signed-in browser (pages, `.data`, redirects, resource routes) is
+ * never stored by the browser or a shared cache, whatever the route says.
+ */
+function neverStoreWhenSignedIn(req: IncomingMessage, res: ServerResponse): void {
+  if (!SESSION_COOKIE.test(req.headers.cookie ?? "")) return;
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+    const headers = args.find((arg) => typeof arg === "object" && arg !== null && !Array.isArray(arg)) as Record<string, unknown> | undefined;
+    for (const name of Object.keys(headers ?? {})) if (name.toLowerCase() === "cache-control") delete headers![name];
+    this.setHeader("Cache-Control", "no-store");
+    return writeHead.apply(this, args);
+  } as ServerResponse["writeHead"];
+}
+
 /** Answers a request itself (through `answer`) and returns true, or returns false to pass it on. */
 export type Extension = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
@@ -83,20 +109,30 @@ export async function startHttpServer(extensions: Extension[] = []): Promise<Ser
 
   const chain = (req: IncomingMessage, res: ServerResponse, index: number) => {
     if (index < statics.length) return statics[index](req, res, () => chain(req, res, index + 1));
+    neverStoreWhenSignedIn(req, res);
     return reactRouter(req, res);
   };
 
   const server = createServer(async (req, res) => {
     delete req.headers[CLIENT_IP_HEADER];
     req.headers[CLIENT_IP_HEADER] = clientAddress(req);
+    setBaseHeaders(res);
     try {
+      if (refuseDeclaredTooLarge(req, res)) return;
       for (const extension of extensions) if (await extension(req, res)) return;
-      setBaseHeaders(res);
+      countBody(req, res);
       chain(req, res, 0);
     } catch (error) {
       console.error(error);
       if (res.headersSent) res.end();
       else answer(res, 500, { "Content-Type": "text/plain" }, "Internal Server Error");
+    }
+  });
+  // `Expect: 100-continue` (curl's way with large bodies): a body over the limit is refused before it is sent.
+  server.on("checkContinue", (req, res) => {
+    if (!refuseDeclaredTooLarge(req, res)) {
+      res.writeContinue();
+      server.emit("request", req, res);
     }
   });
   server.keepAliveTimeout = 65_000;

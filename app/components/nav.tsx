@@ -78,7 +78,7 @@ export function Nav({ user, balance, cartCount }: { user: NavUser | null; balanc
     <header className="border-b border-slate-200 bg-white">
       <nav aria-label="Main" className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
         <Link to="/" className="shrink-0" aria-label="SMS Gateway home">
-          <img src="/logo.svg" alt="SMS Gateway" style={{ height: 60 }} className="w-auto" />
+          <img src="/logo.svg" alt="SMS Gateway" className="h-[60px] w-auto" />
         </Link>
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           {isCustomer ? (
@@ -126,13 +126,13 @@ export function Nav({ user, balance, cartCount }: { user: NavUser | null; balanc
             </>
           ) : (
             <>
-              <Link to="/register" className={buttonClass({ variant: "success", size: "sm" })} style={{ width: 120 }}>
+              <Link to="/register" className={buttonClass({ variant: "success", size: "sm" }, "w-[120px]")}>
                 Try for free
               </Link>
-              <Link to="/register" className={buttonClass({ variant: "secondary", size: "sm" })} style={{ width: 100 }}>
+              <Link to="/register" className={buttonClass({ variant: "secondary", size: "sm" }, "w-[100px]")}>
                 Register
               </Link>
-              <Link to="/login" className={buttonClass({ variant: "primary", size: "sm" })} style={{ width: 100 }}>
+              <Link to="/login" className={buttonClass({ variant: "primary", size: "sm" }, "w-[100px]")}>
                 Login
               </Link>
             </>

@@ -32,14 +32,15 @@ export function contentSecurityPolicy(nonce: string): string {
   const directives: Directives = {
     "default-src": ["'self'"],
     "script-src": ["'self'", `'nonce-${nonce}'`],
-    "style-src": ["'self'", "'unsafe-inline'"],
+    // No 'unsafe-inline': the markup carries no style attributes (docs/decisions/007-content-security-policy.md).
+    "style-src": ["'self'"],
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'"],
     "frame-src": ["'none'"],
     "frame-ancestors": ["'none'"],
     "form-action": ["'self'"],
-    "base-uri": ["'self'"],
+    "base-uri": ["'none'"],
     "object-src": ["'none'"],
   };
   for (const [directive, origins] of Object.entries(thirdPartySources())) {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import proxyAddr from "proxy-addr";
 import { z } from "zod";
 import { type CountryCode, isCountryCode } from "../modules/sms/phone.ts";
 
@@ -14,6 +15,28 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v ? v : undefined));
+
+/**
+ * TRUST_PROXY: how many proxies in front of us append to X-Forwarded-For (`2`), or which peers are
+ * proxies (`loopback`, `10.0.0.0/8, 192.168.1.7`). Unset, `0` or `false`: none; `true` is one hop.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() ?? "")
+  .transform((v, ctx): number | string[] => {
+    if (v === "" || /^(false|no|off)$/i.test(v)) return 0;
+    if (/^(true|yes|on)$/i.test(v)) return 1;
+    if (/^\d+$/.test(v)) return Number(v);
+    const addresses = v.split(",").map((a) => a.trim()).filter(Boolean);
+    try {
+      proxyAddr.compile(addresses);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: `a hop count or a list of addresses/CIDRs: ${(error as Error).message}` });
+      return z.NEVER;
+    }
+    return addresses;
+  });
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -32,7 +55,7 @@ const schema = z.object({
   // Argon2 checks (19 MiB each) running at once per process, and how many may wait for one.
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
-  TRUST_PROXY: flag(false),
+  TRUST_PROXY: trustProxy,
   ADMIN_EMAIL: optionalString,
   ADMIN_PASSWORD: optionalString,
   // auto: demo accounts (and their data) only in full test mode; 1 or 0 says so explicitly.
@@ -104,6 +127,8 @@ const schema = z.object({
     .string()
     .regex(/^\d+(?:[kmg]b?)?$/i, "must be a size such as 256mb or 1gb")
     .default("256mb"),
+  // Largest request body of any page or form post; the two uploads get their own limit on top of it.
+  MAX_BODY_BYTES: z.coerce.number().int().min(16 * 1024).default(1024 * 1024),
   // REST API: the secret that encrypts the revealable copy of every API key; requests per key per minute.
   API_KEY_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),

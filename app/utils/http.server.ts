@@ -16,10 +16,21 @@ export function combineHeaders(...sources: (HeadersInit | null | undefined)[]): 
   return combined;
 }
 
-/** Only same-site paths: `//evil.com` and absolute URLs fall back. */
+const CHECK_ORIGIN = "http://redirect.invalid";
+// Browsers drop tabs and line breaks from URLs and read `\` as `/`: `/<TAB>/evil.example` is `//evil.example` to them.
+const NORMALISED_BY_BROWSERS = /[\u0000-\u001F\u007F\\]/;
+
+/**
+ * A path on this site to send the browser to after login, or `fallback`. Parsed as a browser would
+ * resolve it: anything that leaves the origin (`//evil`, `/\\evil`, `/<TAB>/evil`, `https://...`) falls back.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  if (typeof to !== "string" || !to.startsWith("/") || NORMALISED_BY_BROWSERS.test(to)) return fallback;
+  const url = URL.parse(to, CHECK_ORIGIN);
+  if (!url || url.origin !== CHECK_ORIGIN) return fallback;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // The resolved path itself must not read as another host (`/.//evil` resolves to `//evil`).
+  return path.startsWith("//") ? fallback : path;
 }
 
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;

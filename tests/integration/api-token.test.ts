@@ -174,12 +174,12 @@ describe("Documentation screen", () => {
     const proxied = { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "sms.example.com" };
     const direct = dataOf<{ reference: Reference }>(await call(documentationLoader, documentationRequest("http://10.0.0.5:3000", customer, "", proxied)));
     expect(direct.reference.endpoints[0].curl).toContain('"http://10.0.0.5:3000/api/v1/');
-    env.TRUST_PROXY = true;
+    env.TRUST_PROXY = 1;
     try {
       const behindProxy = dataOf<{ reference: Reference }>(await call(documentationLoader, documentationRequest("http://10.0.0.5:3000", customer, "", proxied)));
       expect(behindProxy.reference.endpoints[0].curl).toContain('"https://sms.example.com/api/v1/');
     } finally {
-      env.TRUST_PROXY = false;
+      env.TRUST_PROXY = 0;
     }
   });
 });

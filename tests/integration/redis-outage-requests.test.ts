@@ -29,6 +29,8 @@ async function healthStatus(): Promise<number> {
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/healthz`);
   server.close();
+  // Anyone can ask: the answer names no cause (that goes to the log).
+  expect(await response.json()).toEqual({ status: response.status === 200 ? "ok" : "unavailable" });
   return response.status;
 }
 

@@ -18,13 +18,24 @@ export async function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
+/**
+ * The form strategy reads its form from the request it is given: a small copy holding only the two
+ * fields, so the posted body is read (and held) once.
+ */
+function credentialsRequest(request: Request, { email, password }: { email: string; password: string }): Request {
+  const headers = new Headers(request.headers);
+  headers.delete("content-type");
+  headers.delete("content-length");
+  return new Request(request.url, { method: "POST", headers, body: new URLSearchParams({ email, password }), signal: request.signal });
+}
+
 export async function action({ request }: Route.ActionArgs) {
-  const formData = await request.clone().formData();
+  const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: LoginSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
-  const result = await attemptLogin(request, submission.value.email);
+  const result = await attemptLogin(credentialsRequest(request, submission.value), submission.value.email);
   if (!result.ok) {
     const headers = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
     return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), { status: result.status, headers });
