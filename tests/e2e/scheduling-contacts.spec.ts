@@ -49,6 +49,8 @@ test("a contact's schedule panel: no phone field, the zone, five-minute steps; C
 test("schedule from a contact's row (a past time refused first), see it listed, cancel it", async ({ page }) => {
   const account = await signedInCustomer(page, "schedcontact");
   await seedAddressBook(account.email, TEAM);
+  // Scheduling asks for enough credits for one send.
+  await grantCredits(account.email, 20);
   await page.goto("/sms/accountContacts");
   await contactRow(page, "Sam Stone").getByRole("link", { name: "Schedule SMS" }).click();
   const contactPanel = page.getByRole("region", { name: "Schedule SMS to Sam Stone" });
