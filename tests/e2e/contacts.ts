@@ -1,5 +1,6 @@
 // Journeys through the contact and group screens, shared by the contacts and scheduling specs.
 import type { Page } from "@playwright/test";
+import { serverUser } from "./credits.ts";
 import { expect } from "./fixtures.ts";
 
 export async function createGroup(page: Page, name: string, description: string) {
@@ -27,3 +28,16 @@ export async function createContact(page: Page, contact: { name: string; phone: 
 export const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text });
 export const contactRow = (page: Page, name: string) => page.getByTestId("contact-row").filter({ hasText: name });
 export const groupRow = (page: Page, name: string) => page.getByTestId("group-row").filter({ hasText: name });
+
+export type SeedContact = { name: string; /** E.164 */ phone: string; email: string; groups: string[] };
+
+/** Groups and contacts written straight into the server's database, for tests that start from them. */
+export async function seedAddressBook(email: string, book: { groups: string[]; contacts: SeedContact[] }): Promise<void> {
+  const user = await serverUser(email);
+  const { createGroup: insertGroup } = await import("../../app/modules/contacts/groups.server.ts");
+  const { createContact: insertContact } = await import("../../app/modules/contacts/contacts.server.ts");
+  const groupIds = new Map(book.groups.map((name) => [name, insertGroup(user.id, { name, description: `The ${name} group` }).id]));
+  for (const contact of book.contacts) {
+    insertContact(user.id, { name: contact.name, phone: contact.phone, email: contact.email, groupIds: contact.groups.map((g) => groupIds.get(g)!) });
+  }
+}

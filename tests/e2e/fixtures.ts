@@ -40,4 +40,24 @@ export async function signUpAndLogin(page: Page, label = "user"): Promise<Accoun
   return account;
 }
 
+/**
+ * Signs in through the login form's action over HTTP, without loading a page: the browser context
+ * gets the session cookie. For tests whose subject is elsewhere (auth.spec.ts goes through the
+ * screens); on a busy machine each page load can take seconds.
+ */
+export async function signInByRequest(page: Page, account: Account, expectedPath = "/sms/sendSms") {
+  const signedIn = await page.request.post("/login", { form: { email: account.email, password: account.password }, maxRedirects: 0 });
+  expect(signedIn.headers().location, `login redirects to ${expectedPath}`).toBe(expectedPath);
+}
+
+/** A fresh customer, registered through the form's action over HTTP and signed in (signInByRequest). */
+export async function signedInCustomer(page: Page, label = "user"): Promise<Account> {
+  const account = newAccount(label);
+  const form = { email: account.email, fullName: account.fullName, password: account.password };
+  const registered = await page.request.post("/register", { form, maxRedirects: 0 });
+  expect(registered.headers().location, "registration redirects to /login").toBe("/login");
+  await signInByRequest(page, account);
+  return account;
+}
+
 export const test = base;

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { contactRow, createContact, createGroup, groupRow, toast } from "./contacts.ts";
+import { contactRow, groupRow, seedAddressBook, toast } from "./contacts.ts";
 import { grantCredits } from "./credits.ts";
-import { expect, signUpAndLogin, test } from "./fixtures.ts";
+import { expect, signedInCustomer, test } from "./fixtures.ts";
 
 // With JavaScript the form takes the browser's zone; without it, the profile's (UTC until changed).
 test.use({ timezoneId: "America/New_York" });
@@ -21,16 +21,19 @@ async function schedule(page: Page, panel: ReturnType<Page["getByRole"]>, fields
   await expect(panel).toHaveCount(0);
 }
 
-test("schedule from the contacts and groups lists, see both in the scheduled list, cancel them", async ({ page, javaScriptEnabled }) => {
-  const account = await signUpAndLogin(page, "schedpanel");
-  await grantCredits(account.email, 20);
-  await createGroup(page, "Team", "Everyone at work");
-  await createContact(page, { name: "Sam Stone", phone: "+1 202 555 0151", email: "sam@example.com", groups: ["Team"] });
-  await expect(toast(page, "Contact created successfully!")).toBeAttached();
-  await createContact(page, { name: "Tia Tran", phone: "+1 202 555 0152", email: "tia@example.com", groups: ["Team"] });
-  await expect(toast(page, "Contact created successfully!")).toBeAttached();
+// Sam and Tia in the group Team, written straight into the database: each test starts there.
+const TEAM = {
+  groups: ["Team"],
+  contacts: [
+    { name: "Sam Stone", phone: "+12025550151", email: "sam@example.com", groups: ["Team"] },
+    { name: "Tia Tran", phone: "+12025550152", email: "tia@example.com", groups: ["Team"] },
+  ],
+};
 
-  // The contact's panel: the form without a phone field; Cancel closes it.
+test("a contact's schedule panel: no phone field, the zone, five-minute steps; Cancel closes it", async ({ page, javaScriptEnabled }) => {
+  const account = await signedInCustomer(page, "schedpanel");
+  await seedAddressBook(account.email, TEAM);
+  await page.goto("/sms/accountContacts");
   await contactRow(page, "Sam Stone").getByRole("link", { name: "Schedule SMS" }).click();
   await expect(page).toHaveURL(/panel=schedule&id=\d+/);
   const contactPanel = page.getByRole("region", { name: "Schedule SMS to Sam Stone" });
@@ -41,8 +44,16 @@ test("schedule from the contacts and groups lists, see both in the scheduled lis
   await contactPanel.getByRole("link", { name: "Cancel" }).click();
   await expect(page).not.toHaveURL(/panel=/);
   await expect(contactPanel).toHaveCount(0);
+});
 
+test("schedule from a contact's row (a past time refused first), see it listed, cancel it", async ({ page }) => {
+  const account = await signedInCustomer(page, "schedcontact");
+  await seedAddressBook(account.email, TEAM);
+  // Scheduling asks for enough credits for one send.
+  await grantCredits(account.email, 20);
+  await page.goto("/sms/accountContacts");
   await contactRow(page, "Sam Stone").getByRole("link", { name: "Schedule SMS" }).click();
+  const contactPanel = page.getByRole("region", { name: "Schedule SMS to Sam Stone" });
   // A time in the past is refused next to its field, and the panel stays open.
   await contactPanel.getByLabel("Start Date and Time").fill("2020-01-15T09:00");
   await contactPanel.getByLabel("Message").fill("Your weekly check-in");
@@ -50,43 +61,49 @@ test("schedule from the contacts and groups lists, see both in the scheduled lis
   await expect(contactPanel.getByText("The first send must be in the future")).toBeVisible();
   await schedule(page, contactPanel, { start: `${YEAR}-01-15T09:00`, repeat: "weekly", endDate: `${YEAR}-02-28`, message: "Your weekly check-in" });
 
-  // The group's panel: every active member at each send.
-  await page.goto("/sms/accountGroups");
-  await groupRow(page, "Team").getByRole("link", { name: "Schedule SMS" }).click();
-  const groupPanel = page.getByRole("region", { name: "Schedule SMS to the group Team" });
-  await expect(groupPanel).toContainText("To: every active contact of Team at each send (2 contacts now)");
-  await schedule(page, groupPanel, { start: `${YEAR}-03-01T08:30`, repeat: "none", message: "Office closed today" });
-  // Nothing is taken until a message goes out.
-  await expect(page.getByTestId("balance")).toHaveText("Account balance: 20 credits");
-
   await page.goto("/sms/scheduled");
   const contactSchedule = page.getByTestId("schedule-row").filter({ hasText: "Your weekly check-in" });
   await expect(contactSchedule).toContainText("+12025550151");
   await expect(contactSchedule).toContainText(/Weekly on \w+day at 09:00/);
   await expect(contactSchedule).toContainText("Active");
+  await contactSchedule.getByRole("link", { name: "Cancel the scheduled SMS to +12025550151" }).click();
+  await page.getByRole("button", { name: "Yes, cancel it" }).click();
+  await expect(toast(page, "Scheduled SMS cancelled.")).toBeAttached();
+  await expect(contactSchedule).toContainText("Cancelled");
+  await expect(page.getByRole("link", { name: /^Cancel the scheduled SMS/ })).toHaveCount(0);
+});
+
+test("schedule from a group's row: nothing is taken until it goes out; see it listed, cancel it", async ({ page }) => {
+  const account = await signedInCustomer(page, "schedgroup");
+  await seedAddressBook(account.email, TEAM);
+  await grantCredits(account.email, 20);
+  await page.goto("/sms/accountGroups");
+  await groupRow(page, "Team").getByRole("link", { name: "Schedule SMS" }).click();
+  const groupPanel = page.getByRole("region", { name: "Schedule SMS to the group Team" });
+  await expect(groupPanel).toContainText("To: every active contact of Team at each send (2 contacts now)");
+  await schedule(page, groupPanel, { start: `${YEAR}-03-01T08:30`, repeat: "none", message: "Office closed today" });
+  await expect(page.getByTestId("balance")).toHaveText("Account balance: 20 credits");
+
+  await page.goto("/sms/scheduled");
   const groupSchedule = page.getByTestId("schedule-row").filter({ hasText: "Office closed today" });
   await expect(groupSchedule).toContainText("Team");
   await expect(groupSchedule).toContainText(`${YEAR}-03-01 08:30`);
   await expect(groupSchedule).toContainText("Active");
-
   await groupSchedule.getByRole("link", { name: "Cancel the scheduled SMS to the group Team" }).click();
   await expect(page.getByRole("heading", { name: "Cancel the scheduled SMS to the group Team?" })).toBeVisible();
   await page.getByRole("button", { name: "Yes, cancel it" }).click();
   await expect(toast(page, "Scheduled SMS cancelled.")).toBeAttached();
   await expect(groupSchedule).toContainText("Cancelled");
-
-  await contactSchedule.getByRole("link", { name: "Cancel the scheduled SMS to +12025550151" }).click();
-  await page.getByRole("button", { name: "Yes, cancel it" }).click();
-  await expect(contactSchedule).toContainText("Cancelled");
   await expect(page.getByRole("link", { name: /^Cancel the scheduled SMS/ })).toHaveCount(0);
 });
 
 test("deleting a group says it cancels its scheduled SMS, and does", async ({ page, javaScriptEnabled }) => {
-  const account = await signUpAndLogin(page, "schedgroupdel");
+  const account = await signedInCustomer(page, "schedgroupdel");
   await grantCredits(account.email, 5);
-  await createGroup(page, "Club", "Members");
-  await createContact(page, { name: "Uma Ueda", phone: "+1 202 555 0153", email: "uma@example.com", groups: ["Club"] });
-  await expect(toast(page, "Contact created successfully!")).toBeAttached();
+  await seedAddressBook(account.email, {
+    groups: ["Club"],
+    contacts: [{ name: "Uma Ueda", phone: "+12025550153", email: "uma@example.com", groups: ["Club"] }],
+  });
   await page.goto("/sms/accountGroups");
   await groupRow(page, "Club").getByRole("link", { name: "Schedule SMS" }).click();
   const panel = page.getByRole("region", { name: "Schedule SMS to the group Club" });
@@ -106,7 +123,7 @@ test("deleting a group says it cancels its scheduled SMS, and does", async ({ pa
 });
 
 test("Schedule SMS fills in the number it is given", async ({ page }) => {
-  await signUpAndLogin(page, "schedprefill");
+  await signedInCustomer(page, "schedprefill");
   await page.goto("/sms/scheduleSms?phoneNumber=%2B12025550154");
   await expect(page.getByLabel("Phone Number")).toHaveValue("+12025550154");
 });

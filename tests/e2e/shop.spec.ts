@@ -2,19 +2,19 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Page } from "@playwright/test";
-import { demoAdmin, expect, login, signUpAndLogin, test } from "./fixtures.ts";
+import { serverUser } from "./credits.ts";
+import { demoAdmin, expect, signedInCustomer, signInByRequest, test } from "./fixtures.ts";
 
 // With JavaScript toasts stay listed until they close; the newest is the last.
 const toast = (page: Page) => page.getByTestId("toast").last();
 const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 const cartLink = (page: Page, count: number) => nav(page).getByRole("link", { name: `Shopping cart, ${count} ${count === 1 ? "item" : "items"}` });
 
-async function addPackage(page: Page, title: string, quantity = 1) {
+async function addPackage(page: Page, title: string) {
   await page.goto("/");
   await page.getByRole("link", { name: `View details of ${title}` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
-  for (let i = 1; i < quantity; i++) await page.getByRole("button", { name: "Increase quantity" }).click();
-  await expect(page.getByRole("spinbutton", { name: "Quantity" })).toHaveValue(String(quantity));
+  await expect(page.getByRole("spinbutton", { name: "Quantity" })).toHaveValue("1");
   await page.getByRole("button", { name: "Add to Cart" }).click();
   await expect(toast(page)).toContainText("Item added to cart successfully!");
 }
@@ -35,8 +35,20 @@ async function payWith(page: Page, card: string) {
   await page.getByRole("button", { name: "Submit Order" }).click();
 }
 
-test("browse, search, add to cart, change quantities, place an order, pay with 4242 and see the credits and the order", async ({ page }) => {
-  await signUpAndLogin(page, "shopper");
+/** Cart lines written straight into the database (package names as seeded: "100", "1,000"...). */
+async function seedCart(email: string, lines: { name: string; quantity: number }[]) {
+  const user = await serverUser(email);
+  const { db } = await import("../../app/db/client.server.ts");
+  const { packages } = await import("../../app/db/schema/shop.ts");
+  const { addToCart } = await import("../../app/modules/shop/cart.server.ts");
+  const { asc, eq } = await import("drizzle-orm");
+  for (const line of lines) {
+    const pack = db.select({ id: packages.id }).from(packages).where(eq(packages.name, line.name)).orderBy(asc(packages.id)).get();
+    if (!pack || !addToCart(user.id, pack.id, line.quantity)) throw new Error(`No package ${line.name}`);
+  }
+}
+
+test("browse: search and sort the packages, all in the URL", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Choose Your SMS Pricing Plan");
   await page.getByLabel("Search").fill("1000");
@@ -48,7 +60,11 @@ test("browse, search, add to cart, change quantities, place an order, pay with 4
   if (test.info().project.name === "no-js") await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/sort=price-desc/);
   await expect(page.getByRole("heading", { level: 2 })).toHaveText(["10,000 SMS Credits", "1,000 SMS Credits"]);
+});
 
+test("a package's page: choose a quantity, add it to the cart, the cart counts it", async ({ page }) => {
+  await signedInCustomer(page, "shopper");
+  await page.goto("/?q=1000");
   await page.getByRole("link", { name: "View details of 1,000 SMS Credits" }).click();
   const quantity = page.getByRole("spinbutton", { name: "Quantity" });
   await expect(quantity).toHaveValue("1");
@@ -64,7 +80,15 @@ test("browse, search, add to cart, change quantities, place an order, pay with 4
   await expect(cartLink(page, 2)).toBeVisible();
   await addPackage(page, "100 SMS Credits");
   await expect(cartLink(page, 3)).toBeVisible();
+});
 
+test("the cart: change quantities, remove lines, the totals follow", async ({ page }) => {
+  const account = await signedInCustomer(page, "cart");
+  await seedCart(account.email, [
+    { name: "1,000", quantity: 2 },
+    { name: "100", quantity: 1 },
+  ]);
+  await page.goto("/");
   await cartLink(page, 3).click();
   const lines = page.getByTestId("cart-line");
   await expect(lines).toHaveCount(2);
@@ -83,7 +107,12 @@ test("browse, search, add to cart, change quantities, place an order, pay with 4
   await expect(page.getByTestId("grand-total")).toHaveText("$80.00");
   await expect(page.getByTestId("total-items")).toHaveText("2");
   await expect(page.getByLabel("Name")).not.toHaveValue("");
+});
 
+test("place an order, pay with 4242, see the credits and the order", async ({ page }) => {
+  const account = await signedInCustomer(page, "payer");
+  await seedCart(account.email, [{ name: "1,000", quantity: 2 }]);
+  await page.goto("/");
   const orderId = await placeOrder(page);
   await expect(page.getByTestId("amount-due")).toHaveText("$80.00");
   await payWith(page, "4242 4242 4242 4242");
@@ -107,10 +136,10 @@ test("browse, search, add to cart, change quantities, place an order, pay with 4
 });
 
 test("a declined card leaves the order pending, the cart intact and no credits", async ({ page }) => {
-  await signUpAndLogin(page, "declined");
+  const account = await signedInCustomer(page, "declined");
   await page.goto("/order/myOrders");
   await expect(page.getByText("You do not have any previous orders.")).toBeVisible();
-  await addPackage(page, "500 SMS Credits", 2);
+  await seedCart(account.email, [{ name: "500", quantity: 2 }]);
   const orderId = await placeOrder(page);
 
   await payWith(page, "4242 4242 4242 4241");
@@ -134,12 +163,13 @@ test("a declined card leaves the order pending, the cart intact and no credits",
 });
 
 test("customer B gets NotFound for customer A's order", async ({ page, browser }) => {
-  await signUpAndLogin(page, "alice");
-  await addPackage(page, "100 SMS Credits");
+  const alice = await signedInCustomer(page, "alice");
+  await seedCart(alice.email, [{ name: "100", quantity: 1 }]);
+  await page.goto("/");
   const orderId = await placeOrder(page);
   const other = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
   const bob = await other.newPage();
-  await signUpAndLogin(bob, "bob");
+  await signedInCustomer(bob, "bob");
   for (const path of [`/order/orderDetails/${orderId}`, `/order/orderconfirmed/${orderId}`, `/payment?orderId=${orderId}`, `/failed?orderId=${orderId}`]) {
     const response = await bob.goto(path);
     expect(response?.status(), path).toBe(404);
@@ -176,7 +206,7 @@ test.describe("admin", () => {
   test("filters, searches and pages orders, all in the URL", async ({ page }) => {
     const tag = `adm${randomUUID().slice(0, 6)}`;
     await seedOrders(tag);
-    await login(page, demoAdmin);
+    await signInByRequest(page, demoAdmin);
     await page.goto("/order/allOrders");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Orders List");
     await expect(page.getByText("In this demo, orders older than 3 days might be deleted!")).toHaveCount(0);
@@ -224,7 +254,7 @@ test.describe("admin", () => {
 
   test("creates, updates and deletes a menu item, refusing a renamed HTML file", async ({ page }) => {
     const name = `Pack ${randomUUID().slice(0, 6)}`;
-    await login(page, demoAdmin);
+    await signInByRequest(page, demoAdmin);
     await page.goto("/menuItem/menuitemlist");
     await page.getByRole("link", { name: "Add New Menu Item" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Add Menu Item");

@@ -47,7 +47,7 @@ test("send an SMS and follow it from queued to delivered in the history", async 
   await expect(async () => {
     await page.reload();
     await expect(row).toContainText("Delivered", { timeout: 500 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 60_000 });
   await expect(balance).toHaveText("Account balance: 8 credits");
 });
 

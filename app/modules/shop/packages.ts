@@ -1,6 +1,5 @@
-import { z } from "zod";
-
-// Browser-safe: the package form, home filters and labels, shared by screens and server.
+// Browser-safe: home filters, labels and limits, shared by screens and server. Without zod, so the
+// home page does not download it (the forms' schemas are in package-forms.ts).
 
 export const PACKAGE_CATEGORIES = ["appetizer", "beverages", "dessert", "entree"] as const;
 export type PackageCategory = (typeof PACKAGE_CATEGORIES)[number];
@@ -34,14 +33,6 @@ export const packageTitle = (name: string) => `${name} SMS Credits`;
 /** Most of one package a single cart line may hold. */
 export const MAX_LINE_QUANTITY = 1000;
 
-export const QuantitySchema = z.coerce
-  .number({ error: "Enter a quantity" })
-  .int("Enter a whole number")
-  .min(1, "Quantity must be at least 1")
-  .max(MAX_LINE_QUANTITY, `Quantity must be at most ${MAX_LINE_QUANTITY}`);
-
-export const AddToCartSchema = z.object({ quantity: QuantitySchema });
-
 /** Package images must be under 1,024,000 bytes (the spec's "1 MB"). */
 export const MAX_IMAGE_BYTES = 1_024_000;
 /** Larger sides are refused: a tiny file can declare a huge bitmap (a decompression bomb). */
@@ -64,31 +55,5 @@ export function dollarsToCents(value: string): number | null {
 }
 
 export const centsToDollarInput = (cents: number) => (cents / 100).toFixed(2);
-
-export const PackageFormSchema = z.object({
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(80, "Name must be at most 80 characters"),
-  description: z.string().trim().max(1000, "Description must be at most 1,000 characters").default(""),
-  specialTag: z.string().trim().max(40, "Special tag must be at most 40 characters").default(""),
-  category: z.enum(PACKAGE_CATEGORIES, { error: "Choose a category" }),
-  price: z
-    .string({ error: "Price is required" })
-    .transform((value, ctx) => {
-      const cents = dollarsToCents(value);
-      if (cents === null || cents < 1) {
-        ctx.addIssue({ code: "custom", message: "Enter a price in dollars, e.g. 40.00" });
-        return z.NEVER;
-      }
-      return cents;
-    }),
-  credits: z.coerce
-    .number({ error: "Credits are required" })
-    .int("Credits must be a whole number")
-    .min(1, "Credits must be at least 1")
-    .max(10_000_000, "Credits must be at most 10,000,000"),
-  image: z
-    .instanceof(File)
-    .optional()
-    .refine((file) => !file || file.size < MAX_IMAGE_BYTES, IMAGE_MESSAGES.size),
-});
 
 export const DEMO_PACKAGE_NOTICE = "Creating, updating and deleting menu items is disabled in this demo.";

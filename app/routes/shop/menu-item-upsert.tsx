@@ -7,13 +7,13 @@ import { ErrorList, Field, SelectField, TextareaField } from "../../components/u
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
 import { requireAdmin } from "../../modules/auth/guards.server.ts";
 import { parsePackageFormData } from "../../modules/shop/images.server.ts";
+import { PackageFormSchema } from "../../modules/shop/package-forms.ts";
 import {
   CATEGORY_LABELS,
   centsToDollarInput,
   DEMO_PACKAGE_NOTICE,
   IMAGE_MESSAGES,
   PACKAGE_CATEGORIES,
-  PackageFormSchema,
 } from "../../modules/shop/packages.ts";
 import { getPackage, savePackage } from "../../modules/shop/packages.server.ts";
 import { env } from "../../utils/env.server.ts";
