@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { db, type Tx } from "../../db/client.server.ts";
 import { offlineCharges } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
@@ -36,6 +36,14 @@ export class TestCardsRefusedError extends Error {
 const CANCELLED_MESSAGE = "This order was cancelled, so it can no longer be paid.";
 const cancellationId = (orderId: number) => `offcancel_${orderId}`;
 
+/** The order's successful charge, if it has one: an order is never charged twice nor cancelled once paid. */
+const succeededCharge = (tx: Tx, orderId: number) =>
+  tx
+    .select({ id: offlineCharges.id })
+    .from(offlineCharges)
+    .where(and(eq(offlineCharges.orderId, orderId), eq(offlineCharges.status, "succeeded")))
+    .get();
+
 export type TestCardResult = { status: "succeeded"; id: string } | { status: "declined"; id: string; message: string };
 
 /**
@@ -47,11 +55,7 @@ export function chargeTestCard(order: { id: number; totalCents: number; currency
   if (!testCardsAccepted()) throw new TestCardsRefusedError();
   return db.transaction(
     (tx) => {
-      const paid = tx
-        .select({ id: offlineCharges.id })
-        .from(offlineCharges)
-        .where(and(eq(offlineCharges.orderId, order.id), eq(offlineCharges.status, "succeeded")))
-        .get();
+      const paid = succeededCharge(tx, order.id);
       if (paid) return { status: "succeeded" as const, id: paid.id };
       const cancelled = tx.select({ id: offlineCharges.id }).from(offlineCharges).where(eq(offlineCharges.id, cancellationId(order.id))).get();
       if (cancelled) return { status: "declined" as const, id: cancelled.id, message: CANCELLED_MESSAGE };
@@ -92,11 +96,7 @@ export const offlineProvider: PaymentProvider = {
   async cancelPayment(order) {
     return db.transaction(
       (tx) => {
-        const paid = tx
-          .select({ id: offlineCharges.id })
-          .from(offlineCharges)
-          .where(and(eq(offlineCharges.orderId, order.id), eq(offlineCharges.status, "succeeded")))
-          .get();
+        const paid = succeededCharge(tx, order.id);
         if (paid) return { status: "paid" as const, paymentId: paid.id };
         tx.insert(offlineCharges)
           .values({ id: cancellationId(order.id), orderId: order.id, amountCents: 0, currency: "usd", status: "cancelled", createdAt: clock.date() })
