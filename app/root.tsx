@@ -1,5 +1,15 @@
-import type { ReactNode } from "react";
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
+import { type ReactNode, useContext } from "react";
+import {
+  data,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  UNSAFE_FrameworkContext as FrameworkContext,
+  useMatches,
+  useRouteLoaderData,
+} from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { Analytics } from "./components/analytics.tsx";
@@ -52,10 +62,19 @@ export function useRootData(): RootData | undefined {
   return useRouteLoaderData<typeof loader>("root");
 }
 
+/** What a route's `handle` may say about the page around it. */
+export type PageHandle = { bare?: boolean; hydrate?: boolean };
+
 export function Layout({ children }: { children: ReactNode }) {
   const root = useRootData();
+  const handles = useMatches().map((m) => (m.handle ?? {}) as PageHandle);
   // The not-found page is only the text NotFound, without the shell.
-  const bare = useMatches().some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
+  const bare = handles.some((h) => h.bare);
+  // A page marked hydrate: false goes out as plain HTML (docs/decisions/016) unless a toast or analytics
+  // needs React; in the browser React is already running, so it keeps its scripts.
+  const hydrate =
+    typeof document !== "undefined" || !handles.some((h) => h.hydrate === false) || Boolean(root?.toast || root?.analyticsId);
+  const nonce = useContext(FrameworkContext)?.nonce;
   return (
     <html lang="en">
       <head>
@@ -83,8 +102,14 @@ export function Layout({ children }: { children: ReactNode }) {
             <Analytics id={root?.analyticsId ?? null} />
           </>
         )}
-        <ScrollRestoration />
-        <Scripts />
+        {hydrate ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : (
+          <script type="module" src="/enhance/auto-submit.js" nonce={nonce} />
+        )}
       </body>
     </html>
   );

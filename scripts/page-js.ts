@@ -7,11 +7,13 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 
+/** What a visitor's browser fetches for the home page, in kB of 1,000 bytes (gzip): issue 14's target. */
+export const HOME_BUDGET_KB = 100;
 /**
- * The home page's budget, in kB of 1,000 bytes (gzip). Issue 14 asked for 100, but React, React DOM
- * and React Router alone weigh 108 (docs/decisions/016): this keeps what the app adds to about 12 kB.
+ * The home page when React runs there (a toast to show, or analytics on; docs/decisions/016): React,
+ * React DOM and React Router alone weigh 108, so this keeps what the app adds to about 12 kB.
  */
-export const HOME_BUDGET_KB = 120;
+export const HYDRATED_HOME_BUDGET_KB = 120;
 /** Text only Stripe's loader holds: a chunk with it would fetch Stripe's script. */
 export const STRIPE_MARKER = "js.stripe.com";
 
@@ -87,7 +89,8 @@ export function sizeReport(pages: PageJs[]): string {
     "JavaScript per page (gzip, kB = 1,000 bytes; entry + matched routes + their imports):",
     ...lines,
     "",
-    `Home page: ${home ? kB(home.gzipBytes) : "?"} kB (budget ${HOME_BUDGET_KB} kB):`,
+    `Home page when React runs there (a toast, analytics): ${home ? kB(home.gzipBytes) : "?"} kB (budget ${HYDRATED_HOME_BUDGET_KB} kB);`,
+    `a plain visit gets plain HTML and /enhance/auto-submit.js (budget ${HOME_BUDGET_KB} kB):`,
     ...homeFiles,
   ].join("\n");
 }

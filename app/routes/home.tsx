@@ -6,10 +6,13 @@ import { PageHeader } from "../components/ui/page.tsx";
 import { CATEGORY_LABELS, PACKAGE_CATEGORIES, packageTitle, parseHomeFilters, SORT_OPTIONS } from "../modules/shop/packages.ts";
 import { listPackages } from "../modules/shop/packages.server.ts";
 import { formatDollars, formatNumber } from "../utils/misc.ts";
-import { useRootData } from "../root.tsx";
+import { type PageHandle, useRootData } from "../root.tsx";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () => [{ title: "SMS Pricing Plans | SMS Gateway" }];
+
+// The landing page is sent without React's 110 kB (docs/decisions/016); its filters work as plain HTML.
+export const handle: PageHandle = { hydrate: false };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const filters = parseHomeFilters(new URL(request.url).searchParams);
@@ -51,6 +54,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <Form
         method="get"
         role="search"
+        data-auto-submit
         className="mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_12rem_12rem_auto] sm:items-end"
         onChange={(event) => {
           // With JavaScript the selects apply at once; typing waits for Search (or Enter).
