@@ -6,6 +6,7 @@ import type { SmsSendPayload } from "../../queue/payloads.ts";
 import { QUEUES, queueForRequest } from "../../queue/queues.server.ts";
 import { logRedisFailure } from "../../queue/redis.server.ts";
 import { clock } from "../../utils/clock.server.ts";
+import { Coalescer } from "../../utils/coalescer.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { bookEntries } from "../credits/ledger.server.ts";
 import { isE164 } from "./phone.ts";
@@ -70,19 +71,24 @@ export async function enqueueSends(messageIds: number[], delayMs = 0): Promise<v
 // the worker two BullMQ scripts (fetch, finish) whatever its size, and at 2 ms that was a tenth of
 // the gateway's CPU per message. A person does not notice 10 ms; an API client does not wait for it.
 const ENQUEUE_WINDOW_MS = 10;
-let waitingIds: number[] = [];
-let nextFlush: Promise<void> | null = null;
+// Made on the first send, shut down with the process (shutdownSendJobs).
+let sendJobs: Coalescer<number[], void> | undefined;
 
 /** enqueueSends for messages queued close together; resolves once their jobs are in Redis. */
 function enqueueTogether(messageIds: number[]): Promise<void> {
-  waitingIds.push(...messageIds);
-  nextFlush ??= new Promise<void>((resolve) => setTimeout(resolve, ENQUEUE_WINDOW_MS)).then(() => {
-    const ids = waitingIds;
-    waitingIds = [];
-    nextFlush = null;
-    return enqueueSends(ids);
+  sendJobs ??= new Coalescer<number[], void>({
+    windowMs: ENQUEUE_WINDOW_MS,
+    run: async (lists: number[][]) => {
+      await enqueueSends(lists.flat());
+      return lists.map(() => undefined);
+    },
   });
-  return nextFlush;
+  return sendJobs.add(messageIds);
+}
+
+/** For process shutdown, before the queues close: the send jobs still gathering are added. */
+export async function shutdownSendJobs(): Promise<void> {
+  await sendJobs?.shutdown();
 }
 
 type Row = { id: number; encoding: SmsEncoding; segments: number; credits: number; createdAt: number };
