@@ -3,11 +3,12 @@ import { db, type Tx, writeWithoutStalling } from "../../db/client.server.ts";
 import type { MessageSource } from "../../db/schema/sms.ts";
 import { statement } from "../../db/statements.server.ts";
 import type { SmsSendPayload } from "../../queue/payloads.ts";
+import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { QUEUES, queueForRequest } from "../../queue/queues.server.ts";
-import { logRedisFailure } from "../../queue/redis.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { Coalescer } from "../../utils/coalescer.server.ts";
 import { env } from "../../utils/env.server.ts";
+import { pluralize } from "../../utils/misc.ts";
 import { bookEntries } from "../credits/ledger.server.ts";
 import { isE164 } from "./phone.ts";
 import { countSegments, type SegmentCount, type SmsEncoding } from "./segments.ts";
@@ -198,10 +199,7 @@ export async function queueMessages(userId: number, messages: NewMessage[], { wa
   );
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
-  const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueTogether(fresh).catch((error: unknown) => {
-    // The messages are safe in SQLite: the reconciler enqueues their outbox rows later.
-    logRedisFailure("error", "sms", `could not enqueue ${fresh.length} messages; the reconciler will`, error);
-  });
+  const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueAfterCommit(pluralize(fresh.length, "message"), () => enqueueTogether(fresh));
   if (waitForJobs) await enqueued;
   return result;
 }
