@@ -167,7 +167,10 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
   const perMinute = options.ratePerMinute ?? env.API_RATE_LIMIT_PER_MINUTE;
   const apiGate = createApiGate();
   const sendBatcher = createSendBatcher();
-  const shutdown = async () => void (await Promise.all([apiGate.shutdown(), sendBatcher.shutdown()]));
+  const shutdown = async () => {
+    await apiGate.shutdown();
+    await sendBatcher.shutdown();
+  };
 
   return Object.assign(async function handleApiRequest(request: ApiRequest): Promise<ApiResponse> {
     let rate: RateLimit | null = null;
