@@ -9,6 +9,7 @@ import { ApiError, type ApiErrorCode } from "./errors.ts";
 import { latestMessageId, listApiMessages, sendApiMessage } from "./messages.server.ts";
 import { openApiDocument } from "./openapi.server.ts";
 import { cancelApiMessage, getApiMessageById, latestScheduledMessageId, scheduleApiMessage } from "./scheduled.server.ts";
+import type { SendBatcher } from "./send-batcher.server.ts";
 import {
   BalanceSchema,
   ContactListSchema,
@@ -43,6 +44,8 @@ export type RouteContext<Params, Query, Body> = {
   idempotencyKey: string | undefined;
   /** Scheme, host and port the client used (forwarded headers only with TRUST_PROXY). */
   origin: string;
+  /** Queues a message with the user's other API sends of the same millisecond. */
+  sendBatcher: SendBatcher;
 };
 
 export type RouteResult = { status?: number; body: unknown; headers?: Record<string, string> };
@@ -114,10 +117,10 @@ export const API_ROUTES: ApiRoute[] = [
     },
     errors: ["insufficient_credits", "quota_exceeded", "idempotency_conflict"],
     example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
-    handle: async ({ userId, body: { sendAt, ...message }, idempotencyKey }) => {
+    handle: async ({ userId, body: { sendAt, ...message }, idempotencyKey, sendBatcher }) => {
       const result =
         sendAt === undefined
-          ? await sendApiMessage(userId, message, idempotencyKey)
+          ? await sendApiMessage(sendBatcher, userId, message, idempotencyKey)
           : await scheduleApiMessage(userId, { ...message, sendAt }, idempotencyKey);
       return { status: 201, body: result.message, headers: replayed(result.replayed) };
     },

@@ -3,10 +3,12 @@ import { db, type Tx, writeWithoutStalling } from "../../db/client.server.ts";
 import type { MessageSource } from "../../db/schema/sms.ts";
 import { statement } from "../../db/statements.server.ts";
 import type { SmsSendPayload } from "../../queue/payloads.ts";
+import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { QUEUES, queueForRequest } from "../../queue/queues.server.ts";
-import { logRedisFailure } from "../../queue/redis.server.ts";
 import { clock } from "../../utils/clock.server.ts";
+import { Coalescer } from "../../utils/coalescer.server.ts";
 import { env } from "../../utils/env.server.ts";
+import { pluralize } from "../../utils/misc.ts";
 import { bookEntries } from "../credits/ledger.server.ts";
 import { isE164 } from "./phone.ts";
 import { countSegments, type SegmentCount, type SmsEncoding } from "./segments.ts";
@@ -70,19 +72,24 @@ export async function enqueueSends(messageIds: number[], delayMs = 0): Promise<v
 // the worker two BullMQ scripts (fetch, finish) whatever its size, and at 2 ms that was a tenth of
 // the gateway's CPU per message. A person does not notice 10 ms; an API client does not wait for it.
 const ENQUEUE_WINDOW_MS = 10;
-let waitingIds: number[] = [];
-let nextFlush: Promise<void> | null = null;
+// Made on the first send, shut down with the process (shutdownSendJobs).
+let sendJobs: Coalescer<number[], void> | undefined;
 
 /** enqueueSends for messages queued close together; resolves once their jobs are in Redis. */
 function enqueueTogether(messageIds: number[]): Promise<void> {
-  waitingIds.push(...messageIds);
-  nextFlush ??= new Promise<void>((resolve) => setTimeout(resolve, ENQUEUE_WINDOW_MS)).then(() => {
-    const ids = waitingIds;
-    waitingIds = [];
-    nextFlush = null;
-    return enqueueSends(ids);
+  sendJobs ??= new Coalescer<number[], void>({
+    windowMs: ENQUEUE_WINDOW_MS,
+    run: async (lists: number[][]) => {
+      await enqueueSends(lists.flat());
+      return lists.map(() => undefined);
+    },
   });
-  return nextFlush;
+  return sendJobs.add(messageIds);
+}
+
+/** For process shutdown, before the queues close: the send jobs still gathering are added. */
+export async function shutdownSendJobs(): Promise<void> {
+  await sendJobs?.shutdown();
 }
 
 type Row = { id: number; encoding: SmsEncoding; segments: number; credits: number; createdAt: number };
@@ -192,10 +199,7 @@ export async function queueMessages(userId: number, messages: NewMessage[], { wa
   );
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
-  const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueTogether(fresh).catch((error: unknown) => {
-    // The messages are safe in SQLite: the reconciler enqueues their outbox rows later.
-    logRedisFailure("error", "sms", `could not enqueue ${fresh.length} messages; the reconciler will`, error);
-  });
+  const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueAfterCommit(pluralize(fresh.length, "message"), () => enqueueTogether(fresh));
   if (waitForJobs) await enqueued;
   return result;
 }
