@@ -17,7 +17,7 @@ import type { OrderStatus } from "../modules/shop/orders.ts";
 import { INTERRUPTED_REASON } from "../modules/sms/reconcile.server.ts";
 import { countSegments } from "../modules/sms/segments.ts";
 import { SIMULATOR_NUMBERS } from "../modules/sms/transports/simulator.server.ts";
-import type { MessageStatus } from "./schema/sms.ts";
+import type { MessageStatus } from "./enums.ts";
 import { clock } from "../utils/clock.server.ts";
 
 const HOUR = 60 * 60 * 1000;

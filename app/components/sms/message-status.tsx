@@ -1,4 +1,4 @@
-import type { MessageStatus } from "../../db/schema/sms.ts";
+import type { MessageStatus } from "../../db/enums.ts";
 import { Badge, type BadgeTone } from "../ui/badge.tsx";
 
 const STATUS: Record<MessageStatus, { label: string; tone: BadgeTone }> = {

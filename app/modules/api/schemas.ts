@@ -2,7 +2,7 @@
 // document is generated from them, so the reference cannot drift from what the server does.
 import { z } from "zod";
 import { GROUP_SEND_STATUSES } from "../../db/schema/contacts.ts";
-import { MESSAGE_STATUSES } from "../../db/schema/sms.ts";
+import { MESSAGE_STATUSES } from "../../db/enums.ts";
 import { emailField } from "../auth/schemas.ts";
 import { SKIP_REASONS } from "../contacts/group-send.ts";
 import { contactNameField, DESCRIPTION_MAX, groupNameField } from "../contacts/schemas.ts";

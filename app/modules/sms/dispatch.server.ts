@@ -1,6 +1,6 @@
 // The worker's side of a message: hand it to the transport, record what the SMSC says, apply receipts.
 import { db, type Executor, sqlite, writeWithoutStalling } from "../../db/client.server.ts";
-import type { MessageStatus } from "../../db/schema/sms.ts";
+import type { MessageStatus } from "../../db/enums.ts";
 import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";

@@ -1,6 +1,6 @@
 // Repairs what a crash can leave behind, from SQLite (the record): run at worker start and every
 // SMS_RECONCILE_INTERVAL_MS (default a minute).
-import type { MessageStatus } from "../../db/schema/sms.ts";
+import type { MessageStatus } from "../../db/enums.ts";
 import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";

@@ -1,4 +1,4 @@
-import type { MessageStatus } from "../../../db/schema/sms.ts";
+import type { MessageStatus } from "../../../db/enums.ts";
 
 export type OutgoingSms = {
   id: number;
