@@ -141,10 +141,10 @@ export async function applyReceipts(receipts: Receipt[]): Promise<void> {
 }
 
 export type SendOutcome =
-  | { outcome: "submitted" }
-  | { outcome: "skipped" }
-  | { outcome: "failed"; reason: string }
-  | { outcome: "retry"; reason: string; delayMs: number };
+  | { kind: "submitted" }
+  | { kind: "skipped" }
+  | { kind: "failed"; reason: string }
+  | { kind: "retry"; reason: string; delayMs: number };
 
 /** Exponential backoff with jitter after a message's `attempts`-th try met a temporary error. */
 function retryDelayMs(attempts: number): number {
@@ -169,27 +169,27 @@ const recordOutcomesTx = sqlite.transaction((recorded: Recorded[], now: number) 
   for (const { id, attempts, outcome, claimed } of recorded) {
     switch (outcome.kind) {
       case "not-claimed":
-        results.set(id, { outcome: "skipped" });
+        results.set(id, { kind: "skipped" });
         break;
       case "accepted":
         accept(id, outcome.acks, now, pending);
-        results.set(id, { outcome: "submitted" });
+        results.set(id, { kind: "submitted" });
         break;
       case "permanent":
         fail(db, id, outcome.reason, outcome.acks, now);
-        results.set(id, { outcome: "failed", reason: outcome.reason });
+        results.set(id, { kind: "failed", reason: outcome.reason });
         break;
       case "temporary": {
         // Claimed messages count their attempts; one never claimed waits for the connection.
         if (claimed && finalAttempt(attempts + 1)) {
           const reason = `Gave up retrying: ${outcome.reason}`;
           fail(db, id, reason, outcome.acks, now);
-          results.set(id, { outcome: "failed", reason });
+          results.set(id, { kind: "failed", reason });
           break;
         }
         const delayMs = claimed ? retryDelayMs(attempts + 1) : NOT_CONNECTED_RETRY_MS;
         requeue(id, outcome.reason, outcome.acks, now + delayMs, now);
-        results.set(id, { outcome: "retry", reason: outcome.reason, delayMs });
+        results.set(id, { kind: "retry", reason: outcome.reason, delayMs });
         break;
       }
     }
@@ -212,7 +212,7 @@ export const RECORD_SLICE = 25;
  */
 export async function sendQueuedMessages(transport: SmsTransport, messageIds: number[]): Promise<Map<number, SendOutcome>> {
   const rows = selectQueued(messageIds);
-  const results = new Map<number, SendOutcome>(messageIds.map((id) => [id, { outcome: "skipped" }]));
+  const results = new Map<number, SendOutcome>(messageIds.map((id) => [id, { kind: "skipped" }]));
   if (rows.length === 0) return results;
   const accepted = new Map<number, Set<number>>();
   for (const { messageId, part } of selectAcceptedParts(messageIds)) {
@@ -277,9 +277,9 @@ export async function sendAndRequeue(transport: SmsTransport, messageIds: number
   const summary = { submitted: 0, failed: 0, retried: 0, skipped: 0 };
   const retries = new Map<number, number[]>();
   for (const [id, result] of results) {
-    if (result.outcome === "submitted") summary.submitted += 1;
-    else if (result.outcome === "failed") summary.failed += 1;
-    else if (result.outcome === "skipped") summary.skipped += 1;
+    if (result.kind === "submitted") summary.submitted += 1;
+    else if (result.kind === "failed") summary.failed += 1;
+    else if (result.kind === "skipped") summary.skipped += 1;
     else {
       summary.retried += 1;
       // Grouped by the second, so a batch that met one error comes back as a few jobs.
