@@ -1,6 +1,6 @@
 // Browser-safe: the values of the schema's enum columns. The data layer owns them; the domain
-// modules re-export them beside their rules (shop/orders.ts, shop/packages.ts,
-// scheduling/recurrence.ts, sms/message-status.ts).
+// re-exports them beside its rules (shop/orders.ts, shop/packages.ts, scheduling/recurrence.ts,
+// sms/message-status.ts).
 
 export const ORDER_STATUSES = ["Pending", "Confirmed", "Being Cooked", "Ready for Pickup", "Completed", "Cancelled", "Refunded", "Disputed"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
