@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { BadgeTone } from "../../components/ui/badge.tsx";
+import { ORDER_STATUSES, type OrderStatus } from "../../db/enums.ts";
 import { formatNumber } from "../../utils/misc.ts";
 
 // Browser-safe: order statuses, their rules and badge colours, the status-change message, the details form and the admin list's URL state.
 
-export const ORDER_STATUSES = ["Pending", "Confirmed", "Being Cooked", "Ready for Pickup", "Completed", "Cancelled", "Refunded", "Disputed"] as const;
+export { ORDER_STATUSES, type OrderStatus };
 /** Set only by the payment provider's refund and dispute events, never by hand. */
 const PROVIDER_STATUSES: readonly OrderStatus[] = ["Refunded", "Disputed"];
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const STATUS_TONES: Record<OrderStatus, BadgeTone> = {
   Confirmed: "primary",

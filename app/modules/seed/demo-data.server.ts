@@ -4,21 +4,21 @@
 // ledger: every message that cost credits has its debit, every failure before the carrier its refund.
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { statement } from "./statements.server.ts";
-import { db } from "./client.server.ts";
-import { orderLines, orders, offlineCharges } from "./schema/shop.ts";
-import { supportRequests } from "./schema/support.ts";
-import { storeNewApiKey } from "../modules/api/keys.server.ts";
-import { createContact } from "../modules/contacts/contacts.server.ts";
-import { createGroup } from "../modules/contacts/groups.server.ts";
-import { bookEntries, bookEntry } from "../modules/credits/ledger.server.ts";
-import { createSchedule } from "../modules/scheduling/schedules.server.ts";
-import type { OrderStatus } from "../modules/shop/orders.ts";
-import { INTERRUPTED_REASON } from "../modules/sms/reconcile.server.ts";
-import { countSegments } from "../modules/sms/segments.ts";
-import { SIMULATOR_NUMBERS } from "../modules/sms/transports/simulator.server.ts";
-import type { MessageStatus } from "./schema/sms.ts";
-import { clock } from "../utils/clock.server.ts";
+import { statement } from "../../db/statements.server.ts";
+import { db } from "../../db/client.server.ts";
+import { orderLines, orders, offlineCharges } from "../../db/schema/shop.ts";
+import { supportRequests } from "../../db/schema/support.ts";
+import { storeNewApiKey } from "../api/keys.server.ts";
+import { createContact } from "../contacts/contacts.server.ts";
+import { createGroup } from "../contacts/groups.server.ts";
+import { bookEntries, bookEntry } from "../credits/ledger.server.ts";
+import { createSchedule } from "../scheduling/schedules.server.ts";
+import type { OrderStatus } from "../shop/orders.ts";
+import { isFinal, type MessageStatus } from "../sms/message-status.ts";
+import { INTERRUPTED_REASON } from "../sms/reconcile.server.ts";
+import { countSegments } from "../sms/segments.ts";
+import { SIMULATOR_NUMBERS } from "../sms/transports/simulator.server.ts";
+import { clock } from "../../utils/clock.server.ts";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -56,8 +56,6 @@ const MESSAGES: { to: string; body: string; status: MessageStatus; error: string
   { to: "+12025550115", body: "Emma, your new schedule is in the staff room.", status: "delivered", error: null, hoursAgo: 1, accepted: true },
 ];
 
-const FINAL: ReadonlySet<MessageStatus> = new Set(["delivered", "undelivered", "expired", "rejected", "failed", "unknown"]);
-
 const insertMessage = statement<unknown[], { id: number }>(
   `insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, error, source, attempts, created_at, updated_at, submitted_at, done_at)
    values (?, ?, ?, ?, ?, ?, ?, ?, 'web', 1, ?, ?, ?, ?) returning id`,
@@ -70,7 +68,7 @@ function seedMessages(userId: number, now: number): void {
       for (const m of MESSAGES) {
         const count = countSegments(m.body);
         const sentAt = now - m.hoursAgo * HOUR;
-        const doneAt = FINAL.has(m.status) ? sentAt + 5_000 : null;
+        const doneAt = isFinal(m.status) ? sentAt + 5_000 : null;
         const { id } = insertMessage().get(
           userId, m.to, m.body, count.encoding, count.segments, count.credits, m.status, m.error,
           sentAt, doneAt ?? sentAt, m.accepted ? sentAt + 1_000 : null, doneAt,
