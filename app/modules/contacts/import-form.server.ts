@@ -5,6 +5,7 @@ import { data, redirect } from "react-router";
 import { env } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { hit, type Limit } from "../../utils/rate-limit.server.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import { PayloadTooLargeError, readFormDataWithLimit } from "../../utils/upload.server.ts";
 import { QuotaExceededError } from "../quotas/quotas.server.ts";
@@ -12,8 +13,6 @@ import { NotFoundError } from "./errors.ts";
 import { describeImport, IMPORT_PATH, ImportMappingSchema } from "./import.ts";
 import { discardImportUpload, ImportFileError, runImport, saveImportUpload } from "./import.server.ts";
 import { CONTACTS_PATH } from "./schemas.ts";
-
-const notFound = () => data(null, { status: 404 });
 
 /** The upload form's error, shown beside its file field. */
 type UploadFailure = { uploadError: string };

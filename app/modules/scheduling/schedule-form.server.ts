@@ -7,6 +7,7 @@ import { z } from "zod";
 import { clock } from "../../utils/clock.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { positiveIntParam } from "../../utils/params.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { canonicalTimeZone, timeZoneNames } from "../../utils/time-zone.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import { setUserTimeZone, type SessionUser } from "../auth/users.server.ts";
@@ -89,7 +90,7 @@ async function createFromForm<V extends FormValue>(
       endDate: timing.endDate,
     });
   } catch (error) {
-    if (error instanceof NotFoundError) throw data(null, { status: 404 });
+    if (error instanceof NotFoundError) throw notFound();
     if (error instanceof InsufficientCreditsError && target) {
       return data(reply({ formErrors: [SCHEDULE_FAILED, creditsDetail(error, target, message)] }), { status: 400 });
     }
@@ -156,7 +157,7 @@ export async function cancelScheduleFormAction(request: Request, user: SessionUs
   try {
     await cancelSchedule(user.id, submission.value.id);
   } catch (error) {
-    if (error instanceof ScheduleNotFoundError) throw data(null, { status: 404 });
+    if (error instanceof ScheduleNotFoundError) throw notFound();
     throw error;
   }
   const page = positiveIntParam(new URL(request.url).searchParams, "page");

@@ -13,6 +13,7 @@ import { getAccount } from "../../modules/credits/accounts.server.ts";
 import { adjustCredits, type LedgerKind, listLedgerEntries } from "../../modules/credits/ledger.server.ts";
 import { CreditAdjustmentSchema, LedgerPageSchema, MAX_ADJUSTMENT, MAX_REASON } from "../../modules/credits/schemas.ts";
 import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/user-details";
 
@@ -22,7 +23,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 function accountOf(params: { id: string }) {
   const id = Number(params.id);
   const account = Number.isSafeInteger(id) && id > 0 ? getAccount(id) : undefined;
-  if (!account) throw data(null, { status: 404 });
+  if (!account) throw notFound();
   return account;
 }
 
@@ -53,7 +54,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     reason,
     requestKey,
   });
-  if (result.status === "not-found") throw data(null, { status: 404 });
+  if (result.status === "not-found") throw notFound();
   if (result.status === "insufficient") {
     const available = `Only ${pluralize(result.balance, "credit")} available`;
     return data(submission.reply({ fieldErrors: { amount: [result.balance === 0 ? `${available}: there is nothing to remove.` : `${available}: remove at most ${formatNumber(result.balance)}.`] } }), {

@@ -1,9 +1,9 @@
-import { data } from "react-router";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Card, Notice } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { isPayable } from "../../modules/shop/orders.ts";
 import { getOrderForUser } from "../../modules/shop/orders.server.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/failed";
 
 export const meta: Route.MetaFunction = () => [{ title: "Order Not Confirmed | SMS Gateway" }];
@@ -13,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const orderId = new URL(request.url).searchParams.get("orderId");
   if (!orderId) return { order: null };
   const order = getOrderForUser(user.id, Number(orderId));
-  if (!order) throw data(null, { status: 404 });
+  if (!order) throw notFound();
   return { order: { id: order.id, status: order.status, paymentError: order.paymentError } };
 }
 

@@ -17,6 +17,7 @@ import {
 } from "../../modules/shop/packages.ts";
 import { getPackage, savePackage } from "../../modules/shop/packages.server.ts";
 import { env } from "../../utils/env.server.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-upsert";
 
@@ -25,7 +26,7 @@ export const meta: Route.MetaFunction = ({ params }) => [{ title: `${params.id ?
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   const item = params.id ? getPackage(Number(params.id)) : null;
-  if (params.id && !item) throw data(null, { status: 404 });
+  if (params.id && !item) throw notFound();
   return {
     demoMode: env.DEMO_MODE,
     item: item
@@ -46,7 +47,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
   const id = params.id ? Number(params.id) : null;
-  if (id !== null && !getPackage(id)) throw data(null, { status: 404 });
+  if (id !== null && !getPackage(id)) throw notFound();
   if (env.DEMO_MODE) return data({ status: "error" as const, error: { "": [DEMO_PACKAGE_NOTICE] } }, { status: 403 });
 
   const parsed = await parsePackageFormData(request);

@@ -11,6 +11,7 @@ import { adminChangeOrderStatus } from "../../modules/payments/admin-status.serv
 import { CANCEL_REFUSALS, describeStatusChange, isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
 import { getOrderForViewer, orderLinesView } from "../../modules/shop/orders.server.ts";
 import { formatDateTime, formatDollars, formatNumber } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/order-details";
 
@@ -19,7 +20,7 @@ export const meta: Route.MetaFunction = ({ params }) => [{ title: `Order ${param
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const order = getOrderForViewer(user, Number(params.id));
-  if (!order) throw data(null, { status: 404 });
+  if (!order) throw notFound();
   const isAdmin = user.role === "admin";
   return {
     isAdmin,
@@ -51,7 +52,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const change = await adminChangeOrderStatus(Number(params.id), submission.value.status);
   if (!change.ok) {
-    if (change.reason === "not-found") throw data(null, { status: 404 });
+    if (change.reason === "not-found") throw notFound();
     const message = change.reason === "not-allowed" ? "This order cannot move to that status." : CANCEL_REFUSALS[change.reason];
     return data(submission.reply({ formErrors: [message] }), { status: 409 });
   }

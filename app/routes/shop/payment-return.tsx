@@ -7,6 +7,7 @@ import { stripeConfigured } from "../../modules/payments/provider.server.ts";
 import { paymentIdFromCheckoutSession } from "../../modules/payments/stripe.server.ts";
 import { getOrderForUser } from "../../modules/shop/orders.server.ts";
 import { type Limit, hit } from "../../utils/rate-limit.server.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/payment-return";
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | SMS Gateway" }];
@@ -35,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const url = new URL(request.url);
   const order = getOrderForUser(user.id, Number(url.searchParams.get("orderId")));
-  if (!order || !stripeConfigured()) throw data(null, { status: 404 });
+  if (!order || !stripeConfigured()) throw notFound();
   // Settled already (paid, then perhaps moved on; or cancelled): the database knows, Stripe is not asked.
   if (order.status !== "Pending") {
     return redirect(order.status === "Cancelled" ? `/failed?orderId=${order.id}` : `/order/orderconfirmed/${order.id}`);

@@ -17,6 +17,7 @@ import { isPaid, isPayable } from "../../modules/shop/orders.ts";
 import { getOrderForUser, orderLinesView } from "../../modules/shop/orders.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatDollars } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/payment";
 
 // Loaded only when Stripe is configured and JavaScript runs.
@@ -30,7 +31,7 @@ async function payableOrder(request: Request) {
   const orderId = Number(new URL(request.url).searchParams.get("orderId"));
   if (!Number.isInteger(orderId) || orderId < 1) throw redirect("/shoppingCart");
   const order = getOrderForUser(user.id, orderId);
-  if (!order) throw data(null, { status: 404 });
+  if (!order) throw notFound();
   if (isPaid(order.status)) throw redirect(`/order/orderconfirmed/${order.id}`);
   if (!isPayable(order.status)) throw redirect(`/order/orderDetails/${order.id}`);
   return order;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { EditGroupPanel } from "../../components/contacts/edit-panels.tsx";
 import { GroupSendProgress } from "../../components/contacts/group-send-progress.tsx";
 import { MessagePanel } from "../../components/contacts/message-panel.tsx";
@@ -18,6 +18,7 @@ import { scheduleFormLoaderData } from "../../modules/scheduling/schedule-form.s
 import { countActiveGroupSchedules } from "../../modules/scheduling/schedules.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { logUnexpected } from "../../utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/account-groups";
 
@@ -41,9 +42,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (query.panel && query.id) {
     // A panel opened by URL must be for one of the user's groups (and sends).
     const group = list.groups.find((g) => g.id === query.id) ?? getGroup(user.id, query.id);
-    if (!group) throw data(null, { status: 404 });
+    if (!group) throw notFound();
     const report = query.panel === "sent" && query.send ? getGroupSendReport(user.id, query.send) : null;
-    if (query.panel === "sent" && report?.groupId !== group.id) throw data(null, { status: 404 });
+    if (query.panel === "sent" && report?.groupId !== group.id) throw notFound();
     panel = {
       kind: query.panel,
       group,

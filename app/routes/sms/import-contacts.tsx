@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { CheckboxField, Field, FormErrors, SelectField } from "../../components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
@@ -18,11 +18,10 @@ import {
 } from "../../modules/contacts/import.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { formatNumber, pluralize } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/import-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Contacts | SMS Gateway" }];
-
-const notFound = () => data(null, { status: 404 });
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -1,4 +1,4 @@
-import { data, redirect, useLocation } from "react-router";
+import { redirect, useLocation } from "react-router";
 import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
 import { SendSmsHowTo } from "../../components/sms/send-sms-form.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
@@ -7,6 +7,7 @@ import { requireUser } from "../../modules/auth/guards.server.ts";
 import { getGroup } from "../../modules/contacts/groups.server.ts";
 import { GROUPS_PATH, listHref } from "../../modules/contacts/schemas.ts";
 import { scheduleFormLoaderData, scheduleSmsFormAction } from "../../modules/scheduling/schedule-form.server.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/schedule-sms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Schedule SMS | SMS Gateway" }];
@@ -18,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const groupId = params.get("groupId");
   if (groupId !== null) {
     const group = getGroup(user.id, Number(groupId));
-    if (!group) throw data(null, { status: 404 });
+    if (!group) throw notFound();
     return redirect(listHref(GROUPS_PATH, { panel: "schedule", id: group.id }));
   }
   // ?phoneNumber= fills in the phone field (validated like typed input when the form is posted).

@@ -1,4 +1,4 @@
-import { data, Form, Link, useLocation } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import { BackButton } from "../../components/ui/back-button.tsx";
 import { Badge, type BadgeTone } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
@@ -12,6 +12,7 @@ import { cancelScheduleFormAction } from "../../modules/scheduling/schedule-form
 import { getSchedule, listSchedules, type Schedule, type ScheduleStatus } from "../../modules/scheduling/schedules.server.ts";
 import { cn, formatDateTime } from "../../utils/misc.ts";
 import { positiveInt, positiveIntParam } from "../../utils/params.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/scheduled";
 
 export const meta: Route.MetaFunction = () => [{ title: "Scheduled SMS | SMS Gateway" }];
@@ -25,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   let confirming: Schedule | null = null;
   if (cancelId !== null) {
     confirming = getSchedule(user.id, positiveInt(cancelId) ?? 0);
-    if (!confirming) throw data(null, { status: 404 });
+    if (!confirming) throw notFound();
   }
   return { ...list, timeZone: user.timeZone, confirming: confirming?.status === "active" ? confirming : null };
 }
