@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, Field, FormErrors, TextareaField } from "../../components/ui/field.tsx";
@@ -65,7 +65,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     result.status === "duplicate"
       ? "This change was already recorded; it was not booked twice."
       : `${direction === "add" ? "Added" : "Removed"} ${pluralize(amount, "credit")}. Balance: ${formatNumber(result.balance)}.`;
-  return redirectWithToast(`/admin/users/${account.id}`, { description });
+  return redirectWithToast(href("/admin/users/:id", { id: String(account.id) }), { description });
 }
 
 const KIND_LABELS: Record<LedgerKind, string> = {
@@ -133,14 +133,14 @@ function AdjustForm({ requestKey, lastResult }: { requestKey: string; lastResult
 
 export default function UserDetails({ loaderData, actionData }: Route.ComponentProps) {
   const { account, ledger, timeZone, requestKey } = loaderData;
-  const pageHref = (page: number) => `/admin/users/${account.id}${page > 1 ? `?page=${page}` : ""}`;
+  const pageHref = (page: number) => `${href("/admin/users/:id", { id: String(account.id) })}${page > 1 ? `?page=${page}` : ""}`;
   return (
     <div className="space-y-6">
       <PageHeader
         title={account.fullName}
         subtitle={`Account ${account.id}`}
         actions={
-          <ButtonLink to="/admin/users" variant="secondary">
+          <ButtonLink to={href("/admin/users")} variant="secondary">
             Back to Accounts
           </ButtonLink>
         }

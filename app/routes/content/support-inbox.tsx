@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, href, Link, useNavigation } from "react-router";
 import { SupportStatusBadge } from "../../components/content/support-status-badge.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink, buttonClass } from "../../components/ui/button.tsx";
@@ -27,7 +27,7 @@ function inboxUrl(query: Partial<InboxQuery>): string {
   if (query.page && query.page > 1) params.set("page", String(query.page));
   if (query.id) params.set("id", String(query.id));
   const search = params.toString();
-  return search ? `/admin/support?${search}` : "/admin/support";
+  return search ? `${href("/admin/support")}?${search}` : href("/admin/support");
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

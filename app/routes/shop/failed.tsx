@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Card, Notice } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
@@ -38,8 +39,8 @@ export default function Failed({ loaderData }: Route.ComponentProps) {
         </Notice>
       ) : null}
       <div className="mt-6 flex flex-wrap gap-3">
-        {payable ? <ButtonLink to={`/payment?orderId=${order.id}`}>Try Again</ButtonLink> : null}
-        <ButtonLink to="/shoppingCart" variant={payable ? "secondary" : "primary"}>
+        {payable ? <ButtonLink to={`${href("/payment")}?orderId=${order.id}`}>Try Again</ButtonLink> : null}
+        <ButtonLink to={href("/shoppingCart")} variant={payable ? "secondary" : "primary"}>
           Back to Cart
         </ButtonLink>
       </div>

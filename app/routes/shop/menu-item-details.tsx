@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList } from "../../components/ui/field.tsx";
@@ -51,7 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: AddToCartSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   if (!addToCart(user.id, Number(params.menuItemId), submission.value.quantity)) throw notFound();
-  return redirectWithToast("/", { description: "Item added to cart successfully!" });
+  return redirectWithToast(href("/"), { description: "Item added to cart successfully!" });
 }
 
 export default function MenuItemDetails({ loaderData, actionData }: Route.ComponentProps) {
@@ -136,7 +136,7 @@ export default function MenuItemDetails({ loaderData, actionData }: Route.Compon
             <Button type="submit" disabled={navigation.state === "submitting"}>
               Add to Cart
             </Button>
-            <ButtonLink to="/" variant="secondary">
+            <ButtonLink to={href("/")} variant="secondary">
               Back to Home
             </ButtonLink>
           </div>

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import type { z } from "zod";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "../../components/ui/field.tsx";
@@ -59,7 +59,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const { image, price, ...fields } = submission.value;
   const saved = await savePackage(id, { ...fields, priceCents: price }, image);
   if (!saved.ok) return data(submission.reply({ fieldErrors: { image: [saved.imageError] } }), { status: 400 });
-  return redirectWithToast("/menuItem/menuitemlist", { description: "Menu Item created/updated successfully" });
+  return redirectWithToast(href("/menuItem/menuitemlist"), { description: "Menu Item created/updated successfully" });
 }
 
 export default function MenuItemUpsert({ loaderData, actionData }: Route.ComponentProps) {
@@ -126,7 +126,7 @@ export default function MenuItemUpsert({ loaderData, actionData }: Route.Compone
             <Button type="submit" disabled={demoMode || navigation.state === "submitting"}>
               {item ? "Update" : "Create"}
             </Button>
-            <ButtonLink to="/menuItem/menuitemlist" variant="secondary">
+            <ButtonLink to={href("/menuItem/menuitemlist")} variant="secondary">
               Back to Menu Items
             </ButtonLink>
           </div>

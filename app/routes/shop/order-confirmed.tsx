@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/page.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
@@ -15,8 +15,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const order = getOrderForUser(user.id, Number(params.id));
   if (!order) throw notFound();
   // A refunded or disputed order was paid: its details say what happened since.
-  if (order.status === "Refunded" || order.status === "Disputed") throw redirect(`/order/orderDetails/${order.id}`);
-  if (!isPaid(order.status)) throw redirect(`/failed?orderId=${order.id}`);
+  if (order.status === "Refunded" || order.status === "Disputed") throw redirect(href("/order/orderDetails/:id", { id: String(order.id) }));
+  if (!isPaid(order.status)) throw redirect(`${href("/failed")}?orderId=${order.id}`);
   return { order: { id: order.id, totalCredits: order.totalCredits } };
 }
 
@@ -35,8 +35,8 @@ export default function OrderConfirmed({ loaderData }: Route.ComponentProps) {
         Thank you for your purchase! Your account has been credited with {formatNumber(order.totalCredits)} SMS credits.
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <ButtonLink to="/sms/sendSms">Send SMS</ButtonLink>
-        <ButtonLink to={`/order/orderDetails/${order.id}`} variant="secondary">
+        <ButtonLink to={href("/sms/sendSms")}>Send SMS</ButtonLink>
+        <ButtonLink to={href("/order/orderDetails/:id", { id: String(order.id) })} variant="secondary">
           View Order
         </ButtonLink>
       </div>

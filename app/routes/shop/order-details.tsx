@@ -1,6 +1,6 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import { OrderLines } from "../../components/shop/order-lines.tsx";
 import { OrderStatusBadge } from "../../components/shop/order-status-badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
@@ -56,7 +56,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const message = change.reason === "not-allowed" ? "This order cannot move to that status." : CANCEL_REFUSALS[change.reason];
     return data(submission.reply({ formErrors: [message] }), { status: 409 });
   }
-  return redirectWithToast(`/order/orderDetails/${params.id}`, { description: describeStatusChange(change) });
+  return redirectWithToast(href("/order/orderDetails/:id", { id: params.id }), { description: describeStatusChange(change) });
 }
 
 function StatusForm({ options, lastResult }: { options: string[]; lastResult: Route.ComponentProps["actionData"] }) {
@@ -92,7 +92,7 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
         title="Order Summary"
         subtitle={`Order ${order.id}`}
         actions={
-          <ButtonLink to={isAdmin && !isOwner ? "/order/allOrders" : "/order/myOrders"} variant="secondary">
+          <ButtonLink to={isAdmin && !isOwner ? href("/order/allOrders") : href("/order/myOrders")} variant="secondary">
             Back to Orders
           </ButtonLink>
         }
@@ -156,7 +156,7 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
         </dl>
         {isOwner && isPayable(order.status) ? (
           <div className="mt-4">
-            <ButtonLink to={`/payment?orderId=${order.id}`}>Pay Now</ButtonLink>
+            <ButtonLink to={`${href("/payment")}?orderId=${order.id}`}>Pay Now</ButtonLink>
           </div>
         ) : null}
       </Card>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { EditContactPanel } from "../../components/contacts/edit-panels.tsx";
 import { MessagePanel } from "../../components/contacts/message-panel.tsx";
 import { PanelledTable, RowActionCells } from "../../components/contacts/list-table.tsx";
@@ -160,11 +160,11 @@ export default function AccountContacts({ loaderData, actionData }: Route.Compon
         title="Contacts"
         actions={
           <>
-            <ButtonLink to="/sms/createContact">Create New Contact</ButtonLink>
-            <ButtonLink to="/sms/importContacts" variant="secondary">
+            <ButtonLink to={href("/sms/createContact")}>Create New Contact</ButtonLink>
+            <ButtonLink to={href("/sms/importContacts")} variant="secondary">
               Import CSV
             </ButtonLink>
-            <ButtonLink to="/sms/sendSms" variant="secondary">
+            <ButtonLink to={href("/sms/sendSms")} variant="secondary">
               Back
             </ButtonLink>
           </>

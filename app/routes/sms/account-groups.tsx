@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { EditGroupPanel } from "../../components/contacts/edit-panels.tsx";
 import { GroupSendProgress } from "../../components/contacts/group-send-progress.tsx";
 import { MessagePanel } from "../../components/contacts/message-panel.tsx";
@@ -146,7 +146,7 @@ function GroupRow({ group, query }: { group: Group; query: ListQuery }) {
     <tr data-testid="group-row" className="block py-2 sm:table-row sm:py-0">
       <LabelledCell label="Name">
         <span className="font-medium break-words">{group.name}</span>
-        <Link to={listHref("/sms/accountContacts", { group: group.id })} className="block text-xs">
+        <Link to={listHref(href("/sms/accountContacts"), { group: group.id })} className="block text-xs">
           {pluralize(group.members, "contact")}
         </Link>
       </LabelledCell>
@@ -166,8 +166,8 @@ export default function AccountGroups({ loaderData, actionData }: Route.Componen
         title="Groups"
         actions={
           <>
-            <ButtonLink to="/sms/createGroup">Create New Group</ButtonLink>
-            <ButtonLink to="/sms/sendSms" variant="secondary">
+            <ButtonLink to={href("/sms/createGroup")}>Create New Group</ButtonLink>
+            <ButtonLink to={href("/sms/sendSms")} variant="secondary">
               Back
             </ButtonLink>
           </>

@@ -1,4 +1,4 @@
-import { redirect, useLocation } from "react-router";
+import { href, redirect, useLocation } from "react-router";
 import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
 import { SendSmsHowTo } from "../../components/sms/send-sms-form.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
@@ -40,7 +40,7 @@ export default function ScheduleSms({ loaderData, actionData }: Route.ComponentP
         subtitle="SMS Gateway"
         title="Schedule SMS Message"
         actions={
-          <ButtonLink to="/sms/scheduled" variant="ghost">
+          <ButtonLink to={href("/sms/scheduled")} variant="ghost">
             Scheduled SMS
           </ButtonLink>
         }

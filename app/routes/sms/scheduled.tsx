@@ -1,4 +1,4 @@
-import { Form, Link, useLocation } from "react-router";
+import { Form, href, Link, useLocation } from "react-router";
 import { BackButton } from "../../components/ui/back-button.tsx";
 import { Badge, type BadgeTone } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
@@ -104,8 +104,8 @@ export default function Scheduled({ loaderData }: Route.ComponentProps) {
         title="Scheduled SMS"
         actions={
           <>
-            <ButtonLink to="/sms/scheduleSms">Schedule SMS</ButtonLink>
-            <BackButton fallback="/sms/scheduleSms" />
+            <ButtonLink to={href("/sms/scheduleSms")}>Schedule SMS</ButtonLink>
+            <BackButton fallback={href("/sms/scheduleSms")} />
           </>
         }
       />
@@ -130,7 +130,7 @@ export default function Scheduled({ loaderData }: Route.ComponentProps) {
           {schedules.length === 0 ? (
             <tr>
               <Td colSpan={7} className="py-8 text-center text-slate-600">
-                You have no scheduled messages. <Link to="/sms/scheduleSms">Schedule one</Link>.
+                You have no scheduled messages. <Link to={href("/sms/scheduleSms")}>Schedule one</Link>.
               </Td>
             </tr>
           ) : (

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { sendSmsFormAction, smsFormConfig } from "../../modules/sms/send-form.server.ts";
@@ -12,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return sendSmsFormAction(request, user.id, "/sms/sendSms");
+  return sendSmsFormAction(request, user.id, href("/sms/sendSms"));
 }
 
 export default function SendSms({ loaderData, actionData }: Route.ComponentProps) {
