@@ -2,7 +2,7 @@
 // panels of the contacts and groups lists (the row's contact or group).
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
+import { data, href } from "react-router";
 import { z } from "zod";
 import { clock } from "../../utils/clock.server.ts";
 import { pluralize } from "../../utils/misc.ts";
@@ -122,7 +122,7 @@ export async function scheduleSmsFormAction(request: Request, user: SessionUser)
   const submission = parseWithZod(formData, { schema: createScheduleSmsSchema({ ...config, now: clock.now() }) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   return createFromForm(submission.value, (o) => submission.reply(o), user, (value) => ({ kind: "phone", to: value.phoneNumber }), {
-    successPath: "/sms/scheduleSms",
+    successPath: href("/sms/scheduleSms"),
     targetField: "phoneNumber",
   });
 }
@@ -161,5 +161,5 @@ export async function cancelScheduleFormAction(request: Request, user: SessionUs
     throw error;
   }
   const page = positiveIntParam(new URL(request.url).searchParams, "page");
-  return redirectWithToast(page ? `/sms/scheduled?page=${page}` : "/sms/scheduled", { description: SCHEDULE_CANCELLED });
+  return redirectWithToast(page ? `${href("/sms/scheduled")}?page=${page}` : href("/sms/scheduled"), { description: SCHEDULE_CANCELLED });
 }
