@@ -5,7 +5,7 @@ import { createGroup } from "../contacts/groups.server.ts";
 import { getBalance } from "../credits/ledger.server.ts";
 import { smsFormConfig } from "../sms/send-form.server.ts";
 import { createApiContact, getApiGroupSend, GROUP_SENDS_PATH, latestGroupIds, listApiContacts, listApiGroups, sendApiGroupMessage } from "./contacts.server.ts";
-import { ApiError, type ApiErrorCode } from "./errors.ts";
+import { type ApiErrorCode, notFoundError } from "./errors.ts";
 import { latestMessageId, listApiMessages, sendApiMessage } from "./messages.server.ts";
 import { openApiDocument } from "./openapi.server.ts";
 import { cancelApiMessage, getApiMessageById, latestScheduledMessageId, scheduleApiMessage } from "./scheduled.server.ts";
@@ -95,7 +95,6 @@ function defineRoute<P extends Schema, Q extends Schema, B extends Schema>(
 
 const { SendMessageRequest, CreateContactRequest, GroupSendRequest } = createRequestSchemas(smsFormConfig());
 
-const notFound = (what: string) => new ApiError("not_found", `No ${what} with this id in your account`);
 const replayed = (yes: boolean) => (yes ? { "Idempotent-Replayed": "true" } : undefined);
 
 export const API_ROUTES: ApiRoute[] = [
@@ -257,7 +256,7 @@ export const API_ROUTES: ApiRoute[] = [
     example: { params: { id: 3 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupSendId }) },
     handle: ({ userId, params, origin }) => {
       const groupSend = getApiGroupSend(userId, params.id, origin);
-      if (!groupSend) throw notFound("group send");
+      if (!groupSend) throw notFoundError("group send");
       return { body: groupSend };
     },
   }),
