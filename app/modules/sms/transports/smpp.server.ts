@@ -426,7 +426,7 @@ export class SmppTransport implements SmsTransport {
 
   private onClose(session: Session) {
     // Parts written but never answered count as not accepted: the SMSC takes a message over with
-    // its submit_sm_resp, so they are retried (see the README on duplicates).
+    // its submit_sm_resp, so they are retried (docs/decisions/020-never-send-twice-over-smpp.md).
     for (const entry of this.inFlight.get(session) ?? []) {
       entry.settle({ part: entry.part, ok: false, temporary: true, reason: "Connection to the SMSC lost" });
     }
