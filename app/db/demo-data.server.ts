@@ -8,7 +8,7 @@ import { statement } from "./statements.server.ts";
 import { db } from "./client.server.ts";
 import { orderLines, orders, offlineCharges } from "./schema/shop.ts";
 import { supportRequests } from "./schema/support.ts";
-import { storeNewApiKey } from "../modules/api/keys.server.ts";
+import { storeNewApiKey } from "../modules/api-keys/keys.server.ts";
 import { createContact } from "../modules/contacts/contacts.server.ts";
 import { createGroup } from "../modules/contacts/groups.server.ts";
 import { bookEntries, bookEntry } from "../modules/credits/ledger.server.ts";

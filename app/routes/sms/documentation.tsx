@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import { ApiReference } from "../../components/api/api-reference.tsx";
 import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
-import { getOwnApiKey } from "../../modules/api/keys.server.ts";
-import { openApiDocument } from "../../modules/api/openapi.server.ts";
-import { apiReference, KEY_VARIABLE } from "../../modules/api/reference.server.ts";
-import { API_BASE, API_ROUTES, readerExampleValues } from "../../modules/api/routes.server.ts";
+import { getOwnApiKey } from "../../modules/api-keys/keys.server.ts";
+import { openApiDocument } from "../../api/openapi.server.ts";
+import { apiReference, KEY_VARIABLE } from "../../api/reference.server.ts";
+import { API_BASE, API_ROUTES, readerExampleValues } from "../../api/routes.server.ts";
 import { requireUser } from "../../modules/auth/guards.server.ts";
 import { sendSmsFormAction, smsFormConfig } from "../../modules/sms/send-form.server.ts";
 import { requestOrigin } from "../../utils/http.server.ts";

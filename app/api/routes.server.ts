@@ -1,9 +1,9 @@
 // The REST API's route table: the server dispatches on it and the OpenAPI document is built from
 // it, so every route answered is documented. A new endpoint is one defineRoute entry.
 import type { z } from "zod";
-import { createGroup } from "../contacts/groups.server.ts";
-import { getBalance } from "../credits/ledger.server.ts";
-import { smsFormConfig } from "../sms/send-form.server.ts";
+import { createGroup } from "../modules/contacts/groups.server.ts";
+import { getBalance } from "../modules/credits/ledger.server.ts";
+import { smsFormConfig } from "../modules/sms/send-form.server.ts";
 import { createApiContact, getApiGroupSend, GROUP_SENDS_PATH, latestGroupIds, listApiContacts, listApiGroups, sendApiGroupMessage } from "./contacts.server.ts";
 import { ApiError, type ApiErrorCode } from "./errors.ts";
 import { latestMessageId, listApiMessages, sendApiMessage } from "./messages.server.ts";
