@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { createGroup } from "../modules/contacts/groups.server.ts";
 import { getBalance } from "../modules/credits/ledger.server.ts";
-import { smsFormConfig } from "../modules/sms/send-form.server.ts";
+import { smsFormConfig } from "../modules/sms/config.server.ts";
 import { createApiContact, getApiGroupSend, GROUP_SENDS_PATH, latestGroupIds, listApiContacts, listApiGroups, sendApiGroupMessage } from "./contacts.server.ts";
 import { ApiError, type ApiErrorCode } from "./errors.ts";
 import { latestMessageId, listApiMessages, sendApiMessage } from "./messages.server.ts";

@@ -13,7 +13,8 @@ import { setUserTimeZone, type SessionUser } from "../auth/users.server.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { QuotaExceededError } from "../quotas/quotas.server.ts";
-import { checkCost, smsFormConfig } from "../sms/send-form.server.ts";
+import { smsFormConfig } from "../sms/config.server.ts";
+import { checkCost } from "../sms/send-form.server.ts";
 import { countSegments } from "../sms/segments.ts";
 import {
   cancelSchedule,

@@ -6,7 +6,8 @@ import { openApiDocument } from "../../api/openapi.server.ts";
 import { apiReference, KEY_VARIABLE } from "../../api/reference.server.ts";
 import { API_BASE, API_ROUTES, readerExampleValues } from "../../api/routes.server.ts";
 import { requireUser } from "../../modules/auth/guards.server.ts";
-import { sendSmsFormAction, smsFormConfig } from "../../modules/sms/send-form.server.ts";
+import { smsFormConfig } from "../../modules/sms/config.server.ts";
+import { sendSmsFormAction } from "../../modules/sms/send-form.server.ts";
 import { requestOrigin } from "../../utils/http.server.ts";
 import type { Route } from "./+types/documentation";
 
