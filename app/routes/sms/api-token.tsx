@@ -6,7 +6,7 @@ import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
 import { KeyRevocationError, regenerateApiKey } from "../../api/auth.server.ts";
 import { getOwnApiKey, maskApiKey } from "../../modules/api-keys/keys.server.ts";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { formatDateTime } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";

@@ -5,9 +5,9 @@ import { getOwnApiKey } from "../../modules/api-keys/keys.server.ts";
 import { openApiDocument } from "../../api/openapi.server.ts";
 import { apiReference, KEY_VARIABLE } from "../../api/reference.server.ts";
 import { API_BASE, API_ROUTES, readerExampleValues } from "../../api/routes.server.ts";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { smsFormConfig } from "../../modules/sms/config.server.ts";
-import { sendSmsFormAction } from "../../modules/sms/send-form.server.ts";
+import { sendSmsFormAction } from "./forms/send-sms.server.ts";
 import { requestOrigin } from "../../utils/http.server.ts";
 import type { Route } from "./+types/documentation";
 
