@@ -10,7 +10,8 @@ import { QuotaExceededError } from "../modules/quotas/quotas.server.ts";
 import { ScheduleNotFoundError } from "../modules/scheduling/schedules.server.ts";
 import { authenticate, type RateLimit, rateLimitHeaders } from "./auth.server.ts";
 import { ApiError } from "./errors.ts";
-import { API_ROUTES, type ApiRoute } from "./routes.server.ts";
+import type { ApiRoute } from "./define-route.ts";
+import { API_ROUTES } from "./routes.server.ts";
 import { IdempotencyKeyHeader } from "./schemas.ts";
 
 /** Enough for the longest message in any encoding, JSON-escaped; more is refused with 413. */

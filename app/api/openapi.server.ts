@@ -3,7 +3,7 @@ import { z } from "zod";
 import { env } from "../utils/env.server.ts";
 import { formatNumber } from "../utils/misc.ts";
 import { API_ERRORS, type ApiErrorCode } from "./errors.ts";
-import type { ApiRoute } from "./routes.server.ts";
+import type { ApiRoute } from "./define-route.ts";
 import {
   BalanceSchema,
   ContactListSchema,

@@ -11,6 +11,7 @@ import type { SessionUser } from "../../../modules/auth/users.server.ts";
 import { InsufficientCreditsError } from "../../../modules/credits/ledger.server.ts";
 import { QuotaExceededError } from "../../../modules/quotas/quotas.server.ts";
 import { schedulePanelAction } from "./schedule-sms.server.ts";
+import { deleteGroup } from "../../../modules/scheduling/cancel.server.ts";
 import { SCHEDULE_INTENT } from "../../../modules/scheduling/schemas.ts";
 import { createCheckCostSchema } from "../../../modules/sms/schemas.ts";
 import { smsFormConfig } from "../../../modules/sms/config.server.ts";
@@ -19,7 +20,7 @@ import { queueMessage } from "../../../modules/sms/send.server.ts";
 import { createContact, deleteContact, getContact, updateContact } from "../../../modules/contacts/contacts.server.ts";
 import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "../../../modules/contacts/errors.ts";
 import { startGroupSend } from "../../../modules/contacts/group-send.server.ts";
-import { createGroup, deleteGroup, updateGroup } from "../../../modules/contacts/groups.server.ts";
+import { createGroup, updateGroup } from "../../../modules/contacts/groups.server.ts";
 import {
   CONTACTS_PATH,
   createContactSchema,
