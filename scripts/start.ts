@@ -7,7 +7,7 @@ if (process.env.NODE_ENV === "production" && !buildIfStale((line) => console.log
 
 const { env } = await import("../app/utils/env.server.ts");
 const { runMigrations } = await import("../app/db/migrate.server.ts");
-const { seedDatabase } = await import("../app/db/seed.server.ts");
+const { seedDatabase } = await import("../app/modules/seed/seed.server.ts");
 const { DEMO_ACCOUNTS } = await import("../app/modules/auth/demo-accounts.server.ts");
 const { adminExists, issueSetupToken } = await import("../app/modules/auth/first-admin.server.ts");
 const { startPrivateRedis } = await import("../server/redis-process.ts");

@@ -107,7 +107,7 @@ process.env.PORT = appEnv.PORT = String(port);
 // --- the data: customers with credits and API keys, and a Pending order paid on Stripe ---
 const { runMigrations } = await import("../../app/db/migrate.server.ts");
 const { sqlite } = await import("../../app/db/client.server.ts");
-const { seedDatabase } = await import("../../app/db/seed.server.ts");
+const { seedDatabase } = await import("../../app/modules/seed/seed.server.ts");
 const { createUser } = await import("../../app/modules/auth/users.server.ts");
 const { book } = await import("../../app/modules/credits/ledger.server.ts");
 const { regenerateApiKey } = await import("../../app/api/auth.server.ts");

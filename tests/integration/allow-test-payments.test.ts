@@ -8,7 +8,7 @@ vi.hoisted(() => {
 });
 
 import { db } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/db/seed.server.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { getOrder } from "../../app/modules/shop/orders.server.ts";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/db/seed.server.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { testCardPaymentAction } from "../../app/routes/shop/forms/card-payment.server.ts";

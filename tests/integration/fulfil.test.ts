@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "../../app/db/client.server.ts";
 import { creditLedger } from "../../app/db/schema/core.ts";
 import { packages } from "../../app/db/schema/shop.ts";
-import { seedDatabase } from "../../app/db/seed.server.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
 import { fulfil, type FulfilResult } from "../../app/modules/payments/fulfil.server.ts";
 import { chargeTestCard } from "../../app/modules/payments/offline.server.ts";

@@ -12,7 +12,7 @@ process.env.STRIPE_API_BASE = fake.url;
 
 const { db } = await import("../../app/db/client.server.ts");
 const { packages } = await import("../../app/db/schema/shop.ts");
-const { seedDatabase } = await import("../../app/db/seed.server.ts");
+const { seedDatabase } = await import("../../app/modules/seed/seed.server.ts");
 const { getBalance } = await import("../../app/modules/credits/ledger.server.ts");
 const { getOrder } = await import("../../app/modules/shop/orders.server.ts");
 const payment = await import("../../app/routes/shop/payment.tsx");

@@ -11,7 +11,7 @@ vi.hoisted(() => {
 });
 
 import { sqlite } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/db/seed.server.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { db } from "../../app/db/client.server.ts";
 import { DEMO_ACCOUNTS } from "../../app/modules/auth/demo-accounts.server.ts";

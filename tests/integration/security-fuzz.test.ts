@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { db } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/db/seed.server.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { issueSetupToken } from "../../app/modules/auth/first-admin.server.ts";
 import { createApiHandler } from "../../app/api/handler.server.ts";

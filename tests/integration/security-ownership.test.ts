@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/db/seed.server.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { API_ROUTES } from "../../app/api/routes.server.ts";
 import { ErrorSchema } from "../../app/api/schemas.ts";

@@ -8,7 +8,7 @@ vi.hoisted(() => {
 
 import { db } from "../../app/db/client.server.ts";
 import { orderLines, packages } from "../../app/db/schema/shop.ts";
-import { seedDatabase } from "../../app/db/seed.server.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { getOrder, purgeDemoOrders, searchOrders } from "../../app/modules/shop/orders.server.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
 import { loader as allOrdersLoader } from "../../app/routes/shop/all-orders.tsx";

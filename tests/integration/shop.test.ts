@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/db/seed.server.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { orders, packages } from "../../app/db/schema/shop.ts";
 import { getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
 import { getCart, getCartCount } from "../../app/modules/shop/cart.server.ts";

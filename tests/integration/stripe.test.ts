@@ -13,7 +13,7 @@ process.env.STRIPE_API_BASE = fake.url;
 
 const { db } = await import("../../app/db/client.server.ts");
 const { packages } = await import("../../app/db/schema/shop.ts");
-const { seedDatabase } = await import("../../app/db/seed.server.ts");
+const { seedDatabase } = await import("../../app/modules/seed/seed.server.ts");
 const { creditLedger } = await import("../../app/db/schema/core.ts");
 const { book, getBalance, getLedgerSum } = await import("../../app/modules/credits/ledger.server.ts");
 const { getCartCount } = await import("../../app/modules/shop/cart.server.ts");

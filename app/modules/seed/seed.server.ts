@@ -1,11 +1,12 @@
+// What an empty database starts with (packages, demo accounts, their demo data): written through the domain (users, ledger), so it lives here and not in app/db.
 import { count } from "drizzle-orm";
-import { db } from "./client.server.ts";
-import { users } from "./schema/core.ts";
-import { packages } from "./schema/shop.ts";
-import { book } from "../modules/credits/ledger.server.ts";
-import { DEMO_ACCOUNTS } from "../modules/auth/demo-accounts.server.ts";
-import { createUser, upsertUser } from "../modules/auth/users.server.ts";
-import { env } from "../utils/env.server.ts";
+import { db } from "../../db/client.server.ts";
+import { users } from "../../db/schema/core.ts";
+import { packages } from "../../db/schema/shop.ts";
+import { book } from "../credits/ledger.server.ts";
+import { DEMO_ACCOUNTS } from "../auth/demo-accounts.server.ts";
+import { createUser, upsertUser } from "../auth/users.server.ts";
+import { env } from "../../utils/env.server.ts";
 import { seedDemoData } from "./demo-data.server.ts";
 
 /** Credits the demo customer starts with, so a first SMS can go out before buying anything. */

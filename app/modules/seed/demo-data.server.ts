@@ -4,21 +4,21 @@
 // ledger: every message that cost credits has its debit, every failure before the carrier its refund.
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { statement } from "./statements.server.ts";
-import { db } from "./client.server.ts";
-import { orderLines, orders, offlineCharges } from "./schema/shop.ts";
-import { supportRequests } from "./schema/support.ts";
-import { storeNewApiKey } from "../modules/api-keys/keys.server.ts";
-import { createContact } from "../modules/contacts/contacts.server.ts";
-import { createGroup } from "../modules/contacts/groups.server.ts";
-import { bookEntries, bookEntry } from "../modules/credits/ledger.server.ts";
-import { createSchedule } from "../modules/scheduling/schedules.server.ts";
-import type { OrderStatus } from "../modules/shop/orders.ts";
-import { INTERRUPTED_REASON } from "../modules/sms/reconcile.server.ts";
-import { countSegments } from "../modules/sms/segments.ts";
-import { SIMULATOR_NUMBERS } from "../modules/sms/transports/simulator.server.ts";
-import type { MessageStatus } from "./schema/sms.ts";
-import { clock } from "../utils/clock.server.ts";
+import { statement } from "../../db/statements.server.ts";
+import { db } from "../../db/client.server.ts";
+import { orderLines, orders, offlineCharges } from "../../db/schema/shop.ts";
+import { supportRequests } from "../../db/schema/support.ts";
+import { storeNewApiKey } from "../api-keys/keys.server.ts";
+import { createContact } from "../contacts/contacts.server.ts";
+import { createGroup } from "../contacts/groups.server.ts";
+import { bookEntries, bookEntry } from "../credits/ledger.server.ts";
+import { createSchedule } from "../scheduling/schedules.server.ts";
+import type { OrderStatus } from "../shop/orders.ts";
+import { INTERRUPTED_REASON } from "../sms/reconcile.server.ts";
+import { countSegments } from "../sms/segments.ts";
+import { SIMULATOR_NUMBERS } from "../sms/transports/simulator.server.ts";
+import type { MessageStatus } from "../../db/schema/sms.ts";
+import { clock } from "../../utils/clock.server.ts";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
