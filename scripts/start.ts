@@ -30,9 +30,10 @@ const { demoSeeded } = await seedDatabase();
 const { startHttpServer, stopHttpServer } = await import("../server/http.ts");
 const { health } = await import("../server/health.ts");
 const { sameOrigin } = await import("../server/same-origin.ts");
-const { api } = await import("../server/api.ts");
+const { api, shutdownApi } = await import("../server/api.ts");
 const { closeRedis } = await import("../app/queue/redis.server.ts");
 const { closeQueues } = await import("../app/queue/queues.server.ts");
+const { shutdownSendJobs } = await import("../app/modules/sms/send.server.ts");
 const { sqlite } = await import("../app/db/client.server.ts");
 const { startCheckpointer } = await import("../app/db/checkpointer.server.ts");
 
@@ -61,7 +62,9 @@ async function shutdown(signal: string) {
   stopping = true;
   console.log(`[start] ${signal}: shutting down`);
   await stopHttpServer(server);
+  await shutdownApi();
   await workers?.close();
+  await shutdownSendJobs();
   await closeQueues();
   await closeRedis();
   await privateRedis?.stop();

@@ -56,3 +56,6 @@ export function apiExtension(handle: (request: ApiRequest) => Promise<ApiRespons
 }
 
 export const api = apiExtension();
+
+/** For process shutdown, once the HTTP server has stopped: the API's requests still gathering in a batch run. */
+export const shutdownApi = () => handleApiRequest.shutdown();

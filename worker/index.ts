@@ -5,6 +5,7 @@ import { closeRedis } from "../app/queue/redis.server.ts";
 import { sqlite } from "../app/db/client.server.ts";
 import { startCheckpointer } from "../app/db/checkpointer.server.ts";
 import { runMigrations } from "../app/db/migrate.server.ts";
+import { shutdownSendJobs } from "../app/modules/sms/send.server.ts";
 import { env } from "../app/utils/env.server.ts";
 import { startWorkers } from "./workers.ts";
 
@@ -26,6 +27,7 @@ async function shutdown(signal: string) {
   stopping = true;
   console.log(`[worker] ${signal}: finishing in-flight jobs`);
   await workers.close();
+  await shutdownSendJobs();
   await closeQueues();
   await closeRedis();
   await checkpointer.stop();

@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { getRedis, logRedisFailure, redisForRequest, redisKey } from "../queue/redis.server.ts";
 import { clock } from "../utils/clock.server.ts";
+import { Coalescer } from "../utils/coalescer.server.ts";
 import { log } from "../utils/log.server.ts";
 import { hit } from "../utils/rate-limit.server.ts";
 import { ApiError } from "./errors.ts";
@@ -59,42 +60,28 @@ function gateRedis(): GateRedis {
 }
 
 type Gate = { count: number; ttl: number; epoch: string };
-type GateWaiter = { resolve: (gate: Gate) => void; reject: (error: unknown) => void };
+export type ApiGate = Coalescer<string, Gate>;
 
-let waiting = new Map<string, GateWaiter[]>();
-let flushScheduled = false;
-
-async function flushGates() {
-  flushScheduled = false;
-  const due = [...waiting];
-  waiting = new Map();
-  try {
-    const keys = [epochKey(), ...due.map(([rateId]) => redisKey("rl", "api", rateId))];
-    const counts = due.map(([, waiters]) => waiters.length);
-    const out = await gateRedis().apiGate(keys.length, ...keys, WINDOW_MS, randomUUID(), ...counts);
-    const epoch = String(out[0]);
-    due.forEach(([, waiters], i) => {
-      const total = Number(out[1 + 2 * i]);
-      const ttl = Number(out[2 + 2 * i]);
-      // The requests of one key take the counts up to the total, in arrival order.
-      waiters.forEach((waiter, j) => waiter.resolve({ count: total - waiters.length + j + 1, ttl, epoch }));
-    });
-  } catch (error) {
-    for (const [, waiters] of due) for (const waiter of waiters) waiter.reject(error);
-  }
+/** Counts a request of a key and reads the key epoch, together with the other requests of this millisecond. */
+export function createApiGate(): ApiGate {
+  // A millisecond gathers several times more requests per Redis call than one turn does.
+  return new Coalescer({ windowMs: GATE_WINDOW_MS, run: passGates });
 }
 
-/** Counts a request of this key and reads the key epoch, together with the other requests of this millisecond. */
-function passGate(rateId: string): Promise<Gate> {
-  return new Promise((resolve, reject) => {
-    let list = waiting.get(rateId);
-    if (!list) waiting.set(rateId, (list = []));
-    list.push({ resolve, reject });
-    if (!flushScheduled) {
-      flushScheduled = true;
-      // A millisecond gathers several times more requests per Redis call than one turn does.
-      setTimeout(() => void flushGates(), GATE_WINDOW_MS);
-    }
+/** One Redis call for the requests (their keys' rate ids, in arrival order); a gate for each. */
+async function passGates(rateIds: string[]): Promise<Gate[]> {
+  const requests = new Map<string, number>();
+  for (const rateId of rateIds) requests.set(rateId, (requests.get(rateId) ?? 0) + 1);
+  const due = [...requests];
+  const keys = [epochKey(), ...due.map(([rateId]) => redisKey("rl", "api", rateId))];
+  const out = await gateRedis().apiGate(keys.length, ...keys, WINDOW_MS, randomUUID(), ...due.map(([, count]) => count));
+  const epoch = String(out[0]);
+  const counted = new Map(due.map(([rateId, count], i) => [rateId, { count: Number(out[1 + 2 * i]) - count, ttl: Number(out[2 + 2 * i]) }]));
+  // The requests of one key take the counts up to the total, in arrival order.
+  return rateIds.map((rateId) => {
+    const key = counted.get(rateId)!;
+    key.count += 1;
+    return { count: key.count, ttl: key.ttl, epoch };
   });
 }
 
@@ -130,7 +117,7 @@ const invalidKey = () =>
  * The key's owner and the rate limit state, or an ApiError (401, 429). `perMinute` is the limit
  * per key. When Redis cannot be reached the key is checked in SQLite and counted in memory.
  */
-export async function authenticate(authorization: string | undefined, perMinute: number): Promise<Authenticated> {
+export async function authenticate(authorization: string | undefined, perMinute: number, apiGate: ApiGate): Promise<Authenticated> {
   const key = bearerKey(authorization);
   if (!isWellFormedApiKey(key)) throw invalidKey();
   const hash = hashApiKey(key);
@@ -139,7 +126,7 @@ export async function authenticate(authorization: string | undefined, perMinute:
   const rateId = hash.slice(0, 22);
   let gate: Gate;
   try {
-    gate = await passGate(rateId);
+    gate = await apiGate.add(rateId);
   } catch (error) {
     logRedisFailure("warn", "api", "key cache skipped, rate limit counted in memory: Redis did not answer", error);
     const owner = findKeyOwner(hash);

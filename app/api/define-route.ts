@@ -2,6 +2,7 @@
 // table (routes.server.ts) is a list of these; the dispatcher and the OpenAPI document read it.
 import type { z } from "zod";
 import type { ApiErrorCode } from "./errors.ts";
+import type { SendBatcher } from "./send-batcher.server.ts";
 
 export const API_BASE = "/api/v1";
 
@@ -14,6 +15,8 @@ export type RouteContext<Params, Query, Body> = {
   idempotencyKey: string | undefined;
   /** Scheme, host and port the client used (forwarded headers only with TRUST_PROXY). */
   origin: string;
+  /** Queues a message with the user's other API sends of the same millisecond. */
+  sendBatcher: SendBatcher;
 };
 
 export type RouteResult = { status?: number; body: unknown; headers?: Record<string, string> };

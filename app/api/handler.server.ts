@@ -8,11 +8,12 @@ import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, Inactive
 import { InsufficientCreditsError } from "../modules/credits/ledger.server.ts";
 import { QuotaExceededError } from "../modules/quotas/quotas.server.ts";
 import { ScheduleNotFoundError } from "../modules/scheduling/schedules.server.ts";
-import { authenticate, type RateLimit, rateLimitHeaders } from "./auth.server.ts";
+import { authenticate, createApiGate, type RateLimit, rateLimitHeaders } from "./auth.server.ts";
 import { ApiError } from "./errors.ts";
 import type { ApiRoute } from "./define-route.ts";
 import { API_ROUTES } from "./routes.server.ts";
 import { IdempotencyKeyHeader } from "./schemas.ts";
+import { createSendBatcher } from "./send-batcher.server.ts";
 
 /** Enough for the longest message in any encoding, JSON-escaped; more is refused with 413. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -156,12 +157,23 @@ function json(status: number, body: unknown, headers: Record<string, string>): A
   };
 }
 
+export type ApiHandler = ((request: ApiRequest) => Promise<ApiResponse>) & {
+  /** Runs the rate checks and sends still gathering; for process shutdown, once the server has stopped. */
+  shutdown: () => Promise<void>;
+};
+
 /** A handler over a route table; options let tests use a small rate limit. */
-export function createApiHandler(options: ApiOptions = {}) {
+export function createApiHandler(options: ApiOptions = {}): ApiHandler {
   const table = compile(options.routes ?? API_ROUTES);
   const perMinute = options.ratePerMinute ?? env.API_RATE_LIMIT_PER_MINUTE;
+  const apiGate = createApiGate();
+  const sendBatcher = createSendBatcher();
+  const shutdown = async () => {
+    await apiGate.shutdown();
+    await sendBatcher.shutdown();
+  };
 
-  return async function handleApiRequest(request: ApiRequest): Promise<ApiResponse> {
+  return Object.assign(async function handleApiRequest(request: ApiRequest): Promise<ApiResponse> {
     let rate: RateLimit | null = null;
     try {
       const queryAt = request.path.indexOf("?");
@@ -170,7 +182,7 @@ export function createApiHandler(options: ApiOptions = {}) {
       const { route, params } = findRoute(table, request.method.toUpperCase(), pathname);
       let userId = 0;
       if (route.auth) {
-        const authenticated = await authenticate(header(request, "authorization"), perMinute);
+        const authenticated = await authenticate(header(request, "authorization"), perMinute, apiGate);
         userId = authenticated.userId;
         rate = authenticated.rate;
       }
@@ -187,6 +199,7 @@ export function createApiHandler(options: ApiOptions = {}) {
         idempotencyKey: route.idempotent ? parseIdempotencyKey(request) : undefined,
         body: route.body ? parseBody(route.body, request) : undefined,
         origin: publicOrigin((name) => header(request, name), request.secure ? "https" : "http", header(request, "host")),
+        sendBatcher,
       };
       const result = await route.handle(ctx as never);
       return json(result.status ?? 200, result.body, { ...rateLimitHeaders(rate), ...result.headers });
@@ -194,7 +207,7 @@ export function createApiHandler(options: ApiOptions = {}) {
       const apiError = toApiError(error);
       return json(apiError.status, apiError.toBody(), { ...rateLimitHeaders(rate), ...apiError.headers });
     }
-  };
+  }, { shutdown });
 }
 
 export const handleApiRequest = createApiHandler();

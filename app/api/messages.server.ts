@@ -1,12 +1,12 @@
 // Messages as the REST API shows them: the owner's id is in every WHERE clause, so another
 // account's message is simply not found. Sending goes through the same queueMessages as the screens.
 import { z } from "zod";
-import type { MessageStatus } from "../db/schema/sms.ts";
+import type { MessageStatus } from "../modules/sms/message-status.ts";
 import { statement } from "../db/statements.server.ts";
 import { decodeCursor, encodeCursor } from "./cursor.server.ts";
 import { ApiError } from "./errors.ts";
 import type { ApiMessage } from "./schemas.ts";
-import { queueBatchedMessage } from "./send-batcher.server.ts";
+import type { SendBatcher } from "./send-batcher.server.ts";
 
 type Row = Omit<ApiMessage, "createdAt"> & { createdAt: number };
 
@@ -78,12 +78,13 @@ export function listApiMessages(userId: number, options: { status?: MessageStatu
  * user) a repeat returns the first answer instead, unless its body differs: a 409.
  */
 export async function sendApiMessage(
+  sendBatcher: SendBatcher,
   userId: number,
   input: { to: string; body: string },
   idempotencyKey: string | undefined,
 ): Promise<{ message: ApiMessage; replayed: boolean }> {
   if (idempotencyKey !== undefined && selectScheduleByApiRef().get(userId, idempotencyKey) !== undefined) throw idempotencyConflict();
-  const queued = await queueBatchedMessage(userId, { ...input, source: "api", apiRef: idempotencyKey });
+  const queued = await sendBatcher.add({ userId, message: { ...input, source: "api", apiRef: idempotencyKey } });
   // A repeat compares with what was stored; a new message is what was just written.
   const stored = queued.duplicate ? getApiMessage(userId, queued.id) : undefined;
   if (queued.duplicate && (stored?.to !== input.to || stored?.body !== input.body)) throw idempotencyConflict();

@@ -56,10 +56,10 @@ export const API_ROUTES: ApiRoute[] = [
     },
     errors: ["insufficient_credits", "quota_exceeded", "idempotency_conflict"],
     example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
-    handle: async ({ userId, body: { sendAt, ...message }, idempotencyKey }) => {
+    handle: async ({ userId, body: { sendAt, ...message }, idempotencyKey, sendBatcher }) => {
       const result =
         sendAt === undefined
-          ? await sendApiMessage(userId, message, idempotencyKey)
+          ? await sendApiMessage(sendBatcher, userId, message, idempotencyKey)
           : await scheduleApiMessage(userId, { ...message, sendAt }, idempotencyKey);
       return { status: 201, body: result.message, headers: replayed(result.replayed) };
     },

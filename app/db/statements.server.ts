@@ -2,7 +2,7 @@ import type { Statement } from "better-sqlite3";
 import { sqlite } from "./client.server.ts";
 
 /**
- * A raw SQL statement for a hot path, prepared once on first use (modules load before the
+ * A raw SQL statement for a hot path, prepared once on first use (code is imported before the
  * migrations run). It runs on the one connection, so inside whatever transaction is open.
  */
 export function statement<Params extends unknown[] = unknown[], Row = unknown>(source: string): () => Statement<Params, Row> {

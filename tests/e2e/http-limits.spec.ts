@@ -76,13 +76,19 @@ function send(
     // (and the client never races the server's close with its writes).
     if (options.expectContinue) headers.Expect = "100-continue";
     if (options.chunked) headers["Transfer-Encoding"] = "chunked";
+    // Kept alive, the server reads away what it refuses instead of closing on a body still being
+    // written (a busy client could see that close, EPIPE, before the 413 it follows).
+    if (options.body) headers.Connection = "keep-alive";
     let answered = false;
     const req = httpRequest(`${base}${path}`, { method: options.method ?? (options.body ? "POST" : "GET"), headers, agent: false }, (res) => {
       answered = true;
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      res.on("end", () => {
+        resolve({ status: res.statusCode!, headers: res.headers, body });
+        req.destroy();
+      });
       res.on("error", reject);
     });
     // Writing past the answer may fail once the server closes (a busy client is slower than the

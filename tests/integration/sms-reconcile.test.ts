@@ -40,11 +40,11 @@ describe("sending a queued message", () => {
   it("is claimed by one worker only: a second run of the same message sends nothing", async () => {
     const { id } = await queuedMessage();
     const outcomes = await Promise.all([sendQueuedMessage(simulator, id), sendQueuedMessage(simulator, id)]);
-    expect(outcomes.map((o) => o.outcome).sort()).toEqual(["skipped", "submitted"]);
+    expect(outcomes.map((o) => o.kind).sort()).toEqual(["skipped", "submitted"]);
     expect(messageParts(id)).toHaveLength(1);
     expect(outboxHas(id)).toBe(false);
     await waitForStatus(id, "delivered");
-    expect(await sendQueuedMessage(simulator, id)).toEqual({ outcome: "skipped" });
+    expect(await sendQueuedMessage(simulator, id)).toEqual({ kind: "skipped" });
   });
 
   it("keeps a receipt that arrives before the submit is recorded and applies it then", async () => {
@@ -73,7 +73,7 @@ describe("sending a queued message", () => {
 });
 
 describe("the simulator's numbers", () => {
-  it("rejects, refunds, reports undelivered or stays silent as the README says", async () => {
+  it("rejects, refunds, reports undelivered or stays silent as docs/features.md says", async () => {
     const user = await createTestUser();
     grantCredits(user.id, 3);
     const rejected = await queueMessage(user.id, { to: SIMULATOR_NUMBERS.rejected, body: "a" });
@@ -108,7 +108,7 @@ describe("the reconciler", () => {
     expect((await reconcileSms()).enqueued).toBe(0);
     resetClock();
     const outcomes = [await sendQueuedMessage(simulator, id), await sendQueuedMessage(simulator, id)];
-    expect(outcomes).toEqual([{ outcome: "submitted" }, { outcome: "skipped" }]);
+    expect(outcomes).toEqual([{ kind: "submitted" }, { kind: "skipped" }]);
   });
 
   it("drops the outbox row of a message that has moved on", async () => {
@@ -154,7 +154,7 @@ describe("the reconciler", () => {
     expect(messageRow(unanswered.id)).toMatchObject({ status: "unknown", error: INTERRUPTED_REASON });
     // Its credits stay debited: the carrier may have sent it.
     expect(getBalance(unanswered.user.id)).toBe(4);
-    expect(await sendQueuedMessage(simulator, unanswered.id)).toEqual({ outcome: "skipped" });
+    expect(await sendQueuedMessage(simulator, unanswered.id)).toEqual({ kind: "skipped" });
     expect(messageParts(unanswered.id)).toHaveLength(0);
   });
 

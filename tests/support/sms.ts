@@ -2,7 +2,8 @@
 import { eq } from "drizzle-orm";
 import { db } from "../../app/db/client.server.ts";
 import { creditLedger } from "../../app/db/schema/core.ts";
-import { type MessageStatus, smsMessageParts, smsMessages, smsOutbox } from "../../app/db/schema/sms.ts";
+import type { MessageStatus } from "../../app/db/enums.ts";
+import { smsMessageParts, smsMessages, smsOutbox } from "../../app/db/schema/sms.ts";
 import { book } from "../../app/modules/credits/ledger.server.ts";
 import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";

@@ -7,7 +7,7 @@ import { parseEnv } from "../../app/utils/env.server.ts";
 const dataDir = () => mkdtempSync(join(tmpdir(), "env-"));
 
 describe("quotas and limits configuration", () => {
-  it("has the documented defaults (README, Quotas and limits)", () => {
+  it("has the documented defaults (docs/operations.md, Quotas and limits)", () => {
     expect(parseEnv({ DATA_DIR: dataDir() })).toMatchObject({
       QUOTA_SCHEDULES: 100,
       QUOTA_CONTACTS: 50_000,

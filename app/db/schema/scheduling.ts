@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { REPEATS } from "../../modules/scheduling/recurrence.ts";
+import { REPEATS } from "../enums.ts";
 import { contactGroups } from "./contacts.ts";
 import { createdAt, users } from "./core.ts";
 

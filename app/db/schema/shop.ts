@@ -1,6 +1,5 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { ORDER_STATUSES } from "../../modules/shop/orders.ts";
-import { PACKAGE_CATEGORIES } from "../../modules/shop/packages.ts";
+import { ORDER_STATUSES, PACKAGE_CATEGORIES } from "../enums.ts";
 import { createdAt, users } from "./core.ts";
 
 export const packages = sqliteTable("packages", {

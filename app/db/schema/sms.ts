@@ -1,24 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { MESSAGE_STATUSES } from "../enums.ts";
 import { createdAt, users } from "./core.ts";
-
-/**
- * queued: waiting for the worker (never handed to the SMSC); submitting: handed to the SMSC, its
- * answer not recorded yet; submitted: accepted by the SMSC; then what the delivery receipts say.
- * failed: refused before the carrier (credits refunded). unknown: the carrier's answer is unknown.
- */
-export const MESSAGE_STATUSES = [
-  "queued",
-  "submitting",
-  "submitted",
-  "delivered",
-  "undelivered",
-  "expired",
-  "rejected",
-  "failed",
-  "unknown",
-] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const MESSAGE_SOURCES = ["web", "api", "schedule", "group"] as const;
 export type MessageSource = (typeof MESSAGE_SOURCES)[number];

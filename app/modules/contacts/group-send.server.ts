@@ -3,11 +3,11 @@ import { and, eq, sql } from "drizzle-orm";
 import { db, type Tx } from "../../db/client.server.ts";
 import { groupSends } from "../../db/schema/contacts.ts";
 import { statement } from "../../db/statements.server.ts";
+import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { getQueue, queueForRequest, QUEUES } from "../../queue/queues.server.ts";
 import type { GroupSendPayload } from "../../queue/payloads.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
-import { log } from "../../utils/log.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { normalizePhone } from "../sms/phone.ts";
@@ -118,14 +118,7 @@ export async function startGroupSend(
     assertGroupSendable(tx, userId, group, credits);
     return {};
   });
-  if (started.fresh) {
-    try {
-      await enqueueFanOut(started.id);
-    } catch (error) {
-      // The row is the record: the reconciler adds the job once Redis is back.
-      log("error", "group-send", `could not enqueue group send ${started.id}; the reconciler will`, error);
-    }
-  }
+  if (started.fresh) await enqueueAfterCommit(`group send ${started.id}`, () => enqueueFanOut(started.id));
   return { ...reportOf(started.id)!, duplicate: !started.fresh };
 }
 

@@ -1,9 +1,9 @@
 // Browser-safe and pure: when a schedule's messages go out. Used by the form, the list, the runner and tests.
 import type { RepeatOptions } from "bullmq";
+import { type Repeat, REPEATS } from "../../db/enums.ts";
 import { addDays, daysInMonth, formatDate, instantOf, parseDate, type WallTime, wallTimeAt } from "../../utils/time-zone.ts";
 
-export const REPEATS = ["none", "daily", "weekly", "monthly"] as const;
-export type Repeat = (typeof REPEATS)[number];
+export { REPEATS, type Repeat };
 
 export const REPEAT_LABELS: Record<Repeat, string> = { none: "None", daily: "Daily", weekly: "Weekly", monthly: "Monthly" };
 

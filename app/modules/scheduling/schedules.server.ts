@@ -4,9 +4,9 @@ import { and, count, desc, eq } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
 import { contactGroups } from "../../db/schema/contacts.ts";
 import { SCHEDULE_STATUSES, schedules } from "../../db/schema/scheduling.ts";
+import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
-import { log } from "../../utils/log.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
 import { canonicalTimeZone, isValidTimeZone, parseDate } from "../../utils/time-zone.ts";
 import type { GroupSendReport } from "../contacts/group-send.ts";
@@ -197,12 +197,8 @@ export async function createSchedule(
     { behavior: "immediate" },
   );
   if (!row) return { ...scheduleByApiRef(userId, options.apiRef!)!, duplicate: true };
-  try {
-    await armSchedule(row.id, recurrenceOf(row));
-  } catch (error) {
-    // The row is the record: the reconciler arms it when Redis is back, and sends what fell due.
-    log("error", "scheduling", `could not arm schedule ${row.id}; the reconciler will`, error);
-  }
+  // Should Redis not take it, the reconciler arms it when Redis is back, and sends what fell due.
+  await enqueueAfterCommit(`schedule ${row.id}`, () => armSchedule(row.id, recurrenceOf(row)));
   return { ...toSchedule(row, groupName), duplicate: false };
 }
 

@@ -14,10 +14,10 @@ import { createGroup } from "../contacts/groups.server.ts";
 import { bookEntries, bookEntry } from "../credits/ledger.server.ts";
 import { createSchedule } from "../scheduling/schedules.server.ts";
 import type { OrderStatus } from "../shop/orders.ts";
+import { isFinal, type MessageStatus } from "../sms/message-status.ts";
 import { INTERRUPTED_REASON } from "../sms/reconcile.server.ts";
 import { countSegments } from "../sms/segments.ts";
 import { SIMULATOR_NUMBERS } from "../sms/transports/simulator.server.ts";
-import type { MessageStatus } from "../../db/schema/sms.ts";
 import { clock } from "../../utils/clock.server.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -56,8 +56,6 @@ const MESSAGES: { to: string; body: string; status: MessageStatus; error: string
   { to: "+12025550115", body: "Emma, your new schedule is in the staff room.", status: "delivered", error: null, hoursAgo: 1, accepted: true },
 ];
 
-const FINAL: ReadonlySet<MessageStatus> = new Set(["delivered", "undelivered", "expired", "rejected", "failed", "unknown"]);
-
 const insertMessage = statement<unknown[], { id: number }>(
   `insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, error, source, attempts, created_at, updated_at, submitted_at, done_at)
    values (?, ?, ?, ?, ?, ?, ?, ?, 'web', 1, ?, ?, ?, ?) returning id`,
@@ -70,7 +68,7 @@ function seedMessages(userId: number, now: number): void {
       for (const m of MESSAGES) {
         const count = countSegments(m.body);
         const sentAt = now - m.hoursAgo * HOUR;
-        const doneAt = FINAL.has(m.status) ? sentAt + 5_000 : null;
+        const doneAt = isFinal(m.status) ? sentAt + 5_000 : null;
         const { id } = insertMessage().get(
           userId, m.to, m.body, count.encoding, count.segments, count.credits, m.status, m.error,
           sentAt, doneAt ?? sentAt, m.accepted ? sentAt + 1_000 : null, doneAt,

@@ -1,12 +1,12 @@
 import { z } from "zod";
+import { ORDER_STATUSES, type OrderStatus } from "../../db/enums.ts";
 import { formatNumber } from "../../utils/misc.ts";
 
 // Browser-safe: order statuses and their rules, the status-change message, the details form and the admin list's URL state.
 
-export const ORDER_STATUSES = ["Pending", "Confirmed", "Being Cooked", "Ready for Pickup", "Completed", "Cancelled", "Refunded", "Disputed"] as const;
+export { ORDER_STATUSES, type OrderStatus };
 /** Set only by the payment provider's refund and dispute events, never by hand. */
 const PROVIDER_STATUSES: readonly OrderStatus[] = ["Refunded", "Disputed"];
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** Waiting for payment: the only status the payment page accepts. */
 export function isPayable(status: OrderStatus): boolean {

@@ -1,8 +1,9 @@
 // Browser-safe: home filters, labels and limits, shared by screens and server. Without zod, so the
 // home page does not download it (the forms' schemas are in package-forms.ts).
 
-export const PACKAGE_CATEGORIES = ["appetizer", "beverages", "dessert", "entree"] as const;
-export type PackageCategory = (typeof PACKAGE_CATEGORIES)[number];
+import { PACKAGE_CATEGORIES, type PackageCategory } from "../../db/enums.ts";
+
+export { PACKAGE_CATEGORIES, type PackageCategory };
 
 export const CATEGORY_LABELS: Record<PackageCategory, string> = {
   appetizer: "Appetizer",

@@ -1,144 +1,71 @@
 // The worker's side of a message: hand it to the transport, record what the SMSC says, apply receipts.
 import { db, type Executor, sqlite, writeWithoutStalling } from "../../db/client.server.ts";
-import type { MessageStatus } from "../../db/schema/sms.ts";
-import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { bookEntry } from "../credits/ledger.server.ts";
+import {
+  acceptedPartCount,
+  anyPendingReceipts,
+  deleteOutbox,
+  deleteOutboxRows,
+  deletePendingReceipt,
+  findPartByProviderId,
+  insertAcceptedPart,
+  insertPendingReceipt,
+  markClaimed,
+  markFailed,
+  markRequeued,
+  markSubmitted,
+  type PartRow,
+  scheduleOutbox,
+  selectAcceptedParts,
+  selectPartStatuses,
+  selectPendingReceipts,
+  selectQueued,
+  settleMessage,
+  type StoredStatus,
+  updatePartStatus,
+} from "./message-store.server.ts";
+import { canMove, type MessageStatus, movesFrom, statusFromParts } from "./message-status.ts";
 import { enqueueSends } from "./send.server.ts";
 import type { ClaimMessages, OutgoingSms, PartAck, Receipt, SmsTransport, SubmitOutcome } from "./transports/types.ts";
 
-// Statuses only move forward: a late ENROUTE (unknown) never overwrites delivered.
-const RANK: Record<MessageStatus, number> = {
-  queued: 0,
-  submitting: 1,
-  submitted: 2,
-  unknown: 3,
-  delivered: 4,
-  undelivered: 4,
-  expired: 4,
-  rejected: 4,
-  failed: 4,
-};
-const CARRIER_FAILURES = new Set<MessageStatus>(["rejected", "undelivered", "expired"]);
-
-function isFinal(status: MessageStatus): boolean {
-  return RANK[status] === 4;
-}
-
-type SendRow = { id: number; toPhone: string; body: string; segments: number; status: MessageStatus; attempts: number };
-type PartRow = { messageId: number; part: number; partStatus: MessageStatus; messageStatus: MessageStatus; segments: number };
-
-// A job's messages in one read: the ids travel as a JSON array.
-const selectForSend = statement<[string], SendRow>(
-  `select id, to_phone as toPhone, body, segments, status, attempts from sms_messages
-   where id in (select value from json_each(?)) and status = 'queued'`,
-);
-const selectPartNumbers = statement<[string], { messageId: number; part: number }>(
-  "select message_id as messageId, part from sms_message_parts where message_id in (select value from json_each(?))",
-);
-const claimStatement = statement<[number, string], { id: number }>(
-  `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
-   where id in (select value from json_each(?)) and status = 'queued' returning id`,
-);
-const deleteOutboxes = statement("delete from sms_outbox where message_id in (select value from json_each(?))");
-const deleteOutbox = statement("delete from sms_outbox where message_id = ?");
-const upsertOutbox = statement(
-  "insert into sms_outbox (message_id, due_at) values (?, ?) on conflict (message_id) do update set due_at = excluded.due_at",
-);
-const insertPart = statement(
-  "insert into sms_message_parts (message_id, part, provider_id, status, updated_at) values (?, ?, ?, 'submitted', ?) on conflict do nothing",
-);
-const markSubmitted = statement<unknown[], { segments: number }>(
-  "update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ? where id = ? and status = 'submitting' returning segments",
-);
-const markRequeued = statement(
-  "update sms_messages set status = 'queued', error = ?, updated_at = ? where id = ? and status in ('queued', 'submitting')",
-);
-const markFailed = statement<unknown[], { userId: number; segments: number; credits: number }>(
-  `update sms_messages set status = 'failed', error = ?, updated_at = ?, done_at = ?
-   where id = ? and status in ('queued', 'submitting')
-   returning user_id as userId, segments, credits`,
-);
-const countParts = statement<[number], { n: number }>("select count(*) as n from sms_message_parts where message_id = ?");
-const findPart = statement<[string], PartRow>(
-  `select p.message_id as messageId, p.part, p.status as partStatus, m.status as messageStatus, m.segments
-   from sms_message_parts p join sms_messages m on m.id = p.message_id
-   where p.provider_id = ? order by p.message_id desc limit 1`,
-);
-const updatePart = statement("update sms_message_parts set status = ?, error = ?, updated_at = ? where message_id = ? and part = ?");
-const selectPartStatuses = statement<[number], { status: MessageStatus; error: string | null }>(
-  "select status, error from sms_message_parts where message_id = ?",
-);
-const updateMessageStatus = statement(
-  "update sms_messages set status = ?, error = ?, updated_at = ?, done_at = ? where id = ? and status = ?",
-);
-const insertPending = statement(
-  "insert into sms_pending_receipts (provider_id, status, error, received_at) values (?, ?, ?, ?)",
-);
-const selectPending = statement<[string], { id: number; status: MessageStatus; error: string | null }>(
-  "select id, status, error from sms_pending_receipts where provider_id = ? order by id",
-);
-const deletePending = statement("delete from sms_pending_receipts where id = ?");
-const anyPending = statement<[], { any: number }>("select exists (select 1 from sms_pending_receipts) as any");
-
-/** Whether receipts wait for a provider id; almost never, so acks skip the look-up when none do. */
-function receiptsWaiting(): boolean {
-  return anyPending().get()!.any === 1;
-}
-
-type PartStatus = { status: MessageStatus; error: string | null };
-
-/** A message's status from its parts: delivered only when every part is. */
-function deriveStatus(parts: PartStatus[], segments: number) {
-  const failed = parts.find((p) => CARRIER_FAILURES.has(p.status));
-  if (failed) return { status: failed.status, error: failed.error ? `Carrier error ${failed.error}` : null };
-  if (parts.length >= segments && parts.every((p) => p.status === "delivered")) return { status: "delivered" as const, error: null };
-  if (parts.some((p) => p.status === "unknown")) return { status: "unknown" as const, error: null };
-  return { status: "submitted" as const, error: null };
-}
-
 /** Moves an accepted message forward to what its parts say. */
-function settleFromParts(messageId: number, current: MessageStatus, segments: number, now: number, only?: PartStatus) {
+function settleFromParts(messageId: number, current: MessageStatus, segments: number, now: number, only?: StoredStatus) {
   // A one-part message's status is its part's: no need to read it back.
-  const derived = deriveStatus(only && segments === 1 ? [only] : selectPartStatuses().all(messageId), segments);
-  if (RANK[derived.status] <= RANK[current]) return;
-  updateMessageStatus().run(derived.status, derived.error, now, isFinal(derived.status) ? now : null, messageId, current);
+  const derived = statusFromParts(only && segments === 1 ? [only] : selectPartStatuses(messageId), segments);
+  if (canMove("receipt", current, derived.status)) settleMessage(messageId, current, derived, now);
 }
 
 function applyToPart(row: PartRow, status: MessageStatus, error: string | null, now: number) {
-  if (RANK[status] <= RANK[row.partStatus]) return;
-  updatePart().run(status, error, now, row.messageId, row.part);
+  if (!canMove("receipt", row.partStatus, status)) return;
+  updatePartStatus(row, { status, error }, now);
   // Before acceptance is recorded the message is settled by recordAccepted; a final message stays.
-  if (row.messageStatus === "submitted" || row.messageStatus === "unknown") {
-    settleFromParts(row.messageId, row.messageStatus, row.segments, now, { status, error });
-  }
+  if (movesFrom("receipt", row.messageStatus)) settleFromParts(row.messageId, row.messageStatus, row.segments, now, { status, error });
 }
 
 /**
  * Stores the parts the SMSC accepted and applies receipts that came before their submit_sm_resp
  * (`pending`: whether any receipt waits at all). True when such a receipt was applied.
  */
-function storeAcks(messageId: number, acks: PartAck[], now: number, pending = receiptsWaiting()): boolean {
+function storeAcks(messageId: number, acks: PartAck[], now: number, pending = anyPendingReceipts()): boolean {
   let applied = false;
   for (const ack of acks) {
-    insertPart().run(messageId, ack.part, ack.providerId, now);
+    insertAcceptedPart(messageId, ack.part, ack.providerId, now);
     if (!pending) continue;
-    for (const early of selectPending().all(ack.providerId)) {
+    for (const early of selectPendingReceipts(ack.providerId)) {
       applied = true;
-      const row = findPart().get(ack.providerId);
+      const row = findPartByProviderId(ack.providerId);
       if (row) applyToPart(row, early.status, early.error, now);
-      deletePending().run(early.id);
+      deletePendingReceipt(early.id);
     }
   }
   return applied;
 }
 
 const claimTx = sqlite.transaction((ids: number[], now: number) => {
-  const claimed = claimStatement()
-    .all(now, JSON.stringify(ids))
-    .map((row) => row.id);
-  deleteOutboxes().run(JSON.stringify(claimed));
+  const claimed = markClaimed(ids, now);
+  deleteOutboxRows(claimed);
   return new Set(claimed);
 });
 
@@ -152,9 +79,9 @@ export async function claimMessage(messageId: number): Promise<boolean> {
   return (await claimMessages([messageId])).has(messageId);
 }
 
-function accept(messageId: number, acks: PartAck[], now: number, pending = receiptsWaiting()) {
+function accept(messageId: number, acks: PartAck[], now: number, pending = anyPendingReceipts()) {
   const applied = storeAcks(messageId, acks, now, pending);
-  const row = markSubmitted().get(now, now, messageId);
+  const row = markSubmitted(messageId, now);
   // Parts can be past "submitted" only through a receipt: one just applied, or one for a part an
   // earlier try had sent.
   if (row && (applied || acks.length < row.segments)) settleFromParts(messageId, "submitted", row.segments, now);
@@ -167,8 +94,8 @@ export function recordAccepted(messageId: number, acks: PartAck[]): void {
 
 function requeue(messageId: number, reason: string, acks: PartAck[], dueAt: number, now: number) {
   storeAcks(messageId, acks, now);
-  markRequeued().run(`Retrying: ${reason}`, now, messageId);
-  upsertOutbox().run(messageId, dueAt);
+  markRequeued(messageId, `Retrying: ${reason}`, now);
+  scheduleOutbox(messageId, dueAt);
 }
 
 /** Back to queued after a temporary error, keeping the parts already accepted; due again at `dueAt`. */
@@ -188,9 +115,9 @@ export function failMessage(messageId: number, reason: string, acks: PartAck[] =
 
 function fail(tx: Executor, messageId: number, reason: string, acks: PartAck[], now: number): boolean {
   storeAcks(messageId, acks, now);
-  const row = markFailed().get(reason, now, now, messageId);
+  const row = markFailed(messageId, reason, now);
   if (!row) return false;
-  deleteOutbox().run(messageId);
+  deleteOutbox(messageId);
   const accepted = acceptedPartCount(messageId);
   const refund = Math.round((row.credits * (row.segments - accepted)) / row.segments);
   if (refund > 0) {
@@ -199,16 +126,11 @@ function fail(tx: Executor, messageId: number, reason: string, acks: PartAck[], 
   return true;
 }
 
-/** How many parts of a message the SMSC has accepted (provider ids recorded). */
-export function acceptedPartCount(messageId: number): number {
-  return countParts().get(messageId)?.n ?? 0;
-}
-
 const applyReceiptsTx = sqlite.transaction((receipts: Receipt[], now: number) => {
   for (const receipt of receipts) {
-    const row = findPart().get(receipt.providerId);
+    const row = findPartByProviderId(receipt.providerId);
     // Its submit_sm_resp is not recorded yet (or never will be): keep it for storeAcks.
-    if (!row) insertPending().run(receipt.providerId, receipt.status, receipt.error, now);
+    if (!row) insertPendingReceipt(receipt, now);
     else applyToPart(row, receipt.status, receipt.error, now);
   }
 });
@@ -219,10 +141,10 @@ export async function applyReceipts(receipts: Receipt[]): Promise<void> {
 }
 
 export type SendOutcome =
-  | { outcome: "submitted" }
-  | { outcome: "skipped" }
-  | { outcome: "failed"; reason: string }
-  | { outcome: "retry"; reason: string; delayMs: number };
+  | { kind: "submitted" }
+  | { kind: "skipped" }
+  | { kind: "failed"; reason: string }
+  | { kind: "retry"; reason: string; delayMs: number };
 
 /** Exponential backoff with jitter after a message's `attempts`-th try met a temporary error. */
 function retryDelayMs(attempts: number): number {
@@ -243,31 +165,31 @@ type Recorded = { id: number; attempts: number; outcome: SubmitOutcome; claimed:
 
 const recordOutcomesTx = sqlite.transaction((recorded: Recorded[], now: number) => {
   const results = new Map<number, SendOutcome>();
-  const pending = receiptsWaiting();
+  const pending = anyPendingReceipts();
   for (const { id, attempts, outcome, claimed } of recorded) {
     switch (outcome.kind) {
       case "not-claimed":
-        results.set(id, { outcome: "skipped" });
+        results.set(id, { kind: "skipped" });
         break;
       case "accepted":
         accept(id, outcome.acks, now, pending);
-        results.set(id, { outcome: "submitted" });
+        results.set(id, { kind: "submitted" });
         break;
       case "permanent":
         fail(db, id, outcome.reason, outcome.acks, now);
-        results.set(id, { outcome: "failed", reason: outcome.reason });
+        results.set(id, { kind: "failed", reason: outcome.reason });
         break;
       case "temporary": {
         // Claimed messages count their attempts; one never claimed waits for the connection.
         if (claimed && finalAttempt(attempts + 1)) {
           const reason = `Gave up retrying: ${outcome.reason}`;
           fail(db, id, reason, outcome.acks, now);
-          results.set(id, { outcome: "failed", reason });
+          results.set(id, { kind: "failed", reason });
           break;
         }
         const delayMs = claimed ? retryDelayMs(attempts + 1) : NOT_CONNECTED_RETRY_MS;
         requeue(id, outcome.reason, outcome.acks, now + delayMs, now);
-        results.set(id, { outcome: "retry", reason: outcome.reason, delayMs });
+        results.set(id, { kind: "retry", reason: outcome.reason, delayMs });
         break;
       }
     }
@@ -289,12 +211,11 @@ export const RECORD_SLICE = 25;
  * due again after its backoff (sendAndRequeue adds its job).
  */
 export async function sendQueuedMessages(transport: SmsTransport, messageIds: number[]): Promise<Map<number, SendOutcome>> {
-  const ids = JSON.stringify(messageIds);
-  const rows = selectForSend().all(ids);
-  const results = new Map<number, SendOutcome>(messageIds.map((id) => [id, { outcome: "skipped" }]));
+  const rows = selectQueued(messageIds);
+  const results = new Map<number, SendOutcome>(messageIds.map((id) => [id, { kind: "skipped" }]));
   if (rows.length === 0) return results;
   const accepted = new Map<number, Set<number>>();
-  for (const { messageId, part } of selectPartNumbers().all(ids)) {
+  for (const { messageId, part } of selectAcceptedParts(messageIds)) {
     let parts = accepted.get(messageId);
     if (!parts) accepted.set(messageId, (parts = new Set()));
     parts.add(part);
@@ -356,9 +277,9 @@ export async function sendAndRequeue(transport: SmsTransport, messageIds: number
   const summary = { submitted: 0, failed: 0, retried: 0, skipped: 0 };
   const retries = new Map<number, number[]>();
   for (const [id, result] of results) {
-    if (result.outcome === "submitted") summary.submitted += 1;
-    else if (result.outcome === "failed") summary.failed += 1;
-    else if (result.outcome === "skipped") summary.skipped += 1;
+    if (result.kind === "submitted") summary.submitted += 1;
+    else if (result.kind === "failed") summary.failed += 1;
+    else if (result.kind === "skipped") summary.skipped += 1;
     else {
       summary.retried += 1;
       // Grouped by the second, so a batch that met one error comes back as a few jobs.

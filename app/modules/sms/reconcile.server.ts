@@ -1,10 +1,17 @@
 // Repairs what a crash can leave behind, from SQLite (the record): run at worker start and every
 // SMS_RECONCILE_INTERVAL_MS (default a minute).
-import type { MessageStatus } from "../../db/schema/sms.ts";
-import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
-import { acceptedPartCount, failMessage, recordAccepted } from "./dispatch.server.ts";
+import { failMessage, recordAccepted } from "./dispatch.server.ts";
+import {
+  acceptedPartCount,
+  deleteOutbox,
+  markInterrupted,
+  postponeOutbox,
+  purgePendingReceipts,
+  selectStaleOutboxRows,
+  selectStuckSubmitting,
+} from "./message-store.server.ts";
 import { enqueueSends } from "./send.server.ts";
 
 /** An outbox row this long past due has had time to reach a worker through the normal path. */
@@ -18,20 +25,6 @@ const BATCH = 1_000;
 export const INTERRUPTED_REASON =
   "Interrupted while being handed to the carrier, which may or may not have it; not resent, to never send it twice";
 
-const selectStaleOutbox = statement<[number, number], { messageId: number; status: MessageStatus; requeues: number }>(
-  `select o.message_id as messageId, m.status, o.requeues from sms_outbox o join sms_messages m on m.id = o.message_id
-   where o.due_at < ? order by o.due_at limit ?`,
-);
-const deleteOutbox = statement("delete from sms_outbox where message_id = ?");
-const postpone = statement("update sms_outbox set due_at = ?, requeues = requeues + 1 where message_id = ?");
-const selectStuck = statement<[number, number], { id: number; segments: number }>(
-  "select id, segments from sms_messages where status = 'submitting' and updated_at < ? order by updated_at limit ?",
-);
-const markUnknown = statement(
-  "update sms_messages set status = 'unknown', error = ?, updated_at = ? where id = ? and status = 'submitting'",
-);
-const purgePending = statement("delete from sms_pending_receipts where received_at < ?");
-
 export type ReconcileReport = { enqueued: number; failed: number; submitted: number; unknown: number; receiptsPurged: number };
 
 export async function reconcileSms(): Promise<ReconcileReport> {
@@ -42,12 +35,12 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   // Add it again (a message in two jobs is still sent once: the claim decides) and look again
   // after another grace period; one that keeps coming back is failed and refunded.
   const again: number[] = [];
-  for (const { messageId, status, requeues } of selectStaleOutbox().all(now - OUTBOX_GRACE_MS, BATCH)) {
-    if (status !== "queued") deleteOutbox().run(messageId);
+  for (const { messageId, status, requeues } of selectStaleOutboxRows(now - OUTBOX_GRACE_MS, BATCH)) {
+    if (status !== "queued") deleteOutbox(messageId);
     else if (requeues >= MAX_REQUEUES) {
       if (failMessage(messageId, "Could not be sent: its send job kept failing")) report.failed += 1;
     } else {
-      postpone().run(now, messageId);
+      postponeOutbox(messageId, now);
       again.push(messageId);
     }
   }
@@ -57,15 +50,15 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   // Claimed and then the worker vanished. Claiming happens right before the first byte leaves, so
   // the SMSC may have the message: with every part's provider id recorded it was accepted;
   // otherwise nobody can know, and it is not sent again.
-  for (const { id, segments } of selectStuck().all(now - env.SMS_SUBMIT_STALE_MS, BATCH)) {
+  for (const { id, segments } of selectStuckSubmitting(now - env.SMS_SUBMIT_STALE_MS, BATCH)) {
     if (acceptedPartCount(id) >= segments) {
       recordAccepted(id, []);
       report.submitted += 1;
-    } else if (markUnknown().run(INTERRUPTED_REASON, now, id).changes === 1) {
+    } else if (markInterrupted(id, INTERRUPTED_REASON, now)) {
       report.unknown += 1;
     }
   }
 
-  report.receiptsPurged = purgePending().run(now - PENDING_RECEIPT_TTL_MS).changes;
+  report.receiptsPurged = purgePendingReceipts(now - PENDING_RECEIPT_TTL_MS);
   return report;
 }

@@ -1,31 +1,18 @@
 import type { JobsOptions } from "bullmq";
 import { db, type Tx, writeWithoutStalling } from "../../db/client.server.ts";
-import type { MessageSource } from "../../db/schema/sms.ts";
-import { statement } from "../../db/statements.server.ts";
 import type { SmsSendPayload } from "../../queue/payloads.ts";
+import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { QUEUES, queueForRequest } from "../../queue/queues.server.ts";
-import { logRedisFailure } from "../../queue/redis.server.ts";
 import { clock } from "../../utils/clock.server.ts";
+import { Coalescer } from "../../utils/coalescer.server.ts";
 import { env } from "../../utils/env.server.ts";
+import { pluralize } from "../../utils/misc.ts";
 import { bookEntries } from "../credits/ledger.server.ts";
+import { insertOrFindMessage, insertOutbox, type NewMessage } from "./message-store.server.ts";
 import { isE164 } from "./phone.ts";
 import { countSegments, type SegmentCount, type SmsEncoding } from "./segments.ts";
 
-export type NewMessage = {
-  /** E.164; validate user input with phone.ts first. */
-  to: string;
-  /** Already within SMS_MAX_SEGMENTS (messageBodyField checks it). */
-  body: string;
-  source?: MessageSource;
-  /** A schedule's occurrence: (scheduleId, occurrenceAt) is unique, so a duplicate tick sends nothing. */
-  scheduleId?: number;
-  occurrenceAt?: Date | number;
-  /** A group send's member: (groupSendId, contactId) is unique, so a retried fan-out sends nothing twice. */
-  groupSendId?: number;
-  contactId?: number;
-  /** An API client's idempotency reference, unique per user. */
-  apiRef?: string;
-};
+export type { NewMessage };
 
 export type QueuedMessage = {
   id: number;
@@ -70,78 +57,25 @@ export async function enqueueSends(messageIds: number[], delayMs = 0): Promise<v
 // the worker two BullMQ scripts (fetch, finish) whatever its size, and at 2 ms that was a tenth of
 // the gateway's CPU per message. A person does not notice 10 ms; an API client does not wait for it.
 const ENQUEUE_WINDOW_MS = 10;
-let waitingIds: number[] = [];
-let nextFlush: Promise<void> | null = null;
+// Made on the first send, shut down with the process (shutdownSendJobs).
+let sendJobs: Coalescer<number[], void> | undefined;
 
 /** enqueueSends for messages queued close together; resolves once their jobs are in Redis. */
 function enqueueTogether(messageIds: number[]): Promise<void> {
-  waitingIds.push(...messageIds);
-  nextFlush ??= new Promise<void>((resolve) => setTimeout(resolve, ENQUEUE_WINDOW_MS)).then(() => {
-    const ids = waitingIds;
-    waitingIds = [];
-    nextFlush = null;
-    return enqueueSends(ids);
+  sendJobs ??= new Coalescer<number[], void>({
+    windowMs: ENQUEUE_WINDOW_MS,
+    run: async (lists: number[][]) => {
+      await enqueueSends(lists.flat());
+      return lists.map(() => undefined);
+    },
   });
-  return nextFlush;
+  return sendJobs.add(messageIds);
 }
 
-type Row = { id: number; encoding: SmsEncoding; segments: number; credits: number; createdAt: number };
-
-const insertMessage = statement<unknown[], { id: number }>(
-  `insert into sms_messages
-     (user_id, to_phone, body, encoding, segments, credits, status, error, source, schedule_id, occurrence_at, group_send_id,
-      contact_id, api_ref, created_at, updated_at, done_at)
-   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-   on conflict do nothing
-   returning id`,
-);
-
-/** Inserts one message row, or finds the earlier one with the same schedule occurrence, API reference or group member. */
-function insertOrFind(
-  userId: number,
-  message: NewMessage,
-  count: SegmentCount,
-  outcome: { status: "queued" | "failed"; credits: number; error: string | null },
-  now: number,
-): { id: number; duplicate: false } | (Row & { duplicate: true }) {
-  const occurrenceAt = message.occurrenceAt === undefined ? null : Number(message.occurrenceAt);
-  const inserted = insertMessage().get(
-    userId,
-    message.to,
-    message.body,
-    count.encoding,
-    count.segments,
-    outcome.credits,
-    outcome.status,
-    outcome.error,
-    message.source ?? "web",
-    message.scheduleId ?? null,
-    occurrenceAt,
-    message.groupSendId ?? null,
-    message.contactId ?? null,
-    message.apiRef ?? null,
-    now,
-    now,
-    outcome.status === "failed" ? now : null,
-  );
-  if (inserted) return { id: inserted.id, duplicate: false };
-  const earlier = findDuplicate().get(
-    message.scheduleId ?? null,
-    occurrenceAt,
-    userId,
-    message.apiRef ?? null,
-    message.groupSendId ?? null,
-    message.contactId ?? null,
-  );
-  if (!earlier) throw new Error("A message was refused by a constraint other than its schedule, API reference or group send");
-  return { ...earlier, duplicate: true };
+/** For process shutdown, before the queues close: the send jobs still gathering are added. */
+export async function shutdownSendJobs(): Promise<void> {
+  await sendJobs?.shutdown();
 }
-const findDuplicate = statement<unknown[], Row>(
-  `select id, encoding, segments, credits, created_at as createdAt from sms_messages
-   where (schedule_id = ? and occurrence_at = ?) or (user_id = ? and api_ref = ?) or (group_send_id = ? and contact_id = ?)
-   limit 1`,
-);
-const insertOutbox = statement("insert into sms_outbox (message_id, due_at) values (?, ?)");
 
 type Priced = { message: NewMessage; count: SegmentCount };
 
@@ -150,12 +84,12 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
   const queued: QueuedMessage[] = [];
   const debits: { kind: "debit"; amount: number; key: string }[] = [];
   for (const { message, count } of priced) {
-    const inserted = insertOrFind(userId, message, count, { status: "queued", credits: count.credits, error: null }, now);
+    const inserted = insertOrFindMessage(userId, message, count, { status: "queued", credits: count.credits, error: null }, now);
     if (inserted.duplicate) {
       queued.push({ ...inserted, to: message.to });
       continue;
     }
-    insertOutbox().run(inserted.id, now);
+    insertOutbox(inserted.id, now);
     debits.push({ kind: "debit", amount: -count.credits, key: `msg:${inserted.id}:debit` });
     const { encoding, segments, credits } = count;
     queued.push({ id: inserted.id, to: message.to, encoding, segments, credits, createdAt: now, duplicate: false });
@@ -192,10 +126,7 @@ export async function queueMessages(userId: number, messages: NewMessage[], { wa
   );
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
-  const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueTogether(fresh).catch((error: unknown) => {
-    // The messages are safe in SQLite: the reconciler enqueues their outbox rows later.
-    logRedisFailure("error", "sms", `could not enqueue ${fresh.length} messages; the reconciler will`, error);
-  });
+  const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueAfterCommit(pluralize(fresh.length, "message"), () => enqueueTogether(fresh));
   if (waitForJobs) await enqueued;
   return result;
 }
@@ -212,6 +143,6 @@ export async function queueMessage(userId: number, message: NewMessage): Promise
  * reference finds the first message instead, like queueMessages.
  */
 export function recordUnsentMessage(userId: number, message: NewMessage, reason: string): { id: number; duplicate: boolean } {
-  const inserted = insertOrFind(userId, message, countSegments(message.body), { status: "failed", credits: 0, error: reason }, clock.now());
+  const inserted = insertOrFindMessage(userId, message, countSegments(message.body), { status: "failed", credits: 0, error: reason }, clock.now());
   return { id: inserted.id, duplicate: inserted.duplicate };
 }

@@ -2,6 +2,7 @@ import { count, desc, eq } from "drizzle-orm";
 import { db } from "../../db/client.server.ts";
 import { users } from "../../db/schema/core.ts";
 import { type SupportSource, type SupportStatus, supportRequests } from "../../db/schema/support.ts";
+import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { env } from "../../utils/env.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
@@ -24,10 +25,6 @@ export type NewSupportRequest = {
 };
 
 export type SubmitResult = { status: "saved"; id: number } | { status: "discarded" } | { status: "limited"; error: string };
-
-function logError(message: string, error: unknown) {
-  if (env.LOG_LEVEL !== "silent") console.error(`[support] ${message}:`, error instanceof Error ? error.message : error);
-}
 
 function tooMany(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
@@ -65,7 +62,7 @@ export async function submitSupportRequest(request: NewSupportRequest, honeypot?
     .get();
   if (row.mailStatus === "pending") {
     // If Redis is away now, the worker's reconciler queues it later from the saved row.
-    await enqueueSupportMail(row.id).catch((error: unknown) => logError(`request ${row.id} not queued yet`, error));
+    await enqueueAfterCommit(`support request ${row.id}`, () => enqueueSupportMail(row.id));
   }
   return { status: "saved", id: row.id };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { log } from "../../../utils/log.server.ts";
 import type { ClaimMessages, OutgoingSms, ReceiptSink, SmsTransport, SubmitOutcome } from "./types.ts";
 
-/** Numbers that make the simulator misbehave on purpose (documented in the README). */
+/** Numbers that make the simulator misbehave on purpose (documented in docs/features.md). */
 export const SIMULATOR_NUMBERS = {
   /** The submit is refused: the message fails and its credits come back. */
   rejected: "+12025550199",

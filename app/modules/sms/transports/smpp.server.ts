@@ -1,4 +1,5 @@
 import smpp, { type PDU, type Session, type ShortMessage } from "smpp";
+import { Coalescer } from "../../../utils/coalescer.server.ts";
 import { log } from "../../../utils/log.server.ts";
 import { deliverSmResp, readHotPdusByHand, submitSm, type SubmitSmFields } from "./smpp-pdu.server.ts";
 import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "../segments.ts";
@@ -142,6 +143,9 @@ type InFlight = { settle: (result: PartResult) => void; part: number };
 
 type Waiter = { parts: number; resolve: (session: Session | null) => void; timer?: NodeJS.Timeout };
 
+/** A deliver_sm receipt waiting to be stored, and how to answer it once it is. */
+type ReceivedReceipt = { receipt: Receipt; session: Session; respond: (status: number) => void };
+
 /**
  * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
  * when it drops. Submits wait in groups for a bound session, free window slots and rate-limit tokens
@@ -164,8 +168,7 @@ export class SmppTransport implements SmsTransport {
   private tokensAt = Date.now();
   private pausedUntil = 0;
   private pumpTimer?: NodeJS.Timeout;
-  private receiptBatch: { receipt: Receipt; session: Session; respond: (status: number) => void }[] = [];
-  private receiptTimer?: NodeJS.Timeout;
+  private readonly receipts: Coalescer<ReceivedReceipt, void>;
   private readonly closed: Promise<void>;
   private markClosed!: () => void;
 
@@ -181,6 +184,7 @@ export class SmppTransport implements SmsTransport {
       ...options,
     };
     this.tokens = options.tps;
+    this.receipts = new Coalescer({ windowMs: RECEIPT_FLUSH_MS, maxBatch: RECEIPT_BATCH_MAX, run: (batch) => this.storeReceipts(batch) });
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
     readHotPdusByHand();
     this.connect();
@@ -422,7 +426,7 @@ export class SmppTransport implements SmsTransport {
 
   private onClose(session: Session) {
     // Parts written but never answered count as not accepted: the SMSC takes a message over with
-    // its submit_sm_resp, so they are retried (see the README on duplicates).
+    // its submit_sm_resp, so they are retried (docs/decisions/020-never-send-twice-over-smpp.md).
     for (const entry of this.inFlight.get(session) ?? []) {
       entry.settle({ part: entry.part, ok: false, temporary: true, reason: "Connection to the SMSC lost" });
     }
@@ -451,16 +455,11 @@ export class SmppTransport implements SmsTransport {
       return;
     }
     // Stored a few milliseconds later with the others that came meanwhile: one write per batch.
-    if (this.receiptBatch.length === 0) this.receiptTimer = setTimeout(() => void this.flushReceipts(), RECEIPT_FLUSH_MS);
-    this.receiptBatch.push({ receipt, session, respond: (status) => session.send(deliverSmResp(pdu.sequence_number, status)) });
-    if (this.receiptBatch.length >= RECEIPT_BATCH_MAX) void this.flushReceipts();
+    void this.receipts.add({ receipt, session, respond: (status) => session.send(deliverSmResp(pdu.sequence_number, status)) });
   }
 
-  private async flushReceipts() {
-    clearTimeout(this.receiptTimer);
-    const batch = this.receiptBatch;
-    this.receiptBatch = [];
-    if (batch.length === 0) return;
+  /** Stores a batch, then answers every deliver_sm of it (never throws: a failure is answered). */
+  private async storeReceipts(batch: ReceivedReceipt[]): Promise<void[]> {
     let status = ESME_ROK;
     try {
       await this.options.onReceipts(batch.map((b) => b.receipt));
@@ -471,6 +470,7 @@ export class SmppTransport implements SmsTransport {
     }
     const sessions = new Set(batch.map((b) => b.session));
     for (const session of sessions) corked(session, () => batch.filter((b) => b.session === session).forEach((b) => b.respond(status)));
+    return batch.map(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -482,7 +482,7 @@ export class SmppTransport implements SmsTransport {
       clearTimeout(waiter.timer);
       waiter.resolve(null);
     }
-    await this.flushReceipts();
+    await this.receipts.shutdown();
     const session = this.session;
     if (!session) {
       this.markClosed();

@@ -1,4 +1,4 @@
-import type { MessageStatus } from "../../../db/schema/sms.ts";
+import type { ReceiptStatus } from "../message-status.ts";
 
 export type OutgoingSms = {
   id: number;
@@ -21,7 +21,6 @@ export type SubmitOutcome =
   /** `claim` said no: someone else has the message; nothing was sent. */
   | { kind: "not-claimed" };
 
-export type ReceiptStatus = Extract<MessageStatus, "delivered" | "undelivered" | "expired" | "rejected" | "unknown">;
 /** `error` is the carrier's `err:` code, when it gave one. */
 export type Receipt = { providerId: string; status: ReceiptStatus; error: string | null };
 

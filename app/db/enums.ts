@@ -1,0 +1,30 @@
+// Browser-safe: the values of the schema's enum columns. The data layer owns them; the domain
+// re-exports them beside its rules (shop/orders.ts, shop/packages.ts, scheduling/recurrence.ts,
+// sms/message-status.ts).
+
+export const ORDER_STATUSES = ["Pending", "Confirmed", "Being Cooked", "Ready for Pickup", "Completed", "Cancelled", "Refunded", "Disputed"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const PACKAGE_CATEGORIES = ["appetizer", "beverages", "dessert", "entree"] as const;
+export type PackageCategory = (typeof PACKAGE_CATEGORIES)[number];
+
+export const REPEATS = ["none", "daily", "weekly", "monthly"] as const;
+export type Repeat = (typeof REPEATS)[number];
+
+/**
+ * queued: waiting for the worker (never handed to the SMSC); submitting: handed to the SMSC, its
+ * answer not recorded yet; submitted: accepted by the SMSC; then what the delivery receipts say.
+ * failed: refused before the carrier (credits refunded). unknown: the carrier's answer is unknown.
+ */
+export const MESSAGE_STATUSES = [
+  "queued",
+  "submitting",
+  "submitted",
+  "delivered",
+  "undelivered",
+  "expired",
+  "rejected",
+  "failed",
+  "unknown",
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];

@@ -1,0 +1,275 @@
+// The SQL that writes messages, their parts, their outbox rows and early receipts. A status change
+// is a conditional UPDATE from its event's statuses (message-status.ts): 0 rows means refused.
+import { statement } from "../../db/statements.server.ts";
+import type { MessageSource } from "../../db/schema/sms.ts";
+import { fromStatuses, type InitialStatus, isFinal, type MessageEvent, type MessageStatus } from "./message-status.ts";
+import type { SegmentCount, SmsEncoding } from "./segments.ts";
+import type { Receipt } from "./transports/types.ts";
+
+/** The SQL condition under which `event` may move a row: its status is one of the event's `from`. */
+function whereFrom(event: MessageEvent): string {
+  const statuses = fromStatuses(event).map((status) => `'${status}'`);
+  return statuses.length === 1 ? `status = ${statuses[0]}` : `status in (${statuses.join(", ")})`;
+}
+
+export type NewMessage = {
+  /** E.164; validate user input with phone.ts first. */
+  to: string;
+  /** Already within SMS_MAX_SEGMENTS (messageBodyField checks it). */
+  body: string;
+  source?: MessageSource;
+  /** A schedule's occurrence: (scheduleId, occurrenceAt) is unique, so a duplicate tick sends nothing. */
+  scheduleId?: number;
+  occurrenceAt?: Date | number;
+  /** A group send's member: (groupSendId, contactId) is unique, so a retried fan-out sends nothing twice. */
+  groupSendId?: number;
+  contactId?: number;
+  /** An API client's idempotency reference, unique per user. */
+  apiRef?: string;
+};
+
+/** A message found instead of inserted: the same schedule occurrence, API reference or group member. */
+export type ExistingMessage = { id: number; encoding: SmsEncoding; segments: number; credits: number; createdAt: number };
+
+const insertMessage = statement<unknown[], { id: number }>(
+  `insert into sms_messages
+     (user_id, to_phone, body, encoding, segments, credits, status, error, source, schedule_id, occurrence_at, group_send_id,
+      contact_id, api_ref, created_at, updated_at, done_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+   on conflict do nothing
+   returning id`,
+);
+const findDuplicate = statement<unknown[], ExistingMessage>(
+  `select id, encoding, segments, credits, created_at as createdAt from sms_messages
+   where (schedule_id = ? and occurrence_at = ?) or (user_id = ? and api_ref = ?) or (group_send_id = ? and contact_id = ?)
+   limit 1`,
+);
+
+/** Inserts one message row, or finds the earlier one with the same schedule occurrence, API reference or group member. */
+export function insertOrFindMessage(
+  userId: number,
+  message: NewMessage,
+  count: SegmentCount,
+  initial: { status: InitialStatus; credits: number; error: string | null },
+  now: number,
+): { id: number; duplicate: false } | (ExistingMessage & { duplicate: true }) {
+  const occurrenceAt = message.occurrenceAt === undefined ? null : Number(message.occurrenceAt);
+  const inserted = insertMessage().get(
+    userId,
+    message.to,
+    message.body,
+    count.encoding,
+    count.segments,
+    initial.credits,
+    initial.status,
+    initial.error,
+    message.source ?? "web",
+    message.scheduleId ?? null,
+    occurrenceAt,
+    message.groupSendId ?? null,
+    message.contactId ?? null,
+    message.apiRef ?? null,
+    now,
+    now,
+    isFinal(initial.status) ? now : null,
+  );
+  if (inserted) return { id: inserted.id, duplicate: false };
+  const earlier = findDuplicate().get(
+    message.scheduleId ?? null,
+    occurrenceAt,
+    userId,
+    message.apiRef ?? null,
+    message.groupSendId ?? null,
+    message.contactId ?? null,
+  );
+  if (!earlier) throw new Error("A message was refused by a constraint other than its schedule, API reference or group send");
+  return { ...earlier, duplicate: true };
+}
+
+export type SendRow = { id: number; toPhone: string; body: string; segments: number; status: MessageStatus; attempts: number };
+export type PartRow = { messageId: number; part: number; partStatus: MessageStatus; messageStatus: MessageStatus; segments: number };
+export type StoredStatus = { status: MessageStatus; error: string | null };
+
+// A job's messages in one read: the ids travel as a JSON array.
+const selectForSend = statement<[string], SendRow>(
+  `select id, to_phone as toPhone, body, segments, status, attempts from sms_messages
+   where id in (select value from json_each(?)) and ${whereFrom("claim")}`,
+);
+const selectPartNumbers = statement<[string], { messageId: number; part: number }>(
+  "select message_id as messageId, part from sms_message_parts where message_id in (select value from json_each(?))",
+);
+const claimStatement = statement<[number, string], { id: number }>(
+  `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
+   where id in (select value from json_each(?)) and ${whereFrom("claim")} returning id`,
+);
+const markSubmittedStatement = statement<unknown[], { segments: number }>(
+  `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ? where id = ? and ${whereFrom("accept")} returning segments`,
+);
+const markRequeuedStatement = statement(`update sms_messages set status = 'queued', error = ?, updated_at = ? where id = ? and ${whereFrom("requeue")}`);
+const markFailedStatement = statement<unknown[], { userId: number; segments: number; credits: number }>(
+  `update sms_messages set status = 'failed', error = ?, updated_at = ?, done_at = ?
+   where id = ? and ${whereFrom("fail")}
+   returning user_id as userId, segments, credits`,
+);
+const markInterruptedStatement = statement(
+  `update sms_messages set status = 'unknown', error = ?, updated_at = ? where id = ? and ${whereFrom("interrupt")}`,
+);
+// Receipts: the caller checked the move (canMove); `status = ?` keeps it to the status it checked.
+const updateMessageStatus = statement(
+  "update sms_messages set status = ?, error = ?, updated_at = ?, done_at = ? where id = ? and status = ?",
+);
+const selectStuck = statement<[number, number], { id: number; segments: number }>(
+  "select id, segments from sms_messages where status = 'submitting' and updated_at < ? order by updated_at limit ?",
+);
+
+/** The messages among `ids` still queued, to send. */
+export function selectQueued(ids: number[]): SendRow[] {
+  return selectForSend().all(JSON.stringify(ids));
+}
+
+/** queued -> submitting (counting an attempt) for the ids still queued; returns those. */
+export function markClaimed(ids: number[], now: number): number[] {
+  return claimStatement()
+    .all(now, JSON.stringify(ids))
+    .map((row) => row.id);
+}
+
+/** submitting -> submitted; the message's segments, or undefined when it was not submitting. */
+export function markSubmitted(messageId: number, now: number): { segments: number } | undefined {
+  return markSubmittedStatement().get(now, now, messageId);
+}
+
+/** queued or submitting -> queued, with why it waits. */
+export function markRequeued(messageId: number, error: string, now: number): void {
+  markRequeuedStatement().run(error, now, messageId);
+}
+
+/** queued or submitting -> failed; what to refund, or undefined when it had moved on. */
+export function markFailed(messageId: number, reason: string, now: number) {
+  return markFailedStatement().get(reason, now, now, messageId);
+}
+
+/** submitting -> unknown; false when it had moved on. */
+export function markInterrupted(messageId: number, reason: string, now: number): boolean {
+  return markInterruptedStatement().run(reason, now, messageId).changes === 1;
+}
+
+/** Moves a message from `from` (as read) to `to`, with `done_at` when `to` is final. */
+export function settleMessage(messageId: number, from: MessageStatus, to: StoredStatus, now: number): void {
+  updateMessageStatus().run(to.status, to.error, now, isFinal(to.status) ? now : null, messageId, from);
+}
+
+/** Messages in `submitting` since before `before`, oldest first. */
+export function selectStuckSubmitting(before: number, limit: number) {
+  return selectStuck().all(before, limit);
+}
+
+const insertPart = statement(
+  "insert into sms_message_parts (message_id, part, provider_id, status, updated_at) values (?, ?, ?, 'submitted', ?) on conflict do nothing",
+);
+const countParts = statement<[number], { n: number }>("select count(*) as n from sms_message_parts where message_id = ?");
+const findPart = statement<[string], PartRow>(
+  `select p.message_id as messageId, p.part, p.status as partStatus, m.status as messageStatus, m.segments
+   from sms_message_parts p join sms_messages m on m.id = p.message_id
+   where p.provider_id = ? order by p.message_id desc limit 1`,
+);
+const updatePart = statement("update sms_message_parts set status = ?, error = ?, updated_at = ? where message_id = ? and part = ?");
+const selectPartStatusesStatement = statement<[number], StoredStatus>("select status, error from sms_message_parts where message_id = ?");
+
+/** The parts of `ids` the SMSC has accepted before. */
+export function selectAcceptedParts(ids: number[]): { messageId: number; part: number }[] {
+  return selectPartNumbers().all(JSON.stringify(ids));
+}
+
+/** A part the SMSC accepted, with its provider id, so receipts find their message. */
+export function insertAcceptedPart(messageId: number, part: number, providerId: string, now: number): void {
+  insertPart().run(messageId, part, providerId, now);
+}
+
+/** How many parts of a message the SMSC has accepted (provider ids recorded). */
+export function acceptedPartCount(messageId: number): number {
+  return countParts().get(messageId)?.n ?? 0;
+}
+
+/** The part a provider id names (the newest, should the SMSC reuse ids), with its message's status. */
+export function findPartByProviderId(providerId: string): PartRow | undefined {
+  return findPart().get(providerId);
+}
+
+export function updatePartStatus(row: PartRow, to: StoredStatus, now: number): void {
+  updatePart().run(to.status, to.error, now, row.messageId, row.part);
+}
+
+export function selectPartStatuses(messageId: number): StoredStatus[] {
+  return selectPartStatusesStatement().all(messageId);
+}
+
+const insertOutboxStatement = statement("insert into sms_outbox (message_id, due_at) values (?, ?)");
+const upsertOutbox = statement(
+  "insert into sms_outbox (message_id, due_at) values (?, ?) on conflict (message_id) do update set due_at = excluded.due_at",
+);
+const deleteOutboxes = statement("delete from sms_outbox where message_id in (select value from json_each(?))");
+const deleteOutboxStatement = statement("delete from sms_outbox where message_id = ?");
+const selectStaleOutbox = statement<[number, number], { messageId: number; status: MessageStatus; requeues: number }>(
+  `select o.message_id as messageId, m.status, o.requeues from sms_outbox o join sms_messages m on m.id = o.message_id
+   where o.due_at < ? order by o.due_at limit ?`,
+);
+const postpone = statement("update sms_outbox set due_at = ?, requeues = requeues + 1 where message_id = ?");
+
+export function insertOutbox(messageId: number, dueAt: number): void {
+  insertOutboxStatement().run(messageId, dueAt);
+}
+
+/** The message's outbox row, due at `dueAt` (a retry's backoff moves it on). */
+export function scheduleOutbox(messageId: number, dueAt: number): void {
+  upsertOutbox().run(messageId, dueAt);
+}
+
+export function deleteOutbox(messageId: number): void {
+  deleteOutboxStatement().run(messageId);
+}
+
+export function deleteOutboxRows(messageIds: number[]): void {
+  deleteOutboxes().run(JSON.stringify(messageIds));
+}
+
+/** Outbox rows due before `before`, oldest first, with their message's status and how often they were added again. */
+export function selectStaleOutboxRows(before: number, limit: number) {
+  return selectStaleOutbox().all(before, limit);
+}
+
+/** Looks at an outbox row again after another grace period, counting the requeue. */
+export function postponeOutbox(messageId: number, now: number): void {
+  postpone().run(now, messageId);
+}
+
+const insertPending = statement("insert into sms_pending_receipts (provider_id, status, error, received_at) values (?, ?, ?, ?)");
+const selectPending = statement<[string], { id: number; status: MessageStatus; error: string | null }>(
+  "select id, status, error from sms_pending_receipts where provider_id = ? order by id",
+);
+const deletePending = statement("delete from sms_pending_receipts where id = ?");
+const anyPending = statement<[], { any: number }>("select exists (select 1 from sms_pending_receipts) as any");
+const purgePending = statement("delete from sms_pending_receipts where received_at < ?");
+
+/** Keeps a receipt whose submit_sm_resp is not recorded yet. */
+export function insertPendingReceipt(receipt: Receipt, now: number): void {
+  insertPending().run(receipt.providerId, receipt.status, receipt.error, now);
+}
+
+export function selectPendingReceipts(providerId: string) {
+  return selectPending().all(providerId);
+}
+
+export function deletePendingReceipt(id: number): void {
+  deletePending().run(id);
+}
+
+/** Whether receipts wait for a provider id; almost never, so acks skip the look-up when none do. */
+export function anyPendingReceipts(): boolean {
+  return anyPending().get()!.any === 1;
+}
+
+/** Drops receipts kept since before `before`; how many. */
+export function purgePendingReceipts(before: number): number {
+  return purgePending().run(before).changes;
+}

@@ -1,0 +1,118 @@
+// Many small calls that arrive close together, run as one batch: one transaction, one Redis round
+// trip. Each caller still gets its own answer. The owner creates an instance and shuts it down
+// with the process, so nothing waits in memory when it exits.
+
+export type Timers = {
+  setTimeout: (run: () => void, ms: number) => unknown;
+  clearTimeout: (timer: unknown) => void;
+};
+
+const realTimers: Timers = {
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
+export type CoalescerOptions<Item, Result> = {
+  /** How long the first item of a batch waits for others. */
+  windowMs: number;
+  /** A batch this big runs at once, without waiting for the window. */
+  maxBatch?: number;
+  /** Items of different keys never share a batch (the window is shared). */
+  key?: (item: Item) => unknown;
+  /**
+   * Runs one batch: one result per item, in order. A result may be a promise, which settles that
+   * item alone (e.g. a rejected one fails only its caller); throwing fails every item of the batch.
+   */
+  run: (batch: Item[]) => Promise<readonly (Result | PromiseLike<Result>)[]>;
+  timers?: Timers;
+};
+
+type Waiting<Item, Result> = { item: Item; resolve: (result: Result | PromiseLike<Result>) => void; reject: (error: unknown) => void };
+
+/**
+ * Collects items for `windowMs` after the first one (or until a key has `maxBatch`), then runs one
+ * batch per key. After shutdown() an item is not refused: it runs at once in a batch of its own,
+ * so a request still in flight while the process stops gets its answer.
+ */
+export class Coalescer<Item, Result> {
+  private readonly options: CoalescerOptions<Item, Result>;
+  private readonly timers: Timers;
+  private readonly maxBatch: number;
+  private pending = new Map<unknown, Waiting<Item, Result>[]>();
+  private timer: unknown = undefined;
+  private readonly running = new Set<Promise<unknown>>();
+  private stopped = false;
+
+  constructor(options: CoalescerOptions<Item, Result>) {
+    this.options = options;
+    this.timers = options.timers ?? realTimers;
+    this.maxBatch = options.maxBatch ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** The item's result, once its batch has run. */
+  add(item: Item): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      const waiting = { item, resolve, reject };
+      if (this.stopped) {
+        this.runBatch([waiting]);
+        return;
+      }
+      const key = this.options.key?.(item);
+      let list = this.pending.get(key);
+      if (!list) this.pending.set(key, (list = []));
+      list.push(waiting);
+      if (list.length >= this.maxBatch) {
+        this.pending.delete(key);
+        this.runBatch(list);
+        if (this.pending.size === 0) this.stopTimer();
+      } else if (this.timer === undefined) {
+        this.timer = this.timers.setTimeout(() => this.runPending(), this.options.windowMs);
+      }
+    });
+  }
+
+  /** Runs what is waiting now; resolves when every batch started so far has settled. */
+  async flush(): Promise<void> {
+    this.runPending();
+    while (this.running.size > 0) await Promise.all(this.running);
+  }
+
+  /** Drains like flush(); items added afterwards run at once, each alone. */
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    await this.flush();
+  }
+
+  private stopTimer() {
+    if (this.timer === undefined) return;
+    this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private runPending() {
+    this.stopTimer();
+    const due = this.pending;
+    this.pending = new Map();
+    for (const list of due.values()) this.runBatch(list);
+  }
+
+  private runBatch(batch: Waiting<Item, Result>[]) {
+    const settled = this.settle(batch);
+    this.running.add(settled);
+    void settled.finally(() => this.running.delete(settled));
+  }
+
+  /** Runs the batch and hands each caller its result; settles when every caller's result has. */
+  private async settle(batch: Waiting<Item, Result>[]): Promise<void> {
+    let results: readonly (Result | PromiseLike<Result>)[];
+    try {
+      results = await this.options.run(batch.map((waiting) => waiting.item));
+      if (results.length !== batch.length) throw new Error(`A batch of ${batch.length} items gave ${results.length} results`);
+    } catch (error) {
+      for (const waiting of batch) waiting.reject(error);
+      return;
+    }
+    batch.forEach((waiting, i) => waiting.resolve(results[i]));
+    await Promise.allSettled(results);
+  }
+}

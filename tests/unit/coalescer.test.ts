@@ -1,0 +1,206 @@
+import { describe, expect, it } from "vitest";
+import { Coalescer, type CoalescerOptions, type Timers } from "../../app/utils/coalescer.server.ts";
+
+/** Timers that fire only when the test moves time on. */
+function manualTimers() {
+  let now = 0;
+  let nextId = 1;
+  const due = new Map<number, { at: number; run: () => void }>();
+  const timers: Timers = {
+    setTimeout: (run, ms) => {
+      const id = nextId++;
+      due.set(id, { at: now + ms, run });
+      return id;
+    },
+    clearTimeout: (id) => void due.delete(id as number),
+  };
+  return {
+    timers,
+    pending: () => due.size,
+    advance(ms: number) {
+      now += ms;
+      for (const [id, timer] of [...due].sort(([, a], [, b]) => a.at - b.at)) {
+        if (timer.at > now) continue;
+        due.delete(id);
+        timer.run();
+      }
+    },
+  };
+}
+
+/** Lets the batch handlers' promises and the callers' callbacks run. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function recording<Item, Result>(
+  answer: (batch: Item[]) => readonly (Result | PromiseLike<Result>)[] | Promise<readonly (Result | PromiseLike<Result>)[]>,
+  options: Partial<CoalescerOptions<Item, Result>> = {},
+) {
+  const clock = manualTimers();
+  const batches: Item[][] = [];
+  const coalescer = new Coalescer<Item, Result>({
+    windowMs: 10,
+    timers: clock.timers,
+    run: async (batch) => {
+      batches.push(batch);
+      return answer(batch);
+    },
+    ...options,
+  });
+  return { coalescer, batches, clock };
+}
+
+const double = (batch: number[]) => batch.map((n) => n * 2);
+
+describe("Coalescer", () => {
+  it("runs the items of one window as one batch, each caller getting its own result", async () => {
+    const { coalescer, batches, clock } = recording(double);
+    const results = [1, 2, 3].map((n) => coalescer.add(n));
+    clock.advance(9);
+    await settle();
+    expect(batches).toEqual([]);
+    clock.advance(1);
+    expect(await Promise.all(results)).toEqual([2, 4, 6]);
+    expect(batches).toEqual([[1, 2, 3]]);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it("starts the window at the first item of a batch, not at each item", async () => {
+    const { coalescer, batches, clock } = recording(double);
+    void coalescer.add(1);
+    clock.advance(6);
+    void coalescer.add(2);
+    clock.advance(4);
+    await settle();
+    expect(batches).toEqual([[1, 2]]);
+    void coalescer.add(3);
+    clock.advance(10);
+    await settle();
+    expect(batches).toEqual([[1, 2], [3]]);
+  });
+
+  it("runs a batch at once when it reaches the maximum", async () => {
+    const { coalescer, batches, clock } = recording(double, { maxBatch: 2 });
+    const first = [coalescer.add(1), coalescer.add(2)];
+    expect(await Promise.all(first)).toEqual([2, 4]);
+    expect(clock.pending()).toBe(0);
+    const rest = [3, 4, 5].map((n) => coalescer.add(n));
+    await settle();
+    expect(batches).toEqual([[1, 2], [3, 4]]);
+    clock.advance(10);
+    expect(await Promise.all(rest)).toEqual([6, 8, 10]);
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it("counts the maximum per key", async () => {
+    const { coalescer, batches, clock } = recording(double, { maxBatch: 3, key: (n: number) => n % 2 });
+    const results = [1, 2, 3, 4, 5, 6, 7].map((n) => coalescer.add(n));
+    await settle();
+    // Each key ran on reaching 3; the odd key's fourth item waits for the window.
+    expect(batches).toEqual([[1, 3, 5], [2, 4, 6]]);
+    clock.advance(10);
+    expect(await Promise.all(results)).toEqual([2, 4, 6, 8, 10, 12, 14]);
+    expect(batches).toEqual([[1, 3, 5], [2, 4, 6], [7]]);
+  });
+
+  it("keeps items of different keys in different batches that run at the same window's end", async () => {
+    const { coalescer, batches, clock } = recording((batch: { user: number; n: number }[]) => batch.map((item) => item.n), {
+      key: (item) => item.user,
+    });
+    const results = [
+      { user: 1, n: 10 },
+      { user: 2, n: 20 },
+      { user: 1, n: 11 },
+    ].map((item) => coalescer.add(item));
+    clock.advance(10);
+    expect(await Promise.all(results)).toEqual([10, 20, 11]);
+    expect(batches.map((batch) => batch.map((item) => item.n))).toEqual([[10, 11], [20]]);
+  });
+
+  it("rejects only the callers of a failing batch", async () => {
+    const { coalescer, clock } = recording((batch: number[]) => {
+      if (batch.includes(0)) throw new Error("batch failed");
+      return double(batch);
+    }, { key: (n: number) => (n < 10 ? "small" : "large") });
+    const failing = [coalescer.add(0), coalescer.add(1)];
+    const fine = coalescer.add(10);
+    clock.advance(10);
+    for (const result of failing) await expect(result).rejects.toThrow("batch failed");
+    expect(await fine).toBe(20);
+    // The next window is not affected.
+    const later = coalescer.add(2);
+    clock.advance(10);
+    expect(await later).toBe(4);
+  });
+
+  it("lets a batch fail one item alone with a rejected promise as its result", async () => {
+    const { coalescer, clock } = recording((batch: number[]) =>
+      batch.map((n) => (n < 0 ? Promise.reject(new Error(`no ${n}`)) : Promise.resolve(n))),
+    );
+    const results = [coalescer.add(1), coalescer.add(-1), coalescer.add(2)];
+    clock.advance(10);
+    expect(await results[0]).toBe(1);
+    await expect(results[1]).rejects.toThrow("no -1");
+    expect(await results[2]).toBe(2);
+  });
+
+  it("refuses a handler that answers a different number of results than items", async () => {
+    const { coalescer, clock } = recording((batch: number[]) => batch.slice(1));
+    const results = [coalescer.add(1), coalescer.add(2)];
+    clock.advance(10);
+    for (const result of results) await expect(result).rejects.toThrow("A batch of 2 items gave 1 results");
+  });
+
+  it("flush() runs what waits without the window and resolves when it has settled", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { coalescer, batches, clock } = recording(async (batch: number[]) => {
+      await gate;
+      return double(batch);
+    });
+    const results = [coalescer.add(1), coalescer.add(2)];
+    let flushed = false;
+    const flushing = coalescer.flush().then(() => (flushed = true));
+    await settle();
+    expect(batches).toEqual([[1, 2]]);
+    expect(clock.pending()).toBe(0);
+    expect(flushed).toBe(false);
+    release();
+    await flushing;
+    expect(await Promise.all(results)).toEqual([2, 4]);
+    // Nothing waiting: flush resolves at once.
+    await coalescer.flush();
+  });
+
+  it("flush() also waits for the items' own results", async () => {
+    let release!: () => void;
+    const later = new Promise<number>((resolve) => (release = () => resolve(7)));
+    const { coalescer } = recording((batch: number[]) => batch.map(() => later));
+    const result = coalescer.add(1);
+    let flushed = false;
+    const flushing = coalescer.flush().then(() => (flushed = true));
+    await settle();
+    expect(flushed).toBe(false);
+    release();
+    await flushing;
+    expect(await result).toBe(7);
+  });
+
+  it("shutdown() drains what waits, then runs each later item at once and alone", async () => {
+    const { coalescer, batches, clock } = recording(double, { maxBatch: 100 });
+    const waiting = [coalescer.add(1), coalescer.add(2)];
+    await coalescer.shutdown();
+    expect(await Promise.all(waiting)).toEqual([2, 4]);
+    expect(batches).toEqual([[1, 2]]);
+    const after = [coalescer.add(3), coalescer.add(4)];
+    // No timer is left behind to keep the process alive.
+    expect(clock.pending()).toBe(0);
+    expect(await Promise.all(after)).toEqual([6, 8]);
+    expect(batches).toEqual([[1, 2], [3], [4]]);
+    await coalescer.shutdown();
+  });
+
+  it("runs with the real timers by default", async () => {
+    const coalescer = new Coalescer<number, number>({ windowMs: 1, run: async (batch) => double(batch) });
+    expect(await Promise.all([coalescer.add(1), coalescer.add(2)])).toEqual([2, 4]);
+  });
+});
