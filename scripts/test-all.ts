@@ -31,8 +31,9 @@ if (!run("typecheck", "npx", ["react-router", "typegen"]) || !run("typecheck", "
 }
 
 // The layer rule (.dependency-cruiser.cjs): one test.
-if (run("layers", "npm", ["run", "--silent", "lint:layers"])) total.passed += 1;
-else {
+if (run("layers", "npm", ["run", "--silent", "lint:layers"])) {
+  total.passed += 1;
+} else {
   ok = false;
   total.failed += 1;
 }
