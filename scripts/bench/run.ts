@@ -95,7 +95,7 @@ const { runMigrations } = await import("../../app/db/migrate.server.ts");
 const { sqlite } = await import("../../app/db/client.server.ts");
 const { createUser } = await import("../../app/modules/auth/users.server.ts");
 const { book } = await import("../../app/modules/credits/ledger.server.ts");
-const { storeNewApiKey } = await import("../../app/modules/api/keys.server.ts");
+const { storeNewApiKey } = await import("../../app/modules/api-keys/keys.server.ts");
 const { createGroup } = await import("../../app/modules/contacts/groups.server.ts");
 runMigrations();
 const password = "bench-password-1";

@@ -150,7 +150,7 @@ describe("runGroupSend", () => {
     grantCredits(user.id, 5);
     const { groupId } = seedGroup(user.id, 2, 6000);
     const started = await startGroupSend(user.id, groupId, "hello");
-    const { deleteGroup } = await import("../../app/modules/contacts/groups.server.ts");
+    const { deleteGroup } = await import("../../app/modules/scheduling/cancel.server.ts");
     await deleteGroup(user.id, groupId);
     const report = await runGroupSend(started.id);
     expect(report).toMatchObject({ status: "done", groupId: null, queued: 0, stopReason: "Stopped early: the group was deleted." });

@@ -1,4 +1,4 @@
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { getGroupSendReport } from "../../modules/contacts/group-send.server.ts";
 import { positiveInt } from "../../utils/params.ts";
 import { notFound } from "../../utils/responses.server.ts";

@@ -2,17 +2,17 @@
 // it with a column mapping. Answers with a redirect (and toast) or the errors for the screen.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { env } from "../../utils/env.server.ts";
-import { pluralize } from "../../utils/misc.ts";
-import { hit, type Limit } from "../../utils/rate-limit.server.ts";
-import { notFound } from "../../utils/responses.server.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
-import { PayloadTooLargeError, readFormDataWithLimit } from "../../utils/upload.server.ts";
-import { QuotaExceededError } from "../quotas/quotas.server.ts";
-import { NotFoundError } from "./errors.ts";
-import { describeImport, IMPORT_PATH, ImportMappingSchema } from "./import.ts";
-import { discardImportUpload, ImportFileError, runImport, saveImportUpload } from "./import.server.ts";
-import { CONTACTS_PATH } from "./schemas.ts";
+import { env } from "../../../utils/env.server.ts";
+import { pluralize } from "../../../utils/misc.ts";
+import { hit, type Limit } from "../../../utils/rate-limit.server.ts";
+import { notFound } from "../../../utils/responses.server.ts";
+import { redirectWithToast } from "../../../utils/toast.server.ts";
+import { PayloadTooLargeError, readFormDataWithLimit } from "../../../utils/upload.server.ts";
+import { QuotaExceededError } from "../../../modules/quotas/quotas.server.ts";
+import { NotFoundError } from "../../../modules/contacts/errors.ts";
+import { describeImport, IMPORT_PATH, ImportMappingSchema } from "../../../modules/contacts/import.ts";
+import { discardImportUpload, ImportFileError, runImport, saveImportUpload } from "../../../modules/contacts/import.server.ts";
+import { CONTACTS_PATH } from "../../../modules/contacts/schemas.ts";
 
 /** The upload form's error, shown beside its file field. */
 type UploadFailure = { uploadError: string };
@@ -70,5 +70,5 @@ export async function importContactsAction(request: Request, userId: number) {
     if (error instanceof NotFoundError) throw notFound();
     throw error;
   }
-  return redirectWithToast(`${IMPORT_PATH}?report=${report.id}`, { description: describeImport(report, "toast") });
+  return redirectWithToast(`${IMPORT_PATH}?report=${report.id}`, { description: describeImport(report, "short") });
 }
