@@ -23,7 +23,7 @@ import { getSessionUser } from "./modules/auth/session.server.ts";
 import { getBalance } from "./modules/credits/ledger.server.ts";
 import { getCartCount } from "./modules/shop/cart.server.ts";
 import { clock } from "./utils/clock.server.ts";
-import { env } from "./utils/env.server.ts";
+import { getEnv } from "./utils/env.server.ts";
 import { getToast } from "./utils/toast.server.ts";
 
 export const meta: Route.MetaFunction = () => [
@@ -45,10 +45,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       balance: user ? getBalance(user.id) : 0,
       cartCount: user ? getCartCount(user.id) : 0,
       toast,
-      analyticsId: env.ANALYTICS_ID ?? null,
-      demoMode: env.DEMO_MODE,
-      testMode: env.testMode.active
-        ? { sms: env.testMode.sms, payments: env.testMode.payments, cardsAccepted: env.testMode.cardsAccepted }
+      analyticsId: getEnv().ANALYTICS_ID ?? null,
+      demoMode: getEnv().DEMO_MODE,
+      testMode: getEnv().testMode.active
+        ? { sms: getEnv().testMode.sms, payments: getEnv().testMode.payments, cardsAccepted: getEnv().testMode.cardsAccepted }
         : null,
       year: clock.date().getUTCFullYear(),
     },

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createCookieSessionStorage, redirect } from "react-router";
-import { env } from "./env.server.ts";
+import { getEnv, getSecrets } from "./env.server.ts";
 import { combineHeaders } from "./http.server.ts";
 import { type Toast, type ToastInput, ToastSchema } from "./toast.ts";
 
@@ -9,12 +9,12 @@ import { type Toast, type ToastInput, ToastSchema } from "./toast.ts";
 function toastStorage() {
   return createCookieSessionStorage({
     cookie: {
-      name: env.cookieSecure ? "__Host-toast" : "en_toast",
+      name: getEnv().cookieSecure ? "__Host-toast" : "en_toast",
       sameSite: "lax",
       path: "/",
       httpOnly: true,
-      secure: env.cookieSecure,
-      secrets: env.SESSION_SECRETS,
+      secure: getEnv().cookieSecure,
+      secrets: getSecrets().session,
     },
   });
 }

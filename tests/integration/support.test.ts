@@ -15,7 +15,7 @@ const smtp = await vi.hoisted(async () => {
   return { port };
 });
 
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { supportRequests } from "../../app/db/schema/support.ts";
 import { deliverSupportRequest, reconcileSupportMail } from "../../app/modules/support/mail.server.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
@@ -29,8 +29,8 @@ import { waitFor } from "../support/wait.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
 
-const rowsFrom = (email: string) => db.select().from(supportRequests).where(eq(supportRequests.email, email)).all();
-const rowById = (id: number) => db.select().from(supportRequests).where(eq(supportRequests.id, id)).get()!;
+const rowsFrom = (email: string) => getDb().select().from(supportRequests).where(eq(supportRequests.email, email)).all();
+const rowById = (id: number) => getDb().select().from(supportRequests).where(eq(supportRequests.id, id)).get()!;
 const jobOf = (id: number) => getQueue(QUEUES.supportMail).getJob(`support-mail-${id}`);
 
 let ipCounter = 0;
@@ -54,7 +54,7 @@ async function postContact(form: Record<string, string>, ip = freshIp()) {
 
 describe("bad input changes nothing", () => {
   it("reports each missing or bad field next to it and saves nothing", async () => {
-    const before = db.select().from(supportRequests).all().length;
+    const before = getDb().select().from(supportRequests).all().length;
     const result = await postContact({ name: " ", email: "not-an-email", subject: "", message: "" });
     expect(statusOf(result)).toBe(400);
     const errors = dataOf<Reply>(result).error!;
@@ -62,7 +62,7 @@ describe("bad input changes nothing", () => {
     expect(errors.email).toEqual(["Enter a valid email address"]);
     expect(errors.subject).toEqual(["Subject is required"]);
     expect(errors.message).toEqual(["Message is required"]);
-    expect(db.select().from(supportRequests).all()).toHaveLength(before);
+    expect(getDb().select().from(supportRequests).all()).toHaveLength(before);
   });
 
   it("refuses an over-long message on the support form", async () => {
@@ -70,7 +70,7 @@ describe("bad input changes nothing", () => {
     const result = await call(supportAction, makeRequest("/sms/support", { user, ip: freshIp(), form: { subject: "Hi", message: "x".repeat(5001) } }));
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.message).toEqual(["Message must be 5,000 characters or fewer"]);
-    expect(db.select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(0);
+    expect(getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(0);
   });
 
   it("drops a submission whose honeypot is filled, answering like a success", async () => {
@@ -104,7 +104,7 @@ describe("abuse limits", () => {
     const refused = await post();
     expect(statusOf(refused)).toBe(429);
     expect(dataOf<Reply>(refused).error?.[""]?.[0]).toBe("Failed to send support request");
-    expect(db.select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(5);
+    expect(getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(5);
   });
 });
 
@@ -158,7 +158,7 @@ describe("saved first, then e-mailed by the queue", () => {
       makeRequest("/sms/support", { user, ip: freshIp(), form: { subject, message: "Where is it?", name: "Mallory", email: "mallory@evil.example" } }),
     );
     expect(locationOf(result)).toBe("/sms/support");
-    const [row] = db.select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all();
+    const [row] = getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all();
     expect(row).toMatchObject({ source: "support", name: user.fullName, email: user.email, subject });
     const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject === `[Support #${row.id}] ${subject}`), { timeout: 10_000 });
     expect(mail.headers["reply-to"]).toContain(`<${user.email}>`);

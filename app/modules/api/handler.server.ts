@@ -1,7 +1,7 @@
 // The REST API core: a plain request in, a plain JSON response out, no framework. The Node adapter
 // (server/api.ts) and the tests both call it.
 import type { z } from "zod";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { publicOrigin } from "../../utils/http.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
@@ -164,7 +164,7 @@ export type ApiHandler = ((request: ApiRequest) => Promise<ApiResponse>) & {
 /** A handler over a route table; options let tests use a small rate limit. */
 export function createApiHandler(options: ApiOptions = {}): ApiHandler {
   const table = compile(options.routes ?? API_ROUTES);
-  const perMinute = options.ratePerMinute ?? env.API_RATE_LIMIT_PER_MINUTE;
+  const perMinute = options.ratePerMinute ?? getEnv().API_RATE_LIMIT_PER_MINUTE;
   const apiGate = createApiGate();
   const sendBatcher = createSendBatcher();
   const shutdown = async () => {

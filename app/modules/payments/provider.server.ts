@@ -1,4 +1,4 @@
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { offlineProvider } from "./offline.server.ts";
 import { stripeProvider } from "./stripe.server.ts";
 
@@ -26,7 +26,7 @@ export type PaymentProvider = {
   cancelPayment(order: CancellableOrder): Promise<PaymentCancellation>;
 };
 
-export const stripeConfigured = (): boolean => Boolean(env.STRIPE_SECRET_KEY);
+export const stripeConfigured = (): boolean => Boolean(getEnv().STRIPE_SECRET_KEY);
 
 /** Stripe when its keys are set, otherwise the offline test-card processor. */
 export function getPaymentProvider(): PaymentProvider {

@@ -1,7 +1,7 @@
 // Repairs what a crash can leave behind, from SQLite (the record): run at worker start and every
 // SMS_RECONCILE_INTERVAL_MS (default a minute).
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { failMessage, recordAccepted } from "./dispatch.server.ts";
 import {
   acceptedPartCount,
@@ -50,7 +50,7 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   // Claimed and then the worker vanished. Claiming happens right before the first byte leaves, so
   // the SMSC may have the message: with every part's provider id recorded it was accepted;
   // otherwise nobody can know, and it is not sent again.
-  for (const { id, segments } of selectStuckSubmitting(now - env.SMS_SUBMIT_STALE_MS, BATCH)) {
+  for (const { id, segments } of selectStuckSubmitting(now - getEnv().SMS_SUBMIT_STALE_MS, BATCH)) {
     if (acceptedPartCount(id) >= segments) {
       recordAccepted(id, []);
       report.submitted += 1;

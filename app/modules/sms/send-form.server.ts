@@ -1,7 +1,7 @@
 // The send form's action, shared by /sms/sendSms and /sms/documentation (both show the form).
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import { unexpectedFormFailure } from "../../utils/unexpected-failure.server.ts";
@@ -15,7 +15,7 @@ export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure th
 export const SMS_SEND_ERROR = "Error sending SMS";
 
 export function smsFormConfig(): SmsFormConfig {
-  return { defaultCountry: env.DEFAULT_COUNTRY, maxSegments: env.SMS_MAX_SEGMENTS };
+  return { defaultCountry: getEnv().DEFAULT_COUNTRY, maxSegments: getEnv().SMS_MAX_SEGMENTS };
 }
 
 /** "Check cost": the counter without JavaScript, from the posted values (which the form keeps). */
