@@ -13,7 +13,7 @@ import {
   runGroupSend,
   startGroupSend,
 } from "../../app/modules/contacts/group-send.server.ts";
-import { createGroup } from "../../app/modules/contacts/groups.server.ts";
+import { createGroup, deleteGroup } from "../../app/modules/contacts/groups.server.ts";
 import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
@@ -150,7 +150,6 @@ describe("runGroupSend", () => {
     grantCredits(user.id, 5);
     const { groupId } = seedGroup(user.id, 2, 6000);
     const started = await startGroupSend(user.id, groupId, "hello");
-    const { deleteGroup } = await import("../../app/modules/contacts/groups.server.ts");
     await deleteGroup(user.id, groupId);
     const report = await runGroupSend(started.id);
     expect(report).toMatchObject({ status: "done", groupId: null, queued: 0, stopReason: "Stopped early: the group was deleted." });

@@ -1,19 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-
-// The mail server's address must be known before the app reads its configuration: the tests
-// start the sink on this port when they want a mail server.
-const smtp = await vi.hoisted(async () => {
-  const { freePort } = await import("../../server/free-port.ts");
-  const port = await freePort();
-  process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
-  process.env.SUPPORT_EMAIL = "helpdesk@example.com";
-  process.env.MAIL_FROM = "SMS Gateway <gateway@example.com>";
-  // Retries in milliseconds instead of minutes, so the queue's real retry path runs quickly.
-  process.env.SUPPORT_MAIL_RETRY_MS = "20";
-  process.env.SUPPORT_MAIL_RETRY_MAX_MS = "200";
-  return { port };
-});
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { getDb } from "../../app/db/client.server.ts";
 import { supportRequests } from "../../app/db/schema/support.ts";
@@ -23,9 +9,20 @@ import { action as contactAction } from "../../app/routes/content/contact.tsx";
 import { action as supportAction, loader as supportLoader } from "../../app/routes/content/support.tsx";
 import { startWorkers } from "../../worker/workers.ts";
 import { supportMail } from "../../worker/jobs/support-mail.ts";
+import { freePort } from "../../server/free-port.ts";
 import { startSmtpSink } from "../support/smtp.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
 import { waitFor } from "../support/wait.ts";
+
+// The mail server's address must be known before the app reads its configuration: the tests
+// start the sink on this port when they want a mail server.
+const smtp = { port: await freePort() };
+process.env.SMTP_URL = `smtp://127.0.0.1:${smtp.port}`;
+process.env.SUPPORT_EMAIL = "helpdesk@example.com";
+process.env.MAIL_FROM = "SMS Gateway <gateway@example.com>";
+// Retries in milliseconds instead of minutes, so the queue's real retry path runs quickly.
+process.env.SUPPORT_MAIL_RETRY_MS = "20";
+process.env.SUPPORT_MAIL_RETRY_MAX_MS = "200";
 
 type Reply = { error?: Record<string, string[] | null> };
 

@@ -37,6 +37,7 @@ const LAST_USE_COLUMNS: Record<string, string> = { sessions: "last_seen_at", api
 
 /** One hash over every row of every table: equal before and after means nothing was written. */
 export function databaseFingerprint(): string {
+  const sqlite = getSqlite();
   const tables = sqlite
     .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
     .all()
