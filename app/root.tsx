@@ -39,16 +39,17 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const { toast, headers } = await getToast(request);
+  const { ANALYTICS_ID, DEMO_MODE, testMode } = getEnv();
   return data(
     {
       user: user ? { id: user.id, fullName: user.fullName, role: user.role, timeZone: user.timeZone } : null,
       balance: user ? getBalance(user.id) : 0,
       cartCount: user ? getCartCount(user.id) : 0,
       toast,
-      analyticsId: getEnv().ANALYTICS_ID ?? null,
-      demoMode: getEnv().DEMO_MODE,
-      testMode: getEnv().testMode.active
-        ? { sms: getEnv().testMode.sms, payments: getEnv().testMode.payments, cardsAccepted: getEnv().testMode.cardsAccepted }
+      analyticsId: ANALYTICS_ID ?? null,
+      demoMode: DEMO_MODE,
+      testMode: testMode.active
+        ? { sms: testMode.sms, payments: testMode.payments, cardsAccepted: testMode.cardsAccepted }
         : null,
       year: clock.date().getUTCFullYear(),
     },

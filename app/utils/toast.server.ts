@@ -7,13 +7,14 @@ import { type Toast, type ToastInput, ToastSchema } from "./toast.ts";
 // Toasts ride in their own short-lived cookie, so they survive a redirect with JavaScript off.
 // `__Host-` when Secure, like the session cookie: no subdomain can plant a toast.
 function toastStorage() {
+  const { cookieSecure } = getEnv();
   return createCookieSessionStorage({
     cookie: {
-      name: getEnv().cookieSecure ? "__Host-toast" : "en_toast",
+      name: cookieSecure ? "__Host-toast" : "en_toast",
       sameSite: "lax",
       path: "/",
       httpOnly: true,
-      secure: getEnv().cookieSecure,
+      secure: cookieSecure,
       secrets: getSecrets().session,
     },
   });

@@ -15,18 +15,20 @@ const LAST_SEEN_EVERY_MS = MINUTE;
 
 /** How long a session lives without a request (idle) and since sign-in (max): admins' are shorter. */
 export function sessionLifetimes(role: Role): { idleMs: number; maxMs: number } {
+  const env = getEnv();
   return role === "admin"
-    ? { idleMs: getEnv().ADMIN_SESSION_IDLE_MINUTES * MINUTE, maxMs: getEnv().ADMIN_SESSION_MAX_HOURS * HOUR }
-    : { idleMs: getEnv().SESSION_IDLE_HOURS * HOUR, maxMs: getEnv().SESSION_MAX_DAYS * 24 * HOUR };
+    ? { idleMs: env.ADMIN_SESSION_IDLE_MINUTES * MINUTE, maxMs: env.ADMIN_SESSION_MAX_HOURS * HOUR }
+    : { idleMs: env.SESSION_IDLE_HOURS * HOUR, maxMs: env.SESSION_MAX_DAYS * 24 * HOUR };
 }
 
 // The cookie carries only a random id; the row (stored by its hash) is the session. `__Host-`:
 // browsers keep it only if Secure, Path=/ and without Domain, so no subdomain can plant one.
 function sessionCookie() {
-  return createCookie(getEnv().cookieSecure ? "__Host-session" : "__session", {
+  const { cookieSecure } = getEnv();
+  return createCookie(cookieSecure ? "__Host-session" : "__session", {
     httpOnly: true,
     sameSite: "lax",
-    secure: getEnv().cookieSecure,
+    secure: cookieSecure,
     path: "/",
     secrets: getSecrets().session,
   });

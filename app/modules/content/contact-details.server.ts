@@ -4,10 +4,11 @@ export type ContactDetails = { address: string; phone: string; supportEmail: str
 
 /** The operator's published contact block (CONTACT_* settings). */
 export function getContactDetails(): ContactDetails {
+  const env = getEnv();
   return {
-    address: getEnv().CONTACT_ADDRESS,
-    phone: getEnv().CONTACT_PHONE,
-    supportEmail: getEnv().CONTACT_SUPPORT_EMAIL,
-    salesEmail: getEnv().CONTACT_SALES_EMAIL,
+    address: env.CONTACT_ADDRESS,
+    phone: env.CONTACT_PHONE,
+    supportEmail: env.CONTACT_SUPPORT_EMAIL,
+    salesEmail: env.CONTACT_SALES_EMAIL,
   };
 }

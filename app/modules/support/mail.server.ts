@@ -16,8 +16,8 @@ const SUPPORT_MAIL_ATTEMPTS = 50;
 
 /** Exponential delay before retry number `attemptsMade + 1`, capped. */
 export function supportMailBackoff(attemptsMade: number): number {
-  const delay = getEnv().SUPPORT_MAIL_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1);
-  return Math.min(delay, getEnv().SUPPORT_MAIL_RETRY_MAX_MS);
+  const { SUPPORT_MAIL_RETRY_MS, SUPPORT_MAIL_RETRY_MAX_MS } = getEnv();
+  return Math.min(SUPPORT_MAIL_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1), SUPPORT_MAIL_RETRY_MAX_MS);
 }
 
 const jobId = (requestId: number) => `support-mail-${requestId}`;
