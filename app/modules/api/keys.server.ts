@@ -124,5 +124,5 @@ const touch = statement("update api_keys set last_used_at = ? where id = ? and (
 
 /** Records a use; callers throttle it, so at most one small write a minute per key. */
 export function recordKeyUse(keyId: number, now: number): void {
-  touch().run(now, keyId, now);
+  inTransaction(() => touch().run(now, keyId, now));
 }

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createCookie } from "react-router";
-import { getDb } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { sessions, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { getEnv, getSecrets } from "../../utils/env.server.ts";
@@ -58,11 +58,11 @@ function findSessionUser(id: string): SessionUser | null {
   const now = clock.now();
   const lastSeen = (lastSeenAt ?? createdAt).getTime();
   if (now >= expiresAt.getTime() || now - lastSeen >= sessionLifetimes(user.role).idleMs) {
-    getDb().delete(sessions).where(eq(sessions.id, hashId(id))).run();
+    inTransaction((tx) => tx.delete(sessions).where(eq(sessions.id, hashId(id))).run());
     return null;
   }
   if (now - lastSeen >= LAST_SEEN_EVERY_MS) {
-    getDb().update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, hashId(id))).run();
+    inTransaction((tx) => tx.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, hashId(id))).run());
   }
   return user;
 }
@@ -82,11 +82,11 @@ export function getSessionUser(request: Request): Promise<SessionUser | null> {
 /** Starts a fresh session (ending the one the request came with) and returns its Set-Cookie. */
 export async function startSession(request: Request, userId: number): Promise<string> {
   const previous = await readSessionId(request);
-  if (previous) getDb().delete(sessions).where(eq(sessions.id, hashId(previous))).run();
+  if (previous) inTransaction((tx) => tx.delete(sessions).where(eq(sessions.id, hashId(previous))).run());
   const { role } = getDb().select({ role: users.role }).from(users).where(eq(users.id, userId)).get()!;
   const { maxMs } = sessionLifetimes(role);
   const id = randomBytes(32).toString("base64url");
-  getDb().insert(sessions)
+  inTransaction((tx) => tx.insert(sessions)
     .values({
       id: hashId(id),
       userId,
@@ -96,13 +96,13 @@ export async function startSession(request: Request, userId: number): Promise<st
       ip: clientIp(request),
       userAgent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
     })
-    .run();
+    .run());
   return sessionCookie().serialize(id, { maxAge: Math.floor(maxMs / 1000) });
 }
 
 /** Ends the request's session on the server and returns the Set-Cookie that clears it. */
 export async function endSession(request: Request): Promise<string> {
   const id = await readSessionId(request);
-  if (id) getDb().delete(sessions).where(eq(sessions.id, hashId(id))).run();
+  if (id) inTransaction((tx) => tx.delete(sessions).where(eq(sessions.id, hashId(id))).run());
   return sessionCookie().serialize("", { maxAge: 0 });
 }

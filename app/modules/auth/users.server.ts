@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type Executor, getDb, inTransaction } from "../../db/client.server.ts";
+import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
 import { sessions, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
@@ -33,7 +33,7 @@ export function getUserById(id: number): SessionUser | undefined {
 export async function createUser(input: { email: string; fullName: string; password: string; role?: Role }) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return getDb()
+    return inTransaction((tx) => tx
       .insert(users)
       .values({
         email: input.email.toLowerCase(),
@@ -43,16 +43,16 @@ export async function createUser(input: { email: string; fullName: string; passw
         createdAt: clock.date(),
       })
       .returning(sessionUserColumns)
-      .get();
+      .get());
   } catch (error) {
     if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") throw new EmailTakenError();
     throw error;
   }
 }
 
-/** Signs the user out everywhere: every session row goes. */
-export function revokeAllSessions(userId: number, executor: Executor = getDb()): void {
-  executor.delete(sessions).where(eq(sessions.userId, userId)).run();
+/** Signs the user out everywhere, inside the caller's transaction: every session row goes. */
+function revokeAllSessions(userId: number, tx: Tx): void {
+  tx.delete(sessions).where(eq(sessions.userId, userId)).run();
 }
 
 /** A new password ends every session, so whoever knew the old one is out. */
@@ -85,5 +85,5 @@ export async function upsertUser(input: { email: string; fullName: string; passw
 }
 
 export function setUserTimeZone(userId: number, timeZone: string) {
-  getDb().update(users).set({ timeZone }).where(eq(users.id, userId)).run();
+  inTransaction((tx) => tx.update(users).set({ timeZone }).where(eq(users.id, userId)).run());
 }

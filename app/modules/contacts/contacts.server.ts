@@ -171,7 +171,7 @@ export function setContactGroups(userId: number, contactId: number, groupIds: nu
 
 /** Deletes a contact (its memberships go with it; its messages stay in the history). False when not the user's. */
 export function deleteContact(userId: number, contactId: number): boolean {
-  return getDb().delete(contacts).where(and(eq(contacts.id, contactId), eq(contacts.userId, userId))).run().changes > 0;
+  return inTransaction((tx) => tx.delete(contacts).where(and(eq(contacts.id, contactId), eq(contacts.userId, userId))).run().changes > 0);
 }
 
 export function getContact(userId: number, contactId: number): Contact | null {

@@ -180,10 +180,12 @@ function recordSkips(groupSendId: number, skips: { member: Member; reason: strin
 
 /** Ends the send with the counts taken from the messages and skips themselves (right however often it ran). */
 function finish(groupSendId: number, status: "done" | "failed", stopReason: string | null): void {
-  const { queued, credits } = countQueued().get(groupSendId)!;
-  const { skipped } = countSkipped().get(groupSendId)!;
   const now = clock.now();
-  finishSend().run(status, stopReason, queued, credits, skipped, now, now, groupSendId);
+  inTransaction(() => {
+    const { queued, credits } = countQueued().get(groupSendId)!;
+    const { skipped } = countSkipped().get(groupSendId)!;
+    finishSend().run(status, stopReason, queued, credits, skipped, now, now, groupSendId);
+  });
 }
 
 function shortOfCredits(error: InsufficientCreditsError, batch: number): string {
@@ -234,7 +236,7 @@ export async function runGroupSend(groupSendId: number, options: { finalAttempt?
         }
       }
       cursor = members[members.length - 1].id;
-      saveCursor().run(cursor, clock.now(), groupSendId);
+      inTransaction(() => saveCursor().run(cursor, clock.now(), groupSendId));
     }
     finish(groupSendId, "done", stopReason);
   } catch (error) {

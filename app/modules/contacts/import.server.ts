@@ -380,7 +380,7 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
   }
 
   skipped.sort((a, b) => a.row - b.row);
-  const saved = getDb()
+  const saved = inTransaction((tx) => tx
     .insert(contactImports)
     .values({
       userId,
@@ -393,7 +393,7 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
       createdAt: new Date(now),
     })
     .returning({ id: contactImports.id })
-    .get();
+    .get());
   discardImportUpload(userId, token);
   return getImportReport(userId, saved.id)!;
 }

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import Stripe from "stripe";
-import { getDb } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { orders } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
@@ -137,10 +137,10 @@ export async function ensurePaymentIntent(order: PayableOrder): Promise<{ client
     },
     { idempotencyKey: `order-${order.id}-payment-intent${order.providerRef ? `-after-${order.providerRef}` : ""}` },
   );
-  getDb().update(orders)
+  inTransaction((tx) => tx.update(orders)
     .set({ providerRef: intent.id })
     .where(and(eq(orders.id, order.id), order.providerRef ? eq(orders.providerRef, order.providerRef) : isNull(orders.providerRef)))
-    .run();
+    .run());
   if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} came without a client secret`);
   return { clientSecret: intent.client_secret };
 }
@@ -169,7 +169,7 @@ export async function createCheckoutSession(order: PayableOrder & Pick<OrderWith
     { idempotencyKey: `order-${order.id}-checkout` },
   );
   // Kept so that an admin cancelling the order can expire the session.
-  getDb().update(orders).set({ checkoutSessionRef: session.id }).where(eq(orders.id, order.id)).run();
+  inTransaction((tx) => tx.update(orders).set({ checkoutSessionRef: session.id }).where(eq(orders.id, order.id)).run());
   if (!session.url) throw new Error(`Checkout Session ${session.id} came without a URL`);
   return session.url;
 }

@@ -1,7 +1,7 @@
 // Running schedules: each occurrence through the normal send path, and the reconciler that keeps
 // Redis in step with the schedules table (the record) and sends what fell due while nobody ran it.
 import { and, asc, eq, gt, lte } from "drizzle-orm";
-import { getDb } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { schedules } from "../../db/schema/scheduling.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
@@ -92,7 +92,7 @@ async function deliverToGroup(row: Row, groupId: number, at: number, late: boole
 /** Moves the schedule past `at`; the last occurrence completes it. True when it completed. */
 function advance(row: Row, at: number, now: number): boolean {
   const next = nextOccurrence(recurrenceOf(row), at);
-  const changed = getDb()
+  const changed = inTransaction((tx) => tx
     .update(schedules)
     .set({
       nextRunAt: next === null ? null : new Date(next),
@@ -102,7 +102,7 @@ function advance(row: Row, at: number, now: number): boolean {
     })
     // A concurrent cancel wins; a run of an older occurrence never moves it back.
     .where(and(eq(schedules.id, row.id), eq(schedules.status, "active"), lte(schedules.nextRunAt, new Date(at))))
-    .run().changes;
+    .run().changes);
   return next === null && changed === 1;
 }
 
@@ -117,7 +117,7 @@ export async function runOccurrence(scheduleId: number, at: number): Promise<Occ
   if (row?.status === "active" && !groupGone) return runActive(row, at);
   if (row?.status === "active") {
     // deleteGroup cancels a group's schedules with it; this covers a group gone any other way.
-    getDb().update(schedules).set(cancelledValues(clock.date())).where(and(eq(schedules.id, row.id), eq(schedules.status, "active"))).run();
+    inTransaction((tx) => tx.update(schedules).set(cancelledValues(clock.date())).where(and(eq(schedules.id, row.id), eq(schedules.status, "active"))).run());
   }
   await disarmSchedule(scheduleId);
   return "inactive";

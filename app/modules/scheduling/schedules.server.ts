@@ -253,11 +253,11 @@ export function countActiveGroupSchedules(userId: number, groupId: number): numb
  * completed or cancelled schedule changes nothing. Another user's id: ScheduleNotFoundError.
  */
 export async function cancelSchedule(userId: number, id: number): Promise<Schedule> {
-  const changed = getDb()
+  const changed = inTransaction((tx) => tx
     .update(schedules)
     .set(cancelledValues(clock.date()))
     .where(and(eq(schedules.id, id), eq(schedules.userId, userId), eq(schedules.status, "active")))
-    .run().changes;
+    .run().changes);
   if (changed > 0) await disarmSchedules([id]);
   const schedule = getSchedule(userId, id);
   if (!schedule) throw new ScheduleNotFoundError(id);

@@ -153,7 +153,7 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
     endDate: null,
   });
 
-  getDb().insert(supportRequests)
+  inTransaction((tx) => tx.insert(supportRequests)
     .values({
       source: "support",
       userId: customer.id,
@@ -165,5 +165,5 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
       mailStatus: "not_configured",
       createdAt: new Date(now - 20 * HOUR),
     })
-    .run();
+    .run());
 }

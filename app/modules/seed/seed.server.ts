@@ -1,5 +1,5 @@
 import { count } from "drizzle-orm";
-import { getDb } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { users } from "../../db/schema/core.ts";
 import { packages } from "../../db/schema/shop.ts";
 import { book } from "../credits/ledger.server.ts";
@@ -27,9 +27,9 @@ const describe = (p: (typeof PACKAGE_LADDER)[number]) =>
 function seedPackages() {
   const [{ n }] = getDb().select({ n: count() }).from(packages).all();
   if (n > 0) return;
-  getDb().insert(packages)
+  inTransaction((tx) => tx.insert(packages)
     .values(PACKAGE_LADDER.map((p) => ({ ...p, description: describe(p) })))
-    .run();
+    .run());
 }
 
 /**

@@ -83,10 +83,10 @@ export function stepCartLine(userId: number, packageId: number, delta: 1 | -1): 
 
 export function removeCartLine(userId: number, packageId: number): boolean {
   return (
-    getDb()
+    inTransaction((tx) => tx
       .delete(cartItems)
       .where(and(eq(cartItems.userId, userId), eq(cartItems.packageId, packageId)))
-      .run().changes > 0
+      .run().changes > 0)
   );
 }
 

@@ -156,10 +156,10 @@ export function searchOrders(query: AdminOrderQuery): OrderSearchResult {
 }
 
 export function recordPaymentFailure(orderId: number, message: string): void {
-  getDb().update(orders)
+  inTransaction((tx) => tx.update(orders)
     .set({ paymentError: message.slice(0, 500) })
     .where(and(eq(orders.id, orderId), eq(orders.status, "Pending")))
-    .run();
+    .run());
 }
 
 export type StatusChange =
@@ -210,9 +210,9 @@ export function purgeDemoOrders(): { orders: number } {
   for (;;) {
     const batch = getDb().select({ id: orders.id }).from(orders).where(lt(orders.createdAt, cutoff)).limit(500).all();
     if (batch.length === 0) return { orders: removed };
-    removed += getDb()
+    removed += inTransaction((tx) => tx
       .delete(orders)
       .where(inArray(orders.id, batch.map((b) => b.id)))
-      .run().changes;
+      .run().changes);
   }
 }

@@ -79,17 +79,17 @@ export async function savePackage(
 
 /** Cart lines go with it; orders keep their own copy of name and price. Its image file goes too, unless another package shows it. */
 export async function deletePackage(id: number): Promise<Package | undefined> {
-  const deleted = getDb().delete(packages).where(eq(packages.id, id)).returning().get();
+  const deleted = inTransaction((tx) => tx.delete(packages).where(eq(packages.id, id)).returning().get());
   if (deleted?.image) await removeUnusedImage(deleted.image);
   return deleted;
 }
 
 function insertPackage(input: PackageInput & { image: string }): Package {
-  return getDb()
+  return inTransaction((tx) => tx
     .insert(packages)
     .values({ ...input, createdAt: clock.date() })
     .returning()
-    .get();
+    .get());
 }
 
 /** Returns the package before the change (to clean up a replaced image), or undefined. */

@@ -1,5 +1,5 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import { getDb } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { supportRequests } from "../../db/schema/support.ts";
 import type { SupportMailPayload } from "../../queue/payloads.ts";
 import { getQueue, queueForRequest, QUEUES } from "../../queue/queues.server.ts";
@@ -107,25 +107,25 @@ export async function deliverSupportRequest(requestId: number): Promise<Delivery
   if (!row || row.mailStatus !== "pending") return "nothing_to_do";
   const mailer = getMailer();
   if (!mailer) {
-    getDb().update(supportRequests).set({ mailStatus: "not_configured" }).where(byId).run();
+    inTransaction((tx) => tx.update(supportRequests).set({ mailStatus: "not_configured" }).where(byId).run());
     return "not_configured";
   }
-  getDb().update(supportRequests)
+  inTransaction((tx) => tx.update(supportRequests)
     .set({ mailAttempts: sql`${supportRequests.mailAttempts} + 1`, mailLastAttemptAt: clock.date() })
     .where(byId)
-    .run();
+    .run());
   try {
     const { messageId } = await mailer.send(composeSupportMail(row));
-    getDb().update(supportRequests)
+    inTransaction((tx) => tx.update(supportRequests)
       .set({ mailStatus: "sent", mailSentAt: clock.date(), mailMessageId: messageId, mailLastError: null })
       .where(byId)
-      .run();
+      .run());
     return "sent";
   } catch (error) {
-    getDb().update(supportRequests)
+    inTransaction((tx) => tx.update(supportRequests)
       .set({ mailLastError: (error instanceof Error ? error.message : String(error)).slice(0, 500) })
       .where(byId)
-      .run();
+      .run());
     throw error;
   }
 }

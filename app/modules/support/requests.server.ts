@@ -1,5 +1,5 @@
 import { count, desc, eq } from "drizzle-orm";
-import { getDb } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { users } from "../../db/schema/core.ts";
 import { type SupportSource, type SupportStatus, supportRequests } from "../../db/schema/support.ts";
 import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
@@ -51,7 +51,7 @@ export async function submitSupportRequest(request: NewSupportRequest, honeypot?
   const limited = await checkLimits(request.ip, request.userId);
   if (limited) return { status: "limited", error: limited };
   if (honeypot) return { status: "discarded" };
-  const row = getDb()
+  const row = inTransaction((tx) => tx
     .insert(supportRequests)
     .values({
       ...request,
@@ -59,7 +59,7 @@ export async function submitSupportRequest(request: NewSupportRequest, honeypot?
       createdAt: clock.date(),
     })
     .returning({ id: supportRequests.id, mailStatus: supportRequests.mailStatus })
-    .get();
+    .get());
   if (row.mailStatus === "pending") {
     // If Redis is away now, the worker's reconciler queues it later from the saved row.
     await enqueueAfterCommit(`support request ${row.id}`, () => enqueueSupportMail(row.id));
@@ -108,11 +108,11 @@ export function getSupportRequest(id: number) {
 /** Marks a request handled (or open again); false when there is no such request. */
 export function setSupportStatus(id: number, adminId: number, status: SupportStatus): boolean {
   const handled = status === "handled";
-  const result = getDb()
+  const result = inTransaction((tx) => tx
     .update(supportRequests)
     .set({ status, handledAt: handled ? clock.date() : null, handledBy: handled ? adminId : null })
     .where(eq(supportRequests.id, id))
-    .run();
+    .run());
   return result.changes > 0;
 }
 
