@@ -204,12 +204,6 @@ export function getEnv(): Env {
   return (current ??= parseEnv(process.env));
 }
 
-/** Tests only: the next getEnv() and getSecrets() read process.env and DATA_DIR again. */
-export function resetEnv(): void {
-  current = undefined;
-  secrets = undefined;
-}
-
 export type Secrets = {
   /** Signs the session and toast cookies: the first signs, all verify (rotation). */
   session: string[];
@@ -246,7 +240,7 @@ function persistedSecret(dataDir: string, name: string): string {
   }
 }
 
-/** The secrets from the environment, or else from DATA_DIR (see prepareDataDir), read once. */
+/** The secrets from the environment, or else from DATA_DIR (see prepareDataDir). */
 export function readSecrets(env: Env): Secrets {
   return {
     session: (env.SESSION_SECRET ?? persistedSecret(env.DATA_DIR, SESSION_SECRET_FILE))
@@ -257,6 +251,7 @@ export function readSecrets(env: Env): Secrets {
   };
 }
 
+/** The secrets, read on the first call. */
 export function getSecrets(): Secrets {
   return (secrets ??= readSecrets(getEnv()));
 }

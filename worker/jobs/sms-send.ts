@@ -12,7 +12,9 @@ export function createSmsSendJob(makeTransport: () => SmsTransport): JobDefiniti
   let transport: SmsTransport | undefined;
   return {
     queue: QUEUES.smsSend,
-    concurrency: getEnv().WORKER_CONCURRENCY,
+    get concurrency() {
+      return getEnv().WORKER_CONCURRENCY;
+    },
     async onStart() {
       transport ??= makeTransport();
     },
