@@ -164,7 +164,7 @@ export type ApiHandler = ((request: ApiRequest) => Promise<ApiResponse>) & {
 /** A handler over a route table; options let tests use a small rate limit. */
 export function createApiHandler(options: ApiOptions = {}): ApiHandler {
   const table = compile(options.routes ?? API_ROUTES);
-  const perMinute = options.ratePerMinute ?? getEnv().API_RATE_LIMIT_PER_MINUTE;
+  const perMinute = () => options.ratePerMinute ?? getEnv().API_RATE_LIMIT_PER_MINUTE;
   const apiGate = createApiGate();
   const sendBatcher = createSendBatcher();
   const shutdown = async () => {
@@ -181,7 +181,7 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
       const { route, params } = findRoute(table, request.method.toUpperCase(), pathname);
       let userId = 0;
       if (route.auth) {
-        const authenticated = await authenticate(header(request, "authorization"), perMinute, apiGate);
+        const authenticated = await authenticate(header(request, "authorization"), perMinute(), apiGate);
         userId = authenticated.userId;
         rate = authenticated.rate;
       }
