@@ -1,4 +1,4 @@
-// npm test: typecheck, build, Vitest, Playwright, the fault run; then one line "N passed, N failed, N skipped".
+// npm test: typecheck, the layer rule, build, Vitest, Playwright, the fault run; then one line "N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -28,6 +28,14 @@ if (!run("typecheck", "npx", ["react-router", "typegen"]) || !run("typecheck", "
   ok = false;
   total.failed += 1;
   console.error("typecheck failed (counted as one failure)");
+}
+
+// The layer rule (.dependency-cruiser.cjs): one test.
+if (run("layers", "npm", ["run", "--silent", "lint:layers"])) {
+  total.passed += 1;
+} else {
+  ok = false;
+  total.failed += 1;
 }
 
 if (!onlyE2e) {

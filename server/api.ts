@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { type ApiRequest, type ApiResponse, handleApiRequest, MAX_BODY_BYTES } from "../app/modules/api/handler.server.ts";
-import { API_BASE } from "../app/modules/api/routes.server.ts";
+import { type ApiRequest, type ApiResponse, handleApiRequest, MAX_BODY_BYTES } from "../app/api/handler.server.ts";
+import { API_BASE } from "../app/api/define-route.ts";
 import { answer, type Extension } from "./http.ts";
 
 function isApiPath(url: string): boolean {

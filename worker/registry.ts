@@ -1,5 +1,3 @@
-import type { Job, WorkerOptions } from "bullmq";
-import type { QueueName } from "../app/queue/queues.server.ts";
 import { demoPurge } from "./jobs/demo-purge.ts";
 import { housekeeping } from "./jobs/housekeeping.ts";
 import { supportMail } from "./jobs/support-mail.ts";
@@ -8,21 +6,7 @@ import { smsSchedule } from "./jobs/sms-schedule.ts";
 import { smsScheduleReconcile } from "./jobs/sms-schedule-reconcile.ts";
 import { smsSend } from "./jobs/sms-send.ts";
 import { groupSend } from "./jobs/group-send.ts";
-
-export type JobDefinition = {
-  queue: QueueName;
-  /** Jobs of this queue processed at once by one worker process. */
-  concurrency: number;
-  /** Repeating jobs this queue owns (kept in Redis by upsertJobScheduler): a cron pattern (UTC) or a period in ms. */
-  schedules?: ({ id: string; data: unknown } & ({ pattern: string } | { every: number }))[];
-  process: (job: Job) => Promise<unknown>;
-  /** Worker settings such as a custom backoff strategy for this queue's retries. */
-  settings?: WorkerOptions["settings"];
-  /** Runs once when the worker starts (e.g. reconcilers, opening a transport). */
-  onStart?: () => Promise<void>;
-  /** Runs once after the worker has closed and its in-flight jobs finished (e.g. closing a transport). */
-  onStop?: () => Promise<void>;
-};
+import type { JobDefinition } from "./job-definition.ts";
 
 export const jobDefinitions: JobDefinition[] = [
   housekeeping,

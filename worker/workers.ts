@@ -3,7 +3,8 @@ import { getQueue, QUEUE_SETTINGS, queueBaseOptions } from "../app/queue/queues.
 import { createWorkerConnection } from "../app/queue/redis.server.ts";
 import { startRedisMemoryWatch } from "../app/queue/redis-memory.server.ts";
 import { log } from "../app/utils/log.server.ts";
-import { type JobDefinition, jobDefinitions } from "./registry.ts";
+import type { JobDefinition } from "./job-definition.ts";
+import { jobDefinitions } from "./registry.ts";
 
 export type RunningWorkers = { close: () => Promise<void> };
 

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { runMigrations } from "../../app/db/migrate.server.ts";
-import { storeNewApiKey } from "../../app/modules/api/keys.server.ts";
+import { storeNewApiKey } from "../../app/modules/api-keys/keys.server.ts";
 import { createUser } from "../../app/modules/auth/users.server.ts";
 import { createGroup } from "../../app/modules/contacts/groups.server.ts";
 import { book } from "../../app/modules/credits/ledger.server.ts";

@@ -24,7 +24,7 @@ import { prepareDataDir } from "../../app/utils/env.server.ts";
 import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { createUser } from "../../app/modules/auth/users.server.ts";
 import { book } from "../../app/modules/credits/ledger.server.ts";
-import { regenerateApiKey } from "../../app/modules/api/auth.server.ts";
+import { regenerateApiKey } from "../../app/api/auth.server.ts";
 import { addToCart } from "../../app/modules/shop/cart.server.ts";
 import { createOrderFromCart, getOrder } from "../../app/modules/shop/orders.server.ts";
 import { listAllPackages } from "../../app/modules/shop/packages.server.ts";

@@ -9,7 +9,7 @@ import {
   GroupListSchema,
   GroupSchema,
   GroupSendSchema,
-} from "../../app/modules/api/schemas.ts";
+} from "../../app/api/schemas.ts";
 import { createContact } from "../../app/modules/contacts/contacts.server.ts";
 import { groupSendJobId, runGroupSend, startGroupSend } from "../../app/modules/contacts/group-send.server.ts";
 import { createGroup } from "../../app/modules/contacts/groups.server.ts";

@@ -1,11 +1,11 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { API_ERRORS } from "../../app/modules/api/errors.ts";
-import { createApiHandler } from "../../app/modules/api/handler.server.ts";
-import { routeErrorCodes } from "../../app/modules/api/openapi.server.ts";
-import { API_ROUTES } from "../../app/modules/api/routes.server.ts";
-import { ErrorSchema } from "../../app/modules/api/schemas.ts";
+import { API_ERRORS } from "../../app/api/errors.ts";
+import { createApiHandler } from "../../app/api/handler.server.ts";
+import { routeErrorCodes } from "../../app/api/openapi.server.ts";
+import { API_ROUTES } from "../../app/api/routes.server.ts";
+import { ErrorSchema } from "../../app/api/schemas.ts";
 import { apiCustomer, callApi } from "../support/api.ts";
 
 type Document = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "../../app/db/client.server.ts";
 import { schedules } from "../../app/db/schema/scheduling.ts";
 import { smsMessages } from "../../app/db/schema/sms.ts";
-import { ErrorSchema, MessageListSchema, MessageSchema, ScheduledMessageSchema } from "../../app/modules/api/schemas.ts";
+import { ErrorSchema, MessageListSchema, MessageSchema, ScheduledMessageSchema } from "../../app/api/schemas.ts";
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { runOccurrence } from "../../app/modules/scheduling/runner.server.ts";
 import { getSchedule } from "../../app/modules/scheduling/schedules.server.ts";

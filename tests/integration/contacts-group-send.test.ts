@@ -13,7 +13,8 @@ import {
   runGroupSend,
   startGroupSend,
 } from "../../app/modules/contacts/group-send.server.ts";
-import { createGroup, deleteGroup } from "../../app/modules/contacts/groups.server.ts";
+import { createGroup } from "../../app/modules/contacts/groups.server.ts";
+import { deleteGroup } from "../../app/modules/scheduling/cancel.server.ts";
 import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { importContactsAction } from "../../app/modules/contacts/import-form.server.ts";
+import { importContactsAction } from "../../app/routes/sms/forms/import-contacts.server.ts";
 import { previewImport, saveImportUpload } from "../../app/modules/contacts/import.server.ts";
 import { getToast } from "../../app/utils/toast.server.ts";
 import { getEnv } from "../../app/utils/env.server.ts";

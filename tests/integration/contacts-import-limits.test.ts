@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { createContact } from "../../app/modules/contacts/contacts.server.ts";
 import { listGroupChoices } from "../../app/modules/contacts/groups.server.ts";
-import { importContactsAction } from "../../app/modules/contacts/import-form.server.ts";
+import { importContactsAction } from "../../app/routes/sms/forms/import-contacts.server.ts";
 import { IMPORT_MAX_COLUMNS, listPendingUploads, runImport, saveImportUpload } from "../../app/modules/contacts/import.server.ts";
 import { loader as importLoader } from "../../app/routes/sms/import-contacts.tsx";
 import { contactCount } from "../support/contacts.ts";

@@ -8,7 +8,7 @@ vi.hoisted(() => {
 
 import { getSqlite } from "../../app/db/client.server.ts";
 import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { getOwnApiKey } from "../../app/modules/api/keys.server.ts";
+import { getOwnApiKey } from "../../app/modules/api-keys/keys.server.ts";
 import { DEMO_ACCOUNTS } from "../../app/modules/auth/demo-accounts.server.ts";
 import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
 import { listContacts } from "../../app/modules/contacts/contacts.server.ts";

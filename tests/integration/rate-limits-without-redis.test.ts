@@ -2,7 +2,7 @@
 // insurance limiter) instead of letting every request through. Answers come at once, as before.
 // This file runs its own redis-server, so stopping it touches no other file.
 import { expect, it } from "vitest";
-import { createApiHandler } from "../../app/modules/api/handler.server.ts";
+import { createApiHandler } from "../../app/api/handler.server.ts";
 import { getRedis } from "../../app/queue/redis.server.ts";
 import { action as contactAction } from "../../app/routes/content/contact.tsx";
 import { action as loginAction } from "../../app/routes/auth/login.tsx";

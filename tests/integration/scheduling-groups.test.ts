@@ -14,7 +14,7 @@ import { getGroupSendReport, runGroupSend } from "../../app/modules/contacts/gro
 import { createGroup, getGroup } from "../../app/modules/contacts/groups.server.ts";
 import { book, getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { INSUFFICIENT_CREDITS_REASON, MISSED_REASON, runOccurrence } from "../../app/modules/scheduling/runner.server.ts";
-import { SCHEDULE_FAILED } from "../../app/modules/scheduling/schedule-form.server.ts";
+import { SCHEDULE_FAILED } from "../../app/routes/sms/forms/schedule-sms.server.ts";
 import { createSchedule, getSchedule, listSchedules, type NewSchedule } from "../../app/modules/scheduling/schedules.server.ts";
 import { applyReceipts } from "../../app/modules/sms/dispatch.server.ts";
 import { SimulatorTransport } from "../../app/modules/sms/transports/simulator.server.ts";

@@ -9,7 +9,7 @@ import { NotFoundError } from "../../app/modules/contacts/errors.ts";
 import { book, getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { nextOccurrence } from "../../app/modules/scheduling/recurrence.ts";
 import { INSUFFICIENT_CREDITS_REASON, MISSED_REASON, runOccurrence } from "../../app/modules/scheduling/runner.server.ts";
-import { SCHEDULE_CANCELLED, SCHEDULE_FAILED, SMS_SCHEDULED } from "../../app/modules/scheduling/schedule-form.server.ts";
+import { SCHEDULE_CANCELLED, SCHEDULE_FAILED, SMS_SCHEDULED } from "../../app/routes/sms/forms/schedule-sms.server.ts";
 import {
   cancelSchedule,
   createSchedule,

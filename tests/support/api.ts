@@ -2,8 +2,8 @@
 // real loopback HTTP server.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { regenerateApiKey } from "../../app/modules/api/auth.server.ts";
-import { type ApiRequest, type ApiResponse, handleApiRequest } from "../../app/modules/api/handler.server.ts";
+import { regenerateApiKey } from "../../app/api/auth.server.ts";
+import { type ApiRequest, type ApiResponse, handleApiRequest } from "../../app/api/handler.server.ts";
 import { apiExtension } from "../../server/api.ts";
 import { createTestUser, type TestUser } from "./requests.ts";
 import { grantCredits } from "./sms.ts";

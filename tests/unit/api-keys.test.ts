@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey, maskApiKey } from "../../app/modules/api/keys.server.ts";
+import { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey, maskApiKey } from "../../app/modules/api-keys/keys.server.ts";
 import { parseEnv, prepareDataDir, readSecrets } from "../../app/utils/env.server.ts";
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "env-"));

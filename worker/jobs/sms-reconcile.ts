@@ -3,7 +3,7 @@ import { reconcileSms } from "../../app/modules/sms/reconcile.server.ts";
 import { SmsReconcilePayload } from "../../app/queue/payloads.ts";
 import { QUEUES } from "../../app/queue/queues.server.ts";
 import { getEnv } from "../../app/utils/env.server.ts";
-import type { JobDefinition } from "../registry.ts";
+import type { JobDefinition } from "../job-definition.ts";
 
 export const smsReconcile: JobDefinition = {
   queue: QUEUES.smsReconcile,

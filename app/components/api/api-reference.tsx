@@ -1,6 +1,6 @@
 import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router";
-import type { ReferenceEndpoint, ReferenceField, ReferenceObject } from "../../modules/api/reference.server.ts";
+import type { ReferenceEndpoint, ReferenceField, ReferenceObject } from "../../api/reference.server.ts";
 import { cn } from "../../utils/misc.ts";
 import { ButtonLink } from "../ui/button.tsx";
 import { Card } from "../ui/page.tsx";

@@ -6,7 +6,6 @@ import { clock } from "../../utils/clock.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
 import { assertQuota } from "../quotas/quotas.server.ts";
 import { assertBalance } from "../credits/ledger.server.ts";
-import { cancelGroupSchedules, disarmSchedules } from "../scheduling/cancel.server.ts";
 import type { NamePosition } from "./contacts.server.ts";
 import { DuplicateGroupNameError, EmptyGroupError, InactiveContactError, NotFoundError } from "./errors.ts";
 import { GROUPS_PAGE_SIZE } from "./schemas.ts";
@@ -71,23 +70,18 @@ export function updateGroup(userId: number, groupId: number, input: GroupInput):
   );
 }
 
+/** Whether the group is the user's, read inside the caller's transaction. */
+export function ownsGroup(tx: Tx, userId: number, groupId: number): boolean {
+  const own = and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId));
+  return tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get() !== undefined;
+}
+
 /**
- * Deletes the group and its memberships; its contacts stay, and its scheduled SMS are cancelled
- * (they stay in the Scheduled SMS list, to "a deleted group"). False when not the user's.
+ * Deletes the user's group and its memberships inside the caller's transaction; its contacts stay.
+ * Deleting a group from a screen goes through scheduling's deleteGroup, which cancels its schedules first.
  */
-export async function deleteGroup(userId: number, groupId: number): Promise<boolean> {
-  const cancelled = inTransaction(
-    (tx) => {
-      const own = and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId));
-      if (!tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get()) return null;
-      const ids = cancelGroupSchedules(tx, userId, groupId, clock.date());
-      tx.delete(contactGroups).where(own).run();
-      return ids;
-    },
-  );
-  if (cancelled === null) return false;
-  await disarmSchedules(cancelled);
-  return true;
+export function deleteGroupRow(tx: Tx, userId: number, groupId: number): void {
+  tx.delete(contactGroups).where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId))).run();
 }
 
 export function getGroup(userId: number, groupId: number): Group | null {

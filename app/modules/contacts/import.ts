@@ -41,14 +41,15 @@ export type ImportReport = {
 };
 
 /**
- * What an import did, in a sentence. "toast": "Imported 2 contacts, updated 0, skipped 1."; "summary"
- * (the report page, which names the file): "people.csv: 3 rows read. Imported 2, updated 0, skipped 1."
+ * What an import did, in a sentence. "short" (the notice after the import): "Imported 2 contacts,
+ * updated 0, skipped 1."; "summary" (the report page, which names the file): "people.csv: 3 rows
+ * read. Imported 2, updated 0, skipped 1."
  */
 export function describeImport(
   report: Pick<ImportReport, "fileName" | "rows" | "imported" | "updated" | "skipped">,
-  form: "toast" | "summary",
+  form: "short" | "summary",
 ): string {
   const rest = `updated ${formatNumber(report.updated)}, skipped ${formatNumber(report.skipped)}.`;
-  if (form === "toast") return `Imported ${pluralize(report.imported, "contact")}, ${rest}`;
+  if (form === "short") return `Imported ${pluralize(report.imported, "contact")}, ${rest}`;
   return `${report.fileName}: ${pluralize(report.rows, "row")} read. Imported ${formatNumber(report.imported)}, ${rest}`;
 }

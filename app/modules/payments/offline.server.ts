@@ -4,7 +4,7 @@ import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
 import { offlineCharges } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
-import type { PaymentProvider } from "./provider.server.ts";
+import type { PaymentProvider } from "./provider.ts";
 
 // Stripe's test cards and messages; any other valid number is refused as a real card.
 const DECLINES: Record<string, { code: string; message: string }> = {

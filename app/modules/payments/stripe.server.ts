@@ -6,7 +6,7 @@ import { clock } from "../../utils/clock.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
 import { packageTitle } from "../shop/packages.ts";
 import type { OrderWithLines } from "../shop/orders.server.ts";
-import type { PaymentCancellation, PaymentProvider, ProviderPayment } from "./provider.server.ts";
+import type { PaymentCancellation, PaymentProvider, ProviderPayment } from "./provider.ts";
 
 let client: Stripe | undefined;
 

@@ -1,9 +1,11 @@
-// Stopping schedules. Kept apart from schedules.server.ts (which reads groups to create group
-// schedules) so the contacts module can cancel a group's schedules when it deletes the group.
+// Stopping schedules, and deleting a group with its schedules: here, not in contacts, because
+// scheduling builds on contacts (group schedules) and never the other way.
 import { and, eq } from "drizzle-orm";
-import type { Tx } from "../../db/client.server.ts";
+import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
 import { schedules } from "../../db/schema/scheduling.ts";
+import { clock } from "../../utils/clock.server.ts";
 import { log } from "../../utils/log.server.ts";
+import { deleteGroupRow, ownsGroup } from "../contacts/groups.server.ts";
 import { disarmSchedule } from "./job-schedulers.server.ts";
 
 /** The columns of a cancelled schedule: no next run, finished now. */
@@ -33,4 +35,22 @@ export async function disarmSchedules(ids: number[]): Promise<void> {
     // Their occurrences check the status first, and the reconciler removes the orphans.
     log("error", "scheduling", `could not remove the job schedulers of schedules ${ids.join(", ")}`, error);
   }
+}
+
+/**
+ * Deletes the group and its memberships; its contacts stay, and its scheduled SMS are cancelled
+ * (they stay in the Scheduled SMS list, to "a deleted group"). False when not the user's.
+ */
+export async function deleteGroup(userId: number, groupId: number): Promise<boolean> {
+  const cancelled = inTransaction(
+    (tx) => {
+      if (!ownsGroup(tx, userId, groupId)) return null;
+      const ids = cancelGroupSchedules(tx, userId, groupId, clock.date());
+      deleteGroupRow(tx, userId, groupId);
+      return ids;
+    },
+  );
+  if (cancelled === null) return false;
+  await disarmSchedules(cancelled);
+  return true;
 }

@@ -8,7 +8,7 @@ import { statement } from "../../db/statements.server.ts";
 import { getDb, inTransaction } from "../../db/client.server.ts";
 import { orderLines, orders, offlineCharges } from "../../db/schema/shop.ts";
 import { supportRequests } from "../../db/schema/support.ts";
-import { storeNewApiKey } from "../api/keys.server.ts";
+import { storeNewApiKey } from "../api-keys/keys.server.ts";
 import { createContact } from "../contacts/contacts.server.ts";
 import { createGroup } from "../contacts/groups.server.ts";
 import { bookEntries, bookEntry } from "../credits/ledger.server.ts";

@@ -1,3 +1,4 @@
+// What an empty database starts with (packages, demo accounts, their demo data): written through the domain (users, ledger), so it lives here and not in app/db.
 import { count } from "drizzle-orm";
 import { getDb, inTransaction } from "../../db/client.server.ts";
 import { users } from "../../db/schema/core.ts";

@@ -1,24 +1,12 @@
 import { z } from "zod";
-import type { BadgeTone } from "../../components/ui/badge.tsx";
 import { ORDER_STATUSES, type OrderStatus } from "../../db/enums.ts";
 import { formatNumber } from "../../utils/misc.ts";
 
-// Browser-safe: order statuses, their rules and badge colours, the status-change message, the details form and the admin list's URL state.
+// Browser-safe: order statuses and their rules, the status-change message, the details form and the admin list's URL state.
 
 export { ORDER_STATUSES, type OrderStatus };
 /** Set only by the payment provider's refund and dispute events, never by hand. */
 const PROVIDER_STATUSES: readonly OrderStatus[] = ["Refunded", "Disputed"];
-
-export const STATUS_TONES: Record<OrderStatus, BadgeTone> = {
-  Confirmed: "primary",
-  Pending: "secondary",
-  Cancelled: "danger",
-  Completed: "success",
-  "Being Cooked": "info",
-  "Ready for Pickup": "warning",
-  Refunded: "neutral",
-  Disputed: "danger",
-};
 
 /** Waiting for payment: the only status the payment page accepts. */
 export function isPayable(status: OrderStatus): boolean {
@@ -46,7 +34,7 @@ export const CANCEL_REFUSALS = {
   processing: "This order's payment is still processing, so it cannot be cancelled now. Try again once the payment has settled.",
 } as const;
 
-/** The admin's toast after a status change; for a cancellation, what happened to the order's credits. */
+/** What the admin is told after a status change; for a cancellation, what happened to the order's credits. */
 export function describeStatusChange(change: { status: OrderStatus; wasPaid: boolean; credits: number; reversed: number }): string {
   if (change.status !== "Cancelled") return `Order status updated to ${change.status}.`;
   if (!change.wasPaid) return "Order cancelled. It was never paid, so no credits were involved.";

@@ -8,7 +8,7 @@ import { ErrorList, Field, FormErrors, TextareaField } from "../../components/ui
 import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { Pager } from "../../components/ui/pager.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireAdmin } from "../../modules/auth/guards.server.ts";
+import { requireAdmin } from "../auth/guards.server.ts";
 import { getAccount } from "../../modules/credits/accounts.server.ts";
 import { adjustCredits, type LedgerKind, listLedgerEntries } from "../../modules/credits/ledger.server.ts";
 import { CreditAdjustmentSchema, LedgerPageSchema, MAX_ADJUSTMENT, MAX_REASON } from "../../modules/credits/schemas.ts";

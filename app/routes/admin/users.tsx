@@ -5,7 +5,7 @@ import { Field } from "../../components/ui/field.tsx";
 import { PageHeader } from "../../components/ui/page.tsx";
 import { Pager } from "../../components/ui/pager.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireAdmin } from "../../modules/auth/guards.server.ts";
+import { requireAdmin } from "../auth/guards.server.ts";
 import { searchAccounts } from "../../modules/credits/accounts.server.ts";
 import { AccountsQuerySchema } from "../../modules/credits/schemas.ts";
 import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";

@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import { Button } from "../../components/ui/button.tsx";
 import { ErrorList, Field } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireAnonymous } from "../../modules/auth/guards.server.ts";
+import { requireAnonymous } from "./guards.server.ts";
 import { attemptLogin } from "../../modules/auth/login.server.ts";
 import { LoginSchema } from "../../modules/auth/schemas.ts";
 import { startSession } from "../../modules/auth/session.server.ts";

@@ -4,7 +4,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { Button } from "../../components/ui/button.tsx";
 import { Field, FormErrors } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireAnonymous } from "../../modules/auth/guards.server.ts";
+import { requireAnonymous } from "./guards.server.ts";
 import { RegisterSchema } from "../../modules/auth/schemas.ts";
 import { registerCustomer } from "../../modules/auth/register.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";

@@ -7,7 +7,7 @@ import { Card, PageHeader } from "../../components/ui/page.tsx";
 import { Pager } from "../../components/ui/pager.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
 import type { MailStatus } from "../../db/schema/support.ts";
-import { requireAdmin } from "../../modules/auth/guards.server.ts";
+import { requireAdmin } from "../auth/guards.server.ts";
 import { getSupportRequest, listSupportRequests, setSupportStatus } from "../../modules/support/requests.server.ts";
 import { type InboxQuery, InboxQuerySchema, SupportInboxActionSchema } from "../../modules/support/schemas.ts";
 import { cn, formatDateTime, pluralize } from "../../utils/misc.ts";

@@ -5,7 +5,7 @@ import { FormFailure, SubjectAndMessage } from "../../components/content/support
 import { SupportStatusBadge } from "../../components/content/support-status-badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { listOwnSupportRequests, submitSupportRequest } from "../../modules/support/requests.server.ts";
 import { SUPPORT_ERROR, SUPPORT_FAILURE, SUPPORT_SUCCESS, SupportSchema } from "../../modules/support/schemas.ts";
 import { clientIp } from "../../utils/http.server.ts";

@@ -4,7 +4,7 @@ import { Pager } from "../../components/ui/pager.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Field, SelectField } from "../../components/ui/field.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
-import { requireAdmin } from "../../modules/auth/guards.server.ts";
+import { requireAdmin } from "../auth/guards.server.ts";
 import { ADMIN_STATUS_FILTERS, type AdminOrderQuery, PAGE_SIZES, parseAdminOrderQuery } from "../../modules/shop/orders.ts";
 import { searchOrders } from "../../modules/shop/orders.server.ts";
 import { getEnv } from "../../utils/env.server.ts";

@@ -6,7 +6,7 @@ import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList } from "../../components/ui/field.tsx";
 import { Card } from "../../components/ui/page.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { addToCart } from "../../modules/shop/cart.server.ts";
 import { AddToCartSchema } from "../../modules/shop/package-forms.ts";
 import { CATEGORY_LABELS, MAX_LINE_QUANTITY, packageTitle } from "../../modules/shop/packages.ts";

@@ -2,7 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireAdmin } from "../../modules/auth/guards.server.ts";
+import { requireAdmin } from "../auth/guards.server.ts";
 import { CATEGORY_LABELS, DEMO_PACKAGE_NOTICE, packageTitle } from "../../modules/shop/packages.ts";
 import { deletePackage, listAllPackages } from "../../modules/shop/packages.server.ts";
 import { getEnv } from "../../utils/env.server.ts";

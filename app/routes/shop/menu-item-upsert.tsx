@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "../../components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
-import { requireAdmin } from "../../modules/auth/guards.server.ts";
+import { requireAdmin } from "../auth/guards.server.ts";
 import { parsePackageFormData } from "../../modules/shop/images.server.ts";
 import { PackageFormSchema } from "../../modules/shop/package-forms.ts";
 import {

@@ -1,7 +1,7 @@
 import { OrdersTable } from "../../components/shop/orders-table.tsx";
 import { Pager } from "../../components/ui/pager.tsx";
 import { PageHeader } from "../../components/ui/page.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { listUserOrders } from "../../modules/shop/orders.server.ts";
 import { positiveIntParam } from "../../utils/params.ts";
 import type { Route } from "./+types/my-orders";

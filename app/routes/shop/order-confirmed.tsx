@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/page.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { isPaid } from "../../modules/shop/orders.ts";
 import { getOrderForUser } from "../../modules/shop/orders.server.ts";
 import { formatNumber } from "../../utils/misc.ts";

@@ -6,7 +6,7 @@ import { OrderStatusBadge } from "../../components/shop/order-status-badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, SelectField } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireAdmin, requireUser } from "../../modules/auth/guards.server.ts";
+import { requireAdmin, requireUser } from "../auth/guards.server.ts";
 import { adminChangeOrderStatus } from "../../modules/payments/admin-status.server.ts";
 import { CANCEL_REFUSALS, describeStatusChange, isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
 import { getOrderForViewer, orderLinesView } from "../../modules/shop/orders.server.ts";

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/page.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { fulfil } from "../../modules/payments/fulfil.server.ts";
 import { stripeConfigured } from "../../modules/payments/provider.server.ts";
 import { paymentIdFromCheckoutSession } from "../../modules/payments/stripe.server.ts";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, Field } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { type CartLine, getCart, removeCartLine, stepCartLine } from "../../modules/shop/cart.server.ts";
 import { OrderDetailsSchema } from "../../modules/shop/orders.ts";
 import { QuotaExceededError } from "../../modules/quotas/quotas.server.ts";

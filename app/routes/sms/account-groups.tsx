@@ -9,12 +9,12 @@ import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.t
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
 import { LabelledCell } from "../../components/ui/table.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
-import { groupsListAction } from "../../modules/contacts/forms.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
+import { groupsListAction } from "./forms/contacts.server.ts";
 import { getGroupSendReport } from "../../modules/contacts/group-send.server.ts";
 import { type Group, getGroup, groupMemberCounts, listGroups } from "../../modules/contacts/groups.server.ts";
 import { GROUPS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, TEXT } from "../../modules/contacts/schemas.ts";
-import { scheduleFormLoaderData } from "../../modules/scheduling/schedule-form.server.ts";
+import { scheduleFormLoaderData } from "./forms/schedule-sms.server.ts";
 import { countActiveGroupSchedules } from "../../modules/scheduling/schedules.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";

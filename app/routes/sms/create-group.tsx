@@ -5,8 +5,8 @@ import { GroupFields } from "../../components/contacts/group-fields.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { FormErrors } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
-import { createGroupAction } from "../../modules/contacts/forms.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
+import { createGroupAction } from "./forms/contacts.server.ts";
 import { GroupSchema } from "../../modules/contacts/schemas.ts";
 import type { Route } from "./+types/create-group";
 

@@ -1,12 +1,14 @@
 import { data } from "react-router";
 import { ApiReference } from "../../components/api/api-reference.tsx";
 import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
-import { getOwnApiKey } from "../../modules/api/keys.server.ts";
-import { openApiDocument } from "../../modules/api/openapi.server.ts";
-import { apiReference, KEY_VARIABLE } from "../../modules/api/reference.server.ts";
-import { API_BASE, API_ROUTES, readerExampleValues } from "../../modules/api/routes.server.ts";
-import { requireUser } from "../../modules/auth/guards.server.ts";
-import { sendSmsFormAction, smsFormConfig } from "../../modules/sms/send-form.server.ts";
+import { getOwnApiKey } from "../../modules/api-keys/keys.server.ts";
+import { openApiDocument } from "../../api/openapi.server.ts";
+import { apiReference, KEY_VARIABLE } from "../../api/reference.server.ts";
+import { API_BASE } from "../../api/define-route.ts";
+import { API_ROUTES, readerExampleValues } from "../../api/routes.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
+import { smsFormConfig } from "../../modules/sms/config.server.ts";
+import { sendSmsFormAction } from "./forms/send-sms.server.ts";
 import { requestOrigin } from "../../utils/http.server.ts";
 import type { Route } from "./+types/documentation";
 

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { getGroupSendReport } from "../../modules/contacts/group-send.server.ts";
 import { positiveInt } from "../../utils/params.ts";
 import type { Route } from "./+types/group-send-status";

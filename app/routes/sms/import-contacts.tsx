@@ -5,8 +5,8 @@ import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { CheckboxField, Field, FormErrors, SelectField } from "../../components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
-import { importContactsAction } from "../../modules/contacts/import-form.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
+import { importContactsAction } from "./forms/import-contacts.server.ts";
 import { describeImport, IMPORT_FIELDS, IMPORT_PATH, ImportMappingSchema } from "../../modules/contacts/import.ts";
 import {
   getImportReport,

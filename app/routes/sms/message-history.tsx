@@ -3,7 +3,7 @@ import { ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
 import { Pager } from "../../components/ui/pager.tsx";
 import { LabelledCell, Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { getMessageHistory, HISTORY_LIMIT } from "../../modules/sms/history.server.ts";
 import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
 import { positiveIntParam } from "../../utils/params.ts";

@@ -3,10 +3,10 @@ import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.t
 import { SendSmsHowTo } from "../../components/sms/send-sms-form.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { PageHeader } from "../../components/ui/page.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
 import { getGroup } from "../../modules/contacts/groups.server.ts";
 import { GROUPS_PATH, listHref } from "../../modules/contacts/schemas.ts";
-import { scheduleFormLoaderData, scheduleSmsFormAction } from "../../modules/scheduling/schedule-form.server.ts";
+import { scheduleFormLoaderData, scheduleSmsFormAction } from "./forms/schedule-sms.server.ts";
 import type { Route } from "./+types/schedule-sms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Schedule SMS | SMS Gateway" }];

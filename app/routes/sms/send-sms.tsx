@@ -1,6 +1,7 @@
 import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
-import { requireUser } from "../../modules/auth/guards.server.ts";
-import { sendSmsFormAction, smsFormConfig } from "../../modules/sms/send-form.server.ts";
+import { requireUser } from "../auth/guards.server.ts";
+import { smsFormConfig } from "../../modules/sms/config.server.ts";
+import { sendSmsFormAction } from "./forms/send-sms.server.ts";
 import type { Route } from "./+types/send-sms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Send SMS | SMS Gateway" }];

@@ -2,16 +2,16 @@
 // it with a column mapping. Answers with a redirect (and toast) or the errors for the screen.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { getEnv } from "../../utils/env.server.ts";
-import { pluralize } from "../../utils/misc.ts";
-import { hit, type Limit } from "../../utils/rate-limit.server.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
-import { PayloadTooLargeError, readFormDataWithLimit } from "../../utils/upload.server.ts";
-import { QuotaExceededError } from "../quotas/quotas.server.ts";
-import { NotFoundError } from "./errors.ts";
-import { describeImport, IMPORT_PATH, ImportMappingSchema } from "./import.ts";
-import { discardImportUpload, ImportFileError, runImport, saveImportUpload } from "./import.server.ts";
-import { CONTACTS_PATH } from "./schemas.ts";
+import { getEnv } from "../../../utils/env.server.ts";
+import { pluralize } from "../../../utils/misc.ts";
+import { hit, type Limit } from "../../../utils/rate-limit.server.ts";
+import { redirectWithToast } from "../../../utils/toast.server.ts";
+import { PayloadTooLargeError, readFormDataWithLimit } from "../../../utils/upload.server.ts";
+import { QuotaExceededError } from "../../../modules/quotas/quotas.server.ts";
+import { NotFoundError } from "../../../modules/contacts/errors.ts";
+import { describeImport, IMPORT_PATH, ImportMappingSchema } from "../../../modules/contacts/import.ts";
+import { discardImportUpload, ImportFileError, runImport, saveImportUpload } from "../../../modules/contacts/import.server.ts";
+import { CONTACTS_PATH } from "../../../modules/contacts/schemas.ts";
 
 const notFound = () => data(null, { status: 404 });
 
@@ -71,5 +71,5 @@ export async function importContactsAction(request: Request, userId: number) {
     if (error instanceof NotFoundError) throw notFound();
     throw error;
   }
-  return redirectWithToast(`${IMPORT_PATH}?report=${report.id}`, { description: describeImport(report, "toast") });
+  return redirectWithToast(`${IMPORT_PATH}?report=${report.id}`, { description: describeImport(report, "short") });
 }

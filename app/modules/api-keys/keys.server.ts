@@ -1,3 +1,4 @@
+// API keys as data: make, hash, encrypt, store and look up. Domain, not app/api: the token page, the seed and the API all use it.
 import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { eq } from "drizzle-orm";

@@ -4,17 +4,18 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
-import { clock } from "../../utils/clock.server.ts";
-import { pluralize } from "../../utils/misc.ts";
-import { positiveIntParam } from "../../utils/params.ts";
-import { canonicalTimeZone, timeZoneNames } from "../../utils/time-zone.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
-import { setUserTimeZone, type SessionUser } from "../auth/users.server.ts";
-import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
-import { InsufficientCreditsError } from "../credits/ledger.server.ts";
-import { QuotaExceededError } from "../quotas/quotas.server.ts";
-import { checkCost, smsFormConfig } from "../sms/send-form.server.ts";
-import { countSegments } from "../sms/segments.ts";
+import { clock } from "../../../utils/clock.server.ts";
+import { pluralize } from "../../../utils/misc.ts";
+import { positiveIntParam } from "../../../utils/params.ts";
+import { canonicalTimeZone, timeZoneNames } from "../../../utils/time-zone.ts";
+import { redirectWithToast } from "../../../utils/toast.server.ts";
+import { setUserTimeZone, type SessionUser } from "../../../modules/auth/users.server.ts";
+import { EmptyGroupError, InactiveContactError, NotFoundError } from "../../../modules/contacts/errors.ts";
+import { InsufficientCreditsError } from "../../../modules/credits/ledger.server.ts";
+import { QuotaExceededError } from "../../../modules/quotas/quotas.server.ts";
+import { smsFormConfig } from "../../../modules/sms/config.server.ts";
+import { checkCost } from "./send-sms.server.ts";
+import { countSegments } from "../../../modules/sms/segments.ts";
 import {
   cancelSchedule,
   createSchedule,
@@ -22,9 +23,9 @@ import {
   ScheduleInputError,
   ScheduleNotFoundError,
   type ScheduleTarget,
-} from "./schedules.server.ts";
-import type { Repeat } from "./recurrence.ts";
-import { createSchedulePanelSchema, createScheduleSmsSchema, SCHEDULE_INTENT } from "./schemas.ts";
+} from "../../../modules/scheduling/schedules.server.ts";
+import type { Repeat } from "../../../modules/scheduling/recurrence.ts";
+import { createSchedulePanelSchema, createScheduleSmsSchema, SCHEDULE_INTENT } from "../../../modules/scheduling/schemas.ts";
 
 export const SMS_SCHEDULED = "SMS scheduled successfully!";
 export const SCHEDULE_FAILED = "Failed to schedule SMS, please check to ensure that you have enough credits";

@@ -1,8 +1,8 @@
 // Messages as the REST API shows them: the owner's id is in every WHERE clause, so another
 // account's message is simply not found. Sending goes through the same queueMessages as the screens.
 import { z } from "zod";
-import type { MessageStatus } from "../sms/message-status.ts";
-import { statement } from "../../db/statements.server.ts";
+import type { MessageStatus } from "../modules/sms/message-status.ts";
+import { statement } from "../db/statements.server.ts";
 import { decodeCursor, encodeCursor } from "./cursor.server.ts";
 import { ApiError } from "./errors.ts";
 import type { ApiMessage } from "./schemas.ts";

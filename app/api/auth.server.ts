@@ -11,13 +11,13 @@
 // the script creates a new random one, which invalidates every entry too.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { getRedis, logRedisFailure, redisForRequest, redisKey } from "../../queue/redis.server.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { Coalescer } from "../../utils/coalescer.server.ts";
-import { log } from "../../utils/log.server.ts";
-import { hit } from "../../utils/rate-limit.server.ts";
+import { getRedis, logRedisFailure, redisForRequest, redisKey } from "../queue/redis.server.ts";
+import { clock } from "../utils/clock.server.ts";
+import { Coalescer } from "../utils/coalescer.server.ts";
+import { log } from "../utils/log.server.ts";
+import { hit } from "../utils/rate-limit.server.ts";
 import { ApiError } from "./errors.ts";
-import { findKeyOwner, hashApiKey, isWellFormedApiKey, type KeyOwner, recordKeyUse, storeNewApiKey } from "./keys.server.ts";
+import { findKeyOwner, hashApiKey, isWellFormedApiKey, type KeyOwner, recordKeyUse, storeNewApiKey } from "../modules/api-keys/keys.server.ts";
 
 const WINDOW_MS = 60_000;
 // Only a safety net for the case where Redis could not be told about a regeneration.

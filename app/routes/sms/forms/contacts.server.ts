@@ -3,22 +3,24 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { getEnv } from "../../utils/env.server.ts";
-import { pluralize } from "../../utils/misc.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
-import { logUnexpected, unexpectedFormFailure } from "../../utils/unexpected-failure.server.ts";
-import type { SessionUser } from "../auth/users.server.ts";
-import { InsufficientCreditsError } from "../credits/ledger.server.ts";
-import { QuotaExceededError } from "../quotas/quotas.server.ts";
-import { schedulePanelAction } from "../scheduling/schedule-form.server.ts";
-import { SCHEDULE_INTENT } from "../scheduling/schemas.ts";
-import { createCheckCostSchema } from "../sms/schemas.ts";
-import { NOT_ENOUGH_CREDITS, SMS_SEND_ERROR, SMS_SENT, smsFormConfig } from "../sms/send-form.server.ts";
-import { queueMessage } from "../sms/send.server.ts";
-import { createContact, deleteContact, getContact, updateContact } from "./contacts.server.ts";
-import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "./errors.ts";
-import { startGroupSend } from "./group-send.server.ts";
-import { createGroup, deleteGroup, updateGroup } from "./groups.server.ts";
+import { getEnv } from "../../../utils/env.server.ts";
+import { pluralize } from "../../../utils/misc.ts";
+import { redirectWithToast } from "../../../utils/toast.server.ts";
+import { logUnexpected, unexpectedFormFailure } from "../../../utils/unexpected-failure.server.ts";
+import type { SessionUser } from "../../../modules/auth/users.server.ts";
+import { InsufficientCreditsError } from "../../../modules/credits/ledger.server.ts";
+import { QuotaExceededError } from "../../../modules/quotas/quotas.server.ts";
+import { schedulePanelAction } from "./schedule-sms.server.ts";
+import { deleteGroup } from "../../../modules/scheduling/cancel.server.ts";
+import { SCHEDULE_INTENT } from "../../../modules/scheduling/schemas.ts";
+import { createCheckCostSchema } from "../../../modules/sms/schemas.ts";
+import { smsFormConfig } from "../../../modules/sms/config.server.ts";
+import { NOT_ENOUGH_CREDITS, SMS_SEND_ERROR, SMS_SENT } from "./send-sms.server.ts";
+import { queueMessage } from "../../../modules/sms/send.server.ts";
+import { createContact, deleteContact, getContact, updateContact } from "../../../modules/contacts/contacts.server.ts";
+import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "../../../modules/contacts/errors.ts";
+import { startGroupSend } from "../../../modules/contacts/group-send.server.ts";
+import { createGroup, updateGroup } from "../../../modules/contacts/groups.server.ts";
 import {
   CONTACTS_PATH,
   createContactSchema,
@@ -33,7 +35,7 @@ import {
   readListQuery,
   SEND_PANEL_INTENT,
   TEXT,
-} from "./schemas.ts";
+} from "../../../modules/contacts/schemas.ts";
 
 const notFound = () => data(null, { status: 404 });
 

@@ -1,16 +1,17 @@
 // The REST API core: a plain request in, a plain JSON response out, no framework. The Node adapter
 // (server/api.ts) and the tests both call it.
 import type { z } from "zod";
-import { getEnv } from "../../utils/env.server.ts";
-import { publicOrigin } from "../../utils/http.server.ts";
-import { log } from "../../utils/log.server.ts";
-import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
-import { InsufficientCreditsError } from "../credits/ledger.server.ts";
-import { QuotaExceededError } from "../quotas/quotas.server.ts";
-import { ScheduleNotFoundError } from "../scheduling/schedules.server.ts";
+import { getEnv } from "../utils/env.server.ts";
+import { publicOrigin } from "../utils/http.server.ts";
+import { log } from "../utils/log.server.ts";
+import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "../modules/contacts/errors.ts";
+import { InsufficientCreditsError } from "../modules/credits/ledger.server.ts";
+import { QuotaExceededError } from "../modules/quotas/quotas.server.ts";
+import { ScheduleNotFoundError } from "../modules/scheduling/schedules.server.ts";
 import { authenticate, createApiGate, type RateLimit, rateLimitHeaders } from "./auth.server.ts";
 import { ApiError } from "./errors.ts";
-import { API_ROUTES, type ApiRoute } from "./routes.server.ts";
+import type { ApiRoute } from "./define-route.ts";
+import { API_ROUTES } from "./routes.server.ts";
 import { IdempotencyKeyHeader } from "./schemas.ts";
 import { createSendBatcher } from "./send-batcher.server.ts";
 

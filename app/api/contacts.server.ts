@@ -1,12 +1,12 @@
 // Contacts, groups and group sends as the REST API shows them, on the contacts module's own domain
 // functions (the screens' rules; the owner's id in every WHERE clause).
 import { z } from "zod";
-import { statement } from "../../db/statements.server.ts";
-import { type Contact, createContact, listContactsAfter, type NamePosition } from "../contacts/contacts.server.ts";
-import { NotFoundError } from "../contacts/errors.ts";
-import { describeGroupSend, type GroupSendReport } from "../contacts/group-send.ts";
-import { getGroupSendReport, startGroupSend } from "../contacts/group-send.server.ts";
-import { type Group, listGroupsAfter } from "../contacts/groups.server.ts";
+import { statement } from "../db/statements.server.ts";
+import { type Contact, createContact, listContactsAfter, type NamePosition } from "../modules/contacts/contacts.server.ts";
+import { NotFoundError } from "../modules/contacts/errors.ts";
+import { describeGroupSend, type GroupSendReport } from "../modules/contacts/group-send.ts";
+import { getGroupSendReport, startGroupSend } from "../modules/contacts/group-send.server.ts";
+import { type Group, listGroupsAfter } from "../modules/contacts/groups.server.ts";
 import { decodeCursor, encodeCursor } from "./cursor.server.ts";
 import { ApiError } from "./errors.ts";
 import { idempotencyConflict } from "./messages.server.ts";

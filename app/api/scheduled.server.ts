@@ -2,12 +2,12 @@
 // same rules and the same runner as the Schedule SMS screen) under an id of its own kind, sch_<id>,
 // that reads as a message: status `scheduled` until it goes out, then the status of the message it
 // became.
-import { statement } from "../../db/statements.server.ts";
-import { getUserById } from "../auth/users.server.ts";
-import { InsufficientCreditsError } from "../credits/ledger.server.ts";
-import { TIMING_MESSAGES } from "../scheduling/recurrence.ts";
-import { cancelSchedule, createSchedule, getSchedule, type Schedule, type ScheduleField, ScheduleInputError } from "../scheduling/schedules.server.ts";
-import { countSegments } from "../sms/segments.ts";
+import { statement } from "../db/statements.server.ts";
+import { getUserById } from "../modules/auth/users.server.ts";
+import { InsufficientCreditsError } from "../modules/credits/ledger.server.ts";
+import { TIMING_MESSAGES } from "../modules/scheduling/recurrence.ts";
+import { cancelSchedule, createSchedule, getSchedule, type Schedule, type ScheduleField, ScheduleInputError } from "../modules/scheduling/schedules.server.ts";
+import { countSegments } from "../modules/sms/segments.ts";
 import { ApiError } from "./errors.ts";
 import { getApiMessage, getOccurrenceMessage, idempotencyConflict, keyUsedByMessage } from "./messages.server.ts";
 import { type ApiMessage, type ApiScheduledMessage, SCHEDULED_ID_PREFIX } from "./schemas.ts";

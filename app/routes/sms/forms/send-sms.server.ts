@@ -1,22 +1,18 @@
 // The send form's action, shared by /sms/sendSms and /sms/documentation (both show the form).
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { getEnv } from "../../utils/env.server.ts";
-import { pluralize } from "../../utils/misc.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
-import { unexpectedFormFailure } from "../../utils/unexpected-failure.server.ts";
-import { InsufficientCreditsError } from "../credits/ledger.server.ts";
-import { createCheckCostSchema, createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "./schemas.ts";
-import { queueMessage } from "./send.server.ts";
+import { pluralize } from "../../../utils/misc.ts";
+import { redirectWithToast } from "../../../utils/toast.server.ts";
+import { unexpectedFormFailure } from "../../../utils/unexpected-failure.server.ts";
+import { InsufficientCreditsError } from "../../../modules/credits/ledger.server.ts";
+import { createCheckCostSchema, createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "../../../modules/sms/schemas.ts";
+import { smsFormConfig } from "../../../modules/sms/config.server.ts";
+import { queueMessage } from "../../../modules/sms/send.server.ts";
 
 export const SMS_SENT = "SMS sent successfully!";
 export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure that you have enough credits";
 /** When the send fails for another reason than the input or the balance (e.g. the database). */
 export const SMS_SEND_ERROR = "Error sending SMS";
-
-export function smsFormConfig(): SmsFormConfig {
-  return { defaultCountry: getEnv().DEFAULT_COUNTRY, maxSegments: getEnv().SMS_MAX_SEGMENTS };
-}
 
 /** "Check cost": the counter without JavaScript, from the posted values (which the form keeps). */
 export function checkCost(formData: FormData, config: SmsFormConfig) {

@@ -1,13 +1,13 @@
 // The REST API's request and response shapes. The server validates with them and the OpenAPI
 // document is generated from them, so the reference cannot drift from what the server does.
 import { z } from "zod";
-import { GROUP_SEND_STATUSES } from "../../db/schema/contacts.ts";
-import { emailField } from "../auth/schemas.ts";
-import { SKIP_REASONS } from "../contacts/group-send.ts";
-import { contactNameField, DESCRIPTION_MAX, groupNameField } from "../contacts/schemas.ts";
-import { MESSAGE_STATUSES } from "../sms/message-status.ts";
-import { phoneField } from "../sms/phone.ts";
-import { messageBodyField, type SmsFormConfig } from "../sms/schemas.ts";
+import { GROUP_SEND_STATUSES } from "../db/schema/contacts.ts";
+import { emailField } from "../modules/auth/schemas.ts";
+import { SKIP_REASONS } from "../modules/contacts/group-send.ts";
+import { contactNameField, DESCRIPTION_MAX, groupNameField } from "../modules/contacts/schemas.ts";
+import { MESSAGE_STATUSES } from "../modules/sms/message-status.ts";
+import { phoneField } from "../modules/sms/phone.ts";
+import { messageBodyField, type SmsFormConfig } from "../modules/sms/schemas.ts";
 import { API_ERROR_CODES } from "./errors.ts";
 
 export const EXAMPLE_PHONE = "+12025550123";

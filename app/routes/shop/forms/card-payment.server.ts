@@ -2,11 +2,11 @@
 // the order and grant its credits, and answer the payment screen.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { clock } from "../../utils/clock.server.ts";
-import { type OrderWithLines, recordPaymentFailure } from "../shop/orders.server.ts";
-import { cardSchema } from "./card.ts";
-import { fulfil } from "./fulfil.server.ts";
-import { CARD_PAYMENTS_NOT_CONFIGURED, chargeTestCard, testCardsAccepted } from "./offline.server.ts";
+import { clock } from "../../../utils/clock.server.ts";
+import { type OrderWithLines, recordPaymentFailure } from "../../../modules/shop/orders.server.ts";
+import { cardSchema } from "../../../modules/payments/card.ts";
+import { fulfil } from "../../../modules/payments/fulfil.server.ts";
+import { CARD_PAYMENTS_NOT_CONFIGURED, chargeTestCard, testCardsAccepted } from "../../../modules/payments/offline.server.ts";
 
 const serverCardSchema = cardSchema(() => clock.date());
 

@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas (never by hand).
 import { z } from "zod";
-import { getEnv } from "../../utils/env.server.ts";
-import { formatNumber } from "../../utils/misc.ts";
+import { getEnv } from "../utils/env.server.ts";
+import { formatNumber } from "../utils/misc.ts";
 import { API_ERRORS, type ApiErrorCode } from "./errors.ts";
-import type { ApiRoute } from "./routes.server.ts";
+import type { ApiRoute } from "./define-route.ts";
 import {
   BalanceSchema,
   ContactListSchema,

@@ -1,15 +1,14 @@
 // The REST API's route table: the server dispatches on it and the OpenAPI document is built from
 // it, so every route answered is documented. A new endpoint is one defineRoute entry.
-import type { z } from "zod";
-import { createGroup } from "../contacts/groups.server.ts";
-import { getBalance } from "../credits/ledger.server.ts";
-import { smsFormConfig } from "../sms/send-form.server.ts";
+import { createGroup } from "../modules/contacts/groups.server.ts";
+import { getBalance } from "../modules/credits/ledger.server.ts";
+import { smsFormConfig } from "../modules/sms/config.server.ts";
 import { createApiContact, getApiGroupSend, GROUP_SENDS_PATH, latestGroupIds, listApiContacts, listApiGroups, sendApiGroupMessage } from "./contacts.server.ts";
-import { ApiError, type ApiErrorCode } from "./errors.ts";
+import { API_BASE, type ApiRoute, defineRoute } from "./define-route.ts";
+import { ApiError } from "./errors.ts";
 import { latestMessageId, listApiMessages, sendApiMessage } from "./messages.server.ts";
 import { openApiDocument } from "./openapi.server.ts";
 import { cancelApiMessage, getApiMessageById, latestScheduledMessageId, scheduleApiMessage } from "./scheduled.server.ts";
-import type { SendBatcher } from "./send-batcher.server.ts";
 import {
   BalanceSchema,
   ContactListSchema,
@@ -32,66 +31,6 @@ import {
   ScheduledMessageSchema,
   SentOrScheduledSchema,
 } from "./schemas.ts";
-
-export const API_BASE = "/api/v1";
-
-export type RouteContext<Params, Query, Body> = {
-  /** The key owner's id; 0 on the public routes. */
-  userId: number;
-  params: Params;
-  query: Query;
-  body: Body;
-  idempotencyKey: string | undefined;
-  /** Scheme, host and port the client used (forwarded headers only with TRUST_PROXY). */
-  origin: string;
-  /** Queues a message with the user's other API sends of the same millisecond. */
-  sendBatcher: SendBatcher;
-};
-
-export type RouteResult = { status?: number; body: unknown; headers?: Record<string, string> };
-
-type Schema = z.ZodType<Record<string, unknown>>;
-
-export type ApiRoute = {
-  method: "GET" | "POST" | "DELETE";
-  /** OpenAPI path template, e.g. /api/v1/messages/{id}. */
-  path: string;
-  operationId: string;
-  tag: string;
-  summary: string;
-  description?: string;
-  /** false: answered without an API key (the OpenAPI document). */
-  auth: boolean;
-  params?: Schema;
-  query?: Schema;
-  body?: Schema;
-  /** Reads the Idempotency-Key header. */
-  idempotent?: boolean;
-  success: { status: number; description: string; schema: z.ZodType };
-  /** The errors this route adds to the common ones (401, 429, and 400/413/415/422 with a body). */
-  errors?: ApiErrorCode[];
-  /** Values for the documentation's curl examples. */
-  example?: {
-    params?: Record<string, string | number>;
-    query?: Record<string, string | number>;
-    body?: Record<string, unknown>;
-    /** Path parameters from the reader's own data (e.g. their newest message), so the example works as printed. */
-    readerParams?: (userId: number) => Record<string, string | number | null>;
-  };
-  handle: (ctx: RouteContext<never, never, never>) => RouteResult | Promise<RouteResult>;
-};
-
-/** Types the handler's params, query and body from the route's own schemas. */
-function defineRoute<P extends Schema, Q extends Schema, B extends Schema>(
-  route: Omit<ApiRoute, "params" | "query" | "body" | "handle"> & {
-    params?: P;
-    query?: Q;
-    body?: B;
-    handle: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => RouteResult | Promise<RouteResult>;
-  },
-): ApiRoute {
-  return route as unknown as ApiRoute;
-}
 
 // Made on first use: their limits come from the configuration, which import does not read.
 let requestSchemas: ReturnType<typeof createRequestSchemas> | undefined;

@@ -1,0 +1,65 @@
+// One REST route's declaration: its method, path, schemas, documentation and handler. The route
+// table (routes.server.ts) is a list of these; the dispatcher and the OpenAPI document read it.
+import type { z } from "zod";
+import type { ApiErrorCode } from "./errors.ts";
+import type { SendBatcher } from "./send-batcher.server.ts";
+
+export const API_BASE = "/api/v1";
+
+export type RouteContext<Params, Query, Body> = {
+  /** The key owner's id; 0 on the public routes. */
+  userId: number;
+  params: Params;
+  query: Query;
+  body: Body;
+  idempotencyKey: string | undefined;
+  /** Scheme, host and port the client used (forwarded headers only with TRUST_PROXY). */
+  origin: string;
+  /** Queues a message with the user's other API sends of the same millisecond. */
+  sendBatcher: SendBatcher;
+};
+
+export type RouteResult = { status?: number; body: unknown; headers?: Record<string, string> };
+
+type Schema = z.ZodType<Record<string, unknown>>;
+
+export type ApiRoute = {
+  method: "GET" | "POST" | "DELETE";
+  /** OpenAPI path template, e.g. /api/v1/messages/{id}. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** false: answered without an API key (the OpenAPI document). */
+  auth: boolean;
+  params?: Schema;
+  query?: Schema;
+  body?: Schema;
+  /** Reads the Idempotency-Key header. */
+  idempotent?: boolean;
+  success: { status: number; description: string; schema: z.ZodType };
+  /** The errors this route adds to the common ones (401, 429, and 400/413/415/422 with a body). */
+  errors?: ApiErrorCode[];
+  /** Values for the documentation's curl examples. */
+  example?: {
+    params?: Record<string, string | number>;
+    query?: Record<string, string | number>;
+    body?: Record<string, unknown>;
+    /** Path parameters from the reader's own data (e.g. their newest message), so the example works as printed. */
+    readerParams?: (userId: number) => Record<string, string | number | null>;
+  };
+  handle: (ctx: RouteContext<never, never, never>) => RouteResult | Promise<RouteResult>;
+};
+
+/** Types the handler's params, query and body from the route's own schemas. */
+export function defineRoute<P extends Schema, Q extends Schema, B extends Schema>(
+  route: Omit<ApiRoute, "params" | "query" | "body" | "handle"> & {
+    params?: P;
+    query?: Q;
+    body?: B;
+    handle: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => RouteResult | Promise<RouteResult>;
+  },
+): ApiRoute {
+  return route as unknown as ApiRoute;
+}
