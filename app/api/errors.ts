@@ -42,3 +42,8 @@ export class ApiError extends Error {
     return { error: { code: this.code, message: this.message, ...(this.field ? { field: this.field } : {}) } };
   }
 }
+
+/** The 404 for an id that is not one of the caller's `what`s (or does not exist). */
+export function notFoundError(what: string): ApiError {
+  return new ApiError("not_found", `No ${what} with this id in your account`);
+}

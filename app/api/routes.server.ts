@@ -5,7 +5,7 @@ import { getBalance } from "../modules/credits/ledger.server.ts";
 import { smsFormConfig } from "../modules/sms/config.server.ts";
 import { createApiContact, getApiGroupSend, GROUP_SENDS_PATH, latestGroupIds, listApiContacts, listApiGroups, sendApiGroupMessage } from "./contacts.server.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "./define-route.ts";
-import { ApiError } from "./errors.ts";
+import { notFoundError } from "./errors.ts";
 import { latestMessageId, listApiMessages, sendApiMessage } from "./messages.server.ts";
 import { openApiDocument } from "./openapi.server.ts";
 import { cancelApiMessage, getApiMessageById, latestScheduledMessageId, scheduleApiMessage } from "./scheduled.server.ts";
@@ -36,7 +36,6 @@ import {
 let requestSchemas: ReturnType<typeof createRequestSchemas> | undefined;
 const schemas = () => (requestSchemas ??= createRequestSchemas(smsFormConfig()));
 
-const notFound = (what: string) => new ApiError("not_found", `No ${what} with this id in your account`);
 const replayed = (yes: boolean) => (yes ? { "Idempotent-Replayed": "true" } : undefined);
 
 export const API_ROUTES: ApiRoute[] = [
@@ -204,7 +203,7 @@ export const API_ROUTES: ApiRoute[] = [
     example: { params: { id: 3 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupSendId }) },
     handle: ({ userId, params, origin }) => {
       const groupSend = getApiGroupSend(userId, params.id, origin);
-      if (!groupSend) throw notFound("group send");
+      if (!groupSend) throw notFoundError("group send");
       return { body: groupSend };
     },
   }),

@@ -8,7 +8,7 @@ import { InsufficientCreditsError } from "../modules/credits/ledger.server.ts";
 import { TIMING_MESSAGES } from "../modules/scheduling/recurrence.ts";
 import { cancelSchedule, createSchedule, getSchedule, type Schedule, type ScheduleField, ScheduleInputError } from "../modules/scheduling/schedules.server.ts";
 import { countSegments } from "../modules/sms/segments.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, notFoundError } from "./errors.ts";
 import { getApiMessage, getOccurrenceMessage, idempotencyConflict, keyUsedByMessage } from "./messages.server.ts";
 import { type ApiMessage, type ApiScheduledMessage, SCHEDULED_ID_PREFIX } from "./schemas.ts";
 
@@ -16,8 +16,6 @@ type OneOff = Schedule & { target: { kind: "phone"; to: string } };
 
 // The domain's field names as POST /messages spells them.
 const API_FIELDS: Partial<Record<ScheduleField, string>> = { target: "to", body: "body", firstSend: "sendAt" };
-
-const notFound = () => new ApiError("not_found", "No message with this id in your account");
 
 function isOneOff(schedule: Schedule | null): schedule is OneOff {
   return schedule !== null && schedule.repeat === "none" && schedule.target.kind === "phone";
@@ -106,11 +104,11 @@ function scheduledIdOf(id: string): number {
 export function getApiMessageById(userId: number, id: number | string): ApiMessage | ApiScheduledMessage {
   if (typeof id === "number") {
     const message = getApiMessage(userId, id);
-    if (!message) throw notFound();
+    if (!message) throw notFoundError("message");
     return message;
   }
   const schedule = getSchedule(userId, scheduledIdOf(id));
-  if (!isOneOff(schedule)) throw notFound();
+  if (!isOneOff(schedule)) throw notFoundError("message");
   return present(userId, schedule);
 }
 
@@ -120,11 +118,11 @@ export function getApiMessageById(userId: number, id: number | string): ApiMessa
  */
 export async function cancelApiMessage(userId: number, id: number | string): Promise<ApiScheduledMessage> {
   if (typeof id === "number") {
-    if (!getApiMessage(userId, id)) throw notFound();
+    if (!getApiMessage(userId, id)) throw notFoundError("message");
     throw new ApiError("already_sent", `Message ${id} has already been sent: only a scheduled message (an sch_ id) can be cancelled`);
   }
   const schedule = getSchedule(userId, scheduledIdOf(id));
-  if (!isOneOff(schedule)) throw notFound();
+  if (!isOneOff(schedule)) throw notFoundError("message");
   const wentOut = (current: OneOff) => {
     const message = present(userId, current);
     if (message.messageId !== null || current.status === "completed") {

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { href, isRouteErrorResponse, Link, useRouteError } from "react-router";
 
 /** One place that turns thrown responses and errors into a page. 404 reads exactly "NotFound". */
 export function GeneralErrorBoundary() {
@@ -17,7 +17,7 @@ export function GeneralErrorBoundary() {
       <h1 className="text-2xl font-semibold">{status === 403 ? "Access denied" : "Something went wrong"}</h1>
       <p className="mt-4 text-slate-600">{message}</p>
       <p className="mt-6">
-        <Link to="/">Back to Home</Link>
+        <Link to={href("/")}>Back to Home</Link>
       </p>
     </div>
   );

@@ -1,28 +1,29 @@
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { Form, href, Link, NavLink, useLocation } from "react-router";
 import { cn, formatNumber } from "../utils/misc.ts";
 import { buttonClass } from "./ui/button.tsx";
 
 export type NavUser = { id: number; fullName: string; role: "customer" | "admin" };
 
+// Four links keep the spec's own casing (paths match case-insensitively), which href() does not type.
 const controlPanelLinks = [
-  { to: "/sms/sendSms", label: "Send SMS" },
-  { to: "/sms/scheduleSms", label: "Schedule SMS" },
-  { to: "/sms/scheduled", label: "Scheduled SMS" },
-  { to: "/sms/messageHistory", label: "Message History" },
-  { to: "/sms/createContact", label: "Create New Contact" },
+  { to: href("/sms/sendSms"), label: "Send SMS" },
+  { to: href("/sms/scheduleSms"), label: "Schedule SMS" },
+  { to: href("/sms/scheduled"), label: "Scheduled SMS" },
+  { to: href("/sms/messageHistory"), label: "Message History" },
+  { to: href("/sms/createContact"), label: "Create New Contact" },
   { to: "/sms/CreateGroup", label: "Create New Group" },
   { to: "/sms/AccountContacts", label: "Contacts" },
   { to: "/sms/AccountGroups", label: "Groups" },
-  { to: "/sms/apiToken", label: "API Token (OAuth)" },
+  { to: href("/sms/apiToken"), label: "API Token (OAuth)" },
   { to: "/order/myorders", label: "Orders" },
-  { to: "/sms/documentation", label: "API Documentation" },
+  { to: href("/sms/documentation"), label: "API Documentation" },
 ];
 
 const adminLinks = [
-  { to: "/order/allOrders", label: "All Orders" },
-  { to: "/menuItem/menuitemlist", label: "Menu Items" },
-  { to: "/admin/support", label: "Support Inbox" },
-  { to: "/admin/users", label: "Accounts & Credits" },
+  { to: href("/order/allOrders"), label: "All Orders" },
+  { to: href("/menuItem/menuitemlist"), label: "Menu Items" },
+  { to: href("/admin/support"), label: "Support Inbox" },
+  { to: href("/admin/users"), label: "Accounts & Credits" },
 ];
 
 const menuItemClass = "block rounded px-3 py-2 text-sm text-slate-700 no-underline hover:bg-slate-100 hover:text-slate-900";
@@ -56,7 +57,7 @@ function Menu({ label, links }: { label: string; links: { to: string; label: str
 function CartLink({ count }: { count: number }) {
   return (
     <Link
-      to="/shoppingCart"
+      to={href("/shoppingCart")}
       aria-label={`Shopping cart, ${count} ${count === 1 ? "item" : "items"}`}
       className="relative inline-flex items-center gap-1 rounded px-2 py-1 text-slate-700 no-underline hover:text-slate-900"
     >
@@ -77,21 +78,21 @@ export function Nav({ user, balance, cartCount }: { user: NavUser | null; balanc
   return (
     <header className="border-b border-slate-200 bg-white">
       <nav aria-label="Main" className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
-        <Link to="/" className="shrink-0" aria-label="SMS Gateway home">
+        <Link to={href("/")} className="shrink-0" aria-label="SMS Gateway home">
           <img src="/logo.svg" alt="SMS Gateway" className="h-[60px] w-auto" />
         </Link>
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           {isCustomer ? (
             <>
               <Menu label="Control Panel" links={controlPanelLinks} />
-              <NavLink to="/sms/support" className={navLinkClass}>
+              <NavLink to={href("/sms/support")} className={navLinkClass}>
                 Support
               </NavLink>
             </>
           ) : (
             <>
               <Link
-                to={user?.role === "admin" ? "/order/allOrders" : "/order/myOrders"}
+                to={user?.role === "admin" ? href("/order/allOrders") : href("/order/myOrders")}
                 aria-label="Orders"
                 title="Orders"
                 className="rounded px-2 py-1 text-slate-700 hover:text-slate-900"
@@ -100,10 +101,10 @@ export function Nav({ user, balance, cartCount }: { user: NavUser | null; balanc
                   <path d="M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01" strokeLinecap="round" />
                 </svg>
               </Link>
-              <NavLink to="/blog/sms-api-services-how-they-work" className={navLinkClass}>
+              <NavLink to={href("/blog/:slug", { slug: "sms-api-services-how-they-work" })} className={navLinkClass}>
                 Blog
               </NavLink>
-              <NavLink to="/sms/contact" className={navLinkClass}>
+              <NavLink to={href("/sms/contact")} className={navLinkClass}>
                 Contact
               </NavLink>
               {user?.role === "admin" ? <Menu label="Admin" links={adminLinks} /> : null}
@@ -118,7 +119,7 @@ export function Nav({ user, balance, cartCount }: { user: NavUser | null; balanc
                 Account balance: {formatNumber(balance)} credits
               </span>
               <span className="text-sm font-medium text-slate-900">Welcome, {user.fullName}</span>
-              <Form method="post" action="/logout">
+              <Form method="post" action={href("/logout")}>
                 <button type="submit" className={buttonClass({ variant: "secondary", size: "sm" })}>
                   Logout
                 </button>
@@ -126,13 +127,13 @@ export function Nav({ user, balance, cartCount }: { user: NavUser | null; balanc
             </>
           ) : (
             <>
-              <Link to="/register" className={buttonClass({ variant: "success", size: "sm" }, "w-[120px]")}>
+              <Link to={href("/register")} className={buttonClass({ variant: "success", size: "sm" }, "w-[120px]")}>
                 Try for free
               </Link>
-              <Link to="/register" className={buttonClass({ variant: "secondary", size: "sm" }, "w-[100px]")}>
+              <Link to={href("/register")} className={buttonClass({ variant: "secondary", size: "sm" }, "w-[100px]")}>
                 Register
               </Link>
-              <Link to="/login" className={buttonClass({ variant: "primary", size: "sm" }, "w-[100px]")}>
+              <Link to={href("/login")} className={buttonClass({ variant: "primary", size: "sm" }, "w-[100px]")}>
                 Login
               </Link>
             </>

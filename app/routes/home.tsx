@@ -1,4 +1,4 @@
-import { Form, Link, useSubmit } from "react-router";
+import { Form, href, Link, useSubmit } from "react-router";
 import { Badge } from "../components/ui/badge.tsx";
 import { Button, ButtonLink } from "../components/ui/button.tsx";
 import { Field, SelectField } from "../components/ui/field.tsx";
@@ -36,7 +36,7 @@ function SignUpBanner() {
         <p className="text-lg font-semibold">Sign up for free and send your first SMS in minutes.</p>
         <p className="text-sm text-brand-100">No contract, no monthly fee: buy credits only when you need them.</p>
       </div>
-      <ButtonLink to="/register" variant="secondary">
+      <ButtonLink to={href("/register")} variant="secondary">
         Sign up for free
       </ButtonLink>
     </section>
@@ -88,7 +88,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {packages.map((p) => (
             <li key={p.id} className="flex flex-col overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-              <Link to={`/menuItemDetails/${p.id}`} className="block aspect-[3/2] bg-slate-100" tabIndex={-1} aria-hidden="true">
+              <Link to={href("/menuItemDetails/:menuItemId", { menuItemId: String(p.id) })} className="block aspect-[3/2] bg-slate-100" tabIndex={-1} aria-hidden="true">
                 {p.image ? <img src={p.image} alt="" className="h-full w-full object-cover" loading="lazy" /> : null}
               </Link>
               <div className="flex flex-1 flex-col gap-3 p-5">
@@ -97,7 +97,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   {p.specialTag ? <Badge tone="warning">{p.specialTag}</Badge> : null}
                 </div>
                 <h2 className="text-lg font-semibold text-slate-900">
-                  <Link to={`/menuItemDetails/${p.id}`} className="text-slate-900 no-underline hover:text-brand-700">
+                  <Link to={href("/menuItemDetails/:menuItemId", { menuItemId: String(p.id) })} className="text-slate-900 no-underline hover:text-brand-700">
                     {packageTitle(p.name)}
                   </Link>
                 </h2>
@@ -109,7 +109,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                       {formatNumber(p.credits)} credits · ${(p.priceCents / 100 / p.credits).toFixed(3)} per SMS
                     </p>
                   </div>
-                  <ButtonLink to={`/menuItemDetails/${p.id}`} size="sm" aria-label={`View details of ${packageTitle(p.name)}`}>
+                  <ButtonLink to={href("/menuItemDetails/:menuItemId", { menuItemId: String(p.id) })} size="sm" aria-label={`View details of ${packageTitle(p.name)}`}>
                     View Details
                   </ButtonLink>
                 </div>

@@ -1,13 +1,13 @@
-import { data } from "react-router";
+import { notFound } from "../utils/responses.server.ts";
 
 export const handle = { bare: true };
 
 export function loader() {
-  return data(null, { status: 404 });
+  return notFound();
 }
 
 export function action() {
-  return data(null, { status: 404 });
+  return notFound();
 }
 
 export default function NotFound() {

@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import type { ReferenceEndpoint, ReferenceField, ReferenceObject } from "../../api/reference.server.ts";
 import { cn } from "../../utils/misc.ts";
 import { ButtonLink } from "../ui/button.tsx";
@@ -198,12 +198,12 @@ export function ApiReference({ reference }: { reference: ApiReferenceData }) {
         <Code testId="key-export">{reference.keyExport}</Code>
         <div className="flex flex-wrap gap-2">
           {reference.hasKey ? (
-            <ButtonLink to={reference.keyShown ? "/sms/documentation#api-reference" : "?key=1#api-reference"} variant="secondary" replace preventScrollReset>
+            <ButtonLink to={reference.keyShown ? `${href("/sms/documentation")}#api-reference` : "?key=1#api-reference"} variant="secondary" replace preventScrollReset>
               {reference.keyShown ? "Hide my key" : "Show my key in the example"}
             </ButtonLink>
           ) : (
             <p className="text-sm text-slate-700">
-              You do not have an API key yet: create one on the <Link to="/sms/apiToken">API Token</Link> page.
+              You do not have an API key yet: create one on the <Link to={href("/sms/apiToken")}>API Token</Link> page.
             </p>
           )}
         </div>

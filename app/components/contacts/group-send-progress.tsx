@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useFetcher, useRevalidator } from "react-router";
+import { href, useFetcher, useRevalidator } from "react-router";
 import { describeGroupSend, type GroupSendReport, groupSendPercent } from "../../modules/contacts/group-send.ts";
 import { formatNumber } from "../../utils/misc.ts";
 import { useHydrated } from "../use-hydrated.ts";
@@ -9,7 +9,7 @@ const POLL_MS = 500;
 
 /** The resource route that reports one group send as JSON (polled while it runs). */
 export function groupSendStatusHref(id: number): string {
-  return `/sms/groupSends/${id}`;
+  return href("/sms/groupSends/:id", { id: String(id) });
 }
 
 /**
@@ -74,7 +74,7 @@ export function GroupSendProgress({ report, refreshHref, closeHref }: { report: 
             Refresh
           </ButtonLink>
         )}
-        <ButtonLink to="/sms/messageHistory" variant="secondary" size="sm">
+        <ButtonLink to={href("/sms/messageHistory")} variant="secondary" size="sm">
           Message History
         </ButtonLink>
         <ButtonLink to={closeHref} variant="secondary" size="sm" preventScrollReset>

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import type { Article, QuickLink } from "../../modules/content/article.ts";
 import { cn } from "../../utils/misc.ts";
 import { BackButton } from "../ui/back-button.tsx";
@@ -129,7 +129,7 @@ export function ArticlePage({
           <p className="mt-2 text-sm leading-6 text-slate-700">
             Send single, group and scheduled messages, follow every delivery and connect your software through the API.
           </p>
-          <a href="/register" target="_blank" rel="noopener" className={buttonClass({ variant: "primary" }, "mt-4")}>
+          <a href={href("/register")} target="_blank" rel="noopener" className={buttonClass({ variant: "primary" }, "mt-4")}>
             Create your free account<span className="sr-only"> (opens in a new tab)</span>
           </a>
         </div>

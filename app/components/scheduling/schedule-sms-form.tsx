@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ReactNode, useEffect, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, href, useNavigation } from "react-router";
 import { REPEAT_LABELS, REPEATS } from "../../modules/scheduling/recurrence.ts";
 import { createSchedulePanelSchema, createScheduleSmsSchema, SCHEDULE_INTENT, STEP_MINUTES } from "../../modules/scheduling/schemas.ts";
 import type { SmsFormConfig } from "../../modules/sms/schemas.ts";
@@ -126,10 +126,10 @@ export function ScheduleSmsForm({
           </ButtonLink>
         ) : (
           <>
-            <ButtonLink to="/sms/messageHistory" variant="secondary">
+            <ButtonLink to={href("/sms/messageHistory")} variant="secondary">
               Message History
             </ButtonLink>
-            <BackButton fallback="/sms/sendSms" />
+            <BackButton fallback={href("/sms/sendSms")} />
           </>
         )}
       </div>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import type { OrderStatus } from "../../modules/shop/orders.ts";
 import { formatDateTime, formatDollars } from "../../utils/misc.ts";
 import { Table, Td, Th } from "../ui/table.tsx";
@@ -52,7 +52,7 @@ export function OrdersTable({ orders, timeZone, withContact }: { orders: OrderRo
               <OrderStatusBadge status={o.status} />
             </Td>
             <Td>
-              <Link to={`/order/orderDetails/${o.id}`} aria-label={`View order ${o.id}`}>
+              <Link to={href("/order/orderDetails/:id", { id: String(o.id) })} aria-label={`View order ${o.id}`}>
                 View
               </Link>
             </Td>

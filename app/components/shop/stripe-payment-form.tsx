@@ -2,7 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import type { Stripe } from "@stripe/stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
 import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
-import { useFetcher, useNavigate } from "react-router";
+import { href, useFetcher, useNavigate } from "react-router";
 import { Button } from "../ui/button.tsx";
 import { ErrorList } from "../ui/field.tsx";
 
@@ -20,7 +20,7 @@ function CardForm({ orderId }: { orderId: number }) {
     if (!stripe || !elements) return;
     setBusy(true);
     setError(null);
-    const returnPath = `/payment/return?orderId=${orderId}`;
+    const returnPath = `${href("/payment/return")}?orderId=${orderId}`;
     try {
       // Redirects only for methods that need it (3-D Secure pages, banks); cards come back here.
       const result = await stripe.confirmPayment({
@@ -77,7 +77,7 @@ export default function StripePaymentForm({
     if (requested.current) return;
     requested.current = true;
     // A POST, not the loader: creating the PaymentIntent is a change at Stripe.
-    void intent.submit({ intent: "stripe-intent" }, { method: "post", action: `/payment?orderId=${orderId}` });
+    void intent.submit({ intent: "stripe-intent" }, { method: "post", action: `${href("/payment")}?orderId=${orderId}` });
   }, [intent, orderId]);
 
   if (failed || (intent.state === "idle" && requested.current && !intent.data)) {

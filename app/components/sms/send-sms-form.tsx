@@ -1,7 +1,7 @@
 import { type FieldMetadata, getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ReactNode, useMemo, useState } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, href, Link, useNavigation } from "react-router";
 import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "../../modules/sms/schemas.ts";
 import { countSegments, SEGMENT_LIMITS } from "../../modules/sms/segments.ts";
 import { pluralize } from "../../utils/misc.ts";
@@ -89,7 +89,7 @@ export function SendSmsForm({
               Check cost
             </Button>
           )}
-          <ButtonLink to="/sms/messageHistory" variant="secondary">
+          <ButtonLink to={href("/sms/messageHistory")} variant="secondary">
             Message History
           </ButtonLink>
         </div>
@@ -122,7 +122,7 @@ export function SendSmsHowTo({
         <ol className="mt-3 list-decimal space-y-2 pl-5 text-sm text-slate-700">
           <li>
             Check that you have enough credits: your balance is at the top of the page. Buy more on the{" "}
-            <Link to="/">pricing page</Link>.
+            <Link to={href("/")}>pricing page</Link>.
           </li>
           <li>
             Enter the recipient's phone number with its country code (e.g. +44 7911 123456); a number without one is
@@ -131,7 +131,7 @@ export function SendSmsHowTo({
           <li>Type your message. The counter under it shows its length, encoding, segments and cost.</li>
           <li>{submitStep}</li>
           <li>
-            Follow its delivery status in <Link to="/sms/messageHistory">Message History</Link>.
+            Follow its delivery status in <Link to={href("/sms/messageHistory")}>Message History</Link>.
           </li>
         </ol>
       </Card>

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
-import { useLocation } from "react-router";
+import { href, useLocation } from "react-router";
 import type { SmsFormConfig } from "../../modules/sms/schemas.ts";
 import { ButtonLink } from "../ui/button.tsx";
 import { PageHeader } from "../ui/page.tsx";
@@ -27,7 +27,7 @@ export function SendSmsScreen({
         subtitle="SMS Gateway"
         title={title}
         actions={
-          <ButtonLink to="/sms/documentation" variant="ghost">
+          <ButtonLink to={href("/sms/documentation")} variant="ghost">
             API Documentation
           </ButtonLink>
         }

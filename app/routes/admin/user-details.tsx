@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, Field, FormErrors, TextareaField } from "../../components/ui/field.tsx";
@@ -13,6 +13,7 @@ import { getAccount } from "../../modules/credits/accounts.server.ts";
 import { adjustCredits, type LedgerKind, listLedgerEntries } from "../../modules/credits/ledger.server.ts";
 import { CreditAdjustmentSchema, LedgerPageSchema, MAX_ADJUSTMENT, MAX_REASON } from "../../modules/credits/schemas.ts";
 import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/user-details";
 
@@ -22,7 +23,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 function accountOf(params: { id: string }) {
   const id = Number(params.id);
   const account = Number.isSafeInteger(id) && id > 0 ? getAccount(id) : undefined;
-  if (!account) throw data(null, { status: 404 });
+  if (!account) throw notFound();
   return account;
 }
 
@@ -53,7 +54,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     reason,
     requestKey,
   });
-  if (result.status === "not-found") throw data(null, { status: 404 });
+  if (result.status === "not-found") throw notFound();
   if (result.status === "insufficient") {
     const available = `Only ${pluralize(result.balance, "credit")} available`;
     return data(submission.reply({ fieldErrors: { amount: [result.balance === 0 ? `${available}: there is nothing to remove.` : `${available}: remove at most ${formatNumber(result.balance)}.`] } }), {
@@ -64,7 +65,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     result.status === "duplicate"
       ? "This change was already recorded; it was not booked twice."
       : `${direction === "add" ? "Added" : "Removed"} ${pluralize(amount, "credit")}. Balance: ${formatNumber(result.balance)}.`;
-  return redirectWithToast(`/admin/users/${account.id}`, { description });
+  return redirectWithToast(href("/admin/users/:id", { id: String(account.id) }), { description });
 }
 
 const KIND_LABELS: Record<LedgerKind, string> = {
@@ -132,14 +133,14 @@ function AdjustForm({ requestKey, lastResult }: { requestKey: string; lastResult
 
 export default function UserDetails({ loaderData, actionData }: Route.ComponentProps) {
   const { account, ledger, timeZone, requestKey } = loaderData;
-  const pageHref = (page: number) => `/admin/users/${account.id}${page > 1 ? `?page=${page}` : ""}`;
+  const pageHref = (page: number) => `${href("/admin/users/:id", { id: String(account.id) })}${page > 1 ? `?page=${page}` : ""}`;
   return (
     <div className="space-y-6">
       <PageHeader
         title={account.fullName}
         subtitle={`Account ${account.id}`}
         actions={
-          <ButtonLink to="/admin/users" variant="secondary">
+          <ButtonLink to={href("/admin/users")} variant="secondary">
             Back to Accounts
           </ButtonLink>
         }

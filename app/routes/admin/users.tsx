@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Field } from "../../components/ui/field.tsx";
@@ -32,7 +32,7 @@ function pageHref(q: string, page: number): string {
   if (q) params.set("q", q);
   if (page > 1) params.set("page", String(page));
   const search = params.toString();
-  return search ? `/admin/users?${search}` : "/admin/users";
+  return search ? `${href("/admin/users")}?${search}` : href("/admin/users");
 }
 
 export default function Users({ loaderData }: Route.ComponentProps) {
@@ -68,7 +68,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             {accounts.map((a) => (
               <tr key={a.id} data-testid="account-row">
                 <Td className="break-words">
-                  <Link to={`/admin/users/${a.id}`}>{a.fullName}</Link>
+                  <Link to={href("/admin/users/:id", { id: String(a.id) })}>{a.fullName}</Link>
                 </Td>
                 <Td className="break-all">{a.email}</Td>
                 <Td>{a.role === "admin" ? <Badge tone="primary">Admin</Badge> : <Badge>Customer</Badge>}</Td>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { PageHeader, Notice } from "../../components/ui/page.tsx";
 
 export default function AccessDenied() {
@@ -7,7 +7,7 @@ export default function AccessDenied() {
       <PageHeader title="Access Denied" />
       <Notice tone="danger">You do not have permission to view this page.</Notice>
       <p className="mt-6">
-        <Link to="/">Back to Home</Link>
+        <Link to={href("/")}>Back to Home</Link>
       </p>
     </div>
   );

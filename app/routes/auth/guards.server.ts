@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import { getSessionUser } from "../../modules/auth/session.server.ts";
 import type { SessionUser } from "../../modules/auth/users.server.ts";
 
@@ -13,17 +13,17 @@ function returnPath(request: Request): string {
 
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
-  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(returnPath(request))}`);
+  if (!user) throw redirect(`${href("/login")}?redirectTo=${encodeURIComponent(returnPath(request))}`);
   return user;
 }
 
 export async function requireAdmin(request: Request): Promise<SessionUser> {
   const user = await requireUser(request);
-  if (user.role !== "admin") throw redirect("/accessDenied");
+  if (user.role !== "admin") throw redirect(href("/accessDenied"));
   return user;
 }
 
 /** For login and register: a signed-in user has nothing to do there. */
 export async function requireAnonymous(request: Request): Promise<void> {
-  if (await getSessionUser(request)) throw redirect("/sms/sendSms");
+  if (await getSessionUser(request)) throw redirect(href("/sms/sendSms"));
 }

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, href, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { Button } from "../../components/ui/button.tsx";
 import { ErrorList, Field } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
@@ -41,7 +41,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), { status: result.status, headers });
   }
   const cookie = await startSession(request, result.user.id);
-  return redirect(safeRedirect(submission.value.redirectTo, "/sms/sendSms"), { headers: { "Set-Cookie": cookie } });
+  return redirect(safeRedirect(submission.value.redirectTo, href("/sms/sendSms")), { headers: { "Set-Cookie": cookie } });
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {
@@ -78,7 +78,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
           </Button>
         </Form>
         <p className="mt-4 text-center text-sm text-slate-600">
-          No account yet? <Link to="/register">Register</Link>
+          No account yet? <Link to={href("/register")}>Register</Link>
         </p>
       </Card>
     </div>

@@ -1,12 +1,12 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import { endSession } from "../../modules/auth/session.server.ts";
 import type { Route } from "./+types/logout";
 
 export function loader() {
   // Logging out changes state, so only a POST does it.
-  return redirect("/");
+  return redirect(href("/"));
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return redirect("/", { headers: { "Set-Cookie": await endSession(request) } });
+  return redirect(href("/"), { headers: { "Set-Cookie": await endSession(request) } });
 }

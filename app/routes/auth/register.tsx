@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, href, Link, useNavigation } from "react-router";
 import { Button } from "../../components/ui/button.tsx";
 import { Field, FormErrors } from "../../components/ui/field.tsx";
 import { Card, PageHeader } from "../../components/ui/page.tsx";
@@ -32,7 +32,7 @@ export async function action({ request }: Route.ActionArgs) {
       headers: { "Retry-After": String(result.retryAfterSeconds) },
     });
   }
-  return redirectWithToast("/login", { description: "Registration successful! Please login to continue." });
+  return redirectWithToast(href("/login"), { description: "Registration successful! Please login to continue." });
 }
 
 export default function Register({ actionData }: Route.ComponentProps) {
@@ -71,7 +71,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
           </Button>
         </Form>
         <p className="mt-4 text-center text-sm text-slate-600">
-          Already registered? <Link to="/login">Login</Link>
+          Already registered? <Link to={href("/login")}>Login</Link>
         </p>
       </Card>
     </div>

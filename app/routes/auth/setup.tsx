@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, href, Link, useNavigation } from "react-router";
 import { Button } from "../../components/ui/button.tsx";
 import { Field, FormErrors } from "../../components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
@@ -36,7 +36,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   if (!result.ok) return refused(result.state);
   const cookie = await startSession(request, result.user.id);
-  return redirectWithToast("/order/allOrders", { description: "Administrator account created. You are signed in." }, { headers: { "Set-Cookie": cookie } });
+  return redirectWithToast(href("/order/allOrders"), { description: "Administrator account created. You are signed in." }, { headers: { "Set-Cookie": cookie } });
 }
 
 export default function Setup({ loaderData, actionData }: Route.ComponentProps) {
@@ -59,7 +59,7 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
               <p role="alert">{refusal}</p>
             </Notice>
             <p className="text-sm">
-              <Link to="/login">Go to the login page</Link>
+              <Link to={href("/login")}>Go to the login page</Link>
             </p>
           </div>
         ) : (

@@ -1,14 +1,15 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { ArticlePage } from "../../components/content/article-page.tsx";
 import { articleMeta, GUIDE_PATH } from "../../modules/content/article.ts";
 import { articlePath, findArticle, quickLinks } from "../../modules/content/articles.server.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/blog-article";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? articleMeta(loaderData.article) : []);
 
 export function loader({ params }: Route.LoaderArgs) {
   const article = findArticle(params.slug);
-  if (!article) throw data(null, { status: 404 });
+  if (!article) throw notFound();
   // One address per article: other letter cases (the old sidebar's appointment-Confirmation) move here.
   if (params.slug !== article.slug) throw redirect(articlePath(article), 301);
   return { article, path: articlePath(article), quickLinks };

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useLocation, useNavigation } from "react-router";
+import { data, Form, href, useLocation, useNavigation } from "react-router";
 import { ContactDetailsList } from "../../components/content/contact-details.tsx";
 import { FormFailure, Honeypot, SubjectAndMessage } from "../../components/content/support-fields.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -39,7 +39,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (result.status === "limited") {
     return data(submission.reply({ formErrors: [SUPPORT_FAILURE, result.error] }), { status: 429 });
   }
-  return redirectWithToast("/sms/contact", { description: SUPPORT_SUCCESS });
+  return redirectWithToast(href("/sms/contact"), { description: SUPPORT_SUCCESS });
 }
 
 type Sender = Route.ComponentProps["loaderData"]["sender"];

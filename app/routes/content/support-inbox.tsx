@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, href, Link, useNavigation } from "react-router";
 import { SupportStatusBadge } from "../../components/content/support-status-badge.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink, buttonClass } from "../../components/ui/button.tsx";
@@ -11,6 +11,7 @@ import { requireAdmin } from "../auth/guards.server.ts";
 import { getSupportRequest, listSupportRequests, setSupportStatus } from "../../modules/support/requests.server.ts";
 import { type InboxQuery, InboxQuerySchema, SupportInboxActionSchema } from "../../modules/support/schemas.ts";
 import { cn, formatDateTime, pluralize } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/support-inbox";
 
@@ -26,14 +27,14 @@ function inboxUrl(query: Partial<InboxQuery>): string {
   if (query.page && query.page > 1) params.set("page", String(query.page));
   if (query.id) params.set("id", String(query.id));
   const search = params.toString();
-  return search ? `/admin/support?${search}` : "/admin/support";
+  return search ? `${href("/admin/support")}?${search}` : href("/admin/support");
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const query = readQuery(request);
   const selected = query.id ? getSupportRequest(query.id) : null;
-  if (query.id && !selected) throw data(null, { status: 404 });
+  if (query.id && !selected) throw notFound();
   const list = listSupportRequests(query);
   // The page shown, so every link on the screen (pager, rows, Close) stays on a real page.
   return { query: { ...query, page: list.page }, timeZone: admin.timeZone, list, selected: selected ?? null };
@@ -44,7 +45,7 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: SupportInboxActionSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { intent, id } = submission.value;
-  if (!setSupportStatus(id, admin.id, intent === "handle" ? "handled" : "open")) throw data(null, { status: 404 });
+  if (!setSupportStatus(id, admin.id, intent === "handle" ? "handled" : "open")) throw notFound();
   return redirectWithToast(inboxUrl({ ...readQuery(request), id }), {
     description: intent === "handle" ? "Support request marked as handled." : "Support request reopened.",
   });

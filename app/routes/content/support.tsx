@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useLocation, useNavigation } from "react-router";
+import { data, Form, href, useLocation, useNavigation } from "react-router";
 import { FormFailure, SubjectAndMessage } from "../../components/content/support-fields.tsx";
 import { SupportStatusBadge } from "../../components/content/support-status-badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
@@ -45,7 +45,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (result.status === "limited") {
     return data(submission.reply({ formErrors: [SUPPORT_FAILURE, result.error] }), { status: 429 });
   }
-  return redirectWithToast("/sms/support", { description: SUPPORT_SUCCESS });
+  return redirectWithToast(href("/sms/support"), { description: SUPPORT_SUCCESS });
 }
 
 function SupportForm({ lastResult }: { lastResult: Route.ComponentProps["actionData"] }) {

@@ -1,9 +1,10 @@
-import { data } from "react-router";
+import { href } from "react-router";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Card, Notice } from "../../components/ui/page.tsx";
 import { requireUser } from "../auth/guards.server.ts";
 import { isPayable } from "../../modules/shop/orders.ts";
 import { getOrderForUser } from "../../modules/shop/orders.server.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/failed";
 
 export const meta: Route.MetaFunction = () => [{ title: "Order Not Confirmed | SMS Gateway" }];
@@ -13,7 +14,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const orderId = new URL(request.url).searchParams.get("orderId");
   if (!orderId) return { order: null };
   const order = getOrderForUser(user.id, Number(orderId));
-  if (!order) throw data(null, { status: 404 });
+  if (!order) throw notFound();
   return { order: { id: order.id, status: order.status, paymentError: order.paymentError } };
 }
 
@@ -38,8 +39,8 @@ export default function Failed({ loaderData }: Route.ComponentProps) {
         </Notice>
       ) : null}
       <div className="mt-6 flex flex-wrap gap-3">
-        {payable ? <ButtonLink to={`/payment?orderId=${order.id}`}>Try Again</ButtonLink> : null}
-        <ButtonLink to="/shoppingCart" variant={payable ? "secondary" : "primary"}>
+        {payable ? <ButtonLink to={`${href("/payment")}?orderId=${order.id}`}>Try Again</ButtonLink> : null}
+        <ButtonLink to={href("/shoppingCart")} variant={payable ? "secondary" : "primary"}>
           Back to Cart
         </ButtonLink>
       </div>

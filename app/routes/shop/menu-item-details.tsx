@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList } from "../../components/ui/field.tsx";
@@ -12,6 +12,7 @@ import { AddToCartSchema } from "../../modules/shop/package-forms.ts";
 import { CATEGORY_LABELS, MAX_LINE_QUANTITY, packageTitle } from "../../modules/shop/packages.ts";
 import { getPackage } from "../../modules/shop/packages.server.ts";
 import { formatDollars, formatNumber } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-details";
 
@@ -27,7 +28,7 @@ const clampQuantity = (n: number) => (Number.isInteger(n) ? Math.min(Math.max(n,
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
   const item = getPackage(Number(params.menuItemId));
-  if (!item) throw data(null, { status: 404 });
+  if (!item) throw notFound();
   // Without JavaScript the stepper's buttons are links in disguise: a GET with the next quantity.
   const quantity = clampQuantity(Number(new URL(request.url).searchParams.get("quantity") ?? 1));
   return {
@@ -49,8 +50,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: AddToCartSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  if (!addToCart(user.id, Number(params.menuItemId), submission.value.quantity)) throw data(null, { status: 404 });
-  return redirectWithToast("/", { description: "Item added to cart successfully!" });
+  if (!addToCart(user.id, Number(params.menuItemId), submission.value.quantity)) throw notFound();
+  return redirectWithToast(href("/"), { description: "Item added to cart successfully!" });
 }
 
 export default function MenuItemDetails({ loaderData, actionData }: Route.ComponentProps) {
@@ -135,7 +136,7 @@ export default function MenuItemDetails({ loaderData, actionData }: Route.Compon
             <Button type="submit" disabled={navigation.state === "submitting"}>
               Add to Cart
             </Button>
-            <ButtonLink to="/" variant="secondary">
+            <ButtonLink to={href("/")} variant="secondary">
               Back to Home
             </ButtonLink>
           </div>

@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
 import { Table, Td, Th } from "../../components/ui/table.tsx";
@@ -37,13 +37,13 @@ export async function action({ request }: Route.ActionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") !== "delete") throw data("Unknown action", { status: 400 });
   if (getEnv().DEMO_MODE) {
-    return redirectWithToast("/menuItem/menuitemlist", { type: "error", description: DEMO_PACKAGE_NOTICE }, { status: 303 });
+    return redirectWithToast(href("/menuItem/menuitemlist"), { type: "error", description: DEMO_PACKAGE_NOTICE }, { status: 303 });
   }
   const deleted = await deletePackage(Number(formData.get("id")));
   if (!deleted) {
-    return redirectWithToast("/menuItem/menuitemlist", { type: "error", description: "Error encountered." });
+    return redirectWithToast(href("/menuItem/menuitemlist"), { type: "error", description: "Error encountered." });
   }
-  return redirectWithToast("/menuItem/menuitemlist", { description: "Menu Item Deleted Successfully" });
+  return redirectWithToast(href("/menuItem/menuitemlist"), { description: "Menu Item Deleted Successfully" });
 }
 
 function DeleteConfirmation({ item, disabled }: { item: { id: number; name: string }; disabled: boolean }) {
@@ -64,7 +64,7 @@ function DeleteConfirmation({ item, disabled }: { item: { id: number; name: stri
         <Button type="submit" name="intent" value="delete" variant="danger" size="sm" disabled={disabled || deleting}>
           Delete
         </Button>
-        <ButtonLink to="/menuItem/menuitemlist" variant="secondary" size="sm">
+        <ButtonLink to={href("/menuItem/menuitemlist")} variant="secondary" size="sm">
           Cancel
         </ButtonLink>
       </Form>
@@ -78,7 +78,7 @@ export default function MenuItemList({ loaderData }: Route.ComponentProps) {
     <div>
       <PageHeader
         title="Menu Item List"
-        actions={<ButtonLink to="/menuItem/menuItemUpsert">Add New Menu Item</ButtonLink>}
+        actions={<ButtonLink to={href("/menuItem/menuItemUpsert/:id?")}>Add New Menu Item</ButtonLink>}
       />
       {demoMode ? (
         <Notice tone="danger" className="mb-4">
@@ -111,7 +111,7 @@ export default function MenuItemList({ loaderData }: Route.ComponentProps) {
               <Td>{item.specialTag}</Td>
               <Td>
                 <div className="flex gap-2">
-                  <ButtonLink to={`/menuItem/menuItemUpsert/${item.id}`} variant="success" size="sm" aria-label={`Edit ${item.name}`}>
+                  <ButtonLink to={href("/menuItem/menuItemUpsert/:id?", { id: String(item.id) })} variant="success" size="sm" aria-label={`Edit ${item.name}`}>
                     Edit
                   </ButtonLink>
                   <ButtonLink to={`?delete=${item.id}`} variant="danger" size="sm" aria-label={`Delete ${item.name}`}>

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import type { z } from "zod";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "../../components/ui/field.tsx";
@@ -17,6 +17,7 @@ import {
 } from "../../modules/shop/packages.ts";
 import { getPackage, savePackage } from "../../modules/shop/packages.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-upsert";
 
@@ -25,7 +26,7 @@ export const meta: Route.MetaFunction = ({ params }) => [{ title: `${params.id ?
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   const item = params.id ? getPackage(Number(params.id)) : null;
-  if (params.id && !item) throw data(null, { status: 404 });
+  if (params.id && !item) throw notFound();
   return {
     demoMode: getEnv().DEMO_MODE,
     item: item
@@ -46,7 +47,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
   const id = params.id ? Number(params.id) : null;
-  if (id !== null && !getPackage(id)) throw data(null, { status: 404 });
+  if (id !== null && !getPackage(id)) throw notFound();
   if (getEnv().DEMO_MODE) return data({ status: "error" as const, error: { "": [DEMO_PACKAGE_NOTICE] } }, { status: 403 });
 
   const parsed = await parsePackageFormData(request);
@@ -58,7 +59,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const { image, price, ...fields } = submission.value;
   const saved = await savePackage(id, { ...fields, priceCents: price }, image);
   if (!saved.ok) return data(submission.reply({ fieldErrors: { image: [saved.imageError] } }), { status: 400 });
-  return redirectWithToast("/menuItem/menuitemlist", { description: "Menu Item created/updated successfully" });
+  return redirectWithToast(href("/menuItem/menuitemlist"), { description: "Menu Item created/updated successfully" });
 }
 
 export default function MenuItemUpsert({ loaderData, actionData }: Route.ComponentProps) {
@@ -125,7 +126,7 @@ export default function MenuItemUpsert({ loaderData, actionData }: Route.Compone
             <Button type="submit" disabled={demoMode || navigation.state === "submitting"}>
               {item ? "Update" : "Create"}
             </Button>
-            <ButtonLink to="/menuItem/menuitemlist" variant="secondary">
+            <ButtonLink to={href("/menuItem/menuitemlist")} variant="secondary">
               Back to Menu Items
             </ButtonLink>
           </div>

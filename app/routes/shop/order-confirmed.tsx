@@ -1,10 +1,11 @@
-import { data, redirect } from "react-router";
+import { href, redirect } from "react-router";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/page.tsx";
 import { requireUser } from "../auth/guards.server.ts";
 import { isPaid } from "../../modules/shop/orders.ts";
 import { getOrderForUser } from "../../modules/shop/orders.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/order-confirmed";
 
 export const meta: Route.MetaFunction = () => [{ title: "Order Confirmed | SMS Gateway" }];
@@ -12,10 +13,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Order Confirmed | SMS G
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const order = getOrderForUser(user.id, Number(params.id));
-  if (!order) throw data(null, { status: 404 });
+  if (!order) throw notFound();
   // A refunded or disputed order was paid: its details say what happened since.
-  if (order.status === "Refunded" || order.status === "Disputed") throw redirect(`/order/orderDetails/${order.id}`);
-  if (!isPaid(order.status)) throw redirect(`/failed?orderId=${order.id}`);
+  if (order.status === "Refunded" || order.status === "Disputed") throw redirect(href("/order/orderDetails/:id", { id: String(order.id) }));
+  if (!isPaid(order.status)) throw redirect(`${href("/failed")}?orderId=${order.id}`);
   return { order: { id: order.id, totalCredits: order.totalCredits } };
 }
 
@@ -34,8 +35,8 @@ export default function OrderConfirmed({ loaderData }: Route.ComponentProps) {
         Thank you for your purchase! Your account has been credited with {formatNumber(order.totalCredits)} SMS credits.
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <ButtonLink to="/sms/sendSms">Send SMS</ButtonLink>
-        <ButtonLink to={`/order/orderDetails/${order.id}`} variant="secondary">
+        <ButtonLink to={href("/sms/sendSms")}>Send SMS</ButtonLink>
+        <ButtonLink to={href("/order/orderDetails/:id", { id: String(order.id) })} variant="secondary">
           View Order
         </ButtonLink>
       </div>

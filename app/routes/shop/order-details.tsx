@@ -1,6 +1,6 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import { OrderLines } from "../../components/shop/order-lines.tsx";
 import { OrderStatusBadge } from "../../components/shop/order-status-badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
@@ -11,6 +11,7 @@ import { adminChangeOrderStatus } from "../../modules/payments/admin-status.serv
 import { CANCEL_REFUSALS, describeStatusChange, isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
 import { getOrderForViewer, orderLinesView } from "../../modules/shop/orders.server.ts";
 import { formatDateTime, formatDollars, formatNumber } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/order-details";
 
@@ -19,7 +20,7 @@ export const meta: Route.MetaFunction = ({ params }) => [{ title: `Order ${param
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const order = getOrderForViewer(user, Number(params.id));
-  if (!order) throw data(null, { status: 404 });
+  if (!order) throw notFound();
   const isAdmin = user.role === "admin";
   return {
     isAdmin,
@@ -51,11 +52,11 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const change = await adminChangeOrderStatus(Number(params.id), submission.value.status);
   if (!change.ok) {
-    if (change.reason === "not-found") throw data(null, { status: 404 });
+    if (change.reason === "not-found") throw notFound();
     const message = change.reason === "not-allowed" ? "This order cannot move to that status." : CANCEL_REFUSALS[change.reason];
     return data(submission.reply({ formErrors: [message] }), { status: 409 });
   }
-  return redirectWithToast(`/order/orderDetails/${params.id}`, { description: describeStatusChange(change) });
+  return redirectWithToast(href("/order/orderDetails/:id", { id: params.id }), { description: describeStatusChange(change) });
 }
 
 function StatusForm({ options, lastResult }: { options: string[]; lastResult: Route.ComponentProps["actionData"] }) {
@@ -91,7 +92,7 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
         title="Order Summary"
         subtitle={`Order ${order.id}`}
         actions={
-          <ButtonLink to={isAdmin && !isOwner ? "/order/allOrders" : "/order/myOrders"} variant="secondary">
+          <ButtonLink to={isAdmin && !isOwner ? href("/order/allOrders") : href("/order/myOrders")} variant="secondary">
             Back to Orders
           </ButtonLink>
         }
@@ -155,7 +156,7 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
         </dl>
         {isOwner && isPayable(order.status) ? (
           <div className="mt-4">
-            <ButtonLink to={`/payment?orderId=${order.id}`}>Pay Now</ButtonLink>
+            <ButtonLink to={`${href("/payment")}?orderId=${order.id}`}>Pay Now</ButtonLink>
           </div>
         ) : null}
       </Card>

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Card } from "../../components/ui/page.tsx";
 import { requireUser } from "../auth/guards.server.ts";
@@ -7,6 +7,7 @@ import { stripeConfigured } from "../../modules/payments/provider.server.ts";
 import { paymentIdFromCheckoutSession } from "../../modules/payments/stripe.server.ts";
 import { getOrderForUser } from "../../modules/shop/orders.server.ts";
 import { type Limit, hit } from "../../utils/rate-limit.server.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/payment-return";
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | SMS Gateway" }];
@@ -35,10 +36,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const url = new URL(request.url);
   const order = getOrderForUser(user.id, Number(url.searchParams.get("orderId")));
-  if (!order || !stripeConfigured()) throw data(null, { status: 404 });
+  if (!order || !stripeConfigured()) throw notFound();
   // Settled already (paid, then perhaps moved on; or cancelled): the database knows, Stripe is not asked.
   if (order.status !== "Pending") {
-    return redirect(order.status === "Cancelled" ? `/failed?orderId=${order.id}` : `/order/orderconfirmed/${order.id}`);
+    return redirect(order.status === "Cancelled" ? `${href("/failed")}?orderId=${order.id}` : href("/order/orderconfirmed/:id", { id: String(order.id) }));
   }
 
   const sessionId = url.searchParams.get("session_id");
@@ -48,10 +49,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const paymentId = sessionId ? await paymentIdFromCheckoutSession(sessionId, order.id) : intentId;
   const result = paymentId ? await fulfil(order.id, paymentId) : null;
-  if (result?.status === "confirmed") return redirect(`/order/orderconfirmed/${order.id}`);
+  if (result?.status === "confirmed") return redirect(href("/order/orderconfirmed/:id", { id: String(order.id) }));
   // paymentId is one of Stripe's ids here (checked above, or Stripe's own answer): safe to log.
   if (result && result.status !== "not-paid") console.warn(`[payment] order ${order.id}, payment ${paymentId}: ${result.status}`);
-  return redirect(`/failed?orderId=${order.id}`);
+  return redirect(`${href("/failed")}?orderId=${order.id}`);
 }
 
 export default function PaymentReturn({ loaderData }: Route.ComponentProps) {
@@ -62,7 +63,7 @@ export default function PaymentReturn({ loaderData }: Route.ComponentProps) {
         {loaderData.message}
       </p>
       <div className="mt-6">
-        <ButtonLink to="/order/myOrders">My Orders</ButtonLink>
+        <ButtonLink to={href("/order/myOrders")}>My Orders</ButtonLink>
       </div>
     </Card>
   );

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { lazy, Suspense } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, href, redirect, useNavigation } from "react-router";
 import { OrderLines } from "../../components/shop/order-lines.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { ErrorList, Field } from "../../components/ui/field.tsx";
@@ -17,6 +17,7 @@ import { isPaid, isPayable } from "../../modules/shop/orders.ts";
 import { getOrderForUser, orderLinesView } from "../../modules/shop/orders.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
 import { formatDollars } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/payment";
 
 // Loaded only when Stripe is configured and JavaScript runs.
@@ -28,11 +29,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Payment | SMS Gateway" 
 async function payableOrder(request: Request) {
   const user = await requireUser(request);
   const orderId = Number(new URL(request.url).searchParams.get("orderId"));
-  if (!Number.isInteger(orderId) || orderId < 1) throw redirect("/shoppingCart");
+  if (!Number.isInteger(orderId) || orderId < 1) throw redirect(href("/shoppingCart"));
   const order = getOrderForUser(user.id, orderId);
-  if (!order) throw data(null, { status: 404 });
-  if (isPaid(order.status)) throw redirect(`/order/orderconfirmed/${order.id}`);
-  if (!isPayable(order.status)) throw redirect(`/order/orderDetails/${order.id}`);
+  if (!order) throw notFound();
+  if (isPaid(order.status)) throw redirect(href("/order/orderconfirmed/:id", { id: String(order.id) }));
+  if (!isPayable(order.status)) throw redirect(href("/order/orderDetails/:id", { id: String(order.id) }));
   return order;
 }
 

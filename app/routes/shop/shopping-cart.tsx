@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useFetcher, useNavigation } from "react-router";
+import { data, Form, href, redirect, useFetcher, useNavigation } from "react-router";
 import { z } from "zod";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { ErrorList, Field } from "../../components/ui/field.tsx";
@@ -43,7 +43,7 @@ export async function action({ request }: Route.ActionArgs) {
       return data(submission.reply({ formErrors: [error.message] }), { status: 400 });
     }
     if (!placed.ok) return data(submission.reply({ formErrors: [EMPTY_CART] }), { status: 400 });
-    return redirect(`/payment?orderId=${placed.orderId}`);
+    return redirect(`${href("/payment")}?orderId=${placed.orderId}`);
   }
   const line = LineSchema.safeParse(Object.fromEntries(formData));
   if (!line.success) throw data("Unknown cart action", { status: 400 });
@@ -51,7 +51,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === "remove") removeCartLine(user.id, packageId);
   else stepCartLine(user.id, packageId, intent === "increment" ? 1 : -1);
   // A plain redirect back, so a reload never repeats the change.
-  return redirect("/shoppingCart");
+  return redirect(href("/shoppingCart"));
 }
 
 function LineControls({ line }: { line: CartLine }) {
@@ -103,7 +103,7 @@ export default function ShoppingCart({ loaderData, actionData }: Route.Component
           {empty ? (
             <div className="space-y-4">
               <p className="text-slate-600">{EMPTY_CART}</p>
-              <ButtonLink to="/" variant="secondary">
+              <ButtonLink to={href("/")} variant="secondary">
                 Back to Home
               </ButtonLink>
             </div>

@@ -1,12 +1,12 @@
-import { data } from "react-router";
 import { stripeConfigured } from "../../modules/payments/provider.server.ts";
 import { verifyWebhook } from "../../modules/payments/stripe.server.ts";
 import { handleStripeEvent } from "../../modules/payments/stripe-webhook.server.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/stripe-webhook";
 
 /** Stripe's webhook: the signature is checked over the raw body before anything is parsed. */
 export async function action({ request }: Route.ActionArgs) {
-  if (!stripeConfigured()) throw data(null, { status: 404 });
+  if (!stripeConfigured()) throw notFound();
   if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405 });
   const rawBody = await request.text();
   let event;

@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { href, Link } from "react-router";
 import { EditContactPanel } from "../../components/contacts/edit-panels.tsx";
 import { MessagePanel } from "../../components/contacts/message-panel.tsx";
 import { PanelledTable, RowActionCells } from "../../components/contacts/list-table.tsx";
@@ -17,6 +17,7 @@ import { CONTACTS_PATH, type ListPanel, type ListQuery, listHref, readListQuery,
 import { scheduleFormLoaderData } from "./forms/schedule-sms.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { logUnexpected } from "../../utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/account-contacts";
 
@@ -34,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     list = listContacts(user.id, { page: query.page, groupId: query.group });
     filter = query.group ? getGroup(user.id, query.group) : null;
   } catch (error) {
-    if (error instanceof NotFoundError) throw data(null, { status: 404 });
+    if (error instanceof NotFoundError) throw notFound();
     // The screen stays, with the spec's message in place of the list.
     logUnexpected(TEXT.contactsFetchError, error);
     return { fetchError: TEXT.contactsFetchError };
@@ -43,7 +44,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   let panel: { kind: NonNullable<ListQuery["panel"]>; contact: Contact } | null = null;
   if (query.panel && query.panel !== "sent" && query.id) {
     const contact = list.contacts.find((c) => c.id === query.id) ?? getContact(user.id, query.id);
-    if (!contact) throw data(null, { status: 404 });
+    if (!contact) throw notFound();
     panel = { kind: query.panel, contact };
   }
   return {
@@ -159,11 +160,11 @@ export default function AccountContacts({ loaderData, actionData }: Route.Compon
         title="Contacts"
         actions={
           <>
-            <ButtonLink to="/sms/createContact">Create New Contact</ButtonLink>
-            <ButtonLink to="/sms/importContacts" variant="secondary">
+            <ButtonLink to={href("/sms/createContact")}>Create New Contact</ButtonLink>
+            <ButtonLink to={href("/sms/importContacts")} variant="secondary">
               Import CSV
             </ButtonLink>
-            <ButtonLink to="/sms/sendSms" variant="secondary">
+            <ButtonLink to={href("/sms/sendSms")} variant="secondary">
               Back
             </ButtonLink>
           </>

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { data, Link } from "react-router";
+import { href, Link } from "react-router";
 import { EditGroupPanel } from "../../components/contacts/edit-panels.tsx";
 import { GroupSendProgress } from "../../components/contacts/group-send-progress.tsx";
 import { MessagePanel } from "../../components/contacts/message-panel.tsx";
@@ -18,6 +18,7 @@ import { scheduleFormLoaderData } from "./forms/schedule-sms.server.ts";
 import { countActiveGroupSchedules } from "../../modules/scheduling/schedules.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import { logUnexpected } from "../../utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/account-groups";
 
@@ -41,9 +42,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (query.panel && query.id) {
     // A panel opened by URL must be for one of the user's groups (and sends).
     const group = list.groups.find((g) => g.id === query.id) ?? getGroup(user.id, query.id);
-    if (!group) throw data(null, { status: 404 });
+    if (!group) throw notFound();
     const report = query.panel === "sent" && query.send ? getGroupSendReport(user.id, query.send) : null;
-    if (query.panel === "sent" && report?.groupId !== group.id) throw data(null, { status: 404 });
+    if (query.panel === "sent" && report?.groupId !== group.id) throw notFound();
     panel = {
       kind: query.panel,
       group,
@@ -145,7 +146,7 @@ function GroupRow({ group, query }: { group: Group; query: ListQuery }) {
     <tr data-testid="group-row" className="block py-2 sm:table-row sm:py-0">
       <LabelledCell label="Name">
         <span className="font-medium break-words">{group.name}</span>
-        <Link to={listHref("/sms/accountContacts", { group: group.id })} className="block text-xs">
+        <Link to={listHref(href("/sms/accountContacts"), { group: group.id })} className="block text-xs">
           {pluralize(group.members, "contact")}
         </Link>
       </LabelledCell>
@@ -165,8 +166,8 @@ export default function AccountGroups({ loaderData, actionData }: Route.Componen
         title="Groups"
         actions={
           <>
-            <ButtonLink to="/sms/createGroup">Create New Group</ButtonLink>
-            <ButtonLink to="/sms/sendSms" variant="secondary">
+            <ButtonLink to={href("/sms/createGroup")}>Create New Group</ButtonLink>
+            <ButtonLink to={href("/sms/sendSms")} variant="secondary">
               Back
             </ButtonLink>
           </>

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, href, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { BackButton } from "../../components/ui/back-button.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
@@ -48,7 +48,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success) return data({ error: "Unknown action" }, { status: 400 });
   try {
     const { replaced } = await regenerateApiKey(user.id);
-    return redirectWithToast("/sms/apiToken", {
+    return redirectWithToast(href("/sms/apiToken"), {
       description: replaced ? "Your new API key is ready. The old key no longer works." : "Your API key is ready.",
     });
   } catch (error) {
@@ -105,7 +105,7 @@ export default function ApiToken({ loaderData, actionData }: Route.ComponentProp
 
   return (
     <div className="max-w-3xl">
-      <PageHeader subtitle="SMS Gateway" title="API Token" actions={<BackButton fallback="/sms/sendSms" />} />
+      <PageHeader subtitle="SMS Gateway" title="API Token" actions={<BackButton fallback={href("/sms/sendSms")} />} />
       {formError ? (
         <Notice tone="danger" className="mb-4">
           <p role="alert">{formError}</p>
@@ -131,7 +131,7 @@ export default function ApiToken({ loaderData, actionData }: Route.ComponentProp
               </code>
             </div>
             <div className="flex flex-wrap gap-2">
-              <ButtonLink to={show ? "/sms/apiToken" : "?show=1"} variant="secondary" replace preventScrollReset>
+              <ButtonLink to={show ? href("/sms/apiToken") : "?show=1"} variant="secondary" replace preventScrollReset>
                 {show ? "Hide Key" : "Show Key"}
               </ButtonLink>
               {apiKey.key ? <CopyButton text={apiKey.key} /> : null}
@@ -162,7 +162,7 @@ export default function ApiToken({ loaderData, actionData }: Route.ComponentProp
         <Notice>
           Keep your key secret: anyone who has it can send SMS on your credits. Send it with every request as{" "}
           <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>, never in a URL. The{" "}
-          <Link to="/sms/documentation">API Documentation</Link> shows every endpoint with examples.
+          <Link to={href("/sms/documentation")}>API Documentation</Link> shows every endpoint with examples.
         </Notice>
       </Card>
 
@@ -171,7 +171,7 @@ export default function ApiToken({ loaderData, actionData }: Route.ComponentProp
           <h2 className="text-lg font-semibold text-slate-900">{CONFIRM_TITLE}</h2>
           <p className="text-sm text-slate-700">{CONFIRM_TEXT}</p>
           <RegenerateForm label="Yes, regenerate">
-            <ButtonLink to="/sms/apiToken" variant="secondary" replace>
+            <ButtonLink to={href("/sms/apiToken")} variant="secondary" replace>
               Cancel
             </ButtonLink>
           </RegenerateForm>

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, href, useNavigation } from "react-router";
 import { ContactFields } from "../../components/contacts/contact-fields.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { FormErrors } from "../../components/ui/field.tsx";
@@ -48,7 +48,7 @@ export default function CreateContact({ loaderData, actionData }: Route.Componen
             <Button type="submit" disabled={navigation.state === "submitting"}>
               Create Contact
             </Button>
-            <ButtonLink to="/sms/accountContacts" variant="secondary">
+            <ButtonLink to={href("/sms/accountContacts")} variant="secondary">
               Contacts
             </ButtonLink>
           </div>

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useNavigation } from "react-router";
+import { Form, href, useNavigation } from "react-router";
 import { GroupFields } from "../../components/contacts/group-fields.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { FormErrors } from "../../components/ui/field.tsx";
@@ -42,7 +42,7 @@ export default function CreateGroup({ actionData }: Route.ComponentProps) {
             <Button type="submit" disabled={navigation.state === "submitting"}>
               Create Group
             </Button>
-            <ButtonLink to="/sms/messageHistory" variant="secondary">
+            <ButtonLink to={href("/sms/messageHistory")} variant="secondary">
               Message History
             </ButtonLink>
           </div>

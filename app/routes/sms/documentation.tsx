@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, href } from "react-router";
 import { ApiReference } from "../../components/api/api-reference.tsx";
 import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
 import { getOwnApiKey } from "../../modules/api-keys/keys.server.ts";
@@ -52,7 +52,7 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeade
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return sendSmsFormAction(request, user.id, "/sms/documentation");
+  return sendSmsFormAction(request, user.id, href("/sms/documentation"));
 }
 
 export default function Documentation({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,7 @@
-import { data } from "react-router";
 import { requireUser } from "../auth/guards.server.ts";
 import { getGroupSendReport } from "../../modules/contacts/group-send.server.ts";
 import { positiveInt } from "../../utils/params.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/group-send-status";
 
 /** One group send's progress as JSON, polled by the groups list's progress bar. */
@@ -9,6 +9,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const id = positiveInt(params.id);
   const report = id === undefined ? null : getGroupSendReport(user.id, id);
-  if (!report) throw data(null, { status: 404 });
+  if (!report) throw notFound();
   return Response.json(report, { headers: { "Cache-Control": "no-store" } });
 }

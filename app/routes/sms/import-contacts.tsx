@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, href, Link, useNavigation } from "react-router";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { CheckboxField, Field, FormErrors, SelectField } from "../../components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
@@ -18,11 +18,10 @@ import {
 } from "../../modules/contacts/import.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
 import { formatNumber, pluralize } from "../../utils/misc.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/import-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Contacts | SMS Gateway" }];
-
-const notFound = () => data(null, { status: 404 });
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -90,7 +89,7 @@ function UploadForm({ maxMb, error }: { maxMb: number; error: string | null }) {
           <Button type="submit" disabled={navigation.state === "submitting"}>
             Upload and preview
           </Button>
-          <ButtonLink to="/sms/accountContacts" variant="secondary">
+          <ButtonLink to={href("/sms/accountContacts")} variant="secondary">
             Contacts
           </ButtonLink>
         </div>
@@ -227,7 +226,7 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
         </section>
       ) : null}
       <div className="flex flex-wrap gap-2">
-        <ButtonLink to="/sms/accountContacts">Contacts</ButtonLink>
+        <ButtonLink to={href("/sms/accountContacts")}>Contacts</ButtonLink>
         <ButtonLink to={IMPORT_PATH} variant="secondary">
           Import another file
         </ButtonLink>

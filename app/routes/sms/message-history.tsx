@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { MessageStatusBadge } from "../../components/sms/message-status.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { Notice, PageHeader } from "../../components/ui/page.tsx";
@@ -29,7 +30,7 @@ export default function MessageHistory({ loaderData }: Route.ComponentProps) {
         subtitle="SMS Gateway"
         title="Message History"
         actions={
-          <ButtonLink to="/sms/sendSms" variant="secondary">
+          <ButtonLink to={href("/sms/sendSms")} variant="secondary">
             Back
           </ButtonLink>
         }

@@ -1,8 +1,9 @@
-import { data, redirect, useLocation } from "react-router";
+import { href, redirect, useLocation } from "react-router";
 import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
 import { SendSmsHowTo } from "../../components/sms/send-sms-form.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { PageHeader } from "../../components/ui/page.tsx";
+import { notFound } from "../../utils/responses.server.ts";
 import { requireUser } from "../auth/guards.server.ts";
 import { getGroup } from "../../modules/contacts/groups.server.ts";
 import { GROUPS_PATH, listHref } from "../../modules/contacts/schemas.ts";
@@ -18,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const groupId = params.get("groupId");
   if (groupId !== null) {
     const group = getGroup(user.id, Number(groupId));
-    if (!group) throw data(null, { status: 404 });
+    if (!group) throw notFound();
     return redirect(listHref(GROUPS_PATH, { panel: "schedule", id: group.id }));
   }
   // ?phoneNumber= fills in the phone field (validated like typed input when the form is posted).
@@ -39,7 +40,7 @@ export default function ScheduleSms({ loaderData, actionData }: Route.ComponentP
         subtitle="SMS Gateway"
         title="Schedule SMS Message"
         actions={
-          <ButtonLink to="/sms/scheduled" variant="ghost">
+          <ButtonLink to={href("/sms/scheduled")} variant="ghost">
             Scheduled SMS
           </ButtonLink>
         }

@@ -1,4 +1,4 @@
-import { data, Form, Link, useLocation } from "react-router";
+import { Form, href, Link, useLocation } from "react-router";
 import { BackButton } from "../../components/ui/back-button.tsx";
 import { Badge, type BadgeTone } from "../../components/ui/badge.tsx";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
@@ -12,6 +12,7 @@ import { cancelScheduleFormAction } from "./forms/schedule-sms.server.ts";
 import { getSchedule, listSchedules, type Schedule, type ScheduleStatus } from "../../modules/scheduling/schedules.server.ts";
 import { cn, formatDateTime } from "../../utils/misc.ts";
 import { positiveInt, positiveIntParam } from "../../utils/params.ts";
+import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/scheduled";
 
 export const meta: Route.MetaFunction = () => [{ title: "Scheduled SMS | SMS Gateway" }];
@@ -25,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   let confirming: Schedule | null = null;
   if (cancelId !== null) {
     confirming = getSchedule(user.id, positiveInt(cancelId) ?? 0);
-    if (!confirming) throw data(null, { status: 404 });
+    if (!confirming) throw notFound();
   }
   return { ...list, timeZone: user.timeZone, confirming: confirming?.status === "active" ? confirming : null };
 }
@@ -103,8 +104,8 @@ export default function Scheduled({ loaderData }: Route.ComponentProps) {
         title="Scheduled SMS"
         actions={
           <>
-            <ButtonLink to="/sms/scheduleSms">Schedule SMS</ButtonLink>
-            <BackButton fallback="/sms/scheduleSms" />
+            <ButtonLink to={href("/sms/scheduleSms")}>Schedule SMS</ButtonLink>
+            <BackButton fallback={href("/sms/scheduleSms")} />
           </>
         }
       />
@@ -129,7 +130,7 @@ export default function Scheduled({ loaderData }: Route.ComponentProps) {
           {schedules.length === 0 ? (
             <tr>
               <Td colSpan={7} className="py-8 text-center text-slate-600">
-                You have no scheduled messages. <Link to="/sms/scheduleSms">Schedule one</Link>.
+                You have no scheduled messages. <Link to={href("/sms/scheduleSms")}>Schedule one</Link>.
               </Td>
             </tr>
           ) : (

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
 import { requireUser } from "../auth/guards.server.ts";
 import { smsFormConfig } from "../../modules/sms/config.server.ts";
@@ -13,7 +14,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return sendSmsFormAction(request, user.id, "/sms/sendSms");
+  return sendSmsFormAction(request, user.id, href("/sms/sendSms"));
 }
 
 export default function SendSms({ loaderData, actionData }: Route.ComponentProps) {

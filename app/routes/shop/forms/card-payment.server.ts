@@ -1,7 +1,7 @@
 // The offline test-card form's action (Stripe not configured): check the card, charge it, confirm
 // the order and grant its credits, and answer the payment screen.
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import { clock } from "../../../utils/clock.server.ts";
 import { type OrderWithLines, recordPaymentFailure } from "../../../modules/shop/orders.server.ts";
 import { cardSchema } from "../../../modules/payments/card.ts";
@@ -29,7 +29,7 @@ export async function testCardPaymentAction(order: Pick<OrderWithLines, "id" | "
       return fail(charge.message, 402);
     }
     const result = await fulfil(order.id, charge.id);
-    return redirect(result.status === "confirmed" ? `/order/orderconfirmed/${order.id}` : `/failed?orderId=${order.id}`);
+    return redirect(result.status === "confirmed" ? href("/order/orderconfirmed/:id", { id: String(order.id) }) : `${href("/failed")}?orderId=${order.id}`);
   } catch (error) {
     // The spec's message, on the form, with the button usable again: the order is still payable.
     console.error(error);

@@ -5,6 +5,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { getEnv } from "../../../utils/env.server.ts";
 import { pluralize } from "../../../utils/misc.ts";
+import { notFound } from "../../../utils/responses.server.ts";
 import { redirectWithToast } from "../../../utils/toast.server.ts";
 import { logUnexpected, unexpectedFormFailure } from "../../../utils/unexpected-failure.server.ts";
 import type { SessionUser } from "../../../modules/auth/users.server.ts";
@@ -36,8 +37,6 @@ import {
   SEND_PANEL_INTENT,
   TEXT,
 } from "../../../modules/contacts/schemas.ts";
-
-const notFound = () => data(null, { status: 404 });
 
 /** The spec's "Failed to ... ." followed by the reasons, above the form; field errors stay beside their fields. */
 function failed<T>(submission: Submission<T>, headline: string, extra: { field?: string; message: string } | null = null) {

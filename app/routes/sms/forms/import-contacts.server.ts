@@ -5,6 +5,7 @@ import { data, redirect } from "react-router";
 import { getEnv } from "../../../utils/env.server.ts";
 import { pluralize } from "../../../utils/misc.ts";
 import { hit, type Limit } from "../../../utils/rate-limit.server.ts";
+import { notFound } from "../../../utils/responses.server.ts";
 import { redirectWithToast } from "../../../utils/toast.server.ts";
 import { PayloadTooLargeError, readFormDataWithLimit } from "../../../utils/upload.server.ts";
 import { QuotaExceededError } from "../../../modules/quotas/quotas.server.ts";
@@ -12,8 +13,6 @@ import { NotFoundError } from "../../../modules/contacts/errors.ts";
 import { describeImport, IMPORT_PATH, ImportMappingSchema } from "../../../modules/contacts/import.ts";
 import { discardImportUpload, ImportFileError, runImport, saveImportUpload } from "../../../modules/contacts/import.server.ts";
 import { CONTACTS_PATH } from "../../../modules/contacts/schemas.ts";
-
-const notFound = () => data(null, { status: 404 });
 
 /** The upload form's error, shown beside its file field. */
 type UploadFailure = { uploadError: string };

@@ -2,11 +2,12 @@
 // panels of the contacts and groups lists (the row's contact or group).
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
+import { data, href } from "react-router";
 import { z } from "zod";
 import { clock } from "../../../utils/clock.server.ts";
 import { pluralize } from "../../../utils/misc.ts";
 import { positiveIntParam } from "../../../utils/params.ts";
+import { notFound } from "../../../utils/responses.server.ts";
 import { canonicalTimeZone, timeZoneNames } from "../../../utils/time-zone.ts";
 import { redirectWithToast } from "../../../utils/toast.server.ts";
 import { setUserTimeZone, type SessionUser } from "../../../modules/auth/users.server.ts";
@@ -90,7 +91,7 @@ async function createFromForm<V extends FormValue>(
       endDate: timing.endDate,
     });
   } catch (error) {
-    if (error instanceof NotFoundError) throw data(null, { status: 404 });
+    if (error instanceof NotFoundError) throw notFound();
     if (error instanceof InsufficientCreditsError && target) {
       return data(reply({ formErrors: [SCHEDULE_FAILED, creditsDetail(error, target, message)] }), { status: 400 });
     }
@@ -122,7 +123,7 @@ export async function scheduleSmsFormAction(request: Request, user: SessionUser)
   const submission = parseWithZod(formData, { schema: createScheduleSmsSchema({ ...config, now: clock.now() }) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   return createFromForm(submission.value, (o) => submission.reply(o), user, (value) => ({ kind: "phone", to: value.phoneNumber }), {
-    successPath: "/sms/scheduleSms",
+    successPath: href("/sms/scheduleSms"),
     targetField: "phoneNumber",
   });
 }
@@ -157,9 +158,9 @@ export async function cancelScheduleFormAction(request: Request, user: SessionUs
   try {
     await cancelSchedule(user.id, submission.value.id);
   } catch (error) {
-    if (error instanceof ScheduleNotFoundError) throw data(null, { status: 404 });
+    if (error instanceof ScheduleNotFoundError) throw notFound();
     throw error;
   }
   const page = positiveIntParam(new URL(request.url).searchParams, "page");
-  return redirectWithToast(page ? `/sms/scheduled?page=${page}` : "/sms/scheduled", { description: SCHEDULE_CANCELLED });
+  return redirectWithToast(page ? `${href("/sms/scheduled")}?page=${page}` : href("/sms/scheduled"), { description: SCHEDULE_CANCELLED });
 }
