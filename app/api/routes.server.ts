@@ -6,7 +6,8 @@ import { smsFormConfig } from "../modules/sms/config.server.ts";
 import { createApiContact, getApiGroupSend, GROUP_SENDS_PATH, latestGroupIds, listApiContacts, listApiGroups, sendApiGroupMessage } from "./contacts.server.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "./define-route.ts";
 import { notFoundError } from "./errors.ts";
-import { latestMessageId, listApiMessages, sendApiMessage } from "./messages.server.ts";
+import { latestMessageId } from "../modules/sms/own-messages.server.ts";
+import { listApiMessages, sendApiMessage } from "./messages.server.ts";
 import { openApiDocument } from "./openapi.server.ts";
 import { cancelApiMessage, getApiMessageById, latestScheduledMessageId, scheduleApiMessage } from "./scheduled.server.ts";
 import {

@@ -317,3 +317,10 @@ export async function reconcileGroupSends(): Promise<{ enqueued: number; failed:
   }
   return report;
 }
+
+const latestGroupSend = statement<[number], { id: number | null }>("select max(id) as id from group_sends where user_id = ?");
+
+/** The id of the user's newest group send. */
+export function latestGroupSendId(userId: number): number | null {
+  return latestGroupSend().get(userId)?.id ?? null;
+}

@@ -178,3 +178,10 @@ export function assertGroupSendable(tx: Tx, userId: number, recipients: GroupRec
   if (recipients.active === 0) throw new InactiveContactError(recipients.total);
   assertBalance(userId, recipients.active * perMessage, tx);
 }
+
+const latestGroup = statement<[number], { id: number | null }>("select max(id) as id from contact_groups where user_id = ?");
+
+/** The id of the user's newest group. */
+export function latestGroupId(userId: number): number | null {
+  return latestGroup().get(userId)?.id ?? null;
+}

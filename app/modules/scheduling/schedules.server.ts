@@ -4,6 +4,7 @@ import { and, count, desc, eq } from "drizzle-orm";
 import { getDb, inTransaction } from "../../db/client.server.ts";
 import { contactGroups } from "../../db/schema/contacts.ts";
 import { SCHEDULE_STATUSES, schedules } from "../../db/schema/scheduling.ts";
+import { statement } from "../../db/statements.server.ts";
 import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { getEnv } from "../../utils/env.server.ts";
@@ -262,4 +263,13 @@ export async function cancelSchedule(userId: number, id: number): Promise<Schedu
   const schedule = getSchedule(userId, id);
   if (!schedule) throw new ScheduleNotFoundError(id);
   return schedule;
+}
+
+const latestWaiting = statement<[number], { id: number }>(
+  "select id from schedules where user_id = ? and status = 'active' and repeat = 'none' and target_kind = 'phone' order by id desc limit 1",
+);
+
+/** The id of the user's newest one-off message schedule still waiting to go out. */
+export function latestWaitingScheduleId(userId: number): number | null {
+  return latestWaiting().get(userId)?.id ?? null;
 }
