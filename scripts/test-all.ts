@@ -1,4 +1,4 @@
-// npm test: typecheck, the layer rule, build, Vitest, Playwright, the fault run; then one line "N passed, N failed, N skipped".
+// npm test: typecheck, the layer rule, ESLint, Prettier, build, Vitest, Playwright, the fault run; then one line "N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -32,6 +32,22 @@ if (!run("typecheck", "npx", ["react-router", "typegen"]) || !run("typecheck", "
 
 // The layer rule (.dependency-cruiser.cjs): one test.
 if (run("layers", "npm", ["run", "--silent", "lint:layers"])) {
+  total.passed += 1;
+} else {
+  ok = false;
+  total.failed += 1;
+}
+
+// ESLint with no warnings (eslint.config.js): one test.
+if (run("lint", "npm", ["run", "--silent", "lint"])) {
+  total.passed += 1;
+} else {
+  ok = false;
+  total.failed += 1;
+}
+
+// Prettier's formatting (.prettierrc.json): one test.
+if (run("format", "npm", ["run", "--silent", "format:check"])) {
   total.passed += 1;
 } else {
   ok = false;

@@ -18,6 +18,7 @@ export function combineHeaders(...sources: (HeadersInit | null | undefined)[]): 
 
 const CHECK_ORIGIN = "http://redirect.invalid";
 // Browsers drop tabs and line breaks from URLs and read `\` as `/`: `/<TAB>/evil.example` is `//evil.example` to them.
+// eslint-disable-next-line no-control-regex -- the control characters are what this rejects
 const NORMALISED_BY_BROWSERS = /[\u0000-\u001F\u007F\\]/;
 
 /**

@@ -125,7 +125,7 @@ const group = createGroup(groupUser.id, { name: "Everyone", description: "The be
   })();
 }
 const historyUser = await createUser({ email: "history@bench.test", fullName: "History Bench", password });
-const admin = await createUser({ email: "admin@bench.test", fullName: "Admin Bench", password, role: "admin" });
+await createUser({ email: "admin@bench.test", fullName: "Admin Bench", password, role: "admin" });
 
 // --- the app ------------------------------------------------------------------------------------
 // BENCH_PROFILE=dir writes a V8 CPU profile of each app process there (for finding hot spots).

@@ -148,7 +148,7 @@ test.describe("customer", () => {
     await expect(page.getByTestId("message-row").filter({ hasText: body })).toHaveCount(1);
   });
 
-  test("schedule SMS", async ({ page, customer, javaScriptEnabled }) => {
+  test("schedule SMS", async ({ page, customer }) => {
     (await app()).grant(customer.email, 1);
     const body = `Retry schedule ${suffix()}`;
     await page.goto("/sms/scheduleSms");
@@ -189,7 +189,7 @@ test.describe("customer", () => {
     await expect(page.getByTestId("group-row").filter({ hasText: name })).toBeVisible();
   });
 
-  test("edit contact panel", async ({ page, customer, javaScriptEnabled }) => {
+  test("edit contact panel", async ({ page, customer }) => {
     const contact = (await app()).contact(customer.email, `Retry Edit ${suffix()}`);
     await page.goto(`/sms/accountContacts?panel=edit&id=${contact.id}`);
     const panel = page.getByRole("region", { name: `Edit Contact: ${contact.name}` });

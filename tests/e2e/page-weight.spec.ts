@@ -70,6 +70,7 @@ test("with a toast to show, the home page runs React: exactly the JavaScript the
   expect(total(scripts, "gzipBytes") / 1000).toBeLessThanOrEqual(HYDRATED_HOME_BUDGET_KB);
 });
 
+// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures from this pattern; this test needs none
 test("no page loads Stripe's script but the payment page, and that one only on demand", async ({}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "A build check: once is enough.");
   const pages = pagesJs(clientDir);

@@ -15,7 +15,7 @@ import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { getDb } from "../../app/db/client.server.ts";
 import { DEMO_ACCOUNTS } from "../../app/modules/auth/demo-accounts.server.ts";
-import { adminExists, createFirstAdmin, issueSetupToken, SETUP_LINK_TTL_MS, setupLinkState } from "../../app/modules/auth/first-admin.server.ts";
+import { adminExists, issueSetupToken, SETUP_LINK_TTL_MS, setupLinkState } from "../../app/modules/auth/first-admin.server.ts";
 import { createUser, findUserByEmail } from "../../app/modules/auth/users.server.ts";
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { chargeTestCard, TestCardsRefusedError } from "../../app/modules/payments/offline.server.ts";

@@ -58,7 +58,7 @@ export function ScheduleSmsForm({
     setZones((list) => (list.includes(browserZone) ? list : [browserZone, ...list]));
     form.update({ name: fields.timeZone.name, value: browserZone });
     setDetected(browserZone);
-    // Once, on the first render in the browser.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on the first render in the browser
   }, []);
   const repeating = (fields.repeat.value ?? "none") !== "none";
   const zone = String(fields.timeZone.value ?? timeZone);
