@@ -22,8 +22,8 @@ parentPort.on("message", () => { clearInterval(timer); db.close(); process.exit(
  */
 export function startCheckpointer(everyMs = 250): { stop: () => Promise<void> } {
   const sqlite = getSqlite();
-  getSqlite().pragma("wal_autocheckpoint = 0");
-  getSqlite().pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+  sqlite.pragma("wal_autocheckpoint = 0");
+  sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
   const worker = new Worker(source, { eval: true, workerData: { file: databaseFile(), driver, everyMs } });
   worker.unref();
@@ -32,7 +32,7 @@ export function startCheckpointer(everyMs = 250): { stop: () => Promise<void> } 
       const exited = once(worker, "exit");
       worker.postMessage("stop");
       await exited;
-      getSqlite().pragma("wal_checkpoint(PASSIVE)");
+      sqlite.pragma("wal_checkpoint(PASSIVE)");
     },
   };
 }

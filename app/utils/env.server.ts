@@ -236,7 +236,7 @@ function persistedSecret(dataDir: string, name: string): string {
     return readFileSync(resolve(dataDir, name), "utf8").trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    throw new Error(`${resolve(dataDir, name)} is missing: prepareDataDir() (run by npm start) creates it`);
+    throw new Error(`${resolve(dataDir, name)} is missing: prepareDataDir() (run by npm start) creates it`, { cause: error });
   }
 }
 

@@ -13,7 +13,7 @@ async function database() {
 /** One hash over the account's row and its rows in every table with a user_id column (sessions, ledger, contacts...). */
 export async function accountFingerprint(email: string): Promise<string> {
   const sqlite = await database();
-  const user = getSqlite().prepare("select * from users where email = ?").get(email) as { id: number } | undefined;
+  const user = sqlite.prepare("select * from users where email = ?").get(email) as { id: number } | undefined;
   if (!user) throw new Error(`No user ${email}`);
   const tables = sqlite
     .prepare<[], { name: string }>(
@@ -23,7 +23,7 @@ export async function accountFingerprint(email: string): Promise<string> {
     .map((t) => t.name);
   const hash = createHash("sha256").update(JSON.stringify(user));
   for (const table of tables) {
-    const rows = getSqlite().prepare(`select * from "${table}" where user_id = ?`).raw().all(user.id).map((row) => JSON.stringify(row));
+    const rows = sqlite.prepare(`select * from "${table}" where user_id = ?`).raw().all(user.id).map((row) => JSON.stringify(row));
     hash.update(`\n${table}\n${rows.sort().join("\n")}`);
   }
   return hash.digest("hex");
@@ -32,6 +32,6 @@ export async function accountFingerprint(email: string): Promise<string> {
 /** Rows anywhere that carry this e-mail address: an account, or a support request. */
 export async function rowsWithEmail(email: string): Promise<{ users: number; supportRequests: number }> {
   const sqlite = await database();
-  const count = (table: string) => (getSqlite().prepare(`select count(*) as n from "${table}" where email = ?`).get(email) as { n: number }).n;
+  const count = (table: string) => (sqlite.prepare(`select count(*) as n from "${table}" where email = ?`).get(email) as { n: number }).n;
   return { users: count("users"), supportRequests: count("support_requests") };
 }

@@ -53,7 +53,7 @@ async function app() {
   useServerData();
   const sqlite = getSqlite();
   const userId = (email: string) => users.findUserByEmail(email)!.id;
-  const smallestPackage = () => (getSqlite().prepare("select id from packages order by credits limit 1").get() as { id: number }).id;
+  const smallestPackage = () => (sqlite.prepare("select id from packages order by credits limit 1").get() as { id: number }).id;
   return {
     sqlite,
     smallestPackage,
@@ -115,7 +115,7 @@ test.describe("signed out", () => {
     await page.getByRole("button", { name: "Submit" }).click();
     await expect(toast(page, "Support request sent successfully!")).toBeVisible();
     const { sqlite } = await app();
-    expect(getSqlite().prepare("select count(*) as n from support_requests where subject = ?").get(subject)).toEqual({ n: 1 });
+    expect(sqlite.prepare("select count(*) as n from support_requests where subject = ?").get(subject)).toEqual({ n: 1 });
   });
 });
 
@@ -318,7 +318,7 @@ test.describe("admin", () => {
       await expect(page.getByTestId("menu-item-row").filter({ hasText: name })).toContainText("$1.25");
     } finally {
       // Other journeys read the home page's packages.
-      getSqlite().prepare("delete from packages where name = ?").run(name);
+      sqlite.prepare("delete from packages where name = ?").run(name);
     }
   });
 });

@@ -57,8 +57,9 @@ export function databaseFingerprint(): string {
 
 /** The rows of each table, for a readable diff when the fingerprints differ. */
 export function tableCounts(): Record<string, number> {
-  const tables = getSqlite().prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all();
-  return Object.fromEntries(tables.map(({ name }) => [name, (getSqlite().prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n]));
+  const sqlite = getSqlite();
+  const tables = sqlite.prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all();
+  return Object.fromEntries(tables.map(({ name }) => [name, (sqlite.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n]));
 }
 
 export type Owned = {

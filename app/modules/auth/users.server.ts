@@ -33,17 +33,19 @@ export function getUserById(id: number): SessionUser | undefined {
 export async function createUser(input: { email: string; fullName: string; password: string; role?: Role }) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return inTransaction((tx) => tx
-      .insert(users)
-      .values({
-        email: input.email.toLowerCase(),
-        fullName: input.fullName,
-        passwordHash,
-        role: input.role ?? "customer",
-        createdAt: clock.date(),
-      })
-      .returning(sessionUserColumns)
-      .get());
+    return inTransaction((tx) =>
+      tx
+        .insert(users)
+        .values({
+          email: input.email.toLowerCase(),
+          fullName: input.fullName,
+          passwordHash,
+          role: input.role ?? "customer",
+          createdAt: clock.date(),
+        })
+        .returning(sessionUserColumns)
+        .get(),
+    );
   } catch (error) {
     if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") throw new EmailTakenError();
     throw error;

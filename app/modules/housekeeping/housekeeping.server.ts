@@ -1,5 +1,5 @@
 import { lt } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
+import { inTransaction } from "../../db/client.server.ts";
 import { sessions } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
+import { inTransaction } from "../../db/client.server.ts";
 import { orders } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { bookEntry } from "../credits/ledger.server.ts";

@@ -2,7 +2,7 @@
 // the ledger, once per event however often it is delivered, and never below a zero balance: what
 // the customer had already spent is recorded as the order's shortfall (decision record 004).
 import { eq } from "drizzle-orm";
-import { type Executor, getDb, inTransaction } from "../../db/client.server.ts";
+import { type Executor, inTransaction } from "../../db/client.server.ts";
 import { orders } from "../../db/schema/shop.ts";
 import { takeBack } from "../credits/ledger.server.ts";
 import type { Order } from "../shop/orders.server.ts";

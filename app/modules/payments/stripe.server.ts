@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import Stripe from "stripe";
-import { getDb, inTransaction } from "../../db/client.server.ts";
+import { inTransaction } from "../../db/client.server.ts";
 import { orders } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { getEnv } from "../../utils/env.server.ts";

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { statement } from "../../db/statements.server.ts";
-import { getDb, inTransaction } from "../../db/client.server.ts";
+import { inTransaction } from "../../db/client.server.ts";
 import { orderLines, orders, offlineCharges } from "../../db/schema/shop.ts";
 import { supportRequests } from "../../db/schema/support.ts";
 import { storeNewApiKey } from "../api-keys/keys.server.ts";

@@ -85,23 +85,23 @@ export async function deletePackage(id: number): Promise<Package | undefined> {
 }
 
 function insertPackage(input: PackageInput & { image: string }): Package {
-  return inTransaction((tx) => tx
-    .insert(packages)
-    .values({ ...input, createdAt: clock.date() })
-    .returning()
-    .get());
+  return inTransaction((tx) =>
+    tx
+      .insert(packages)
+      .values({ ...input, createdAt: clock.date() })
+      .returning()
+      .get(),
+  );
 }
 
 /** Returns the package before the change (to clean up a replaced image), or undefined. */
 function updatePackageRow(id: number, input: PackageInput & { image?: string }): Package | undefined {
-  return inTransaction(
-    (tx) => {
-      const before = tx.select().from(packages).where(eq(packages.id, id)).get();
-      if (!before) return undefined;
-      tx.update(packages).set(input).where(eq(packages.id, id)).run();
-      return before;
-    },
-  );
+  return inTransaction((tx) => {
+    const before = tx.select().from(packages).where(eq(packages.id, id)).get();
+    if (!before) return undefined;
+    tx.update(packages).set(input).where(eq(packages.id, id)).run();
+    return before;
+  });
 }
 
 /** Rows may share an image path, so a file goes only once no package shows it. */

@@ -17,12 +17,18 @@ export type OwnMessageRow = {
 
 const COLUMNS = `id, to_phone as "to", body, encoding, segments, credits, status, error as statusDetail, created_at as createdAt`;
 
-const selectOne = statement<[number, number], OwnMessageRow>(`select ${COLUMNS} from sms_messages where id = ? and user_id = ?`);
+const selectOne = statement<[number, number], OwnMessageRow>(
+  `select ${COLUMNS} from sms_messages where id = ? and user_id = ?`,
+);
 const selectOccurrence = statement<[number, number, number], OwnMessageRow>(
   `select ${COLUMNS} from sms_messages where schedule_id = ? and occurrence_at = ? and user_id = ?`,
 );
-const selectByApiRef = statement<[number, string], { id: number }>("select id from sms_messages where user_id = ? and api_ref = ?");
-const selectScheduleByApiRef = statement<[number, string], { id: number }>("select id from schedules where user_id = ? and api_ref = ?");
+const selectByApiRef = statement<[number, string], { id: number }>(
+  "select id from sms_messages where user_id = ? and api_ref = ?",
+);
+const selectScheduleByApiRef = statement<[number, string], { id: number }>(
+  "select id from schedules where user_id = ? and api_ref = ?",
+);
 // Keyset pages on (user_id, id) or (user_id, status, id): no page walks over the ones before it.
 const selectPage = statement<[number, number, number], OwnMessageRow>(
   `select ${COLUMNS} from sms_messages where user_id = ? and id < ? order by id desc limit ?`,
@@ -55,7 +61,10 @@ export function scheduleHasApiRef(userId: number, apiRef: string): boolean {
 }
 
 /** Newest first, ids below `before`, at most `limit`. */
-export function ownMessagesBefore(userId: number, options: { status?: MessageStatus; before: number; limit: number }): OwnMessageRow[] {
+export function ownMessagesBefore(
+  userId: number,
+  options: { status?: MessageStatus; before: number; limit: number },
+): OwnMessageRow[] {
   return options.status
     ? selectPageWithStatus().all(userId, options.status, options.before, options.limit)
     : selectPage().all(userId, options.before, options.limit);

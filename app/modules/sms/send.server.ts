@@ -1,5 +1,5 @@
 import type { JobsOptions } from "bullmq";
-import { getDb, inTransactionWithoutStalling, type Tx } from "../../db/client.server.ts";
+import { inTransactionWithoutStalling, type Tx } from "../../db/client.server.ts";
 import type { SmsSendPayload } from "../../queue/payloads.ts";
 import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { QUEUES, queueForRequest } from "../../queue/queues.server.ts";

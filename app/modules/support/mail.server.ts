@@ -110,22 +110,31 @@ export async function deliverSupportRequest(requestId: number): Promise<Delivery
     inTransaction((tx) => tx.update(supportRequests).set({ mailStatus: "not_configured" }).where(byId).run());
     return "not_configured";
   }
-  inTransaction((tx) => tx.update(supportRequests)
-    .set({ mailAttempts: sql`${supportRequests.mailAttempts} + 1`, mailLastAttemptAt: clock.date() })
-    .where(byId)
-    .run());
+  inTransaction((tx) =>
+    tx
+      .update(supportRequests)
+      .set({ mailAttempts: sql`${supportRequests.mailAttempts} + 1`, mailLastAttemptAt: clock.date() })
+      .where(byId)
+      .run(),
+  );
   try {
     const { messageId } = await mailer.send(composeSupportMail(row));
-    inTransaction((tx) => tx.update(supportRequests)
-      .set({ mailStatus: "sent", mailSentAt: clock.date(), mailMessageId: messageId, mailLastError: null })
-      .where(byId)
-      .run());
+    inTransaction((tx) =>
+      tx
+        .update(supportRequests)
+        .set({ mailStatus: "sent", mailSentAt: clock.date(), mailMessageId: messageId, mailLastError: null })
+        .where(byId)
+        .run(),
+    );
     return "sent";
   } catch (error) {
-    inTransaction((tx) => tx.update(supportRequests)
-      .set({ mailLastError: (error instanceof Error ? error.message : String(error)).slice(0, 500) })
-      .where(byId)
-      .run());
+    inTransaction((tx) =>
+      tx
+        .update(supportRequests)
+        .set({ mailLastError: (error instanceof Error ? error.message : String(error)).slice(0, 500) })
+        .where(byId)
+        .run(),
+    );
     throw error;
   }
 }
