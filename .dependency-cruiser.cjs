@@ -53,6 +53,13 @@ module.exports = {
       to: { path: "^(app/modules|app/routes|app/api|app/components|server|worker)/" },
     },
     {
+      name: "database-through-the-domain",
+      severity: "error",
+      comment: "Queries and writes live in domain modules (a second engine can go behind app/db); the entries only close the connection.",
+      from: { pathNot: "^(app/modules/|app/db/|tests/|scripts/start\\.ts$|worker/index\\.ts$)" },
+      to: { path: "^app/db/(client|statements)\\.server\\.ts$" },
+    },
+    {
       name: "api-not-pages",
       severity: "error",
       comment: "The REST API and the pages are two delivery layers side by side over the same domain.",

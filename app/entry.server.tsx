@@ -5,7 +5,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
 import { contentSecurityPolicy, createNonce } from "./utils/csp.server.ts";
-import { env } from "./utils/env.server.ts";
+import { getEnv } from "./utils/env.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -30,7 +30,7 @@ export default function handleRequest(
   }
   const nonce = createNonce();
   // Vite's dev server injects inline scripts without a nonce, so the policy is enforced in production.
-  if (env.isProduction) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  if (getEnv().isProduction) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;

@@ -23,7 +23,7 @@ import { getSessionUser } from "./modules/auth/session.server.ts";
 import { getBalance } from "./modules/credits/ledger.server.ts";
 import { getCartCount } from "./modules/shop/cart.server.ts";
 import { clock } from "./utils/clock.server.ts";
-import { env } from "./utils/env.server.ts";
+import { getEnv } from "./utils/env.server.ts";
 import { getToast } from "./utils/toast.server.ts";
 
 export const meta: Route.MetaFunction = () => [
@@ -39,16 +39,17 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const { toast, headers } = await getToast(request);
+  const { ANALYTICS_ID, DEMO_MODE, testMode } = getEnv();
   return data(
     {
       user: user ? { id: user.id, fullName: user.fullName, role: user.role, timeZone: user.timeZone } : null,
       balance: user ? getBalance(user.id) : 0,
       cartCount: user ? getCartCount(user.id) : 0,
       toast,
-      analyticsId: env.ANALYTICS_ID ?? null,
-      demoMode: env.DEMO_MODE,
-      testMode: env.testMode.active
-        ? { sms: env.testMode.sms, payments: env.testMode.payments, cardsAccepted: env.testMode.cardsAccepted }
+      analyticsId: ANALYTICS_ID ?? null,
+      demoMode: DEMO_MODE,
+      testMode: testMode.active
+        ? { sms: testMode.sms, payments: testMode.payments, cardsAccepted: testMode.cardsAccepted }
         : null,
       year: clock.date().getUTCFullYear(),
     },

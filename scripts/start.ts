@@ -1,17 +1,27 @@
 // npm start: migrate, seed, Redis when none is configured, then web (+ worker unless WORKER=off).
+import "./default-production.ts";
+import { closeDb } from "../app/db/client.server.ts";
+import { startCheckpointer } from "../app/db/checkpointer.server.ts";
+import { runMigrations } from "../app/db/migrate.server.ts";
+import { DEMO_ACCOUNTS } from "../app/modules/auth/demo-accounts.server.ts";
+import { adminExists, issueSetupToken } from "../app/modules/auth/first-admin.server.ts";
+import { seedDatabase } from "../app/modules/seed/seed.server.ts";
+import { shutdownSendJobs } from "../app/modules/sms/send.server.ts";
+import { closeQueues } from "../app/queue/queues.server.ts";
+import { closeRedis } from "../app/queue/redis.server.ts";
+import { getEnv, prepareDataDir } from "../app/utils/env.server.ts";
+import { api, shutdownApi } from "../server/api.ts";
+import { health } from "../server/health.ts";
+import { startHttpServer, stopHttpServer } from "../server/http.ts";
+import { startPrivateRedis } from "../server/redis-process.ts";
+import { sameOrigin } from "../server/same-origin.ts";
+import { startWorkers } from "../worker/workers.ts";
 import { buildIfStale } from "./build-if-stale.ts";
-
-process.env.NODE_ENV ??= "production";
 
 if (process.env.NODE_ENV === "production" && !buildIfStale((line) => console.log(`[start] ${line}`))) process.exit(1);
 
-const { env } = await import("../app/utils/env.server.ts");
-const { runMigrations } = await import("../app/db/migrate.server.ts");
-const { seedDatabase } = await import("../app/modules/seed/seed.server.ts");
-const { DEMO_ACCOUNTS } = await import("../app/modules/auth/demo-accounts.server.ts");
-const { adminExists, issueSetupToken } = await import("../app/modules/auth/first-admin.server.ts");
-const { startPrivateRedis } = await import("../server/redis-process.ts");
-
+const env = getEnv();
+prepareDataDir(env);
 runMigrations();
 
 let privateRedis: Awaited<ReturnType<typeof startPrivateRedis>> | undefined;
@@ -27,19 +37,9 @@ if (!env.REDIS_URL) {
 // After Redis: the demo customer's scheduled message gets its job scheduler right away.
 const { demoSeeded } = await seedDatabase();
 
-const { startHttpServer, stopHttpServer } = await import("../server/http.ts");
-const { health } = await import("../server/health.ts");
-const { sameOrigin } = await import("../server/same-origin.ts");
-const { api, shutdownApi } = await import("../server/api.ts");
-const { closeRedis } = await import("../app/queue/redis.server.ts");
-const { closeQueues } = await import("../app/queue/queues.server.ts");
-const { shutdownSendJobs } = await import("../app/modules/sms/send.server.ts");
-const { sqlite } = await import("../app/db/client.server.ts");
-const { startCheckpointer } = await import("../app/db/checkpointer.server.ts");
-
 const checkpointer = startCheckpointer();
 const server = await startHttpServer([health, sameOrigin, api]);
-const workers = env.WORKER === "inline" ? await (await import("../worker/workers.ts")).startWorkers() : undefined;
+const workers = env.WORKER === "inline" ? await startWorkers() : undefined;
 
 const url = `http://localhost:${env.PORT}`;
 console.log(`[start] SMS Gateway is up on ${url} (${env.NODE_ENV}, worker ${env.WORKER}, data in ${env.DATA_DIR})`);
@@ -69,7 +69,7 @@ async function shutdown(signal: string) {
   await closeRedis();
   await privateRedis?.stop();
   await checkpointer.stop();
-  sqlite.close();
+  closeDb();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

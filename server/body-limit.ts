@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_IMAGE_BYTES } from "../app/modules/shop/packages.ts";
-import { env } from "../app/utils/env.server.ts";
+import { getEnv } from "../app/utils/env.server.ts";
 
 /**
  * The two uploads read their own, larger limit while the file streams in and answer a too-large file
  * with a message next to the field; the server's cap sits one ordinary body above that limit.
  */
 const UPLOADS: { path: RegExp; maxBytes: () => number }[] = [
-  { path: /^\/sms\/importcontacts(?:\.data)?$/, maxBytes: () => env.CSV_IMPORT_MAX_BYTES },
+  { path: /^\/sms\/importcontacts(?:\.data)?$/, maxBytes: () => getEnv().CSV_IMPORT_MAX_BYTES },
   { path: /^\/menuitem\/menuitemupsert(?:\/[^/]*)?(?:\.data)?$/, maxBytes: () => MAX_IMAGE_BYTES },
 ];
 
@@ -15,7 +15,7 @@ const UPLOADS: { path: RegExp; maxBytes: () => number }[] = [
 export function bodyLimit(url: string): number {
   const path = url.split("?")[0].toLowerCase();
   const upload = UPLOADS.find((u) => u.path.test(path));
-  return upload ? upload.maxBytes() + env.MAX_BODY_BYTES : env.MAX_BODY_BYTES;
+  return upload ? upload.maxBytes() + getEnv().MAX_BODY_BYTES : getEnv().MAX_BODY_BYTES;
 }
 
 const PAGE = `<!doctype html>

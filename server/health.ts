@@ -1,5 +1,5 @@
 import { answer, type Extension } from "./http.ts";
-import { sqlite } from "../app/db/client.server.ts";
+import { checkDatabase } from "../app/modules/health/health.server.ts";
 import { redisForRequest } from "../app/queue/redis.server.ts";
 import { log } from "../app/utils/log.server.ts";
 
@@ -15,7 +15,7 @@ let lastCause: string | undefined;
 export const health: Extension = async (req, res) => {
   if (req.url !== "/healthz") return false;
   try {
-    sqlite.prepare("select 1").get();
+    checkDatabase();
     await redisForRequest().ping();
     lastCause = undefined;
     answer(res, 200, HEADERS, '{"status":"ok"}');

@@ -5,7 +5,7 @@ import { createRequestListener } from "@react-router/node";
 import type { ServerBuild } from "react-router";
 import proxyAddr from "proxy-addr";
 import sirv from "sirv";
-import { env } from "../app/utils/env.server.ts";
+import { getEnv } from "../app/utils/env.server.ts";
 import { CLIENT_IP_HEADER } from "../app/utils/http.server.ts";
 import { countBody, refuseDeclaredTooLarge } from "./body-limit.ts";
 import { serveUploads } from "./uploads.ts";
@@ -13,30 +13,35 @@ import { serveUploads } from "./uploads.ts";
 type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 // A hop count trusts that many proxies nearest to us; a list trusts peers by address (proxy-addr).
-const trustedProxy: (address: string, hop: number) => boolean =
-  typeof env.TRUST_PROXY === "number" ? ((hops) => (_address, hop) => hop < hops)(env.TRUST_PROXY) : proxyAddr.compile(env.TRUST_PROXY);
+let trusted: ((address: string, hop: number) => boolean) | undefined;
+function trustedProxy(): (address: string, hop: number) => boolean {
+  const trust = getEnv().TRUST_PROXY;
+  return (trusted ??= typeof trust === "number" ? (_address, hop) => hop < trust : proxyAddr.compile(trust));
+}
 
 /**
  * The client's address: the socket's, or with trusted proxies the right-most X-Forwarded-For entry
  * a trusted proxy wrote (entries left of it are whatever the client sent).
  */
 export function clientAddress(req: IncomingMessage): string {
-  return proxyAddr(req, trustedProxy) || "unknown";
+  return proxyAddr(req, trustedProxy()) || "unknown";
 }
 
+let base: Readonly<Record<string, string>> | undefined;
 /** What every answer carries (pages add their Content-Security-Policy). */
-const BASE_HEADERS: Readonly<Record<string, string>> = {
+const baseHeaders = (): Readonly<Record<string, string>> => (base ??= {
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "strict-origin-when-cross-origin",
   "X-Frame-Options": "DENY",
   // No page of ours shares its window with another site's, nor uses these devices; payment for Stripe's frames.
   "Cross-Origin-Opener-Policy": "same-origin",
   "Permissions-Policy": "camera=(), microphone=(), geolocation=(), usb=(), payment=(self \"https://js.stripe.com\")",
-  ...(env.isProduction ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
-};
+  ...(getEnv().isProduction ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
+});
 
 function setBaseHeaders(res: ServerResponse) {
-  for (const name in BASE_HEADERS) res.setHeader(name, BASE_HEADERS[name]);
+  const headers = baseHeaders();
+  for (const name in headers) res.setHeader(name, headers[name]);
 }
 
 // Extensions answer JSON or text, never a document that loads anything (OWASP's API setting).
@@ -47,15 +52,15 @@ const EXTENSION_CSP = { "Content-Security-Policy": "default-src 'none'; frame-an
  * setHeader one by one on the API's hot path (Node validates and merges each of those).
  */
 export function answer(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
-  res.writeHead(status, { ...BASE_HEADERS, ...EXTENSION_CSP, ...headers, "Content-Length": String(Buffer.byteLength(body)) });
+  res.writeHead(status, { ...baseHeaders(), ...EXTENSION_CSP, ...headers, "Content-Length": String(Buffer.byteLength(body)) });
   res.end(body);
 }
 
 async function appHandlers(): Promise<{ statics: Handler[]; build: ServerBuild | (() => Promise<ServerBuild>) }> {
-  const uploadsDir = resolve(env.DATA_DIR, "uploads");
+  const uploadsDir = resolve(getEnv().DATA_DIR, "uploads");
   mkdirSync(uploadsDir, { recursive: true });
   const mountUploads = serveUploads(uploadsDir);
-  if (env.isProduction) {
+  if (getEnv().isProduction) {
     const client = resolve(process.cwd(), "build/client");
     const assets = sirv(resolve(client, "assets"), { immutable: true, maxAge: 31536000, gzip: true, brotli: true });
     const mountAssets: Handler = (req, res, next) => {
@@ -105,7 +110,7 @@ export type Extension = (req: IncomingMessage, res: ServerResponse) => boolean |
 /** The web server: static files, extensions (e.g. the fast API path), then React Router. */
 export async function startHttpServer(extensions: Extension[] = []): Promise<Server> {
   const { statics, build } = await appHandlers();
-  const reactRouter = createRequestListener({ build, mode: env.NODE_ENV });
+  const reactRouter = createRequestListener({ build, mode: getEnv().NODE_ENV });
 
   const chain = (req: IncomingMessage, res: ServerResponse, index: number) => {
     if (index < statics.length) return statics[index](req, res, () => chain(req, res, index + 1));
@@ -138,7 +143,7 @@ export async function startHttpServer(extensions: Extension[] = []): Promise<Ser
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((ready, fail) => {
     server.once("error", fail);
-    server.listen(env.PORT, env.HOST, () => ready());
+    server.listen(getEnv().PORT, getEnv().HOST, () => ready());
   });
   return server;
 }

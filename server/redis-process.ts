@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
 import { redisOptions } from "../app/queue/redis.server.ts";
-import { env } from "../app/utils/env.server.ts";
+import { getEnv } from "../app/utils/env.server.ts";
 import { freePort } from "./free-port.ts";
 
 export { freePort };
@@ -49,7 +49,7 @@ async function setMaxMemory(url: string, maxMemory: string): Promise<void> {
  * (REDIS_MAXMEMORY) with no eviction (queued sends must never be dropped: a full Redis refuses new
  * writes instead), a unix socket when the path allows it. Reuses one still running from an earlier start.
  */
-export async function startPrivateRedis(dataDir: string, { maxMemory = env.REDIS_MAXMEMORY } = {}): Promise<PrivateRedis> {
+export async function startPrivateRedis(dataDir: string, { maxMemory = getEnv().REDIS_MAXMEMORY } = {}): Promise<PrivateRedis> {
   if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error) throw new RedisNotInstalledError();
   const dir = resolve(dataDir, "redis");
   mkdirSync(dir, { recursive: true });

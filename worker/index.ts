@@ -2,21 +2,22 @@
 import { getPriority, setPriority } from "node:os";
 import { closeQueues } from "../app/queue/queues.server.ts";
 import { closeRedis } from "../app/queue/redis.server.ts";
-import { sqlite } from "../app/db/client.server.ts";
+import { closeDb } from "../app/db/client.server.ts";
 import { startCheckpointer } from "../app/db/checkpointer.server.ts";
 import { runMigrations } from "../app/db/migrate.server.ts";
 import { shutdownSendJobs } from "../app/modules/sms/send.server.ts";
-import { env } from "../app/utils/env.server.ts";
+import { getEnv, prepareDataDir } from "../app/utils/env.server.ts";
 import { startWorkers } from "./workers.ts";
 
 // Under load the web's answers come first: sending is throughput work that may lag a moment
 // behind, while an API client or a person waits on every request.
 try {
-  setPriority(Math.max(getPriority(), env.WORKER_NICE));
+  setPriority(Math.max(getPriority(), getEnv().WORKER_NICE));
 } catch {
   // Not allowed here (some containers): run at the inherited priority.
 }
 
+prepareDataDir();
 runMigrations();
 const checkpointer = startCheckpointer();
 const workers = await startWorkers();
@@ -31,7 +32,7 @@ async function shutdown(signal: string) {
   await closeQueues();
   await closeRedis();
   await checkpointer.stop();
-  sqlite.close();
+  closeDb();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

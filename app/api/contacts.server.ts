@@ -1,12 +1,11 @@
 // Contacts, groups and group sends as the REST API shows them, on the contacts module's own domain
 // functions (the screens' rules; the owner's id in every WHERE clause).
 import { z } from "zod";
-import { statement } from "../db/statements.server.ts";
 import { type Contact, createContact, listContactsAfter, type NamePosition } from "../modules/contacts/contacts.server.ts";
 import { NotFoundError } from "../modules/contacts/errors.ts";
 import { describeGroupSend, type GroupSendReport } from "../modules/contacts/group-send.ts";
-import { getGroupSendReport, startGroupSend } from "../modules/contacts/group-send.server.ts";
-import { type Group, listGroupsAfter } from "../modules/contacts/groups.server.ts";
+import { getGroupSendReport, latestGroupSendId, startGroupSend } from "../modules/contacts/group-send.server.ts";
+import { type Group, latestGroupId, listGroupsAfter } from "../modules/contacts/groups.server.ts";
 import { decodeCursor, encodeCursor } from "./cursor.server.ts";
 import { ApiError } from "./errors.ts";
 import { idempotencyConflict } from "./messages.server.ts";
@@ -55,12 +54,9 @@ export function listApiGroups(userId: number, query: { cursor?: string; limit: n
   return page(GROUPS, rows, query.limit, (group: Group) => group);
 }
 
-const latestGroup = statement<[number], { id: number | null }>("select max(id) as id from contact_groups where user_id = ?");
-const latestGroupSend = statement<[number], { id: number | null }>("select max(id) as id from group_sends where user_id = ?");
-
 /** The user's newest group and group send, for the documentation's examples. */
 export function latestGroupIds(userId: number): { groupId: number | null; groupSendId: number | null } {
-  return { groupId: latestGroup().get(userId)?.id ?? null, groupSendId: latestGroupSend().get(userId)?.id ?? null };
+  return { groupId: latestGroupId(userId), groupSendId: latestGroupSendId(userId) };
 }
 
 export const GROUP_SENDS_PATH = "/api/v1/group-sends";

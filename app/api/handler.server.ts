@@ -1,7 +1,7 @@
 // The REST API core: a plain request in, a plain JSON response out, no framework. The Node adapter
 // (server/api.ts) and the tests both call it.
 import type { z } from "zod";
-import { env } from "../utils/env.server.ts";
+import { getEnv } from "../utils/env.server.ts";
 import { publicOrigin } from "../utils/http.server.ts";
 import { log } from "../utils/log.server.ts";
 import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "../modules/contacts/errors.ts";
@@ -165,7 +165,7 @@ export type ApiHandler = ((request: ApiRequest) => Promise<ApiResponse>) & {
 /** A handler over a route table; options let tests use a small rate limit. */
 export function createApiHandler(options: ApiOptions = {}): ApiHandler {
   const table = compile(options.routes ?? API_ROUTES);
-  const perMinute = options.ratePerMinute ?? env.API_RATE_LIMIT_PER_MINUTE;
+  const perMinute = () => options.ratePerMinute ?? getEnv().API_RATE_LIMIT_PER_MINUTE;
   const apiGate = createApiGate();
   const sendBatcher = createSendBatcher();
   const shutdown = async () => {
@@ -182,7 +182,7 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
       const { route, params } = findRoute(table, request.method.toUpperCase(), pathname);
       let userId = 0;
       if (route.auth) {
-        const authenticated = await authenticate(header(request, "authorization"), perMinute, apiGate);
+        const authenticated = await authenticate(header(request, "authorization"), perMinute(), apiGate);
         userId = authenticated.userId;
         rate = authenticated.rate;
       }

@@ -1,57 +1,39 @@
-// Messages as the REST API shows them: the owner's id is in every WHERE clause, so another
-// account's message is simply not found. Sending goes through the same queueMessages as the screens.
+// Messages as the REST API shows them, read through the sms module's own-messages (another
+// account's message is simply not found). Sending goes through the same queueMessages as the screens.
 import { z } from "zod";
 import type { MessageStatus } from "../modules/sms/message-status.ts";
-import { statement } from "../db/statements.server.ts";
+import {
+  findOccurrenceMessage,
+  findOwnMessage,
+  messageHasApiRef,
+  type OwnMessageRow,
+  ownMessagesBefore,
+  scheduleHasApiRef,
+} from "../modules/sms/own-messages.server.ts";
 import { decodeCursor, encodeCursor } from "./cursor.server.ts";
 import { ApiError } from "./errors.ts";
 import type { ApiMessage } from "./schemas.ts";
 import type { SendBatcher } from "./send-batcher.server.ts";
 
-type Row = Omit<ApiMessage, "createdAt"> & { createdAt: number };
-
-const COLUMNS = `id, to_phone as "to", body, encoding, segments, credits, status, error as statusDetail, created_at as createdAt`;
-
-const selectOne = statement<[number, number], Row>(`select ${COLUMNS} from sms_messages where id = ? and user_id = ?`);
-const selectOccurrence = statement<[number, number, number], Row>(
-  `select ${COLUMNS} from sms_messages where schedule_id = ? and occurrence_at = ? and user_id = ?`,
-);
-const selectByApiRef = statement<[number, string], { id: number }>("select id from sms_messages where user_id = ? and api_ref = ?");
-const selectScheduleByApiRef = statement<[number, string], { id: number }>("select id from schedules where user_id = ? and api_ref = ?");
-// Keyset pages on (user_id, id) or (user_id, status, id): no page walks over the ones before it.
-const selectPage = statement<[number, number, number], Row>(
-  `select ${COLUMNS} from sms_messages where user_id = ? and id < ? order by id desc limit ?`,
-);
-const selectPageWithStatus = statement<[number, string, number, number], Row>(
-  `select ${COLUMNS} from sms_messages where user_id = ? and status = ? and id < ? order by id desc limit ?`,
-);
-
-const selectLatestId = statement<[number], { id: number }>("select max(id) as id from sms_messages where user_id = ?");
-
-/** The id of the user's newest message, for examples that read one back. */
-export function latestMessageId(userId: number): number | null {
-  return selectLatestId().get(userId)?.id ?? null;
-}
-
-function present(row: Row): ApiMessage {
+function present(row: OwnMessageRow): ApiMessage {
   return { ...row, createdAt: new Date(row.createdAt).toISOString() };
 }
 
 export function getApiMessage(userId: number, id: number): ApiMessage | undefined {
-  const row = selectOne().get(id, userId);
+  const row = findOwnMessage(userId, id);
   return row && present(row);
 }
 
 /** The message a schedule's occurrence became, once it ran. */
 export function getOccurrenceMessage(userId: number, scheduleId: number, at: number): ApiMessage | undefined {
-  const row = selectOccurrence().get(scheduleId, at, userId);
+  const row = findOccurrenceMessage(userId, scheduleId, at);
   return row && present(row);
 }
 
 // Idempotency-Keys of POST /messages are one namespace, whether a message went out at once or was
 // scheduled: the same key on the other kind is another request.
 export function keyUsedByMessage(userId: number, key: string): boolean {
-  return selectByApiRef().get(userId, key) !== undefined;
+  return messageHasApiRef(userId, key);
 }
 
 export const idempotencyConflict = () =>
@@ -63,9 +45,7 @@ const CursorPosition = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 export function listApiMessages(userId: number, options: { status?: MessageStatus; cursor?: string; limit: number }) {
   const before = options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(CURSOR, options.cursor, CursorPosition);
   // One row more than asked says whether there is a next page.
-  const rows = options.status
-    ? selectPageWithStatus().all(userId, options.status, before, options.limit + 1)
-    : selectPage().all(userId, before, options.limit + 1);
+  const rows = ownMessagesBefore(userId, { status: options.status, before, limit: options.limit + 1 });
   const page = rows.slice(0, options.limit);
   return {
     data: page.map(present),
@@ -83,7 +63,7 @@ export async function sendApiMessage(
   input: { to: string; body: string },
   idempotencyKey: string | undefined,
 ): Promise<{ message: ApiMessage; replayed: boolean }> {
-  if (idempotencyKey !== undefined && selectScheduleByApiRef().get(userId, idempotencyKey) !== undefined) throw idempotencyConflict();
+  if (idempotencyKey !== undefined && scheduleHasApiRef(userId, idempotencyKey)) throw idempotencyConflict();
   const queued = await sendBatcher.add({ userId, message: { ...input, source: "api", apiRef: idempotencyKey } });
   // A repeat compares with what was stored; a new message is what was just written.
   const stored = queued.duplicate ? getApiMessage(userId, queued.id) : undefined;

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas (never by hand).
 import { z } from "zod";
-import { env } from "../utils/env.server.ts";
+import { getEnv } from "../utils/env.server.ts";
 import { formatNumber } from "../utils/misc.ts";
 import { API_ERRORS, type ApiErrorCode } from "./errors.ts";
 import type { ApiRoute } from "./define-route.ts";
@@ -182,7 +182,7 @@ function build(routes: ApiRoute[], origin: string): Json {
       description: [
         "Send SMS and follow their delivery from your own software. Authenticate every request with your API key from the API Token page: `Authorization: Bearer <key>`. Keys never go in a URL.",
         "Requests and answers are JSON. An error answers `{ \"error\": { \"code\", \"message\", \"field\" } }` with the HTTP status of its code.",
-        `Each key may make ${formatNumber(env.API_RATE_LIMIT_PER_MINUTE)} requests a minute; over that the answer is 429 with Retry-After.`,
+        `Each key may make ${formatNumber(getEnv().API_RATE_LIMIT_PER_MINUTE)} requests a minute; over that the answer is 429 with Retry-After.`,
       ].join("\n\n"),
     },
     servers: [{ url: origin }],

@@ -6,7 +6,8 @@ import { smsFormConfig } from "../modules/sms/config.server.ts";
 import { createApiContact, getApiGroupSend, GROUP_SENDS_PATH, latestGroupIds, listApiContacts, listApiGroups, sendApiGroupMessage } from "./contacts.server.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "./define-route.ts";
 import { notFoundError } from "./errors.ts";
-import { latestMessageId, listApiMessages, sendApiMessage } from "./messages.server.ts";
+import { latestMessageId } from "../modules/sms/own-messages.server.ts";
+import { listApiMessages, sendApiMessage } from "./messages.server.ts";
 import { openApiDocument } from "./openapi.server.ts";
 import { cancelApiMessage, getApiMessageById, latestScheduledMessageId, scheduleApiMessage } from "./scheduled.server.ts";
 import {
@@ -32,7 +33,9 @@ import {
   SentOrScheduledSchema,
 } from "./schemas.ts";
 
-const { SendMessageRequest, CreateContactRequest, GroupSendRequest } = createRequestSchemas(smsFormConfig());
+// Made on first use: their limits come from the configuration, which import does not read.
+let requestSchemas: ReturnType<typeof createRequestSchemas> | undefined;
+const schemas = () => (requestSchemas ??= createRequestSchemas(smsFormConfig()));
 
 const replayed = (yes: boolean) => (yes ? { "Idempotent-Replayed": "true" } : undefined);
 
@@ -46,7 +49,9 @@ export const API_ROUTES: ApiRoute[] = [
     description:
       "Queues one SMS and charges its credits at once (1 per segment); the same rules as the Send SMS screen apply, and the answer is a Message. With `sendAt` it is scheduled instead, as on the Schedule SMS screen: the answer is a ScheduledMessage with an id such as `sch_7`, which GET /messages/{id} follows (status `scheduled`, then the status of the message it became) and DELETE /messages/{id} cancels until it goes out. Its credits must be there when you schedule it and are charged when it goes out (if they are gone by then, it becomes a failed message). Scheduled messages are not in GET /messages until they go out.",
     auth: true,
-    body: SendMessageRequest,
+    get body() {
+      return schemas().SendMessageRequest;
+    },
     idempotent: true,
     success: {
       status: 201,
@@ -128,7 +133,9 @@ export const API_ROUTES: ApiRoute[] = [
     description:
       "The same rules as the Create Contact screen: name, phone number and e-mail are required, one contact per phone number. New contacts are active.",
     auth: true,
-    body: CreateContactRequest,
+    get body() {
+      return schemas().CreateContactRequest;
+    },
     success: { status: 201, description: "Created.", schema: ContactSchema },
     errors: ["not_found", "quota_exceeded"],
     example: { body: { name: "Ada Lovelace", phone: EXAMPLE_PHONE, email: "ada@example.com" } },
@@ -171,7 +178,9 @@ export const API_ROUTES: ApiRoute[] = [
       "As the Groups screen's Send SMS: the whole cost (active members x segments) must be covered, or nothing is sent (402); a group without contacts, or whose contacts all opted out, is a 422. The messages are then created in the background: follow `statusUrl` until `finished` for the counts, the skipped members and their reasons. An Idempotency-Key makes a retry answer the same group send and send nothing new.",
     auth: true,
     params: GroupIdParams,
-    body: GroupSendRequest,
+    get body() {
+      return schemas().GroupSendRequest;
+    },
     idempotent: true,
     success: { status: 202, description: "Started: the group send and its progress so far.", schema: GroupSendSchema },
     errors: ["insufficient_credits", "not_found", "idempotency_conflict", "nothing_to_send"],

@@ -2,11 +2,18 @@
 // same rules and the same runner as the Schedule SMS screen) under an id of its own kind, sch_<id>,
 // that reads as a message: status `scheduled` until it goes out, then the status of the message it
 // became.
-import { statement } from "../db/statements.server.ts";
 import { getUserById } from "../modules/auth/users.server.ts";
 import { InsufficientCreditsError } from "../modules/credits/ledger.server.ts";
 import { TIMING_MESSAGES } from "../modules/scheduling/recurrence.ts";
-import { cancelSchedule, createSchedule, getSchedule, type Schedule, type ScheduleField, ScheduleInputError } from "../modules/scheduling/schedules.server.ts";
+import {
+  cancelSchedule,
+  createSchedule,
+  getSchedule,
+  latestWaitingScheduleId,
+  type Schedule,
+  type ScheduleField,
+  ScheduleInputError,
+} from "../modules/scheduling/schedules.server.ts";
 import { countSegments } from "../modules/sms/segments.ts";
 import { ApiError, notFoundError } from "./errors.ts";
 import { getApiMessage, getOccurrenceMessage, idempotencyConflict, keyUsedByMessage } from "./messages.server.ts";
@@ -86,14 +93,10 @@ export async function scheduleApiMessage(
   return { message: waiting(schedule), replayed: schedule.duplicate };
 }
 
-const latestWaiting = statement<[number], { id: number }>(
-  "select id from schedules where user_id = ? and status = 'active' and repeat = 'none' and target_kind = 'phone' order by id desc limit 1",
-);
-
 /** The id of the user's newest scheduled message still waiting, for the documentation's examples. */
 export function latestScheduledMessageId(userId: number): string | null {
-  const row = latestWaiting().get(userId);
-  return row ? `${SCHEDULED_ID_PREFIX}${row.id}` : null;
+  const id = latestWaitingScheduleId(userId);
+  return id === null ? null : `${SCHEDULED_ID_PREFIX}${id}`;
 }
 
 function scheduledIdOf(id: string): number {

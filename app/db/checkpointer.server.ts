@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import { databaseFile, sqlite } from "./client.server.ts";
+import { databaseFile, getSqlite } from "./client.server.ts";
 
 // Runs on its own thread with its own connection (CommonJS, as an eval'd worker is).
 const source = `
@@ -21,10 +21,11 @@ parentPort.on("message", () => { clearInterval(timer); db.close(); process.exit(
  * loop waits. Here a thread checkpoints passively (never blocking writers) every `everyMs`.
  */
 export function startCheckpointer(everyMs = 250): { stop: () => Promise<void> } {
+  const sqlite = getSqlite();
   sqlite.pragma("wal_autocheckpoint = 0");
   sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-  const worker = new Worker(source, { eval: true, workerData: { file: databaseFile, driver, everyMs } });
+  const worker = new Worker(source, { eval: true, workerData: { file: databaseFile(), driver, everyMs } });
   worker.unref();
   return {
     stop: async () => {

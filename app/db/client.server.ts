@@ -1,9 +1,9 @@
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { resolve } from "node:path";
-import { env } from "../utils/env.server.ts";
+import { getEnv } from "../utils/env.server.ts";
 
-export const databaseFile = resolve(env.DATA_DIR, "app.db");
+export const databaseFile = () => resolve(getEnv().DATA_DIR, "app.db");
 
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -13,31 +13,59 @@ function open(file: string) {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  return sqlite;
+  return {
+    sqlite,
+    db: drizzle({ client: sqlite }),
+    noWait: sqlite.prepare(`pragma busy_timeout = 0`),
+    wait: sqlite.prepare(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`),
+  };
 }
 
-export const sqlite = open(databaseFile);
-export const db = drizzle({ client: sqlite });
-export type Db = typeof db;
+let connection: ReturnType<typeof open> | undefined;
+const connected = () => (connection ??= open(databaseFile()));
+
+/** The Drizzle database on the one connection, opened on first use (DATA_DIR/app.db). */
+export function getDb() {
+  return connected().db;
+}
+
+/** The same connection without Drizzle: prepared statements on hot paths, pragmas. */
+export function getSqlite(): Database.Database {
+  return connected().sqlite;
+}
+
+/** Closes the connection at shutdown; a later getDb() would open it again. */
+export function closeDb(): void {
+  connection?.sqlite.close();
+  connection = undefined;
+}
+
+export type Db = ReturnType<typeof getDb>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-/** Runs queries inside the caller's open transaction: a Drizzle transaction, or `db` under a raw one. */
+/** Runs queries inside the caller's open transaction: a Drizzle transaction, or the database under a raw one. */
 export type Executor = Tx | Db;
 
-const noWait = sqlite.prepare(`pragma busy_timeout = 0`);
-const wait = sqlite.prepare(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`);
+/**
+ * Every write transaction goes through here. IMMEDIATE takes the write lock at BEGIN, so two
+ * writers never both read and then fail to upgrade; queries in `write` run inside it.
+ */
+export function inTransaction<T>(write: (tx: Tx) => T): T {
+  return getDb().transaction(write, { behavior: "immediate" });
+}
 
 /**
- * Runs a write (`run` opens an IMMEDIATE transaction) without sleeping in SQLite's busy handler when
- * another process holds the write lock: that handler sleeps whole milliseconds with this process's
- * event loop stopped. Instead this yields and tries again, so the process keeps serving meanwhile.
- * For hot paths whose callers can wait; after BUSY_TIMEOUT_MS it gives up like the handler would.
+ * Runs a write transaction without sleeping in SQLite's busy handler when another process holds
+ * the write lock: that handler sleeps whole milliseconds with this process's event loop stopped.
+ * Instead this yields and tries again, so the process keeps serving meanwhile. For hot paths
+ * whose callers can wait; after BUSY_TIMEOUT_MS it gives up like the handler would.
  */
-export async function writeWithoutStalling<T>(run: () => T): Promise<T> {
+export async function inTransactionWithoutStalling<T>(write: (tx: Tx) => T): Promise<T> {
+  const { noWait, wait } = connected();
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   for (let tries = 0; ; tries++) {
     noWait.get();
     try {
-      return run();
+      return inTransaction(write);
     } catch (error) {
       if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
     } finally {

@@ -1,7 +1,7 @@
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { resolve } from "node:path";
-import { db } from "./client.server.ts";
+import { getDb } from "./client.server.ts";
 
 export function runMigrations() {
-  migrate(db, { migrationsFolder: resolve(process.cwd(), "drizzle") });
+  migrate(getDb(), { migrationsFolder: resolve(process.cwd(), "drizzle") });
 }

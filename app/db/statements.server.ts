@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import { sqlite } from "./client.server.ts";
+import { getSqlite } from "./client.server.ts";
 
 /**
  * A raw SQL statement for a hot path, prepared once on first use (code is imported before the
@@ -7,5 +7,5 @@ import { sqlite } from "./client.server.ts";
  */
 export function statement<Params extends unknown[] = unknown[], Row = unknown>(source: string): () => Statement<Params, Row> {
   let prepared: Statement<Params, Row> | undefined;
-  return () => (prepared ??= sqlite.prepare<Params, Row>(source));
+  return () => (prepared ??= getSqlite().prepare<Params, Row>(source));
 }

@@ -1,6 +1,6 @@
 import { Queue, type QueueOptions } from "bullmq";
 import { scheduleRepeatStrategy } from "../modules/scheduling/recurrence.ts";
-import { env } from "../utils/env.server.ts";
+import { getEnv } from "../utils/env.server.ts";
 import { log } from "../utils/log.server.ts";
 import { getRedis, redisForRequest } from "./redis.server.ts";
 
@@ -17,7 +17,7 @@ export const QUEUES = {
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
-export const queueBaseOptions = (): Pick<QueueOptions, "prefix"> => ({ prefix: env.QUEUE_PREFIX });
+export const queueBaseOptions = (): Pick<QueueOptions, "prefix"> => ({ prefix: getEnv().QUEUE_PREFIX });
 
 /** Repeat strategies, for every producer and worker of a queue (upserting a scheduler computes its first run). */
 export const QUEUE_SETTINGS: Partial<Record<QueueName, QueueOptions["settings"]>> = {

@@ -1,15 +1,15 @@
 import { Redis, type RedisOptions } from "ioredis";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { env } from "../utils/env.server.ts";
+import { getEnv } from "../utils/env.server.ts";
 import { log } from "../utils/log.server.ts";
 
 /** File where the start command leaves the address of the Redis it runs, for separate workers. */
-export const redisUrlFile = resolve(env.DATA_DIR, "redis.url");
+export const redisUrlFile = () => resolve(getEnv().DATA_DIR, "redis.url");
 
 export function resolveRedisUrl(): string {
   if (process.env.REDIS_URL) return process.env.REDIS_URL;
-  if (existsSync(redisUrlFile)) return readFileSync(redisUrlFile, "utf8").trim();
+  if (existsSync(redisUrlFile())) return readFileSync(redisUrlFile(), "utf8").trim();
   throw new Error(
     "REDIS_URL is not set and no Redis was started for DATA_DIR. Start the app with `npm start`, or set REDIS_URL.",
   );
@@ -89,7 +89,7 @@ export function createWorkerConnection(): Redis {
 
 /** Key under this deployment's prefix, so several apps (or test files) can share one Redis. */
 export function redisKey(...parts: (string | number)[]): string {
-  return [env.QUEUE_PREFIX, ...parts].join(":");
+  return [getEnv().QUEUE_PREFIX, ...parts].join(":");
 }
 
 export async function closeRedis(): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { env } from "./env.server.ts";
+import { getEnv } from "./env.server.ts";
 
 export function createNonce(): string {
   return randomBytes(16).toString("base64");
@@ -11,13 +11,13 @@ type Directives = Record<string, string[]>;
 function thirdPartySources(): Directives {
   const extra: Directives = {};
   const add = (directive: string, ...origins: string[]) => (extra[directive] = [...(extra[directive] ?? []), ...origins]);
-  if (env.ANALYTICS_ID) {
+  if (getEnv().ANALYTICS_ID) {
     add("script-src", "https://www.googletagmanager.com");
     add("connect-src", "https://*.google-analytics.com", "https://*.analytics.google.com");
     add("img-src", "https://*.google-analytics.com");
   }
   // The env check at boot makes the three Stripe variables come together.
-  if (env.STRIPE_SECRET_KEY) {
+  if (getEnv().STRIPE_SECRET_KEY) {
     // Stripe.js and the Payment Element's frames (Stripe's CSP guide); Checkout is where the no-JavaScript form goes.
     add("script-src", "https://js.stripe.com", "https://*.js.stripe.com");
     add("frame-src", "https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com");

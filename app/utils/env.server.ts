@@ -151,27 +151,14 @@ export type TestMode = {
   cardsAccepted: boolean;
 };
 
-export type Env = Omit<z.infer<typeof schema>, "API_KEY_SECRET"> & {
+export type Env = z.infer<typeof schema> & {
   DATA_DIR: string;
-  SESSION_SECRETS: string[];
-  API_KEY_SECRET: string;
   cookieSecure: boolean;
   isProduction: boolean;
   testMode: TestMode;
   /** SEED_DEMO resolved: explicit, or full test mode when "auto". */
   seedDemo: boolean;
 };
-
-/** Reads a secret from DATA_DIR, creating it once; `wx` makes concurrent first starts agree. */
-function persistedSecret(dataDir: string, name: string): string {
-  const file = resolve(dataDir, name);
-  try {
-    writeFileSync(file, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
-  return readFileSync(file, "utf8").trim();
-}
 
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const result = schema.safeParse(source);
@@ -189,12 +176,6 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       "Invalid configuration:\n  Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together",
     );
   }
-  const dataDir = resolve(parsed.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-  const secrets = (parsed.SESSION_SECRET ?? persistedSecret(dataDir, "session-secret"))
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
   const isProduction = parsed.NODE_ENV === "production";
   const payments = !parsed.STRIPE_SECRET_KEY;
   const sms = parsed.SMS_TRANSPORT === "simulator";
@@ -207,9 +188,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   };
   return {
     ...parsed,
-    DATA_DIR: dataDir,
-    SESSION_SECRETS: secrets,
-    API_KEY_SECRET: parsed.API_KEY_SECRET ?? persistedSecret(dataDir, "api-key-secret"),
+    DATA_DIR: resolve(parsed.DATA_DIR),
     isProduction,
     testMode,
     seedDemo: parsed.SEED_DEMO === "auto" ? testMode.full : parsed.SEED_DEMO,
@@ -217,4 +196,62 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   };
 }
 
-export const env: Env = parseEnv(process.env);
+let current: Env | undefined;
+let secrets: Secrets | undefined;
+
+/** The configuration, parsed from process.env on the first call. */
+export function getEnv(): Env {
+  return (current ??= parseEnv(process.env));
+}
+
+export type Secrets = {
+  /** Signs the session and toast cookies: the first signs, all verify (rotation). */
+  session: string[];
+  /** Encrypts the revealable copy of every API key. */
+  apiKey: string;
+};
+
+const SESSION_SECRET_FILE = "session-secret";
+const API_KEY_SECRET_FILE = "api-key-secret";
+
+/**
+ * Creates DATA_DIR and the secrets the environment does not give, once: the start script, the
+ * worker and test setups call it before anything reads a secret. `wx` makes concurrent first starts agree.
+ */
+export function prepareDataDir(env: Env = getEnv()): void {
+  mkdirSync(env.DATA_DIR, { recursive: true });
+  const missing = [!env.SESSION_SECRET && SESSION_SECRET_FILE, !env.API_KEY_SECRET && API_KEY_SECRET_FILE];
+  for (const name of missing) {
+    if (!name) continue;
+    try {
+      writeFileSync(resolve(env.DATA_DIR, name), randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+}
+
+function persistedSecret(dataDir: string, name: string): string {
+  try {
+    return readFileSync(resolve(dataDir, name), "utf8").trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    throw new Error(`${resolve(dataDir, name)} is missing: prepareDataDir() (run by npm start) creates it`, { cause: error });
+  }
+}
+
+/** The secrets from the environment, or else from DATA_DIR (see prepareDataDir). */
+export function readSecrets(env: Env): Secrets {
+  return {
+    session: (env.SESSION_SECRET ?? persistedSecret(env.DATA_DIR, SESSION_SECRET_FILE))
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    apiKey: env.API_KEY_SECRET ?? persistedSecret(env.DATA_DIR, API_KEY_SECRET_FILE),
+  };
+}
+
+/** The secrets, read on the first call. */
+export function getSecrets(): Secrets {
+  return (secrets ??= readSecrets(getEnv()));
+}

@@ -1,4 +1,4 @@
-import { env } from "./env.server.ts";
+import { getEnv } from "./env.server.ts";
 
 /** Header the HTTP server sets on every request it hands over (any client-sent copy is dropped). */
 export const CLIENT_IP_HEADER = "x-smsgw-client-ip";
@@ -43,7 +43,7 @@ const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 export function publicOrigin(header: (name: string) => string | null | undefined, protocol: string, host: string | undefined): string {
   let scheme = protocol.replace(/:$/, "");
   let authority = host;
-  if (env.TRUST_PROXY) {
+  if (getEnv().TRUST_PROXY) {
     const first = (name: string) => header(name)?.split(",")[0]?.trim().toLowerCase();
     const forwardedProto = first("x-forwarded-proto");
     if (forwardedProto === "http" || forwardedProto === "https") scheme = forwardedProto;

@@ -1,20 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { createCookieSessionStorage, redirect } from "react-router";
-import { env } from "./env.server.ts";
+import { getEnv, getSecrets } from "./env.server.ts";
 import { combineHeaders } from "./http.server.ts";
 import { type Toast, type ToastInput, ToastSchema } from "./toast.ts";
 
 // Toasts ride in their own short-lived cookie, so they survive a redirect with JavaScript off.
 // `__Host-` when Secure, like the session cookie: no subdomain can plant a toast.
 function toastStorage() {
+  const { cookieSecure } = getEnv();
   return createCookieSessionStorage({
     cookie: {
-      name: env.cookieSecure ? "__Host-toast" : "en_toast",
+      name: cookieSecure ? "__Host-toast" : "en_toast",
       sameSite: "lax",
       path: "/",
       httpOnly: true,
-      secure: env.cookieSecure,
-      secrets: env.SESSION_SECRETS,
+      secure: cookieSecure,
+      secrets: getSecrets().session,
     },
   });
 }

@@ -11,11 +11,19 @@
 //   orders_p99_ms     admin order search with 100,000 orders
 //   rss_mb            peak resident memory of the web and worker processes
 // and prints a table and one final JSON line.
+import Database from "better-sqlite3";
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { runMigrations } from "../../app/db/migrate.server.ts";
+import { storeNewApiKey } from "../../app/modules/api-keys/keys.server.ts";
+import { createUser } from "../../app/modules/auth/users.server.ts";
+import { createGroup } from "../../app/modules/contacts/groups.server.ts";
+import { book } from "../../app/modules/credits/ledger.server.ts";
+import { prepareDataDir } from "../../app/utils/env.server.ts";
+import { freePort, startPrivateRedis } from "../../server/redis-process.ts";
 import { waitFor } from "../../tests/support/wait.ts";
 import { buildIfStale } from "../build-if-stale.ts";
 import { percentile, runLoad } from "./http-load.ts";
@@ -64,7 +72,6 @@ const appEnv: NodeJS.ProcessEnv = {
   REDIS_MAXMEMORY: "4gb",
 };
 Object.assign(process.env, appEnv);
-const { freePort, startPrivateRedis } = await import("../../server/redis-process.ts");
 // The web process's port (this process reads its configuration above but serves nothing).
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
@@ -91,13 +98,11 @@ Object.assign(appEnv, {
 });
 
 // --- accounts and data the phases need (before the app starts) -------------------------------
-const { runMigrations } = await import("../../app/db/migrate.server.ts");
-const { sqlite } = await import("../../app/db/client.server.ts");
-const { createUser } = await import("../../app/modules/auth/users.server.ts");
-const { book } = await import("../../app/modules/credits/ledger.server.ts");
-const { storeNewApiKey } = await import("../../app/modules/api-keys/keys.server.ts");
-const { createGroup } = await import("../../app/modules/contacts/groups.server.ts");
+prepareDataDir();
 runMigrations();
+// The bench's own connection for bulk seeding and counting; the app's rows go through its modules.
+const sqlite = new Database(join(dataDir, "app.db"));
+sqlite.pragma("busy_timeout = 5000");
 const password = "bench-password-1";
 const apiUser = await createUser({ email: "api@bench.test", fullName: "API Bench", password });
 book({ userId: apiUser.id, kind: "grant", amount: N * 2, key: "bench-grant-api" });

@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
+import { getDb } from "../../app/db/client.server.ts";
+import { orders } from "../../app/db/schema/shop.ts";
+import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
 import { demoAdmin, expect, login, test } from "./fixtures.ts";
+import { useServerData } from "./server-data.ts";
 
 // A busy shared machine can take most of a minute to sign in: three times the usual limit.
 test.slow();
 
 /** Orders straight into the e2e database, tagged so parallel tests never see each other's. */
 async function seedOrders(tag: string, count: number) {
-  process.env.DATA_DIR = process.env.E2E_DATA_DIR;
-  const { db } = await import("../../app/db/client.server.ts");
-  const { orders } = await import("../../app/db/schema/shop.ts");
-  const { findUserByEmail } = await import("../../app/modules/auth/users.server.ts");
+  useServerData();
   const customer = findUserByEmail("demo@example.com")!;
   const rows = Array.from({ length: count }, (_, i) => ({
     userId: customer.id,
@@ -21,7 +22,7 @@ async function seedOrders(tag: string, count: number) {
     totalCredits: 100,
     status: "Confirmed" as const,
   }));
-  db.insert(orders).values(rows).run();
+  getDb().insert(orders).values(rows).run();
 }
 
 test("Previous and Next keep the chosen page size (the spec's reset to 5 is a defect)", async ({ page }) => {

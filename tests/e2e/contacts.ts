@@ -1,5 +1,7 @@
 // Journeys through the contact and group screens, shared by the contacts and scheduling specs.
 import type { Page } from "@playwright/test";
+import { createContact as insertContact } from "../../app/modules/contacts/contacts.server.ts";
+import { createGroup as insertGroup } from "../../app/modules/contacts/groups.server.ts";
 import { serverUser } from "./credits.ts";
 import { expect } from "./fixtures.ts";
 
@@ -34,8 +36,6 @@ export type SeedContact = { name: string; /** E.164 */ phone: string; email: str
 /** Groups and contacts written straight into the server's database, for tests that start from them. */
 export async function seedAddressBook(email: string, book: { groups: string[]; contacts: SeedContact[] }): Promise<void> {
   const user = await serverUser(email);
-  const { createGroup: insertGroup } = await import("../../app/modules/contacts/groups.server.ts");
-  const { createContact: insertContact } = await import("../../app/modules/contacts/contacts.server.ts");
   const groupIds = new Map(book.groups.map((name) => [name, insertGroup(user.id, { name, description: `The ${name} group` }).id]));
   for (const contact of book.contacts) {
     insertContact(user.id, { name: contact.name, phone: contact.phone, email: contact.email, groupIds: contact.groups.map((g) => groupIds.get(g)!) });

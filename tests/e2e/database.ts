@@ -2,12 +2,12 @@
 // by the journeys running in parallel, so this looks at one account's rows, not the whole database
 // (tests/support/security.ts's databaseFingerprint does that for a test file's own database).
 import { createHash } from "node:crypto";
+import { getSqlite } from "../../app/db/client.server.ts";
+import { useServerData } from "./server-data.ts";
 
 async function database() {
-  // The app modules read DATA_DIR when first imported: point them at the server's data first.
-  process.env.DATA_DIR = process.env.E2E_DATA_DIR;
-  process.env.SESSION_SECRET ??= "e2e-session-secret";
-  return (await import("../../app/db/client.server.ts")).sqlite;
+  useServerData();
+  return getSqlite();
 }
 
 /** One hash over the account's row and its rows in every table with a user_id column (sessions, ledger, contacts...). */

@@ -4,7 +4,15 @@
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
+import { getSqlite } from "../../app/db/client.server.ts";
+import * as users from "../../app/modules/auth/users.server.ts";
+import * as contacts from "../../app/modules/contacts/contacts.server.ts";
+import * as groups from "../../app/modules/contacts/groups.server.ts";
+import * as ledger from "../../app/modules/credits/ledger.server.ts";
+import * as cart from "../../app/modules/shop/cart.server.ts";
+import * as orders from "../../app/modules/shop/orders.server.ts";
 import { type Account, test as base, demoAdmin, expect, login, newAccount, register } from "./fixtures.ts";
+import { useServerData } from "./server-data.ts";
 
 type Role = "customer" | "admin";
 type SignedIn = { account: Account; storageState: Awaited<ReturnType<BrowserContext["storageState"]>> };
@@ -42,17 +50,8 @@ test.slow();
 
 // Setup straight into the e2e server's database (the screens under test are the forms).
 async function app() {
-  process.env.DATA_DIR = process.env.E2E_DATA_DIR;
-  process.env.SESSION_SECRET ??= "e2e-session-secret";
-  const [{ sqlite }, users, contacts, groups, ledger, cart, orders] = await Promise.all([
-    import("../../app/db/client.server.ts"),
-    import("../../app/modules/auth/users.server.ts"),
-    import("../../app/modules/contacts/contacts.server.ts"),
-    import("../../app/modules/contacts/groups.server.ts"),
-    import("../../app/modules/credits/ledger.server.ts"),
-    import("../../app/modules/shop/cart.server.ts"),
-    import("../../app/modules/shop/orders.server.ts"),
-  ]);
+  useServerData();
+  const sqlite = getSqlite();
   const userId = (email: string) => users.findUserByEmail(email)!.id;
   const smallestPackage = () => (sqlite.prepare("select id from packages order by credits limit 1").get() as { id: number }).id;
   return {

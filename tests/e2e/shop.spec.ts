@@ -2,8 +2,14 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Page } from "@playwright/test";
+import { asc, eq } from "drizzle-orm";
+import { getDb } from "../../app/db/client.server.ts";
+import { orders, packages } from "../../app/db/schema/shop.ts";
+import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
+import { addToCart } from "../../app/modules/shop/cart.server.ts";
 import { serverUser } from "./credits.ts";
 import { demoAdmin, expect, signedInCustomer, signInByRequest, test } from "./fixtures.ts";
+import { useServerData } from "./server-data.ts";
 
 // With JavaScript toasts stay listed until they close; the newest is the last.
 const toast = (page: Page) => page.getByTestId("toast").last();
@@ -38,12 +44,8 @@ async function payWith(page: Page, card: string) {
 /** Cart lines written straight into the database (package names as seeded: "100", "1,000"...). */
 async function seedCart(email: string, lines: { name: string; quantity: number }[]) {
   const user = await serverUser(email);
-  const { db } = await import("../../app/db/client.server.ts");
-  const { packages } = await import("../../app/db/schema/shop.ts");
-  const { addToCart } = await import("../../app/modules/shop/cart.server.ts");
-  const { asc, eq } = await import("drizzle-orm");
   for (const line of lines) {
-    const pack = db.select({ id: packages.id }).from(packages).where(eq(packages.name, line.name)).orderBy(asc(packages.id)).get();
+    const pack = getDb().select({ id: packages.id }).from(packages).where(eq(packages.name, line.name)).orderBy(asc(packages.id)).get();
     if (!pack || !addToCart(user.id, pack.id, line.quantity)) throw new Error(`No package ${line.name}`);
   }
 }
@@ -181,13 +183,10 @@ test("customer B gets NotFound for customer A's order", async ({ page, browser }
 test.describe("admin", () => {
   // Orders straight into the e2e database, tagged so parallel tests never see each other's.
   async function seedOrders(tag: string) {
-    process.env.DATA_DIR = process.env.E2E_DATA_DIR;
-    const { db } = await import("../../app/db/client.server.ts");
-    const { orders } = await import("../../app/db/schema/shop.ts");
-    const { findUserByEmail } = await import("../../app/modules/auth/users.server.ts");
+    useServerData();
     const customer = findUserByEmail("demo@example.com")!;
     const statuses = ["Confirmed", "Being Cooked", "Cancelled", "Ready for Pickup", "Confirmed", "Cancelled", "Confirmed"] as const;
-    db.insert(orders)
+    getDb().insert(orders)
       .values(
         statuses.map((status, i) => ({
           userId: customer.id,

@@ -11,13 +11,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Stripe from "stripe";
-import type { PrivateRedis } from "../../server/redis-process.ts";
 import { startFakeStripe } from "../support/fake-stripe.ts";
 import { TestSmsc } from "../support/smpp-server.ts";
 import { waitFor } from "../support/wait.ts";
 import { checkInvariants, type FaultUser, Findings, type PlannedSend, type SendOutcome, type StripeFacts } from "./checks.ts";
 import { AppProcess } from "./processes.ts";
 import { buildIfStale } from "../../scripts/build-if-stale.ts";
+import { freePort, type PrivateRedis, startPrivateRedis } from "../../server/redis-process.ts";
+import { runMigrations } from "../../app/db/migrate.server.ts";
+import { getSqlite } from "../../app/db/client.server.ts";
+import { prepareDataDir } from "../../app/utils/env.server.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
+import { createUser } from "../../app/modules/auth/users.server.ts";
+import { book } from "../../app/modules/credits/ledger.server.ts";
+import { regenerateApiKey } from "../../app/api/auth.server.ts";
+import { addToCart } from "../../app/modules/shop/cart.server.ts";
+import { createOrderFromCart, getOrder } from "../../app/modules/shop/orders.server.ts";
+import { listAllPackages } from "../../app/modules/shop/packages.server.ts";
+import { ensurePaymentIntent } from "../../app/modules/payments/stripe.server.ts";
+import { countSegments } from "../../app/modules/sms/segments.ts";
+import { RECORD_SLICE } from "../../app/modules/sms/dispatch.server.ts";
+import { closeRedis } from "../../app/queue/redis.server.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -58,7 +72,7 @@ const smsc = await TestSmsc.start({
 });
 const fakeStripe = await startFakeStripe();
 
-// Every app module reads its configuration once, when first imported: set it before any import.
+// The app reads its configuration once, at the first getEnv(): set it before anything here calls it.
 const appEnv: NodeJS.ProcessEnv = {
   ...process.env,
   NODE_ENV: "production",
@@ -85,7 +99,6 @@ const appEnv: NodeJS.ProcessEnv = {
   REDIS_MAXMEMORY: "4gb",
 };
 Object.assign(process.env, appEnv);
-const { freePort, startPrivateRedis } = await import("../../server/redis-process.ts");
 let redis!: PrivateRedis;
 let redisPid = 0;
 /** Starts our Redis on DATA_DIR's files and notes its pid, so that no exit of this run leaves it behind. */
@@ -105,19 +118,7 @@ process.env.REDIS_URL = appEnv.REDIS_URL = redis.url;
 process.env.PORT = appEnv.PORT = String(port);
 
 // --- the data: customers with credits and API keys, and a Pending order paid on Stripe ---
-const { runMigrations } = await import("../../app/db/migrate.server.ts");
-const { sqlite } = await import("../../app/db/client.server.ts");
-const { seedDatabase } = await import("../../app/modules/seed/seed.server.ts");
-const { createUser } = await import("../../app/modules/auth/users.server.ts");
-const { book } = await import("../../app/modules/credits/ledger.server.ts");
-const { regenerateApiKey } = await import("../../app/api/auth.server.ts");
-const { addToCart } = await import("../../app/modules/shop/cart.server.ts");
-const { createOrderFromCart, getOrder } = await import("../../app/modules/shop/orders.server.ts");
-const { listAllPackages } = await import("../../app/modules/shop/packages.server.ts");
-const { ensurePaymentIntent } = await import("../../app/modules/payments/stripe.server.ts");
-const { countSegments } = await import("../../app/modules/sms/segments.ts");
-const { RECORD_SLICE } = await import("../../app/modules/sms/dispatch.server.ts");
-const { closeRedis } = await import("../../app/queue/redis.server.ts");
+prepareDataDir();
 runMigrations();
 await seedDatabase();
 
@@ -377,7 +378,7 @@ agent.destroy();
 say(`all ${TOTAL} requests answered in ${sendSeconds.toFixed(1)} s (${accepted} accepted)`);
 
 // --- settle: every message final (bounded), with the reconcilers doing their part ---
-const unsettled = sqlite.prepare(
+const unsettled = getSqlite().prepare(
   "select (select count(*) from sms_messages where status in ('queued', 'submitting', 'submitted')) + (select count(*) from sms_outbox) as n",
 );
 let settleError: string | null = null;
@@ -405,7 +406,7 @@ const findings = new Findings();
 // slice at a time (RECORD_SLICE, the worker's own value from app/modules/sms/dispatch.server.ts): at a
 // kill, at most a window on the wire and a slice whose answers are not yet written.
 const inFlight = SMPP_WINDOW + RECORD_SLICE;
-checkInvariants({ db: sqlite, plan, outcomes, users, submits: smsc.accepted, stripe, kills, inFlight, findings });
+checkInvariants({ db: getSqlite(), plan, outcomes, users, submits: smsc.accepted, stripe, kills, inFlight, findings });
 if (settleError) findings.fail("settled", settleError);
 if (timeline.length !== tracks.flat().length) findings.fail("run", `only ${timeline.length} of ${tracks.flat().length} faults happened`);
 for (const crash of crashes) findings.fail("run", crash);

@@ -2,7 +2,7 @@
 // and credit adjustment form (who, when, why; never below zero; a double submit books once).
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { users } from "../../app/db/schema/core.ts";
 import { book, getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
 import { ACCOUNTS_PAGE_SIZE } from "../../app/modules/credits/schemas.ts";
@@ -24,7 +24,7 @@ type DetailsData = {
 
 /** Accounts straight into the table (no password hashing), newest last. */
 function insertAccounts(count: number, make: (i: number) => { fullName: string; email: string }) {
-  return db.transaction((tx) =>
+  return getDb().transaction((tx) =>
     Array.from({ length: count }, (_, i) => tx.insert(users).values({ ...make(i), passwordHash: "x", createdAt: clock.date() }).returning({ id: users.id }).get().id),
   );
 }

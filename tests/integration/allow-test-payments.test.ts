@@ -7,22 +7,22 @@ vi.hoisted(() => {
   process.env.ALLOW_TEST_PAYMENTS = "1";
 });
 
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
 import { getOrder } from "../../app/modules/shop/orders.server.ts";
 import { loader as paymentLoader } from "../../app/routes/shop/payment.tsx";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest } from "../support/requests.ts";
 import { addToCart, payWithCard, placeOrder } from "../support/shop.ts";
 
 await seedDatabase();
-const [pack] = db.select().from(packages).all();
+const [pack] = getDb().select().from(packages).all();
 
 describe("ALLOW_TEST_PAYMENTS=1 with SMS_TRANSPORT=smpp", () => {
   it("takes test cards: the form is there and 4242 confirms the order and grants its credits", async () => {
-    expect(env.testMode).toMatchObject({ sms: false, payments: true, full: false, cardsAccepted: true });
+    expect(getEnv().testMode).toMatchObject({ sms: false, payments: true, full: false, cardsAccepted: true });
     const user = await createTestUser();
     await addToCart(user, pack.id, 1);
     const orderId = await placeOrder(user);

@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { contactGroups, contacts, groupSends } from "../../app/db/schema/contacts.ts";
 import {
   ContactListSchema,
@@ -25,8 +25,8 @@ function expectError(response: { status: number; json: unknown }, status: number
   if (field !== undefined) expect(body.error.field).toBe(field);
 }
 
-const groupCount = (userId: number) => db.select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get()!.n;
-const groupSendCount = (userId: number) => db.select({ n: count() }).from(groupSends).where(eq(groupSends.userId, userId)).get()!.n;
+const groupCount = (userId: number) => getDb().select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get()!.n;
+const groupSendCount = (userId: number) => getDb().select({ n: count() }).from(groupSends).where(eq(groupSends.userId, userId)).get()!.n;
 
 /** Every page of a list, following nextCursor. */
 async function allPages(key: string, path: string, limit: number) {
@@ -177,9 +177,9 @@ describe("POST /api/v1/groups/{id}/messages", () => {
   it("starts the group send as the screen does and reports it as the screen words it", async () => {
     const customer = await apiCustomer(10);
     const { groupId, contactIds } = seedGroup(customer.id, 4);
-    db.update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[1])).run();
+    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[1])).run();
     // A stored number that no longer validates (kept from before a numbering-plan change).
-    db.update(contacts).set({ phone: "+1202" }).where(eq(contacts.id, contactIds[3])).run();
+    getDb().update(contacts).set({ phone: "+1202" }).where(eq(contacts.id, contactIds[3])).run();
 
     const started = await callApi("POST", `/api/v1/groups/${groupId}/messages`, { key: customer.key, json: { body: "Sale today" } });
     expect(started.status).toBe(202);
@@ -214,7 +214,7 @@ describe("POST /api/v1/groups/{id}/messages", () => {
     const { groupId } = seedGroup(customer.id, 3);
     const empty = createGroup(customer.id, { name: "Empty", description: "none" });
     const { groupId: optedOut, contactIds } = seedGroup(customer.id, 2, 2000);
-    for (const id of contactIds) db.update(contacts).set({ status: false }).where(eq(contacts.id, id)).run();
+    for (const id of contactIds) getDb().update(contacts).set({ status: false }).where(eq(contacts.id, id)).run();
 
     const none = await post(empty.id, { body: "hi" });
     expectError(none, 422, "nothing_to_send");

@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { schedules } from "../../app/db/schema/scheduling.ts";
 import { smsMessages } from "../../app/db/schema/sms.ts";
 import { ErrorSchema, MessageListSchema, MessageSchema, ScheduledMessageSchema } from "../../app/api/schemas.ts";
@@ -24,11 +24,11 @@ function expectError(response: { status: number; json: unknown }, status: number
 }
 
 function schedulesOf(userId: number): number {
-  return db.select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
+  return getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
 }
 
 function messagesOf(userId: number): number {
-  return db.select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get()!.n;
+  return getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get()!.n;
 }
 
 /** A moment an hour or so ahead, on an odd second (the API is not bound to the screen's 5-minute steps). */

@@ -4,14 +4,14 @@ import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { apiKeys } from "../../app/db/schema/api.ts";
 import { regenerateApiKey } from "../../app/api/auth.server.ts";
 import { API_KEY_PREFIX, getOwnApiKey, isWellFormedApiKey } from "../../app/modules/api-keys/keys.server.ts";
 import { API_ROUTES } from "../../app/api/routes.server.ts";
 import { action, loader } from "../../app/routes/sms/api-token.tsx";
 import { loader as documentationLoader } from "../../app/routes/sms/documentation.tsx";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import { CLIENT_IP_HEADER } from "../../app/utils/http.server.ts";
 import { apiCustomer, callApi, startApiServer } from "../support/api.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
@@ -75,18 +75,18 @@ describe("API Token screen", () => {
 
   it("keeps no usable key in the database: a hash to find it and a copy sealed with the server secret", async () => {
     const customer = await apiCustomer();
-    const row = db.select().from(apiKeys).where(eq(apiKeys.userId, customer.id)).get()!;
+    const row = getDb().select().from(apiKeys).where(eq(apiKeys.userId, customer.id)).get()!;
     expect(row.keyHash).toBe(createHash("sha256").update(customer.key).digest("base64url"));
     expect(row.keyCiphertext).not.toContain(customer.key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + 8));
     // The sealed copy is bound to its owner: moved to another user's row it does not open.
     const other = await apiCustomer();
-    db.update(apiKeys).set({ keyCiphertext: row.keyCiphertext }).where(eq(apiKeys.userId, other.id)).run();
+    getDb().update(apiKeys).set({ keyCiphertext: row.keyCiphertext }).where(eq(apiKeys.userId, other.id)).run();
     expect(() => getOwnApiKey(other.id)).toThrow();
   });
 
   it('says "Error fetching user" when the key cannot be read, and a new key mends it', async () => {
     const customer = await apiCustomer();
-    db.update(apiKeys).set({ keyCiphertext: "v1.AAAA.BBBB.CCCC" }).where(eq(apiKeys.userId, customer.id)).run();
+    getDb().update(apiKeys).set({ keyCiphertext: "v1.AAAA.BBBB.CCCC" }).where(eq(apiKeys.userId, customer.id)).run();
     expect((await tokenPage(customer)).page).toMatchObject({ apiKey: null, error: "Error fetching user" });
     await regenerate(customer);
     expect((await tokenPage(customer)).page).toMatchObject({ error: null, apiKey: { key: null } });
@@ -174,12 +174,12 @@ describe("Documentation screen", () => {
     const proxied = { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "sms.example.com" };
     const direct = dataOf<{ reference: Reference }>(await call(documentationLoader, documentationRequest("http://10.0.0.5:3000", customer, "", proxied)));
     expect(direct.reference.endpoints[0].curl).toContain('"http://10.0.0.5:3000/api/v1/');
-    env.TRUST_PROXY = 1;
+    getEnv().TRUST_PROXY = 1;
     try {
       const behindProxy = dataOf<{ reference: Reference }>(await call(documentationLoader, documentationRequest("http://10.0.0.5:3000", customer, "", proxied)));
       expect(behindProxy.reference.endpoints[0].curl).toContain('"https://sms.example.com/api/v1/');
     } finally {
-      env.TRUST_PROXY = 0;
+      getEnv().TRUST_PROXY = 0;
     }
   });
 });

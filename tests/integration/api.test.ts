@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { smsMessages } from "../../app/db/schema/sms.ts";
 import { createApiHandler, MAX_BODY_BYTES } from "../../app/api/handler.server.ts";
 import { generateApiKey, getOwnApiKey } from "../../app/modules/api-keys/keys.server.ts";
@@ -14,7 +14,7 @@ import { waitFor } from "../support/wait.ts";
 const TWO_SEGMENTS = "x".repeat(161);
 
 function messagesOf(userId: number): number {
-  return db.select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get()!.n;
+  return getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get()!.n;
 }
 
 function expectError(response: { status: number; json: unknown }, status: number, code: string, field?: string) {
@@ -162,7 +162,7 @@ describe("GET /api/v1/messages and /api/v1/messages/{id}", () => {
     const a = await apiCustomer(5);
     const b = await apiCustomer(5);
     const sent = await callApi("POST", "/api/v1/messages", { key: a.key, json: { to: "+12025550145", body: "mine" } });
-    db.update(smsMessages).set({ status: "failed", error: "Refused by the carrier" }).where(eq(smsMessages.id, sent.json.id)).run();
+    getDb().update(smsMessages).set({ status: "failed", error: "Refused by the carrier" }).where(eq(smsMessages.id, sent.json.id)).run();
     const read = await callApi("GET", `/api/v1/messages/${sent.json.id}`, { key: a.key });
     expect(read.status).toBe(200);
     expect(MessageSchema.parse(read.json)).toMatchObject({ id: sent.json.id, body: "mine", status: "failed", statusDetail: "Refused by the carrier" });
@@ -181,7 +181,7 @@ describe("GET /api/v1/messages and /api/v1/messages/{id}", () => {
       ids.push((await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550146", body: `m${i}` } })).json.id);
     }
     const failed = ids.filter((_, i) => i % 4 === 0);
-    for (const id of failed) db.update(smsMessages).set({ status: "failed" }).where(eq(smsMessages.id, id)).run();
+    for (const id of failed) getDb().update(smsMessages).set({ status: "failed" }).where(eq(smsMessages.id, id)).run();
 
     const seen: number[] = [];
     let cursor: string | null = null;

@@ -6,6 +6,7 @@ import { loader as authorizationLoader } from "../../app/routes/auth/authorizati
 import { LOGIN_LIMITS } from "../../app/modules/auth/login.server.ts";
 import { getSessionUser } from "../../app/modules/auth/session.server.ts";
 import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import { peek, reset } from "../../app/utils/rate-limit.server.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
 
@@ -158,7 +159,7 @@ describe("login", () => {
   });
 
   it("checks at most PASSWORD_HASH_CONCURRENCY passwords at once and asks the rest to retry past the queue", async () => {
-    const { env } = await import("../../app/utils/env.server.ts");
+    const env = getEnv();
     const users = await Promise.all(Array.from({ length: 8 }, () => createTestUser()));
     const saved = { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE };
     env.PASSWORD_HASH_CONCURRENCY = 2;
@@ -205,7 +206,7 @@ describe("logout and guards", () => {
 
 describe("sign-up abuse", () => {
   it("a sign-up that finds every password slot taken is asked to retry, and creates nothing", async () => {
-    const { env } = await import("../../app/utils/env.server.ts");
+    const env = getEnv();
     const saved = { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE };
     env.PASSWORD_HASH_CONCURRENCY = 1;
     env.PASSWORD_HASH_QUEUE = 0;
@@ -225,7 +226,7 @@ describe("sign-up abuse", () => {
   });
 
   it("limits accounts created per client address and says when to come back", async () => {
-    const { env } = await import("../../app/utils/env.server.ts");
+    const env = getEnv();
     const form = (i: number) => ({ email: `burst-${i}@example.com`, fullName: "Burst", password: "long-enough" });
     for (let i = 0; i < env.REGISTER_LIMIT_PER_HOUR; i++) {
       expect(locationOf(await call(registerAction, makeRequest("/register", { ip: "10.7.7.7", form: form(i) })))).toBe("/login");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
@@ -14,7 +14,7 @@ import { addToCart, call, payWithCard, placeOrder } from "../support/shop.ts";
 type Reply = { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
 
 await seedDatabase();
-const [pack] = db.select().from(packages).all();
+const [pack] = getDb().select().from(packages).all();
 
 afterEach(() => resetClock());
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { contacts, groupSends } from "../../app/db/schema/contacts.ts";
 import { book, getBalance, getLedgerSum, InsufficientCreditsError } from "../../app/modules/credits/ledger.server.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "../../app/modules/contacts/errors.ts";
@@ -14,6 +14,7 @@ import {
   startGroupSend,
 } from "../../app/modules/contacts/group-send.server.ts";
 import { createGroup } from "../../app/modules/contacts/groups.server.ts";
+import { deleteGroup } from "../../app/modules/scheduling/cancel.server.ts";
 import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
@@ -27,7 +28,7 @@ import { waitFor } from "../support/wait.ts";
 const TWO_SEGMENTS = "x".repeat(200);
 
 function groupSendRows(userId: number) {
-  return db.select().from(groupSends).where(eq(groupSends.userId, userId)).all();
+  return getDb().select().from(groupSends).where(eq(groupSends.userId, userId)).all();
 }
 
 describe("group send to 1,000 members", () => {
@@ -48,7 +49,7 @@ describe("group send to 1,000 members", () => {
     expect(first?.finished).toBe(true);
     expect(second?.finished).toBe(true);
     // ...then again after a crash that lost its progress (as if it died before saving its cursor).
-    db.update(groupSends).set({ status: "running", cursor: 0 }).where(eq(groupSends.id, started.id)).run();
+    getDb().update(groupSends).set({ status: "running", cursor: 0 }).where(eq(groupSends.id, started.id)).run();
     const retried = await runGroupSend(started.id);
 
     const messages = messagesOfGroupSend(started.id);
@@ -77,7 +78,7 @@ describe("startGroupSend", () => {
     await expect(startGroupSend(user.id, empty.id, "hi")).rejects.toBeInstanceOf(EmptyGroupError);
 
     const { groupId, contactIds } = seedGroup(user.id, 2);
-    db.update(contacts).set({ status: false }).where(eq(contacts.userId, user.id)).run();
+    getDb().update(contacts).set({ status: false }).where(eq(contacts.userId, user.id)).run();
     const error = await startGroupSend(user.id, groupId, "hi").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InactiveContactError);
     expect((error as Error).message).toBe("All 2 contacts of this group are inactive (opted out): nothing to send");
@@ -117,8 +118,8 @@ describe("runGroupSend", () => {
     const user = await createTestUser();
     grantCredits(user.id, 10);
     const { groupId, contactIds } = seedGroup(user.id, 4, 4000);
-    db.update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[1])).run();
-    db.update(contacts).set({ phone: "+1555" }).where(eq(contacts.id, contactIds[3])).run();
+    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[1])).run();
+    getDb().update(contacts).set({ phone: "+1555" }).where(eq(contacts.id, contactIds[3])).run();
 
     const started = await startGroupSend(user.id, groupId, "Sale today");
     // Three were active when it started: 3 credits needed.
@@ -150,7 +151,6 @@ describe("runGroupSend", () => {
     grantCredits(user.id, 5);
     const { groupId } = seedGroup(user.id, 2, 6000);
     const started = await startGroupSend(user.id, groupId, "hello");
-    const { deleteGroup } = await import("../../app/modules/scheduling/cancel.server.ts");
     await deleteGroup(user.id, groupId);
     const report = await runGroupSend(started.id);
     expect(report).toMatchObject({ status: "done", groupId: null, queued: 0, stopReason: "Stopped early: the group was deleted." });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { importContactsAction } from "../../app/routes/sms/forms/import-contacts.server.ts";
 import { previewImport, saveImportUpload } from "../../app/modules/contacts/import.server.ts";
 import { getToast } from "../../app/utils/toast.server.ts";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import { contactCount } from "../support/contacts.ts";
 import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
 
@@ -34,9 +34,9 @@ describe("importContactsAction", () => {
     const binary = await post(user.id, { intent: "upload", file: new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0])], "image.png") });
     expect(statusOf(binary)).toBe(400);
     expect(dataOf<{ uploadError: string }>(binary).uploadError).toMatch(/binary/);
-    const huge = await post(user.id, { intent: "upload", file: csv("x".repeat(env.CSV_IMPORT_MAX_BYTES + 20_000)) });
+    const huge = await post(user.id, { intent: "upload", file: csv("x".repeat(getEnv().CSV_IMPORT_MAX_BYTES + 20_000)) });
     expect(statusOf(huge)).toBe(413);
-    expect(dataOf(huge)).toEqual({ uploadError: `The upload is larger than ${Math.floor(env.CSV_IMPORT_MAX_BYTES / 1_000_000)} MB.` });
+    expect(dataOf(huge)).toEqual({ uploadError: `The upload is larger than ${Math.floor(getEnv().CSV_IMPORT_MAX_BYTES / 1_000_000)} MB.` });
   });
 
   it("discard deletes the upload and goes back to the contacts; an unknown intent is a mapping error", async () => {

@@ -5,7 +5,7 @@ import { createContact, getContact, listContacts } from "../../app/modules/conta
 import { createGroup, listGroupChoices } from "../../app/modules/contacts/groups.server.ts";
 import { ImportFileError, previewImport, runImport, saveImportUpload } from "../../app/modules/contacts/import.server.ts";
 import { action as importAction, loader as importLoader } from "../../app/routes/sms/import-contacts.tsx";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import { contactCount } from "../support/contacts.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
 
@@ -83,7 +83,7 @@ describe("CSV import", () => {
     expect(listGroupChoices(user.id).map((g) => g.name)).toEqual(["customers", "Staff", "VIP"]);
     expect(listGroupChoices(user.id)[0].id).toBe(customers.id);
     // The upload is gone once imported.
-    expect(existsSync(join(env.DATA_DIR, "imports", String(user.id), `${token}.csv`))).toBe(false);
+    expect(existsSync(join(getEnv().DATA_DIR, "imports", String(user.id), `${token}.csv`))).toBe(false);
     expect(statusOf(await call(importLoader, makeRequest(location, { user })))).toBe(404);
   });
 
@@ -106,7 +106,7 @@ describe("CSV import", () => {
       importAction,
       makeRequest("/sms/importContacts", {
         user,
-        form: { intent: "upload", file: new File([new Uint8Array(env.CSV_IMPORT_MAX_BYTES + 20_000)], "huge.csv") },
+        form: { intent: "upload", file: new File([new Uint8Array(getEnv().CSV_IMPORT_MAX_BYTES + 20_000)], "huge.csv") },
       }),
     );
     expect(statusOf(tooBig)).toBe(413);
@@ -123,7 +123,7 @@ describe("CSV import", () => {
     // Cancel deletes the upload.
     const discarded = await call(importAction, makeRequest("/sms/importContacts", { user, form: { intent: "discard", token } }));
     expect(locationOf(discarded)).toBe("/sms/accountContacts");
-    expect(readdirSync(join(env.DATA_DIR, "imports", String(user.id))).filter((f) => f.startsWith(token))).toEqual([]);
+    expect(readdirSync(join(getEnv().DATA_DIR, "imports", String(user.id))).filter((f) => f.startsWith(token))).toEqual([]);
   });
 
   it("reads Windows-1252 files", async () => {

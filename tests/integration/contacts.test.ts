@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { contactGroups, contacts } from "../../app/db/schema/contacts.ts";
 import { smsMessages } from "../../app/db/schema/sms.ts";
 import { createContact, getContact, listContacts, setContactGroups } from "../../app/modules/contacts/contacts.server.ts";
@@ -104,7 +104,7 @@ describe("customer B and customer A's contacts and groups", async () => {
     expect(getGroup(a.id, groupA.id)).toMatchObject({ name: "A's customers", members: 1 });
     expect(listContacts(b.id, { page: 1 }).contacts.map((c) => c.id)).toEqual([ownContactB.id]);
     expect(listGroups(b.id, { page: 1 }).groups.map((g) => g.id)).toEqual([ownGroupB.id]);
-    expect(db.select().from(smsMessages).where(eq(smsMessages.userId, b.id)).all()).toEqual([]);
+    expect(getDb().select().from(smsMessages).where(eq(smsMessages.userId, b.id)).all()).toEqual([]);
     expect(getBalance(b.id)).toBe(10);
   });
 });
@@ -127,7 +127,7 @@ describe("creating contacts and groups", () => {
     });
     expect(locationOf(result)).toBe("/sms/accountContacts?page=2");
     expect((result as Response).headers.get("Set-Cookie")).toContain("en_toast=");
-    const zoe = db.select().from(contacts).where(eq(contacts.name, "Zoe")).get()!;
+    const zoe = getDb().select().from(contacts).where(eq(contacts.name, "Zoe")).get()!;
     expect(zoe).toMatchObject({ phone: "+12025550188", email: "zoe@example.com", status: true, userId: user.id });
     expect(getContact(user.id, zoe.id)?.groups).toEqual([{ id: vip.id, name: "VIP" }]);
     const page2 = dataOf<{ list: { contacts: { name: string }[]; page: number } }>(
@@ -224,7 +224,7 @@ describe("the contacts list's panels", () => {
       message: "Your table is ready",
     });
     expect(locationOf(sent)).toBe("/sms/accountContacts");
-    const message = db.select().from(smsMessages).where(eq(smsMessages.userId, user.id)).get();
+    const message = getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).get();
     expect(message).toMatchObject({ toPhone: contact.phone, body: "Your table is ready", contactId: contact.id, status: "queued" });
     expect(getBalance(user.id)).toBe(2);
 
@@ -234,7 +234,7 @@ describe("the contacts list's panels", () => {
       "This message costs 3 credits; your balance is 2 credits.",
     ]);
 
-    db.update(contacts).set({ status: false }).where(eq(contacts.id, contact.id)).run();
+    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contact.id)).run();
     const inactive = await post(contactsAction, "/sms/accountContacts", user, { intent: "send", id: String(contact.id), message: "hi" });
     expect(dataOf<Reply>(inactive).error?.[""]).toEqual(["This contact is inactive (opted out): mark it active to send to it"]);
     expect(getBalance(user.id)).toBe(2);
@@ -245,7 +245,7 @@ describe("the contacts list's panels", () => {
     const contact = createContact(user.id, contactInput([], "Eve"));
     const result = await post(contactsAction, "/sms/accountContacts", user, { intent: "check", id: String(contact.id), message: "Привет" });
     expect(statusOf(result)).toBe(200);
-    expect(db.select().from(smsMessages).where(eq(smsMessages.userId, user.id)).all()).toEqual([]);
+    expect(getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).all()).toEqual([]);
   });
 
   it("deletes a contact, and deleting a group keeps its contacts", async () => {
@@ -258,7 +258,7 @@ describe("the contacts list's panels", () => {
     expect(getContact(user.id, gone.id)).toBeNull();
     const groupDeleted = await post(groupsAction, `/sms/accountGroups?panel=delete&id=${group.id}`, user, { intent: "delete", id: String(group.id) });
     expect(locationOf(groupDeleted)).toBe("/sms/accountGroups");
-    expect(db.select().from(contactGroups).where(eq(contactGroups.id, group.id)).get()).toBeUndefined();
+    expect(getDb().select().from(contactGroups).where(eq(contactGroups.id, group.id)).get()).toBeUndefined();
     expect(getContact(user.id, keep.id)).toMatchObject({ name: "Kept", groups: [] });
   });
 });
@@ -288,7 +288,7 @@ describe("the groups list's send panel", () => {
     expect(shown.panel.report).toMatchObject({ finished: true, queued: 2 });
     const status = (await call(groupSendStatusLoader, makeRequest(`/sms/groupSends/${sendId}`, { user }), { id: String(sendId) })) as Response;
     expect(await status.json()).toMatchObject({ id: sendId, status: "done", queued: 2, credits: 2, skipped: 0 });
-    const sentTo = db.select().from(smsMessages).where(eq(smsMessages.groupSendId, sendId)).all().map((m) => m.toPhone);
+    const sentTo = getDb().select().from(smsMessages).where(eq(smsMessages.groupSendId, sendId)).all().map((m) => m.toPhone);
     expect(sentTo.sort()).toEqual(members.map((m) => m.phone).sort());
   });
 

@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { creditLedger } from "../../app/db/schema/core.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
@@ -16,14 +16,14 @@ import { createTestUser, type TestUser } from "../support/requests.ts";
 import { addToCart, placeOrder } from "../support/shop.ts";
 
 await seedDatabase();
-const [pack] = db.select().from(packages).all();
+const [pack] = getDb().select().from(packages).all();
 
 async function pendingOrder(user: TestUser, quantity = 1) {
   await addToCart(user, pack.id, quantity);
   return getOrder(await placeOrder(user))!;
 }
 
-const ledgerRows = (paymentId: string) => db.select().from(creditLedger).where(eq(creditLedger.key, `payment:${paymentId}`)).all();
+const ledgerRows = (paymentId: string) => getDb().select().from(creditLedger).where(eq(creditLedger.key, `payment:${paymentId}`)).all();
 
 /** Starts a child process that will call fulfil once told to go. */
 async function childFulfil(orderId: number, paymentId: string) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { adjustCredits, book, getBalance, getLedgerSum, InsufficientCreditsError, listLedgerEntries, takeBack } from "../../app/modules/credits/ledger.server.ts";
 import { createTestUser } from "../support/requests.ts";
 
@@ -32,20 +32,20 @@ describe("credit ledger", () => {
     const user = await createTestUser();
     book({ userId: user.id, kind: "grant", amount: 30, key: `g:${user.id}` });
     const takeBackOnce = () =>
-      db.transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 100, key: `tb:${user.id}` }), { behavior: "immediate" });
+      getDb().transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 100, key: `tb:${user.id}` }), { behavior: "immediate" });
     expect(takeBackOnce()).toEqual({ booked: true, taken: 30, shortfall: 70 });
     expect(takeBackOnce()).toEqual({ booked: false, taken: 0, shortfall: 0 });
     expect(getBalance(user.id)).toBe(0);
     expect(getLedgerSum(user.id)).toBe(0);
     // Nothing left: the entry still records what could not be taken.
-    const nothing = db.transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 5, key: `tb2:${user.id}` }), { behavior: "immediate" });
+    const nothing = getDb().transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 5, key: `tb2:${user.id}` }), { behavior: "immediate" });
     expect(nothing).toEqual({ booked: true, taken: 0, shortfall: 5 });
     expect(listLedgerEntries(user.id).rows.map((r) => [r.amount, r.shortfall])).toEqual([
       [0, 5],
       [-30, 70],
       [30, 0],
     ]);
-    expect(() => db.transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 0, key: "tb-zero" }))).toThrow();
+    expect(() => getDb().transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 0, key: "tb-zero" }))).toThrow();
   });
 
   it("an operator adjustment records who and why, books a request key once, and never removes more than the balance", async () => {

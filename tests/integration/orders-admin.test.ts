@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { orders } from "../../app/db/schema/shop.ts";
 import { book, getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
 import type { OrderStatus } from "../../app/modules/shop/orders.ts";
@@ -20,7 +20,7 @@ const customer = await createTestUser();
 
 /** Orders straight into the table (newest last), for lists big enough to page. */
 function insertOrders(count: number, make: (i: number) => { userId?: number; name?: string; email?: string; phone?: string; status?: OrderStatus; credits?: number }) {
-  return db.transaction((tx) =>
+  return getDb().transaction((tx) =>
     Array.from({ length: count }, (_, i) => {
       const o = make(i);
       return tx
@@ -103,7 +103,7 @@ describe("admin orders list", () => {
     const gone = `gn${randomUUID().slice(0, 6)}`;
     const [id] = insertOrders(1, () => ({ name: `${gone} Person` }));
     expect(searchOrders({ q: gone, status: "", page: 1, size: 5 }).rows.map((r) => r.id)).toEqual([id]);
-    db.delete(orders).where(eq(orders.id, id)).run();
+    getDb().delete(orders).where(eq(orders.id, id)).run();
     expect(searchOrders({ q: gone, status: "", page: 1, size: 5 }).rows).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { cartItems, orderLines, packages } from "../../app/db/schema/shop.ts";
 import { getPackage } from "../../app/modules/shop/packages.server.ts";
 import { action as listAction, loader as listLoader } from "../../app/routes/shop/menu-item-list.tsx";
@@ -43,7 +43,7 @@ describe("package images", () => {
     const result = await upsert(fields({ image: new File([realPng], "../../etc/My Photo.PNG", { type: "image/png" }) }));
     expect(locationOf(result)).toBe("/menuItem/menuitemlist");
     expect(await toastOf(result)).toBe("Menu Item created/updated successfully");
-    const created = db.select().from(packages).all().find((p) => p.name === "Starter Plus")!;
+    const created = getDb().select().from(packages).all().find((p) => p.name === "Starter Plus")!;
     expect(created).toMatchObject({ priceCents: 1250, credits: 250, category: "beverages", specialTag: "New" });
     expect(created.image).toMatch(/^\/uploads\/packages\/[0-9a-f-]{36}\.png$/);
     const added = storedFiles().filter((f) => !before.includes(f));
@@ -58,7 +58,7 @@ describe("package images", () => {
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.image).toEqual(["File Must be in jpeg, jpg or png"]);
     expect(storedFiles()).toEqual(before);
-    expect(db.select().from(packages).all().some((p) => p.name === "Renamed")).toBe(false);
+    expect(getDb().select().from(packages).all().some((p) => p.name === "Renamed")).toBe(false);
   });
 
   it("refuses a 1,024,001-byte file and accepts one byte under the limit", async () => {
@@ -124,7 +124,7 @@ describe("package images", () => {
       expect(dataOf<Reply>(result).error?.image, name).toEqual([error]);
     }
     expect(storedFiles()).toEqual(before);
-    expect(db.select().from(packages).all().some((p) => p.name.startsWith("Hostile"))).toBe(false);
+    expect(getDb().select().from(packages).all().some((p) => p.name.startsWith("Hostile"))).toBe(false);
   });
 
   it("requires an image on create only, and name and price always", async () => {
@@ -138,7 +138,7 @@ describe("package images", () => {
 
   it("updates without a new image and keeps the old one; a new image replaces the old file", async () => {
     await upsert(fields({ name: "Updatable", image: new File([realPng], "a.png") }));
-    const item = db.select().from(packages).all().find((p) => p.name === "Updatable")!;
+    const item = getDb().select().from(packages).all().find((p) => p.name === "Updatable")!;
     const kept = await upsert(fields({ name: "Updated", price: "99" }), item.id);
     expect(locationOf(kept)).toBe("/menuItem/menuitemlist");
     expect(getPackage(item.id)).toMatchObject({ name: "Updated", priceCents: 9900, image: item.image });
@@ -159,7 +159,7 @@ describe("package images", () => {
 describe("deleting a package", () => {
   it("asks first through the URL, then deletes; carts lose the line, orders keep their copy", async () => {
     await upsert(fields({ name: "Doomed", image: new File([realPng], "a.png") }));
-    const item = db.select().from(packages).all().find((p) => p.name === "Doomed")!;
+    const item = getDb().select().from(packages).all().find((p) => p.name === "Doomed")!;
     const customer = await createTestUser();
     await addToCart(customer, item.id, 1);
     const orderId = await placeOrder(customer);
@@ -173,8 +173,8 @@ describe("deleting a package", () => {
     const result = await call(listAction, makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(item.id) } }));
     expect(await toastOf(result)).toBe("Menu Item Deleted Successfully");
     expect(getPackage(item.id)).toBeUndefined();
-    expect(db.select().from(cartItems).all().some((c) => c.packageId === item.id)).toBe(false);
-    expect(db.select().from(orderLines).all().find((l) => l.orderId === orderId)?.itemName).toBe("Doomed");
+    expect(getDb().select().from(cartItems).all().some((c) => c.packageId === item.id)).toBe(false);
+    expect(getDb().select().from(orderLines).all().find((l) => l.orderId === orderId)?.itemName).toBe("Doomed");
     expect(existsSync(join(uploads, item.image.split("/").pop()!))).toBe(false);
 
     const again = await call(listAction, makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(item.id) } }));

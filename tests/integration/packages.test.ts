@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { deletePackage, getPackage, type PackageInput, savePackage } from "../../app/modules/shop/packages.server.ts";
 import { IMAGE_MESSAGES } from "../../app/modules/shop/packages.ts";
@@ -11,7 +11,7 @@ import { appended, jpeg, png } from "../support/images.ts";
 const uploads = join(process.env.DATA_DIR!, "uploads", "packages");
 const storedFiles = () => (existsSync(uploads) ? readdirSync(uploads) : []);
 const fileOf = (image: string) => join(uploads, image.split("/").pop()!);
-const byName = (name: string) => db.select().from(packages).where(eq(packages.name, name)).get();
+const byName = (name: string) => getDb().select().from(packages).where(eq(packages.name, name)).get();
 
 const input = (name: string): PackageInput => ({
   name,
@@ -59,7 +59,7 @@ describe("savePackage", () => {
   it("replaces the image file, keeping the old one while another package still shows it", async () => {
     const item = await created("Replaced");
     const sharing = await created("Sharing");
-    db.update(packages).set({ image: item.image }).where(eq(packages.id, sharing.id)).run();
+    getDb().update(packages).set({ image: item.image }).where(eq(packages.id, sharing.id)).run();
     await savePackage(item.id, input("Replaced"), new Blob([jpeg(60, 40)]));
     const replaced = getPackage(item.id)!;
     expect(replaced.image).toMatch(/\.jpg$/);
@@ -74,7 +74,7 @@ describe("deletePackage", () => {
   it("deletes the row and its image file, unless another package shows the same file", async () => {
     const first = await created("First");
     const second = await created("Second");
-    db.update(packages).set({ image: first.image }).where(eq(packages.id, second.id)).run();
+    getDb().update(packages).set({ image: first.image }).where(eq(packages.id, second.id)).run();
     expect((await deletePackage(first.id))?.id).toBe(first.id);
     expect(getPackage(first.id)).toBeUndefined();
     expect(existsSync(fileOf(first.image))).toBe(true);

@@ -1,8 +1,17 @@
 // /payment/return, where Stripe sends the buyer back: ids checked before use, the raw query never
 // logged, a settled order answered from the database, and a per-user limit on visits. Stripe is the
-// local stand-in, configured before any app module loads.
+// local stand-in, configured before the app first reads its environment.
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { startFakeStripe } from "../support/fake-stripe.ts";
+import { getDb } from "../../app/db/client.server.ts";
+import { packages } from "../../app/db/schema/shop.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
+import { getBalance } from "../../app/modules/credits/ledger.server.ts";
+import { getOrder } from "../../app/modules/shop/orders.server.ts";
+import * as payment from "../../app/routes/shop/payment.tsx";
+import * as paymentReturn from "../../app/routes/shop/payment-return.tsx";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
+import { addToCart, call, placeOrder } from "../support/shop.ts";
 
 const fake = await startFakeStripe();
 process.env.STRIPE_SECRET_KEY = "sk_test_fake";
@@ -10,21 +19,12 @@ process.env.STRIPE_PUBLISHABLE_KEY = "pk_test_fake";
 process.env.STRIPE_WEBHOOK_SECRET = "whsec_test_secret";
 process.env.STRIPE_API_BASE = fake.url;
 
-const { db } = await import("../../app/db/client.server.ts");
-const { packages } = await import("../../app/db/schema/shop.ts");
-const { seedDatabase } = await import("../../app/modules/seed/seed.server.ts");
-const { getBalance } = await import("../../app/modules/credits/ledger.server.ts");
-const { getOrder } = await import("../../app/modules/shop/orders.server.ts");
-const payment = await import("../../app/routes/shop/payment.tsx");
-const paymentReturn = await import("../../app/routes/shop/payment-return.tsx");
-const { createTestUser, dataOf, locationOf, makeRequest, statusOf } = await import("../support/requests.ts");
-const { addToCart, call, placeOrder } = await import("../support/shop.ts");
 type TestUser = Awaited<ReturnType<typeof createTestUser>>;
 
 afterAll(() => fake.close());
 
 await seedDatabase();
-const [pack] = db.select().from(packages).all();
+const [pack] = getDb().select().from(packages).all();
 
 async function orderWithIntent(user: TestUser) {
   await addToCart(user, pack.id, 1);

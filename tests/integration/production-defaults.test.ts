@@ -10,10 +10,10 @@ vi.hoisted(() => {
   process.env.LOG_LEVEL = "warn";
 });
 
-import { sqlite } from "../../app/db/client.server.ts";
+import { getSqlite } from "../../app/db/client.server.ts";
 import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { DEMO_ACCOUNTS } from "../../app/modules/auth/demo-accounts.server.ts";
 import { adminExists, issueSetupToken, SETUP_LINK_TTL_MS, setupLinkState } from "../../app/modules/auth/first-admin.server.ts";
 import { createUser, findUserByEmail } from "../../app/modules/auth/users.server.ts";
@@ -25,14 +25,14 @@ import { action as setupAction, loader as setupLoader } from "../../app/routes/a
 import { loader as paymentLoader } from "../../app/routes/shop/payment.tsx";
 import { loader as rootLoader } from "../../app/root.tsx";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
 import { addToCart, payWithCard, placeOrder } from "../support/shop.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
 
 const seeded = await seedDatabase();
-const [pack] = db.select().from(packages).all();
+const [pack] = getDb().select().from(packages).all();
 
 afterEach(() => {
   resetClock();
@@ -41,7 +41,7 @@ afterEach(() => {
 
 describe("production defaults with a real SMSC and no Stripe", () => {
   it("is in test mode for payments only, seeds no demo account and shows the banner", async () => {
-    expect(env.testMode).toMatchObject({ sms: false, payments: true, active: true, full: false, cardsAccepted: false });
+    expect(getEnv().testMode).toMatchObject({ sms: false, payments: true, active: true, full: false, cardsAccepted: false });
     expect(seeded.demoSeeded).toBe(false);
     expect(findUserByEmail(DEMO_ACCOUNTS.admin.email)).toBeUndefined();
     expect(findUserByEmail(DEMO_ACCOUNTS.customer.email)).toBeUndefined();
@@ -60,7 +60,7 @@ describe("production defaults with a real SMSC and no Stripe", () => {
     expect(getOrder(orderId)).toMatchObject({ status: "Pending", paymentId: null });
     expect(getBalance(user.id)).toBe(0);
     expect(() => chargeTestCard(getOrder(orderId)!, "4242424242424242")).toThrow(TestCardsRefusedError);
-    expect((sqlite.prepare("select count(*) as n from offline_charges where order_id = ?").get(orderId) as { n: number }).n).toBe(0);
+    expect((getSqlite().prepare("select count(*) as n from offline_charges where order_id = ?").get(orderId) as { n: number }).n).toBe(0);
   });
 
   it("refuses a sign-in with a published demo password, says so, and logs why without the password", async () => {
@@ -87,7 +87,7 @@ describe("the first admin's setup link", () => {
 
   it("stores only the token's hash", () => {
     const { token } = issueSetupToken();
-    const stored = JSON.stringify(sqlite.prepare("select * from setup_tokens").all());
+    const stored = JSON.stringify(getSqlite().prepare("select * from setup_tokens").all());
     expect(stored).not.toContain(token);
   });
 
@@ -119,7 +119,7 @@ describe("the first admin's setup link", () => {
   });
 
   it("refuses an unknown, a replaced and an expired link with a clear message", async () => {
-    sqlite.prepare("update users set role = 'customer' where role = 'admin'").run();
+    getSqlite().prepare("update users set role = 'customer' where role = 'admin'").run();
     const unknown = await call(setupLoader, makeRequest("/setup/nope"), { token: "nope" });
     expect(statusOf(unknown)).toBe(404);
     expect(dataOf<{ refusal: string }>(unknown).refusal).toMatch(/not valid/);

@@ -2,7 +2,7 @@
 // to do (beside the form on the web, quota_exceeded from the REST API), and nothing is created.
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { contactGroups } from "../../app/db/schema/contacts.ts";
 import { schedules } from "../../app/db/schema/scheduling.ts";
 import { orders, packages } from "../../app/db/schema/shop.ts";
@@ -37,9 +37,9 @@ const SCHEDULES_FULL =
 const ORDERS_FULL = "Your account has reached its limit of 2 unpaid orders. Pay or cancel one of them (My Orders) before placing another.";
 
 const contact = (n: number) => ({ name: `Person ${n}`, phone: `+1202555${String(1000 + n)}`, email: `p${n}@example.com`, groupIds: [] });
-const groupCount = (userId: number) => db.select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get()!.n;
-const scheduleCount = (userId: number) => db.select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
-const orderCount = (userId: number) => db.select({ n: count() }).from(orders).where(eq(orders.userId, userId)).get()!.n;
+const groupCount = (userId: number) => getDb().select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get()!.n;
+const scheduleCount = (userId: number) => getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
+const orderCount = (userId: number) => getDb().select({ n: count() }).from(orders).where(eq(orders.userId, userId)).get()!.n;
 const inADay = () => new Date(Date.now() + 86_400_000).toISOString();
 
 function schedule(userId: number) {
@@ -122,7 +122,7 @@ describe("active schedules quota", () => {
 });
 
 describe("pending orders quota", () => {
-  const pkg = db.insert(packages).values({ name: "Quota pack", priceCents: 500, credits: 100 }).returning().get();
+  const pkg = getDb().insert(packages).values({ name: "Quota pack", priceCents: 500, credits: 100 }).returning().get();
   const placeOrder = (user: TestUser) =>
     call(cartAction, makeRequest("/shoppingCart", { user, form: { intent: "place-order", name: "Ada Lovelace", email: "ada@example.com", phone: "+1 555 123 4567" } }));
 

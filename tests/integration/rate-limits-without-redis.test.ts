@@ -8,7 +8,7 @@ import { action as contactAction } from "../../app/routes/content/contact.tsx";
 import { action as loginAction } from "../../app/routes/auth/login.tsx";
 import { action as registerAction } from "../../app/routes/auth/register.tsx";
 import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import { apiCustomer, callApi } from "../support/api.ts";
 import { ownTestRedis } from "../support/own-redis.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
@@ -38,7 +38,7 @@ it("login, sign-up, contact and API limits refuse past their limit with Redis st
   expect(locationOf(owner)).toBe("/sms/sendSms");
 
   // Sign-up: REGISTER_LIMIT_PER_HOUR accounts per address.
-  env.REGISTER_LIMIT_PER_HOUR = 3;
+  getEnv().REGISTER_LIMIT_PER_HOUR = 3;
   const signUp = (i: number) =>
     call(registerAction, makeRequest("/register", { ip: "10.5.0.3", form: { email: `outage-${i}@example.com`, fullName: "Outage", password: "violet-anchor-93" } }));
   for (let i = 0; i < 3; i++) expect(locationOf(await signUp(i))).toBe("/login");

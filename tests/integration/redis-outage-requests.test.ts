@@ -6,14 +6,14 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { expect, it, vi } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { groupSends } from "../../app/db/schema/contacts.ts";
 import { schedules } from "../../app/db/schema/scheduling.ts";
 import { smsMessages, smsOutbox } from "../../app/db/schema/sms.ts";
 import { createGroup } from "../../app/modules/contacts/groups.server.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
 import { getRedis } from "../../app/queue/redis.server.ts";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import { action as loginAction } from "../../app/routes/auth/login.tsx";
 import { health } from "../../server/health.ts";
 import { apiCustomer, callApi } from "../support/api.ts";
@@ -48,7 +48,7 @@ it("the API, a group send, a schedule, login and /healthz answer at once while R
   });
 
   // Warnings are what this test reads (the test setup keeps only errors).
-  env.LOG_LEVEL = "warn";
+  getEnv().LOG_LEVEL = "warn";
   const logged = vi.spyOn(console, "error").mockImplementation(() => {});
   await redis.stop();
   const lines = () => logged.mock.calls.map((args) => String(args[0]));
@@ -62,20 +62,20 @@ it("the API, a group send, a schedule, login and /healthz answer at once while R
   }
   // The rate limit holds in memory meanwhile, and the message waits in SQLite for the reconciler.
   expect(sent.headers["RateLimit-Limit"]).toBeDefined();
-  const row = db.select().from(smsMessages).where(eq(smsMessages.id, sent.json.id)).get()!;
+  const row = getDb().select().from(smsMessages).where(eq(smsMessages.id, sent.json.id)).get()!;
   expect(row.status).toBe("queued");
-  expect(db.select().from(smsOutbox).where(eq(smsOutbox.messageId, row.id)).get()).toBeDefined();
+  expect(getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, row.id)).get()).toBeDefined();
   expect((await callApi("GET", `/api/v1/messages/${row.id}`, { key: customer.key })).status).toBe(200);
   expect((await callApi("GET", "/api/v1/messages", { key: "sk_wrong" })).status).toBe(401);
 
   const started = await callApi("POST", `/api/v1/groups/${group.id}/messages`, { key: customer.key, json: { body: "Sale today" } });
   expect(started.status).toBe(202);
-  expect(db.select().from(groupSends).where(eq(groupSends.id, started.json.id)).get()?.status).toBe("queued");
+  expect(getDb().select().from(groupSends).where(eq(groupSends.id, started.json.id)).get()?.status).toBe("queued");
   const sendAt = new Date(Date.now() + 3_600_000).toISOString();
   const scheduled = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550164", body: "Later", sendAt } });
   expect(scheduled.status).toBe(201);
   expect(scheduled.json.status).toBe("scheduled");
-  expect(db.select().from(schedules).where(eq(schedules.id, Number(String(scheduled.json.id).slice("sch_".length)))).get()?.status).toBe("active");
+  expect(getDb().select().from(schedules).where(eq(schedules.id, Number(String(scheduled.json.id).slice("sch_".length)))).get()?.status).toBe("active");
 
   const login = await call(loginAction, makeRequest("/login", { form: { email: user.email, password: user.password } }));
   expect(locationOf(login)).toBe("/sms/sendSms");
@@ -91,7 +91,7 @@ it("the API, a group send, a schedule, login and /healthz answer at once while R
   expect(lines().filter((line) => line.startsWith("[redis] connection lost"))).toHaveLength(1);
   expect(lines().filter((line) => line.startsWith("[queue] could not add the job"))).toHaveLength(1);
   logged.mockRestore();
-  env.LOG_LEVEL = "error";
+  getEnv().LOG_LEVEL = "error";
 
   await redis.restart();
   await waitFor(() => getRedis().status === "ready", { what: "the connection to come back" });

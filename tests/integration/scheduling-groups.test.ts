@@ -3,7 +3,7 @@
 // contacts and groups lists; what deleting a group does; and every id of another user is a 404.
 import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { contacts, groupSends } from "../../app/db/schema/contacts.ts";
 import { schedules } from "../../app/db/schema/scheduling.ts";
 import { smsMessages } from "../../app/db/schema/sms.ts";
@@ -71,13 +71,13 @@ function scheduleGroup(userId: number, groupId: number, overrides: Partial<NewSc
 
 /** The group sends of a schedule's occurrences, oldest first. */
 function sendsOf(scheduleId: number) {
-  return db.select().from(groupSends).where(eq(groupSends.scheduleId, scheduleId)).orderBy(asc(groupSends.occurrenceAt)).all();
+  return getDb().select().from(groupSends).where(eq(groupSends.scheduleId, scheduleId)).orderBy(asc(groupSends.occurrenceAt)).all();
 }
 
 /** The messages every occurrence of a group schedule created. */
 function messagesOf(scheduleId: number) {
   const ids = sendsOf(scheduleId).map((send) => send.id);
-  return ids.length === 0 ? [] : db.select().from(smsMessages).where(inArray(smsMessages.groupSendId, ids)).all();
+  return ids.length === 0 ? [] : getDb().select().from(smsMessages).where(inArray(smsMessages.groupSendId, ids)).all();
 }
 
 function finished(userId: number, groupSendId: number) {
@@ -96,7 +96,7 @@ describe("a group schedule run by BullMQ", () => {
     const { groupId, contactIds } = seedGroup(user.id, 4, 1000);
     // Opted out after it was scheduled: "the group's members at that time".
     const schedule = await scheduleGroup(user.id, groupId, { repeat: "none", firstSendAt: Date.now() + 1_500, timeZone: "UTC" });
-    db.update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[3])).run();
+    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[3])).run();
     expect(await schedulerOf(schedule.id)).toMatchObject({ next: schedule.firstSendAt });
 
     await waitFor(() => getSchedule(user.id, schedule.id)?.status === "completed", { what: "the schedule to complete" });
@@ -130,12 +130,12 @@ describe("a group schedule run by BullMQ", () => {
     // The worker runs its fan-out job; meanwhile it is run twice more, then again after losing its progress.
     await Promise.all([runGroupSend(send.id), runGroupSend(send.id)]);
     await finished(user.id, send.id);
-    db.update(groupSends).set({ status: "running", cursor: 0 }).where(eq(groupSends.id, send.id)).run();
+    getDb().update(groupSends).set({ status: "running", cursor: 0 }).where(eq(groupSends.id, send.id)).run();
     await runGroupSend(send.id);
 
     // Even if the table forgets the occurrence was handled (BullMQ and the table disagreeing), the key holds.
     expect(await runOccurrence(schedule.id, at)).toBe("handled");
-    db.update(schedules).set({ nextRunAt: new Date(at) }).where(eq(schedules.id, schedule.id)).run();
+    getDb().update(schedules).set({ nextRunAt: new Date(at) }).where(eq(schedules.id, schedule.id)).run();
     expect(await runOccurrence(schedule.id, at)).toBe("duplicate");
 
     expect(sendsOf(schedule.id)).toHaveLength(1);
@@ -258,7 +258,7 @@ describe("deleting a group", () => {
     const user = await customer(10);
     const { groupId } = seedGroup(user.id, 1, 5300);
     const schedule = await scheduleGroup(user.id, groupId);
-    db.update(schedules).set({ groupId: null }).where(eq(schedules.id, schedule.id)).run();
+    getDb().update(schedules).set({ groupId: null }).where(eq(schedules.id, schedule.id)).run();
     setClock(() => schedule.firstSendAt);
     expect(await runOccurrence(schedule.id, schedule.firstSendAt)).toBe("inactive");
     expect(getSchedule(user.id, schedule.id)).toMatchObject({ status: "cancelled", nextRunAt: null });
@@ -305,7 +305,7 @@ describe("the schedule panels", () => {
     expect(await schedulerOf(schedule.id)).toBeDefined();
 
     // An opted-out contact is refused, as a send to it is.
-    db.update(contacts).set({ status: false }).where(eq(contacts.id, contact.id)).run();
+    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contact.id)).run();
     const inactive = await post(contactsAction, path, user, { ...timing, intent: "schedule", id: String(contact.id), message: "Again" });
     expect(dataOf<Reply>(inactive).error?.[""]).toEqual(["This contact is inactive (opted out): mark it active to send to it"]);
     expect(listSchedules(user.id).total).toBe(1);

@@ -2,7 +2,7 @@
 // normal send path; the test clock stands in for the days between repeats.
 import { count, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { users } from "../../app/db/schema/core.ts";
 import { schedules } from "../../app/db/schema/scheduling.ts";
 import { NotFoundError } from "../../app/modules/contacts/errors.ts";
@@ -47,7 +47,7 @@ afterEach(() => resetClock());
 const NY = "America/New_York";
 
 function schedulesOf(userId: number): number {
-  return db.select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
+  return getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
 }
 
 async function customer(credits: number) {
@@ -245,7 +245,7 @@ describe("the Schedule SMS screen", () => {
       status: "active",
     });
     expect(await schedulerOf(schedule.id)).toMatchObject({ next: schedule.firstSendAt, tz: "Europe/London" });
-    expect(db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get()?.timeZone).toBe("Europe/London");
+    expect(getDb().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get()?.timeZone).toBe("Europe/London");
     // Scheduling reserves nothing: each occurrence pays when it runs.
     expect(getBalance(user.id)).toBe(5);
     expect(SMS_SCHEDULED).toBe("SMS scheduled successfully!");
@@ -270,7 +270,7 @@ describe("the Schedule SMS screen", () => {
 
     expect(schedulesOf(user.id)).toBe(0);
     expect(getBalance(user.id)).toBe(5);
-    expect(db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get()?.timeZone).toBe("UTC");
+    expect(getDb().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get()?.timeZone).toBe("UTC");
   });
 
   it("a one-off ignores the end date the form always shows without JavaScript", async () => {

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { issueSetupToken } from "../../app/modules/auth/first-admin.server.ts";
@@ -19,7 +19,7 @@ import { call, createTestUser, statusOf, type TestUser } from "../support/reques
 import { appRoutes, customerWithEverything, databaseFingerprint, type Owned, routeModule, routeSource, tableCounts } from "../support/security.ts";
 
 await seedDatabase();
-const [pack] = db.select().from(packages).all();
+const [pack] = getDb().select().from(packages).all();
 const owner = await customerWithEverything(pack.id);
 const admin = await createTestUser("admin");
 // Logging out ends its session: a user of its own, so the others stay signed in.

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { packages } from "../../app/db/schema/shop.ts";
 import { API_ROUTES } from "../../app/api/routes.server.ts";
@@ -17,7 +17,7 @@ import { appRoutes, customerWithEverything, databaseFingerprint, type Owned, rou
 import { schedulerOf } from "../support/schedules.ts";
 
 await seedDatabase();
-const [pack] = db.select().from(packages).all();
+const [pack] = getDb().select().from(packages).all();
 
 const a = await customerWithEverything(pack.id);
 const b = await apiCustomer(100);

@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { getSessionUser, startSession } from "../../app/modules/auth/session.server.ts";
 import { setPassword, setRole, upsertUser } from "../../app/modules/auth/users.server.ts";
 import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import { redirectWithToast } from "../../app/utils/toast.server.ts";
 import { createTestUser, makeRequest } from "../support/requests.ts";
 
@@ -116,7 +116,7 @@ describe("cookie names", () => {
     expect(plain).not.toMatch(/Secure/i);
     expect((await redirectWithToast("/", { description: "Saved" })).headers.get("Set-Cookie")).toMatch(/^en_toast=/);
 
-    env.cookieSecure = true;
+    getEnv().cookieSecure = true;
     try {
       const secure = await startSession(makeRequest("/"), user.id);
       expect(secure).toMatch(/^__Host-session=/);
@@ -129,7 +129,7 @@ describe("cookie names", () => {
       expect(toast).toMatch(/; Secure/i);
       expect(toast).not.toMatch(/Domain=/i);
     } finally {
-      env.cookieSecure = false;
+      getEnv().cookieSecure = false;
     }
   });
 });

@@ -6,7 +6,7 @@ vi.hoisted(() => {
   process.env.DEMO_MODE = "1";
 });
 
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { orderLines, packages } from "../../app/db/schema/shop.ts";
 import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { getOrder, purgeDemoOrders, searchOrders } from "../../app/modules/shop/orders.server.ts";
@@ -26,7 +26,7 @@ const DAY = 24 * 60 * 60 * 1000;
 
 await seedDatabase();
 const admin = await createTestUser("admin");
-const [pack] = db.select().from(packages).all();
+const [pack] = getDb().select().from(packages).all();
 
 afterEach(() => resetClock());
 
@@ -51,7 +51,7 @@ describe("DEMO_MODE", () => {
     setClock(() => now);
     expect(purgeDemoOrders().orders).toBeGreaterThanOrEqual(1);
     expect(getOrder(old)).toBeUndefined();
-    expect(db.select().from(orderLines).all().some((l) => l.orderId === old)).toBe(false);
+    expect(getDb().select().from(orderLines).all().some((l) => l.orderId === old)).toBe(false);
     expect(getOrder(recent)).toBeDefined();
     expect(searchOrders({ q: "Ada Lovelace", status: "", page: 1, size: 20 }).rows.map((r) => r.id)).toEqual([recent]);
   });
@@ -81,8 +81,8 @@ describe("DEMO_MODE", () => {
     const update = await call(upsertAction, makeRequest(`/menuItem/menuItemUpsert/${pack.id}`, { user: admin, form }), { id: String(pack.id) });
     expect(statusOf(update)).toBe(403);
     await call(listAction, makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(pack.id) } }));
-    expect(db.select().from(packages).all().find((p) => p.id === pack.id)).toEqual(pack);
-    expect(db.select().from(packages).all().some((p) => p.name === "Demo Pack")).toBe(false);
+    expect(getDb().select().from(packages).all().find((p) => p.id === pack.id)).toEqual(pack);
+    expect(getDb().select().from(packages).all().some((p) => p.name === "Demo Pack")).toBe(false);
     expect(dataOf<{ demoMode: boolean }>(await call(listLoader, makeRequest("/menuItem/menuitemlist", { user: admin }))).demoMode).toBe(true);
   });
 });

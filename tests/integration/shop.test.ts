@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
 import { orders, packages } from "../../app/db/schema/shop.ts";
 import { getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
@@ -21,7 +21,7 @@ import { addToCart, call, payWithCard, placeOrder } from "../support/shop.ts";
 type Reply = { error?: Record<string, string[] | null> };
 
 await seedDatabase();
-const ladder = db.select().from(packages).all();
+const ladder = getDb().select().from(packages).all();
 const byName = (name: string) => ladder.find((p) => p.name === name)!;
 
 const pay = payWithCard;
@@ -188,7 +188,7 @@ describe("my orders", () => {
       const id = await placeOrder(user);
       ids.push(id);
       // Past orders, not unpaid ones: 12 Pending orders would pass QUOTA_PENDING_ORDERS.
-      if (i < 10) db.update(orders).set({ status: "Cancelled" }).where(eq(orders.id, id)).run();
+      if (i < 10) getDb().update(orders).set({ status: "Cancelled" }).where(eq(orders.id, id)).run();
     }
     const newestFirst = ids.toReversed();
 
@@ -241,6 +241,6 @@ describe("another customer's order is a 404 everywhere", () => {
     await addToCart(alice, byName("100").id, 2);
     const bobsCart = dataOf<{ cart: { lines: unknown[] } }>(await call(cartLoader, makeRequest("/shoppingCart", { user: bob })));
     expect(bobsCart.cart.lines).toEqual([]);
-    expect(db.select().from(orders).where(eq(orders.userId, bob.id)).all()).toEqual([]);
+    expect(getDb().select().from(orders).where(eq(orders.userId, bob.id)).all()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sqlite } from "../../app/db/client.server.ts";
+import { getSqlite } from "../../app/db/client.server.ts";
 import { setUserTimeZone } from "../../app/modules/auth/users.server.ts";
 import { getMessageHistory } from "../../app/modules/sms/history.server.ts";
 import { queueMessages } from "../../app/modules/sms/send.server.ts";
@@ -69,10 +69,10 @@ describe("message history", () => {
 
   it("stops at 10,000 rows however long the history is", async () => {
     const user = await createTestUser();
-    const insert = sqlite.prepare(
+    const insert = getSqlite().prepare(
       "insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, updated_at) values (?, '+12025550181', ?, 'GSM-7', 1, 1, 'delivered', 0)",
     );
-    sqlite.transaction(() => {
+    getSqlite().transaction(() => {
       for (let i = 0; i < 10_005; i++) insert.run(user.id, `bulk ${i}`);
     })();
     const first = await history(user);

@@ -1,7 +1,7 @@
 // The worker's record keeping around the transport: claims, early receipts, the simulator and the
 // reconciler that repairs what a crash leaves behind.
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { smsOutbox, smsPendingReceipts } from "../../app/db/schema/sms.ts";
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
 import {
@@ -50,11 +50,11 @@ describe("sending a queued message", () => {
   it("keeps a receipt that arrives before the submit is recorded and applies it then", async () => {
     const { id } = await queuedMessage();
     await applyReceipts([{ providerId: "early-1", status: "delivered", error: null }]);
-    expect(db.select().from(smsPendingReceipts).all().map((r) => r.providerId)).toContain("early-1");
+    expect(getDb().select().from(smsPendingReceipts).all().map((r) => r.providerId)).toContain("early-1");
     expect(await claimMessage(id)).toBe(true);
     recordAccepted(id, [{ part: 1, providerId: "early-1" }]);
     expect(messageRow(id)?.status).toBe("delivered");
-    expect(db.select().from(smsPendingReceipts).all().map((r) => r.providerId)).not.toContain("early-1");
+    expect(getDb().select().from(smsPendingReceipts).all().map((r) => r.providerId)).not.toContain("early-1");
   });
 
   it("goes back to the queue after a temporary error, keeping the parts already accepted", async () => {
@@ -115,7 +115,7 @@ describe("the reconciler", () => {
     const { id } = await queuedMessage();
     expect(await claimMessage(id)).toBe(true);
     recordAccepted(id, [{ part: 1, providerId: "moved-1" }]);
-    db.insert(smsOutbox).values({ messageId: id, dueAt: new Date() }).run();
+    getDb().insert(smsOutbox).values({ messageId: id, dueAt: new Date() }).run();
     await reconcileAfter(31_000);
     expect(outboxHas(id)).toBe(false);
   });
@@ -161,6 +161,6 @@ describe("the reconciler", () => {
   it("forgets receipts that never found their message after an hour", async () => {
     await applyReceipts([{ providerId: "orphan-1", status: "delivered", error: null }]);
     expect((await reconcileAfter(3_600_001)).receiptsPurged).toBeGreaterThanOrEqual(1);
-    expect(db.select().from(smsPendingReceipts).all().map((r) => r.providerId)).not.toContain("orphan-1");
+    expect(getDb().select().from(smsPendingReceipts).all().map((r) => r.providerId)).not.toContain("orphan-1");
   });
 });

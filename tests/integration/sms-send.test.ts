@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { smsMessages } from "../../app/db/schema/sms.ts";
 import { getBalance, getLedgerSum, InsufficientCreditsError } from "../../app/modules/credits/ledger.server.ts";
 import { queueMessage, queueMessages } from "../../app/modules/sms/send.server.ts";
@@ -14,7 +14,7 @@ import { grantCredits, ledgerKeys, messageRow, outboxHas, sendJobsFor } from "..
 type Reply = { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
 
 function messagesOf(userId: number): number {
-  return db.select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get()!.n;
+  return getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get()!.n;
 }
 
 describe("queueMessages", () => {
@@ -122,7 +122,7 @@ describe("the send form's action", () => {
     )) as Response;
     expect(locationOf(result)).toBe("/sms/sendSms");
     expect(result.headers.get("Set-Cookie")).toContain("en_toast=");
-    const row = db.select().from(smsMessages).where(eq(smsMessages.userId, user.id)).get();
+    const row = getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).get();
     // Stored in E.164, with the line break the browser counted.
     expect(row).toMatchObject({ toPhone: "+12025550160", body: "Line one\nLine two", segments: 1, status: "queued" });
     expect(getBalance(user.id)).toBe(2);
@@ -187,6 +187,6 @@ describe("the send form's action", () => {
     expect(locationOf(await call(sendSmsLoader, makeRequest("/sms/sendSms")))).toMatch(/^\/login\?redirectTo=/);
     const posted = await call(sendSmsAction, makeRequest("/sms/sendSms", { form: { phoneNumber: "+12025550163", message: "hi" } }));
     expect(locationOf(posted)).toMatch(/^\/login/);
-    expect(db.select({ n: count() }).from(smsMessages).where(eq(smsMessages.toPhone, "+12025550163")).get()!.n).toBe(0);
+    expect(getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.toPhone, "+12025550163")).get()!.n).toBe(0);
   });
 });

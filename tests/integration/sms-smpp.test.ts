@@ -7,7 +7,7 @@ vi.hoisted(() => {
   process.env.SMS_RETRY_ATTEMPTS = "4";
 });
 
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { smsPendingReceipts } from "../../app/db/schema/sms.ts";
 import { getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
 import { applyReceipts } from "../../app/modules/sms/dispatch.server.ts";
@@ -170,9 +170,9 @@ describe("delivery receipts", () => {
     try {
       const user = await customer(1);
       const { id } = await queueMessage(user.id, { to: "+12025550115", body: "race" });
-      await waitFor(() => db.select().from(smsPendingReceipts).all().length > 0, { what: "the early receipt to be kept" });
+      await waitFor(() => getDb().select().from(smsPendingReceipts).all().length > 0, { what: "the early receipt to be kept" });
       await waitForStatus(id, "delivered");
-      expect(db.select().from(smsPendingReceipts).all()).toEqual([]);
+      expect(getDb().select().from(smsPendingReceipts).all()).toEqual([]);
     } finally {
       smsc.options.responseDelayMs = 0;
     }

@@ -1,8 +1,24 @@
 // The Stripe adapter against a local HTTP server standing in for Stripe's API, and webhooks
-// signed with the SDK's own test helper. Stripe is configured before any app module loads.
+// signed with the SDK's own test helper. Stripe is configured before the app first reads its environment.
 import Stripe from "stripe";
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeStripe } from "../support/fake-stripe.ts";
+import { getDb } from "../../app/db/client.server.ts";
+import { packages } from "../../app/db/schema/shop.ts";
+import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
+import { creditLedger } from "../../app/db/schema/core.ts";
+import { book, getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
+import { getCartCount } from "../../app/modules/shop/cart.server.ts";
+import { getOrder } from "../../app/modules/shop/orders.server.ts";
+import { contentSecurityPolicy } from "../../app/utils/csp.server.ts";
+import * as payment from "../../app/routes/shop/payment.tsx";
+import * as paymentReturn from "../../app/routes/shop/payment-return.tsx";
+import * as webhook from "../../app/routes/shop/stripe-webhook.tsx";
+import * as orderDetails from "../../app/routes/shop/order-details.tsx";
+import { getToast } from "../../app/utils/toast.server.ts";
+import { eq } from "drizzle-orm";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
+import { addToCart, call, placeOrder } from "../support/shop.ts";
 
 const fake = await startFakeStripe();
 const WEBHOOK_SECRET = "whsec_test_secret";
@@ -11,28 +27,12 @@ process.env.STRIPE_PUBLISHABLE_KEY = "pk_test_fake";
 process.env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
 process.env.STRIPE_API_BASE = fake.url;
 
-const { db } = await import("../../app/db/client.server.ts");
-const { packages } = await import("../../app/db/schema/shop.ts");
-const { seedDatabase } = await import("../../app/modules/seed/seed.server.ts");
-const { creditLedger } = await import("../../app/db/schema/core.ts");
-const { book, getBalance, getLedgerSum } = await import("../../app/modules/credits/ledger.server.ts");
-const { getCartCount } = await import("../../app/modules/shop/cart.server.ts");
-const { getOrder } = await import("../../app/modules/shop/orders.server.ts");
-const { contentSecurityPolicy } = await import("../../app/utils/csp.server.ts");
-const payment = await import("../../app/routes/shop/payment.tsx");
-const paymentReturn = await import("../../app/routes/shop/payment-return.tsx");
-const webhook = await import("../../app/routes/shop/stripe-webhook.tsx");
-const orderDetails = await import("../../app/routes/shop/order-details.tsx");
-const { getToast } = await import("../../app/utils/toast.server.ts");
-const { eq } = await import("drizzle-orm");
-const { createTestUser, dataOf, locationOf, makeRequest, statusOf } = await import("../support/requests.ts");
 type TestUser = Awaited<ReturnType<typeof createTestUser>>;
-const { addToCart, call, placeOrder } = await import("../support/shop.ts");
 
 afterAll(() => fake.close());
 
 await seedDatabase();
-const [pack] = db.select().from(packages).all();
+const [pack] = getDb().select().from(packages).all();
 
 async function pendingOrder(user: TestUser, quantity = 2) {
   await addToCart(user, pack.id, quantity);
@@ -241,7 +241,7 @@ async function deliverFiveTimes(type: string, object: unknown) {
   expect(responses.map((r) => (r as Response).status)).toEqual([200, 200, 200, 200, 200]);
 }
 
-const ledgerOf = (userId: number) => db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(creditLedger.id).all();
+const ledgerOf = (userId: number) => getDb().select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(creditLedger.id).all();
 
 describe("Stripe refunds and disputes take the order's credits back", () => {
   it("charge.refunded delivered five times takes all credits back once and the order is Refunded", async () => {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { supportRequests } from "../../app/db/schema/support.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
 import { action as contactAction } from "../../app/routes/content/contact.tsx";
@@ -20,7 +20,7 @@ async function contact(subject: string) {
     makeRequest("/sms/contact", { ip: `198.51.100.${++n}`, form: { name: "Grace", email: `grace${n}@example.com`, subject, message: "Hi" } }),
   );
   expect(locationOf(result)).toBe("/sms/contact");
-  return db.select().from(supportRequests).where(eq(supportRequests.subject, subject)).get()!;
+  return getDb().select().from(supportRequests).where(eq(supportRequests.subject, subject)).get()!;
 }
 
 describe("without SMTP_URL requests are saved only", () => {
@@ -38,7 +38,7 @@ describe("support inbox", () => {
     const row = await contact("Not yours to handle");
     const post = await call(inboxAction, makeRequest("/admin/support", { user: customer, form: { intent: "handle", id: String(row.id) } }));
     expect(locationOf(post)).toBe("/accessDenied");
-    expect(db.select().from(supportRequests).where(eq(supportRequests.id, row.id)).get()!.status).toBe("open");
+    expect(getDb().select().from(supportRequests).where(eq(supportRequests.id, row.id)).get()!.status).toBe("open");
   });
 
   it("shows the last page for a page past the end, the first for junk, and one empty page for none", async () => {
@@ -84,7 +84,7 @@ describe("support inbox", () => {
     expect(handledList.list.rows.map((r) => r.id)).toContain(newest.id);
 
     await call(inboxAction, makeRequest("/admin/support?filter=handled", { user: admin, form: { intent: "reopen", id: String(newest.id) } }));
-    expect(db.select().from(supportRequests).where(eq(supportRequests.id, newest.id)).get()).toMatchObject({ status: "open", handledAt: null, handledBy: null });
+    expect(getDb().select().from(supportRequests).where(eq(supportRequests.id, newest.id)).get()).toMatchObject({ status: "open", handledAt: null, handledBy: null });
   });
 
   it("answers 404 for a request that does not exist, and 400 for a bad post", async () => {

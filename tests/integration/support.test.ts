@@ -1,21 +1,7 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// The mail server's address must be known before the app reads its configuration: the tests
-// start the sink on this port when they want a mail server.
-const smtp = await vi.hoisted(async () => {
-  const { freePort } = await import("../../server/free-port.ts");
-  const port = await freePort();
-  process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
-  process.env.SUPPORT_EMAIL = "helpdesk@example.com";
-  process.env.MAIL_FROM = "SMS Gateway <gateway@example.com>";
-  // Retries in milliseconds instead of minutes, so the queue's real retry path runs quickly.
-  process.env.SUPPORT_MAIL_RETRY_MS = "20";
-  process.env.SUPPORT_MAIL_RETRY_MAX_MS = "200";
-  return { port };
-});
-
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { supportRequests } from "../../app/db/schema/support.ts";
 import { deliverSupportRequest, reconcileSupportMail } from "../../app/modules/support/mail.server.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
@@ -23,14 +9,25 @@ import { action as contactAction } from "../../app/routes/content/contact.tsx";
 import { action as supportAction, loader as supportLoader } from "../../app/routes/content/support.tsx";
 import { startWorkers } from "../../worker/workers.ts";
 import { supportMail } from "../../worker/jobs/support-mail.ts";
+import { freePort } from "../../server/free-port.ts";
 import { startSmtpSink } from "../support/smtp.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
 import { waitFor } from "../support/wait.ts";
 
+// The mail server's address must be known before the app reads its configuration: the tests
+// start the sink on this port when they want a mail server.
+const smtp = { port: await freePort() };
+process.env.SMTP_URL = `smtp://127.0.0.1:${smtp.port}`;
+process.env.SUPPORT_EMAIL = "helpdesk@example.com";
+process.env.MAIL_FROM = "SMS Gateway <gateway@example.com>";
+// Retries in milliseconds instead of minutes, so the queue's real retry path runs quickly.
+process.env.SUPPORT_MAIL_RETRY_MS = "20";
+process.env.SUPPORT_MAIL_RETRY_MAX_MS = "200";
+
 type Reply = { error?: Record<string, string[] | null> };
 
-const rowsFrom = (email: string) => db.select().from(supportRequests).where(eq(supportRequests.email, email)).all();
-const rowById = (id: number) => db.select().from(supportRequests).where(eq(supportRequests.id, id)).get()!;
+const rowsFrom = (email: string) => getDb().select().from(supportRequests).where(eq(supportRequests.email, email)).all();
+const rowById = (id: number) => getDb().select().from(supportRequests).where(eq(supportRequests.id, id)).get()!;
 const jobOf = (id: number) => getQueue(QUEUES.supportMail).getJob(`support-mail-${id}`);
 
 let ipCounter = 0;
@@ -54,7 +51,7 @@ async function postContact(form: Record<string, string>, ip = freshIp()) {
 
 describe("bad input changes nothing", () => {
   it("reports each missing or bad field next to it and saves nothing", async () => {
-    const before = db.select().from(supportRequests).all().length;
+    const before = getDb().select().from(supportRequests).all().length;
     const result = await postContact({ name: " ", email: "not-an-email", subject: "", message: "" });
     expect(statusOf(result)).toBe(400);
     const errors = dataOf<Reply>(result).error!;
@@ -62,7 +59,7 @@ describe("bad input changes nothing", () => {
     expect(errors.email).toEqual(["Enter a valid email address"]);
     expect(errors.subject).toEqual(["Subject is required"]);
     expect(errors.message).toEqual(["Message is required"]);
-    expect(db.select().from(supportRequests).all()).toHaveLength(before);
+    expect(getDb().select().from(supportRequests).all()).toHaveLength(before);
   });
 
   it("refuses an over-long message on the support form", async () => {
@@ -70,7 +67,7 @@ describe("bad input changes nothing", () => {
     const result = await call(supportAction, makeRequest("/sms/support", { user, ip: freshIp(), form: { subject: "Hi", message: "x".repeat(5001) } }));
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.message).toEqual(["Message must be 5,000 characters or fewer"]);
-    expect(db.select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(0);
+    expect(getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(0);
   });
 
   it("drops a submission whose honeypot is filled, answering like a success", async () => {
@@ -104,7 +101,7 @@ describe("abuse limits", () => {
     const refused = await post();
     expect(statusOf(refused)).toBe(429);
     expect(dataOf<Reply>(refused).error?.[""]?.[0]).toBe("Failed to send support request");
-    expect(db.select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(5);
+    expect(getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(5);
   });
 });
 
@@ -158,7 +155,7 @@ describe("saved first, then e-mailed by the queue", () => {
       makeRequest("/sms/support", { user, ip: freshIp(), form: { subject, message: "Where is it?", name: "Mallory", email: "mallory@evil.example" } }),
     );
     expect(locationOf(result)).toBe("/sms/support");
-    const [row] = db.select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all();
+    const [row] = getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all();
     expect(row).toMatchObject({ source: "support", name: user.fullName, email: user.email, subject });
     const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject === `[Support #${row.id}] ${subject}`), { timeout: 10_000 });
     expect(mail.headers["reply-to"]).toContain(`<${user.email}>`);

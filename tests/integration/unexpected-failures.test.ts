@@ -2,7 +2,7 @@
 // refuses (a trigger that aborts, or a table that is gone, in this file's own database copy).
 // Each screen shows the message in place, keeps what the user typed, logs the cause and changes nothing.
 import { afterEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { sqlite } from "../../app/db/client.server.ts";
+import { getSqlite } from "../../app/db/client.server.ts";
 import { createContact } from "../../app/modules/contacts/contacts.server.ts";
 import { createGroup } from "../../app/modules/contacts/groups.server.ts";
 import { getBalance } from "../../app/modules/credits/ledger.server.ts";
@@ -23,18 +23,18 @@ const CAUSE = "injected database failure";
 
 /** Makes every `event` on `table` fail until the test ends. */
 function failOn(table: string, event: "insert" | "delete") {
-  sqlite.exec(`create trigger fail_${event}_${table} before ${event} on ${table} begin select raise(abort, '${CAUSE}'); end`);
-  cleanups.push(() => sqlite.exec(`drop trigger fail_${event}_${table}`));
+  getSqlite().exec(`create trigger fail_${event}_${table} before ${event} on ${table} begin select raise(abort, '${CAUSE}'); end`);
+  cleanups.push(() => getSqlite().exec(`drop trigger fail_${event}_${table}`));
 }
 
 /** Makes every read of `table` fail until the test ends. */
 function hide(table: string) {
-  sqlite.exec(`alter table ${table} rename to ${table}_hidden`);
-  cleanups.push(() => sqlite.exec(`alter table ${table}_hidden rename to ${table}`));
+  getSqlite().exec(`alter table ${table} rename to ${table}_hidden`);
+  cleanups.push(() => getSqlite().exec(`alter table ${table}_hidden rename to ${table}`));
 }
 
 const count = (table: string, userId: number) =>
-  (sqlite.prepare(`select count(*) as n from ${table} where user_id = ?`).get(userId) as { n: number }).n;
+  (getSqlite().prepare(`select count(*) as n from ${table} where user_id = ?`).get(userId) as { n: number }).n;
 
 let cleanups: (() => void)[] = [];
 let logged: MockInstance<typeof console.error> | undefined;
@@ -117,7 +117,7 @@ describe("a database failure while saving", () => {
       }),
     );
     expectFormFailure(contact, "Error sending support request", { name: "Vera", email: "vera@example.com", message: "Volume?" });
-    expect((sqlite.prepare("select count(*) as n from support_requests").get() as { n: number }).n).toBe(0);
+    expect((getSqlite().prepare("select count(*) as n from support_requests").get() as { n: number }).n).toBe(0);
   });
 
   it('create contact: "Error creating contact", the form kept, neither the contact nor its groups saved', async () => {
@@ -173,7 +173,7 @@ describe("a database failure while deleting", () => {
     const result = await call(groupsAction, makeRequest(`/sms/accountGroups?panel=delete&id=${group.id}`, { user, form }));
     await expectErrorToast(result, "/sms/accountGroups", "Failed to delete group");
     expect(count("contact_groups", user.id)).toBe(1);
-    expect((sqlite.prepare("select count(*) as n from contact_group_members where group_id = ?").get(group.id) as { n: number }).n).toBe(1);
+    expect((getSqlite().prepare("select count(*) as n from contact_group_members where group_id = ?").get(group.id) as { n: number }).n).toBe(1);
   });
 });
 

@@ -3,6 +3,9 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, inject } from "vitest";
+import { closeQueues } from "../../app/queue/queues.server.ts";
+import { closeRedis } from "../../app/queue/redis.server.ts";
+import { parseEnv, prepareDataDir } from "../../app/utils/env.server.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "smsgw-test-"));
 copyFileSync(inject("templateDb"), join(dataDir, "app.db"));
@@ -14,6 +17,9 @@ process.env.QUEUE_PREFIX = `t${process.pid}-${Math.random().toString(36).slice(2
 process.env.SESSION_SECRET = "test-session-secret";
 process.env.LOG_LEVEL = "error";
 process.env.SEED_DEMO = "0";
+// The secrets go into this file's DATA_DIR. Parsed here but not kept: a test file may still set
+// its own variables (Stripe keys...) before its first getEnv().
+prepareDataDir(parseEnv(process.env));
 
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
@@ -21,8 +27,6 @@ afterAll(() => {
 
 afterAll(async () => {
   // Close what this file opened so its process can exit.
-  const { closeQueues } = await import("../../app/queue/queues.server.ts");
-  const { closeRedis } = await import("../../app/queue/redis.server.ts");
   await closeQueues();
   await closeRedis();
 });

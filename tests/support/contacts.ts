@@ -1,7 +1,7 @@
 // Helpers for contact tests: a group with many members, written in one go.
 import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { contactGroupMembers, contacts } from "../../app/db/schema/contacts.ts";
 import { smsMessages } from "../../app/db/schema/sms.ts";
 import { createGroup } from "../../app/modules/contacts/groups.server.ts";
@@ -10,7 +10,7 @@ import { createGroup } from "../../app/modules/contacts/groups.server.ts";
 export function seedGroup(userId: number, members: number, firstNumber = 1000): { groupId: number; contactIds: number[] } {
   const group = createGroup(userId, { name: `Group ${randomUUID().slice(0, 8)}`, description: "Seeded" });
   const now = new Date();
-  const contactIds = db.transaction((tx) => {
+  const contactIds = getDb().transaction((tx) => {
     const ids: number[] = [];
     for (let i = 0; i < members; i++) {
       const number = String(firstNumber + i).padStart(4, "0");
@@ -28,9 +28,9 @@ export function seedGroup(userId: number, members: number, firstNumber = 1000): 
 }
 
 export function messagesOfGroupSend(groupSendId: number) {
-  return db.select().from(smsMessages).where(eq(smsMessages.groupSendId, groupSendId)).all();
+  return getDb().select().from(smsMessages).where(eq(smsMessages.groupSendId, groupSendId)).all();
 }
 
 export function contactCount(userId: number): number {
-  return db.select({ n: count() }).from(contacts).where(eq(contacts.userId, userId)).get()!.n;
+  return getDb().select({ n: count() }).from(contacts).where(eq(contacts.userId, userId)).get()!.n;
 }

@@ -2,9 +2,11 @@
 // It loads everything, says "ready", and calls fulfil only when its parent writes "go", so several
 // processes race for real.
 import { createInterface } from "node:readline";
+import { getDb } from "../../app/db/client.server.ts";
+import { fulfil } from "../../app/modules/payments/fulfil.server.ts";
 
 const [orderId, paymentId] = process.argv.slice(2);
-const { fulfil } = await import("../../app/modules/payments/fulfil.server.ts");
+getDb();
 process.stdout.write("ready\n");
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {

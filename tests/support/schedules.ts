@@ -1,6 +1,6 @@
 // Helpers for scheduling tests: a schedule's messages, its job scheduler, and running its next tick.
 import { asc, eq } from "drizzle-orm";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { smsMessages } from "../../app/db/schema/sms.ts";
 import { createSchedule, getSchedule, type NewSchedule } from "../../app/modules/scheduling/schedules.server.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
@@ -10,7 +10,7 @@ import { waitFor } from "./wait.ts";
 export const scheduleQueue = () => getQueue(QUEUES.smsSchedule);
 
 export function scheduleMessages(scheduleId: number) {
-  return db.select().from(smsMessages).where(eq(smsMessages.scheduleId, scheduleId)).orderBy(asc(smsMessages.occurrenceAt)).all();
+  return getDb().select().from(smsMessages).where(eq(smsMessages.scheduleId, scheduleId)).orderBy(asc(smsMessages.occurrenceAt)).all();
 }
 
 /** The occurrence times (UTC ms) that made a message, in order. */

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { sqlite } from "../../app/db/client.server.ts";
+import { getSqlite } from "../../app/db/client.server.ts";
 import { createContact } from "../../app/modules/contacts/contacts.server.ts";
 import { runGroupSend, startGroupSend } from "../../app/modules/contacts/group-send.server.ts";
 import { createGroup } from "../../app/modules/contacts/groups.server.ts";
@@ -37,6 +37,7 @@ const LAST_USE_COLUMNS: Record<string, string> = { sessions: "last_seen_at", api
 
 /** One hash over every row of every table: equal before and after means nothing was written. */
 export function databaseFingerprint(): string {
+  const sqlite = getSqlite();
   const tables = sqlite
     .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
     .all()
@@ -56,6 +57,7 @@ export function databaseFingerprint(): string {
 
 /** The rows of each table, for a readable diff when the fingerprints differ. */
 export function tableCounts(): Record<string, number> {
+  const sqlite = getSqlite();
   const tables = sqlite.prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all();
   return Object.fromEntries(tables.map(({ name }) => [name, (sqlite.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n]));
 }

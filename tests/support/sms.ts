@@ -1,6 +1,6 @@
 // Helpers for SMS tests: credits, message rows and waiting for a status.
 import { eq } from "drizzle-orm";
-import { db } from "../../app/db/client.server.ts";
+import { getDb } from "../../app/db/client.server.ts";
 import { creditLedger } from "../../app/db/schema/core.ts";
 import type { MessageStatus } from "../../app/db/enums.ts";
 import { smsMessageParts, smsMessages, smsOutbox } from "../../app/db/schema/sms.ts";
@@ -16,19 +16,19 @@ export function grantCredits(userId: number, amount: number): void {
 }
 
 export function messageRow(id: number) {
-  return db.select().from(smsMessages).where(eq(smsMessages.id, id)).get();
+  return getDb().select().from(smsMessages).where(eq(smsMessages.id, id)).get();
 }
 
 export function messageParts(id: number) {
-  return db.select().from(smsMessageParts).where(eq(smsMessageParts.messageId, id)).orderBy(smsMessageParts.part).all();
+  return getDb().select().from(smsMessageParts).where(eq(smsMessageParts.messageId, id)).orderBy(smsMessageParts.part).all();
 }
 
 export function outboxHas(id: number): boolean {
-  return db.select().from(smsOutbox).where(eq(smsOutbox.messageId, id)).get() !== undefined;
+  return getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, id)).get() !== undefined;
 }
 
 export function ledgerKeys(userId: number): string[] {
-  return db
+  return getDb()
     .select({ key: creditLedger.key })
     .from(creditLedger)
     .where(eq(creditLedger.userId, userId))

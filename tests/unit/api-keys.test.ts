@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey, maskApiKey } from "../../app/modules/api-keys/keys.server.ts";
-import { parseEnv } from "../../app/utils/env.server.ts";
+import { parseEnv, prepareDataDir, readSecrets } from "../../app/utils/env.server.ts";
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "env-"));
 
@@ -46,16 +46,18 @@ describe("API configuration", () => {
   it("makes the key secret once and keeps it in DATA_DIR, apart from the session secret", () => {
     const dir = dataDir();
     const first = parseEnv({ DATA_DIR: dir });
-    expect(first.API_KEY_SECRET).toHaveLength(64);
-    expect(readFileSync(join(dir, "api-key-secret"), "utf8")).toBe(first.API_KEY_SECRET);
-    expect(first.API_KEY_SECRET).not.toBe(first.SESSION_SECRETS[0]);
-    expect(parseEnv({ DATA_DIR: dir }).API_KEY_SECRET).toBe(first.API_KEY_SECRET);
+    prepareDataDir(first);
+    const secrets = readSecrets(first);
+    expect(secrets.apiKey).toHaveLength(64);
+    expect(readFileSync(join(dir, "api-key-secret"), "utf8")).toBe(secrets.apiKey);
+    expect(secrets.apiKey).not.toBe(secrets.session[0]);
+    expect(readSecrets(parseEnv({ DATA_DIR: dir })).apiKey).toBe(secrets.apiKey);
     // 10 a second per key, as hosted SMS APIs allow; deployments that need more raise it.
     expect(first.API_RATE_LIMIT_PER_MINUTE).toBe(600);
   });
 
   it("takes a secret of at least 32 characters and a positive limit", () => {
-    expect(parseEnv({ DATA_DIR: dataDir(), API_KEY_SECRET: "s".repeat(32) }).API_KEY_SECRET).toBe("s".repeat(32));
+    expect(readSecrets(parseEnv({ DATA_DIR: dataDir(), SESSION_SECRET: "x", API_KEY_SECRET: "s".repeat(32) })).apiKey).toBe("s".repeat(32));
     expect(() => parseEnv({ DATA_DIR: dataDir(), API_KEY_SECRET: "short" })).toThrow(/API_KEY_SECRET/);
     expect(parseEnv({ DATA_DIR: dataDir(), API_RATE_LIMIT_PER_MINUTE: "5" }).API_RATE_LIMIT_PER_MINUTE).toBe(5);
     expect(() => parseEnv({ DATA_DIR: dataDir(), API_RATE_LIMIT_PER_MINUTE: "0" })).toThrow(/API_RATE_LIMIT_PER_MINUTE/);

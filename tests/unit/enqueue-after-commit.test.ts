@@ -1,15 +1,15 @@
 import { afterEach, expect, it, vi } from "vitest";
 import { enqueueAfterCommit } from "../../app/queue/enqueue-after-commit.server.ts";
 import { RedisUnavailableError } from "../../app/queue/redis.server.ts";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
-  env.LOG_LEVEL = "error";
+  getEnv().LOG_LEVEL = "error";
 });
 
 it("logs a Redis outage once however many enqueues fail, and once more when jobs go in again", async () => {
-  env.LOG_LEVEL = "info";
+  getEnv().LOG_LEVEL = "info";
   const errors = vi.spyOn(console, "error").mockImplementation(() => {});
   const infos = vi.spyOn(console, "log").mockImplementation(() => {});
   const down = () => Promise.reject(new RedisUnavailableError("reconnecting"));

@@ -1,24 +1,33 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "../../app/utils/env.server.ts";
+import { parseEnv, prepareDataDir, readSecrets } from "../../app/utils/env.server.ts";
 
 describe("configuration", () => {
   it("runs with nothing set: defaults, and a session secret made once and kept in DATA_DIR", () => {
-    const dir = mkdtempSync(join(tmpdir(), "env-"));
+    const dir = join(mkdtempSync(join(tmpdir(), "env-")), "data");
     const first = parseEnv({ DATA_DIR: dir });
     expect(first.PORT).toBe(3000);
     expect(first.WORKER).toBe("inline");
     expect(first.DEMO_MODE).toBe(false);
-    expect(first.SESSION_SECRETS[0]).toHaveLength(64);
-    expect(readFileSync(join(dir, "session-secret"), "utf8")).toBe(first.SESSION_SECRETS[0]);
-    expect(parseEnv({ DATA_DIR: dir }).SESSION_SECRETS).toEqual(first.SESSION_SECRETS);
+    // Parsing writes nothing: prepareDataDir makes the folder and the secrets, once.
+    expect(existsSync(dir)).toBe(false);
+    expect(() => readSecrets(first)).toThrow(/session-secret is missing/);
+    prepareDataDir(first);
+    const secrets = readSecrets(first);
+    expect(secrets.session[0]).toHaveLength(64);
+    expect(readFileSync(join(dir, "session-secret"), "utf8")).toBe(secrets.session[0]);
+    prepareDataDir(first);
+    expect(readSecrets(parseEnv({ DATA_DIR: dir })).session).toEqual(secrets.session);
   });
 
   it("accepts a comma-separated secret list for rotation, newest first", () => {
     const dir = mkdtempSync(join(tmpdir(), "env-"));
-    expect(parseEnv({ DATA_DIR: dir, SESSION_SECRET: "new, old" }).SESSION_SECRETS).toEqual(["new", "old"]);
+    const env = parseEnv({ DATA_DIR: dir, SESSION_SECRET: "new, old" });
+    prepareDataDir(env);
+    expect(readSecrets(env).session).toEqual(["new", "old"]);
+    expect(existsSync(join(dir, "session-secret"))).toBe(false);
   });
 
   it("defines test mode once, and seeds the demo by default only in full test mode", () => {

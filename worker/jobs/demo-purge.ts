@@ -2,7 +2,7 @@ import type { Job } from "bullmq";
 import { purgeDemoOrders } from "../../app/modules/shop/orders.server.ts";
 import { DemoPurgePayload } from "../../app/queue/payloads.ts";
 import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import type { JobDefinition } from "../job-definition.ts";
 
 const SCHEDULE_ID = "demo-order-purge";
@@ -11,10 +11,12 @@ const SCHEDULE_ID = "demo-order-purge";
 export const demoPurge: JobDefinition = {
   queue: QUEUES.demoPurge,
   concurrency: 1,
-  schedules: env.DEMO_MODE ? [{ id: SCHEDULE_ID, pattern: "0 */15 * * * *", data: { v: 1 } }] : [],
+  get schedules() {
+    return getEnv().DEMO_MODE ? [{ id: SCHEDULE_ID, pattern: "0 */15 * * * *", data: { v: 1 } }] : [];
+  },
   async onStart() {
     // A scheduler kept in Redis from an earlier demo run must not outlive DEMO_MODE.
-    if (!env.DEMO_MODE) await getQueue(QUEUES.demoPurge).removeJobScheduler(SCHEDULE_ID);
+    if (!getEnv().DEMO_MODE) await getQueue(QUEUES.demoPurge).removeJobScheduler(SCHEDULE_ID);
   },
   async process(job: Job) {
     DemoPurgePayload.parse(job.data);

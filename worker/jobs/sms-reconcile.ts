@@ -2,13 +2,15 @@ import type { Job } from "bullmq";
 import { reconcileSms } from "../../app/modules/sms/reconcile.server.ts";
 import { SmsReconcilePayload } from "../../app/queue/payloads.ts";
 import { QUEUES } from "../../app/queue/queues.server.ts";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import type { JobDefinition } from "../job-definition.ts";
 
 export const smsReconcile: JobDefinition = {
   queue: QUEUES.smsReconcile,
   concurrency: 1,
-  schedules: [{ id: "sms-reconcile", every: env.SMS_RECONCILE_INTERVAL_MS, data: { v: 1 } }],
+  get schedules() {
+    return [{ id: "sms-reconcile", every: getEnv().SMS_RECONCILE_INTERVAL_MS, data: { v: 1 } }];
+  },
   async onStart() {
     await reconcileSms();
   },

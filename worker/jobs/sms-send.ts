@@ -4,7 +4,7 @@ import { createTransport } from "../../app/modules/sms/transports/index.server.t
 import type { SmsTransport } from "../../app/modules/sms/transports/types.ts";
 import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
 import { QUEUES } from "../../app/queue/queues.server.ts";
-import { env } from "../../app/utils/env.server.ts";
+import { getEnv } from "../../app/utils/env.server.ts";
 import type { JobDefinition } from "../job-definition.ts";
 
 /** The send worker; the transport (e.g. the SMPP session) lives as long as the worker does. */
@@ -12,7 +12,9 @@ export function createSmsSendJob(makeTransport: () => SmsTransport): JobDefiniti
   let transport: SmsTransport | undefined;
   return {
     queue: QUEUES.smsSend,
-    concurrency: env.WORKER_CONCURRENCY,
+    get concurrency() {
+      return getEnv().WORKER_CONCURRENCY;
+    },
     async onStart() {
       transport ??= makeTransport();
     },

@@ -2,11 +2,11 @@
 import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { eq } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { apiKeys } from "../../db/schema/api.ts";
 import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getSecrets } from "../../utils/env.server.ts";
 
 /** Every key starts with this, so people, logs and secret scanners recognise one. */
 export const API_KEY_PREFIX = "smsgw_live_";
@@ -60,7 +60,7 @@ export function maskApiKey(key: string): string {
 
 let aesKey: Buffer | undefined;
 function encryptionKey(): Buffer {
-  aesKey ??= Buffer.from(hkdfSync("sha256", env.API_KEY_SECRET, "smsgw-api-key", "aes-256-gcm", 32));
+  aesKey ??= Buffer.from(hkdfSync("sha256", getSecrets().apiKey, "smsgw-api-key", "aes-256-gcm", 32));
   return aesKey;
 }
 
@@ -89,7 +89,7 @@ export type OwnApiKey = { key: string; createdAt: Date; lastUsedAt: Date | null 
  * API_KEY_SECRET changed): the page then says so and offers a new key.
  */
 export function getOwnApiKey(userId: number): OwnApiKey | null {
-  const row = db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).get();
+  const row = getDb().select().from(apiKeys).where(eq(apiKeys.userId, userId)).get();
   if (!row) return null;
   return { key: decryptKey(userId, row.keyCiphertext), createdAt: row.createdAt, lastUsedAt: row.lastUsedAt };
 }
@@ -98,7 +98,7 @@ export function getOwnApiKey(userId: number): OwnApiKey | null {
 export function storeNewApiKey(userId: number): { key: string; oldHash: string | null } {
   const key = generateApiKey();
   const now = clock.date();
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       const old = tx.select({ keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId)).get();
       const values = { keyHash: hashApiKey(key), keyCiphertext: encryptKey(userId, key), createdAt: now, lastUsedAt: null };
@@ -108,7 +108,6 @@ export function storeNewApiKey(userId: number): { key: string; oldHash: string |
         .run();
       return { key, oldHash: old?.keyHash ?? null };
     },
-    { behavior: "immediate" },
   );
 }
 
@@ -126,5 +125,5 @@ const touch = statement("update api_keys set last_used_at = ? where id = ? and (
 
 /** Records a use; callers throttle it, so at most one small write a minute per key. */
 export function recordKeyUse(keyId: number, now: number): void {
-  touch().run(now, keyId, now);
+  inTransaction(() => touch().run(now, keyId, now));
 }

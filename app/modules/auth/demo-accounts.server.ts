@@ -1,4 +1,4 @@
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 
 /** The demo logins the README publishes: seeded in test mode only, refused anywhere real. */
 export const DEMO_ACCOUNTS = {
@@ -10,7 +10,7 @@ const DEMO_PASSWORDS: ReadonlySet<string> = new Set(Object.values(DEMO_ACCOUNTS)
 
 /** What makes this gateway real, for the log line that explains a refused demo password. */
 export function realServices(): string {
-  const real = [env.testMode.sms ? null : `SMS_TRANSPORT=${env.SMS_TRANSPORT}`, env.testMode.payments ? null : "Stripe"];
+  const real = [getEnv().testMode.sms ? null : `SMS_TRANSPORT=${getEnv().SMS_TRANSPORT}`, getEnv().testMode.payments ? null : "Stripe"];
   return real.filter(Boolean).join(" and ");
 }
 
@@ -19,5 +19,5 @@ export function realServices(): string {
  * and the gateway is not in full test mode, so the account could spend real money.
  */
 export function isRefusedDemoPassword(password: string): boolean {
-  return !env.testMode.full && DEMO_PASSWORDS.has(password);
+  return !getEnv().testMode.full && DEMO_PASSWORDS.has(password);
 }

@@ -2,7 +2,7 @@
 // password is ever known in advance or printed.
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { setupTokens, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { hashPassword } from "./password.server.ts";
@@ -23,26 +23,25 @@ export const SETUP_LINK_MESSAGES: Record<Exclude<SetupLinkState, "valid">, strin
 };
 
 export function adminExists(): boolean {
-  return db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get() !== undefined;
+  return getDb().select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get() !== undefined;
 }
 
 /** A new setup link's token (shown once, kept only as a hash); any unused earlier one stops working. */
 export function issueSetupToken(): { token: string; expiresAt: Date } {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(clock.now() + SETUP_LINK_TTL_MS);
-  db.transaction(
+  inTransaction(
     (tx) => {
       tx.delete(setupTokens).where(isNull(setupTokens.usedAt)).run();
       tx.insert(setupTokens).values({ tokenHash: hashToken(token), createdAt: clock.date(), expiresAt }).run();
     },
-    { behavior: "immediate" },
   );
   return { token, expiresAt };
 }
 
 export function setupLinkState(token: string): SetupLinkState {
   if (!TOKEN_FORMAT.test(token)) return "unknown";
-  const row = db.select().from(setupTokens).where(eq(setupTokens.tokenHash, hashToken(token))).get();
+  const row = getDb().select().from(setupTokens).where(eq(setupTokens.tokenHash, hashToken(token))).get();
   if (!row) return "unknown";
   if (row.usedAt) return "used";
   if (row.expiresAt.getTime() <= clock.now()) return "expired";
@@ -65,7 +64,7 @@ export async function createFirstAdmin(
   const before = setupLinkState(token);
   if (before !== "valid") return { ok: false, field: null, state: before };
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(
+  return inTransaction(
     (tx): FirstAdminResult => {
       const state = setupLinkState(token);
       if (state !== "valid") return { ok: false, field: null, state };
@@ -86,6 +85,5 @@ export async function createFirstAdmin(
         .get();
       return { ok: true, user };
     },
-    { behavior: "immediate" },
   );
 }

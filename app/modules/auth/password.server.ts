@@ -1,5 +1,5 @@
 import { hash, verify } from "@node-rs/argon2";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 
 // OWASP Password Storage Cheat Sheet: Argon2id, 19 MiB, 2 iterations, 1 lane.
 const options = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -17,8 +17,8 @@ let running = 0;
 const waiting: (() => void)[] = [];
 
 async function bounded<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= env.PASSWORD_HASH_CONCURRENCY) {
-    if (waiting.length >= env.PASSWORD_HASH_QUEUE) throw new PasswordCheckBusyError();
+  if (running >= getEnv().PASSWORD_HASH_CONCURRENCY) {
+    if (waiting.length >= getEnv().PASSWORD_HASH_QUEUE) throw new PasswordCheckBusyError();
     await new Promise<void>((start) => waiting.push(start));
   } else {
     running++;

@@ -1,11 +1,11 @@
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { clientIp } from "../../utils/http.server.ts";
 import { giveBack, hit, type Limit } from "../../utils/rate-limit.server.ts";
 import { isCommonPassword } from "./common-passwords.server.ts";
 import { PasswordCheckBusyError } from "./password.server.ts";
 import { createUser, EmailTakenError } from "./users.server.ts";
 
-const perIp = (): Limit => ({ name: "register-ip", limit: env.REGISTER_LIMIT_PER_HOUR, windowMs: 60 * 60 * 1000 });
+const perIp = (): Limit => ({ name: "register-ip", limit: getEnv().REGISTER_LIMIT_PER_HOUR, windowMs: 60 * 60 * 1000 });
 
 export const COMMON_PASSWORD_MESSAGE =
   "This password is too common: it is among the 10,000 most used passwords. Please choose another one.";

@@ -1,10 +1,10 @@
 import { hash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createCookie } from "react-router";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { sessions, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv, getSecrets } from "../../utils/env.server.ts";
 import { clientIp } from "../../utils/http.server.ts";
 import { type Role, type SessionUser, sessionUserColumns } from "./users.server.ts";
 
@@ -15,6 +15,7 @@ const LAST_SEEN_EVERY_MS = MINUTE;
 
 /** How long a session lives without a request (idle) and since sign-in (max): admins' are shorter. */
 export function sessionLifetimes(role: Role): { idleMs: number; maxMs: number } {
+  const env = getEnv();
   return role === "admin"
     ? { idleMs: env.ADMIN_SESSION_IDLE_MINUTES * MINUTE, maxMs: env.ADMIN_SESSION_MAX_HOURS * HOUR }
     : { idleMs: env.SESSION_IDLE_HOURS * HOUR, maxMs: env.SESSION_MAX_DAYS * 24 * HOUR };
@@ -23,12 +24,13 @@ export function sessionLifetimes(role: Role): { idleMs: number; maxMs: number } 
 // The cookie carries only a random id; the row (stored by its hash) is the session. `__Host-`:
 // browsers keep it only if Secure, Path=/ and without Domain, so no subdomain can plant one.
 function sessionCookie() {
-  return createCookie(env.cookieSecure ? "__Host-session" : "__session", {
+  const { cookieSecure } = getEnv();
+  return createCookie(cookieSecure ? "__Host-session" : "__session", {
     httpOnly: true,
     sameSite: "lax",
-    secure: env.cookieSecure,
+    secure: cookieSecure,
     path: "/",
-    secrets: env.SESSION_SECRETS,
+    secrets: getSecrets().session,
   });
 }
 
@@ -40,7 +42,7 @@ async function readSessionId(request: Request): Promise<string | null> {
 }
 
 function findSessionUser(id: string): SessionUser | null {
-  const row = db
+  const row = getDb()
     .select({
       ...sessionUserColumns,
       createdAt: sessions.createdAt,
@@ -56,11 +58,11 @@ function findSessionUser(id: string): SessionUser | null {
   const now = clock.now();
   const lastSeen = (lastSeenAt ?? createdAt).getTime();
   if (now >= expiresAt.getTime() || now - lastSeen >= sessionLifetimes(user.role).idleMs) {
-    db.delete(sessions).where(eq(sessions.id, hashId(id))).run();
+    inTransaction((tx) => tx.delete(sessions).where(eq(sessions.id, hashId(id))).run());
     return null;
   }
   if (now - lastSeen >= LAST_SEEN_EVERY_MS) {
-    db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, hashId(id))).run();
+    inTransaction((tx) => tx.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, hashId(id))).run());
   }
   return user;
 }
@@ -80,11 +82,11 @@ export function getSessionUser(request: Request): Promise<SessionUser | null> {
 /** Starts a fresh session (ending the one the request came with) and returns its Set-Cookie. */
 export async function startSession(request: Request, userId: number): Promise<string> {
   const previous = await readSessionId(request);
-  if (previous) db.delete(sessions).where(eq(sessions.id, hashId(previous))).run();
-  const { role } = db.select({ role: users.role }).from(users).where(eq(users.id, userId)).get()!;
+  if (previous) inTransaction((tx) => tx.delete(sessions).where(eq(sessions.id, hashId(previous))).run());
+  const { role } = getDb().select({ role: users.role }).from(users).where(eq(users.id, userId)).get()!;
   const { maxMs } = sessionLifetimes(role);
   const id = randomBytes(32).toString("base64url");
-  db.insert(sessions)
+  inTransaction((tx) => tx.insert(sessions)
     .values({
       id: hashId(id),
       userId,
@@ -94,13 +96,13 @@ export async function startSession(request: Request, userId: number): Promise<st
       ip: clientIp(request),
       userAgent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
     })
-    .run();
+    .run());
   return sessionCookie().serialize(id, { maxAge: Math.floor(maxMs / 1000) });
 }
 
 /** Ends the request's session on the server and returns the Set-Cookie that clears it. */
 export async function endSession(request: Request): Promise<string> {
   const id = await readSessionId(request);
-  if (id) db.delete(sessions).where(eq(sessions.id, hashId(id))).run();
+  if (id) inTransaction((tx) => tx.delete(sessions).where(eq(sessions.id, hashId(id))).run());
   return sessionCookie().serialize("", { maxAge: 0 });
 }

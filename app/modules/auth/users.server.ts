@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { db, type Executor } from "../../db/client.server.ts";
+import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
 import { sessions, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { hashPassword, verifyPassword } from "./password.server.ts";
@@ -23,42 +23,44 @@ export class EmailTakenError extends Error {
 }
 
 export function findUserByEmail(email: string) {
-  return db.select().from(users).where(eq(users.email, email.toLowerCase())).get();
+  return getDb().select().from(users).where(eq(users.email, email.toLowerCase())).get();
 }
 
 export function getUserById(id: number): SessionUser | undefined {
-  return db.select(sessionUserColumns).from(users).where(eq(users.id, id)).get();
+  return getDb().select(sessionUserColumns).from(users).where(eq(users.id, id)).get();
 }
 
 export async function createUser(input: { email: string; fullName: string; password: string; role?: Role }) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return db
-      .insert(users)
-      .values({
-        email: input.email.toLowerCase(),
-        fullName: input.fullName,
-        passwordHash,
-        role: input.role ?? "customer",
-        createdAt: clock.date(),
-      })
-      .returning(sessionUserColumns)
-      .get();
+    return inTransaction((tx) =>
+      tx
+        .insert(users)
+        .values({
+          email: input.email.toLowerCase(),
+          fullName: input.fullName,
+          passwordHash,
+          role: input.role ?? "customer",
+          createdAt: clock.date(),
+        })
+        .returning(sessionUserColumns)
+        .get(),
+    );
   } catch (error) {
     if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") throw new EmailTakenError();
     throw error;
   }
 }
 
-/** Signs the user out everywhere: every session row goes. */
-export function revokeAllSessions(userId: number, executor: Executor = db): void {
-  executor.delete(sessions).where(eq(sessions.userId, userId)).run();
+/** Signs the user out everywhere, inside the caller's transaction: every session row goes. */
+function revokeAllSessions(userId: number, tx: Tx): void {
+  tx.delete(sessions).where(eq(sessions.userId, userId)).run();
 }
 
 /** A new password ends every session, so whoever knew the old one is out. */
 export async function setPassword(userId: number, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  db.transaction((tx) => {
+  inTransaction((tx) => {
     tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
     revokeAllSessions(userId, tx);
   });
@@ -66,7 +68,7 @@ export async function setPassword(userId: number, password: string): Promise<voi
 
 /** A new role ends every session: none keeps the rights (or the lifetime) of the old one. */
 export function setRole(userId: number, role: Role): void {
-  db.transaction((tx) => {
+  inTransaction((tx) => {
     tx.update(users).set({ role }).where(eq(users.id, userId)).run();
     revokeAllSessions(userId, tx);
   });
@@ -85,5 +87,5 @@ export async function upsertUser(input: { email: string; fullName: string; passw
 }
 
 export function setUserTimeZone(userId: number, timeZone: string) {
-  db.update(users).set({ timeZone }).where(eq(users.id, userId)).run();
+  inTransaction((tx) => tx.update(users).set({ timeZone }).where(eq(users.id, userId)).run());
 }

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, lt, or, sql } from "drizzle-orm";
-import { db, type Tx } from "../../db/client.server.ts";
+import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
 import { contactGroupMembers, contactGroups, contacts } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
@@ -62,7 +62,7 @@ function assertPhoneFree(tx: Tx, userId: number, phone: string, exceptId?: numbe
 function groupsOf(userId: number, contactIds: number[]): Map<number, GroupRef[]> {
   const map = new Map<number, GroupRef[]>();
   if (contactIds.length === 0) return map;
-  const rows = db
+  const rows = getDb()
     .select({ contactId: contactGroupMembers.contactId, id: contactGroups.id, name: contactGroups.name })
     .from(contactGroupMembers)
     .innerJoin(contactGroups, eq(contactGroups.id, contactGroupMembers.groupId))
@@ -83,7 +83,7 @@ function groupsOf(userId: number, contactIds: number[]): Map<number, GroupRef[]>
  */
 export function createContact(userId: number, input: ContactInput): Contact {
   const now = clock.date();
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       const groupIds = assertOwnGroups(tx, userId, input.groupIds);
       assertPhoneFree(tx, userId, input.phone);
@@ -100,7 +100,6 @@ export function createContact(userId: number, input: ContactInput): Contact {
       }
       return { ...row, groups: groupsOfTx(tx, userId, row.id) };
     },
-    { behavior: "immediate" },
   );
 }
 
@@ -132,7 +131,7 @@ export function updateContact(
   contactId: number,
   input: ContactInput & { status: boolean },
 ): Contact | null {
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       if (!ownContact(tx, userId, contactId)) return null;
       assertPhoneFree(tx, userId, input.phone, contactId);
@@ -146,7 +145,6 @@ export function updateContact(
       replaceGroups(tx, contactId, groupIds);
       return { ...row, groups: groupsOfTx(tx, userId, contactId) };
     },
-    { behavior: "immediate" },
   );
 }
 
@@ -162,23 +160,22 @@ function ownContact(tx: Tx, userId: number, contactId: number): boolean {
 
 /** Sets a contact's groups to exactly `groupIds` (the API's membership update). False when the contact is not the user's. */
 export function setContactGroups(userId: number, contactId: number, groupIds: number[]): boolean {
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       if (!ownContact(tx, userId, contactId)) return false;
       replaceGroups(tx, contactId, assertOwnGroups(tx, userId, groupIds));
       return true;
     },
-    { behavior: "immediate" },
   );
 }
 
 /** Deletes a contact (its memberships go with it; its messages stay in the history). False when not the user's. */
 export function deleteContact(userId: number, contactId: number): boolean {
-  return db.delete(contacts).where(and(eq(contacts.id, contactId), eq(contacts.userId, userId))).run().changes > 0;
+  return inTransaction((tx) => tx.delete(contacts).where(and(eq(contacts.id, contactId), eq(contacts.userId, userId))).run().changes > 0);
 }
 
 export function getContact(userId: number, contactId: number): Contact | null {
-  const row = db
+  const row = getDb()
     .select(contactColumns)
     .from(contacts)
     .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
@@ -195,9 +192,9 @@ export type ContactPage = { contacts: Contact[]; page: number; totalPages: numbe
  */
 export function listContacts(userId: number, options: { page: number; groupId?: number }): ContactPage {
   const where = and(eq(contacts.userId, userId), memberOf(userId, options.groupId));
-  const total = db.select({ n: count() }).from(contacts).where(where).get()?.n ?? 0;
+  const total = getDb().select({ n: count() }).from(contacts).where(where).get()?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, options.page, CONTACTS_PAGE_SIZE);
-  const rows = db
+  const rows = getDb()
     .select(contactColumns)
     .from(contacts)
     .where(where)
@@ -215,7 +212,7 @@ export function listContacts(userId: number, options: { page: number; groupId?: 
 /** The condition "is a member of the group" (none without a group); NotFoundError when the group is not the user's. */
 function memberOf(userId: number, groupId: number | undefined) {
   if (groupId === undefined) return undefined;
-  const own = db
+  const own = getDb()
     .select({ id: contactGroups.id })
     .from(contactGroups)
     .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
@@ -223,7 +220,7 @@ function memberOf(userId: number, groupId: number | undefined) {
   if (!own) throw new NotFoundError("group");
   return inArray(
     contacts.id,
-    db.select({ id: contactGroupMembers.contactId }).from(contactGroupMembers).where(eq(contactGroupMembers.groupId, groupId)),
+    getDb().select({ id: contactGroupMembers.contactId }).from(contactGroupMembers).where(eq(contactGroupMembers.groupId, groupId)),
   );
 }
 
@@ -237,7 +234,7 @@ export type NamePosition = { name: string; id: number };
  */
 export function listContactsAfter(userId: number, options: { after: NamePosition | null; limit: number; groupId?: number }): Contact[] {
   const { after } = options;
-  const rows = db
+  const rows = getDb()
     .select(contactColumns)
     .from(contacts)
     .where(
@@ -260,7 +257,7 @@ export function listContactsAfter(userId: number, options: { after: NamePosition
 
 /** The list page a contact sits on, so the list can open where a new contact is. */
 export function contactListPage(userId: number, contactId: number): number {
-  const target = db
+  const target = getDb()
     .select({ name: contacts.name })
     .from(contacts)
     .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
@@ -268,7 +265,7 @@ export function contactListPage(userId: number, contactId: number): number {
   if (!target) return 1;
   const lower = sql`${contacts.name} collate nocase`;
   const before =
-    db
+    getDb()
       .select({ n: count() })
       .from(contacts)
       .where(

@@ -1,13 +1,13 @@
 // Sending one message to a whole group: one form post starts it, one BullMQ job fans it out.
 import { and, eq, sql } from "drizzle-orm";
-import { db, type Tx } from "../../db/client.server.ts";
+import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
 import { groupSends } from "../../db/schema/contacts.ts";
 import { statement } from "../../db/statements.server.ts";
 import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { getQueue, queueForRequest, QUEUES } from "../../queue/queues.server.ts";
 import type { GroupSendPayload } from "../../queue/payloads.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { InsufficientCreditsError } from "../credits/ledger.server.ts";
 import { normalizePhone } from "../sms/phone.ts";
@@ -44,8 +44,8 @@ export type ScheduledOccurrence = { scheduleId: number; at: number };
 
 function checkedSegments(body: string): { segments: number; credits: number } {
   const { segments, credits } = countSegments(body);
-  if (segments < 1 || segments > env.SMS_MAX_SEGMENTS) {
-    throw new Error(`A message must have 1 to ${env.SMS_MAX_SEGMENTS} segments, this one has ${segments}`);
+  if (segments < 1 || segments > getEnv().SMS_MAX_SEGMENTS) {
+    throw new Error(`A message must have 1 to ${getEnv().SMS_MAX_SEGMENTS} segments, this one has ${segments}`);
   }
   return { segments, credits };
 }
@@ -66,7 +66,7 @@ function openSend(
 ): { id: number; fresh: boolean } {
   const { segments } = checkedSegments(body);
   const now = clock.date();
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       const group = groupRecipients(tx, userId, groupId);
       const { requestKey, occurrence } = key;
@@ -95,7 +95,6 @@ function openSend(
         .get();
       return { id: row.id, fresh: true };
     },
-    { behavior: "immediate" },
   );
 }
 
@@ -172,20 +171,21 @@ const finishSend = statement(
 );
 
 function recordSkips(groupSendId: number, skips: { member: Member; reason: string }[]): void {
-  db.transaction(
+  inTransaction(
     () => {
       for (const { member, reason } of skips) insertSkip().run(groupSendId, member.id, member.name, member.phone, reason);
     },
-    { behavior: "immediate" },
   );
 }
 
 /** Ends the send with the counts taken from the messages and skips themselves (right however often it ran). */
 function finish(groupSendId: number, status: "done" | "failed", stopReason: string | null): void {
-  const { queued, credits } = countQueued().get(groupSendId)!;
-  const { skipped } = countSkipped().get(groupSendId)!;
   const now = clock.now();
-  finishSend().run(status, stopReason, queued, credits, skipped, now, now, groupSendId);
+  inTransaction(() => {
+    const { queued, credits } = countQueued().get(groupSendId)!;
+    const { skipped } = countSkipped().get(groupSendId)!;
+    finishSend().run(status, stopReason, queued, credits, skipped, now, now, groupSendId);
+  });
 }
 
 function shortOfCredits(error: InsufficientCreditsError, batch: number): string {
@@ -204,7 +204,7 @@ function shortOfCredits(error: InsufficientCreditsError, batch: number): string 
  * error marks the send failed.
  */
 export async function runGroupSend(groupSendId: number, options: { finalAttempt?: boolean } = {}): Promise<GroupSendReport | null> {
-  const row: SendRow | undefined = db.select().from(groupSends).where(eq(groupSends.id, groupSendId)).get();
+  const row: SendRow | undefined = getDb().select().from(groupSends).where(eq(groupSends.id, groupSendId)).get();
   if (!row) return null;
   if (row.status === "done" || row.status === "failed") return reportOf(groupSendId);
   try {
@@ -221,7 +221,7 @@ export async function runGroupSend(groupSendId: number, options: { finalAttempt?
           skips.push({ member, reason: SKIP_REASONS.optedOut });
           continue;
         }
-        const phone = normalizePhone(member.phone, env.DEFAULT_COUNTRY);
+        const phone = normalizePhone(member.phone, getEnv().DEFAULT_COUNTRY);
         if (!phone.ok) skips.push({ member, reason: SKIP_REASONS.invalid });
         else messages.push({ to: phone.e164, body: row.body, source, groupSendId, contactId: member.id });
       }
@@ -236,7 +236,7 @@ export async function runGroupSend(groupSendId: number, options: { finalAttempt?
         }
       }
       cursor = members[members.length - 1].id;
-      saveCursor().run(cursor, clock.now(), groupSendId);
+      inTransaction(() => saveCursor().run(cursor, clock.now(), groupSendId));
     }
     finish(groupSendId, "done", stopReason);
   } catch (error) {
@@ -247,7 +247,7 @@ export async function runGroupSend(groupSendId: number, options: { finalAttempt?
 }
 
 function reportOf(groupSendId: number, userId?: number): GroupSendReport | null {
-  const row = db
+  const row = getDb()
     .select()
     .from(groupSends)
     .where(and(eq(groupSends.id, groupSendId), userId === undefined ? undefined : eq(groupSends.userId, userId)))
@@ -294,7 +294,7 @@ export function latestScheduledGroupSend(userId: number, scheduleId: number): Gr
  * marked failed.
  */
 export async function reconcileGroupSends(): Promise<{ enqueued: number; failed: number }> {
-  const stale = db
+  const stale = getDb()
     .select({ id: groupSends.id })
     .from(groupSends)
     // Spelled like the partial index's condition, so the look-up uses it.
@@ -316,4 +316,11 @@ export async function reconcileGroupSends(): Promise<{ enqueued: number; failed:
     }
   }
   return report;
+}
+
+const latestGroupSend = statement<[number], { id: number | null }>("select max(id) as id from group_sends where user_id = ?");
+
+/** The id of the user's newest group send. */
+export function latestGroupSendId(userId: number): number | null {
+  return latestGroupSend().get(userId)?.id ?? null;
 }

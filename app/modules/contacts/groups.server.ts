@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ne, sql } from "drizzle-orm";
-import { db, type Tx } from "../../db/client.server.ts";
+import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
 import { statement } from "../../db/statements.server.ts";
 import { contactGroupMembers, contactGroups } from "../../db/schema/contacts.ts";
 import { clock } from "../../utils/clock.server.ts";
@@ -40,7 +40,7 @@ function assertNameFree(tx: Tx, userId: number, name: string, exceptId?: number)
 /** Throws DuplicateGroupNameError when the user has a group of that name (in any letter case), QuotaExceededError past QUOTA_GROUPS. */
 export function createGroup(userId: number, input: GroupInput): Group {
   const now = clock.date();
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       assertNameFree(tx, userId, input.name);
       assertQuota(tx, userId, "groups");
@@ -51,13 +51,12 @@ export function createGroup(userId: number, input: GroupInput): Group {
         .get();
       return { ...row, members: 0 };
     },
-    { behavior: "immediate" },
   );
 }
 
 /** Null when the group is not the user's; throws DuplicateGroupNameError. */
 export function updateGroup(userId: number, groupId: number, input: GroupInput): Group | null {
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       const own = and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId));
       if (!tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get()) return null;
@@ -68,7 +67,6 @@ export function updateGroup(userId: number, groupId: number, input: GroupInput):
         .run();
       return tx.select(groupColumns).from(contactGroups).where(own).get() ?? null;
     },
-    { behavior: "immediate" },
   );
 }
 
@@ -88,7 +86,7 @@ export function deleteGroupRow(tx: Tx, userId: number, groupId: number): void {
 
 export function getGroup(userId: number, groupId: number): Group | null {
   return (
-    db
+    getDb()
       .select(groupColumns)
       .from(contactGroups)
       .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
@@ -101,9 +99,9 @@ export type GroupPage = { groups: Group[]; page: number; totalPages: number; tot
 /** One page of the user's groups, name A to Z, with their member counts. */
 export function listGroups(userId: number, options: { page: number }): GroupPage {
   const owner = eq(contactGroups.userId, userId);
-  const total = db.select({ n: count() }).from(contactGroups).where(owner).get()?.n ?? 0;
+  const total = getDb().select({ n: count() }).from(contactGroups).where(owner).get()?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, options.page, GROUPS_PAGE_SIZE);
-  const groups = db
+  const groups = getDb()
     .select(groupColumns)
     .from(contactGroups)
     .where(owner)
@@ -117,7 +115,7 @@ export function listGroups(userId: number, options: { page: number }): GroupPage
 /** Up to `limit` of the user's groups in the list's order (name A to Z) after `after`, read by key: the REST API's paging. */
 export function listGroupsAfter(userId: number, options: { after: NamePosition | null; limit: number }): Group[] {
   const { after } = options;
-  return db
+  return getDb()
     .select(groupColumns)
     .from(contactGroups)
     .where(
@@ -133,7 +131,7 @@ export function listGroupsAfter(userId: number, options: { after: NamePosition |
 
 /** Every group of the user (id and name), for the membership checkboxes. */
 export function listGroupChoices(userId: number): { id: number; name: string }[] {
-  return db
+  return getDb()
     .select({ id: contactGroups.id, name: contactGroups.name })
     .from(contactGroups)
     .where(eq(contactGroups.userId, userId))
@@ -179,4 +177,11 @@ export function assertGroupSendable(tx: Tx, userId: number, recipients: GroupRec
   if (recipients.total === 0) throw new EmptyGroupError();
   if (recipients.active === 0) throw new InactiveContactError(recipients.total);
   assertBalance(userId, recipients.active * perMessage, tx);
+}
+
+const latestGroup = statement<[number], { id: number | null }>("select max(id) as id from contact_groups where user_id = ?");
+
+/** The id of the user's newest group. */
+export function latestGroupId(userId: number): number | null {
+  return latestGroup().get(userId)?.id ?? null;
 }

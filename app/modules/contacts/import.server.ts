@@ -4,11 +4,11 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { and, eq } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { contactImports, contacts } from "../../db/schema/contacts.ts";
 import { statement } from "../../db/statements.server.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
 import { emailField } from "../auth/schemas.ts";
 import { assertRoomFor, QuotaExceededError, quotaRoom } from "../quotas/quotas.server.ts";
@@ -41,7 +41,7 @@ export class ImportFileError extends Error {
   }
 }
 
-const importsRoot = () => resolve(env.DATA_DIR, "imports");
+const importsRoot = () => resolve(getEnv().DATA_DIR, "imports");
 // Files live under the owner's id with a server-made name: another user's token finds nothing.
 const userDir = (userId: number) => join(importsRoot(), String(userId));
 const TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -106,9 +106,9 @@ function capCell(cell: string, at: { index: number; records: number; lines: numb
         "email, group): check that this is the right file and that its cells are separated by commas, semicolons or tabs.",
     );
   }
-  if (at.records >= env.CSV_IMPORT_MAX_ROWS) {
+  if (at.records >= getEnv().CSV_IMPORT_MAX_ROWS) {
     throw new ImportFileError(
-      `The file has more than ${formatNumber(env.CSV_IMPORT_MAX_ROWS)} rows, the most one import takes. Split it into smaller files.`,
+      `The file has more than ${formatNumber(getEnv().CSV_IMPORT_MAX_ROWS)} rows, the most one import takes. Split it into smaller files.`,
     );
   }
   return cell;
@@ -176,8 +176,8 @@ export function listPendingUploads(userId: number): PendingUpload[] {
  */
 export function saveImportUpload(userId: number, fileName: string, bytes: Uint8Array): string {
   if (bytes.byteLength === 0) throw new ImportFileError("The file is empty.");
-  if (bytes.byteLength > env.CSV_IMPORT_MAX_BYTES) {
-    throw new ImportFileError(`The file is larger than ${Math.floor(env.CSV_IMPORT_MAX_BYTES / 1_000_000)} MB.`);
+  if (bytes.byteLength > getEnv().CSV_IMPORT_MAX_BYTES) {
+    throw new ImportFileError(`The file is larger than ${Math.floor(getEnv().CSV_IMPORT_MAX_BYTES / 1_000_000)} MB.`);
   }
   sweepStaleUploads();
   assertRoomFor("pendingUploads", uploadTokens(userId).length);
@@ -272,7 +272,7 @@ function validateRow(row: ParsedRow, mapping: ImportMapping): ValidRow | { line:
   const name = contactNameField.safeParse(cell(mapping.name));
   const email = emailField.safeParse(cell(mapping.email));
   const rawPhone = cell(mapping.phone);
-  const phone = rawPhone ? normalizePhone(rawPhone, env.DEFAULT_COUNTRY) : { ok: false as const, error: "Phone number is required" };
+  const phone = rawPhone ? normalizePhone(rawPhone, getEnv().DEFAULT_COUNTRY) : { ok: false as const, error: "Phone number is required" };
   const groups = splitGroupNames(cell(mapping.group));
   for (const error of [firstError(name), phone.ok ? null : phone.error, firstError(email)]) if (error) reasons.push(error);
   for (const group of groups) {
@@ -326,7 +326,7 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
   }
 
   const existing = new Set(
-    db
+    getDb()
       .select({ phone: contacts.phone })
       .from(contacts)
       .where(eq(contacts.userId, userId))
@@ -338,15 +338,14 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
   const missingGroups = new Map<string, string>();
   for (const row of valid) for (const name of row.groups) if (!groupIds.has(name.toLowerCase())) missingGroups.set(name.toLowerCase(), name);
 
-  db.transaction(
+  inTransaction(
     () => {
-      let room = quotaRoom(db, userId, "groups");
+      let room = quotaRoom(getDb(), userId, "groups");
       for (const [key, name] of missingGroups) {
         if (room-- <= 0) break;
         groupIds.set(key, insertGroup().get(userId, name, `Imported from ${upload.fileName}`, now, now)!.id);
       }
     },
-    { behavior: "immediate" },
   );
   // Past a quota the rest is skipped with the reason, and what fitted is imported (decision 012).
   const groupsFull = new QuotaExceededError("groups").message;
@@ -360,9 +359,9 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
   let updated = 0;
   for (let start = 0; start < writable.length; start += IMPORT_BATCH) {
     const batch = writable.slice(start, start + IMPORT_BATCH);
-    db.transaction(
+    inTransaction(
       () => {
-        let room = quotaRoom(db, userId, "contacts");
+        let room = quotaRoom(getDb(), userId, "contacts");
         for (const row of batch) {
           const isNew = !existing.has(row.phone);
           if (isNew && room <= 0) {
@@ -377,12 +376,11 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
           } else updated++;
         }
       },
-      { behavior: "immediate" },
     );
   }
 
   skipped.sort((a, b) => a.row - b.row);
-  const saved = db
+  const saved = inTransaction((tx) => tx
     .insert(contactImports)
     .values({
       userId,
@@ -395,14 +393,14 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
       createdAt: new Date(now),
     })
     .returning({ id: contactImports.id })
-    .get();
+    .get());
   discardImportUpload(userId, token);
   return getImportReport(userId, saved.id)!;
 }
 
 /** One of the user's import reports; null when it is not the user's. */
 export function getImportReport(userId: number, importId: number): ImportReport | null {
-  const row = db
+  const row = getDb()
     .select()
     .from(contactImports)
     .where(and(eq(contactImports.id, importId), eq(contactImports.userId, userId)))

@@ -1,4 +1,4 @@
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { GUIDE_PATH } from "./article.ts";
 import { articlePath, articles } from "./articles.server.ts";
 
@@ -15,7 +15,7 @@ export const PUBLIC_PATHS = [
 /** The address visitors use; behind a trusted proxy the scheme it saw (TLS usually ends there). */
 export function publicOrigin(request: Request): string {
   const url = new URL(request.url);
-  const forwarded = env.TRUST_PROXY ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
+  const forwarded = getEnv().TRUST_PROXY ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
   if (forwarded === "http" || forwarded === "https") url.protocol = `${forwarded}:`;
   return url.origin;
 }

@@ -1,5 +1,5 @@
 import { count, desc, eq, or } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb } from "../../db/client.server.ts";
 import { users } from "../../db/schema/core.ts";
 import { pageWindow } from "../../utils/misc.ts";
 import { likeContains } from "../../utils/sql.server.ts";
@@ -17,13 +17,13 @@ const accountColumns = {
 /** The admin's accounts list: search by name or e-mail, newest first, one page; a page past the end shows the last one. */
 export function searchAccounts(query: AccountsQuery) {
   const where = query.q ? or(likeContains(users.fullName, query.q), likeContains(users.email, query.q)) : undefined;
-  const [{ total }] = db.select({ total: count() }).from(users).where(where).all();
+  const [{ total }] = getDb().select({ total: count() }).from(users).where(where).all();
   const { page, totalPages, offset } = pageWindow(total, query.page, ACCOUNTS_PAGE_SIZE);
-  const rows = db.select(accountColumns).from(users).where(where).orderBy(desc(users.id)).limit(ACCOUNTS_PAGE_SIZE).offset(offset).all();
+  const rows = getDb().select(accountColumns).from(users).where(where).orderBy(desc(users.id)).limit(ACCOUNTS_PAGE_SIZE).offset(offset).all();
   return { rows, total, page, totalPages };
 }
 
 /** One account with its balance, for the admin. */
 export function getAccount(userId: number) {
-  return db.select(accountColumns).from(users).where(eq(users.id, userId)).get();
+  return getDb().select(accountColumns).from(users).where(eq(users.id, userId)).get();
 }

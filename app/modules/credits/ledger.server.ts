@@ -1,6 +1,6 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { db, type Executor } from "../../db/client.server.ts";
+import { type Executor, getDb, inTransaction } from "../../db/client.server.ts";
 import { statement } from "../../db/statements.server.ts";
 import { creditLedger, users } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
@@ -72,24 +72,24 @@ export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEn
 
 /** Books one entry in its own transaction. */
 export function book(entry: LedgerEntry): boolean {
-  return db.transaction((tx) => bookEntry(tx, entry), { behavior: "immediate" });
+  return inTransaction((tx) => bookEntry(tx, entry));
 }
 
 /** The user's cached balance, read through `ex`: pass the caller's transaction to read inside it. */
-export function getBalance(userId: number, ex: Executor = db): number {
+export function getBalance(userId: number, ex: Executor = getDb()): number {
   const row = ex.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
   return row?.balance ?? 0;
 }
 
 /** Throws InsufficientCreditsError unless the balance, read through `ex`, covers `needed`: a check before a send, not a reservation. */
-export function assertBalance(userId: number, needed: number, ex: Executor = db): void {
+export function assertBalance(userId: number, needed: number, ex: Executor = getDb()): void {
   const balance = getBalance(userId, ex);
   if (balance < needed) throw new InsufficientCreditsError(needed, balance);
 }
 
 /** Sum of the ledger itself: what the cached balance must always equal. */
 export function getLedgerSum(userId: number): number {
-  const row = db
+  const row = getDb()
     .select({ total: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` })
     .from(creditLedger)
     .where(eq(creditLedger.userId, userId))
@@ -145,7 +145,7 @@ export type OperatorAdjustmentResult =
 /** An admin adds or removes credits with a reason; a removal never takes the balance below zero. */
 export function adjustCredits(adjustment: OperatorAdjustment): OperatorAdjustmentResult {
   try {
-    return db.transaction(
+    return inTransaction(
       (tx) => {
         const user = tx.select({ id: users.id }).from(users).where(eq(users.id, adjustment.userId)).get();
         if (!user) return { status: "not-found" as const };
@@ -160,7 +160,6 @@ export function adjustCredits(adjustment: OperatorAdjustment): OperatorAdjustmen
         });
         return { status: booked ? ("booked" as const) : ("duplicate" as const), balance: getBalance(adjustment.userId, tx) };
       },
-      { behavior: "immediate" },
     );
   } catch (error) {
     // Caught outside the transaction, so its rollback has removed the refused entry.
@@ -175,9 +174,9 @@ const actors = alias(users, "actors");
 
 /** One page of the user's ledger, newest first, with the admin behind each operator entry. */
 export function listLedgerEntries(userId: number, requestedPage = 1) {
-  const [{ total }] = db.select({ total: count() }).from(creditLedger).where(eq(creditLedger.userId, userId)).all();
+  const [{ total }] = getDb().select({ total: count() }).from(creditLedger).where(eq(creditLedger.userId, userId)).all();
   const { page, totalPages, offset } = pageWindow(total, requestedPage, LEDGER_PAGE_SIZE);
-  const rows = db
+  const rows = getDb()
     .select({
       id: creditLedger.id,
       kind: creditLedger.kind,

@@ -1,10 +1,10 @@
 import { lt } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { inTransaction } from "../../db/client.server.ts";
 import { sessions } from "../../db/schema/core.ts";
 import { clock } from "../../utils/clock.server.ts";
 
 /** Removes what has expired; returns what it removed, for the job log. */
 export function purgeExpired(): { sessions: number } {
-  const removed = db.delete(sessions).where(lt(sessions.expiresAt, clock.date())).run().changes;
+  const removed = inTransaction((tx) => tx.delete(sessions).where(lt(sessions.expiresAt, clock.date())).run().changes);
   return { sessions: removed };
 }

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { inTransaction } from "../../db/client.server.ts";
 import { orders } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { bookEntry } from "../credits/ledger.server.ts";
@@ -45,7 +45,7 @@ export async function fulfil(orderId: number, paymentId: string): Promise<Fulfil
     };
   }
 
-  const granted = db.transaction(
+  const granted = inTransaction(
     (tx) => {
       const confirmed = tx
         .update(orders)
@@ -63,7 +63,6 @@ export async function fulfil(orderId: number, paymentId: string): Promise<Fulfil
       takeOrderedFromCart(tx, order.userId, order.lines);
       return true;
     },
-    { behavior: "immediate" },
   );
   return granted ? { status: "confirmed", orderId: order.id, credits: order.totalCredits, granted: true } : settled(order.id, paymentId);
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { db, type Tx } from "../../db/client.server.ts";
+import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
 import { offlineCharges } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import type { PaymentProvider } from "./provider.ts";
 
 // Stripe's test cards and messages; any other valid number is refused as a real card.
@@ -24,7 +24,7 @@ export const CARD_PAYMENTS_NOT_CONFIGURED =
  * Test cards buy credits only where those credits cannot become real SMS (the simulator), unless
  * the operator says otherwise with ALLOW_TEST_PAYMENTS=1.
  */
-export const testCardsAccepted = (): boolean => env.testMode.cardsAccepted;
+export const testCardsAccepted = (): boolean => getEnv().testMode.cardsAccepted;
 
 export class TestCardsRefusedError extends Error {
   constructor() {
@@ -53,7 +53,7 @@ export type TestCardResult = { status: "succeeded"; id: string } | { status: "de
  */
 export function chargeTestCard(order: { id: number; totalCents: number; currency: string }, cardNumber: string): TestCardResult {
   if (!testCardsAccepted()) throw new TestCardsRefusedError();
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       const paid = succeededCharge(tx, order.id);
       if (paid) return { status: "succeeded" as const, id: paid.id };
@@ -74,14 +74,13 @@ export function chargeTestCard(order: { id: number; totalCents: number; currency
         .run();
       return decline ? { status: "declined" as const, id, message: decline.message } : { status: "succeeded" as const, id };
     },
-    { behavior: "immediate" },
   );
 }
 
 export const offlineProvider: PaymentProvider = {
   name: "offline",
   async retrievePayment(paymentId) {
-    const charge = db.select().from(offlineCharges).where(eq(offlineCharges.id, paymentId)).get();
+    const charge = getDb().select().from(offlineCharges).where(eq(offlineCharges.id, paymentId)).get();
     if (!charge) return null;
     return {
       id: charge.id,
@@ -94,7 +93,7 @@ export const offlineProvider: PaymentProvider = {
   },
   /** Like cancelling a PaymentIntent: recorded on the processor's side, so a later charge is refused (both in immediate transactions). */
   async cancelPayment(order) {
-    return db.transaction(
+    return inTransaction(
       (tx) => {
         const paid = succeededCharge(tx, order.id);
         if (paid) return { status: "paid" as const, paymentId: paid.id };
@@ -104,7 +103,6 @@ export const offlineProvider: PaymentProvider = {
           .run();
         return { status: "cancelled" as const };
       },
-      { behavior: "immediate" },
     );
   },
 };

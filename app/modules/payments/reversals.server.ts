@@ -2,7 +2,7 @@
 // the ledger, once per event however often it is delivered, and never below a zero balance: what
 // the customer had already spent is recorded as the order's shortfall (decision record 004).
 import { eq } from "drizzle-orm";
-import { db, type Executor } from "../../db/client.server.ts";
+import { type Executor, inTransaction } from "../../db/client.server.ts";
 import { orders } from "../../db/schema/shop.ts";
 import { takeBack } from "../credits/ledger.server.ts";
 import type { Order } from "../shop/orders.server.ts";
@@ -40,7 +40,7 @@ function paidOrder(tx: Executor, paymentId: string): Order | undefined {
  * rest. Fully refunded, the order becomes Refunded.
  */
 export function recordRefund(refund: { paymentId: string; chargeId: string; refundedCents: number }): ReversalResult {
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       const order = paidOrder(tx, refund.paymentId);
       if (!order) return { status: "unknown-payment" as const };
@@ -64,13 +64,12 @@ export function recordRefund(refund: { paymentId: string; chargeId: string; refu
         .run();
       return { status: "reversed" as const, orderId: order.id, taken, shortfall };
     },
-    { behavior: "immediate" },
   );
 }
 
 /** A dispute (chargeback) opened on the payment: the disputed share of the credits comes back and the order is Disputed. */
 export function recordDispute(dispute: { paymentId: string; disputeId: string; amountCents: number }): ReversalResult {
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       const order = paidOrder(tx, dispute.paymentId);
       if (!order) return { status: "unknown-payment" as const };
@@ -88,6 +87,5 @@ export function recordDispute(dispute: { paymentId: string; disputeId: string; a
         .run();
       return { status: "reversed" as const, orderId: order.id, taken, shortfall };
     },
-    { behavior: "immediate" },
   );
 }

@@ -1,9 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import Stripe from "stripe";
-import { db } from "../../db/client.server.ts";
+import { inTransaction } from "../../db/client.server.ts";
 import { orders } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { packageTitle } from "../shop/packages.ts";
 import type { OrderWithLines } from "../shop/orders.server.ts";
 import type { PaymentCancellation, PaymentProvider, ProviderPayment } from "./provider.ts";
@@ -12,6 +12,7 @@ let client: Stripe | undefined;
 
 /** The SDK client; STRIPE_API_BASE (tests only) points it at a local stand-in for api.stripe.com. */
 function stripe(): Stripe {
+  const env = getEnv();
   if (!env.STRIPE_SECRET_KEY) throw new Error("Stripe is not configured (STRIPE_SECRET_KEY)");
   if (!client) {
     const base = env.STRIPE_API_BASE ? new URL(env.STRIPE_API_BASE) : null;
@@ -136,10 +137,10 @@ export async function ensurePaymentIntent(order: PayableOrder): Promise<{ client
     },
     { idempotencyKey: `order-${order.id}-payment-intent${order.providerRef ? `-after-${order.providerRef}` : ""}` },
   );
-  db.update(orders)
+  inTransaction((tx) => tx.update(orders)
     .set({ providerRef: intent.id })
     .where(and(eq(orders.id, order.id), order.providerRef ? eq(orders.providerRef, order.providerRef) : isNull(orders.providerRef)))
-    .run();
+    .run());
   if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} came without a client secret`);
   return { clientSecret: intent.client_secret };
 }
@@ -168,7 +169,7 @@ export async function createCheckoutSession(order: PayableOrder & Pick<OrderWith
     { idempotencyKey: `order-${order.id}-checkout` },
   );
   // Kept so that an admin cancelling the order can expire the session.
-  db.update(orders).set({ checkoutSessionRef: session.id }).where(eq(orders.id, order.id)).run();
+  inTransaction((tx) => tx.update(orders).set({ checkoutSessionRef: session.id }).where(eq(orders.id, order.id)).run());
   if (!session.url) throw new Error(`Checkout Session ${session.id} came without a URL`);
   return session.url;
 }
@@ -184,11 +185,12 @@ export async function paymentIdFromCheckoutSession(sessionId: string, orderId: n
 
 /** Checks the signature over the raw body and its age (5 minutes, by our clock). Throws when either fails. */
 export function verifyWebhook(rawBody: string, signature: string | null): Stripe.Event {
-  if (!env.STRIPE_WEBHOOK_SECRET) throw new Error("Stripe is not configured (STRIPE_WEBHOOK_SECRET)");
+  const secret = getEnv().STRIPE_WEBHOOK_SECRET;
+  if (!secret) throw new Error("Stripe is not configured (STRIPE_WEBHOOK_SECRET)");
   return Stripe.webhooks.constructEvent(
     rawBody,
     signature ?? "",
-    env.STRIPE_WEBHOOK_SECRET,
+    secret,
     Stripe.webhooks.DEFAULT_TOLERANCE,
     undefined,
     clock.now(),

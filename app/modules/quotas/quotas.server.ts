@@ -6,34 +6,34 @@ import type { Executor } from "../../db/client.server.ts";
 import { contactGroups, contacts } from "../../db/schema/contacts.ts";
 import { schedules } from "../../db/schema/scheduling.ts";
 import { orders } from "../../db/schema/shop.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
 
 export type Quota = "schedules" | "contacts" | "groups" | "pendingOrders" | "pendingUploads";
 
 const QUOTAS: Record<Quota, { limit: () => number; what: (n: string) => string; advice: string }> = {
   schedules: {
-    limit: () => env.QUOTA_SCHEDULES,
+    limit: () => getEnv().QUOTA_SCHEDULES,
     what: (n) => `${n} active schedules`,
     advice: "Cancel a schedule you no longer need (Scheduled SMS) before adding another.",
   },
   contacts: {
-    limit: () => env.QUOTA_CONTACTS,
+    limit: () => getEnv().QUOTA_CONTACTS,
     what: (n) => `${n} contacts`,
     advice: "Delete contacts you no longer need before adding more.",
   },
   groups: {
-    limit: () => env.QUOTA_GROUPS,
+    limit: () => getEnv().QUOTA_GROUPS,
     what: (n) => `${n} groups`,
     advice: "Delete a group you no longer need before creating another.",
   },
   pendingOrders: {
-    limit: () => env.QUOTA_PENDING_ORDERS,
+    limit: () => getEnv().QUOTA_PENDING_ORDERS,
     what: (n) => `${n} unpaid orders`,
     advice: "Pay or cancel one of them (My Orders) before placing another.",
   },
   pendingUploads: {
-    limit: () => env.QUOTA_PENDING_UPLOADS,
+    limit: () => getEnv().QUOTA_PENDING_UPLOADS,
     what: (n) => `${n} uploaded files waiting to be imported`,
     advice: "Import or discard one of them (Import Contacts) before uploading another.",
   },

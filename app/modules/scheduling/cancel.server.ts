@@ -1,7 +1,7 @@
 // Stopping schedules, and deleting a group with its schedules: here, not in contacts, because
 // scheduling builds on contacts (group schedules) and never the other way.
 import { and, eq } from "drizzle-orm";
-import { db, type Tx } from "../../db/client.server.ts";
+import { inTransaction, type Tx } from "../../db/client.server.ts";
 import { schedules } from "../../db/schema/scheduling.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { log } from "../../utils/log.server.ts";
@@ -42,15 +42,12 @@ export async function disarmSchedules(ids: number[]): Promise<void> {
  * (they stay in the Scheduled SMS list, to "a deleted group"). False when not the user's.
  */
 export async function deleteGroup(userId: number, groupId: number): Promise<boolean> {
-  const cancelled = db.transaction(
-    (tx) => {
-      if (!ownsGroup(tx, userId, groupId)) return null;
-      const ids = cancelGroupSchedules(tx, userId, groupId, clock.date());
-      deleteGroupRow(tx, userId, groupId);
-      return ids;
-    },
-    { behavior: "immediate" },
-  );
+  const cancelled = inTransaction((tx) => {
+    if (!ownsGroup(tx, userId, groupId)) return null;
+    const ids = cancelGroupSchedules(tx, userId, groupId, clock.date());
+    deleteGroupRow(tx, userId, groupId);
+    return ids;
+  });
   if (cancelled === null) return false;
   await disarmSchedules(cancelled);
   return true;

@@ -1,10 +1,10 @@
 // Running schedules: each occurrence through the normal send path, and the reconciler that keeps
 // Redis in step with the schedules table (the record) and sends what fell due while nobody ran it.
 import { and, asc, eq, gt, lte } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { schedules } from "../../db/schema/scheduling.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { log } from "../../utils/log.server.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
 import { recordFailedGroupSend, startGroupSend } from "../contacts/group-send.server.ts";
@@ -92,7 +92,7 @@ async function deliverToGroup(row: Row, groupId: number, at: number, late: boole
 /** Moves the schedule past `at`; the last occurrence completes it. True when it completed. */
 function advance(row: Row, at: number, now: number): boolean {
   const next = nextOccurrence(recurrenceOf(row), at);
-  const changed = db
+  const changed = inTransaction((tx) => tx
     .update(schedules)
     .set({
       nextRunAt: next === null ? null : new Date(next),
@@ -102,7 +102,7 @@ function advance(row: Row, at: number, now: number): boolean {
     })
     // A concurrent cancel wins; a run of an older occurrence never moves it back.
     .where(and(eq(schedules.id, row.id), eq(schedules.status, "active"), lte(schedules.nextRunAt, new Date(at))))
-    .run().changes;
+    .run().changes);
   return next === null && changed === 1;
 }
 
@@ -112,12 +112,12 @@ function advance(row: Row, at: number, now: number): boolean {
  * moves the schedule on. Occurrences skipped over (nothing ran at their time) are not sent.
  */
 export async function runOccurrence(scheduleId: number, at: number): Promise<OccurrenceOutcome> {
-  const row = db.select().from(schedules).where(eq(schedules.id, scheduleId)).get();
+  const row = getDb().select().from(schedules).where(eq(schedules.id, scheduleId)).get();
   const groupGone = row?.targetKind === "group" && row.groupId === null;
   if (row?.status === "active" && !groupGone) return runActive(row, at);
   if (row?.status === "active") {
     // deleteGroup cancels a group's schedules with it; this covers a group gone any other way.
-    db.update(schedules).set(cancelledValues(clock.date())).where(and(eq(schedules.id, row.id), eq(schedules.status, "active"))).run();
+    inTransaction((tx) => tx.update(schedules).set(cancelledValues(clock.date())).where(and(eq(schedules.id, row.id), eq(schedules.status, "active"))).run());
   }
   await disarmSchedule(scheduleId);
   return "inactive";
@@ -129,7 +129,7 @@ async function runActive(row: Row, at: number): Promise<OccurrenceOutcome> {
   if (at > now + EARLY_MS) return "not-due";
   if (row.nextRunAt === null || at < row.nextRunAt.getTime()) return "handled";
 
-  const late = now - at > env.SCHEDULE_MAX_LATE_MINUTES * 60_000;
+  const late = now - at > getEnv().SCHEDULE_MAX_LATE_MINUTES * 60_000;
   const outcome = row.targetKind === "group" ? await deliverToGroup(row, row.groupId!, at, late) : await deliverToPhone(row, at, late);
   if (advance(row, at, now)) await disarmSchedule(row.id);
   return outcome;
@@ -142,7 +142,7 @@ async function runActive(row: Row, at: number): Promise<OccurrenceOutcome> {
  */
 async function catchUpSchedules(): Promise<number> {
   const now = clock.now();
-  const due = db
+  const due = getDb()
     .select()
     .from(schedules)
     .where(and(eq(schedules.status, "active"), lte(schedules.nextRunAt, new Date(now - CATCH_UP_GRACE_MS))))
@@ -153,7 +153,7 @@ async function catchUpSchedules(): Promise<number> {
     const rule = recurrenceOf(row);
     const latest = latestOccurrence(rule, row.nextRunAt!.getTime(), now);
     if (latest !== null) await runOccurrence(row.id, latest);
-    const status = db.select({ status: schedules.status }).from(schedules).where(eq(schedules.id, row.id)).get()?.status;
+    const status = getDb().select({ status: schedules.status }).from(schedules).where(eq(schedules.id, row.id)).get()?.status;
     if (status === "active" && !(await isArmed(row.id))) await armSchedule(row.id, rule);
   }
   return due.length;
@@ -164,7 +164,7 @@ async function syncJobSchedulers(): Promise<{ armed: number; removed: number }> 
   const orphans = new Set(await armedScheduleIds());
   let armed = 0;
   for (let after = 0; ; ) {
-    const rows = db
+    const rows = getDb()
       .select()
       .from(schedules)
       .where(and(eq(schedules.status, "active"), gt(schedules.id, after)))

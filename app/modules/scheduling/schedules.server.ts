@@ -1,12 +1,13 @@
 // Scheduled SMS as their owner sees them: create, list, cancel. Plain data and typed errors, so the
 // web screens and the REST API share them.
 import { and, count, desc, eq } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { contactGroups } from "../../db/schema/contacts.ts";
 import { SCHEDULE_STATUSES, schedules } from "../../db/schema/scheduling.ts";
+import { statement } from "../../db/statements.server.ts";
 import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
 import { canonicalTimeZone, isValidTimeZone, parseDate } from "../../utils/time-zone.ts";
 import type { GroupSendReport } from "../contacts/group-send.ts";
@@ -109,8 +110,8 @@ function inputIssues(input: NewSchedule, now: number): ScheduleInputError["issue
     issues.push({ field: "target", message: `"${input.target.to}" is not a valid phone number` });
   }
   const segments = input.body.trim() ? countSegments(input.body).segments : 0;
-  if (segments < 1 || segments > env.SMS_MAX_SEGMENTS) {
-    issues.push({ field: "body", message: `Message must have 1 to ${env.SMS_MAX_SEGMENTS} segments` });
+  if (segments < 1 || segments > getEnv().SMS_MAX_SEGMENTS) {
+    issues.push({ field: "body", message: `Message must have 1 to ${getEnv().SMS_MAX_SEGMENTS} segments` });
   }
   if (!REPEATS.includes(input.repeat)) issues.push({ field: "repeat", message: "Repeat must be none, daily, weekly or monthly" });
   const zoneValid = isValidTimeZone(input.timeZone);
@@ -160,7 +161,7 @@ export async function createSchedule(
   const endDate = input.repeat === "none" ? null : (input.endDate ?? null);
   const { target } = input;
 
-  const { row, groupName } = db.transaction(
+  const { row, groupName } = inTransaction(
     (tx) => {
       assertQuota(tx, userId, "schedules");
       let groupName: string | null = null;
@@ -194,7 +195,6 @@ export async function createSchedule(
         .get();
       return { row, groupName };
     },
-    { behavior: "immediate" },
   );
   if (!row) return { ...scheduleByApiRef(userId, options.apiRef!)!, duplicate: true };
   // Should Redis not take it, the reconciler arms it when Redis is back, and sends what fell due.
@@ -204,7 +204,7 @@ export async function createSchedule(
 
 /** Schedules with their group's name, the group matched on the owner too. */
 function withGroupNames() {
-  return db
+  return getDb()
     .select({ row: schedules, groupName: contactGroups.name })
     .from(schedules)
     .leftJoin(contactGroups, and(eq(contactGroups.id, schedules.groupId), eq(contactGroups.userId, schedules.userId)));
@@ -223,7 +223,7 @@ export type ScheduleListItem = Schedule & { lastGroupSend: GroupSendReport | nul
 
 /** The owner's schedules, newest first, a page at a time. */
 export function listSchedules(userId: number, requestedPage = 1) {
-  const total = db.select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()?.n ?? 0;
+  const total = getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, requestedPage, SCHEDULES_PAGE_SIZE);
   const rows = withGroupNames()
     .where(eq(schedules.userId, userId))
@@ -241,7 +241,7 @@ export function listSchedules(userId: number, requestedPage = 1) {
 /** How many of the user's schedules to a group are still to run (deleting the group cancels them). */
 export function countActiveGroupSchedules(userId: number, groupId: number): number {
   return (
-    db
+    getDb()
       .select({ n: count() })
       .from(schedules)
       .where(and(eq(schedules.userId, userId), eq(schedules.groupId, groupId), eq(schedules.status, "active")))
@@ -254,13 +254,22 @@ export function countActiveGroupSchedules(userId: number, groupId: number): numb
  * completed or cancelled schedule changes nothing. Another user's id: ScheduleNotFoundError.
  */
 export async function cancelSchedule(userId: number, id: number): Promise<Schedule> {
-  const changed = db
+  const changed = inTransaction((tx) => tx
     .update(schedules)
     .set(cancelledValues(clock.date()))
     .where(and(eq(schedules.id, id), eq(schedules.userId, userId), eq(schedules.status, "active")))
-    .run().changes;
+    .run().changes);
   if (changed > 0) await disarmSchedules([id]);
   const schedule = getSchedule(userId, id);
   if (!schedule) throw new ScheduleNotFoundError(id);
   return schedule;
+}
+
+const latestWaiting = statement<[number], { id: number }>(
+  "select id from schedules where user_id = ? and status = 'active' and repeat = 'none' and target_kind = 'phone' order by id desc limit 1",
+);
+
+/** The id of the user's newest one-off message schedule still waiting to go out. */
+export function latestWaitingScheduleId(userId: number): number | null {
+  return latestWaiting().get(userId)?.id ?? null;
 }

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { statement } from "../../db/statements.server.ts";
-import { db } from "../../db/client.server.ts";
+import { inTransaction } from "../../db/client.server.ts";
 import { orderLines, orders, offlineCharges } from "../../db/schema/shop.ts";
 import { supportRequests } from "../../db/schema/support.ts";
 import { storeNewApiKey } from "../api-keys/keys.server.ts";
@@ -63,7 +63,7 @@ const insertMessage = statement<unknown[], { id: number }>(
 const insertPart = statement("insert into sms_message_parts (message_id, part, provider_id, status, error, updated_at) values (?, ?, ?, ?, ?, ?)");
 
 function seedMessages(userId: number, now: number): void {
-  db.transaction(
+  inTransaction(
     (tx) => {
       for (const m of MESSAGES) {
         const count = countSegments(m.body);
@@ -81,13 +81,12 @@ function seedMessages(userId: number, now: number): void {
         for (let part = 1; part <= count.segments; part++) insertPart().run(id, part, `sim-${randomUUID()}`, m.status, partError, doneAt ?? sentAt);
       }
     },
-    { behavior: "immediate" },
   );
 }
 
 /** An order as the shop and the offline processor would have left it; a paid one with its charge and its credits. */
 function seedOrder(user: DemoUser, pack: DemoPackage, status: OrderStatus, placedAt: number): void {
-  db.transaction(
+  inTransaction(
     (tx) => {
       const paid = status !== "Pending" && status !== "Cancelled";
       const order = tx
@@ -120,7 +119,6 @@ function seedOrder(user: DemoUser, pack: DemoPackage, status: OrderStatus, place
         .run();
       bookEntry(tx, { userId: user.id, kind: "grant", amount: pack.credits, key: `payment:${chargeId}`, note: `Order ${order.id}` });
     },
-    { behavior: "immediate" },
   );
 }
 
@@ -155,7 +153,7 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
     endDate: null,
   });
 
-  db.insert(supportRequests)
+  inTransaction((tx) => tx.insert(supportRequests)
     .values({
       source: "support",
       userId: customer.id,
@@ -167,5 +165,5 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
       mailStatus: "not_configured",
       createdAt: new Date(now - 20 * HOUR),
     })
-    .run();
+    .run());
 }

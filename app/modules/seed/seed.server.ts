@@ -1,12 +1,12 @@
 // What an empty database starts with (packages, demo accounts, their demo data): written through the domain (users, ledger), so it lives here and not in app/db.
 import { count } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { users } from "../../db/schema/core.ts";
 import { packages } from "../../db/schema/shop.ts";
 import { book } from "../credits/ledger.server.ts";
 import { DEMO_ACCOUNTS } from "../auth/demo-accounts.server.ts";
 import { createUser, upsertUser } from "../auth/users.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { seedDemoData } from "./demo-data.server.ts";
 
 /** Credits the demo customer starts with, so a first SMS can go out before buying anything. */
@@ -26,31 +26,32 @@ const describe = (p: (typeof PACKAGE_LADDER)[number]) =>
   "One credit sends one SMS segment; credits never expire.";
 
 function seedPackages() {
-  const [{ n }] = db.select({ n: count() }).from(packages).all();
+  const [{ n }] = getDb().select({ n: count() }).from(packages).all();
   if (n > 0) return;
-  db.insert(packages)
+  inTransaction((tx) => tx.insert(packages)
     .values(PACKAGE_LADDER.map((p) => ({ ...p, description: describe(p) })))
-    .run();
+    .run());
 }
 
 /**
  * Fills an empty database; every step is skipped when its data is already there. The demo accounts
- * and their data come only when `env.seedDemo` (full test mode, unless SEED_DEMO says otherwise) and
+ * and their data come only when `getEnv().seedDemo` (full test mode, unless SEED_DEMO says otherwise) and
  * there is no account at all yet.
  */
 export async function seedDatabase(): Promise<{ demoSeeded: boolean }> {
   seedPackages();
   let demoSeeded = false;
-  const [{ n }] = db.select({ n: count() }).from(users).all();
-  if (env.seedDemo && n === 0) {
+  const [{ n }] = getDb().select({ n: count() }).from(users).all();
+  if (getEnv().seedDemo && n === 0) {
     await createUser(DEMO_ACCOUNTS.admin);
     const customer = await createUser(DEMO_ACCOUNTS.customer);
     book({ userId: customer.id, kind: "adjustment", amount: DEMO_CREDITS, key: "seed:demo-credits", note: "Demo credits" });
-    await seedDemoData(customer, db.select().from(packages).orderBy(packages.credits).all());
+    await seedDemoData(customer, getDb().select().from(packages).orderBy(packages.credits).all());
     demoSeeded = true;
   }
-  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
-    await upsertUser({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, fullName: "Administrator", role: "admin" });
+  const { ADMIN_EMAIL, ADMIN_PASSWORD } = getEnv();
+  if (ADMIN_EMAIL && ADMIN_PASSWORD) {
+    await upsertUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, fullName: "Administrator", role: "admin" });
   }
   return { demoSeeded };
 }

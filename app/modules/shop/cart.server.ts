@@ -1,11 +1,11 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { db, type Tx } from "../../db/client.server.ts";
+import { type Executor, getDb, inTransaction, type Tx } from "../../db/client.server.ts";
 import { cartItems, packages } from "../../db/schema/shop.ts";
 import { MAX_LINE_QUANTITY } from "./packages.ts";
 
 /** Number of packages in the user's cart, for the nav's cart link. */
 export function getCartCount(userId: number): number {
-  const row = db
+  const row = getDb()
     .select({ count: sql<number>`coalesce(sum(${cartItems.quantity}), 0)` })
     .from(cartItems)
     .where(eq(cartItems.userId, userId))
@@ -25,7 +25,7 @@ export type CartLine = {
 export type Cart = { lines: CartLine[]; totalCents: number; totalItems: number; totalCredits: number };
 
 /** The cart priced from the packages table as it is now: the only prices an order ever uses. */
-export function getCart(userId: number, tx: Tx | typeof db = db): Cart {
+export function getCart(userId: number, tx: Executor = getDb()): Cart {
   const lines = tx
     .select({
       packageId: packages.id,
@@ -51,7 +51,7 @@ export function getCart(userId: number, tx: Tx | typeof db = db): Cart {
 
 /** Adds to the line (or starts it); false when the package does not exist. */
 export function addToCart(userId: number, packageId: number, quantity: number): boolean {
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       if (!tx.select({ id: packages.id }).from(packages).where(eq(packages.id, packageId)).get()) return false;
       tx.insert(cartItems)
@@ -63,13 +63,12 @@ export function addToCart(userId: number, packageId: number, quantity: number): 
         .run();
       return true;
     },
-    { behavior: "immediate" },
   );
 }
 
 /** +1 or -1 on one of the user's lines; -1 from 1 removes the line. False when there is no such line. */
 export function stepCartLine(userId: number, packageId: number, delta: 1 | -1): boolean {
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       const mine = and(eq(cartItems.userId, userId), eq(cartItems.packageId, packageId));
       const line = tx.select({ quantity: cartItems.quantity }).from(cartItems).where(mine).get();
@@ -79,16 +78,15 @@ export function stepCartLine(userId: number, packageId: number, delta: 1 | -1): 
       else tx.update(cartItems).set({ quantity }).where(mine).run();
       return true;
     },
-    { behavior: "immediate" },
   );
 }
 
 export function removeCartLine(userId: number, packageId: number): boolean {
   return (
-    db
+    inTransaction((tx) => tx
       .delete(cartItems)
       .where(and(eq(cartItems.userId, userId), eq(cartItems.packageId, packageId)))
-      .run().changes > 0
+      .run().changes > 0)
   );
 }
 

@@ -10,11 +10,11 @@ import {
   MaxTotalSizeExceededError,
   parseFormData,
 } from "@remix-run/form-data-parser";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { IMAGE_MESSAGES, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from "./packages.ts";
 
 const PUBLIC_PREFIX = "/uploads/packages/";
-const uploadsDir = () => resolve(env.DATA_DIR, "uploads", "packages");
+const uploadsDir = () => resolve(getEnv().DATA_DIR, "uploads", "packages");
 
 /**
  * Reads a package form. The parser stops as soon as any part grows past the image limit, so an

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { orderLines, orders } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
 import { likeContains } from "../../utils/sql.server.ts";
 import { takeBack } from "../credits/ledger.server.ts";
@@ -25,7 +25,7 @@ export function createOrderFromCart(
   userId: number,
   contact: { name: string; email: string; phone: string },
 ): { ok: true; orderId: number } | { ok: false; reason: "empty" } {
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       const cart = getCart(userId, tx);
       if (cart.lines.length === 0) return { ok: false as const, reason: "empty" as const };
@@ -60,20 +60,19 @@ export function createOrderFromCart(
         .run();
       return { ok: true as const, orderId: order.id };
     },
-    { behavior: "immediate" },
   );
 }
 
 function withLines(order: Order | undefined): OrderWithLines | undefined {
   if (!order) return undefined;
-  const lines = db.select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(orderLines.id).all();
+  const lines = getDb().select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(orderLines.id).all();
   return { ...order, lines };
 }
 
 /** One of the user's own orders; another user's id finds nothing. */
 export function getOrderForUser(userId: number, orderId: number): OrderWithLines | undefined {
   return withLines(
-    db
+    getDb()
       .select()
       .from(orders)
       .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
@@ -83,7 +82,7 @@ export function getOrderForUser(userId: number, orderId: number): OrderWithLines
 
 /** Any order: for admins and for payment confirmations (which carry their own proof). */
 export function getOrder(orderId: number): OrderWithLines | undefined {
-  return withLines(db.select().from(orders).where(eq(orders.id, orderId)).get());
+  return withLines(getDb().select().from(orders).where(eq(orders.id, orderId)).get());
 }
 
 /** Admins see every order; a customer only their own. */
@@ -98,9 +97,9 @@ export function orderLinesView(order: OrderWithLines) {
 
 /** The user's orders, newest first, one page; a page past the end shows the last one. */
 export function listUserOrders(userId: number, requestedPage = 1) {
-  const [{ total }] = db.select({ total: count() }).from(orders).where(eq(orders.userId, userId)).all();
+  const [{ total }] = getDb().select({ total: count() }).from(orders).where(eq(orders.userId, userId)).all();
   const { page, totalPages, offset } = pageWindow(total, requestedPage, MY_ORDERS_PAGE_SIZE);
-  const rows = db
+  const rows = getDb()
     .select()
     .from(orders)
     .where(eq(orders.userId, userId))
@@ -133,7 +132,7 @@ export function searchOrders(query: AdminOrderQuery): OrderSearchResult {
   if (query.q) {
     const indexed =
       query.q.length >= 3 &&
-      db.get<{ n: number }>(
+      getDb().get<{ n: number }>(
         sql`select count(*) as n from (select rowid from orders_search where orders_search match ${ftsPhrase(query.q)} limit ${INDEXED_MATCH_LIMIT})`,
       ).n < INDEXED_MATCH_LIMIT;
     if (indexed) {
@@ -144,23 +143,23 @@ export function searchOrders(query: AdminOrderQuery): OrderSearchResult {
     }
   }
   const where = filters.length ? and(...filters) : undefined;
-  const rows = db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(query.size).offset(offset).all();
+  const rows = getDb().select().from(orders).where(where).orderBy(desc(orders.id)).limit(query.size).offset(offset).all();
   if (exact) {
-    const [{ total }] = db.select({ total: count() }).from(orders).where(where).all();
+    const [{ total }] = getDb().select({ total: count() }).from(orders).where(where).all();
     return { rows, total, exact };
   }
   // Counting every match of a common term costs a full scan; count only as far as paging needs.
   const needed = offset + query.size + 1;
-  const sub = db.select({ id: orders.id }).from(orders).where(where).orderBy(desc(orders.id)).limit(needed).as("m");
-  const [{ total }] = db.select({ total: count() }).from(sub).all();
+  const sub = getDb().select({ id: orders.id }).from(orders).where(where).orderBy(desc(orders.id)).limit(needed).as("m");
+  const [{ total }] = getDb().select({ total: count() }).from(sub).all();
   return { rows, total, exact: total < needed };
 }
 
 export function recordPaymentFailure(orderId: number, message: string): void {
-  db.update(orders)
+  inTransaction((tx) => tx.update(orders)
     .set({ paymentError: message.slice(0, 500) })
     .where(and(eq(orders.id, orderId), eq(orders.status, "Pending")))
-    .run();
+    .run());
 }
 
 export type StatusChange =
@@ -174,7 +173,7 @@ export type StatusChange =
  * must be cancelled with the provider first (payments' `cancelPendingOrder`).
  */
 export function changeOrderStatus(orderId: number, status: OrderStatus): StatusChange {
-  return db.transaction(
+  return inTransaction(
     (tx) => {
       const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
       if (!order) return { ok: false as const, reason: "not-found" as const };
@@ -197,7 +196,6 @@ export function changeOrderStatus(orderId: number, status: OrderStatus): StatusC
         .run();
       return { ok: true as const, status, reversed, credits: order.totalCredits, wasPaid };
     },
-    { behavior: "immediate" },
   );
 }
 
@@ -205,16 +203,16 @@ export const DEMO_ORDER_MAX_AGE_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** In DEMO_MODE only: deletes orders older than 3 days (lines and test charges go with them). */
 export function purgeDemoOrders(): { orders: number } {
-  if (!env.DEMO_MODE) return { orders: 0 };
+  if (!getEnv().DEMO_MODE) return { orders: 0 };
   const cutoff = new Date(clock.now() - DEMO_ORDER_MAX_AGE_MS);
   let removed = 0;
   // In batches, so the write lock is never held for long.
   for (;;) {
-    const batch = db.select({ id: orders.id }).from(orders).where(lt(orders.createdAt, cutoff)).limit(500).all();
+    const batch = getDb().select({ id: orders.id }).from(orders).where(lt(orders.createdAt, cutoff)).limit(500).all();
     if (batch.length === 0) return { orders: removed };
-    removed += db
+    removed += inTransaction((tx) => tx
       .delete(orders)
       .where(inArray(orders.id, batch.map((b) => b.id)))
-      .run().changes;
+      .run().changes);
   }
 }

@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { packages } from "../../db/schema/shop.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { likeContains } from "../../utils/sql.server.ts";
@@ -27,7 +27,7 @@ export function listPackages(filters: HomeFilters): Package[] {
   // "1000" finds "1,000": thousands separators are ignored on both sides.
   if (filters.q) where.push(likeContains(sql`replace(${packages.name}, ',', '')`, filters.q.replaceAll(",", "")));
   if (filters.category) where.push(eq(packages.category, filters.category));
-  const rows = db
+  const rows = getDb()
     .select()
     .from(packages)
     .where(where.length ? and(...where) : undefined)
@@ -43,11 +43,11 @@ export function listPackages(filters: HomeFilters): Package[] {
 
 /** Admin list: every package, newest last. */
 export function listAllPackages(): Package[] {
-  return db.select().from(packages).orderBy(packages.id).all();
+  return getDb().select().from(packages).orderBy(packages.id).all();
 }
 
 export function getPackage(id: number): Package | undefined {
-  return db.select().from(packages).where(eq(packages.id, id)).get();
+  return getDb().select().from(packages).where(eq(packages.id, id)).get();
 }
 
 /**
@@ -79,34 +79,33 @@ export async function savePackage(
 
 /** Cart lines go with it; orders keep their own copy of name and price. Its image file goes too, unless another package shows it. */
 export async function deletePackage(id: number): Promise<Package | undefined> {
-  const deleted = db.delete(packages).where(eq(packages.id, id)).returning().get();
+  const deleted = inTransaction((tx) => tx.delete(packages).where(eq(packages.id, id)).returning().get());
   if (deleted?.image) await removeUnusedImage(deleted.image);
   return deleted;
 }
 
 function insertPackage(input: PackageInput & { image: string }): Package {
-  return db
-    .insert(packages)
-    .values({ ...input, createdAt: clock.date() })
-    .returning()
-    .get();
+  return inTransaction((tx) =>
+    tx
+      .insert(packages)
+      .values({ ...input, createdAt: clock.date() })
+      .returning()
+      .get(),
+  );
 }
 
 /** Returns the package before the change (to clean up a replaced image), or undefined. */
 function updatePackageRow(id: number, input: PackageInput & { image?: string }): Package | undefined {
-  return db.transaction(
-    (tx) => {
-      const before = tx.select().from(packages).where(eq(packages.id, id)).get();
-      if (!before) return undefined;
-      tx.update(packages).set(input).where(eq(packages.id, id)).run();
-      return before;
-    },
-    { behavior: "immediate" },
-  );
+  return inTransaction((tx) => {
+    const before = tx.select().from(packages).where(eq(packages.id, id)).get();
+    if (!before) return undefined;
+    tx.update(packages).set(input).where(eq(packages.id, id)).run();
+    return before;
+  });
 }
 
 /** Rows may share an image path, so a file goes only once no package shows it. */
 async function removeUnusedImage(image: string): Promise<void> {
-  const inUse = db.select({ id: packages.id }).from(packages).where(eq(packages.image, image)).get();
+  const inUse = getDb().select({ id: packages.id }).from(packages).where(eq(packages.image, image)).get();
   if (!inUse) await removePackageImage(image);
 }

@@ -1,7 +1,7 @@
 // The worker's side of a message: hand it to the transport, record what the SMSC says, apply receipts.
-import { db, type Executor, sqlite, writeWithoutStalling } from "../../db/client.server.ts";
+import { type Executor, inTransaction, inTransactionWithoutStalling } from "../../db/client.server.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { bookEntry } from "../credits/ledger.server.ts";
 import {
   acceptedPartCount,
@@ -63,15 +63,15 @@ function storeAcks(messageId: number, acks: PartAck[], now: number, pending = an
   return applied;
 }
 
-const claimTx = sqlite.transaction((ids: number[], now: number) => {
+function claim(ids: number[], now: number): Set<number> {
   const claimed = markClaimed(ids, now);
   deleteOutboxRows(claimed);
   return new Set(claimed);
-});
+}
 
 /** queued -> submitting for each id, in one transaction; the ids another worker (or nobody) had are left out. */
 function claimMessages(ids: number[]): Promise<Set<number>> {
-  return writeWithoutStalling(() => claimTx.immediate(ids, clock.now()));
+  return inTransactionWithoutStalling(() => claim(ids, clock.now()));
 }
 
 /** queued -> submitting, or false when another worker has it (or it is no longer queued). */
@@ -89,7 +89,7 @@ function accept(messageId: number, acks: PartAck[], now: number, pending = anyPe
 
 /** submitting -> submitted with the parts' provider ids (and any early receipts applied). */
 export function recordAccepted(messageId: number, acks: PartAck[]): void {
-  sqlite.transaction(accept).immediate(messageId, acks, clock.now());
+  inTransaction(() => accept(messageId, acks, clock.now()));
 }
 
 function requeue(messageId: number, reason: string, acks: PartAck[], dueAt: number, now: number) {
@@ -100,7 +100,7 @@ function requeue(messageId: number, reason: string, acks: PartAck[], dueAt: numb
 
 /** Back to queued after a temporary error, keeping the parts already accepted; due again at `dueAt`. */
 export function requeueMessage(messageId: number, reason: string, acks: PartAck[] = [], dueAt = clock.now()): void {
-  sqlite.transaction(requeue).immediate(messageId, reason, acks, dueAt, clock.now());
+  inTransaction(() => requeue(messageId, reason, acks, dueAt, clock.now()));
 }
 
 /**
@@ -110,7 +110,7 @@ export function requeueMessage(messageId: number, reason: string, acks: PartAck[
  */
 export function failMessage(messageId: number, reason: string, acks: PartAck[] = []): boolean {
   const now = clock.now();
-  return db.transaction((tx) => fail(tx, messageId, reason, acks, now), { behavior: "immediate" });
+  return inTransaction((tx) => fail(tx, messageId, reason, acks, now));
 }
 
 function fail(tx: Executor, messageId: number, reason: string, acks: PartAck[], now: number): boolean {
@@ -126,18 +126,18 @@ function fail(tx: Executor, messageId: number, reason: string, acks: PartAck[], 
   return true;
 }
 
-const applyReceiptsTx = sqlite.transaction((receipts: Receipt[], now: number) => {
+function applyReceiptsNow(receipts: Receipt[], now: number): void {
   for (const receipt of receipts) {
     const row = findPartByProviderId(receipt.providerId);
     // Its submit_sm_resp is not recorded yet (or never will be): keep it for storeAcks.
     if (!row) insertPendingReceipt(receipt, now);
     else applyToPart(row, receipt.status, receipt.error, now);
   }
-});
+}
 
 /** Applies delivery receipts in one transaction; statuses only move forward. */
 export async function applyReceipts(receipts: Receipt[]): Promise<void> {
-  if (receipts.length > 0) await writeWithoutStalling(() => applyReceiptsTx.immediate(receipts, clock.now()));
+  if (receipts.length > 0) await inTransactionWithoutStalling(() => applyReceiptsNow(receipts, clock.now()));
 }
 
 export type SendOutcome =
@@ -148,11 +148,11 @@ export type SendOutcome =
 
 /** Exponential backoff with jitter after a message's `attempts`-th try met a temporary error. */
 function retryDelayMs(attempts: number): number {
-  return Math.round(env.SMS_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1) * (0.8 + Math.random() * 0.4));
+  return Math.round(getEnv().SMS_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1) * (0.8 + Math.random() * 0.4));
 }
 
 /** Tried this many times, a temporary error fails the message (and refunds) instead of another retry. */
-const finalAttempt = (attempts: number) => attempts >= env.SMS_RETRY_ATTEMPTS;
+const finalAttempt = (attempts: number) => attempts >= getEnv().SMS_RETRY_ATTEMPTS;
 
 // A message never claimed (no SMSC connection, the simulator stopped) is tried again after this, uncounted.
 const NOT_CONNECTED_RETRY_MS = 5_000;
@@ -163,7 +163,7 @@ const NOT_CONNECTED_RETRY_MS = 5_000;
  */
 type Recorded = { id: number; attempts: number; outcome: SubmitOutcome; claimed: boolean };
 
-const recordOutcomesTx = sqlite.transaction((recorded: Recorded[], now: number) => {
+function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): Map<number, SendOutcome> {
   const results = new Map<number, SendOutcome>();
   const pending = anyPendingReceipts();
   for (const { id, attempts, outcome, claimed } of recorded) {
@@ -176,14 +176,14 @@ const recordOutcomesTx = sqlite.transaction((recorded: Recorded[], now: number) 
         results.set(id, { kind: "submitted" });
         break;
       case "permanent":
-        fail(db, id, outcome.reason, outcome.acks, now);
+        fail(tx, id, outcome.reason, outcome.acks, now);
         results.set(id, { kind: "failed", reason: outcome.reason });
         break;
       case "temporary": {
         // Claimed messages count their attempts; one never claimed waits for the connection.
         if (claimed && finalAttempt(attempts + 1)) {
           const reason = `Gave up retrying: ${outcome.reason}`;
-          fail(db, id, reason, outcome.acks, now);
+          fail(tx, id, reason, outcome.acks, now);
           results.set(id, { kind: "failed", reason });
           break;
         }
@@ -195,7 +195,7 @@ const recordOutcomesTx = sqlite.transaction((recorded: Recorded[], now: number) 
     }
   }
   return results;
-});
+}
 
 /**
  * Messages handed to the transport together and then recorded in one transaction. A job's batch
@@ -230,7 +230,7 @@ export async function sendQueuedMessages(transport: SmsTransport, messageIds: nu
     else outgoing.push({ id: row.id, to: row.toPhone, body: row.body, parts });
   }
   const record = async (recorded: Recorded[]) => {
-    const outcomes = await writeWithoutStalling(() => recordOutcomesTx.immediate(recorded, clock.now()));
+    const outcomes = await inTransactionWithoutStalling((tx) => recordOutcomes(tx, recorded, clock.now()));
     for (const [id, outcome] of outcomes) results.set(id, outcome);
   };
   const recordSettled = async () => {

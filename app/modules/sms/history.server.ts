@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, lt } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb } from "../../db/client.server.ts";
 import { smsMessages } from "../../db/schema/sms.ts";
 import { pageWindow } from "../../utils/misc.ts";
 
@@ -27,18 +27,18 @@ export type HistoryCursor = { after?: number; before?: number };
  */
 export function getMessageHistory(userId: number, requestedPage: number, cursor: HistoryCursor = {}) {
   // Counting stops at the limit, so even a million-row history counts 10,000 index entries at most.
-  const capped = db
+  const capped = getDb()
     .select({ id: smsMessages.id })
     .from(smsMessages)
     .where(eq(smsMessages.userId, userId))
     .limit(HISTORY_LIMIT)
     .as("capped");
-  const total = db.select({ n: count() }).from(capped).get()?.n ?? 0;
+  const total = getDb().select({ n: count() }).from(capped).get()?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, requestedPage, HISTORY_PAGE_SIZE);
 
   let rows: HistoryRow[] = [];
   if (cursor.after !== undefined && page > 1) {
-    rows = db
+    rows = getDb()
       .select(columns)
       .from(smsMessages)
       .where(and(eq(smsMessages.userId, userId), lt(smsMessages.id, cursor.after)))
@@ -46,7 +46,7 @@ export function getMessageHistory(userId: number, requestedPage: number, cursor:
       .limit(HISTORY_PAGE_SIZE)
       .all();
   } else if (cursor.before !== undefined && page < totalPages) {
-    rows = db
+    rows = getDb()
       .select(columns)
       .from(smsMessages)
       .where(and(eq(smsMessages.userId, userId), gt(smsMessages.id, cursor.before)))
@@ -57,7 +57,7 @@ export function getMessageHistory(userId: number, requestedPage: number, cursor:
   }
   // A direct ?page=N (or a cursor that no longer fits) pages by offset, bounded by the limit.
   if (rows.length === 0) {
-    rows = db
+    rows = getDb()
       .select(columns)
       .from(smsMessages)
       .where(eq(smsMessages.userId, userId))

@@ -1,7 +1,8 @@
 // Repairs what a crash can leave behind, from SQLite (the record): run at worker start and every
 // SMS_RECONCILE_INTERVAL_MS (default a minute).
+import { inTransaction } from "../../db/client.server.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { failMessage, recordAccepted } from "./dispatch.server.ts";
 import {
   acceptedPartCount,
@@ -36,11 +37,11 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   // after another grace period; one that keeps coming back is failed and refunded.
   const again: number[] = [];
   for (const { messageId, status, requeues } of selectStaleOutboxRows(now - OUTBOX_GRACE_MS, BATCH)) {
-    if (status !== "queued") deleteOutbox(messageId);
+    if (status !== "queued") inTransaction(() => deleteOutbox(messageId));
     else if (requeues >= MAX_REQUEUES) {
       if (failMessage(messageId, "Could not be sent: its send job kept failing")) report.failed += 1;
     } else {
-      postponeOutbox(messageId, now);
+      inTransaction(() => postponeOutbox(messageId, now));
       again.push(messageId);
     }
   }
@@ -50,15 +51,15 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   // Claimed and then the worker vanished. Claiming happens right before the first byte leaves, so
   // the SMSC may have the message: with every part's provider id recorded it was accepted;
   // otherwise nobody can know, and it is not sent again.
-  for (const { id, segments } of selectStuckSubmitting(now - env.SMS_SUBMIT_STALE_MS, BATCH)) {
+  for (const { id, segments } of selectStuckSubmitting(now - getEnv().SMS_SUBMIT_STALE_MS, BATCH)) {
     if (acceptedPartCount(id) >= segments) {
       recordAccepted(id, []);
       report.submitted += 1;
-    } else if (markInterrupted(id, INTERRUPTED_REASON, now)) {
+    } else if (inTransaction(() => markInterrupted(id, INTERRUPTED_REASON, now))) {
       report.unknown += 1;
     }
   }
 
-  report.receiptsPurged = purgePendingReceipts(now - PENDING_RECEIPT_TTL_MS);
+  report.receiptsPurged = inTransaction(() => purgePendingReceipts(now - PENDING_RECEIPT_TTL_MS));
   return report;
 }

@@ -1,11 +1,11 @@
 import type { JobsOptions } from "bullmq";
-import { db, type Tx, writeWithoutStalling } from "../../db/client.server.ts";
+import { inTransactionWithoutStalling, type Tx } from "../../db/client.server.ts";
 import type { SmsSendPayload } from "../../queue/payloads.ts";
 import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { QUEUES, queueForRequest } from "../../queue/queues.server.ts";
 import { clock } from "../../utils/clock.server.ts";
 import { Coalescer } from "../../utils/coalescer.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { bookEntries } from "../credits/ledger.server.ts";
 import { insertOrFindMessage, insertOutbox, type NewMessage } from "./message-store.server.ts";
@@ -114,16 +114,14 @@ export async function queueMessages(userId: number, messages: NewMessage[], { wa
   const priced: Priced[] = messages.map((message) => {
     if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
     const count = countSegments(message.body);
-    if (count.segments < 1 || count.segments > env.SMS_MAX_SEGMENTS) {
-      throw new Error(`A message must have 1 to ${env.SMS_MAX_SEGMENTS} segments, this one has ${count.segments}`);
+    if (count.segments < 1 || count.segments > getEnv().SMS_MAX_SEGMENTS) {
+      throw new Error(`A message must have 1 to ${getEnv().SMS_MAX_SEGMENTS} segments, this one has ${count.segments}`);
     }
     return { message, count };
   });
 
   const now = clock.now();
-  const result = await writeWithoutStalling(() =>
-    db.transaction((tx) => insertBatch(tx, userId, priced, now), { behavior: "immediate" }),
-  );
+  const result = await inTransactionWithoutStalling((tx) => insertBatch(tx, userId, priced, now));
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
   const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueAfterCommit(pluralize(fresh.length, "message"), () => enqueueTogether(fresh));

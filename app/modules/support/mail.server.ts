@@ -1,10 +1,10 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { supportRequests } from "../../db/schema/support.ts";
 import type { SupportMailPayload } from "../../queue/payloads.ts";
 import { getQueue, queueForRequest, QUEUES } from "../../queue/queues.server.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { formatDateTime } from "../../utils/misc.ts";
 import { getMailer, type OutgoingMail } from "./mailer.server.ts";
 
@@ -16,8 +16,8 @@ const SUPPORT_MAIL_ATTEMPTS = 50;
 
 /** Exponential delay before retry number `attemptsMade + 1`, capped. */
 export function supportMailBackoff(attemptsMade: number): number {
-  const delay = env.SUPPORT_MAIL_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1);
-  return Math.min(delay, env.SUPPORT_MAIL_RETRY_MAX_MS);
+  const { SUPPORT_MAIL_RETRY_MS, SUPPORT_MAIL_RETRY_MAX_MS } = getEnv();
+  return Math.min(SUPPORT_MAIL_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1), SUPPORT_MAIL_RETRY_MAX_MS);
 }
 
 const jobId = (requestId: number) => `support-mail-${requestId}`;
@@ -50,7 +50,7 @@ export async function reconcileSupportMail(): Promise<{ enqueued: number }> {
   let after = 0;
   let enqueued = 0;
   for (;;) {
-    const batch = db
+    const batch = getDb()
       .select({ id: supportRequests.id })
       .from(supportRequests)
       .where(and(eq(supportRequests.mailStatus, "pending"), gt(supportRequests.id, after)))
@@ -65,7 +65,7 @@ export async function reconcileSupportMail(): Promise<{ enqueued: number }> {
 }
 
 function mailDomain(): string {
-  return /@([^\s>]+)/.exec(env.MAIL_FROM)?.[1] ?? "smsgw.invalid";
+  return /@([^\s>]+)/.exec(getEnv().MAIL_FROM)?.[1] ?? "smsgw.invalid";
 }
 
 function composeSupportMail(row: SupportRequestRow): OutgoingMail {
@@ -85,8 +85,8 @@ function composeSupportMail(row: SupportRequestRow): OutgoingMail {
     `Support Inbox: /admin/support?id=${row.id}`,
   ];
   return {
-    from: env.MAIL_FROM,
-    to: env.SUPPORT_EMAIL,
+    from: getEnv().MAIL_FROM,
+    to: getEnv().SUPPORT_EMAIL,
     replyTo: { name: row.name, address: row.email },
     subject: `[${kind} #${row.id}] ${row.subject}`,
     text: lines.join("\n"),
@@ -103,29 +103,38 @@ export type DeliveryOutcome = "sent" | "not_configured" | "nothing_to_do";
  */
 export async function deliverSupportRequest(requestId: number): Promise<DeliveryOutcome> {
   const byId = eq(supportRequests.id, requestId);
-  const row = db.select().from(supportRequests).where(byId).get();
+  const row = getDb().select().from(supportRequests).where(byId).get();
   if (!row || row.mailStatus !== "pending") return "nothing_to_do";
   const mailer = getMailer();
   if (!mailer) {
-    db.update(supportRequests).set({ mailStatus: "not_configured" }).where(byId).run();
+    inTransaction((tx) => tx.update(supportRequests).set({ mailStatus: "not_configured" }).where(byId).run());
     return "not_configured";
   }
-  db.update(supportRequests)
-    .set({ mailAttempts: sql`${supportRequests.mailAttempts} + 1`, mailLastAttemptAt: clock.date() })
-    .where(byId)
-    .run();
+  inTransaction((tx) =>
+    tx
+      .update(supportRequests)
+      .set({ mailAttempts: sql`${supportRequests.mailAttempts} + 1`, mailLastAttemptAt: clock.date() })
+      .where(byId)
+      .run(),
+  );
   try {
     const { messageId } = await mailer.send(composeSupportMail(row));
-    db.update(supportRequests)
-      .set({ mailStatus: "sent", mailSentAt: clock.date(), mailMessageId: messageId, mailLastError: null })
-      .where(byId)
-      .run();
+    inTransaction((tx) =>
+      tx
+        .update(supportRequests)
+        .set({ mailStatus: "sent", mailSentAt: clock.date(), mailMessageId: messageId, mailLastError: null })
+        .where(byId)
+        .run(),
+    );
     return "sent";
   } catch (error) {
-    db.update(supportRequests)
-      .set({ mailLastError: (error instanceof Error ? error.message : String(error)).slice(0, 500) })
-      .where(byId)
-      .run();
+    inTransaction((tx) =>
+      tx
+        .update(supportRequests)
+        .set({ mailLastError: (error instanceof Error ? error.message : String(error)).slice(0, 500) })
+        .where(byId)
+        .run(),
+    );
     throw error;
   }
 }

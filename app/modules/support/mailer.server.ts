@@ -1,5 +1,5 @@
 import { createTransport } from "nodemailer";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 
 export type Address = { name: string; address: string };
 
@@ -19,11 +19,11 @@ let mailer: Mailer | undefined;
 
 /** The configured SMTP server, or null when SMTP_URL is unset (requests are then saved only). */
 export function getMailer(): Mailer | null {
-  if (!env.SMTP_URL) return null;
+  if (!getEnv().SMTP_URL) return null;
   if (!mailer) {
     // Short timeouts: a hung server fails this attempt and the queue retries later.
     const transport = createTransport({
-      url: env.SMTP_URL,
+      url: getEnv().SMTP_URL,
       connectionTimeout: 15_000,
       greetingTimeout: 15_000,
       socketTimeout: 60_000,

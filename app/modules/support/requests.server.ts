@@ -1,10 +1,10 @@
 import { count, desc, eq } from "drizzle-orm";
-import { db } from "../../db/client.server.ts";
+import { getDb, inTransaction } from "../../db/client.server.ts";
 import { users } from "../../db/schema/core.ts";
 import { type SupportSource, type SupportStatus, supportRequests } from "../../db/schema/support.ts";
 import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
 import { clock } from "../../utils/clock.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { pageWindow } from "../../utils/misc.ts";
 import { hit, type Limit } from "../../utils/rate-limit.server.ts";
 import { enqueueSupportMail } from "./mail.server.ts";
@@ -51,15 +51,15 @@ export async function submitSupportRequest(request: NewSupportRequest, honeypot?
   const limited = await checkLimits(request.ip, request.userId);
   if (limited) return { status: "limited", error: limited };
   if (honeypot) return { status: "discarded" };
-  const row = db
+  const row = inTransaction((tx) => tx
     .insert(supportRequests)
     .values({
       ...request,
-      mailStatus: env.SMTP_URL ? "pending" : "not_configured",
+      mailStatus: getEnv().SMTP_URL ? "pending" : "not_configured",
       createdAt: clock.date(),
     })
     .returning({ id: supportRequests.id, mailStatus: supportRequests.mailStatus })
-    .get();
+    .get());
   if (row.mailStatus === "pending") {
     // If Redis is away now, the worker's reconciler queues it later from the saved row.
     await enqueueAfterCommit(`support request ${row.id}`, () => enqueueSupportMail(row.id));
@@ -73,9 +73,9 @@ export type InboxFilter = SupportStatus | "all";
 /** One page of the inbox, newest first; a page past the end shows the last one. */
 export function listSupportRequests({ filter, page: requestedPage }: { filter: InboxFilter; page: number }) {
   const where = filter === "all" ? undefined : eq(supportRequests.status, filter);
-  const [{ total }] = db.select({ total: count() }).from(supportRequests).where(where).all();
+  const [{ total }] = getDb().select({ total: count() }).from(supportRequests).where(where).all();
   const { page, totalPages, offset } = pageWindow(total, requestedPage, INBOX_PAGE_SIZE);
-  const rows = db
+  const rows = getDb()
     .select({
       id: supportRequests.id,
       source: supportRequests.source,
@@ -97,7 +97,7 @@ export function listSupportRequests({ filter, page: requestedPage }: { filter: I
 }
 
 export function getSupportRequest(id: number) {
-  return db
+  return getDb()
     .select({ request: supportRequests, handledByName: users.fullName })
     .from(supportRequests)
     .leftJoin(users, eq(users.id, supportRequests.handledBy))
@@ -108,17 +108,17 @@ export function getSupportRequest(id: number) {
 /** Marks a request handled (or open again); false when there is no such request. */
 export function setSupportStatus(id: number, adminId: number, status: SupportStatus): boolean {
   const handled = status === "handled";
-  const result = db
+  const result = inTransaction((tx) => tx
     .update(supportRequests)
     .set({ status, handledAt: handled ? clock.date() : null, handledBy: handled ? adminId : null })
     .where(eq(supportRequests.id, id))
-    .run();
+    .run());
   return result.changes > 0;
 }
 
 /** The signed-in user's latest requests, newest first. */
 export function listOwnSupportRequests(userId: number, limit = 5) {
-  return db
+  return getDb()
     .select({
       id: supportRequests.id,
       subject: supportRequests.subject,

@@ -7,7 +7,7 @@ import { Notice, PageHeader } from "../../components/ui/page.tsx";
 import { requireAdmin } from "../auth/guards.server.ts";
 import { ADMIN_STATUS_FILTERS, type AdminOrderQuery, PAGE_SIZES, parseAdminOrderQuery } from "../../modules/shop/orders.ts";
 import { searchOrders } from "../../modules/shop/orders.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
 import type { Route } from "./+types/all-orders";
 
@@ -21,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     query,
     total,
     exact,
-    demoMode: env.DEMO_MODE,
+    demoMode: getEnv().DEMO_MODE,
     timeZone: user.timeZone,
     orders: rows.map((o) => ({
       id: o.id,

@@ -5,7 +5,7 @@ import { Table, Td, Th } from "../../components/ui/table.tsx";
 import { requireAdmin } from "../auth/guards.server.ts";
 import { CATEGORY_LABELS, DEMO_PACKAGE_NOTICE, packageTitle } from "../../modules/shop/packages.ts";
 import { deletePackage, listAllPackages } from "../../modules/shop/packages.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { formatDollars } from "../../utils/misc.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-list";
@@ -19,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const confirmId = Number(new URL(request.url).searchParams.get("delete"));
   const confirming = items.find((item) => item.id === confirmId);
   return {
-    demoMode: env.DEMO_MODE,
+    demoMode: getEnv().DEMO_MODE,
     confirming: confirming ? { id: confirming.id, name: confirming.name } : null,
     items: items.map((item) => ({
       id: item.id,
@@ -36,7 +36,7 @@ export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
   const formData = await request.formData();
   if (formData.get("intent") !== "delete") throw data("Unknown action", { status: 400 });
-  if (env.DEMO_MODE) {
+  if (getEnv().DEMO_MODE) {
     return redirectWithToast(href("/menuItem/menuitemlist"), { type: "error", description: DEMO_PACKAGE_NOTICE }, { status: 303 });
   }
   const deleted = await deletePackage(Number(formData.get("id")));

@@ -16,7 +16,7 @@ import {
   PACKAGE_CATEGORIES,
 } from "../../modules/shop/packages.ts";
 import { getPackage, savePackage } from "../../modules/shop/packages.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { notFound } from "../../utils/responses.server.ts";
 import { redirectWithToast } from "../../utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-upsert";
@@ -28,7 +28,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const item = params.id ? getPackage(Number(params.id)) : null;
   if (params.id && !item) throw notFound();
   return {
-    demoMode: env.DEMO_MODE,
+    demoMode: getEnv().DEMO_MODE,
     item: item
       ? {
           id: item.id,
@@ -48,7 +48,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
   const id = params.id ? Number(params.id) : null;
   if (id !== null && !getPackage(id)) throw notFound();
-  if (env.DEMO_MODE) return data({ status: "error" as const, error: { "": [DEMO_PACKAGE_NOTICE] } }, { status: 403 });
+  if (getEnv().DEMO_MODE) return data({ status: "error" as const, error: { "": [DEMO_PACKAGE_NOTICE] } }, { status: 403 });
 
   const parsed = await parsePackageFormData(request);
   // The upload was cut off while streaming, so no other field arrived either.

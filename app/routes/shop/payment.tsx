@@ -15,7 +15,7 @@ import { stripeConfigured } from "../../modules/payments/provider.server.ts";
 import { createCheckoutSession, ensurePaymentIntent } from "../../modules/payments/stripe.server.ts";
 import { isPaid, isPayable } from "../../modules/shop/orders.ts";
 import { getOrderForUser, orderLinesView } from "../../modules/shop/orders.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { formatDollars } from "../../utils/misc.ts";
 import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/payment";
@@ -50,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       paymentError: order.paymentError,
       lines: orderLinesView(order),
     },
-    stripe: stripeConfigured() ? { publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? "" } : null,
+    stripe: stripeConfigured() ? { publishableKey: getEnv().STRIPE_PUBLISHABLE_KEY ?? "" } : null,
     notConfigured: !stripeConfigured() && !testCardsAccepted() ? CARD_PAYMENTS_NOT_CONFIGURED : null,
   };
 }

@@ -15,7 +15,7 @@ import { contactsListAction } from "./forms/contacts.server.ts";
 import { getGroup, listGroupChoices } from "../../modules/contacts/groups.server.ts";
 import { CONTACTS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, TEXT } from "../../modules/contacts/schemas.ts";
 import { scheduleFormLoaderData } from "./forms/schedule-sms.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { formatNumber } from "../../utils/misc.ts";
 import { notFound } from "../../utils/responses.server.ts";
 import { logUnexpected } from "../../utils/unexpected-failure.server.ts";
@@ -54,8 +54,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     panel,
     groups: panel?.kind === "edit" ? listGroupChoices(user.id) : [],
     schedule: panel?.kind === "schedule" ? scheduleFormLoaderData(user) : null,
-    defaultCountry: env.DEFAULT_COUNTRY,
-    maxSegments: env.SMS_MAX_SEGMENTS,
+    defaultCountry: getEnv().DEFAULT_COUNTRY,
+    maxSegments: getEnv().SMS_MAX_SEGMENTS,
   };
 }
 

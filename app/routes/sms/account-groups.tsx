@@ -16,7 +16,7 @@ import { type Group, getGroup, groupMemberCounts, listGroups } from "../../modul
 import { GROUPS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, TEXT } from "../../modules/contacts/schemas.ts";
 import { scheduleFormLoaderData } from "./forms/schedule-sms.server.ts";
 import { countActiveGroupSchedules } from "../../modules/scheduling/schedules.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { pluralize } from "../../utils/misc.ts";
 import { notFound } from "../../utils/responses.server.ts";
 import { logUnexpected } from "../../utils/unexpected-failure.server.ts";
@@ -57,7 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       activeSchedules: query.panel === "delete" ? countActiveGroupSchedules(user.id, group.id) : 0,
     };
   }
-  return { list, query: { ...query, page: list.page }, panel, maxSegments: env.SMS_MAX_SEGMENTS };
+  return { list, query: { ...query, page: list.page }, panel, maxSegments: getEnv().SMS_MAX_SEGMENTS };
 }
 
 export async function action({ request }: Route.ActionArgs) {

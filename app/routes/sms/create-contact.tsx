@@ -11,14 +11,14 @@ import { contactListPage } from "../../modules/contacts/contacts.server.ts";
 import { createContactAction } from "./forms/contacts.server.ts";
 import { listGroupChoices } from "../../modules/contacts/groups.server.ts";
 import { createContactSchema } from "../../modules/contacts/schemas.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import type { Route } from "./+types/create-contact";
 
 export const meta: Route.MetaFunction = () => [{ title: "Create Contact | SMS Gateway" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { groups: listGroupChoices(user.id), defaultCountry: env.DEFAULT_COUNTRY };
+  return { groups: listGroupChoices(user.id), defaultCountry: getEnv().DEFAULT_COUNTRY };
 }
 
 export async function action({ request }: Route.ActionArgs) {

@@ -16,7 +16,7 @@ import {
   type PendingUpload,
   previewImport,
 } from "../../modules/contacts/import.server.ts";
-import { env } from "../../utils/env.server.ts";
+import { getEnv } from "../../utils/env.server.ts";
 import { formatNumber, pluralize } from "../../utils/misc.ts";
 import { notFound } from "../../utils/responses.server.ts";
 import type { Route } from "./+types/import-contacts";
@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Import Contacts | SMS G
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
-  const maxMb = Math.floor(env.CSV_IMPORT_MAX_BYTES / 1_000_000);
+  const maxMb = Math.floor(getEnv().CSV_IMPORT_MAX_BYTES / 1_000_000);
   const token = params.get("file");
   if (token) {
     let preview: ImportPreview | null;

@@ -1,10 +1,11 @@
-import { env } from "../../../utils/env.server.ts";
+import { getEnv } from "../../../utils/env.server.ts";
 import { SimulatorTransport } from "./simulator.server.ts";
 import { SmppTransport } from "./smpp.server.ts";
 import type { ReceiptSink, SmsTransport } from "./types.ts";
 
 /** The transport SMS_TRANSPORT names, configured from the environment. */
 export function createTransport(onReceipts: ReceiptSink): SmsTransport {
+  const env = getEnv();
   if (env.SMS_TRANSPORT === "smpp" && env.SMPP_URL) {
     return new SmppTransport({
       url: env.SMPP_URL,

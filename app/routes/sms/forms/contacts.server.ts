@@ -3,7 +3,7 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { env } from "../../../utils/env.server.ts";
+import { getEnv } from "../../../utils/env.server.ts";
 import { pluralize } from "../../../utils/misc.ts";
 import { notFound } from "../../../utils/responses.server.ts";
 import { redirectWithToast } from "../../../utils/toast.server.ts";
@@ -64,7 +64,7 @@ function owned<T>(fn: () => T): T {
 }
 
 export async function createContactAction(formData: FormData, userId: number, listPageOf: (contactId: number) => number) {
-  const submission = parseWithZod(formData, { schema: createContactSchema(env.DEFAULT_COUNTRY) });
+  const submission = parseWithZod(formData, { schema: createContactSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return failed(submission, TEXT.contactCreateFailed);
   const { name, phoneNumber: phone, email, groupIds } = submission.value;
   try {
@@ -150,7 +150,7 @@ export async function contactsListAction(request: Request, user: SessionUser) {
     return schedulePanelAction(formData, user, targetOf, backToList(request, CONTACTS_PATH));
   }
   if (intent === SEND_PANEL_INTENT.send) {
-    const submission = parseWithZod(formData, { schema: createPanelSendSchema(env.SMS_MAX_SEGMENTS) });
+    const submission = parseWithZod(formData, { schema: createPanelSendSchema(getEnv().SMS_MAX_SEGMENTS) });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const contact = getContact(userId, submission.value.id);
     if (!contact) throw notFound();
@@ -163,7 +163,7 @@ export async function contactsListAction(request: Request, user: SessionUser) {
     }
     return redirectWithToast(backToList(request, CONTACTS_PATH), { description: SMS_SENT });
   }
-  const submission = parseWithZod(formData, { schema: createEditContactSchema(env.DEFAULT_COUNTRY) });
+  const submission = parseWithZod(formData, { schema: createEditContactSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return failed(submission, TEXT.contactUpdateFailed);
   const { id, name, phoneNumber: phone, email, groupIds, active } = submission.value;
   try {
@@ -193,7 +193,7 @@ export async function groupsListAction(request: Request, user: SessionUser) {
     return schedulePanelAction(formData, user, (id) => ({ kind: "group", groupId: id }), backToList(request, GROUPS_PATH));
   }
   if (intent === SEND_PANEL_INTENT.send) {
-    const submission = parseWithZod(formData, { schema: createPanelSendSchema(env.SMS_MAX_SEGMENTS) });
+    const submission = parseWithZod(formData, { schema: createPanelSendSchema(getEnv().SMS_MAX_SEGMENTS) });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const { id, message, requestKey } = submission.value;
     try {

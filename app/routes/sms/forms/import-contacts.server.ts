@@ -2,7 +2,7 @@
 // it with a column mapping. Answers with a redirect (and toast) or the errors for the screen.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { env } from "../../../utils/env.server.ts";
+import { getEnv } from "../../../utils/env.server.ts";
 import { pluralize } from "../../../utils/misc.ts";
 import { hit, type Limit } from "../../../utils/rate-limit.server.ts";
 import { notFound } from "../../../utils/responses.server.ts";
@@ -17,7 +17,7 @@ import { CONTACTS_PATH } from "../../../modules/contacts/schemas.ts";
 /** The upload form's error, shown beside its file field. */
 type UploadFailure = { uploadError: string };
 
-const uploadsPerHour = (): Limit => ({ name: "csv-upload", limit: env.CSV_IMPORT_UPLOADS_PER_HOUR, windowMs: 3600_000 });
+const uploadsPerHour = (): Limit => ({ name: "csv-upload", limit: getEnv().CSV_IMPORT_UPLOADS_PER_HOUR, windowMs: 3600_000 });
 
 async function upload(formData: FormData, userId: number) {
   const fail = (message: string) => data<UploadFailure>({ uploadError: message }, { status: 400 });
@@ -30,7 +30,7 @@ async function upload(formData: FormData, userId: number) {
     return data<UploadFailure>(
       {
         uploadError:
-          `You have uploaded ${pluralize(env.CSV_IMPORT_UPLOADS_PER_HOUR, "file")} in the last hour, the most allowed. ` +
+          `You have uploaded ${pluralize(getEnv().CSV_IMPORT_UPLOADS_PER_HOUR, "file")} in the last hour, the most allowed. ` +
           `Try again in ${pluralize(minutes, "minute")}.`,
       },
       { status: 429, headers: { "Retry-After": String(rate.retryAfterSeconds) } },
@@ -49,7 +49,7 @@ async function upload(formData: FormData, userId: number) {
 export async function importContactsAction(request: Request, userId: number) {
   let formData: FormData;
   try {
-    formData = await readFormDataWithLimit(request, env.CSV_IMPORT_MAX_BYTES);
+    formData = await readFormDataWithLimit(request, getEnv().CSV_IMPORT_MAX_BYTES);
   } catch (error) {
     if (error instanceof PayloadTooLargeError) return data<UploadFailure>({ uploadError: error.message }, { status: 413 });
     throw error;

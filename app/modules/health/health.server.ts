@@ -1,0 +1,8 @@
+import { statement } from "../../db/statements.server.ts";
+
+const selectOne = statement("select 1");
+
+/** Throws when SQLite does not answer (GET /healthz). */
+export function checkDatabase(): void {
+  selectOne().get();
+}
