@@ -4,7 +4,8 @@
 // Imports the domain may not make: web frameworks, and what sits above it (the delivery layers, scripts, tests).
 // Matched anywhere in the path: a symlinked node_modules resolves to its real folder.
 const WEB_PACKAGES = "(^|/)node_modules/(react-router|@react-router|@conform-to)/";
-const ABOVE_DOMAIN = "^(app/routes/|app/api/|app/components/|app/root\\.tsx$|app/entry\\.server\\.tsx$|server/|worker/|scripts/|tests/)";
+const ABOVE_DOMAIN =
+  "^(app/routes/|app/api/|app/components/|app/root\\.tsx$|app/entry\\.server\\.tsx$|server/|worker/|scripts/|tests/)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -19,7 +20,8 @@ module.exports = {
     {
       name: "scheduling-builds-on-contacts",
       severity: "error",
-      comment: "Schedules send to contacts and groups; contacts know nothing of schedules (deleting a group with its schedules is scheduling's).",
+      comment:
+        "Schedules send to contacts and groups; contacts know nothing of schedules (deleting a group with its schedules is scheduling's).",
       from: { path: "^app/modules/contacts/" },
       to: { path: "^app/modules/scheduling/" },
     },
@@ -55,7 +57,8 @@ module.exports = {
     {
       name: "database-through-the-domain",
       severity: "error",
-      comment: "Queries and writes live in domain modules (a second engine can go behind app/db); the entries only close the connection.",
+      comment:
+        "Queries and writes live in domain modules (a second engine can go behind app/db); the entries only close the connection.",
       from: { pathNot: "^(app/modules/|app/db/|tests/|scripts/start\\.ts$|worker/index\\.ts$)" },
       to: { path: "^app/db/(client|statements)\\.server\\.ts$" },
     },

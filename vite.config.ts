@@ -32,7 +32,9 @@ export default defineConfig({
           output: {
             // React, React DOM and React Router in one chunk that every page loads: fewer requests and
             // one compression window (about 3 kB less gzip than the four chunks it was split into).
-            codeSplitting: { groups: [{ name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ }] },
+            codeSplitting: {
+              groups: [{ name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ }],
+            },
           },
         },
       },

@@ -4,8 +4,8 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
-import { contentSecurityPolicy, createNonce } from "./utils/csp.server.ts";
-import { getEnv } from "./utils/env.server.ts";
+import { contentSecurityPolicy, createNonce } from "#app/utils/csp.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -54,7 +54,12 @@ export default function handleRequest(
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           pipe(body);
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
         },
         onShellError(error: unknown) {
           reject(error);

@@ -11,20 +11,20 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
-import "./app.css";
-import { Analytics } from "./components/analytics.tsx";
-import { GeneralErrorBoundary } from "./components/error-boundary.tsx";
-import { Footer } from "./components/footer.tsx";
-import { Nav } from "./components/nav.tsx";
-import { TestModeBanner } from "./components/test-mode-banner.tsx";
-import { PendingOverlay } from "./components/pending-overlay.tsx";
-import { Toaster } from "./components/toaster.tsx";
-import { getSessionUser } from "./modules/auth/session.server.ts";
-import { getBalance } from "./modules/credits/ledger.server.ts";
-import { getCartCount } from "./modules/shop/cart.server.ts";
-import { clock } from "./utils/clock.server.ts";
-import { getEnv } from "./utils/env.server.ts";
-import { getToast } from "./utils/toast.server.ts";
+import "#app/app.css";
+import { Analytics } from "#app/components/analytics.tsx";
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { Footer } from "#app/components/footer.tsx";
+import { Nav } from "#app/components/nav.tsx";
+import { TestModeBanner } from "#app/components/test-mode-banner.tsx";
+import { PendingOverlay } from "#app/components/pending-overlay.tsx";
+import { Toaster } from "#app/components/toaster.tsx";
+import { getSessionUser } from "#app/modules/auth/session.server.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { getCartCount } from "#app/modules/shop/cart.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { getToast } from "#app/utils/toast.server.ts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "SMS Gateway: bulk SMS, scheduling and an SMS API" },
@@ -74,7 +74,9 @@ export function Layout({ children }: { children: ReactNode }) {
   // A page marked hydrate: false goes out as plain HTML (docs/decisions/016) unless a toast or analytics
   // needs React; in the browser React is already running, so it keeps its scripts.
   const hydrate =
-    typeof document !== "undefined" || !handles.some((h) => h.hydrate === false) || Boolean(root?.toast || root?.analyticsId);
+    typeof document !== "undefined" ||
+    !handles.some((h) => h.hydrate === false) ||
+    Boolean(root?.toast || root?.analyticsId);
   const nonce = useContext(FrameworkContext)?.nonce;
   return (
     <html lang="en">

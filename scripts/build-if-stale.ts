@@ -26,6 +26,10 @@ export function buildNeeded(root = process.cwd()): "missing" | "stale" | null {
 export function buildIfStale(say: (line: string) => void): boolean {
   const needed = buildNeeded();
   if (!needed) return true;
-  say(needed === "missing" ? "building the app (first start)..." : "building the app (its sources changed since the last build)...");
+  say(
+    needed === "missing"
+      ? "building the app (first start)..."
+      : "building the app (its sources changed since the last build)...",
+  );
   return spawnSync("npx", ["react-router", "build"], { stdio: "inherit" }).status === 0;
 }

@@ -17,10 +17,24 @@ export const HYDRATED_HOME_BUDGET_KB = 120;
 /** Text only Stripe's loader holds: a chunk with it would fetch Stripe's script. */
 export const STRIPE_MARKER = "js.stripe.com";
 
-type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean; module: string; imports?: string[]; hasDefaultExport: boolean };
+type ManifestRoute = {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: string;
+  imports?: string[];
+  hasDefaultExport: boolean;
+};
 type RouteManifest = { entry: { module: string; imports: string[] }; routes: Record<string, ManifestRoute> };
 
-export type PageJs = { routeId: string; path: string; files: { url: string; gzipBytes: number }[]; gzipBytes: number; loadsStripe: boolean };
+export type PageJs = {
+  routeId: string;
+  path: string;
+  files: { url: string; gzipBytes: number }[];
+  gzipBytes: number;
+  loadsStripe: boolean;
+};
 
 export const gzipSize = (code: string | Buffer) => gzipSync(code).length;
 
@@ -62,8 +76,13 @@ export function pagesJs(clientDir = resolve("build/client")): PageJs[] {
     .filter((route) => route.hasDefaultExport && !parents.has(route.id))
     .map((route) => {
       const chain: ManifestRoute[] = [];
-      for (let r: ManifestRoute | undefined = route; r; r = r.parentId ? manifest.routes[r.parentId] : undefined) chain.unshift(r);
-      const urls = new Set([manifest.entry.module, ...manifest.entry.imports, ...chain.flatMap((r) => [r.module, ...(r.imports ?? [])])]);
+      for (let r: ManifestRoute | undefined = route; r; r = r.parentId ? manifest.routes[r.parentId] : undefined)
+        chain.unshift(r);
+      const urls = new Set([
+        manifest.entry.module,
+        ...manifest.entry.imports,
+        ...chain.flatMap((r) => [r.module, ...(r.imports ?? [])]),
+      ]);
       const files = [...urls].map((url) => ({ url, gzipBytes: measure(url).gzipBytes }));
       return {
         routeId: route.id,
@@ -83,8 +102,15 @@ export function sizeReport(pages: PageJs[]): string {
   const home = pages.find((p) => p.path === "/");
   const lines = [...pages]
     .sort((a, b) => b.gzipBytes - a.gzipBytes)
-    .map((p) => `${kB(p.gzipBytes).padStart(7)} kB  ${String(p.files.length).padStart(2)} files  ${p.path}${p.loadsStripe ? "  (loads Stripe)" : ""}`);
-  const homeFiles = home ? [...home.files].sort((a, b) => b.gzipBytes - a.gzipBytes).map((f) => `${kB(f.gzipBytes).padStart(7)} kB  ${f.url}`) : [];
+    .map(
+      (p) =>
+        `${kB(p.gzipBytes).padStart(7)} kB  ${String(p.files.length).padStart(2)} files  ${p.path}${p.loadsStripe ? "  (loads Stripe)" : ""}`,
+    );
+  const homeFiles = home
+    ? [...home.files]
+        .sort((a, b) => b.gzipBytes - a.gzipBytes)
+        .map((f) => `${kB(f.gzipBytes).padStart(7)} kB  ${f.url}`)
+    : [];
   return [
     "JavaScript per page (gzip, kB = 1,000 bytes; entry + matched routes + their imports):",
     ...lines,

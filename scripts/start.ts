@@ -1,21 +1,21 @@
 // npm start: migrate, seed, Redis when none is configured, then web (+ worker unless WORKER=off).
 import "./default-production.ts";
-import { closeDb } from "../app/db/client.server.ts";
-import { startCheckpointer } from "../app/db/checkpointer.server.ts";
-import { runMigrations } from "../app/db/migrate.server.ts";
-import { DEMO_ACCOUNTS } from "../app/modules/auth/demo-accounts.server.ts";
-import { adminExists, issueSetupToken } from "../app/modules/auth/first-admin.server.ts";
-import { seedDatabase } from "../app/modules/seed/seed.server.ts";
-import { shutdownSendJobs } from "../app/modules/sms/send.server.ts";
-import { closeQueues } from "../app/queue/queues.server.ts";
-import { closeRedis } from "../app/queue/redis.server.ts";
-import { getEnv, prepareDataDir } from "../app/utils/env.server.ts";
-import { api, shutdownApi } from "../server/api.ts";
-import { health } from "../server/health.ts";
-import { startHttpServer, stopHttpServer } from "../server/http.ts";
-import { startPrivateRedis } from "../server/redis-process.ts";
-import { sameOrigin } from "../server/same-origin.ts";
-import { startWorkers } from "../worker/workers.ts";
+import { closeDb } from "#app/db/client.server.ts";
+import { startCheckpointer } from "#app/db/checkpointer.server.ts";
+import { runMigrations } from "#app/db/migrate.server.ts";
+import { DEMO_ACCOUNTS } from "#app/modules/auth/demo-accounts.server.ts";
+import { adminExists, issueSetupToken } from "#app/modules/auth/first-admin.server.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { shutdownSendJobs } from "#app/modules/sms/send.server.ts";
+import { closeQueues } from "#app/queue/queues.server.ts";
+import { closeRedis } from "#app/queue/redis.server.ts";
+import { getEnv, prepareDataDir } from "#app/utils/env.server.ts";
+import { api, shutdownApi } from "#server/api.ts";
+import { health } from "#server/health.ts";
+import { startHttpServer, stopHttpServer } from "#server/http.ts";
+import { startPrivateRedis } from "#server/redis-process.ts";
+import { sameOrigin } from "#server/same-origin.ts";
+import { startWorkers } from "#worker/workers.ts";
 import { buildIfStale } from "./build-if-stale.ts";
 
 if (process.env.NODE_ENV === "production" && !buildIfStale((line) => console.log(`[start] ${line}`))) process.exit(1);
@@ -44,16 +44,23 @@ const workers = env.WORKER === "inline" ? await startWorkers() : undefined;
 const url = `http://localhost:${env.PORT}`;
 console.log(`[start] SMS Gateway is up on ${url} (${env.NODE_ENV}, worker ${env.WORKER}, data in ${env.DATA_DIR})`);
 if (env.testMode.active) {
-  const what = [env.testMode.payments && "payments are the offline test-card processor", env.testMode.sms && "SMS go to the simulator"];
+  const what = [
+    env.testMode.payments && "payments are the offline test-card processor",
+    env.testMode.sms && "SMS go to the simulator",
+  ];
   console.log(`[start] test mode: ${what.filter(Boolean).join(", ")}`);
 }
 if (demoSeeded) {
   // Never the passwords: the README's demo table has them.
-  console.log(`[start] demo accounts created: ${DEMO_ACCOUNTS.admin.email} (admin), ${DEMO_ACCOUNTS.customer.email} (customer); passwords in the README`);
+  console.log(
+    `[start] demo accounts created: ${DEMO_ACCOUNTS.admin.email} (admin), ${DEMO_ACCOUNTS.customer.email} (customer); passwords in the README`,
+  );
 }
 if (!adminExists()) {
   const { token, expiresAt } = issueSetupToken();
-  console.log(`[start] no administrator yet: create one at ${url}/setup/${token} (one use, until ${expiresAt.toISOString()})`);
+  console.log(
+    `[start] no administrator yet: create one at ${url}/setup/${token} (one use, until ${expiresAt.toISOString()})`,
+  );
 }
 
 let stopping = false;

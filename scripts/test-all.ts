@@ -56,8 +56,20 @@ if (run("format", "npm", ["run", "--silent", "format:check"])) {
 
 if (!onlyE2e) {
   const file = resolve(out, "vitest.json");
-  const passed = run("vitest", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`]);
-  const report = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; success: boolean }>(file);
+  const passed = run("vitest", "npx", [
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${file}`,
+  ]);
+  const report = readJson<{
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    success: boolean;
+  }>(file);
   if (report) {
     total.passed += report.numPassedTests;
     total.failed += report.numFailedTests;
@@ -75,7 +87,9 @@ if (!onlyUnit) {
     total.failed += 1;
   } else {
     const file = resolve(out, "playwright.json");
-    const passed = run("playwright", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+    const passed = run("playwright", "npx", ["playwright", "test", "--reporter=list,json"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+    });
     const report = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(file);
     if (report) {
       total.passed += report.stats.expected + report.stats.flaky;

@@ -1,11 +1,14 @@
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { type ApiRequest, type ApiResponse, handleApiRequest, MAX_BODY_BYTES } from "../app/api/handler.server.ts";
-import { API_BASE } from "../app/api/define-route.ts";
-import { answer, type Extension } from "./http.ts";
+import { type ApiRequest, type ApiResponse, handleApiRequest, MAX_BODY_BYTES } from "#app/api/handler.server.ts";
+import { API_BASE } from "#app/api/define-route.ts";
+import { answer, type Extension } from "#server/http.ts";
 
 function isApiPath(url: string): boolean {
-  return url.startsWith(API_BASE) && (url.length === API_BASE.length || url[API_BASE.length] === "/" || url[API_BASE.length] === "?");
+  return (
+    url.startsWith(API_BASE) &&
+    (url.length === API_BASE.length || url[API_BASE.length] === "/" || url[API_BASE.length] === "?")
+  );
 }
 
 /** Reads the body up to the limit; past it, stops reading and says so. */
@@ -30,7 +33,6 @@ function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boole
     req.once("error", reject);
   });
 }
-
 
 /** /api/v1/* served by the API core on plain Node http, before React Router. */
 export function apiExtension(handle: (request: ApiRequest) => Promise<ApiResponse> = handleApiRequest): Extension {

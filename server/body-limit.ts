@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_IMAGE_BYTES } from "../app/modules/shop/packages.ts";
-import { getEnv } from "../app/utils/env.server.ts";
+import { MAX_IMAGE_BYTES } from "#app/modules/shop/packages.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 /**
  * The two uploads read their own, larger limit while the file streams in and answer a too-large file

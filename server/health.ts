@@ -1,7 +1,7 @@
-import { answer, type Extension } from "./http.ts";
-import { checkDatabase } from "../app/modules/health/health.server.ts";
-import { redisForRequest } from "../app/queue/redis.server.ts";
-import { log } from "../app/utils/log.server.ts";
+import { answer, type Extension } from "#server/http.ts";
+import { checkDatabase } from "#app/modules/health/health.server.ts";
+import { redisForRequest } from "#app/queue/redis.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 const HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store" };
 

@@ -5,10 +5,10 @@ import { createRequestListener } from "@react-router/node";
 import type { ServerBuild } from "react-router";
 import proxyAddr from "proxy-addr";
 import sirv from "sirv";
-import { getEnv } from "../app/utils/env.server.ts";
-import { CLIENT_IP_HEADER } from "../app/utils/http.server.ts";
-import { countBody, refuseDeclaredTooLarge } from "./body-limit.ts";
-import { serveUploads } from "./uploads.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { CLIENT_IP_HEADER } from "#app/utils/http.server.ts";
+import { countBody, refuseDeclaredTooLarge } from "#server/body-limit.ts";
+import { serveUploads } from "#server/uploads.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
@@ -29,15 +29,16 @@ export function clientAddress(req: IncomingMessage): string {
 
 let base: Readonly<Record<string, string>> | undefined;
 /** What every answer carries (pages add their Content-Security-Policy). */
-const baseHeaders = (): Readonly<Record<string, string>> => (base ??= {
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "strict-origin-when-cross-origin",
-  "X-Frame-Options": "DENY",
-  // No page of ours shares its window with another site's, nor uses these devices; payment for Stripe's frames.
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), usb=(), payment=(self \"https://js.stripe.com\")",
-  ...(getEnv().isProduction ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
-});
+const baseHeaders = (): Readonly<Record<string, string>> =>
+  (base ??= {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    // No page of ours shares its window with another site's, nor uses these devices; payment for Stripe's frames.
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": 'camera=(), microphone=(), geolocation=(), usb=(), payment=(self "https://js.stripe.com")',
+    ...(getEnv().isProduction ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
+  });
 
 function setBaseHeaders(res: ServerResponse) {
   const headers = baseHeaders();
@@ -52,7 +53,12 @@ const EXTENSION_CSP = { "Content-Security-Policy": "default-src 'none'; frame-an
  * setHeader one by one on the API's hot path (Node validates and merges each of those).
  */
 export function answer(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
-  res.writeHead(status, { ...baseHeaders(), ...EXTENSION_CSP, ...headers, "Content-Length": String(Buffer.byteLength(body)) });
+  res.writeHead(status, {
+    ...baseHeaders(),
+    ...EXTENSION_CSP,
+    ...headers,
+    "Content-Length": String(Buffer.byteLength(body)),
+  });
   res.end(body);
 }
 
@@ -97,7 +103,8 @@ function neverStoreWhenSignedIn(req: IncomingMessage, res: ServerResponse): void
   if (!SESSION_COOKIE.test(req.headers.cookie ?? "")) return;
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
-    const headers = args.find((arg) => typeof arg === "object" && arg !== null && !Array.isArray(arg)) as Record<string, unknown> | undefined;
+    const headers = args.find((arg) => typeof arg === "object" && arg !== null && !Array.isArray(arg)) as
+      Record<string, unknown> | undefined;
     for (const name of Object.keys(headers ?? {})) if (name.toLowerCase() === "cache-control") delete headers![name];
     this.setHeader("Cache-Control", "no-store");
     return writeHead.apply(this, args);

@@ -2,9 +2,9 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
-import { redisOptions } from "../app/queue/redis.server.ts";
-import { getEnv } from "../app/utils/env.server.ts";
-import { freePort } from "./free-port.ts";
+import { redisOptions } from "#app/queue/redis.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { freePort } from "#server/free-port.ts";
 
 export { freePort };
 
@@ -13,14 +13,21 @@ export type PrivateRedis = { url: string; pid?: number; stop: () => Promise<void
 
 export class RedisNotInstalledError extends Error {
   constructor() {
-    super("redis-server was not found on PATH. Install it with: sudo apt-get install -y redis-server (or set REDIS_URL).");
+    super(
+      "redis-server was not found on PATH. Install it with: sudo apt-get install -y redis-server (or set REDIS_URL).",
+    );
     this.name = "RedisNotInstalledError";
   }
 }
 
 async function answers(url: string, attempts = 1): Promise<boolean> {
   for (let i = 0; i < attempts; i++) {
-    const client = new Redis({ ...redisOptions(url), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis({
+      ...redisOptions(url),
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on("error", () => {});
     try {
       await client.connect();
@@ -49,7 +56,10 @@ async function setMaxMemory(url: string, maxMemory: string): Promise<void> {
  * (REDIS_MAXMEMORY) with no eviction (queued sends must never be dropped: a full Redis refuses new
  * writes instead), a unix socket when the path allows it. Reuses one still running from an earlier start.
  */
-export async function startPrivateRedis(dataDir: string, { maxMemory = getEnv().REDIS_MAXMEMORY } = {}): Promise<PrivateRedis> {
+export async function startPrivateRedis(
+  dataDir: string,
+  { maxMemory = getEnv().REDIS_MAXMEMORY } = {},
+): Promise<PrivateRedis> {
   if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).error) throw new RedisNotInstalledError();
   const dir = resolve(dataDir, "redis");
   mkdirSync(dir, { recursive: true });
@@ -68,15 +78,24 @@ export async function startPrivateRedis(dataDir: string, { maxMemory = getEnv().
   if (useSocket) rmSync(socket, { force: true });
 
   const args = [
-    "--port", String(port),
-    "--bind", "127.0.0.1",
-    "--dir", dir,
-    "--appendonly", "yes",
-    "--maxmemory", maxMemory,
-    "--maxmemory-policy", "noeviction",
-    "--save", "",
-    "--daemonize", "no",
-    "--logfile", resolve(dir, "redis.log"),
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--dir",
+    dir,
+    "--appendonly",
+    "yes",
+    "--maxmemory",
+    maxMemory,
+    "--maxmemory-policy",
+    "noeviction",
+    "--save",
+    "",
+    "--daemonize",
+    "no",
+    "--logfile",
+    resolve(dir, "redis.log"),
     ...(useSocket ? ["--unixsocket", socket, "--unixsocketperm", "700"] : []),
   ];
   const child: ChildProcess = spawn("redis-server", args, { stdio: "ignore" });

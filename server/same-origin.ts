@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import { publicOrigin } from "../app/utils/http.server.ts";
-import { answer, type Extension } from "./http.ts";
+import { publicOrigin } from "#app/utils/http.server.ts";
+import { answer, type Extension } from "#server/http.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -35,6 +35,11 @@ export function crossSiteReason(req: IncomingMessage): string | null {
 export const sameOrigin: Extension = (req, res) => {
   const reason = crossSiteReason(req);
   if (!reason) return false;
-  answer(res, 403, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }, "Cross-site request refused.");
+  answer(
+    res,
+    403,
+    { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    "Cross-site request refused.",
+  );
   return true;
 };

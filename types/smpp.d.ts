@@ -40,7 +40,11 @@ declare module "smpp" {
   export class Session extends EventEmitter {
     socket: Socket;
     /** Any object with these members will do (the transport sends hand-encoded PDUs). */
-    send(pdu: Pick<PDU, "command" | "sequence_number" | "isResponse" | "toBuffer">, onResponse?: OnResponse, onSent?: OnResponse): boolean;
+    send(
+      pdu: Pick<PDU, "command" | "sequence_number" | "isResponse" | "toBuffer">,
+      onResponse?: OnResponse,
+      onSent?: OnResponse,
+    ): boolean;
     close(callback?: () => void): void;
     destroy(callback?: () => void): void;
     pause(): void;
@@ -63,7 +67,10 @@ declare module "smpp" {
     PDU: typeof PDU;
     /** Command status names to values, e.g. errors.ESME_RTHROTTLED === 0x58. */
     errors: Record<string, number>;
-    encodings: Record<string, { match(value: string): boolean; encode(value: string): Buffer; decode(value: Buffer): string }>;
+    encodings: Record<
+      string,
+      { match(value: string): boolean; encode(value: string): Buffer; decode(value: Buffer): string }
+    >;
   };
   export default smpp;
 }

@@ -1,13 +1,13 @@
 // npm run worker: queue workers as their own process (use with WORKER=off on the web side).
 import { getPriority, setPriority } from "node:os";
-import { closeQueues } from "../app/queue/queues.server.ts";
-import { closeRedis } from "../app/queue/redis.server.ts";
-import { closeDb } from "../app/db/client.server.ts";
-import { startCheckpointer } from "../app/db/checkpointer.server.ts";
-import { runMigrations } from "../app/db/migrate.server.ts";
-import { shutdownSendJobs } from "../app/modules/sms/send.server.ts";
-import { getEnv, prepareDataDir } from "../app/utils/env.server.ts";
-import { startWorkers } from "./workers.ts";
+import { closeQueues } from "#app/queue/queues.server.ts";
+import { closeRedis } from "#app/queue/redis.server.ts";
+import { closeDb } from "#app/db/client.server.ts";
+import { startCheckpointer } from "#app/db/checkpointer.server.ts";
+import { runMigrations } from "#app/db/migrate.server.ts";
+import { shutdownSendJobs } from "#app/modules/sms/send.server.ts";
+import { getEnv, prepareDataDir } from "#app/utils/env.server.ts";
+import { startWorkers } from "#worker/workers.ts";
 
 // Under load the web's answers come first: sending is throughput work that may lag a moment
 // behind, while an API client or a person waits on every request.

@@ -1,6 +1,6 @@
 // What a worker job module declares; registry.ts lists them and workers.ts runs them.
 import type { Job, WorkerOptions } from "bullmq";
-import type { QueueName } from "../app/queue/queues.server.ts";
+import type { QueueName } from "#app/queue/queues.server.ts";
 
 export type JobDefinition = {
   queue: QueueName;

@@ -1,12 +1,12 @@
-import { demoPurge } from "./jobs/demo-purge.ts";
-import { housekeeping } from "./jobs/housekeeping.ts";
-import { supportMail } from "./jobs/support-mail.ts";
-import { smsReconcile } from "./jobs/sms-reconcile.ts";
-import { smsSchedule } from "./jobs/sms-schedule.ts";
-import { smsScheduleReconcile } from "./jobs/sms-schedule-reconcile.ts";
-import { smsSend } from "./jobs/sms-send.ts";
-import { groupSend } from "./jobs/group-send.ts";
-import type { JobDefinition } from "./job-definition.ts";
+import { demoPurge } from "#worker/jobs/demo-purge.ts";
+import { housekeeping } from "#worker/jobs/housekeeping.ts";
+import { supportMail } from "#worker/jobs/support-mail.ts";
+import { smsReconcile } from "#worker/jobs/sms-reconcile.ts";
+import { smsSchedule } from "#worker/jobs/sms-schedule.ts";
+import { smsScheduleReconcile } from "#worker/jobs/sms-schedule-reconcile.ts";
+import { smsSend } from "#worker/jobs/sms-send.ts";
+import { groupSend } from "#worker/jobs/group-send.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
 
 export const jobDefinitions: JobDefinition[] = [
   housekeeping,

@@ -1,10 +1,10 @@
 import { Worker } from "bullmq";
-import { getQueue, QUEUE_SETTINGS, queueBaseOptions } from "../app/queue/queues.server.ts";
-import { createWorkerConnection } from "../app/queue/redis.server.ts";
-import { startRedisMemoryWatch } from "../app/queue/redis-memory.server.ts";
-import { log } from "../app/utils/log.server.ts";
-import type { JobDefinition } from "./job-definition.ts";
-import { jobDefinitions } from "./registry.ts";
+import { getQueue, QUEUE_SETTINGS, queueBaseOptions } from "#app/queue/queues.server.ts";
+import { createWorkerConnection } from "#app/queue/redis.server.ts";
+import { startRedisMemoryWatch } from "#app/queue/redis-memory.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
+import { jobDefinitions } from "#worker/registry.ts";
 
 export type RunningWorkers = { close: () => Promise<void> };
 
@@ -41,7 +41,11 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
             schedule.id,
             "every" in schedule ? { every: schedule.every } : { pattern: schedule.pattern, tz: "UTC" },
             // Each run would otherwise stay in Redis for good (1,440 a day for a one-minute job).
-            { name: schedule.id, data: schedule.data, opts: { removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } } },
+            {
+              name: schedule.id,
+              data: schedule.data,
+              opts: { removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
+            },
           ),
         giveUpAt,
       );
@@ -58,7 +62,11 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
     worker.on("failed", (job, error) => {
       // A failed attempt that will be retried is routine (e.g. a throttling SMSC); the last one is not.
       const final = !job || Boolean(job.finishedOn);
-      log(final ? "error" : "info", "worker", `${definition.queue} job ${job?.id} ${final ? "failed" : "will retry"}: ${error.message}`);
+      log(
+        final ? "error" : "info",
+        "worker",
+        `${definition.queue} job ${job?.id} ${final ? "failed" : "will retry"}: ${error.message}`,
+      );
     });
     workers.push(worker);
   }

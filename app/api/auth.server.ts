@@ -11,13 +11,20 @@
 // the script creates a new random one, which invalidates every entry too.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { getRedis, logRedisFailure, redisForRequest, redisKey } from "../queue/redis.server.ts";
-import { clock } from "../utils/clock.server.ts";
-import { Coalescer } from "../utils/coalescer.server.ts";
-import { log } from "../utils/log.server.ts";
-import { hit } from "../utils/rate-limit.server.ts";
-import { ApiError } from "./errors.ts";
-import { findKeyOwner, hashApiKey, isWellFormedApiKey, type KeyOwner, recordKeyUse, storeNewApiKey } from "../modules/api-keys/keys.server.ts";
+import { getRedis, logRedisFailure, redisForRequest, redisKey } from "#app/queue/redis.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { Coalescer } from "#app/utils/coalescer.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { hit } from "#app/utils/rate-limit.server.ts";
+import { ApiError } from "#app/api/errors.ts";
+import {
+  findKeyOwner,
+  hashApiKey,
+  isWellFormedApiKey,
+  type KeyOwner,
+  recordKeyUse,
+  storeNewApiKey,
+} from "#app/modules/api-keys/keys.server.ts";
 
 const WINDOW_MS = 60_000;
 // Only a safety net for the case where Redis could not be told about a regeneration.
@@ -46,7 +53,9 @@ for i = 2, #KEYS do
 end
 return out`;
 
-type GateRedis = Redis & { apiGate(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<(string | number)[]> };
+type GateRedis = Redis & {
+  apiGate(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<(string | number)[]>;
+};
 const defined = new WeakSet<Redis>();
 
 function gateRedis(): GateRedis {
@@ -74,9 +83,17 @@ async function passGates(rateIds: string[]): Promise<Gate[]> {
   for (const rateId of rateIds) requests.set(rateId, (requests.get(rateId) ?? 0) + 1);
   const due = [...requests];
   const keys = [epochKey(), ...due.map(([rateId]) => redisKey("rl", "api", rateId))];
-  const out = await gateRedis().apiGate(keys.length, ...keys, WINDOW_MS, randomUUID(), ...due.map(([, count]) => count));
+  const out = await gateRedis().apiGate(
+    keys.length,
+    ...keys,
+    WINDOW_MS,
+    randomUUID(),
+    ...due.map(([, count]) => count),
+  );
   const epoch = String(out[0]);
-  const counted = new Map(due.map(([rateId, count], i) => [rateId, { count: Number(out[1 + 2 * i]) - count, ttl: Number(out[2 + 2 * i]) }]));
+  const counted = new Map(
+    due.map(([rateId, count], i) => [rateId, { count: Number(out[1 + 2 * i]) - count, ttl: Number(out[2 + 2 * i]) }]),
+  );
   // The requests of one key take the counts up to the total, in arrival order.
   return rateIds.map((rateId) => {
     const key = counted.get(rateId)!;
@@ -117,7 +134,11 @@ const invalidKey = () =>
  * The key's owner and the rate limit state, or an ApiError (401, 429). `perMinute` is the limit
  * per key. When Redis cannot be reached the key is checked in SQLite and counted in memory.
  */
-export async function authenticate(authorization: string | undefined, perMinute: number, apiGate: ApiGate): Promise<Authenticated> {
+export async function authenticate(
+  authorization: string | undefined,
+  perMinute: number,
+  apiGate: ApiGate,
+): Promise<Authenticated> {
   const key = bearerKey(authorization);
   if (!isWellFormedApiKey(key)) throw invalidKey();
   const hash = hashApiKey(key);
@@ -195,7 +216,12 @@ export async function regenerateApiKey(userId: number): Promise<{ key: string; r
   try {
     await getRedis().set(epochKey(), randomUUID());
   } catch (error) {
-    log("error", "api", `API key of user ${userId} replaced, but other processes may accept the old one for ${CACHE_TTL_MS / 1000} s`, error);
+    log(
+      "error",
+      "api",
+      `API key of user ${userId} replaced, but other processes may accept the old one for ${CACHE_TTL_MS / 1000} s`,
+      error,
+    );
   }
   return { key, replaced: oldHash !== null };
 }

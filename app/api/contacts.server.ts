@@ -1,15 +1,20 @@
 // Contacts, groups and group sends as the REST API shows them, on the contacts module's own domain
 // functions (the screens' rules; the owner's id in every WHERE clause).
 import { z } from "zod";
-import { type Contact, createContact, listContactsAfter, type NamePosition } from "../modules/contacts/contacts.server.ts";
-import { NotFoundError } from "../modules/contacts/errors.ts";
-import { describeGroupSend, type GroupSendReport } from "../modules/contacts/group-send.ts";
-import { getGroupSendReport, latestGroupSendId, startGroupSend } from "../modules/contacts/group-send.server.ts";
-import { type Group, latestGroupId, listGroupsAfter } from "../modules/contacts/groups.server.ts";
-import { decodeCursor, encodeCursor } from "./cursor.server.ts";
-import { ApiError } from "./errors.ts";
-import { idempotencyConflict } from "./messages.server.ts";
-import type { ApiContact, ApiGroupSend } from "./schemas.ts";
+import {
+  type Contact,
+  createContact,
+  listContactsAfter,
+  type NamePosition,
+} from "#app/modules/contacts/contacts.server.ts";
+import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { describeGroupSend, type GroupSendReport } from "#app/modules/contacts/group-send.ts";
+import { getGroupSendReport, latestGroupSendId, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { type Group, latestGroupId, listGroupsAfter } from "#app/modules/contacts/groups.server.ts";
+import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
+import { ApiError } from "#app/api/errors.ts";
+import { idempotencyConflict } from "#app/api/messages.server.ts";
+import type { ApiContact, ApiGroupSend } from "#app/api/schemas.ts";
 
 const Position = z.tuple([z.string().max(1_000), z.int().positive().max(Number.MAX_SAFE_INTEGER)]);
 
@@ -20,10 +25,18 @@ function readPosition(kind: string, cursor: string | undefined): NamePosition | 
 }
 
 /** One row more than asked says whether there is a next page. */
-function page<T extends { id: number; name: string }, U>(kind: string, rows: T[], limit: number, present: (row: T) => U) {
+function page<T extends { id: number; name: string }, U>(
+  kind: string,
+  rows: T[],
+  limit: number,
+  present: (row: T) => U,
+) {
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
-  return { data: shown.map(present), nextCursor: rows.length > limit ? encodeCursor(kind, [last.name, last.id]) : null };
+  return {
+    data: shown.map(present),
+    nextCursor: rows.length > limit ? encodeCursor(kind, [last.name, last.id]) : null,
+  };
 }
 
 function presentContact({ status, ...contact }: Contact): ApiContact {
@@ -39,12 +52,16 @@ export function listApiContacts(userId: number, query: { group?: number; cursor?
   return page(CONTACTS, rows, query.limit, presentContact);
 }
 
-export function createApiContact(userId: number, input: { name: string; phone: string; email: string; groupIds: number[] }): ApiContact {
+export function createApiContact(
+  userId: number,
+  input: { name: string; phone: string; email: string; groupIds: number[] },
+): ApiContact {
   try {
     return presentContact(createContact(userId, input));
   } catch (error) {
     // The only id in the body: one of them is not one of the user's groups.
-    if (error instanceof NotFoundError) throw new ApiError("not_found", "No group with one of these ids in your account", { field: "groupIds" });
+    if (error instanceof NotFoundError)
+      throw new ApiError("not_found", "No group with one of these ids in your account", { field: "groupIds" });
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 // Opaque page cursors: clients pass back what they were given, so the paging scheme can change
 // without breaking them. Each list has its own kind, so one list's cursor is refused by another.
 import type { z } from "zod";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "#app/api/errors.ts";
 
 export function encodeCursor(kind: string, position: unknown): string {
   return Buffer.from(`${kind}:${JSON.stringify(position)}`).toString("base64url");

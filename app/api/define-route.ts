@@ -1,8 +1,8 @@
 // One REST route's declaration: its method, path, schemas, documentation and handler. The route
 // table (routes.server.ts) is a list of these; the dispatcher and the OpenAPI document read it.
 import type { z } from "zod";
-import type { ApiErrorCode } from "./errors.ts";
-import type { SendBatcher } from "./send-batcher.server.ts";
+import type { ApiErrorCode } from "#app/api/errors.ts";
+import type { SendBatcher } from "#app/api/send-batcher.server.ts";
 
 export const API_BASE = "/api/v1";
 

@@ -1,21 +1,40 @@
 // The REST API's error codes and their HTTP statuses, documented in the OpenAPI document from here.
 
 export const API_ERRORS = {
-  invalid_request: { status: 400, description: "The request could not be read: malformed JSON, a bad query parameter or header." },
+  invalid_request: {
+    status: 400,
+    description: "The request could not be read: malformed JSON, a bad query parameter or header.",
+  },
   unauthorized: { status: 401, description: "No API key, or not a valid one (e.g. replaced by Regenerate)." },
-  insufficient_credits: { status: 402, description: "Not enough credits for this message; nothing was sent or charged." },
+  insufficient_credits: {
+    status: 402,
+    description: "Not enough credits for this message; nothing was sent or charged.",
+  },
   quota_exceeded: {
     status: 403,
-    description: "Your account already holds as many of these as its quota allows (contacts, groups, scheduled messages); nothing was created.",
+    description:
+      "Your account already holds as many of these as its quota allows (contacts, groups, scheduled messages); nothing was created.",
   },
   not_found: { status: 404, description: "No such resource, or it belongs to another account." },
   method_not_allowed: { status: 405, description: "The path exists but not with this method (see the Allow header)." },
-  idempotency_conflict: { status: 409, description: "This Idempotency-Key was used before with a different request body." },
-  already_sent: { status: 409, description: "The message has already gone out (or was never a scheduled one), so it cannot be cancelled." },
+  idempotency_conflict: {
+    status: 409,
+    description: "This Idempotency-Key was used before with a different request body.",
+  },
+  already_sent: {
+    status: 409,
+    description: "The message has already gone out (or was never a scheduled one), so it cannot be cancelled.",
+  },
   payload_too_large: { status: 413, description: "The request body is larger than allowed." },
-  unsupported_media_type: { status: 415, description: "The request body must be JSON (Content-Type: application/json)." },
+  unsupported_media_type: {
+    status: 415,
+    description: "The request body must be JSON (Content-Type: application/json).",
+  },
   validation_failed: { status: 422, description: "A field is missing or invalid; `field` names it." },
-  nothing_to_send: { status: 422, description: "The group has no contacts, or all of them opted out; nothing was sent." },
+  nothing_to_send: {
+    status: 422,
+    description: "The group has no contacts, or all of them opted out; nothing was sent.",
+  },
   rate_limited: { status: 429, description: "Too many requests with this key; wait the seconds in Retry-After." },
   internal_error: { status: 500, description: "Something went wrong on our side; the request may be retried." },
 } as const;

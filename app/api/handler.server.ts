@@ -1,19 +1,25 @@
 // The REST API core: a plain request in, a plain JSON response out, no framework. The Node adapter
 // (server/api.ts) and the tests both call it.
 import type { z } from "zod";
-import { getEnv } from "../utils/env.server.ts";
-import { publicOrigin } from "../utils/http.server.ts";
-import { log } from "../utils/log.server.ts";
-import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "../modules/contacts/errors.ts";
-import { InsufficientCreditsError } from "../modules/credits/ledger.server.ts";
-import { QuotaExceededError } from "../modules/quotas/quotas.server.ts";
-import { ScheduleNotFoundError } from "../modules/scheduling/schedules.server.ts";
-import { authenticate, createApiGate, type RateLimit, rateLimitHeaders } from "./auth.server.ts";
-import { ApiError } from "./errors.ts";
-import type { ApiRoute } from "./define-route.ts";
-import { API_ROUTES } from "./routes.server.ts";
-import { IdempotencyKeyHeader } from "./schemas.ts";
-import { createSendBatcher } from "./send-batcher.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { publicOrigin } from "#app/utils/http.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import {
+  DuplicateGroupNameError,
+  DuplicatePhoneError,
+  EmptyGroupError,
+  InactiveContactError,
+  NotFoundError,
+} from "#app/modules/contacts/errors.ts";
+import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
+import { ScheduleNotFoundError } from "#app/modules/scheduling/schedules.server.ts";
+import { authenticate, createApiGate, type RateLimit, rateLimitHeaders } from "#app/api/auth.server.ts";
+import { ApiError } from "#app/api/errors.ts";
+import type { ApiRoute } from "#app/api/define-route.ts";
+import { API_ROUTES } from "#app/api/routes.server.ts";
+import { IdempotencyKeyHeader } from "#app/api/schemas.ts";
+import { createSendBatcher } from "#app/api/send-batcher.server.ts";
 
 /** Enough for the longest message in any encoding, JSON-escaped; more is refused with 413. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -54,7 +60,11 @@ function matchPath(segments: string[], parts: string[]): Record<string, string> 
   return params;
 }
 
-function findRoute(table: Compiled[], method: string, pathname: string): { route: ApiRoute; params: Record<string, string> } {
+function findRoute(
+  table: Compiled[],
+  method: string,
+  pathname: string,
+): { route: ApiRoute; params: Record<string, string> } {
   const parts = pathname.split("/");
   const allowed: string[] = [];
   const wanted = method === "HEAD" ? "GET" : method;
@@ -106,8 +116,15 @@ function parseBody(schema: z.ZodType, request: ApiRequest): unknown {
   if (request.bodyTooLarge || bytes > MAX_BODY_BYTES) {
     throw new ApiError("payload_too_large", `The body may be at most ${MAX_BODY_BYTES} bytes`);
   }
-  const type = header(request, "content-type")?.toLowerCase().split(";").map((part) => part.trim());
-  if (!type || type[0] !== "application/json" || type.slice(1).some((p) => p.startsWith("charset=") && p !== "charset=utf-8")) {
+  const type = header(request, "content-type")
+    ?.toLowerCase()
+    .split(";")
+    .map((part) => part.trim());
+  if (
+    !type ||
+    type[0] !== "application/json" ||
+    type.slice(1).some((p) => p.startsWith("charset=") && p !== "charset=utf-8")
+  ) {
     throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json");
   }
   let json: unknown;
@@ -127,7 +144,8 @@ function parseIdempotencyKey(request: ApiRequest): string | undefined {
   const value = header(request, "idempotency-key");
   if (value === undefined) return undefined;
   const result = IdempotencyKeyHeader.safeParse(value);
-  if (!result.success) throw new ApiError("invalid_request", result.error.issues[0].message, { field: "Idempotency-Key" });
+  if (!result.success)
+    throw new ApiError("invalid_request", result.error.issues[0].message, { field: "Idempotency-Key" });
   return result.data;
 }
 
@@ -140,10 +158,13 @@ function toApiError(error: unknown): ApiError {
       `Not enough credits: this costs ${error.needed} and your balance is ${error.balance}. Nothing was sent.`,
     );
   }
-  if (error instanceof NotFoundError || error instanceof ScheduleNotFoundError) return new ApiError("not_found", `${error.message} in your account`);
+  if (error instanceof NotFoundError || error instanceof ScheduleNotFoundError)
+    return new ApiError("not_found", `${error.message} in your account`);
   if (error instanceof DuplicatePhoneError) return new ApiError("validation_failed", error.message, { field: "phone" });
-  if (error instanceof DuplicateGroupNameError) return new ApiError("validation_failed", error.message, { field: "name" });
-  if (error instanceof EmptyGroupError || error instanceof InactiveContactError) return new ApiError("nothing_to_send", error.message);
+  if (error instanceof DuplicateGroupNameError)
+    return new ApiError("validation_failed", error.message, { field: "name" });
+  if (error instanceof EmptyGroupError || error instanceof InactiveContactError)
+    return new ApiError("nothing_to_send", error.message);
   if (error instanceof QuotaExceededError) return new ApiError("quota_exceeded", error.message);
   log("error", "api", "unexpected error", error);
   return new ApiError("internal_error", "Something went wrong on our side; please try again");
@@ -173,41 +194,49 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
     await sendBatcher.shutdown();
   };
 
-  return Object.assign(async function handleApiRequest(request: ApiRequest): Promise<ApiResponse> {
-    let rate: RateLimit | null = null;
-    try {
-      const queryAt = request.path.indexOf("?");
-      const pathname = queryAt === -1 ? request.path : request.path.slice(0, queryAt);
-      const search = queryAt === -1 ? "" : request.path.slice(queryAt + 1);
-      const { route, params } = findRoute(table, request.method.toUpperCase(), pathname);
-      let userId = 0;
-      if (route.auth) {
-        const authenticated = await authenticate(header(request, "authorization"), perMinute(), apiGate);
-        userId = authenticated.userId;
-        rate = authenticated.rate;
+  return Object.assign(
+    async function handleApiRequest(request: ApiRequest): Promise<ApiResponse> {
+      let rate: RateLimit | null = null;
+      try {
+        const queryAt = request.path.indexOf("?");
+        const pathname = queryAt === -1 ? request.path : request.path.slice(0, queryAt);
+        const search = queryAt === -1 ? "" : request.path.slice(queryAt + 1);
+        const { route, params } = findRoute(table, request.method.toUpperCase(), pathname);
+        let userId = 0;
+        if (route.auth) {
+          const authenticated = await authenticate(header(request, "authorization"), perMinute(), apiGate);
+          userId = authenticated.userId;
+          rate = authenticated.rate;
+        }
+        let parsedParams: unknown = {};
+        if (route.params) {
+          const result = route.params.safeParse(params);
+          if (!result.success)
+            throw new ApiError("not_found", "No such resource: the id must be a positive whole number");
+          parsedParams = result.data;
+        }
+        const ctx = {
+          userId,
+          params: parsedParams,
+          query: route.query ? parseQuery(route.query, search) : {},
+          idempotencyKey: route.idempotent ? parseIdempotencyKey(request) : undefined,
+          body: route.body ? parseBody(route.body, request) : undefined,
+          origin: publicOrigin(
+            (name) => header(request, name),
+            request.secure ? "https" : "http",
+            header(request, "host"),
+          ),
+          sendBatcher,
+        };
+        const result = await route.handle(ctx as never);
+        return json(result.status ?? 200, result.body, { ...rateLimitHeaders(rate), ...result.headers });
+      } catch (error) {
+        const apiError = toApiError(error);
+        return json(apiError.status, apiError.toBody(), { ...rateLimitHeaders(rate), ...apiError.headers });
       }
-      let parsedParams: unknown = {};
-      if (route.params) {
-        const result = route.params.safeParse(params);
-        if (!result.success) throw new ApiError("not_found", "No such resource: the id must be a positive whole number");
-        parsedParams = result.data;
-      }
-      const ctx = {
-        userId,
-        params: parsedParams,
-        query: route.query ? parseQuery(route.query, search) : {},
-        idempotencyKey: route.idempotent ? parseIdempotencyKey(request) : undefined,
-        body: route.body ? parseBody(route.body, request) : undefined,
-        origin: publicOrigin((name) => header(request, name), request.secure ? "https" : "http", header(request, "host")),
-        sendBatcher,
-      };
-      const result = await route.handle(ctx as never);
-      return json(result.status ?? 200, result.body, { ...rateLimitHeaders(rate), ...result.headers });
-    } catch (error) {
-      const apiError = toApiError(error);
-      return json(apiError.status, apiError.toBody(), { ...rateLimitHeaders(rate), ...apiError.headers });
-    }
-  }, { shutdown });
+    },
+    { shutdown },
+  );
 }
 
 export const handleApiRequest = createApiHandler();

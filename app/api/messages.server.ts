@@ -1,7 +1,7 @@
 // Messages as the REST API shows them, read through the sms module's own-messages (another
 // account's message is simply not found). Sending goes through the same queueMessages as the screens.
 import { z } from "zod";
-import type { MessageStatus } from "../modules/sms/message-status.ts";
+import type { MessageStatus } from "#app/modules/sms/message-status.ts";
 import {
   findOccurrenceMessage,
   findOwnMessage,
@@ -9,11 +9,11 @@ import {
   type OwnMessageRow,
   ownMessagesBefore,
   scheduleHasApiRef,
-} from "../modules/sms/own-messages.server.ts";
-import { decodeCursor, encodeCursor } from "./cursor.server.ts";
-import { ApiError } from "./errors.ts";
-import type { ApiMessage } from "./schemas.ts";
-import type { SendBatcher } from "./send-batcher.server.ts";
+} from "#app/modules/sms/own-messages.server.ts";
+import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
+import { ApiError } from "#app/api/errors.ts";
+import type { ApiMessage } from "#app/api/schemas.ts";
+import type { SendBatcher } from "#app/api/send-batcher.server.ts";
 
 function present(row: OwnMessageRow): ApiMessage {
   return { ...row, createdAt: new Date(row.createdAt).toISOString() };
@@ -37,13 +37,16 @@ export function keyUsedByMessage(userId: number, key: string): boolean {
 }
 
 export const idempotencyConflict = () =>
-  new ApiError("idempotency_conflict", "This Idempotency-Key was already used with a different request body", { field: "Idempotency-Key" });
+  new ApiError("idempotency_conflict", "This Idempotency-Key was already used with a different request body", {
+    field: "Idempotency-Key",
+  });
 
 const CURSOR = "m1";
 const CursorPosition = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 
 export function listApiMessages(userId: number, options: { status?: MessageStatus; cursor?: string; limit: number }) {
-  const before = options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(CURSOR, options.cursor, CursorPosition);
+  const before =
+    options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(CURSOR, options.cursor, CursorPosition);
   // One row more than asked says whether there is a next page.
   const rows = ownMessagesBefore(userId, { status: options.status, before, limit: options.limit + 1 });
   const page = rows.slice(0, options.limit);
@@ -71,8 +74,15 @@ export async function sendApiMessage(
   const { id, to, encoding, segments, credits, createdAt } = queued;
   // The answer as it was first given: the current status is for GET /messages/{id}.
   const message: ApiMessage = {
-    id, to, body: input.body, encoding, segments, credits,
-    status: "queued", statusDetail: null, createdAt: new Date(createdAt).toISOString(),
+    id,
+    to,
+    body: input.body,
+    encoding,
+    segments,
+    credits,
+    status: "queued",
+    statusDetail: null,
+    createdAt: new Date(createdAt).toISOString(),
   };
   return { message, replayed: queued.duplicate };
 }

@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas (never by hand).
 import { z } from "zod";
-import { getEnv } from "../utils/env.server.ts";
-import { formatNumber } from "../utils/misc.ts";
-import { API_ERRORS, type ApiErrorCode } from "./errors.ts";
-import type { ApiRoute } from "./define-route.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { formatNumber } from "#app/utils/misc.ts";
+import { API_ERRORS, type ApiErrorCode } from "#app/api/errors.ts";
+import type { ApiRoute } from "#app/api/define-route.ts";
 import {
   BalanceSchema,
   ContactListSchema,
@@ -17,7 +17,7 @@ import {
   MessageSchema,
   OpenApiDocumentSchema,
   ScheduledMessageSchema,
-} from "./schemas.ts";
+} from "#app/api/schemas.ts";
 
 type Json = Record<string, unknown>;
 
@@ -49,7 +49,9 @@ export function routeErrorCodes(route: ApiRoute): ApiErrorCode[] {
   const codes = new Set<ApiErrorCode>(route.errors ?? []);
   if (route.auth) codes.add("unauthorized").add("rate_limited");
   if (route.query || route.idempotent) codes.add("invalid_request");
-  if (route.body) for (const code of ["invalid_request", "payload_too_large", "unsupported_media_type", "validation_failed"] as const) codes.add(code);
+  if (route.body)
+    for (const code of ["invalid_request", "payload_too_large", "unsupported_media_type", "validation_failed"] as const)
+      codes.add(code);
   return [...codes].sort((a, b) => API_ERRORS[a].status - API_ERRORS[b].status);
 }
 
@@ -108,14 +110,23 @@ function errorResponses(route: ApiRoute): Json {
     const [first] = codes;
     out[status] = {
       // Several codes on one status: each is described and has its example.
-      description: codes.length === 1 ? API_ERRORS[first].description : codes.map((code) => `\`${code}\`: ${API_ERRORS[code].description}`).join(" "),
-      ...(codes.includes("rate_limited") ? { headers: { "Retry-After": integerHeader("Seconds to wait before trying again.") } } : {}),
+      description:
+        codes.length === 1
+          ? API_ERRORS[first].description
+          : codes.map((code) => `\`${code}\`: ${API_ERRORS[code].description}`).join(" "),
+      ...(codes.includes("rate_limited")
+        ? { headers: { "Retry-After": integerHeader("Seconds to wait before trying again.") } }
+        : {}),
       content: {
         "application/json": {
           schema: ref("Error"),
           ...(codes.length === 1
             ? { example: example(first) }
-            : { examples: Object.fromEntries(codes.map((code) => [code, { summary: API_ERRORS[code].description, value: example(code) }])) }),
+            : {
+                examples: Object.fromEntries(
+                  codes.map((code) => [code, { summary: API_ERRORS[code].description, value: example(code) }]),
+                ),
+              }),
         },
       },
     };
@@ -128,7 +139,19 @@ function responses(route: ApiRoute, names: Map<z.ZodType, string>): Json {
     [route.success.status]: {
       description: route.success.description,
       ...(route.auth
-        ? { headers: { ...RATE_HEADERS, ...(route.idempotent ? { "Idempotent-Replayed": { description: "true when this is the answer to an earlier request with the same Idempotency-Key.", schema: { type: "string", enum: ["true"] } } } : {}) } }
+        ? {
+            headers: {
+              ...RATE_HEADERS,
+              ...(route.idempotent
+                ? {
+                    "Idempotent-Replayed": {
+                      description: "true when this is the answer to an earlier request with the same Idempotency-Key.",
+                      schema: { type: "string", enum: ["true"] },
+                    },
+                  }
+                : {}),
+            },
+          }
         : {}),
       content: { "application/json": { schema: answerSchema(route.success.schema, names) } },
     },
@@ -149,7 +172,12 @@ function operation(route: ApiRoute, names: Map<z.ZodType, string>): Json {
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: ref(names.get(route.body)!), ...(route.example?.body ? { example: route.example.body } : {}) } },
+            content: {
+              "application/json": {
+                schema: ref(names.get(route.body)!),
+                ...(route.example?.body ? { example: route.example.body } : {}),
+              },
+            },
           },
         }
       : {}),
@@ -167,9 +195,16 @@ function build(routes: ApiRoute[], origin: string): Json {
   for (const [id, schema] of Object.entries(NAMED_RESPONSES)) name(schema, id);
   for (const route of routes) if (route.body) name(route.body, `${pascal(route.operationId)}Request`);
 
-  const generated = z.toJSONSchema(registry, { io: "input", unrepresentable: "any", uri: (id) => `#/components/schemas/${id}` });
+  const generated = z.toJSONSchema(registry, {
+    io: "input",
+    unrepresentable: "any",
+    uri: (id) => `#/components/schemas/${id}`,
+  });
   const schemas: Json = {};
-  for (const [id, { $schema: _dialect, $id: _id, ...schema }] of Object.entries(generated.schemas as Record<string, Json>)) schemas[id] = schema;
+  for (const [id, { $schema: _dialect, $id: _id, ...schema }] of Object.entries(
+    generated.schemas as Record<string, Json>,
+  ))
+    schemas[id] = schema;
 
   const paths: Record<string, Json> = {};
   for (const route of routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, names);
@@ -181,7 +216,7 @@ function build(routes: ApiRoute[], origin: string): Json {
       version: "1.0.0",
       description: [
         "Send SMS and follow their delivery from your own software. Authenticate every request with your API key from the API Token page: `Authorization: Bearer <key>`. Keys never go in a URL.",
-        "Requests and answers are JSON. An error answers `{ \"error\": { \"code\", \"message\", \"field\" } }` with the HTTP status of its code.",
+        'Requests and answers are JSON. An error answers `{ "error": { "code", "message", "field" } }` with the HTTP status of its code.',
         `Each key may make ${formatNumber(getEnv().API_RATE_LIMIT_PER_MINUTE)} requests a minute; over that the answer is 429 with Retry-After.`,
       ].join("\n\n"),
     },
@@ -191,7 +226,11 @@ function build(routes: ApiRoute[], origin: string): Json {
     paths,
     components: {
       securitySchemes: {
-        apiKey: { type: "http", scheme: "bearer", description: "Your API key (smsgw_live_...), from the API Token page." },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "Your API key (smsgw_live_...), from the API Token page.",
+        },
       },
       schemas,
     },

@@ -18,7 +18,14 @@ type JsonSchema = {
   maximum?: number;
   default?: unknown;
 };
-type Parameter = { name: string; in: string; required?: boolean; description?: string; schema: JsonSchema; example?: unknown };
+type Parameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema: JsonSchema;
+  example?: unknown;
+};
 type Operation = {
   operationId: string;
   summary: string;
@@ -26,7 +33,10 @@ type Operation = {
   security?: unknown[];
   parameters?: Parameter[];
   requestBody?: { content: { "application/json": { schema: JsonSchema; example?: unknown } } };
-  responses: Record<string, { description: string; content?: { "application/json": { schema: JsonSchema } & ErrorExamples } }>;
+  responses: Record<
+    string,
+    { description: string; content?: { "application/json": { schema: JsonSchema } & ErrorExamples } }
+  >;
 };
 type ErrorExample = { error?: { code?: string } };
 type ErrorExamples = { example?: ErrorExample; examples?: Record<string, { summary?: string; value: ErrorExample }> };
@@ -86,7 +96,13 @@ function objectFields(document: Json, schema: JsonSchema, where: string): Refere
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-function curl(origin: string, method: string, path: string, operation: Operation, values: Record<string, string> = {}): string {
+function curl(
+  origin: string,
+  method: string,
+  path: string,
+  operation: Operation,
+  values: Record<string, string> = {},
+): string {
   let url = path;
   const query = new URLSearchParams();
   for (const parameter of operation.parameters ?? []) {
@@ -104,7 +120,8 @@ function curl(origin: string, method: string, path: string, operation: Operation
 
 export type ReferenceObject = { name: string; fields: ReferenceField[] };
 
-const refName = (schema: JsonSchema | undefined) => schema?.$ref?.split("/").pop() ?? schema?.items?.$ref?.split("/").pop();
+const refName = (schema: JsonSchema | undefined) =>
+  schema?.$ref?.split("/").pop() ?? schema?.items?.$ref?.split("/").pop();
 
 /** The named objects an answer is: one, or one of several (anyOf). */
 const answerNames = (schema: JsonSchema | undefined): string[] =>
@@ -131,7 +148,11 @@ function errorList(responses: Operation["responses"]): ReferenceEndpoint["errors
     .flatMap(([status, response]) => {
       const content = response.content?.["application/json"];
       if (content?.examples) {
-        return Object.entries(content.examples).map(([code, example]) => ({ status, code, description: example.summary ?? "" }));
+        return Object.entries(content.examples).map(([code, example]) => ({
+          status,
+          code,
+          description: example.summary ?? "",
+        }));
       }
       return [{ status, code: content?.example?.error?.code ?? "", description: response.description }];
     });
@@ -145,7 +166,10 @@ function errorList(responses: Operation["responses"]): ReferenceEndpoint["errors
 export function apiReference(document: Json, values: Record<string, Record<string, string>> = {}) {
   const origin = (document.servers as { url: string }[])[0].url;
   const paths = document.paths as Record<string, Record<string, Operation>>;
-  const shared = sharedObjects(document, Object.values(paths).flatMap((methods) => Object.values(methods)));
+  const shared = sharedObjects(
+    document,
+    Object.values(paths).flatMap((methods) => Object.values(methods)),
+  );
   const endpoints: ReferenceEndpoint[] = [];
   for (const [path, methods] of Object.entries(paths)) {
     for (const [lower, operation] of Object.entries(methods)) {
@@ -183,6 +207,9 @@ export function apiReference(document: Json, values: Record<string, Record<strin
       });
     }
   }
-  const objects = [...shared].map((name) => ({ name, fields: objectFields(document, { $ref: `#/components/schemas/${name}` }, "response") }));
+  const objects = [...shared].map((name) => ({
+    name,
+    fields: objectFields(document, { $ref: `#/components/schemas/${name}` }, "response"),
+  }));
   return { endpoints, objects };
 }

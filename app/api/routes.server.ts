@@ -1,15 +1,28 @@
 // The REST API's route table: the server dispatches on it and the OpenAPI document is built from
 // it, so every route answered is documented. A new endpoint is one defineRoute entry.
-import { createGroup } from "../modules/contacts/groups.server.ts";
-import { getBalance } from "../modules/credits/ledger.server.ts";
-import { smsFormConfig } from "../modules/sms/config.server.ts";
-import { createApiContact, getApiGroupSend, GROUP_SENDS_PATH, latestGroupIds, listApiContacts, listApiGroups, sendApiGroupMessage } from "./contacts.server.ts";
-import { API_BASE, type ApiRoute, defineRoute } from "./define-route.ts";
-import { notFoundError } from "./errors.ts";
-import { latestMessageId } from "../modules/sms/own-messages.server.ts";
-import { listApiMessages, sendApiMessage } from "./messages.server.ts";
-import { openApiDocument } from "./openapi.server.ts";
-import { cancelApiMessage, getApiMessageById, latestScheduledMessageId, scheduleApiMessage } from "./scheduled.server.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import {
+  createApiContact,
+  getApiGroupSend,
+  GROUP_SENDS_PATH,
+  latestGroupIds,
+  listApiContacts,
+  listApiGroups,
+  sendApiGroupMessage,
+} from "#app/api/contacts.server.ts";
+import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
+import { notFoundError } from "#app/api/errors.ts";
+import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
+import { listApiMessages, sendApiMessage } from "#app/api/messages.server.ts";
+import { openApiDocument } from "#app/api/openapi.server.ts";
+import {
+  cancelApiMessage,
+  getApiMessageById,
+  latestScheduledMessageId,
+  scheduleApiMessage,
+} from "#app/api/scheduled.server.ts";
 import {
   BalanceSchema,
   ContactListSchema,
@@ -31,7 +44,7 @@ import {
   OpenApiDocumentSchema,
   ScheduledMessageSchema,
   SentOrScheduledSchema,
-} from "./schemas.ts";
+} from "#app/api/schemas.ts";
 
 // Made on first use: their limits come from the configuration, which import does not read.
 let requestSchemas: ReturnType<typeof createRequestSchemas> | undefined;
@@ -55,7 +68,8 @@ export const API_ROUTES: ApiRoute[] = [
     idempotent: true,
     success: {
       status: 201,
-      description: "Queued, or scheduled when `sendAt` was given. A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.",
+      description:
+        "Queued, or scheduled when `sendAt` was given. A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.",
       schema: SentOrScheduledSchema,
     },
     errors: ["insufficient_credits", "quota_exceeded", "idempotency_conflict"],
@@ -105,7 +119,11 @@ export const API_ROUTES: ApiRoute[] = [
       "Stops a scheduled message (`sch_...`) that has not gone out; nothing is charged. Cancelling it again answers the same. A message that went out cannot be called back: 409.",
     auth: true,
     params: MessageIdParams,
-    success: { status: 200, description: "Cancelled: the scheduled message with status `cancelled`.", schema: ScheduledMessageSchema },
+    success: {
+      status: 200,
+      description: "Cancelled: the scheduled message with status `cancelled`.",
+      schema: ScheduledMessageSchema,
+    },
     errors: ["not_found", "already_sent"],
     example: { params: { id: "sch_7" }, readerParams: (userId) => ({ id: latestScheduledMessageId(userId) }) },
     handle: async ({ userId, params }) => ({ body: await cancelApiMessage(userId, params.id) }),
@@ -184,7 +202,11 @@ export const API_ROUTES: ApiRoute[] = [
     idempotent: true,
     success: { status: 202, description: "Started: the group send and its progress so far.", schema: GroupSendSchema },
     errors: ["insufficient_credits", "not_found", "idempotency_conflict", "nothing_to_send"],
-    example: { params: { id: 7 }, body: { body: "Our store opens at 9 tomorrow" }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }) },
+    example: {
+      params: { id: 7 },
+      body: { body: "Our store opens at 9 tomorrow" },
+      readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }),
+    },
     handle: async ({ userId, params, body, idempotencyKey, origin }) => {
       const result = await sendApiGroupMessage(userId, params.id, body.body, idempotencyKey, origin);
       return { status: 202, body: result.groupSend, headers: replayed(result.replayed) };
@@ -227,7 +249,10 @@ export const API_ROUTES: ApiRoute[] = [
     auth: false,
     success: { status: 200, description: "The OpenAPI document.", schema: OpenApiDocumentSchema },
     // Public and readable from any origin, so API tools can load it straight from the server.
-    handle: ({ origin }) => ({ body: openApiDocument(API_ROUTES, origin), headers: { "Access-Control-Allow-Origin": "*" } }),
+    handle: ({ origin }) => ({
+      body: openApiDocument(API_ROUTES, origin),
+      headers: { "Access-Control-Allow-Origin": "*" },
+    }),
   }),
 ];
 
@@ -237,7 +262,8 @@ export function readerExampleValues(userId: number): Record<string, Record<strin
   for (const route of API_ROUTES) {
     const own = route.example?.readerParams?.(userId) ?? {};
     const known = Object.entries(own).filter((entry): entry is [string, string | number] => entry[1] !== null);
-    if (known.length) values[route.operationId] = Object.fromEntries(known.map(([name, value]) => [name, String(value)]));
+    if (known.length)
+      values[route.operationId] = Object.fromEntries(known.map(([name, value]) => [name, String(value)]));
   }
   return values;
 }

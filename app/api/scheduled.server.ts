@@ -2,9 +2,9 @@
 // same rules and the same runner as the Schedule SMS screen) under an id of its own kind, sch_<id>,
 // that reads as a message: status `scheduled` until it goes out, then the status of the message it
 // became.
-import { getUserById } from "../modules/auth/users.server.ts";
-import { InsufficientCreditsError } from "../modules/credits/ledger.server.ts";
-import { TIMING_MESSAGES } from "../modules/scheduling/recurrence.ts";
+import { getUserById } from "#app/modules/auth/users.server.ts";
+import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { TIMING_MESSAGES } from "#app/modules/scheduling/recurrence.ts";
 import {
   cancelSchedule,
   createSchedule,
@@ -13,11 +13,16 @@ import {
   type Schedule,
   type ScheduleField,
   ScheduleInputError,
-} from "../modules/scheduling/schedules.server.ts";
-import { countSegments } from "../modules/sms/segments.ts";
-import { ApiError, notFoundError } from "./errors.ts";
-import { getApiMessage, getOccurrenceMessage, idempotencyConflict, keyUsedByMessage } from "./messages.server.ts";
-import { type ApiMessage, type ApiScheduledMessage, SCHEDULED_ID_PREFIX } from "./schemas.ts";
+} from "#app/modules/scheduling/schedules.server.ts";
+import { countSegments } from "#app/modules/sms/segments.ts";
+import { ApiError, notFoundError } from "#app/api/errors.ts";
+import {
+  getApiMessage,
+  getOccurrenceMessage,
+  idempotencyConflict,
+  keyUsedByMessage,
+} from "#app/api/messages.server.ts";
+import { type ApiMessage, type ApiScheduledMessage, SCHEDULED_ID_PREFIX } from "#app/api/schemas.ts";
 
 type OneOff = Schedule & { target: { kind: "phone"; to: string } };
 
@@ -49,7 +54,8 @@ function waiting(schedule: OneOff): ApiScheduledMessage {
 function present(userId: number, schedule: OneOff): ApiScheduledMessage {
   const answer = waiting(schedule);
   const message = getOccurrenceMessage(userId, schedule.id, schedule.firstSendAt);
-  if (message) return { ...message, id: answer.id, sendAt: answer.sendAt, createdAt: answer.createdAt, messageId: message.id };
+  if (message)
+    return { ...message, id: answer.id, sendAt: answer.sendAt, createdAt: answer.createdAt, messageId: message.id };
   return schedule.status === "cancelled" ? { ...answer, status: "cancelled" } : answer;
 }
 
@@ -70,7 +76,13 @@ export async function scheduleApiMessage(
     schedule = await createSchedule(
       userId,
       // The zone only labels it on the Scheduled SMS screen: a one-off has no wall-clock rule.
-      { target: { kind: "phone", to: input.to }, body: input.body, repeat: "none", firstSendAt, timeZone: getUserById(userId)?.timeZone ?? "UTC" },
+      {
+        target: { kind: "phone", to: input.to },
+        body: input.body,
+        repeat: "none",
+        firstSendAt,
+        timeZone: getUserById(userId)?.timeZone ?? "UTC",
+      },
       { apiRef: idempotencyKey },
     );
   } catch (error) {
@@ -88,7 +100,8 @@ export async function scheduleApiMessage(
     throw error;
   }
   const same = schedule.body === input.body && schedule.firstSendAt === Math.floor(firstSendAt / 1000) * 1000;
-  if (!isOneOff(schedule) || (schedule.duplicate && (schedule.target.to !== input.to || !same))) throw idempotencyConflict();
+  if (!isOneOff(schedule) || (schedule.duplicate && (schedule.target.to !== input.to || !same)))
+    throw idempotencyConflict();
   // A replay gets the first answer again: what became of the message is for GET /messages/{id}.
   return { message: waiting(schedule), replayed: schedule.duplicate };
 }
@@ -122,14 +135,20 @@ export function getApiMessageById(userId: number, id: number | string): ApiMessa
 export async function cancelApiMessage(userId: number, id: number | string): Promise<ApiScheduledMessage> {
   if (typeof id === "number") {
     if (!getApiMessage(userId, id)) throw notFoundError("message");
-    throw new ApiError("already_sent", `Message ${id} has already been sent: only a scheduled message (an sch_ id) can be cancelled`);
+    throw new ApiError(
+      "already_sent",
+      `Message ${id} has already been sent: only a scheduled message (an sch_ id) can be cancelled`,
+    );
   }
   const schedule = getSchedule(userId, scheduledIdOf(id));
   if (!isOneOff(schedule)) throw notFoundError("message");
   const wentOut = (current: OneOff) => {
     const message = present(userId, current);
     if (message.messageId !== null || current.status === "completed") {
-      throw new ApiError("already_sent", `This scheduled message went out${message.messageId ? ` as message ${message.messageId}` : ""}: it cannot be cancelled`);
+      throw new ApiError(
+        "already_sent",
+        `This scheduled message went out${message.messageId ? ` as message ${message.messageId}` : ""}: it cannot be cancelled`,
+      );
     }
     return message;
   };

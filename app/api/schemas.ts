@@ -1,14 +1,14 @@
 // The REST API's request and response shapes. The server validates with them and the OpenAPI
 // document is generated from them, so the reference cannot drift from what the server does.
 import { z } from "zod";
-import { GROUP_SEND_STATUSES } from "../db/schema/contacts.ts";
-import { emailField } from "../modules/auth/schemas.ts";
-import { SKIP_REASONS } from "../modules/contacts/group-send.ts";
-import { contactNameField, DESCRIPTION_MAX, groupNameField } from "../modules/contacts/schemas.ts";
-import { MESSAGE_STATUSES } from "../modules/sms/message-status.ts";
-import { phoneField } from "../modules/sms/phone.ts";
-import { messageBodyField, type SmsFormConfig } from "../modules/sms/schemas.ts";
-import { API_ERROR_CODES } from "./errors.ts";
+import { GROUP_SEND_STATUSES } from "#app/db/schema/contacts.ts";
+import { emailField } from "#app/modules/auth/schemas.ts";
+import { SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
+import { contactNameField, DESCRIPTION_MAX, groupNameField } from "#app/modules/contacts/schemas.ts";
+import { MESSAGE_STATUSES } from "#app/modules/sms/message-status.ts";
+import { phoneField } from "#app/modules/sms/phone.ts";
+import { messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { API_ERROR_CODES } from "#app/api/errors.ts";
 
 export const EXAMPLE_PHONE = "+12025550123";
 export const EXAMPLE_BODY = "Hello from the SMS Gateway API";
@@ -26,7 +26,8 @@ const scheduledId = z.string().regex(/^sch_[1-9][0-9]{0,14}$/);
 
 export const MessageIdParams = z.strictObject({
   id: z.union([scheduledId, positiveId()]).meta({
-    description: "A message's id (a number), or a scheduled message's id (`sch_` and a number) as POST /messages answered it.",
+    description:
+      "A message's id (a number), or a scheduled message's id (`sch_` and a number) as POST /messages answered it.",
   }),
 });
 
@@ -44,7 +45,10 @@ export function createRequestSchemas(config: SmsFormConfig) {
       examples: [EXAMPLE_BODY],
     }),
     sendAt: z.iso
-      .datetime({ offset: true, error: "sendAt must be a date and time with a zone, e.g. 2030-01-15T09:30:00Z or 2030-01-15T10:30:00+01:00" })
+      .datetime({
+        offset: true,
+        error: "sendAt must be a date and time with a zone, e.g. 2030-01-15T09:30:00Z or 2030-01-15T10:30:00+01:00",
+      })
       .optional()
       .meta({
         description:
@@ -90,7 +94,14 @@ const cursorField = (what: string) =>
     .max(500)
     .optional()
     .meta({ description: `\`nextCursor\` of the previous page; leave out for the first ${what}.` });
-const limitField = (what: string) => z.coerce.number().int().min(1).max(100).default(20).meta({ description: `${what} per page.` });
+const limitField = (what: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .meta({ description: `${what} per page.` });
 
 export const ListContactsQuery = z.strictObject({
   group: positiveId().optional().meta({ description: "Only the members of this group (one of yours)." }),
@@ -116,7 +127,10 @@ export const IdempotencyKeyHeader = z
   });
 
 export const MessageSchema = z.object({
-  id: z.int().positive().meta({ description: "The message's id, for GET /api/v1/messages/{id}.", examples: [42] }),
+  id: z
+    .int()
+    .positive()
+    .meta({ description: "The message's id, for GET /api/v1/messages/{id}.", examples: [42] }),
   to: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
   body: z.string().meta({ description: "The text as sent (line breaks as \\n).", examples: [EXAMPLE_BODY] }),
   encoding: z.enum(["GSM-7", "UCS-2"]),
@@ -132,7 +146,10 @@ export const MessageSchema = z.object({
 export type ApiMessage = z.infer<typeof MessageSchema>;
 
 export const ScheduledMessageSchema = MessageSchema.extend({
-  id: z.string().meta({ description: "The scheduled message's id, for GET and DELETE /api/v1/messages/{id}.", examples: ["sch_7"] }),
+  id: z.string().meta({
+    description: "The scheduled message's id, for GET and DELETE /api/v1/messages/{id}.",
+    examples: ["sch_7"],
+  }),
   credits: z.int().nonnegative().meta({ description: "Credits it costs (1 per segment), charged when it goes out." }),
   status: z.enum(["scheduled", "cancelled", ...MESSAGE_STATUSES]).meta({
     description:
@@ -140,7 +157,11 @@ export const ScheduledMessageSchema = MessageSchema.extend({
   }),
   sendAt: z.string().meta({ format: "date-time", description: "When it goes out (UTC).", examples: [EXAMPLE_SEND_AT] }),
   createdAt: z.string().meta({ format: "date-time", description: "When it was scheduled." }),
-  messageId: z.int().positive().nullable().meta({ description: "The message it became when it went out; null until then." }),
+  messageId: z
+    .int()
+    .positive()
+    .nullable()
+    .meta({ description: "The message it became when it went out; null until then." }),
 });
 export type ApiScheduledMessage = z.infer<typeof ScheduledMessageSchema>;
 
@@ -150,11 +171,16 @@ export const SentOrScheduledSchema = z.union([MessageSchema, ScheduledMessageSch
 const GroupRefSchema = z.object({ id: z.int().positive(), name: z.string() });
 
 export const ContactSchema = z.object({
-  id: z.int().positive().meta({ examples: [12] }),
+  id: z
+    .int()
+    .positive()
+    .meta({ examples: [12] }),
   name: z.string().meta({ examples: ["Ada Lovelace"] }),
   phone: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
   email: z.string().meta({ examples: ["ada@example.com"] }),
-  active: z.boolean().meta({ description: "false: the contact opted out; group sends skip it. New contacts are active." }),
+  active: z
+    .boolean()
+    .meta({ description: "false: the contact opted out; group sends skip it. New contacts are active." }),
   groups: z.array(GroupRefSchema).meta({ description: "The groups it belongs to, A to Z." }),
 });
 export type ApiContact = z.infer<typeof ContactSchema>;
@@ -165,7 +191,10 @@ export const ContactListSchema = z.object({
 });
 
 export const GroupSchema = z.object({
-  id: z.int().positive().meta({ examples: [7] }),
+  id: z
+    .int()
+    .positive()
+    .meta({ examples: [7] }),
   name: z.string().meta({ examples: ["Customers"] }),
   description: z.string(),
   members: z.int().nonnegative().meta({ description: "Contacts in the group, active or not." }),
@@ -177,7 +206,10 @@ export const GroupListSchema = z.object({
 });
 
 export const GroupSendSchema = z.object({
-  id: z.int().positive().meta({ description: "The group send's id, for GET /api/v1/group-sends/{id}.", examples: [3] }),
+  id: z
+    .int()
+    .positive()
+    .meta({ description: "The group send's id, for GET /api/v1/group-sends/{id}.", examples: [3] }),
   groupId: z.int().positive().nullable().meta({ description: "null once the group has been deleted." }),
   groupName: z.string(),
   body: z.string(),
@@ -188,14 +220,19 @@ export const GroupSendSchema = z.object({
   total: z.int().nonnegative().meta({ description: "Members of the group when the send started." }),
   queued: z.int().nonnegative().meta({ description: "Messages queued so far; follow each in GET /api/v1/messages." }),
   credits: z.int().nonnegative().meta({ description: "Credits charged so far." }),
-  skipped: z.int().nonnegative().meta({ description: "Members not sent to (opted out, or a number that is not valid)." }),
-  skips: z
-    .array(z.object({ name: z.string(), phone: z.string(), reason: z.string() }))
-    .meta({ description: `The first 10 skipped members and why: "${SKIP_REASONS.optedOut}" or "${SKIP_REASONS.invalid}".` }),
+  skipped: z
+    .int()
+    .nonnegative()
+    .meta({ description: "Members not sent to (opted out, or a number that is not valid)." }),
+  skips: z.array(z.object({ name: z.string(), phone: z.string(), reason: z.string() })).meta({
+    description: `The first 10 skipped members and why: "${SKIP_REASONS.optedOut}" or "${SKIP_REASONS.invalid}".`,
+  }),
   stopReason: z.string().nullable().meta({ description: "Why it stopped early or failed (e.g. the credits ran out)." }),
   summary: z.string().meta({
     description: "The report as the Groups screen words it.",
-    examples: ["Queued 98 messages (196 credits); skipped 2: +12025550100 opted out, +12025550101 invalid phone number."],
+    examples: [
+      "Queued 98 messages (196 credits); skipped 2: +12025550100 opted out, +12025550101 invalid phone number.",
+    ],
   }),
   statusUrl: z.string().meta({ description: "Where to follow its progress until `finished`." }),
 });

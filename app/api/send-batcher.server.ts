@@ -1,9 +1,9 @@
 // API sends that arrive together are queued together: one queueMessages call (one SQLite
 // transaction, one Redis round trip for the jobs) per user per millisecond instead of one per
 // request, which is what lets one process accept thousands of messages a second.
-import { Coalescer } from "../utils/coalescer.server.ts";
-import { InsufficientCreditsError } from "../modules/credits/ledger.server.ts";
-import { type NewMessage, type QueuedMessage, queueMessage, queueMessages } from "../modules/sms/send.server.ts";
+import { Coalescer } from "#app/utils/coalescer.server.ts";
+import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { type NewMessage, type QueuedMessage, queueMessage, queueMessages } from "#app/modules/sms/send.server.ts";
 
 // Keeps each write transaction short.
 const MAX_BATCH = 500;
@@ -16,7 +16,11 @@ type Send = { userId: number; message: NewMessage };
 async function queueBatch(batch: Send[]): Promise<(QueuedMessage | Promise<QueuedMessage>)[]> {
   const userId = batch[0].userId;
   try {
-    const { messages } = await queueMessages(userId, batch.map((send) => send.message), { waitForJobs: false });
+    const { messages } = await queueMessages(
+      userId,
+      batch.map((send) => send.message),
+      { waitForJobs: false },
+    );
     return messages;
   } catch (error) {
     if (!(error instanceof InsufficientCreditsError) || batch.length === 1) throw error;

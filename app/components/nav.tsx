@@ -1,6 +1,6 @@
 import { Form, href, Link, NavLink, useLocation } from "react-router";
-import { cn, formatNumber } from "../utils/misc.ts";
-import { buttonClass } from "./ui/button.tsx";
+import { cn, formatNumber } from "#app/utils/misc.ts";
+import { buttonClass } from "#app/components/ui/button.tsx";
 
 export type NavUser = { id: number; fullName: string; role: "customer" | "admin" };
 
@@ -26,9 +26,13 @@ const adminLinks = [
   { to: href("/admin/users"), label: "Accounts & Credits" },
 ];
 
-const menuItemClass = "block rounded px-3 py-2 text-sm text-slate-700 no-underline hover:bg-slate-100 hover:text-slate-900";
+const menuItemClass =
+  "block rounded px-3 py-2 text-sm text-slate-700 no-underline hover:bg-slate-100 hover:text-slate-900";
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  cn("rounded px-2 py-1 text-sm font-medium no-underline", isActive ? "text-brand-700" : "text-slate-700 hover:text-slate-900");
+  cn(
+    "rounded px-2 py-1 text-sm font-medium no-underline",
+    isActive ? "text-brand-700" : "text-slate-700 hover:text-slate-900",
+  );
 
 /** A dropdown that opens without JavaScript; keyed by location so it closes after navigating. */
 function Menu({ label, links }: { label: string; links: { to: string; label: string }[] }) {
@@ -38,7 +42,10 @@ function Menu({ label, links }: { label: string; links: { to: string; label: str
       <summary className="flex cursor-pointer items-center gap-1 rounded px-2 py-1 text-sm font-medium text-slate-700 select-none hover:text-slate-900">
         {label}
         <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 transition-transform group-open:rotate-180">
-          <path fill="currentColor" d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4Z" />
+          <path
+            fill="currentColor"
+            d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4Z"
+          />
         </svg>
       </summary>
       <ul className="absolute left-0 z-40 mt-2 w-56 rounded-md bg-white p-1 shadow-lg ring-1 ring-slate-200">
@@ -61,8 +68,19 @@ function CartLink({ count }: { count: number }) {
       aria-label={`Shopping cart, ${count} ${count === 1 ? "item" : "items"}`}
       className="relative inline-flex items-center gap-1 rounded px-2 py-1 text-slate-700 no-underline hover:text-slate-900"
     >
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="1.8">
-        <path d="M3 3h2l2.4 12.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.6L21 7H6" strokeLinecap="round" strokeLinejoin="round" />
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="h-6 w-6"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+      >
+        <path
+          d="M3 3h2l2.4 12.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.6L21 7H6"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
         <circle cx="10" cy="20" r="1.3" />
         <circle cx="17" cy="20" r="1.3" />
       </svg>
@@ -97,7 +115,14 @@ export function Nav({ user, balance, cartCount }: { user: NavUser | null; balanc
                 title="Orders"
                 className="rounded px-2 py-1 text-slate-700 hover:text-slate-900"
               >
-                <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.8">
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 24 24"
+                  className="h-5 w-5"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                >
                   <path d="M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01" strokeLinecap="round" />
                 </svg>
               </Link>

@@ -1,5 +1,5 @@
 import { useNavigation } from "react-router";
-import { Spinner } from "./ui/page.tsx";
+import { Spinner } from "#app/components/ui/page.tsx";
 
 /** The full-screen spinner: shown (after a short delay, by CSS) while a navigation or form post is slow. */
 export function PendingOverlay() {

@@ -7,7 +7,11 @@ export function TestModeBanner({ notice }: { notice: TestModeNotice }) {
       <div className="mx-auto flex w-full max-w-7xl flex-wrap items-baseline gap-x-3 gap-y-1 px-4 py-2 text-sm">
         <strong className="font-semibold">Test mode</strong>
         {notice.payments ? (
-          <span>{notice.cardsAccepted ? "Payments are test cards: no card is charged." : "Card payments are not configured."}</span>
+          <span>
+            {notice.cardsAccepted
+              ? "Payments are test cards: no card is charged."
+              : "Card payments are not configured."}
+          </span>
         ) : null}
         {notice.sms ? <span>Messages go to a simulator and reach no phone.</span> : null}
       </div>

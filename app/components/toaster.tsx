@@ -1,6 +1,6 @@
 import { type PointerEvent, useEffect, useRef, useState } from "react";
-import type { Toast } from "../utils/toast.ts";
-import { cn } from "../utils/misc.ts";
+import type { Toast } from "#app/utils/toast.ts";
+import { cn } from "#app/utils/misc.ts";
 
 const TOAST_MS = 5000;
 /** The spec's drag threshold: a toast dragged sideways past this share of its width closes. */
@@ -67,7 +67,12 @@ function ToastItem({ toast, onClose }: { toast: Toast; onClose: () => void }) {
         <p>{toast.description}</p>
       </div>
       {hydrated ? (
-        <button type="button" onClick={onClose} className="text-slate-400 hover:text-white" aria-label="Close notification">
+        <button
+          type="button"
+          onClick={onClose}
+          className="text-slate-400 hover:text-white"
+          aria-label="Close notification"
+        >
           &times;
         </button>
       ) : null}

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import { databaseFile, getSqlite } from "./client.server.ts";
+import { databaseFile, getSqlite } from "#app/db/client.server.ts";
 
 // Runs on its own thread with its own connection (CommonJS, as an eval'd worker is).
 const source = `

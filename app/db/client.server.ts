@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { resolve } from "node:path";
-import { getEnv } from "../utils/env.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 export const databaseFile = () => resolve(getEnv().DATA_DIR, "app.db");
 

@@ -2,7 +2,16 @@
 // re-exports them beside its rules (shop/orders.ts, shop/packages.ts, scheduling/recurrence.ts,
 // sms/message-status.ts).
 
-export const ORDER_STATUSES = ["Pending", "Confirmed", "Being Cooked", "Ready for Pickup", "Completed", "Cancelled", "Refunded", "Disputed"] as const;
+export const ORDER_STATUSES = [
+  "Pending",
+  "Confirmed",
+  "Being Cooked",
+  "Ready for Pickup",
+  "Completed",
+  "Cancelled",
+  "Refunded",
+  "Disputed",
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const PACKAGE_CATEGORIES = ["appetizer", "beverages", "dessert", "entree"] as const;

@@ -1,11 +1,13 @@
 import type { Statement } from "better-sqlite3";
-import { getSqlite } from "./client.server.ts";
+import { getSqlite } from "#app/db/client.server.ts";
 
 /**
  * A raw SQL statement for a hot path, prepared once on first use (code is imported before the
  * migrations run). It runs on the one connection, so inside whatever transaction is open.
  */
-export function statement<Params extends unknown[] = unknown[], Row = unknown>(source: string): () => Statement<Params, Row> {
+export function statement<Params extends unknown[] = unknown[], Row = unknown>(
+  source: string,
+): () => Statement<Params, Row> {
   let prepared: Statement<Params, Row> | undefined;
   return () => (prepared ??= getSqlite().prepare<Params, Row>(source));
 }

@@ -1,7 +1,7 @@
 // Commit, then enqueue: the row written by the transaction (with its outbox entry) is the record,
 // the job in Redis only the fast path to a worker. A job Redis does not take is added later by the
 // row's reconciler, so a failure here is not the caller's error; it is logged once per outage.
-import { log } from "../utils/log.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 // The process's enqueue outage: from the first job Redis did not take to the next it did.
 let failing = false;
@@ -18,7 +18,12 @@ export async function enqueueAfterCommit(what: string, add: () => Promise<unknow
   } catch (error) {
     if (failing) return;
     failing = true;
-    log("error", "queue", `could not add the job for ${what}; until Redis takes jobs again, the reconcilers add them from SQLite (logged once per outage)`, error);
+    log(
+      "error",
+      "queue",
+      `could not add the job for ${what}; until Redis takes jobs again, the reconcilers add them from SQLite (logged once per outage)`,
+      error,
+    );
     return;
   }
   if (!failing) return;

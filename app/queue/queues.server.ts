@@ -1,8 +1,8 @@
 import { Queue, type QueueOptions } from "bullmq";
-import { scheduleRepeatStrategy } from "../modules/scheduling/recurrence.ts";
-import { getEnv } from "../utils/env.server.ts";
-import { log } from "../utils/log.server.ts";
-import { getRedis, redisForRequest } from "./redis.server.ts";
+import { scheduleRepeatStrategy } from "#app/modules/scheduling/recurrence.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { getRedis, redisForRequest } from "#app/queue/redis.server.ts";
 
 /** Every queue of the product, by name. Workers and producers meet here. */
 export const QUEUES = {

@@ -1,9 +1,9 @@
 // A warning before Redis is full: with maxmemory and noeviction, a full Redis refuses new jobs (sends
 // then wait in SQLite for the reconciler), so the operator should hear about it while there is room.
 import type { Redis } from "ioredis";
-import { log } from "../utils/log.server.ts";
-import { formatNumber } from "../utils/misc.ts";
-import { logRedisFailure, redisForRequest } from "./redis.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { formatNumber } from "#app/utils/misc.ts";
+import { logRedisFailure, redisForRequest } from "#app/queue/redis.server.ts";
 
 /** Used memory past this share of maxmemory is logged as a warning. */
 export const REDIS_MEMORY_WARN_RATIO = 0.8;
@@ -37,7 +37,11 @@ export function redisMemoryCheck(redis: () => Redis = redisForRequest): () => Pr
     above = nowAbove;
     const share = `${megabytes(used)} of its ${megabytes(max)} maxmemory (${Math.round((used / max) * 100)} %)`;
     if (above) {
-      log("warn", "redis", `memory: Redis uses ${share}; when it is full new sends wait in SQLite. Raise REDIS_MAXMEMORY or look for a backlog.`);
+      log(
+        "warn",
+        "redis",
+        `memory: Redis uses ${share}; when it is full new sends wait in SQLite. Raise REDIS_MAXMEMORY or look for a backlog.`,
+      );
     } else {
       log("info", "redis", `memory: back under ${Math.round(REDIS_MEMORY_WARN_RATIO * 100)} %: Redis uses ${share}`);
     }

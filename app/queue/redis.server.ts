@@ -1,8 +1,8 @@
 import { Redis, type RedisOptions } from "ioredis";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { getEnv } from "../utils/env.server.ts";
-import { log } from "../utils/log.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 /** File where the start command leaves the address of the Redis it runs, for separate workers. */
 export const redisUrlFile = () => resolve(getEnv().DATA_DIR, "redis.url");

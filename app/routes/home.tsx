@@ -1,12 +1,18 @@
 import { Form, href, Link, useSubmit } from "react-router";
-import { Badge } from "../components/ui/badge.tsx";
-import { Button, ButtonLink } from "../components/ui/button.tsx";
-import { Field, SelectField } from "../components/ui/field.tsx";
-import { PageHeader } from "../components/ui/page.tsx";
-import { CATEGORY_LABELS, PACKAGE_CATEGORIES, packageTitle, parseHomeFilters, SORT_OPTIONS } from "../modules/shop/packages.ts";
-import { listPackages } from "../modules/shop/packages.server.ts";
-import { formatDollars, formatNumber } from "../utils/misc.ts";
-import { type PageHandle, useRootData } from "../root.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { Field, SelectField } from "#app/components/ui/field.tsx";
+import { PageHeader } from "#app/components/ui/page.tsx";
+import {
+  CATEGORY_LABELS,
+  PACKAGE_CATEGORIES,
+  packageTitle,
+  parseHomeFilters,
+  SORT_OPTIONS,
+} from "#app/modules/shop/packages.ts";
+import { listPackages } from "#app/modules/shop/packages.server.ts";
+import { formatDollars, formatNumber } from "#app/utils/misc.ts";
+import { type PageHandle, useRootData } from "#app/root.tsx";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () => [{ title: "SMS Pricing Plans | SMS Gateway" }];
@@ -61,7 +67,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           if ((event.target as HTMLElement).tagName === "SELECT") submit(event.currentTarget);
         }}
       >
-        <Field label="Search" inputProps={{ name: "q", type: "search", defaultValue: filters.q, placeholder: "Package name" }} />
+        <Field
+          label="Search"
+          inputProps={{ name: "q", type: "search", defaultValue: filters.q, placeholder: "Package name" }}
+        />
         <SelectField label="Category" selectProps={{ name: "category", defaultValue: filters.category }}>
           <option value="">All categories</option>
           {PACKAGE_CATEGORIES.map((c) => (
@@ -87,8 +96,16 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       ) : (
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {packages.map((p) => (
-            <li key={p.id} className="flex flex-col overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-              <Link to={href("/menuItemDetails/:menuItemId", { menuItemId: String(p.id) })} className="block aspect-[3/2] bg-slate-100" tabIndex={-1} aria-hidden="true">
+            <li
+              key={p.id}
+              className="flex flex-col overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200"
+            >
+              <Link
+                to={href("/menuItemDetails/:menuItemId", { menuItemId: String(p.id) })}
+                className="block aspect-[3/2] bg-slate-100"
+                tabIndex={-1}
+                aria-hidden="true"
+              >
                 {p.image ? <img src={p.image} alt="" className="h-full w-full object-cover" loading="lazy" /> : null}
               </Link>
               <div className="flex flex-1 flex-col gap-3 p-5">
@@ -97,7 +114,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   {p.specialTag ? <Badge tone="warning">{p.specialTag}</Badge> : null}
                 </div>
                 <h2 className="text-lg font-semibold text-slate-900">
-                  <Link to={href("/menuItemDetails/:menuItemId", { menuItemId: String(p.id) })} className="text-slate-900 no-underline hover:text-brand-700">
+                  <Link
+                    to={href("/menuItemDetails/:menuItemId", { menuItemId: String(p.id) })}
+                    className="text-slate-900 no-underline hover:text-brand-700"
+                  >
                     {packageTitle(p.name)}
                   </Link>
                 </h2>
@@ -109,7 +129,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                       {formatNumber(p.credits)} credits · ${(p.priceCents / 100 / p.credits).toFixed(3)} per SMS
                     </p>
                   </div>
-                  <ButtonLink to={href("/menuItemDetails/:menuItemId", { menuItemId: String(p.id) })} size="sm" aria-label={`View details of ${packageTitle(p.name)}`}>
+                  <ButtonLink
+                    to={href("/menuItemDetails/:menuItemId", { menuItemId: String(p.id) })}
+                    size="sm"
+                    aria-label={`View details of ${packageTitle(p.name)}`}
+                  >
                     View Details
                   </ButtonLink>
                 </div>

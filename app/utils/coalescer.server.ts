@@ -27,7 +27,11 @@ export type CoalescerOptions<Item, Result> = {
   timers?: Timers;
 };
 
-type Waiting<Item, Result> = { item: Item; resolve: (result: Result | PromiseLike<Result>) => void; reject: (error: unknown) => void };
+type Waiting<Item, Result> = {
+  item: Item;
+  resolve: (result: Result | PromiseLike<Result>) => void;
+  reject: (error: unknown) => void;
+};
 
 /**
  * Collects items for `windowMs` after the first one (or until a key has `maxBatch`), then runs one
@@ -107,7 +111,8 @@ export class Coalescer<Item, Result> {
     let results: readonly (Result | PromiseLike<Result>)[];
     try {
       results = await this.options.run(batch.map((waiting) => waiting.item));
-      if (results.length !== batch.length) throw new Error(`A batch of ${batch.length} items gave ${results.length} results`);
+      if (results.length !== batch.length)
+        throw new Error(`A batch of ${batch.length} items gave ${results.length} results`);
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);
       return;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { getEnv } from "./env.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 export function createNonce(): string {
   return randomBytes(16).toString("base64");
@@ -10,7 +10,8 @@ type Directives = Record<string, string[]>;
 /** Third-party origins the page may use, only when that feature is configured. */
 function thirdPartySources(): Directives {
   const extra: Directives = {};
-  const add = (directive: string, ...origins: string[]) => (extra[directive] = [...(extra[directive] ?? []), ...origins]);
+  const add = (directive: string, ...origins: string[]) =>
+    (extra[directive] = [...(extra[directive] ?? []), ...origins]);
   if (getEnv().ANALYTICS_ID) {
     add("script-src", "https://www.googletagmanager.com");
     add("connect-src", "https://*.google-analytics.com", "https://*.analytics.google.com");

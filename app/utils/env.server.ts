@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import proxyAddr from "proxy-addr";
 import { z } from "zod";
-import { type CountryCode, isCountryCode } from "../modules/sms/phone.ts";
+import { type CountryCode, isCountryCode } from "#app/modules/sms/phone.ts";
 
 const flag = (fallback: boolean) =>
   z
@@ -28,11 +28,17 @@ const trustProxy = z
     if (v === "" || /^(false|no|off)$/i.test(v)) return 0;
     if (/^(true|yes|on)$/i.test(v)) return 1;
     if (/^\d+$/.test(v)) return Number(v);
-    const addresses = v.split(",").map((a) => a.trim()).filter(Boolean);
+    const addresses = v
+      .split(",")
+      .map((a) => a.trim())
+      .filter(Boolean);
     try {
       proxyAddr.compile(addresses);
     } catch (error) {
-      ctx.addIssue({ code: "custom", message: `a hop count or a list of addresses/CIDRs: ${(error as Error).message}` });
+      ctx.addIssue({
+        code: "custom",
+        message: `a hop count or a list of addresses/CIDRs: ${(error as Error).message}`,
+      });
       return z.NEVER;
     }
     return addresses;
@@ -48,7 +54,11 @@ const schema = z.object({
   SESSION_SECRET: optionalString,
   COOKIE_SECURE: optionalString,
   // Sessions end after this long without a request (idle) or since sign-in (max); admins' sooner.
-  SESSION_IDLE_HOURS: z.coerce.number().int().min(1).default(7 * 24),
+  SESSION_IDLE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(7 * 24),
   SESSION_MAX_DAYS: z.coerce.number().int().min(1).default(30),
   ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(60),
   ADMIN_SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
@@ -62,7 +72,9 @@ const schema = z.object({
   SEED_DEMO: z
     .string()
     .optional()
-    .transform((v): boolean | "auto" => (v === undefined || v === "" || /^auto$/i.test(v) ? "auto" : /^(1|true|yes|on)$/i.test(v))),
+    .transform((v): boolean | "auto" =>
+      v === undefined || v === "" || /^auto$/i.test(v) ? "auto" : /^(1|true|yes|on)$/i.test(v),
+    ),
   DEMO_MODE: flag(false),
   WORKER: z.enum(["inline", "off"]).default("inline"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
@@ -72,11 +84,18 @@ const schema = z.object({
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // Support requests: always saved; e-mailed only when SMTP_URL is set.
-  SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\//.test(v), "must start with smtp:// or smtps://"),
+  SMTP_URL: optionalString.refine(
+    (v) => v === undefined || /^smtps?:\/\//.test(v),
+    "must start with smtp:// or smtps://",
+  ),
   SUPPORT_EMAIL: z.email().default("support@example.com"),
   MAIL_FROM: z.string().default("SMS Gateway <no-reply@example.com>"),
   SUPPORT_MAIL_RETRY_MS: z.coerce.number().int().min(1).default(10_000),
-  SUPPORT_MAIL_RETRY_MAX_MS: z.coerce.number().int().min(1).default(60 * 60 * 1000),
+  SUPPORT_MAIL_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60 * 1000),
   CONTACT_ADDRESS: z.string().default("100 Example Street, Suite 200, Springfield, USA"),
   CONTACT_PHONE: z.string().default("+1 555 010 0100"),
   CONTACT_SUPPORT_EMAIL: z.string().default("support@example.com"),
@@ -128,7 +147,11 @@ const schema = z.object({
     .regex(/^\d+(?:[kmg]b?)?$/i, "must be a size such as 256mb or 1gb")
     .default("256mb"),
   // Largest request body of any page or form post; the two uploads get their own limit on top of it.
-  MAX_BODY_BYTES: z.coerce.number().int().min(16 * 1024).default(1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(16 * 1024)
+    .default(1024 * 1024),
   // REST API: the secret that encrypts the revealable copy of every API key; requests per key per minute.
   API_KEY_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
@@ -236,7 +259,9 @@ function persistedSecret(dataDir: string, name: string): string {
     return readFileSync(resolve(dataDir, name), "utf8").trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    throw new Error(`${resolve(dataDir, name)} is missing: prepareDataDir() (run by npm start) creates it`, { cause: error });
+    throw new Error(`${resolve(dataDir, name)} is missing: prepareDataDir() (run by npm start) creates it`, {
+      cause: error,
+    });
   }
 }
 

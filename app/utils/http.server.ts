@@ -1,4 +1,4 @@
-import { getEnv } from "./env.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 /** Header the HTTP server sets on every request it hands over (any client-sent copy is dropped). */
 export const CLIENT_IP_HEADER = "x-smsgw-client-ip";
@@ -40,7 +40,11 @@ const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
  * Scheme, host and port the client used to reach us, for links it will copy (API examples).
  * X-Forwarded-Proto/Host count only with TRUST_PROXY; anything that is not a plain host is ignored.
  */
-export function publicOrigin(header: (name: string) => string | null | undefined, protocol: string, host: string | undefined): string {
+export function publicOrigin(
+  header: (name: string) => string | null | undefined,
+  protocol: string,
+  host: string | undefined,
+): string {
   let scheme = protocol.replace(/:$/, "");
   let authority = host;
   if (getEnv().TRUST_PROXY) {

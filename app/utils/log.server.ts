@@ -1,4 +1,4 @@
-import { getEnv } from "./env.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 type Level = Exclude<keyof typeof LEVELS, "silent">;

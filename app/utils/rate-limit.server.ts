@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { logRedisFailure, redisForRequest, redisKey } from "../queue/redis.server.ts";
+import { logRedisFailure, redisForRequest, redisKey } from "#app/queue/redis.server.ts";
 
 /** A fixed window: at most `limit` events per `windowMs` (whole seconds) per id. */
 export type Limit = { name: string; limit: number; windowMs: number };

@@ -49,7 +49,14 @@ export function wallTimeAt(ms: number, timeZone: string): WallTime {
   for (const part of formatter(timeZone).formatToParts(new Date(ms))) {
     if (part.type !== "literal") parts[part.type] = Number(part.value);
   }
-  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+  return {
+    year: parts.year,
+    month: parts.month,
+    day: parts.day,
+    hour: parts.hour,
+    minute: parts.minute,
+    second: parts.second,
+  };
 }
 
 function wallAsUtc(wall: WallTime): number {

@@ -1,6 +1,6 @@
 import type { Submission } from "@conform-to/react";
 import { data } from "react-router";
-import { log } from "./log.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 /** Logs a failure that is not the user's doing (a database or queue error) with its cause. */
 export function logUnexpected(message: string, error: unknown): void {

@@ -17,14 +17,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { runMigrations } from "../../app/db/migrate.server.ts";
-import { storeNewApiKey } from "../../app/modules/api-keys/keys.server.ts";
-import { createUser } from "../../app/modules/auth/users.server.ts";
-import { createGroup } from "../../app/modules/contacts/groups.server.ts";
-import { book } from "../../app/modules/credits/ledger.server.ts";
-import { prepareDataDir } from "../../app/utils/env.server.ts";
-import { freePort, startPrivateRedis } from "../../server/redis-process.ts";
-import { waitFor } from "../../tests/support/wait.ts";
+import { runMigrations } from "#app/db/migrate.server.ts";
+import { storeNewApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { createUser } from "#app/modules/auth/users.server.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { book } from "#app/modules/credits/ledger.server.ts";
+import { prepareDataDir } from "#app/utils/env.server.ts";
+import { freePort, startPrivateRedis } from "#server/redis-process.ts";
+import { waitFor } from "#tests/support/wait.ts";
 import { buildIfStale } from "../build-if-stale.ts";
 import { percentile, runLoad } from "./http-load.ts";
 import { seedMessages, seedOrders } from "./seed.ts";
@@ -79,7 +79,10 @@ appEnv.PORT = process.env.PORT = String(port);
 const redis = await startPrivateRedis(dataDir);
 appEnv.REDIS_URL = process.env.REDIS_URL = redis.url;
 
-type SmscStats = { counters: { accepted: number; duplicates: number; receiptsSent: number; receiptsAcked: number }; bound: number };
+type SmscStats = {
+  counters: { accepted: number; duplicates: number; receiptsSent: number; receiptsAcked: number };
+  bound: number;
+};
 const smsc = fork(resolve("scripts/bench/smsc-process.ts"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
 children.push(smsc);
 const smscUrl = await new Promise<string>((done) => smsc.once("message", (m: { url: string }) => done(m.url)));
@@ -119,7 +122,9 @@ const group = createGroup(groupUser.id, { name: "Everyone", description: "The be
   sqlite.transaction(() => {
     for (let i = 0; i < GROUP; i++) {
       const phone = `+1202${String(2000000 + i).padStart(7, "0")}`;
-      const { id } = insertContact.get(groupUser.id, `Member ${i}`, phone, `member${i}@bench.test`, now, now) as { id: number };
+      const { id } = insertContact.get(groupUser.id, `Member ${i}`, phone, `member${i}@bench.test`, now, now) as {
+        id: number;
+      };
       addMember.run(group.id, id);
     }
   })();
@@ -131,7 +136,10 @@ await createUser({ email: "admin@bench.test", fullName: "Admin Bench", password,
 // BENCH_PROFILE=dir writes a V8 CPU profile of each app process there (for finding hot spots).
 const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", resolve(process.env.BENCH_PROFILE)] : [];
 function start(entry: string, label: string): ChildProcess {
-  const child = spawn(process.execPath, [...profile, "scripts/run.mjs", entry], { env: appEnv, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, [...profile, "scripts/run.mjs", entry], {
+    env: appEnv,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   child.on("exit", (code, signal) => {
     if (!stopping) log(`${label} exited early (${code ?? signal})`);
   });
@@ -142,8 +150,19 @@ let stopping = false;
 const web = start("scripts/start.ts", "web");
 const workers = Array.from({ length: WORKERS }, (_, i) => start("worker/index.ts", `worker ${i + 1}`));
 
-await waitFor(() => fetch(`${base}/healthz`).then((r) => r.ok, () => false), { timeout: 60_000, interval: 100, what: "the web server" });
-await waitFor(async () => (await smscStats()).bound >= WORKERS, { timeout: 60_000, interval: 100, what: "the workers' SMPP binds" });
+await waitFor(
+  () =>
+    fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ),
+  { timeout: 60_000, interval: 100, what: "the web server" },
+);
+await waitFor(async () => (await smscStats()).bound >= WORKERS, {
+  timeout: 60_000,
+  interval: 100,
+  what: "the workers' SMPP binds",
+});
 log(`up: web pid ${web.pid}, ${WORKERS} worker(s), SMSC ${smscUrl}`);
 
 const count = (where: string, ...params: unknown[]) =>
@@ -167,7 +186,10 @@ const cpuTakers = () => ({
 const smscBefore = await smscStats();
 const cpuBefore = cpuTakers();
 const request = (i: number) => {
-  const body = JSON.stringify({ to: `+1202${String(3000000 + (i % 100000)).padStart(7, "0")}`, body: `Benchmark message ${i}` });
+  const body = JSON.stringify({
+    to: `+1202${String(3000000 + (i % 100000)).padStart(7, "0")}`,
+    body: `Benchmark message ${i}`,
+  });
   return Buffer.from(
     `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -178,17 +200,28 @@ const load = await runLoad({ port, connections: CONCURRENCY, total: N, request }
 const accepted = load.statuses.get(201) ?? 0;
 const apiSeconds = (load.finishedAt - load.startedAt) / 1000;
 const sortedLatency = Float64Array.from(load.latenciesMs).sort();
-log(`API done in ${apiSeconds.toFixed(2)} s: ${JSON.stringify(Object.fromEntries(load.statuses))}; waiting for receipts`);
+log(
+  `API done in ${apiSeconds.toFixed(2)} s: ${JSON.stringify(Object.fromEntries(load.statuses))}; waiting for receipts`,
+);
 await waitFor(
-  () => count("user_id = ? and status in ('delivered', 'failed', 'undelivered', 'rejected', 'expired', 'unknown')", apiUser.id) >= accepted,
+  () =>
+    count(
+      "user_id = ? and status in ('delivered', 'failed', 'undelivered', 'rejected', 'expired', 'unknown')",
+      apiUser.id,
+    ) >= accepted,
   { timeout: 300_000, interval: 50, what: "every API message delivered" },
 );
 const cpuAfter = cpuTakers();
 const cpuPerMessage = Object.fromEntries(
-  Object.entries(cpuAfter).map(([name, seconds]) => [name, Math.round(((seconds - cpuBefore[name as keyof typeof cpuBefore]) * 1e6) / N)]),
+  Object.entries(cpuAfter).map(([name, seconds]) => [
+    name,
+    Math.round(((seconds - cpuBefore[name as keyof typeof cpuBefore]) * 1e6) / N),
+  ]),
 ) as Record<keyof typeof cpuAfter, number>;
 const span = sqlite
-  .prepare("select min(created_at) as first, max(done_at) as last, sum(status = 'delivered') as delivered from sms_messages where user_id = ?")
+  .prepare(
+    "select min(created_at) as first, max(done_at) as last, sum(status = 'delivered') as delivered from sms_messages where user_id = ?",
+  )
   .get(apiUser.id) as { first: number; last: number; delivered: number };
 const smscAfterApi = await smscStats();
 const seenApi = smscAfterApi.counters.accepted - smscBefore.counters.accepted;
@@ -218,15 +251,20 @@ const posted = await fetch(`${base}/sms/accountGroups?panel=send&id=${group.id}`
 });
 if (posted.status !== 302) throw new Error(`group send post answered ${posted.status}`);
 const groupSend = await waitFor(
-  () => sqlite.prepare("select id from group_sends where user_id = ? order by id desc limit 1").get(groupUser.id) as { id: number } | undefined,
+  () =>
+    sqlite.prepare("select id from group_sends where user_id = ? order by id desc limit 1").get(groupUser.id) as
+      { id: number } | undefined,
   { timeout: 120_000, interval: 50, what: "the group send row" },
 );
-await waitFor(
-  () => count("group_send_id = ? and status in ('submitted', 'delivered')", groupSend.id) >= GROUP,
-  { timeout: 300_000, interval: 50, what: "every member's message submitted" },
-);
+await waitFor(() => count("group_send_id = ? and status in ('submitted', 'delivered')", groupSend.id) >= GROUP, {
+  timeout: 300_000,
+  interval: 50,
+  what: "every member's message submitted",
+});
 const groupDone = (
-  sqlite.prepare("select max(submitted_at) as last from sms_messages where group_send_id = ?").get(groupSend.id) as { last: number }
+  sqlite.prepare("select max(submitted_at) as last from sms_messages where group_send_id = ?").get(groupSend.id) as {
+    last: number;
+  }
 ).last;
 const groupSeconds = (groupDone - groupStarted) / 1000;
 
@@ -257,17 +295,29 @@ if (!args["skip-pages"]) {
   sqlite.exec("analyze");
 
   const historyCookie = await login("history@bench.test");
-  const historyPaths = Array.from({ length: pageRequests }, (_, i) => `/sms/messageHistory?page=${1 + ((i * 37) % 1000)}`);
+  const historyPaths = Array.from(
+    { length: pageRequests },
+    (_, i) => `/sms/messageHistory?page=${1 + ((i * 37) % 1000)}`,
+  );
   await timePages(historyCookie, historyPaths.slice(0, 20));
   historyTimes = await timePages(historyCookie, historyPaths);
   historyP99 = historyTimes.p99;
 
   const adminCookie = await login("admin@bench.test");
-  const searches = ["", "q=Lovelace", "q=grace.hopper", "q=5550123", "status=Cancelled", "q=Turing&status=Completed", "q=Knuth 42"];
+  const searches = [
+    "",
+    "q=Lovelace",
+    "q=grace.hopper",
+    "q=5550123",
+    "status=Cancelled",
+    "q=Turing&status=Completed",
+    "q=Knuth 42",
+  ];
   const sizes = [5, 10, 15, 20];
   const orderPaths = Array.from(
     { length: pageRequests },
-    (_, i) => `/order/allOrders?${searches[i % searches.length]}&size=${sizes[i % sizes.length]}&page=${1 + ((i * 13) % 50)}`,
+    (_, i) =>
+      `/order/allOrders?${searches[i % searches.length]}&size=${sizes[i % sizes.length]}&page=${1 + ((i * 13) % 50)}`,
   );
   await timePages(adminCookie, orderPaths.slice(0, 20));
   ordersTimes = await timePages(adminCookie, orderPaths);
@@ -303,12 +353,24 @@ const result = {
   workers: WORKERS,
 };
 const rows: [string, string, string][] = [
-  ["api_accept_per_s", `${result.api_accept_per_s}/s (p50 ${result.api_p50_ms} ms, p99 ${result.api_p99_ms} ms)`, ">= 6000/s"],
+  [
+    "api_accept_per_s",
+    `${result.api_accept_per_s}/s (p50 ${result.api_p50_ms} ms, p99 ${result.api_p99_ms} ms)`,
+    ">= 6000/s",
+  ],
   ["e2e_per_s", `${result.e2e_per_s}/s (${result.delivered} delivered)`, ">= 4200/s"],
   ["lost / duplicated", `${lost} / ${duplicated}`, "0 / 0"],
   ["group_10k_s", `${result.group_10k_s} s (${GROUP} members)`, "< 3 s"],
-  ["history_p99_ms", historyP99 === null ? "skipped" : `${result.history_p99_ms} ms (p50 ${historyTimes.p50.toFixed(1)})`, "< 50 ms"],
-  ["orders_p99_ms", ordersP99 === null ? "skipped" : `${result.orders_p99_ms} ms (p50 ${ordersTimes.p50.toFixed(1)})`, "< 50 ms"],
+  [
+    "history_p99_ms",
+    historyP99 === null ? "skipped" : `${result.history_p99_ms} ms (p50 ${historyTimes.p50.toFixed(1)})`,
+    "< 50 ms",
+  ],
+  [
+    "orders_p99_ms",
+    ordersP99 === null ? "skipped" : `${result.orders_p99_ms} ms (p50 ${ordersTimes.p50.toFixed(1)})`,
+    "< 50 ms",
+  ],
   [
     "CPU per message (API phase)",
     `web ${cpuPerMessage.web} µs, worker ${cpuPerMessage.worker} µs, Redis ${cpuPerMessage.redis} µs; ` +

@@ -15,7 +15,18 @@ export function seedMessages(sqlite: Database.Database, userId: number, count: n
 }
 
 const FIRST = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Margaret", "Ken", "Frances", "Dennis"];
-const LAST = ["Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Hamilton", "Thompson", "Allen", "Ritchie"];
+const LAST = [
+  "Lovelace",
+  "Hopper",
+  "Turing",
+  "Dijkstra",
+  "Liskov",
+  "Knuth",
+  "Hamilton",
+  "Thompson",
+  "Allen",
+  "Ritchie",
+];
 
 /** `count` orders from `userIds`, with names, e-mails and phones to search for, and mixed statuses. */
 export function seedOrders(sqlite: Database.Database, userIds: number[], count: number, now: number): void {

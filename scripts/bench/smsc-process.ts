@@ -1,6 +1,6 @@
 // The benchmark's SMSC, in its own process so its CPU is not the load generator's: accepts every
 // submit_sm, sends a DELIVRD receipt for each, and counts (no recording: 20,000+ messages).
-import { TestSmsc } from "../../tests/support/smpp-server.ts";
+import { TestSmsc } from "#tests/support/smpp-server.ts";
 
 const smsc = await TestSmsc.start({ record: false, receiptDelayMs: 0 });
 process.send?.({ type: "ready", port: smsc.port, url: smsc.url() });

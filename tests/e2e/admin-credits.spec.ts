@@ -1,6 +1,6 @@
 // The operator's credit grant screen, with and without JavaScript: find the account, make mistakes
 // first (each answered next to its field), then add and remove credits with a reason.
-import { demoAdmin, expect, login, newAccount, register, test } from "./fixtures.ts";
+import { demoAdmin, expect, login, newAccount, register, test } from "#tests/e2e/fixtures.ts";
 
 test("an admin finds an account and adds and removes credits with a reason", async ({ page }) => {
   // A long journey (a sign-up, a sign-in, four bookings): room for a busy machine.

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { getDb } from "../../app/db/client.server.ts";
-import { orders } from "../../app/db/schema/shop.ts";
-import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
-import { demoAdmin, expect, login, test } from "./fixtures.ts";
-import { useServerData } from "./server-data.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { orders } from "#app/db/schema/shop.ts";
+import { findUserByEmail } from "#app/modules/auth/users.server.ts";
+import { demoAdmin, expect, login, test } from "#tests/e2e/fixtures.ts";
+import { useServerData } from "#tests/e2e/server-data.ts";
 
 // A busy shared machine can take most of a minute to sign in: three times the usual limit.
 test.slow();

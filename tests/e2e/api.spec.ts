@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Page } from "@playwright/test";
-import { grantCredits } from "./credits.ts";
-import { expect, signedInCustomer, signUpAndLogin, test } from "./fixtures.ts";
+import { grantCredits } from "#tests/e2e/credits.ts";
+import { expect, signedInCustomer, signUpAndLogin, test } from "#tests/e2e/fixtures.ts";
 
 const KEY = /^smsgw_live_[0-9A-Za-z]{42}$/;
 
@@ -17,7 +17,10 @@ async function revealKey(page: Page): Promise<string> {
   return (await page.getByTestId("api-key").textContent())!;
 }
 
-test("API token: make a key, show and hide it, regenerate it with confirmation; the old key is refused", async ({ page, javaScriptEnabled }) => {
+test("API token: make a key, show and hide it, regenerate it with confirmation; the old key is refused", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   await signUpAndLogin(page, "apikey");
   await page.getByText("Control Panel").click();
   await page.getByRole("link", { name: "API Token (OAuth)" }).click();
@@ -54,7 +57,9 @@ test("API token: make a key, show and hide it, regenerate it with confirmation; 
     await expect(page.getByRole("heading", { name: "Regenerate your API key?" })).toBeVisible();
     await page.getByRole("button", { name: "Yes, regenerate" }).click();
   }
-  await expect(page.getByTestId("toast").filter({ hasText: "Your new API key is ready. The old key no longer works." })).toBeVisible();
+  await expect(
+    page.getByTestId("toast").filter({ hasText: "Your new API key is ready. The old key no longer works." }),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/sms\/apiToken$/);
   await expect(shown).toContainText("••••");
 
@@ -85,9 +90,18 @@ test("documentation: the API reference's curl examples run as printed against th
       return response.json();
     });
   const group = await api("POST", "/api/v1/groups", { name: "Regulars", description: "Come every week" });
-  await api("POST", "/api/v1/contacts", { name: "Grace Hopper", phone: "+1 202 555 0112", email: "grace@example.com", groupIds: [group.id] });
+  await api("POST", "/api/v1/contacts", {
+    name: "Grace Hopper",
+    phone: "+1 202 555 0112",
+    email: "grace@example.com",
+    groupIds: [group.id],
+  });
   const groupSend = await api("POST", `/api/v1/groups/${group.id}/messages`, { body: "See you Friday" });
-  const scheduled = await api("POST", "/api/v1/messages", { to: "+1 202 555 0113", body: "Tomorrow", sendAt: new Date(Date.now() + 86_400_000).toISOString() });
+  const scheduled = await api("POST", "/api/v1/messages", {
+    to: "+1 202 555 0113",
+    body: "Tomorrow",
+    sendAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
 
   await page.goto("/sms/documentation");
   await expect(page.getByRole("heading", { level: 1, name: "Documentation" })).toBeVisible();
@@ -114,7 +128,9 @@ test("documentation: the API reference's curl examples run as printed against th
     "GET /api/v1/openapi.json",
   ];
   for (const endpoint of endpoints) {
-    await expect(page.getByRole("navigation", { name: "Endpoints" }).getByRole("link", { name: endpoint, exact: true })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "Endpoints" }).getByRole("link", { name: endpoint, exact: true }),
+    ).toBeVisible();
   }
 
   const examples = await page.getByTestId("curl-example").allTextContents();
@@ -133,8 +149,14 @@ test("documentation: the API reference's curl examples run as printed against th
   // The send example really sent one message, the cancel example cancelled the scheduled one, the
   // create examples made a contact and a group, and the group send example sent to Regulars again.
   expect((await api("GET", `/api/v1/messages/${scheduled.id}`)).status).toBe("cancelled");
-  expect((await api("GET", "/api/v1/contacts")).data.map((c: { name: string }) => c.name)).toEqual(["Ada Lovelace", "Grace Hopper"]);
-  expect((await api("GET", "/api/v1/groups")).data.map((g: { name: string }) => g.name)).toEqual(["Customers", "Regulars"]);
+  expect((await api("GET", "/api/v1/contacts")).data.map((c: { name: string }) => c.name)).toEqual([
+    "Ada Lovelace",
+    "Grace Hopper",
+  ]);
+  expect((await api("GET", "/api/v1/groups")).data.map((g: { name: string }) => g.name)).toEqual([
+    "Customers",
+    "Regulars",
+  ]);
   await expect.poll(async () => (await api("GET", "/api/v1/balance")).credits).toBe(1);
   await page.goto("/sms/messageHistory");
   await expect(page.getByTestId("message-row").filter({ hasText: "Hello from the SMS Gateway API" })).toHaveCount(1);

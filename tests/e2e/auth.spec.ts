@@ -1,4 +1,4 @@
-import { expect, login, newAccount, register, test } from "./fixtures.ts";
+import { expect, login, newAccount, register, test } from "#tests/e2e/fixtures.ts";
 
 test("register, login, see welcome and balance, logout", async ({ page }) => {
   const account = newAccount("journey");
@@ -52,7 +52,11 @@ test("a password among the most common ones is refused next to the password fiel
   await page.getByLabel("Full Name").fill(account.fullName);
   await page.getByLabel("Password").fill("Password1");
   await page.getByRole("button", { name: "Register" }).click();
-  await expect(page.getByText("This password is too common: it is among the 10,000 most used passwords. Please choose another one.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "This password is too common: it is among the 10,000 most used passwords. Please choose another one.",
+    ),
+  ).toBeVisible();
   await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
   await expect(page).toHaveURL(/\/register$/);
 });

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures.ts";
+import { expect, test } from "#tests/e2e/fixtures.ts";
 
 const ARTICLE_SLUGS = [
   "sms-api-services-how-they-work",
@@ -33,7 +33,10 @@ test("read the guide, toggle Quick Links, follow a quick link and come back", as
   await expect(panel).toBeVisible();
   const hrefs = await panel.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
   expect(hrefs).toEqual(["/sms/blog", ...ARTICLE_SLUGS.map((s) => `/blog/${s}`)]);
-  await expect(panel.getByRole("link", { name: "The Ultimate Guide to SMS API Services" })).toHaveAttribute("aria-current", "page");
+  await expect(panel.getByRole("link", { name: "The Ultimate Guide to SMS API Services" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
 
   // The toggle is one real control whose name follows its state, with or without JavaScript.
   await expect(page.getByRole("checkbox", { name: "Close Quick Links" })).toBeChecked();
@@ -56,7 +59,10 @@ test("read the guide, toggle Quick Links, follow a quick link and come back", as
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Appointment Confirmation by SMS");
   await expect(page).toHaveTitle("Appointment Confirmation by SMS | SMS Gateway Blog");
   await expect(panel).toBeVisible();
-  await expect(panel.getByRole("link", { name: "Appointment Confirmation by SMS" })).toHaveAttribute("aria-current", "page");
+  await expect(panel.getByRole("link", { name: "Appointment Confirmation by SMS" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
 
   // The article ends with registration, in a new tab.
   const register = page.getByRole("link", { name: /Create your free account/ });
@@ -85,7 +91,10 @@ test("on a phone the Quick Links slide over the article and a backdrop click clo
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Hiring Smarter with SMS");
 });
 
-test("every article is served, slugs match whatever their case, and the sitemap lists them", async ({ page, request }) => {
+test("every article is served, slugs match whatever their case, and the sitemap lists them", async ({
+  page,
+  request,
+}) => {
   for (const slug of ARTICLE_SLUGS) {
     const response = await request.get(`/blog/${slug}`);
     expect(response.status(), slug).toBe(200);
@@ -99,7 +108,12 @@ test("every article is served, slugs match whatever their case, and the sitemap 
   const sitemap = await request.get("/sitemap.xml");
   expect(sitemap.headers()["content-type"]).toContain("application/xml");
   const xml = await sitemap.text();
-  for (const path of ["/sms/blog", "/sms/contact", "/sms/termsandconditions", ...ARTICLE_SLUGS.map((s) => `/blog/${s}`)]) {
+  for (const path of [
+    "/sms/blog",
+    "/sms/contact",
+    "/sms/termsandconditions",
+    ...ARTICLE_SLUGS.map((s) => `/blog/${s}`),
+  ]) {
     expect(xml, path).toContain(`${path}</loc>`);
   }
 });
@@ -122,5 +136,8 @@ test("the terms and conditions show the effective date, nine sections and the co
     "9. Contact Us",
   ]);
   await expect(page.getByText("You must be at least 18 years old to use the Services.")).toBeVisible();
-  await expect(page.getByRole("link", { name: "sales@example.com" })).toHaveAttribute("href", "mailto:sales@example.com");
+  await expect(page.getByRole("link", { name: "sales@example.com" })).toHaveAttribute(
+    "href",
+    "mailto:sales@example.com",
+  );
 });

@@ -1,6 +1,6 @@
-import { contactRow, createContact, createGroup, groupRow, seedAddressBook, toast } from "./contacts.ts";
-import { grantCredits } from "./credits.ts";
-import { expect, signedInCustomer, test } from "./fixtures.ts";
+import { contactRow, createContact, createGroup, groupRow, seedAddressBook, toast } from "#tests/e2e/contacts.ts";
+import { grantCredits } from "#tests/e2e/credits.ts";
+import { expect, signedInCustomer, test } from "#tests/e2e/fixtures.ts";
 
 // Each test starts from its own account and, past the creation screens, from an address book
 // written straight into the database: short tests that hold on a busy machine.
@@ -26,12 +26,22 @@ test("create groups", async ({ page }) => {
 test("create contacts in groups, whatever the number's format", async ({ page }) => {
   const account = await signedInCustomer(page, "contacts");
   await seedAddressBook(account.email, { groups: ["Friends", "Work"], contacts: [] });
-  await createContact(page, { name: "Ann Archer", phone: "+1 202 555 0131", email: "ann@example.com", groups: ["Friends"] });
+  await createContact(page, {
+    name: "Ann Archer",
+    phone: "+1 202 555 0131",
+    email: "ann@example.com",
+    groups: ["Friends"],
+  });
   await expect(page).toHaveURL(/\/sms\/accountContacts/);
   await expect(toast(page, "Contact created successfully!")).toBeAttached();
   await expect(contactRow(page, "Ann Archer")).toContainText("+12025550131");
   await expect(contactRow(page, "Ann Archer")).toContainText("Friends");
-  await createContact(page, { name: "Ben Baker", phone: "(202) 555-0132", email: "ben@example.com", groups: ["Friends", "Work"] });
+  await createContact(page, {
+    name: "Ben Baker",
+    phone: "(202) 555-0132",
+    email: "ben@example.com",
+    groups: ["Friends", "Work"],
+  });
   await expect(toast(page, "Contact created successfully!")).toBeAttached();
   await expect(contactRow(page, "Ben Baker")).toContainText("+12025550132");
   await expect(contactRow(page, "Ben Baker")).toContainText("Work");
@@ -87,10 +97,15 @@ test("send an SMS to one contact from its row", async ({ page, javaScriptEnabled
   await expect(toast(page, "SMS sent successfully!")).toBeAttached();
   await expect(page.getByTestId("balance")).toHaveText("Account balance: 19 credits");
   await page.goto("/sms/messageHistory");
-  await expect(page.getByTestId("message-row").filter({ hasText: "Hi Ann, your order is ready." })).toContainText("+12025550131");
+  await expect(page.getByTestId("message-row").filter({ hasText: "Hi Ann, your order is ready." })).toContainText(
+    "+12025550131",
+  );
 });
 
-test("send an SMS to a group in one post; the screen reports it and the history lists every member's", async ({ page, javaScriptEnabled }) => {
+test("send an SMS to a group in one post; the screen reports it and the history lists every member's", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   const account = await signedInCustomer(page, "groupsendok");
   // Friends: Ann and Ben.
   await seedAddressBook(account.email, {
@@ -107,7 +122,11 @@ test("send an SMS to a group in one post; the screen reports it and the history 
   await friendsSend.getByRole("button", { name: "Send SMS" }).click();
   const result = page.getByTestId("group-send-result");
   if (javaScriptEnabled) {
-    await expect(result.getByRole("progressbar", { name: "Sending to Friends" })).toHaveAttribute("aria-valuenow", "100", { timeout: 60_000 });
+    await expect(result.getByRole("progressbar", { name: "Sending to Friends" })).toHaveAttribute(
+      "aria-valuenow",
+      "100",
+      { timeout: 60_000 },
+    );
   } else {
     // Without JavaScript the panel shows the counts so far; Refresh shows more.
     await expect(async () => {
@@ -126,12 +145,17 @@ test("send an SMS to a group in one post; the screen reports it and the history 
   for (const phone of ["+12025550131", "+12025550132"]) await expect(party.filter({ hasText: phone })).toHaveCount(1);
 });
 
-test("delete a contact, with confirmation (a dialog with JavaScript, a panel without); Cancel changes nothing", async ({ page, javaScriptEnabled }) => {
+test("delete a contact, with confirmation (a dialog with JavaScript, a panel without); Cancel changes nothing", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   const account = await signedInCustomer(page, "contactdel");
   await seedAddressBook(account.email, FRIENDS_AND_WORK);
   await page.goto("/sms/accountContacts");
   await contactRow(page, "Ben Baker").getByRole("link", { name: "Delete Contact" }).click();
-  const confirmContact = javaScriptEnabled ? page.getByRole("dialog") : page.getByRole("region", { name: "Delete Contact: Ben Baker" });
+  const confirmContact = javaScriptEnabled
+    ? page.getByRole("dialog")
+    : page.getByRole("region", { name: "Delete Contact: Ben Baker" });
   await expect(confirmContact).toContainText("Are you sure you want to delete this contact?");
   await confirmContact.getByRole("link", { name: "Cancel" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
@@ -148,7 +172,9 @@ test("delete a group, with confirmation: its contacts stay", async ({ page, java
   await seedAddressBook(account.email, FRIENDS_AND_WORK);
   await page.goto("/sms/accountGroups");
   await groupRow(page, "Friends").getByRole("link", { name: "Delete Group" }).click();
-  const confirmGroup = javaScriptEnabled ? page.getByRole("dialog") : page.getByRole("region", { name: "Delete Group: Friends" });
+  const confirmGroup = javaScriptEnabled
+    ? page.getByRole("dialog")
+    : page.getByRole("region", { name: "Delete Group: Friends" });
   await expect(confirmGroup).toContainText("Are you sure you want to delete this group?");
   await confirmGroup.getByRole("button", { name: "Delete", exact: true }).click();
   await expect(toast(page, "Group deleted successfully!")).toBeAttached();
@@ -183,7 +209,9 @@ test("an empty group is an error; a group send short of credits says what it nee
   const pair = page.getByRole("region", { name: "Send SMS to the group Pair" });
   await pair.getByLabel("Message").fill("Hello both");
   await pair.getByRole("button", { name: "Send SMS" }).click();
-  await expect(pair.getByRole("alert")).toContainText("Failed to send SMS, please check to ensure that you have enough credits");
+  await expect(pair.getByRole("alert")).toContainText(
+    "Failed to send SMS, please check to ensure that you have enough credits",
+  );
   await expect(pair.getByRole("alert")).toContainText("costs 2 credits; your balance is 1 credit.");
   await page.goto("/sms/messageHistory");
   await expect(page.getByText("You have not sent any messages yet.")).toBeVisible();
@@ -194,7 +222,12 @@ test("import contacts from a CSV file, with a report of the rows it skipped", as
   await page.goto("/sms/accountContacts");
   await page.getByRole("link", { name: "Import CSV" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Import Contacts" })).toBeVisible();
-  const csv = ["name,phone,email,group", "Ida Irwin,+1 202 555 0161,ida@example.com,Club", "No Number,,none@example.com,", "Jo Jansen,+1 202 555 0162,jo@example.com,Club"].join("\n");
+  const csv = [
+    "name,phone,email,group",
+    "Ida Irwin,+1 202 555 0161,ida@example.com,Club",
+    "No Number,,none@example.com,",
+    "Jo Jansen,+1 202 555 0162,jo@example.com,Club",
+  ].join("\n");
   await page.getByLabel("CSV file").setInputFiles({ name: "club.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await page.getByRole("button", { name: "Upload and preview" }).click();
   await expect(page.getByText("club.csv: 4 rows.")).toBeVisible();
@@ -210,7 +243,9 @@ test("import contacts from a CSV file, with a report of the rows it skipped", as
 
   // Cancel on the preview throws the upload away.
   await page.getByRole("link", { name: "Import CSV" }).click();
-  await page.getByLabel("CSV file").setInputFiles({ name: "again.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page
+    .getByLabel("CSV file")
+    .setInputFiles({ name: "again.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await page.getByRole("button", { name: "Upload and preview" }).click();
   await expect(page.getByText("again.csv: 4 rows.")).toBeVisible();
   await page.getByRole("button", { name: "Cancel" }).click();

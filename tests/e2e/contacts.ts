@@ -1,9 +1,9 @@
 // Journeys through the contact and group screens, shared by the contacts and scheduling specs.
 import type { Page } from "@playwright/test";
-import { createContact as insertContact } from "../../app/modules/contacts/contacts.server.ts";
-import { createGroup as insertGroup } from "../../app/modules/contacts/groups.server.ts";
-import { serverUser } from "./credits.ts";
-import { expect } from "./fixtures.ts";
+import { createContact as insertContact } from "#app/modules/contacts/contacts.server.ts";
+import { createGroup as insertGroup } from "#app/modules/contacts/groups.server.ts";
+import { serverUser } from "#tests/e2e/credits.ts";
+import { expect } from "#tests/e2e/fixtures.ts";
 
 export async function createGroup(page: Page, name: string, description: string) {
   await page.goto("/sms/createGroup");
@@ -17,7 +17,10 @@ export async function createGroup(page: Page, name: string, description: string)
   await expect(page.getByTestId("group-row").filter({ hasText: name })).toBeVisible();
 }
 
-export async function createContact(page: Page, contact: { name: string; phone: string; email: string; groups: string[] }) {
+export async function createContact(
+  page: Page,
+  contact: { name: string; phone: string; email: string; groups: string[] },
+) {
   await page.goto("/sms/createContact");
   await page.getByLabel("Name").fill(contact.name);
   await page.getByLabel("Phone Number").fill(contact.phone);
@@ -34,10 +37,20 @@ export const groupRow = (page: Page, name: string) => page.getByTestId("group-ro
 export type SeedContact = { name: string; /** E.164 */ phone: string; email: string; groups: string[] };
 
 /** Groups and contacts written straight into the server's database, for tests that start from them. */
-export async function seedAddressBook(email: string, book: { groups: string[]; contacts: SeedContact[] }): Promise<void> {
+export async function seedAddressBook(
+  email: string,
+  book: { groups: string[]; contacts: SeedContact[] },
+): Promise<void> {
   const user = await serverUser(email);
-  const groupIds = new Map(book.groups.map((name) => [name, insertGroup(user.id, { name, description: `The ${name} group` }).id]));
+  const groupIds = new Map(
+    book.groups.map((name) => [name, insertGroup(user.id, { name, description: `The ${name} group` }).id]),
+  );
   for (const contact of book.contacts) {
-    insertContact(user.id, { name: contact.name, phone: contact.phone, email: contact.email, groupIds: contact.groups.map((g) => groupIds.get(g)!) });
+    insertContact(user.id, {
+      name: contact.name,
+      phone: contact.phone,
+      email: contact.email,
+      groupIds: contact.groups.map((g) => groupIds.get(g)!),
+    });
   }
 }

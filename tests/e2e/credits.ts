@@ -1,7 +1,7 @@
 // The e2e server's database, written straight from a test: a journey's starting state without the screens.
-import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
-import { book } from "../../app/modules/credits/ledger.server.ts";
-import { useServerData } from "./server-data.ts";
+import { findUserByEmail } from "#app/modules/auth/users.server.ts";
+import { book } from "#app/modules/credits/ledger.server.ts";
+import { useServerData } from "#tests/e2e/server-data.ts";
 
 /** The account with this e-mail address, read with the app's own modules from the server's data. */
 export async function serverUser(email: string) {

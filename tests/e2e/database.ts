@@ -2,8 +2,8 @@
 // by the journeys running in parallel, so this looks at one account's rows, not the whole database
 // (tests/support/security.ts's databaseFingerprint does that for a test file's own database).
 import { createHash } from "node:crypto";
-import { getSqlite } from "../../app/db/client.server.ts";
-import { useServerData } from "./server-data.ts";
+import { getSqlite } from "#app/db/client.server.ts";
+import { useServerData } from "#tests/e2e/server-data.ts";
 
 async function database() {
   useServerData();
@@ -23,7 +23,11 @@ export async function accountFingerprint(email: string): Promise<string> {
     .map((t) => t.name);
   const hash = createHash("sha256").update(JSON.stringify(user));
   for (const table of tables) {
-    const rows = sqlite.prepare(`select * from "${table}" where user_id = ?`).raw().all(user.id).map((row) => JSON.stringify(row));
+    const rows = sqlite
+      .prepare(`select * from "${table}" where user_id = ?`)
+      .raw()
+      .all(user.id)
+      .map((row) => JSON.stringify(row));
     hash.update(`\n${table}\n${rows.sort().join("\n")}`);
   }
   return hash.digest("hex");
@@ -32,6 +36,7 @@ export async function accountFingerprint(email: string): Promise<string> {
 /** Rows anywhere that carry this e-mail address: an account, or a support request. */
 export async function rowsWithEmail(email: string): Promise<{ users: number; supportRequests: number }> {
   const sqlite = await database();
-  const count = (table: string) => (sqlite.prepare(`select count(*) as n from "${table}" where email = ?`).get(email) as { n: number }).n;
+  const count = (table: string) =>
+    (sqlite.prepare(`select count(*) as n from "${table}" where email = ?`).get(email) as { n: number }).n;
   return { users: count("users"), supportRequests: count("support_requests") };
 }

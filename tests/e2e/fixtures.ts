@@ -46,7 +46,10 @@ export async function signUpAndLogin(page: Page, label = "user"): Promise<Accoun
  * screens); on a busy machine each page load can take seconds.
  */
 export async function signInByRequest(page: Page, account: Account, expectedPath = "/sms/sendSms") {
-  const signedIn = await page.request.post("/login", { form: { email: account.email, password: account.password }, maxRedirects: 0 });
+  const signedIn = await page.request.post("/login", {
+    form: { email: account.email, password: account.password },
+    maxRedirects: 0,
+  });
   expect(signedIn.headers().location, `login redirects to ${expectedPath}`).toBe(expectedPath);
 }
 

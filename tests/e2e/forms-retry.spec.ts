@@ -4,15 +4,15 @@
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import { getSqlite } from "../../app/db/client.server.ts";
-import * as users from "../../app/modules/auth/users.server.ts";
-import * as contacts from "../../app/modules/contacts/contacts.server.ts";
-import * as groups from "../../app/modules/contacts/groups.server.ts";
-import * as ledger from "../../app/modules/credits/ledger.server.ts";
-import * as cart from "../../app/modules/shop/cart.server.ts";
-import * as orders from "../../app/modules/shop/orders.server.ts";
-import { type Account, test as base, demoAdmin, expect, login, newAccount, register } from "./fixtures.ts";
-import { useServerData } from "./server-data.ts";
+import { getSqlite } from "#app/db/client.server.ts";
+import * as users from "#app/modules/auth/users.server.ts";
+import * as contacts from "#app/modules/contacts/contacts.server.ts";
+import * as groups from "#app/modules/contacts/groups.server.ts";
+import * as ledger from "#app/modules/credits/ledger.server.ts";
+import * as cart from "#app/modules/shop/cart.server.ts";
+import * as orders from "#app/modules/shop/orders.server.ts";
+import { type Account, test as base, demoAdmin, expect, login, newAccount, register } from "#tests/e2e/fixtures.ts";
+import { useServerData } from "#tests/e2e/server-data.ts";
 
 type Role = "customer" | "admin";
 type SignedIn = { account: Account; storageState: Awaited<ReturnType<BrowserContext["storageState"]>> };
@@ -42,7 +42,8 @@ const test = base.extend<{ as: Role | "nobody"; customer: Account }, { signedIn:
   ],
   as: ["customer", { option: true }],
   customer: async ({ signedIn }, use) => use((await signedIn("customer")).account),
-  storageState: async ({ as, signedIn }, use) => use(as === "nobody" ? { cookies: [], origins: [] } : (await signedIn(as)).storageState),
+  storageState: async ({ as, signedIn }, use) =>
+    use(as === "nobody" ? { cookies: [], origins: [] } : (await signedIn(as)).storageState),
 });
 
 // A busy shared machine can take most of a minute to sign in: three times the usual limit.
@@ -53,7 +54,8 @@ async function app() {
   useServerData();
   const sqlite = getSqlite();
   const userId = (email: string) => users.findUserByEmail(email)!.id;
-  const smallestPackage = () => (sqlite.prepare("select id from packages order by credits limit 1").get() as { id: number }).id;
+  const smallestPackage = () =>
+    (sqlite.prepare("select id from packages order by credits limit 1").get() as { id: number }).id;
   return {
     sqlite,
     smallestPackage,
@@ -62,7 +64,8 @@ async function app() {
     addToCart: (email: string) => cart.addToCart(userId(email), smallestPackage(), 1),
     contact: (email: string, name: string) =>
       contacts.createContact(userId(email), { name, phone: uniquePhone(), email: "someone@example.com", groupIds: [] }),
-    group: (email: string, name: string) => groups.createGroup(userId(email), { name, description: "Made by forms-retry" }),
+    group: (email: string, name: string) =>
+      groups.createGroup(userId(email), { name, description: "Made by forms-retry" }),
     pendingOrder: (email: string) => {
       cart.addToCart(userId(email), smallestPackage(), 1);
       const order = orders.createOrderFromCart(userId(email), { name: "Retry Buyer", email, phone: "+15550102030" });
@@ -115,7 +118,9 @@ test.describe("signed out", () => {
     await page.getByRole("button", { name: "Submit" }).click();
     await expect(toast(page, "Support request sent successfully!")).toBeVisible();
     const { sqlite } = await app();
-    expect(sqlite.prepare("select count(*) as n from support_requests where subject = ?").get(subject)).toEqual({ n: 1 });
+    expect(sqlite.prepare("select count(*) as n from support_requests where subject = ?").get(subject)).toEqual({
+      n: 1,
+    });
   });
 });
 
@@ -233,7 +238,9 @@ test.describe("customer", () => {
     const name = `Retry Import ${suffix()}`;
     await page.goto("/sms/importContacts");
     const csv = `name,phone,email\n${name},${uniquePhone()},import@example.com\n`;
-    await page.getByLabel("CSV file").setInputFiles({ name: "retry.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page
+      .getByLabel("CSV file")
+      .setInputFiles({ name: "retry.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await page.getByRole("button", { name: "Upload and preview" }).click();
     await page.getByLabel("Phone Number").selectOption("");
     await page.getByRole("button", { name: "Import Contacts" }).click();

@@ -1,4 +1,4 @@
-import { demoAdmin, expect, login, signUpAndLogin, test } from "./fixtures.ts";
+import { demoAdmin, expect, login, signUpAndLogin, test } from "#tests/e2e/fixtures.ts";
 
 const loginOnly = [
   "/menuItemDetails/1",
@@ -42,7 +42,9 @@ test("every login-only route sends a visitor to login and back", async ({ page }
   test.slow();
   for (const path of [...loginOnly, ...adminOnly]) {
     await page.goto(path);
-    await expect(page, path).toHaveURL(new RegExp(`/login\\?redirectTo=${encodeURIComponent(path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+    await expect(page, path).toHaveURL(
+      new RegExp(`/login\\?redirectTo=${encodeURIComponent(path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`),
+    );
   }
 });
 
@@ -78,7 +80,16 @@ test("unknown paths render only NotFound with status 404", async ({ page }) => {
 });
 
 test("public pages are open to visitors and the shell shows the visitor links", async ({ page }) => {
-  for (const path of ["/", "/login", "/register", "/accessDenied", "/sms/contact", "/sms/termsandconditions", "/sms/blog", "/blog/sms-api-services-how-they-work"]) {
+  for (const path of [
+    "/",
+    "/login",
+    "/register",
+    "/accessDenied",
+    "/sms/contact",
+    "/sms/termsandconditions",
+    "/sms/blog",
+    "/blog/sms-api-services-how-they-work",
+  ]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
   }

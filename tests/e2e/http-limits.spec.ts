@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../server/free-port.ts";
-import { png } from "../support/images.ts";
-import { expect, test } from "./fixtures.ts";
+import { freePort } from "#server/free-port.ts";
+import { png } from "#tests/support/images.ts";
+import { expect, test } from "#tests/e2e/fixtures.ts";
 
 const REGISTER_LIMIT = 3;
 const CSV_LIMIT = 2_000_000;
@@ -67,7 +67,13 @@ type Answer = { status: number; headers: Record<string, string | string[] | unde
  */
 function send(
   path: string,
-  options: { method?: string; body?: Buffer; chunked?: boolean; expectContinue?: boolean; headers?: Record<string, string> } = {},
+  options: {
+    method?: string;
+    body?: Buffer;
+    chunked?: boolean;
+    expectContinue?: boolean;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -80,17 +86,21 @@ function send(
     // written (a busy client could see that close, EPIPE, before the 413 it follows).
     if (options.body) headers.Connection = "keep-alive";
     let answered = false;
-    const req = httpRequest(`${base}${path}`, { method: options.method ?? (options.body ? "POST" : "GET"), headers, agent: false }, (res) => {
-      answered = true;
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => {
-        resolve({ status: res.statusCode!, headers: res.headers, body });
-        req.destroy();
-      });
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      `${base}${path}`,
+      { method: options.method ?? (options.body ? "POST" : "GET"), headers, agent: false },
+      (res) => {
+        answered = true;
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => {
+          resolve({ status: res.statusCode!, headers: res.headers, body });
+          req.destroy();
+        });
+        res.on("error", reject);
+      },
+    );
     // Writing past the answer may fail once the server closes (a busy client is slower than the
     // server's drain): the answer is what counts.
     req.on("error", (error) => {
@@ -104,7 +114,8 @@ function send(
       return void req.flushHeaders();
     }
     if (!options.chunked) return void req.end(options.body);
-    for (let offset = 0; offset < options.body.length; offset += 64 * 1024) req.write(options.body.subarray(offset, offset + 64 * 1024));
+    for (let offset = 0; offset < options.body.length; offset += 64 * 1024)
+      req.write(options.body.subarray(offset, offset + 64 * 1024));
     req.end();
   });
 }
@@ -141,12 +152,19 @@ test("a 2 MB post is refused 413 whether it declares its length or streams it, s
   expect(declared.body).toContain("<h1>Request too large</h1>");
   const streamed = await send("/login", { body: twoMegabytes(), chunked: true, headers: FORM });
   expect(streamed.status).toBe(413);
-  const signedIn = await send("/sms/createGroup", { body: twoMegabytes(), chunked: true, headers: { ...FORM, Cookie: cookie } });
+  const signedIn = await send("/sms/createGroup", {
+    body: twoMegabytes(),
+    chunked: true,
+    headers: { ...FORM, Cookie: cookie },
+  });
   expect(signedIn.status).toBe(413);
   const data = await send("/sms/createGroup.data", { body: twoMegabytes(), headers: { ...FORM, Cookie: cookie } });
   expect(data.status).toBe(413);
   // The REST API keeps its own, smaller limit and its JSON error shape.
-  const api = await send("/api/v1/messages", { body: twoMegabytes(), headers: { "Content-Type": "application/json", Authorization: "Bearer sk_x" } });
+  const api = await send("/api/v1/messages", {
+    body: twoMegabytes(),
+    headers: { "Content-Type": "application/json", Authorization: "Bearer sk_x" },
+  });
   expect(api.status).toBe(413);
   expect(JSON.parse(api.body).error.code).toBe("payload_too_large");
 
@@ -158,7 +176,9 @@ test("a 2 MB post is refused 413 whether it declares its length or streams it, s
   const before = residentBytes();
   const answers = await Promise.all([
     ...Array.from({ length: 20 }, () => send("/login", { body: twoMegabytes(), headers: FORM })),
-    ...Array.from({ length: 20 }, () => send("/sms/createGroup", { body: twoMegabytes(), chunked: true, headers: { ...FORM, Cookie: cookie } })),
+    ...Array.from({ length: 20 }, () =>
+      send("/sms/createGroup", { body: twoMegabytes(), chunked: true, headers: { ...FORM, Cookie: cookie } }),
+    ),
   ]);
   const grown = residentBytes() - before;
   expect(answers.map((a) => a.status)).toEqual(Array(40).fill(413));
@@ -175,24 +195,47 @@ test("the two uploads still take what their own limits allow", async () => {
   // rows so that it stays under the import's row cap (CSV_IMPORT_MAX_ROWS).
   const rows = ["name,phone"];
   const filler = "x".repeat(60);
-  for (let i = 0, size = 0; size < 1_500_000; i++) size += rows[rows.push(`Person ${i} ${filler},+1202555${String(i % 10000).padStart(4, "0")}`) - 1].length + 1;
+  for (let i = 0, size = 0; size < 1_500_000; i++)
+    size += rows[rows.push(`Person ${i} ${filler},+1202555${String(i % 10000).padStart(4, "0")}`) - 1].length + 1;
   const csv = new FormData();
   csv.append("intent", "upload");
   csv.append("file", new Blob([rows.join("\n")], { type: "text/csv" }), "contacts.csv");
-  const upload = await fetch(`${base}/sms/importContacts`, { method: "POST", body: csv, headers: { Cookie: cookie }, redirect: "manual" });
+  const upload = await fetch(`${base}/sms/importContacts`, {
+    method: "POST",
+    body: csv,
+    headers: { Cookie: cookie },
+    redirect: "manual",
+  });
   expect(upload.status).toBe(302);
   expect(upload.headers.get("location")).toMatch(/\/sms\/importContacts\?file=/);
 
   // A package image just under its 1,024,000-byte limit.
   const image = new FormData();
-  for (const [name, value] of Object.entries({ name: "Big picture", description: "", specialTag: "", category: "appetizer", price: "10.00", credits: "100" })) image.append(name, value);
+  for (const [name, value] of Object.entries({
+    name: "Big picture",
+    description: "",
+    specialTag: "",
+    category: "appetizer",
+    price: "10.00",
+    credits: "100",
+  }))
+    image.append(name, value);
   image.append("image", new Blob([png(200, 200, { length: 1_000_000 })], { type: "image/png" }), "big.png");
-  const saved = await fetch(`${base}/menuItem/menuItemUpsert`, { method: "POST", body: image, headers: { Cookie: cookie }, redirect: "manual" });
+  const saved = await fetch(`${base}/menuItem/menuItemUpsert`, {
+    method: "POST",
+    body: image,
+    headers: { Cookie: cookie },
+    redirect: "manual",
+  });
   expect(saved.status).toBe(302);
   expect(saved.headers.get("location")).toBe("/menuItem/menuitemlist");
 
   // Past the upload's own limit and the cap above it: 413 before the route reads it.
-  const huge = await send("/sms/importContacts", { body: Buffer.alloc(CSV_LIMIT + 1024 * 1024 + 1, "a"), expectContinue: true, headers: { "Content-Type": "multipart/form-data; boundary=x", Cookie: cookie } });
+  const huge = await send("/sms/importContacts", {
+    body: Buffer.alloc(CSV_LIMIT + 1024 * 1024 + 1, "a"),
+    expectContinue: true,
+    headers: { "Content-Type": "multipart/form-data; boundary=x", Cookie: cookie },
+  });
   expect(huge.status).toBe(413);
 });
 

@@ -1,8 +1,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Page } from "@playwright/test";
-import { gzipSize, HOME_BUDGET_KB, HYDRATED_HOME_BUDGET_KB, kB, pagesJs, sizeReport, STRIPE_MARKER } from "../../scripts/page-js.ts";
-import { expect, signedInCustomer, test } from "./fixtures.ts";
+import {
+  gzipSize,
+  HOME_BUDGET_KB,
+  HYDRATED_HOME_BUDGET_KB,
+  kB,
+  pagesJs,
+  sizeReport,
+  STRIPE_MARKER,
+} from "../../scripts/page-js.ts";
+import { expect, signedInCustomer, test } from "#tests/e2e/fixtures.ts";
 
 // What the built app (the one the webServer serves) makes each page download; see docs/decisions/016.
 const clientDir = resolve("build/client");
@@ -24,14 +32,20 @@ function recordScripts(page: Page): FetchedScript[] {
   return scripts;
 }
 
-const total = (scripts: FetchedScript[], size: "gzipBytes" | "sentBytes") => scripts.reduce((sum, s) => sum + s[size], 0);
+const total = (scripts: FetchedScript[], size: "gzipBytes" | "sentBytes") =>
+  scripts.reduce((sum, s) => sum + s[size], 0);
 
-test("a visit to the home page downloads plain HTML and one small script, within the 100 kB budget", async ({ page }, testInfo) => {
+test("a visit to the home page downloads plain HTML and one small script, within the 100 kB budget", async ({
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "Without JavaScript nothing runs; the budget is the js project's.");
   const scripts = recordScripts(page);
   await page.goto("/", { waitUntil: "networkidle" });
   await expect(page.getByRole("heading", { level: 1, name: "Choose Your SMS Pricing Plan" })).toBeVisible();
-  testInfo.annotations.push({ type: "home JS", description: `${kB(total(scripts, "gzipBytes"))} kB gzip, ${scripts.length} file(s)` });
+  testInfo.annotations.push({
+    type: "home JS",
+    description: `${kB(total(scripts, "gzipBytes"))} kB gzip, ${scripts.length} file(s)`,
+  });
 
   expect(scripts.map((s) => s.url)).toEqual(["/enhance/auto-submit.js"]);
   expect(total(scripts, "gzipBytes") / 1000).toBeLessThanOrEqual(HOME_BUDGET_KB);
@@ -40,7 +54,10 @@ test("a visit to the home page downloads plain HTML and one small script, within
   await expect(page).toHaveURL(/category=beverages/);
 });
 
-test("with a toast to show, the home page runs React: exactly the JavaScript the report counts, within its budget", async ({ browser, page }, testInfo) => {
+test("with a toast to show, the home page runs React: exactly the JavaScript the report counts, within its budget", async ({
+  browser,
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "Without JavaScript nothing runs; the budget is the js project's.");
   await signedInCustomer(page, "weight");
   await page.goto("/?q=1000");
@@ -50,7 +67,10 @@ test("with a toast to show, the home page runs React: exactly the JavaScript the
   const added = await page.request.post(page.url(), { form: { quantity: "1" }, maxRedirects: 0 });
   expect(added.status()).toBe(302);
   // A new browser context with the same cookies: nothing cached, every script counted as fetched.
-  const fresh = await browser.newContext({ storageState: await page.context().storageState(), baseURL: testInfo.project.use.baseURL });
+  const fresh = await browser.newContext({
+    storageState: await page.context().storageState(),
+    baseURL: testInfo.project.use.baseURL,
+  });
   const home = await fresh.newPage();
   const scripts = recordScripts(home);
   await home.goto("/", { waitUntil: "networkidle" });
@@ -61,8 +81,13 @@ test("with a toast to show, the home page runs React: exactly the JavaScript the
 
   const report = pagesJs(clientDir).find((p) => p.path === "/");
   expect(report).toBeDefined();
-  testInfo.annotations.push({ type: "hydrated home JS", description: `${kB(total(scripts, "gzipBytes"))} kB gzip, ${kB(total(scripts, "sentBytes"))} kB as sent (brotli), ${scripts.length} files` });
-  console.log(`${sizeReport(pagesJs(clientDir))}\nAs the browser received it: ${kB(total(scripts, "sentBytes"))} kB (brotli).`);
+  testInfo.annotations.push({
+    type: "hydrated home JS",
+    description: `${kB(total(scripts, "gzipBytes"))} kB gzip, ${kB(total(scripts, "sentBytes"))} kB as sent (brotli), ${scripts.length} files`,
+  });
+  console.log(
+    `${sizeReport(pagesJs(clientDir))}\nAs the browser received it: ${kB(total(scripts, "sentBytes"))} kB (brotli).`,
+  );
 
   expect(scripts.map((s) => s.url).sort()).toEqual(report!.files.map((f) => f.url).sort());
   for (const script of scripts) expect(script.encoding, script.url).toMatch(/^(br|gzip)$/);
@@ -77,10 +102,15 @@ test("no page loads Stripe's script but the payment page, and that one only on d
   expect(pages.filter((p) => p.loadsStripe).map((p) => p.path)).toEqual([]);
   // Not vacuous: the build has Stripe's loader, in the chunk the payment page imports when it needs it.
   const assets = join(clientDir, "assets");
-  const stripeChunks = readdirSync(assets).filter((name) => name.endsWith(".js") && readFileSync(join(assets, name), "utf8").includes(STRIPE_MARKER));
+  const stripeChunks = readdirSync(assets).filter(
+    (name) => name.endsWith(".js") && readFileSync(join(assets, name), "utf8").includes(STRIPE_MARKER),
+  );
   expect(stripeChunks).toHaveLength(1);
   const payment = pages.find((p) => p.path === "/payment");
-  const paymentModule = readFileSync(join(clientDir, payment!.files.find((f) => /\/payment-[\w-]+\.js$/.test(f.url))!.url), "utf8");
+  const paymentModule = readFileSync(
+    join(clientDir, payment!.files.find((f) => /\/payment-[\w-]+\.js$/.test(f.url))!.url),
+    "utf8",
+  );
   const dynamicImports = [...paymentModule.matchAll(/import\(["'`]\.\/([\w.-]+)["'`]\)/g)].map((m) => m[1]);
   expect(dynamicImports).toContain(stripeChunks[0]);
 });

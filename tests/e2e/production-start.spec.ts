@@ -4,9 +4,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TestSmsc } from "../support/smpp-server.ts";
-import { waitFor } from "../support/wait.ts";
-import { demoAdmin, expect, newAccount, signUpAndLogin, test } from "./fixtures.ts";
+import { TestSmsc } from "#tests/support/smpp-server.ts";
+import { waitFor } from "#tests/support/wait.ts";
+import { demoAdmin, expect, newAccount, signUpAndLogin, test } from "#tests/e2e/fixtures.ts";
 
 const port = 40000 + Math.floor(Math.random() * 20000);
 const baseURL = `http://localhost:${port}`;
@@ -35,10 +35,23 @@ test.beforeAll(async () => {
     SMPP_URL: smsc.url(),
     LOG_LEVEL: "info",
   };
-  for (const name of ["SEED_DEMO", "ALLOW_TEST_PAYMENTS", "ADMIN_EMAIL", "ADMIN_PASSWORD", "STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"]) delete env[name];
+  for (const name of [
+    "SEED_DEMO",
+    "ALLOW_TEST_PAYMENTS",
+    "ADMIN_EMAIL",
+    "ADMIN_PASSWORD",
+    "STRIPE_SECRET_KEY",
+    "STRIPE_PUBLISHABLE_KEY",
+    "STRIPE_WEBHOOK_SECRET",
+  ])
+    delete env[name];
   app = spawn(process.execPath, ["scripts/run.mjs", "scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
   for (const stream of [app.stdout!, app.stderr!]) stream.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  await waitFor(() => output.includes("SMS Gateway is up") || app.exitCode !== null, { timeout: 170_000, interval: 100, what: "the production start" });
+  await waitFor(() => output.includes("SMS Gateway is up") || app.exitCode !== null, {
+    timeout: 170_000,
+    interval: 100,
+    what: "the production start",
+  });
   if (app.exitCode !== null) throw new Error(`start exited:\n${output}`);
 });
 
@@ -78,7 +91,9 @@ test("the banner says card payments are not configured, and the payment page ref
   await page.goto("/");
   await page.getByRole("link", { name: "View details of 100 SMS Credits" }).click();
   await page.getByRole("button", { name: "Add to Cart" }).click();
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shopping cart, 1 item" })).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shopping cart, 1 item" }),
+  ).toBeVisible({ timeout: 30_000 });
   await page.goto("/shoppingCart");
   await page.getByLabel("Phone Number").fill("+1 555 010 2030");
   await page.getByRole("button", { name: "Place Order" }).click();
@@ -86,7 +101,11 @@ test("the banner says card payments are not configured, and the payment page ref
   await expect(page.getByRole("alert").filter({ hasText: "Card payments are not configured" })).toBeVisible();
   await expect(page.getByLabel("Card number")).toHaveCount(0);
   // A post of the old form, as a stale page would send it, is refused and confirms nothing.
-  const refused = await page.request.post(page.url(), { form: { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" }, headers: { Origin: baseURL }, maxRedirects: 0 });
+  const refused = await page.request.post(page.url(), {
+    form: { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  });
   expect(refused.status()).toBe(503);
   await page.goto("/order/myOrders");
   await expect(page.getByRole("main")).toContainText("Pending");

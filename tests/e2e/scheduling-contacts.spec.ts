@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { contactRow, groupRow, seedAddressBook, toast } from "./contacts.ts";
-import { grantCredits } from "./credits.ts";
-import { expect, signedInCustomer, test } from "./fixtures.ts";
+import { contactRow, groupRow, seedAddressBook, toast } from "#tests/e2e/contacts.ts";
+import { grantCredits } from "#tests/e2e/credits.ts";
+import { expect, signedInCustomer, test } from "#tests/e2e/fixtures.ts";
 
 // With JavaScript the form takes the browser's zone; without it, the profile's (UTC until changed).
 test.use({ timezoneId: "America/New_York" });
@@ -9,7 +9,11 @@ test.use({ timezoneId: "America/New_York" });
 const YEAR = new Date().getFullYear() + 1;
 
 /** Fills a schedule panel's form and presses Add SMS. */
-async function schedule(page: Page, panel: ReturnType<Page["getByRole"]>, fields: { start: string; repeat: string; endDate?: string; message: string }) {
+async function schedule(
+  page: Page,
+  panel: ReturnType<Page["getByRole"]>,
+  fields: { start: string; repeat: string; endDate?: string; message: string },
+) {
   await panel.getByLabel("Start Date and Time").fill(fields.start);
   await panel.getByLabel("Repeat").selectOption(fields.repeat);
   if (fields.endDate) await panel.getByLabel("End Date").fill(fields.endDate);
@@ -30,7 +34,10 @@ const TEAM = {
   ],
 };
 
-test("a contact's schedule panel: no phone field, the zone, five-minute steps; Cancel closes it", async ({ page, javaScriptEnabled }) => {
+test("a contact's schedule panel: no phone field, the zone, five-minute steps; Cancel closes it", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   const account = await signedInCustomer(page, "schedpanel");
   await seedAddressBook(account.email, TEAM);
   await page.goto("/sms/accountContacts");
@@ -59,7 +66,12 @@ test("schedule from a contact's row (a past time refused first), see it listed, 
   await contactPanel.getByLabel("Message").fill("Your weekly check-in");
   await contactPanel.getByRole("button", { name: "Add SMS" }).click();
   await expect(contactPanel.getByText("The first send must be in the future")).toBeVisible();
-  await schedule(page, contactPanel, { start: `${YEAR}-01-15T09:00`, repeat: "weekly", endDate: `${YEAR}-02-28`, message: "Your weekly check-in" });
+  await schedule(page, contactPanel, {
+    start: `${YEAR}-01-15T09:00`,
+    repeat: "weekly",
+    endDate: `${YEAR}-02-28`,
+    message: "Your weekly check-in",
+  });
 
   await page.goto("/sms/scheduled");
   const contactSchedule = page.getByTestId("schedule-row").filter({ hasText: "Your weekly check-in" });
@@ -110,7 +122,9 @@ test("deleting a group says it cancels its scheduled SMS, and does", async ({ pa
   await schedule(page, panel, { start: `${YEAR}-04-01T10:00`, repeat: "monthly", message: "Monthly meeting" });
 
   await groupRow(page, "Club").getByRole("link", { name: "Delete Group" }).click();
-  const confirm = javaScriptEnabled ? page.getByRole("dialog") : page.getByRole("region", { name: "Delete Group: Club" });
+  const confirm = javaScriptEnabled
+    ? page.getByRole("dialog")
+    : page.getByRole("region", { name: "Delete Group: Club" });
   await expect(confirm).toContainText("Are you sure you want to delete this group?");
   await expect(confirm).toContainText("Its 1 scheduled SMS will be cancelled.");
   await confirm.getByRole("button", { name: "Delete", exact: true }).click();

@@ -1,5 +1,5 @@
-import { grantCredits } from "./credits.ts";
-import { expect, signUpAndLogin, test } from "./fixtures.ts";
+import { grantCredits } from "#tests/e2e/credits.ts";
+import { expect, signUpAndLogin, test } from "#tests/e2e/fixtures.ts";
 
 // With JavaScript the form takes the browser's zone; without it, the profile's (UTC until changed).
 test.use({ timezoneId: "America/New_York" });

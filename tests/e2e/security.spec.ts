@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import routes from "../../app/routes.ts";
-import { grantCredits } from "./credits.ts";
-import { accountFingerprint, rowsWithEmail } from "./database.ts";
-import { expect, newAccount, signUpAndLogin, test } from "./fixtures.ts";
+import routes from "#app/routes.ts";
+import { grantCredits } from "#tests/e2e/credits.ts";
+import { accountFingerprint, rowsWithEmail } from "#tests/e2e/database.ts";
+import { expect, newAccount, signUpAndLogin, test } from "#tests/e2e/fixtures.ts";
 
 /** One of each kind of answer: pages, an article, a 404, a redirect to login, a resource route, the API's JSON, the health check. */
 const RESPONSES = [
@@ -20,7 +20,9 @@ const RESPONSES = [
 ];
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-test("every kind of answer carries the security headers, and pages an enforced nonce-based CSP", async ({ request }) => {
+test("every kind of answer carries the security headers, and pages an enforced nonce-based CSP", async ({
+  request,
+}) => {
   for (const { path, status, page, api } of RESPONSES) {
     const response = await request.get(path, { maxRedirects: 0 });
     expect(response.status(), path).toBe(status);
@@ -63,23 +65,39 @@ test("every script on a page carries that answer's nonce, a new one each time", 
 test("a form post from another site is refused and changes nothing", async ({ request, baseURL }) => {
   const account = newAccount("cross-site");
   const form = { email: account.email, fullName: account.fullName, password: account.password };
-  const refused = await request.post("/register", { form, headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, maxRedirects: 0 });
+  const refused = await request.post("/register", {
+    form,
+    headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+    maxRedirects: 0,
+  });
   expect(refused.status()).toBe(403);
   expect(refused.headers()["x-frame-options"]).toBe("DENY");
   expect(refused.headers()["content-security-policy"]).toBe(API_CSP);
   const resource = await request.post("/logout", { headers: { Origin: "https://evil.example" }, maxRedirects: 0 });
   expect(resource.status()).toBe(403);
   // The same post from our own origin goes through: the account did not exist before.
-  const allowed = await request.post("/register", { form, headers: { Origin: baseURL!, "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
+  const allowed = await request.post("/register", {
+    form,
+    headers: { Origin: baseURL!, "Sec-Fetch-Site": "same-origin" },
+    maxRedirects: 0,
+  });
   expect(allowed.status()).toBe(302);
 });
 
 /** Every route module with an action, from the app's route table (as security-fuzz.test.ts finds them), with a path that reaches it. */
 const ACTION_ROUTES = routes
-  .filter((r) => /export (async )?function action\b|export const action\b/.test(readFileSync(resolve("app", r.file), "utf8")))
-  .map((r) => ({ file: r.file, path: r.index ? "/" : `/${(r.path ?? "").replace(/:\w+\??/g, "1").replace("*", "no/such/page")}` }));
+  .filter((r) =>
+    /export (async )?function action\b|export const action\b/.test(readFileSync(resolve("app", r.file), "utf8")),
+  )
+  .map((r) => ({
+    file: r.file,
+    path: r.index ? "/" : `/${(r.path ?? "").replace(/:\w+\??/g, "1").replace("*", "no/such/page")}`,
+  }));
 
-test("a post from another site to any route with an action is refused and changes nothing for the signed-in victim", async ({ page, baseURL }) => {
+test("a post from another site to any route with an action is refused and changes nothing for the signed-in victim", async ({
+  page,
+  baseURL,
+}) => {
   expect(ACTION_ROUTES.length).toBeGreaterThan(20);
   // The victim is signed in, in this browser, with credits to spend; the attacker's forms would spend them.
   const victim = await signUpAndLogin(page, "victim");
@@ -90,7 +108,12 @@ test("a post from another site to any route with an action is refused and change
   const forms: Record<string, Record<string, string>> = {
     "routes/auth/register.tsx": { email: stranger.email, fullName: stranger.fullName, password: stranger.password },
     "routes/auth/login.tsx": { email: victim.email, password: victim.password },
-    "routes/auth/setup.tsx": { email: stranger.email, fullName: stranger.fullName, password: stranger.password, confirmPassword: stranger.password },
+    "routes/auth/setup.tsx": {
+      email: stranger.email,
+      fullName: stranger.fullName,
+      password: stranger.password,
+      confirmPassword: stranger.password,
+    },
     "routes/sms/send-sms.tsx": { intent: "send", phoneNumber: "+12025550123", message: planted.message },
     "routes/sms/documentation.tsx": { intent: "send", phoneNumber: "+12025550123", message: planted.message },
     "routes/sms/create-contact.tsx": { name: "Planted", phoneNumber: "+12025550124", email: "planted@example.com" },
@@ -103,9 +126,16 @@ test("a post from another site to any route with an action is refused and change
 
   // The Stripe webhook included: Stripe's servers send neither header (tests/unit/same-origin.test.ts).
   for (const { file, path } of ACTION_ROUTES) {
-    for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }] as Record<string, string>[]) {
+    for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }] as Record<
+      string,
+      string
+    >[]) {
       const what = `POST ${path} (${file}) with ${JSON.stringify(headers)}`;
-      const response = await page.request.post(path, { form: forms[file] ?? { intent: "x" }, headers, maxRedirects: 0 });
+      const response = await page.request.post(path, {
+        form: forms[file] ?? { intent: "x" },
+        headers,
+        maxRedirects: 0,
+      });
       expect(response.status(), what).toBe(403);
       expect(await response.text(), what).toBe("Cross-site request refused.");
     }

@@ -3,18 +3,19 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Page } from "@playwright/test";
 import { asc, eq } from "drizzle-orm";
-import { getDb } from "../../app/db/client.server.ts";
-import { orders, packages } from "../../app/db/schema/shop.ts";
-import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
-import { addToCart } from "../../app/modules/shop/cart.server.ts";
-import { serverUser } from "./credits.ts";
-import { demoAdmin, expect, signedInCustomer, signInByRequest, test } from "./fixtures.ts";
-import { useServerData } from "./server-data.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { orders, packages } from "#app/db/schema/shop.ts";
+import { findUserByEmail } from "#app/modules/auth/users.server.ts";
+import { addToCart } from "#app/modules/shop/cart.server.ts";
+import { serverUser } from "#tests/e2e/credits.ts";
+import { demoAdmin, expect, signedInCustomer, signInByRequest, test } from "#tests/e2e/fixtures.ts";
+import { useServerData } from "#tests/e2e/server-data.ts";
 
 // With JavaScript toasts stay listed until they close; the newest is the last.
 const toast = (page: Page) => page.getByTestId("toast").last();
 const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });
-const cartLink = (page: Page, count: number) => nav(page).getByRole("link", { name: `Shopping cart, ${count} ${count === 1 ? "item" : "items"}` });
+const cartLink = (page: Page, count: number) =>
+  nav(page).getByRole("link", { name: `Shopping cart, ${count} ${count === 1 ? "item" : "items"}` });
 
 async function addPackage(page: Page, title: string) {
   await page.goto("/");
@@ -26,7 +27,9 @@ async function addPackage(page: Page, title: string) {
 }
 
 async function placeOrder(page: Page) {
-  await nav(page).getByRole("link", { name: /Shopping cart/ }).click();
+  await nav(page)
+    .getByRole("link", { name: /Shopping cart/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shopping Cart");
   await page.getByLabel("Phone Number").fill("+1 555 010 2030");
   await page.getByRole("button", { name: "Place Order" }).click();
@@ -45,7 +48,12 @@ async function payWith(page: Page, card: string) {
 async function seedCart(email: string, lines: { name: string; quantity: number }[]) {
   const user = await serverUser(email);
   for (const line of lines) {
-    const pack = getDb().select({ id: packages.id }).from(packages).where(eq(packages.name, line.name)).orderBy(asc(packages.id)).get();
+    const pack = getDb()
+      .select({ id: packages.id })
+      .from(packages)
+      .where(eq(packages.name, line.name))
+      .orderBy(asc(packages.id))
+      .get();
     if (!pack || !addToCart(user.id, pack.id, line.quantity)) throw new Error(`No package ${line.name}`);
   }
 }
@@ -128,7 +136,9 @@ test("place an order, pay with 4242, see the credits and the order", async ({ pa
   await page.goto("/order/myOrders");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Orders");
   await expect(page.getByText("Your Recent Orders")).toBeVisible();
-  const row = page.getByTestId("order-row").filter({ has: page.getByRole("cell", { name: String(orderId), exact: true }) });
+  const row = page
+    .getByTestId("order-row")
+    .filter({ has: page.getByRole("cell", { name: String(orderId), exact: true }) });
   await expect(row).toContainText("Confirmed");
   await expect(row).toContainText("$80.00");
   await row.getByRole("link", { name: `View order ${orderId}` }).click();
@@ -172,7 +182,12 @@ test("customer B gets NotFound for customer A's order", async ({ page, browser }
   const other = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
   const bob = await other.newPage();
   await signedInCustomer(bob, "bob");
-  for (const path of [`/order/orderDetails/${orderId}`, `/order/orderconfirmed/${orderId}`, `/payment?orderId=${orderId}`, `/failed?orderId=${orderId}`]) {
+  for (const path of [
+    `/order/orderDetails/${orderId}`,
+    `/order/orderconfirmed/${orderId}`,
+    `/payment?orderId=${orderId}`,
+    `/failed?orderId=${orderId}`,
+  ]) {
     const response = await bob.goto(path);
     expect(response?.status(), path).toBe(404);
     await expect(bob.getByRole("heading", { level: 1 })).toHaveText("NotFound");
@@ -185,8 +200,17 @@ test.describe("admin", () => {
   async function seedOrders(tag: string) {
     useServerData();
     const customer = findUserByEmail("demo@example.com")!;
-    const statuses = ["Confirmed", "Being Cooked", "Cancelled", "Ready for Pickup", "Confirmed", "Cancelled", "Confirmed"] as const;
-    getDb().insert(orders)
+    const statuses = [
+      "Confirmed",
+      "Being Cooked",
+      "Cancelled",
+      "Ready for Pickup",
+      "Confirmed",
+      "Cancelled",
+      "Confirmed",
+    ] as const;
+    getDb()
+      .insert(orders)
       .values(
         statuses.map((status, i) => ({
           userId: customer.id,
@@ -262,12 +286,20 @@ test.describe("admin", () => {
     await page.getByLabel("Category").selectOption("beverages");
     await page.getByLabel("Price ($)").fill("12.50");
     await page.getByLabel("Credits").fill("250");
-    await page.getByLabel("Image").setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: Buffer.from("<!doctype html><p>not an image</p>") });
+    await page.getByLabel("Image").setInputFiles({
+      name: "photo.png",
+      mimeType: "image/png",
+      buffer: Buffer.from("<!doctype html><p>not an image</p>"),
+    });
     await page.getByRole("button", { name: "Create" }).click();
     await expect(page.getByText("File Must be in jpeg, jpg or png")).toBeVisible();
     await expect(page.getByLabel("Name")).toHaveValue(name);
 
-    await page.getByLabel("Image").setInputFiles({ name: "pack.png", mimeType: "image/png", buffer: readFileSync(resolve("public/images/packages/credits-500.png")) });
+    await page.getByLabel("Image").setInputFiles({
+      name: "pack.png",
+      mimeType: "image/png",
+      buffer: readFileSync(resolve("public/images/packages/credits-500.png")),
+    });
     await page.getByRole("button", { name: "Create" }).click();
     await expect(toast(page)).toContainText("Menu Item created/updated successfully");
     await expect(page).toHaveURL(/\/menuItem\/menuitemlist$/);

@@ -1,5 +1,5 @@
-import { grantCredits } from "./credits.ts";
-import { expect, signUpAndLogin, test } from "./fixtures.ts";
+import { grantCredits } from "#tests/e2e/credits.ts";
+import { expect, signUpAndLogin, test } from "#tests/e2e/fixtures.ts";
 
 // The simulator holds this number in the queue for 10 x SIMULATOR_DLR_MS (15 s here, see
 // playwright.config.ts), then delivers it 1.5 s later.

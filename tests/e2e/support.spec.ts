@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { demoAdmin, expect, login, signUpAndLogin, test } from "./fixtures.ts";
+import { demoAdmin, expect, login, signUpAndLogin, test } from "#tests/e2e/fixtures.ts";
 
 test("public contact and signed-in support requests reach the admin's support inbox", async ({ page }) => {
   const id = randomUUID().slice(0, 8);
@@ -11,7 +11,10 @@ test("public contact and signed-in support requests reach the admin's support in
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Contact" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Contact Us");
   await expect(page.getByText("100 Example Street, Suite 200, Springfield, USA")).toBeVisible();
-  await expect(page.getByRole("link", { name: "support@example.com" })).toHaveAttribute("href", "mailto:support@example.com");
+  await expect(page.getByRole("link", { name: "support@example.com" })).toHaveAttribute(
+    "href",
+    "mailto:support@example.com",
+  );
   await expect(page.getByLabel("Message")).toHaveAttribute("rows", "10");
   await page.getByLabel("Name").fill("Visitor Vera");
   await page.getByLabel("Email").fill(`vera-${id}@example.com`);
@@ -30,7 +33,9 @@ test("public contact and signed-in support requests reach the admin's support in
   await page.getByLabel("Message").fill("My last three messages stay in 'sent'.");
   await page.getByRole("button", { name: "Submit" }).click();
   // .last(): the contact form's toast may still be fading out.
-  await expect(page.getByTestId("toast").filter({ hasText: "Support request sent successfully!" }).last()).toBeVisible();
+  await expect(
+    page.getByTestId("toast").filter({ hasText: "Support request sent successfully!" }).last(),
+  ).toBeVisible();
   await expect(page.getByRole("listitem").filter({ hasText: supportSubject })).toContainText("Open");
 
   // The admin sees both, reads one and marks it handled.

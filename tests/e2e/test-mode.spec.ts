@@ -1,6 +1,6 @@
 // The e2e server runs in full test mode (the simulator, the offline processor): every page says so,
 // and the demo customer signs in to a gateway already in use.
-import { expect, login, test } from "./fixtures.ts";
+import { expect, login, test } from "#tests/e2e/fixtures.ts";
 
 // Several screens per journey on a machine other tests keep busy.
 test.describe.configure({ timeout: 120_000 });
@@ -16,7 +16,9 @@ test("every page shows the test-mode banner, signed in or not", async ({ page })
   }
 });
 
-test("the demo customer sees contacts in groups, every delivery outcome with its reason, a schedule and an API key", async ({ page }) => {
+test("the demo customer sees contacts in groups, every delivery outcome with its reason, a schedule and an API key", async ({
+  page,
+}) => {
   await login(page, demoCustomer);
   await expect(page.getByRole("region", { name: "Test mode" })).toBeVisible();
 

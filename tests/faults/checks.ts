@@ -1,12 +1,18 @@
 // The fault run's invariants, read from the outside: what the API answered, the database afterwards
 // and the SMSC's own record of every submit_sm it accepted.
 import type { Database } from "better-sqlite3";
-import type { RecordedSubmit } from "../support/smpp-server.ts";
+import type { RecordedSubmit } from "#tests/support/smpp-server.ts";
 
 export type PlannedSend = { index: number; user: number; to: string; body: string; key: string };
 export type SendOutcome = { status: number; messageId?: number; attempts: number; replayed: boolean; error?: string };
 export type FaultUser = { id: number; granted: number };
-export type StripeFacts = { orderId: number; intentId: string; userId: number; credits: number; webhookStatuses: number[] };
+export type StripeFacts = {
+  orderId: number;
+  intentId: string;
+  userId: number;
+  credits: number;
+  webhookStatuses: number[];
+};
 
 type MessageRow = {
   id: number;
@@ -31,9 +37,11 @@ const EXAMPLES = 5;
 /** The named checks, in report order; `npm test` counts each as one test. */
 export const CHECKS = {
   api: "API: every request answered 201 or 402; each accepted one has exactly its one message, none other exists",
-  final: "none lost: every message delivered, or failed with a reason, or unknown because a worker was killed while it was in flight",
+  final:
+    "none lost: every message delivered, or failed with a reason, or unknown because a worker was killed while it was in flight",
   smsc: "SMSC: no part submitted twice; every part of a known message, to its number, with its text",
-  credits: "credits: balance == grants - debits + refunds for every user; one debit per message; refunds only for parts the SMSC never took",
+  credits:
+    "credits: balance == grants - debits + refunds for every user; one debit per message; refunds only for parts the SMSC never took",
   stripe: "Stripe: 5 concurrent webhook deliveries acknowledged; the order confirmed once with exactly one grant",
   settled: "settled: every message final in time, the outbox empty",
   run: "run: every fault happened, no process exited on its own",
@@ -100,17 +108,34 @@ export function checkInvariants(input: {
     const rows = byRef.get(`${userId}|${send.key}`) ?? [];
     if (outcome.status === 201) {
       accepted += 1;
-      if (rows.length !== 1) findings.fail("api", "an accepted request has not exactly one message", `${send.key}: ${rows.length} rows`);
-      else if (rows[0].id !== outcome.messageId) findings.fail("api", "the message is not the one the API answered with", `${send.key}: answered ${outcome.messageId}, stored ${rows[0].id}`);
-      else if (rows[0].to !== send.to || rows[0].body !== send.body) findings.fail("api", "the stored message differs from the request", `${send.key} (message ${rows[0].id})`);
+      if (rows.length !== 1)
+        findings.fail("api", "an accepted request has not exactly one message", `${send.key}: ${rows.length} rows`);
+      else if (rows[0].id !== outcome.messageId)
+        findings.fail(
+          "api",
+          "the message is not the one the API answered with",
+          `${send.key}: answered ${outcome.messageId}, stored ${rows[0].id}`,
+        );
+      else if (rows[0].to !== send.to || rows[0].body !== send.body)
+        findings.fail("api", "the stored message differs from the request", `${send.key} (message ${rows[0].id})`);
     } else if (outcome.status === 402) {
       refused += 1;
-      if (rows.length !== 0) findings.fail("api", "a request refused for credits stored a message", `${send.key}: message ${rows[0].id}`);
+      if (rows.length !== 0)
+        findings.fail("api", "a request refused for credits stored a message", `${send.key}: message ${rows[0].id}`);
     } else {
-      findings.fail("api", "a request never got a final answer (201 or 402)", `${send.key}: last status ${outcome.status} ${outcome.error ?? ""} after ${outcome.attempts} tries`);
+      findings.fail(
+        "api",
+        "a request never got a final answer (201 or 402)",
+        `${send.key}: last status ${outcome.status} ${outcome.error ?? ""} after ${outcome.attempts} tries`,
+      );
     }
   }
-  if (messages.length !== accepted) findings.fail("api", "messages that no accepted request asked for", `${messages.length} messages for ${accepted} accepted requests`);
+  if (messages.length !== accepted)
+    findings.fail(
+      "api",
+      "messages that no accepted request asked for",
+      `${messages.length} messages for ${accepted} accepted requests`,
+    );
 
   // 2. The SMSC's record: each part at most once, to the right number, and only for messages we have.
   const partsSeen = new Map<number, Map<number, RecordedSubmit>>();
@@ -119,7 +144,11 @@ export function checkInvariants(input: {
     const messageId = submit.userMessageReference ?? -1;
     const message = byId.get(messageId);
     if (!message) {
-      findings.fail("smsc", "the SMSC got a message the database does not have", `user_message_reference ${submit.userMessageReference}`);
+      findings.fail(
+        "smsc",
+        "the SMSC got a message the database does not have",
+        `user_message_reference ${submit.userMessageReference}`,
+      );
       continue;
     }
     const part = submit.concat?.sequence ?? 1;
@@ -130,11 +159,16 @@ export function checkInvariants(input: {
       findings.fail("smsc", "a part was submitted twice", `message ${messageId} part ${part}`);
     }
     parts.set(part, submit);
-    if (`+${submit.destination}` !== message.to) findings.fail("smsc", "a part went to the wrong number", `message ${messageId}: ${submit.destination}`);
-    if ((submit.concat?.total ?? 1) !== message.segments) findings.fail("smsc", "a part says the wrong total", `message ${messageId}`);
+    if (`+${submit.destination}` !== message.to)
+      findings.fail("smsc", "a part went to the wrong number", `message ${messageId}: ${submit.destination}`);
+    if ((submit.concat?.total ?? 1) !== message.segments)
+      findings.fail("smsc", "a part says the wrong total", `message ${messageId}`);
   }
   const textOf = (parts: Map<number, RecordedSubmit>) =>
-    [...parts.entries()].sort(([a], [b]) => a - b).map(([, s]) => s.text).join("");
+    [...parts.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, s]) => s.text)
+      .join("");
 
   // 3. Every message final: delivered (every part seen, the text intact), failed with a reason, or
   // unknown: in flight when a worker was killed, so nobody recorded the SMSC's answer. Such a message
@@ -145,28 +179,51 @@ export function checkInvariants(input: {
     counts[m.status] = (counts[m.status] ?? 0) + 1;
     const parts = partsSeen.get(m.id) ?? new Map();
     if (!FINAL_OK.has(m.status)) {
-      findings.fail(m.status === "queued" || m.status === "submitting" || m.status === "submitted" ? "settled" : "final", `a message is stuck or ended ${m.status}`, `message ${m.id}: ${m.status} ${m.error ?? ""}`);
+      findings.fail(
+        m.status === "queued" || m.status === "submitting" || m.status === "submitted" ? "settled" : "final",
+        `a message is stuck or ended ${m.status}`,
+        `message ${m.id}: ${m.status} ${m.error ?? ""}`,
+      );
       continue;
     }
     if (m.status === "delivered") {
-      if (parts.size !== m.segments) findings.fail("smsc", "a delivered message the SMSC did not get whole", `message ${m.id}: ${parts.size}/${m.segments} parts`);
-      else if (textOf(parts) !== m.body) findings.fail("smsc", "the SMSC got other text than the message's", `message ${m.id}`);
+      if (parts.size !== m.segments)
+        findings.fail(
+          "smsc",
+          "a delivered message the SMSC did not get whole",
+          `message ${m.id}: ${parts.size}/${m.segments} parts`,
+        );
+      else if (textOf(parts) !== m.body)
+        findings.fail("smsc", "the SMSC got other text than the message's", `message ${m.id}`);
     }
-    if (m.status !== "delivered" && !m.error) findings.fail("final", "a failed or unknown message without a reason", `message ${m.id}: ${m.status}`);
+    if (m.status !== "delivered" && !m.error)
+      findings.fail("final", "a failed or unknown message without a reason", `message ${m.id}: ${m.status}`);
     if (m.status === "unknown") {
       if (parts.size === m.segments) unknownAt.smsc += 1;
       else if (parts.size > 0) unknownAt.partly += 1;
       else unknownAt.not += 1;
       // Its parts came over a killed worker's connection just before the kill (not, e.g., over one the SMSC dropped).
-      const killed = (p: RecordedSubmit) => kills.some((k) => k.sessions.includes(p.session) && p.receivedAt > k.at - UNKNOWN_WINDOW_MS);
+      const killed = (p: RecordedSubmit) =>
+        kills.some((k) => k.sessions.includes(p.session) && p.receivedAt > k.at - UNKNOWN_WINDOW_MS);
       const other = [...parts.values()].find((p) => !killed(p));
-      if (other) findings.fail("final", "unknown, but it was not in flight at a worker kill", `message ${m.id} part ${other.concat?.sequence ?? 1} (SMSC session ${other.session})`);
+      if (other)
+        findings.fail(
+          "final",
+          "unknown, but it was not in flight at a worker kill",
+          `message ${m.id} part ${other.concat?.sequence ?? 1} (SMSC session ${other.session})`,
+        );
     }
-    if (m.status === "failed" && parts.size === m.segments) findings.fail("final", "a failed message the SMSC accepted whole", `message ${m.id}: ${m.error}`);
+    if (m.status === "failed" && parts.size === m.segments)
+      findings.fail("final", "a failed message the SMSC accepted whole", `message ${m.id}: ${m.error}`);
   }
 
   const unknown = counts.unknown ?? 0;
-  if (unknown > kills.length * inFlight) findings.fail("final", "more messages unknown than the killed workers had in flight", `${unknown} after ${kills.length} kills of ${inFlight} each`);
+  if (unknown > kills.length * inFlight)
+    findings.fail(
+      "final",
+      "more messages unknown than the killed workers had in flight",
+      `${unknown} after ${kills.length} kills of ${inFlight} each`,
+    );
 
   // 4. Credits: the cached balance is the ledger's sum, and the ledger is what happened: the grants,
   // one debit per message, a refund only for what the SMSC never accepted of a failed message.
@@ -177,41 +234,74 @@ export function checkInvariants(input: {
     key: string;
   }[];
   const entries = new Map(ledger.map((e) => [e.key, e]));
-  const balances: Record<number, { balance: number; grants: number; debits: number; refunds: number; adjustments: number }> = {};
+  const balances: Record<
+    number,
+    { balance: number; grants: number; debits: number; refunds: number; adjustments: number }
+  > = {};
   for (const user of users) {
     const own = ledger.filter((e) => e.userId === user.id);
     const sum = (kind: string) => own.filter((e) => e.kind === kind).reduce((s, e) => s + e.amount, 0);
-    const row = db.prepare("select credit_balance as balance from users where id = ?").get(user.id) as { balance: number };
-    const totals = { balance: row.balance, grants: sum("grant"), debits: -sum("debit"), refunds: sum("refund"), adjustments: sum("adjustment") };
+    const row = db.prepare("select credit_balance as balance from users where id = ?").get(user.id) as {
+      balance: number;
+    };
+    const totals = {
+      balance: row.balance,
+      grants: sum("grant"),
+      debits: -sum("debit"),
+      refunds: sum("refund"),
+      adjustments: sum("adjustment"),
+    };
     balances[user.id] = totals;
-    if (totals.balance !== own.reduce((s, e) => s + e.amount, 0)) findings.fail("credits", "balance != sum of the ledger", `user ${user.id}: ${JSON.stringify(totals)}`);
-    if (totals.balance !== totals.grants - totals.debits + totals.refunds + totals.adjustments) findings.fail("credits", "balance != grants - debits + refunds", `user ${user.id}`);
+    if (totals.balance !== own.reduce((s, e) => s + e.amount, 0))
+      findings.fail("credits", "balance != sum of the ledger", `user ${user.id}: ${JSON.stringify(totals)}`);
+    if (totals.balance !== totals.grants - totals.debits + totals.refunds + totals.adjustments)
+      findings.fail("credits", "balance != grants - debits + refunds", `user ${user.id}`);
     if (totals.balance < 0) findings.fail("credits", "a negative balance", `user ${user.id}: ${totals.balance}`);
     const expectedGrants = user.granted + (user.id === stripe.userId ? stripe.credits : 0);
-    if (totals.grants !== expectedGrants) findings.fail("credits", "grants differ from what was granted", `user ${user.id}: ${totals.grants} != ${expectedGrants}`);
-    if (totals.adjustments !== 0) findings.fail("credits", "an adjustment nobody made", `user ${user.id}: ${totals.adjustments}`);
+    if (totals.grants !== expectedGrants)
+      findings.fail(
+        "credits",
+        "grants differ from what was granted",
+        `user ${user.id}: ${totals.grants} != ${expectedGrants}`,
+      );
+    if (totals.adjustments !== 0)
+      findings.fail("credits", "an adjustment nobody made", `user ${user.id}: ${totals.adjustments}`);
     const ownMessages = messages.filter((m) => m.userId === user.id);
     const charged = ownMessages.reduce((s, m) => s + m.credits, 0);
-    if (totals.debits !== charged) findings.fail("credits", "debits differ from the messages' credits", `user ${user.id}: ${totals.debits} != ${charged}`);
-    if (own.filter((e) => e.kind === "debit").length !== ownMessages.length) findings.fail("credits", "not one debit per message", `user ${user.id}`);
+    if (totals.debits !== charged)
+      findings.fail(
+        "credits",
+        "debits differ from the messages' credits",
+        `user ${user.id}: ${totals.debits} != ${charged}`,
+      );
+    if (own.filter((e) => e.kind === "debit").length !== ownMessages.length)
+      findings.fail("credits", "not one debit per message", `user ${user.id}`);
   }
   for (const m of messages) {
     const debit = entries.get(`msg:${m.id}:debit`);
-    if (!debit || debit.amount !== -m.credits || debit.userId !== m.userId) findings.fail("credits", "a message without its debit", `message ${m.id}`);
+    if (!debit || debit.amount !== -m.credits || debit.userId !== m.userId)
+      findings.fail("credits", "a message without its debit", `message ${m.id}`);
     const refund = entries.get(`msg:${m.id}:refund`)?.amount ?? 0;
     const acceptedParts = partsSeen.get(m.id)?.size ?? 0;
     const due = m.status === "failed" ? Math.round((m.credits * (m.segments - acceptedParts)) / m.segments) : 0;
-    if (refund !== due) findings.fail("credits", "a refund that is not what the SMSC left unsent", `message ${m.id} (${m.status}, ${acceptedParts}/${m.segments} parts at the SMSC): refunded ${refund}, due ${due}`);
+    if (refund !== due)
+      findings.fail(
+        "credits",
+        "a refund that is not what the SMSC left unsent",
+        `message ${m.id} (${m.status}, ${acceptedParts}/${m.segments} parts at the SMSC): refunded ${refund}, due ${due}`,
+      );
   }
 
   // 5. The Stripe order: confirmed once, one grant, every delivery of the webhook acknowledged.
   const order = db.prepare("select status, payment_id as paymentId from orders where id = ?").get(stripe.orderId) as
-    | { status: string; paymentId: string | null }
-    | undefined;
-  if (order?.status !== "Confirmed" || order.paymentId !== stripe.intentId) findings.fail("stripe", "the Stripe order is not confirmed by its payment", JSON.stringify(order));
+    { status: string; paymentId: string | null } | undefined;
+  if (order?.status !== "Confirmed" || order.paymentId !== stripe.intentId)
+    findings.fail("stripe", "the Stripe order is not confirmed by its payment", JSON.stringify(order));
   const grants = ledger.filter((e) => e.kind === "grant" && e.key === `payment:${stripe.intentId}`);
-  if (grants.length !== 1 || grants[0].amount !== stripe.credits || grants[0].userId !== stripe.userId) findings.fail("stripe", "the Stripe payment was not granted exactly once", JSON.stringify(grants));
-  if (!stripe.webhookStatuses.every((s) => s === 200)) findings.fail("stripe", "a webhook delivery was not acknowledged", stripe.webhookStatuses.join(","));
+  if (grants.length !== 1 || grants[0].amount !== stripe.credits || grants[0].userId !== stripe.userId)
+    findings.fail("stripe", "the Stripe payment was not granted exactly once", JSON.stringify(grants));
+  if (!stripe.webhookStatuses.every((s) => s === 200))
+    findings.fail("stripe", "a webhook delivery was not acknowledged", stripe.webhookStatuses.join(","));
 
   // 6. Nothing left behind for a reconciler.
   const outbox = (db.prepare("select count(*) as n from sms_outbox").get() as { n: number }).n;

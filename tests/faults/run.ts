@@ -11,27 +11,34 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import Stripe from "stripe";
-import { startFakeStripe } from "../support/fake-stripe.ts";
-import { TestSmsc } from "../support/smpp-server.ts";
-import { waitFor } from "../support/wait.ts";
-import { checkInvariants, type FaultUser, Findings, type PlannedSend, type SendOutcome, type StripeFacts } from "./checks.ts";
-import { AppProcess } from "./processes.ts";
+import { startFakeStripe } from "#tests/support/fake-stripe.ts";
+import { TestSmsc } from "#tests/support/smpp-server.ts";
+import { waitFor } from "#tests/support/wait.ts";
+import {
+  checkInvariants,
+  type FaultUser,
+  Findings,
+  type PlannedSend,
+  type SendOutcome,
+  type StripeFacts,
+} from "#tests/faults/checks.ts";
+import { AppProcess } from "#tests/faults/processes.ts";
 import { buildIfStale } from "../../scripts/build-if-stale.ts";
-import { freePort, type PrivateRedis, startPrivateRedis } from "../../server/redis-process.ts";
-import { runMigrations } from "../../app/db/migrate.server.ts";
-import { getSqlite } from "../../app/db/client.server.ts";
-import { prepareDataDir } from "../../app/utils/env.server.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { createUser } from "../../app/modules/auth/users.server.ts";
-import { book } from "../../app/modules/credits/ledger.server.ts";
-import { regenerateApiKey } from "../../app/api/auth.server.ts";
-import { addToCart } from "../../app/modules/shop/cart.server.ts";
-import { createOrderFromCart, getOrder } from "../../app/modules/shop/orders.server.ts";
-import { listAllPackages } from "../../app/modules/shop/packages.server.ts";
-import { ensurePaymentIntent } from "../../app/modules/payments/stripe.server.ts";
-import { countSegments } from "../../app/modules/sms/segments.ts";
-import { RECORD_SLICE } from "../../app/modules/sms/dispatch.server.ts";
-import { closeRedis } from "../../app/queue/redis.server.ts";
+import { freePort, type PrivateRedis, startPrivateRedis } from "#server/redis-process.ts";
+import { runMigrations } from "#app/db/migrate.server.ts";
+import { getSqlite } from "#app/db/client.server.ts";
+import { prepareDataDir } from "#app/utils/env.server.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { createUser } from "#app/modules/auth/users.server.ts";
+import { book } from "#app/modules/credits/ledger.server.ts";
+import { regenerateApiKey } from "#app/api/auth.server.ts";
+import { addToCart } from "#app/modules/shop/cart.server.ts";
+import { createOrderFromCart, getOrder } from "#app/modules/shop/orders.server.ts";
+import { listAllPackages } from "#app/modules/shop/packages.server.ts";
+import { ensurePaymentIntent } from "#app/modules/payments/stripe.server.ts";
+import { countSegments } from "#app/modules/sms/segments.ts";
+import { RECORD_SLICE } from "#app/modules/sms/dispatch.server.ts";
+import { closeRedis } from "#app/queue/redis.server.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -122,7 +129,8 @@ prepareDataDir();
 runMigrations();
 await seedDatabase();
 
-const LONG_GSM = " Your appointment is confirmed for Tuesday at 10.30, please bring your card and arrive ten minutes early. Reply STOP to opt out, HELP for help.";
+const LONG_GSM =
+  " Your appointment is confirmed for Tuesday at 10.30, please bring your card and arrive ten minutes early. Reply STOP to opt out, HELP for help.";
 const UCS2 = " Ваш код подтверждения действителен десять минут, никому его не сообщайте. Спасибо, что вы с нами!";
 const plan: PlannedSend[] = Array.from({ length: TOTAL }, (_, index) => {
   // One in ten two segments (GSM-7), one in fifty three segments (UCS-2), the rest one.
@@ -139,7 +147,11 @@ const partsPlanned = plan.reduce((sum, send) => sum + countSegments(send.body).s
 
 const users: (FaultUser & { key: string })[] = [];
 for (let u = 0; u < USERS; u++) {
-  const user = await createUser({ email: `faults-${u}@example.com`, fullName: `Fault Run ${u}`, password: "faults-password-1" });
+  const user = await createUser({
+    email: `faults-${u}@example.com`,
+    fullName: `Fault Run ${u}`,
+    password: "faults-password-1",
+  });
   const needed = plan.filter((s) => s.user === u).reduce((sum, s) => sum + countSegments(s.body).segments, 0);
   // The last customer can pay for about 90 % of its sends: the rest must be refused (402), storing nothing.
   const granted = u === USERS - 1 && USERS > 1 ? Math.floor(needed * 0.9) : needed;
@@ -149,11 +161,21 @@ for (let u = 0; u < USERS; u++) {
 }
 const stripePack = listAllPackages().find((p) => p.credits === 1000) ?? listAllPackages()[0];
 addToCart(users[0].id, stripePack.id, 1);
-const placed = createOrderFromCart(users[0].id, { name: "Fault Run", email: "faults-0@example.com", phone: "+1 202 555 0100" });
+const placed = createOrderFromCart(users[0].id, {
+  name: "Fault Run",
+  email: "faults-0@example.com",
+  phone: "+1 202 555 0100",
+});
 if (!placed.ok) throw new Error("could not place the Stripe order");
 const { clientSecret } = await ensurePaymentIntent(getOrder(placed.orderId)!);
 const intent = fakeStripe.succeed(clientSecret.split("_secret_")[0]);
-const stripe: StripeFacts = { orderId: placed.orderId, intentId: String(intent.id), userId: users[0].id, credits: stripePack.credits, webhookStatuses: [] };
+const stripe: StripeFacts = {
+  orderId: placed.orderId,
+  intentId: String(intent.id),
+  userId: users[0].id,
+  credits: stripePack.credits,
+  webhookStatuses: [],
+};
 await closeRedis();
 
 // --- the processes; one that exits on its own is a violation, and is restarted as a supervisor would ---
@@ -176,8 +198,18 @@ let workers = 0;
 let worker!: AppProcess;
 async function startWorker() {
   workers += 1;
-  const own = (worker = new AppProcess(`worker ${workers}`, "worker/index.ts", appEnv, join(dataDir, `worker-${workers}.log`), onCrash));
-  await waitFor(() => smsc.boundSessions > 0 || !own.running, { timeout: 60_000, interval: 50, what: `${own.name} to bind to the SMSC` });
+  const own = (worker = new AppProcess(
+    `worker ${workers}`,
+    "worker/index.ts",
+    appEnv,
+    join(dataDir, `worker-${workers}.log`),
+    onCrash,
+  ));
+  await waitFor(() => smsc.boundSessions > 0 || !own.running, {
+    timeout: 60_000,
+    interval: 50,
+    what: `${own.name} to bind to the SMSC`,
+  });
 }
 async function shutdown() {
   shuttingDown = true;
@@ -194,11 +226,18 @@ process.on("exit", () => {
 
 startWeb();
 try {
-  await waitFor(async () => (await fetch(`${baseUrl}/healthz`).then((r) => r.ok, () => false)) || !web.running, {
-    timeout: 120_000,
-    interval: 200,
-    what: "the web process to answer /healthz",
-  });
+  await waitFor(
+    async () =>
+      (await fetch(`${baseUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )) || !web.running,
+    {
+      timeout: 120_000,
+      interval: 200,
+      what: "the web process to answer /healthz",
+    },
+  );
   if (!web.running) throw new Error(`the web process did not start:\n${web.tail()}`);
   await startWorker();
   say(`web on ${baseUrl}, ${worker.name} bound; DATA_DIR ${dataDir}`);
@@ -237,7 +276,11 @@ async function killWorker() {
   await startWorker();
   // Recovered when the new worker is sending (bounded: a worker that cannot is a finding).
   const from = smsc.counters.accepted;
-  await waitFor(() => smsc.counters.accepted >= Math.min(from + 50, partsPlanned), { timeout: 60_000, interval: 10, what: `${worker.name} to submit` });
+  await waitFor(() => smsc.counters.accepted >= Math.min(from + 50, partsPlanned), {
+    timeout: 60_000,
+    interval: 10,
+    what: `${worker.name} to submit`,
+  });
   return `${worker.name} started, bound and submitting`;
 }
 
@@ -247,7 +290,10 @@ async function restartRedis() {
   redisPid = 0;
   // Down for two rounds of requests (answered or timed out; bounded), then up on the same files.
   const from = { exchanges, accepted };
-  await waitFor(() => exchanges - from.exchanges >= 2 * CONCURRENCY || answered === TOTAL, { timeout: 15_000, interval: 10 }).catch(() => {});
+  await waitFor(() => exchanges - from.exchanges >= 2 * CONCURRENCY || answered === TOTAL, {
+    timeout: 15_000,
+    interval: 10,
+  }).catch(() => {});
   const down = { exchanges: exchanges - from.exchanges, accepted: accepted - from.accepted };
   await startRedis();
   if (redis.url !== appEnv.REDIS_URL) throw new Error(`Redis came back on ${redis.url}, not ${appEnv.REDIS_URL}`);
@@ -275,7 +321,10 @@ async function stripeWebhookFiveTimes() {
         method: "POST",
         headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
         body: payload,
-      }).then((r) => r.status, () => 0),
+      }).then(
+        (r) => r.status,
+        () => 0,
+      ),
     ),
   );
   return `answers ${stripe.webhookStatuses.join(", ")}`;
@@ -331,7 +380,9 @@ function post(send: PlannedSend): Promise<{ status: number; body: string; replay
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => done({ status: res.statusCode ?? 0, body: text, replayed: res.headers["idempotent-replayed"] === "true" }));
+        res.on("end", () =>
+          done({ status: res.statusCode ?? 0, body: text, replayed: res.headers["idempotent-replayed"] === "true" }),
+        );
         res.on("error", fail);
       },
     );
@@ -367,7 +418,10 @@ async function sendOne(send: PlannedSend) {
 
 let next = 0;
 const sendStarted = Date.now();
-const progress = setInterval(() => say(`sent ${answered}/${TOTAL}; smsc ${smsc.counters.accepted}/${partsPlanned} parts`), 5000);
+const progress = setInterval(
+  () => say(`sent ${answered}/${TOTAL}; smsc ${smsc.counters.accepted}/${partsPlanned} parts`),
+  5000,
+);
 await Promise.all(
   Array.from({ length: CONCURRENCY }, async () => {
     while (next < TOTAL) await sendOne(plan[next++]);
@@ -385,7 +439,9 @@ let settleError: string | null = null;
 try {
   await Promise.race([
     faultsDone,
-    new Promise((_, reject) => setTimeout(() => reject(new Error("the fault timeline did not finish")), SETTLE_TIMEOUT_MS)),
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error("the fault timeline did not finish")), SETTLE_TIMEOUT_MS),
+    ),
   ]);
   await waitFor(() => (unsettled.get() as { n: number }).n === 0, {
     timeout: SETTLE_TIMEOUT_MS,
@@ -408,7 +464,8 @@ const findings = new Findings();
 const inFlight = SMPP_WINDOW + RECORD_SLICE;
 checkInvariants({ db: getSqlite(), plan, outcomes, users, submits: smsc.accepted, stripe, kills, inFlight, findings });
 if (settleError) findings.fail("settled", settleError);
-if (timeline.length !== tracks.flat().length) findings.fail("run", `only ${timeline.length} of ${tracks.flat().length} faults happened`);
+if (timeline.length !== tracks.flat().length)
+  findings.fail("run", `only ${timeline.length} of ${tracks.flat().length} faults happened`);
 for (const crash of crashes) findings.fail("run", crash);
 
 const stats = {

@@ -7,15 +7,15 @@ vi.hoisted(() => {
   process.env.ALLOW_TEST_PAYMENTS = "1";
 });
 
-import { getDb } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { packages } from "../../app/db/schema/shop.ts";
-import { getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { getOrder } from "../../app/modules/shop/orders.server.ts";
-import { loader as paymentLoader } from "../../app/routes/shop/payment.tsx";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest } from "../support/requests.ts";
-import { addToCart, payWithCard, placeOrder } from "../support/shop.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { getOrder } from "#app/modules/shop/orders.server.ts";
+import { loader as paymentLoader } from "#app/routes/shop/payment.tsx";
+import { getEnv } from "#app/utils/env.server.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest } from "#tests/support/requests.ts";
+import { addToCart, payWithCard, placeOrder } from "#tests/support/shop.ts";
 
 await seedDatabase();
 const [pack] = getDb().select().from(packages).all();
@@ -26,8 +26,14 @@ describe("ALLOW_TEST_PAYMENTS=1 with SMS_TRANSPORT=smpp", () => {
     const user = await createTestUser();
     await addToCart(user, pack.id, 1);
     const orderId = await placeOrder(user);
-    expect(dataOf<{ notConfigured: string | null }>(await call(paymentLoader, makeRequest(`/payment?orderId=${orderId}`, { user }))).notConfigured).toBeNull();
-    expect(locationOf(await payWithCard(user, orderId, "4242 4242 4242 4242"))).toBe(`/order/orderconfirmed/${orderId}`);
+    expect(
+      dataOf<{ notConfigured: string | null }>(
+        await call(paymentLoader, makeRequest(`/payment?orderId=${orderId}`, { user })),
+      ).notConfigured,
+    ).toBeNull();
+    expect(locationOf(await payWithCard(user, orderId, "4242 4242 4242 4242"))).toBe(
+      `/order/orderconfirmed/${orderId}`,
+    );
     expect(getOrder(orderId)!.status).toBe("Confirmed");
     expect(getBalance(user.id)).toBe(pack.credits);
   });

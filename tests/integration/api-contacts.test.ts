@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { contactGroups, contacts, groupSends } from "../../app/db/schema/contacts.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { contactGroups, contacts, groupSends } from "#app/db/schema/contacts.ts";
 import {
   ContactListSchema,
   ContactSchema,
@@ -9,14 +9,14 @@ import {
   GroupListSchema,
   GroupSchema,
   GroupSendSchema,
-} from "../../app/api/schemas.ts";
-import { createContact } from "../../app/modules/contacts/contacts.server.ts";
-import { groupSendJobId, runGroupSend, startGroupSend } from "../../app/modules/contacts/group-send.server.ts";
-import { createGroup } from "../../app/modules/contacts/groups.server.ts";
-import { getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { apiCustomer, callApi } from "../support/api.ts";
-import { contactCount, messagesOfGroupSend, seedGroup } from "../support/contacts.ts";
+} from "#app/api/schemas.ts";
+import { createContact } from "#app/modules/contacts/contacts.server.ts";
+import { groupSendJobId, runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
+import { contactCount, messagesOfGroupSend, seedGroup } from "#tests/support/contacts.ts";
 
 function expectError(response: { status: number; json: unknown }, status: number, code: string, field?: string) {
   expect(response.status).toBe(status);
@@ -25,8 +25,10 @@ function expectError(response: { status: number; json: unknown }, status: number
   if (field !== undefined) expect(body.error.field).toBe(field);
 }
 
-const groupCount = (userId: number) => getDb().select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get()!.n;
-const groupSendCount = (userId: number) => getDb().select({ n: count() }).from(groupSends).where(eq(groupSends.userId, userId)).get()!.n;
+const groupCount = (userId: number) =>
+  getDb().select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get()!.n;
+const groupSendCount = (userId: number) =>
+  getDb().select({ n: count() }).from(groupSends).where(eq(groupSends.userId, userId)).get()!.n;
 
 /** Every page of a list, following nextCursor. */
 async function allPages(key: string, path: string, limit: number) {
@@ -49,7 +51,12 @@ describe("POST /api/v1/contacts", () => {
     const group = createGroup(customer.id, { name: "Staff", description: "Work" });
     const created = await callApi("POST", "/api/v1/contacts", {
       key: customer.key,
-      json: { name: "  Ada Lovelace ", phone: "(202) 555-0160", email: "Ada@Example.com", groupIds: [group.id, group.id] },
+      json: {
+        name: "  Ada Lovelace ",
+        phone: "(202) 555-0160",
+        email: "Ada@Example.com",
+        groupIds: [group.id, group.id],
+      },
     });
     expect(created.status).toBe(201);
     expect(ContactSchema.parse(created.json)).toEqual({
@@ -60,7 +67,14 @@ describe("POST /api/v1/contacts", () => {
       active: true,
       groups: [{ id: group.id, name: "Staff" }],
     });
-    expect((await callApi("POST", "/api/v1/contacts", { key: customer.key, json: { name: "B", phone: "+12025550161", email: "b@example.com" } })).json.groups).toEqual([]);
+    expect(
+      (
+        await callApi("POST", "/api/v1/contacts", {
+          key: customer.key,
+          json: { name: "B", phone: "+12025550161", email: "b@example.com" },
+        })
+      ).json.groups,
+    ).toEqual([]);
   });
 
   it("refuses bad input with the field at fault and creates nothing", async () => {
@@ -81,7 +95,9 @@ describe("POST /api/v1/contacts", () => {
     expectError(await post({ ...valid, status: false }), 422, "validation_failed", "status");
     const duplicate = await post({ ...valid, phone: "(202) 555-0162" });
     expectError(duplicate, 422, "validation_failed", "phone");
-    expect(duplicate.json.error.message).toBe("You already have a contact with the phone number +12025550162 (Existing)");
+    expect(duplicate.json.error.message).toBe(
+      "You already have a contact with the phone number +12025550162 (Existing)",
+    );
     // Another account's group is not found, and the contact is not made either.
     expectError(await post({ ...valid, groupIds: [othersGroup.id] }), 404, "not_found", "groupIds");
     expect(contactCount(customer.id)).toBe(1);
@@ -94,9 +110,17 @@ describe("GET /api/v1/contacts", () => {
     const customer = await apiCustomer();
     const other = await apiCustomer();
     const group = createGroup(customer.id, { name: "Evens", description: "Every other" });
-    const names = Array.from({ length: 23 }, (_, i) => `${i % 2 ? "b" : "B"}${String.fromCharCode(97 + ((i * 7) % 23))} person ${i}`);
+    const names = Array.from(
+      { length: 23 },
+      (_, i) => `${i % 2 ? "b" : "B"}${String.fromCharCode(97 + ((i * 7) % 23))} person ${i}`,
+    );
     for (const [i, name] of names.entries()) {
-      createContact(customer.id, { name, phone: `+1202555${String(1000 + i)}`, email: `p${i}@example.com`, groupIds: i % 2 ? [] : [group.id] });
+      createContact(customer.id, {
+        name,
+        phone: `+1202555${String(1000 + i)}`,
+        email: `p${i}@example.com`,
+        groupIds: i % 2 ? [] : [group.id],
+      });
     }
     createContact(other.id, { name: "Other's", phone: "+12025559999", email: "o@example.com", groupIds: [] });
 
@@ -110,14 +134,36 @@ describe("GET /api/v1/contacts", () => {
     expect(members).toHaveLength(12);
     expect(members.every((c) => (c as unknown as { groups: { id: number }[] }).groups[0].id === group.id)).toBe(true);
 
-    expect((await callApi("GET", "/api/v1/contacts", { key: other.key })).json.data.map((c: { name: string }) => c.name)).toEqual(["Other's"]);
+    expect(
+      (await callApi("GET", "/api/v1/contacts", { key: other.key })).json.data.map((c: { name: string }) => c.name),
+    ).toEqual(["Other's"]);
     expectError(await callApi("GET", `/api/v1/contacts?group=${group.id}`, { key: other.key }), 404, "not_found");
-    expectError(await callApi("GET", "/api/v1/contacts?group=abc", { key: customer.key }), 400, "invalid_request", "group");
-    expectError(await callApi("GET", "/api/v1/contacts?cursor=nonsense", { key: customer.key }), 400, "invalid_request", "cursor");
-    expectError(await callApi("GET", "/api/v1/contacts?limit=0", { key: customer.key }), 400, "invalid_request", "limit");
+    expectError(
+      await callApi("GET", "/api/v1/contacts?group=abc", { key: customer.key }),
+      400,
+      "invalid_request",
+      "group",
+    );
+    expectError(
+      await callApi("GET", "/api/v1/contacts?cursor=nonsense", { key: customer.key }),
+      400,
+      "invalid_request",
+      "cursor",
+    );
+    expectError(
+      await callApi("GET", "/api/v1/contacts?limit=0", { key: customer.key }),
+      400,
+      "invalid_request",
+      "limit",
+    );
     // A cursor of another list is not one of this list's.
     const groupsCursor = Buffer.from('g1:["Evens",1]').toString("base64url");
-    expectError(await callApi("GET", `/api/v1/contacts?cursor=${groupsCursor}`, { key: customer.key }), 400, "invalid_request", "cursor");
+    expectError(
+      await callApi("GET", `/api/v1/contacts?cursor=${groupsCursor}`, { key: customer.key }),
+      400,
+      "invalid_request",
+      "cursor",
+    );
   });
 });
 
@@ -128,7 +174,12 @@ describe("groups", () => {
     const post = (json: unknown) => callApi("POST", "/api/v1/groups", { key: customer.key, json });
     const created = await post({ name: "Customers", description: "Everyone who bought" });
     expect(created.status).toBe(201);
-    expect(GroupSchema.parse(created.json)).toEqual({ id: expect.any(Number), name: "Customers", description: "Everyone who bought", members: 0 });
+    expect(GroupSchema.parse(created.json)).toEqual({
+      id: expect.any(Number),
+      name: "Customers",
+      description: "Everyone who bought",
+      members: 0,
+    });
     const duplicate = await post({ name: "CUSTOMERS", description: "Again" });
     expectError(duplicate, 422, "validation_failed", "name");
     expect(duplicate.json.error.message).toBe('You already have a group named "CUSTOMERS"');
@@ -152,7 +203,8 @@ describe("GET /api/v1/groups with a bad page query", () => {
   it("answers 400 invalid_request naming the parameter at fault, as the contacts list does", async () => {
     const customer = await apiCustomer();
     for (const name of ["Alpha", "Beta"]) createGroup(customer.id, { name, description: "d" });
-    for (const i of [0, 1]) createContact(customer.id, { name: `P${i}`, phone: `+1202555017${i}`, email: `p${i}@example.com`, groupIds: [] });
+    for (const i of [0, 1])
+      createContact(customer.id, { name: `P${i}`, phone: `+1202555017${i}`, email: `p${i}@example.com`, groupIds: [] });
     const list = (query: string) => callApi("GET", `/api/v1/groups?${query}`, { key: customer.key });
     expectError(await list("limit=0"), 400, "invalid_request", "limit");
     expectError(await list("limit=101"), 400, "invalid_request", "limit");
@@ -169,7 +221,11 @@ describe("GET /api/v1/groups with a bad page query", () => {
     const first = await list("limit=1");
     expect(first.status).toBe(200);
     expect(first.json.data.map((g: { name: string }) => g.name)).toEqual(["Alpha"]);
-    expect((await list(`limit=1&cursor=${encodeURIComponent(first.json.nextCursor)}`)).json.data.map((g: { name: string }) => g.name)).toEqual(["Beta"]);
+    expect(
+      (await list(`limit=1&cursor=${encodeURIComponent(first.json.nextCursor)}`)).json.data.map(
+        (g: { name: string }) => g.name,
+      ),
+    ).toEqual(["Beta"]);
   });
 });
 
@@ -181,10 +237,21 @@ describe("POST /api/v1/groups/{id}/messages", () => {
     // A stored number that no longer validates (kept from before a numbering-plan change).
     getDb().update(contacts).set({ phone: "+1202" }).where(eq(contacts.id, contactIds[3])).run();
 
-    const started = await callApi("POST", `/api/v1/groups/${groupId}/messages`, { key: customer.key, json: { body: "Sale today" } });
+    const started = await callApi("POST", `/api/v1/groups/${groupId}/messages`, {
+      key: customer.key,
+      json: { body: "Sale today" },
+    });
     expect(started.status).toBe(202);
     const send = GroupSendSchema.parse(started.json);
-    expect(send).toMatchObject({ groupId, body: "Sale today", status: "queued", finished: false, total: 4, queued: 0, skipped: 0 });
+    expect(send).toMatchObject({
+      groupId,
+      body: "Sale today",
+      status: "queued",
+      finished: false,
+      total: 4,
+      queued: 0,
+      skipped: 0,
+    });
     expect(send.statusUrl).toBe(`http://api.test/api/v1/group-sends/${send.id}`);
     expect(await getQueue(QUEUES.groupSend).getJob(groupSendJobId(send.id))).toBeTruthy();
 
@@ -210,7 +277,8 @@ describe("POST /api/v1/groups/{id}/messages", () => {
   it("refuses what the screen refuses, sending and recording nothing", async () => {
     const customer = await apiCustomer(2);
     const other = await apiCustomer(100);
-    const post = (id: number | string, json: unknown, key = customer.key) => callApi("POST", `/api/v1/groups/${id}/messages`, { key, json });
+    const post = (id: number | string, json: unknown, key = customer.key) =>
+      callApi("POST", `/api/v1/groups/${id}/messages`, { key, json });
     const { groupId } = seedGroup(customer.id, 3);
     const empty = createGroup(customer.id, { name: "Empty", description: "none" });
     const { groupId: optedOut, contactIds } = seedGroup(customer.id, 2, 2000);
@@ -231,7 +299,8 @@ describe("POST /api/v1/groups/{id}/messages", () => {
     expectError(await post(groupId, { message: "hi" }), 422, "validation_failed");
     // Another account's group is not found, whoever pays.
     expectError(await post(groupId, { body: "hi" }, other.key), 404, "not_found");
-    for (const id of ["abc", "0", "-1", "1e3", "..", "%2e%2e"]) expectError(await post(id, { body: "hi" }), 404, "not_found");
+    for (const id of ["abc", "0", "-1", "1e3", "..", "%2e%2e"])
+      expectError(await post(id, { body: "hi" }), 404, "not_found");
     expect(groupSendCount(customer.id) + groupSendCount(other.id)).toBe(0);
     expect(getBalance(customer.id)).toBe(2);
     expect(getBalance(other.id)).toBe(100);
@@ -242,7 +311,9 @@ describe("POST /api/v1/groups/{id}/messages", () => {
     const { groupId } = seedGroup(customer.id, 2);
     const other = seedGroup(customer.id, 1, 3000);
     const request = { key: customer.key, json: { body: "Once only" }, headers: { "idempotency-key": "promo-1" } };
-    const answers = await Promise.all(Array.from({ length: 5 }, () => callApi("POST", `/api/v1/groups/${groupId}/messages`, request)));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => callApi("POST", `/api/v1/groups/${groupId}/messages`, request)),
+    );
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([202]));
     expect(new Set(answers.map((a) => a.json.id)).size).toBe(1);
     expect(answers.filter((a) => a.headers["Idempotent-Replayed"] === "true")).toHaveLength(4);
@@ -255,8 +326,17 @@ describe("POST /api/v1/groups/{id}/messages", () => {
     expect(replay.json).toMatchObject({ id: answers[0].json.id, finished: true, queued: 2 });
     expect(getBalance(customer.id)).toBe(8);
 
-    expectError(await callApi("POST", `/api/v1/groups/${groupId}/messages`, { ...request, json: { body: "Other text" } }), 409, "idempotency_conflict", "Idempotency-Key");
-    expectError(await callApi("POST", `/api/v1/groups/${other.groupId}/messages`, request), 409, "idempotency_conflict");
+    expectError(
+      await callApi("POST", `/api/v1/groups/${groupId}/messages`, { ...request, json: { body: "Other text" } }),
+      409,
+      "idempotency_conflict",
+      "Idempotency-Key",
+    );
+    expectError(
+      await callApi("POST", `/api/v1/groups/${other.groupId}/messages`, request),
+      409,
+      "idempotency_conflict",
+    );
     // The Groups screen's one-time form keys live beside the API's keys without meeting them.
     const fromForm = await startGroupSend(customer.id, groupId, "Once only", { requestKey: "promo-1" });
     expect(fromForm.id).not.toBe(answers[0].json.id);
@@ -264,7 +344,11 @@ describe("POST /api/v1/groups/{id}/messages", () => {
     // Keys are per account.
     const b = await apiCustomer(10);
     const bGroup = seedGroup(b.id, 1, 4000);
-    expect((await callApi("POST", `/api/v1/groups/${bGroup.groupId}/messages`, { ...request, key: b.key })).headers["Idempotent-Replayed"]).toBeUndefined();
+    expect(
+      (await callApi("POST", `/api/v1/groups/${bGroup.groupId}/messages`, { ...request, key: b.key })).headers[
+        "Idempotent-Replayed"
+      ],
+    ).toBeUndefined();
   });
 
   it("GET /api/v1/group-sends/{id} is a 404 for another account's send", async () => {

@@ -1,15 +1,15 @@
 import { count, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { schedules } from "../../app/db/schema/scheduling.ts";
-import { smsMessages } from "../../app/db/schema/sms.ts";
-import { ErrorSchema, MessageListSchema, MessageSchema, ScheduledMessageSchema } from "../../app/api/schemas.ts";
-import { getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { runOccurrence } from "../../app/modules/scheduling/runner.server.ts";
-import { getSchedule } from "../../app/modules/scheduling/schedules.server.ts";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { apiCustomer, callApi } from "../support/api.ts";
-import { schedulerOf, scheduleSoon } from "../support/schedules.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { schedules } from "#app/db/schema/scheduling.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
+import { ErrorSchema, MessageListSchema, MessageSchema, ScheduledMessageSchema } from "#app/api/schemas.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { runOccurrence } from "#app/modules/scheduling/runner.server.ts";
+import { getSchedule } from "#app/modules/scheduling/schedules.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
+import { schedulerOf, scheduleSoon } from "#tests/support/schedules.ts";
 
 afterEach(() => resetClock());
 
@@ -65,7 +65,12 @@ describe("POST /api/v1/messages with sendAt", () => {
     expect(scheduled.id).toMatch(/^sch_\d+$/);
     // A one-off schedule, as the Schedule SMS screen makes, armed in BullMQ; nothing charged yet.
     const schedule = getSchedule(customer.id, scheduleId(scheduled.id));
-    expect(schedule).toMatchObject({ repeat: "none", status: "active", target: { kind: "phone", to: "+12025550150" }, firstSendAt: whole.getTime() });
+    expect(schedule).toMatchObject({
+      repeat: "none",
+      status: "active",
+      target: { kind: "phone", to: "+12025550150" },
+      firstSendAt: whole.getTime(),
+    });
     expect(await schedulerOf(schedule!.id)).toBeTruthy();
     expect(getBalance(customer.id)).toBe(5);
 
@@ -73,21 +78,31 @@ describe("POST /api/v1/messages with sendAt", () => {
     expect(read.status).toBe(200);
     expect(read.json).toEqual(scheduled);
     // Not a message yet: the list holds only messages that went out.
-    expect(MessageListSchema.parse((await callApi("GET", "/api/v1/messages", { key: customer.key })).json).data).toEqual([]);
+    expect(
+      MessageListSchema.parse((await callApi("GET", "/api/v1/messages", { key: customer.key })).json).data,
+    ).toEqual([]);
 
     // At sendAt the runner sends it through the normal send path; GET now shows the message's status.
     setClock(() => whole.getTime());
     expect(await runOccurrence(schedule!.id, whole.getTime())).toBe("queued");
     resetClock();
-    const afterwards = ScheduledMessageSchema.parse((await callApi("GET", `/api/v1/messages/${scheduled.id}`, { key: customer.key })).json);
+    const afterwards = ScheduledMessageSchema.parse(
+      (await callApi("GET", `/api/v1/messages/${scheduled.id}`, { key: customer.key })).json,
+    );
     expect(afterwards).toMatchObject({ id: scheduled.id, status: "queued", credits: 2, sendAt: whole.toISOString() });
     expect(afterwards.messageId).toBeGreaterThan(0);
     expect(getBalance(customer.id)).toBe(3);
-    const message = MessageSchema.parse((await callApi("GET", `/api/v1/messages/${afterwards.messageId}`, { key: customer.key })).json);
+    const message = MessageSchema.parse(
+      (await callApi("GET", `/api/v1/messages/${afterwards.messageId}`, { key: customer.key })).json,
+    );
     expect(message).toMatchObject({ to: "+12025550150", body: TWO_SEGMENTS, status: "queued" });
 
     // It went out: too late to cancel, by either id.
-    expectError(await callApi("DELETE", `/api/v1/messages/${scheduled.id}`, { key: customer.key }), 409, "already_sent");
+    expectError(
+      await callApi("DELETE", `/api/v1/messages/${scheduled.id}`, { key: customer.key }),
+      409,
+      "already_sent",
+    );
     expectError(await callApi("DELETE", `/api/v1/messages/${message.id}`, { key: customer.key }), 409, "already_sent");
     expect(getSchedule(customer.id, schedule!.id)?.status).toBe("completed");
   });
@@ -104,10 +119,25 @@ describe("POST /api/v1/messages with sendAt", () => {
     const past = await post({ to: "+12025550151", body: "hi", sendAt: new Date(Date.now() - 1000).toISOString() });
     expectError(past, 422, "validation_failed", "sendAt");
     expect(past.json.error.message).toBe("sendAt must be in the future");
-    expectError(await post({ to: "+12025550151", body: "hi", sendAt: "2030-02-30T09:00:00Z" }), 422, "validation_failed", "sendAt");
+    expectError(
+      await post({ to: "+12025550151", body: "hi", sendAt: "2030-02-30T09:00:00Z" }),
+      422,
+      "validation_failed",
+      "sendAt",
+    );
     expectError(await post({ to: "+12025550151", body: "hi", sendAt: "tomorrow" }), 422, "validation_failed", "sendAt");
-    expectError(await post({ to: "not a number", body: "hi", sendAt: later().toISOString() }), 422, "validation_failed", "to");
-    expectError(await post({ to: "+12025550151", body: "", sendAt: later().toISOString() }), 422, "validation_failed", "body");
+    expectError(
+      await post({ to: "not a number", body: "hi", sendAt: later().toISOString() }),
+      422,
+      "validation_failed",
+      "to",
+    );
+    expectError(
+      await post({ to: "+12025550151", body: "", sendAt: later().toISOString() }),
+      422,
+      "validation_failed",
+      "body",
+    );
     // The balance must pay it when it is scheduled (1 credit left, this one costs 2).
     const short = await post({ to: "+12025550151", body: TWO_SEGMENTS, sendAt: later().toISOString() });
     expectError(short, 402, "insufficient_credits");
@@ -119,13 +149,21 @@ describe("POST /api/v1/messages with sendAt", () => {
   it("becomes a failed message if the credits are gone when it goes out", async () => {
     const customer = await apiCustomer(1);
     const at = later();
-    const sent = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550152", body: "one", sendAt: at.toISOString() } });
-    await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550152", body: "spends the credit" } });
+    const sent = await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+12025550152", body: "one", sendAt: at.toISOString() },
+    });
+    await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+12025550152", body: "spends the credit" },
+    });
     const when = Math.floor(at.getTime() / 1000) * 1000;
     setClock(() => when);
     expect(await runOccurrence(scheduleId(sent.json.id), when)).toBe("insufficient-credits");
     resetClock();
-    const read = ScheduledMessageSchema.parse((await callApi("GET", `/api/v1/messages/${sent.json.id}`, { key: customer.key })).json);
+    const read = ScheduledMessageSchema.parse(
+      (await callApi("GET", `/api/v1/messages/${sent.json.id}`, { key: customer.key })).json,
+    );
     expect(read).toMatchObject({ status: "failed", statusDetail: "Insufficient credits: 1 needed, 0 available" });
   });
 });
@@ -133,7 +171,10 @@ describe("POST /api/v1/messages with sendAt", () => {
 describe("DELETE /api/v1/messages/{id}", () => {
   it("cancels a scheduled message that has not gone out; again answers the same; it never goes out", async () => {
     const customer = await apiCustomer(5);
-    const sent = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550153", body: "cancel me", sendAt: later().toISOString() } });
+    const sent = await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+12025550153", body: "cancel me", sendAt: later().toISOString() },
+    });
     const id = scheduleId(sent.json.id);
     const cancelled = await callApi("DELETE", `/api/v1/messages/${sent.json.id}`, { key: customer.key });
     expect(cancelled.status).toBe(200);
@@ -143,7 +184,9 @@ describe("DELETE /api/v1/messages/{id}", () => {
     const again = await callApi("DELETE", `/api/v1/messages/${sent.json.id}`, { key: customer.key });
     expect(again.status).toBe(200);
     expect(again.json).toEqual(cancelled.json);
-    expect((await callApi("GET", `/api/v1/messages/${sent.json.id}`, { key: customer.key })).json.status).toBe("cancelled");
+    expect((await callApi("GET", `/api/v1/messages/${sent.json.id}`, { key: customer.key })).json.status).toBe(
+      "cancelled",
+    );
     const when = getSchedule(customer.id, id)!.firstSendAt;
     setClock(() => when);
     expect(await runOccurrence(id, when)).toBe("inactive");
@@ -154,8 +197,14 @@ describe("DELETE /api/v1/messages/{id}", () => {
   it("is a 404 for another account's ids, for repeating schedules and for malformed ids, and changes nothing", async () => {
     const a = await apiCustomer(5);
     const b = await apiCustomer(5);
-    const scheduled = await callApi("POST", "/api/v1/messages", { key: a.key, json: { to: "+12025550154", body: "A's", sendAt: later().toISOString() } });
-    const message = await callApi("POST", "/api/v1/messages", { key: a.key, json: { to: "+12025550154", body: "A's now" } });
+    const scheduled = await callApi("POST", "/api/v1/messages", {
+      key: a.key,
+      json: { to: "+12025550154", body: "A's", sendAt: later().toISOString() },
+    });
+    const message = await callApi("POST", "/api/v1/messages", {
+      key: a.key,
+      json: { to: "+12025550154", body: "A's now" },
+    });
     for (const id of [scheduled.json.id, message.json.id]) {
       expectError(await callApi("GET", `/api/v1/messages/${id}`, { key: b.key }), 404, "not_found");
       expectError(await callApi("DELETE", `/api/v1/messages/${id}`, { key: b.key }), 404, "not_found");
@@ -166,7 +215,17 @@ describe("DELETE /api/v1/messages/{id}", () => {
     expectError(await callApi("GET", `/api/v1/messages/sch_${daily.id}`, { key: a.key }), 404, "not_found");
     expectError(await callApi("DELETE", `/api/v1/messages/sch_${daily.id}`, { key: a.key }), 404, "not_found");
     expect(getSchedule(a.id, daily.id)?.status).toBe("active");
-    for (const id of ["sch_0", "sch_", "sch_abc", "sch_-1", "SCH_1", "sch_1.5", "sch_9999999999999999", "..%2Fbalance", "%00"]) {
+    for (const id of [
+      "sch_0",
+      "sch_",
+      "sch_abc",
+      "sch_-1",
+      "SCH_1",
+      "sch_1.5",
+      "sch_9999999999999999",
+      "..%2Fbalance",
+      "%00",
+    ]) {
       expectError(await callApi("DELETE", `/api/v1/messages/${id}`, { key: a.key }), 404, "not_found");
       expectError(await callApi("GET", `/api/v1/messages/${id}`, { key: a.key }), 404, "not_found");
     }
@@ -179,7 +238,11 @@ describe("Idempotency-Key with sendAt", () => {
   it("answers a retry with the first answer and schedules once; another body, time or kind is a 409", async () => {
     const customer = await apiCustomer(5);
     const at = later();
-    const request = { key: customer.key, json: { to: "+12025550155", body: "reminder", sendAt: at.toISOString() }, headers: { "idempotency-key": "appt-9" } };
+    const request = {
+      key: customer.key,
+      json: { to: "+12025550155", body: "reminder", sendAt: at.toISOString() },
+      headers: { "idempotency-key": "appt-9" },
+    };
     const first = await callApi("POST", "/api/v1/messages", request);
     expect(first.status).toBe(201);
     const answers = await Promise.all(Array.from({ length: 4 }, () => callApi("POST", "/api/v1/messages", request)));
@@ -198,11 +261,19 @@ describe("Idempotency-Key with sendAt", () => {
     const conflict = (json: Record<string, unknown>, key = "appt-9") =>
       callApi("POST", "/api/v1/messages", { key: customer.key, json, headers: { "idempotency-key": key } });
     expectError(await conflict({ ...request.json, body: "other" }), 409, "idempotency_conflict", "Idempotency-Key");
-    expectError(await conflict({ ...request.json, sendAt: later(2 * HOUR).toISOString() }), 409, "idempotency_conflict");
+    expectError(
+      await conflict({ ...request.json, sendAt: later(2 * HOUR).toISOString() }),
+      409,
+      "idempotency_conflict",
+    );
     expectError(await conflict({ to: "+12025550155", body: "reminder" }), 409, "idempotency_conflict");
     // A key first used to send at once cannot then schedule.
     expect((await conflict({ to: "+12025550155", body: "now" }, "now-1")).status).toBe(201);
-    expectError(await conflict({ to: "+12025550155", body: "now", sendAt: later().toISOString() }, "now-1"), 409, "idempotency_conflict");
+    expectError(
+      await conflict({ to: "+12025550155", body: "now", sendAt: later().toISOString() }, "now-1"),
+      409,
+      "idempotency_conflict",
+    );
     expect(schedulesOf(customer.id)).toBe(1);
     expect(messagesOf(customer.id)).toBe(1);
   });

@@ -4,18 +4,26 @@ import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { apiKeys } from "../../app/db/schema/api.ts";
-import { regenerateApiKey } from "../../app/api/auth.server.ts";
-import { API_KEY_PREFIX, getOwnApiKey, isWellFormedApiKey } from "../../app/modules/api-keys/keys.server.ts";
-import { API_ROUTES } from "../../app/api/routes.server.ts";
-import { action, loader } from "../../app/routes/sms/api-token.tsx";
-import { loader as documentationLoader } from "../../app/routes/sms/documentation.tsx";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { CLIENT_IP_HEADER } from "../../app/utils/http.server.ts";
-import { apiCustomer, callApi, startApiServer } from "../support/api.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
-import { grantCredits } from "../support/sms.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { apiKeys } from "#app/db/schema/api.ts";
+import { regenerateApiKey } from "#app/api/auth.server.ts";
+import { API_KEY_PREFIX, getOwnApiKey, isWellFormedApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { API_ROUTES } from "#app/api/routes.server.ts";
+import { action, loader } from "#app/routes/sms/api-token.tsx";
+import { loader as documentationLoader } from "#app/routes/sms/documentation.tsx";
+import { getEnv } from "#app/utils/env.server.ts";
+import { CLIENT_IP_HEADER } from "#app/utils/http.server.ts";
+import { apiCustomer, callApi, startApiServer } from "#tests/support/api.ts";
+import {
+  call,
+  createTestUser,
+  dataOf,
+  locationOf,
+  makeRequest,
+  statusOf,
+  type TestUser,
+} from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
 
 type TokenPage = {
   apiKey: { masked: string; key: string | null; createdAt: number; lastUsedAt: number | null } | null;
@@ -94,7 +102,9 @@ describe("API Token screen", () => {
 
   it("asks for the login first and takes only its own intent", async () => {
     expect(locationOf(await call(loader, makeRequest("/sms/apiToken")))).toMatch(/^\/login/);
-    expect(locationOf(await call(action, makeRequest("/sms/apiToken", { form: { intent: "regenerate" } })))).toMatch(/^\/login/);
+    expect(locationOf(await call(action, makeRequest("/sms/apiToken", { form: { intent: "regenerate" } })))).toMatch(
+      /^\/login/,
+    );
     const user = await createTestUser();
     expect(statusOf(await call(action, makeRequest("/sms/apiToken", { user, form: { intent: "delete" } })))).toBe(400);
     expect(getOwnApiKey(user.id)).toBeNull();
@@ -107,7 +117,8 @@ describe("revocation across processes", () => {
     const child = spawn(process.execPath, ["tests/support/api-server.ts"], { stdio: ["pipe", "pipe", "inherit"] });
     try {
       const port = (await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next()).value as string;
-      const balance = (key: string) => fetch(`http://127.0.0.1:${port}/api/v1/balance`, { headers: { Authorization: `Bearer ${key}` } });
+      const balance = (key: string) =>
+        fetch(`http://127.0.0.1:${port}/api/v1/balance`, { headers: { Authorization: `Bearer ${key}` } });
       // Twice, so the other process answers the second from its cache.
       expect((await balance(customer.key)).status).toBe(200);
       expect((await balance(customer.key)).status).toBe(200);
@@ -134,20 +145,41 @@ describe("Documentation screen", () => {
     });
   }
 
-  type Reference = { endpoints: { method: string; path: string; curl: string }[]; keyExport: string; hasKey: boolean; keyShown: boolean };
+  type Reference = {
+    endpoints: { method: string; path: string; curl: string }[];
+    keyExport: string;
+    hasKey: boolean;
+    keyShown: boolean;
+  };
 
   it("documents every route with curl examples for the reader's address that run as they are", async () => {
     const customer = await apiCustomer(10);
     // The reader's own ids for the examples that take one: a message, a scheduled message, a group with a member and a group send.
-    await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550150", body: "for the example" } });
+    await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+12025550150", body: "for the example" },
+    });
     const sendAt = new Date(Date.now() + 86_400_000).toISOString();
-    const scheduled = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550150", body: "later", sendAt } });
-    const group = await callApi("POST", "/api/v1/groups", { key: customer.key, json: { name: "Regulars", description: "Weekly" } });
-    await callApi("POST", "/api/v1/contacts", { key: customer.key, json: { name: "Grace", phone: "+12025550151", email: "g@example.com", groupIds: [group.json.id] } });
+    const scheduled = await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+12025550150", body: "later", sendAt },
+    });
+    const group = await callApi("POST", "/api/v1/groups", {
+      key: customer.key,
+      json: { name: "Regulars", description: "Weekly" },
+    });
+    await callApi("POST", "/api/v1/contacts", {
+      key: customer.key,
+      json: { name: "Grace", phone: "+12025550151", email: "g@example.com", groupIds: [group.json.id] },
+    });
     await callApi("POST", `/api/v1/groups/${group.json.id}/messages`, { key: customer.key, json: { body: "Friday" } });
-    const page = dataOf<{ reference: Reference }>(await call(documentationLoader, documentationRequest(server.url, customer)));
+    const page = dataOf<{ reference: Reference }>(
+      await call(documentationLoader, documentationRequest(server.url, customer)),
+    );
     const { endpoints, keyExport } = page.reference;
-    expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(API_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(
+      API_ROUTES.map((r) => `${r.method} ${r.path}`).sort(),
+    );
     expect(keyExport).not.toContain(customer.key);
     expect(JSON.stringify(page)).not.toContain(customer.key);
 
@@ -156,27 +188,37 @@ describe("Documentation screen", () => {
       expect(endpoint.curl.startsWith(`curl -sS --fail-with-body`)).toBe(true);
       expect(endpoint.curl).toContain(`${server.url}/api/v1/`);
       // Each example exactly as a reader would paste it, after exporting the key.
-      const { stdout } = await run("bash", ["-c", endpoint.curl], { env: { ...process.env, SMSGW_API_KEY: customer.key } });
+      const { stdout } = await run("bash", ["-c", endpoint.curl], {
+        env: { ...process.env, SMSGW_API_KEY: customer.key },
+      });
       expect(JSON.parse(stdout), `${endpoint.method} ${endpoint.path}`).toBeTypeOf("object");
     }
     // The cancel example cancelled the reader's scheduled message; the create examples made a contact and a group.
-    expect((await callApi("GET", `/api/v1/messages/${scheduled.json.id}`, { key: customer.key })).json.status).toBe("cancelled");
+    expect((await callApi("GET", `/api/v1/messages/${scheduled.json.id}`, { key: customer.key })).json.status).toBe(
+      "cancelled",
+    );
     expect((await callApi("GET", "/api/v1/contacts", { key: customer.key })).json.data).toHaveLength(2);
     expect((await callApi("GET", "/api/v1/groups", { key: customer.key })).json.data).toHaveLength(2);
   });
 
   it("shows the key in the example only when asked, and the public address only from a trusted proxy", async () => {
     const customer = await apiCustomer();
-    const withKey = dataOf<{ reference: Reference }>(await call(documentationLoader, documentationRequest("http://localhost", customer, "?key=1")));
+    const withKey = dataOf<{ reference: Reference }>(
+      await call(documentationLoader, documentationRequest("http://localhost", customer, "?key=1")),
+    );
     expect(withKey.reference.keyExport).toBe(`export SMSGW_API_KEY='${customer.key}'`);
     expect(withKey.reference.keyShown).toBe(true);
 
     const proxied = { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "sms.example.com" };
-    const direct = dataOf<{ reference: Reference }>(await call(documentationLoader, documentationRequest("http://10.0.0.5:3000", customer, "", proxied)));
+    const direct = dataOf<{ reference: Reference }>(
+      await call(documentationLoader, documentationRequest("http://10.0.0.5:3000", customer, "", proxied)),
+    );
     expect(direct.reference.endpoints[0].curl).toContain('"http://10.0.0.5:3000/api/v1/');
     getEnv().TRUST_PROXY = 1;
     try {
-      const behindProxy = dataOf<{ reference: Reference }>(await call(documentationLoader, documentationRequest("http://10.0.0.5:3000", customer, "", proxied)));
+      const behindProxy = dataOf<{ reference: Reference }>(
+        await call(documentationLoader, documentationRequest("http://10.0.0.5:3000", customer, "", proxied)),
+      );
       expect(behindProxy.reference.endpoints[0].curl).toContain('"https://sms.example.com/api/v1/');
     } finally {
       getEnv().TRUST_PROXY = 0;

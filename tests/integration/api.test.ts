@@ -1,15 +1,15 @@
 import { request as httpRequest } from "node:http";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { smsMessages } from "../../app/db/schema/sms.ts";
-import { createApiHandler, MAX_BODY_BYTES } from "../../app/api/handler.server.ts";
-import { generateApiKey, getOwnApiKey } from "../../app/modules/api-keys/keys.server.ts";
-import { BalanceSchema, ErrorSchema, MessageListSchema, MessageSchema } from "../../app/api/schemas.ts";
-import { getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { apiCustomer, callApi, startApiServer } from "../support/api.ts";
-import { ledgerKeys, messageRow, sendJobsFor } from "../support/sms.ts";
-import { waitFor } from "../support/wait.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
+import { createApiHandler, MAX_BODY_BYTES } from "#app/api/handler.server.ts";
+import { generateApiKey, getOwnApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { BalanceSchema, ErrorSchema, MessageListSchema, MessageSchema } from "#app/api/schemas.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { apiCustomer, callApi, startApiServer } from "#tests/support/api.ts";
+import { ledgerKeys, messageRow, sendJobsFor } from "#tests/support/sms.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 const TWO_SEGMENTS = "x".repeat(161);
 
@@ -28,10 +28,20 @@ function expectError(response: { status: number; json: unknown }, status: number
 describe("POST /api/v1/messages", () => {
   it("queues the message, charges it and answers 201 with the message", async () => {
     const customer = await apiCustomer(5);
-    const sent = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "(202) 555-0140", body: TWO_SEGMENTS } });
+    const sent = await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "(202) 555-0140", body: TWO_SEGMENTS },
+    });
     expect(sent.status).toBe(201);
     const message = MessageSchema.parse(sent.json);
-    expect(message).toMatchObject({ to: "+12025550140", body: TWO_SEGMENTS, encoding: "GSM-7", segments: 2, credits: 2, status: "queued" });
+    expect(message).toMatchObject({
+      to: "+12025550140",
+      body: TWO_SEGMENTS,
+      encoding: "GSM-7",
+      segments: 2,
+      credits: 2,
+      status: "queued",
+    });
     expect(Date.parse(message.createdAt)).toBe(messageRow(message.id)!.createdAt.getTime());
     expect(messageRow(message.id)).toMatchObject({ userId: customer.id, source: "api", status: "queued" });
     expect(getBalance(customer.id)).toBe(3);
@@ -43,7 +53,10 @@ describe("POST /api/v1/messages", () => {
 
   it("stores the body as counted: CRLF becomes LF, emoji make it UCS-2", async () => {
     const customer = await apiCustomer(5);
-    const sent = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+44 7911 123456", body: "Hi 👋\r\nBye" } });
+    const sent = await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+44 7911 123456", body: "Hi 👋\r\nBye" },
+    });
     expect(sent.status).toBe(201);
     expect(sent.json).toMatchObject({ to: "+447911123456", body: "Hi 👋\nBye", encoding: "UCS-2", segments: 1 });
   });
@@ -60,12 +73,37 @@ describe("POST /api/v1/messages", () => {
     expectError(await post({ to: "+12025550140", body: "z".repeat(153 * 10 + 1) }), 422, "validation_failed", "body");
     expectError(await post({ to: 12025550140, body: "hi" }), 422, "validation_failed", "to");
     // Never silently sent now: a sendAt that cannot be read, or is past, is an error.
-    expectError(await post({ to: "+12025550140", body: "hi", sendAt: "2030-01-01 09:00" }), 422, "validation_failed", "sendAt");
-    expectError(await post({ to: "+12025550140", body: "hi", sendAt: "2030-01-01T09:00:00" }), 422, "validation_failed", "sendAt");
-    expectError(await post({ to: "+12025550140", body: "hi", sendAt: "2001-01-01T00:00:00Z" }), 422, "validation_failed", "sendAt");
-    expectError(await post({ to: "+12025550140", body: "hi", sendAt: 1893456000000 }), 422, "validation_failed", "sendAt");
+    expectError(
+      await post({ to: "+12025550140", body: "hi", sendAt: "2030-01-01 09:00" }),
+      422,
+      "validation_failed",
+      "sendAt",
+    );
+    expectError(
+      await post({ to: "+12025550140", body: "hi", sendAt: "2030-01-01T09:00:00" }),
+      422,
+      "validation_failed",
+      "sendAt",
+    );
+    expectError(
+      await post({ to: "+12025550140", body: "hi", sendAt: "2001-01-01T00:00:00Z" }),
+      422,
+      "validation_failed",
+      "sendAt",
+    );
+    expectError(
+      await post({ to: "+12025550140", body: "hi", sendAt: 1893456000000 }),
+      422,
+      "validation_failed",
+      "sendAt",
+    );
     expectError(await post({ to: "+12025550140", body: "hi", sendAt: null }), 422, "validation_failed", "sendAt");
-    expectError(await post({ to: "+12025550140", body: "hi", scheduledAt: "2030-01-01T00:00:00Z" }), 422, "validation_failed", "scheduledAt");
+    expectError(
+      await post({ to: "+12025550140", body: "hi", scheduledAt: "2030-01-01T00:00:00Z" }),
+      422,
+      "validation_failed",
+      "scheduledAt",
+    );
     expectError(await post([{ to: "+12025550140", body: "hi" }]), 422, "validation_failed");
     expectError(await post(null), 422, "validation_failed");
     const raw = (body: string, contentType = "application/json") =>
@@ -73,10 +111,22 @@ describe("POST /api/v1/messages", () => {
     expectError(await raw('{"to": "+12025550140", "body": "hi"'), 400, "invalid_request");
     expectError(await raw(""), 400, "invalid_request");
     expectError(await raw('{"to":"+12025550140","body":"hi"}', "text/plain"), 415, "unsupported_media_type");
-    expectError(await raw('{"to":"+12025550140","body":"hi"}', "application/json; charset=latin1"), 415, "unsupported_media_type");
-    expectError(await raw(JSON.stringify({ to: "+12025550140", body: "y".repeat(MAX_BODY_BYTES) })), 413, "payload_too_large");
     expectError(
-      await callApi("POST", "/api/v1/messages", { key: customer.key, body: new Uint8Array([0x7b, 0xff, 0x7d]), headers: { "content-type": "application/json" } }),
+      await raw('{"to":"+12025550140","body":"hi"}', "application/json; charset=latin1"),
+      415,
+      "unsupported_media_type",
+    );
+    expectError(
+      await raw(JSON.stringify({ to: "+12025550140", body: "y".repeat(MAX_BODY_BYTES) })),
+      413,
+      "payload_too_large",
+    );
+    expectError(
+      await callApi("POST", "/api/v1/messages", {
+        key: customer.key,
+        body: new Uint8Array([0x7b, 0xff, 0x7d]),
+        headers: { "content-type": "application/json" },
+      }),
       400,
       "invalid_request",
     );
@@ -86,7 +136,10 @@ describe("POST /api/v1/messages", () => {
 
   it("answers 402 without sending or charging when the credits do not cover it", async () => {
     const customer = await apiCustomer(1);
-    const refused = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550140", body: TWO_SEGMENTS } });
+    const refused = await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+12025550140", body: TWO_SEGMENTS },
+    });
     expectError(refused, 402, "insufficient_credits");
     expect(refused.json.error.message).toMatch(/costs 2 .* balance is 1/);
     expect(messagesOf(customer.id)).toBe(0);
@@ -96,7 +149,9 @@ describe("POST /api/v1/messages", () => {
   it("sends each of many concurrent requests that the balance covers, and refuses the rest", async () => {
     const customer = await apiCustomer(7);
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550140", body: `burst ${i}` } })),
+      Array.from({ length: 10 }, (_, i) =>
+        callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550140", body: `burst ${i}` } }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(7);
     expect(results.filter((r) => r.status === 402)).toHaveLength(3);
@@ -108,7 +163,11 @@ describe("POST /api/v1/messages", () => {
 describe("Idempotency-Key", () => {
   it("answers a retry with the first answer and sends nothing new", async () => {
     const customer = await apiCustomer(10);
-    const request = { key: customer.key, json: { to: "+12025550141", body: "Your code is 1234" }, headers: { "idempotency-key": "order-77" } };
+    const request = {
+      key: customer.key,
+      json: { to: "+12025550141", body: "Your code is 1234" },
+      headers: { "idempotency-key": "order-77" },
+    };
     const first = await callApi("POST", "/api/v1/messages", request);
     expect(first.status).toBe(201);
     expect(first.headers["Idempotent-Replayed"]).toBeUndefined();
@@ -117,7 +176,10 @@ describe("Idempotency-Key", () => {
     expect(again.json).toEqual(first.json);
     expect(again.headers["Idempotent-Replayed"]).toBe("true");
     // The same number written another way is the same request.
-    const sameNumber = await callApi("POST", "/api/v1/messages", { ...request, json: { to: "(202) 555-0141", body: "Your code is 1234" } });
+    const sameNumber = await callApi("POST", "/api/v1/messages", {
+      ...request,
+      json: { to: "(202) 555-0141", body: "Your code is 1234" },
+    });
     expect(sameNumber.json).toEqual(first.json);
     expect(messagesOf(customer.id)).toBe(1);
     expect(getBalance(customer.id)).toBe(9);
@@ -127,8 +189,16 @@ describe("Idempotency-Key", () => {
   it("is a 409 with another body, and the first message stands", async () => {
     const customer = await apiCustomer(10);
     const headers = { "idempotency-key": "9b6f0c52-5c8f-4c33-9c2e-5d0f3b1e7a11" };
-    const first = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550142", body: "one" }, headers });
-    const conflict = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550142", body: "two" }, headers });
+    const first = await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+12025550142", body: "one" },
+      headers,
+    });
+    const conflict = await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+12025550142", body: "two" },
+      headers,
+    });
     expectError(conflict, 409, "idempotency_conflict", "Idempotency-Key");
     expect(messagesOf(customer.id)).toBe(1);
     expect(messageRow(first.json.id)?.body).toBe("one");
@@ -136,7 +206,11 @@ describe("Idempotency-Key", () => {
 
   it("sends once when the same key arrives many times at once", async () => {
     const customer = await apiCustomer(10);
-    const request = { key: customer.key, json: { to: "+12025550143", body: "once" }, headers: { "idempotency-key": "burst-1" } };
+    const request = {
+      key: customer.key,
+      json: { to: "+12025550143", body: "once" },
+      headers: { "idempotency-key": "burst-1" },
+    };
     const answers = await Promise.all(Array.from({ length: 6 }, () => callApi("POST", "/api/v1/messages", request)));
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([201]));
     expect(new Set(answers.map((a) => a.json.id)).size).toBe(1);
@@ -152,8 +226,18 @@ describe("Idempotency-Key", () => {
     const fromA = await callApi("POST", "/api/v1/messages", { key: a.key, json, headers });
     const fromB = await callApi("POST", "/api/v1/messages", { key: b.key, json, headers });
     expect(fromB.json.id).not.toBe(fromA.json.id);
-    expectError(await callApi("POST", "/api/v1/messages", { key: a.key, json, headers: { "idempotency-key": "k".repeat(256) } }), 400, "invalid_request", "Idempotency-Key");
-    expectError(await callApi("POST", "/api/v1/messages", { key: a.key, json, headers: { "idempotency-key": "" } }), 400, "invalid_request", "Idempotency-Key");
+    expectError(
+      await callApi("POST", "/api/v1/messages", { key: a.key, json, headers: { "idempotency-key": "k".repeat(256) } }),
+      400,
+      "invalid_request",
+      "Idempotency-Key",
+    );
+    expectError(
+      await callApi("POST", "/api/v1/messages", { key: a.key, json, headers: { "idempotency-key": "" } }),
+      400,
+      "invalid_request",
+      "Idempotency-Key",
+    );
   });
 });
 
@@ -162,10 +246,19 @@ describe("GET /api/v1/messages and /api/v1/messages/{id}", () => {
     const a = await apiCustomer(5);
     const b = await apiCustomer(5);
     const sent = await callApi("POST", "/api/v1/messages", { key: a.key, json: { to: "+12025550145", body: "mine" } });
-    getDb().update(smsMessages).set({ status: "failed", error: "Refused by the carrier" }).where(eq(smsMessages.id, sent.json.id)).run();
+    getDb()
+      .update(smsMessages)
+      .set({ status: "failed", error: "Refused by the carrier" })
+      .where(eq(smsMessages.id, sent.json.id))
+      .run();
     const read = await callApi("GET", `/api/v1/messages/${sent.json.id}`, { key: a.key });
     expect(read.status).toBe(200);
-    expect(MessageSchema.parse(read.json)).toMatchObject({ id: sent.json.id, body: "mine", status: "failed", statusDetail: "Refused by the carrier" });
+    expect(MessageSchema.parse(read.json)).toMatchObject({
+      id: sent.json.id,
+      body: "mine",
+      status: "failed",
+      statusDetail: "Refused by the carrier",
+    });
     expectError(await callApi("GET", `/api/v1/messages/${sent.json.id}`, { key: b.key }), 404, "not_found");
     expect((await callApi("GET", "/api/v1/messages", { key: b.key })).json.data).toEqual([]);
     expectError(await callApi("GET", "/api/v1/messages/999999999", { key: a.key }), 404, "not_found");
@@ -178,7 +271,10 @@ describe("GET /api/v1/messages and /api/v1/messages/{id}", () => {
     const customer = await apiCustomer(30);
     const ids: number[] = [];
     for (let i = 0; i < 25; i++) {
-      ids.push((await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550146", body: `m${i}` } })).json.id);
+      ids.push(
+        (await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550146", body: `m${i}` } }))
+          .json.id,
+      );
     }
     const failed = ids.filter((_, i) => i % 4 === 0);
     for (const id of failed) getDb().update(smsMessages).set({ status: "failed" }).where(eq(smsMessages.id, id)).run();
@@ -196,12 +292,16 @@ describe("GET /api/v1/messages and /api/v1/messages/{id}", () => {
     expect(pages).toBe(3);
     expect(seen).toEqual([...ids].reverse());
 
-    const onlyFailed = MessageListSchema.parse((await callApi("GET", "/api/v1/messages?status=failed&limit=100", { key: customer.key })).json);
+    const onlyFailed = MessageListSchema.parse(
+      (await callApi("GET", "/api/v1/messages?status=failed&limit=100", { key: customer.key })).json,
+    );
     expect(onlyFailed.data.map((m) => m.id)).toEqual([...failed].reverse());
     expect(onlyFailed.nextCursor).toBeNull();
     const defaults = MessageListSchema.parse((await callApi("GET", "/api/v1/messages", { key: customer.key })).json);
     expect(defaults.data).toHaveLength(20);
-    const blanks = MessageListSchema.parse((await callApi("GET", "/api/v1/messages?status=&cursor=&limit=", { key: customer.key })).json);
+    const blanks = MessageListSchema.parse(
+      (await callApi("GET", "/api/v1/messages?status=&cursor=&limit=", { key: customer.key })).json,
+    );
     expect(blanks.data.map((m) => m.id)).toEqual(defaults.data.map((m) => m.id));
   });
 
@@ -236,7 +336,8 @@ describe("authentication", () => {
     expect((await callApi("GET", "/api/v1/balance", { key: customer.key })).status).toBe(200);
     expect(getOwnApiKey(customer.id)?.lastUsedAt).toBeInstanceOf(Date);
 
-    const get = (authorization?: string) => callApi("GET", "/api/v1/balance", { headers: authorization ? { authorization } : {} });
+    const get = (authorization?: string) =>
+      callApi("GET", "/api/v1/balance", { headers: authorization ? { authorization } : {} });
     const missing = await get();
     expectError(missing, 401, "unauthorized");
     expect(missing.headers["WWW-Authenticate"]).toMatch(/^Bearer/);
@@ -272,7 +373,9 @@ describe("rate limit", () => {
   it("counts requests that arrive together one by one", async () => {
     const handle = createApiHandler({ ratePerMinute: 3 });
     const c = await apiCustomer();
-    const answers = await Promise.all(Array.from({ length: 5 }, () => callApi("GET", "/api/v1/balance", { key: c.key }, handle)));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => callApi("GET", "/api/v1/balance", { key: c.key }, handle)),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 429, 429]);
     expect(answers.map((a) => a.headers["RateLimit-Remaining"]).sort()).toEqual(["0", "0", "0", "1", "2"]);
   });
@@ -330,23 +433,35 @@ describe("over real HTTP", () => {
     expect(ErrorSchema.parse(await declared.json()).error.code).toBe("payload_too_large");
 
     const url = new URL(`${server.url}/api/v1/messages`);
-    const streamed = await new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
-      const req = httpRequest(
-        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { Authorization: `Bearer ${customer.key}`, "Content-Type": "application/json", "Transfer-Encoding": "chunked" } },
-        (res) => {
-          let body = "";
-          res.on("data", (chunk) => (body += chunk));
-          res.on("end", () => resolve({ status: res.statusCode!, body, connection: res.headers.connection }));
-        },
-      );
-      req.on("error", reject);
-      // Keep writing until the server answers; it must not wait for the end.
-      const chunk = "c".repeat(4096);
-      const pump = () => {
-        for (let i = 0; i < 8; i++) if (!req.write(chunk)) return req.once("drain", pump);
-      };
-      pump();
-    });
+    const streamed = await new Promise<{ status: number; body: string; connection: string | undefined }>(
+      (resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: "POST",
+            headers: {
+              Authorization: `Bearer ${customer.key}`,
+              "Content-Type": "application/json",
+              "Transfer-Encoding": "chunked",
+            },
+          },
+          (res) => {
+            let body = "";
+            res.on("data", (chunk) => (body += chunk));
+            res.on("end", () => resolve({ status: res.statusCode!, body, connection: res.headers.connection }));
+          },
+        );
+        req.on("error", reject);
+        // Keep writing until the server answers; it must not wait for the end.
+        const chunk = "c".repeat(4096);
+        const pump = () => {
+          for (let i = 0; i < 8; i++) if (!req.write(chunk)) return req.once("drain", pump);
+        };
+        pump();
+      },
+    );
     expect(streamed.status).toBe(413);
     expect(streamed.connection).toBe("close");
     expect(messagesOf(customer.id)).toBe(0);

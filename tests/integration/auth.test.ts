@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { action as loginAction } from "../../app/routes/auth/login.tsx";
-import { action as logoutAction } from "../../app/routes/auth/logout.tsx";
-import { action as registerAction } from "../../app/routes/auth/register.tsx";
-import { loader as authorizationLoader } from "../../app/routes/auth/authorization.tsx";
-import { LOGIN_LIMITS } from "../../app/modules/auth/login.server.ts";
-import { getSessionUser } from "../../app/modules/auth/session.server.ts";
-import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { peek, reset } from "../../app/utils/rate-limit.server.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
+import { action as loginAction } from "#app/routes/auth/login.tsx";
+import { action as logoutAction } from "#app/routes/auth/logout.tsx";
+import { action as registerAction } from "#app/routes/auth/register.tsx";
+import { loader as authorizationLoader } from "#app/routes/auth/authorization.tsx";
+import { LOGIN_LIMITS } from "#app/modules/auth/login.server.ts";
+import { getSessionUser } from "#app/modules/auth/session.server.ts";
+import { findUserByEmail } from "#app/modules/auth/users.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { peek, reset } from "#app/utils/rate-limit.server.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
 
@@ -16,7 +16,9 @@ describe("register", () => {
   it("creates a customer, whatever role is posted, and flashes the success toast", async () => {
     const result = await call(
       registerAction,
-      makeRequest("/register", { form: { email: "New.User@Example.com", fullName: "New User", password: "long-enough", role: "admin" } }),
+      makeRequest("/register", {
+        form: { email: "New.User@Example.com", fullName: "New User", password: "long-enough", role: "admin" },
+      }),
     );
     expect(locationOf(result)).toBe("/login");
     expect((result as Response).headers.get("Set-Cookie")).toContain("en_toast=");
@@ -29,7 +31,9 @@ describe("register", () => {
     const existing = await createTestUser();
     const result = await call(
       registerAction,
-      makeRequest("/register", { form: { email: existing.email.toUpperCase(), fullName: "X", password: "long-enough" } }),
+      makeRequest("/register", {
+        form: { email: existing.email.toUpperCase(), fullName: "X", password: "long-enough" },
+      }),
     );
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.email).toEqual(["An account with this email already exists."]);
@@ -39,19 +43,31 @@ describe("register", () => {
   it("refuses a password among the 10,000 most common, whatever its case, next to the field, and creates nothing", async () => {
     for (const password of ["password1", "Qwertyuiop", "ILOVEYOU", "sunshine", "12345678"]) {
       const email = `common-${password.toLowerCase()}@example.com`;
-      const result = await call(registerAction, makeRequest("/register", { ip: "10.6.6.6", form: { email, fullName: "Common", password } }));
+      const result = await call(
+        registerAction,
+        makeRequest("/register", { ip: "10.6.6.6", form: { email, fullName: "Common", password } }),
+      );
       expect(statusOf(result)).toBe(400);
       expect(dataOf<Reply>(result).error?.password).toEqual([
         "This password is too common: it is among the 10,000 most used passwords. Please choose another one.",
       ]);
       expect(findUserByEmail(email)).toBeUndefined();
     }
-    const fine = await call(registerAction, makeRequest("/register", { ip: "10.6.6.6", form: { email: "uncommon@example.com", fullName: "Rare", password: "violet-anchor-93" } }));
+    const fine = await call(
+      registerAction,
+      makeRequest("/register", {
+        ip: "10.6.6.6",
+        form: { email: "uncommon@example.com", fullName: "Rare", password: "violet-anchor-93" },
+      }),
+    );
     expect(locationOf(fine)).toBe("/login");
   });
 
   it("reports every bad field", async () => {
-    const result = await call(registerAction, makeRequest("/register", { form: { email: "nope", fullName: "", password: "short" } }));
+    const result = await call(
+      registerAction,
+      makeRequest("/register", { form: { email: "nope", fullName: "", password: "short" } }),
+    );
     expect(statusOf(result)).toBe(400);
     const errors = dataOf<Reply>(result).error!;
     expect(errors.email).toEqual(["Enter a valid email address"]);
@@ -63,7 +79,10 @@ describe("register", () => {
 describe("login", () => {
   it("starts a server-side session and goes to the send screen", async () => {
     const user = await createTestUser();
-    const result = (await call(loginAction, makeRequest("/login", { form: { email: user.email, password: user.password } }))) as Response;
+    const result = (await call(
+      loginAction,
+      makeRequest("/login", { form: { email: user.email, password: user.password } }),
+    )) as Response;
     expect(result.headers.get("Location")).toBe("/sms/sendSms");
     const cookie = result.headers.get("Set-Cookie")!;
     expect(cookie).toMatch(/HttpOnly/i);
@@ -74,23 +93,38 @@ describe("login", () => {
 
   it("rotates the session id: the session the request came with ends", async () => {
     const user = await createTestUser();
-    const result = (await call(loginAction, makeRequest("/login", { user, form: { email: user.email, password: user.password } }))) as Response;
+    const result = (await call(
+      loginAction,
+      makeRequest("/login", { user, form: { email: user.email, password: user.password } }),
+    )) as Response;
     expect(await getSessionUser(makeRequest("/", { user }))).toBeNull();
     expect(result.headers.get("Set-Cookie")!.split(";")[0]).not.toBe(user.cookie);
   });
 
   it("only follows same-site redirects", async () => {
     const user = await createTestUser();
-    const evil = await call(loginAction, makeRequest("/login", { form: { email: user.email, password: user.password, redirectTo: "//evil.example" } }));
+    const evil = await call(
+      loginAction,
+      makeRequest("/login", { form: { email: user.email, password: user.password, redirectTo: "//evil.example" } }),
+    );
     expect(locationOf(evil)).toBe("/sms/sendSms");
-    const good = await call(loginAction, makeRequest("/login", { form: { email: user.email, password: user.password, redirectTo: "/order/myOrders" } }));
+    const good = await call(
+      loginAction,
+      makeRequest("/login", { form: { email: user.email, password: user.password, redirectTo: "/order/myOrders" } }),
+    );
     expect(locationOf(good)).toBe("/order/myOrders");
   });
 
   it("gives the same answer for a wrong password and an unknown account", async () => {
     const user = await createTestUser();
-    const wrong = await call(loginAction, makeRequest("/login", { form: { email: user.email, password: "wrong-password" } }, ));
-    const unknown = await call(loginAction, makeRequest("/login", { form: { email: "nobody@example.com", password: "wrong-password" } }));
+    const wrong = await call(
+      loginAction,
+      makeRequest("/login", { form: { email: user.email, password: "wrong-password" } }),
+    );
+    const unknown = await call(
+      loginAction,
+      makeRequest("/login", { form: { email: "nobody@example.com", password: "wrong-password" } }),
+    );
     expect(dataOf<Reply>(wrong).error?.[""]).toEqual(["Invalid email or password."]);
     expect(dataOf<Reply>(unknown).error?.[""]).toEqual(["Invalid email or password."]);
   });
@@ -100,28 +134,49 @@ describe("login", () => {
     const attacker = "10.1.1.1";
     const results = await Promise.all(
       Array.from({ length: 100 }, () =>
-        call(loginAction, makeRequest("/login", { ip: attacker, form: { email: user.email, password: "wrong-password" } })),
+        call(
+          loginAction,
+          makeRequest("/login", { ip: attacker, form: { email: user.email, password: "wrong-password" } }),
+        ),
       ),
     );
     const messages = results.map((result) => dataOf<Reply>(result).error?.[""]?.[0]);
     const checked = messages.filter((message) => message === "Invalid email or password.");
-    const refused = results.filter((result, i) => statusOf(result) === 429 && /^Too many failed login attempts\./.test(messages[i]!));
+    const refused = results.filter(
+      (result, i) => statusOf(result) === 429 && /^Too many failed login attempts\./.test(messages[i]!),
+    );
     expect(checked.length).toBeGreaterThan(0);
     expect(checked.length).toBeLessThanOrEqual(LOGIN_LIMITS.pair.limit);
     expect(checked.length + refused.length).toBe(100);
     expect((await peek(LOGIN_LIMITS.address, attacker)).count).toBe(100);
-    expect(((results.find((result) => statusOf(result) === 429) as { init: ResponseInit }).init.headers as Record<string, string>)["Retry-After"]).toMatch(/^\d+$/);
+    expect(
+      (
+        (results.find((result) => statusOf(result) === 429) as { init: ResponseInit }).init.headers as Record<
+          string,
+          string
+        >
+      )["Retry-After"],
+    ).toMatch(/^\d+$/);
 
     // The right password from the attacker's address waits too; the owner's own address does not.
-    const blocked = await call(loginAction, makeRequest("/login", { ip: attacker, form: { email: user.email, password: user.password } }));
+    const blocked = await call(
+      loginAction,
+      makeRequest("/login", { ip: attacker, form: { email: user.email, password: user.password } }),
+    );
     expect(statusOf(blocked)).toBe(429);
-    const owner = await call(loginAction, makeRequest("/login", { ip: "10.1.1.2", form: { email: user.email, password: user.password } }));
+    const owner = await call(
+      loginAction,
+      makeRequest("/login", { ip: "10.1.1.2", form: { email: user.email, password: user.password } }),
+    );
     expect(locationOf(owner)).toBe("/sms/sendSms");
 
     // Once the waits are over (the pair's, and the address's across accounts), the right password works from there too.
     await reset(LOGIN_LIMITS.pair, `${user.email}|${attacker}`);
     await reset(LOGIN_LIMITS.address, attacker);
-    const later = await call(loginAction, makeRequest("/login", { ip: "10.1.1.1", form: { email: user.email, password: user.password } }));
+    const later = await call(
+      loginAction,
+      makeRequest("/login", { ip: "10.1.1.1", form: { email: user.email, password: user.password } }),
+    );
     expect(locationOf(later)).toBe("/sms/sendSms");
   });
 
@@ -140,7 +195,9 @@ describe("login", () => {
       // The wait ran out (its counter expired): one more try, and the next wait is twice as long.
       await reset(LOGIN_LIMITS.pair, pair);
       expect(await attempt("wrong-password")).toBe("Invalid email or password.");
-      expect(await attempt("wrong-password")).toBe(`Too many failed login attempts. Please try again in ${minutes} minutes.`);
+      expect(await attempt("wrong-password")).toBe(
+        `Too many failed login attempts. Please try again in ${minutes} minutes.`,
+      );
     }
     await reset(LOGIN_LIMITS.pair, pair);
     expect(await attempt(user.password)).toBe("/sms/sendSms");
@@ -149,12 +206,21 @@ describe("login", () => {
 
   it("throttles an address that tries many accounts", async () => {
     for (let i = 0; i < 30; i++) {
-      await call(loginAction, makeRequest("/login", { ip: "10.9.9.9", form: { email: `ghost${i}@example.com`, password: "x" } }));
+      await call(
+        loginAction,
+        makeRequest("/login", { ip: "10.9.9.9", form: { email: `ghost${i}@example.com`, password: "x" } }),
+      );
     }
     const user = await createTestUser();
-    const blocked = await call(loginAction, makeRequest("/login", { ip: "10.9.9.9", form: { email: user.email, password: user.password } }));
+    const blocked = await call(
+      loginAction,
+      makeRequest("/login", { ip: "10.9.9.9", form: { email: user.email, password: user.password } }),
+    );
     expect(dataOf<Reply>(blocked).error?.[""]?.[0]).toMatch(/^Too many failed login attempts/);
-    const elsewhere = await call(loginAction, makeRequest("/login", { ip: "10.9.9.10", form: { email: user.email, password: user.password } }));
+    const elsewhere = await call(
+      loginAction,
+      makeRequest("/login", { ip: "10.9.9.10", form: { email: user.email, password: user.password } }),
+    );
     expect(locationOf(elsewhere)).toBe("/sms/sendSms");
   });
 
@@ -166,7 +232,12 @@ describe("login", () => {
     env.PASSWORD_HASH_QUEUE = 3;
     try {
       const results = await Promise.all(
-        users.map((user, i) => call(loginAction, makeRequest("/login", { ip: `10.3.3.${i}`, form: { email: user.email, password: user.password } }))),
+        users.map((user, i) =>
+          call(
+            loginAction,
+            makeRequest("/login", { ip: `10.3.3.${i}`, form: { email: user.email, password: user.password } }),
+          ),
+        ),
       );
       // 2 run and 3 wait behind them (Argon2 takes far longer than the 8 take to arrive); the rest
       // are told to come back, and nothing is counted against them.
@@ -174,10 +245,15 @@ describe("login", () => {
       const busy = results.filter((result) => statusOf(result) === 503);
       expect(busy.length).toBeGreaterThan(0);
       expect(signedIn.length + busy.length).toBe(8);
-      expect(dataOf<Reply>(busy[0]).error?.[""]).toEqual(["The server is busy checking passwords. Please try again in a moment."]);
+      expect(dataOf<Reply>(busy[0]).error?.[""]).toEqual([
+        "The server is busy checking passwords. Please try again in a moment.",
+      ]);
       const busyUser = users[results.indexOf(busy[0])];
       expect((await peek(LOGIN_LIMITS.pair, `${busyUser.email}|10.3.3.${users.indexOf(busyUser)}`)).count).toBe(0);
-      const retried = await call(loginAction, makeRequest("/login", { ip: "10.3.3.99", form: { email: busyUser.email, password: busyUser.password } }));
+      const retried = await call(
+        loginAction,
+        makeRequest("/login", { ip: "10.3.3.99", form: { email: busyUser.email, password: busyUser.password } }),
+      );
       expect(locationOf(retried)).toBe("/sms/sendSms");
     } finally {
       env.PASSWORD_HASH_CONCURRENCY = saved.concurrency;
@@ -198,7 +274,9 @@ describe("logout and guards", () => {
     const visitor = await call(authorizationLoader, makeRequest("/authorization"));
     expect(locationOf(visitor)).toBe("/login?redirectTo=%2Fauthorization");
     const customer = await createTestUser("customer");
-    expect(locationOf(await call(authorizationLoader, makeRequest("/authorization", { user: customer })))).toBe("/accessDenied");
+    expect(locationOf(await call(authorizationLoader, makeRequest("/authorization", { user: customer })))).toBe(
+      "/accessDenied",
+    );
     const admin = await createTestUser("admin");
     expect(await call(authorizationLoader, makeRequest("/authorization", { user: admin }))).toBeNull();
   });
@@ -212,11 +290,15 @@ describe("sign-up abuse", () => {
     env.PASSWORD_HASH_QUEUE = 0;
     try {
       const form = (i: number) => ({ email: `rush-${i}@example.com`, fullName: "Rush", password: "violet-anchor-93" });
-      const results = await Promise.all([0, 1, 2].map((i) => call(registerAction, makeRequest("/register", { ip: "10.8.8.8", form: form(i) }))));
+      const results = await Promise.all(
+        [0, 1, 2].map((i) => call(registerAction, makeRequest("/register", { ip: "10.8.8.8", form: form(i) }))),
+      );
       const busy = results.map((result, i) => ({ result, i })).filter(({ result }) => statusOf(result) === 503);
       expect(busy.length).toBeGreaterThan(0);
       for (const { result, i } of busy) {
-        expect(dataOf<Reply>(result).error?.[""]).toEqual(["The server is busy checking passwords. Please try again in a moment."]);
+        expect(dataOf<Reply>(result).error?.[""]).toEqual([
+          "The server is busy checking passwords. Please try again in a moment.",
+        ]);
         expect(findUserByEmail(`rush-${i}@example.com`)).toBeUndefined();
       }
     } finally {
@@ -229,13 +311,19 @@ describe("sign-up abuse", () => {
     const env = getEnv();
     const form = (i: number) => ({ email: `burst-${i}@example.com`, fullName: "Burst", password: "long-enough" });
     for (let i = 0; i < env.REGISTER_LIMIT_PER_HOUR; i++) {
-      expect(locationOf(await call(registerAction, makeRequest("/register", { ip: "10.7.7.7", form: form(i) })))).toBe("/login");
+      expect(locationOf(await call(registerAction, makeRequest("/register", { ip: "10.7.7.7", form: form(i) })))).toBe(
+        "/login",
+      );
     }
     const refused = await call(registerAction, makeRequest("/register", { ip: "10.7.7.7", form: form(999) }));
     expect(statusOf(refused)).toBe(429);
-    expect(dataOf<Reply>(refused).error?.[""]?.[0]).toMatch(/^Too many accounts were created from your network\. Please try again in 60 minutes\.$/);
+    expect(dataOf<Reply>(refused).error?.[""]?.[0]).toMatch(
+      /^Too many accounts were created from your network\. Please try again in 60 minutes\.$/,
+    );
     expect(findUserByEmail("burst-999@example.com")).toBeUndefined();
     // Another address is not affected.
-    expect(locationOf(await call(registerAction, makeRequest("/register", { ip: "10.7.7.8", form: form(1000) })))).toBe("/login");
+    expect(locationOf(await call(registerAction, makeRequest("/register", { ip: "10.7.7.8", form: form(1000) })))).toBe(
+      "/login",
+    );
   });
 });

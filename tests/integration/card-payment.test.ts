@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { packages } from "../../app/db/schema/shop.ts";
-import { getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { testCardPaymentAction } from "../../app/routes/shop/forms/card-payment.server.ts";
-import { chargeTestCard } from "../../app/modules/payments/offline.server.ts";
-import { getOrder } from "../../app/modules/shop/orders.server.ts";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { action as orderDetailsAction } from "../../app/routes/shop/order-details.tsx";
-import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
-import { addToCart, call, payWithCard, placeOrder } from "../support/shop.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { testCardPaymentAction } from "#app/routes/shop/forms/card-payment.server.ts";
+import { chargeTestCard } from "#app/modules/payments/offline.server.ts";
+import { getOrder } from "#app/modules/shop/orders.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { action as orderDetailsAction } from "#app/routes/shop/order-details.tsx";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
+import { addToCart, call, payWithCard, placeOrder } from "#tests/support/shop.ts";
 
 type Reply = { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
 
@@ -65,7 +65,10 @@ describe("testCardPaymentAction", () => {
   it("sends the buyer to the failed page when fulfil does not confirm the charge", async () => {
     const { user, order } = await pendingOrder();
     // Charged for another amount than the order's: fulfil refuses it as a mismatch.
-    const result = await testCardPaymentAction({ ...order, totalCents: order.totalCents + 1 }, card("4242424242424242"));
+    const result = await testCardPaymentAction(
+      { ...order, totalCents: order.totalCents + 1 },
+      card("4242424242424242"),
+    );
     expect(locationOf(result)).toBe(`/failed?orderId=${order.id}`);
     expect(getOrder(order.id)!.status).toBe("Pending");
     expect(getBalance(user.id)).toBe(0);
@@ -74,7 +77,10 @@ describe("testCardPaymentAction", () => {
   it("answers an unexpected failure with the spec's message and a 500, the order still payable", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     // No such order row: recording the charge breaks its foreign key.
-    const result = await testCardPaymentAction({ id: 999_999, totalCents: 500, currency: "usd" }, card("4242424242424242"));
+    const result = await testCardPaymentAction(
+      { id: 999_999, totalCents: 500, currency: "usd" },
+      card("4242424242424242"),
+    );
     expect(statusOf(result)).toBe(500);
     expect(dataOf<Reply>(result).error?.[""]).toEqual(["An unexpected error occurred."]);
     expect(logged).toHaveBeenCalledOnce();
@@ -84,7 +90,11 @@ describe("testCardPaymentAction", () => {
 
 describe("an admin cancelling a Pending order cancels its offline payment", () => {
   const cancel = (admin: TestUser, orderId: number) =>
-    call(orderDetailsAction, makeRequest(`/order/orderDetails/${orderId}`, { user: admin, form: { status: "Cancelled" } }), { id: String(orderId) });
+    call(
+      orderDetailsAction,
+      makeRequest(`/order/orderDetails/${orderId}`, { user: admin, form: { status: "Cancelled" } }),
+      { id: String(orderId) },
+    );
 
   it("the customer can no longer pay it, not even from a form already on screen", async () => {
     const admin = await createTestUser("admin");
@@ -92,7 +102,9 @@ describe("an admin cancelling a Pending order cancels its offline payment", () =
     expect(locationOf(await cancel(admin, order.id))).toBe(`/order/orderDetails/${order.id}`);
     expect(getOrder(order.id)!.status).toBe("Cancelled");
     // The payment page turns the customer away; the processor itself refuses the order too.
-    expect(locationOf(await payWithCard(user, order.id, "4242 4242 4242 4242"))).toBe(`/order/orderDetails/${order.id}`);
+    expect(locationOf(await payWithCard(user, order.id, "4242 4242 4242 4242"))).toBe(
+      `/order/orderDetails/${order.id}`,
+    );
     const late = await testCardPaymentAction(order, card("4242 4242 4242 4242"));
     expect(statusOf(late)).toBe(402);
     expect(dataOf<Reply>(late).error?.[""]).toEqual(["This order was cancelled, so it can no longer be paid."]);

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { contacts, groupSends } from "../../app/db/schema/contacts.ts";
-import { book, getBalance, getLedgerSum, InsufficientCreditsError } from "../../app/modules/credits/ledger.server.ts";
-import { EmptyGroupError, InactiveContactError, NotFoundError } from "../../app/modules/contacts/errors.ts";
-import { describeGroupSend } from "../../app/modules/contacts/group-send.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { contacts, groupSends } from "#app/db/schema/contacts.ts";
+import { book, getBalance, getLedgerSum, InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { EmptyGroupError, InactiveContactError, NotFoundError } from "#app/modules/contacts/errors.ts";
+import { describeGroupSend } from "#app/modules/contacts/group-send.ts";
 import {
   GROUP_SEND_STALE_MS,
   getGroupSendReport,
@@ -12,18 +12,18 @@ import {
   reconcileGroupSends,
   runGroupSend,
   startGroupSend,
-} from "../../app/modules/contacts/group-send.server.ts";
-import { createGroup } from "../../app/modules/contacts/groups.server.ts";
-import { deleteGroup } from "../../app/modules/scheduling/cancel.server.ts";
-import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { groupSend } from "../../worker/jobs/group-send.ts";
-import { startWorkers } from "../../worker/workers.ts";
-import { messagesOfGroupSend, seedGroup } from "../support/contacts.ts";
-import { createTestUser } from "../support/requests.ts";
-import { grantCredits, ledgerKeys } from "../support/sms.ts";
-import { waitFor } from "../support/wait.ts";
+} from "#app/modules/contacts/group-send.server.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { deleteGroup } from "#app/modules/scheduling/cancel.server.ts";
+import { messageIdsOf, SmsSendPayload } from "#app/queue/payloads.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { groupSend } from "#worker/jobs/group-send.ts";
+import { startWorkers } from "#worker/workers.ts";
+import { messagesOfGroupSend, seedGroup } from "#tests/support/contacts.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits, ledgerKeys } from "#tests/support/sms.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 const TWO_SEGMENTS = "x".repeat(200);
 
@@ -126,7 +126,9 @@ describe("runGroupSend", () => {
     expect(started.total).toBe(4);
     const report = await runGroupSend(started.id);
     expect(report).toMatchObject({ status: "done", queued: 2, credits: 2, skipped: 2 });
-    expect(describeGroupSend(report!)).toBe("Queued 2 messages (2 credits); skipped 2: +12025554001 opted out, +1555 invalid phone number.");
+    expect(describeGroupSend(report!)).toBe(
+      "Queued 2 messages (2 credits); skipped 2: +12025554001 opted out, +1555 invalid phone number.",
+    );
     expect(messagesOfGroupSend(started.id).map((m) => m.toPhone)).toEqual(["+12025554000", "+12025554002"]);
     expect(getBalance(user.id)).toBe(8);
   });
@@ -153,7 +155,12 @@ describe("runGroupSend", () => {
     const started = await startGroupSend(user.id, groupId, "hello");
     await deleteGroup(user.id, groupId);
     const report = await runGroupSend(started.id);
-    expect(report).toMatchObject({ status: "done", groupId: null, queued: 0, stopReason: "Stopped early: the group was deleted." });
+    expect(report).toMatchObject({
+      status: "done",
+      groupId: null,
+      queued: 0,
+      stopReason: "Stopped early: the group was deleted.",
+    });
   });
 
   it("reports only to its owner", async () => {

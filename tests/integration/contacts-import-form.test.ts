@@ -1,26 +1,42 @@
 import { describe, expect, it } from "vitest";
-import { importContactsAction } from "../../app/routes/sms/forms/import-contacts.server.ts";
-import { previewImport, saveImportUpload } from "../../app/modules/contacts/import.server.ts";
-import { getToast } from "../../app/utils/toast.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { contactCount } from "../support/contacts.ts";
-import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
+import { importContactsAction } from "#app/routes/sms/forms/import-contacts.server.ts";
+import { previewImport, saveImportUpload } from "#app/modules/contacts/import.server.ts";
+import { getToast } from "#app/utils/toast.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { contactCount } from "#tests/support/contacts.ts";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 
-const post = (userId: number, form: Record<string, string | Blob>) => importContactsAction(makeRequest("/sms/importContacts", { form }), userId);
+const post = (userId: number, form: Record<string, string | Blob>) =>
+  importContactsAction(makeRequest("/sms/importContacts", { form }), userId);
 const csv = (text: string, name = "people.csv") => new File([text], name, { type: "text/csv" });
 const toastOf = async (result: unknown) =>
-  (await getToast(new Request("http://localhost", { headers: { Cookie: ((result as Response).headers.get("Set-Cookie") ?? "").split(";")[0] } })))
-    .toast?.description;
+  (
+    await getToast(
+      new Request("http://localhost", {
+        headers: { Cookie: ((result as Response).headers.get("Set-Cookie") ?? "").split(";")[0] },
+      }),
+    )
+  ).toast?.description;
 
 describe("importContactsAction", () => {
   it("upload goes to the preview of the saved file; import goes to the report with a toast", async () => {
     const user = await createTestUser();
-    const uploaded = await post(user.id, { intent: "upload", file: csv("name,phone,email\nAnn,+12025550101,ann@example.com\n") });
+    const uploaded = await post(user.id, {
+      intent: "upload",
+      file: csv("name,phone,email\nAnn,+12025550101,ann@example.com\n"),
+    });
     const token = new URL(locationOf(uploaded)!, "http://x").searchParams.get("file")!;
     expect(locationOf(uploaded)).toBe(`/sms/importContacts?file=${token}`);
     expect(previewImport(user.id, token)?.fileName).toBe("people.csv");
 
-    const imported = await post(user.id, { intent: "import", token, hasHeader: "on", name: "0", phone: "1", email: "2" });
+    const imported = await post(user.id, {
+      intent: "import",
+      token,
+      hasHeader: "on",
+      name: "0",
+      phone: "1",
+      email: "2",
+    });
     expect(locationOf(imported)).toMatch(/^\/sms\/importContacts\?report=\d+$/);
     expect(await toastOf(imported)).toBe("Imported 1 contact, updated 0, skipped 0.");
     expect(contactCount(user.id)).toBe(1);
@@ -31,12 +47,20 @@ describe("importContactsAction", () => {
     const none = await post(user.id, { intent: "upload", file: new File([], "") });
     expect(statusOf(none)).toBe(400);
     expect(dataOf(none)).toEqual({ uploadError: "Choose a CSV file to upload." });
-    const binary = await post(user.id, { intent: "upload", file: new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0])], "image.png") });
+    const binary = await post(user.id, {
+      intent: "upload",
+      file: new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0])], "image.png"),
+    });
     expect(statusOf(binary)).toBe(400);
     expect(dataOf<{ uploadError: string }>(binary).uploadError).toMatch(/binary/);
-    const huge = await post(user.id, { intent: "upload", file: csv("x".repeat(getEnv().CSV_IMPORT_MAX_BYTES + 20_000)) });
+    const huge = await post(user.id, {
+      intent: "upload",
+      file: csv("x".repeat(getEnv().CSV_IMPORT_MAX_BYTES + 20_000)),
+    });
     expect(statusOf(huge)).toBe(413);
-    expect(dataOf(huge)).toEqual({ uploadError: `The upload is larger than ${Math.floor(getEnv().CSV_IMPORT_MAX_BYTES / 1_000_000)} MB.` });
+    expect(dataOf(huge)).toEqual({
+      uploadError: `The upload is larger than ${Math.floor(getEnv().CSV_IMPORT_MAX_BYTES / 1_000_000)} MB.`,
+    });
   });
 
   it("discard deletes the upload and goes back to the contacts; an unknown intent is a mapping error", async () => {

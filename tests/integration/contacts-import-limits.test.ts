@@ -1,13 +1,18 @@
 // CSV import caps: columns, rows and row size refused at the first cell over them, uploads per hour
 // (429 with Retry-After), files waiting per account, and the contact and group quotas on import.
 import { describe, expect, it, vi } from "vitest";
-import { createContact } from "../../app/modules/contacts/contacts.server.ts";
-import { listGroupChoices } from "../../app/modules/contacts/groups.server.ts";
-import { importContactsAction } from "../../app/routes/sms/forms/import-contacts.server.ts";
-import { IMPORT_MAX_COLUMNS, listPendingUploads, runImport, saveImportUpload } from "../../app/modules/contacts/import.server.ts";
-import { loader as importLoader } from "../../app/routes/sms/import-contacts.tsx";
-import { contactCount } from "../support/contacts.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
+import { createContact } from "#app/modules/contacts/contacts.server.ts";
+import { listGroupChoices } from "#app/modules/contacts/groups.server.ts";
+import { importContactsAction } from "#app/routes/sms/forms/import-contacts.server.ts";
+import {
+  IMPORT_MAX_COLUMNS,
+  listPendingUploads,
+  runImport,
+  saveImportUpload,
+} from "#app/modules/contacts/import.server.ts";
+import { loader as importLoader } from "#app/routes/sms/import-contacts.tsx";
+import { contactCount } from "#tests/support/contacts.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 
 vi.hoisted(() => {
   process.env.CSV_IMPORT_MAX_ROWS = "10";
@@ -19,12 +24,21 @@ vi.hoisted(() => {
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const upload = (userId: number, text: string) =>
-  importContactsAction(makeRequest("/sms/importContacts", { form: { intent: "upload", file: new File([text], "people.csv", { type: "text/csv" }) } }), userId);
-const discard = (userId: number, token: string) => importContactsAction(makeRequest("/sms/importContacts", { form: { intent: "discard", token } }), userId);
+  importContactsAction(
+    makeRequest("/sms/importContacts", {
+      form: { intent: "upload", file: new File([text], "people.csv", { type: "text/csv" }) },
+    }),
+    userId,
+  );
+const discard = (userId: number, token: string) =>
+  importContactsAction(makeRequest("/sms/importContacts", { form: { intent: "discard", token } }), userId);
 const tokenOf = (result: unknown) => new URL(locationOf(result)!, "http://x").searchParams.get("file")!;
 const uploadError = (result: unknown) => dataOf<{ uploadError: string }>(result).uploadError;
 const rows = (n: number, first = 0) =>
-  Array.from({ length: n }, (_, i) => `Person ${first + i},+1202555${String(3000 + first + i)},p${first + i}@example.com`).join("\n");
+  Array.from(
+    { length: n },
+    (_, i) => `Person ${first + i},+1202555${String(3000 + first + i)},p${first + i}@example.com`,
+  ).join("\n");
 
 describe("CSV caps", () => {
   it("refuses a row of 100,000 columns at its first row, without reading on, and keeps no file", async () => {
@@ -39,14 +53,18 @@ describe("CSV caps", () => {
     );
     expect(listPendingUploads(user.id)).toEqual([]);
     // The most columns a file may have is fine.
-    expect(() => saveImportUpload(user.id, "ok.csv", encode(`${"a,".repeat(IMPORT_MAX_COLUMNS - 1)}a\n`))).not.toThrow();
+    expect(() =>
+      saveImportUpload(user.id, "ok.csv", encode(`${"a,".repeat(IMPORT_MAX_COLUMNS - 1)}a\n`)),
+    ).not.toThrow();
   });
 
   it("refuses a file of more rows than CSV_IMPORT_MAX_ROWS; that many is fine", async () => {
     const user = await createTestUser();
     const refused = await upload(user.id, rows(11));
     expect(statusOf(refused)).toBe(400);
-    expect(uploadError(refused)).toBe("The file has more than 10 rows, the most one import takes. Split it into smaller files.");
+    expect(uploadError(refused)).toBe(
+      "The file has more than 10 rows, the most one import takes. Split it into smaller files.",
+    );
     expect(locationOf(await upload(user.id, rows(10)))).toMatch(/\?file=/);
   });
 
@@ -54,7 +72,9 @@ describe("CSV caps", () => {
     const user = await createTestUser();
     const refused = await upload(user.id, `${rows(1)}\nLong,+12025550199,${"x".repeat(20_000)}@example.com\n`);
     expect(statusOf(refused)).toBe(400);
-    expect(uploadError(refused)).toBe("Row 2 is longer than 10,000 characters: a contacts file has short rows. Check that this is the right file.");
+    expect(uploadError(refused)).toBe(
+      "Row 2 is longer than 10,000 characters: a contacts file has short rows. Check that this is the right file.",
+    );
   });
 });
 
@@ -70,7 +90,9 @@ describe("uploads per account", () => {
     const retryAfter = Number((refused as { init: { headers: Record<string, string> } }).init.headers["Retry-After"]);
     expect(retryAfter).toBeGreaterThan(3500);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    expect(uploadError(refused)).toBe("You have uploaded 4 files in the last hour, the most allowed. Try again in 60 minutes.");
+    expect(uploadError(refused)).toBe(
+      "You have uploaded 4 files in the last hour, the most allowed. Try again in 60 minutes.",
+    );
     expect(listPendingUploads(user.id)).toEqual([]);
     // Per account: another one uploads.
     const other = await createTestUser();
@@ -86,7 +108,9 @@ describe("uploads per account", () => {
     expect(uploadError(refused)).toBe(
       "Your account has reached its limit of 2 uploaded files waiting to be imported. Import or discard one of them (Import Contacts) before uploading another.",
     );
-    const screen = dataOf<{ pending: { token: string; fileName: string }[] }>(await call(importLoader, makeRequest("/sms/importContacts", { user })));
+    const screen = dataOf<{ pending: { token: string; fileName: string }[] }>(
+      await call(importLoader, makeRequest("/sms/importContacts", { user })),
+    );
     expect(screen.pending.map((p) => p.fileName)).toEqual(["people.csv", "people.csv"]);
     expect(screen.pending.map((p) => p.token)).toContain(first);
     await discard(user.id, first);
@@ -100,7 +124,8 @@ describe("quotas on import", () => {
     createContact(user.id, { name: "Known", phone: "+12025553000", email: "known@example.com", groupIds: [] });
     const token = saveImportUpload(user.id, "people.csv", encode(rows(5)));
     const report = runImport(user.id, token, { hasHeader: false, name: 0, phone: 1, email: 2 });
-    const full = "Your account has reached its limit of 3 contacts. Delete contacts you no longer need before adding more.";
+    const full =
+      "Your account has reached its limit of 3 contacts. Delete contacts you no longer need before adding more.";
     expect(report).toMatchObject({
       rows: 5,
       imported: 2,
@@ -117,14 +142,21 @@ describe("quotas on import", () => {
   it("creates new groups up to QUOTA_GROUPS and skips the rows that name one past it", async () => {
     const user = await createTestUser();
     const csv = ["Ann,+12025554001,ann@example.com,Alpha", "Bob,+12025554002,bob@example.com,Beta"].join("\n");
-    const report = runImport(user.id, saveImportUpload(user.id, "people.csv", encode(csv)), { hasHeader: false, name: 0, phone: 1, email: 2, group: 3 });
+    const report = runImport(user.id, saveImportUpload(user.id, "people.csv", encode(csv)), {
+      hasHeader: false,
+      name: 0,
+      phone: 1,
+      email: 2,
+      group: 3,
+    });
     expect(report).toMatchObject({
       imported: 1,
       skipped: 1,
       skippedRows: [
         {
           row: 2,
-          reason: 'Group "Beta" was not created. Your account has reached its limit of 1 groups. Delete a group you no longer need before creating another.',
+          reason:
+            'Group "Beta" was not created. Your account has reached its limit of 1 groups. Delete a group you no longer need before creating another.',
         },
       ],
     });

@@ -1,13 +1,13 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createContact, getContact, listContacts } from "../../app/modules/contacts/contacts.server.ts";
-import { createGroup, listGroupChoices } from "../../app/modules/contacts/groups.server.ts";
-import { ImportFileError, previewImport, runImport, saveImportUpload } from "../../app/modules/contacts/import.server.ts";
-import { action as importAction, loader as importLoader } from "../../app/routes/sms/import-contacts.tsx";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { contactCount } from "../support/contacts.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
+import { createContact, getContact, listContacts } from "#app/modules/contacts/contacts.server.ts";
+import { createGroup, listGroupChoices } from "#app/modules/contacts/groups.server.ts";
+import { ImportFileError, previewImport, runImport, saveImportUpload } from "#app/modules/contacts/import.server.ts";
+import { action as importAction, loader as importLoader } from "#app/routes/sms/import-contacts.tsx";
+import { getEnv } from "#app/utils/env.server.ts";
+import { contactCount } from "#tests/support/contacts.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -26,7 +26,12 @@ describe("CSV import", () => {
   it("imports good rows, updates known numbers, and reports every bad row with its number and reason", async () => {
     const user = await createTestUser();
     const customers = createGroup(user.id, { name: "customers", description: "Existing" });
-    const existing = createContact(user.id, { name: "Before", phone: "+12025550103", email: "old@example.com", groupIds: [] });
+    const existing = createContact(user.id, {
+      name: "Before",
+      phone: "+12025550103",
+      email: "old@example.com",
+      groupIds: [],
+    });
 
     const upload = await call(
       importAction,
@@ -39,7 +44,9 @@ describe("CSV import", () => {
     expect(location).toMatch(/^\/sms\/importContacts\?file=[0-9a-f-]{36}$/);
     const token = new URL(location, "http://x").searchParams.get("file")!;
 
-    const preview = dataOf<{ view: string; preview: Record<string, unknown> }>(await call(importLoader, makeRequest(location, { user })));
+    const preview = dataOf<{ view: string; preview: Record<string, unknown> }>(
+      await call(importLoader, makeRequest(location, { user })),
+    );
     expect(preview.view).toBe("preview");
     expect(preview.preview).toMatchObject({
       fileName: "people.csv",
@@ -57,7 +64,9 @@ describe("CSV import", () => {
     );
     const reportUrl = locationOf(imported)!;
     expect(reportUrl).toMatch(/^\/sms\/importContacts\?report=\d+$/);
-    const { report } = dataOf<{ report: Record<string, unknown> }>(await call(importLoader, makeRequest(reportUrl, { user })));
+    const { report } = dataOf<{ report: Record<string, unknown> }>(
+      await call(importLoader, makeRequest(reportUrl, { user })),
+    );
     expect(report).toMatchObject({
       fileName: "people.csv",
       rows: 7,
@@ -90,7 +99,8 @@ describe("CSV import", () => {
   it("imports 10,000 rows in batches", async () => {
     const user = await createTestUser();
     const lines = ["name,phone,email"];
-    for (let i = 0; i < 10_000; i++) lines.push(`Person ${i},+1 202 555 ${String(i).padStart(4, "0")},p${i}@example.com`);
+    for (let i = 0; i < 10_000; i++)
+      lines.push(`Person ${i},+1 202 555 ${String(i).padStart(4, "0")},p${i}@example.com`);
     const token = saveImportUpload(user.id, "big.csv", encode(lines.join("\r\n")));
     const report = runImport(user.id, token, { hasHeader: true, name: 0, phone: 1, email: 2 });
     expect(report).toMatchObject({ rows: 10_000, imported: 10_000, updated: 0, skipped: 0 });
@@ -100,19 +110,29 @@ describe("CSV import", () => {
   it("refuses files it cannot read, and a mapping without the required columns", async () => {
     const user = await createTestUser();
     expect(() => saveImportUpload(user.id, "empty.csv", encode(""))).toThrow(ImportFileError);
-    expect(() => saveImportUpload(user.id, "image.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]))).toThrow("binary");
-    expect(() => saveImportUpload(user.id, "broken.csv", encode('a,b\n"unclosed,2\n'))).toThrow(/could not be read as CSV/);
+    expect(() => saveImportUpload(user.id, "image.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0]))).toThrow(
+      "binary",
+    );
+    expect(() => saveImportUpload(user.id, "broken.csv", encode('a,b\n"unclosed,2\n'))).toThrow(
+      /could not be read as CSV/,
+    );
     const tooBig = await call(
       importAction,
       makeRequest("/sms/importContacts", {
         user,
-        form: { intent: "upload", file: new File([new Uint8Array(getEnv().CSV_IMPORT_MAX_BYTES + 20_000)], "huge.csv") },
+        form: {
+          intent: "upload",
+          file: new File([new Uint8Array(getEnv().CSV_IMPORT_MAX_BYTES + 20_000)], "huge.csv"),
+        },
       }),
     );
     expect(statusOf(tooBig)).toBe(413);
 
     const token = saveImportUpload(user.id, "x.csv", encode("a,b,c\n1,2,3\n"));
-    const unmapped = await call(importAction, makeRequest("/sms/importContacts", { user, form: { intent: "import", token, name: "0" } }));
+    const unmapped = await call(
+      importAction,
+      makeRequest("/sms/importContacts", { user, form: { intent: "import", token, name: "0" } }),
+    );
     expect(statusOf(unmapped)).toBe(400);
     expect(dataOf<{ error: Record<string, string[]> }>(unmapped).error).toMatchObject({
       phone: ["Choose the column that holds the phone numbers"],
@@ -121,14 +141,23 @@ describe("CSV import", () => {
     // Without a header row, every row is data.
     expect(previewImport(user.id, token)?.guess).toEqual({ hasHeader: false });
     // Cancel deletes the upload.
-    const discarded = await call(importAction, makeRequest("/sms/importContacts", { user, form: { intent: "discard", token } }));
+    const discarded = await call(
+      importAction,
+      makeRequest("/sms/importContacts", { user, form: { intent: "discard", token } }),
+    );
     expect(locationOf(discarded)).toBe("/sms/accountContacts");
-    expect(readdirSync(join(getEnv().DATA_DIR, "imports", String(user.id))).filter((f) => f.startsWith(token))).toEqual([]);
+    expect(readdirSync(join(getEnv().DATA_DIR, "imports", String(user.id))).filter((f) => f.startsWith(token))).toEqual(
+      [],
+    );
   });
 
   it("reads Windows-1252 files", async () => {
     const user = await createTestUser();
-    const latin1 = Uint8Array.from([..."name,phone,email\nJos", 0xe9, ..."  ,+12025550150,jose@example.com\n"].map((c) => (typeof c === "number" ? c : c.charCodeAt(0))));
+    const latin1 = Uint8Array.from(
+      [..."name,phone,email\nJos", 0xe9, ..."  ,+12025550150,jose@example.com\n"].map((c) =>
+        typeof c === "number" ? c : c.charCodeAt(0),
+      ),
+    );
     const token = saveImportUpload(user.id, "win.csv", latin1);
     expect(runImport(user.id, token, { hasHeader: true, name: 0, phone: 1, email: 2 }).imported).toBe(1);
     expect(listContacts(user.id, { page: 1 }).contacts[0].name).toBe("José");

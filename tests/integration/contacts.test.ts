@@ -1,22 +1,30 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { contactGroups, contacts } from "../../app/db/schema/contacts.ts";
-import { smsMessages } from "../../app/db/schema/sms.ts";
-import { createContact, getContact, listContacts, setContactGroups } from "../../app/modules/contacts/contacts.server.ts";
-import { NotFoundError } from "../../app/modules/contacts/errors.ts";
-import { runGroupSend, startGroupSend } from "../../app/modules/contacts/group-send.server.ts";
-import { createGroup, getGroup, listGroups } from "../../app/modules/contacts/groups.server.ts";
-import { saveImportUpload } from "../../app/modules/contacts/import.server.ts";
-import { getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { action as contactsAction, loader as contactsLoader } from "../../app/routes/sms/account-contacts.tsx";
-import { action as groupsAction, loader as groupsLoader } from "../../app/routes/sms/account-groups.tsx";
-import { action as createContactAction, loader as createContactLoader } from "../../app/routes/sms/create-contact.tsx";
-import { action as createGroupAction } from "../../app/routes/sms/create-group.tsx";
-import { loader as groupSendStatusLoader } from "../../app/routes/sms/group-send-status.ts";
-import { action as importAction, loader as importLoader } from "../../app/routes/sms/import-contacts.tsx";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
-import { grantCredits } from "../support/sms.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { contactGroups, contacts } from "#app/db/schema/contacts.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
+import { createContact, getContact, listContacts, setContactGroups } from "#app/modules/contacts/contacts.server.ts";
+import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { createGroup, getGroup, listGroups } from "#app/modules/contacts/groups.server.ts";
+import { saveImportUpload } from "#app/modules/contacts/import.server.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { action as contactsAction, loader as contactsLoader } from "#app/routes/sms/account-contacts.tsx";
+import { action as groupsAction, loader as groupsLoader } from "#app/routes/sms/account-groups.tsx";
+import { action as createContactAction, loader as createContactLoader } from "#app/routes/sms/create-contact.tsx";
+import { action as createGroupAction } from "#app/routes/sms/create-group.tsx";
+import { loader as groupSendStatusLoader } from "#app/routes/sms/group-send-status.ts";
+import { action as importAction, loader as importLoader } from "#app/routes/sms/import-contacts.tsx";
+import {
+  call,
+  createTestUser,
+  dataOf,
+  locationOf,
+  makeRequest,
+  statusOf,
+  type TestUser,
+} from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
 
 type Reply = { status?: string; error?: Record<string, string[] | null> };
 
@@ -57,12 +65,20 @@ describe("customer B and customer A's contacts and groups", async () => {
     }
     await expect404(groupsLoader, `/sms/accountGroups?panel=sent&id=${groupA.id}&send=${sendA.id}`);
     await expect404(groupsLoader, `/sms/accountGroups?panel=sent&id=${ownGroupB.id}&send=${sendA.id}`);
-    const status = await call(groupSendStatusLoader, makeRequest(`/sms/groupSends/${sendA.id}`, { user: b }), { id: String(sendA.id) });
+    const status = await call(groupSendStatusLoader, makeRequest(`/sms/groupSends/${sendA.id}`, { user: b }), {
+      id: String(sendA.id),
+    });
     expect(statusOf(status)).toBe(404);
   });
 
   it("gets 404 editing, deleting, sending to or regrouping A's contact, and putting a contact in A's group", async () => {
-    const edit = { intent: "update", id: String(contactA.id), name: "Hacked", phoneNumber: nextPhone(), email: "x@example.com" };
+    const edit = {
+      intent: "update",
+      id: String(contactA.id),
+      name: "Hacked",
+      phoneNumber: nextPhone(),
+      email: "x@example.com",
+    };
     await expect404(contactsAction, "/sms/accountContacts", edit);
     await expect404(contactsAction, "/sms/accountContacts", { ...edit, groupIds: [String(ownGroupB.id)] });
     await expect404(contactsAction, "/sms/accountContacts", { intent: "delete", id: String(contactA.id) });
@@ -86,21 +102,40 @@ describe("customer B and customer A's contacts and groups", async () => {
   });
 
   it("gets 404 editing, deleting or sending to A's group", async () => {
-    await expect404(groupsAction, "/sms/accountGroups", { intent: "update", id: String(groupA.id), groupName: "Hacked", description: "x" });
+    await expect404(groupsAction, "/sms/accountGroups", {
+      intent: "update",
+      id: String(groupA.id),
+      groupName: "Hacked",
+      description: "x",
+    });
     await expect404(groupsAction, "/sms/accountGroups", { intent: "delete", id: String(groupA.id) });
     await expect404(groupsAction, "/sms/accountGroups", { intent: "send", id: String(groupA.id), message: "hi" });
     expect(getGroup(b.id, groupA.id)).toBeNull();
   });
 
   it("gets 404 for A's CSV upload and import report", async () => {
-    const token = saveImportUpload(a.id, "a.csv", new TextEncoder().encode("name,phone,email\nZed,+12025550100,z@example.com\n"));
+    const token = saveImportUpload(
+      a.id,
+      "a.csv",
+      new TextEncoder().encode("name,phone,email\nZed,+12025550100,z@example.com\n"),
+    );
     await expect404(importLoader, `/sms/importContacts?file=${token}`);
-    await expect404(importAction, "/sms/importContacts", { intent: "import", token, name: "0", phone: "1", email: "2", hasHeader: "on" });
+    await expect404(importAction, "/sms/importContacts", {
+      intent: "import",
+      token,
+      name: "0",
+      phone: "1",
+      email: "2",
+      hasHeader: "on",
+    });
     expect(statusOf(await call(importLoader, makeRequest(`/sms/importContacts?file=${token}`, { user: a })))).toBe(200);
   });
 
   it("leaves A's data as it was, and never lists it for B", async () => {
-    expect(getContact(a.id, contactA.id)).toMatchObject({ name: "Alice A", groups: [{ id: groupA.id, name: "A's customers" }] });
+    expect(getContact(a.id, contactA.id)).toMatchObject({
+      name: "Alice A",
+      groups: [{ id: groupA.id, name: "A's customers" }],
+    });
     expect(getGroup(a.id, groupA.id)).toMatchObject({ name: "A's customers", members: 1 });
     expect(listContacts(b.id, { page: 1 }).contacts.map((c) => c.id)).toEqual([ownContactB.id]);
     expect(listGroups(b.id, { page: 1 }).groups.map((g) => g.id)).toEqual([ownGroupB.id]);
@@ -109,7 +144,12 @@ describe("customer B and customer A's contacts and groups", async () => {
   });
 });
 
-async function post(fn: Parameters<typeof call>[0], path: string, user: TestUser, form: Record<string, string | string[]>) {
+async function post(
+  fn: Parameters<typeof call>[0],
+  path: string,
+  user: TestUser,
+  form: Record<string, string | string[]>,
+) {
   return call(fn, makeRequest(path, { user, form }));
 }
 
@@ -146,30 +186,53 @@ describe("creating contacts and groups", () => {
     });
     expect(statusOf(result)).toBe(400);
     const reason = "You already have a contact with the phone number +12025550177 (First)";
-    expect(dataOf<Reply>(result).error).toMatchObject({ "": ["Failed to create contact.", reason], phoneNumber: [reason] });
+    expect(dataOf<Reply>(result).error).toMatchObject({
+      "": ["Failed to create contact.", reason],
+      phoneNumber: [reason],
+    });
     // Another user may keep the same number.
     const other = await createTestUser();
-    expect(locationOf(await post(createContactAction, "/sms/createContact", other, { name: "Mine", phoneNumber: "+12025550177", email: "m@example.com" }))).toMatch(
-      /^\/sms\/accountContacts/,
-    );
+    expect(
+      locationOf(
+        await post(createContactAction, "/sms/createContact", other, {
+          name: "Mine",
+          phoneNumber: "+12025550177",
+          email: "m@example.com",
+        }),
+      ),
+    ).toMatch(/^\/sms\/accountContacts/);
   });
 
   it("says why a contact was not created: required fields, a bad number, a bad email", async () => {
     const user = await createTestUser();
-    const result = await post(createContactAction, "/sms/createContact", user, { name: "", phoneNumber: "555-CALL", email: "nope" });
+    const result = await post(createContactAction, "/sms/createContact", user, {
+      name: "",
+      phoneNumber: "555-CALL",
+      email: "nope",
+    });
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error).toMatchObject({
-      "": ["Failed to create contact.", "Name is required", '"555-CALL" is not a valid phone number', "Enter a valid email address"],
+      "": [
+        "Failed to create contact.",
+        "Name is required",
+        '"555-CALL" is not a valid phone number',
+        "Enter a valid email address",
+      ],
       name: ["Name is required"],
       email: ["Enter a valid email address"],
     });
-    const loaded = dataOf<{ groups: unknown[] }>(await call(createContactLoader, makeRequest("/sms/createContact", { user })));
+    const loaded = dataOf<{ groups: unknown[] }>(
+      await call(createContactLoader, makeRequest("/sms/createContact", { user })),
+    );
     expect(loaded.groups).toEqual([]);
   });
 
   it("creates a group, refuses its name twice, and requires both fields", async () => {
     const user = await createTestUser();
-    const created = await post(createGroupAction, "/sms/createGroup", user, { groupName: "Staff", description: "Everyone at work" });
+    const created = await post(createGroupAction, "/sms/createGroup", user, {
+      groupName: "Staff",
+      description: "Everyone at work",
+    });
     expect(locationOf(created)).toBe("/sms/accountGroups");
     const twice = await post(createGroupAction, "/sms/createGroup", user, { groupName: "staff", description: "Again" });
     expect(statusOf(twice)).toBe(400);
@@ -225,25 +288,44 @@ describe("the contacts list's panels", () => {
     });
     expect(locationOf(sent)).toBe("/sms/accountContacts");
     const message = getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).get();
-    expect(message).toMatchObject({ toPhone: contact.phone, body: "Your table is ready", contactId: contact.id, status: "queued" });
+    expect(message).toMatchObject({
+      toPhone: contact.phone,
+      body: "Your table is ready",
+      contactId: contact.id,
+      status: "queued",
+    });
     expect(getBalance(user.id)).toBe(2);
 
-    const short = await post(contactsAction, "/sms/accountContacts", user, { intent: "send", id: String(contact.id), message: "y".repeat(400) });
+    const short = await post(contactsAction, "/sms/accountContacts", user, {
+      intent: "send",
+      id: String(contact.id),
+      message: "y".repeat(400),
+    });
     expect(dataOf<Reply>(short).error?.[""]).toEqual([
       "Failed to send SMS, please check to ensure that you have enough credits",
       "This message costs 3 credits; your balance is 2 credits.",
     ]);
 
     getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contact.id)).run();
-    const inactive = await post(contactsAction, "/sms/accountContacts", user, { intent: "send", id: String(contact.id), message: "hi" });
-    expect(dataOf<Reply>(inactive).error?.[""]).toEqual(["This contact is inactive (opted out): mark it active to send to it"]);
+    const inactive = await post(contactsAction, "/sms/accountContacts", user, {
+      intent: "send",
+      id: String(contact.id),
+      message: "hi",
+    });
+    expect(dataOf<Reply>(inactive).error?.[""]).toEqual([
+      "This contact is inactive (opted out): mark it active to send to it",
+    ]);
     expect(getBalance(user.id)).toBe(2);
   });
 
   it("checks the cost without sending (no JavaScript)", async () => {
     const user = await createTestUser();
     const contact = createContact(user.id, contactInput([], "Eve"));
-    const result = await post(contactsAction, "/sms/accountContacts", user, { intent: "check", id: String(contact.id), message: "Привет" });
+    const result = await post(contactsAction, "/sms/accountContacts", user, {
+      intent: "check",
+      id: String(contact.id),
+      message: "Привет",
+    });
     expect(statusOf(result)).toBe(200);
     expect(getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).all()).toEqual([]);
   });
@@ -253,10 +335,16 @@ describe("the contacts list's panels", () => {
     const group = createGroup(user.id, { name: "Club", description: "Members" });
     const keep = createContact(user.id, contactInput([group.id], "Kept"));
     const gone = createContact(user.id, contactInput([group.id], "Gone"));
-    const deleted = await post(contactsAction, `/sms/accountContacts?panel=delete&id=${gone.id}`, user, { intent: "delete", id: String(gone.id) });
+    const deleted = await post(contactsAction, `/sms/accountContacts?panel=delete&id=${gone.id}`, user, {
+      intent: "delete",
+      id: String(gone.id),
+    });
     expect(locationOf(deleted)).toBe("/sms/accountContacts");
     expect(getContact(user.id, gone.id)).toBeNull();
-    const groupDeleted = await post(groupsAction, `/sms/accountGroups?panel=delete&id=${group.id}`, user, { intent: "delete", id: String(group.id) });
+    const groupDeleted = await post(groupsAction, `/sms/accountGroups?panel=delete&id=${group.id}`, user, {
+      intent: "delete",
+      id: String(group.id),
+    });
     expect(locationOf(groupDeleted)).toBe("/sms/accountGroups");
     expect(getDb().select().from(contactGroups).where(eq(contactGroups.id, group.id)).get()).toBeUndefined();
     expect(getContact(user.id, keep.id)).toMatchObject({ name: "Kept", groups: [] });
@@ -268,12 +356,20 @@ describe("the groups list's send panel", () => {
     const user = await createTestUser();
     grantCredits(user.id, 10);
     const group = createGroup(user.id, { name: "Team", description: "All of us" });
-    const members = [createContact(user.id, contactInput([group.id])), createContact(user.id, contactInput([group.id]))];
+    const members = [
+      createContact(user.id, contactInput([group.id])),
+      createContact(user.id, contactInput([group.id])),
+    ];
     const opened = dataOf<{ panel: { activeMembers: number; requestKey: string } }>(
       await call(groupsLoader, makeRequest(`/sms/accountGroups?panel=send&id=${group.id}`, { user })),
     );
     expect(opened.panel.activeMembers).toBe(2);
-    const form = { intent: "send", id: String(group.id), message: "Meeting at 10", requestKey: opened.panel.requestKey };
+    const form = {
+      intent: "send",
+      id: String(group.id),
+      message: "Meeting at 10",
+      requestKey: opened.panel.requestKey,
+    };
     const result = await post(groupsAction, `/sms/accountGroups?panel=send&id=${group.id}`, user, form);
     const location = locationOf(result)!;
     expect(location).toMatch(new RegExp(`^/sms/accountGroups\\?panel=sent&id=${group.id}&send=\\d+$`));
@@ -286,9 +382,16 @@ describe("the groups list's send panel", () => {
       await call(groupsLoader, makeRequest(location, { user })),
     );
     expect(shown.panel.report).toMatchObject({ finished: true, queued: 2 });
-    const status = (await call(groupSendStatusLoader, makeRequest(`/sms/groupSends/${sendId}`, { user }), { id: String(sendId) })) as Response;
+    const status = (await call(groupSendStatusLoader, makeRequest(`/sms/groupSends/${sendId}`, { user }), {
+      id: String(sendId),
+    })) as Response;
     expect(await status.json()).toMatchObject({ id: sendId, status: "done", queued: 2, credits: 2, skipped: 0 });
-    const sentTo = getDb().select().from(smsMessages).where(eq(smsMessages.groupSendId, sendId)).all().map((m) => m.toPhone);
+    const sentTo = getDb()
+      .select()
+      .from(smsMessages)
+      .where(eq(smsMessages.groupSendId, sendId))
+      .all()
+      .map((m) => m.toPhone);
     expect(sentTo.sort()).toEqual(members.map((m) => m.phone).sort());
   });
 
@@ -296,14 +399,22 @@ describe("the groups list's send panel", () => {
     const user = await createTestUser();
     grantCredits(user.id, 1);
     const empty = createGroup(user.id, { name: "Nobody", description: "Empty" });
-    const none = await post(groupsAction, "/sms/accountGroups", user, { intent: "send", id: String(empty.id), message: "hi" });
+    const none = await post(groupsAction, "/sms/accountGroups", user, {
+      intent: "send",
+      id: String(empty.id),
+      message: "hi",
+    });
     expect(statusOf(none)).toBe(400);
     expect(dataOf<Reply>(none).error?.[""]).toEqual(["This group has no contacts: add contacts to it first"]);
 
     const group = createGroup(user.id, { name: "Pair", description: "Two" });
     createContact(user.id, contactInput([group.id]));
     createContact(user.id, contactInput([group.id]));
-    const short = await post(groupsAction, "/sms/accountGroups", user, { intent: "send", id: String(group.id), message: "hi" });
+    const short = await post(groupsAction, "/sms/accountGroups", user, {
+      intent: "send",
+      id: String(group.id),
+      message: "hi",
+    });
     expect(dataOf<Reply>(short).error?.[""]).toEqual([
       "Failed to send SMS, please check to ensure that you have enough credits",
       "Sending this message to every active contact of the group costs 2 credits; your balance is 1 credit.",

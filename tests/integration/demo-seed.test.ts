@@ -6,28 +6,39 @@ vi.hoisted(() => {
   process.env.SEED_DEMO = "auto";
 });
 
-import { getSqlite } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { getOwnApiKey } from "../../app/modules/api-keys/keys.server.ts";
-import { DEMO_ACCOUNTS } from "../../app/modules/auth/demo-accounts.server.ts";
-import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
-import { listContacts } from "../../app/modules/contacts/contacts.server.ts";
-import { listGroups } from "../../app/modules/contacts/groups.server.ts";
-import { getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
-import { isArmed } from "../../app/modules/scheduling/job-schedulers.server.ts";
-import { listSchedules } from "../../app/modules/scheduling/schedules.server.ts";
-import { getMessageHistory } from "../../app/modules/sms/history.server.ts";
-import { listSupportRequests } from "../../app/modules/support/requests.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
+import { getSqlite } from "#app/db/client.server.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { getOwnApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { DEMO_ACCOUNTS } from "#app/modules/auth/demo-accounts.server.ts";
+import { findUserByEmail } from "#app/modules/auth/users.server.ts";
+import { listContacts } from "#app/modules/contacts/contacts.server.ts";
+import { listGroups } from "#app/modules/contacts/groups.server.ts";
+import { getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
+import { isArmed } from "#app/modules/scheduling/job-schedulers.server.ts";
+import { listSchedules } from "#app/modules/scheduling/schedules.server.ts";
+import { getMessageHistory } from "#app/modules/sms/history.server.ts";
+import { listSupportRequests } from "#app/modules/support/requests.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 const first = await seedDatabase();
 const customer = findUserByEmail(DEMO_ACCOUNTS.customer.email)!;
 
-const count = (sql: string, ...params: unknown[]) => (getSqlite().prepare(sql).get(...params) as { n: number }).n;
+const count = (sql: string, ...params: unknown[]) =>
+  (
+    getSqlite()
+      .prepare(sql)
+      .get(...params) as { n: number }
+  ).n;
 
 describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
   it("is full test mode, and seeds both demo accounts", () => {
-    expect(getEnv().testMode).toMatchObject({ sms: true, payments: true, active: true, full: true, cardsAccepted: true });
+    expect(getEnv().testMode).toMatchObject({
+      sms: true,
+      payments: true,
+      active: true,
+      full: true,
+      cardsAccepted: true,
+    });
     expect(getEnv().seedDemo).toBe(true);
     expect(first.demoSeeded).toBe(true);
     expect(findUserByEmail(DEMO_ACCOUNTS.admin.email)?.role).toBe("admin");
@@ -45,7 +56,8 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
   it("shows every delivery outcome in the history, each failure with its reason", () => {
     const { messages } = getMessageHistory(customer.id, 1);
     const statuses = new Set(messages.map((m) => m.status));
-    for (const status of ["submitted", "delivered", "undelivered", "expired", "rejected", "failed", "unknown"]) expect(statuses).toContain(status);
+    for (const status of ["submitted", "delivered", "undelivered", "expired", "rejected", "failed", "unknown"])
+      expect(statuses).toContain(status);
     for (const m of messages) {
       if (m.status === "delivered" || m.status === "submitted") expect(m.error).toBeNull();
       else expect(m.error, m.status).toBeTruthy();
@@ -55,18 +67,40 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
   it("keeps the ledger's invariants: cached balance = sum; one debit per message; a refund only for a message failed before the carrier", () => {
     expect(getBalance(customer.id)).toBe(getLedgerSum(customer.id));
     expect(getBalance(customer.id)).toBeGreaterThan(0);
-    const messages = getSqlite().prepare("select id, status, credits from sms_messages where user_id = ?").all(customer.id) as { id: number; status: string; credits: number }[];
+    const messages = getSqlite()
+      .prepare("select id, status, credits from sms_messages where user_id = ?")
+      .all(customer.id) as { id: number; status: string; credits: number }[];
     for (const m of messages) {
-      expect(count("select count(*) as n from credit_ledger where key = ? and amount = ?", `msg:${m.id}:debit`, -m.credits)).toBe(1);
-      expect(count("select count(*) as n from credit_ledger where key = ? and amount = ?", `msg:${m.id}:refund`, m.credits)).toBe(m.status === "failed" ? 1 : 0);
+      expect(
+        count("select count(*) as n from credit_ledger where key = ? and amount = ?", `msg:${m.id}:debit`, -m.credits),
+      ).toBe(1);
+      expect(
+        count("select count(*) as n from credit_ledger where key = ? and amount = ?", `msg:${m.id}:refund`, m.credits),
+      ).toBe(m.status === "failed" ? 1 : 0);
     }
     // Accepted messages have their parts, so a late receipt finds them; none waits in the outbox.
-    expect(count("select count(*) as n from sms_messages m where user_id = ? and status in ('submitted','delivered','undelivered','expired','rejected') and not exists (select 1 from sms_message_parts p where p.message_id = m.id)", customer.id)).toBe(0);
+    expect(
+      count(
+        "select count(*) as n from sms_messages m where user_id = ? and status in ('submitted','delivered','undelivered','expired','rejected') and not exists (select 1 from sms_message_parts p where p.message_id = m.id)",
+        customer.id,
+      ),
+    ).toBe(0);
     expect(count("select count(*) as n from sms_outbox")).toBe(0);
     // Every paid order's credits were granted once, under its payment.
-    const paid = getSqlite().prepare("select payment_id as paymentId, total_credits as credits from orders where user_id = ? and status not in ('Pending','Cancelled')").all(customer.id) as { paymentId: string; credits: number }[];
+    const paid = getSqlite()
+      .prepare(
+        "select payment_id as paymentId, total_credits as credits from orders where user_id = ? and status not in ('Pending','Cancelled')",
+      )
+      .all(customer.id) as { paymentId: string; credits: number }[];
     expect(paid.length).toBeGreaterThanOrEqual(1);
-    for (const order of paid) expect(count("select count(*) as n from credit_ledger where key = ? and amount = ?", `payment:${order.paymentId}`, order.credits)).toBe(1);
+    for (const order of paid)
+      expect(
+        count(
+          "select count(*) as n from credit_ledger where key = ? and amount = ?",
+          `payment:${order.paymentId}`,
+          order.credits,
+        ),
+      ).toBe(1);
   });
 
   it("has a scheduled message armed in BullMQ, a confirmed order, an API key, orders in several statuses and a support request", async () => {
@@ -81,7 +115,18 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
   });
 
   it("is seeded once: a second start adds nothing", async () => {
-    const tables = ["users", "contacts", "contact_groups", "sms_messages", "credit_ledger", "orders", "schedules", "api_keys", "support_requests", "packages"];
+    const tables = [
+      "users",
+      "contacts",
+      "contact_groups",
+      "sms_messages",
+      "credit_ledger",
+      "orders",
+      "schedules",
+      "api_keys",
+      "support_requests",
+      "packages",
+    ];
     const before = tables.map((t) => count(`select count(*) as n from ${t}`));
     expect((await seedDatabase()).demoSeeded).toBe(false);
     expect(tables.map((t) => count(`select count(*) as n from ${t}`))).toEqual(before);

@@ -3,17 +3,17 @@ import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { creditLedger } from "../../app/db/schema/core.ts";
-import { packages } from "../../app/db/schema/shop.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
-import { fulfil, type FulfilResult } from "../../app/modules/payments/fulfil.server.ts";
-import { chargeTestCard } from "../../app/modules/payments/offline.server.ts";
-import { getCartCount } from "../../app/modules/shop/cart.server.ts";
-import { changeOrderStatus, getOrder } from "../../app/modules/shop/orders.server.ts";
-import { createTestUser, type TestUser } from "../support/requests.ts";
-import { addToCart, placeOrder } from "../support/shop.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { creditLedger } from "#app/db/schema/core.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
+import { fulfil, type FulfilResult } from "#app/modules/payments/fulfil.server.ts";
+import { chargeTestCard } from "#app/modules/payments/offline.server.ts";
+import { getCartCount } from "#app/modules/shop/cart.server.ts";
+import { changeOrderStatus, getOrder } from "#app/modules/shop/orders.server.ts";
+import { createTestUser, type TestUser } from "#tests/support/requests.ts";
+import { addToCart, placeOrder } from "#tests/support/shop.ts";
 
 await seedDatabase();
 const [pack] = getDb().select().from(packages).all();
@@ -23,13 +23,22 @@ async function pendingOrder(user: TestUser, quantity = 1) {
   return getOrder(await placeOrder(user))!;
 }
 
-const ledgerRows = (paymentId: string) => getDb().select().from(creditLedger).where(eq(creditLedger.key, `payment:${paymentId}`)).all();
+const ledgerRows = (paymentId: string) =>
+  getDb()
+    .select()
+    .from(creditLedger)
+    .where(eq(creditLedger.key, `payment:${paymentId}`))
+    .all();
 
 /** Starts a child process that will call fulfil once told to go. */
 async function childFulfil(orderId: number, paymentId: string) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [resolve("tests/support/fulfil-child.ts"), String(orderId), paymentId], {
-    env: process.env,
-  });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [resolve("tests/support/fulfil-child.ts"), String(orderId), paymentId],
+    {
+      env: process.env,
+    },
+  );
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -65,7 +74,11 @@ describe("fulfil", () => {
     const order = await pendingOrder(user, 2);
     const charge = chargeTestCard(order, "4242424242424242");
     const children = await Promise.all([1, 2, 3].map(() => childFulfil(order.id, charge.id)));
-    const results = await Promise.all([...children.map((c) => c.go()), fulfil(order.id, charge.id), fulfil(order.id, charge.id)]);
+    const results = await Promise.all([
+      ...children.map((c) => c.go()),
+      fulfil(order.id, charge.id),
+      fulfil(order.id, charge.id),
+    ]);
     expect(results.map((r) => r.status)).toEqual(Array(5).fill("confirmed"));
     expect(results.filter((r) => r.status === "confirmed" && r.granted)).toHaveLength(1);
     expect(getBalance(user.id)).toBe(2 * pack.credits);

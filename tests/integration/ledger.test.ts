@@ -1,12 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { adjustCredits, book, getBalance, getLedgerSum, InsufficientCreditsError, listLedgerEntries, takeBack } from "../../app/modules/credits/ledger.server.ts";
-import { createTestUser } from "../support/requests.ts";
+import { getDb } from "#app/db/client.server.ts";
+import {
+  adjustCredits,
+  book,
+  getBalance,
+  getLedgerSum,
+  InsufficientCreditsError,
+  listLedgerEntries,
+  takeBack,
+} from "#app/modules/credits/ledger.server.ts";
+import { createTestUser } from "#tests/support/requests.ts";
 
 describe("credit ledger", () => {
   it("books a key once, however often it is called", async () => {
     const user = await createTestUser();
-    const results = Array.from({ length: 5 }, () => book({ userId: user.id, kind: "grant", amount: 100, key: `grant:${user.id}` }));
+    const results = Array.from({ length: 5 }, () =>
+      book({ userId: user.id, kind: "grant", amount: 100, key: `grant:${user.id}` }),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(getBalance(user.id)).toBe(100);
     expect(getLedgerSum(user.id)).toBe(100);
@@ -15,7 +25,9 @@ describe("credit ledger", () => {
   it("never goes below zero and leaves nothing behind when it refuses", async () => {
     const user = await createTestUser();
     book({ userId: user.id, kind: "grant", amount: 3, key: `g:${user.id}` });
-    expect(() => book({ userId: user.id, kind: "debit", amount: -4, key: `d:${user.id}` })).toThrow(InsufficientCreditsError);
+    expect(() => book({ userId: user.id, kind: "debit", amount: -4, key: `d:${user.id}` })).toThrow(
+      InsufficientCreditsError,
+    );
     expect(getBalance(user.id)).toBe(3);
     expect(getLedgerSum(user.id)).toBe(3);
     expect(book({ userId: user.id, kind: "debit", amount: -3, key: `d:${user.id}` })).toBe(true);
@@ -32,26 +44,40 @@ describe("credit ledger", () => {
     const user = await createTestUser();
     book({ userId: user.id, kind: "grant", amount: 30, key: `g:${user.id}` });
     const takeBackOnce = () =>
-      getDb().transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 100, key: `tb:${user.id}` }), { behavior: "immediate" });
+      getDb().transaction(
+        (tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 100, key: `tb:${user.id}` }),
+        { behavior: "immediate" },
+      );
     expect(takeBackOnce()).toEqual({ booked: true, taken: 30, shortfall: 70 });
     expect(takeBackOnce()).toEqual({ booked: false, taken: 0, shortfall: 0 });
     expect(getBalance(user.id)).toBe(0);
     expect(getLedgerSum(user.id)).toBe(0);
     // Nothing left: the entry still records what could not be taken.
-    const nothing = getDb().transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 5, key: `tb2:${user.id}` }), { behavior: "immediate" });
+    const nothing = getDb().transaction(
+      (tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 5, key: `tb2:${user.id}` }),
+      { behavior: "immediate" },
+    );
     expect(nothing).toEqual({ booked: true, taken: 0, shortfall: 5 });
     expect(listLedgerEntries(user.id).rows.map((r) => [r.amount, r.shortfall])).toEqual([
       [0, 5],
       [-30, 70],
       [30, 0],
     ]);
-    expect(() => getDb().transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 0, key: "tb-zero" }))).toThrow();
+    expect(() =>
+      getDb().transaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 0, key: "tb-zero" })),
+    ).toThrow();
   });
 
   it("an operator adjustment records who and why, books a request key once, and never removes more than the balance", async () => {
     const user = await createTestUser();
     const admin = await createTestUser("admin");
-    const grant = { userId: user.id, actorUserId: admin.id, amount: 50, reason: "Invoice 17", requestKey: `k-${user.id}-add-000000` };
+    const grant = {
+      userId: user.id,
+      actorUserId: admin.id,
+      amount: 50,
+      reason: "Invoice 17",
+      requestKey: `k-${user.id}-add-000000`,
+    };
     expect(adjustCredits(grant)).toEqual({ status: "booked", balance: 50 });
     expect(adjustCredits(grant)).toEqual({ status: "duplicate", balance: 50 });
     const removal = { ...grant, amount: -51, reason: "Correction", requestKey: `k-${user.id}-rm-0000000` };
@@ -59,7 +85,9 @@ describe("credit ledger", () => {
     expect(getBalance(user.id)).toBe(50);
     expect(adjustCredits({ ...removal, amount: -50 })).toEqual({ status: "booked", balance: 0 });
     expect(getLedgerSum(user.id)).toBe(0);
-    expect(adjustCredits({ ...grant, userId: 999_999, requestKey: "k-missing-user-0000" })).toEqual({ status: "not-found" });
+    expect(adjustCredits({ ...grant, userId: 999_999, requestKey: "k-missing-user-0000" })).toEqual({
+      status: "not-found",
+    });
     const rows = listLedgerEntries(user.id).rows;
     expect(rows.map((r) => ({ amount: r.amount, reason: r.reason, actor: r.actor?.email }))).toEqual([
       { amount: -50, reason: "Correction", actor: admin.email },

@@ -1,25 +1,40 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { orders } from "../../app/db/schema/shop.ts";
-import { book, getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
-import type { OrderStatus } from "../../app/modules/shop/orders.ts";
-import { getOrder, purgeDemoOrders, searchOrders } from "../../app/modules/shop/orders.server.ts";
-import { loader as allOrdersLoader } from "../../app/routes/shop/all-orders.tsx";
-import { action as orderDetailsAction, loader as orderDetailsLoader } from "../../app/routes/shop/order-details.tsx";
-import { clock, resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { getToast } from "../../app/utils/toast.server.ts";
-import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
-import { call } from "../support/shop.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { orders } from "#app/db/schema/shop.ts";
+import { book, getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
+import type { OrderStatus } from "#app/modules/shop/orders.ts";
+import { getOrder, purgeDemoOrders, searchOrders } from "#app/modules/shop/orders.server.ts";
+import { loader as allOrdersLoader } from "#app/routes/shop/all-orders.tsx";
+import { action as orderDetailsAction, loader as orderDetailsLoader } from "#app/routes/shop/order-details.tsx";
+import { clock, resetClock, setClock } from "#app/utils/clock.server.ts";
+import { getToast } from "#app/utils/toast.server.ts";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
+import { call } from "#tests/support/shop.ts";
 
-type ListData = { orders: { id: number; status: string; contact: { name: string } }[]; total: number; exact: boolean; query: { page: number; size: number } };
+type ListData = {
+  orders: { id: number; status: string; contact: { name: string } }[];
+  total: number;
+  exact: boolean;
+  query: { page: number; size: number };
+};
 
 const admin = await createTestUser("admin");
 const customer = await createTestUser();
 
 /** Orders straight into the table (newest last), for lists big enough to page. */
-function insertOrders(count: number, make: (i: number) => { userId?: number; name?: string; email?: string; phone?: string; status?: OrderStatus; credits?: number }) {
+function insertOrders(
+  count: number,
+  make: (i: number) => {
+    userId?: number;
+    name?: string;
+    email?: string;
+    phone?: string;
+    status?: OrderStatus;
+    credits?: number;
+  },
+) {
   return getDb().transaction((tx) =>
     Array.from({ length: count }, (_, i) => {
       const o = make(i);
@@ -42,11 +57,20 @@ function insertOrders(count: number, make: (i: number) => { userId?: number; nam
   );
 }
 
-const list = async (search: string, user: TestUser = admin) => call(allOrdersLoader, makeRequest(`/order/allOrders${search}`, { user }));
+const list = async (search: string, user: TestUser = admin) =>
+  call(allOrdersLoader, makeRequest(`/order/allOrders${search}`, { user }));
 
 describe("admin orders list", () => {
   const tag = `zq${randomUUID().slice(0, 6)}`;
-  const statuses: OrderStatus[] = ["Confirmed", "Being Cooked", "Ready for Pickup", "Cancelled", "Pending", "Completed", "Confirmed"];
+  const statuses: OrderStatus[] = [
+    "Confirmed",
+    "Being Cooked",
+    "Ready for Pickup",
+    "Cancelled",
+    "Pending",
+    "Completed",
+    "Confirmed",
+  ];
   const ids = insertOrders(12, (i) => ({ name: `${tag} Buyer ${i}`, status: statuses[i % statuses.length] }));
   const newestFirst = [...ids].reverse();
 
@@ -87,7 +111,10 @@ describe("admin orders list", () => {
 
   it("a very common term is scanned newest-first and counted only as far as paging needs", () => {
     const common = `cm${randomUUID().slice(0, 5)}`;
-    const many = insertOrders(2100, (i) => ({ email: `${common}.${i}@example.com`, status: i % 2 ? "Confirmed" : "Cancelled" }));
+    const many = insertOrders(2100, (i) => ({
+      email: `${common}.${i}@example.com`,
+      status: i % 2 ? "Confirmed" : "Cancelled",
+    }));
     const page1 = searchOrders({ q: common, status: "", page: 1, size: 5 });
     expect(page1.rows.map((r) => r.id)).toEqual([...many].reverse().slice(0, 5));
     expect(page1).toMatchObject({ exact: false, total: 6 });
@@ -123,7 +150,8 @@ describe("admin changes an order's status", () => {
     call(orderDetailsAction, makeRequest(`/order/orderDetails/${id}`, { user, form: { status } }), { id: String(id) });
   const toast = async (result: unknown) => {
     const cookie = (result as Response).headers.get("Set-Cookie") ?? "";
-    return (await getToast(new Request("http://localhost", { headers: { Cookie: cookie.split(";")[0] } }))).toast?.description;
+    return (await getToast(new Request("http://localhost", { headers: { Cookie: cookie.split(";")[0] } }))).toast
+      ?.description;
   };
 
   async function paidOrder(credits: number) {
@@ -138,7 +166,9 @@ describe("admin changes an order's status", () => {
     const result = await change(id, "Being Cooked");
     expect(locationOf(result)).toBe(`/order/orderDetails/${id}`);
     expect(await toast(result)).toBe("Order status updated to Being Cooked.");
-    const page = dataOf<{ nextStatuses: string[] }>(await call(orderDetailsLoader, makeRequest(`/order/orderDetails/${id}`, { user: admin }), { id: String(id) }));
+    const page = dataOf<{ nextStatuses: string[] }>(
+      await call(orderDetailsLoader, makeRequest(`/order/orderDetails/${id}`, { user: admin }), { id: String(id) }),
+    );
     expect(page.nextStatuses).toEqual(["Confirmed", "Ready for Pickup", "Completed", "Cancelled"]);
     expect(statusOf(await change(id, "Pending"))).toBe(409);
   });
@@ -170,7 +200,9 @@ describe("admin changes an order's status", () => {
   it("a pending order can only be cancelled, with no credits involved", async () => {
     const [id] = insertOrders(1, () => ({ status: "Pending" }));
     expect(statusOf(await change(id, "Confirmed"))).toBe(409);
-    expect(await toast(await change(id, "Cancelled"))).toBe("Order cancelled. It was never paid, so no credits were involved.");
+    expect(await toast(await change(id, "Cancelled"))).toBe(
+      "Order cancelled. It was never paid, so no credits were involved.",
+    );
   });
 
   it("customers cannot change a status, not even of their own order", async () => {

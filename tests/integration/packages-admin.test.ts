@@ -1,15 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { cartItems, orderLines, packages } from "../../app/db/schema/shop.ts";
-import { getPackage } from "../../app/modules/shop/packages.server.ts";
-import { action as listAction, loader as listLoader } from "../../app/routes/shop/menu-item-list.tsx";
-import { action as upsertAction } from "../../app/routes/shop/menu-item-upsert.tsx";
-import { getToast } from "../../app/utils/toast.server.ts";
-import { appended, jpeg, jpegComment, png, pngChunk } from "../support/images.ts";
-import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
-import { addToCart, call, placeOrder } from "../support/shop.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { cartItems, orderLines, packages } from "#app/db/schema/shop.ts";
+import { getPackage } from "#app/modules/shop/packages.server.ts";
+import { action as listAction, loader as listLoader } from "#app/routes/shop/menu-item-list.tsx";
+import { action as upsertAction } from "#app/routes/shop/menu-item-upsert.tsx";
+import { getToast } from "#app/utils/toast.server.ts";
+import { appended, jpeg, jpegComment, png, pngChunk } from "#tests/support/images.ts";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
+import { addToCart, call, placeOrder } from "#tests/support/shop.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
 
@@ -34,16 +34,27 @@ function upsert(form: Record<string, string | Blob>, id?: number, user: TestUser
 }
 
 const toastOf = async (result: unknown) =>
-  (await getToast(new Request("http://localhost", { headers: { Cookie: ((result as Response).headers.get("Set-Cookie") ?? "").split(";")[0] } })))
-    .toast?.description;
+  (
+    await getToast(
+      new Request("http://localhost", {
+        headers: { Cookie: ((result as Response).headers.get("Set-Cookie") ?? "").split(";")[0] },
+      }),
+    )
+  ).toast?.description;
 
 describe("package images", () => {
   it("stores a real PNG under DATA_DIR/uploads with a server-made name, and prices in cents", async () => {
     const before = storedFiles();
-    const result = await upsert(fields({ image: new File([realPng], "../../etc/My Photo.PNG", { type: "image/png" }) }));
+    const result = await upsert(
+      fields({ image: new File([realPng], "../../etc/My Photo.PNG", { type: "image/png" }) }),
+    );
     expect(locationOf(result)).toBe("/menuItem/menuitemlist");
     expect(await toastOf(result)).toBe("Menu Item created/updated successfully");
-    const created = getDb().select().from(packages).all().find((p) => p.name === "Starter Plus")!;
+    const created = getDb()
+      .select()
+      .from(packages)
+      .all()
+      .find((p) => p.name === "Starter Plus")!;
     expect(created).toMatchObject({ priceCents: 1250, credits: 250, category: "beverages", specialTag: "New" });
     expect(created.image).toMatch(/^\/uploads\/packages\/[0-9a-f-]{36}\.png$/);
     const added = storedFiles().filter((f) => !before.includes(f));
@@ -58,7 +69,13 @@ describe("package images", () => {
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.image).toEqual(["File Must be in jpeg, jpg or png"]);
     expect(storedFiles()).toEqual(before);
-    expect(getDb().select().from(packages).all().some((p) => p.name === "Renamed")).toBe(false);
+    expect(
+      getDb()
+        .select()
+        .from(packages)
+        .all()
+        .some((p) => p.name === "Renamed"),
+    ).toBe(false);
   });
 
   it("refuses a 1,024,001-byte file and accepts one byte under the limit", async () => {
@@ -66,9 +83,13 @@ describe("package images", () => {
     const refused = await upsert(fields({ name: "Too Big", image: big }));
     expect(statusOf(refused)).toBe(413);
     expect(dataOf<Reply>(refused).error?.image).toEqual(["File Must be less than 1 MB"]);
-    const exactly = await upsert(fields({ name: "Exactly", image: new File([png(10, 10, { length: 1_024_000 })], "a.png") }));
+    const exactly = await upsert(
+      fields({ name: "Exactly", image: new File([png(10, 10, { length: 1_024_000 })], "a.png") }),
+    );
     expect(dataOf<Reply>(exactly).error?.image).toEqual(["File Must be less than 1 MB"]);
-    const under = await upsert(fields({ name: "Just Under", image: new File([png(10, 10, { length: 1_023_999 })], "a.png") }));
+    const under = await upsert(
+      fields({ name: "Just Under", image: new File([png(10, 10, { length: 1_023_999 })], "a.png") }),
+    );
     expect(locationOf(under)).toBe("/menuItem/menuitemlist");
   });
 
@@ -94,7 +115,11 @@ describe("package images", () => {
       method: "POST",
       body,
       duplex: "half",
-      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, Cookie: admin.cookie, "x-smsgw-client-ip": "127.0.0.1" },
+      headers: {
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        Cookie: admin.cookie,
+        "x-smsgw-client-ip": "127.0.0.1",
+      },
     } as RequestInit);
     const result = await call(upsertAction, request, {});
     expect(dataOf<Reply>(result).error?.image).toEqual(["File Must be less than 1 MB"]);
@@ -113,24 +138,50 @@ describe("package images", () => {
     const hostile: [string, Uint8Array<ArrayBuffer> | string, string][] = [
       ["logo.png", svg, "File Must be in jpeg, jpg or png"],
       ["logo.svg", svg, "File Must be in jpeg, jpg or png"],
-      ["pack.png", appended(realPng, "<html><script>alert(1)</script></html>"), "This image file is damaged or holds more than a picture: save it again from an image editor"],
-      ["pack.jpg", appended(jpeg(600, 400), "<?php system($_GET['c']); ?>"), "This image file is damaged or holds more than a picture: save it again from an image editor"],
-      ["pack.png", png(600, 400, { extra: [pngChunk("tEXt", "Comment\0<script>alert(1)</script>")] }), "This image file holds text such as a script or web page: save it again from an image editor"],
-      ["pack.jpg", jpeg(600, 400, 0xc0, [jpegComment("<html><body onload=alert(1)>")]), "This image file holds text such as a script or web page: save it again from an image editor"],
+      [
+        "pack.png",
+        appended(realPng, "<html><script>alert(1)</script></html>"),
+        "This image file is damaged or holds more than a picture: save it again from an image editor",
+      ],
+      [
+        "pack.jpg",
+        appended(jpeg(600, 400), "<?php system($_GET['c']); ?>"),
+        "This image file is damaged or holds more than a picture: save it again from an image editor",
+      ],
+      [
+        "pack.png",
+        png(600, 400, { extra: [pngChunk("tEXt", "Comment\0<script>alert(1)</script>")] }),
+        "This image file holds text such as a script or web page: save it again from an image editor",
+      ],
+      [
+        "pack.jpg",
+        jpeg(600, 400, 0xc0, [jpegComment("<html><body onload=alert(1)>")]),
+        "This image file holds text such as a script or web page: save it again from an image editor",
+      ],
     ];
     for (const [name, bytes, error] of hostile) {
-      const result = await upsert(fields({ name: `Hostile ${name}`, image: new File([bytes], name, { type: "image/png" }) }));
+      const result = await upsert(
+        fields({ name: `Hostile ${name}`, image: new File([bytes], name, { type: "image/png" }) }),
+      );
       expect(statusOf(result), name).toBe(400);
       expect(dataOf<Reply>(result).error?.image, name).toEqual([error]);
     }
     expect(storedFiles()).toEqual(before);
-    expect(getDb().select().from(packages).all().some((p) => p.name.startsWith("Hostile"))).toBe(false);
+    expect(
+      getDb()
+        .select()
+        .from(packages)
+        .all()
+        .some((p) => p.name.startsWith("Hostile")),
+    ).toBe(false);
   });
 
   it("requires an image on create only, and name and price always", async () => {
     const missing = await upsert(fields({ name: "No Image" }));
     expect(dataOf<Reply>(missing).error?.image).toEqual(["Please upload an image"]);
-    const emptyFile = await upsert(fields({ name: "No Image", image: new File([], "", { type: "application/octet-stream" }) }));
+    const emptyFile = await upsert(
+      fields({ name: "No Image", image: new File([], "", { type: "application/octet-stream" }) }),
+    );
     expect(dataOf<Reply>(emptyFile).error?.image).toEqual(["Please upload an image"]);
     const blank = await upsert(fields({ name: "", price: "", image: new File([realPng], "a.png") }));
     expect(dataOf<Reply>(blank).error).toMatchObject({ name: ["Name is required"], price: ["Price is required"] });
@@ -138,7 +189,11 @@ describe("package images", () => {
 
   it("updates without a new image and keeps the old one; a new image replaces the old file", async () => {
     await upsert(fields({ name: "Updatable", image: new File([realPng], "a.png") }));
-    const item = getDb().select().from(packages).all().find((p) => p.name === "Updatable")!;
+    const item = getDb()
+      .select()
+      .from(packages)
+      .all()
+      .find((p) => p.name === "Updatable")!;
     const kept = await upsert(fields({ name: "Updated", price: "99" }), item.id);
     expect(locationOf(kept)).toBe("/menuItem/menuitemlist");
     expect(getPackage(item.id)).toMatchObject({ name: "Updated", priceCents: 9900, image: item.image });
@@ -151,15 +206,23 @@ describe("package images", () => {
 
   it("is for admins only", async () => {
     const customer = await createTestUser();
-    expect(locationOf(await upsert(fields({ image: new File([realPng], "a.png") }), undefined, customer))).toBe("/accessDenied");
-    expect(locationOf(await call(listLoader, makeRequest("/menuItem/menuitemlist", { user: customer })))).toBe("/accessDenied");
+    expect(locationOf(await upsert(fields({ image: new File([realPng], "a.png") }), undefined, customer))).toBe(
+      "/accessDenied",
+    );
+    expect(locationOf(await call(listLoader, makeRequest("/menuItem/menuitemlist", { user: customer })))).toBe(
+      "/accessDenied",
+    );
   });
 });
 
 describe("deleting a package", () => {
   it("asks first through the URL, then deletes; carts lose the line, orders keep their copy", async () => {
     await upsert(fields({ name: "Doomed", image: new File([realPng], "a.png") }));
-    const item = getDb().select().from(packages).all().find((p) => p.name === "Doomed")!;
+    const item = getDb()
+      .select()
+      .from(packages)
+      .all()
+      .find((p) => p.name === "Doomed")!;
     const customer = await createTestUser();
     await addToCart(customer, item.id, 1);
     const orderId = await placeOrder(customer);
@@ -170,14 +233,32 @@ describe("deleting a package", () => {
     );
     expect(page.confirming).toEqual({ id: item.id, name: "Doomed" });
 
-    const result = await call(listAction, makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(item.id) } }));
+    const result = await call(
+      listAction,
+      makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(item.id) } }),
+    );
     expect(await toastOf(result)).toBe("Menu Item Deleted Successfully");
     expect(getPackage(item.id)).toBeUndefined();
-    expect(getDb().select().from(cartItems).all().some((c) => c.packageId === item.id)).toBe(false);
-    expect(getDb().select().from(orderLines).all().find((l) => l.orderId === orderId)?.itemName).toBe("Doomed");
+    expect(
+      getDb()
+        .select()
+        .from(cartItems)
+        .all()
+        .some((c) => c.packageId === item.id),
+    ).toBe(false);
+    expect(
+      getDb()
+        .select()
+        .from(orderLines)
+        .all()
+        .find((l) => l.orderId === orderId)?.itemName,
+    ).toBe("Doomed");
     expect(existsSync(join(uploads, item.image.split("/").pop()!))).toBe(false);
 
-    const again = await call(listAction, makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(item.id) } }));
+    const again = await call(
+      listAction,
+      makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(item.id) } }),
+    );
     expect(await toastOf(again)).toBe("Error encountered.");
   });
 });

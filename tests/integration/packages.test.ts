@@ -2,11 +2,11 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { packages } from "../../app/db/schema/shop.ts";
-import { deletePackage, getPackage, type PackageInput, savePackage } from "../../app/modules/shop/packages.server.ts";
-import { IMAGE_MESSAGES } from "../../app/modules/shop/packages.ts";
-import { appended, jpeg, png } from "../support/images.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { deletePackage, getPackage, type PackageInput, savePackage } from "#app/modules/shop/packages.server.ts";
+import { IMAGE_MESSAGES } from "#app/modules/shop/packages.ts";
+import { appended, jpeg, png } from "#tests/support/images.ts";
 
 const uploads = join(process.env.DATA_DIR!, "uploads", "packages");
 const storedFiles = () => (existsSync(uploads) ? readdirSync(uploads) : []);
@@ -36,12 +36,21 @@ describe("savePackage", () => {
 
   it("refuses a new package without an image, or with one that fails the upload rules, writing nothing", async () => {
     const before = storedFiles();
-    expect(await savePackage(null, input("Imageless"), undefined)).toEqual({ ok: false, imageError: IMAGE_MESSAGES.required });
+    expect(await savePackage(null, input("Imageless"), undefined)).toEqual({
+      ok: false,
+      imageError: IMAGE_MESSAGES.required,
+    });
     const svg = new Blob(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>']);
     expect(await savePackage(null, input("Svg"), svg)).toEqual({ ok: false, imageError: IMAGE_MESSAGES.type });
     const polyglot = new Blob([appended(jpeg(60, 40), "<?php system($_GET['c']); ?>")]);
-    expect(await savePackage(null, input("Polyglot"), polyglot)).toEqual({ ok: false, imageError: IMAGE_MESSAGES.damaged });
-    expect(await savePackage(null, input("Huge"), new Blob([png(20_000, 20_000)]))).toEqual({ ok: false, imageError: IMAGE_MESSAGES.dimensions });
+    expect(await savePackage(null, input("Polyglot"), polyglot)).toEqual({
+      ok: false,
+      imageError: IMAGE_MESSAGES.damaged,
+    });
+    expect(await savePackage(null, input("Huge"), new Blob([png(20_000, 20_000)]))).toEqual({
+      ok: false,
+      imageError: IMAGE_MESSAGES.dimensions,
+    });
     expect(storedFiles()).toEqual(before);
     expect(["Imageless", "Svg", "Polyglot", "Huge"].map(byName)).toEqual([undefined, undefined, undefined, undefined]);
   });

@@ -2,16 +2,16 @@
 // logged, a settled order answered from the database, and a per-user limit on visits. Stripe is the
 // local stand-in, configured before the app first reads its environment.
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { startFakeStripe } from "../support/fake-stripe.ts";
-import { getDb } from "../../app/db/client.server.ts";
-import { packages } from "../../app/db/schema/shop.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { getOrder } from "../../app/modules/shop/orders.server.ts";
-import * as payment from "../../app/routes/shop/payment.tsx";
-import * as paymentReturn from "../../app/routes/shop/payment-return.tsx";
-import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
-import { addToCart, call, placeOrder } from "../support/shop.ts";
+import { startFakeStripe } from "#tests/support/fake-stripe.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { getOrder } from "#app/modules/shop/orders.server.ts";
+import * as payment from "#app/routes/shop/payment.tsx";
+import * as paymentReturn from "#app/routes/shop/payment-return.tsx";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { addToCart, call, placeOrder } from "#tests/support/shop.ts";
 
 const fake = await startFakeStripe();
 process.env.STRIPE_SECRET_KEY = "sk_test_fake";
@@ -29,13 +29,17 @@ const [pack] = getDb().select().from(packages).all();
 async function orderWithIntent(user: TestUser) {
   await addToCart(user, pack.id, 1);
   const order = getOrder(await placeOrder(user))!;
-  const { clientSecret } = (await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-intent" } }))) as {
+  const { clientSecret } = (await call(
+    payment.action,
+    makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-intent" } }),
+  )) as {
     clientSecret: string;
   };
   return { order, intentId: clientSecret.split("_secret_")[0] };
 }
 
-const visit = (user: TestUser, query: string) => call(paymentReturn.loader, makeRequest(`/payment/return?${query}`, { user }));
+const visit = (user: TestUser, query: string) =>
+  call(paymentReturn.loader, makeRequest(`/payment/return?${query}`, { user }));
 const stripeCalls = () => fake.requests.length;
 
 describe("/payment/return", () => {
@@ -59,7 +63,9 @@ describe("/payment/return", () => {
       expect(dataOf<{ message: string }>(result).message).toMatch(/This payment link is not valid/);
     }
     for (const value of ["cs_test_abc\nforged", "cs_", "pi_123", "cs_test_abc/../x"]) {
-      expect(statusOf(await visit(user, `orderId=${order.id}&session_id=${encodeURIComponent(value)}`)), value).toBe(400);
+      expect(statusOf(await visit(user, `orderId=${order.id}&session_id=${encodeURIComponent(value)}`)), value).toBe(
+        400,
+      );
     }
     expect(stripeCalls()).toBe(before);
     expect(getOrder(order.id)!.status).toBe("Pending");
@@ -71,11 +77,15 @@ describe("/payment/return", () => {
     const user = await createTestUser();
     const { order, intentId } = await orderWithIntent(user);
     fake.succeed(intentId);
-    expect(locationOf(await visit(user, `orderId=${order.id}&payment_intent=${intentId}`))).toBe(`/order/orderconfirmed/${order.id}`);
+    expect(locationOf(await visit(user, `orderId=${order.id}&payment_intent=${intentId}`))).toBe(
+      `/order/orderconfirmed/${order.id}`,
+    );
     expect(getBalance(user.id)).toBe(pack.credits);
     const before = stripeCalls();
     for (let i = 0; i < 3; i++) {
-      expect(locationOf(await visit(user, `orderId=${order.id}&payment_intent=${intentId}`))).toBe(`/order/orderconfirmed/${order.id}`);
+      expect(locationOf(await visit(user, `orderId=${order.id}&payment_intent=${intentId}`))).toBe(
+        `/order/orderconfirmed/${order.id}`,
+      );
     }
     expect(stripeCalls()).toBe(before);
     expect(getBalance(user.id)).toBe(pack.credits);
@@ -96,6 +106,8 @@ describe("/payment/return", () => {
 
     const other = await createTestUser();
     const theirs = await orderWithIntent(other);
-    expect(locationOf(await visit(other, `orderId=${theirs.order.id}&payment_intent=${theirs.intentId}`))).toBe(`/failed?orderId=${theirs.order.id}`);
+    expect(locationOf(await visit(other, `orderId=${theirs.order.id}&payment_intent=${theirs.intentId}`))).toBe(
+      `/failed?orderId=${theirs.order.id}`,
+    );
   });
 });

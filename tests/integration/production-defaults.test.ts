@@ -10,24 +10,29 @@ vi.hoisted(() => {
   process.env.LOG_LEVEL = "warn";
 });
 
-import { getSqlite } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { packages } from "../../app/db/schema/shop.ts";
-import { getDb } from "../../app/db/client.server.ts";
-import { DEMO_ACCOUNTS } from "../../app/modules/auth/demo-accounts.server.ts";
-import { adminExists, issueSetupToken, SETUP_LINK_TTL_MS, setupLinkState } from "../../app/modules/auth/first-admin.server.ts";
-import { createUser, findUserByEmail } from "../../app/modules/auth/users.server.ts";
-import { getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { chargeTestCard, TestCardsRefusedError } from "../../app/modules/payments/offline.server.ts";
-import { getOrder } from "../../app/modules/shop/orders.server.ts";
-import { action as loginAction } from "../../app/routes/auth/login.tsx";
-import { action as setupAction, loader as setupLoader } from "../../app/routes/auth/setup.tsx";
-import { loader as paymentLoader } from "../../app/routes/shop/payment.tsx";
-import { loader as rootLoader } from "../../app/root.tsx";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
-import { addToCart, payWithCard, placeOrder } from "../support/shop.ts";
+import { getSqlite } from "#app/db/client.server.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { DEMO_ACCOUNTS } from "#app/modules/auth/demo-accounts.server.ts";
+import {
+  adminExists,
+  issueSetupToken,
+  SETUP_LINK_TTL_MS,
+  setupLinkState,
+} from "#app/modules/auth/first-admin.server.ts";
+import { createUser, findUserByEmail } from "#app/modules/auth/users.server.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { chargeTestCard, TestCardsRefusedError } from "#app/modules/payments/offline.server.ts";
+import { getOrder } from "#app/modules/shop/orders.server.ts";
+import { action as loginAction } from "#app/routes/auth/login.tsx";
+import { action as setupAction, loader as setupLoader } from "#app/routes/auth/setup.tsx";
+import { loader as paymentLoader } from "#app/routes/shop/payment.tsx";
+import { loader as rootLoader } from "#app/root.tsx";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { addToCart, payWithCard, placeOrder } from "#tests/support/shop.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
 
@@ -41,18 +46,30 @@ afterEach(() => {
 
 describe("production defaults with a real SMSC and no Stripe", () => {
   it("is in test mode for payments only, seeds no demo account and shows the banner", async () => {
-    expect(getEnv().testMode).toMatchObject({ sms: false, payments: true, active: true, full: false, cardsAccepted: false });
+    expect(getEnv().testMode).toMatchObject({
+      sms: false,
+      payments: true,
+      active: true,
+      full: false,
+      cardsAccepted: false,
+    });
     expect(seeded.demoSeeded).toBe(false);
     expect(findUserByEmail(DEMO_ACCOUNTS.admin.email)).toBeUndefined();
     expect(findUserByEmail(DEMO_ACCOUNTS.customer.email)).toBeUndefined();
-    expect(dataOf<{ testMode: unknown }>(await call(rootLoader, makeRequest("/"))).testMode).toEqual({ sms: false, payments: true, cardsAccepted: false });
+    expect(dataOf<{ testMode: unknown }>(await call(rootLoader, makeRequest("/"))).testMode).toEqual({
+      sms: false,
+      payments: true,
+      cardsAccepted: false,
+    });
   });
 
   it("refuses test cards: the card form says card payments are not configured, and nothing is charged or confirmed", async () => {
     const user = await createTestUser();
     await addToCart(user, pack.id, 1);
     const orderId = await placeOrder(user);
-    const page = dataOf<{ notConfigured: string | null }>(await call(paymentLoader, makeRequest(`/payment?orderId=${orderId}`, { user })));
+    const page = dataOf<{ notConfigured: string | null }>(
+      await call(paymentLoader, makeRequest(`/payment?orderId=${orderId}`, { user })),
+    );
     expect(page.notConfigured).toMatch(/Card payments are not configured/);
     const result = await payWithCard(user, orderId, "4242 4242 4242 4242");
     expect(statusOf(result)).toBe(503);
@@ -60,7 +77,13 @@ describe("production defaults with a real SMSC and no Stripe", () => {
     expect(getOrder(orderId)).toMatchObject({ status: "Pending", paymentId: null });
     expect(getBalance(user.id)).toBe(0);
     expect(() => chargeTestCard(getOrder(orderId)!, "4242424242424242")).toThrow(TestCardsRefusedError);
-    expect((getSqlite().prepare("select count(*) as n from offline_charges where order_id = ?").get(orderId) as { n: number }).n).toBe(0);
+    expect(
+      (
+        getSqlite().prepare("select count(*) as n from offline_charges where order_id = ?").get(orderId) as {
+          n: number;
+        }
+      ).n,
+    ).toBe(0);
   });
 
   it("refuses a sign-in with a published demo password, says so, and logs why without the password", async () => {
@@ -68,22 +91,43 @@ describe("production defaults with a real SMSC and no Stripe", () => {
     for (const account of Object.values(DEMO_ACCOUNTS)) {
       // Customers both, so that the setup link below still finds no admin.
       await createUser({ ...account, role: "customer", email: `still-demo-${account.role}@example.com` });
-      const result = await call(loginAction, makeRequest("/login", { ip: "10.1.2.3", form: { email: `still-demo-${account.role}@example.com`, password: account.password } }));
+      const result = await call(
+        loginAction,
+        makeRequest("/login", {
+          ip: "10.1.2.3",
+          form: { email: `still-demo-${account.role}@example.com`, password: account.password },
+        }),
+      );
       expect(statusOf(result)).toBe(400);
       expect(dataOf<Reply>(result).error?.[""]?.[0]).toMatch(/published demo password/);
-      const line = warned.mock.calls.map((args) => args.join(" ")).find((l) => l.includes(`still-demo-${account.role}@example.com`));
+      const line = warned.mock.calls
+        .map((args) => args.join(" "))
+        .find((l) => l.includes(`still-demo-${account.role}@example.com`));
       expect(line).toMatch(/\[auth\] sign-in refused .* demo password, refused while SMS_TRANSPORT=smpp is configured/);
       expect(line).not.toContain(account.password);
     }
     // Any other password signs in as usual.
     const user = await createTestUser();
-    expect(locationOf(await call(loginAction, makeRequest("/login", { ip: "10.1.2.4", form: { email: user.email, password: user.password } })))).toBe("/sms/sendSms");
+    expect(
+      locationOf(
+        await call(
+          loginAction,
+          makeRequest("/login", { ip: "10.1.2.4", form: { email: user.email, password: user.password } }),
+        ),
+      ),
+    ).toBe("/sms/sendSms");
   });
 });
 
 describe("the first admin's setup link", () => {
-  const form = { email: "owner@example.com", fullName: "Gateway Owner", password: "a-long-secret-1", confirmPassword: "a-long-secret-1" };
-  const post = (token: string, fields: Record<string, string> = form) => call(setupAction, makeRequest(`/setup/${token}`, { form: fields }), { token });
+  const form = {
+    email: "owner@example.com",
+    fullName: "Gateway Owner",
+    password: "a-long-secret-1",
+    confirmPassword: "a-long-secret-1",
+  };
+  const post = (token: string, fields: Record<string, string> = form) =>
+    call(setupAction, makeRequest(`/setup/${token}`, { form: fields }), { token });
 
   it("stores only the token's hash", () => {
     const { token } = issueSetupToken();
@@ -115,7 +159,9 @@ describe("the first admin's setup link", () => {
     expect(statusOf(again)).toBe(410);
     expect(dataOf<{ refusal: string }>(again).refusal).toMatch(/already been used/);
     expect(findUserByEmail("intruder@example.com")).toBeUndefined();
-    expect(dataOf<{ refusal: string }>(await call(setupLoader, makeRequest(`/setup/${token}`), { token })).refusal).toMatch(/already been used/);
+    expect(
+      dataOf<{ refusal: string }>(await call(setupLoader, makeRequest(`/setup/${token}`), { token })).refusal,
+    ).toMatch(/already been used/);
   });
 
   it("refuses an unknown, a replaced and an expired link with a clear message", async () => {

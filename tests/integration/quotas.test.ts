@@ -2,22 +2,30 @@
 // to do (beside the form on the web, quota_exceeded from the REST API), and nothing is created.
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { contactGroups } from "../../app/db/schema/contacts.ts";
-import { schedules } from "../../app/db/schema/scheduling.ts";
-import { orders, packages } from "../../app/db/schema/shop.ts";
-import { createContact } from "../../app/modules/contacts/contacts.server.ts";
-import { createGroup } from "../../app/modules/contacts/groups.server.ts";
-import { cancelSchedule, createSchedule } from "../../app/modules/scheduling/schedules.server.ts";
-import { action as createContactAction } from "../../app/routes/sms/create-contact.tsx";
-import { action as createGroupAction } from "../../app/routes/sms/create-group.tsx";
-import { action as scheduleAction } from "../../app/routes/sms/schedule-sms.tsx";
-import { action as cartAction } from "../../app/routes/shop/shopping-cart.tsx";
-import { apiCustomer, callApi } from "../support/api.ts";
-import { contactCount } from "../support/contacts.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
-import { addToCart } from "../support/shop.ts";
-import { grantCredits } from "../support/sms.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { contactGroups } from "#app/db/schema/contacts.ts";
+import { schedules } from "#app/db/schema/scheduling.ts";
+import { orders, packages } from "#app/db/schema/shop.ts";
+import { createContact } from "#app/modules/contacts/contacts.server.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { cancelSchedule, createSchedule } from "#app/modules/scheduling/schedules.server.ts";
+import { action as createContactAction } from "#app/routes/sms/create-contact.tsx";
+import { action as createGroupAction } from "#app/routes/sms/create-group.tsx";
+import { action as scheduleAction } from "#app/routes/sms/schedule-sms.tsx";
+import { action as cartAction } from "#app/routes/shop/shopping-cart.tsx";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
+import { contactCount } from "#tests/support/contacts.ts";
+import {
+  call,
+  createTestUser,
+  dataOf,
+  locationOf,
+  makeRequest,
+  statusOf,
+  type TestUser,
+} from "#tests/support/requests.ts";
+import { addToCart } from "#tests/support/shop.ts";
+import { grantCredits } from "#tests/support/sms.ts";
 
 // Small quotas, so each is reached in a few steps; the app reads them once, at first import.
 vi.hoisted(() => {
@@ -30,29 +38,58 @@ vi.hoisted(() => {
 type Reply = { error?: Record<string, string[] | null> };
 const formErrors = (result: unknown) => dataOf<Reply>(result).error?.[""] ?? [];
 
-const CONTACTS_FULL = "Your account has reached its limit of 2 contacts. Delete contacts you no longer need before adding more.";
-const GROUPS_FULL = "Your account has reached its limit of 2 groups. Delete a group you no longer need before creating another.";
+const CONTACTS_FULL =
+  "Your account has reached its limit of 2 contacts. Delete contacts you no longer need before adding more.";
+const GROUPS_FULL =
+  "Your account has reached its limit of 2 groups. Delete a group you no longer need before creating another.";
 const SCHEDULES_FULL =
   "Your account has reached its limit of 2 active schedules. Cancel a schedule you no longer need (Scheduled SMS) before adding another.";
-const ORDERS_FULL = "Your account has reached its limit of 2 unpaid orders. Pay or cancel one of them (My Orders) before placing another.";
+const ORDERS_FULL =
+  "Your account has reached its limit of 2 unpaid orders. Pay or cancel one of them (My Orders) before placing another.";
 
-const contact = (n: number) => ({ name: `Person ${n}`, phone: `+1202555${String(1000 + n)}`, email: `p${n}@example.com`, groupIds: [] });
-const groupCount = (userId: number) => getDb().select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get()!.n;
-const scheduleCount = (userId: number) => getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
-const orderCount = (userId: number) => getDb().select({ n: count() }).from(orders).where(eq(orders.userId, userId)).get()!.n;
+const contact = (n: number) => ({
+  name: `Person ${n}`,
+  phone: `+1202555${String(1000 + n)}`,
+  email: `p${n}@example.com`,
+  groupIds: [],
+});
+const groupCount = (userId: number) =>
+  getDb().select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get()!.n;
+const scheduleCount = (userId: number) =>
+  getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
+const orderCount = (userId: number) =>
+  getDb().select({ n: count() }).from(orders).where(eq(orders.userId, userId)).get()!.n;
 const inADay = () => new Date(Date.now() + 86_400_000).toISOString();
 
 function schedule(userId: number) {
-  return createSchedule(userId, { target: { kind: "phone", to: "+12025550180" }, body: "Hi", repeat: "none", firstSendAt: Date.now() + 86_400_000, timeZone: "UTC" });
+  return createSchedule(userId, {
+    target: { kind: "phone", to: "+12025550180" },
+    body: "Hi",
+    repeat: "none",
+    firstSendAt: Date.now() + 86_400_000,
+    timeZone: "UTC",
+  });
 }
 
 describe("contacts quota", () => {
   it("the web form refuses the contact past the quota with the reason above the form; nothing is created", async () => {
     const user = await createTestUser();
     createContact(user.id, contact(1));
-    const second = await call(createContactAction, makeRequest("/sms/createContact", { user, form: { name: "Two", phoneNumber: "+12025552002", email: "two@example.com" } }));
+    const second = await call(
+      createContactAction,
+      makeRequest("/sms/createContact", {
+        user,
+        form: { name: "Two", phoneNumber: "+12025552002", email: "two@example.com" },
+      }),
+    );
     expect(locationOf(second)).toMatch(/^\/sms\/accountContacts/);
-    const third = await call(createContactAction, makeRequest("/sms/createContact", { user, form: { name: "Three", phoneNumber: "+12025552003", email: "three@example.com" } }));
+    const third = await call(
+      createContactAction,
+      makeRequest("/sms/createContact", {
+        user,
+        form: { name: "Three", phoneNumber: "+12025552003", email: "three@example.com" },
+      }),
+    );
     expect(statusOf(third)).toBe(400);
     expect(formErrors(third)).toEqual(["Failed to create contact.", CONTACTS_FULL]);
     expect(contactCount(user.id)).toBe(2);
@@ -63,7 +100,8 @@ describe("contacts quota", () => {
 
   it("the API answers 403 quota_exceeded and creates nothing", async () => {
     const user = await apiCustomer();
-    for (const n of [1, 2]) expect((await callApi("POST", "/api/v1/contacts", { key: user.key, json: contact(n) })).status).toBe(201);
+    for (const n of [1, 2])
+      expect((await callApi("POST", "/api/v1/contacts", { key: user.key, json: contact(n) })).status).toBe(201);
     const refused = await callApi("POST", "/api/v1/contacts", { key: user.key, json: contact(3) });
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({ error: { code: "quota_exceeded", message: CONTACTS_FULL } });
@@ -75,7 +113,8 @@ describe("groups quota", () => {
   it("the web form refuses the group past the quota; nothing is created", async () => {
     const user = await createTestUser();
     createGroup(user.id, { name: "One", description: "" });
-    const post = (name: string) => call(createGroupAction, makeRequest("/sms/createGroup", { user, form: { groupName: name, description: "x" } }));
+    const post = (name: string) =>
+      call(createGroupAction, makeRequest("/sms/createGroup", { user, form: { groupName: name, description: "x" } }));
     expect(locationOf(await post("Two"))).toMatch(/^\/sms\/accountGroups/);
     const refused = await post("Three");
     expect(statusOf(refused)).toBe(400);
@@ -85,8 +124,14 @@ describe("groups quota", () => {
 
   it("the API answers 403 quota_exceeded and creates nothing", async () => {
     const user = await apiCustomer();
-    for (const name of ["One", "Two"]) expect((await callApi("POST", "/api/v1/groups", { key: user.key, json: { name, description: "A group" } })).status).toBe(201);
-    const refused = await callApi("POST", "/api/v1/groups", { key: user.key, json: { name: "Three", description: "A group" } });
+    for (const name of ["One", "Two"])
+      expect(
+        (await callApi("POST", "/api/v1/groups", { key: user.key, json: { name, description: "A group" } })).status,
+      ).toBe(201);
+    const refused = await callApi("POST", "/api/v1/groups", {
+      key: user.key,
+      json: { name: "Three", description: "A group" },
+    });
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({ error: { code: "quota_exceeded", message: GROUPS_FULL } });
     expect(groupCount(user.id)).toBe(2);
@@ -94,7 +139,14 @@ describe("groups quota", () => {
 });
 
 describe("active schedules quota", () => {
-  const form = { firstSend: "2030-01-15T09:00", repeat: "weekly", endDate: "2030-03-01", timeZone: "UTC", phoneNumber: "+44 7911 123456", message: "Hi" };
+  const form = {
+    firstSend: "2030-01-15T09:00",
+    repeat: "weekly",
+    endDate: "2030-03-01",
+    timeZone: "UTC",
+    phoneNumber: "+44 7911 123456",
+    message: "Hi",
+  };
 
   it("the Schedule SMS form refuses the schedule past the quota; a cancelled schedule frees its place", async () => {
     const user = await createTestUser();
@@ -106,13 +158,19 @@ describe("active schedules quota", () => {
     expect(formErrors(refused)).toEqual([SCHEDULES_FULL]);
     expect(scheduleCount(user.id)).toBe(2);
     await cancelSchedule(user.id, first.id);
-    expect(locationOf(await call(scheduleAction, makeRequest("/sms/scheduleSms", { user, form })))).toBe("/sms/scheduleSms");
+    expect(locationOf(await call(scheduleAction, makeRequest("/sms/scheduleSms", { user, form })))).toBe(
+      "/sms/scheduleSms",
+    );
     expect(scheduleCount(user.id)).toBe(3);
   });
 
   it("POST /messages with sendAt answers 403 quota_exceeded and schedules nothing", async () => {
     const user = await apiCustomer(10);
-    const send = () => callApi("POST", "/api/v1/messages", { key: user.key, json: { to: "+12025550180", body: "Later", sendAt: inADay() } });
+    const send = () =>
+      callApi("POST", "/api/v1/messages", {
+        key: user.key,
+        json: { to: "+12025550180", body: "Later", sendAt: inADay() },
+      });
     for (let i = 0; i < 2; i++) expect((await send()).status).toBe(201);
     const refused = await send();
     expect(refused.status).toBe(403);
@@ -124,7 +182,13 @@ describe("active schedules quota", () => {
 describe("pending orders quota", () => {
   const pkg = getDb().insert(packages).values({ name: "Quota pack", priceCents: 500, credits: 100 }).returning().get();
   const placeOrder = (user: TestUser) =>
-    call(cartAction, makeRequest("/shoppingCart", { user, form: { intent: "place-order", name: "Ada Lovelace", email: "ada@example.com", phone: "+1 555 123 4567" } }));
+    call(
+      cartAction,
+      makeRequest("/shoppingCart", {
+        user,
+        form: { intent: "place-order", name: "Ada Lovelace", email: "ada@example.com", phone: "+1 555 123 4567" },
+      }),
+    );
 
   it("Place Order past the quota of unpaid orders says what to do and places nothing", async () => {
     const user = await createTestUser();
@@ -143,7 +207,9 @@ describe("pending orders quota", () => {
 describe("race safety", () => {
   it("contacts created at once from two places never pass the quota", async () => {
     const user = await apiCustomer();
-    const answers = await Promise.all([3, 4, 5, 6].map((n) => callApi("POST", "/api/v1/contacts", { key: user.key, json: contact(n) })));
+    const answers = await Promise.all(
+      [3, 4, 5, 6].map((n) => callApi("POST", "/api/v1/contacts", { key: user.key, json: contact(n) })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 403, 403]);
     expect(contactCount(user.id)).toBe(2);
   });

@@ -2,17 +2,17 @@
 // insurance limiter) instead of letting every request through. Answers come at once, as before.
 // This file runs its own redis-server, so stopping it touches no other file.
 import { expect, it } from "vitest";
-import { createApiHandler } from "../../app/api/handler.server.ts";
-import { getRedis } from "../../app/queue/redis.server.ts";
-import { action as contactAction } from "../../app/routes/content/contact.tsx";
-import { action as loginAction } from "../../app/routes/auth/login.tsx";
-import { action as registerAction } from "../../app/routes/auth/register.tsx";
-import { findUserByEmail } from "../../app/modules/auth/users.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { apiCustomer, callApi } from "../support/api.ts";
-import { ownTestRedis } from "../support/own-redis.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
-import { waitFor } from "../support/wait.ts";
+import { createApiHandler } from "#app/api/handler.server.ts";
+import { getRedis } from "#app/queue/redis.server.ts";
+import { action as contactAction } from "#app/routes/content/contact.tsx";
+import { action as loginAction } from "#app/routes/auth/login.tsx";
+import { action as registerAction } from "#app/routes/auth/register.tsx";
+import { findUserByEmail } from "#app/modules/auth/users.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
+import { ownTestRedis } from "#tests/support/own-redis.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 const redis = ownTestRedis("limits-outage");
 
@@ -28,19 +28,34 @@ it("login, sign-up, contact and API limits refuse past their limit with Redis st
 
   // Login: five tries per account and address, then a wait; the owner elsewhere is not affected.
   for (let i = 0; i < 5; i++) {
-    const wrong = await call(loginAction, makeRequest("/login", { ip: "10.5.0.1", form: { email: user.email, password: "wrong-password" } }));
+    const wrong = await call(
+      loginAction,
+      makeRequest("/login", { ip: "10.5.0.1", form: { email: user.email, password: "wrong-password" } }),
+    );
     expect(formError(wrong)).toBe("Invalid email or password.");
   }
-  const throttled = await call(loginAction, makeRequest("/login", { ip: "10.5.0.1", form: { email: user.email, password: user.password } }));
+  const throttled = await call(
+    loginAction,
+    makeRequest("/login", { ip: "10.5.0.1", form: { email: user.email, password: user.password } }),
+  );
   expect(statusOf(throttled)).toBe(429);
   expect(formError(throttled)).toBe("Too many failed login attempts. Please try again in 1 minute.");
-  const owner = await call(loginAction, makeRequest("/login", { ip: "10.5.0.2", form: { email: user.email, password: user.password } }));
+  const owner = await call(
+    loginAction,
+    makeRequest("/login", { ip: "10.5.0.2", form: { email: user.email, password: user.password } }),
+  );
   expect(locationOf(owner)).toBe("/sms/sendSms");
 
   // Sign-up: REGISTER_LIMIT_PER_HOUR accounts per address.
   getEnv().REGISTER_LIMIT_PER_HOUR = 3;
   const signUp = (i: number) =>
-    call(registerAction, makeRequest("/register", { ip: "10.5.0.3", form: { email: `outage-${i}@example.com`, fullName: "Outage", password: "violet-anchor-93" } }));
+    call(
+      registerAction,
+      makeRequest("/register", {
+        ip: "10.5.0.3",
+        form: { email: `outage-${i}@example.com`, fullName: "Outage", password: "violet-anchor-93" },
+      }),
+    );
   for (let i = 0; i < 3; i++) expect(locationOf(await signUp(i))).toBe("/login");
   const refused = await signUp(3);
   expect(statusOf(refused)).toBe(429);
@@ -48,7 +63,13 @@ it("login, sign-up, contact and API limits refuse past their limit with Redis st
 
   // Contact form: 10 an hour per address.
   const contact = (i: number) =>
-    call(contactAction, makeRequest("/sms/contact", { ip: "10.5.0.4", form: { name: "Ada", email: `ada${i}@example.com`, subject: `Hello ${i}`, message: "A question." } }));
+    call(
+      contactAction,
+      makeRequest("/sms/contact", {
+        ip: "10.5.0.4",
+        form: { name: "Ada", email: `ada${i}@example.com`, subject: `Hello ${i}`, message: "A question." },
+      }),
+    );
   for (let i = 0; i < 10; i++) expect(locationOf(await contact(i))).not.toBeNull();
   const tooMany = await contact(10);
   expect(statusOf(tooMany)).toBe(429);

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { redisOptions } from "../../app/queue/redis.server.ts";
-import { REDIS_MEMORY_WARN_RATIO, redisMemoryCheck } from "../../app/queue/redis-memory.server.ts";
-import { type PrivateRedis, startPrivateRedis } from "../../server/redis-process.ts";
+import { redisOptions } from "#app/queue/redis.server.ts";
+import { REDIS_MEMORY_WARN_RATIO, redisMemoryCheck } from "#app/queue/redis-memory.server.ts";
+import { type PrivateRedis, startPrivateRedis } from "#server/redis-process.ts";
 
 vi.hoisted(() => {
   process.env.REDIS_MAXMEMORY = "16mb";
@@ -40,7 +40,8 @@ it("starts the private Redis with REDIS_MAXMEMORY and noeviction", async () => {
 it("logs one warning when used memory passes 80 % of maxmemory, one line when it is back under, and again on the next crossing", async () => {
   const warnings = vi.spyOn(console, "error").mockImplementation(() => {});
   const notes = vi.spyOn(console, "log").mockImplementation(() => {});
-  const memoryLines = (spy: typeof warnings) => spy.mock.calls.map(([line]) => String(line)).filter((line) => line.startsWith("[redis] memory"));
+  const memoryLines = (spy: typeof warnings) =>
+    spy.mock.calls.map(([line]) => String(line)).filter((line) => line.startsWith("[redis] memory"));
   const check = redisMemoryCheck(() => client);
   const max = 16 * 1024 * 1024;
   // Small values, so no single command needs more room than what is left.

@@ -6,23 +6,22 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { expect, it, vi } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { groupSends } from "../../app/db/schema/contacts.ts";
-import { schedules } from "../../app/db/schema/scheduling.ts";
-import { smsMessages, smsOutbox } from "../../app/db/schema/sms.ts";
-import { createGroup } from "../../app/modules/contacts/groups.server.ts";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { getRedis } from "../../app/queue/redis.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { action as loginAction } from "../../app/routes/auth/login.tsx";
-import { health } from "../../server/health.ts";
-import { apiCustomer, callApi } from "../support/api.ts";
-import { ownTestRedis } from "../support/own-redis.ts";
-import { call, createTestUser, locationOf, makeRequest } from "../support/requests.ts";
-import { waitFor } from "../support/wait.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { groupSends } from "#app/db/schema/contacts.ts";
+import { schedules } from "#app/db/schema/scheduling.ts";
+import { smsMessages, smsOutbox } from "#app/db/schema/sms.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { getRedis } from "#app/queue/redis.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { action as loginAction } from "#app/routes/auth/login.tsx";
+import { health } from "#server/health.ts";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
+import { ownTestRedis } from "#tests/support/own-redis.ts";
+import { call, createTestUser, locationOf, makeRequest } from "#tests/support/requests.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 const redis = ownTestRedis("requests-outage");
-
 
 async function healthStatus(): Promise<number> {
   const server = createServer((req, res) => void health(req, res));
@@ -40,25 +39,38 @@ it("the API, a group send, a schedule, login and /healthz answer at once while R
   const group = createGroup(customer.id, { name: "Regulars", description: "Weekly" });
   const contact = { name: "Ada", phone: "+12025550160", email: "ada@example.com", groupIds: [group.id] };
   expect((await callApi("POST", "/api/v1/contacts", { key: customer.key, json: contact })).status).toBe(201);
-  expect((await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550161", body: "Before" } })).status).toBe(201);
+  expect(
+    (await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550161", body: "Before" } }))
+      .status,
+  ).toBe(201);
   // The API answers before the message's job reaches Redis: on a busy machine that can take longer
   // than the next line takes to stop Redis, and that command would wait in ioredis's retries.
-  await waitFor(async () => (await getQueue(QUEUES.smsSend).getJobCountByTypes("waiting", "delayed", "prioritized")) > 0, {
-    what: "the first message's job in Redis",
-  });
+  await waitFor(
+    async () => (await getQueue(QUEUES.smsSend).getJobCountByTypes("waiting", "delayed", "prioritized")) > 0,
+    {
+      what: "the first message's job in Redis",
+    },
+  );
 
   // Warnings are what this test reads (the test setup keeps only errors).
   getEnv().LOG_LEVEL = "warn";
   const logged = vi.spyOn(console, "error").mockImplementation(() => {});
   await redis.stop();
   const lines = () => logged.mock.calls.map((args) => String(args[0]));
-  await waitFor(() => lines().some((line) => line.startsWith("[redis] connection lost")), { what: "the connection to report Redis gone" });
+  await waitFor(() => lines().some((line) => line.startsWith("[redis] connection lost")), {
+    what: "the connection to report Redis gone",
+  });
   expect(getRedis().status).toBe("reconnecting");
 
-  const sent = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550162", body: "During" } });
+  const sent = await callApi("POST", "/api/v1/messages", {
+    key: customer.key,
+    json: { to: "+12025550162", body: "During" },
+  });
   expect(sent.status).toBe(201);
   for (const to of ["+12025550165", "+12025550166", "+12025550167"]) {
-    expect((await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to, body: "During too" } })).status).toBe(201);
+    expect(
+      (await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to, body: "During too" } })).status,
+    ).toBe(201);
   }
   // The rate limit holds in memory meanwhile, and the message waits in SQLite for the reconciler.
   expect(sent.headers["RateLimit-Limit"]).toBeDefined();
@@ -68,16 +80,31 @@ it("the API, a group send, a schedule, login and /healthz answer at once while R
   expect((await callApi("GET", `/api/v1/messages/${row.id}`, { key: customer.key })).status).toBe(200);
   expect((await callApi("GET", "/api/v1/messages", { key: "sk_wrong" })).status).toBe(401);
 
-  const started = await callApi("POST", `/api/v1/groups/${group.id}/messages`, { key: customer.key, json: { body: "Sale today" } });
+  const started = await callApi("POST", `/api/v1/groups/${group.id}/messages`, {
+    key: customer.key,
+    json: { body: "Sale today" },
+  });
   expect(started.status).toBe(202);
   expect(getDb().select().from(groupSends).where(eq(groupSends.id, started.json.id)).get()?.status).toBe("queued");
   const sendAt = new Date(Date.now() + 3_600_000).toISOString();
-  const scheduled = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550164", body: "Later", sendAt } });
+  const scheduled = await callApi("POST", "/api/v1/messages", {
+    key: customer.key,
+    json: { to: "+12025550164", body: "Later", sendAt },
+  });
   expect(scheduled.status).toBe(201);
   expect(scheduled.json.status).toBe("scheduled");
-  expect(getDb().select().from(schedules).where(eq(schedules.id, Number(String(scheduled.json.id).slice("sch_".length)))).get()?.status).toBe("active");
+  expect(
+    getDb()
+      .select()
+      .from(schedules)
+      .where(eq(schedules.id, Number(String(scheduled.json.id).slice("sch_".length))))
+      .get()?.status,
+  ).toBe("active");
 
-  const login = await call(loginAction, makeRequest("/login", { form: { email: user.email, password: user.password } }));
+  const login = await call(
+    loginAction,
+    makeRequest("/login", { form: { email: user.email, password: user.password } }),
+  );
   expect(locationOf(login)).toBe("/sms/sendSms");
   expect(await healthStatus()).toBe(503);
 
@@ -95,7 +122,10 @@ it("the API, a group send, a schedule, login and /healthz answer at once while R
 
   await redis.restart();
   await waitFor(() => getRedis().status === "ready", { what: "the connection to come back" });
-  const after = await callApi("POST", "/api/v1/messages", { key: customer.key, json: { to: "+12025550163", body: "After" } });
+  const after = await callApi("POST", "/api/v1/messages", {
+    key: customer.key,
+    json: { to: "+12025550163", body: "After" },
+  });
   expect(after.status).toBe(201);
   expect(after.headers["RateLimit-Limit"]).toBeDefined();
   expect(await healthStatus()).toBe(200);

@@ -3,35 +3,48 @@
 // contacts and groups lists; what deleting a group does; and every id of another user is a 404.
 import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { contacts, groupSends } from "../../app/db/schema/contacts.ts";
-import { schedules } from "../../app/db/schema/scheduling.ts";
-import { smsMessages } from "../../app/db/schema/sms.ts";
-import { createContact, deleteContact } from "../../app/modules/contacts/contacts.server.ts";
-import { NotFoundError } from "../../app/modules/contacts/errors.ts";
-import { describeGroupSend } from "../../app/modules/contacts/group-send.ts";
-import { getGroupSendReport, runGroupSend } from "../../app/modules/contacts/group-send.server.ts";
-import { createGroup, getGroup } from "../../app/modules/contacts/groups.server.ts";
-import { book, getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { INSUFFICIENT_CREDITS_REASON, MISSED_REASON, runOccurrence } from "../../app/modules/scheduling/runner.server.ts";
-import { SCHEDULE_FAILED } from "../../app/routes/sms/forms/schedule-sms.server.ts";
-import { createSchedule, getSchedule, listSchedules, type NewSchedule } from "../../app/modules/scheduling/schedules.server.ts";
-import { applyReceipts } from "../../app/modules/sms/dispatch.server.ts";
-import { SimulatorTransport } from "../../app/modules/sms/transports/simulator.server.ts";
-import { action as contactsAction, loader as contactsLoader } from "../../app/routes/sms/account-contacts.tsx";
-import { action as groupsAction, loader as groupsLoader } from "../../app/routes/sms/account-groups.tsx";
-import { loader as scheduleLoader } from "../../app/routes/sms/schedule-sms.tsx";
-import { action as scheduledAction, loader as scheduledLoader } from "../../app/routes/sms/scheduled.tsx";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { groupSend } from "../../worker/jobs/group-send.ts";
-import { createSmsSendJob } from "../../worker/jobs/sms-send.ts";
-import { smsSchedule } from "../../worker/jobs/sms-schedule.ts";
-import { type RunningWorkers, startWorkers } from "../../worker/workers.ts";
-import { seedGroup } from "../support/contacts.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
-import { schedulerOf } from "../support/schedules.ts";
-import { grantCredits, ledgerKeys, waitForStatus } from "../support/sms.ts";
-import { waitFor } from "../support/wait.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { contacts, groupSends } from "#app/db/schema/contacts.ts";
+import { schedules } from "#app/db/schema/scheduling.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
+import { createContact, deleteContact } from "#app/modules/contacts/contacts.server.ts";
+import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { describeGroupSend } from "#app/modules/contacts/group-send.ts";
+import { getGroupSendReport, runGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { createGroup, getGroup } from "#app/modules/contacts/groups.server.ts";
+import { book, getBalance } from "#app/modules/credits/ledger.server.ts";
+import { INSUFFICIENT_CREDITS_REASON, MISSED_REASON, runOccurrence } from "#app/modules/scheduling/runner.server.ts";
+import { SCHEDULE_FAILED } from "#app/routes/sms/forms/schedule-sms.server.ts";
+import {
+  createSchedule,
+  getSchedule,
+  listSchedules,
+  type NewSchedule,
+} from "#app/modules/scheduling/schedules.server.ts";
+import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
+import { SimulatorTransport } from "#app/modules/sms/transports/simulator.server.ts";
+import { action as contactsAction, loader as contactsLoader } from "#app/routes/sms/account-contacts.tsx";
+import { action as groupsAction, loader as groupsLoader } from "#app/routes/sms/account-groups.tsx";
+import { loader as scheduleLoader } from "#app/routes/sms/schedule-sms.tsx";
+import { action as scheduledAction, loader as scheduledLoader } from "#app/routes/sms/scheduled.tsx";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { groupSend } from "#worker/jobs/group-send.ts";
+import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
+import { smsSchedule } from "#worker/jobs/sms-schedule.ts";
+import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
+import { seedGroup } from "#tests/support/contacts.ts";
+import {
+  call,
+  createTestUser,
+  dataOf,
+  locationOf,
+  makeRequest,
+  statusOf,
+  type TestUser,
+} from "#tests/support/requests.ts";
+import { schedulerOf } from "#tests/support/schedules.ts";
+import { grantCredits, ledgerKeys, waitForStatus } from "#tests/support/sms.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 type Reply = { status?: string; error?: Record<string, string[] | null> };
 
@@ -71,7 +84,12 @@ function scheduleGroup(userId: number, groupId: number, overrides: Partial<NewSc
 
 /** The group sends of a schedule's occurrences, oldest first. */
 function sendsOf(scheduleId: number) {
-  return getDb().select().from(groupSends).where(eq(groupSends.scheduleId, scheduleId)).orderBy(asc(groupSends.occurrenceAt)).all();
+  return getDb()
+    .select()
+    .from(groupSends)
+    .where(eq(groupSends.scheduleId, scheduleId))
+    .orderBy(asc(groupSends.occurrenceAt))
+    .all();
 }
 
 /** The messages every occurrence of a group schedule created. */
@@ -95,16 +113,29 @@ describe("a group schedule run by BullMQ", () => {
     const user = await customer(20);
     const { groupId, contactIds } = seedGroup(user.id, 4, 1000);
     // Opted out after it was scheduled: "the group's members at that time".
-    const schedule = await scheduleGroup(user.id, groupId, { repeat: "none", firstSendAt: Date.now() + 1_500, timeZone: "UTC" });
+    const schedule = await scheduleGroup(user.id, groupId, {
+      repeat: "none",
+      firstSendAt: Date.now() + 1_500,
+      timeZone: "UTC",
+    });
     getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[3])).run();
     expect(await schedulerOf(schedule.id)).toMatchObject({ next: schedule.firstSendAt });
 
-    await waitFor(() => getSchedule(user.id, schedule.id)?.status === "completed", { what: "the schedule to complete" });
+    await waitFor(() => getSchedule(user.id, schedule.id)?.status === "completed", {
+      what: "the schedule to complete",
+    });
     const [send] = sendsOf(schedule.id);
     expect(sendsOf(schedule.id)).toHaveLength(1);
     expect(send.occurrenceAt?.getTime()).toBe(schedule.firstSendAt);
     const report = await finished(user.id, send.id);
-    expect(report).toMatchObject({ status: "done", total: 4, queued: 3, credits: 3, skipped: 1, occurrenceAt: schedule.firstSendAt });
+    expect(report).toMatchObject({
+      status: "done",
+      total: 4,
+      queued: 3,
+      credits: 3,
+      skipped: 1,
+      occurrenceAt: schedule.firstSendAt,
+    });
 
     const messages = messagesOf(schedule.id);
     expect(messages.map((m) => m.contactId).sort()).toEqual(contactIds.slice(0, 3).sort());
@@ -122,7 +153,11 @@ describe("a group schedule run by BullMQ", () => {
     setClock(() => at);
 
     // Three ticks of one occurrence at once: one group send.
-    const outcomes = await Promise.all([runOccurrence(schedule.id, at), runOccurrence(schedule.id, at), runOccurrence(schedule.id, at)]);
+    const outcomes = await Promise.all([
+      runOccurrence(schedule.id, at),
+      runOccurrence(schedule.id, at),
+      runOccurrence(schedule.id, at),
+    ]);
     expect(outcomes.filter((o) => o === "queued")).toHaveLength(1);
     expect(sendsOf(schedule.id)).toHaveLength(1);
     const [send] = sendsOf(schedule.id);
@@ -135,7 +170,11 @@ describe("a group schedule run by BullMQ", () => {
 
     // Even if the table forgets the occurrence was handled (BullMQ and the table disagreeing), the key holds.
     expect(await runOccurrence(schedule.id, at)).toBe("handled");
-    getDb().update(schedules).set({ nextRunAt: new Date(at) }).where(eq(schedules.id, schedule.id)).run();
+    getDb()
+      .update(schedules)
+      .set({ nextRunAt: new Date(at) })
+      .where(eq(schedules.id, schedule.id))
+      .run();
     expect(await runOccurrence(schedule.id, at)).toBe("duplicate");
 
     expect(sendsOf(schedule.id)).toHaveLength(1);
@@ -163,7 +202,11 @@ describe("a group occurrence that cannot go out", () => {
     expect(await runOccurrence(schedule.id, at)).toBe("insufficient-credits");
 
     const [failed] = sendsOf(schedule.id);
-    expect(failed).toMatchObject({ status: "failed", stopReason: `${INSUFFICIENT_CREDITS_REASON}: 6 needed, 5 available`, total: 3 });
+    expect(failed).toMatchObject({
+      status: "failed",
+      stopReason: `${INSUFFICIENT_CREDITS_REASON}: 6 needed, 5 available`,
+      total: 3,
+    });
     expect(messagesOf(schedule.id)).toEqual([]);
     expect(getBalance(user.id)).toBe(5);
     expect(getSchedule(user.id, schedule.id)).toMatchObject({ status: "active", nextRunAt: at + DAY });
@@ -190,7 +233,10 @@ describe("a group occurrence that cannot go out", () => {
     deleteContact(user.id, contactIds[0]);
     setClock(() => at);
     expect(await runOccurrence(schedule.id, at)).toBe("no-recipients");
-    expect(sendsOf(schedule.id)[0]).toMatchObject({ status: "failed", stopReason: "This group has no contacts: add contacts to it first" });
+    expect(sendsOf(schedule.id)[0]).toMatchObject({
+      status: "failed",
+      stopReason: "This group has no contacts: add contacts to it first",
+    });
 
     // The next one, two hours late (nothing was running): missed, not sent.
     createContact(user.id, { name: "Back", phone: "+12025554100", email: "back@example.com", groupIds: [groupId] });
@@ -229,7 +275,13 @@ describe("deleting a group", () => {
       await call(groupsLoader, makeRequest(`/sms/accountGroups?panel=delete&id=${groupId}`, { user })),
     );
     expect(confirm.panel.activeSchedules).toBe(2);
-    const deleted = await call(groupsAction, makeRequest(`/sms/accountGroups?panel=delete&id=${groupId}`, { user, form: { intent: "delete", id: String(groupId) } }));
+    const deleted = await call(
+      groupsAction,
+      makeRequest(`/sms/accountGroups?panel=delete&id=${groupId}`, {
+        user,
+        form: { intent: "delete", id: String(groupId) },
+      }),
+    );
     expect(locationOf(deleted)).toBe("/sms/accountGroups");
     expect(getGroup(user.id, groupId)).toBeNull();
 
@@ -269,12 +321,21 @@ describe("deleting a group", () => {
 
 describe("the schedule panels", () => {
   const timing = { firstSend: "2030-01-15T09:00", repeat: "weekly", endDate: "2030-03-01", timeZone: "Europe/London" };
-  const post = (fn: typeof contactsAction | typeof groupsAction, path: string, user: TestUser, form: Record<string, string>) =>
-    call(fn, makeRequest(path, { user, form }));
+  const post = (
+    fn: typeof contactsAction | typeof groupsAction,
+    path: string,
+    user: TestUser,
+    form: Record<string, string>,
+  ) => call(fn, makeRequest(path, { user, form }));
 
   it("contacts list: the panel schedules for the contact's number and closes with the toast", async () => {
     const user = await customer(5);
-    const contact = createContact(user.id, { name: "Sam Stone", phone: "+12025556100", email: "sam@example.com", groupIds: [] });
+    const contact = createContact(user.id, {
+      name: "Sam Stone",
+      phone: "+12025556100",
+      email: "sam@example.com",
+      groupIds: [],
+    });
     const path = `/sms/accountContacts?page=1&panel=schedule&id=${contact.id}`;
     const opened = dataOf<{ panel: { kind: string }; schedule: { timeZone: string; timeZones: string[] } }>(
       await call(contactsLoader, makeRequest(path, { user })),
@@ -283,13 +344,31 @@ describe("the schedule panels", () => {
     expect(opened.schedule).toMatchObject({ timeZone: "UTC", timeZones: expect.arrayContaining(["Europe/London"]) });
 
     // Check cost (no JavaScript) and bad input keep the panel open and create nothing.
-    expect(statusOf(await post(contactsAction, path, user, { ...timing, intent: "check", id: String(contact.id), message: "Hi" }))).toBe(200);
-    const bad = await post(contactsAction, path, user, { ...timing, intent: "schedule", id: String(contact.id), firstSend: "2020-01-15T09:00", message: "" });
+    expect(
+      statusOf(
+        await post(contactsAction, path, user, { ...timing, intent: "check", id: String(contact.id), message: "Hi" }),
+      ),
+    ).toBe(200);
+    const bad = await post(contactsAction, path, user, {
+      ...timing,
+      intent: "schedule",
+      id: String(contact.id),
+      firstSend: "2020-01-15T09:00",
+      message: "",
+    });
     expect(statusOf(bad)).toBe(400);
-    expect(dataOf<Reply>(bad).error).toMatchObject({ firstSend: ["The first send must be in the future"], message: ["Message is required"] });
+    expect(dataOf<Reply>(bad).error).toMatchObject({
+      firstSend: ["The first send must be in the future"],
+      message: ["Message is required"],
+    });
     expect(listSchedules(user.id).total).toBe(0);
 
-    const result = (await post(contactsAction, path, user, { ...timing, intent: "schedule", id: String(contact.id), message: "See you Monday" })) as Response;
+    const result = (await post(contactsAction, path, user, {
+      ...timing,
+      intent: "schedule",
+      id: String(contact.id),
+      message: "See you Monday",
+    })) as Response;
     expect(locationOf(result)).toBe("/sms/accountContacts");
     expect(result.headers.get("Set-Cookie")).toContain("en_toast=");
     const [schedule] = listSchedules(user.id).schedules;
@@ -306,8 +385,15 @@ describe("the schedule panels", () => {
 
     // An opted-out contact is refused, as a send to it is.
     getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contact.id)).run();
-    const inactive = await post(contactsAction, path, user, { ...timing, intent: "schedule", id: String(contact.id), message: "Again" });
-    expect(dataOf<Reply>(inactive).error?.[""]).toEqual(["This contact is inactive (opted out): mark it active to send to it"]);
+    const inactive = await post(contactsAction, path, user, {
+      ...timing,
+      intent: "schedule",
+      id: String(contact.id),
+      message: "Again",
+    });
+    expect(dataOf<Reply>(inactive).error?.[""]).toEqual([
+      "This contact is inactive (opted out): mark it active to send to it",
+    ]);
     expect(listSchedules(user.id).total).toBe(1);
   });
 
@@ -329,21 +415,32 @@ describe("the schedule panels", () => {
     grantCredits(user.id, 1);
     expect(locationOf(await post(groupsAction, path, user, form))).toBe("/sms/accountGroups");
     const [schedule] = listSchedules(user.id).schedules;
-    expect(schedule).toMatchObject({ target: { kind: "group", groupId, groupName: group.name }, repeat: "weekly", lastGroupSend: null });
+    expect(schedule).toMatchObject({
+      target: { kind: "group", groupId, groupName: group.name },
+      repeat: "weekly",
+      lastGroupSend: null,
+    });
     // Scheduling reserves nothing.
     expect(getBalance(user.id)).toBe(6);
 
-    const listed = dataOf<{ schedules: { target: unknown }[] }>(await call(scheduledLoader, makeRequest("/sms/scheduled", { user })));
+    const listed = dataOf<{ schedules: { target: unknown }[] }>(
+      await call(scheduledLoader, makeRequest("/sms/scheduled", { user })),
+    );
     expect(listed.schedules[0].target).toEqual({ kind: "group", groupId, groupName: group.name });
 
     const empty = createGroup(user.id, { name: "Nobody yet", description: "Empty" });
-    const refused = await post(groupsAction, `/sms/accountGroups?panel=schedule&id=${empty.id}`, user, { ...form, id: String(empty.id) });
+    const refused = await post(groupsAction, `/sms/accountGroups?panel=schedule&id=${empty.id}`, user, {
+      ...form,
+      id: String(empty.id),
+    });
     expect(dataOf<Reply>(refused).error?.[""]).toEqual(["This group has no contacts: add contacts to it first"]);
   });
 
   it("/sms/scheduleSms fills in ?phoneNumber= and sends ?groupId= to the group's schedule panel", async () => {
     const user = await customer(1);
-    const loaded = dataOf<{ phoneNumber?: string }>(await call(scheduleLoader, makeRequest("/sms/scheduleSms?phoneNumber=%2B12025550151", { user })));
+    const loaded = dataOf<{ phoneNumber?: string }>(
+      await call(scheduleLoader, makeRequest("/sms/scheduleSms?phoneNumber=%2B12025550151", { user })),
+    );
     expect(loaded.phoneNumber).toBe("+12025550151");
     const { groupId } = seedGroup(user.id, 1, 7200);
     const panel = locationOf(await call(scheduleLoader, makeRequest(`/sms/scheduleSms?groupId=${groupId}`, { user })));
@@ -368,7 +465,10 @@ describe("customer B and customer A's contacts, groups and schedules", async () 
   it("gets 404 opening or posting the schedule panels with A's contact or group", async () => {
     await expect404(contactsLoader, `/sms/accountContacts?panel=schedule&id=${contactA}`);
     await expect404(groupsLoader, `/sms/accountGroups?panel=schedule&id=${groupA}`);
-    await expect404(contactsAction, `/sms/accountContacts?panel=schedule&id=${contactA}`, { ...timing, id: String(contactA) });
+    await expect404(contactsAction, `/sms/accountContacts?panel=schedule&id=${contactA}`, {
+      ...timing,
+      id: String(contactA),
+    });
     await expect404(groupsAction, `/sms/accountGroups?panel=schedule&id=${groupA}`, { ...timing, id: String(groupA) });
     // ?groupId= on the schedule screen refuses it the same way.
     await expect404(scheduleLoader, `/sms/scheduleSms?groupId=${groupA}`);
@@ -388,7 +488,9 @@ describe("customer B and customer A's contacts, groups and schedules", async () 
 
   it("never shows A's schedules or group names to B, and B's own group schedule works", async () => {
     const ownB = await scheduleGroup(b.id, ownGroupB, { body: "B's own" });
-    const listed = dataOf<{ schedules: { id: number; body: string }[] }>(await call(scheduledLoader, makeRequest("/sms/scheduled", { user: b })));
+    const listed = dataOf<{ schedules: { id: number; body: string }[] }>(
+      await call(scheduledLoader, makeRequest("/sms/scheduled", { user: b })),
+    );
     expect(listed.schedules.map((s) => s.id)).toEqual([ownB.id]);
     expect(getSchedule(b.id, scheduleA.id)).toBeNull();
     expect(listSchedules(a.id).schedules.map((s) => s.body)).toEqual(["A's group reminder"]);

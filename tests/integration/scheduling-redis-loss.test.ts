@@ -3,17 +3,17 @@
 // FLUSHALL touches no other test file's keys.
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
-import { book, getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { armSchedule } from "../../app/modules/scheduling/job-schedulers.server.ts";
-import { reconcileSchedules } from "../../app/modules/scheduling/runner.server.ts";
-import { cancelSchedule, createSchedule, getSchedule } from "../../app/modules/scheduling/schedules.server.ts";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { smsSchedule } from "../../worker/jobs/sms-schedule.ts";
-import { type RunningWorkers, startWorkers } from "../../worker/workers.ts";
-import { ownTestRedis } from "../support/own-redis.ts";
-import { createTestUser } from "../support/requests.ts";
-import { occurrenceJob, scheduleSoon, schedulerOf, sentOccurrences, tick } from "../support/schedules.ts";
-import { waitFor } from "../support/wait.ts";
+import { book, getBalance } from "#app/modules/credits/ledger.server.ts";
+import { armSchedule } from "#app/modules/scheduling/job-schedulers.server.ts";
+import { reconcileSchedules } from "#app/modules/scheduling/runner.server.ts";
+import { cancelSchedule, createSchedule, getSchedule } from "#app/modules/scheduling/schedules.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { smsSchedule } from "#worker/jobs/sms-schedule.ts";
+import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
+import { ownTestRedis } from "#tests/support/own-redis.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { occurrenceJob, scheduleSoon, schedulerOf, sentOccurrences, tick } from "#tests/support/schedules.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 const redis = ownTestRedis("flush");
 let workers: RunningWorkers | undefined;
@@ -63,13 +63,22 @@ it("FLUSHALL then a worker restart restores the schedulers, removes orphans and 
   await flushAll();
   expect(await schedulerOf(daily.id)).toBeUndefined();
   // A leftover that Redis has and the table does not want: the cancelled schedule's scheduler.
-  await armSchedule(cancelled.id, { repeat: "none", firstSendAt: cancelled.firstSendAt, timeZone: "UTC", endsAt: null });
+  await armSchedule(cancelled.id, {
+    repeat: "none",
+    firstSendAt: cancelled.firstSendAt,
+    timeZone: "UTC",
+    endsAt: null,
+  });
   expect(await schedulerOf(cancelled.id)).toBeDefined();
 
   workers = await startWorkers([smsSchedule]);
   expect(await schedulerOf(daily.id)).toMatchObject({ next: dailyNext, pattern: "daily", tz: "Europe/London" });
   expect(await occurrenceJob(daily.id, dailyNext)).toBeDefined();
-  expect(await schedulerOf(weekly.id)).toMatchObject({ next: weekly.firstSendAt, pattern: "weekly", tz: "America/New_York" });
+  expect(await schedulerOf(weekly.id)).toMatchObject({
+    next: weekly.firstSendAt,
+    pattern: "weekly",
+    tz: "America/New_York",
+  });
   expect(await schedulerOf(oneOff.id)).toBeUndefined();
   expect(await schedulerOf(cancelled.id)).toBeUndefined();
   expect(sentOccurrences(oneOff.id)).toHaveLength(1);
@@ -97,7 +106,9 @@ it("an occurrence that fell due while Redis was flushed and the worker down is s
   expect(getSchedule(user.id, daily.id)).toMatchObject({ status: "active", nextRunAt: next });
   // BullMQ's time is real time, behind the test clock: it re-armed the schedule at its first send.
   // That tick finds the occurrence handled and sends nothing, and the scheduler moves on to the next.
-  await waitFor(async () => (await schedulerOf(daily.id))?.next === next, { what: "the scheduler to reach the next day" });
+  await waitFor(async () => (await schedulerOf(daily.id))?.next === next, {
+    what: "the scheduler to reach the next day",
+  });
   expect(sentOccurrences(daily.id)).toEqual([daily.firstSendAt]);
 
   // Another restart finds nothing to do.

@@ -2,14 +2,14 @@
 // normal send path; the test clock stands in for the days between repeats.
 import { count, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { users } from "../../app/db/schema/core.ts";
-import { schedules } from "../../app/db/schema/scheduling.ts";
-import { NotFoundError } from "../../app/modules/contacts/errors.ts";
-import { book, getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { nextOccurrence } from "../../app/modules/scheduling/recurrence.ts";
-import { INSUFFICIENT_CREDITS_REASON, MISSED_REASON, runOccurrence } from "../../app/modules/scheduling/runner.server.ts";
-import { SCHEDULE_CANCELLED, SCHEDULE_FAILED, SMS_SCHEDULED } from "../../app/routes/sms/forms/schedule-sms.server.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { users } from "#app/db/schema/core.ts";
+import { schedules } from "#app/db/schema/scheduling.ts";
+import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { book, getBalance } from "#app/modules/credits/ledger.server.ts";
+import { nextOccurrence } from "#app/modules/scheduling/recurrence.ts";
+import { INSUFFICIENT_CREDITS_REASON, MISSED_REASON, runOccurrence } from "#app/modules/scheduling/runner.server.ts";
+import { SCHEDULE_CANCELLED, SCHEDULE_FAILED, SMS_SCHEDULED } from "#app/routes/sms/forms/schedule-sms.server.ts";
 import {
   cancelSchedule,
   createSchedule,
@@ -17,27 +17,38 @@ import {
   listSchedules,
   ScheduleInputError,
   ScheduleNotFoundError,
-} from "../../app/modules/scheduling/schedules.server.ts";
-import { applyReceipts } from "../../app/modules/sms/dispatch.server.ts";
-import { SimulatorTransport } from "../../app/modules/sms/transports/simulator.server.ts";
-import { action as scheduleAction, loader as scheduleLoader } from "../../app/routes/sms/schedule-sms.tsx";
-import { action as scheduledAction, loader as scheduledLoader } from "../../app/routes/sms/scheduled.tsx";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { formatDate, wallTimeAt } from "../../app/utils/time-zone.ts";
-import { createSmsSendJob } from "../../worker/jobs/sms-send.ts";
-import { smsSchedule } from "../../worker/jobs/sms-schedule.ts";
-import { type RunningWorkers, startWorkers } from "../../worker/workers.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
-import { occurrenceJob, scheduleMessages, scheduleQueue, scheduleSoon, schedulerOf, sentOccurrences, tick } from "../support/schedules.ts";
-import { grantCredits, waitForStatus } from "../support/sms.ts";
-import { waitFor } from "../support/wait.ts";
+} from "#app/modules/scheduling/schedules.server.ts";
+import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
+import { SimulatorTransport } from "#app/modules/sms/transports/simulator.server.ts";
+import { action as scheduleAction, loader as scheduleLoader } from "#app/routes/sms/schedule-sms.tsx";
+import { action as scheduledAction, loader as scheduledLoader } from "#app/routes/sms/scheduled.tsx";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { formatDate, wallTimeAt } from "#app/utils/time-zone.ts";
+import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
+import { smsSchedule } from "#worker/jobs/sms-schedule.ts";
+import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import {
+  occurrenceJob,
+  scheduleMessages,
+  scheduleQueue,
+  scheduleSoon,
+  schedulerOf,
+  sentOccurrences,
+  tick,
+} from "#tests/support/schedules.ts";
+import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 type Reply = { status?: string; error?: Record<string, string[] | null> };
 
 let workers: RunningWorkers;
 
 beforeAll(async () => {
-  workers = await startWorkers([smsSchedule, createSmsSendJob(() => new SimulatorTransport({ dlrMs: 5, onReceipts: applyReceipts }))]);
+  workers = await startWorkers([
+    smsSchedule,
+    createSmsSendJob(() => new SimulatorTransport({ dlrMs: 5, onReceipts: applyReceipts })),
+  ]);
 });
 afterAll(async () => {
   await workers.close();
@@ -59,7 +70,9 @@ async function customer(credits: number) {
 /** The first occurrence sent and the schedule moved on (its message is stored before the schedule row). */
 function waitForFirstOccurrence(userId: number, scheduleId: number) {
   return waitFor(
-    () => sentOccurrences(scheduleId).length === 1 && getSchedule(userId, scheduleId)?.nextRunAt !== sentOccurrences(scheduleId)[0],
+    () =>
+      sentOccurrences(scheduleId).length === 1 &&
+      getSchedule(userId, scheduleId)?.nextRunAt !== sentOccurrences(scheduleId)[0],
     { what: "the first occurrence" },
   );
 }
@@ -70,7 +83,9 @@ describe("running schedules with BullMQ", () => {
     const schedule = await scheduleSoon(user.id, { body: "Due soon" });
     expect(await schedulerOf(schedule.id)).toMatchObject({ pattern: "none", tz: "UTC", next: schedule.firstSendAt });
 
-    await waitFor(() => getSchedule(user.id, schedule.id)?.status === "completed", { what: "the schedule to complete" });
+    await waitFor(() => getSchedule(user.id, schedule.id)?.status === "completed", {
+      what: "the schedule to complete",
+    });
     const [message] = scheduleMessages(schedule.id);
     expect(scheduleMessages(schedule.id)).toHaveLength(1);
     expect(message).toMatchObject({ source: "schedule", toPhone: "+12025550180", body: "Due soon" });
@@ -145,7 +160,11 @@ describe("an occurrence", () => {
   it("run twice at once sends once and charges once", async () => {
     const { user, schedule, at } = await daily(5);
     setClock(() => at);
-    const outcomes = await Promise.all([runOccurrence(schedule.id, at), runOccurrence(schedule.id, at), runOccurrence(schedule.id, at)]);
+    const outcomes = await Promise.all([
+      runOccurrence(schedule.id, at),
+      runOccurrence(schedule.id, at),
+      runOccurrence(schedule.id, at),
+    ]);
     expect(outcomes).toContain("queued");
     expect(outcomes.filter((o) => o === "queued")).toHaveLength(1);
     expect(scheduleMessages(schedule.id)).toHaveLength(1);
@@ -197,7 +216,13 @@ describe("an occurrence", () => {
 describe("creating schedules", () => {
   it("refuses bad input with typed errors and creates nothing", async () => {
     const user = await customer(5);
-    const valid = { target: { kind: "phone" as const, to: "+12025550181" }, body: "Hi", repeat: "daily" as const, timeZone: NY, firstSendAt: Date.now() + 600_000 };
+    const valid = {
+      target: { kind: "phone" as const, to: "+12025550181" },
+      body: "Hi",
+      repeat: "daily" as const,
+      timeZone: NY,
+      firstSendAt: Date.now() + 600_000,
+    };
     const issuesOf = (input: Partial<typeof valid> & Record<string, unknown>) =>
       createSchedule(user.id, { ...valid, ...input }).then(
         () => null,
@@ -224,11 +249,14 @@ describe("the Schedule SMS screen", () => {
     message: "Weekly team call at 9",
     ...overrides,
   });
-  const post = (user: { cookie: string }, fields: Record<string, string>) => call(scheduleAction, makeRequest("/sms/scheduleSms", { user, form: fields }));
+  const post = (user: { cookie: string }, fields: Record<string, string>) =>
+    call(scheduleAction, makeRequest("/sms/scheduleSms", { user, form: fields }));
 
   it("schedules the message, keeps the zone on the profile and comes back to a clean form with the toast", async () => {
     const user = await customer(5);
-    const loaded = dataOf<{ timeZone: string; timeZones: string[] }>(await call(scheduleLoader, makeRequest("/sms/scheduleSms", { user })));
+    const loaded = dataOf<{ timeZone: string; timeZones: string[] }>(
+      await call(scheduleLoader, makeRequest("/sms/scheduleSms", { user })),
+    );
     expect(loaded.timeZone).toBe("UTC");
     expect(loaded.timeZones).toEqual(expect.arrayContaining(["UTC", "Europe/London", NY]));
 
@@ -245,7 +273,9 @@ describe("the Schedule SMS screen", () => {
       status: "active",
     });
     expect(await schedulerOf(schedule.id)).toMatchObject({ next: schedule.firstSendAt, tz: "Europe/London" });
-    expect(getDb().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get()?.timeZone).toBe("Europe/London");
+    expect(getDb().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get()?.timeZone).toBe(
+      "Europe/London",
+    );
     // Scheduling reserves nothing: each occurrence pays when it runs.
     expect(getBalance(user.id)).toBe(5);
     expect(SMS_SCHEDULED).toBe("SMS scheduled successfully!");
@@ -258,11 +288,19 @@ describe("the Schedule SMS screen", () => {
       expect(statusOf(result)).toBe(400);
       return dataOf<Reply>(result).error;
     };
-    expect(await errorsOf(form({ firstSend: "2020-01-15T09:00" }))).toMatchObject({ firstSend: ["The first send must be in the future"] });
-    expect(await errorsOf(form({ endDate: "2030-01-14" }))).toMatchObject({ endDate: ["End Date must be on or after the first send"] });
-    expect(await errorsOf(form({ phoneNumber: "555-CALL-NOW" }))).toMatchObject({ phoneNumber: ['"555-CALL-NOW" is not a valid phone number'] });
+    expect(await errorsOf(form({ firstSend: "2020-01-15T09:00" }))).toMatchObject({
+      firstSend: ["The first send must be in the future"],
+    });
+    expect(await errorsOf(form({ endDate: "2030-01-14" }))).toMatchObject({
+      endDate: ["End Date must be on or after the first send"],
+    });
+    expect(await errorsOf(form({ phoneNumber: "555-CALL-NOW" }))).toMatchObject({
+      phoneNumber: ['"555-CALL-NOW" is not a valid phone number'],
+    });
     expect(await errorsOf(form({ message: "" }))).toMatchObject({ message: ["Message is required"] });
-    expect(await errorsOf(form({ firstSend: "2030-01-15T09:02" }))).toMatchObject({ firstSend: [expect.stringContaining("5-minute step")] });
+    expect(await errorsOf(form({ firstSend: "2030-01-15T09:02" }))).toMatchObject({
+      firstSend: [expect.stringContaining("5-minute step")],
+    });
     expect(await errorsOf(form({ firstSend: "" }))).toMatchObject({ firstSend: ["Start date and time is required"] });
     // All at once.
     const all = await errorsOf(form({ firstSend: "2020-01-15T09:00", phoneNumber: "1", message: " " }));
@@ -270,7 +308,9 @@ describe("the Schedule SMS screen", () => {
 
     expect(schedulesOf(user.id)).toBe(0);
     expect(getBalance(user.id)).toBe(5);
-    expect(getDb().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get()?.timeZone).toBe("UTC");
+    expect(getDb().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get()?.timeZone).toBe(
+      "UTC",
+    );
   });
 
   it("a one-off ignores the end date the form always shows without JavaScript", async () => {
@@ -284,7 +324,10 @@ describe("the Schedule SMS screen", () => {
     const result = await post(user, form({ message: "y".repeat(200) }));
     expect(statusOf(result)).toBe(400);
     const reply = dataOf<Reply & { initialValue?: Record<string, unknown> }>(result);
-    expect(reply.error?.[""]).toEqual([SCHEDULE_FAILED, "Each message costs 2 credits when it is sent; your balance is 1 credit."]);
+    expect(reply.error?.[""]).toEqual([
+      SCHEDULE_FAILED,
+      "Each message costs 2 credits when it is sent; your balance is 1 credit.",
+    ]);
     expect(reply.initialValue).toMatchObject({ message: "y".repeat(200), phoneNumber: "+44 7911 123456" });
     expect(schedulesOf(user.id)).toBe(0);
   });
@@ -309,7 +352,13 @@ describe("the Scheduled SMS list", () => {
       endDate: "2030-12-31",
     });
     const other = await customer(5);
-    await createSchedule(other.id, { target: { kind: "phone", to: "+12025550183" }, body: "Other's", repeat: "none", firstSendAt: Date.now() + 600_000, timeZone: "UTC" });
+    await createSchedule(other.id, {
+      target: { kind: "phone", to: "+12025550183" },
+      body: "Other's",
+      repeat: "none",
+      firstSendAt: Date.now() + 600_000,
+      timeZone: "UTC",
+    });
 
     const page = dataOf<{ schedules: { id: number; body: string }[]; confirming: unknown }>(
       await call(scheduledLoader, makeRequest("/sms/scheduled", { user: owner })),
@@ -317,18 +366,32 @@ describe("the Scheduled SMS list", () => {
     expect(page.schedules.map((s) => s.body)).toEqual(["Owner's reminder"]);
     expect(page.confirming).toBeNull();
 
-    const confirm = dataOf<{ confirming: { id: number } }>(await call(scheduledLoader, makeRequest(`/sms/scheduled?cancel=${schedule.id}`, { user: owner })));
+    const confirm = dataOf<{ confirming: { id: number } }>(
+      await call(scheduledLoader, makeRequest(`/sms/scheduled?cancel=${schedule.id}`, { user: owner })),
+    );
     expect(confirm.confirming.id).toBe(schedule.id);
     expect(getSchedule(owner.id, schedule.id)?.status).toBe("active");
 
     // Someone else's id is a 404 (a thrown data(null, { status: 404 })), whether asked about or posted.
     const thrown = (promise: Promise<unknown>) => promise.catch((error: unknown) => error);
-    expect(statusOf(await thrown(call(scheduledLoader, makeRequest(`/sms/scheduled?cancel=${schedule.id}`, { user: other }))))).toBe(404);
-    const refused = await thrown(call(scheduledAction, makeRequest("/sms/scheduled", { user: other, form: { intent: "cancel", id: String(schedule.id) } })));
+    expect(
+      statusOf(
+        await thrown(call(scheduledLoader, makeRequest(`/sms/scheduled?cancel=${schedule.id}`, { user: other }))),
+      ),
+    ).toBe(404);
+    const refused = await thrown(
+      call(
+        scheduledAction,
+        makeRequest("/sms/scheduled", { user: other, form: { intent: "cancel", id: String(schedule.id) } }),
+      ),
+    );
     expect(statusOf(refused)).toBe(404);
     expect(getSchedule(owner.id, schedule.id)?.status).toBe("active");
 
-    const result = (await call(scheduledAction, makeRequest("/sms/scheduled", { user: owner, form: { intent: "cancel", id: String(schedule.id) } }))) as Response;
+    const result = (await call(
+      scheduledAction,
+      makeRequest("/sms/scheduled", { user: owner, form: { intent: "cancel", id: String(schedule.id) } }),
+    )) as Response;
     expect(locationOf(result)).toBe("/sms/scheduled");
     expect(result.headers.get("Set-Cookie")).toContain("en_toast=");
     expect(getSchedule(owner.id, schedule.id)).toMatchObject({ status: "cancelled", nextRunAt: null });

@@ -6,17 +6,25 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { getDb } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { packages } from "../../app/db/schema/shop.ts";
-import { issueSetupToken } from "../../app/modules/auth/first-admin.server.ts";
-import { createApiHandler } from "../../app/api/handler.server.ts";
-import { API_ROUTES } from "../../app/api/routes.server.ts";
-import { ErrorSchema } from "../../app/api/schemas.ts";
-import { CLIENT_IP_HEADER } from "../../app/utils/http.server.ts";
-import { apiCustomer, callApi } from "../support/api.ts";
-import { call, createTestUser, statusOf, type TestUser } from "../support/requests.ts";
-import { appRoutes, customerWithEverything, databaseFingerprint, type Owned, routeModule, routeSource, tableCounts } from "../support/security.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { issueSetupToken } from "#app/modules/auth/first-admin.server.ts";
+import { createApiHandler } from "#app/api/handler.server.ts";
+import { API_ROUTES } from "#app/api/routes.server.ts";
+import { ErrorSchema } from "#app/api/schemas.ts";
+import { CLIENT_IP_HEADER } from "#app/utils/http.server.ts";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
+import { call, createTestUser, statusOf, type TestUser } from "#tests/support/requests.ts";
+import {
+  appRoutes,
+  customerWithEverything,
+  databaseFingerprint,
+  type Owned,
+  routeModule,
+  routeSource,
+  tableCounts,
+} from "#tests/support/security.ts";
 
 await seedDatabase();
 const [pack] = getDb().select().from(packages).all();
@@ -117,7 +125,12 @@ function formValue(ids: string[]) {
     { weight: 5, arbitrary: hostileText },
     { weight: 3, arbitrary: plausible },
     { weight: 2, arbitrary: fc.constantFrom(...ids) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => new File([bytes], "x.bin", { type: "application/octet-stream" })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .uint8Array({ maxLength: 64 })
+        .map((bytes) => new File([bytes], "x.bin", { type: "application/octet-stream" })),
+    },
   );
 }
 
@@ -132,8 +145,18 @@ type ActionSpec = {
 
 /** Every route module with an action, with its forms' intents and fields. */
 const ACTIONS: Record<string, ActionSpec> = {
-  "routes/auth/login.tsx": { user: "visitor", path: () => "/login", intents: [], fields: ["email", "password", "redirectTo"] },
-  "routes/auth/register.tsx": { user: "visitor", path: () => "/register", intents: [], fields: ["email", "fullName", "password"] },
+  "routes/auth/login.tsx": {
+    user: "visitor",
+    path: () => "/login",
+    intents: [],
+    fields: ["email", "password", "redirectTo"],
+  },
+  "routes/auth/register.tsx": {
+    user: "visitor",
+    path: () => "/register",
+    intents: [],
+    fields: ["email", "fullName", "password"],
+  },
   "routes/auth/logout.tsx": { user: "leaver", path: () => "/logout", intents: [], fields: [] },
   "routes/auth/setup.tsx": {
     user: "visitor",
@@ -175,9 +198,24 @@ const ACTIONS: Record<string, ActionSpec> = {
     intents: [],
     fields: ["name", "description", "specialTag", "category", "price", "credits", "image"],
   },
-  "routes/shop/stripe-webhook.tsx": { user: "visitor", path: () => "/payment/webhook/stripe", intents: [], fields: ["type", "id", "data"] },
-  "routes/sms/send-sms.tsx": { user: "owner", path: () => "/sms/sendSms", intents: ["send", "check"], fields: ["phoneNumber", "message"] },
-  "routes/sms/documentation.tsx": { user: "owner", path: () => "/sms/documentation", intents: ["send", "check"], fields: ["phoneNumber", "message"] },
+  "routes/shop/stripe-webhook.tsx": {
+    user: "visitor",
+    path: () => "/payment/webhook/stripe",
+    intents: [],
+    fields: ["type", "id", "data"],
+  },
+  "routes/sms/send-sms.tsx": {
+    user: "owner",
+    path: () => "/sms/sendSms",
+    intents: ["send", "check"],
+    fields: ["phoneNumber", "message"],
+  },
+  "routes/sms/documentation.tsx": {
+    user: "owner",
+    path: () => "/sms/documentation",
+    intents: ["send", "check"],
+    fields: ["phoneNumber", "message"],
+  },
   "routes/sms/schedule-sms.tsx": {
     user: "owner",
     path: () => "/sms/scheduleSms",
@@ -185,8 +223,18 @@ const ACTIONS: Record<string, ActionSpec> = {
     fields: ["firstSend", "repeat", "endDate", "timeZone", "phoneNumber", "message"],
   },
   "routes/sms/scheduled.tsx": { user: "owner", path: () => "/sms/scheduled", intents: ["cancel"], fields: ["id"] },
-  "routes/sms/create-contact.tsx": { user: "owner", path: () => "/sms/createContact", intents: [], fields: ["name", "phoneNumber", "email", "groupIds"] },
-  "routes/sms/create-group.tsx": { user: "owner", path: () => "/sms/createGroup", intents: [], fields: ["groupName", "description"] },
+  "routes/sms/create-contact.tsx": {
+    user: "owner",
+    path: () => "/sms/createContact",
+    intents: [],
+    fields: ["name", "phoneNumber", "email", "groupIds"],
+  },
+  "routes/sms/create-group.tsx": {
+    user: "owner",
+    path: () => "/sms/createGroup",
+    intents: [],
+    fields: ["groupName", "description"],
+  },
   "routes/sms/account-contacts.tsx": {
     user: "owner",
     path: () => "/sms/accountContacts",
@@ -206,9 +254,24 @@ const ACTIONS: Record<string, ActionSpec> = {
     fields: ["file", "token", "hasHeader", "name", "phone", "email", "group"],
   },
   "routes/sms/api-token.tsx": { user: "owner", path: () => "/sms/apiToken", intents: ["regenerate"], fields: [] },
-  "routes/content/contact.tsx": { user: "visitor", path: () => "/sms/contact", intents: [], fields: ["name", "email", "subject", "message", "website"] },
-  "routes/content/support.tsx": { user: "owner", path: () => "/sms/support", intents: [], fields: ["subject", "message"] },
-  "routes/content/support-inbox.tsx": { user: "admin", path: () => "/admin/support", intents: ["handle", "reopen"], fields: ["id"] },
+  "routes/content/contact.tsx": {
+    user: "visitor",
+    path: () => "/sms/contact",
+    intents: [],
+    fields: ["name", "email", "subject", "message", "website"],
+  },
+  "routes/content/support.tsx": {
+    user: "owner",
+    path: () => "/sms/support",
+    intents: [],
+    fields: ["subject", "message"],
+  },
+  "routes/content/support-inbox.tsx": {
+    user: "admin",
+    path: () => "/admin/support",
+    intents: ["handle", "reopen"],
+    fields: ["id"],
+  },
   "routes/admin/user-details.tsx": {
     user: "admin",
     path: (o) => `/admin/users/${o.customer.id}`,
@@ -218,13 +281,29 @@ const ACTIONS: Record<string, ActionSpec> = {
   },
   "routes/not-found.tsx": { user: "visitor", path: () => "/no/such/page", intents: [], fields: ["anything"] },
   // Last: its deletes (an id of the owner's may be a package's too) take packages the others use.
-  "routes/shop/menu-item-list.tsx": { user: "admin", path: () => "/menuItem/menuitemlist", intents: ["delete"], fields: ["id"] },
+  "routes/shop/menu-item-list.tsx": {
+    user: "admin",
+    path: () => "/menuItem/menuitemlist",
+    intents: ["delete"],
+    fields: ["id"],
+  },
 };
 
 const users: Record<ActionSpec["user"], TestUser | null> = { visitor: null, owner: owner.customer, admin, leaver };
 
 const ownIds = (o: Owned) =>
-  [o.contactId, o.groupId, o.groupSendId, o.messageId, o.scheduleId, o.pendingOrderId, o.confirmedOrderId, o.importReportId, o.supportRequestId, pack.id]
+  [
+    o.contactId,
+    o.groupId,
+    o.groupSendId,
+    o.messageId,
+    o.scheduleId,
+    o.pendingOrderId,
+    o.confirmedOrderId,
+    o.importReportId,
+    o.supportRequestId,
+    pack.id,
+  ]
     .map(String)
     .concat(o.importToken);
 
@@ -240,11 +319,28 @@ function formArbitrary(spec: ActionSpec, ids: string[]) {
     fc.oneof(
       { weight: 1, arbitrary: fc.constant([] as Field[]) },
       { weight: 4, arbitrary: value.map((v) => [[name, v]] as Field[]) },
-      { weight: 1, arbitrary: fc.tuple(value, value).map(([v, w]) => [[name, v], [name, w]] as Field[]) },
+      {
+        weight: 1,
+        arbitrary: fc.tuple(value, value).map(
+          ([v, w]) =>
+            [
+              [name, v],
+              [name, w],
+            ] as Field[],
+        ),
+      },
     ),
   );
-  const intent = fc.option(fc.oneof(fc.constantFrom(...(spec.intents.length ? spec.intents : ["x"])), hostileText), { nil: undefined });
-  const strangers = fc.array(fc.tuple(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("__proto__", "constructor", "intent[]", "id[0]")), value), { maxLength: 3 });
+  const intent = fc.option(fc.oneof(fc.constantFrom(...(spec.intents.length ? spec.intents : ["x"])), hostileText), {
+    nil: undefined,
+  });
+  const strangers = fc.array(
+    fc.tuple(
+      fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("__proto__", "constructor", "intent[]", "id[0]")),
+      value,
+    ),
+    { maxLength: 3 },
+  );
   return fc.record({
     intent,
     fields: known.length ? fc.tuple(...known).map((lists) => lists.flat()) : fc.constant([] as Field[]),
@@ -254,11 +350,21 @@ function formArbitrary(spec: ActionSpec, ids: string[]) {
   });
 }
 
-type Form = { intent: string | undefined; fields: Field[]; strangers: Field[]; encoding: "multipart" | "urlencoded" | "raw-bytes"; ip: string };
+type Form = {
+  intent: string | undefined;
+  fields: Field[];
+  strangers: Field[];
+  encoding: "multipart" | "urlencoded" | "raw-bytes";
+  ip: string;
+};
 
 /** The request a browser (or something pretending) would post. */
 function formRequest(path: string, user: TestUser | null, form: Form): Request {
-  const entries: Field[] = [...(form.intent === undefined ? [] : [["intent", form.intent] as Field]), ...form.fields, ...form.strangers];
+  const entries: Field[] = [
+    ...(form.intent === undefined ? [] : [["intent", form.intent] as Field]),
+    ...form.fields,
+    ...form.strangers,
+  ];
   const headers = new Headers({ [CLIENT_IP_HEADER]: form.ip });
   if (user) headers.set("Cookie", user.cookie);
   const url = new URL(path, "http://localhost");
@@ -273,7 +379,12 @@ function formRequest(path: string, user: TestUser | null, form: Form): Request {
   const body =
     form.encoding === "urlencoded"
       ? new URLSearchParams(text).toString()
-      : text.map(([name, value]) => `${encodeURIComponent(wellFormed(name))}=${encodeURIComponent(wellFormed(value))}%ED%A0%80%C0%80%FF`).join("&");
+      : text
+          .map(
+            ([name, value]) =>
+              `${encodeURIComponent(wellFormed(name))}=${encodeURIComponent(wellFormed(value))}%ED%A0%80%C0%80%FF`,
+          )
+          .join("&");
   return new Request(url, { method: "POST", headers, body });
 }
 
@@ -288,7 +399,8 @@ describe("every form action, fuzzed", () => {
       const module = await routeModule(file);
       if (typeof module.action !== "function") continue;
       expect(ACTIONS[file], `${file} has an action: add its fields and intents to ACTIONS`).toBeDefined();
-      for (const intent of intentsInMarkup(file)) expect(ACTIONS[file].intents, `${file} posts intent=${intent}`).toContain(intent);
+      for (const intent of intentsInMarkup(file))
+        expect(ACTIONS[file].intents, `${file} posts intent=${intent}`).toContain(intent);
     }
     const files = new Set(appRoutes().map((r) => r.file));
     for (const file of Object.keys(ACTIONS)) expect(files.has(file), `${file} is no route`).toBe(true);
@@ -334,17 +446,31 @@ const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
 
 /** A JSON object text with the route's fields (some missing, some repeated as duplicate keys) and strangers. */
 function jsonBody(fields: string[]) {
-  const member = (name: string) => fc.oneof(fc.constant(""), hostileJson.map((v) => `${JSON.stringify(name)}:${JSON.stringify(v) ?? "null"}`));
+  const member = (name: string) =>
+    fc.oneof(
+      fc.constant(""),
+      hostileJson.map((v) => `${JSON.stringify(name)}:${JSON.stringify(v) ?? "null"}`),
+    );
   return fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(...fields.map((name) => fc.tuple(member(name), fc.oneof(fc.constant(""), member(name)))), fc.array(member("__proto__"), { maxLength: 1 })).map(
-      (parts) => `{${parts.flat(2).filter(Boolean).join(",")}}`,
-    ) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(
+          ...fields.map((name) => fc.tuple(member(name), fc.oneof(fc.constant(""), member(name)))),
+          fc.array(member("__proto__"), { maxLength: 1 }),
+        )
+        .map((parts) => `{${parts.flat(2).filter(Boolean).join(",")}}`),
+    },
     { weight: 1, arbitrary: hostileJson.map((v) => JSON.stringify(v) ?? "") },
-    { weight: 1, arbitrary: fc.constantFrom("", "{", "[".repeat(10_000), '{"a":1}garbage', "\u0000", "{\"to\":\"\\ud800\"}") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom("", "{", "[".repeat(10_000), '{"a":1}garbage', "\u0000", '{"to":"\\ud800"}'),
+    },
   );
 }
 
-const shapeKeys = (schema: z.ZodType | undefined) => (schema ? Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape) : []);
+const shapeKeys = (schema: z.ZodType | undefined) =>
+  schema ? Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape) : [];
 
 describe("every REST API endpoint, fuzzed", () => {
   const handle = createApiHandler({ ratePerMinute: 1_000_000 });
@@ -357,7 +483,20 @@ describe("every REST API endpoint, fuzzed", () => {
       const ids = ownIds(owner);
       const pathPart = fc.oneof(
         hostileText,
-        fc.constantFrom(...ids, `sch_${owner.scheduleId}`, "sch_0", "sch_-1", "sch_1e3", "..", "%2e%2e", "..%2Fbalance", "1%00", "-1", "0", "99999999999999999999"),
+        fc.constantFrom(
+          ...ids,
+          `sch_${owner.scheduleId}`,
+          "sch_0",
+          "sch_-1",
+          "sch_1e3",
+          "..",
+          "%2e%2e",
+          "..%2Fbalance",
+          "1%00",
+          "-1",
+          "0",
+          "99999999999999999999",
+        ),
       );
       const queryFields = shapeKeys(route.query);
       await fc.assert(
@@ -365,7 +504,12 @@ describe("every REST API endpoint, fuzzed", () => {
           pathPart,
           fc.array(fc.tuple(fc.constantFrom(...queryFields, "id", "x"), hostileText), { maxLength: 4 }),
           route.body ? jsonBody(shapeKeys(route.body)) : fc.constant(undefined),
-          fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded"),
+          fc.constantFrom(
+            "application/json",
+            "application/json; charset=utf-8",
+            "text/plain",
+            "application/x-www-form-urlencoded",
+          ),
           fc.option(fc.oneof(hostileText, fc.constantFrom("retry-1", "k".repeat(256))), { nil: undefined }),
           async (id, query, body, contentType, idempotencyKey) => {
             const before = databaseFingerprint();

@@ -4,17 +4,25 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { packages } from "../../app/db/schema/shop.ts";
-import { API_ROUTES } from "../../app/api/routes.server.ts";
-import { ErrorSchema } from "../../app/api/schemas.ts";
-import { createContact } from "../../app/modules/contacts/contacts.server.ts";
-import { createGroup } from "../../app/modules/contacts/groups.server.ts";
-import { apiCustomer, callApi } from "../support/api.ts";
-import { call, createTestUser, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
-import { appRoutes, customerWithEverything, databaseFingerprint, type Owned, routeModule, routeSource, tableCounts } from "../support/security.ts";
-import { schedulerOf } from "../support/schedules.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { API_ROUTES } from "#app/api/routes.server.ts";
+import { ErrorSchema } from "#app/api/schemas.ts";
+import { createContact } from "#app/modules/contacts/contacts.server.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
+import { call, createTestUser, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
+import {
+  appRoutes,
+  customerWithEverything,
+  databaseFingerprint,
+  type Owned,
+  routeModule,
+  routeSource,
+  tableCounts,
+} from "#tests/support/security.ts";
+import { schedulerOf } from "#tests/support/schedules.ts";
 
 await seedDatabase();
 const [pack] = getDb().select().from(packages).all();
@@ -22,34 +30,78 @@ const [pack] = getDb().select().from(packages).all();
 const a = await customerWithEverything(pack.id);
 const b = await apiCustomer(100);
 const bGroup = createGroup(b.id, { name: "B's own", description: "Mine" });
-const bContact = createContact(b.id, { name: "B's contact", phone: "+12025550995", email: "mine@example.com", groupIds: [bGroup.id] });
+const bContact = createContact(b.id, {
+  name: "B's contact",
+  phone: "+12025550995",
+  email: "mine@example.com",
+  groupIds: [bGroup.id],
+});
 const admin = await createTestUser("admin");
 
 type Expected = 404 | { redirect: string };
-type Attempt = { method: "GET" | "POST"; path: string; form?: Record<string, string | string[]>; params?: Record<string, string>; expected?: Expected };
+type Attempt = {
+  method: "GET" | "POST";
+  path: string;
+  form?: Record<string, string | string[]>;
+  params?: Record<string, string>;
+  expected?: Expected;
+};
 
-const get = (path: string, params?: Record<string, string>, expected?: Expected): Attempt => ({ method: "GET", path, params, expected });
-const post = (path: string, form: Record<string, string | string[]>, params?: Record<string, string>, expected?: Expected): Attempt => ({ method: "POST", path, form, params, expected });
+const get = (path: string, params?: Record<string, string>, expected?: Expected): Attempt => ({
+  method: "GET",
+  path,
+  params,
+  expected,
+});
+const post = (
+  path: string,
+  form: Record<string, string | string[]>,
+  params?: Record<string, string>,
+  expected?: Expected,
+): Attempt => ({ method: "POST", path, form, params, expected });
 const ACCESS_DENIED = { redirect: "/accessDenied" };
 
 /** Customer B's attempts on customer A's ids, per route module (its file in app/routes.ts). */
 const CASES: Record<string, (a: Owned) => Attempt[]> = {
-  "routes/shop/order-confirmed.tsx": (a) => [get(`/order/orderconfirmed/${a.confirmedOrderId}`, { id: String(a.confirmedOrderId) })],
+  "routes/shop/order-confirmed.tsx": (a) => [
+    get(`/order/orderconfirmed/${a.confirmedOrderId}`, { id: String(a.confirmedOrderId) }),
+  ],
   "routes/shop/order-details.tsx": (a) => [
     get(`/order/orderDetails/${a.pendingOrderId}`, { id: String(a.pendingOrderId) }),
     get(`/order/orderDetails/${a.confirmedOrderId}`, { id: String(a.confirmedOrderId) }),
     // Changing an order's status is for admins: a customer never reaches the id.
-    post(`/order/orderDetails/${a.confirmedOrderId}`, { status: "Cancelled" }, { id: String(a.confirmedOrderId) }, ACCESS_DENIED),
+    post(
+      `/order/orderDetails/${a.confirmedOrderId}`,
+      { status: "Cancelled" },
+      { id: String(a.confirmedOrderId) },
+      ACCESS_DENIED,
+    ),
   ],
   "routes/sms/group-send-status.ts": (a) => [get(`/sms/groupSends/${a.groupSendId}`, { id: String(a.groupSendId) })],
   "routes/sms/account-contacts.tsx": (a) => [
-    ...["edit", "send", "schedule", "delete"].map((panel) => get(`/sms/accountContacts?panel=${panel}&id=${a.contactId}`)),
+    ...["edit", "send", "schedule", "delete"].map((panel) =>
+      get(`/sms/accountContacts?panel=${panel}&id=${a.contactId}`),
+    ),
     get(`/sms/accountContacts?group=${a.groupId}`),
-    post("/sms/accountContacts", { intent: "update", id: String(a.contactId), name: "Taken", phoneNumber: "+12025550999", email: "t@example.com", active: "on" }),
+    post("/sms/accountContacts", {
+      intent: "update",
+      id: String(a.contactId),
+      name: "Taken",
+      phoneNumber: "+12025550999",
+      email: "t@example.com",
+      active: "on",
+    }),
     post("/sms/accountContacts", { intent: "delete", id: String(a.contactId) }),
     post("/sms/accountContacts", { intent: "send", id: String(a.contactId), message: "hi" }),
     // B's own contact into A's group: the contact is B's, the group is not.
-    post("/sms/accountContacts", { intent: "update", id: String(bContact.id), name: "x", phoneNumber: "+12025550998", email: "x@example.com", groupIds: String(a.groupId) }),
+    post("/sms/accountContacts", {
+      intent: "update",
+      id: String(bContact.id),
+      name: "x",
+      phoneNumber: "+12025550998",
+      email: "x@example.com",
+      groupIds: String(a.groupId),
+    }),
   ],
   "routes/sms/account-groups.tsx": (a) => [
     ...["edit", "send", "schedule", "delete"].map((panel) => get(`/sms/accountGroups?panel=${panel}&id=${a.groupId}`)),
@@ -60,19 +112,39 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
     post("/sms/accountGroups", { intent: "send", id: String(a.groupId), message: "hi", requestKey: "k" }),
   ],
   "routes/sms/create-contact.tsx": (a) => [
-    post("/sms/createContact", { name: "Into A's group", phoneNumber: "+12025550997", email: "g@example.com", groupIds: String(a.groupId) }),
+    post("/sms/createContact", {
+      name: "Into A's group",
+      phoneNumber: "+12025550997",
+      email: "g@example.com",
+      groupIds: String(a.groupId),
+    }),
   ],
-  "routes/sms/scheduled.tsx": (a) => [get(`/sms/scheduled?cancel=${a.scheduleId}`), post("/sms/scheduled", { intent: "cancel", id: String(a.scheduleId) })],
+  "routes/sms/scheduled.tsx": (a) => [
+    get(`/sms/scheduled?cancel=${a.scheduleId}`),
+    post("/sms/scheduled", { intent: "cancel", id: String(a.scheduleId) }),
+  ],
   "routes/sms/schedule-sms.tsx": (a) => [get(`/sms/scheduleSms?groupId=${a.groupId}`)],
   "routes/sms/import-contacts.tsx": (a) => [
     get(`/sms/importContacts?file=${a.importToken}`),
     get(`/sms/importContacts?report=${a.importReportId}`),
-    post("/sms/importContacts", { intent: "import", token: a.importToken, hasHeader: "on", name: "0", phone: "1", email: "2" }),
+    post("/sms/importContacts", {
+      intent: "import",
+      token: a.importToken,
+      hasHeader: "on",
+      name: "0",
+      phone: "1",
+      email: "2",
+    }),
     // Discarding is idempotent (a second Cancel is no error): a token that is not one of B's uploads
     // discards nothing of anyone's and goes back to the list. A's file stays (checked below).
-    post("/sms/importContacts", { intent: "discard", token: a.importToken }, undefined, { redirect: "/sms/accountContacts" }),
+    post("/sms/importContacts", { intent: "discard", token: a.importToken }, undefined, {
+      redirect: "/sms/accountContacts",
+    }),
   ],
-  "routes/shop/failed.tsx": (a) => [get(`/failed?orderId=${a.pendingOrderId}`), get(`/failed?orderId=${a.confirmedOrderId}`)],
+  "routes/shop/failed.tsx": (a) => [
+    get(`/failed?orderId=${a.pendingOrderId}`),
+    get(`/failed?orderId=${a.confirmedOrderId}`),
+  ],
   "routes/shop/payment.tsx": (a) => [
     get(`/payment?orderId=${a.pendingOrderId}`),
     post(`/payment?orderId=${a.pendingOrderId}`, { cardNumber: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" }),
@@ -81,38 +153,73 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
   // Admin screens: the ids are the shop's or every customer's, so a customer is turned away before any id is read.
   "routes/content/support-inbox.tsx": (a) => [
     get(`/admin/support?id=${a.supportRequestId}`, undefined, ACCESS_DENIED),
-    post(`/admin/support?id=${a.supportRequestId}`, { intent: "handle", id: String(a.supportRequestId) }, undefined, ACCESS_DENIED),
+    post(
+      `/admin/support?id=${a.supportRequestId}`,
+      { intent: "handle", id: String(a.supportRequestId) },
+      undefined,
+      ACCESS_DENIED,
+    ),
   ],
   "routes/shop/menu-item-list.tsx": () => [
     get(`/menuItem/menuitemlist?delete=${pack.id}`, undefined, ACCESS_DENIED),
     post("/menuItem/menuitemlist", { intent: "delete", id: String(pack.id) }, undefined, ACCESS_DENIED),
   ],
-  "routes/shop/menu-item-upsert.tsx": () => [get(`/menuItem/menuItemUpsert/${pack.id}`, { id: String(pack.id) }, ACCESS_DENIED)],
-  "routes/admin/users.tsx": (a) => [get(`/admin/users?q=${encodeURIComponent(a.customer.email)}`, undefined, ACCESS_DENIED)],
+  "routes/shop/menu-item-upsert.tsx": () => [
+    get(`/menuItem/menuItemUpsert/${pack.id}`, { id: String(pack.id) }, ACCESS_DENIED),
+  ],
+  "routes/admin/users.tsx": (a) => [
+    get(`/admin/users?q=${encodeURIComponent(a.customer.email)}`, undefined, ACCESS_DENIED),
+  ],
   "routes/admin/user-details.tsx": (a) => [
     get(`/admin/users/${a.customer.id}`, { id: String(a.customer.id) }, ACCESS_DENIED),
-    post(`/admin/users/${a.customer.id}`, { direction: "remove", amount: "1", reason: "x", requestKey: "k".repeat(20) }, { id: String(a.customer.id) }, ACCESS_DENIED),
+    post(
+      `/admin/users/${a.customer.id}`,
+      { direction: "remove", amount: "1", reason: "x", requestKey: "k".repeat(20) },
+      { id: String(a.customer.id) },
+      ACCESS_DENIED,
+    ),
     // Not even credits for oneself.
-    post(`/admin/users/${b.id}`, { direction: "add", amount: "1000", reason: "x", requestKey: "k".repeat(21) }, { id: String(b.id) }, ACCESS_DENIED),
+    post(
+      `/admin/users/${b.id}`,
+      { direction: "add", amount: "1000", reason: "x", requestKey: "k".repeat(21) },
+      { id: String(b.id) },
+      ACCESS_DENIED,
+    ),
   ],
 };
 
 /** Routes with a path parameter that is not an owned id, and why. */
 const PUBLIC_IDS: Record<string, string> = {
   "routes/content/blog-article.tsx": "public blog articles by slug",
-  "routes/shop/menu-item-details.tsx": "the public package catalogue; Add to Cart only ever changes the signed-in user's own cart",
-  "routes/auth/setup.tsx": "a one-time setup token (kept hashed, one use, an hour), no owned id; it creates the first admin only while there is none",
+  "routes/shop/menu-item-details.tsx":
+    "the public package catalogue; Add to Cart only ever changes the signed-in user's own cart",
+  "routes/auth/setup.tsx":
+    "a one-time setup token (kept hashed, one use, an hour), no owned id; it creates the first admin only while there is none",
 };
 
 /** Query parameters the route modules read that are not ids of something someone owns. */
 const NOT_IDS = new Set([
-  "page", "q", "status", "size", "sort", "category", "filter", "panel", "quantity", "redirectTo", "show", "confirm", "key",
+  "page",
+  "q",
+  "status",
+  "size",
+  "sort",
+  "category",
+  "filter",
+  "panel",
+  "quantity",
+  "redirectTo",
+  "show",
+  "confirm",
+  "key",
   // A phone number that fills in a form field, validated like typed input when posted.
   "phoneNumber",
   // Keyset cursors of the message history, applied within the reader's own rows.
-  "after", "before",
+  "after",
+  "before",
   // Stripe's own ids on the way back from Stripe; the order id beside them is checked first.
-  "session_id", "payment_intent",
+  "session_id",
+  "payment_intent",
 ]);
 
 /** Query parameters that name an owned thing, per route; each is in the route's case above. */
@@ -140,7 +247,9 @@ const QUERY_READERS: Record<string, string[]> = {
 function queryParamsRead(file: string): string[] {
   const source = routeSource(file);
   const direct = [...source.matchAll(/[pP]arams\.get\("([A-Za-z_]+)"\)/g)].map((m) => m[1]);
-  const viaReaders = Object.entries(QUERY_READERS).flatMap(([reader, names]) => (source.includes(`${reader}(`) ? names : []));
+  const viaReaders = Object.entries(QUERY_READERS).flatMap(([reader, names]) =>
+    source.includes(`${reader}(`) ? names : [],
+  );
   return [...new Set([...direct, ...viaReaders])];
 }
 
@@ -169,17 +278,24 @@ describe("another customer's ids on the web routes", () => {
     const withParams = appRoutes().filter((r) => r.path.includes(":"));
     expect(withParams.length).toBeGreaterThan(0);
     for (const route of withParams) {
-      expect(route.file in CASES || route.file in PUBLIC_IDS, `${route.path} (${route.file}) needs an ownership case`).toBe(true);
+      expect(
+        route.file in CASES || route.file in PUBLIC_IDS,
+        `${route.path} (${route.file}) needs an ownership case`,
+      ).toBe(true);
     }
     const files = new Set(appRoutes().map((r) => r.file));
-    for (const file of [...Object.keys(CASES), ...Object.keys(PUBLIC_IDS), ...Object.keys(QUERY_IDS)]) expect(files.has(file), `${file} is no route`).toBe(true);
+    for (const file of [...Object.keys(CASES), ...Object.keys(PUBLIC_IDS), ...Object.keys(QUERY_IDS)])
+      expect(files.has(file), `${file} is no route`).toBe(true);
   });
 
   it("every query parameter a route reads is either not an id or an id with a case here", () => {
     for (const { file } of appRoutes()) {
       for (const name of queryParamsRead(file)) {
         if (NOT_IDS.has(name)) continue;
-        expect(QUERY_IDS[file] ?? [], `${file} reads ?${name}=: add it to QUERY_IDS with a case, or to NOT_IDS with a reason`).toContain(name);
+        expect(
+          QUERY_IDS[file] ?? [],
+          `${file} reads ?${name}=: add it to QUERY_IDS with a case, or to NOT_IDS with a reason`,
+        ).toContain(name);
         expect(file in CASES, `${file} reads ?${name}= but has no case`).toBe(true);
       }
     }
@@ -202,7 +318,9 @@ describe("another customer's ids on the web routes", () => {
     // Without Stripe (as here) the return page is a 404 for everyone; stripe.test.ts asks it for another customer's order with Stripe on.
     const onlyWithStripe = "routes/shop/payment-return.tsx";
     for (const [file, cases] of Object.entries(CASES).filter(([file]) => file !== onlyWithStripe)) {
-      for (const request of cases(a).filter((r) => r.method === "GET" && (r.expected ?? 404) === 404 && !r.path.includes(`id=${bGroup.id}`))) {
+      for (const request of cases(a).filter(
+        (r) => r.method === "GET" && (r.expected ?? 404) === 404 && !r.path.includes(`id=${bGroup.id}`),
+      )) {
         expect(statusOf(await attempt(a.customer, file, request)), `${file} ${request.path}`).not.toBe(404);
       }
     }
@@ -221,16 +339,27 @@ const API_CASES: Record<string, (a: Owned) => ApiAttempt[]> = {
     { method: "DELETE", path: `/api/v1/messages/${a.messageId}` },
     { method: "DELETE", path: `/api/v1/messages/sch_${a.scheduleId}` },
   ],
-  "POST /api/v1/groups/{id}/messages": (a) => [{ method: "POST", path: `/api/v1/groups/${a.groupId}/messages`, json: { body: "hi" } }],
+  "POST /api/v1/groups/{id}/messages": (a) => [
+    { method: "POST", path: `/api/v1/groups/${a.groupId}/messages`, json: { body: "hi" } },
+  ],
   "GET /api/v1/group-sends/{id}": (a) => [{ method: "GET", path: `/api/v1/group-sends/${a.groupSendId}` }],
   "GET /api/v1/contacts": (a) => [{ method: "GET", path: `/api/v1/contacts?group=${a.groupId}` }],
-  "POST /api/v1/contacts": (a) => [{ method: "POST", path: "/api/v1/contacts", json: { name: "x", phone: "+12025550996", email: "x@example.com", groupIds: [a.groupId] } }],
+  "POST /api/v1/contacts": (a) => [
+    {
+      method: "POST",
+      path: "/api/v1/contacts",
+      json: { name: "x", phone: "+12025550996", email: "x@example.com", groupIds: [a.groupId] },
+    },
+  ],
 };
 
 describe("another customer's ids on the REST API", () => {
   it("every API route with a path parameter has a case here", () => {
     for (const route of API_ROUTES.filter((r) => r.path.includes("{"))) {
-      expect(`${route.method} ${route.path}` in API_CASES, `${route.method} ${route.path} needs an ownership case`).toBe(true);
+      expect(
+        `${route.method} ${route.path}` in API_CASES,
+        `${route.method} ${route.path} needs an ownership case`,
+      ).toBe(true);
     }
     const known = new Set(API_ROUTES.map((r) => `${r.method} ${r.path}`));
     for (const key of Object.keys(API_CASES)) expect(known.has(key), `${key} is no API route`).toBe(true);
@@ -255,11 +384,26 @@ describe("another customer's ids on the REST API", () => {
 describe("no GET changes anything", () => {
   it("every loader, for a visitor, a customer on their own ids and an admin, leaves the database as it was", async () => {
     const own: Record<string, { path: string; params?: Record<string, string> }> = {
-      "routes/shop/order-confirmed.tsx": { path: `/order/orderconfirmed/${a.confirmedOrderId}`, params: { id: String(a.confirmedOrderId) } },
-      "routes/shop/order-details.tsx": { path: `/order/orderDetails/${a.pendingOrderId}`, params: { id: String(a.pendingOrderId) } },
-      "routes/sms/group-send-status.ts": { path: `/sms/groupSends/${a.groupSendId}`, params: { id: String(a.groupSendId) } },
-      "routes/shop/menu-item-details.tsx": { path: `/menuItemDetails/${pack.id}?quantity=3`, params: { menuItemId: String(pack.id) } },
-      "routes/shop/menu-item-upsert.tsx": { path: `/menuItem/menuItemUpsert/${pack.id}`, params: { id: String(pack.id) } },
+      "routes/shop/order-confirmed.tsx": {
+        path: `/order/orderconfirmed/${a.confirmedOrderId}`,
+        params: { id: String(a.confirmedOrderId) },
+      },
+      "routes/shop/order-details.tsx": {
+        path: `/order/orderDetails/${a.pendingOrderId}`,
+        params: { id: String(a.pendingOrderId) },
+      },
+      "routes/sms/group-send-status.ts": {
+        path: `/sms/groupSends/${a.groupSendId}`,
+        params: { id: String(a.groupSendId) },
+      },
+      "routes/shop/menu-item-details.tsx": {
+        path: `/menuItemDetails/${pack.id}?quantity=3`,
+        params: { menuItemId: String(pack.id) },
+      },
+      "routes/shop/menu-item-upsert.tsx": {
+        path: `/menuItem/menuItemUpsert/${pack.id}`,
+        params: { id: String(pack.id) },
+      },
       "routes/content/blog-article.tsx": { path: "/blog/hiring-smarter", params: { slug: "hiring-smarter" } },
       "routes/auth/setup.tsx": { path: "/setup/unknown-token", params: { token: "unknown-token" } },
       "routes/sms/import-contacts.tsx": { path: `/sms/importContacts?file=${a.importToken}` },
@@ -269,7 +413,10 @@ describe("no GET changes anything", () => {
       "routes/shop/payment.tsx": { path: `/payment?orderId=${a.pendingOrderId}` },
       "routes/sms/api-token.tsx": { path: "/sms/apiToken?show=1" },
       "routes/content/support-inbox.tsx": { path: `/admin/support?id=${a.supportRequestId}` },
-      "routes/admin/user-details.tsx": { path: `/admin/users/${a.customer.id}?page=2`, params: { id: String(a.customer.id) } },
+      "routes/admin/user-details.tsx": {
+        path: `/admin/users/${a.customer.id}?page=2`,
+        params: { id: String(a.customer.id) },
+      },
     };
     const before = databaseFingerprint();
     let loaders = 0;

@@ -1,12 +1,12 @@
 // Session lifetimes (idle and absolute, shorter for admins), revocation when the password or the
 // role changes, and the cookies' names. Time moves through the injected clock.
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { getSessionUser, startSession } from "../../app/modules/auth/session.server.ts";
-import { setPassword, setRole, upsertUser } from "../../app/modules/auth/users.server.ts";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import { redirectWithToast } from "../../app/utils/toast.server.ts";
-import { createTestUser, makeRequest } from "../support/requests.ts";
+import { getSessionUser, startSession } from "#app/modules/auth/session.server.ts";
+import { setPassword, setRole, upsertUser } from "#app/modules/auth/users.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { createTestUser, makeRequest } from "#tests/support/requests.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -99,11 +99,21 @@ describe("revocation", () => {
     const admin = await createTestUser("admin");
     await upsertUser({ email: admin.email, fullName: admin.fullName, password: admin.password, role: "admin" });
     expect(await signedIn(admin)).toBe(admin.id);
-    await upsertUser({ email: admin.email, fullName: admin.fullName, password: "another-admin-password", role: "admin" });
+    await upsertUser({
+      email: admin.email,
+      fullName: admin.fullName,
+      password: "another-admin-password",
+      role: "admin",
+    });
     expect(await signedIn(admin)).toBeNull();
 
     const customer = await createTestUser();
-    await upsertUser({ email: customer.email, fullName: customer.fullName, password: customer.password, role: "admin" });
+    await upsertUser({
+      email: customer.email,
+      fullName: customer.fullName,
+      password: customer.password,
+      role: "admin",
+    });
     expect(await signedIn(customer)).toBeNull();
   });
 });

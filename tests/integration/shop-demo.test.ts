@@ -6,20 +6,20 @@ vi.hoisted(() => {
   process.env.DEMO_MODE = "1";
 });
 
-import { getDb } from "../../app/db/client.server.ts";
-import { orderLines, packages } from "../../app/db/schema/shop.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { getOrder, purgeDemoOrders, searchOrders } from "../../app/modules/shop/orders.server.ts";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { loader as allOrdersLoader } from "../../app/routes/shop/all-orders.tsx";
-import { action as listAction, loader as listLoader } from "../../app/routes/shop/menu-item-list.tsx";
-import { action as upsertAction } from "../../app/routes/shop/menu-item-upsert.tsx";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { demoPurge } from "../../worker/jobs/demo-purge.ts";
-import { startWorkers } from "../../worker/workers.ts";
-import { createTestUser, dataOf, makeRequest, statusOf } from "../support/requests.ts";
-import { addToCart, call, placeOrder } from "../support/shop.ts";
-import { waitFor } from "../support/wait.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { orderLines, packages } from "#app/db/schema/shop.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { getOrder, purgeDemoOrders, searchOrders } from "#app/modules/shop/orders.server.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { loader as allOrdersLoader } from "#app/routes/shop/all-orders.tsx";
+import { action as listAction, loader as listLoader } from "#app/routes/shop/menu-item-list.tsx";
+import { action as upsertAction } from "#app/routes/shop/menu-item-upsert.tsx";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { demoPurge } from "#worker/jobs/demo-purge.ts";
+import { startWorkers } from "#worker/workers.ts";
+import { createTestUser, dataOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { addToCart, call, placeOrder } from "#tests/support/shop.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
 const DAY = 24 * 60 * 60 * 1000;
@@ -41,7 +41,10 @@ async function orderPlacedAt(time: number) {
 
 describe("DEMO_MODE", () => {
   it("shows the red notice on the admin orders list", async () => {
-    expect(dataOf<{ demoMode: boolean }>(await call(allOrdersLoader, makeRequest("/order/allOrders", { user: admin }))).demoMode).toBe(true);
+    expect(
+      dataOf<{ demoMode: boolean }>(await call(allOrdersLoader, makeRequest("/order/allOrders", { user: admin })))
+        .demoMode,
+    ).toBe(true);
   });
 
   it("purges orders older than 3 days, with their lines and search entries, and keeps the rest", async () => {
@@ -51,7 +54,13 @@ describe("DEMO_MODE", () => {
     setClock(() => now);
     expect(purgeDemoOrders().orders).toBeGreaterThanOrEqual(1);
     expect(getOrder(old)).toBeUndefined();
-    expect(getDb().select().from(orderLines).all().some((l) => l.orderId === old)).toBe(false);
+    expect(
+      getDb()
+        .select()
+        .from(orderLines)
+        .all()
+        .some((l) => l.orderId === old),
+    ).toBe(false);
     expect(getOrder(recent)).toBeDefined();
     expect(searchOrders({ q: "Ada Lovelace", status: "", page: 1, size: 20 }).rows.map((r) => r.id)).toEqual([recent]);
   });
@@ -73,16 +82,40 @@ describe("DEMO_MODE", () => {
   });
 
   it("refuses package create, update and delete with the demo banner, changing nothing", async () => {
-    const image = new File([readFileSync(resolve("public/images/packages/credits-100.png"))], "a.png", { type: "image/png" });
+    const image = new File([readFileSync(resolve("public/images/packages/credits-100.png"))], "a.png", {
+      type: "image/png",
+    });
     const form = { name: "Demo Pack", price: "1", credits: "1", category: "appetizer", image };
     const create = await call(upsertAction, makeRequest("/menuItem/menuItemUpsert", { user: admin, form }), {});
     expect(statusOf(create)).toBe(403);
-    expect(dataOf<Reply>(create).error?.[""]).toEqual(["Creating, updating and deleting menu items is disabled in this demo."]);
-    const update = await call(upsertAction, makeRequest(`/menuItem/menuItemUpsert/${pack.id}`, { user: admin, form }), { id: String(pack.id) });
+    expect(dataOf<Reply>(create).error?.[""]).toEqual([
+      "Creating, updating and deleting menu items is disabled in this demo.",
+    ]);
+    const update = await call(upsertAction, makeRequest(`/menuItem/menuItemUpsert/${pack.id}`, { user: admin, form }), {
+      id: String(pack.id),
+    });
     expect(statusOf(update)).toBe(403);
-    await call(listAction, makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(pack.id) } }));
-    expect(getDb().select().from(packages).all().find((p) => p.id === pack.id)).toEqual(pack);
-    expect(getDb().select().from(packages).all().some((p) => p.name === "Demo Pack")).toBe(false);
-    expect(dataOf<{ demoMode: boolean }>(await call(listLoader, makeRequest("/menuItem/menuitemlist", { user: admin }))).demoMode).toBe(true);
+    await call(
+      listAction,
+      makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(pack.id) } }),
+    );
+    expect(
+      getDb()
+        .select()
+        .from(packages)
+        .all()
+        .find((p) => p.id === pack.id),
+    ).toEqual(pack);
+    expect(
+      getDb()
+        .select()
+        .from(packages)
+        .all()
+        .some((p) => p.name === "Demo Pack"),
+    ).toBe(false);
+    expect(
+      dataOf<{ demoMode: boolean }>(await call(listLoader, makeRequest("/menuItem/menuitemlist", { user: admin })))
+        .demoMode,
+    ).toBe(true);
   });
 });

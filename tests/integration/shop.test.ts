@@ -1,22 +1,22 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { orders, packages } from "../../app/db/schema/shop.ts";
-import { getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
-import { getCart, getCartCount } from "../../app/modules/shop/cart.server.ts";
-import { getOrder } from "../../app/modules/shop/orders.server.ts";
-import { loader as homeLoader } from "../../app/routes/home.tsx";
-import { action as detailsAction, loader as detailsLoader } from "../../app/routes/shop/menu-item-details.tsx";
-import { action as cartAction, loader as cartLoader } from "../../app/routes/shop/shopping-cart.tsx";
-import { action as paymentAction, loader as paymentLoader } from "../../app/routes/shop/payment.tsx";
-import { loader as confirmedLoader } from "../../app/routes/shop/order-confirmed.tsx";
-import { loader as failedLoader } from "../../app/routes/shop/failed.tsx";
-import { loader as detailsOrderLoader } from "../../app/routes/shop/order-details.tsx";
-import { loader as myOrdersLoader } from "../../app/routes/shop/my-orders.tsx";
-import { loader as paymentReturnLoader } from "../../app/routes/shop/payment-return.tsx";
-import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "../support/requests.ts";
-import { addToCart, call, payWithCard, placeOrder } from "../support/shop.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { orders, packages } from "#app/db/schema/shop.ts";
+import { getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
+import { getCart, getCartCount } from "#app/modules/shop/cart.server.ts";
+import { getOrder } from "#app/modules/shop/orders.server.ts";
+import { loader as homeLoader } from "#app/routes/home.tsx";
+import { action as detailsAction, loader as detailsLoader } from "#app/routes/shop/menu-item-details.tsx";
+import { action as cartAction, loader as cartLoader } from "#app/routes/shop/shopping-cart.tsx";
+import { action as paymentAction, loader as paymentLoader } from "#app/routes/shop/payment.tsx";
+import { loader as confirmedLoader } from "#app/routes/shop/order-confirmed.tsx";
+import { loader as failedLoader } from "#app/routes/shop/failed.tsx";
+import { loader as detailsOrderLoader } from "#app/routes/shop/order-details.tsx";
+import { loader as myOrdersLoader } from "#app/routes/shop/my-orders.tsx";
+import { loader as paymentReturnLoader } from "#app/routes/shop/payment-return.tsx";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
+import { addToCart, call, payWithCard, placeOrder } from "#tests/support/shop.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
 
@@ -32,7 +32,9 @@ describe("home", () => {
     expect(all.packages.map((p) => p.name)).toEqual(["100", "500", "1,000", "5,000", "10,000"]);
     const search = dataOf<{ packages: { name: string }[] }>(await call(homeLoader, makeRequest("/?q=1000")));
     expect(search.packages.map((p) => p.name)).toEqual(["1,000", "10,000"]);
-    const sorted = dataOf<{ packages: { name: string }[] }>(await call(homeLoader, makeRequest("/?sort=price-desc&category=entree")));
+    const sorted = dataOf<{ packages: { name: string }[] }>(
+      await call(homeLoader, makeRequest("/?sort=price-desc&category=entree")),
+    );
     expect(sorted.packages.map((p) => p.name)).toEqual(["5,000", "1,000"]);
     const literal = dataOf<{ packages: unknown[] }>(await call(homeLoader, makeRequest("/?q=%25")));
     expect(literal.packages).toEqual([]);
@@ -57,11 +59,15 @@ describe("package details and cart", () => {
     expect(statusOf(zero)).toBe(400);
     expect(dataOf<Reply>(zero).error?.quantity).toEqual(["Quantity must be at least 1"]);
     expect(statusOf(await addToCart(user, 999_999, 1))).toBe(404);
-    expect(statusOf(await call(detailsLoader, makeRequest("/menuItemDetails/999999", { user }), { menuItemId: "999999" }))).toBe(404);
+    expect(
+      statusOf(await call(detailsLoader, makeRequest("/menuItemDetails/999999", { user }), { menuItemId: "999999" })),
+    ).toBe(404);
   });
 
   it("sends a visitor to login and back", async () => {
-    const result = await call(detailsAction, makeRequest("/menuItemDetails/1", { form: { quantity: "1" } }), { menuItemId: "1" });
+    const result = await call(detailsAction, makeRequest("/menuItemDetails/1", { form: { quantity: "1" } }), {
+      menuItemId: "1",
+    });
     expect(locationOf(result)).toBe("/login?redirectTo=%2FmenuItemDetails%2F1");
   });
 
@@ -90,9 +96,20 @@ describe("placing and paying an order with the offline test-card processor", () 
     const user = await createTestUser();
     await addToCart(user, byName("1,000").id, 2);
     await addToCart(user, byName("100").id, 1);
-    const orderId = await placeOrder(user, { orderTotal: "1", totalItems: "99", price: "0", "orderDetails[0].price": "0" });
+    const orderId = await placeOrder(user, {
+      orderTotal: "1",
+      totalItems: "99",
+      price: "0",
+      "orderDetails[0].price": "0",
+    });
     const order = getOrder(orderId)!;
-    expect(order).toMatchObject({ status: "Pending", totalCents: 2 * 4000 + 500, totalItems: 3, totalCredits: 2100, userId: user.id });
+    expect(order).toMatchObject({
+      status: "Pending",
+      totalCents: 2 * 4000 + 500,
+      totalItems: 3,
+      totalCredits: 2100,
+      userId: user.id,
+    });
     expect(order.lines.map((l) => [l.itemName, l.priceCents, l.quantity])).toEqual([
       ["1,000", 4000, 2],
       ["100", 500, 1],
@@ -103,11 +120,26 @@ describe("placing and paying an order with the offline test-card processor", () 
 
   it("refuses an empty cart and bad contact details", async () => {
     const user = await createTestUser();
-    const empty = await call(cartAction, makeRequest("/shoppingCart", { user, form: { intent: "place-order", name: "A", email: "a@example.com", phone: "5551234567" } }));
-    expect(dataOf<Reply>(empty).error?.[""]).toEqual(["There are no items in your cart. Please add items to continue."]);
-    const bad = await call(cartAction, makeRequest("/shoppingCart", { user, form: { intent: "place-order", name: "", email: "nope", phone: "" } }));
+    const empty = await call(
+      cartAction,
+      makeRequest("/shoppingCart", {
+        user,
+        form: { intent: "place-order", name: "A", email: "a@example.com", phone: "5551234567" },
+      }),
+    );
+    expect(dataOf<Reply>(empty).error?.[""]).toEqual([
+      "There are no items in your cart. Please add items to continue.",
+    ]);
+    const bad = await call(
+      cartAction,
+      makeRequest("/shoppingCart", { user, form: { intent: "place-order", name: "", email: "nope", phone: "" } }),
+    );
     expect(statusOf(bad)).toBe(400);
-    expect(dataOf<Reply>(bad).error).toMatchObject({ name: ["Name is required"], email: ["Enter a valid email address"], phone: ["Phone Number is required"] });
+    expect(dataOf<Reply>(bad).error).toMatchObject({
+      name: ["Name is required"],
+      email: ["Enter a valid email address"],
+      phone: ["Phone Number is required"],
+    });
   });
 
   it("4242... confirms the order, grants its credits once and empties what was bought from the cart", async () => {
@@ -130,7 +162,9 @@ describe("placing and paying an order with the offline test-card processor", () 
     // Paying again (a double submit or the back button) charges and grants nothing more.
     expect(locationOf(await pay(user, orderId, "4242424242424242"))).toBe(`/order/orderconfirmed/${orderId}`);
     expect(getBalance(user.id)).toBe(2000);
-    const mine = dataOf<{ orders: { id: number; status: string }[] }>(await call(myOrdersLoader, makeRequest("/order/myOrders", { user })));
+    const mine = dataOf<{ orders: { id: number; status: string }[] }>(
+      await call(myOrdersLoader, makeRequest("/order/myOrders", { user })),
+    );
     expect(mine.orders).toEqual([expect.objectContaining({ id: orderId, status: "Confirmed" })]);
   });
 
@@ -149,10 +183,14 @@ describe("placing and paying an order with the offline test-card processor", () 
     }
     expect(getBalance(user.id)).toBe(0);
     expect(getCartCount(user.id)).toBe(1);
-    expect(locationOf(await call(confirmedLoader, makeRequest(`/order/orderconfirmed/${orderId}`, { user }), { id: String(orderId) }))).toBe(
-      `/failed?orderId=${orderId}`,
+    expect(
+      locationOf(
+        await call(confirmedLoader, makeRequest(`/order/orderconfirmed/${orderId}`, { user }), { id: String(orderId) }),
+      ),
+    ).toBe(`/failed?orderId=${orderId}`);
+    const failed = dataOf<{ order: { paymentError: string } }>(
+      await call(failedLoader, makeRequest(`/failed?orderId=${orderId}`, { user })),
     );
-    const failed = dataOf<{ order: { paymentError: string } }>(await call(failedLoader, makeRequest(`/failed?orderId=${orderId}`, { user })));
     expect(failed.order.paymentError).toBe("Your card has insufficient funds.");
     // The same order can still be paid.
     expect(locationOf(await pay(user, orderId, "4242424242424242"))).toBe(`/order/orderconfirmed/${orderId}`);
@@ -167,7 +205,13 @@ describe("placing and paying an order with the offline test-card processor", () 
     expect(dataOf<Reply>(luhn).error?.cardNumber).toEqual(["Your card number is invalid."]);
     const past = await pay(user, orderId, "4242 4242 4242 4242", "01/20");
     expect(dataOf<Reply>(past).error?.expiry).toEqual(["Your card's expiration date is in the past."]);
-    const cvc = await call(paymentAction, makeRequest(`/payment?orderId=${orderId}`, { user, form: { cardNumber: "4242424242424242", expiry: "12/40", cvc: "1" } }));
+    const cvc = await call(
+      paymentAction,
+      makeRequest(`/payment?orderId=${orderId}`, {
+        user,
+        form: { cardNumber: "4242424242424242", expiry: "12/40", cvc: "1" },
+      }),
+    );
     expect(dataOf<Reply>(cvc).error?.cvc).toEqual(["Your card's security code is incomplete."]);
     // The card number is never echoed back to the page.
     expect(JSON.stringify(dataOf(luhn))).not.toContain("4241");
@@ -219,19 +263,36 @@ describe("another customer's order is a 404 everywhere", () => {
     await addToCart(alice, byName("100").id, 1);
     const orderId = await placeOrder(alice);
     const id = String(orderId);
-    expect(statusOf(await call(detailsOrderLoader, makeRequest(`/order/orderDetails/${id}`, { user: bob }), { id }))).toBe(404);
-    expect(statusOf(await call(confirmedLoader, makeRequest(`/order/orderconfirmed/${id}`, { user: bob }), { id }))).toBe(404);
+    expect(
+      statusOf(await call(detailsOrderLoader, makeRequest(`/order/orderDetails/${id}`, { user: bob }), { id })),
+    ).toBe(404);
+    expect(
+      statusOf(await call(confirmedLoader, makeRequest(`/order/orderconfirmed/${id}`, { user: bob }), { id })),
+    ).toBe(404);
     expect(statusOf(await call(failedLoader, makeRequest(`/failed?orderId=${id}`, { user: bob })))).toBe(404);
     expect(statusOf(await call(paymentLoader, makeRequest(`/payment?orderId=${id}`, { user: bob })))).toBe(404);
     expect(statusOf(await pay(bob, orderId, "4242424242424242"))).toBe(404);
-    expect(statusOf(await call(paymentReturnLoader, makeRequest(`/payment/return?orderId=${id}&payment_intent=pi_x`, { user: bob })))).toBe(404);
+    expect(
+      statusOf(
+        await call(
+          paymentReturnLoader,
+          makeRequest(`/payment/return?orderId=${id}&payment_intent=pi_x`, { user: bob }),
+        ),
+      ),
+    ).toBe(404);
     expect(getOrder(orderId)!.status).toBe("Pending");
     expect(getBalance(bob.id)).toBe(0);
     // The owner and an admin can see it.
-    expect(statusOf(await call(detailsOrderLoader, makeRequest(`/order/orderDetails/${id}`, { user: alice }), { id }))).toBe(200);
+    expect(
+      statusOf(await call(detailsOrderLoader, makeRequest(`/order/orderDetails/${id}`, { user: alice }), { id })),
+    ).toBe(200);
     const admin = await createTestUser("admin");
-    expect(statusOf(await call(detailsOrderLoader, makeRequest(`/order/orderDetails/${id}`, { user: admin }), { id }))).toBe(200);
-    const mine = dataOf<{ orders: unknown[] }>(await call(myOrdersLoader, makeRequest("/order/myOrders", { user: bob })));
+    expect(
+      statusOf(await call(detailsOrderLoader, makeRequest(`/order/orderDetails/${id}`, { user: admin }), { id })),
+    ).toBe(200);
+    const mine = dataOf<{ orders: unknown[] }>(
+      await call(myOrdersLoader, makeRequest("/order/myOrders", { user: bob })),
+    );
     expect(mine.orders).toEqual([]);
   });
 
@@ -239,7 +300,9 @@ describe("another customer's order is a 404 everywhere", () => {
     const alice = await createTestUser();
     const bob = await createTestUser();
     await addToCart(alice, byName("100").id, 2);
-    const bobsCart = dataOf<{ cart: { lines: unknown[] } }>(await call(cartLoader, makeRequest("/shoppingCart", { user: bob })));
+    const bobsCart = dataOf<{ cart: { lines: unknown[] } }>(
+      await call(cartLoader, makeRequest("/shoppingCart", { user: bob })),
+    );
     expect(bobsCart.cart.lines).toEqual([]);
     expect(getDb().select().from(orders).where(eq(orders.userId, bob.id)).all()).toEqual([]);
   });

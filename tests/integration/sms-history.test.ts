@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { getSqlite } from "../../app/db/client.server.ts";
-import { setUserTimeZone } from "../../app/modules/auth/users.server.ts";
-import { getMessageHistory } from "../../app/modules/sms/history.server.ts";
-import { queueMessages } from "../../app/modules/sms/send.server.ts";
-import { loader } from "../../app/routes/sms/message-history.tsx";
-import { call, createTestUser, dataOf, makeRequest, type TestUser } from "../support/requests.ts";
-import { grantCredits } from "../support/sms.ts";
+import { getSqlite } from "#app/db/client.server.ts";
+import { setUserTimeZone } from "#app/modules/auth/users.server.ts";
+import { getMessageHistory } from "#app/modules/sms/history.server.ts";
+import { queueMessages } from "#app/modules/sms/send.server.ts";
+import { loader } from "#app/routes/sms/message-history.tsx";
+import { call, createTestUser, dataOf, makeRequest, type TestUser } from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
 
 type History = {
   messages: { id: number; body: string; toPhone: string; status: string }[];
@@ -94,10 +94,16 @@ describe("getMessageHistory's links", () => {
   it("keys the next page from this page's last id and the previous one from its first; page 1 has no cursor", async () => {
     const { user, ids } = await userWithMessages(25);
     const newestFirst = ids.slice().reverse();
-    expect(getMessageHistory(user.id, 1)).toMatchObject({ previousHref: null, nextHref: `?page=2&after=${newestFirst[9]}` });
+    expect(getMessageHistory(user.id, 1)).toMatchObject({
+      previousHref: null,
+      nextHref: `?page=2&after=${newestFirst[9]}`,
+    });
     const page2 = getMessageHistory(user.id, 2, { after: newestFirst[9] });
     expect(page2).toMatchObject({ previousHref: "?page=1", nextHref: `?page=3&after=${newestFirst[19]}` });
-    expect(getMessageHistory(user.id, 3)).toMatchObject({ previousHref: `?page=2&before=${newestFirst[20]}`, nextHref: null });
+    expect(getMessageHistory(user.id, 3)).toMatchObject({
+      previousHref: `?page=2&before=${newestFirst[20]}`,
+      nextHref: null,
+    });
   });
 
   it("has no links for an empty history", async () => {

@@ -1,22 +1,30 @@
 // The worker's record keeping around the transport: claims, early receipts, the simulator and the
 // reconciler that repairs what a crash leaves behind.
 import { afterEach, describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { smsOutbox, smsPendingReceipts } from "../../app/db/schema/sms.ts";
-import { getBalance } from "../../app/modules/credits/ledger.server.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { smsOutbox, smsPendingReceipts } from "#app/db/schema/sms.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import {
   applyReceipts,
   claimMessage,
   recordAccepted,
   requeueMessage,
   sendQueuedMessage,
-} from "../../app/modules/sms/dispatch.server.ts";
-import { INTERRUPTED_REASON, MAX_REQUEUES, OUTBOX_GRACE_MS, reconcileSms } from "../../app/modules/sms/reconcile.server.ts";
-import { queueMessage } from "../../app/modules/sms/send.server.ts";
-import { SIMULATOR_NUMBERS, SimulatorTransport } from "../../app/modules/sms/transports/simulator.server.ts";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { createTestUser } from "../support/requests.ts";
-import { grantCredits, ledgerKeys, messageParts, messageRow, outboxHas, sendJobsFor, waitForStatus } from "../support/sms.ts";
+} from "#app/modules/sms/dispatch.server.ts";
+import { INTERRUPTED_REASON, MAX_REQUEUES, OUTBOX_GRACE_MS, reconcileSms } from "#app/modules/sms/reconcile.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { SIMULATOR_NUMBERS, SimulatorTransport } from "#app/modules/sms/transports/simulator.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import {
+  grantCredits,
+  ledgerKeys,
+  messageParts,
+  messageRow,
+  outboxHas,
+  sendJobsFor,
+  waitForStatus,
+} from "#tests/support/sms.ts";
 
 const simulator = new SimulatorTransport({ dlrMs: 5, onReceipts: applyReceipts });
 
@@ -50,11 +58,23 @@ describe("sending a queued message", () => {
   it("keeps a receipt that arrives before the submit is recorded and applies it then", async () => {
     const { id } = await queuedMessage();
     await applyReceipts([{ providerId: "early-1", status: "delivered", error: null }]);
-    expect(getDb().select().from(smsPendingReceipts).all().map((r) => r.providerId)).toContain("early-1");
+    expect(
+      getDb()
+        .select()
+        .from(smsPendingReceipts)
+        .all()
+        .map((r) => r.providerId),
+    ).toContain("early-1");
     expect(await claimMessage(id)).toBe(true);
     recordAccepted(id, [{ part: 1, providerId: "early-1" }]);
     expect(messageRow(id)?.status).toBe("delivered");
-    expect(getDb().select().from(smsPendingReceipts).all().map((r) => r.providerId)).not.toContain("early-1");
+    expect(
+      getDb()
+        .select()
+        .from(smsPendingReceipts)
+        .all()
+        .map((r) => r.providerId),
+    ).not.toContain("early-1");
   });
 
   it("goes back to the queue after a temporary error, keeping the parts already accepted", async () => {
@@ -80,7 +100,10 @@ describe("the simulator's numbers", () => {
     const undelivered = await queueMessage(user.id, { to: SIMULATOR_NUMBERS.undelivered, body: "b" });
     const silent = await queueMessage(user.id, { to: SIMULATOR_NUMBERS.noReceipt, body: "c" });
     for (const m of [rejected, undelivered, silent]) await sendQueuedMessage(simulator, m.id);
-    expect(messageRow(rejected.id)).toMatchObject({ status: "failed", error: "Rejected by the carrier (simulated): invalid destination" });
+    expect(messageRow(rejected.id)).toMatchObject({
+      status: "failed",
+      error: "Rejected by the carrier (simulated): invalid destination",
+    });
     expect(ledgerKeys(user.id)).toContain(`msg:${rejected.id}:refund`);
     expect(getBalance(user.id)).toBe(1);
     await waitForStatus(undelivered.id, "undelivered");
@@ -161,6 +184,12 @@ describe("the reconciler", () => {
   it("forgets receipts that never found their message after an hour", async () => {
     await applyReceipts([{ providerId: "orphan-1", status: "delivered", error: null }]);
     expect((await reconcileAfter(3_600_001)).receiptsPurged).toBeGreaterThanOrEqual(1);
-    expect(getDb().select().from(smsPendingReceipts).all().map((r) => r.providerId)).not.toContain("orphan-1");
+    expect(
+      getDb()
+        .select()
+        .from(smsPendingReceipts)
+        .all()
+        .map((r) => r.providerId),
+    ).not.toContain("orphan-1");
   });
 });

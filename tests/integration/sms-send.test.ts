@@ -2,14 +2,14 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "../../app/db/client.server.ts";
-import { smsMessages } from "../../app/db/schema/sms.ts";
-import { getBalance, getLedgerSum, InsufficientCreditsError } from "../../app/modules/credits/ledger.server.ts";
-import { queueMessage, queueMessages } from "../../app/modules/sms/send.server.ts";
-import { action as documentationAction } from "../../app/routes/sms/documentation.tsx";
-import { action as sendSmsAction, loader as sendSmsLoader } from "../../app/routes/sms/send-sms.tsx";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
-import { grantCredits, ledgerKeys, messageRow, outboxHas, sendJobsFor } from "../support/sms.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
+import { getBalance, getLedgerSum, InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { queueMessage, queueMessages } from "#app/modules/sms/send.server.ts";
+import { action as documentationAction } from "#app/routes/sms/documentation.tsx";
+import { action as sendSmsAction, loader as sendSmsLoader } from "#app/routes/sms/send-sms.tsx";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { grantCredits, ledgerKeys, messageRow, outboxHas, sendJobsFor } from "#tests/support/sms.ts";
 
 type Reply = { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
 
@@ -23,7 +23,12 @@ describe("queueMessages", () => {
     grantCredits(user.id, 5);
     const sent = await queueMessage(user.id, { to: "+12025550140", body: "x".repeat(161) });
     expect(sent).toMatchObject({ segments: 2, credits: 2, duplicate: false });
-    expect(messageRow(sent.id)).toMatchObject({ status: "queued", toPhone: "+12025550140", encoding: "GSM-7", source: "web" });
+    expect(messageRow(sent.id)).toMatchObject({
+      status: "queued",
+      toPhone: "+12025550140",
+      encoding: "GSM-7",
+      source: "web",
+    });
     expect(outboxHas(sent.id)).toBe(true);
     expect(getBalance(user.id)).toBe(3);
     expect(ledgerKeys(user.id)).toContain(`msg:${sent.id}:debit`);
@@ -50,7 +55,13 @@ describe("queueMessages", () => {
   it("sends nothing for a duplicate schedule occurrence or API reference", async () => {
     const user = await createTestUser();
     grantCredits(user.id, 10);
-    const occurrence = { to: "+12025550144", body: "weekly", source: "schedule" as const, scheduleId: 77, occurrenceAt: 1_800_000_000_000 };
+    const occurrence = {
+      to: "+12025550144",
+      body: "weekly",
+      source: "schedule" as const,
+      scheduleId: 77,
+      occurrenceAt: 1_800_000_000_000,
+    };
     const first = await queueMessage(user.id, occurrence);
     const again = await queueMessage(user.id, occurrence);
     expect(again).toMatchObject({ id: first.id, duplicate: true });
@@ -73,7 +84,9 @@ describe("queueMessages", () => {
     grantCredits(user.id, 50);
     await expect(queueMessage(user.id, { to: "2025550146", body: "hi" })).rejects.toThrow(/E\.164/);
     await expect(queueMessage(user.id, { to: "+12025550146", body: "" })).rejects.toThrow(/segments/);
-    await expect(queueMessage(user.id, { to: "+12025550146", body: "z".repeat(153 * 10 + 1) })).rejects.toThrow(/segments/);
+    await expect(queueMessage(user.id, { to: "+12025550146", body: "z".repeat(153 * 10 + 1) })).rejects.toThrow(
+      /segments/,
+    );
   });
 });
 
@@ -83,7 +96,10 @@ describe("concurrent sends against a small balance", () => {
     grantCredits(user.id, 10);
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        call(sendSmsAction, makeRequest("/sms/sendSms", { user, form: { phoneNumber: "+12025550150", message: `hello ${i}` } })),
+        call(
+          sendSmsAction,
+          makeRequest("/sms/sendSms", { user, form: { phoneNumber: "+12025550150", message: `hello ${i}` } }),
+        ),
       ),
     );
     expect(results.filter((r) => locationOf(r) === "/sms/sendSms")).toHaveLength(10);
@@ -97,7 +113,9 @@ describe("concurrent sends against a small balance", () => {
     const user = await createTestUser();
     grantCredits(user.id, 10);
     const children = Array.from({ length: 3 }, () =>
-      spawn(process.execPath, ["tests/support/send-burst.ts", String(user.id), "10"], { stdio: ["pipe", "pipe", "inherit"] }),
+      spawn(process.execPath, ["tests/support/send-burst.ts", String(user.id), "10"], {
+        stdio: ["pipe", "pipe", "inherit"],
+      }),
     );
     const lines = children.map((child) => createInterface({ input: child.stdout! })[Symbol.asyncIterator]());
     // Start them together: each waits for "go" after saying it is ready.
@@ -185,8 +203,13 @@ describe("the send form's action", () => {
 
   it("asks for login first", async () => {
     expect(locationOf(await call(sendSmsLoader, makeRequest("/sms/sendSms")))).toMatch(/^\/login\?redirectTo=/);
-    const posted = await call(sendSmsAction, makeRequest("/sms/sendSms", { form: { phoneNumber: "+12025550163", message: "hi" } }));
+    const posted = await call(
+      sendSmsAction,
+      makeRequest("/sms/sendSms", { form: { phoneNumber: "+12025550163", message: "hi" } }),
+    );
     expect(locationOf(posted)).toMatch(/^\/login/);
-    expect(getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.toPhone, "+12025550163")).get()!.n).toBe(0);
+    expect(
+      getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.toPhone, "+12025550163")).get()!.n,
+    ).toBe(0);
   });
 });

@@ -7,18 +7,18 @@ vi.hoisted(() => {
   process.env.SMS_RETRY_ATTEMPTS = "4";
 });
 
-import { getDb } from "../../app/db/client.server.ts";
-import { smsPendingReceipts } from "../../app/db/schema/sms.ts";
-import { getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
-import { applyReceipts } from "../../app/modules/sms/dispatch.server.ts";
-import { queueMessage, queueMessages } from "../../app/modules/sms/send.server.ts";
-import { SmppTransport } from "../../app/modules/sms/transports/smpp.server.ts";
-import { createSmsSendJob } from "../../worker/jobs/sms-send.ts";
-import { type RunningWorkers, startWorkers } from "../../worker/workers.ts";
-import { SMPP_STATUS, TestSmsc } from "../support/smpp-server.ts";
-import { createTestUser } from "../support/requests.ts";
-import { grantCredits, ledgerKeys, messageParts, messageRow, waitForStatus } from "../support/sms.ts";
-import { waitFor } from "../support/wait.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { smsPendingReceipts } from "#app/db/schema/sms.ts";
+import { getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
+import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
+import { queueMessage, queueMessages } from "#app/modules/sms/send.server.ts";
+import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
+import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
+import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
+import { SMPP_STATUS, TestSmsc } from "#tests/support/smpp-server.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits, ledgerKeys, messageParts, messageRow, waitForStatus } from "#tests/support/sms.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 let smsc: TestSmsc;
 let transport: SmppTransport;
@@ -156,7 +156,9 @@ describe("delivery receipts", () => {
     try {
       const user = await customer(3);
       const { id } = await queueMessage(user.id, { to: "+12025550114", body: "z".repeat(200) });
-      await waitFor(() => messageParts(id).filter((p) => p.status === "delivered").length === 1, { what: "part 1 delivered" });
+      await waitFor(() => messageParts(id).filter((p) => p.status === "delivered").length === 1, {
+        what: "part 1 delivered",
+      });
       expect(messageRow(id)?.status).toBe("submitted");
       smsc.sendReceipt(submitsTo("12025550114").find((s) => s.concat?.sequence === 2)!.messageId, "DELIVRD");
       await waitForStatus(id, "delivered");
@@ -170,7 +172,9 @@ describe("delivery receipts", () => {
     try {
       const user = await customer(1);
       const { id } = await queueMessage(user.id, { to: "+12025550115", body: "race" });
-      await waitFor(() => getDb().select().from(smsPendingReceipts).all().length > 0, { what: "the early receipt to be kept" });
+      await waitFor(() => getDb().select().from(smsPendingReceipts).all().length > 0, {
+        what: "the early receipt to be kept",
+      });
       await waitForStatus(id, "delivered");
       expect(getDb().select().from(smsPendingReceipts).all()).toEqual([]);
     } finally {
@@ -234,7 +238,10 @@ describe("the SMSC dropping the connection", () => {
     smsc.dropAfter(5);
     const { messages } = await queueMessages(
       user.id,
-      Array.from({ length: 40 }, (_, i) => ({ to: `+1202555${String(2000 + i).padStart(4, "0")}`, body: `batch message ${i}` })),
+      Array.from({ length: 40 }, (_, i) => ({
+        to: `+1202555${String(2000 + i).padStart(4, "0")}`,
+        body: `batch message ${i}`,
+      })),
     );
     for (const m of messages) await waitForStatus(m.id, "delivered", 30_000);
     expect(smsc.counters.dropped - before.dropped).toBe(1);
@@ -255,7 +262,14 @@ describe("the SMSC dropping the connection", () => {
 describe("the SMPP session", () => {
   it("keeps the link alive with enquire_link and unbinds when it closes", async () => {
     const before = { ...smsc.counters };
-    const session = new SmppTransport({ url: smsc.url(), sourceAddr: "SMSGateway", tps: 0, window: 1, onReceipts: applyReceipts, enquireLinkMs: 20 });
+    const session = new SmppTransport({
+      url: smsc.url(),
+      sourceAddr: "SMSGateway",
+      tps: 0,
+      window: 1,
+      onReceipts: applyReceipts,
+      enquireLinkMs: 20,
+    });
     expect(await session.ready()).toBe(true);
     await waitFor(() => smsc.counters.enquireLinks - before.enquireLinks >= 2, { what: "two enquire_link" });
     await session.close();

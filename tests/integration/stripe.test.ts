@@ -2,23 +2,23 @@
 // signed with the SDK's own test helper. Stripe is configured before the app first reads its environment.
 import Stripe from "stripe";
 import { afterAll, describe, expect, it } from "vitest";
-import { startFakeStripe } from "../support/fake-stripe.ts";
-import { getDb } from "../../app/db/client.server.ts";
-import { packages } from "../../app/db/schema/shop.ts";
-import { seedDatabase } from "../../app/modules/seed/seed.server.ts";
-import { creditLedger } from "../../app/db/schema/core.ts";
-import { book, getBalance, getLedgerSum } from "../../app/modules/credits/ledger.server.ts";
-import { getCartCount } from "../../app/modules/shop/cart.server.ts";
-import { getOrder } from "../../app/modules/shop/orders.server.ts";
-import { contentSecurityPolicy } from "../../app/utils/csp.server.ts";
-import * as payment from "../../app/routes/shop/payment.tsx";
-import * as paymentReturn from "../../app/routes/shop/payment-return.tsx";
-import * as webhook from "../../app/routes/shop/stripe-webhook.tsx";
-import * as orderDetails from "../../app/routes/shop/order-details.tsx";
-import { getToast } from "../../app/utils/toast.server.ts";
+import { startFakeStripe } from "#tests/support/fake-stripe.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { seedDatabase } from "#app/modules/seed/seed.server.ts";
+import { creditLedger } from "#app/db/schema/core.ts";
+import { book, getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
+import { getCartCount } from "#app/modules/shop/cart.server.ts";
+import { getOrder } from "#app/modules/shop/orders.server.ts";
+import { contentSecurityPolicy } from "#app/utils/csp.server.ts";
+import * as payment from "#app/routes/shop/payment.tsx";
+import * as paymentReturn from "#app/routes/shop/payment-return.tsx";
+import * as webhook from "#app/routes/shop/stripe-webhook.tsx";
+import * as orderDetails from "#app/routes/shop/order-details.tsx";
+import { getToast } from "#app/utils/toast.server.ts";
 import { eq } from "drizzle-orm";
-import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
-import { addToCart, call, placeOrder } from "../support/shop.ts";
+import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { addToCart, call, placeOrder } from "#tests/support/shop.ts";
 
 const fake = await startFakeStripe();
 const WEBHOOK_SECRET = "whsec_test_secret";
@@ -40,7 +40,10 @@ async function pendingOrder(user: TestUser, quantity = 2) {
 }
 
 async function createIntent(user: TestUser, orderId: number) {
-  const result = await call(payment.action, makeRequest(`/payment?orderId=${orderId}`, { user, form: { intent: "stripe-intent" } }));
+  const result = await call(
+    payment.action,
+    makeRequest(`/payment?orderId=${orderId}`, { user, form: { intent: "stripe-intent" } }),
+  );
   return result as { clientSecret: string };
 }
 
@@ -53,7 +56,14 @@ function webhookRequest(payload: string, signature: string | null) {
 }
 
 function event(type: string, object: unknown) {
-  return JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: "event", type, api_version: Stripe.API_VERSION, created: Math.floor(Date.now() / 1000), data: { object } });
+  return JSON.stringify({
+    id: `evt_${Math.random().toString(36).slice(2)}`,
+    object: "event",
+    type,
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  });
 }
 
 const sign = (payload: string, timestamp = Math.floor(Date.now() / 1000), secret = WEBHOOK_SECRET) =>
@@ -63,7 +73,9 @@ describe("Stripe payments", () => {
   it("the payment page offers Stripe, and the page's policy lets Stripe.js, its frames and Checkout in", async () => {
     const user = await createTestUser();
     const order = await pendingOrder(user);
-    const page = dataOf<{ stripe: { publishableKey: string } | null }>(await call(payment.loader, makeRequest(`/payment?orderId=${order.id}`, { user })));
+    const page = dataOf<{ stripe: { publishableKey: string } | null }>(
+      await call(payment.loader, makeRequest(`/payment?orderId=${order.id}`, { user })),
+    );
     expect(page.stripe).toEqual({ publishableKey: "pk_test_fake" });
     const csp = contentSecurityPolicy("n");
     expect(csp).toContain("script-src 'self' 'nonce-n' https://js.stripe.com https://*.js.stripe.com");
@@ -77,22 +89,41 @@ describe("Stripe payments", () => {
     const order = await pendingOrder(user);
     const [first, second] = await Promise.all([createIntent(user, order.id), createIntent(user, order.id)]);
     expect(second.clientSecret).toBe(first.clientSecret);
-    const creates = fake.requests.filter((r) => r.method === "POST" && r.path === "/v1/payment_intents" && r.body.metadata && (r.body.metadata as { orderId: string }).orderId === String(order.id));
-    expect(creates.map((r) => r.idempotencyKey)).toEqual([`order-${order.id}-payment-intent`, `order-${order.id}-payment-intent`]);
-    expect(creates[0].body).toMatchObject({ amount: String(2 * pack.priceCents), currency: "usd", automatic_payment_methods: { enabled: "true" } });
+    const creates = fake.requests.filter(
+      (r) =>
+        r.method === "POST" &&
+        r.path === "/v1/payment_intents" &&
+        r.body.metadata &&
+        (r.body.metadata as { orderId: string }).orderId === String(order.id),
+    );
+    expect(creates.map((r) => r.idempotencyKey)).toEqual([
+      `order-${order.id}-payment-intent`,
+      `order-${order.id}-payment-intent`,
+    ]);
+    expect(creates[0].body).toMatchObject({
+      amount: String(2 * pack.priceCents),
+      currency: "usd",
+      automatic_payment_methods: { enabled: "true" },
+    });
     const intentId = intentIdOf(first.clientSecret);
     expect(getOrder(order.id)!.providerRef).toBe(intentId);
     // Later visits reuse the stored intent instead of making another.
     const before = fake.requests.length;
     expect((await createIntent(user, order.id)).clientSecret).toBe(first.clientSecret);
-    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/payment_intents/${intentId}`]);
+    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v1/payment_intents/${intentId}`,
+    ]);
   });
 
   it("the return page confirms only what Stripe reports as paid, and grants once", async () => {
     const user = await createTestUser();
     const order = await pendingOrder(user);
     const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
-    const back = () => call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user }));
+    const back = () =>
+      call(
+        paymentReturn.loader,
+        makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user }),
+      );
 
     expect(locationOf(await back())).toBe(`/failed?orderId=${order.id}`);
     expect(getOrder(order.id)!.status).toBe("Pending");
@@ -110,9 +141,14 @@ describe("Stripe payments", () => {
     const order = await pendingOrder(user);
     const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
     fake.succeed(intentId, { amount: 1, amount_received: 1 });
-    expect(locationOf(await call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user })))).toBe(
-      `/failed?orderId=${order.id}`,
-    );
+    expect(
+      locationOf(
+        await call(
+          paymentReturn.loader,
+          makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user }),
+        ),
+      ),
+    ).toBe(`/failed?orderId=${order.id}`);
     fake.succeed(intentId, { amount: order.totalCents, currency: "eur" });
     const signed = event("payment_intent.succeeded", fake.intents.get(intentId));
     expect(statusOf(await webhook.action({ request: webhookRequest(signed, sign(signed)) } as never))).toBe(200);
@@ -123,11 +159,19 @@ describe("Stripe payments", () => {
   it("without JavaScript, pays through Stripe Checkout and comes back confirmed", async () => {
     const user = await createTestUser();
     const order = await pendingOrder(user, 3);
-    const result = await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-checkout", amount: "1" } }));
+    const result = await call(
+      payment.action,
+      makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-checkout", amount: "1" } }),
+    );
     const location = locationOf(result)!;
     expect(location).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
     const sessionId = location.split("/").pop()!;
-    const created = fake.requests.find((r) => r.path === "/v1/checkout/sessions" && r.method === "POST" && (r.body.metadata as { orderId: string }).orderId === String(order.id))!;
+    const created = fake.requests.find(
+      (r) =>
+        r.path === "/v1/checkout/sessions" &&
+        r.method === "POST" &&
+        (r.body.metadata as { orderId: string }).orderId === String(order.id),
+    )!;
     expect(created.idempotencyKey).toBe(`order-${order.id}-checkout`);
     expect(created.body).toMatchObject({
       mode: "payment",
@@ -137,10 +181,16 @@ describe("Stripe payments", () => {
       cancel_url: `http://localhost/payment?orderId=${order.id}`,
     });
 
-    const unpaid = await call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&session_id=${sessionId}`, { user }));
+    const unpaid = await call(
+      paymentReturn.loader,
+      makeRequest(`/payment/return?orderId=${order.id}&session_id=${sessionId}`, { user }),
+    );
     expect(locationOf(unpaid)).toBe(`/failed?orderId=${order.id}`);
     fake.completeSession(sessionId);
-    const paid = await call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&session_id=${sessionId}`, { user }));
+    const paid = await call(
+      paymentReturn.loader,
+      makeRequest(`/payment/return?orderId=${order.id}&session_id=${sessionId}`, { user }),
+    );
     expect(locationOf(paid)).toBe(`/order/orderconfirmed/${order.id}`);
     expect(getBalance(user.id)).toBe(3 * pack.credits);
   });
@@ -150,11 +200,32 @@ describe("Stripe payments", () => {
     const bob = await createTestUser();
     const order = await pendingOrder(alice);
     expect(statusOf(await call(payment.loader, makeRequest(`/payment?orderId=${order.id}`, { user: bob })))).toBe(404);
-    expect(statusOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user: bob, form: { intent: "stripe-intent" } })))).toBe(404);
-    expect(statusOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user: bob, form: { intent: "stripe-checkout" } })))).toBe(404);
+    expect(
+      statusOf(
+        await call(
+          payment.action,
+          makeRequest(`/payment?orderId=${order.id}`, { user: bob, form: { intent: "stripe-intent" } }),
+        ),
+      ),
+    ).toBe(404);
+    expect(
+      statusOf(
+        await call(
+          payment.action,
+          makeRequest(`/payment?orderId=${order.id}`, { user: bob, form: { intent: "stripe-checkout" } }),
+        ),
+      ),
+    ).toBe(404);
     const intentId = intentIdOf((await createIntent(alice, order.id)).clientSecret);
     fake.succeed(intentId);
-    expect(statusOf(await call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user: bob })))).toBe(404);
+    expect(
+      statusOf(
+        await call(
+          paymentReturn.loader,
+          makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user: bob }),
+        ),
+      ),
+    ).toBe(404);
     expect(getOrder(order.id)!.status).toBe("Pending");
     expect(getBalance(bob.id)).toBe(0);
   });
@@ -166,7 +237,9 @@ describe("Stripe webhook", () => {
     const order = await pendingOrder(user);
     const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
     const payload = event("payment_intent.succeeded", fake.succeed(intentId));
-    const responses = await Promise.all(Array.from({ length: 5 }, () => webhook.action({ request: webhookRequest(payload, sign(payload)) } as never)));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => webhook.action({ request: webhookRequest(payload, sign(payload)) } as never)),
+    );
     expect(responses.map((r) => (r as Response).status)).toEqual([200, 200, 200, 200, 200]);
     expect(getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: intentId });
     expect(getBalance(user.id)).toBe(2 * pack.credits);
@@ -209,7 +282,12 @@ describe("Stripe webhook", () => {
   it("checkout.session.completed confirms a Checkout payment", async () => {
     const user = await createTestUser();
     const order = await pendingOrder(user);
-    const location = locationOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-checkout" } })))!;
+    const location = locationOf(
+      await call(
+        payment.action,
+        makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-checkout" } }),
+      ),
+    )!;
     const session = fake.completeSession(location.split("/").pop()!);
     const payload = event("checkout.session.completed", session);
     expect(statusOf(await webhook.action({ request: webhookRequest(payload, sign(payload)) } as never))).toBe(200);
@@ -228,20 +306,28 @@ async function paidOrder(user: TestUser, quantity = 2) {
   const order = await pendingOrder(user, quantity);
   const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
   fake.succeed(intentId);
-  expect(locationOf(await call(paymentReturn.loader, makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user })))).toBe(
-    `/order/orderconfirmed/${order.id}`,
-  );
+  expect(
+    locationOf(
+      await call(
+        paymentReturn.loader,
+        makeRequest(`/payment/return?orderId=${order.id}&payment_intent=${intentId}`, { user }),
+      ),
+    ),
+  ).toBe(`/order/orderconfirmed/${order.id}`);
   return { order: getOrder(order.id)!, intentId };
 }
 
 /** The same signed event delivered five times at once, as Stripe's retries can. */
 async function deliverFiveTimes(type: string, object: unknown) {
   const payload = event(type, object);
-  const responses = await Promise.all(Array.from({ length: 5 }, () => webhook.action({ request: webhookRequest(payload, sign(payload)) } as never)));
+  const responses = await Promise.all(
+    Array.from({ length: 5 }, () => webhook.action({ request: webhookRequest(payload, sign(payload)) } as never)),
+  );
   expect(responses.map((r) => (r as Response).status)).toEqual([200, 200, 200, 200, 200]);
 }
 
-const ledgerOf = (userId: number) => getDb().select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(creditLedger.id).all();
+const ledgerOf = (userId: number) =>
+  getDb().select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(creditLedger.id).all();
 
 describe("Stripe refunds and disputes take the order's credits back", () => {
   it("charge.refunded delivered five times takes all credits back once and the order is Refunded", async () => {
@@ -250,9 +336,16 @@ describe("Stripe refunds and disputes take the order's credits back", () => {
     await deliverFiveTimes("charge.refunded", fake.refund(intentId));
     expect(getBalance(user.id)).toBe(0);
     expect(getLedgerSum(user.id)).toBe(0);
-    expect(getOrder(order.id)).toMatchObject({ status: "Refunded", refundedCents: order.totalCents, creditsReversed: order.totalCredits, creditsShortfall: 0 });
+    expect(getOrder(order.id)).toMatchObject({
+      status: "Refunded",
+      refundedCents: order.totalCents,
+      creditsReversed: order.totalCredits,
+      creditsShortfall: 0,
+    });
     const reversals = ledgerOf(user.id).filter((e) => e.kind === "reversal");
-    expect(reversals).toEqual([expect.objectContaining({ amount: -order.totalCredits, shortfall: 0, note: `Order ${order.id} refunded` })]);
+    expect(reversals).toEqual([
+      expect.objectContaining({ amount: -order.totalCredits, shortfall: 0, note: `Order ${order.id} refunded` }),
+    ]);
   });
 
   it("credits already spent are a shortfall on the order and the ledger, never a negative balance", async () => {
@@ -264,7 +357,9 @@ describe("Stripe refunds and disputes take the order's credits back", () => {
     expect(getBalance(user.id)).toBe(0);
     expect(getLedgerSum(user.id)).toBe(0);
     expect(getOrder(order.id)).toMatchObject({ status: "Refunded", creditsReversed: 30, creditsShortfall: spent });
-    expect(ledgerOf(user.id).filter((e) => e.kind === "reversal")).toEqual([expect.objectContaining({ amount: -30, shortfall: spent })]);
+    expect(ledgerOf(user.id).filter((e) => e.kind === "reversal")).toEqual([
+      expect.objectContaining({ amount: -30, shortfall: spent }),
+    ]);
 
     // Everything spent: the entry still records what could not be taken back.
     const broke = await createTestUser();
@@ -272,8 +367,14 @@ describe("Stripe refunds and disputes take the order's credits back", () => {
     book({ userId: broke.id, kind: "debit", amount: -second.order.totalCredits, key: `spent:${second.order.id}` });
     await deliverFiveTimes("charge.refunded", fake.refund(second.intentId));
     expect(getBalance(broke.id)).toBe(0);
-    expect(getOrder(second.order.id)).toMatchObject({ status: "Refunded", creditsReversed: 0, creditsShortfall: second.order.totalCredits });
-    expect(ledgerOf(broke.id).filter((e) => e.kind === "reversal")).toEqual([expect.objectContaining({ amount: 0, shortfall: second.order.totalCredits })]);
+    expect(getOrder(second.order.id)).toMatchObject({
+      status: "Refunded",
+      creditsReversed: 0,
+      creditsShortfall: second.order.totalCredits,
+    });
+    expect(ledgerOf(broke.id).filter((e) => e.kind === "reversal")).toEqual([
+      expect.objectContaining({ amount: 0, shortfall: second.order.totalCredits }),
+    ]);
   });
 
   it("a partial refund takes back its share (rounded down), a later one the rest, whatever order they arrive in", async () => {
@@ -292,7 +393,11 @@ describe("Stripe refunds and disputes take the order's credits back", () => {
     const partly = await paidOrder(other, 3);
     await deliverFiveTimes("charge.refunded", fake.refund(partly.intentId, third));
     const share = Math.floor((partly.order.totalCredits * third) / partly.order.totalCents);
-    expect(getOrder(partly.order.id)).toMatchObject({ status: "Confirmed", refundedCents: third, creditsReversed: share });
+    expect(getOrder(partly.order.id)).toMatchObject({
+      status: "Confirmed",
+      refundedCents: third,
+      creditsReversed: share,
+    });
     expect(getBalance(other.id)).toBe(partly.order.totalCredits - share);
     await deliverFiveTimes("charge.refunded", fake.refund(partly.intentId));
     expect(getOrder(partly.order.id)).toMatchObject({ status: "Refunded", creditsReversed: partly.order.totalCredits });
@@ -306,11 +411,19 @@ describe("Stripe refunds and disputes take the order's credits back", () => {
     await deliverFiveTimes("charge.dispute.created", fake.dispute(intentId));
     expect(getBalance(user.id)).toBe(0);
     expect(getLedgerSum(user.id)).toBe(0);
-    expect(getOrder(order.id)).toMatchObject({ status: "Disputed", creditsReversed: order.totalCredits - 10, creditsShortfall: 10 });
+    expect(getOrder(order.id)).toMatchObject({
+      status: "Disputed",
+      creditsReversed: order.totalCredits - 10,
+      creditsShortfall: 10,
+    });
     expect(ledgerOf(user.id).filter((e) => e.kind === "reversal")).toHaveLength(1);
     // A refund after the dispute has nothing left to take.
     await deliverFiveTimes("charge.refunded", fake.refund(intentId));
-    expect(getOrder(order.id)).toMatchObject({ status: "Disputed", creditsReversed: order.totalCredits - 10, creditsShortfall: 10 });
+    expect(getOrder(order.id)).toMatchObject({
+      status: "Disputed",
+      creditsReversed: order.totalCredits - 10,
+      creditsShortfall: 10,
+    });
     expect(ledgerOf(user.id).filter((e) => e.kind === "reversal")).toHaveLength(1);
   });
 
@@ -326,14 +439,23 @@ describe("Stripe refunds and disputes take the order's credits back", () => {
 
 describe("an admin cancelling a Pending order cancels its payment", () => {
   const cancel = (admin: TestUser, orderId: number) =>
-    call(orderDetails.action, makeRequest(`/order/orderDetails/${orderId}`, { user: admin, form: { status: "Cancelled" } }), { id: String(orderId) });
+    call(
+      orderDetails.action,
+      makeRequest(`/order/orderDetails/${orderId}`, { user: admin, form: { status: "Cancelled" } }),
+      { id: String(orderId) },
+    );
 
   it("cancels the PaymentIntent and the Checkout Session, and the customer can no longer pay", async () => {
     const admin = await createTestUser("admin");
     const user = await createTestUser();
     const order = await pendingOrder(user);
     const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
-    const checkout = locationOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-checkout" } })))!;
+    const checkout = locationOf(
+      await call(
+        payment.action,
+        makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-checkout" } }),
+      ),
+    )!;
     const sessionId = checkout.split("/").pop()!;
     expect(getOrder(order.id)!.checkoutSessionRef).toBe(sessionId);
 
@@ -346,7 +468,9 @@ describe("an admin cancelling a Pending order cancels its payment", () => {
     expect(() => fake.completeSession(sessionId)).toThrow(/cannot be paid/);
     // The payment page sends the customer to the order instead of taking money.
     for (const intent of ["stripe-intent", "stripe-checkout"]) {
-      expect(locationOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent } })))).toBe(`/order/orderDetails/${order.id}`);
+      expect(
+        locationOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent } }))),
+      ).toBe(`/order/orderDetails/${order.id}`);
     }
     expect(getBalance(user.id)).toBe(0);
   });
@@ -382,9 +506,13 @@ describe("an admin cancelling a Pending order cancels its payment", () => {
     const user = await createTestUser();
     const order = await pendingOrder(user);
     const result = await cancel(admin, order.id);
-    expect(await getToast(new Request("http://localhost", { headers: { Cookie: (result as Response).headers.get("Set-Cookie")!.split(";")[0] } })).then((t) => t.toast?.description)).toBe(
-      "Order cancelled. It was never paid, so no credits were involved.",
-    );
+    expect(
+      await getToast(
+        new Request("http://localhost", {
+          headers: { Cookie: (result as Response).headers.get("Set-Cookie")!.split(";")[0] },
+        }),
+      ).then((t) => t.toast?.description),
+    ).toBe("Order cancelled. It was never paid, so no credits were involved.");
     expect(getOrder(order.id)!.status).toBe("Cancelled");
   });
 });

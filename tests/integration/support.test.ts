@@ -1,18 +1,18 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { getDb } from "../../app/db/client.server.ts";
-import { supportRequests } from "../../app/db/schema/support.ts";
-import { deliverSupportRequest, reconcileSupportMail } from "../../app/modules/support/mail.server.ts";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { action as contactAction } from "../../app/routes/content/contact.tsx";
-import { action as supportAction, loader as supportLoader } from "../../app/routes/content/support.tsx";
-import { startWorkers } from "../../worker/workers.ts";
-import { supportMail } from "../../worker/jobs/support-mail.ts";
-import { freePort } from "../../server/free-port.ts";
-import { startSmtpSink } from "../support/smtp.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
-import { waitFor } from "../support/wait.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { supportRequests } from "#app/db/schema/support.ts";
+import { deliverSupportRequest, reconcileSupportMail } from "#app/modules/support/mail.server.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { action as contactAction } from "#app/routes/content/contact.tsx";
+import { action as supportAction, loader as supportLoader } from "#app/routes/content/support.tsx";
+import { startWorkers } from "#worker/workers.ts";
+import { supportMail } from "#worker/jobs/support-mail.ts";
+import { freePort } from "#server/free-port.ts";
+import { startSmtpSink } from "#tests/support/smtp.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 // The mail server's address must be known before the app reads its configuration: the tests
 // start the sink on this port when they want a mail server.
@@ -26,7 +26,8 @@ process.env.SUPPORT_MAIL_RETRY_MAX_MS = "200";
 
 type Reply = { error?: Record<string, string[] | null> };
 
-const rowsFrom = (email: string) => getDb().select().from(supportRequests).where(eq(supportRequests.email, email)).all();
+const rowsFrom = (email: string) =>
+  getDb().select().from(supportRequests).where(eq(supportRequests.email, email)).all();
 const rowById = (id: number) => getDb().select().from(supportRequests).where(eq(supportRequests.id, id)).get()!;
 const jobOf = (id: number) => getQueue(QUEUES.supportMail).getJob(`support-mail-${id}`);
 
@@ -64,7 +65,10 @@ describe("bad input changes nothing", () => {
 
   it("refuses an over-long message on the support form", async () => {
     const user = await createTestUser();
-    const result = await call(supportAction, makeRequest("/sms/support", { user, ip: freshIp(), form: { subject: "Hi", message: "x".repeat(5001) } }));
+    const result = await call(
+      supportAction,
+      makeRequest("/sms/support", { user, ip: freshIp(), form: { subject: "Hi", message: "x".repeat(5001) } }),
+    );
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.message).toEqual(["Message must be 5,000 characters or fewer"]);
     expect(getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(0);
@@ -96,7 +100,11 @@ describe("abuse limits", () => {
 
   it("limits the support form per account too, whatever the address", async () => {
     const user = await createTestUser();
-    const post = () => call(supportAction, makeRequest("/sms/support", { user, ip: freshIp(), form: { subject: "Help", message: "Please" } }));
+    const post = () =>
+      call(
+        supportAction,
+        makeRequest("/sms/support", { user, ip: freshIp(), form: { subject: "Help", message: "Please" } }),
+      );
     for (let i = 0; i < 5; i++) expect(locationOf(await post())).toBe("/sms/support");
     const refused = await post();
     expect(statusOf(refused)).toBe(429);
@@ -125,8 +133,17 @@ describe("saved first, then e-mailed by the queue", () => {
     expect((result as Response).headers.get("Set-Cookie")).toContain("en_toast=");
 
     const [row] = rowsFrom(form.email);
-    expect(row).toMatchObject({ source: "contact", name: "Zoë O'Brien", subject: form.subject, message: form.message, userId: null, status: "open" });
-    const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject?.includes(form.subject)), { timeout: 10_000 });
+    expect(row).toMatchObject({
+      source: "contact",
+      name: "Zoë O'Brien",
+      subject: form.subject,
+      message: form.message,
+      userId: null,
+      status: "open",
+    });
+    const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject?.includes(form.subject)), {
+      timeout: 10_000,
+    });
     expect(mail.envelope).toEqual({ from: "gateway@example.com", to: ["helpdesk@example.com"] });
     expect(mail.headers.from).toBe("SMS Gateway <gateway@example.com>");
     expect(mail.headers.to).toBe("helpdesk@example.com");
@@ -137,10 +154,13 @@ describe("saved first, then e-mailed by the queue", () => {
     expect(mail.text).toContain(`From: Zoë O'Brien <${form.email}>`);
     expect(mail.text).toContain(form.message);
 
-    const sent = await waitFor(() => {
-      const r = rowById(row.id);
-      return r.mailStatus === "sent" ? r : null;
-    }, { timeout: 10_000 });
+    const sent = await waitFor(
+      () => {
+        const r = rowById(row.id);
+        return r.mailStatus === "sent" ? r : null;
+      },
+      { timeout: 10_000 },
+    );
     expect(sent.mailAttempts).toBe(1);
     expect(sent.mailMessageId).toBe(mail.headers["message-id"]);
     expect(sent.mailSentAt).toBeInstanceOf(Date);
@@ -152,17 +172,25 @@ describe("saved first, then e-mailed by the queue", () => {
     const subject = `Cannot find my API key ${user.id}`;
     const result = await call(
       supportAction,
-      makeRequest("/sms/support", { user, ip: freshIp(), form: { subject, message: "Where is it?", name: "Mallory", email: "mallory@evil.example" } }),
+      makeRequest("/sms/support", {
+        user,
+        ip: freshIp(),
+        form: { subject, message: "Where is it?", name: "Mallory", email: "mallory@evil.example" },
+      }),
     );
     expect(locationOf(result)).toBe("/sms/support");
     const [row] = getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all();
     expect(row).toMatchObject({ source: "support", name: user.fullName, email: user.email, subject });
-    const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject === `[Support #${row.id}] ${subject}`), { timeout: 10_000 });
+    const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject === `[Support #${row.id}] ${subject}`), {
+      timeout: 10_000,
+    });
     expect(mail.headers["reply-to"]).toContain(`<${user.email}>`);
     expect(mail.text).toContain(`Account: user #${user.id}`);
     expect(mail.text).not.toContain("mallory");
 
-    const page = dataOf<{ recent: { subject: string }[] }>(await call(supportLoader, makeRequest("/sms/support", { user })));
+    const page = dataOf<{ recent: { subject: string }[] }>(
+      await call(supportLoader, makeRequest("/sms/support", { user })),
+    );
     expect(page.recent.map((r) => r.subject)).toEqual([subject]);
   });
 
@@ -174,22 +202,30 @@ describe("saved first, then e-mailed by the queue", () => {
     const [row] = rowsFrom(form.email);
 
     // The worker keeps trying: attempts grow and the connection error is recorded.
-    const failing = await waitFor(() => {
-      const r = rowById(row.id);
-      return r.mailAttempts >= 3 ? r : null;
-    }, { timeout: 10_000 });
+    const failing = await waitFor(
+      () => {
+        const r = rowById(row.id);
+        return r.mailAttempts >= 3 ? r : null;
+      },
+      { timeout: 10_000 },
+    );
     expect(failing.mailStatus).toBe("pending");
     expect(failing.mailLastError).toMatch(/ECONNREFUSED|connect/i);
     expect(await jobOf(row.id)).toBeTruthy();
 
     // A server that is back but busy (451) at first is retried too.
     sink = await startSmtpSink(smtp.port, { rejectFirst: 1 });
-    const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject?.endsWith(form.subject)), { timeout: 10_000 });
+    const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject?.endsWith(form.subject)), {
+      timeout: 10_000,
+    });
     expect(mail.headers["reply-to"]).toContain(form.email);
-    const sent = await waitFor(() => {
-      const r = rowById(row.id);
-      return r.mailStatus === "sent" ? r : null;
-    }, { timeout: 10_000 });
+    const sent = await waitFor(
+      () => {
+        const r = rowById(row.id);
+        return r.mailStatus === "sent" ? r : null;
+      },
+      { timeout: 10_000 },
+    );
     expect(sent.mailLastError).toBeNull();
     expect(sink.mails.filter((m) => m.headers.subject?.endsWith(form.subject))).toHaveLength(1);
   });
@@ -210,8 +246,8 @@ describe("a job lost from Redis does not lose the mail", () => {
     expect(await jobOf(row.id)).toBeTruthy();
     // Enqueuing again while the job waits changes nothing.
     await reconcileSupportMail();
-    expect(await getQueue(QUEUES.supportMail).getJobs(["waiting", "delayed", "prioritized"])).toSatisfy((jobs: { id?: string }[]) =>
-      jobs.filter((j) => j.id === `support-mail-${row.id}`).length === 1,
+    expect(await getQueue(QUEUES.supportMail).getJobs(["waiting", "delayed", "prioritized"])).toSatisfy(
+      (jobs: { id?: string }[]) => jobs.filter((j) => j.id === `support-mail-${row.id}`).length === 1,
     );
 
     // The job's own step, run directly: the mail goes out once and the row says so.

@@ -2,20 +2,20 @@
 // refuses (a trigger that aborts, or a table that is gone, in this file's own database copy).
 // Each screen shows the message in place, keeps what the user typed, logs the cause and changes nothing.
 import { afterEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { getSqlite } from "../../app/db/client.server.ts";
-import { createContact } from "../../app/modules/contacts/contacts.server.ts";
-import { createGroup } from "../../app/modules/contacts/groups.server.ts";
-import { getBalance } from "../../app/modules/credits/ledger.server.ts";
-import { action as contactFormAction } from "../../app/routes/content/contact.tsx";
-import { action as supportAction } from "../../app/routes/content/support.tsx";
-import { action as contactsAction, loader as contactsLoader } from "../../app/routes/sms/account-contacts.tsx";
-import { action as groupsAction, loader as groupsLoader } from "../../app/routes/sms/account-groups.tsx";
-import { action as createContactAction } from "../../app/routes/sms/create-contact.tsx";
-import { action as createGroupAction } from "../../app/routes/sms/create-group.tsx";
-import { action as sendSmsAction } from "../../app/routes/sms/send-sms.tsx";
-import { getToast } from "../../app/utils/toast.server.ts";
-import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "../support/requests.ts";
-import { grantCredits } from "../support/sms.ts";
+import { getSqlite } from "#app/db/client.server.ts";
+import { createContact } from "#app/modules/contacts/contacts.server.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { action as contactFormAction } from "#app/routes/content/contact.tsx";
+import { action as supportAction } from "#app/routes/content/support.tsx";
+import { action as contactsAction, loader as contactsLoader } from "#app/routes/sms/account-contacts.tsx";
+import { action as groupsAction, loader as groupsLoader } from "#app/routes/sms/account-groups.tsx";
+import { action as createContactAction } from "#app/routes/sms/create-contact.tsx";
+import { action as createGroupAction } from "#app/routes/sms/create-group.tsx";
+import { action as sendSmsAction } from "#app/routes/sms/send-sms.tsx";
+import { getToast } from "#app/utils/toast.server.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
 
 type Reply = { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
 
@@ -23,7 +23,9 @@ const CAUSE = "injected database failure";
 
 /** Makes every `event` on `table` fail until the test ends. */
 function failOn(table: string, event: "insert" | "delete") {
-  getSqlite().exec(`create trigger fail_${event}_${table} before ${event} on ${table} begin select raise(abort, '${CAUSE}'); end`);
+  getSqlite().exec(
+    `create trigger fail_${event}_${table} before ${event} on ${table} begin select raise(abort, '${CAUSE}'); end`,
+  );
   cleanups.push(() => getSqlite().exec(`drop trigger fail_${event}_${table}`));
 }
 
@@ -51,8 +53,13 @@ function watchLog() {
 }
 
 function expectCauseLogged(message: string, cause = CAUSE) {
-  const lines = (logged?.mock.calls ?? []).map((args) => args.map((a) => (a instanceof Error ? a.message : String(a))).join(" "));
-  expect(lines.some((line) => line.includes(message) && line.includes(cause)), lines.join("\n")).toBe(true);
+  const lines = (logged?.mock.calls ?? []).map((args) =>
+    args.map((a) => (a instanceof Error ? a.message : String(a))).join(" "),
+  );
+  expect(
+    lines.some((line) => line.includes(message) && line.includes(cause)),
+    lines.join("\n"),
+  ).toBe(true);
 }
 
 /** The form came back with the message above it and the posted values. */
@@ -81,18 +88,29 @@ describe("a database failure while saving", () => {
     const user = await createTestUser();
     grantCredits(user.id, 5);
     const group = createGroup(user.id, { name: "Team", description: "All of us" });
-    const contact = createContact(user.id, { name: "Ann", phone: "+12025550111", email: "ann@example.com", groupIds: [group.id] });
+    const contact = createContact(user.id, {
+      name: "Ann",
+      phone: "+12025550111",
+      email: "ann@example.com",
+      groupIds: [group.id],
+    });
     failOn("sms_messages", "insert");
     failOn("group_sends", "insert");
     watchLog();
     const toContact = await call(
       contactsAction,
-      makeRequest(`/sms/accountContacts?panel=send&id=${contact.id}`, { user, form: { intent: "send", id: String(contact.id), message: "Hi Ann" } }),
+      makeRequest(`/sms/accountContacts?panel=send&id=${contact.id}`, {
+        user,
+        form: { intent: "send", id: String(contact.id), message: "Hi Ann" },
+      }),
     );
     expectFormFailure(toContact, "Error sending SMS", { message: "Hi Ann" });
     const toGroup = await call(
       groupsAction,
-      makeRequest(`/sms/accountGroups?panel=send&id=${group.id}`, { user, form: { intent: "send", id: String(group.id), message: "Hi team" } }),
+      makeRequest(`/sms/accountGroups?panel=send&id=${group.id}`, {
+        user,
+        form: { intent: "send", id: String(group.id), message: "Hi team" },
+      }),
     );
     expectFormFailure(toGroup, "Error sending SMS", { message: "Hi team" });
     expect(getBalance(user.id)).toBe(5);
@@ -106,7 +124,11 @@ describe("a database failure while saving", () => {
     watchLog();
     const support = await call(
       supportAction,
-      makeRequest("/sms/support", { user, ip: "203.0.113.10", form: { subject: "Receipts", message: "Where are they?" } }),
+      makeRequest("/sms/support", {
+        user,
+        ip: "203.0.113.10",
+        form: { subject: "Receipts", message: "Where are they?" },
+      }),
     );
     expectFormFailure(support, "Error sending support request", { subject: "Receipts", message: "Where are they?" });
     const contact = await call(
@@ -116,7 +138,11 @@ describe("a database failure while saving", () => {
         form: { name: "Vera", email: "vera@example.com", subject: "Pricing", message: "Volume?" },
       }),
     );
-    expectFormFailure(contact, "Error sending support request", { name: "Vera", email: "vera@example.com", message: "Volume?" });
+    expectFormFailure(contact, "Error sending support request", {
+      name: "Vera",
+      email: "vera@example.com",
+      message: "Volume?",
+    });
     expect((getSqlite().prepare("select count(*) as n from support_requests").get() as { n: number }).n).toBe(0);
   });
 
@@ -127,7 +153,11 @@ describe("a database failure while saving", () => {
     watchLog();
     const form = { name: "Ben", phoneNumber: "+12025550122", email: "ben@example.com", groupIds: String(group.id) };
     const result = await call(createContactAction, makeRequest("/sms/createContact", { user, form }));
-    expectFormFailure(result, "Error creating contact", { name: "Ben", phoneNumber: "+12025550122", email: "ben@example.com" });
+    expectFormFailure(result, "Error creating contact", {
+      name: "Ben",
+      phoneNumber: "+12025550122",
+      email: "ben@example.com",
+    });
     expect(count("contacts", user.id)).toBe(0);
   });
 
@@ -154,11 +184,19 @@ describe("a database failure while deleting", () => {
 
   it('contact: "Failed to delete contact" as an error toast on the list, the contact kept', async () => {
     const user = await createTestUser();
-    const contact = createContact(user.id, { name: "Cat", phone: "+12025550133", email: "cat@example.com", groupIds: [] });
+    const contact = createContact(user.id, {
+      name: "Cat",
+      phone: "+12025550133",
+      email: "cat@example.com",
+      groupIds: [],
+    });
     failOn("contacts", "delete");
     watchLog();
     const form = { intent: "delete", id: String(contact.id) };
-    const result = await call(contactsAction, makeRequest(`/sms/accountContacts?panel=delete&id=${contact.id}`, { user, form }));
+    const result = await call(
+      contactsAction,
+      makeRequest(`/sms/accountContacts?panel=delete&id=${contact.id}`, { user, form }),
+    );
     await expectErrorToast(result, "/sms/accountContacts", "Failed to delete contact");
     expect(count("contacts", user.id)).toBe(1);
   });
@@ -170,10 +208,19 @@ describe("a database failure while deleting", () => {
     failOn("contact_groups", "delete");
     watchLog();
     const form = { intent: "delete", id: String(group.id) };
-    const result = await call(groupsAction, makeRequest(`/sms/accountGroups?panel=delete&id=${group.id}`, { user, form }));
+    const result = await call(
+      groupsAction,
+      makeRequest(`/sms/accountGroups?panel=delete&id=${group.id}`, { user, form }),
+    );
     await expectErrorToast(result, "/sms/accountGroups", "Failed to delete group");
     expect(count("contact_groups", user.id)).toBe(1);
-    expect((getSqlite().prepare("select count(*) as n from contact_group_members where group_id = ?").get(group.id) as { n: number }).n).toBe(1);
+    expect(
+      (
+        getSqlite().prepare("select count(*) as n from contact_group_members where group_id = ?").get(group.id) as {
+          n: number;
+        }
+      ).n,
+    ).toBe(1);
   });
 });
 

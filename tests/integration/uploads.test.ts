@@ -4,9 +4,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspectImage, storePackageImage } from "../../app/modules/shop/images.server.ts";
-import { serveUploads } from "../../server/uploads.ts";
-import { jpeg, png } from "../support/images.ts";
+import { inspectImage, storePackageImage } from "#app/modules/shop/images.server.ts";
+import { serveUploads } from "#server/uploads.ts";
+import { jpeg, png } from "#tests/support/images.ts";
 
 const dir = join(process.env.DATA_DIR!, "uploads");
 let base: string;

@@ -2,18 +2,17 @@
 // found by the fault run (npm run test:faults), where a worker restarted right before a Redis restart
 // died in its start steps. This file runs its own redis-server, so stopping it touches no other file.
 import { expect, it } from "vitest";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { OUTBOX_GRACE_MS } from "../../app/modules/sms/reconcile.server.ts";
-import { queueMessage } from "../../app/modules/sms/send.server.ts";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { smsReconcile } from "../../worker/jobs/sms-reconcile.ts";
-import { startWorkers } from "../../worker/workers.ts";
-import { ownTestRedis } from "../support/own-redis.ts";
-import { createTestUser } from "../support/requests.ts";
-import { grantCredits, sendJobsFor } from "../support/sms.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { OUTBOX_GRACE_MS } from "#app/modules/sms/reconcile.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { smsReconcile } from "#worker/jobs/sms-reconcile.ts";
+import { startWorkers } from "#worker/workers.ts";
+import { ownTestRedis } from "#tests/support/own-redis.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits, sendJobsFor } from "#tests/support/sms.ts";
 
 const redis = ownTestRedis("outage");
-
 
 it("starting workers while Redis is down waits for Redis, then schedules and reconciles as usual", async () => {
   // A message queued a minute ago: the reconciler that runs at start adds its job again.

@@ -1,9 +1,9 @@
 // Repeating jobs (job schedulers) of the workers: a period in ms works as well as a cron pattern, and
 // finished runs do not pile up in Redis (seen in the fault run: a run every few seconds kept them all).
 import { afterAll, expect, it } from "vitest";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { startWorkers } from "../../worker/workers.ts";
-import { waitFor } from "../support/wait.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { startWorkers } from "#worker/workers.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 const queue = getQueue(QUEUES.housekeeping);
 afterAll(() => queue.removeJobScheduler("test-every"));

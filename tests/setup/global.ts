@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
-import { startTestRedis } from "../support/redis.ts";
+import { startTestRedis } from "#tests/support/redis.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

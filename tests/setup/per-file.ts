@@ -3,9 +3,9 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, inject } from "vitest";
-import { closeQueues } from "../../app/queue/queues.server.ts";
-import { closeRedis } from "../../app/queue/redis.server.ts";
-import { parseEnv, prepareDataDir } from "../../app/utils/env.server.ts";
+import { closeQueues } from "#app/queue/queues.server.ts";
+import { closeRedis } from "#app/queue/redis.server.ts";
+import { parseEnv, prepareDataDir } from "#app/utils/env.server.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "smsgw-test-"));
 copyFileSync(inject("templateDb"), join(dataDir, "app.db"));

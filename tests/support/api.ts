@@ -2,11 +2,11 @@
 // real loopback HTTP server.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { regenerateApiKey } from "../../app/api/auth.server.ts";
-import { type ApiRequest, type ApiResponse, handleApiRequest } from "../../app/api/handler.server.ts";
-import { apiExtension } from "../../server/api.ts";
-import { createTestUser, type TestUser } from "./requests.ts";
-import { grantCredits } from "./sms.ts";
+import { regenerateApiKey } from "#app/api/auth.server.ts";
+import { type ApiRequest, type ApiResponse, handleApiRequest } from "#app/api/handler.server.ts";
+import { apiExtension } from "#server/api.ts";
+import { createTestUser, type TestUser } from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
 
 export type ApiCustomer = TestUser & { key: string };
 
@@ -21,7 +21,12 @@ type Handle = (request: ApiRequest) => Promise<ApiResponse>;
 type CallOptions = { key?: string; json?: unknown; body?: string | Uint8Array; headers?: Record<string, string> };
 
 /** The API core, called as the Node adapter would; `json` is sent as an application/json body. */
-export async function callApi(method: string, path: string, options: CallOptions = {}, handle: Handle = handleApiRequest) {
+export async function callApi(
+  method: string,
+  path: string,
+  options: CallOptions = {},
+  handle: Handle = handleApiRequest,
+) {
   const headers: Record<string, string> = { host: "api.test", ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body = options.body;

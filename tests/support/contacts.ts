@@ -1,13 +1,17 @@
 // Helpers for contact tests: a group with many members, written in one go.
 import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
-import { getDb } from "../../app/db/client.server.ts";
-import { contactGroupMembers, contacts } from "../../app/db/schema/contacts.ts";
-import { smsMessages } from "../../app/db/schema/sms.ts";
-import { createGroup } from "../../app/modules/contacts/groups.server.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { contactGroupMembers, contacts } from "#app/db/schema/contacts.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
 
 /** A group of `members` active contacts with numbers +1 202 555 xxxx (from `firstNumber` on). */
-export function seedGroup(userId: number, members: number, firstNumber = 1000): { groupId: number; contactIds: number[] } {
+export function seedGroup(
+  userId: number,
+  members: number,
+  firstNumber = 1000,
+): { groupId: number; contactIds: number[] } {
   const group = createGroup(userId, { name: `Group ${randomUUID().slice(0, 8)}`, description: "Seeded" });
   const now = new Date();
   const contactIds = getDb().transaction((tx) => {
@@ -16,7 +20,14 @@ export function seedGroup(userId: number, members: number, firstNumber = 1000): 
       const number = String(firstNumber + i).padStart(4, "0");
       const row = tx
         .insert(contacts)
-        .values({ userId, name: `Member ${number}`, phone: `+1202555${number}`, email: `m${number}@example.com`, createdAt: now, updatedAt: now })
+        .values({
+          userId,
+          name: `Member ${number}`,
+          phone: `+1202555${number}`,
+          email: `m${number}@example.com`,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning({ id: contacts.id })
         .get();
       tx.insert(contactGroupMembers).values({ groupId: group.id, contactId: row.id }).run();

@@ -100,7 +100,15 @@ export async function startFakeStripe() {
       if (method === "GET" && session && rest.length === 2) return { status: 200, body: session };
       if (method === "POST" && session && rest[2] === "expire") {
         if (session.status !== "open") {
-          return { status: 400, body: { error: { type: "invalid_request_error", message: `Only Checkout Sessions with a status of open can be expired.` } } };
+          return {
+            status: 400,
+            body: {
+              error: {
+                type: "invalid_request_error",
+                message: `Only Checkout Sessions with a status of open can be expired.`,
+              },
+            },
+          };
         }
         Object.assign(session, { status: "expired" });
         return { status: 200, body: session };
@@ -118,7 +126,9 @@ export async function startFakeStripe() {
     const idempotencyKey = req.headers["idempotency-key"] as string | undefined;
     requests.push({ method: req.method ?? "GET", path, idempotencyKey, body });
     const replay = idempotencyKey ? answered.get(idempotencyKey) : undefined;
-    const answer = replay ?? (({ status, body: out }) => ({ status, body: JSON.stringify(out) }))(route(req.method ?? "GET", path, body));
+    const answer =
+      replay ??
+      (({ status, body: out }) => ({ status, body: JSON.stringify(out) }))(route(req.method ?? "GET", path, body));
     if (idempotencyKey && !replay) answered.set(idempotencyKey, answer);
     res.writeHead(answer.status, { "Content-Type": "application/json", "Request-Id": id("req") });
     res.end(answer.body);
@@ -143,7 +153,16 @@ export async function startFakeStripe() {
       const intent = intents.get(intentId)!;
       let charge = charges.get(intentId);
       if (!charge) {
-        charge = { id: id("ch"), object: "charge", amount: intent.amount, amount_refunded: 0, currency: intent.currency, payment_intent: intentId, refunded: false, metadata: {} };
+        charge = {
+          id: id("ch"),
+          object: "charge",
+          amount: intent.amount,
+          amount_refunded: 0,
+          currency: intent.currency,
+          payment_intent: intentId,
+          refunded: false,
+          metadata: {},
+        };
         charges.set(intentId, charge);
       }
       return charge;
@@ -151,14 +170,26 @@ export async function startFakeStripe() {
     /** A refund from Stripe's dashboard: the charge's running refunded total grows. */
     refund(intentId: string, amountCents?: number) {
       const charge = this.chargeOf(intentId);
-      const refunded = Math.min(Number(charge.amount), Number(charge.amount_refunded) + (amountCents ?? Number(charge.amount)));
+      const refunded = Math.min(
+        Number(charge.amount),
+        Number(charge.amount_refunded) + (amountCents ?? Number(charge.amount)),
+      );
       Object.assign(charge, { amount_refunded: refunded, refunded: refunded === charge.amount });
       return { ...charge };
     },
     /** The card holder disputes the charge. */
     dispute(intentId: string, amountCents?: number) {
       const charge = this.chargeOf(intentId);
-      return { id: id("dp"), object: "dispute", amount: amountCents ?? charge.amount, charge: charge.id, currency: charge.currency, payment_intent: intentId, reason: "fraudulent", status: "needs_response" };
+      return {
+        id: id("dp"),
+        object: "dispute",
+        amount: amountCents ?? charge.amount,
+        charge: charge.id,
+        currency: charge.currency,
+        payment_intent: intentId,
+        reason: "fraudulent",
+        status: "needs_response",
+      };
     },
     fail(intentId: string, message: string) {
       const intent = intents.get(intentId)!;
@@ -168,8 +199,14 @@ export async function startFakeStripe() {
     /** The customer paid on the hosted Checkout page. */
     completeSession(sessionId: string) {
       const session = sessions.get(sessionId)!;
-      if (session.status !== "open") throw new Error(`Checkout Session ${sessionId} is ${session.status}: it cannot be paid`);
-      const lines = Object.values((session.line_items_params ?? {}) as Record<string, { quantity: string; price_data: { unit_amount: string; currency: string } }>);
+      if (session.status !== "open")
+        throw new Error(`Checkout Session ${sessionId} is ${session.status}: it cannot be paid`);
+      const lines = Object.values(
+        (session.line_items_params ?? {}) as Record<
+          string,
+          { quantity: string; price_data: { unit_amount: string; currency: string } }
+        >,
+      );
       const amount = lines.reduce((sum, l) => sum + Number(l.quantity) * Number(l.price_data.unit_amount), 0);
       const intent = createIntent({
         amount,

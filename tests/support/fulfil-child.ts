@@ -2,8 +2,8 @@
 // It loads everything, says "ready", and calls fulfil only when its parent writes "go", so several
 // processes race for real.
 import { createInterface } from "node:readline";
-import { getDb } from "../../app/db/client.server.ts";
-import { fulfil } from "../../app/modules/payments/fulfil.server.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { fulfil } from "#app/modules/payments/fulfil.server.ts";
 
 const [orderId, paymentId] = process.argv.slice(2);
 getDb();

@@ -31,23 +31,57 @@ function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
  * server): IHDR, `extra` chunks, IDAT, IEND. `length` pads it to that many bytes with a private
  * ancillary chunk of zeros.
  */
-export function png(width: number, height: number, options: { extra?: Uint8Array[]; length?: number } = {}): Uint8Array<ArrayBuffer> {
+export function png(
+  width: number,
+  height: number,
+  options: { extra?: Uint8Array[]; length?: number } = {},
+): Uint8Array<ArrayBuffer> {
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
   ihdr.set([8, 6, 0, 0, 0], 8);
   const head = [new Uint8Array(PNG_SIGNATURE), pngChunk("IHDR", ihdr), ...(options.extra ?? [])];
-  const tail = [pngChunk("IDAT", new Uint8Array([0x78, 0x9c, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01])), pngChunk("IEND")];
+  const tail = [
+    pngChunk("IDAT", new Uint8Array([0x78, 0x9c, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01])),
+    pngChunk("IEND"),
+  ];
   const size = [...head, ...tail].reduce((n, p) => n + p.length, 0);
   const padding = options.length === undefined ? [] : [pngChunk("paDd", new Uint8Array(options.length - size - 12))];
   return concat([...head, ...padding, ...tail]);
 }
 
 /** SOI, APP0, a start-of-frame declaring the size, a scan with a little entropy-coded data, EOI. */
-export function jpeg(width: number, height: number, frameMarker = 0xc0, extraSegments: number[][] = []): Uint8Array<ArrayBuffer> {
-  const app0 = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00];
-  const sof = [0xff, frameMarker, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1];
+export function jpeg(
+  width: number,
+  height: number,
+  frameMarker = 0xc0,
+  extraSegments: number[][] = [],
+): Uint8Array<ArrayBuffer> {
+  const app0 = [
+    0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+  ];
+  const sof = [
+    0xff,
+    frameMarker,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    1,
+    0x22,
+    0,
+    2,
+    0x11,
+    1,
+    3,
+    0x11,
+    1,
+  ];
   const sos = [0xff, 0xda, 0x00, 0x0c, 0x03, 1, 0x00, 2, 0x11, 3, 0x11, 0x00, 0x3f, 0x00];
   // Entropy-coded data with a stuffed 0xFF00 and a restart marker, as real files have.
   const scan = [0x12, 0x34, 0xff, 0x00, 0x56, 0xff, 0xd0, 0x78];

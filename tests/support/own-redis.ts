@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { closeQueues } from "../../app/queue/queues.server.ts";
-import { closeRedis } from "../../app/queue/redis.server.ts";
-import { startTestRedis } from "./redis.ts";
+import { closeQueues } from "#app/queue/queues.server.ts";
+import { closeRedis } from "#app/queue/redis.server.ts";
+import { startTestRedis } from "#tests/support/redis.ts";
 
 /**
  * A redis-server of the calling test file's own, for tests that stop, restart or flush it without

@@ -1,13 +1,26 @@
 import { spawn } from "node:child_process";
 import { Redis } from "ioredis";
-import { freePort } from "../../server/free-port.ts";
+import { freePort } from "#server/free-port.ts";
 
 /** A throwaway redis-server on a free loopback port, without persistence. */
 export async function startTestRedis(dir: string, port?: number) {
   const listenPort = port ?? (await freePort());
   const child = spawn(
     "redis-server",
-    ["--port", String(listenPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--maxmemory-policy", "noeviction"],
+    [
+      "--port",
+      String(listenPort),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+      "--maxmemory-policy",
+      "noeviction",
+    ],
     { stdio: "ignore" },
   );
   const url = `redis://127.0.0.1:${listenPort}`;
@@ -36,4 +49,3 @@ export async function startTestRedis(dir: string, port?: number) {
     },
   };
 }
-

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { RouterContextProvider } from "react-router";
-import { startSession } from "../../app/modules/auth/session.server.ts";
-import { createUser, type Role, type SessionUser } from "../../app/modules/auth/users.server.ts";
-import { CLIENT_IP_HEADER } from "../../app/utils/http.server.ts";
+import { startSession } from "#app/modules/auth/session.server.ts";
+import { createUser, type Role, type SessionUser } from "#app/modules/auth/users.server.ts";
+import { CLIENT_IP_HEADER } from "#app/utils/http.server.ts";
 
 export const BASE = "http://localhost";
 
@@ -43,7 +43,11 @@ export function makeRequest(path: string, options: RequestOptions = {}): Request
 type RouteFn = (args: never) => unknown;
 
 /** Calls a loader or action the way React Router does; thrown Responses and `data()` (e.g. a 404) come back as values. */
-export async function call(fn: RouteFn, request: Request, params: Record<string, string | undefined> = {}): Promise<unknown> {
+export async function call(
+  fn: RouteFn,
+  request: Request,
+  params: Record<string, string | undefined> = {},
+): Promise<unknown> {
   try {
     return await fn({ request, params, context: new RouterContextProvider() } as never);
   } catch (thrown) {
@@ -53,7 +57,12 @@ export async function call(fn: RouteFn, request: Request, params: Record<string,
 }
 
 function isDataWithInit(value: unknown): boolean {
-  return Boolean(value && typeof value === "object" && "type" in value && (value as { type: string }).type === "DataWithResponseInit");
+  return Boolean(
+    value &&
+    typeof value === "object" &&
+    "type" in value &&
+    (value as { type: string }).type === "DataWithResponseInit",
+  );
 }
 
 /** Unwraps React Router's `data()` result or a Response into status + body. */

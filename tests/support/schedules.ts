@@ -1,16 +1,21 @@
 // Helpers for scheduling tests: a schedule's messages, its job scheduler, and running its next tick.
 import { asc, eq } from "drizzle-orm";
-import { getDb } from "../../app/db/client.server.ts";
-import { smsMessages } from "../../app/db/schema/sms.ts";
-import { createSchedule, getSchedule, type NewSchedule } from "../../app/modules/scheduling/schedules.server.ts";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { resetClock, setClock } from "../../app/utils/clock.server.ts";
-import { waitFor } from "./wait.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
+import { createSchedule, getSchedule, type NewSchedule } from "#app/modules/scheduling/schedules.server.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 export const scheduleQueue = () => getQueue(QUEUES.smsSchedule);
 
 export function scheduleMessages(scheduleId: number) {
-  return getDb().select().from(smsMessages).where(eq(smsMessages.scheduleId, scheduleId)).orderBy(asc(smsMessages.occurrenceAt)).all();
+  return getDb()
+    .select()
+    .from(smsMessages)
+    .where(eq(smsMessages.scheduleId, scheduleId))
+    .orderBy(asc(smsMessages.occurrenceAt))
+    .all();
 }
 
 /** The occurrence times (UTC ms) that made a message, in order. */

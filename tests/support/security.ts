@@ -3,17 +3,17 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { getSqlite } from "../../app/db/client.server.ts";
-import { createContact } from "../../app/modules/contacts/contacts.server.ts";
-import { runGroupSend, startGroupSend } from "../../app/modules/contacts/group-send.server.ts";
-import { createGroup } from "../../app/modules/contacts/groups.server.ts";
-import { runImport, saveImportUpload } from "../../app/modules/contacts/import.server.ts";
-import { queueMessage } from "../../app/modules/sms/send.server.ts";
-import { submitSupportRequest } from "../../app/modules/support/requests.server.ts";
-import routes from "../../app/routes.ts";
-import { apiCustomer, type ApiCustomer } from "./api.ts";
-import { scheduleSoon } from "./schedules.ts";
-import { addToCart, payWithCard, placeOrder } from "./shop.ts";
+import { getSqlite } from "#app/db/client.server.ts";
+import { createContact } from "#app/modules/contacts/contacts.server.ts";
+import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { runImport, saveImportUpload } from "#app/modules/contacts/import.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { submitSupportRequest } from "#app/modules/support/requests.server.ts";
+import routes from "#app/routes.ts";
+import { apiCustomer, type ApiCustomer } from "#tests/support/api.ts";
+import { scheduleSoon } from "#tests/support/schedules.ts";
+import { addToCart, payWithCard, placeOrder } from "#tests/support/shop.ts";
 
 export type AppRoute = { file: string; path: string };
 
@@ -24,7 +24,7 @@ export function appRoutes(): AppRoute[] {
 
 /** A route module, by its file in app/routes.ts. */
 export function routeModule(file: string): Promise<Record<string, unknown>> {
-  return import(`../../app/${file}`);
+  return import(`#app/${file}`);
 }
 
 export function routeSource(file: string): string {
@@ -39,7 +39,9 @@ const LAST_USE_COLUMNS: Record<string, string> = { sessions: "last_seen_at", api
 export function databaseFingerprint(): string {
   const sqlite = getSqlite();
   const tables = sqlite
-    .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
+    .prepare<[], { name: string }>(
+      "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+    )
     .all()
     .map((t) => t.name);
   const hash = createHash("sha256");
@@ -58,8 +60,12 @@ export function databaseFingerprint(): string {
 /** The rows of each table, for a readable diff when the fingerprints differ. */
 export function tableCounts(): Record<string, number> {
   const sqlite = getSqlite();
-  const tables = sqlite.prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all();
-  return Object.fromEntries(tables.map(({ name }) => [name, (sqlite.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n]));
+  const tables = sqlite
+    .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+    .all();
+  return Object.fromEntries(
+    tables.map(({ name }) => [name, (sqlite.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n]),
+  );
 }
 
 export type Owned = {
@@ -83,7 +89,12 @@ const nextPhone = () => `+1202555${String(7000 + ++phone)}`;
 export async function customerWithEverything(packageId: number): Promise<Owned> {
   const customer = await apiCustomer(100);
   const group = createGroup(customer.id, { name: `Group ${customer.id}`, description: "Private" });
-  const contact = createContact(customer.id, { name: "Alice", phone: nextPhone(), email: `alice${customer.id}@example.com`, groupIds: [group.id] });
+  const contact = createContact(customer.id, {
+    name: "Alice",
+    phone: nextPhone(),
+    email: `alice${customer.id}@example.com`,
+    groupIds: [group.id],
+  });
   const send = await startGroupSend(customer.id, group.id, "hello group");
   await runGroupSend(send.id);
   const message = await queueMessage(customer.id, { to: nextPhone(), body: "hello", source: "web" });
@@ -94,7 +105,12 @@ export async function customerWithEverything(packageId: number): Promise<Owned> 
   const confirmedOrderId = await placeOrder(customer);
   await payWithCard(customer, confirmedOrderId, "4242 4242 4242 4242");
   const csv = new TextEncoder().encode(`name,phone,email\nBob,${nextPhone()},bob@example.com\n`);
-  const report = runImport(customer.id, saveImportUpload(customer.id, "a.csv", csv), { hasHeader: true, name: 0, phone: 1, email: 2 });
+  const report = runImport(customer.id, saveImportUpload(customer.id, "a.csv", csv), {
+    hasHeader: true,
+    name: 0,
+    phone: 1,
+    email: 2,
+  });
   const importToken = saveImportUpload(customer.id, "b.csv", csv);
   const support = await submitSupportRequest({
     source: "support",

@@ -1,10 +1,10 @@
 // A separate process for the concurrency test: says "ready", waits for "go" on stdin, then tries to
 // queue `count` one-credit messages for `userId` against the same SQLite file, and reports the tally.
 import { createInterface } from "node:readline";
-import { InsufficientCreditsError } from "../../app/modules/credits/ledger.server.ts";
-import { queueMessage } from "../../app/modules/sms/send.server.ts";
-import { closeQueues } from "../../app/queue/queues.server.ts";
-import { closeRedis } from "../../app/queue/redis.server.ts";
+import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { closeQueues } from "#app/queue/queues.server.ts";
+import { closeRedis } from "#app/queue/redis.server.ts";
 
 const [userId, count] = process.argv.slice(2).map(Number);
 const input = createInterface({ input: process.stdin });

@@ -60,7 +60,14 @@ export type TestSmscOptions = {
 type QueuedReceipt = { submit: RecordedSubmit; stat: ReceiptStat; dueAt: number; session: Session };
 type SessionState = { id: number; bound: boolean; dead: boolean; lastBody: Buffer | null; unacked: Set<QueuedReceipt> };
 
-const MESSAGE_STATE: Record<ReceiptStat, number> = { ENROUTE: 1, DELIVRD: 2, EXPIRED: 3, UNDELIV: 5, UNKNOWN: 7, REJECTD: 8 };
+const MESSAGE_STATE: Record<ReceiptStat, number> = {
+  ENROUTE: 1,
+  DELIVRD: 2,
+  EXPIRED: 3,
+  UNDELIV: 5,
+  UNKNOWN: 7,
+  REJECTD: 8,
+};
 
 function defaultDuplicateKey(s: RecordedSubmit): string {
   return `${s.destination}|${s.userMessageReference ?? "-"}|${s.concat?.sequence ?? 1}|${s.payload.toString("hex")}`;
@@ -90,8 +97,10 @@ function splitUdh(shortMessage: Buffer, esmClass: number) {
   const udh = shortMessage.subarray(0, shortMessage[0] + 1);
   let concat: RecordedSubmit["concat"] = null;
   for (let i = 1; i < udh.length; i += 2 + udh[i + 1]) {
-    if (udh[i] === 0x00 && udh[i + 1] === 3) concat = { reference: udh[i + 2], total: udh[i + 3], sequence: udh[i + 4] };
-    if (udh[i] === 0x08 && udh[i + 1] === 4) concat = { reference: udh.readUInt16BE(i + 2), total: udh[i + 4], sequence: udh[i + 5] };
+    if (udh[i] === 0x00 && udh[i + 1] === 3)
+      concat = { reference: udh[i + 2], total: udh[i + 3], sequence: udh[i + 4] };
+    if (udh[i] === 0x08 && udh[i + 1] === 4)
+      concat = { reference: udh.readUInt16BE(i + 2), total: udh[i + 4], sequence: udh[i + 5] };
   }
   return { udh, payload: shortMessage.subarray(udh.length), concat };
 }
@@ -209,7 +218,13 @@ export class TestSmsc {
   }
 
   private onSession(session: Session) {
-    const state: SessionState = { id: this.nextSession++, bound: false, dead: false, lastBody: null, unacked: new Set() };
+    const state: SessionState = {
+      id: this.nextSession++,
+      bound: false,
+      dead: false,
+      lastBody: null,
+      unacked: new Set(),
+    };
     this.sessions.set(session, state);
     this.counters.connections += 1;
     // The library hands over decoded PDUs only; keep the last raw body read to record the bytes.
@@ -375,14 +390,19 @@ export class TestSmsc {
       if (!state?.unacked.delete(sent) || resp.command_status === 0) return;
       this.redeliver(sent, this.options.redeliverMs);
     };
-    const written = session.deliver_sm({
-      source_addr: submit.destination,
-      destination_addr: submit.source,
-      esm_class: 0x04,
-      data_coding: 0,
-      short_message: Buffer.from(text, "ascii"),
-      ...(this.options.receiptTlvs ? { receipted_message_id: submit.messageId, message_state: MESSAGE_STATE[stat] } : {}),
-    }, acknowledged);
+    const written = session.deliver_sm(
+      {
+        source_addr: submit.destination,
+        destination_addr: submit.source,
+        esm_class: 0x04,
+        data_coding: 0,
+        short_message: Buffer.from(text, "ascii"),
+        ...(this.options.receiptTlvs
+          ? { receipted_message_id: submit.messageId, message_state: MESSAGE_STATE[stat] }
+          : {}),
+      },
+      acknowledged,
+    );
     if (!written && state?.unacked.delete(sent)) this.redeliver(sent, 0);
   }
 }

@@ -1,13 +1,13 @@
 // Helpers for SMS tests: credits, message rows and waiting for a status.
 import { eq } from "drizzle-orm";
-import { getDb } from "../../app/db/client.server.ts";
-import { creditLedger } from "../../app/db/schema/core.ts";
-import type { MessageStatus } from "../../app/db/enums.ts";
-import { smsMessageParts, smsMessages, smsOutbox } from "../../app/db/schema/sms.ts";
-import { book } from "../../app/modules/credits/ledger.server.ts";
-import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { waitFor } from "./wait.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { creditLedger } from "#app/db/schema/core.ts";
+import type { MessageStatus } from "#app/db/enums.ts";
+import { smsMessageParts, smsMessages, smsOutbox } from "#app/db/schema/sms.ts";
+import { book } from "#app/modules/credits/ledger.server.ts";
+import { messageIdsOf, SmsSendPayload } from "#app/queue/payloads.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 let grants = 0;
 
@@ -20,7 +20,12 @@ export function messageRow(id: number) {
 }
 
 export function messageParts(id: number) {
-  return getDb().select().from(smsMessageParts).where(eq(smsMessageParts.messageId, id)).orderBy(smsMessageParts.part).all();
+  return getDb()
+    .select()
+    .from(smsMessageParts)
+    .where(eq(smsMessageParts.messageId, id))
+    .orderBy(smsMessageParts.part)
+    .all();
 }
 
 export function outboxHas(id: number): boolean {
@@ -38,17 +43,27 @@ export function ledgerKeys(userId: number): string[] {
 }
 
 export async function waitForStatus(id: number, status: MessageStatus, timeout = 15_000) {
-  return waitFor(() => {
-    const row = messageRow(id);
-    return row?.status === status ? row : undefined;
-  }, {
-    timeout,
-    what: () => `message ${id} to be ${status} (it is ${messageRow(id)?.status})`,
-  });
+  return waitFor(
+    () => {
+      const row = messageRow(id);
+      return row?.status === status ? row : undefined;
+    },
+    {
+      timeout,
+      what: () => `message ${id} to be ${status} (it is ${messageRow(id)?.status})`,
+    },
+  );
 }
 
 /** The send jobs in Redis that carry this message (a job carries a batch of message ids). */
 export async function sendJobsFor(messageId: number) {
-  const jobs = await getQueue(QUEUES.smsSend).getJobs(["waiting", "delayed", "prioritized", "active", "completed", "failed"]);
+  const jobs = await getQueue(QUEUES.smsSend).getJobs([
+    "waiting",
+    "delayed",
+    "prioritized",
+    "active",
+    "completed",
+    "failed",
+  ]);
   return jobs.filter((job) => messageIdsOf(SmsSendPayload.parse(job.data)).includes(messageId));
 }

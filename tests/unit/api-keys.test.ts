@@ -3,8 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey, maskApiKey } from "../../app/modules/api-keys/keys.server.ts";
-import { parseEnv, prepareDataDir, readSecrets } from "../../app/utils/env.server.ts";
+import {
+  API_KEY_PREFIX,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  maskApiKey,
+} from "#app/modules/api-keys/keys.server.ts";
+import { parseEnv, prepareDataDir, readSecrets } from "#app/utils/env.server.ts";
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "env-"));
 
@@ -23,10 +29,14 @@ describe("API key format", () => {
     const key = generateApiKey();
     const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     fc.assert(
-      fc.property(fc.integer({ min: API_KEY_PREFIX.length, max: key.length - 1 }), fc.constantFrom(...alphabet), (at, char) => {
-        fc.pre(key[at] !== char);
-        expect(isWellFormedApiKey(key.slice(0, at) + char + key.slice(at + 1))).toBe(false);
-      }),
+      fc.property(
+        fc.integer({ min: API_KEY_PREFIX.length, max: key.length - 1 }),
+        fc.constantFrom(...alphabet),
+        (at, char) => {
+          fc.pre(key[at] !== char);
+          expect(isWellFormedApiKey(key.slice(0, at) + char + key.slice(at + 1))).toBe(false);
+        },
+      ),
     );
     expect(isWellFormedApiKey(key.slice(0, -1))).toBe(false);
     expect(isWellFormedApiKey(`${key}0`)).toBe(false);
@@ -57,9 +67,13 @@ describe("API configuration", () => {
   });
 
   it("takes a secret of at least 32 characters and a positive limit", () => {
-    expect(readSecrets(parseEnv({ DATA_DIR: dataDir(), SESSION_SECRET: "x", API_KEY_SECRET: "s".repeat(32) })).apiKey).toBe("s".repeat(32));
+    expect(
+      readSecrets(parseEnv({ DATA_DIR: dataDir(), SESSION_SECRET: "x", API_KEY_SECRET: "s".repeat(32) })).apiKey,
+    ).toBe("s".repeat(32));
     expect(() => parseEnv({ DATA_DIR: dataDir(), API_KEY_SECRET: "short" })).toThrow(/API_KEY_SECRET/);
     expect(parseEnv({ DATA_DIR: dataDir(), API_RATE_LIMIT_PER_MINUTE: "5" }).API_RATE_LIMIT_PER_MINUTE).toBe(5);
-    expect(() => parseEnv({ DATA_DIR: dataDir(), API_RATE_LIMIT_PER_MINUTE: "0" })).toThrow(/API_RATE_LIMIT_PER_MINUTE/);
+    expect(() => parseEnv({ DATA_DIR: dataDir(), API_RATE_LIMIT_PER_MINUTE: "0" })).toThrow(
+      /API_RATE_LIMIT_PER_MINUTE/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Coalescer, type CoalescerOptions, type Timers } from "../../app/utils/coalescer.server.ts";
+import { Coalescer, type CoalescerOptions, type Timers } from "#app/utils/coalescer.server.ts";
 
 /** Timers that fire only when the test moves time on. */
 function manualTimers() {
@@ -32,7 +32,9 @@ function manualTimers() {
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function recording<Item, Result>(
-  answer: (batch: Item[]) => readonly (Result | PromiseLike<Result>)[] | Promise<readonly (Result | PromiseLike<Result>)[]>,
+  answer: (
+    batch: Item[],
+  ) => readonly (Result | PromiseLike<Result>)[] | Promise<readonly (Result | PromiseLike<Result>)[]>,
   options: Partial<CoalescerOptions<Item, Result>> = {},
 ) {
   const clock = manualTimers();
@@ -85,7 +87,10 @@ describe("Coalescer", () => {
     expect(clock.pending()).toBe(0);
     const rest = [3, 4, 5].map((n) => coalescer.add(n));
     await settle();
-    expect(batches).toEqual([[1, 2], [3, 4]]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     clock.advance(10);
     expect(await Promise.all(rest)).toEqual([6, 8, 10]);
     expect(batches).toEqual([[1, 2], [3, 4], [5]]);
@@ -96,16 +101,22 @@ describe("Coalescer", () => {
     const results = [1, 2, 3, 4, 5, 6, 7].map((n) => coalescer.add(n));
     await settle();
     // Each key ran on reaching 3; the odd key's fourth item waits for the window.
-    expect(batches).toEqual([[1, 3, 5], [2, 4, 6]]);
+    expect(batches).toEqual([
+      [1, 3, 5],
+      [2, 4, 6],
+    ]);
     clock.advance(10);
     expect(await Promise.all(results)).toEqual([2, 4, 6, 8, 10, 12, 14]);
     expect(batches).toEqual([[1, 3, 5], [2, 4, 6], [7]]);
   });
 
   it("keeps items of different keys in different batches that run at the same window's end", async () => {
-    const { coalescer, batches, clock } = recording((batch: { user: number; n: number }[]) => batch.map((item) => item.n), {
-      key: (item) => item.user,
-    });
+    const { coalescer, batches, clock } = recording(
+      (batch: { user: number; n: number }[]) => batch.map((item) => item.n),
+      {
+        key: (item) => item.user,
+      },
+    );
     const results = [
       { user: 1, n: 10 },
       { user: 2, n: 20 },
@@ -117,10 +128,13 @@ describe("Coalescer", () => {
   });
 
   it("rejects only the callers of a failing batch", async () => {
-    const { coalescer, clock } = recording((batch: number[]) => {
-      if (batch.includes(0)) throw new Error("batch failed");
-      return double(batch);
-    }, { key: (n: number) => (n < 10 ? "small" : "large") });
+    const { coalescer, clock } = recording(
+      (batch: number[]) => {
+        if (batch.includes(0)) throw new Error("batch failed");
+        return double(batch);
+      },
+      { key: (n: number) => (n < 10 ? "small" : "large") },
+    );
     const failing = [coalescer.add(0), coalescer.add(1)];
     const fine = coalescer.add(10);
     clock.advance(10);

@@ -1,16 +1,25 @@
 import { describe, expect, it } from "vitest";
-import type { Article, Block } from "../../app/modules/content/article.ts";
-import { articlePath, articles, findArticle, quickLinks } from "../../app/modules/content/articles.server.ts";
-import { guide } from "../../app/modules/content/articles/ultimate-guide.ts";
-import { termsSections } from "../../app/modules/content/terms.ts";
-import { PUBLIC_PATHS } from "../../app/modules/content/sitemap.server.ts";
+import type { Article, Block } from "#app/modules/content/article.ts";
+import { articlePath, articles, findArticle, quickLinks } from "#app/modules/content/articles.server.ts";
+import { guide } from "#app/modules/content/articles/ultimate-guide.ts";
+import { termsSections } from "#app/modules/content/terms.ts";
+import { PUBLIC_PATHS } from "#app/modules/content/sitemap.server.ts";
 
 const textOf = (block: Block): string =>
-  typeof block === "string" ? block : "list" in block ? block.list.join(" ") : "code" in block ? block.code : block.note;
+  typeof block === "string"
+    ? block
+    : "list" in block
+      ? block.list.join(" ")
+      : "code" in block
+        ? block.code
+        : block.note;
 const wordsOf = (article: Article) =>
-  [article.description, ...article.sections.flatMap((s) => [s.heading, ...s.blocks.map(textOf)])].join(" ").split(/\s+/).length;
+  [article.description, ...article.sections.flatMap((s) => [s.heading, ...s.blocks.map(textOf)])].join(" ").split(/\s+/)
+    .length;
 const linksOf = (sections: Article["sections"]) =>
-  sections.flatMap((s) => s.blocks.map(textOf)).flatMap((text) => [...text.matchAll(/\]\((\/[^)\s]*)\)/g)].map((m) => m[1]));
+  sections
+    .flatMap((s) => s.blocks.map(textOf))
+    .flatMap((text) => [...text.matchAll(/\]\((\/[^)\s]*)\)/g)].map((m) => m[1]));
 
 describe("blog content", () => {
   it("has the spec's 13 articles plus the guide, each a real article with unique anchors", () => {
@@ -44,7 +53,16 @@ describe("blog content", () => {
 
   it("keeps the editorial claims the spec's blog cites", () => {
     const all = [...articles, guide].map((a) => a.sections.flatMap((s) => s.blocks.map(textOf)).join(" ")).join(" ");
-    for (const claim of ["98%", "within 3 minutes", "before 8 AM or after 9 PM", "24 months", "160", "153", "70", "67"]) {
+    for (const claim of [
+      "98%",
+      "within 3 minutes",
+      "before 8 AM or after 9 PM",
+      "24 months",
+      "160",
+      "153",
+      "70",
+      "67",
+    ]) {
       expect(all, claim).toContain(claim);
     }
   });

@@ -6,7 +6,11 @@ const root = resolve(import.meta.dirname, "../..");
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? markdownFiles(join(dir, entry.name)) : entry.name.endsWith(".md") ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? markdownFiles(join(dir, entry.name))
+      : entry.name.endsWith(".md")
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -30,7 +34,9 @@ function relativeLinks(file: string): string[] {
   const text = readFileSync(file, "utf8")
     .replace(/```[\s\S]*?```/g, "")
     .replace(/`[^`\n]*`/g, "");
-  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]).filter((target) => !/^[a-z]+:/i.test(target) && !target.startsWith("/"));
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1])
+    .filter((target) => !/^[a-z]+:/i.test(target) && !target.startsWith("/"));
 }
 
 const files = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))];
@@ -44,7 +50,8 @@ describe("documentation links", () => {
         const target = path ? resolve(dirname(file), path) : file;
         const where = `${relative(root, file)}: ${link}`;
         if (!existsSync(target)) broken.push(`${where} (no such file)`);
-        else if (anchor && target.endsWith(".md") && !anchors(target).has(anchor)) broken.push(`${where} (no such heading)`);
+        else if (anchor && target.endsWith(".md") && !anchors(target).has(anchor))
+          broken.push(`${where} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);

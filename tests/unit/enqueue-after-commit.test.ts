@@ -1,7 +1,7 @@
 import { afterEach, expect, it, vi } from "vitest";
-import { enqueueAfterCommit } from "../../app/queue/enqueue-after-commit.server.ts";
-import { RedisUnavailableError } from "../../app/queue/redis.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import { RedisUnavailableError } from "#app/queue/redis.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -30,7 +30,9 @@ it("logs a Redis outage once however many enqueues fail, and once more when jobs
   await enqueueAfterCommit("group send 2", async () => void added.push("group send 2"));
   await enqueueAfterCommit("group send 3", async () => void added.push("group send 3"));
   expect(added).toEqual(["group send 2", "group send 3"]);
-  expect(infos.mock.calls.map((args) => String(args[0]))).toEqual(["[queue] Redis takes jobs again; the reconcilers add those that waited"]);
+  expect(infos.mock.calls.map((args) => String(args[0]))).toEqual([
+    "[queue] Redis takes jobs again; the reconcilers add those that waited",
+  ]);
 
   // The next outage is a new line.
   await enqueueAfterCommit("schedule 9", down);
@@ -41,6 +43,9 @@ it("logs a Redis outage once however many enqueues fail, and once more when jobs
 
 it("waits for the job to be added before it resolves", async () => {
   let added = false;
-  await enqueueAfterCommit("group send 4", () => new Promise<void>((resolve) => setTimeout(() => resolve(void (added = true)), 5)));
+  await enqueueAfterCommit(
+    "group send 4",
+    () => new Promise<void>((resolve) => setTimeout(() => resolve(void (added = true)), 5)),
+  );
   expect(added).toBe(true);
 });

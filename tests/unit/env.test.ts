@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv, prepareDataDir, readSecrets } from "../../app/utils/env.server.ts";
+import { parseEnv, prepareDataDir, readSecrets } from "#app/utils/env.server.ts";
 
 describe("configuration", () => {
   it("runs with nothing set: defaults, and a session secret made once and kept in DATA_DIR", () => {
@@ -33,15 +33,31 @@ describe("configuration", () => {
   it("defines test mode once, and seeds the demo by default only in full test mode", () => {
     const dir = mkdtempSync(join(tmpdir(), "env-"));
     const smpp = { DATA_DIR: dir, SMS_TRANSPORT: "smpp", SMPP_URL: "smpp://a:b@127.0.0.1:2775" };
-    const stripe = { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
+    const stripe = {
+      STRIPE_SECRET_KEY: "sk_test_x",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+    };
     const defaults = parseEnv({ DATA_DIR: dir });
     expect(defaults.testMode).toEqual({ payments: true, sms: true, active: true, full: true, cardsAccepted: true });
     expect(defaults.seedDemo).toBe(true);
-    expect(parseEnv({ ...smpp }).testMode).toEqual({ payments: true, sms: false, active: true, full: false, cardsAccepted: false });
+    expect(parseEnv({ ...smpp }).testMode).toEqual({
+      payments: true,
+      sms: false,
+      active: true,
+      full: false,
+      cardsAccepted: false,
+    });
     expect(parseEnv({ ...smpp }).seedDemo).toBe(false);
     expect(parseEnv({ ...smpp, ALLOW_TEST_PAYMENTS: "1" }).testMode.cardsAccepted).toBe(true);
     expect(parseEnv({ ...smpp, SEED_DEMO: "1" }).seedDemo).toBe(true);
-    expect(parseEnv({ DATA_DIR: dir, ...stripe }).testMode).toEqual({ payments: false, sms: true, active: true, full: false, cardsAccepted: false });
+    expect(parseEnv({ DATA_DIR: dir, ...stripe }).testMode).toEqual({
+      payments: false,
+      sms: true,
+      active: true,
+      full: false,
+      cardsAccepted: false,
+    });
     expect(parseEnv({ ...smpp, ...stripe }).testMode.active).toBe(false);
     expect(parseEnv({ DATA_DIR: dir, SEED_DEMO: "0" }).seedDemo).toBe(false);
     expect(parseEnv({ DATA_DIR: dir, SEED_DEMO: "auto" }).seedDemo).toBe(true);

@@ -4,15 +4,32 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import proxyAddr from "proxy-addr";
 import { describe, expect, it } from "vitest";
-import { MAX_IMAGE_BYTES } from "../../app/modules/shop/packages.ts";
-import { getEnv, parseEnv } from "../../app/utils/env.server.ts";
-import { safeRedirect } from "../../app/utils/http.server.ts";
-import { bodyLimit } from "../../server/body-limit.ts";
+import { MAX_IMAGE_BYTES } from "#app/modules/shop/packages.ts";
+import { getEnv, parseEnv } from "#app/utils/env.server.ts";
+import { safeRedirect } from "#app/utils/http.server.ts";
+import { bodyLimit } from "#server/body-limit.ts";
 
 describe("safeRedirect", () => {
   it("refuses every path a browser would read as another host", () => {
     // Browsers drop tabs and line breaks and read a backslash as a slash: each of these is //x to them.
-    for (const hostile of ["/\t/x", "/\n/x", "/\r/x", "\t//x", "//x", "/\\x", "\\/x", "/\\/x", "/.//x", "/./\t/x", "https://x", "javascript:alert(1)", "x", "", " /x", "/x\u0000"]) {
+    for (const hostile of [
+      "/\t/x",
+      "/\n/x",
+      "/\r/x",
+      "\t//x",
+      "//x",
+      "/\\x",
+      "\\/x",
+      "/\\/x",
+      "/.//x",
+      "/./\t/x",
+      "https://x",
+      "javascript:alert(1)",
+      "x",
+      "",
+      " /x",
+      "/x\u0000",
+    ]) {
       expect(safeRedirect(hostile, "/fallback"), JSON.stringify(hostile)).toBe("/fallback");
     }
     expect(safeRedirect(null)).toBe("/");
@@ -45,7 +62,10 @@ describe("TRUST_PROXY", () => {
 
   it("one hop: the entry the proxy appended counts, not what the client wrote in front of it", () => {
     const req = (forwardedFor: string) =>
-      ({ headers: { "x-forwarded-for": forwardedFor }, socket: { remoteAddress: "127.0.0.1" } }) as unknown as IncomingMessage;
+      ({
+        headers: { "x-forwarded-for": forwardedFor },
+        socket: { remoteAddress: "127.0.0.1" },
+      }) as unknown as IncomingMessage;
     const oneHop = (_address: string, hop: number) => hop < 1;
     expect(proxyAddr(req("1.2.3.4, 203.0.113.7"), oneHop)).toBe("203.0.113.7");
     expect(proxyAddr(req("203.0.113.7"), oneHop)).toBe("203.0.113.7");
@@ -60,7 +80,11 @@ describe("body limit", () => {
     for (const path of ["/sms/importContacts", "/SMS/IMPORTCONTACTS.data", "/sms/importContacts?file=x"]) {
       expect(bodyLimit(path), path).toBe(getEnv().CSV_IMPORT_MAX_BYTES + getEnv().MAX_BODY_BYTES);
     }
-    for (const path of ["/menuItem/menuItemUpsert", "/menuitem/menuitemupsert/12", "/menuItem/menuItemUpsert/12.data"]) {
+    for (const path of [
+      "/menuItem/menuItemUpsert",
+      "/menuitem/menuitemupsert/12",
+      "/menuItem/menuItemUpsert/12.data",
+    ]) {
       expect(bodyLimit(path), path).toBe(MAX_IMAGE_BYTES + getEnv().MAX_BODY_BYTES);
     }
     expect(bodyLimit("/sms/importContacts/../../login")).toBe(getEnv().MAX_BODY_BYTES);

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "../../app/utils/env.server.ts";
+import { parseEnv } from "#app/utils/env.server.ts";
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "env-"));
 
@@ -22,9 +22,16 @@ describe("quotas and limits configuration", () => {
   });
 
   it("raises each by env, and names a bad value", () => {
-    const raised = parseEnv({ DATA_DIR: dataDir(), QUOTA_CONTACTS: "1000000", REDIS_MAXMEMORY: "2gb", CSV_IMPORT_MAX_ROWS: "200000" });
+    const raised = parseEnv({
+      DATA_DIR: dataDir(),
+      QUOTA_CONTACTS: "1000000",
+      REDIS_MAXMEMORY: "2gb",
+      CSV_IMPORT_MAX_ROWS: "200000",
+    });
     expect(raised).toMatchObject({ QUOTA_CONTACTS: 1_000_000, REDIS_MAXMEMORY: "2gb", CSV_IMPORT_MAX_ROWS: 200_000 });
     expect(() => parseEnv({ DATA_DIR: dataDir(), QUOTA_GROUPS: "0" })).toThrow(/QUOTA_GROUPS/);
-    expect(() => parseEnv({ DATA_DIR: dataDir(), REDIS_MAXMEMORY: "lots" })).toThrow(/REDIS_MAXMEMORY: must be a size such as 256mb or 1gb/);
+    expect(() => parseEnv({ DATA_DIR: dataDir(), REDIS_MAXMEMORY: "lots" })).toThrow(
+      /REDIS_MAXMEMORY: must be a size such as 256mb or 1gb/,
+    );
   });
 });

@@ -11,7 +11,7 @@ import {
   type MessageStatus,
   movesFrom,
   statusFromParts,
-} from "../../app/modules/sms/message-status.ts";
+} from "#app/modules/sms/message-status.ts";
 
 const CARRIER_FINAL = ["delivered", "undelivered", "expired", "rejected"] as const;
 
@@ -63,7 +63,8 @@ describe("message state machine", () => {
 
   it("refuses a late receipt after a final status, and a late ENROUTE after delivered", () => {
     for (const final of [...CARRIER_FINAL, "failed"] as const) {
-      for (const receipt of [...CARRIER_FINAL, "unknown"] as const) expect(canMove("receipt", final, receipt)).toBe(false);
+      for (const receipt of [...CARRIER_FINAL, "unknown"] as const)
+        expect(canMove("receipt", final, receipt)).toBe(false);
     }
     expect(canMove("receipt", "unknown", "unknown")).toBe(false);
     expect(canMove("receipt", "unknown", "submitted")).toBe(false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizePhone, phoneField } from "../../app/modules/sms/phone.ts";
+import { normalizePhone, phoneField } from "#app/modules/sms/phone.ts";
 
 describe("normalizePhone", () => {
   it("reads local numbers with the default country", () => {
@@ -16,7 +16,15 @@ describe("normalizePhone", () => {
   });
 
   it("refuses junk and names it", () => {
-    for (const junk of ["abc", "12345", "+999123", "202555012x", "07911 123456", "++12025550123", "+1 202 555 0123 ext 5"]) {
+    for (const junk of [
+      "abc",
+      "12345",
+      "+999123",
+      "202555012x",
+      "07911 123456",
+      "++12025550123",
+      "+1 202 555 0123 ext 5",
+    ]) {
       expect(normalizePhone(junk, "US"), junk).toEqual({ ok: false, error: `"${junk}" is not a valid phone number` });
     }
   });

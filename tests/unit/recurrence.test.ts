@@ -13,9 +13,9 @@ import {
   scheduleRepeatStrategy,
   TIMING_MESSAGES,
   timingIssues,
-} from "../../app/modules/scheduling/recurrence.ts";
-import { createScheduleSmsSchema, SCHEDULE_FORM_MESSAGES } from "../../app/modules/scheduling/schemas.ts";
-import { formatLocalDateTime, instantOf, parseLocalDateTime, wallTimeAt } from "../../app/utils/time-zone.ts";
+} from "#app/modules/scheduling/recurrence.ts";
+import { createScheduleSmsSchema, SCHEDULE_FORM_MESSAGES } from "#app/modules/scheduling/schemas.ts";
+import { formatLocalDateTime, instantOf, parseLocalDateTime, wallTimeAt } from "#app/utils/time-zone.ts";
 
 const NY = "America/New_York";
 const LONDON = "Europe/London";
@@ -23,7 +23,12 @@ const utc = (iso: string) => Date.parse(iso);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().replace(".000Z", "Z"));
 
 /** A rule from the wall time a user enters and an inclusive end date, as the form makes it. */
-function rule(repeat: Recurrence["repeat"], local: string, timeZone: string, endDate: string | null = null): Recurrence {
+function rule(
+  repeat: Recurrence["repeat"],
+  local: string,
+  timeZone: string,
+  endDate: string | null = null,
+): Recurrence {
   return {
     repeat,
     firstSendAt: instantOf(parseLocalDateTime(local)!, timeZone).ms,
@@ -35,7 +40,8 @@ function rule(repeat: Recurrence["repeat"], local: string, timeZone: string, end
 /** Every occurrence, walking from just before the first one (bounded). */
 function occurrences(r: Recurrence, limit = 50): string[] {
   const out: string[] = [];
-  for (let at = nextOccurrence(r, r.firstSendAt - 1); at !== null && out.length < limit; at = nextOccurrence(r, at)) out.push(iso(at)!);
+  for (let at = nextOccurrence(r, r.firstSendAt - 1); at !== null && out.length < limit; at = nextOccurrence(r, at))
+    out.push(iso(at)!);
   return out;
 }
 
@@ -47,11 +53,20 @@ function localOccurrences(r: Recurrence, limit = 50): string[] {
 describe("time zones", () => {
   it("a wall time the clocks skip moves on by the gap; one that happens twice is the first", () => {
     // New York springs forward at 02:00 on 2026-03-08 and falls back at 02:00 on 2026-11-01.
-    expect(instantOf(parseLocalDateTime("2026-03-08T02:30")!, NY)).toEqual({ ms: utc("2026-03-08T07:30:00Z"), skipped: true });
+    expect(instantOf(parseLocalDateTime("2026-03-08T02:30")!, NY)).toEqual({
+      ms: utc("2026-03-08T07:30:00Z"),
+      skipped: true,
+    });
     expect(wallTimeAt(utc("2026-03-08T07:30:00Z"), NY)).toMatchObject({ hour: 3, minute: 30 });
-    expect(instantOf(parseLocalDateTime("2026-11-01T01:30")!, NY)).toEqual({ ms: utc("2026-11-01T05:30:00Z"), skipped: false });
+    expect(instantOf(parseLocalDateTime("2026-11-01T01:30")!, NY)).toEqual({
+      ms: utc("2026-11-01T05:30:00Z"),
+      skipped: false,
+    });
     // London springs forward at 01:00 GMT on 2026-03-29.
-    expect(instantOf(parseLocalDateTime("2026-03-29T01:30")!, LONDON)).toEqual({ ms: utc("2026-03-29T01:30:00Z"), skipped: true });
+    expect(instantOf(parseLocalDateTime("2026-03-29T01:30")!, LONDON)).toEqual({
+      ms: utc("2026-03-29T01:30:00Z"),
+      skipped: true,
+    });
     expect(instantOf(parseLocalDateTime("2026-10-25T01:30")!, LONDON).ms).toBe(utc("2026-10-25T00:30:00Z"));
   });
 
@@ -123,7 +138,10 @@ describe("occurrences", () => {
 
   it("an occurrence late on the end date is in, in the rule's zone", () => {
     // 23:30 in New York on the end date is already the next day in UTC.
-    expect(occurrences(rule("daily", "2026-03-09T23:30", NY, "2026-03-10"))).toEqual(["2026-03-10T03:30:00Z", "2026-03-11T03:30:00Z"]);
+    expect(occurrences(rule("daily", "2026-03-09T23:30", NY, "2026-03-10"))).toEqual([
+      "2026-03-10T03:30:00Z",
+      "2026-03-11T03:30:00Z",
+    ]);
   });
 
   it("monthly on the 31st falls on the last day of shorter months, and on the 31st again after them", () => {
@@ -229,7 +247,9 @@ describe("the rules of a new schedule, with an injected now", () => {
     // 23:30 on 2026-03-10 in New York is 03:30 UTC on the 11th: ending on the 10th is fine.
     const late = { firstSendAt: utc("2026-03-11T03:30:00Z"), timeZone: NY, repeat: "daily" as const };
     expect(timingIssues({ ...late, endDate: "2026-03-10" }, now)).toEqual([]);
-    expect(timingIssues({ ...late, endDate: "2026-03-09" }, now)).toEqual([{ field: "endDate", message: TIMING_MESSAGES.endBeforeStart }]);
+    expect(timingIssues({ ...late, endDate: "2026-03-09" }, now)).toEqual([
+      { field: "endDate", message: TIMING_MESSAGES.endBeforeStart },
+    ]);
     expect(timingIssues({ ...late, repeat: "none", endDate: "2026-03-09" }, now)).toEqual([]);
   });
 });
@@ -237,10 +257,19 @@ describe("the rules of a new schedule, with an injected now", () => {
 describe("the Schedule SMS form's schema", () => {
   const now = utc("2026-03-10T12:00:00Z");
   const schema = createScheduleSmsSchema({ defaultCountry: "US", maxSegments: 10, now });
-  const valid = { firstSend: "2026-03-12T09:05", repeat: "daily", endDate: "2026-03-20", timeZone: LONDON, phoneNumber: "(202) 555-0123", message: "Hi" };
+  const valid = {
+    firstSend: "2026-03-12T09:05",
+    repeat: "daily",
+    endDate: "2026-03-20",
+    timeZone: LONDON,
+    phoneNumber: "(202) 555-0123",
+    message: "Hi",
+  };
   const errorsOf = (input: Record<string, unknown>) => {
     const result = schema.safeParse(input);
-    return result.success ? {} : Object.fromEntries(result.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+    return result.success
+      ? {}
+      : Object.fromEntries(result.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
   };
 
   it("turns the wall time in the chosen zone into UTC", () => {
@@ -265,13 +294,19 @@ describe("the Schedule SMS form's schema", () => {
     expect(errorsOf({ ...valid, endDate: "2026-03-11" })).toEqual({ endDate: TIMING_MESSAGES.endBeforeStart });
     expect(errorsOf({ ...valid, firstSend: "2026-03-12T09:07" })).toEqual({ firstSend: SCHEDULE_FORM_MESSAGES.step });
     expect(errorsOf({ ...valid, firstSend: undefined })).toEqual({ firstSend: SCHEDULE_FORM_MESSAGES.startRequired });
-    expect(errorsOf({ ...valid, firstSend: "next tuesday" })).toEqual({ firstSend: SCHEDULE_FORM_MESSAGES.startFormat });
-    expect(errorsOf({ ...valid, timeZone: "Mars/Olympus_Mons" })).toEqual({ timeZone: SCHEDULE_FORM_MESSAGES.zoneUnknown });
+    expect(errorsOf({ ...valid, firstSend: "next tuesday" })).toEqual({
+      firstSend: SCHEDULE_FORM_MESSAGES.startFormat,
+    });
+    expect(errorsOf({ ...valid, timeZone: "Mars/Olympus_Mons" })).toEqual({
+      timeZone: SCHEDULE_FORM_MESSAGES.zoneUnknown,
+    });
     expect(errorsOf({ ...valid, endDate: "2026-02-30" })).toEqual({ endDate: SCHEDULE_FORM_MESSAGES.endFormat });
   });
 
   it("refuses a time the clocks skip, and ignores the end date of a one-off", () => {
-    expect(errorsOf({ ...valid, firstSend: "2026-03-29T01:30" })).toEqual({ firstSend: SCHEDULE_FORM_MESSAGES.skipped(LONDON) });
+    expect(errorsOf({ ...valid, firstSend: "2026-03-29T01:30" })).toEqual({
+      firstSend: SCHEDULE_FORM_MESSAGES.skipped(LONDON),
+    });
     expect(errorsOf({ ...valid, repeat: "none", endDate: "garbage" })).toEqual({});
   });
 });

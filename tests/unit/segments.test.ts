@@ -1,15 +1,28 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { messageBodyField } from "../../app/modules/sms/schemas.ts";
-import { countSegments, encodeGsm7, splitMessage } from "../../app/modules/sms/segments.ts";
+import { messageBodyField } from "#app/modules/sms/schemas.ts";
+import { countSegments, encodeGsm7, splitMessage } from "#app/modules/sms/segments.ts";
 
 const gsm = (n: number) => "a".repeat(n);
 const ucs2 = (n: number) => "ж".repeat(n);
 
 describe("countSegments: GSM-7", () => {
   it("fits 160 characters in one segment and needs two for 161", () => {
-    expect(countSegments(gsm(160))).toMatchObject({ encoding: "GSM-7", characters: 160, units: 160, segments: 1, credits: 1, remaining: 0 });
-    expect(countSegments(gsm(161))).toMatchObject({ encoding: "GSM-7", segments: 2, perSegment: 153, credits: 2, remaining: 145 });
+    expect(countSegments(gsm(160))).toMatchObject({
+      encoding: "GSM-7",
+      characters: 160,
+      units: 160,
+      segments: 1,
+      credits: 1,
+      remaining: 0,
+    });
+    expect(countSegments(gsm(161))).toMatchObject({
+      encoding: "GSM-7",
+      segments: 2,
+      perSegment: 153,
+      credits: 2,
+      remaining: 145,
+    });
   });
 
   it("fits 153 x 2 in two parts and needs three for one more", () => {
@@ -55,7 +68,13 @@ describe("countSegments: UCS-2", () => {
   });
 
   it("counts an emoji as two UTF-16 code units and never splits it", () => {
-    expect(countSegments("😀")).toMatchObject({ encoding: "UCS-2", characters: 1, units: 2, segments: 1, nonGsm: ["😀"] });
+    expect(countSegments("😀")).toMatchObject({
+      encoding: "UCS-2",
+      characters: 1,
+      units: 2,
+      segments: 1,
+      nonGsm: ["😀"],
+    });
     expect(countSegments("😀".repeat(35))).toMatchObject({ units: 70, segments: 1 });
     const split = splitMessage("😀".repeat(36));
     expect(split.parts.map((p) => p.length)).toEqual([66, 6]);
@@ -71,18 +90,22 @@ describe("splitMessage", () => {
   it("loses and adds nothing, and every part fits", () => {
     const alphabet = fc.constantFrom(..."abc €[]^Ωж😀\n".split(/(?:)/u));
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 800 }).map((a) => a.join("")), (body) => {
-        const split = splitMessage(body);
-        expect(split.parts.join("")).toBe(body);
-        const limit = split.parts.length > 1 ? (split.encoding === "GSM-7" ? 153 : 67) : split.encoding === "GSM-7" ? 160 : 70;
-        for (const part of split.parts) {
-          const units = split.encoding === "GSM-7" ? encodeGsm7(part).length : part.length;
-          expect(units).toBeLessThanOrEqual(limit);
-          // No part starts with a lone low surrogate.
-          expect(/^[\uDC00-\uDFFF]/.test(part)).toBe(false);
-        }
-        expect(countSegments(body).segments).toBe(split.parts.length);
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 800 }).map((a) => a.join("")),
+        (body) => {
+          const split = splitMessage(body);
+          expect(split.parts.join("")).toBe(body);
+          const limit =
+            split.parts.length > 1 ? (split.encoding === "GSM-7" ? 153 : 67) : split.encoding === "GSM-7" ? 160 : 70;
+          for (const part of split.parts) {
+            const units = split.encoding === "GSM-7" ? encodeGsm7(part).length : part.length;
+            expect(units).toBeLessThanOrEqual(limit);
+            // No part starts with a lone low surrogate.
+            expect(/^[\uDC00-\uDFFF]/.test(part)).toBe(false);
+          }
+          expect(countSegments(body).segments).toBe(split.parts.length);
+        },
+      ),
     );
   });
 
@@ -97,7 +120,9 @@ describe("messageBodyField", () => {
     expect(field.parse("a\r\nb")).toBe("a\nb");
     expect(field.safeParse("   ").error?.issues[0].message).toBe("Message is required");
     expect(field.safeParse("a".repeat(1530)).success).toBe(true);
-    expect(field.safeParse("a".repeat(1531)).error?.issues[0].message).toBe("Message is too long: 11 segments, the maximum is 10");
+    expect(field.safeParse("a".repeat(1531)).error?.issues[0].message).toBe(
+      "Message is too long: 11 segments, the maximum is 10",
+    );
     expect(field.safeParse("a".repeat(1_000_000)).error?.issues[0].message).toBe(
       "Message is too long: more than 10 segments, the maximum is 10",
     );

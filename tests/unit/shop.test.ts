@@ -1,15 +1,16 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cardSchema, isExpired, parseExpiry, passesLuhn } from "../../app/modules/payments/card.ts";
-import { inspectImage } from "../../app/modules/shop/images.server.ts";
-import { nextStatuses, parseAdminOrderQuery } from "../../app/modules/shop/orders.ts";
-import { dollarsToCents, parseHomeFilters } from "../../app/modules/shop/packages.ts";
-import { appended, jpeg, jpegComment, png, pngChunk } from "../support/images.ts";
+import { cardSchema, isExpired, parseExpiry, passesLuhn } from "#app/modules/payments/card.ts";
+import { inspectImage } from "#app/modules/shop/images.server.ts";
+import { nextStatuses, parseAdminOrderQuery } from "#app/modules/shop/orders.ts";
+import { dollarsToCents, parseHomeFilters } from "#app/modules/shop/packages.ts";
+import { appended, jpeg, jpegComment, png, pngChunk } from "#tests/support/images.ts";
 
 describe("card checks", () => {
   it("knows Luhn", () => {
-    for (const n of ["4242424242424242", "4000000000000002", "4000000000009995", "5555555555554444"]) expect(passesLuhn(n)).toBe(true);
+    for (const n of ["4242424242424242", "4000000000000002", "4000000000009995", "5555555555554444"])
+      expect(passesLuhn(n)).toBe(true);
     expect(passesLuhn("4242424242424241")).toBe(false);
   });
 
@@ -49,7 +50,13 @@ describe("image inspection by content", () => {
     expect(inspectImage(jpeg(800, 600, 0xc2))).toEqual({ ok: true, info: { type: "jpeg", width: 800, height: 600 } });
     // Harmless metadata stays allowed: text chunks, XMP, a comment, zero padding after EOI.
     const xmp = '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>';
-    expect(inspectImage(png(10, 10, { extra: [pngChunk("tEXt", "Software\0GIMP 2.10"), pngChunk("iTXt", `XML:com.adobe.xmp\0\0\0\0\0${xmp}`)] })).ok).toBe(true);
+    expect(
+      inspectImage(
+        png(10, 10, {
+          extra: [pngChunk("tEXt", "Software\0GIMP 2.10"), pngChunk("iTXt", `XML:com.adobe.xmp\0\0\0\0\0${xmp}`)],
+        }),
+      ).ok,
+    ).toBe(true);
     expect(inspectImage(jpeg(10, 10, 0xc0, [jpegComment("Created with GIMP")])).ok).toBe(true);
     expect(inspectImage(new Uint8Array([...jpeg(10, 10), 0, 0, 0])).ok).toBe(true);
   });
@@ -65,11 +72,24 @@ describe("image inspection by content", () => {
   });
 
   it("refuses polyglots: a payload after IEND or EOI, or markup in a chunk or segment", () => {
-    expect(inspectImage(appended(realPng, "<html><script>alert(1)</script></html>"))).toEqual({ ok: false, error: DAMAGED });
+    expect(inspectImage(appended(realPng, "<html><script>alert(1)</script></html>"))).toEqual({
+      ok: false,
+      error: DAMAGED,
+    });
     expect(inspectImage(appended(png(10, 10), "anything at all"))).toEqual({ ok: false, error: DAMAGED });
     expect(inspectImage(appended(jpeg(10, 10), "<script>alert(1)</script>"))).toEqual({ ok: false, error: DAMAGED });
-    for (const payload of ["<script>alert(1)</script>", "<HTML><body onload=x>", "<?php system($_GET['c']); ?>", "<svg/onload=alert(1)>", "<iframe src=//evil>", "javascript:alert(1)"]) {
-      expect(inspectImage(png(10, 10, { extra: [pngChunk("tEXt", `Comment\0${payload}`)] })), payload).toEqual({ ok: false, error: MARKUP });
+    for (const payload of [
+      "<script>alert(1)</script>",
+      "<HTML><body onload=x>",
+      "<?php system($_GET['c']); ?>",
+      "<svg/onload=alert(1)>",
+      "<iframe src=//evil>",
+      "javascript:alert(1)",
+    ]) {
+      expect(inspectImage(png(10, 10, { extra: [pngChunk("tEXt", `Comment\0${payload}`)] })), payload).toEqual({
+        ok: false,
+        error: MARKUP,
+      });
       expect(inspectImage(jpeg(10, 10, 0xc0, [jpegComment(payload)])), payload).toEqual({ ok: false, error: MARKUP });
     }
     // A chunk whose CRC does not match its bytes (edited by hand) is not an image as written.
@@ -77,8 +97,14 @@ describe("image inspection by content", () => {
     tampered[45] ^= 0xff;
     expect(inspectImage(tampered)).toEqual({ ok: false, error: DAMAGED });
     // Scan data before any frame header, a second SOI, no EOI.
-    expect(inspectImage(new Uint8Array([0xff, 0xd8, 0xff, 0xda, 0x00, 0x02, 0x00, 0xff, 0xd9]))).toEqual({ ok: false, error: DAMAGED });
-    expect(inspectImage(new Uint8Array([0xff, 0xd8, 0xff, 0xd8, ...jpeg(10, 10).subarray(2)]))).toEqual({ ok: false, error: DAMAGED });
+    expect(inspectImage(new Uint8Array([0xff, 0xd8, 0xff, 0xda, 0x00, 0x02, 0x00, 0xff, 0xd9]))).toEqual({
+      ok: false,
+      error: DAMAGED,
+    });
+    expect(inspectImage(new Uint8Array([0xff, 0xd8, 0xff, 0xd8, ...jpeg(10, 10).subarray(2)]))).toEqual({
+      ok: false,
+      error: DAMAGED,
+    });
     expect(inspectImage(jpeg(10, 10).subarray(0, -2))).toEqual({ ok: false, error: DAMAGED });
   });
 
@@ -103,8 +129,17 @@ describe("URL state and money", () => {
   });
 
   it("falls back to the defaults for unknown values", () => {
-    expect(parseHomeFilters(new URLSearchParams("sort=cheapest&category=soup&q=%20x%20"))).toEqual({ q: "x", sort: "name-asc", category: "" });
-    expect(parseAdminOrderQuery(new URLSearchParams("size=15&page=3&status=Cancelled"))).toEqual({ q: "", status: "Cancelled", page: 3, size: 15 });
+    expect(parseHomeFilters(new URLSearchParams("sort=cheapest&category=soup&q=%20x%20"))).toEqual({
+      q: "x",
+      sort: "name-asc",
+      category: "",
+    });
+    expect(parseAdminOrderQuery(new URLSearchParams("size=15&page=3&status=Cancelled"))).toEqual({
+      q: "",
+      status: "Cancelled",
+      page: 3,
+      size: 15,
+    });
     expect(parseAdminOrderQuery(new URLSearchParams("size=100&page=abc"))).toMatchObject({ page: 1, size: 5 });
   });
 

@@ -1,8 +1,13 @@
 // The hand-encoded PDUs must be byte for byte what the smpp package would send.
 import smpp from "smpp";
 import { describe, expect, it } from "vitest";
-import { decodeHotPdu, deliverSmResp, submitSm, type SubmitSmFields } from "../../app/modules/sms/transports/smpp-pdu.server.ts";
-import { parseReceipt } from "../../app/modules/sms/transports/smpp.server.ts";
+import {
+  decodeHotPdu,
+  deliverSmResp,
+  submitSm,
+  type SubmitSmFields,
+} from "#app/modules/sms/transports/smpp-pdu.server.ts";
+import { parseReceipt } from "#app/modules/sms/transports/smpp.server.ts";
 
 const base: SubmitSmFields = {
   source_addr_ton: 5,
@@ -27,8 +32,25 @@ function libraryBytes(fields: SubmitSmFields, sequence: number): Buffer {
 describe("submit_sm", () => {
   it.each([
     ["GSM-7 from an alphanumeric sender", base],
-    ["UCS-2 from an international number", { ...base, source_addr_ton: 1, source_addr_npi: 1, source_addr: "15550100", data_coding: 8, short_message: Buffer.from("0048006900200d83dde00", "hex") }],
-    ["a concatenated part with its UDH", { ...base, esm_class: 0x40, short_message: Buffer.concat([Buffer.from([5, 0, 3, 7, 2, 1]), Buffer.alloc(134, 0x41)]) }],
+    [
+      "UCS-2 from an international number",
+      {
+        ...base,
+        source_addr_ton: 1,
+        source_addr_npi: 1,
+        source_addr: "15550100",
+        data_coding: 8,
+        short_message: Buffer.from("0048006900200d83dde00", "hex"),
+      },
+    ],
+    [
+      "a concatenated part with its UDH",
+      {
+        ...base,
+        esm_class: 0x40,
+        short_message: Buffer.concat([Buffer.from([5, 0, 3, 7, 2, 1]), Buffer.alloc(134, 0x41)]),
+      },
+    ],
     ["an empty message and reference 0", { ...base, short_message: Buffer.alloc(0), user_message_reference: 0 }],
   ])("%s", (_, fields) => {
     const pdu = submitSm(fields);
@@ -37,7 +59,12 @@ describe("submit_sm", () => {
     expect(pdu.toBuffer().toString("hex")).toBe(libraryBytes(fields, 123456).toString("hex"));
     // And the package reads back what was written.
     const read = new smpp.PDU(pdu.toBuffer());
-    expect(read).toMatchObject({ command: "submit_sm", sequence_number: 123456, destination_addr: fields.destination_addr, user_message_reference: fields.user_message_reference });
+    expect(read).toMatchObject({
+      command: "submit_sm",
+      sequence_number: 123456,
+      destination_addr: fields.destination_addr,
+      user_message_reference: fields.user_message_reference,
+    });
   });
 
   it("refuses a message too long for short_message", () => {
@@ -73,7 +100,8 @@ describe("reading submit_sm_resp and receipts by hand", () => {
       source_addr: "447911123456",
       destination_addr: "SMSGateway",
       esm_class: 0x04,
-      short_message: "id:abc-123 sub:001 dlvrd:001 submit date:2611221200 done date:2611221200 stat:DELIVRD err:000 text:",
+      short_message:
+        "id:abc-123 sub:001 dlvrd:001 submit date:2611221200 done date:2611221200 stat:DELIVRD err:000 text:",
       receipted_message_id: "abc-123",
       message_state: 2,
       ...fields,
@@ -87,19 +115,40 @@ describe("reading submit_sm_resp and receipts by hand", () => {
     ["accepted", { message_id: "0a1b2c3d" }, 0],
     ["refused, no message id", {}, smpp.errors.ESME_RTHROTTLED],
   ])("submit_sm_resp %s", (_, fields, status) => {
-    const { hand, library: expected } = decodeBoth(library("submit_sm_resp", { ...fields, command_status: status }, 4242));
+    const { hand, library: expected } = decodeBoth(
+      library("submit_sm_resp", { ...fields, command_status: status }, 4242),
+    );
     expect(hand).not.toBeNull();
-    for (const key of ["command", "command_id", "command_status", "sequence_number", "message_id"]) expect(hand?.[key]).toEqual(expected[key]);
+    for (const key of ["command", "command_id", "command_status", "sequence_number", "message_id"])
+      expect(hand?.[key]).toEqual(expected[key]);
     expect(hand?.isResponse()).toBe(true);
   });
 
   it.each([
     ["delivered", {}],
-    ["undelivered with its error code", { message_state: 5, network_error_code: Buffer.from([3, 0, 11]), short_message: "id:abc-123 stat:UNDELIV err:011" }],
+    [
+      "undelivered with its error code",
+      {
+        message_state: 5,
+        network_error_code: Buffer.from([3, 0, 11]),
+        short_message: "id:abc-123 stat:UNDELIV err:011",
+      },
+    ],
   ])("a receipt, %s: the same fields and the same receipt", (_, fields) => {
     const { hand, library: expected } = decodeBoth(receipt(fields));
     expect(hand).not.toBeNull();
-    for (const key of ["command", "command_id", "sequence_number", "esm_class", "data_coding", "source_addr", "destination_addr", "receipted_message_id", "message_state", "network_error_code"]) {
+    for (const key of [
+      "command",
+      "command_id",
+      "sequence_number",
+      "esm_class",
+      "data_coding",
+      "source_addr",
+      "destination_addr",
+      "receipted_message_id",
+      "message_state",
+      "network_error_code",
+    ]) {
       expect(hand?.[key]).toEqual(expected[key]);
     }
     expect(parseReceipt(hand!)).toEqual(parseReceipt(expected));
@@ -109,7 +158,10 @@ describe("reading submit_sm_resp and receipts by hand", () => {
 
   it.each([
     ["an inbound SMS (not a receipt)", library("deliver_sm", { source_addr: "447911123456", short_message: "Hello" })],
-    ["a receipt without the TLVs", library("deliver_sm", { esm_class: 0x04, short_message: "id:abc-123 stat:DELIVRD err:000" })],
+    [
+      "a receipt without the TLVs",
+      library("deliver_sm", { esm_class: 0x04, short_message: "id:abc-123 stat:DELIVRD err:000" }),
+    ],
     ["a receipt with another TLV", receipt({ delivery_failure_reason: 1 })],
     ["UCS-2 text", receipt({ data_coding: 8, short_message: Buffer.from("0069", "hex") })],
     ["an enquire_link", library("enquire_link", {})],

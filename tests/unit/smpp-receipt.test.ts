@@ -1,6 +1,6 @@
 import smpp from "smpp";
 import { describe, expect, it } from "vitest";
-import { concatUdh, parseReceipt, parseSmppUrl } from "../../app/modules/sms/transports/smpp.server.ts";
+import { concatUdh, parseReceipt, parseSmppUrl } from "#app/modules/sms/transports/smpp.server.ts";
 
 /** A deliver_sm as the client library hands it over: encoded to bytes and decoded again. */
 function received(fields: Record<string, unknown>) {
@@ -8,7 +8,10 @@ function received(fields: Record<string, unknown>) {
 }
 
 const text = (id: string, stat: string, err = "000") =>
-  Buffer.from(`id:${id} sub:001 dlvrd:001 submit date:2601011200 done date:2601011201 stat:${stat} err:${err} text:hello`, "ascii");
+  Buffer.from(
+    `id:${id} sub:001 dlvrd:001 submit date:2601011200 done date:2601011201 stat:${stat} err:${err} text:hello`,
+    "ascii",
+  );
 
 describe("parseReceipt", () => {
   it("reads id, stat and err from the text, byte for byte, even where GSM and ASCII differ", () => {
@@ -27,7 +30,8 @@ describe("parseReceipt", () => {
   });
 
   it("maps the stat values, anything else to unknown", () => {
-    const status = (stat: string) => parseReceipt(received({ esm_class: 0x04, short_message: text("1", stat) }))?.status;
+    const status = (stat: string) =>
+      parseReceipt(received({ esm_class: 0x04, short_message: text("1", stat) }))?.status;
     expect(["DELIVRD", "UNDELIV", "EXPIRED", "REJECTD", "ENROUTE", "ACCEPTD", "DELETED"].map(status)).toEqual([
       "delivered",
       "undelivered",

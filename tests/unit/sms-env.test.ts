@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "../../app/utils/env.server.ts";
+import { parseEnv } from "#app/utils/env.server.ts";
 
 const dataDir = () => mkdtempSync(join(tmpdir(), "env-"));
 
@@ -26,8 +26,8 @@ describe("SMS configuration", () => {
   it("needs an smpp:// URL for the SMPP transport", () => {
     expect(() => parseEnv({ DATA_DIR: dataDir(), SMS_TRANSPORT: "smpp" })).toThrow(/SMPP_URL/);
     expect(() => parseEnv({ DATA_DIR: dataDir(), SMS_TRANSPORT: "smpp", SMPP_URL: "http://x" })).toThrow(/SMPP_URL/);
-    expect(parseEnv({ DATA_DIR: dataDir(), SMS_TRANSPORT: "smpp", SMPP_URL: "smpp://id:pw@smsc.example:2775" }).SMPP_URL).toBe(
-      "smpp://id:pw@smsc.example:2775",
-    );
+    expect(
+      parseEnv({ DATA_DIR: dataDir(), SMS_TRANSPORT: "smpp", SMPP_URL: "smpp://id:pw@smsc.example:2775" }).SMPP_URL,
+    ).toBe("smpp://id:pw@smsc.example:2775");
   });
 });

@@ -1,9 +1,9 @@
 import type { Job } from "bullmq";
-import { purgeDemoOrders } from "../../app/modules/shop/orders.server.ts";
-import { DemoPurgePayload } from "../../app/queue/payloads.ts";
-import { getQueue, QUEUES } from "../../app/queue/queues.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import type { JobDefinition } from "../job-definition.ts";
+import { purgeDemoOrders } from "#app/modules/shop/orders.server.ts";
+import { DemoPurgePayload } from "#app/queue/payloads.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
 
 const SCHEDULE_ID = "demo-order-purge";
 

@@ -1,8 +1,8 @@
 import type { Job } from "bullmq";
-import { reconcileGroupSends, runGroupSend } from "../../app/modules/contacts/group-send.server.ts";
-import { GroupSendPayload, GroupSendReconcilePayload } from "../../app/queue/payloads.ts";
-import { QUEUES } from "../../app/queue/queues.server.ts";
-import type { JobDefinition } from "../job-definition.ts";
+import { reconcileGroupSends, runGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { GroupSendPayload, GroupSendReconcilePayload } from "#app/queue/payloads.ts";
+import { QUEUES } from "#app/queue/queues.server.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
 
 const RECONCILE = "group-send-reconcile";
 

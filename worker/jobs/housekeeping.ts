@@ -1,8 +1,8 @@
 import type { Job } from "bullmq";
-import { purgeExpired } from "../../app/modules/housekeeping/housekeeping.server.ts";
-import { HousekeepingPayload } from "../../app/queue/payloads.ts";
-import { QUEUES } from "../../app/queue/queues.server.ts";
-import type { JobDefinition } from "../job-definition.ts";
+import { purgeExpired } from "#app/modules/housekeeping/housekeeping.server.ts";
+import { HousekeepingPayload } from "#app/queue/payloads.ts";
+import { QUEUES } from "#app/queue/queues.server.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
 
 export const housekeeping: JobDefinition = {
   queue: QUEUES.housekeeping,

@@ -1,9 +1,9 @@
 import type { Job } from "bullmq";
-import { reconcileSms } from "../../app/modules/sms/reconcile.server.ts";
-import { SmsReconcilePayload } from "../../app/queue/payloads.ts";
-import { QUEUES } from "../../app/queue/queues.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import type { JobDefinition } from "../job-definition.ts";
+import { reconcileSms } from "#app/modules/sms/reconcile.server.ts";
+import { SmsReconcilePayload } from "#app/queue/payloads.ts";
+import { QUEUES } from "#app/queue/queues.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
 
 export const smsReconcile: JobDefinition = {
   queue: QUEUES.smsReconcile,

@@ -1,8 +1,8 @@
 import type { Job } from "bullmq";
-import { reconcileSchedules } from "../../app/modules/scheduling/runner.server.ts";
-import { SmsScheduleReconcilePayload } from "../../app/queue/payloads.ts";
-import { QUEUES } from "../../app/queue/queues.server.ts";
-import type { JobDefinition } from "../job-definition.ts";
+import { reconcileSchedules } from "#app/modules/scheduling/runner.server.ts";
+import { SmsScheduleReconcilePayload } from "#app/queue/payloads.ts";
+import { QUEUES } from "#app/queue/queues.server.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
 
 export const smsScheduleReconcile: JobDefinition = {
   queue: QUEUES.smsScheduleReconcile,

@@ -1,8 +1,8 @@
 import { type Job, UnrecoverableError } from "bullmq";
-import { reconcileSchedules, runOccurrence } from "../../app/modules/scheduling/runner.server.ts";
-import { SmsSchedulePayload } from "../../app/queue/payloads.ts";
-import { QUEUES } from "../../app/queue/queues.server.ts";
-import type { JobDefinition } from "../job-definition.ts";
+import { reconcileSchedules, runOccurrence } from "#app/modules/scheduling/runner.server.ts";
+import { SmsSchedulePayload } from "#app/queue/payloads.ts";
+import { QUEUES } from "#app/queue/queues.server.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
 
 /** One occurrence of a schedule, fired by its job scheduler (see app/modules/scheduling). */
 export const smsSchedule: JobDefinition = {

@@ -1,11 +1,11 @@
 import type { Job } from "bullmq";
-import { applyReceipts, sendAndRequeue } from "../../app/modules/sms/dispatch.server.ts";
-import { createTransport } from "../../app/modules/sms/transports/index.server.ts";
-import type { SmsTransport } from "../../app/modules/sms/transports/types.ts";
-import { messageIdsOf, SmsSendPayload } from "../../app/queue/payloads.ts";
-import { QUEUES } from "../../app/queue/queues.server.ts";
-import { getEnv } from "../../app/utils/env.server.ts";
-import type { JobDefinition } from "../job-definition.ts";
+import { applyReceipts, sendAndRequeue } from "#app/modules/sms/dispatch.server.ts";
+import { createTransport } from "#app/modules/sms/transports/index.server.ts";
+import type { SmsTransport } from "#app/modules/sms/transports/types.ts";
+import { messageIdsOf, SmsSendPayload } from "#app/queue/payloads.ts";
+import { QUEUES } from "#app/queue/queues.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
 
 /** The send worker; the transport (e.g. the SMPP session) lives as long as the worker does. */
 export function createSmsSendJob(makeTransport: () => SmsTransport): JobDefinition {

@@ -1,8 +1,8 @@
 import type { Job } from "bullmq";
-import { deliverSupportRequest, reconcileSupportMail, supportMailBackoff } from "../../app/modules/support/mail.server.ts";
-import { SupportMailPayload, SupportMailReconcilePayload } from "../../app/queue/payloads.ts";
-import { QUEUES } from "../../app/queue/queues.server.ts";
-import type { JobDefinition } from "../job-definition.ts";
+import { deliverSupportRequest, reconcileSupportMail, supportMailBackoff } from "#app/modules/support/mail.server.ts";
+import { SupportMailPayload, SupportMailReconcilePayload } from "#app/queue/payloads.ts";
+import { QUEUES } from "#app/queue/queues.server.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
 
 const RECONCILE = "support-mail-reconcile";
 

@@ -1,9 +1,9 @@
 import { Fragment, type ReactNode } from "react";
 import { href, Link } from "react-router";
-import type { ReferenceEndpoint, ReferenceField, ReferenceObject } from "../../api/reference.server.ts";
-import { cn } from "../../utils/misc.ts";
-import { ButtonLink } from "../ui/button.tsx";
-import { Card } from "../ui/page.tsx";
+import type { ReferenceEndpoint, ReferenceField, ReferenceObject } from "#app/api/reference.server.ts";
+import { cn } from "#app/utils/misc.ts";
+import { ButtonLink } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/page.tsx";
 
 export type ApiReferenceData = {
   intro: string[];
@@ -103,7 +103,9 @@ function Endpoint({ endpoint, objects }: { endpoint: ReferenceEndpoint; objects:
     <Card className="space-y-4">
       <div id={endpoint.id} className="scroll-mt-4">
         <h3 className="flex flex-wrap items-center gap-2 text-lg font-semibold text-slate-900">
-          <span className={cn("rounded px-2 py-0.5 font-mono text-sm", methodTone[endpoint.method])}>{endpoint.method}</span>
+          <span className={cn("rounded px-2 py-0.5 font-mono text-sm", methodTone[endpoint.method])}>
+            {endpoint.method}
+          </span>
           <code className="font-mono text-base break-all">{endpoint.path}</code>
         </h3>
         <p className="mt-1 font-medium text-slate-800">{endpoint.summary}</p>
@@ -180,7 +182,10 @@ export function ApiReference({ reference }: { reference: ApiReferenceData }) {
           <ul className="flex flex-wrap gap-2 text-sm">
             {reference.endpoints.map((endpoint) => (
               <li key={endpoint.id}>
-                <a href={`#${endpoint.id}`} className="rounded bg-slate-100 px-2 py-1 font-mono text-slate-800 no-underline hover:bg-slate-200">
+                <a
+                  href={`#${endpoint.id}`}
+                  className="rounded bg-slate-100 px-2 py-1 font-mono text-slate-800 no-underline hover:bg-slate-200"
+                >
                   {endpoint.method} {endpoint.path}
                 </a>
               </li>
@@ -192,13 +197,18 @@ export function ApiReference({ reference }: { reference: ApiReferenceData }) {
       <Card className="space-y-3">
         <h3 className="text-lg font-semibold text-slate-900">Try the examples</h3>
         <p className="text-sm text-slate-700">
-          Each example is a command for a terminal. First put your API key in a shell variable; the examples read it from
-          there, so the key stays out of your shell history's commands and out of this page.
+          Each example is a command for a terminal. First put your API key in a shell variable; the examples read it
+          from there, so the key stays out of your shell history's commands and out of this page.
         </p>
         <Code testId="key-export">{reference.keyExport}</Code>
         <div className="flex flex-wrap gap-2">
           {reference.hasKey ? (
-            <ButtonLink to={reference.keyShown ? `${href("/sms/documentation")}#api-reference` : "?key=1#api-reference"} variant="secondary" replace preventScrollReset>
+            <ButtonLink
+              to={reference.keyShown ? `${href("/sms/documentation")}#api-reference` : "?key=1#api-reference"}
+              variant="secondary"
+              replace
+              preventScrollReset
+            >
               {reference.keyShown ? "Hide my key" : "Show my key in the example"}
             </ButtonLink>
           ) : (

@@ -1,6 +1,6 @@
 import { type FieldMetadata, getCollectionProps, getInputProps } from "@conform-to/react";
-import { TEXT } from "../../modules/contacts/schemas.ts";
-import { CheckboxField, ErrorList, Field } from "../ui/field.tsx";
+import { TEXT } from "#app/modules/contacts/schemas.ts";
+import { CheckboxField, ErrorList, Field } from "#app/components/ui/field.tsx";
 
 type ContactFieldset = {
   name: FieldMetadata<string>;
@@ -11,13 +11,24 @@ type ContactFieldset = {
 
 /** Name, Phone Number, Email and a checkbox per group: the create screen and the edit panel. */
 export function ContactFields({ fields, groups }: { fields: ContactFieldset; groups: { id: number; name: string }[] }) {
-  const checkboxes = getCollectionProps(fields.groupIds, { type: "checkbox", options: groups.map((g) => String(g.id)) });
+  const checkboxes = getCollectionProps(fields.groupIds, {
+    type: "checkbox",
+    options: groups.map((g) => String(g.id)),
+  });
   return (
     <>
-      <Field label="Name" inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }} errors={fields.name.errors} />
+      <Field
+        label="Name"
+        inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }}
+        errors={fields.name.errors}
+      />
       <Field
         label="Phone Number"
-        inputProps={{ ...getInputProps(fields.phoneNumber, { type: "tel" }), autoComplete: "off", placeholder: "e.g. +1 202 555 0123" }}
+        inputProps={{
+          ...getInputProps(fields.phoneNumber, { type: "tel" }),
+          autoComplete: "off",
+          placeholder: "e.g. +1 202 555 0123",
+        }}
         errors={fields.phoneNumber.errors}
       />
       <Field

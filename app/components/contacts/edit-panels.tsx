@@ -2,14 +2,14 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ReactNode, useMemo } from "react";
 import { Form, useNavigation } from "react-router";
-import type { Contact } from "../../modules/contacts/contacts.server.ts";
-import type { Group } from "../../modules/contacts/groups.server.ts";
-import { createEditContactSchema, EditGroupSchema } from "../../modules/contacts/schemas.ts";
-import type { CountryCode } from "../../modules/sms/phone.ts";
-import { Button, ButtonLink } from "../ui/button.tsx";
-import { CheckboxField, FormErrors } from "../ui/field.tsx";
-import { ContactFields } from "./contact-fields.tsx";
-import { GroupFields } from "./group-fields.tsx";
+import type { Contact } from "#app/modules/contacts/contacts.server.ts";
+import type { Group } from "#app/modules/contacts/groups.server.ts";
+import { createEditContactSchema, EditGroupSchema } from "#app/modules/contacts/schemas.ts";
+import type { CountryCode } from "#app/modules/sms/phone.ts";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { CheckboxField, FormErrors } from "#app/components/ui/field.tsx";
+import { ContactFields } from "#app/components/contacts/contact-fields.tsx";
+import { GroupFields } from "#app/components/contacts/group-fields.tsx";
 
 type LastResult = SubmissionResult<string[]> | null | undefined;
 
@@ -91,7 +91,15 @@ export function EditContactPanel({
 }
 
 /** Edit Group: name and description. */
-export function EditGroupPanel({ group, cancelHref, lastResult }: { group: Group; cancelHref: string; lastResult: LastResult }) {
+export function EditGroupPanel({
+  group,
+  cancelHref,
+  lastResult,
+}: {
+  group: Group;
+  cancelHref: string;
+  lastResult: LastResult;
+}) {
   const [form, fields] = useForm({
     id: `edit-group-${group.id}`,
     lastResult,

@@ -1,8 +1,12 @@
 import { type FieldMetadata, getInputProps, getTextareaProps } from "@conform-to/react";
-import { Field, TextareaField } from "../ui/field.tsx";
+import { Field, TextareaField } from "#app/components/ui/field.tsx";
 
 /** Group Name and Group Description: the create screen and the edit panel. */
-export function GroupFields({ fields }: { fields: { groupName: FieldMetadata<string>; description: FieldMetadata<string> } }) {
+export function GroupFields({
+  fields,
+}: {
+  fields: { groupName: FieldMetadata<string>; description: FieldMetadata<string> };
+}) {
   return (
     <>
       <Field

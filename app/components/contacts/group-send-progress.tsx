@@ -1,9 +1,9 @@
 import { useEffect, useRef } from "react";
 import { href, useFetcher, useRevalidator } from "react-router";
-import { describeGroupSend, type GroupSendReport, groupSendPercent } from "../../modules/contacts/group-send.ts";
-import { formatNumber } from "../../utils/misc.ts";
-import { useHydrated } from "../use-hydrated.ts";
-import { ButtonLink } from "../ui/button.tsx";
+import { describeGroupSend, type GroupSendReport, groupSendPercent } from "#app/modules/contacts/group-send.ts";
+import { formatNumber } from "#app/utils/misc.ts";
+import { useHydrated } from "#app/components/use-hydrated.ts";
+import { ButtonLink } from "#app/components/ui/button.tsx";
 
 const POLL_MS = 500;
 
@@ -16,7 +16,15 @@ export function groupSendStatusHref(id: number): string {
  * What a group send did. With JavaScript the bar follows the fan-out to the end (polling the
  * status route); without it the panel shows the counts so far and a Refresh link.
  */
-export function GroupSendProgress({ report, refreshHref, closeHref }: { report: GroupSendReport; refreshHref: string; closeHref: string }) {
+export function GroupSendProgress({
+  report,
+  refreshHref,
+  closeHref,
+}: {
+  report: GroupSendReport;
+  refreshHref: string;
+  closeHref: string;
+}) {
   const hydrated = useHydrated();
   const fetcher = useFetcher<GroupSendReport>();
   const revalidator = useRevalidator();

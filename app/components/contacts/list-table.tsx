@@ -1,8 +1,8 @@
 import { Fragment, type ReactNode } from "react";
-import type { ListPanel } from "../../modules/contacts/schemas.ts";
-import { ButtonLink } from "../ui/button.tsx";
-import { Pager } from "../ui/pager.tsx";
-import { LabelledCell, Table, Td, Th } from "../ui/table.tsx";
+import type { ListPanel } from "#app/modules/contacts/schemas.ts";
+import { ButtonLink } from "#app/components/ui/button.tsx";
+import { Pager } from "#app/components/ui/pager.tsx";
+import { LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";
 
 /** The SMS Gateway and Actions cells of a contact or group row; each button opens its panel. */
 export function RowActionCells({ noun, href }: { noun: "Contact" | "Group"; href: (panel: ListPanel) => string }) {

@@ -2,13 +2,13 @@ import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from "
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ReactNode, useMemo, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { createPanelSendSchema, SEND_PANEL_INTENT } from "../../modules/contacts/schemas.ts";
-import { countSegments } from "../../modules/sms/segments.ts";
-import { pluralize } from "../../utils/misc.ts";
-import { SegmentCounter } from "../sms/send-sms-form.tsx";
-import { useHydrated } from "../use-hydrated.ts";
-import { Button, ButtonLink } from "../ui/button.tsx";
-import { FormErrors, TextareaField } from "../ui/field.tsx";
+import { createPanelSendSchema, SEND_PANEL_INTENT } from "#app/modules/contacts/schemas.ts";
+import { countSegments } from "#app/modules/sms/segments.ts";
+import { pluralize } from "#app/utils/misc.ts";
+import { SegmentCounter } from "#app/components/sms/send-sms-form.tsx";
+import { useHydrated } from "#app/components/use-hydrated.ts";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { FormErrors, TextareaField } from "#app/components/ui/field.tsx";
 
 /**
  * The send panel of a contact or a group: the message with the live counter (a "Check cost" post

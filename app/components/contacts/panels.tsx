@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { Form, useNavigate, useNavigation } from "react-router";
-import { useHydrated } from "../use-hydrated.ts";
-import { Button, ButtonLink } from "../ui/button.tsx";
+import { useHydrated } from "#app/components/use-hydrated.ts";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 
 /**
  * The one open inline panel (edit, send, schedule, delete, result), in a table row under its row.

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from "react";
 import { href, Link } from "react-router";
-import type { Article, QuickLink } from "../../modules/content/article.ts";
-import { cn } from "../../utils/misc.ts";
-import { BackButton } from "../ui/back-button.tsx";
-import { buttonClass } from "../ui/button.tsx";
-import { Sections } from "./rich-text.tsx";
+import type { Article, QuickLink } from "#app/modules/content/article.ts";
+import { cn } from "#app/utils/misc.ts";
+import { BackButton } from "#app/components/ui/back-button.tsx";
+import { buttonClass } from "#app/components/ui/button.tsx";
+import { Sections } from "#app/components/content/rich-text.tsx";
 
 const TOGGLE_ID = "quick-links-toggle";
 
@@ -112,7 +112,10 @@ export function ArticlePage({
       <article className="mx-auto max-w-3xl min-w-0 flex-1">
         <div className="mb-6 flex flex-wrap items-center gap-2">
           <BackButton fallback={backTo} />
-          <label htmlFor={TOGGLE_ID} className={buttonClass({ variant: "secondary" }, "quick-links-toggle cursor-pointer select-none")}>
+          <label
+            htmlFor={TOGGLE_ID}
+            className={buttonClass({ variant: "secondary" }, "quick-links-toggle cursor-pointer select-none")}
+          >
             <span className="quick-links-when-open">Close Quick Links</span>
             <span className="quick-links-when-closed">Open Quick Links</span>
           </label>
@@ -129,7 +132,12 @@ export function ArticlePage({
           <p className="mt-2 text-sm leading-6 text-slate-700">
             Send single, group and scheduled messages, follow every delivery and connect your software through the API.
           </p>
-          <a href={href("/register")} target="_blank" rel="noopener" className={buttonClass({ variant: "primary" }, "mt-4")}>
+          <a
+            href={href("/register")}
+            target="_blank"
+            rel="noopener"
+            className={buttonClass({ variant: "primary" }, "mt-4")}
+          >
             Create your free account<span className="sr-only"> (opens in a new tab)</span>
           </a>
         </div>

@@ -1,4 +1,4 @@
-import type { ContactDetails } from "../../modules/content/contact-details.server.ts";
+import type { ContactDetails } from "#app/modules/content/contact-details.server.ts";
 
 function Item({ term, children }: { term: string; children: React.ReactNode }) {
   return (

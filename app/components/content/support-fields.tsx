@@ -1,12 +1,22 @@
 import { type FieldMetadata, getInputProps, getTextareaProps } from "@conform-to/react";
-import { ErrorList, Field, TextareaField } from "../ui/field.tsx";
-import { Notice } from "../ui/page.tsx";
+import { ErrorList, Field, TextareaField } from "#app/components/ui/field.tsx";
+import { Notice } from "#app/components/ui/page.tsx";
 
 /** The Subject and Message fields both support forms share. */
-export function SubjectAndMessage({ subject, message }: { subject: FieldMetadata<string>; message: FieldMetadata<string> }) {
+export function SubjectAndMessage({
+  subject,
+  message,
+}: {
+  subject: FieldMetadata<string>;
+  message: FieldMetadata<string>;
+}) {
   return (
     <>
-      <Field label="Subject" inputProps={{ ...getInputProps(subject, { type: "text" }), maxLength: 200 }} errors={subject.errors} />
+      <Field
+        label="Subject"
+        inputProps={{ ...getInputProps(subject, { type: "text" }), maxLength: 200 }}
+        errors={subject.errors}
+      />
       <TextareaField
         label="Message"
         textareaProps={{ ...getTextareaProps(message), rows: 10, maxLength: 5000 }}

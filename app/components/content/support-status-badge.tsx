@@ -1,5 +1,5 @@
-import type { SupportStatus } from "../../db/schema/support.ts";
-import { Badge } from "../ui/badge.tsx";
+import type { SupportStatus } from "#app/db/schema/support.ts";
+import { Badge } from "#app/components/ui/badge.tsx";
 
 /** A support request's status: "Open" (blue) or "Handled" (green), on the Support page and in the admin's inbox. */
 export function SupportStatusBadge({ status }: { status: SupportStatus }) {

@@ -2,15 +2,20 @@ import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, use
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ReactNode, useEffect, useState } from "react";
 import { Form, href, useNavigation } from "react-router";
-import { REPEAT_LABELS, REPEATS } from "../../modules/scheduling/recurrence.ts";
-import { createSchedulePanelSchema, createScheduleSmsSchema, SCHEDULE_INTENT, STEP_MINUTES } from "../../modules/scheduling/schemas.ts";
-import type { SmsFormConfig } from "../../modules/sms/schemas.ts";
-import { BackButton } from "../ui/back-button.tsx";
-import { Button, ButtonLink } from "../ui/button.tsx";
-import { Field, FormErrors, SelectField } from "../ui/field.tsx";
-import { Card, Spinner } from "../ui/page.tsx";
-import { MessageField, PhoneNumberField } from "../sms/send-sms-form.tsx";
-import { useHydrated } from "../use-hydrated.ts";
+import { REPEAT_LABELS, REPEATS } from "#app/modules/scheduling/recurrence.ts";
+import {
+  createSchedulePanelSchema,
+  createScheduleSmsSchema,
+  SCHEDULE_INTENT,
+  STEP_MINUTES,
+} from "#app/modules/scheduling/schemas.ts";
+import type { SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { BackButton } from "#app/components/ui/back-button.tsx";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { Field, FormErrors, SelectField } from "#app/components/ui/field.tsx";
+import { Card, Spinner } from "#app/components/ui/page.tsx";
+import { MessageField, PhoneNumberField } from "#app/components/sms/send-sms-form.tsx";
+import { useHydrated } from "#app/components/use-hydrated.ts";
 
 /** A schedule panel's fixed recipient: the row's contact or group. */
 export type FixedRecipient = { id: number; label: ReactNode; cancelHref: string };
@@ -64,7 +69,13 @@ export function ScheduleSmsForm({
   const zone = String(fields.timeZone.value ?? timeZone);
 
   const body = (
-    <Form method="post" preventScrollReset={Boolean(recipient)} className="space-y-4" {...getFormProps(form)} noValidate>
+    <Form
+      method="post"
+      preventScrollReset={Boolean(recipient)}
+      className="space-y-4"
+      {...getFormProps(form)}
+      noValidate
+    >
       <FormErrors id={form.errorId} errors={form.errors} />
       {recipient ? (
         <>

@@ -1,11 +1,19 @@
-import { packageTitle } from "../../modules/shop/packages.ts";
-import { formatDollars, formatNumber } from "../../utils/misc.ts";
-import { Table, Td, Th } from "../ui/table.tsx";
+import { packageTitle } from "#app/modules/shop/packages.ts";
+import { formatDollars, formatNumber } from "#app/utils/misc.ts";
+import { Table, Td, Th } from "#app/components/ui/table.tsx";
 
 type Line = { id: number; itemName: string; priceCents: number; credits: number; quantity: number };
 
 /** An order's lines with their totals, as the order recorded them (not today's prices). */
-export function OrderLines({ lines, totalCents, totalCredits }: { lines: Line[]; totalCents: number; totalCredits: number }) {
+export function OrderLines({
+  lines,
+  totalCents,
+  totalCredits,
+}: {
+  lines: Line[];
+  totalCents: number;
+  totalCredits: number;
+}) {
   return (
     <Table>
       <thead>

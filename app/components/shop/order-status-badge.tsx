@@ -1,5 +1,5 @@
-import type { OrderStatus } from "../../modules/shop/orders.ts";
-import { Badge, type BadgeTone } from "../ui/badge.tsx";
+import type { OrderStatus } from "#app/modules/shop/orders.ts";
+import { Badge, type BadgeTone } from "#app/components/ui/badge.tsx";
 
 const STATUS_TONES: Record<OrderStatus, BadgeTone> = {
   Confirmed: "primary",

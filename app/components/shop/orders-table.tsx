@@ -1,8 +1,8 @@
 import { href, Link } from "react-router";
-import type { OrderStatus } from "../../modules/shop/orders.ts";
-import { formatDateTime, formatDollars } from "../../utils/misc.ts";
-import { Table, Td, Th } from "../ui/table.tsx";
-import { OrderStatusBadge } from "./order-status-badge.tsx";
+import type { OrderStatus } from "#app/modules/shop/orders.ts";
+import { formatDateTime, formatDollars } from "#app/utils/misc.ts";
+import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import { OrderStatusBadge } from "#app/components/shop/order-status-badge.tsx";
 
 export type OrderRow = {
   id: number;
@@ -14,7 +14,15 @@ export type OrderRow = {
 };
 
 /** A customer's own orders, or (with contact details) the admin list. */
-export function OrdersTable({ orders, timeZone, withContact }: { orders: OrderRow[]; timeZone: string; withContact?: boolean }) {
+export function OrdersTable({
+  orders,
+  timeZone,
+  withContact,
+}: {
+  orders: OrderRow[];
+  timeZone: string;
+  withContact?: boolean;
+}) {
   return (
     <Table>
       <thead>

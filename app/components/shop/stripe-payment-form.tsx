@@ -3,8 +3,8 @@ import type { Stripe } from "@stripe/stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
 import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { href, useFetcher, useNavigate } from "react-router";
-import { Button } from "../ui/button.tsx";
-import { ErrorList } from "../ui/field.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { ErrorList } from "#app/components/ui/field.tsx";
 
 const UNEXPECTED = "An unexpected error occurred.";
 
@@ -77,7 +77,10 @@ export default function StripePaymentForm({
     if (requested.current) return;
     requested.current = true;
     // A POST, not the loader: creating the PaymentIntent is a change at Stripe.
-    void intent.submit({ intent: "stripe-intent" }, { method: "post", action: `${href("/payment")}?orderId=${orderId}` });
+    void intent.submit(
+      { intent: "stripe-intent" },
+      { method: "post", action: `${href("/payment")}?orderId=${orderId}` },
+    );
   }, [intent, orderId]);
 
   if (failed || (intent.state === "idle" && requested.current && !intent.data)) {

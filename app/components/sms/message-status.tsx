@@ -1,5 +1,5 @@
-import { MESSAGE_STATUS_LABELS, type MessageStatus } from "../../modules/sms/message-status.ts";
-import { Badge, type BadgeTone } from "../ui/badge.tsx";
+import { MESSAGE_STATUS_LABELS, type MessageStatus } from "#app/modules/sms/message-status.ts";
+import { Badge, type BadgeTone } from "#app/components/ui/badge.tsx";
 
 const TONES: Record<MessageStatus, BadgeTone> = {
   queued: "secondary",

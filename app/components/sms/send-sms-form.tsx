@@ -1,14 +1,21 @@
-import { type FieldMetadata, getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import {
+  type FieldMetadata,
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  type SubmissionResult,
+  useForm,
+} from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ReactNode, useMemo, useState } from "react";
 import { Form, href, Link, useNavigation } from "react-router";
-import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "../../modules/sms/schemas.ts";
-import { countSegments, SEGMENT_LIMITS } from "../../modules/sms/segments.ts";
-import { pluralize } from "../../utils/misc.ts";
-import { Button, ButtonLink } from "../ui/button.tsx";
-import { useHydrated } from "../use-hydrated.ts";
-import { Field, FormErrors, TextareaField } from "../ui/field.tsx";
-import { Card, Notice } from "../ui/page.tsx";
+import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { countSegments, SEGMENT_LIMITS } from "#app/modules/sms/segments.ts";
+import { pluralize } from "#app/utils/misc.ts";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { useHydrated } from "#app/components/use-hydrated.ts";
+import { Field, FormErrors, TextareaField } from "#app/components/ui/field.tsx";
+import { Card, Notice } from "#app/components/ui/page.tsx";
 
 function countryName(code: string): string {
   return new Intl.DisplayNames(["en"], { type: "region" }).of(code) ?? code;
@@ -114,8 +121,8 @@ export function SendSmsHowTo({
     <div className="space-y-4">
       <Notice tone="warning">
         A single SMS has a maximum of {gsm.single} characters. Longer messages are sent in parts of {gsm.part}{" "}
-        characters (up to {config.maxSegments} parts); with characters outside the GSM alphabet, such as emoji, a
-        single SMS holds {ucs2.single} and each part {ucs2.part}. Every SMS or part costs 1 credit.
+        characters (up to {config.maxSegments} parts); with characters outside the GSM alphabet, such as emoji, a single
+        SMS holds {ucs2.single} and each part {ucs2.part}. Every SMS or part costs 1 credit.
       </Notice>
       <Card>
         <h2 className="text-lg font-semibold text-slate-900">{title}</h2>

@@ -1,10 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { href, useLocation } from "react-router";
-import type { SmsFormConfig } from "../../modules/sms/schemas.ts";
-import { ButtonLink } from "../ui/button.tsx";
-import { PageHeader } from "../ui/page.tsx";
-import { SendSmsForm, SendSmsHowTo } from "./send-sms-form.tsx";
+import type { SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { ButtonLink } from "#app/components/ui/button.tsx";
+import { PageHeader } from "#app/components/ui/page.tsx";
+import { SendSmsForm, SendSmsHowTo } from "#app/components/sms/send-sms-form.tsx";
 
 /** The spec's "Send SMS / Documentation" screen: documentation link, the form, the how-to list. */
 export function SendSmsScreen({

@@ -1,5 +1,5 @@
 import { Link, useNavigate } from "react-router";
-import { buttonClass } from "./button.tsx";
+import { buttonClass } from "#app/components/ui/button.tsx";
 
 /** Goes back in history with JavaScript; without it (or on a first visit) follows the link. */
 export function BackButton({ fallback }: { fallback: string }) {

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { cn } from "../../utils/misc.ts";
+import { cn } from "#app/utils/misc.ts";
 
 // The spec's colour names: primary, secondary, danger, success, info, warning.
 const tones = {
@@ -13,9 +13,23 @@ const tones = {
 } as const;
 export type BadgeTone = keyof typeof tones;
 
-export function Badge({ tone = "neutral", children, className }: { tone?: BadgeTone; children: ReactNode; className?: string }) {
+export function Badge({
+  tone = "neutral",
+  children,
+  className,
+}: {
+  tone?: BadgeTone;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
-    <span className={cn("inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold", tones[tone], className)}>
+    <span
+      className={cn(
+        "inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold",
+        tones[tone],
+        className,
+      )}
+    >
       {children}
     </span>
   );

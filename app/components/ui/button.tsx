@@ -1,6 +1,6 @@
 import type { ComponentProps } from "react";
 import { Link } from "react-router";
-import { cn } from "../../utils/misc.ts";
+import { cn } from "#app/utils/misc.ts";
 
 const variants = {
   primary: "bg-brand-600 text-white hover:bg-brand-700 hover:text-white shadow-sm",
@@ -23,7 +23,13 @@ export function buttonClass({ variant = "primary", size = "md" }: ButtonStyle = 
   );
 }
 
-export function Button({ variant, size, className, type = "button", ...props }: ComponentProps<"button"> & ButtonStyle) {
+export function Button({
+  variant,
+  size,
+  className,
+  type = "button",
+  ...props
+}: ComponentProps<"button"> & ButtonStyle) {
   return <button type={type} className={buttonClass({ variant, size }, className)} {...props} />;
 }
 

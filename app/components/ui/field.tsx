@@ -1,5 +1,5 @@
 import { type ComponentProps, type ReactNode, useId } from "react";
-import { cn } from "../../utils/misc.ts";
+import { cn } from "#app/utils/misc.ts";
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined;
 
@@ -44,7 +44,13 @@ function Help({ id, children }: { id?: string; children: ReactNode }) {
   ) : null;
 }
 
-export function Field({ label, errors, help, className, inputProps }: FieldBase & { inputProps: ComponentProps<"input"> }) {
+export function Field({
+  label,
+  errors,
+  help,
+  className,
+  inputProps,
+}: FieldBase & { inputProps: ComponentProps<"input"> }) {
   const ids = useFieldIds(inputProps.id, errors, help);
   return (
     <div className={className}>

@@ -1,7 +1,15 @@
 import type { ReactNode } from "react";
-import { cn } from "../../utils/misc.ts";
+import { cn } from "#app/utils/misc.ts";
 
-export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div>
@@ -14,7 +22,9 @@ export function PageHeader({ title, subtitle, actions }: { title: ReactNode; sub
 }
 
 export function Card({ children, className }: { children: ReactNode; className?: string }) {
-  return <section className={cn("rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200", className)}>{children}</section>;
+  return (
+    <section className={cn("rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200", className)}>{children}</section>
+  );
 }
 
 export function Notice({
@@ -39,7 +49,10 @@ export function Spinner({ className }: { className?: string }) {
   return (
     <span
       aria-hidden="true"
-      className={cn("inline-block h-5 w-5 animate-spin rounded-full border-2 border-current border-t-transparent", className)}
+      className={cn(
+        "inline-block h-5 w-5 animate-spin rounded-full border-2 border-current border-t-transparent",
+        className,
+      )}
     />
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { buttonClass } from "./button.tsx";
+import { buttonClass } from "#app/components/ui/button.tsx";
 
 function PagerStep({ to, rel, children }: { to: string | null; rel: "prev" | "next"; children: ReactNode }) {
   const className = buttonClass({ variant: "secondary", size: "sm" });

@@ -1,5 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
-import { cn } from "../../utils/misc.ts";
+import { cn } from "#app/utils/misc.ts";
 
 export function Table({ className, children, ...props }: ComponentProps<"table">) {
   return (
@@ -15,7 +15,10 @@ export function Th({ className, ...props }: ComponentProps<"th">) {
   return (
     <th
       scope="col"
-      className={cn("bg-slate-50 px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase", className)}
+      className={cn(
+        "bg-slate-50 px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase",
+        className,
+      )}
       {...props}
     />
   );
@@ -26,10 +29,21 @@ export function Td({ className, ...props }: ComponentProps<"td">) {
 }
 
 /** A table cell that, on a phone, stacks under its row's other cells with its column name beside it. */
-export function LabelledCell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+export function LabelledCell({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <Td className={cn("flex gap-3 py-1 sm:table-cell sm:py-3", className)}>
-      <span aria-hidden="true" className="w-32 shrink-0 pt-0.5 text-xs font-semibold whitespace-normal [overflow-wrap:anywhere] text-slate-500 uppercase sm:hidden">
+      <span
+        aria-hidden="true"
+        className="w-32 shrink-0 pt-0.5 text-xs font-semibold whitespace-normal [overflow-wrap:anywhere] text-slate-500 uppercase sm:hidden"
+      >
         {label}
       </span>
       <div className="min-w-0">{children}</div>

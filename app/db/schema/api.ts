@@ -1,5 +1,5 @@
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, users } from "./core.ts";
+import { createdAt, users } from "#app/db/schema/core.ts";
 
 /**
  * One API key per user. The key itself is never stored: `key_hash` (SHA-256) finds it, and

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, users } from "./core.ts";
+import { createdAt, users } from "#app/db/schema/core.ts";
 
 export const contacts = sqliteTable(
   "contacts",
@@ -52,7 +52,10 @@ export const contactGroupMembers = sqliteTable(
       .references(() => contacts.id, { onDelete: "cascade" }),
   },
   // The fan-out walks a group's members in contact id order on the primary key.
-  (t) => [primaryKey({ columns: [t.groupId, t.contactId] }), index("contact_group_members_contact_idx").on(t.contactId)],
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.contactId] }),
+    index("contact_group_members_contact_idx").on(t.contactId),
+  ],
 );
 
 /** queued: the fan-out job is waiting; running: it is creating messages; done / failed: finished. */
@@ -97,8 +100,12 @@ export const groupSends = sqliteTable(
     index("group_sends_user_idx").on(t.userId, t.id),
     index("group_sends_group_idx").on(t.groupId),
     uniqueIndex("group_sends_request_key_unique").on(t.userId, t.requestKey),
-    uniqueIndex("group_sends_occurrence_unique").on(t.scheduleId, t.occurrenceAt).where(sql`${t.scheduleId} is not null`),
-    index("group_sends_unfinished_idx").on(t.updatedAt).where(sql`${t.status} in ('queued', 'running')`),
+    uniqueIndex("group_sends_occurrence_unique")
+      .on(t.scheduleId, t.occurrenceAt)
+      .where(sql`${t.scheduleId} is not null`),
+    index("group_sends_unfinished_idx")
+      .on(t.updatedAt)
+      .where(sql`${t.status} in ('queued', 'running')`),
   ],
 );
 

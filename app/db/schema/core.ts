@@ -14,7 +14,9 @@ export const users = sqliteTable(
     email: text("email").notNull(),
     fullName: text("full_name").notNull(),
     passwordHash: text("password_hash").notNull(),
-    role: text("role", { enum: ["customer", "admin"] }).notNull().default("customer"),
+    role: text("role", { enum: ["customer", "admin"] })
+      .notNull()
+      .default("customer"),
     timeZone: text("time_zone").notNull().default("UTC"),
     // Cached sum of the ledger, changed only in the ledger's own transactions.
     creditBalance: integer("credit_balance").notNull().default(0),
@@ -65,7 +67,6 @@ export const creditLedger = sqliteTable(
   },
   (t) => [uniqueIndex("credit_ledger_key_unique").on(t.key), index("credit_ledger_user_idx").on(t.userId, t.id)],
 );
-
 
 /**
  * The one-time link that creates the first admin when a production start finds none. Only the

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { REPEATS } from "../enums.ts";
-import { contactGroups } from "./contacts.ts";
-import { createdAt, users } from "./core.ts";
+import { REPEATS } from "#app/db/enums.ts";
+import { contactGroups } from "#app/db/schema/contacts.ts";
+import { createdAt, users } from "#app/db/schema/core.ts";
 
 /** active: occurrences to come; completed: the last one has run; cancelled: stopped by its owner. */
 export const SCHEDULE_STATUSES = ["active", "completed", "cancelled"] as const;
@@ -44,9 +44,16 @@ export const schedules = sqliteTable(
     index("schedules_user_idx").on(t.userId, t.id),
     uniqueIndex("schedules_api_ref_unique").on(t.userId, t.apiRef),
     // The catch-up sweep's look-up of occurrences that are due and not handled.
-    index("schedules_due_idx").on(t.nextRunAt).where(sql`${t.status} = 'active'`),
-    index("schedules_group_idx").on(t.groupId).where(sql`${t.groupId} is not null`),
+    index("schedules_due_idx")
+      .on(t.nextRunAt)
+      .where(sql`${t.status} = 'active'`),
+    index("schedules_group_idx")
+      .on(t.groupId)
+      .where(sql`${t.groupId} is not null`),
     // A group target may lose its group_id (the group was deleted); the runner cancels such a schedule.
-    check("schedules_target", sql`(${t.targetKind} = 'phone' and ${t.toPhone} is not null) or ${t.targetKind} = 'group'`),
+    check(
+      "schedules_target",
+      sql`(${t.targetKind} = 'phone' and ${t.toPhone} is not null) or ${t.targetKind} = 'group'`,
+    ),
   ],
 );

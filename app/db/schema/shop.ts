@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { ORDER_STATUSES, PACKAGE_CATEGORIES } from "../enums.ts";
-import { createdAt, users } from "./core.ts";
+import { ORDER_STATUSES, PACKAGE_CATEGORIES } from "#app/db/enums.ts";
+import { createdAt, users } from "#app/db/schema/core.ts";
 
 export const packages = sqliteTable("packages", {
   id: integer("id").primaryKey({ autoIncrement: true }),

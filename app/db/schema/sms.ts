@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { MESSAGE_STATUSES } from "../enums.ts";
-import { createdAt, users } from "./core.ts";
+import { MESSAGE_STATUSES } from "#app/db/enums.ts";
+import { createdAt, users } from "#app/db/schema/core.ts";
 
 export const MESSAGE_SOURCES = ["web", "api", "schedule", "group"] as const;
 export type MessageSource = (typeof MESSAGE_SOURCES)[number];
@@ -47,13 +47,17 @@ export const smsMessages = sqliteTable(
     uniqueIndex("sms_messages_occurrence_unique")
       .on(t.scheduleId, t.occurrenceAt)
       .where(sql`${t.scheduleId} is not null`),
-    uniqueIndex("sms_messages_api_ref_unique").on(t.userId, t.apiRef).where(sql`${t.apiRef} is not null`),
+    uniqueIndex("sms_messages_api_ref_unique")
+      .on(t.userId, t.apiRef)
+      .where(sql`${t.apiRef} is not null`),
     // A retried group fan-out finds the member's first message instead of making another.
     uniqueIndex("sms_messages_group_send_contact_unique")
       .on(t.groupSendId, t.contactId)
       .where(sql`${t.groupSendId} is not null`),
     // The reconciler's look-up of messages stuck mid-submit.
-    index("sms_messages_submitting_idx").on(t.updatedAt).where(sql`${t.status} = 'submitting'`),
+    index("sms_messages_submitting_idx")
+      .on(t.updatedAt)
+      .where(sql`${t.status} = 'submitting'`),
   ],
 );
 
@@ -103,5 +107,8 @@ export const smsPendingReceipts = sqliteTable(
     error: text("error"),
     receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("sms_pending_receipts_provider_idx").on(t.providerId), index("sms_pending_receipts_received_idx").on(t.receivedAt)],
+  (t) => [
+    index("sms_pending_receipts_provider_idx").on(t.providerId),
+    index("sms_pending_receipts_received_idx").on(t.receivedAt),
+  ],
 );

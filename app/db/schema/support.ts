@@ -1,5 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, users } from "./core.ts";
+import { createdAt, users } from "#app/db/schema/core.ts";
 
 export const SUPPORT_SOURCES = ["contact", "support"] as const;
 export type SupportSource = (typeof SUPPORT_SOURCES)[number];

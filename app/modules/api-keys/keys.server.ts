@@ -2,11 +2,11 @@
 import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { eq } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
-import { apiKeys } from "../../db/schema/api.ts";
-import { statement } from "../../db/statements.server.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getSecrets } from "../../utils/env.server.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { apiKeys } from "#app/db/schema/api.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getSecrets } from "#app/utils/env.server.ts";
 
 /** Every key starts with this, so people, logs and secret scanners recognise one. */
 export const API_KEY_PREFIX = "smsgw_live_";
@@ -70,7 +70,9 @@ function encryptKey(userId: number, key: string): string {
   const cipher = createCipheriv("aes-256-gcm", encryptionKey(), iv);
   cipher.setAAD(Buffer.from(`user:${userId}`));
   const sealed = Buffer.concat([cipher.update(key, "utf8"), cipher.final()]);
-  return ["v1", iv, cipher.getAuthTag(), sealed].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+  return ["v1", iv, cipher.getAuthTag(), sealed]
+    .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+    .join(".");
 }
 
 function decryptKey(userId: number, stored: string): string {
@@ -98,17 +100,20 @@ export function getOwnApiKey(userId: number): OwnApiKey | null {
 export function storeNewApiKey(userId: number): { key: string; oldHash: string | null } {
   const key = generateApiKey();
   const now = clock.date();
-  return inTransaction(
-    (tx) => {
-      const old = tx.select({ keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId)).get();
-      const values = { keyHash: hashApiKey(key), keyCiphertext: encryptKey(userId, key), createdAt: now, lastUsedAt: null };
-      tx.insert(apiKeys)
-        .values({ userId, ...values })
-        .onConflictDoUpdate({ target: apiKeys.userId, set: values })
-        .run();
-      return { key, oldHash: old?.keyHash ?? null };
-    },
-  );
+  return inTransaction((tx) => {
+    const old = tx.select({ keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId)).get();
+    const values = {
+      keyHash: hashApiKey(key),
+      keyCiphertext: encryptKey(userId, key),
+      createdAt: now,
+      lastUsedAt: null,
+    };
+    tx.insert(apiKeys)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: apiKeys.userId, set: values })
+      .run();
+    return { key, oldHash: old?.keyHash ?? null };
+  });
 }
 
 export type KeyOwner = { keyId: number; userId: number; lastUsedAt: number | null };
@@ -121,7 +126,9 @@ export function findKeyOwner(hash: string): KeyOwner | undefined {
   return findByHash().get(hash);
 }
 
-const touch = statement("update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)");
+const touch = statement(
+  "update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)",
+);
 
 /** Records a use; callers throttle it, so at most one small write a minute per key. */
 export function recordKeyUse(keyId: number, now: number): void {

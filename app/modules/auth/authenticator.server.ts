@@ -1,9 +1,9 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { log } from "../../utils/log.server.ts";
-import { isRefusedDemoPassword, realServices } from "./demo-accounts.server.ts";
-import { verifyPassword } from "./password.server.ts";
-import { type SessionUser, findUserByEmail } from "./users.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { isRefusedDemoPassword, realServices } from "#app/modules/auth/demo-accounts.server.ts";
+import { verifyPassword } from "#app/modules/auth/password.server.ts";
+import { type SessionUser, findUserByEmail } from "#app/modules/auth/users.server.ts";
 
 export class InvalidCredentialsError extends Error {
   constructor() {
@@ -27,7 +27,9 @@ export const authenticator = new Authenticator<SessionUser>();
 
 authenticator.use(
   new FormStrategy(async ({ form }) => {
-    const email = String(form.get("email") ?? "").trim().toLowerCase();
+    const email = String(form.get("email") ?? "")
+      .trim()
+      .toLowerCase();
     const password = String(form.get("password") ?? "");
     const user = email ? findUserByEmail(email) : undefined;
     const ok = await verifyPassword(password, user?.passwordHash ?? null);

@@ -1,4 +1,4 @@
-import { getEnv } from "../../utils/env.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 /** The demo logins the README publishes: seeded in test mode only, refused anywhere real. */
 export const DEMO_ACCOUNTS = {
@@ -10,7 +10,10 @@ const DEMO_PASSWORDS: ReadonlySet<string> = new Set(Object.values(DEMO_ACCOUNTS)
 
 /** What makes this gateway real, for the log line that explains a refused demo password. */
 export function realServices(): string {
-  const real = [getEnv().testMode.sms ? null : `SMS_TRANSPORT=${getEnv().SMS_TRANSPORT}`, getEnv().testMode.payments ? null : "Stripe"];
+  const real = [
+    getEnv().testMode.sms ? null : `SMS_TRANSPORT=${getEnv().SMS_TRANSPORT}`,
+    getEnv().testMode.payments ? null : "Stripe",
+  ];
   return real.filter(Boolean).join(" and ");
 }
 

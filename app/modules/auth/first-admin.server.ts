@@ -2,11 +2,11 @@
 // password is ever known in advance or printed.
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
-import { setupTokens, users } from "../../db/schema/core.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { hashPassword } from "./password.server.ts";
-import { type SessionUser, sessionUserColumns } from "./users.server.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { setupTokens, users } from "#app/db/schema/core.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { hashPassword } from "#app/modules/auth/password.server.ts";
+import { type SessionUser, sessionUserColumns } from "#app/modules/auth/users.server.ts";
 
 export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
 
@@ -18,7 +18,8 @@ export type SetupLinkState = "valid" | "used" | "expired" | "unknown" | "admin-e
 export const SETUP_LINK_MESSAGES: Record<Exclude<SetupLinkState, "valid">, string> = {
   used: "This setup link has already been used. Sign in with the administrator account it created.",
   expired: "This setup link has expired. Restart the gateway to print a new one (it is valid for an hour).",
-  unknown: "This setup link is not valid. Use the link printed at the gateway's latest start; each start replaces the previous one.",
+  unknown:
+    "This setup link is not valid. Use the link printed at the gateway's latest start; each start replaces the previous one.",
   "admin-exists": "An administrator account already exists. Sign in instead.",
 };
 
@@ -30,18 +31,22 @@ export function adminExists(): boolean {
 export function issueSetupToken(): { token: string; expiresAt: Date } {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(clock.now() + SETUP_LINK_TTL_MS);
-  inTransaction(
-    (tx) => {
-      tx.delete(setupTokens).where(isNull(setupTokens.usedAt)).run();
-      tx.insert(setupTokens).values({ tokenHash: hashToken(token), createdAt: clock.date(), expiresAt }).run();
-    },
-  );
+  inTransaction((tx) => {
+    tx.delete(setupTokens).where(isNull(setupTokens.usedAt)).run();
+    tx.insert(setupTokens)
+      .values({ tokenHash: hashToken(token), createdAt: clock.date(), expiresAt })
+      .run();
+  });
   return { token, expiresAt };
 }
 
 export function setupLinkState(token: string): SetupLinkState {
   if (!TOKEN_FORMAT.test(token)) return "unknown";
-  const row = getDb().select().from(setupTokens).where(eq(setupTokens.tokenHash, hashToken(token))).get();
+  const row = getDb()
+    .select()
+    .from(setupTokens)
+    .where(eq(setupTokens.tokenHash, hashToken(token)))
+    .get();
   if (!row) return "unknown";
   if (row.usedAt) return "used";
   if (row.expiresAt.getTime() <= clock.now()) return "expired";
@@ -64,26 +69,26 @@ export async function createFirstAdmin(
   const before = setupLinkState(token);
   if (before !== "valid") return { ok: false, field: null, state: before };
   const passwordHash = await hashPassword(input.password);
-  return inTransaction(
-    (tx): FirstAdminResult => {
-      const state = setupLinkState(token);
-      if (state !== "valid") return { ok: false, field: null, state };
-      if (tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get()) {
-        return { ok: false, field: "email", error: "An account with this email already exists." };
-      }
-      const now = clock.date();
-      const used = tx
-        .update(setupTokens)
-        .set({ usedAt: now })
-        .where(and(eq(setupTokens.tokenHash, hashToken(token)), isNull(setupTokens.usedAt), gt(setupTokens.expiresAt, now)))
-        .run().changes;
-      if (used === 0) return { ok: false, field: null, state: "used" };
-      const user = tx
-        .insert(users)
-        .values({ email: input.email, fullName: input.fullName, passwordHash, role: "admin", createdAt: now })
-        .returning(sessionUserColumns)
-        .get();
-      return { ok: true, user };
-    },
-  );
+  return inTransaction((tx): FirstAdminResult => {
+    const state = setupLinkState(token);
+    if (state !== "valid") return { ok: false, field: null, state };
+    if (tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get()) {
+      return { ok: false, field: "email", error: "An account with this email already exists." };
+    }
+    const now = clock.date();
+    const used = tx
+      .update(setupTokens)
+      .set({ usedAt: now })
+      .where(
+        and(eq(setupTokens.tokenHash, hashToken(token)), isNull(setupTokens.usedAt), gt(setupTokens.expiresAt, now)),
+      )
+      .run().changes;
+    if (used === 0) return { ok: false, field: null, state: "used" };
+    const user = tx
+      .insert(users)
+      .values({ email: input.email, fullName: input.fullName, passwordHash, role: "admin", createdAt: now })
+      .returning(sessionUserColumns)
+      .get();
+    return { ok: true, user };
+  });
 }

@@ -1,8 +1,8 @@
-import { clientIp } from "../../utils/http.server.ts";
-import { type Limit, type LimitState, block, giveBack, hit, peek, reset } from "../../utils/rate-limit.server.ts";
-import { InvalidCredentialsError, authenticator } from "./authenticator.server.ts";
-import { PasswordCheckBusyError } from "./password.server.ts";
-import type { SessionUser } from "./users.server.ts";
+import { clientIp } from "#app/utils/http.server.ts";
+import { type Limit, type LimitState, block, giveBack, hit, peek, reset } from "#app/utils/rate-limit.server.ts";
+import { InvalidCredentialsError, authenticator } from "#app/modules/auth/authenticator.server.ts";
+import { PasswordCheckBusyError } from "#app/modules/auth/password.server.ts";
+import type { SessionUser } from "#app/modules/auth/users.server.ts";
 
 const MINUTE = 60_000;
 
@@ -21,8 +21,7 @@ const FIRST_WAIT_SECONDS = 60;
 const LONGEST_WAIT_SECONDS = 15 * 60;
 
 export type LoginResult =
-  | { ok: true; user: SessionUser }
-  | { ok: false; error: string; status: 400 | 429 | 503; retryAfterSeconds?: number };
+  { ok: true; user: SessionUser } | { ok: false; error: string; status: 400 | 429 | 503; retryAfterSeconds?: number };
 
 function tooMany(seconds: number): LoginResult {
   const minutes = Math.ceil(seconds / 60);
@@ -60,7 +59,11 @@ export async function attemptLogin(request: Request, email: string): Promise<Log
   if (!byAddress.allowed) return tooMany(byAddress.retryAfterSeconds);
   try {
     const user = await authenticator.authenticate("form", request);
-    await Promise.all([reset(LOGIN_LIMITS.pair, pair), reset(LOGIN_LIMITS.steps, pair), giveBack(LOGIN_LIMITS.address, address)]);
+    await Promise.all([
+      reset(LOGIN_LIMITS.pair, pair),
+      reset(LOGIN_LIMITS.steps, pair),
+      giveBack(LOGIN_LIMITS.address, address),
+    ]);
     return { ok: true, user };
   } catch (error) {
     if (error instanceof InvalidCredentialsError) return { ok: false, status: 400, error: error.message };

@@ -1,5 +1,5 @@
 import { hash, verify } from "@node-rs/argon2";
-import { getEnv } from "../../utils/env.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 // OWASP Password Storage Cheat Sheet: Argon2id, 19 MiB, 2 iterations, 1 lane.
 const options = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -43,7 +43,10 @@ let dummyHash: Promise<string> | undefined;
 export function verifyPassword(password: string, passwordHash: string | null): Promise<boolean> {
   return bounded(async () => {
     try {
-      return await verify(passwordHash ?? (await (dummyHash ??= hash("not-a-real-password-for-timing", options))), password);
+      return await verify(
+        passwordHash ?? (await (dummyHash ??= hash("not-a-real-password-for-timing", options))),
+        password,
+      );
     } catch {
       return false;
     }

@@ -1,9 +1,9 @@
-import { getEnv } from "../../utils/env.server.ts";
-import { clientIp } from "../../utils/http.server.ts";
-import { giveBack, hit, type Limit } from "../../utils/rate-limit.server.ts";
-import { isCommonPassword } from "./common-passwords.server.ts";
-import { PasswordCheckBusyError } from "./password.server.ts";
-import { createUser, EmailTakenError } from "./users.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { clientIp } from "#app/utils/http.server.ts";
+import { giveBack, hit, type Limit } from "#app/utils/rate-limit.server.ts";
+import { isCommonPassword } from "#app/modules/auth/common-passwords.server.ts";
+import { PasswordCheckBusyError } from "#app/modules/auth/password.server.ts";
+import { createUser, EmailTakenError } from "#app/modules/auth/users.server.ts";
 
 const perIp = (): Limit => ({ name: "register-ip", limit: getEnv().REGISTER_LIMIT_PER_HOUR, windowMs: 60 * 60 * 1000 });
 

@@ -1,12 +1,12 @@
 import { hash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createCookie } from "react-router";
-import { getDb, inTransaction } from "../../db/client.server.ts";
-import { sessions, users } from "../../db/schema/core.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv, getSecrets } from "../../utils/env.server.ts";
-import { clientIp } from "../../utils/http.server.ts";
-import { type Role, type SessionUser, sessionUserColumns } from "./users.server.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { sessions, users } from "#app/db/schema/core.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv, getSecrets } from "#app/utils/env.server.ts";
+import { clientIp } from "#app/utils/http.server.ts";
+import { type Role, type SessionUser, sessionUserColumns } from "#app/modules/auth/users.server.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -58,11 +58,22 @@ function findSessionUser(id: string): SessionUser | null {
   const now = clock.now();
   const lastSeen = (lastSeenAt ?? createdAt).getTime();
   if (now >= expiresAt.getTime() || now - lastSeen >= sessionLifetimes(user.role).idleMs) {
-    inTransaction((tx) => tx.delete(sessions).where(eq(sessions.id, hashId(id))).run());
+    inTransaction((tx) =>
+      tx
+        .delete(sessions)
+        .where(eq(sessions.id, hashId(id)))
+        .run(),
+    );
     return null;
   }
   if (now - lastSeen >= LAST_SEEN_EVERY_MS) {
-    inTransaction((tx) => tx.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, hashId(id))).run());
+    inTransaction((tx) =>
+      tx
+        .update(sessions)
+        .set({ lastSeenAt: new Date(now) })
+        .where(eq(sessions.id, hashId(id)))
+        .run(),
+    );
   }
   return user;
 }
@@ -82,27 +93,42 @@ export function getSessionUser(request: Request): Promise<SessionUser | null> {
 /** Starts a fresh session (ending the one the request came with) and returns its Set-Cookie. */
 export async function startSession(request: Request, userId: number): Promise<string> {
   const previous = await readSessionId(request);
-  if (previous) inTransaction((tx) => tx.delete(sessions).where(eq(sessions.id, hashId(previous))).run());
+  if (previous)
+    inTransaction((tx) =>
+      tx
+        .delete(sessions)
+        .where(eq(sessions.id, hashId(previous)))
+        .run(),
+    );
   const { role } = getDb().select({ role: users.role }).from(users).where(eq(users.id, userId)).get()!;
   const { maxMs } = sessionLifetimes(role);
   const id = randomBytes(32).toString("base64url");
-  inTransaction((tx) => tx.insert(sessions)
-    .values({
-      id: hashId(id),
-      userId,
-      createdAt: clock.date(),
-      lastSeenAt: clock.date(),
-      expiresAt: new Date(clock.now() + maxMs),
-      ip: clientIp(request),
-      userAgent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
-    })
-    .run());
+  inTransaction((tx) =>
+    tx
+      .insert(sessions)
+      .values({
+        id: hashId(id),
+        userId,
+        createdAt: clock.date(),
+        lastSeenAt: clock.date(),
+        expiresAt: new Date(clock.now() + maxMs),
+        ip: clientIp(request),
+        userAgent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
+      })
+      .run(),
+  );
   return sessionCookie().serialize(id, { maxAge: Math.floor(maxMs / 1000) });
 }
 
 /** Ends the request's session on the server and returns the Set-Cookie that clears it. */
 export async function endSession(request: Request): Promise<string> {
   const id = await readSessionId(request);
-  if (id) inTransaction((tx) => tx.delete(sessions).where(eq(sessions.id, hashId(id))).run());
+  if (id)
+    inTransaction((tx) =>
+      tx
+        .delete(sessions)
+        .where(eq(sessions.id, hashId(id)))
+        .run(),
+    );
   return sessionCookie().serialize("", { maxAge: 0 });
 }

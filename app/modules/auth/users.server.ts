@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
-import { sessions, users } from "../../db/schema/core.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { hashPassword, verifyPassword } from "./password.server.ts";
+import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { sessions, users } from "#app/db/schema/core.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { hashPassword, verifyPassword } from "#app/modules/auth/password.server.ts";
 
 export type Role = "customer" | "admin";
 export type SessionUser = { id: number; email: string; fullName: string; role: Role; timeZone: string };

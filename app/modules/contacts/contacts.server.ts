@@ -1,11 +1,11 @@
 import { and, asc, count, eq, inArray, lt, or, sql } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
-import { contactGroupMembers, contactGroups, contacts } from "../../db/schema/contacts.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { pageWindow } from "../../utils/misc.ts";
-import { assertQuota } from "../quotas/quotas.server.ts";
-import { DuplicatePhoneError, NotFoundError } from "./errors.ts";
-import { CONTACTS_PAGE_SIZE } from "./schemas.ts";
+import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { contactGroupMembers, contactGroups, contacts } from "#app/db/schema/contacts.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { pageWindow } from "#app/utils/misc.ts";
+import { assertQuota } from "#app/modules/quotas/quotas.server.ts";
+import { DuplicatePhoneError, NotFoundError } from "#app/modules/contacts/errors.ts";
+import { CONTACTS_PAGE_SIZE } from "#app/modules/contacts/schemas.ts";
 
 export type ContactInput = {
   name: string;
@@ -83,24 +83,30 @@ function groupsOf(userId: number, contactIds: number[]): Map<number, GroupRef[]>
  */
 export function createContact(userId: number, input: ContactInput): Contact {
   const now = clock.date();
-  return inTransaction(
-    (tx) => {
-      const groupIds = assertOwnGroups(tx, userId, input.groupIds);
-      assertPhoneFree(tx, userId, input.phone);
-      assertQuota(tx, userId, "contacts");
-      const row = tx
-        .insert(contacts)
-        .values({ userId, name: input.name, phone: input.phone, email: input.email, status: true, createdAt: now, updatedAt: now })
-        .returning(contactColumns)
-        .get();
-      if (groupIds.length > 0) {
-        tx.insert(contactGroupMembers)
-          .values(groupIds.map((groupId) => ({ groupId, contactId: row.id })))
-          .run();
-      }
-      return { ...row, groups: groupsOfTx(tx, userId, row.id) };
-    },
-  );
+  return inTransaction((tx) => {
+    const groupIds = assertOwnGroups(tx, userId, input.groupIds);
+    assertPhoneFree(tx, userId, input.phone);
+    assertQuota(tx, userId, "contacts");
+    const row = tx
+      .insert(contacts)
+      .values({
+        userId,
+        name: input.name,
+        phone: input.phone,
+        email: input.email,
+        status: true,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(contactColumns)
+      .get();
+    if (groupIds.length > 0) {
+      tx.insert(contactGroupMembers)
+        .values(groupIds.map((groupId) => ({ groupId, contactId: row.id })))
+        .run();
+    }
+    return { ...row, groups: groupsOfTx(tx, userId, row.id) };
+  });
 }
 
 function groupsOfTx(tx: Tx, userId: number, contactId: number): GroupRef[] {
@@ -131,21 +137,19 @@ export function updateContact(
   contactId: number,
   input: ContactInput & { status: boolean },
 ): Contact | null {
-  return inTransaction(
-    (tx) => {
-      if (!ownContact(tx, userId, contactId)) return null;
-      assertPhoneFree(tx, userId, input.phone, contactId);
-      const groupIds = assertOwnGroups(tx, userId, input.groupIds);
-      const row = tx
-        .update(contacts)
-        .set({ name: input.name, phone: input.phone, email: input.email, status: input.status, updatedAt: clock.date() })
-        .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
-        .returning(contactColumns)
-        .get();
-      replaceGroups(tx, contactId, groupIds);
-      return { ...row, groups: groupsOfTx(tx, userId, contactId) };
-    },
-  );
+  return inTransaction((tx) => {
+    if (!ownContact(tx, userId, contactId)) return null;
+    assertPhoneFree(tx, userId, input.phone, contactId);
+    const groupIds = assertOwnGroups(tx, userId, input.groupIds);
+    const row = tx
+      .update(contacts)
+      .set({ name: input.name, phone: input.phone, email: input.email, status: input.status, updatedAt: clock.date() })
+      .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
+      .returning(contactColumns)
+      .get();
+    replaceGroups(tx, contactId, groupIds);
+    return { ...row, groups: groupsOfTx(tx, userId, contactId) };
+  });
 }
 
 function ownContact(tx: Tx, userId: number, contactId: number): boolean {
@@ -160,18 +164,22 @@ function ownContact(tx: Tx, userId: number, contactId: number): boolean {
 
 /** Sets a contact's groups to exactly `groupIds` (the API's membership update). False when the contact is not the user's. */
 export function setContactGroups(userId: number, contactId: number, groupIds: number[]): boolean {
-  return inTransaction(
-    (tx) => {
-      if (!ownContact(tx, userId, contactId)) return false;
-      replaceGroups(tx, contactId, assertOwnGroups(tx, userId, groupIds));
-      return true;
-    },
-  );
+  return inTransaction((tx) => {
+    if (!ownContact(tx, userId, contactId)) return false;
+    replaceGroups(tx, contactId, assertOwnGroups(tx, userId, groupIds));
+    return true;
+  });
 }
 
 /** Deletes a contact (its memberships go with it; its messages stay in the history). False when not the user's. */
 export function deleteContact(userId: number, contactId: number): boolean {
-  return inTransaction((tx) => tx.delete(contacts).where(and(eq(contacts.id, contactId), eq(contacts.userId, userId))).run().changes > 0);
+  return inTransaction(
+    (tx) =>
+      tx
+        .delete(contacts)
+        .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
+        .run().changes > 0,
+  );
 }
 
 export function getContact(userId: number, contactId: number): Contact | null {
@@ -220,7 +228,10 @@ function memberOf(userId: number, groupId: number | undefined) {
   if (!own) throw new NotFoundError("group");
   return inArray(
     contacts.id,
-    getDb().select({ id: contactGroupMembers.contactId }).from(contactGroupMembers).where(eq(contactGroupMembers.groupId, groupId)),
+    getDb()
+      .select({ id: contactGroupMembers.contactId })
+      .from(contactGroupMembers)
+      .where(eq(contactGroupMembers.groupId, groupId)),
   );
 }
 
@@ -232,7 +243,10 @@ export type NamePosition = { name: string; id: number };
  * read by key on the (user_id, name, id) index however deep the page; with `groupId` only that
  * group's members (NotFoundError when the group is not the user's). The REST API's paging.
  */
-export function listContactsAfter(userId: number, options: { after: NamePosition | null; limit: number; groupId?: number }): Contact[] {
+export function listContactsAfter(
+  userId: number,
+  options: { after: NamePosition | null; limit: number; groupId?: number },
+): Contact[] {
   const { after } = options;
   const rows = getDb()
     .select(contactColumns)
@@ -271,7 +285,10 @@ export function contactListPage(userId: number, contactId: number): number {
       .where(
         and(
           eq(contacts.userId, userId),
-          or(lt(lower, sql`${target.name} collate nocase`), and(sql`${lower} = ${target.name}`, lt(contacts.id, contactId))),
+          or(
+            lt(lower, sql`${target.name} collate nocase`),
+            and(sql`${lower} = ${target.name}`, lt(contacts.id, contactId)),
+          ),
         ),
       )
       .get()?.n ?? 0;

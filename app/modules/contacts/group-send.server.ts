@@ -1,21 +1,21 @@
 // Sending one message to a whole group: one form post starts it, one BullMQ job fans it out.
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
-import { groupSends } from "../../db/schema/contacts.ts";
-import { statement } from "../../db/statements.server.ts";
-import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
-import { getQueue, queueForRequest, QUEUES } from "../../queue/queues.server.ts";
-import type { GroupSendPayload } from "../../queue/payloads.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { pluralize } from "../../utils/misc.ts";
-import { InsufficientCreditsError } from "../credits/ledger.server.ts";
-import { normalizePhone } from "../sms/phone.ts";
-import { countSegments } from "../sms/segments.ts";
-import { type NewMessage, queueMessages } from "../sms/send.server.ts";
-import { NotFoundError } from "./errors.ts";
-import { type GroupSendReport, type GroupSendSkip, SKIP_REASONS } from "./group-send.ts";
-import { assertGroupSendable, type GroupRecipients, groupRecipients } from "./groups.server.ts";
+import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { groupSends } from "#app/db/schema/contacts.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import { getQueue, queueForRequest, QUEUES } from "#app/queue/queues.server.ts";
+import type { GroupSendPayload } from "#app/queue/payloads.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { pluralize } from "#app/utils/misc.ts";
+import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { normalizePhone } from "#app/modules/sms/phone.ts";
+import { countSegments } from "#app/modules/sms/segments.ts";
+import { type NewMessage, queueMessages } from "#app/modules/sms/send.server.ts";
+import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { type GroupSendReport, type GroupSendSkip, SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
+import { assertGroupSendable, type GroupRecipients, groupRecipients } from "#app/modules/contacts/groups.server.ts";
 
 /** Members per transaction: short write locks, one addBulk each. */
 export const GROUP_SEND_BATCH = 1_000;
@@ -66,36 +66,35 @@ function openSend(
 ): { id: number; fresh: boolean } {
   const { segments } = checkedSegments(body);
   const now = clock.date();
-  return inTransaction(
-    (tx) => {
-      const group = groupRecipients(tx, userId, groupId);
-      const { requestKey, occurrence } = key;
-      const earlier = requestKey
-        ? and(eq(groupSends.userId, userId), eq(groupSends.requestKey, requestKey))
-        : occurrence && and(eq(groupSends.scheduleId, occurrence.scheduleId), eq(groupSends.occurrenceAt, new Date(occurrence.at)));
-      const found = earlier && tx.select({ id: groupSends.id }).from(groupSends).where(earlier).get();
-      if (found) return { id: found.id, fresh: false };
-      const row = tx
-        .insert(groupSends)
-        .values({
-          userId,
-          groupId,
-          groupName: group.name,
-          body,
-          segments,
-          requestKey: requestKey ?? null,
-          scheduleId: occurrence?.scheduleId ?? null,
-          occurrenceAt: occurrence ? new Date(occurrence.at) : null,
-          total: group.total,
-          createdAt: now,
-          updatedAt: now,
-          ...decide(tx, group),
-        })
-        .returning({ id: groupSends.id })
-        .get();
-      return { id: row.id, fresh: true };
-    },
-  );
+  return inTransaction((tx) => {
+    const group = groupRecipients(tx, userId, groupId);
+    const { requestKey, occurrence } = key;
+    const earlier = requestKey
+      ? and(eq(groupSends.userId, userId), eq(groupSends.requestKey, requestKey))
+      : occurrence &&
+        and(eq(groupSends.scheduleId, occurrence.scheduleId), eq(groupSends.occurrenceAt, new Date(occurrence.at)));
+    const found = earlier && tx.select({ id: groupSends.id }).from(groupSends).where(earlier).get();
+    if (found) return { id: found.id, fresh: false };
+    const row = tx
+      .insert(groupSends)
+      .values({
+        userId,
+        groupId,
+        groupName: group.name,
+        body,
+        segments,
+        requestKey: requestKey ?? null,
+        scheduleId: occurrence?.scheduleId ?? null,
+        occurrenceAt: occurrence ? new Date(occurrence.at) : null,
+        total: group.total,
+        createdAt: now,
+        updatedAt: now,
+        ...decide(tx, group),
+      })
+      .returning({ id: groupSends.id })
+      .get();
+    return { id: row.id, fresh: true };
+  });
 }
 
 /**
@@ -135,7 +134,11 @@ export function recordFailedGroupSend(
 ): (GroupSendReport & { duplicate: boolean }) | null {
   try {
     const now = clock.date();
-    const recorded = openSend(userId, groupId, body, { occurrence }, () => ({ status: "failed", stopReason: reason, finishedAt: now }));
+    const recorded = openSend(userId, groupId, body, { occurrence }, () => ({
+      status: "failed",
+      stopReason: reason,
+      finishedAt: now,
+    }));
     return { ...reportOf(recorded.id)!, duplicate: !recorded.fresh };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
@@ -171,11 +174,9 @@ const finishSend = statement(
 );
 
 function recordSkips(groupSendId: number, skips: { member: Member; reason: string }[]): void {
-  inTransaction(
-    () => {
-      for (const { member, reason } of skips) insertSkip().run(groupSendId, member.id, member.name, member.phone, reason);
-    },
-  );
+  inTransaction(() => {
+    for (const { member, reason } of skips) insertSkip().run(groupSendId, member.id, member.name, member.phone, reason);
+  });
 }
 
 /** Ends the send with the counts taken from the messages and skips themselves (right however often it ran). */
@@ -203,7 +204,10 @@ function shortOfCredits(error: InsufficientCreditsError, batch: number): string 
  * checked at the start) the send stops there and says so. On the job's last attempt an unexpected
  * error marks the send failed.
  */
-export async function runGroupSend(groupSendId: number, options: { finalAttempt?: boolean } = {}): Promise<GroupSendReport | null> {
+export async function runGroupSend(
+  groupSendId: number,
+  options: { finalAttempt?: boolean } = {},
+): Promise<GroupSendReport | null> {
   const row: SendRow | undefined = getDb().select().from(groupSends).where(eq(groupSends.id, groupSendId)).get();
   if (!row) return null;
   if (row.status === "done" || row.status === "failed") return reportOf(groupSendId);
@@ -298,7 +302,9 @@ export async function reconcileGroupSends(): Promise<{ enqueued: number; failed:
     .select({ id: groupSends.id })
     .from(groupSends)
     // Spelled like the partial index's condition, so the look-up uses it.
-    .where(sql`${groupSends.status} in ('queued', 'running') and ${groupSends.updatedAt} < ${clock.now() - GROUP_SEND_STALE_MS}`)
+    .where(
+      sql`${groupSends.status} in ('queued', 'running') and ${groupSends.updatedAt} < ${clock.now() - GROUP_SEND_STALE_MS}`,
+    )
     .limit(1_000)
     .all();
   const queue = getQueue(QUEUES.groupSend);
@@ -318,7 +324,9 @@ export async function reconcileGroupSends(): Promise<{ enqueued: number; failed:
   return report;
 }
 
-const latestGroupSend = statement<[number], { id: number | null }>("select max(id) as id from group_sends where user_id = ?");
+const latestGroupSend = statement<[number], { id: number | null }>(
+  "select max(id) as id from group_sends where user_id = ?",
+);
 
 /** The id of the user's newest group send. */
 export function latestGroupSendId(userId: number): number | null {

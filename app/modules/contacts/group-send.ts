@@ -1,6 +1,6 @@
 // Browser-safe: what a group send did, as the server reports it and the progress bar shows it.
-import type { GroupSendStatus } from "../../db/schema/contacts.ts";
-import { formatNumber, pluralize } from "../../utils/misc.ts";
+import type { GroupSendStatus } from "#app/db/schema/contacts.ts";
+import { formatNumber, pluralize } from "#app/utils/misc.ts";
 
 export type GroupSendSkip = { name: string; phone: string; reason: string };
 
@@ -43,7 +43,8 @@ export function describeGroupSend(report: GroupSendReport): string {
     skipped = `; skipped ${formatNumber(report.skipped)}: ${listed.join(", ")}${more > 0 ? `, and ${formatNumber(more)} more` : ""}`;
   }
   const text = `${queued}${skipped}.`;
-  if (report.status === "failed" && report.queued + report.skipped === 0) return `Not sent: ${report.stopReason ?? "unknown error"}.`;
+  if (report.status === "failed" && report.queued + report.skipped === 0)
+    return `Not sent: ${report.stopReason ?? "unknown error"}.`;
   if (report.status === "failed") return `The group send failed: ${report.stopReason ?? "unknown error"}. ${text}`;
   return report.stopReason ? `${text} ${report.stopReason}` : text;
 }

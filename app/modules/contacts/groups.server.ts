@@ -1,14 +1,19 @@
 import { and, asc, count, eq, ne, sql } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
-import { statement } from "../../db/statements.server.ts";
-import { contactGroupMembers, contactGroups } from "../../db/schema/contacts.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { pageWindow } from "../../utils/misc.ts";
-import { assertQuota } from "../quotas/quotas.server.ts";
-import { assertBalance } from "../credits/ledger.server.ts";
-import type { NamePosition } from "./contacts.server.ts";
-import { DuplicateGroupNameError, EmptyGroupError, InactiveContactError, NotFoundError } from "./errors.ts";
-import { GROUPS_PAGE_SIZE } from "./schemas.ts";
+import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { contactGroupMembers, contactGroups } from "#app/db/schema/contacts.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { pageWindow } from "#app/utils/misc.ts";
+import { assertQuota } from "#app/modules/quotas/quotas.server.ts";
+import { assertBalance } from "#app/modules/credits/ledger.server.ts";
+import type { NamePosition } from "#app/modules/contacts/contacts.server.ts";
+import {
+  DuplicateGroupNameError,
+  EmptyGroupError,
+  InactiveContactError,
+  NotFoundError,
+} from "#app/modules/contacts/errors.ts";
+import { GROUPS_PAGE_SIZE } from "#app/modules/contacts/schemas.ts";
 
 export type GroupInput = { name: string; description: string };
 export type Group = { id: number; name: string; description: string; members: number };
@@ -40,34 +45,30 @@ function assertNameFree(tx: Tx, userId: number, name: string, exceptId?: number)
 /** Throws DuplicateGroupNameError when the user has a group of that name (in any letter case), QuotaExceededError past QUOTA_GROUPS. */
 export function createGroup(userId: number, input: GroupInput): Group {
   const now = clock.date();
-  return inTransaction(
-    (tx) => {
-      assertNameFree(tx, userId, input.name);
-      assertQuota(tx, userId, "groups");
-      const row = tx
-        .insert(contactGroups)
-        .values({ userId, name: input.name, description: input.description, createdAt: now, updatedAt: now })
-        .returning({ id: contactGroups.id, name: contactGroups.name, description: contactGroups.description })
-        .get();
-      return { ...row, members: 0 };
-    },
-  );
+  return inTransaction((tx) => {
+    assertNameFree(tx, userId, input.name);
+    assertQuota(tx, userId, "groups");
+    const row = tx
+      .insert(contactGroups)
+      .values({ userId, name: input.name, description: input.description, createdAt: now, updatedAt: now })
+      .returning({ id: contactGroups.id, name: contactGroups.name, description: contactGroups.description })
+      .get();
+    return { ...row, members: 0 };
+  });
 }
 
 /** Null when the group is not the user's; throws DuplicateGroupNameError. */
 export function updateGroup(userId: number, groupId: number, input: GroupInput): Group | null {
-  return inTransaction(
-    (tx) => {
-      const own = and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId));
-      if (!tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get()) return null;
-      assertNameFree(tx, userId, input.name, groupId);
-      tx.update(contactGroups)
-        .set({ name: input.name, description: input.description, updatedAt: clock.date() })
-        .where(own)
-        .run();
-      return tx.select(groupColumns).from(contactGroups).where(own).get() ?? null;
-    },
-  );
+  return inTransaction((tx) => {
+    const own = and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId));
+    if (!tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get()) return null;
+    assertNameFree(tx, userId, input.name, groupId);
+    tx.update(contactGroups)
+      .set({ name: input.name, description: input.description, updatedAt: clock.date() })
+      .where(own)
+      .run();
+    return tx.select(groupColumns).from(contactGroups).where(own).get() ?? null;
+  });
 }
 
 /** Whether the group is the user's, read inside the caller's transaction. */
@@ -81,7 +82,9 @@ export function ownsGroup(tx: Tx, userId: number, groupId: number): boolean {
  * Deleting a group from a screen goes through scheduling's deleteGroup, which cancels its schedules first.
  */
 export function deleteGroupRow(tx: Tx, userId: number, groupId: number): void {
-  tx.delete(contactGroups).where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId))).run();
+  tx.delete(contactGroups)
+    .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
+    .run();
 }
 
 export function getGroup(userId: number, groupId: number): Group | null {
@@ -121,7 +124,9 @@ export function listGroupsAfter(userId: number, options: { after: NamePosition |
     .where(
       and(
         eq(contactGroups.userId, userId),
-        after ? sql`(${contactGroups.name}, ${contactGroups.id}) > (${after.name} collate nocase, ${after.id})` : undefined,
+        after
+          ? sql`(${contactGroups.name}, ${contactGroups.id}) > (${after.name} collate nocase, ${after.id})`
+          : undefined,
       ),
     )
     .orderBy(...byName)
@@ -179,7 +184,9 @@ export function assertGroupSendable(tx: Tx, userId: number, recipients: GroupRec
   assertBalance(userId, recipients.active * perMessage, tx);
 }
 
-const latestGroup = statement<[number], { id: number | null }>("select max(id) as id from contact_groups where user_id = ?");
+const latestGroup = statement<[number], { id: number | null }>(
+  "select max(id) as id from contact_groups where user_id = ?",
+);
 
 /** The id of the user's newest group. */
 export function latestGroupId(userId: number): number | null {

@@ -4,19 +4,24 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { and, eq } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
-import { contactImports, contacts } from "../../db/schema/contacts.ts";
-import { statement } from "../../db/statements.server.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { formatNumber } from "../../utils/misc.ts";
-import { emailField } from "../auth/schemas.ts";
-import { assertRoomFor, QuotaExceededError, quotaRoom } from "../quotas/quotas.server.ts";
-import { normalizePhone } from "../sms/phone.ts";
-import { NotFoundError } from "./errors.ts";
-import { listGroupChoices } from "./groups.server.ts";
-import { IMPORT_FIELDS, type ImportField, type ImportMapping, type ImportReport } from "./import.ts";
-import { contactNameField, groupNameField } from "./schemas.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { contactImports, contacts } from "#app/db/schema/contacts.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { formatNumber } from "#app/utils/misc.ts";
+import { emailField } from "#app/modules/auth/schemas.ts";
+import { assertRoomFor, QuotaExceededError, quotaRoom } from "#app/modules/quotas/quotas.server.ts";
+import { normalizePhone } from "#app/modules/sms/phone.ts";
+import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { listGroupChoices } from "#app/modules/contacts/groups.server.ts";
+import {
+  IMPORT_FIELDS,
+  type ImportField,
+  type ImportMapping,
+  type ImportReport,
+} from "#app/modules/contacts/import.ts";
+import { contactNameField, groupNameField } from "#app/modules/contacts/schemas.ts";
 
 /** Rows per write transaction. */
 export const IMPORT_BATCH = 1_000;
@@ -272,14 +277,18 @@ function validateRow(row: ParsedRow, mapping: ImportMapping): ValidRow | { line:
   const name = contactNameField.safeParse(cell(mapping.name));
   const email = emailField.safeParse(cell(mapping.email));
   const rawPhone = cell(mapping.phone);
-  const phone = rawPhone ? normalizePhone(rawPhone, getEnv().DEFAULT_COUNTRY) : { ok: false as const, error: "Phone number is required" };
+  const phone = rawPhone
+    ? normalizePhone(rawPhone, getEnv().DEFAULT_COUNTRY)
+    : { ok: false as const, error: "Phone number is required" };
   const groups = splitGroupNames(cell(mapping.group));
-  for (const error of [firstError(name), phone.ok ? null : phone.error, firstError(email)]) if (error) reasons.push(error);
+  for (const error of [firstError(name), phone.ok ? null : phone.error, firstError(email)])
+    if (error) reasons.push(error);
   for (const group of groups) {
     const error = firstError(groupNameField.safeParse(group));
     if (error) reasons.push(error);
   }
-  if (reasons.length > 0 || !name.success || !email.success || !phone.ok) return { line: row.line, reason: reasons.join("; ") };
+  if (reasons.length > 0 || !name.success || !email.success || !phone.ok)
+    return { line: row.line, reason: reasons.join("; ") };
   return { line: row.line, name: name.data, phone: phone.e164, email: email.data, groups };
 }
 
@@ -291,7 +300,9 @@ const upsertContact = statement<unknown[], { id: number }>(
 const insertGroup = statement<unknown[], { id: number }>(
   "insert into contact_groups (user_id, name, description, created_at, updated_at) values (?, ?, ?, ?, ?) returning id",
 );
-const insertMember = statement("insert into contact_group_members (group_id, contact_id) values (?, ?) on conflict do nothing");
+const insertMember = statement(
+  "insert into contact_group_members (group_id, contact_id) values (?, ?) on conflict do nothing",
+);
 
 /**
  * Imports an uploaded CSV with the given column mapping: a row with a new phone number becomes a
@@ -336,64 +347,64 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
   const groupIds = new Map(listGroupChoices(userId).map((g) => [g.name.toLowerCase(), g.id]));
   const now = clock.now();
   const missingGroups = new Map<string, string>();
-  for (const row of valid) for (const name of row.groups) if (!groupIds.has(name.toLowerCase())) missingGroups.set(name.toLowerCase(), name);
+  for (const row of valid)
+    for (const name of row.groups) if (!groupIds.has(name.toLowerCase())) missingGroups.set(name.toLowerCase(), name);
 
-  inTransaction(
-    () => {
-      let room = quotaRoom(getDb(), userId, "groups");
-      for (const [key, name] of missingGroups) {
-        if (room-- <= 0) break;
-        groupIds.set(key, insertGroup().get(userId, name, `Imported from ${upload.fileName}`, now, now)!.id);
-      }
-    },
-  );
+  inTransaction(() => {
+    let room = quotaRoom(getDb(), userId, "groups");
+    for (const [key, name] of missingGroups) {
+      if (room-- <= 0) break;
+      groupIds.set(key, insertGroup().get(userId, name, `Imported from ${upload.fileName}`, now, now)!.id);
+    }
+  });
   // Past a quota the rest is skipped with the reason, and what fitted is imported (decision 012).
   const groupsFull = new QuotaExceededError("groups").message;
   const contactsFull = new QuotaExceededError("contacts").message;
   const writable = valid.filter((row) => {
     const missing = row.groups.find((name) => !groupIds.has(name.toLowerCase()));
-    if (missing !== undefined) skipped.push({ row: row.line, reason: `Group "${missing}" was not created. ${groupsFull}` });
+    if (missing !== undefined)
+      skipped.push({ row: row.line, reason: `Group "${missing}" was not created. ${groupsFull}` });
     return missing === undefined;
   });
   let imported = 0;
   let updated = 0;
   for (let start = 0; start < writable.length; start += IMPORT_BATCH) {
     const batch = writable.slice(start, start + IMPORT_BATCH);
-    inTransaction(
-      () => {
-        let room = quotaRoom(getDb(), userId, "contacts");
-        for (const row of batch) {
-          const isNew = !existing.has(row.phone);
-          if (isNew && room <= 0) {
-            skipped.push({ row: row.line, reason: contactsFull });
-            continue;
-          }
-          const { id } = upsertContact().get(userId, row.name, row.phone, row.email, now, now)!;
-          for (const group of row.groups) insertMember().run(groupIds.get(group.toLowerCase()), id);
-          if (isNew) {
-            room--;
-            imported++;
-          } else updated++;
+    inTransaction(() => {
+      let room = quotaRoom(getDb(), userId, "contacts");
+      for (const row of batch) {
+        const isNew = !existing.has(row.phone);
+        if (isNew && room <= 0) {
+          skipped.push({ row: row.line, reason: contactsFull });
+          continue;
         }
-      },
-    );
+        const { id } = upsertContact().get(userId, row.name, row.phone, row.email, now, now)!;
+        for (const group of row.groups) insertMember().run(groupIds.get(group.toLowerCase()), id);
+        if (isNew) {
+          room--;
+          imported++;
+        } else updated++;
+      }
+    });
   }
 
   skipped.sort((a, b) => a.row - b.row);
-  const saved = inTransaction((tx) => tx
-    .insert(contactImports)
-    .values({
-      userId,
-      fileName: upload.fileName,
-      rows: dataRows.length,
-      imported,
-      updated,
-      skipped: skipped.length,
-      skippedRows: JSON.stringify(skipped.slice(0, IMPORT_REPORT_ROWS)),
-      createdAt: new Date(now),
-    })
-    .returning({ id: contactImports.id })
-    .get());
+  const saved = inTransaction((tx) =>
+    tx
+      .insert(contactImports)
+      .values({
+        userId,
+        fileName: upload.fileName,
+        rows: dataRows.length,
+        imported,
+        updated,
+        skipped: skipped.length,
+        skippedRows: JSON.stringify(skipped.slice(0, IMPORT_REPORT_ROWS)),
+        createdAt: new Date(now),
+      })
+      .returning({ id: contactImports.id })
+      .get(),
+  );
   discardImportUpload(userId, token);
   return getImportReport(userId, saved.id)!;
 }
@@ -407,5 +418,13 @@ export function getImportReport(userId: number, importId: number): ImportReport 
     .get();
   if (!row) return null;
   const { id, fileName, rows, imported, updated, skipped } = row;
-  return { id, fileName, rows, imported, updated, skipped, skippedRows: JSON.parse(row.skippedRows) as ImportReport["skippedRows"] };
+  return {
+    id,
+    fileName,
+    rows,
+    imported,
+    updated,
+    skipped,
+    skippedRows: JSON.parse(row.skippedRows) as ImportReport["skippedRows"],
+  };
 }

@@ -1,6 +1,6 @@
 // Browser-safe: the CSV import's column mapping form and its report.
 import { z } from "zod";
-import { formatNumber, pluralize } from "../../utils/misc.ts";
+import { formatNumber, pluralize } from "#app/utils/misc.ts";
 
 export const IMPORT_PATH = "/sms/importContacts";
 
@@ -16,7 +16,10 @@ export type ImportField = (typeof IMPORT_FIELDS)[number]["key"];
 export type ImportMapping = { hasHeader: boolean; name: number; phone: number; email: number; group?: number };
 
 const column = (what: string) =>
-  z.coerce.number({ error: `Choose the column that holds the ${what}` }).int().min(0, `Choose the column that holds the ${what}`);
+  z.coerce
+    .number({ error: `Choose the column that holds the ${what}` })
+    .int()
+    .min(0, `Choose the column that holds the ${what}`);
 
 export const ImportMappingSchema = z.object({
   intent: z.literal("import"),

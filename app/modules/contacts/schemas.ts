@@ -1,8 +1,8 @@
 // Browser-safe: the contact and group forms validate with these in the browser and in the actions.
 import { z } from "zod";
-import { emailField } from "../auth/schemas.ts";
-import { type CountryCode, phoneField } from "../sms/phone.ts";
-import { messageBodyField } from "../sms/schemas.ts";
+import { emailField } from "#app/modules/auth/schemas.ts";
+import { type CountryCode, phoneField } from "#app/modules/sms/phone.ts";
+import { messageBodyField } from "#app/modules/sms/schemas.ts";
 
 export const CONTACTS_PATH = "/sms/accountContacts";
 export const GROUPS_PATH = "/sms/accountGroups";

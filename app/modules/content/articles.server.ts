@@ -1,18 +1,18 @@
-import { type Article, GUIDE_PATH, type QuickLink } from "./article.ts";
-import { article as appointmentConfirmation } from "./articles/appointment-confirmation.ts";
-import { article as emergingTrends } from "./articles/emerging-trends-forecasts.ts";
-import { article as patientCare } from "./articles/enhancing-patient-care.ts";
-import { article as compliance } from "./articles/essential-sms-compliance-policy-templates-sms-api.ts";
-import { article as hiringSmarter } from "./articles/hiring-smarter.ts";
-import { article as engagingLeads } from "./articles/powerful-tactics-engaging-leads-sms-marketing.ts";
-import { article as enhancingCommunication } from "./articles/power-of-sms-api-enhancing-communication.ts";
-import { article as promoting } from "./articles/promoting-business-with-sms-api-marketing.ts";
-import { article as featuresBenefits } from "./articles/sms-api-features-benefits-implementation.ts";
-import { article as bestPractices } from "./articles/sms-api-how-it-works-best-practices.ts";
-import { article as howTheyWork } from "./articles/sms-api-services-how-they-work.ts";
-import { article as smallBusinesses } from "./articles/smart-ways-small-businesses.ts";
-import { guide } from "./articles/ultimate-guide.ts";
-import { article as whySms } from "./articles/why-still-important-to-send-sms.ts";
+import { type Article, GUIDE_PATH, type QuickLink } from "#app/modules/content/article.ts";
+import { article as appointmentConfirmation } from "#app/modules/content/articles/appointment-confirmation.ts";
+import { article as emergingTrends } from "#app/modules/content/articles/emerging-trends-forecasts.ts";
+import { article as patientCare } from "#app/modules/content/articles/enhancing-patient-care.ts";
+import { article as compliance } from "#app/modules/content/articles/essential-sms-compliance-policy-templates-sms-api.ts";
+import { article as hiringSmarter } from "#app/modules/content/articles/hiring-smarter.ts";
+import { article as engagingLeads } from "#app/modules/content/articles/powerful-tactics-engaging-leads-sms-marketing.ts";
+import { article as enhancingCommunication } from "#app/modules/content/articles/power-of-sms-api-enhancing-communication.ts";
+import { article as promoting } from "#app/modules/content/articles/promoting-business-with-sms-api-marketing.ts";
+import { article as featuresBenefits } from "#app/modules/content/articles/sms-api-features-benefits-implementation.ts";
+import { article as bestPractices } from "#app/modules/content/articles/sms-api-how-it-works-best-practices.ts";
+import { article as howTheyWork } from "#app/modules/content/articles/sms-api-services-how-they-work.ts";
+import { article as smallBusinesses } from "#app/modules/content/articles/smart-ways-small-businesses.ts";
+import { guide } from "#app/modules/content/articles/ultimate-guide.ts";
+import { article as whySms } from "#app/modules/content/articles/why-still-important-to-send-sms.ts";
 
 /** The blog articles under /blog/{slug}, in the spec's order. */
 export const articles: Article[] = [

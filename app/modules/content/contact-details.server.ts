@@ -1,4 +1,4 @@
-import { getEnv } from "../../utils/env.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 export type ContactDetails = { address: string; phone: string; supportEmail: string; salesEmail: string };
 

@@ -1,6 +1,6 @@
-import { getEnv } from "../../utils/env.server.ts";
-import { GUIDE_PATH } from "./article.ts";
-import { articlePath, articles } from "./articles.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { GUIDE_PATH } from "#app/modules/content/article.ts";
+import { articlePath, articles } from "#app/modules/content/articles.server.ts";
 
 /** The site's public pages, in the order a visitor meets them. */
 export const PUBLIC_PATHS = [
@@ -34,5 +34,7 @@ export function sitemapXml(origin: string): string {
 }
 
 export function robotsTxt(origin: string): string {
-  return ["User-agent: *", "Disallow: /admin/", "Disallow: /sms/support", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
+  return ["User-agent: *", "Disallow: /admin/", "Disallow: /sms/support", `Sitemap: ${origin}/sitemap.xml`, ""].join(
+    "\n",
+  );
 }

@@ -1,4 +1,4 @@
-import type { Section } from "./article.ts";
+import type { Section } from "#app/modules/content/article.ts";
 
 export const TERMS_EFFECTIVE_DATE = "2025-03-13";
 
@@ -8,7 +8,7 @@ export const termsSections: Section[] = [
     id: "introduction",
     heading: "1. Introduction",
     blocks: [
-      "These terms and conditions govern your use of this SMS gateway service, including the website, the control panel, the REST API and the credit packages sold through it (together, the \"Services\"). The Services are provided by the operator named in the contact section below (\"we\", \"us\").",
+      'These terms and conditions govern your use of this SMS gateway service, including the website, the control panel, the REST API and the credit packages sold through it (together, the "Services"). The Services are provided by the operator named in the contact section below ("we", "us").',
       "By registering an account, buying credits or using the Services in any other way, you accept these terms. If you use the Services on behalf of a company or other organisation, you confirm that you may accept them on its behalf. If you do not agree, please do not use the Services.",
     ],
   },
@@ -68,7 +68,7 @@ export const termsSections: Section[] = [
     id: "limitation-of-liability",
     heading: "7. Limitation of Liability",
     blocks: [
-      "The Services are provided \"as is\" and \"as available\". To the fullest extent permitted by law, we are not liable for any indirect, incidental or consequential loss, such as loss of profit, revenue, data or goodwill, arising from your use of or inability to use the Services, including any failure or delay in delivering messages.",
+      'The Services are provided "as is" and "as available". To the fullest extent permitted by law, we are not liable for any indirect, incidental or consequential loss, such as loss of profit, revenue, data or goodwill, arising from your use of or inability to use the Services, including any failure or delay in delivering messages.',
       "To the extent permitted by law, our total liability for any claim relating to the Services is limited to the amount you paid us for the Services in the twelve months before the event giving rise to the claim. Nothing in these terms limits liability that cannot be limited by law.",
     ],
   },

@@ -1,9 +1,9 @@
 import { count, desc, eq, or } from "drizzle-orm";
-import { getDb } from "../../db/client.server.ts";
-import { users } from "../../db/schema/core.ts";
-import { pageWindow } from "../../utils/misc.ts";
-import { likeContains } from "../../utils/sql.server.ts";
-import { ACCOUNTS_PAGE_SIZE, type AccountsQuery } from "./schemas.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { users } from "#app/db/schema/core.ts";
+import { pageWindow } from "#app/utils/misc.ts";
+import { likeContains } from "#app/utils/sql.server.ts";
+import { ACCOUNTS_PAGE_SIZE, type AccountsQuery } from "#app/modules/credits/schemas.ts";
 
 const accountColumns = {
   id: users.id,
@@ -19,7 +19,14 @@ export function searchAccounts(query: AccountsQuery) {
   const where = query.q ? or(likeContains(users.fullName, query.q), likeContains(users.email, query.q)) : undefined;
   const [{ total }] = getDb().select({ total: count() }).from(users).where(where).all();
   const { page, totalPages, offset } = pageWindow(total, query.page, ACCOUNTS_PAGE_SIZE);
-  const rows = getDb().select(accountColumns).from(users).where(where).orderBy(desc(users.id)).limit(ACCOUNTS_PAGE_SIZE).offset(offset).all();
+  const rows = getDb()
+    .select(accountColumns)
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.id))
+    .limit(ACCOUNTS_PAGE_SIZE)
+    .offset(offset)
+    .all();
   return { rows, total, page, totalPages };
 }
 

@@ -1,10 +1,10 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { type Executor, getDb, inTransaction } from "../../db/client.server.ts";
-import { statement } from "../../db/statements.server.ts";
-import { creditLedger, users } from "../../db/schema/core.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { pageWindow } from "../../utils/misc.ts";
+import { type Executor, getDb, inTransaction } from "#app/db/client.server.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { creditLedger, users } from "#app/db/schema/core.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { pageWindow } from "#app/utils/misc.ts";
 
 export type LedgerKind = "grant" | "debit" | "refund" | "adjustment" | "reversal";
 
@@ -46,7 +46,9 @@ export function bookEntry(tx: Executor, entry: LedgerEntry): boolean {
 const insertEntry = statement(
   "insert into credit_ledger (user_id, kind, amount, shortfall, key, note, actor_user_id, reason, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict(key) do nothing",
 );
-const moveBalance = statement("update users set credit_balance = credit_balance + ? where id = ? and credit_balance >= ?");
+const moveBalance = statement(
+  "update users set credit_balance = credit_balance + ? where id = ? and credit_balance >= ?",
+);
 
 /**
  * Books many entries of one user inside the caller's transaction with one balance update, for
@@ -58,9 +60,22 @@ export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEn
   const now = clock.now();
   let sum = 0;
   for (const entry of entries) {
-    if (!Number.isInteger(entry.amount) || entry.amount === 0) throw new Error("Ledger amount must be a non-zero integer");
+    if (!Number.isInteger(entry.amount) || entry.amount === 0)
+      throw new Error("Ledger amount must be a non-zero integer");
     // The statements run on the caller's connection, so inside its transaction.
-    if (insertEntry().run(userId, entry.kind, entry.amount, 0, entry.key, entry.note ?? null, entry.actorUserId ?? null, entry.reason ?? null, now).changes === 1) {
+    if (
+      insertEntry().run(
+        userId,
+        entry.kind,
+        entry.amount,
+        0,
+        entry.key,
+        entry.note ?? null,
+        entry.actorUserId ?? null,
+        entry.reason ?? null,
+        now,
+      ).changes === 1
+    ) {
       sum += entry.amount;
     }
   }
@@ -106,7 +121,8 @@ export type TakeBack = { booked: boolean; taken: number; shortfall: number };
  * entry still exists (amount 0) so the shortfall is on record. A key booked before takes nothing.
  */
 export function takeBack(tx: Executor, entry: Omit<LedgerEntry, "amount"> & { wanted: number }): TakeBack {
-  if (!Number.isInteger(entry.wanted) || entry.wanted <= 0) throw new Error("Credits to take back must be a positive integer");
+  if (!Number.isInteger(entry.wanted) || entry.wanted <= 0)
+    throw new Error("Credits to take back must be a positive integer");
   const taken = Math.min(entry.wanted, getBalance(entry.userId, tx));
   const shortfall = entry.wanted - taken;
   const inserted = insertEntry().run(
@@ -145,22 +161,23 @@ export type OperatorAdjustmentResult =
 /** An admin adds or removes credits with a reason; a removal never takes the balance below zero. */
 export function adjustCredits(adjustment: OperatorAdjustment): OperatorAdjustmentResult {
   try {
-    return inTransaction(
-      (tx) => {
-        const user = tx.select({ id: users.id }).from(users).where(eq(users.id, adjustment.userId)).get();
-        if (!user) return { status: "not-found" as const };
-        const booked = bookEntry(tx, {
-          userId: adjustment.userId,
-          kind: "adjustment",
-          amount: adjustment.amount,
-          key: `operator:${adjustment.requestKey}`,
-          note: adjustment.amount > 0 ? "Credits added by an admin" : "Credits removed by an admin",
-          actorUserId: adjustment.actorUserId,
-          reason: adjustment.reason,
-        });
-        return { status: booked ? ("booked" as const) : ("duplicate" as const), balance: getBalance(adjustment.userId, tx) };
-      },
-    );
+    return inTransaction((tx) => {
+      const user = tx.select({ id: users.id }).from(users).where(eq(users.id, adjustment.userId)).get();
+      if (!user) return { status: "not-found" as const };
+      const booked = bookEntry(tx, {
+        userId: adjustment.userId,
+        kind: "adjustment",
+        amount: adjustment.amount,
+        key: `operator:${adjustment.requestKey}`,
+        note: adjustment.amount > 0 ? "Credits added by an admin" : "Credits removed by an admin",
+        actorUserId: adjustment.actorUserId,
+        reason: adjustment.reason,
+      });
+      return {
+        status: booked ? ("booked" as const) : ("duplicate" as const),
+        balance: getBalance(adjustment.userId, tx),
+      };
+    });
   } catch (error) {
     // Caught outside the transaction, so its rollback has removed the refused entry.
     if (error instanceof InsufficientCreditsError) return { status: "insufficient", balance: error.balance };
@@ -174,7 +191,11 @@ const actors = alias(users, "actors");
 
 /** One page of the user's ledger, newest first, with the admin behind each operator entry. */
 export function listLedgerEntries(userId: number, requestedPage = 1) {
-  const [{ total }] = getDb().select({ total: count() }).from(creditLedger).where(eq(creditLedger.userId, userId)).all();
+  const [{ total }] = getDb()
+    .select({ total: count() })
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, userId))
+    .all();
   const { page, totalPages, offset } = pageWindow(total, requestedPage, LEDGER_PAGE_SIZE);
   const rows = getDb()
     .select({

@@ -26,7 +26,9 @@ export const CreditAdjustmentSchema = z.object({
     // One line in the ledger: pasted line breaks become spaces.
     .transform((v) => v.replace(/\s+/g, " ")),
   // A random key the screen puts in the form: a double submit books once.
-  requestKey: z.string({ error: "This form has expired: reload the page and try again" }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This form has expired: reload the page and try again"),
+  requestKey: z
+    .string({ error: "This form has expired: reload the page and try again" })
+    .regex(/^[A-Za-z0-9_-]{16,64}$/, "This form has expired: reload the page and try again"),
 });
 
 export const ACCOUNTS_PAGE_SIZE = 20;

@@ -1,4 +1,4 @@
-import { statement } from "../../db/statements.server.ts";
+import { statement } from "#app/db/statements.server.ts";
 
 const selectOne = statement("select 1");
 

@@ -1,7 +1,7 @@
 import { lt } from "drizzle-orm";
-import { inTransaction } from "../../db/client.server.ts";
-import { sessions } from "../../db/schema/core.ts";
-import { clock } from "../../utils/clock.server.ts";
+import { inTransaction } from "#app/db/client.server.ts";
+import { sessions } from "#app/db/schema/core.ts";
+import { clock } from "#app/utils/clock.server.ts";
 
 /** Removes what has expired; returns what it removed, for the job log. */
 export function purgeExpired(): { sessions: number } {

@@ -1,7 +1,7 @@
-import { changeOrderStatus, getOrder, type StatusChange } from "../shop/orders.server.ts";
-import type { OrderStatus } from "../shop/orders.ts";
-import { fulfil } from "./fulfil.server.ts";
-import { getPaymentProvider } from "./provider.server.ts";
+import { changeOrderStatus, getOrder, type StatusChange } from "#app/modules/shop/orders.server.ts";
+import type { OrderStatus } from "#app/modules/shop/orders.ts";
+import { fulfil } from "#app/modules/payments/fulfil.server.ts";
+import { getPaymentProvider } from "#app/modules/payments/provider.server.ts";
 
 export type AdminStatusChange = StatusChange | { ok: false; reason: "paid" | "processing" };
 

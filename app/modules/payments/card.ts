@@ -61,6 +61,9 @@ export function cardSchema(now: () => Date) {
       }
       return expiry;
     }),
-    cvc: z.string({ error: "Enter the CVC" }).trim().regex(/^\d{3,4}$/, "Your card's security code is incomplete."),
+    cvc: z
+      .string({ error: "Enter the CVC" })
+      .trim()
+      .regex(/^\d{3,4}$/, "Your card's security code is incomplete."),
   });
 }

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { inTransaction } from "../../db/client.server.ts";
-import { orders } from "../../db/schema/shop.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { bookEntry } from "../credits/ledger.server.ts";
-import { takeOrderedFromCart } from "../shop/cart.server.ts";
-import { getOrder, recordPaymentFailure } from "../shop/orders.server.ts";
-import { getPaymentProvider } from "./provider.server.ts";
+import { inTransaction } from "#app/db/client.server.ts";
+import { orders } from "#app/db/schema/shop.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { bookEntry } from "#app/modules/credits/ledger.server.ts";
+import { takeOrderedFromCart } from "#app/modules/shop/cart.server.ts";
+import { getOrder, recordPaymentFailure } from "#app/modules/shop/orders.server.ts";
+import { getPaymentProvider } from "#app/modules/payments/provider.server.ts";
 
 export type FulfilResult =
   /** `granted` is true for the one call that confirmed the order and booked the credits. */
@@ -45,26 +45,32 @@ export async function fulfil(orderId: number, paymentId: string): Promise<Fulfil
     };
   }
 
-  const granted = inTransaction(
-    (tx) => {
-      const confirmed = tx
-        .update(orders)
-        .set({ status: "Confirmed", paymentId, paymentProvider: provider.name, paymentError: null, confirmedAt: clock.date() })
-        .where(and(eq(orders.id, order.id), eq(orders.status, "Pending")))
-        .run().changes;
-      if (confirmed === 0) return false;
-      bookEntry(tx, {
-        userId: order.userId,
-        kind: "grant",
-        amount: order.totalCredits,
-        key: `payment:${paymentId}`,
-        note: `Order ${order.id}`,
-      });
-      takeOrderedFromCart(tx, order.userId, order.lines);
-      return true;
-    },
-  );
-  return granted ? { status: "confirmed", orderId: order.id, credits: order.totalCredits, granted: true } : settled(order.id, paymentId);
+  const granted = inTransaction((tx) => {
+    const confirmed = tx
+      .update(orders)
+      .set({
+        status: "Confirmed",
+        paymentId,
+        paymentProvider: provider.name,
+        paymentError: null,
+        confirmedAt: clock.date(),
+      })
+      .where(and(eq(orders.id, order.id), eq(orders.status, "Pending")))
+      .run().changes;
+    if (confirmed === 0) return false;
+    bookEntry(tx, {
+      userId: order.userId,
+      kind: "grant",
+      amount: order.totalCredits,
+      key: `payment:${paymentId}`,
+      note: `Order ${order.id}`,
+    });
+    takeOrderedFromCart(tx, order.userId, order.lines);
+    return true;
+  });
+  return granted
+    ? { status: "confirmed", orderId: order.id, credits: order.totalCredits, granted: true }
+    : settled(order.id, paymentId);
 }
 
 /** The answer for an order that is no longer Pending. */

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "../../db/client.server.ts";
-import { offlineCharges } from "../../db/schema/shop.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import type { PaymentProvider } from "./provider.ts";
+import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { offlineCharges } from "#app/db/schema/shop.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import type { PaymentProvider } from "#app/modules/payments/provider.ts";
 
 // Stripe's test cards and messages; any other valid number is refused as a real card.
 const DECLINES: Record<string, { code: string; message: string }> = {
@@ -51,30 +51,37 @@ export type TestCardResult = { status: "succeeded"; id: string } | { status: "de
  * card number. An order already paid is not charged twice (a double submit gets the first charge).
  * Outside test mode (and without ALLOW_TEST_PAYMENTS): TestCardsRefusedError, nothing charged or recorded.
  */
-export function chargeTestCard(order: { id: number; totalCents: number; currency: string }, cardNumber: string): TestCardResult {
+export function chargeTestCard(
+  order: { id: number; totalCents: number; currency: string },
+  cardNumber: string,
+): TestCardResult {
   if (!testCardsAccepted()) throw new TestCardsRefusedError();
-  return inTransaction(
-    (tx) => {
-      const paid = succeededCharge(tx, order.id);
-      if (paid) return { status: "succeeded" as const, id: paid.id };
-      const cancelled = tx.select({ id: offlineCharges.id }).from(offlineCharges).where(eq(offlineCharges.id, cancellationId(order.id))).get();
-      if (cancelled) return { status: "declined" as const, id: cancelled.id, message: CANCELLED_MESSAGE };
-      const decline = SUCCEEDS.has(cardNumber) ? null : (DECLINES[cardNumber] ?? NOT_A_TEST_CARD);
-      const id = `offch_${randomBytes(12).toString("base64url")}`;
-      tx.insert(offlineCharges)
-        .values({
-          id,
-          orderId: order.id,
-          amountCents: order.totalCents,
-          currency: order.currency,
-          status: decline ? "declined" : "succeeded",
-          declineCode: decline?.code ?? null,
-          createdAt: clock.date(),
-        })
-        .run();
-      return decline ? { status: "declined" as const, id, message: decline.message } : { status: "succeeded" as const, id };
-    },
-  );
+  return inTransaction((tx) => {
+    const paid = succeededCharge(tx, order.id);
+    if (paid) return { status: "succeeded" as const, id: paid.id };
+    const cancelled = tx
+      .select({ id: offlineCharges.id })
+      .from(offlineCharges)
+      .where(eq(offlineCharges.id, cancellationId(order.id)))
+      .get();
+    if (cancelled) return { status: "declined" as const, id: cancelled.id, message: CANCELLED_MESSAGE };
+    const decline = SUCCEEDS.has(cardNumber) ? null : (DECLINES[cardNumber] ?? NOT_A_TEST_CARD);
+    const id = `offch_${randomBytes(12).toString("base64url")}`;
+    tx.insert(offlineCharges)
+      .values({
+        id,
+        orderId: order.id,
+        amountCents: order.totalCents,
+        currency: order.currency,
+        status: decline ? "declined" : "succeeded",
+        declineCode: decline?.code ?? null,
+        createdAt: clock.date(),
+      })
+      .run();
+    return decline
+      ? { status: "declined" as const, id, message: decline.message }
+      : { status: "succeeded" as const, id };
+  });
 }
 
 export const offlineProvider: PaymentProvider = {
@@ -93,16 +100,21 @@ export const offlineProvider: PaymentProvider = {
   },
   /** Like cancelling a PaymentIntent: recorded on the processor's side, so a later charge is refused (both in immediate transactions). */
   async cancelPayment(order) {
-    return inTransaction(
-      (tx) => {
-        const paid = succeededCharge(tx, order.id);
-        if (paid) return { status: "paid" as const, paymentId: paid.id };
-        tx.insert(offlineCharges)
-          .values({ id: cancellationId(order.id), orderId: order.id, amountCents: 0, currency: "usd", status: "cancelled", createdAt: clock.date() })
-          .onConflictDoNothing()
-          .run();
-        return { status: "cancelled" as const };
-      },
-    );
+    return inTransaction((tx) => {
+      const paid = succeededCharge(tx, order.id);
+      if (paid) return { status: "paid" as const, paymentId: paid.id };
+      tx.insert(offlineCharges)
+        .values({
+          id: cancellationId(order.id),
+          orderId: order.id,
+          amountCents: 0,
+          currency: "usd",
+          status: "cancelled",
+          createdAt: clock.date(),
+        })
+        .onConflictDoNothing()
+        .run();
+      return { status: "cancelled" as const };
+    });
   },
 };

@@ -1,7 +1,7 @@
-import { getEnv } from "../../utils/env.server.ts";
-import { offlineProvider } from "./offline.server.ts";
-import type { PaymentProvider } from "./provider.ts";
-import { stripeProvider } from "./stripe.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { offlineProvider } from "#app/modules/payments/offline.server.ts";
+import type { PaymentProvider } from "#app/modules/payments/provider.ts";
+import { stripeProvider } from "#app/modules/payments/stripe.server.ts";
 
 export const stripeConfigured = (): boolean => Boolean(getEnv().STRIPE_SECRET_KEY);
 

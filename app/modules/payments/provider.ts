@@ -12,7 +12,8 @@ export type ProviderPayment = {
 };
 
 /** What cancelling an order's payment came to: cancelled (nothing can pay it any more), or already paid / still processing. */
-export type PaymentCancellation = { status: "cancelled" } | { status: "paid"; paymentId: string } | { status: "processing" };
+export type PaymentCancellation =
+  { status: "cancelled" } | { status: "paid"; paymentId: string } | { status: "processing" };
 
 /** The order as the providers know it: its id and the provider objects made for it. */
 export type CancellableOrder = { id: number; providerRef: string | null; checkoutSessionRef: string | null };

@@ -2,10 +2,10 @@
 // the ledger, once per event however often it is delivered, and never below a zero balance: what
 // the customer had already spent is recorded as the order's shortfall (decision record 004).
 import { eq } from "drizzle-orm";
-import { type Executor, inTransaction } from "../../db/client.server.ts";
-import { orders } from "../../db/schema/shop.ts";
-import { takeBack } from "../credits/ledger.server.ts";
-import type { Order } from "../shop/orders.server.ts";
+import { type Executor, inTransaction } from "#app/db/client.server.ts";
+import { orders } from "#app/db/schema/shop.ts";
+import { takeBack } from "#app/modules/credits/ledger.server.ts";
+import type { Order } from "#app/modules/shop/orders.server.ts";
 
 export type ReversalResult =
   | { status: "reversed"; orderId: number; taken: number; shortfall: number }
@@ -40,52 +40,52 @@ function paidOrder(tx: Executor, paymentId: string): Order | undefined {
  * rest. Fully refunded, the order becomes Refunded.
  */
 export function recordRefund(refund: { paymentId: string; chargeId: string; refundedCents: number }): ReversalResult {
-  return inTransaction(
-    (tx) => {
-      const order = paidOrder(tx, refund.paymentId);
-      if (!order) return { status: "unknown-payment" as const };
-      if (refund.refundedCents <= order.refundedCents) return { status: "unchanged" as const, orderId: order.id };
-      const { taken, shortfall } = claimCredits(
-        tx,
-        order,
-        creditsForCents(order, refund.refundedCents),
-        `refund:${refund.chargeId}:${refund.refundedCents}`,
-        `Order ${order.id} refunded`,
-      );
-      const fully = refund.refundedCents >= order.totalCents;
-      tx.update(orders)
-        .set({
-          refundedCents: refund.refundedCents,
-          creditsReversed: order.creditsReversed + taken,
-          creditsShortfall: order.creditsShortfall + shortfall,
-          ...(fully && order.status !== "Disputed" ? { status: "Refunded" as const } : {}),
-        })
-        .where(eq(orders.id, order.id))
-        .run();
-      return { status: "reversed" as const, orderId: order.id, taken, shortfall };
-    },
-  );
+  return inTransaction((tx) => {
+    const order = paidOrder(tx, refund.paymentId);
+    if (!order) return { status: "unknown-payment" as const };
+    if (refund.refundedCents <= order.refundedCents) return { status: "unchanged" as const, orderId: order.id };
+    const { taken, shortfall } = claimCredits(
+      tx,
+      order,
+      creditsForCents(order, refund.refundedCents),
+      `refund:${refund.chargeId}:${refund.refundedCents}`,
+      `Order ${order.id} refunded`,
+    );
+    const fully = refund.refundedCents >= order.totalCents;
+    tx.update(orders)
+      .set({
+        refundedCents: refund.refundedCents,
+        creditsReversed: order.creditsReversed + taken,
+        creditsShortfall: order.creditsShortfall + shortfall,
+        ...(fully && order.status !== "Disputed" ? { status: "Refunded" as const } : {}),
+      })
+      .where(eq(orders.id, order.id))
+      .run();
+    return { status: "reversed" as const, orderId: order.id, taken, shortfall };
+  });
 }
 
 /** A dispute (chargeback) opened on the payment: the disputed share of the credits comes back and the order is Disputed. */
 export function recordDispute(dispute: { paymentId: string; disputeId: string; amountCents: number }): ReversalResult {
-  return inTransaction(
-    (tx) => {
-      const order = paidOrder(tx, dispute.paymentId);
-      if (!order) return { status: "unknown-payment" as const };
-      if (order.status === "Disputed") return { status: "unchanged" as const, orderId: order.id };
-      const { taken, shortfall } = claimCredits(
-        tx,
-        order,
-        creditsForCents(order, dispute.amountCents),
-        `dispute:${dispute.disputeId}`,
-        `Order ${order.id} disputed`,
-      );
-      tx.update(orders)
-        .set({ status: "Disputed", creditsReversed: order.creditsReversed + taken, creditsShortfall: order.creditsShortfall + shortfall })
-        .where(eq(orders.id, order.id))
-        .run();
-      return { status: "reversed" as const, orderId: order.id, taken, shortfall };
-    },
-  );
+  return inTransaction((tx) => {
+    const order = paidOrder(tx, dispute.paymentId);
+    if (!order) return { status: "unknown-payment" as const };
+    if (order.status === "Disputed") return { status: "unchanged" as const, orderId: order.id };
+    const { taken, shortfall } = claimCredits(
+      tx,
+      order,
+      creditsForCents(order, dispute.amountCents),
+      `dispute:${dispute.disputeId}`,
+      `Order ${order.id} disputed`,
+    );
+    tx.update(orders)
+      .set({
+        status: "Disputed",
+        creditsReversed: order.creditsReversed + taken,
+        creditsShortfall: order.creditsShortfall + shortfall,
+      })
+      .where(eq(orders.id, order.id))
+      .run();
+    return { status: "reversed" as const, orderId: order.id, taken, shortfall };
+  });
 }

@@ -1,10 +1,11 @@
 import type Stripe from "stripe";
-import { recordPaymentFailure } from "../shop/orders.server.ts";
-import { fulfil, type FulfilResult } from "./fulfil.server.ts";
-import { recordDispute, recordRefund, type ReversalResult } from "./reversals.server.ts";
-import { stripeOrderId } from "./stripe.server.ts";
+import { recordPaymentFailure } from "#app/modules/shop/orders.server.ts";
+import { fulfil, type FulfilResult } from "#app/modules/payments/fulfil.server.ts";
+import { recordDispute, recordRefund, type ReversalResult } from "#app/modules/payments/reversals.server.ts";
+import { stripeOrderId } from "#app/modules/payments/stripe.server.ts";
 
-export type WebhookOutcome = { handled: false } | { handled: true; result: FulfilResult | ReversalResult | { status: "recorded-failure" } };
+export type WebhookOutcome =
+  { handled: false } | { handled: true; result: FulfilResult | ReversalResult | { status: "recorded-failure" } };
 
 const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === "string" ? ref : (ref?.id ?? null));
 
@@ -19,7 +20,10 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookOut
     case "payment_intent.payment_failed": {
       const orderId = stripeOrderId(event.data.object.metadata);
       if (!orderId) return { handled: false };
-      recordPaymentFailure(orderId, event.data.object.last_payment_error?.message ?? "Your payment was not successful.");
+      recordPaymentFailure(
+        orderId,
+        event.data.object.last_payment_error?.message ?? "Your payment was not successful.",
+      );
       return { handled: true, result: { status: "recorded-failure" } };
     }
     case "checkout.session.completed": {
@@ -34,13 +38,19 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookOut
       const charge = event.data.object;
       const paymentId = idOf(charge.payment_intent);
       if (!paymentId) return { handled: false };
-      return { handled: true, result: recordRefund({ paymentId, chargeId: charge.id, refundedCents: charge.amount_refunded }) };
+      return {
+        handled: true,
+        result: recordRefund({ paymentId, chargeId: charge.id, refundedCents: charge.amount_refunded }),
+      };
     }
     case "charge.dispute.created": {
       const dispute = event.data.object;
       const paymentId = idOf(dispute.payment_intent);
       if (!paymentId) return { handled: false };
-      return { handled: true, result: recordDispute({ paymentId, disputeId: dispute.id, amountCents: dispute.amount }) };
+      return {
+        handled: true,
+        result: recordDispute({ paymentId, disputeId: dispute.id, amountCents: dispute.amount }),
+      };
     }
     default:
       return { handled: false };

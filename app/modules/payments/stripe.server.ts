@@ -1,12 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
 import Stripe from "stripe";
-import { inTransaction } from "../../db/client.server.ts";
-import { orders } from "../../db/schema/shop.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { packageTitle } from "../shop/packages.ts";
-import type { OrderWithLines } from "../shop/orders.server.ts";
-import type { PaymentCancellation, PaymentProvider, ProviderPayment } from "./provider.ts";
+import { inTransaction } from "#app/db/client.server.ts";
+import { orders } from "#app/db/schema/shop.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { packageTitle } from "#app/modules/shop/packages.ts";
+import type { OrderWithLines } from "#app/modules/shop/orders.server.ts";
+import type { PaymentCancellation, PaymentProvider, ProviderPayment } from "#app/modules/payments/provider.ts";
 
 let client: Stripe | undefined;
 
@@ -137,16 +137,27 @@ export async function ensurePaymentIntent(order: PayableOrder): Promise<{ client
     },
     { idempotencyKey: `order-${order.id}-payment-intent${order.providerRef ? `-after-${order.providerRef}` : ""}` },
   );
-  inTransaction((tx) => tx.update(orders)
-    .set({ providerRef: intent.id })
-    .where(and(eq(orders.id, order.id), order.providerRef ? eq(orders.providerRef, order.providerRef) : isNull(orders.providerRef)))
-    .run());
+  inTransaction((tx) =>
+    tx
+      .update(orders)
+      .set({ providerRef: intent.id })
+      .where(
+        and(
+          eq(orders.id, order.id),
+          order.providerRef ? eq(orders.providerRef, order.providerRef) : isNull(orders.providerRef),
+        ),
+      )
+      .run(),
+  );
   if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} came without a client secret`);
   return { clientSecret: intent.client_secret };
 }
 
 /** Stripe Checkout, for browsers without JavaScript: the hosted page takes the card. */
-export async function createCheckoutSession(order: PayableOrder & Pick<OrderWithLines, "lines">, origin: string): Promise<string> {
+export async function createCheckoutSession(
+  order: PayableOrder & Pick<OrderWithLines, "lines">,
+  origin: string,
+): Promise<string> {
   const metadata = { orderId: String(order.id), userId: String(order.userId) };
   const session = await stripe().checkout.sessions.create(
     {
@@ -196,4 +207,3 @@ export function verifyWebhook(rawBody: string, signature: string | null): Stripe
     clock.now(),
   );
 }
-

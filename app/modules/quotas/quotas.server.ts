@@ -2,12 +2,12 @@
 // is written (inside its transaction), so two requests at once cannot both take the last place.
 import { and, count, eq, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Executor } from "../../db/client.server.ts";
-import { contactGroups, contacts } from "../../db/schema/contacts.ts";
-import { schedules } from "../../db/schema/scheduling.ts";
-import { orders } from "../../db/schema/shop.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { formatNumber } from "../../utils/misc.ts";
+import type { Executor } from "#app/db/client.server.ts";
+import { contactGroups, contacts } from "#app/db/schema/contacts.ts";
+import { schedules } from "#app/db/schema/scheduling.ts";
+import { orders } from "#app/db/schema/shop.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { formatNumber } from "#app/utils/misc.ts";
 
 export type Quota = "schedules" | "contacts" | "groups" | "pendingOrders" | "pendingUploads";
 
@@ -58,8 +58,14 @@ export function quotaLimit(quota: Quota): number {
 }
 
 // The rows each database-held quota counts; pending uploads are files, counted by their module.
-const COUNTED: Record<Exclude<Quota, "pendingUploads">, (userId: number) => { table: SQLiteTable; where: SQL | undefined }> = {
-  schedules: (userId) => ({ table: schedules, where: and(eq(schedules.userId, userId), eq(schedules.status, "active")) }),
+const COUNTED: Record<
+  Exclude<Quota, "pendingUploads">,
+  (userId: number) => { table: SQLiteTable; where: SQL | undefined }
+> = {
+  schedules: (userId) => ({
+    table: schedules,
+    where: and(eq(schedules.userId, userId), eq(schedules.status, "active")),
+  }),
   contacts: (userId) => ({ table: contacts, where: eq(contacts.userId, userId) }),
   groups: (userId) => ({ table: contactGroups, where: eq(contactGroups.userId, userId) }),
   pendingOrders: (userId) => ({ table: orders, where: and(eq(orders.userId, userId), eq(orders.status, "Pending")) }),

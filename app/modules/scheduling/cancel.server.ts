@@ -1,12 +1,12 @@
 // Stopping schedules, and deleting a group with its schedules: here, not in contacts, because
 // scheduling builds on contacts (group schedules) and never the other way.
 import { and, eq } from "drizzle-orm";
-import { inTransaction, type Tx } from "../../db/client.server.ts";
-import { schedules } from "../../db/schema/scheduling.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { log } from "../../utils/log.server.ts";
-import { deleteGroupRow, ownsGroup } from "../contacts/groups.server.ts";
-import { disarmSchedule } from "./job-schedulers.server.ts";
+import { inTransaction, type Tx } from "#app/db/client.server.ts";
+import { schedules } from "#app/db/schema/scheduling.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { deleteGroupRow, ownsGroup } from "#app/modules/contacts/groups.server.ts";
+import { disarmSchedule } from "#app/modules/scheduling/job-schedulers.server.ts";
 
 /** The columns of a cancelled schedule: no next run, finished now. */
 export function cancelledValues(now: Date) {

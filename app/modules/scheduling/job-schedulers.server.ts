@@ -1,8 +1,8 @@
 // The Redis side of schedules: one BullMQ job scheduler per active schedule, id = the schedule's id.
 import type { JobsOptions } from "bullmq";
-import type { SmsSchedulePayload } from "../../queue/payloads.ts";
-import { getQueue, QUEUES, queueForRequest } from "../../queue/queues.server.ts";
-import { type Recurrence, repeatOptionsOf } from "./recurrence.ts";
+import type { SmsSchedulePayload } from "#app/queue/payloads.ts";
+import { getQueue, QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
+import { type Recurrence, repeatOptionsOf } from "#app/modules/scheduling/recurrence.ts";
 
 const OCCURRENCE_JOB_OPTIONS: JobsOptions = {
   // A failed run (e.g. the database busy) is retried; running an occurrence twice sends it once.

@@ -1,11 +1,24 @@
 // Browser-safe and pure: when a schedule's messages go out. Used by the form, the list, the runner and tests.
 import type { RepeatOptions } from "bullmq";
-import { type Repeat, REPEATS } from "../../db/enums.ts";
-import { addDays, daysInMonth, formatDate, instantOf, parseDate, type WallTime, wallTimeAt } from "../../utils/time-zone.ts";
+import { type Repeat, REPEATS } from "#app/db/enums.ts";
+import {
+  addDays,
+  daysInMonth,
+  formatDate,
+  instantOf,
+  parseDate,
+  type WallTime,
+  wallTimeAt,
+} from "#app/utils/time-zone.ts";
 
 export { REPEATS, type Repeat };
 
-export const REPEAT_LABELS: Record<Repeat, string> = { none: "None", daily: "Daily", weekly: "Weekly", monthly: "Monthly" };
+export const REPEAT_LABELS: Record<Repeat, string> = {
+  none: "None",
+  daily: "Daily",
+  weekly: "Weekly",
+  monthly: "Monthly",
+};
 
 /**
  * A schedule's rule. Occurrences keep the first send's wall-clock time in `timeZone` (09:00 stays
@@ -99,7 +112,11 @@ export function timingIssues(
 ): TimingIssue[] {
   const issues: TimingIssue[] = [];
   if (input.firstSendAt <= now) issues.push({ field: "firstSend", message: TIMING_MESSAGES.past });
-  if (input.repeat !== "none" && input.endDate !== null && input.endDate < formatDate(wallTimeAt(input.firstSendAt, input.timeZone))) {
+  if (
+    input.repeat !== "none" &&
+    input.endDate !== null &&
+    input.endDate < formatDate(wallTimeAt(input.firstSendAt, input.timeZone))
+  ) {
     issues.push({ field: "endDate", message: TIMING_MESSAGES.endBeforeStart });
   }
   return issues;
@@ -108,7 +125,8 @@ export function timingIssues(
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 function ordinal(n: number): string {
-  const suffix = n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th";
+  const suffix =
+    n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th";
   return `${n}${suffix}`;
 }
 
@@ -132,7 +150,12 @@ export function describeRecurrence(rule: Pick<Recurrence, "repeat" | "firstSendA
 // start date, the zone and the end; scheduleRepeatStrategy reads it back (cron cannot say "the 31st
 // or the month's last day").
 export function repeatOptionsOf(rule: Recurrence): RepeatOptions {
-  return { pattern: rule.repeat, startDate: rule.firstSendAt, tz: rule.timeZone, ...(rule.endsAt === null ? {} : { endDate: rule.endsAt }) };
+  return {
+    pattern: rule.repeat,
+    startDate: rule.firstSendAt,
+    tz: rule.timeZone,
+    ...(rule.endsAt === null ? {} : { endDate: rule.endsAt }),
+  };
 }
 
 /** BullMQ's `repeatStrategy` for the schedule queue: the next occurrence after `millis`. */

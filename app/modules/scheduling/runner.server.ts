@@ -1,19 +1,26 @@
 // Running schedules: each occurrence through the normal send path, and the reconciler that keeps
 // Redis in step with the schedules table (the record) and sends what fell due while nobody ran it.
 import { and, asc, eq, gt, lte } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
-import { schedules } from "../../db/schema/scheduling.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { log } from "../../utils/log.server.ts";
-import { EmptyGroupError, InactiveContactError, NotFoundError } from "../contacts/errors.ts";
-import { recordFailedGroupSend, startGroupSend } from "../contacts/group-send.server.ts";
-import { InsufficientCreditsError } from "../credits/ledger.server.ts";
-import { type NewMessage, queueMessages, recordUnsentMessage } from "../sms/send.server.ts";
-import { cancelledValues } from "./cancel.server.ts";
-import { armedScheduleIds, armSchedule, disarmSchedule, isArmed, removeJobSchedulers, schedulerId } from "./job-schedulers.server.ts";
-import { isOccurrence, latestOccurrence, nextOccurrence } from "./recurrence.ts";
-import { recurrenceOf } from "./schedules.server.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { schedules } from "#app/db/schema/scheduling.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { EmptyGroupError, InactiveContactError, NotFoundError } from "#app/modules/contacts/errors.ts";
+import { recordFailedGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { type NewMessage, queueMessages, recordUnsentMessage } from "#app/modules/sms/send.server.ts";
+import { cancelledValues } from "#app/modules/scheduling/cancel.server.ts";
+import {
+  armedScheduleIds,
+  armSchedule,
+  disarmSchedule,
+  isArmed,
+  removeJobSchedulers,
+  schedulerId,
+} from "#app/modules/scheduling/job-schedulers.server.ts";
+import { isOccurrence, latestOccurrence, nextOccurrence } from "#app/modules/scheduling/recurrence.ts";
+import { recurrenceOf } from "#app/modules/scheduling/schedules.server.ts";
 
 /** A job may start this much before its time (clocks of hosts differ a little); earlier waits for the catch-up. */
 const EARLY_MS = 5_000;
@@ -48,7 +55,13 @@ function insufficientCredits(error: InsufficientCreditsError): string {
 
 /** A number: one message, keyed by (schedule, occurrence). */
 async function deliverToPhone(row: Row, at: number, late: boolean): Promise<OccurrenceOutcome> {
-  const message: NewMessage = { to: row.toPhone!, body: row.body, source: "schedule", scheduleId: row.id, occurrenceAt: at };
+  const message: NewMessage = {
+    to: row.toPhone!,
+    body: row.body,
+    source: "schedule",
+    scheduleId: row.id,
+    occurrenceAt: at,
+  };
   if (late) {
     recordUnsentMessage(row.userId, message, MISSED_REASON);
     return "missed";
@@ -83,7 +96,8 @@ async function deliverToGroup(row: Row, groupId: number, at: number, late: boole
     return send.duplicate ? "duplicate" : "queued";
   } catch (error) {
     if (error instanceof InsufficientCreditsError) return fail(insufficientCredits(error), "insufficient-credits");
-    if (error instanceof EmptyGroupError || error instanceof InactiveContactError) return fail(error.message, "no-recipients");
+    if (error instanceof EmptyGroupError || error instanceof InactiveContactError)
+      return fail(error.message, "no-recipients");
     if (error instanceof NotFoundError) return "inactive";
     throw error;
   }
@@ -92,17 +106,20 @@ async function deliverToGroup(row: Row, groupId: number, at: number, late: boole
 /** Moves the schedule past `at`; the last occurrence completes it. True when it completed. */
 function advance(row: Row, at: number, now: number): boolean {
   const next = nextOccurrence(recurrenceOf(row), at);
-  const changed = inTransaction((tx) => tx
-    .update(schedules)
-    .set({
-      nextRunAt: next === null ? null : new Date(next),
-      status: next === null ? "completed" : "active",
-      finishedAt: next === null ? new Date(now) : null,
-      updatedAt: new Date(now),
-    })
-    // A concurrent cancel wins; a run of an older occurrence never moves it back.
-    .where(and(eq(schedules.id, row.id), eq(schedules.status, "active"), lte(schedules.nextRunAt, new Date(at))))
-    .run().changes);
+  const changed = inTransaction(
+    (tx) =>
+      tx
+        .update(schedules)
+        .set({
+          nextRunAt: next === null ? null : new Date(next),
+          status: next === null ? "completed" : "active",
+          finishedAt: next === null ? new Date(now) : null,
+          updatedAt: new Date(now),
+        })
+        // A concurrent cancel wins; a run of an older occurrence never moves it back.
+        .where(and(eq(schedules.id, row.id), eq(schedules.status, "active"), lte(schedules.nextRunAt, new Date(at))))
+        .run().changes,
+  );
   return next === null && changed === 1;
 }
 
@@ -117,7 +134,13 @@ export async function runOccurrence(scheduleId: number, at: number): Promise<Occ
   if (row?.status === "active" && !groupGone) return runActive(row, at);
   if (row?.status === "active") {
     // deleteGroup cancels a group's schedules with it; this covers a group gone any other way.
-    inTransaction((tx) => tx.update(schedules).set(cancelledValues(clock.date())).where(and(eq(schedules.id, row.id), eq(schedules.status, "active"))).run());
+    inTransaction((tx) =>
+      tx
+        .update(schedules)
+        .set(cancelledValues(clock.date()))
+        .where(and(eq(schedules.id, row.id), eq(schedules.status, "active")))
+        .run(),
+    );
   }
   await disarmSchedule(scheduleId);
   return "inactive";
@@ -130,7 +153,10 @@ async function runActive(row: Row, at: number): Promise<OccurrenceOutcome> {
   if (row.nextRunAt === null || at < row.nextRunAt.getTime()) return "handled";
 
   const late = now - at > getEnv().SCHEDULE_MAX_LATE_MINUTES * 60_000;
-  const outcome = row.targetKind === "group" ? await deliverToGroup(row, row.groupId!, at, late) : await deliverToPhone(row, at, late);
+  const outcome =
+    row.targetKind === "group"
+      ? await deliverToGroup(row, row.groupId!, at, late)
+      : await deliverToPhone(row, at, late);
   if (advance(row, at, now)) await disarmSchedule(row.id);
   return outcome;
 }
@@ -153,7 +179,11 @@ async function catchUpSchedules(): Promise<number> {
     const rule = recurrenceOf(row);
     const latest = latestOccurrence(rule, row.nextRunAt!.getTime(), now);
     if (latest !== null) await runOccurrence(row.id, latest);
-    const status = getDb().select({ status: schedules.status }).from(schedules).where(eq(schedules.id, row.id)).get()?.status;
+    const status = getDb()
+      .select({ status: schedules.status })
+      .from(schedules)
+      .where(eq(schedules.id, row.id))
+      .get()?.status;
     if (status === "active" && !(await isArmed(row.id))) await armSchedule(row.id, rule);
   }
   return due.length;
@@ -163,7 +193,7 @@ async function catchUpSchedules(): Promise<number> {
 async function syncJobSchedulers(): Promise<{ armed: number; removed: number }> {
   const orphans = new Set(await armedScheduleIds());
   let armed = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = getDb()
       .select()
       .from(schedules)
@@ -191,7 +221,11 @@ export async function reconcileSchedules({ sync }: { sync: boolean }) {
   const caughtUp = await catchUpSchedules();
   const synced = sync ? await syncJobSchedulers() : { armed: 0, removed: 0 };
   if (caughtUp + synced.armed + synced.removed > 0) {
-    log("info", "scheduling", `reconciled: ${caughtUp} due caught up, ${synced.armed} schedulers armed, ${synced.removed} removed`);
+    log(
+      "info",
+      "scheduling",
+      `reconciled: ${caughtUp} due caught up, ${synced.armed} schedulers armed, ${synced.removed} removed`,
+    );
   }
   return { caughtUp, ...synced };
 }

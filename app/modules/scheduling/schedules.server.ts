@@ -1,25 +1,32 @@
 // Scheduled SMS as their owner sees them: create, list, cancel. Plain data and typed errors, so the
 // web screens and the REST API share them.
 import { and, count, desc, eq } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
-import { contactGroups } from "../../db/schema/contacts.ts";
-import { SCHEDULE_STATUSES, schedules } from "../../db/schema/scheduling.ts";
-import { statement } from "../../db/statements.server.ts";
-import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { pageWindow } from "../../utils/misc.ts";
-import { canonicalTimeZone, isValidTimeZone, parseDate } from "../../utils/time-zone.ts";
-import type { GroupSendReport } from "../contacts/group-send.ts";
-import { latestScheduledGroupSend } from "../contacts/group-send.server.ts";
-import { assertGroupSendable, groupRecipients } from "../contacts/groups.server.ts";
-import { assertBalance } from "../credits/ledger.server.ts";
-import { assertQuota } from "../quotas/quotas.server.ts";
-import { isE164 } from "../sms/phone.ts";
-import { countSegments } from "../sms/segments.ts";
-import { cancelledValues, disarmSchedules } from "./cancel.server.ts";
-import { armSchedule } from "./job-schedulers.server.ts";
-import { endDateOf, endOfDate, type Recurrence, REPEATS, type Repeat, timingIssues } from "./recurrence.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { contactGroups } from "#app/db/schema/contacts.ts";
+import { SCHEDULE_STATUSES, schedules } from "#app/db/schema/scheduling.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { pageWindow } from "#app/utils/misc.ts";
+import { canonicalTimeZone, isValidTimeZone, parseDate } from "#app/utils/time-zone.ts";
+import type { GroupSendReport } from "#app/modules/contacts/group-send.ts";
+import { latestScheduledGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { assertGroupSendable, groupRecipients } from "#app/modules/contacts/groups.server.ts";
+import { assertBalance } from "#app/modules/credits/ledger.server.ts";
+import { assertQuota } from "#app/modules/quotas/quotas.server.ts";
+import { isE164 } from "#app/modules/sms/phone.ts";
+import { countSegments } from "#app/modules/sms/segments.ts";
+import { cancelledValues, disarmSchedules } from "#app/modules/scheduling/cancel.server.ts";
+import { armSchedule } from "#app/modules/scheduling/job-schedulers.server.ts";
+import {
+  endDateOf,
+  endOfDate,
+  type Recurrence,
+  REPEATS,
+  type Repeat,
+  timingIssues,
+} from "#app/modules/scheduling/recurrence.ts";
 
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
@@ -27,7 +34,8 @@ export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 export type ScheduleTarget = { kind: "phone"; to: string } | { kind: "group"; groupId: number };
 
 /** A schedule's target as its owner sees it; a group that has been deleted has neither id nor name. */
-export type ScheduleRecipient = { kind: "phone"; to: string } | { kind: "group"; groupId: number | null; groupName: string | null };
+export type ScheduleRecipient =
+  { kind: "phone"; to: string } | { kind: "group"; groupId: number | null; groupName: string | null };
 
 export type Schedule = {
   id: number;
@@ -91,7 +99,10 @@ export function recurrenceOf(row: Row): Recurrence {
 function toSchedule(row: Row, groupName: string | null): Schedule {
   return {
     id: row.id,
-    target: row.targetKind === "group" ? { kind: "group", groupId: row.groupId, groupName } : { kind: "phone", to: row.toPhone! },
+    target:
+      row.targetKind === "group"
+        ? { kind: "group", groupId: row.groupId, groupName }
+        : { kind: "phone", to: row.toPhone! },
     body: row.body,
     repeat: row.repeat,
     timeZone: row.timeZone,
@@ -113,7 +124,8 @@ function inputIssues(input: NewSchedule, now: number): ScheduleInputError["issue
   if (segments < 1 || segments > getEnv().SMS_MAX_SEGMENTS) {
     issues.push({ field: "body", message: `Message must have 1 to ${getEnv().SMS_MAX_SEGMENTS} segments` });
   }
-  if (!REPEATS.includes(input.repeat)) issues.push({ field: "repeat", message: "Repeat must be none, daily, weekly or monthly" });
+  if (!REPEATS.includes(input.repeat))
+    issues.push({ field: "repeat", message: "Repeat must be none, daily, weekly or monthly" });
   const zoneValid = isValidTimeZone(input.timeZone);
   if (!zoneValid) issues.push({ field: "timeZone", message: `Unknown time zone "${input.timeZone}"` });
   const startValid = Number.isFinite(input.firstSendAt);
@@ -161,41 +173,39 @@ export async function createSchedule(
   const endDate = input.repeat === "none" ? null : (input.endDate ?? null);
   const { target } = input;
 
-  const { row, groupName } = inTransaction(
-    (tx) => {
-      assertQuota(tx, userId, "schedules");
-      let groupName: string | null = null;
-      if (target.kind === "group") {
-        const group = groupRecipients(tx, userId, target.groupId);
-        assertGroupSendable(tx, userId, group, perMessage);
-        groupName = group.name;
-      } else {
-        assertBalance(userId, perMessage, tx);
-      }
-      const row = tx
-        .insert(schedules)
-        .values({
-          userId,
-          targetKind: target.kind,
-          toPhone: target.kind === "phone" ? target.to : null,
-          groupId: target.kind === "group" ? target.groupId : null,
-          body: input.body,
-          repeat: input.repeat,
-          timeZone,
-          firstSendAt: new Date(input.firstSendAt),
-          endsAt: endDate === null ? null : new Date(endOfDate(endDate, timeZone)),
-          nextRunAt: new Date(input.firstSendAt),
-          apiRef: options.apiRef ?? null,
-          createdAt: new Date(now),
-          updatedAt: new Date(now),
-        })
-        // A concurrent request with the same apiRef got there first: it is the one that stands.
-        .onConflictDoNothing()
-        .returning()
-        .get();
-      return { row, groupName };
-    },
-  );
+  const { row, groupName } = inTransaction((tx) => {
+    assertQuota(tx, userId, "schedules");
+    let groupName: string | null = null;
+    if (target.kind === "group") {
+      const group = groupRecipients(tx, userId, target.groupId);
+      assertGroupSendable(tx, userId, group, perMessage);
+      groupName = group.name;
+    } else {
+      assertBalance(userId, perMessage, tx);
+    }
+    const row = tx
+      .insert(schedules)
+      .values({
+        userId,
+        targetKind: target.kind,
+        toPhone: target.kind === "phone" ? target.to : null,
+        groupId: target.kind === "group" ? target.groupId : null,
+        body: input.body,
+        repeat: input.repeat,
+        timeZone,
+        firstSendAt: new Date(input.firstSendAt),
+        endsAt: endDate === null ? null : new Date(endOfDate(endDate, timeZone)),
+        nextRunAt: new Date(input.firstSendAt),
+        apiRef: options.apiRef ?? null,
+        createdAt: new Date(now),
+        updatedAt: new Date(now),
+      })
+      // A concurrent request with the same apiRef got there first: it is the one that stands.
+      .onConflictDoNothing()
+      .returning()
+      .get();
+    return { row, groupName };
+  });
   if (!row) return { ...scheduleByApiRef(userId, options.apiRef!)!, duplicate: true };
   // Should Redis not take it, the reconciler arms it when Redis is back, and sends what fell due.
   await enqueueAfterCommit(`schedule ${row.id}`, () => armSchedule(row.id, recurrenceOf(row)));
@@ -254,11 +264,14 @@ export function countActiveGroupSchedules(userId: number, groupId: number): numb
  * completed or cancelled schedule changes nothing. Another user's id: ScheduleNotFoundError.
  */
 export async function cancelSchedule(userId: number, id: number): Promise<Schedule> {
-  const changed = inTransaction((tx) => tx
-    .update(schedules)
-    .set(cancelledValues(clock.date()))
-    .where(and(eq(schedules.id, id), eq(schedules.userId, userId), eq(schedules.status, "active")))
-    .run().changes);
+  const changed = inTransaction(
+    (tx) =>
+      tx
+        .update(schedules)
+        .set(cancelledValues(clock.date()))
+        .where(and(eq(schedules.id, id), eq(schedules.userId, userId), eq(schedules.status, "active")))
+        .run().changes,
+  );
   if (changed > 0) await disarmSchedules([id]);
   const schedule = getSchedule(userId, id);
   if (!schedule) throw new ScheduleNotFoundError(id);

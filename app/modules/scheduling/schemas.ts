@@ -1,9 +1,9 @@
 // Browser-safe: the Schedule SMS form's schema, run by conform in the browser and by the action.
 import { z } from "zod";
-import { instantOf, isValidTimeZone, parseDate, parseLocalDateTime } from "../../utils/time-zone.ts";
-import { messageBodyField, type SmsFormConfig } from "../sms/schemas.ts";
-import { phoneField } from "../sms/phone.ts";
-import { type Repeat, REPEATS, timingIssues } from "./recurrence.ts";
+import { instantOf, isValidTimeZone, parseDate, parseLocalDateTime } from "#app/utils/time-zone.ts";
+import { messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { phoneField } from "#app/modules/sms/phone.ts";
+import { type Repeat, REPEATS, timingIssues } from "#app/modules/scheduling/recurrence.ts";
 
 /** The spec's picker interval. */
 export const STEP_MINUTES = 5;
@@ -17,7 +17,8 @@ export const SCHEDULE_FORM_MESSAGES = {
   endFormat: "Enter a date",
   zoneRequired: "Time zone is required",
   zoneUnknown: "Unknown time zone",
-  skipped: (zone: string) => `This time does not exist in ${zone} on that day (the clocks go forward): pick another time`,
+  skipped: (zone: string) =>
+    `This time does not exist in ${zone} on that day (the clocks go forward): pick another time`,
 } as const;
 
 const TIMING_FIELDS = new Set(["firstSend", "repeat", "endDate", "timeZone"]);
@@ -39,7 +40,9 @@ function scheduleFields(config: TimingConfig) {
     repeat: z.enum(REPEATS).default("none"),
     // Checked only when repeating: without JavaScript the field is always shown, and ignored for none.
     endDate: z.string().optional(),
-    timeZone: z.string({ error: SCHEDULE_FORM_MESSAGES.zoneRequired }).refine(isValidTimeZone, SCHEDULE_FORM_MESSAGES.zoneUnknown),
+    timeZone: z
+      .string({ error: SCHEDULE_FORM_MESSAGES.zoneRequired })
+      .refine(isValidTimeZone, SCHEDULE_FORM_MESSAGES.zoneUnknown),
     message: messageBodyField(config.maxSegments),
   };
 }
@@ -56,12 +59,14 @@ function checkTiming(value: TimingFields, ctx: z.RefinementCtx, now: number): vo
     return;
   }
   const input = { firstSendAt: start.ms, timeZone: value.timeZone, repeat: value.repeat, endDate };
-  for (const issue of timingIssues(input, now)) ctx.addIssue({ code: "custom", path: [issue.field], message: issue.message });
+  for (const issue of timingIssues(input, now))
+    ctx.addIssue({ code: "custom", path: [issue.field], message: issue.message });
 }
 
 // The timing check runs beside other fields' errors (all of them show at once), once its own fields are valid.
 const TIMING_CHECK_WHEN = {
-  when: (payload: { issues: { path?: PropertyKey[] }[] }) => !payload.issues.some((issue) => TIMING_FIELDS.has(String(issue.path?.[0]))),
+  when: (payload: { issues: { path?: PropertyKey[] }[] }) =>
+    !payload.issues.some((issue) => TIMING_FIELDS.has(String(issue.path?.[0]))),
 };
 
 function timingOf({ firstSend, timeZone, repeat, endDate }: TimingFields) {

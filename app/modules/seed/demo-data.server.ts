@@ -4,21 +4,21 @@
 // ledger: every message that cost credits has its debit, every failure before the carrier its refund.
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { statement } from "../../db/statements.server.ts";
-import { inTransaction } from "../../db/client.server.ts";
-import { orderLines, orders, offlineCharges } from "../../db/schema/shop.ts";
-import { supportRequests } from "../../db/schema/support.ts";
-import { storeNewApiKey } from "../api-keys/keys.server.ts";
-import { createContact } from "../contacts/contacts.server.ts";
-import { createGroup } from "../contacts/groups.server.ts";
-import { bookEntries, bookEntry } from "../credits/ledger.server.ts";
-import { createSchedule } from "../scheduling/schedules.server.ts";
-import type { OrderStatus } from "../shop/orders.ts";
-import { isFinal, type MessageStatus } from "../sms/message-status.ts";
-import { INTERRUPTED_REASON } from "../sms/reconcile.server.ts";
-import { countSegments } from "../sms/segments.ts";
-import { SIMULATOR_NUMBERS } from "../sms/transports/simulator.server.ts";
-import { clock } from "../../utils/clock.server.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { inTransaction } from "#app/db/client.server.ts";
+import { orderLines, orders, offlineCharges } from "#app/db/schema/shop.ts";
+import { supportRequests } from "#app/db/schema/support.ts";
+import { storeNewApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { createContact } from "#app/modules/contacts/contacts.server.ts";
+import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { bookEntries, bookEntry } from "#app/modules/credits/ledger.server.ts";
+import { createSchedule } from "#app/modules/scheduling/schedules.server.ts";
+import type { OrderStatus } from "#app/modules/shop/orders.ts";
+import { isFinal, type MessageStatus } from "#app/modules/sms/message-status.ts";
+import { INTERRUPTED_REASON } from "#app/modules/sms/reconcile.server.ts";
+import { countSegments } from "#app/modules/sms/segments.ts";
+import { SIMULATOR_NUMBERS } from "#app/modules/sms/transports/simulator.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -44,82 +44,184 @@ const GROUPS = [
  * (a receipt then settled them); a message failed before the carrier is refunded in full; one whose
  * submit was interrupted is Unknown and keeps its debit, as the reconciler leaves it.
  */
-const MESSAGES: { to: string; body: string; status: MessageStatus; error: string | null; hoursAgo: number; accepted: boolean }[] = [
-  { to: "+12025550111", body: "Hi Alice, your appointment is on Tuesday at 10:30. Reply STOP to opt out.", status: "delivered", error: null, hoursAgo: 70, accepted: true },
-  { to: "+12025550112", body: "Shift change: Bob, you are on the early shift tomorrow.", status: "delivered", error: null, hoursAgo: 50, accepted: true },
-  { to: SIMULATOR_NUMBERS.undelivered, body: "Your order is ready for pickup.", status: "undelivered", error: "Carrier error 001", hoursAgo: 30, accepted: true },
-  { to: "+12025550113", body: "Carla, we have not heard from you: is Friday still fine?", status: "expired", error: "Carrier error 027", hoursAgo: 26, accepted: true },
-  { to: "+12025550116", body: "Welcome to our text updates!", status: "rejected", error: "Carrier error 011", hoursAgo: 20, accepted: true },
-  { to: SIMULATOR_NUMBERS.rejected, body: "Reminder: your subscription renews next week.", status: "failed", error: "Rejected by the carrier (simulated): invalid destination", hoursAgo: 8, accepted: false },
-  { to: "+12025550114", body: "David, the team meeting moved to 3 pm.", status: "unknown", error: INTERRUPTED_REASON, hoursAgo: 5, accepted: false },
-  { to: SIMULATOR_NUMBERS.noReceipt, body: "Thanks for your visit today!", status: "submitted", error: null, hoursAgo: 2, accepted: true },
-  { to: "+12025550115", body: "Emma, your new schedule is in the staff room.", status: "delivered", error: null, hoursAgo: 1, accepted: true },
+const MESSAGES: {
+  to: string;
+  body: string;
+  status: MessageStatus;
+  error: string | null;
+  hoursAgo: number;
+  accepted: boolean;
+}[] = [
+  {
+    to: "+12025550111",
+    body: "Hi Alice, your appointment is on Tuesday at 10:30. Reply STOP to opt out.",
+    status: "delivered",
+    error: null,
+    hoursAgo: 70,
+    accepted: true,
+  },
+  {
+    to: "+12025550112",
+    body: "Shift change: Bob, you are on the early shift tomorrow.",
+    status: "delivered",
+    error: null,
+    hoursAgo: 50,
+    accepted: true,
+  },
+  {
+    to: SIMULATOR_NUMBERS.undelivered,
+    body: "Your order is ready for pickup.",
+    status: "undelivered",
+    error: "Carrier error 001",
+    hoursAgo: 30,
+    accepted: true,
+  },
+  {
+    to: "+12025550113",
+    body: "Carla, we have not heard from you: is Friday still fine?",
+    status: "expired",
+    error: "Carrier error 027",
+    hoursAgo: 26,
+    accepted: true,
+  },
+  {
+    to: "+12025550116",
+    body: "Welcome to our text updates!",
+    status: "rejected",
+    error: "Carrier error 011",
+    hoursAgo: 20,
+    accepted: true,
+  },
+  {
+    to: SIMULATOR_NUMBERS.rejected,
+    body: "Reminder: your subscription renews next week.",
+    status: "failed",
+    error: "Rejected by the carrier (simulated): invalid destination",
+    hoursAgo: 8,
+    accepted: false,
+  },
+  {
+    to: "+12025550114",
+    body: "David, the team meeting moved to 3 pm.",
+    status: "unknown",
+    error: INTERRUPTED_REASON,
+    hoursAgo: 5,
+    accepted: false,
+  },
+  {
+    to: SIMULATOR_NUMBERS.noReceipt,
+    body: "Thanks for your visit today!",
+    status: "submitted",
+    error: null,
+    hoursAgo: 2,
+    accepted: true,
+  },
+  {
+    to: "+12025550115",
+    body: "Emma, your new schedule is in the staff room.",
+    status: "delivered",
+    error: null,
+    hoursAgo: 1,
+    accepted: true,
+  },
 ];
 
 const insertMessage = statement<unknown[], { id: number }>(
   `insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, error, source, attempts, created_at, updated_at, submitted_at, done_at)
    values (?, ?, ?, ?, ?, ?, ?, ?, 'web', 1, ?, ?, ?, ?) returning id`,
 );
-const insertPart = statement("insert into sms_message_parts (message_id, part, provider_id, status, error, updated_at) values (?, ?, ?, ?, ?, ?)");
+const insertPart = statement(
+  "insert into sms_message_parts (message_id, part, provider_id, status, error, updated_at) values (?, ?, ?, ?, ?, ?)",
+);
 
 function seedMessages(userId: number, now: number): void {
-  inTransaction(
-    (tx) => {
-      for (const m of MESSAGES) {
-        const count = countSegments(m.body);
-        const sentAt = now - m.hoursAgo * HOUR;
-        const doneAt = isFinal(m.status) ? sentAt + 5_000 : null;
-        const { id } = insertMessage().get(
-          userId, m.to, m.body, count.encoding, count.segments, count.credits, m.status, m.error,
-          sentAt, doneAt ?? sentAt, m.accepted ? sentAt + 1_000 : null, doneAt,
-        )!;
-        const entries: Parameters<typeof bookEntries>[2] = [{ kind: "debit", amount: -count.credits, key: `msg:${id}:debit` }];
-        if (m.status === "failed") entries.push({ kind: "refund", amount: count.credits, key: `msg:${id}:refund`, note: m.error ?? undefined });
-        bookEntries(tx, userId, entries);
-        if (!m.accepted) continue;
-        const partError = m.error?.replace("Carrier error ", "") ?? null;
-        for (let part = 1; part <= count.segments; part++) insertPart().run(id, part, `sim-${randomUUID()}`, m.status, partError, doneAt ?? sentAt);
-      }
-    },
-  );
+  inTransaction((tx) => {
+    for (const m of MESSAGES) {
+      const count = countSegments(m.body);
+      const sentAt = now - m.hoursAgo * HOUR;
+      const doneAt = isFinal(m.status) ? sentAt + 5_000 : null;
+      const { id } = insertMessage().get(
+        userId,
+        m.to,
+        m.body,
+        count.encoding,
+        count.segments,
+        count.credits,
+        m.status,
+        m.error,
+        sentAt,
+        doneAt ?? sentAt,
+        m.accepted ? sentAt + 1_000 : null,
+        doneAt,
+      )!;
+      const entries: Parameters<typeof bookEntries>[2] = [
+        { kind: "debit", amount: -count.credits, key: `msg:${id}:debit` },
+      ];
+      if (m.status === "failed")
+        entries.push({ kind: "refund", amount: count.credits, key: `msg:${id}:refund`, note: m.error ?? undefined });
+      bookEntries(tx, userId, entries);
+      if (!m.accepted) continue;
+      const partError = m.error?.replace("Carrier error ", "") ?? null;
+      for (let part = 1; part <= count.segments; part++)
+        insertPart().run(id, part, `sim-${randomUUID()}`, m.status, partError, doneAt ?? sentAt);
+    }
+  });
 }
 
 /** An order as the shop and the offline processor would have left it; a paid one with its charge and its credits. */
 function seedOrder(user: DemoUser, pack: DemoPackage, status: OrderStatus, placedAt: number): void {
-  inTransaction(
-    (tx) => {
-      const paid = status !== "Pending" && status !== "Cancelled";
-      const order = tx
-        .insert(orders)
-        .values({
-          userId: user.id,
-          pickupName: user.fullName,
-          pickupEmail: user.email,
-          pickupPhone: "+12025550100",
-          totalCents: pack.priceCents,
-          totalItems: 1,
-          totalCredits: pack.credits,
-          status,
-          createdAt: new Date(placedAt),
-          cancelledAt: status === "Cancelled" ? new Date(placedAt + HOUR) : null,
-        })
-        .returning({ id: orders.id })
-        .get();
-      tx.insert(orderLines)
-        .values({ orderId: order.id, packageId: pack.id, itemName: pack.name, priceCents: pack.priceCents, credits: pack.credits, quantity: 1 })
-        .run();
-      if (!paid) return;
-      const chargeId = `offch_${randomUUID().replaceAll("-", "")}`;
-      tx.insert(offlineCharges)
-        .values({ id: chargeId, orderId: order.id, amountCents: pack.priceCents, currency: "usd", status: "succeeded", createdAt: new Date(placedAt + 60_000) })
-        .run();
-      tx.update(orders)
-        .set({ paymentId: chargeId, paymentProvider: "offline", confirmedAt: new Date(placedAt + 60_000) })
-        .where(eq(orders.id, order.id))
-        .run();
-      bookEntry(tx, { userId: user.id, kind: "grant", amount: pack.credits, key: `payment:${chargeId}`, note: `Order ${order.id}` });
-    },
-  );
+  inTransaction((tx) => {
+    const paid = status !== "Pending" && status !== "Cancelled";
+    const order = tx
+      .insert(orders)
+      .values({
+        userId: user.id,
+        pickupName: user.fullName,
+        pickupEmail: user.email,
+        pickupPhone: "+12025550100",
+        totalCents: pack.priceCents,
+        totalItems: 1,
+        totalCredits: pack.credits,
+        status,
+        createdAt: new Date(placedAt),
+        cancelledAt: status === "Cancelled" ? new Date(placedAt + HOUR) : null,
+      })
+      .returning({ id: orders.id })
+      .get();
+    tx.insert(orderLines)
+      .values({
+        orderId: order.id,
+        packageId: pack.id,
+        itemName: pack.name,
+        priceCents: pack.priceCents,
+        credits: pack.credits,
+        quantity: 1,
+      })
+      .run();
+    if (!paid) return;
+    const chargeId = `offch_${randomUUID().replaceAll("-", "")}`;
+    tx.insert(offlineCharges)
+      .values({
+        id: chargeId,
+        orderId: order.id,
+        amountCents: pack.priceCents,
+        currency: "usd",
+        status: "succeeded",
+        createdAt: new Date(placedAt + 60_000),
+      })
+      .run();
+    tx.update(orders)
+      .set({ paymentId: chargeId, paymentProvider: "offline", confirmedAt: new Date(placedAt + 60_000) })
+      .where(eq(orders.id, order.id))
+      .run();
+    bookEntry(tx, {
+      userId: user.id,
+      kind: "grant",
+      amount: pack.credits,
+      key: `payment:${chargeId}`,
+      note: `Order ${order.id}`,
+    });
+  });
 }
 
 /** The demo customer's and admin's data; `packages` is the seeded ladder, cheapest first. */
@@ -127,7 +229,12 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
   const now = clock.now();
   const groups = new Map(GROUPS.map((g) => [g.name, createGroup(customer.id, g).id]));
   for (const c of CONTACTS) {
-    createContact(customer.id, { name: c.name, phone: c.phone, email: c.email, groupIds: c.groups.map((name) => groups.get(name)!) });
+    createContact(customer.id, {
+      name: c.name,
+      phone: c.phone,
+      email: c.email,
+      groupIds: c.groups.map((name) => groups.get(name)!),
+    });
   }
 
   const [small, medium, large] = packages;
@@ -143,7 +250,7 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
   // schedule reconciler when the worker starts if Redis is not there yet.
   const monday = new Date(now);
   monday.setUTCHours(9, 0, 0, 0);
-  monday.setUTCDate(monday.getUTCDate() + (((8 - monday.getUTCDay()) % 7) || 7));
+  monday.setUTCDate(monday.getUTCDate() + ((8 - monday.getUTCDay()) % 7 || 7));
   await createSchedule(customer.id, {
     target: { kind: "group", groupId: groups.get("Staff")! },
     body: "Good morning team! This week's shifts are on the board.",
@@ -153,17 +260,20 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
     endDate: null,
   });
 
-  inTransaction((tx) => tx.insert(supportRequests)
-    .values({
-      source: "support",
-      userId: customer.id,
-      name: customer.fullName,
-      email: customer.email,
-      subject: "Sender name for our messages",
-      message: "Hello, can our messages show our shop's name instead of a number? Thanks, the demo customer.",
-      ip: "127.0.0.1",
-      mailStatus: "not_configured",
-      createdAt: new Date(now - 20 * HOUR),
-    })
-    .run());
+  inTransaction((tx) =>
+    tx
+      .insert(supportRequests)
+      .values({
+        source: "support",
+        userId: customer.id,
+        name: customer.fullName,
+        email: customer.email,
+        subject: "Sender name for our messages",
+        message: "Hello, can our messages show our shop's name instead of a number? Thanks, the demo customer.",
+        ip: "127.0.0.1",
+        mailStatus: "not_configured",
+        createdAt: new Date(now - 20 * HOUR),
+      })
+      .run(),
+  );
 }

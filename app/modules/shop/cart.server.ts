@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { type Executor, getDb, inTransaction, type Tx } from "../../db/client.server.ts";
-import { cartItems, packages } from "../../db/schema/shop.ts";
-import { MAX_LINE_QUANTITY } from "./packages.ts";
+import { type Executor, getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { cartItems, packages } from "#app/db/schema/shop.ts";
+import { MAX_LINE_QUANTITY } from "#app/modules/shop/packages.ts";
 
 /** Number of packages in the user's cart, for the nav's cart link. */
 export function getCartCount(userId: number): number {
@@ -51,42 +51,39 @@ export function getCart(userId: number, tx: Executor = getDb()): Cart {
 
 /** Adds to the line (or starts it); false when the package does not exist. */
 export function addToCart(userId: number, packageId: number, quantity: number): boolean {
-  return inTransaction(
-    (tx) => {
-      if (!tx.select({ id: packages.id }).from(packages).where(eq(packages.id, packageId)).get()) return false;
-      tx.insert(cartItems)
-        .values({ userId, packageId, quantity: Math.min(quantity, MAX_LINE_QUANTITY) })
-        .onConflictDoUpdate({
-          target: [cartItems.userId, cartItems.packageId],
-          set: { quantity: sql`min(${cartItems.quantity} + excluded.quantity, ${MAX_LINE_QUANTITY})` },
-        })
-        .run();
-      return true;
-    },
-  );
+  return inTransaction((tx) => {
+    if (!tx.select({ id: packages.id }).from(packages).where(eq(packages.id, packageId)).get()) return false;
+    tx.insert(cartItems)
+      .values({ userId, packageId, quantity: Math.min(quantity, MAX_LINE_QUANTITY) })
+      .onConflictDoUpdate({
+        target: [cartItems.userId, cartItems.packageId],
+        set: { quantity: sql`min(${cartItems.quantity} + excluded.quantity, ${MAX_LINE_QUANTITY})` },
+      })
+      .run();
+    return true;
+  });
 }
 
 /** +1 or -1 on one of the user's lines; -1 from 1 removes the line. False when there is no such line. */
 export function stepCartLine(userId: number, packageId: number, delta: 1 | -1): boolean {
-  return inTransaction(
-    (tx) => {
-      const mine = and(eq(cartItems.userId, userId), eq(cartItems.packageId, packageId));
-      const line = tx.select({ quantity: cartItems.quantity }).from(cartItems).where(mine).get();
-      if (!line) return false;
-      const quantity = Math.min(line.quantity + delta, MAX_LINE_QUANTITY);
-      if (quantity < 1) tx.delete(cartItems).where(mine).run();
-      else tx.update(cartItems).set({ quantity }).where(mine).run();
-      return true;
-    },
-  );
+  return inTransaction((tx) => {
+    const mine = and(eq(cartItems.userId, userId), eq(cartItems.packageId, packageId));
+    const line = tx.select({ quantity: cartItems.quantity }).from(cartItems).where(mine).get();
+    if (!line) return false;
+    const quantity = Math.min(line.quantity + delta, MAX_LINE_QUANTITY);
+    if (quantity < 1) tx.delete(cartItems).where(mine).run();
+    else tx.update(cartItems).set({ quantity }).where(mine).run();
+    return true;
+  });
 }
 
 export function removeCartLine(userId: number, packageId: number): boolean {
-  return (
-    inTransaction((tx) => tx
-      .delete(cartItems)
-      .where(and(eq(cartItems.userId, userId), eq(cartItems.packageId, packageId)))
-      .run().changes > 0)
+  return inTransaction(
+    (tx) =>
+      tx
+        .delete(cartItems)
+        .where(and(eq(cartItems.userId, userId), eq(cartItems.packageId, packageId)))
+        .run().changes > 0,
   );
 }
 
@@ -94,7 +91,11 @@ export function removeCartLine(userId: number, packageId: number): boolean {
  * Takes what an order bought out of the cart, inside the transaction that confirms it. Only the
  * ordered quantities go: anything added to the cart since Place Order stays.
  */
-export function takeOrderedFromCart(tx: Tx, userId: number, lines: { packageId: number | null; quantity: number }[]): void {
+export function takeOrderedFromCart(
+  tx: Tx,
+  userId: number,
+  lines: { packageId: number | null; quantity: number }[],
+): void {
   for (const line of lines) {
     if (line.packageId === null) continue;
     const mine = and(eq(cartItems.userId, userId), eq(cartItems.packageId, line.packageId));

@@ -10,8 +10,8 @@ import {
   MaxTotalSizeExceededError,
   parseFormData,
 } from "@remix-run/form-data-parser";
-import { getEnv } from "../../utils/env.server.ts";
-import { IMAGE_MESSAGES, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from "./packages.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { IMAGE_MESSAGES, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from "#app/modules/shop/packages.ts";
 
 const PUBLIC_PREFIX = "/uploads/packages/";
 const uploadsDir = () => resolve(getEnv().DATA_DIR, "uploads", "packages");
@@ -56,7 +56,7 @@ function pngInfo(bytes: Uint8Array): ImageInfo | typeof DAMAGED | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let info: ImageInfo | null = null;
   let hasData = false;
-  for (let offset = 8; offset + 12 <= bytes.length; ) {
+  for (let offset = 8; offset + 12 <= bytes.length;) {
     const length = view.getUint32(offset);
     const type = ascii(bytes.subarray(offset + 4, offset + 8));
     const end = offset + 12 + length;
@@ -111,7 +111,11 @@ function jpegInfo(bytes: Uint8Array): ImageInfo | typeof DAMAGED | null {
       if (!info) return DAMAGED; // image data before any frame header
       scanned = true;
       // Entropy-coded data runs to the next marker that is not a stuffed 0xFF00 or a restart.
-      while (offset + 1 < bytes.length && !(bytes[offset] === 0xff && bytes[offset + 1] !== 0 && !isRestart(bytes[offset + 1]))) offset += 1;
+      while (
+        offset + 1 < bytes.length &&
+        !(bytes[offset] === 0xff && bytes[offset + 1] !== 0 && !isRestart(bytes[offset + 1]))
+      )
+        offset += 1;
     }
   }
   return DAMAGED;
@@ -120,7 +124,8 @@ function jpegInfo(bytes: Uint8Array): ImageInfo | typeof DAMAGED | null {
 // What a browser or a server-side interpreter would read as a document or code, anywhere in the
 // file (metadata chunks, comments, trailing bytes). Each is long enough that compressed pixel data
 // holds one by chance only about once in 10^11 bytes.
-const MARKUP = /<(?:script|html|\?php|svg[\s/>]|!doctype|iframe|body|head|object|embed|style|meta|form|\?xml-stylesheet)|javascript:/i;
+const MARKUP =
+  /<(?:script|html|\?php|svg[\s/>]|!doctype|iframe|body|head|object|embed|style|meta|form|\?xml-stylesheet)|javascript:/i;
 
 function holdsMarkup(bytes: Uint8Array): boolean {
   return MARKUP.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"));

@@ -1,14 +1,14 @@
 import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
-import { orderLines, orders } from "../../db/schema/shop.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { pageWindow } from "../../utils/misc.ts";
-import { likeContains } from "../../utils/sql.server.ts";
-import { takeBack } from "../credits/ledger.server.ts";
-import { assertQuota } from "../quotas/quotas.server.ts";
-import { getCart } from "./cart.server.ts";
-import { type AdminOrderQuery, MY_ORDERS_PAGE_SIZE, nextStatuses, type OrderStatus } from "./orders.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { orderLines, orders } from "#app/db/schema/shop.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { pageWindow } from "#app/utils/misc.ts";
+import { likeContains } from "#app/utils/sql.server.ts";
+import { takeBack } from "#app/modules/credits/ledger.server.ts";
+import { assertQuota } from "#app/modules/quotas/quotas.server.ts";
+import { getCart } from "#app/modules/shop/cart.server.ts";
+import { type AdminOrderQuery, MY_ORDERS_PAGE_SIZE, nextStatuses, type OrderStatus } from "#app/modules/shop/orders.ts";
 
 export type Order = typeof orders.$inferSelect;
 export type OrderLine = typeof orderLines.$inferSelect;
@@ -25,42 +25,40 @@ export function createOrderFromCart(
   userId: number,
   contact: { name: string; email: string; phone: string },
 ): { ok: true; orderId: number } | { ok: false; reason: "empty" } {
-  return inTransaction(
-    (tx) => {
-      const cart = getCart(userId, tx);
-      if (cart.lines.length === 0) return { ok: false as const, reason: "empty" as const };
-      assertQuota(tx, userId, "pendingOrders");
-      const order = tx
-        .insert(orders)
-        .values({
-          userId,
-          pickupName: contact.name,
-          pickupEmail: contact.email,
-          pickupPhone: contact.phone,
-          totalCents: cart.totalCents,
-          totalItems: cart.totalItems,
-          totalCredits: cart.totalCredits,
-          currency: ORDER_CURRENCY,
-          status: "Pending",
-          createdAt: clock.date(),
-        })
-        .returning({ id: orders.id })
-        .get();
-      tx.insert(orderLines)
-        .values(
-          cart.lines.map((line) => ({
-            orderId: order.id,
-            packageId: line.packageId,
-            itemName: line.name,
-            priceCents: line.priceCents,
-            credits: line.credits,
-            quantity: line.quantity,
-          })),
-        )
-        .run();
-      return { ok: true as const, orderId: order.id };
-    },
-  );
+  return inTransaction((tx) => {
+    const cart = getCart(userId, tx);
+    if (cart.lines.length === 0) return { ok: false as const, reason: "empty" as const };
+    assertQuota(tx, userId, "pendingOrders");
+    const order = tx
+      .insert(orders)
+      .values({
+        userId,
+        pickupName: contact.name,
+        pickupEmail: contact.email,
+        pickupPhone: contact.phone,
+        totalCents: cart.totalCents,
+        totalItems: cart.totalItems,
+        totalCredits: cart.totalCredits,
+        currency: ORDER_CURRENCY,
+        status: "Pending",
+        createdAt: clock.date(),
+      })
+      .returning({ id: orders.id })
+      .get();
+    tx.insert(orderLines)
+      .values(
+        cart.lines.map((line) => ({
+          orderId: order.id,
+          packageId: line.packageId,
+          itemName: line.name,
+          priceCents: line.priceCents,
+          credits: line.credits,
+          quantity: line.quantity,
+        })),
+      )
+      .run();
+    return { ok: true as const, orderId: order.id };
+  });
 }
 
 function withLines(order: Order | undefined): OrderWithLines | undefined {
@@ -92,7 +90,13 @@ export function getOrderForViewer(viewer: { id: number; role: string }, orderId:
 
 /** An order's lines with only what the pages show (what the order recorded, not today's prices). */
 export function orderLinesView(order: OrderWithLines) {
-  return order.lines.map((l) => ({ id: l.id, itemName: l.itemName, priceCents: l.priceCents, credits: l.credits, quantity: l.quantity }));
+  return order.lines.map((l) => ({
+    id: l.id,
+    itemName: l.itemName,
+    priceCents: l.priceCents,
+    credits: l.credits,
+    quantity: l.quantity,
+  }));
 }
 
 /** The user's orders, newest first, one page; a page past the end shows the last one. */
@@ -136,30 +140,54 @@ export function searchOrders(query: AdminOrderQuery): OrderSearchResult {
         sql`select count(*) as n from (select rowid from orders_search where orders_search match ${ftsPhrase(query.q)} limit ${INDEXED_MATCH_LIMIT})`,
       ).n < INDEXED_MATCH_LIMIT;
     if (indexed) {
-      filters.push(sql`${orders.id} in (select rowid from orders_search where orders_search match ${ftsPhrase(query.q)})`);
+      filters.push(
+        sql`${orders.id} in (select rowid from orders_search where orders_search match ${ftsPhrase(query.q)})`,
+      );
     } else {
-      filters.push(or(likeContains(orders.pickupName, query.q), likeContains(orders.pickupEmail, query.q), likeContains(orders.pickupPhone, query.q))!);
+      filters.push(
+        or(
+          likeContains(orders.pickupName, query.q),
+          likeContains(orders.pickupEmail, query.q),
+          likeContains(orders.pickupPhone, query.q),
+        )!,
+      );
       exact = false;
     }
   }
   const where = filters.length ? and(...filters) : undefined;
-  const rows = getDb().select().from(orders).where(where).orderBy(desc(orders.id)).limit(query.size).offset(offset).all();
+  const rows = getDb()
+    .select()
+    .from(orders)
+    .where(where)
+    .orderBy(desc(orders.id))
+    .limit(query.size)
+    .offset(offset)
+    .all();
   if (exact) {
     const [{ total }] = getDb().select({ total: count() }).from(orders).where(where).all();
     return { rows, total, exact };
   }
   // Counting every match of a common term costs a full scan; count only as far as paging needs.
   const needed = offset + query.size + 1;
-  const sub = getDb().select({ id: orders.id }).from(orders).where(where).orderBy(desc(orders.id)).limit(needed).as("m");
+  const sub = getDb()
+    .select({ id: orders.id })
+    .from(orders)
+    .where(where)
+    .orderBy(desc(orders.id))
+    .limit(needed)
+    .as("m");
   const [{ total }] = getDb().select({ total: count() }).from(sub).all();
   return { rows, total, exact: total < needed };
 }
 
 export function recordPaymentFailure(orderId: number, message: string): void {
-  inTransaction((tx) => tx.update(orders)
-    .set({ paymentError: message.slice(0, 500) })
-    .where(and(eq(orders.id, orderId), eq(orders.status, "Pending")))
-    .run());
+  inTransaction((tx) =>
+    tx
+      .update(orders)
+      .set({ paymentError: message.slice(0, 500) })
+      .where(and(eq(orders.id, orderId), eq(orders.status, "Pending")))
+      .run(),
+  );
 }
 
 export type StatusChange =
@@ -173,30 +201,32 @@ export type StatusChange =
  * must be cancelled with the provider first (payments' `cancelPendingOrder`).
  */
 export function changeOrderStatus(orderId: number, status: OrderStatus): StatusChange {
-  return inTransaction(
-    (tx) => {
-      const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
-      if (!order) return { ok: false as const, reason: "not-found" as const };
-      if (!nextStatuses(order.status).includes(status)) return { ok: false as const, reason: "not-allowed" as const };
-      const wasPaid = order.status !== "Pending";
-      let reversed = 0;
-      let shortfall = 0;
-      if (status === "Cancelled" && wasPaid && order.totalCredits > 0) {
-        ({ taken: reversed, shortfall } = takeBack(tx, {
-          userId: order.userId,
-          kind: "adjustment",
-          wanted: order.totalCredits,
-          key: `order:${order.id}:cancel`,
-          note: `Order ${order.id} cancelled`,
-        }));
-      }
-      tx.update(orders)
-        .set(status === "Cancelled" ? { status, cancelledAt: clock.date(), creditsReversed: reversed, creditsShortfall: shortfall } : { status })
-        .where(eq(orders.id, orderId))
-        .run();
-      return { ok: true as const, status, reversed, credits: order.totalCredits, wasPaid };
-    },
-  );
+  return inTransaction((tx) => {
+    const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+    if (!order) return { ok: false as const, reason: "not-found" as const };
+    if (!nextStatuses(order.status).includes(status)) return { ok: false as const, reason: "not-allowed" as const };
+    const wasPaid = order.status !== "Pending";
+    let reversed = 0;
+    let shortfall = 0;
+    if (status === "Cancelled" && wasPaid && order.totalCredits > 0) {
+      ({ taken: reversed, shortfall } = takeBack(tx, {
+        userId: order.userId,
+        kind: "adjustment",
+        wanted: order.totalCredits,
+        key: `order:${order.id}:cancel`,
+        note: `Order ${order.id} cancelled`,
+      }));
+    }
+    tx.update(orders)
+      .set(
+        status === "Cancelled"
+          ? { status, cancelledAt: clock.date(), creditsReversed: reversed, creditsShortfall: shortfall }
+          : { status },
+      )
+      .where(eq(orders.id, orderId))
+      .run();
+    return { ok: true as const, status, reversed, credits: order.totalCredits, wasPaid };
+  });
 }
 
 export const DEMO_ORDER_MAX_AGE_MS = 3 * 24 * 60 * 60 * 1000;
@@ -210,9 +240,17 @@ export function purgeDemoOrders(): { orders: number } {
   for (;;) {
     const batch = getDb().select({ id: orders.id }).from(orders).where(lt(orders.createdAt, cutoff)).limit(500).all();
     if (batch.length === 0) return { orders: removed };
-    removed += inTransaction((tx) => tx
-      .delete(orders)
-      .where(inArray(orders.id, batch.map((b) => b.id)))
-      .run().changes);
+    removed += inTransaction(
+      (tx) =>
+        tx
+          .delete(orders)
+          .where(
+            inArray(
+              orders.id,
+              batch.map((b) => b.id),
+            ),
+          )
+          .run().changes,
+    );
   }
 }

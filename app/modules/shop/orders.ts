@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ORDER_STATUSES, type OrderStatus } from "../../db/enums.ts";
-import { formatNumber } from "../../utils/misc.ts";
+import { ORDER_STATUSES, type OrderStatus } from "#app/db/enums.ts";
+import { formatNumber } from "#app/utils/misc.ts";
 
 // Browser-safe: order statuses and their rules, the status-change message, the details form and the admin list's URL state.
 
@@ -31,22 +31,36 @@ export function nextStatuses(current: OrderStatus): OrderStatus[] {
 /** Why an admin's cancellation of a Pending order was refused: the payment provider has the last word. */
 export const CANCEL_REFUSALS = {
   paid: "This order was paid meanwhile, so it was not cancelled: it is now Confirmed and its credits are granted. Cancel it again to take them back.",
-  processing: "This order's payment is still processing, so it cannot be cancelled now. Try again once the payment has settled.",
+  processing:
+    "This order's payment is still processing, so it cannot be cancelled now. Try again once the payment has settled.",
 } as const;
 
 /** What the admin is told after a status change; for a cancellation, what happened to the order's credits. */
-export function describeStatusChange(change: { status: OrderStatus; wasPaid: boolean; credits: number; reversed: number }): string {
+export function describeStatusChange(change: {
+  status: OrderStatus;
+  wasPaid: boolean;
+  credits: number;
+  reversed: number;
+}): string {
   if (change.status !== "Cancelled") return `Order status updated to ${change.status}.`;
   if (!change.wasPaid) return "Order cancelled. It was never paid, so no credits were involved.";
   const credits = formatNumber(change.credits);
-  if (change.reversed === change.credits) return `Order cancelled. ${credits} credits were taken back from the customer's balance.`;
+  if (change.reversed === change.credits)
+    return `Order cancelled. ${credits} credits were taken back from the customer's balance.`;
   if (change.reversed === 0) {
     return `Order cancelled. No credits were taken back: the customer has already spent the ${credits} credits of this order.`;
   }
   return `Order cancelled. ${formatNumber(change.reversed)} of ${credits} credits were taken back; the customer had already spent the other ${formatNumber(change.credits - change.reversed)}.`;
 }
 
-export const ADMIN_STATUS_FILTERS = ["Confirmed", "Being Cooked", "Ready for Pickup", "Cancelled", "Refunded", "Disputed"] as const;
+export const ADMIN_STATUS_FILTERS = [
+  "Confirmed",
+  "Being Cooked",
+  "Ready for Pickup",
+  "Cancelled",
+  "Refunded",
+  "Disputed",
+] as const;
 export const PAGE_SIZES = [5, 10, 15, 20] as const;
 export const MY_ORDERS_PAGE_SIZE = 10;
 
@@ -65,7 +79,11 @@ export function parseAdminOrderQuery(params: URLSearchParams): AdminOrderQuery {
 }
 
 export const OrderDetailsSchema = z.object({
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
+  name: z
+    .string({ error: "Name is required" })
+    .trim()
+    .min(1, "Name is required")
+    .max(100, "Name must be at most 100 characters"),
   email: z
     .string({ error: "Email is required" })
     .trim()

@@ -1,10 +1,10 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
-import { packages } from "../../db/schema/shop.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { likeContains } from "../../utils/sql.server.ts";
-import { inspectImage, removePackageImage, storePackageImage } from "./images.server.ts";
-import { type HomeFilters, IMAGE_MESSAGES, type PackageCategory } from "./packages.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { likeContains } from "#app/utils/sql.server.ts";
+import { inspectImage, removePackageImage, storePackageImage } from "#app/modules/shop/images.server.ts";
+import { type HomeFilters, IMAGE_MESSAGES, type PackageCategory } from "#app/modules/shop/packages.ts";
 
 export type Package = typeof packages.$inferSelect;
 export type PackageInput = {

@@ -1,7 +1,7 @@
 // Browser-safe: home filters, labels and limits, shared by screens and server. Without zod, so the
 // home page does not download it (the forms' schemas are in package-forms.ts).
 
-import { PACKAGE_CATEGORIES, type PackageCategory } from "../../db/enums.ts";
+import { PACKAGE_CATEGORIES, type PackageCategory } from "#app/db/enums.ts";
 
 export { PACKAGE_CATEGORIES, type PackageCategory };
 

@@ -1,8 +1,8 @@
 // The worker's side of a message: hand it to the transport, record what the SMSC says, apply receipts.
-import { type Executor, inTransaction, inTransactionWithoutStalling } from "../../db/client.server.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { bookEntry } from "../credits/ledger.server.ts";
+import { type Executor, inTransaction, inTransactionWithoutStalling } from "#app/db/client.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { bookEntry } from "#app/modules/credits/ledger.server.ts";
 import {
   acceptedPartCount,
   anyPendingReceipts,
@@ -25,13 +25,26 @@ import {
   settleMessage,
   type StoredStatus,
   updatePartStatus,
-} from "./message-store.server.ts";
-import { canMove, type MessageStatus, movesFrom, statusFromParts } from "./message-status.ts";
-import { enqueueSends } from "./send.server.ts";
-import type { ClaimMessages, OutgoingSms, PartAck, Receipt, SmsTransport, SubmitOutcome } from "./transports/types.ts";
+} from "#app/modules/sms/message-store.server.ts";
+import { canMove, type MessageStatus, movesFrom, statusFromParts } from "#app/modules/sms/message-status.ts";
+import { enqueueSends } from "#app/modules/sms/send.server.ts";
+import type {
+  ClaimMessages,
+  OutgoingSms,
+  PartAck,
+  Receipt,
+  SmsTransport,
+  SubmitOutcome,
+} from "#app/modules/sms/transports/types.ts";
 
 /** Moves an accepted message forward to what its parts say. */
-function settleFromParts(messageId: number, current: MessageStatus, segments: number, now: number, only?: StoredStatus) {
+function settleFromParts(
+  messageId: number,
+  current: MessageStatus,
+  segments: number,
+  now: number,
+  only?: StoredStatus,
+) {
   // A one-part message's status is its part's: no need to read it back.
   const derived = statusFromParts(only && segments === 1 ? [only] : selectPartStatuses(messageId), segments);
   if (canMove("receipt", current, derived.status)) settleMessage(messageId, current, derived, now);
@@ -41,7 +54,8 @@ function applyToPart(row: PartRow, status: MessageStatus, error: string | null, 
   if (!canMove("receipt", row.partStatus, status)) return;
   updatePartStatus(row, { status, error }, now);
   // Before acceptance is recorded the message is settled by recordAccepted; a final message stays.
-  if (movesFrom("receipt", row.messageStatus)) settleFromParts(row.messageId, row.messageStatus, row.segments, now, { status, error });
+  if (movesFrom("receipt", row.messageStatus))
+    settleFromParts(row.messageId, row.messageStatus, row.segments, now, { status, error });
 }
 
 /**
@@ -210,7 +224,10 @@ export const RECORD_SLICE = 25;
  * time. Messages no longer queued are skipped; a temporary error puts a message back in the queue,
  * due again after its backoff (sendAndRequeue adds its job).
  */
-export async function sendQueuedMessages(transport: SmsTransport, messageIds: number[]): Promise<Map<number, SendOutcome>> {
+export async function sendQueuedMessages(
+  transport: SmsTransport,
+  messageIds: number[],
+): Promise<Map<number, SendOutcome>> {
   const rows = selectQueued(messageIds);
   const results = new Map<number, SendOutcome>(messageIds.map((id) => [id, { kind: "skipped" }]));
   if (rows.length === 0) return results;
@@ -226,7 +243,8 @@ export async function sendQueuedMessages(transport: SmsTransport, messageIds: nu
   for (const row of rows) {
     const parts = Array.from({ length: row.segments }, (_, i) => i + 1).filter((p) => !accepted.get(row.id)?.has(p));
     // Every part was accepted before (an earlier try's answers were kept): nothing left to send.
-    if (parts.length === 0) settled.push({ id: row.id, attempts: row.attempts, outcome: { kind: "accepted", acks: [] }, claimed: false });
+    if (parts.length === 0)
+      settled.push({ id: row.id, attempts: row.attempts, outcome: { kind: "accepted", acks: [] }, claimed: false });
     else outgoing.push({ id: row.id, to: row.toPhone, body: row.body, parts });
   }
   const record = async (recorded: Recorded[]) => {
@@ -237,7 +255,9 @@ export async function sendQueuedMessages(transport: SmsTransport, messageIds: nu
     if (settled.length === 0) return;
     const nothingLeft = await claimMessages(settled.map((r) => r.id));
     await record(
-      settled.map((r) => (nothingLeft.has(r.id) ? { ...r, claimed: true } : { ...r, outcome: { kind: "not-claimed" } as const })),
+      settled.map((r) =>
+        nothingLeft.has(r.id) ? { ...r, claimed: true } : { ...r, outcome: { kind: "not-claimed" } as const },
+      ),
     );
   };
   const sendSlice = async (slice: OutgoingSms[]) => {

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, lt } from "drizzle-orm";
-import { getDb } from "../../db/client.server.ts";
-import { smsMessages } from "../../db/schema/sms.ts";
-import { pageWindow } from "../../utils/misc.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
+import { pageWindow } from "#app/utils/misc.ts";
 
 export const HISTORY_PAGE_SIZE = 10;
 /** The spec's banner: the history shows the newest 10,000 messages. */
@@ -74,7 +74,8 @@ function neighbourLinks(rows: HistoryRow[], page: number, totalPages: number) {
   const first = rows[0]?.id;
   const last = rows.at(-1)?.id;
   return {
-    previousHref: page > 1 ? (page === 2 || first === undefined ? "?page=1" : `?page=${page - 1}&before=${first}`) : null,
+    previousHref:
+      page > 1 ? (page === 2 || first === undefined ? "?page=1" : `?page=${page - 1}&before=${first}`) : null,
     nextHref: page < totalPages && last !== undefined ? `?page=${page + 1}&after=${last}` : null,
   };
 }

@@ -1,7 +1,7 @@
 // Browser-safe: a message's life as a state machine. Every status change is one of the events
 // below, and the store's SQL makes it only from that event's statuses, so anything not listed here
 // (a second claim, a late receipt after a final status, a failure after acceptance) is refused.
-import { MESSAGE_STATUSES, type MessageStatus } from "../../db/enums.ts";
+import { MESSAGE_STATUSES, type MessageStatus } from "#app/db/enums.ts";
 
 export { MESSAGE_STATUSES, type MessageStatus };
 
@@ -65,7 +65,8 @@ type PartStatus = { status: MessageStatus; error: string | null };
 export function statusFromParts(parts: PartStatus[], segments: number) {
   const failed = parts.find((p) => CARRIER_FAILURES.includes(p.status));
   if (failed) return { status: failed.status, error: failed.error ? `Carrier error ${failed.error}` : null };
-  if (parts.length >= segments && parts.every((p) => p.status === "delivered")) return { status: "delivered" as const, error: null };
+  if (parts.length >= segments && parts.every((p) => p.status === "delivered"))
+    return { status: "delivered" as const, error: null };
   if (parts.some((p) => p.status === "unknown")) return { status: "unknown" as const, error: null };
   return { status: "submitted" as const, error: null };
 }

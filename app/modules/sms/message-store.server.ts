@@ -1,10 +1,16 @@
 // The SQL that writes messages, their parts, their outbox rows and early receipts. A status change
 // is a conditional UPDATE from its event's statuses (message-status.ts): 0 rows means refused.
-import { statement } from "../../db/statements.server.ts";
-import type { MessageSource } from "../../db/schema/sms.ts";
-import { fromStatuses, type InitialStatus, isFinal, type MessageEvent, type MessageStatus } from "./message-status.ts";
-import type { SegmentCount, SmsEncoding } from "./segments.ts";
-import type { Receipt } from "./transports/types.ts";
+import { statement } from "#app/db/statements.server.ts";
+import type { MessageSource } from "#app/db/schema/sms.ts";
+import {
+  fromStatuses,
+  type InitialStatus,
+  isFinal,
+  type MessageEvent,
+  type MessageStatus,
+} from "#app/modules/sms/message-status.ts";
+import type { SegmentCount, SmsEncoding } from "#app/modules/sms/segments.ts";
+import type { Receipt } from "#app/modules/sms/transports/types.ts";
 
 /** The SQL condition under which `event` may move a row: its status is one of the event's `from`. */
 function whereFrom(event: MessageEvent): string {
@@ -29,7 +35,13 @@ export type NewMessage = {
 };
 
 /** A message found instead of inserted: the same schedule occurrence, API reference or group member. */
-export type ExistingMessage = { id: number; encoding: SmsEncoding; segments: number; credits: number; createdAt: number };
+export type ExistingMessage = {
+  id: number;
+  encoding: SmsEncoding;
+  segments: number;
+  credits: number;
+  createdAt: number;
+};
 
 const insertMessage = statement<unknown[], { id: number }>(
   `insert into sms_messages
@@ -82,12 +94,26 @@ export function insertOrFindMessage(
     message.groupSendId ?? null,
     message.contactId ?? null,
   );
-  if (!earlier) throw new Error("A message was refused by a constraint other than its schedule, API reference or group send");
+  if (!earlier)
+    throw new Error("A message was refused by a constraint other than its schedule, API reference or group send");
   return { ...earlier, duplicate: true };
 }
 
-export type SendRow = { id: number; toPhone: string; body: string; segments: number; status: MessageStatus; attempts: number };
-export type PartRow = { messageId: number; part: number; partStatus: MessageStatus; messageStatus: MessageStatus; segments: number };
+export type SendRow = {
+  id: number;
+  toPhone: string;
+  body: string;
+  segments: number;
+  status: MessageStatus;
+  attempts: number;
+};
+export type PartRow = {
+  messageId: number;
+  part: number;
+  partStatus: MessageStatus;
+  messageStatus: MessageStatus;
+  segments: number;
+};
 export type StoredStatus = { status: MessageStatus; error: string | null };
 
 // A job's messages in one read: the ids travel as a JSON array.
@@ -105,7 +131,9 @@ const claimStatement = statement<[number, string], { id: number }>(
 const markSubmittedStatement = statement<unknown[], { segments: number }>(
   `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ? where id = ? and ${whereFrom("accept")} returning segments`,
 );
-const markRequeuedStatement = statement(`update sms_messages set status = 'queued', error = ?, updated_at = ? where id = ? and ${whereFrom("requeue")}`);
+const markRequeuedStatement = statement(
+  `update sms_messages set status = 'queued', error = ?, updated_at = ? where id = ? and ${whereFrom("requeue")}`,
+);
 const markFailedStatement = statement<unknown[], { userId: number; segments: number; credits: number }>(
   `update sms_messages set status = 'failed', error = ?, updated_at = ?, done_at = ?
    where id = ? and ${whereFrom("fail")}
@@ -167,14 +195,20 @@ export function selectStuckSubmitting(before: number, limit: number) {
 const insertPart = statement(
   "insert into sms_message_parts (message_id, part, provider_id, status, updated_at) values (?, ?, ?, 'submitted', ?) on conflict do nothing",
 );
-const countParts = statement<[number], { n: number }>("select count(*) as n from sms_message_parts where message_id = ?");
+const countParts = statement<[number], { n: number }>(
+  "select count(*) as n from sms_message_parts where message_id = ?",
+);
 const findPart = statement<[string], PartRow>(
   `select p.message_id as messageId, p.part, p.status as partStatus, m.status as messageStatus, m.segments
    from sms_message_parts p join sms_messages m on m.id = p.message_id
    where p.provider_id = ? order by p.message_id desc limit 1`,
 );
-const updatePart = statement("update sms_message_parts set status = ?, error = ?, updated_at = ? where message_id = ? and part = ?");
-const selectPartStatusesStatement = statement<[number], StoredStatus>("select status, error from sms_message_parts where message_id = ?");
+const updatePart = statement(
+  "update sms_message_parts set status = ?, error = ?, updated_at = ? where message_id = ? and part = ?",
+);
+const selectPartStatusesStatement = statement<[number], StoredStatus>(
+  "select status, error from sms_message_parts where message_id = ?",
+);
 
 /** The parts of `ids` the SMSC has accepted before. */
 export function selectAcceptedParts(ids: number[]): { messageId: number; part: number }[] {
@@ -243,7 +277,9 @@ export function postponeOutbox(messageId: number, now: number): void {
   postpone().run(now, messageId);
 }
 
-const insertPending = statement("insert into sms_pending_receipts (provider_id, status, error, received_at) values (?, ?, ?, ?)");
+const insertPending = statement(
+  "insert into sms_pending_receipts (provider_id, status, error, received_at) values (?, ?, ?, ?)",
+);
 const selectPending = statement<[string], { id: number; status: MessageStatus; error: string | null }>(
   "select id, status, error from sms_pending_receipts where provider_id = ? order by id",
 );

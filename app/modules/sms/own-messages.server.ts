@@ -1,7 +1,7 @@
 // One account's messages as stored, read by id, by API reference or a keyset page at a time: the
 // owner's id is in every WHERE clause, so another account's message is simply not found.
-import { statement } from "../../db/statements.server.ts";
-import type { MessageStatus } from "./message-status.ts";
+import { statement } from "#app/db/statements.server.ts";
+import type { MessageStatus } from "#app/modules/sms/message-status.ts";
 
 export type OwnMessageRow = {
   id: number;

@@ -1,9 +1,9 @@
 // Repairs what a crash can leave behind, from SQLite (the record): run at worker start and every
 // SMS_RECONCILE_INTERVAL_MS (default a minute).
-import { inTransaction } from "../../db/client.server.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { failMessage, recordAccepted } from "./dispatch.server.ts";
+import { inTransaction } from "#app/db/client.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { failMessage, recordAccepted } from "#app/modules/sms/dispatch.server.ts";
 import {
   acceptedPartCount,
   deleteOutbox,
@@ -12,8 +12,8 @@ import {
   purgePendingReceipts,
   selectStaleOutboxRows,
   selectStuckSubmitting,
-} from "./message-store.server.ts";
-import { enqueueSends } from "./send.server.ts";
+} from "#app/modules/sms/message-store.server.ts";
+import { enqueueSends } from "#app/modules/sms/send.server.ts";
 
 /** An outbox row this long past due has had time to reach a worker through the normal path. */
 export const OUTBOX_GRACE_MS = 30_000;
@@ -26,7 +26,13 @@ const BATCH = 1_000;
 export const INTERRUPTED_REASON =
   "Interrupted while being handed to the carrier, which may or may not have it; not resent, to never send it twice";
 
-export type ReconcileReport = { enqueued: number; failed: number; submitted: number; unknown: number; receiptsPurged: number };
+export type ReconcileReport = {
+  enqueued: number;
+  failed: number;
+  submitted: number;
+  unknown: number;
+  receiptsPurged: number;
+};
 
 export async function reconcileSms(): Promise<ReconcileReport> {
   const now = clock.now();

@@ -1,7 +1,7 @@
 // Browser-safe form schemas for sending; other forms (contacts, schedules, groups) reuse the fields.
 import { z } from "zod";
-import { type CountryCode, phoneField } from "./phone.ts";
-import { countSegments, SEGMENT_LIMITS } from "./segments.ts";
+import { type CountryCode, phoneField } from "#app/modules/sms/phone.ts";
+import { countSegments, SEGMENT_LIMITS } from "#app/modules/sms/segments.ts";
 
 /** Browsers post textarea line breaks as CRLF but count them as LF: store what was counted. */
 function normalizeBody(body: string): string {

@@ -1,16 +1,16 @@
 import type { JobsOptions } from "bullmq";
-import { inTransactionWithoutStalling, type Tx } from "../../db/client.server.ts";
-import type { SmsSendPayload } from "../../queue/payloads.ts";
-import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
-import { QUEUES, queueForRequest } from "../../queue/queues.server.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { Coalescer } from "../../utils/coalescer.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { pluralize } from "../../utils/misc.ts";
-import { bookEntries } from "../credits/ledger.server.ts";
-import { insertOrFindMessage, insertOutbox, type NewMessage } from "./message-store.server.ts";
-import { isE164 } from "./phone.ts";
-import { countSegments, type SegmentCount, type SmsEncoding } from "./segments.ts";
+import { inTransactionWithoutStalling, type Tx } from "#app/db/client.server.ts";
+import type { SmsSendPayload } from "#app/queue/payloads.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import { QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { Coalescer } from "#app/utils/coalescer.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { pluralize } from "#app/utils/misc.ts";
+import { bookEntries } from "#app/modules/credits/ledger.server.ts";
+import { insertOrFindMessage, insertOutbox, type NewMessage } from "#app/modules/sms/message-store.server.ts";
+import { isE164 } from "#app/modules/sms/phone.ts";
+import { countSegments, type SegmentCount, type SmsEncoding } from "#app/modules/sms/segments.ts";
 
 export type { NewMessage };
 
@@ -84,7 +84,13 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
   const queued: QueuedMessage[] = [];
   const debits: { kind: "debit"; amount: number; key: string }[] = [];
   for (const { message, count } of priced) {
-    const inserted = insertOrFindMessage(userId, message, count, { status: "queued", credits: count.credits, error: null }, now);
+    const inserted = insertOrFindMessage(
+      userId,
+      message,
+      count,
+      { status: "queued", credits: count.credits, error: null },
+      now,
+    );
     if (inserted.duplicate) {
       queued.push({ ...inserted, to: message.to });
       continue;
@@ -110,7 +116,11 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
  * then on (a job that never reaches Redis is added by the reconciler from the outbox), so an API
  * client need not wait for Redis too.
  */
-export async function queueMessages(userId: number, messages: NewMessage[], { waitForJobs = true } = {}): Promise<QueueResult> {
+export async function queueMessages(
+  userId: number,
+  messages: NewMessage[],
+  { waitForJobs = true } = {},
+): Promise<QueueResult> {
   const priced: Priced[] = messages.map((message) => {
     if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
     const count = countSegments(message.body);
@@ -124,7 +134,10 @@ export async function queueMessages(userId: number, messages: NewMessage[], { wa
   const result = await inTransactionWithoutStalling((tx) => insertBatch(tx, userId, priced, now));
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
-  const enqueued = fresh.length === 0 ? Promise.resolve() : enqueueAfterCommit(pluralize(fresh.length, "message"), () => enqueueTogether(fresh));
+  const enqueued =
+    fresh.length === 0
+      ? Promise.resolve()
+      : enqueueAfterCommit(pluralize(fresh.length, "message"), () => enqueueTogether(fresh));
   if (waitForJobs) await enqueued;
   return result;
 }
@@ -140,7 +153,17 @@ export async function queueMessage(userId: number, message: NewMessage): Promise
  * schedule's occurrence the balance could not pay). A repeat of the same schedule occurrence or API
  * reference finds the first message instead, like queueMessages.
  */
-export function recordUnsentMessage(userId: number, message: NewMessage, reason: string): { id: number; duplicate: boolean } {
-  const inserted = insertOrFindMessage(userId, message, countSegments(message.body), { status: "failed", credits: 0, error: reason }, clock.now());
+export function recordUnsentMessage(
+  userId: number,
+  message: NewMessage,
+  reason: string,
+): { id: number; duplicate: boolean } {
+  const inserted = insertOrFindMessage(
+    userId,
+    message,
+    countSegments(message.body),
+    { status: "failed", credits: 0, error: reason },
+    clock.now(),
+  );
   return { id: inserted.id, duplicate: inserted.duplicate };
 }

@@ -1,12 +1,12 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
-import { supportRequests } from "../../db/schema/support.ts";
-import type { SupportMailPayload } from "../../queue/payloads.ts";
-import { getQueue, queueForRequest, QUEUES } from "../../queue/queues.server.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { formatDateTime } from "../../utils/misc.ts";
-import { getMailer, type OutgoingMail } from "./mailer.server.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { supportRequests } from "#app/db/schema/support.ts";
+import type { SupportMailPayload } from "#app/queue/payloads.ts";
+import { getQueue, queueForRequest, QUEUES } from "#app/queue/queues.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { formatDateTime } from "#app/utils/misc.ts";
+import { getMailer, type OutgoingMail } from "#app/modules/support/mailer.server.ts";
 
 type SupportRequestRow = typeof supportRequests.$inferSelect;
 

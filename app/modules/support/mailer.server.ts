@@ -1,5 +1,5 @@
 import { createTransport } from "nodemailer";
-import { getEnv } from "../../utils/env.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 export type Address = { name: string; address: string };
 

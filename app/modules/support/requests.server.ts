@@ -1,13 +1,13 @@
 import { count, desc, eq } from "drizzle-orm";
-import { getDb, inTransaction } from "../../db/client.server.ts";
-import { users } from "../../db/schema/core.ts";
-import { type SupportSource, type SupportStatus, supportRequests } from "../../db/schema/support.ts";
-import { enqueueAfterCommit } from "../../queue/enqueue-after-commit.server.ts";
-import { clock } from "../../utils/clock.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { pageWindow } from "../../utils/misc.ts";
-import { hit, type Limit } from "../../utils/rate-limit.server.ts";
-import { enqueueSupportMail } from "./mail.server.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { users } from "#app/db/schema/core.ts";
+import { type SupportSource, type SupportStatus, supportRequests } from "#app/db/schema/support.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { pageWindow } from "#app/utils/misc.ts";
+import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
+import { enqueueSupportMail } from "#app/modules/support/mail.server.ts";
 
 const HOUR = 60 * 60 * 1000;
 // Both forms share the per-address budget; signed-in users also have their own.
@@ -24,7 +24,8 @@ export type NewSupportRequest = {
   ip: string;
 };
 
-export type SubmitResult = { status: "saved"; id: number } | { status: "discarded" } | { status: "limited"; error: string };
+export type SubmitResult =
+  { status: "saved"; id: number } | { status: "discarded" } | { status: "limited"; error: string };
 
 function tooMany(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
@@ -51,15 +52,17 @@ export async function submitSupportRequest(request: NewSupportRequest, honeypot?
   const limited = await checkLimits(request.ip, request.userId);
   if (limited) return { status: "limited", error: limited };
   if (honeypot) return { status: "discarded" };
-  const row = inTransaction((tx) => tx
-    .insert(supportRequests)
-    .values({
-      ...request,
-      mailStatus: getEnv().SMTP_URL ? "pending" : "not_configured",
-      createdAt: clock.date(),
-    })
-    .returning({ id: supportRequests.id, mailStatus: supportRequests.mailStatus })
-    .get());
+  const row = inTransaction((tx) =>
+    tx
+      .insert(supportRequests)
+      .values({
+        ...request,
+        mailStatus: getEnv().SMTP_URL ? "pending" : "not_configured",
+        createdAt: clock.date(),
+      })
+      .returning({ id: supportRequests.id, mailStatus: supportRequests.mailStatus })
+      .get(),
+  );
   if (row.mailStatus === "pending") {
     // If Redis is away now, the worker's reconciler queues it later from the saved row.
     await enqueueAfterCommit(`support request ${row.id}`, () => enqueueSupportMail(row.id));
@@ -108,11 +111,13 @@ export function getSupportRequest(id: number) {
 /** Marks a request handled (or open again); false when there is no such request. */
 export function setSupportStatus(id: number, adminId: number, status: SupportStatus): boolean {
   const handled = status === "handled";
-  const result = inTransaction((tx) => tx
-    .update(supportRequests)
-    .set({ status, handledAt: handled ? clock.date() : null, handledBy: handled ? adminId : null })
-    .where(eq(supportRequests.id, id))
-    .run());
+  const result = inTransaction((tx) =>
+    tx
+      .update(supportRequests)
+      .set({ status, handledAt: handled ? clock.date() : null, handledBy: handled ? adminId : null })
+      .where(eq(supportRequests.id, id))
+      .run(),
+  );
   return result.changes > 0;
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField } from "../auth/schemas.ts";
+import { emailField } from "#app/modules/auth/schemas.ts";
 
 // Browser-safe: conform validates with these in the browser and the actions on the server.
 const required = (label: string, max: number) =>

@@ -2,22 +2,24 @@ import { randomBytes } from "node:crypto";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, useNavigation } from "react-router";
-import { Badge } from "../../components/ui/badge.tsx";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { ErrorList, Field, FormErrors, TextareaField } from "../../components/ui/field.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { Pager } from "../../components/ui/pager.tsx";
-import { Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireAdmin } from "../auth/guards.server.ts";
-import { getAccount } from "../../modules/credits/accounts.server.ts";
-import { adjustCredits, type LedgerKind, listLedgerEntries } from "../../modules/credits/ledger.server.ts";
-import { CreditAdjustmentSchema, LedgerPageSchema, MAX_ADJUSTMENT, MAX_REASON } from "../../modules/credits/schemas.ts";
-import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
-import { notFound } from "../../utils/responses.server.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { ErrorList, Field, FormErrors, TextareaField } from "#app/components/ui/field.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { Pager } from "#app/components/ui/pager.tsx";
+import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import { requireAdmin } from "#app/routes/auth/guards.server.ts";
+import { getAccount } from "#app/modules/credits/accounts.server.ts";
+import { adjustCredits, type LedgerKind, listLedgerEntries } from "#app/modules/credits/ledger.server.ts";
+import { CreditAdjustmentSchema, LedgerPageSchema, MAX_ADJUSTMENT, MAX_REASON } from "#app/modules/credits/schemas.ts";
+import { formatDateTime, formatNumber, pluralize } from "#app/utils/misc.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/user-details";
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.account.fullName ?? "Account"} | SMS Gateway` }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData?.account.fullName ?? "Account"} | SMS Gateway` },
+];
 
 /** The account named in the URL; anything else (unknown, not a number) is a 404. */
 function accountOf(params: { id: string }) {
@@ -57,9 +59,20 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (result.status === "not-found") throw notFound();
   if (result.status === "insufficient") {
     const available = `Only ${pluralize(result.balance, "credit")} available`;
-    return data(submission.reply({ fieldErrors: { amount: [result.balance === 0 ? `${available}: there is nothing to remove.` : `${available}: remove at most ${formatNumber(result.balance)}.`] } }), {
-      status: 409,
-    });
+    return data(
+      submission.reply({
+        fieldErrors: {
+          amount: [
+            result.balance === 0
+              ? `${available}: there is nothing to remove.`
+              : `${available}: remove at most ${formatNumber(result.balance)}.`,
+          ],
+        },
+      }),
+      {
+        status: 409,
+      },
+    );
   }
   const description =
     result.status === "duplicate"
@@ -78,7 +91,13 @@ const KIND_LABELS: Record<LedgerKind, string> = {
 
 const signed = (n: number) => (n > 0 ? `+${formatNumber(n)}` : n < 0 ? `−${formatNumber(-n)}` : "0");
 
-function AdjustForm({ requestKey, lastResult }: { requestKey: string; lastResult: Route.ComponentProps["actionData"] }) {
+function AdjustForm({
+  requestKey,
+  lastResult,
+}: {
+  requestKey: string;
+  lastResult: Route.ComponentProps["actionData"];
+}) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "adjust-credits",
@@ -116,7 +135,13 @@ function AdjustForm({ requestKey, lastResult }: { requestKey: string; lastResult
         label="Amount (credits)"
         errors={fields.amount.errors}
         help={`A whole number from 1 to ${formatNumber(MAX_ADJUSTMENT)}.`}
-        inputProps={{ ...getInputProps(fields.amount, { type: "number" }), min: 1, max: MAX_ADJUSTMENT, step: 1, inputMode: "numeric" }}
+        inputProps={{
+          ...getInputProps(fields.amount, { type: "number" }),
+          min: 1,
+          max: MAX_ADJUSTMENT,
+          step: 1,
+          inputMode: "numeric",
+        }}
       />
       <TextareaField
         label="Reason"
@@ -133,7 +158,8 @@ function AdjustForm({ requestKey, lastResult }: { requestKey: string; lastResult
 
 export default function UserDetails({ loaderData, actionData }: Route.ComponentProps) {
   const { account, ledger, timeZone, requestKey } = loaderData;
-  const pageHref = (page: number) => `${href("/admin/users/:id", { id: String(account.id) })}${page > 1 ? `?page=${page}` : ""}`;
+  const pageHref = (page: number) =>
+    `${href("/admin/users/:id", { id: String(account.id) })}${page > 1 ? `?page=${page}` : ""}`;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -170,8 +196,8 @@ export default function UserDetails({ loaderData, actionData }: Route.ComponentP
       <Card>
         <h2 className="mb-1 text-lg font-semibold text-slate-900">Add or remove credits</h2>
         <p className="mb-4 text-sm text-slate-600">
-          For credits sold outside the shop and for corrections. Every change is recorded in the ledger with your name and the reason; a removal never takes the
-          balance below zero.
+          For credits sold outside the shop and for corrections. Every change is recorded in the ledger with your name
+          and the reason; a removal never takes the balance below zero.
         </p>
         <AdjustForm key={requestKey} requestKey={requestKey} lastResult={actionData} />
       </Card>
@@ -180,7 +206,9 @@ export default function UserDetails({ loaderData, actionData }: Route.ComponentP
           Ledger
         </h2>
         {ledger.rows.length === 0 ? (
-          <p className="rounded-lg bg-white p-6 text-sm text-slate-600 ring-1 ring-slate-200">No credits have moved on this account yet.</p>
+          <p className="rounded-lg bg-white p-6 text-sm text-slate-600 ring-1 ring-slate-200">
+            No credits have moved on this account yet.
+          </p>
         ) : (
           <Table>
             <caption className="sr-only">Ledger entries, newest first</caption>
@@ -200,7 +228,11 @@ export default function UserDetails({ loaderData, actionData }: Route.ComponentP
                   <Td>{KIND_LABELS[entry.kind]}</Td>
                   <Td className="text-right whitespace-nowrap">
                     {signed(entry.amount)}
-                    {entry.shortfall > 0 ? <div className="text-xs text-red-700">{formatNumber(entry.shortfall)} already spent (shortfall)</div> : null}
+                    {entry.shortfall > 0 ? (
+                      <div className="text-xs text-red-700">
+                        {formatNumber(entry.shortfall)} already spent (shortfall)
+                      </div>
+                    ) : null}
                   </Td>
                   <Td className="min-w-48 break-words">
                     {entry.reason ?? entry.note ?? ""}

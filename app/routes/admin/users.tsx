@@ -1,14 +1,14 @@
 import { Form, href, Link } from "react-router";
-import { Badge } from "../../components/ui/badge.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { Field } from "../../components/ui/field.tsx";
-import { PageHeader } from "../../components/ui/page.tsx";
-import { Pager } from "../../components/ui/pager.tsx";
-import { Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireAdmin } from "../auth/guards.server.ts";
-import { searchAccounts } from "../../modules/credits/accounts.server.ts";
-import { AccountsQuerySchema } from "../../modules/credits/schemas.ts";
-import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Field } from "#app/components/ui/field.tsx";
+import { PageHeader } from "#app/components/ui/page.tsx";
+import { Pager } from "#app/components/ui/pager.tsx";
+import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import { requireAdmin } from "#app/routes/auth/guards.server.ts";
+import { searchAccounts } from "#app/modules/credits/accounts.server.ts";
+import { AccountsQuerySchema } from "#app/modules/credits/schemas.ts";
+import { formatDateTime, formatNumber, pluralize } from "#app/utils/misc.ts";
 import type { Route } from "./+types/users";
 
 export const meta: Route.MetaFunction = () => [{ title: "Accounts | SMS Gateway" }];
@@ -41,7 +41,11 @@ export default function Users({ loaderData }: Route.ComponentProps) {
     <div>
       <PageHeader title="Accounts" subtitle="Balances and operator credit grants" />
       {/* A GET form without a page field: a new search starts at page 1. */}
-      <Form method="get" role="search" className="mb-4 flex flex-wrap items-end gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <Form
+        method="get"
+        role="search"
+        className="mb-4 flex flex-wrap items-end gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
+      >
         <Field
           className="min-w-64 flex-1"
           label="Search"
@@ -51,7 +55,9 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         <Button type="submit">Search</Button>
       </Form>
       {accounts.length === 0 ? (
-        <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">No accounts found.</p>
+        <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
+          No accounts found.
+        </p>
       ) : (
         <Table>
           <caption className="sr-only">Accounts, newest first</caption>

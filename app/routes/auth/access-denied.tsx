@@ -1,5 +1,5 @@
 import { href, Link } from "react-router";
-import { PageHeader, Notice } from "../../components/ui/page.tsx";
+import { PageHeader, Notice } from "#app/components/ui/page.tsx";
 
 export default function AccessDenied() {
   return (

@@ -1,5 +1,5 @@
-import { PageHeader, Card } from "../../components/ui/page.tsx";
-import { requireUser } from "./guards.server.ts";
+import { PageHeader, Card } from "#app/components/ui/page.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
 import type { Route } from "./+types/authentication";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,5 +1,5 @@
-import { PageHeader, Card } from "../../components/ui/page.tsx";
-import { requireAdmin } from "./guards.server.ts";
+import { PageHeader, Card } from "#app/components/ui/page.tsx";
+import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import type { Route } from "./+types/authorization";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
 import { href, redirect } from "react-router";
-import { getSessionUser } from "../../modules/auth/session.server.ts";
-import type { SessionUser } from "../../modules/auth/users.server.ts";
+import { getSessionUser } from "#app/modules/auth/session.server.ts";
+import type { SessionUser } from "#app/modules/auth/users.server.ts";
 
 /** Where to come back to after login: the page itself for GETs, the page's path for posts. */
 function returnPath(request: Request): string {

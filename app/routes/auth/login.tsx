@@ -1,14 +1,14 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { Button } from "../../components/ui/button.tsx";
-import { ErrorList, Field } from "../../components/ui/field.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireAnonymous } from "./guards.server.ts";
-import { attemptLogin } from "../../modules/auth/login.server.ts";
-import { LoginSchema } from "../../modules/auth/schemas.ts";
-import { startSession } from "../../modules/auth/session.server.ts";
-import { safeRedirect } from "../../utils/http.server.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { ErrorList, Field } from "#app/components/ui/field.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { requireAnonymous } from "#app/routes/auth/guards.server.ts";
+import { attemptLogin } from "#app/modules/auth/login.server.ts";
+import { LoginSchema } from "#app/modules/auth/schemas.ts";
+import { startSession } from "#app/modules/auth/session.server.ts";
+import { safeRedirect } from "#app/utils/http.server.ts";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = () => [{ title: "Login | SMS Gateway" }];
@@ -26,7 +26,12 @@ function credentialsRequest(request: Request, { email, password }: { email: stri
   const headers = new Headers(request.headers);
   headers.delete("content-type");
   headers.delete("content-length");
-  return new Request(request.url, { method: "POST", headers, body: new URLSearchParams({ email, password }), signal: request.signal });
+  return new Request(request.url, {
+    method: "POST",
+    headers,
+    body: new URLSearchParams({ email, password }),
+    signal: request.signal,
+  });
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -38,10 +43,15 @@ export async function action({ request }: Route.ActionArgs) {
   const result = await attemptLogin(credentialsRequest(request, submission.value), submission.value.email);
   if (!result.ok) {
     const headers = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
-    return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), { status: result.status, headers });
+    return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), {
+      status: result.status,
+      headers,
+    });
   }
   const cookie = await startSession(request, result.user.id);
-  return redirect(safeRedirect(submission.value.redirectTo, href("/sms/sendSms")), { headers: { "Set-Cookie": cookie } });
+  return redirect(safeRedirect(submission.value.redirectTo, href("/sms/sendSms")), {
+    headers: { "Set-Cookie": cookie },
+  });
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {

@@ -1,5 +1,5 @@
 import { href, redirect } from "react-router";
-import { endSession } from "../../modules/auth/session.server.ts";
+import { endSession } from "#app/modules/auth/session.server.ts";
 import type { Route } from "./+types/logout";
 
 export function loader() {

@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, useNavigation } from "react-router";
-import { Button } from "../../components/ui/button.tsx";
-import { Field, FormErrors } from "../../components/ui/field.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireAnonymous } from "./guards.server.ts";
-import { RegisterSchema } from "../../modules/auth/schemas.ts";
-import { registerCustomer } from "../../modules/auth/register.server.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { Field, FormErrors } from "#app/components/ui/field.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { requireAnonymous } from "#app/routes/auth/guards.server.ts";
+import { RegisterSchema } from "#app/modules/auth/schemas.ts";
+import { registerCustomer } from "#app/modules/auth/register.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [{ title: "Register | SMS Gateway" }];
@@ -24,7 +24,9 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const result = await registerCustomer(request, submission.value);
   if (!result.ok && result.field) {
-    return data(submission.reply({ fieldErrors: { [result.field]: [result.error] }, hideFields: ["password"] }), { status: 400 });
+    return data(submission.reply({ fieldErrors: { [result.field]: [result.error] }, hideFields: ["password"] }), {
+      status: 400,
+    });
   }
   if (!result.ok) {
     return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), {

@@ -1,16 +1,19 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, useNavigation } from "react-router";
-import { Button } from "../../components/ui/button.tsx";
-import { Field, FormErrors } from "../../components/ui/field.tsx";
-import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
-import { createFirstAdmin, SETUP_LINK_MESSAGES, setupLinkState } from "../../modules/auth/first-admin.server.ts";
-import { startSession } from "../../modules/auth/session.server.ts";
-import { SetupAdminSchema } from "../../modules/auth/setup-schema.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { Field, FormErrors } from "#app/components/ui/field.tsx";
+import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
+import { createFirstAdmin, SETUP_LINK_MESSAGES, setupLinkState } from "#app/modules/auth/first-admin.server.ts";
+import { startSession } from "#app/modules/auth/session.server.ts";
+import { SetupAdminSchema } from "#app/modules/auth/setup-schema.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/setup";
 
-export const meta: Route.MetaFunction = () => [{ title: "Create the administrator | SMS Gateway" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Create the administrator | SMS Gateway" },
+  { name: "robots", content: "noindex" },
+];
 
 const HIDDEN_FIELDS = ["password", "confirmPassword"];
 
@@ -32,11 +35,17 @@ export async function action({ request, params }: Route.ActionArgs) {
   const { email, fullName, password } = submission.value;
   const result = await createFirstAdmin(params.token, { email, fullName, password });
   if (!result.ok && result.field === "email") {
-    return data(submission.reply({ fieldErrors: { email: [result.error] }, hideFields: HIDDEN_FIELDS }), { status: 400 });
+    return data(submission.reply({ fieldErrors: { email: [result.error] }, hideFields: HIDDEN_FIELDS }), {
+      status: 400,
+    });
   }
   if (!result.ok) return refused(result.state);
   const cookie = await startSession(request, result.user.id);
-  return redirectWithToast(href("/order/allOrders"), { description: "Administrator account created. You are signed in." }, { headers: { "Set-Cookie": cookie } });
+  return redirectWithToast(
+    href("/order/allOrders"),
+    { description: "Administrator account created. You are signed in." },
+    { headers: { "Set-Cookie": cookie } },
+  );
 }
 
 export default function Setup({ loaderData, actionData }: Route.ComponentProps) {
@@ -82,7 +91,10 @@ export default function Setup({ loaderData, actionData }: Route.ComponentProps) 
             />
             <Field
               label="Confirm Password"
-              inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
+              inputProps={{
+                ...getInputProps(fields.confirmPassword, { type: "password" }),
+                autoComplete: "new-password",
+              }}
               errors={fields.confirmPassword.errors}
             />
             <Button type="submit" className="w-full" disabled={navigation.state === "submitting"}>

@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
-import { ArticlePage } from "../../components/content/article-page.tsx";
-import { articleMeta, GUIDE_PATH } from "../../modules/content/article.ts";
-import { articlePath, findArticle, quickLinks } from "../../modules/content/articles.server.ts";
-import { notFound } from "../../utils/responses.server.ts";
+import { ArticlePage } from "#app/components/content/article-page.tsx";
+import { articleMeta, GUIDE_PATH } from "#app/modules/content/article.ts";
+import { articlePath, findArticle, quickLinks } from "#app/modules/content/articles.server.ts";
+import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/blog-article";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? articleMeta(loaderData.article) : []);
@@ -16,5 +16,12 @@ export function loader({ params }: Route.LoaderArgs) {
 }
 
 export default function BlogArticle({ loaderData }: Route.ComponentProps) {
-  return <ArticlePage article={loaderData.article} quickLinks={loaderData.quickLinks} currentPath={loaderData.path} backTo={GUIDE_PATH} />;
+  return (
+    <ArticlePage
+      article={loaderData.article}
+      quickLinks={loaderData.quickLinks}
+      currentPath={loaderData.path}
+      backTo={GUIDE_PATH}
+    />
+  );
 }

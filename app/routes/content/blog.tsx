@@ -1,7 +1,7 @@
-import { ArticlePage } from "../../components/content/article-page.tsx";
-import { articleMeta, GUIDE_PATH } from "../../modules/content/article.ts";
-import { quickLinks } from "../../modules/content/articles.server.ts";
-import { guide } from "../../modules/content/articles/ultimate-guide.ts";
+import { ArticlePage } from "#app/components/content/article-page.tsx";
+import { articleMeta, GUIDE_PATH } from "#app/modules/content/article.ts";
+import { quickLinks } from "#app/modules/content/articles.server.ts";
+import { guide } from "#app/modules/content/articles/ultimate-guide.ts";
 import type { Route } from "./+types/blog";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? articleMeta(loaderData.article) : []);
@@ -11,5 +11,13 @@ export function loader() {
 }
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
-  return <ArticlePage article={loaderData.article} quickLinks={loaderData.quickLinks} currentPath={GUIDE_PATH} backTo="/" withContents />;
+  return (
+    <ArticlePage
+      article={loaderData.article}
+      quickLinks={loaderData.quickLinks}
+      currentPath={GUIDE_PATH}
+      backTo="/"
+      withContents
+    />
+  );
 }

@@ -1,23 +1,32 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, useLocation, useNavigation } from "react-router";
-import { ContactDetailsList } from "../../components/content/contact-details.tsx";
-import { FormFailure, Honeypot, SubjectAndMessage } from "../../components/content/support-fields.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { Field } from "../../components/ui/field.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { getSessionUser } from "../../modules/auth/session.server.ts";
-import { getContactDetails } from "../../modules/content/contact-details.server.ts";
-import { submitSupportRequest } from "../../modules/support/requests.server.ts";
-import { ContactSchema, HONEYPOT_FIELD, SUPPORT_ERROR, SUPPORT_FAILURE, SUPPORT_SUCCESS } from "../../modules/support/schemas.ts";
-import { clientIp } from "../../utils/http.server.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
-import { unexpectedFormFailure } from "../../utils/unexpected-failure.server.ts";
+import { ContactDetailsList } from "#app/components/content/contact-details.tsx";
+import { FormFailure, Honeypot, SubjectAndMessage } from "#app/components/content/support-fields.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Field } from "#app/components/ui/field.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { getSessionUser } from "#app/modules/auth/session.server.ts";
+import { getContactDetails } from "#app/modules/content/contact-details.server.ts";
+import { submitSupportRequest } from "#app/modules/support/requests.server.ts";
+import {
+  ContactSchema,
+  HONEYPOT_FIELD,
+  SUPPORT_ERROR,
+  SUPPORT_FAILURE,
+  SUPPORT_SUCCESS,
+} from "#app/modules/support/schemas.ts";
+import { clientIp } from "#app/utils/http.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/contact";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Contact Us | SMS Gateway" },
-  { name: "description", content: "Questions about SMS credits, the API or your account? Write to the SMS Gateway team." },
+  {
+    name: "description",
+    content: "Questions about SMS credits, the API or your account? Write to the SMS Gateway team.",
+  },
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -32,7 +41,10 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await getSessionUser(request);
   let result;
   try {
-    result = await submitSupportRequest({ source: "contact", userId: user?.id ?? null, ...fields, ip: clientIp(request) }, honeypot);
+    result = await submitSupportRequest(
+      { source: "contact", userId: user?.id ?? null, ...fields, ip: clientIp(request) },
+      honeypot,
+    );
   } catch (error) {
     return unexpectedFormFailure(submission, SUPPORT_ERROR, error);
   }

@@ -1,4 +1,4 @@
-import { publicOrigin, robotsTxt } from "../../modules/content/sitemap.server.ts";
+import { publicOrigin, robotsTxt } from "#app/modules/content/sitemap.server.ts";
 import type { Route } from "./+types/robots";
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -1,4 +1,4 @@
-import { publicOrigin, sitemapXml } from "../../modules/content/sitemap.server.ts";
+import { publicOrigin, sitemapXml } from "#app/modules/content/sitemap.server.ts";
 import type { Route } from "./+types/sitemap";
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -1,18 +1,18 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, useNavigation } from "react-router";
-import { SupportStatusBadge } from "../../components/content/support-status-badge.tsx";
-import { Badge } from "../../components/ui/badge.tsx";
-import { Button, ButtonLink, buttonClass } from "../../components/ui/button.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { Pager } from "../../components/ui/pager.tsx";
-import { Table, Td, Th } from "../../components/ui/table.tsx";
-import type { MailStatus } from "../../db/schema/support.ts";
-import { requireAdmin } from "../auth/guards.server.ts";
-import { getSupportRequest, listSupportRequests, setSupportStatus } from "../../modules/support/requests.server.ts";
-import { type InboxQuery, InboxQuerySchema, SupportInboxActionSchema } from "../../modules/support/schemas.ts";
-import { cn, formatDateTime, pluralize } from "../../utils/misc.ts";
-import { notFound } from "../../utils/responses.server.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
+import { SupportStatusBadge } from "#app/components/content/support-status-badge.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button, ButtonLink, buttonClass } from "#app/components/ui/button.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { Pager } from "#app/components/ui/pager.tsx";
+import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import type { MailStatus } from "#app/db/schema/support.ts";
+import { requireAdmin } from "#app/routes/auth/guards.server.ts";
+import { getSupportRequest, listSupportRequests, setSupportStatus } from "#app/modules/support/requests.server.ts";
+import { type InboxQuery, InboxQuerySchema, SupportInboxActionSchema } from "#app/modules/support/schemas.ts";
+import { cn, formatDateTime, pluralize } from "#app/utils/misc.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/support-inbox";
 
 export const meta: Route.MetaFunction = () => [{ title: "Support Inbox | SMS Gateway" }];
@@ -56,7 +56,11 @@ const sourceLabel = { contact: "Contact form", support: "Support form" } as cons
 function MailBadge({ status, attempts }: { status: MailStatus; attempts: number }) {
   if (status === "sent") return <Badge tone="success">E-mail sent</Badge>;
   if (status === "not_configured") return <Badge tone="neutral">Saved only</Badge>;
-  return <Badge tone="warning">{attempts > 0 ? `E-mail retrying (${pluralize(attempts, "attempt")})` : "E-mail queued"}</Badge>;
+  return (
+    <Badge tone="warning">
+      {attempts > 0 ? `E-mail retrying (${pluralize(attempts, "attempt")})` : "E-mail queued"}
+    </Badge>
+  );
 }
 
 type Selected = NonNullable<Route.ComponentProps["loaderData"]["selected"]>;
@@ -76,11 +80,23 @@ function Detail({ selected, query, timeZone }: { selected: Selected; query: Inbo
           <Form method="post">
             <input type="hidden" name="id" value={r.id} />
             {r.status === "open" ? (
-              <Button type="submit" name="intent" value="handle" variant="success" disabled={navigation.state !== "idle"}>
+              <Button
+                type="submit"
+                name="intent"
+                value="handle"
+                variant="success"
+                disabled={navigation.state !== "idle"}
+              >
                 Mark handled
               </Button>
             ) : (
-              <Button type="submit" name="intent" value="reopen" variant="secondary" disabled={navigation.state !== "idle"}>
+              <Button
+                type="submit"
+                name="intent"
+                value="reopen"
+                variant="secondary"
+                disabled={navigation.state !== "idle"}
+              >
                 Reopen
               </Button>
             )}
@@ -164,7 +180,9 @@ export default function SupportInbox({ loaderData }: Route.ComponentProps) {
         ))}
       </nav>
       {list.rows.length === 0 ? (
-        <p className="rounded-lg bg-white p-6 text-sm text-slate-600 ring-1 ring-slate-200">No support requests here.</p>
+        <p className="rounded-lg bg-white p-6 text-sm text-slate-600 ring-1 ring-slate-200">
+          No support requests here.
+        </p>
       ) : (
         <Table>
           <caption className="sr-only">Support requests, newest first</caption>

@@ -1,17 +1,17 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, useLocation, useNavigation } from "react-router";
-import { FormFailure, SubjectAndMessage } from "../../components/content/support-fields.tsx";
-import { SupportStatusBadge } from "../../components/content/support-status-badge.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { listOwnSupportRequests, submitSupportRequest } from "../../modules/support/requests.server.ts";
-import { SUPPORT_ERROR, SUPPORT_FAILURE, SUPPORT_SUCCESS, SupportSchema } from "../../modules/support/schemas.ts";
-import { clientIp } from "../../utils/http.server.ts";
-import { formatDateTime } from "../../utils/misc.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
-import { unexpectedFormFailure } from "../../utils/unexpected-failure.server.ts";
+import { FormFailure, SubjectAndMessage } from "#app/components/content/support-fields.tsx";
+import { SupportStatusBadge } from "#app/components/content/support-status-badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { listOwnSupportRequests, submitSupportRequest } from "#app/modules/support/requests.server.ts";
+import { SUPPORT_ERROR, SUPPORT_FAILURE, SUPPORT_SUCCESS, SupportSchema } from "#app/modules/support/schemas.ts";
+import { clientIp } from "#app/utils/http.server.ts";
+import { formatDateTime } from "#app/utils/misc.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/support";
 
 export const meta: Route.MetaFunction = () => [{ title: "Support | SMS Gateway" }];

@@ -1,13 +1,16 @@
-import { ContactDetailsList } from "../../components/content/contact-details.tsx";
-import { Sections } from "../../components/content/rich-text.tsx";
-import { PageHeader } from "../../components/ui/page.tsx";
-import { getContactDetails } from "../../modules/content/contact-details.server.ts";
-import { TERMS_EFFECTIVE_DATE, termsSections } from "../../modules/content/terms.ts";
+import { ContactDetailsList } from "#app/components/content/contact-details.tsx";
+import { Sections } from "#app/components/content/rich-text.tsx";
+import { PageHeader } from "#app/components/ui/page.tsx";
+import { getContactDetails } from "#app/modules/content/contact-details.server.ts";
+import { TERMS_EFFECTIVE_DATE, termsSections } from "#app/modules/content/terms.ts";
 import type { Route } from "./+types/terms";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Terms and Conditions | SMS Gateway" },
-  { name: "description", content: "The terms and conditions for using the SMS Gateway service, its API and credit packages." },
+  {
+    name: "description",
+    content: "The terms and conditions for using the SMS Gateway service, its API and credit packages.",
+  },
 ];
 
 export function loader() {

@@ -1,14 +1,19 @@
 import { Form, useSubmit } from "react-router";
-import { OrdersTable } from "../../components/shop/orders-table.tsx";
-import { Pager } from "../../components/ui/pager.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { Field, SelectField } from "../../components/ui/field.tsx";
-import { Notice, PageHeader } from "../../components/ui/page.tsx";
-import { requireAdmin } from "../auth/guards.server.ts";
-import { ADMIN_STATUS_FILTERS, type AdminOrderQuery, PAGE_SIZES, parseAdminOrderQuery } from "../../modules/shop/orders.ts";
-import { searchOrders } from "../../modules/shop/orders.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { formatNumber } from "../../utils/misc.ts";
+import { OrdersTable } from "#app/components/shop/orders-table.tsx";
+import { Pager } from "#app/components/ui/pager.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Field, SelectField } from "#app/components/ui/field.tsx";
+import { Notice, PageHeader } from "#app/components/ui/page.tsx";
+import { requireAdmin } from "#app/routes/auth/guards.server.ts";
+import {
+  ADMIN_STATUS_FILTERS,
+  type AdminOrderQuery,
+  PAGE_SIZES,
+  parseAdminOrderQuery,
+} from "#app/modules/shop/orders.ts";
+import { searchOrders } from "#app/modules/shop/orders.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { formatNumber } from "#app/utils/misc.ts";
 import type { Route } from "./+types/all-orders";
 
 export const meta: Route.MetaFunction = () => [{ title: "Orders List | SMS Gateway" }];
@@ -66,7 +71,10 @@ export default function AllOrders({ loaderData }: Route.ComponentProps) {
         role="search"
         className="mb-4 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_12rem_9rem_auto] sm:items-end"
       >
-        <Field label="Search" inputProps={{ name: "q", type: "search", defaultValue: query.q, placeholder: "Search Name, Email or Phone" }} />
+        <Field
+          label="Search"
+          inputProps={{ name: "q", type: "search", defaultValue: query.q, placeholder: "Search Name, Email or Phone" }}
+        />
         <SelectField label="Status" selectProps={{ name: "status", defaultValue: query.status }}>
           <option value="">All</option>
           {ADMIN_STATUS_FILTERS.map((s) => (
@@ -77,7 +85,11 @@ export default function AllOrders({ loaderData }: Route.ComponentProps) {
         </SelectField>
         <SelectField
           label="Rows per page"
-          selectProps={{ name: "size", defaultValue: String(query.size), onChange: (e) => submit(e.currentTarget.form) }}
+          selectProps={{
+            name: "size",
+            defaultValue: String(query.size),
+            onChange: (e) => submit(e.currentTarget.form),
+          }}
         >
           {PAGE_SIZES.map((s) => (
             <option key={s} value={s}>
@@ -88,7 +100,9 @@ export default function AllOrders({ loaderData }: Route.ComponentProps) {
         <Button type="submit">Filter</Button>
       </Form>
       {orders.length === 0 ? (
-        <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">No orders found.</p>
+        <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
+          No orders found.
+        </p>
       ) : (
         <OrdersTable orders={orders} timeZone={timeZone} withContact />
       )}

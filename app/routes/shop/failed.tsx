@@ -1,10 +1,10 @@
 import { href } from "react-router";
-import { ButtonLink } from "../../components/ui/button.tsx";
-import { Card, Notice } from "../../components/ui/page.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { isPayable } from "../../modules/shop/orders.ts";
-import { getOrderForUser } from "../../modules/shop/orders.server.ts";
-import { notFound } from "../../utils/responses.server.ts";
+import { ButtonLink } from "#app/components/ui/button.tsx";
+import { Card, Notice } from "#app/components/ui/page.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { isPayable } from "#app/modules/shop/orders.ts";
+import { getOrderForUser } from "#app/modules/shop/orders.server.ts";
+import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/failed";
 
 export const meta: Route.MetaFunction = () => [{ title: "Order Not Confirmed | SMS Gateway" }];
@@ -25,8 +25,8 @@ export default function Failed({ loaderData }: Route.ComponentProps) {
     <Card className="mx-auto max-w-xl">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">Order Not Confirmed</h1>
       <p className="mt-3 text-slate-600">
-        {order ? `Order ${order.id} was not confirmed` : "Your order was not confirmed"}, so no credits were added to your account.
-        Your cart has been kept.
+        {order ? `Order ${order.id} was not confirmed` : "Your order was not confirmed"}, so no credits were added to
+        your account. Your cart has been kept.
       </p>
       {order?.paymentError ? (
         <Notice tone="danger" className="mt-4">

@@ -2,18 +2,18 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { data, Form, href, useNavigation } from "react-router";
-import { Badge } from "../../components/ui/badge.tsx";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { ErrorList } from "../../components/ui/field.tsx";
-import { Card } from "../../components/ui/page.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { addToCart } from "../../modules/shop/cart.server.ts";
-import { AddToCartSchema } from "../../modules/shop/package-forms.ts";
-import { CATEGORY_LABELS, MAX_LINE_QUANTITY, packageTitle } from "../../modules/shop/packages.ts";
-import { getPackage } from "../../modules/shop/packages.server.ts";
-import { formatDollars, formatNumber } from "../../utils/misc.ts";
-import { notFound } from "../../utils/responses.server.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { ErrorList } from "#app/components/ui/field.tsx";
+import { Card } from "#app/components/ui/page.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { addToCart } from "#app/modules/shop/cart.server.ts";
+import { AddToCartSchema } from "#app/modules/shop/package-forms.ts";
+import { CATEGORY_LABELS, MAX_LINE_QUANTITY, packageTitle } from "#app/modules/shop/packages.ts";
+import { getPackage } from "#app/modules/shop/packages.server.ts";
+import { formatDollars, formatNumber } from "#app/utils/misc.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-details";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -69,11 +69,14 @@ export default function MenuItemDetails({ loaderData, actionData }: Route.Compon
     event.preventDefault();
     setQuantity(String(clampQuantity(current + delta)));
   };
-  const stepperButton = "h-10 w-10 rounded-md bg-white text-lg font-semibold text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50";
+  const stepperButton =
+    "h-10 w-10 rounded-md bg-white text-lg font-semibold text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50";
   return (
     <Card className="grid gap-8 md:grid-cols-2">
       <div className="overflow-hidden rounded-lg bg-slate-100">
-        {item.image ? <img src={item.image} alt={packageTitle(item.name)} className="h-full w-full object-cover" /> : null}
+        {item.image ? (
+          <img src={item.image} alt={packageTitle(item.name)} className="h-full w-full object-cover" />
+        ) : null}
       </div>
       <div className="flex flex-col gap-4">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{packageTitle(item.name)}</h1>

@@ -1,13 +1,13 @@
 import { data, Form, href, useNavigation } from "react-router";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { Notice, PageHeader } from "../../components/ui/page.tsx";
-import { Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireAdmin } from "../auth/guards.server.ts";
-import { CATEGORY_LABELS, DEMO_PACKAGE_NOTICE, packageTitle } from "../../modules/shop/packages.ts";
-import { deletePackage, listAllPackages } from "../../modules/shop/packages.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { formatDollars } from "../../utils/misc.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { Notice, PageHeader } from "#app/components/ui/page.tsx";
+import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import { requireAdmin } from "#app/routes/auth/guards.server.ts";
+import { CATEGORY_LABELS, DEMO_PACKAGE_NOTICE, packageTitle } from "#app/modules/shop/packages.ts";
+import { deletePackage, listAllPackages } from "#app/modules/shop/packages.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { formatDollars } from "#app/utils/misc.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-list";
 
 export const meta: Route.MetaFunction = () => [{ title: "Menu Items | SMS Gateway" }];
@@ -37,7 +37,11 @@ export async function action({ request }: Route.ActionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") !== "delete") throw data("Unknown action", { status: 400 });
   if (getEnv().DEMO_MODE) {
-    return redirectWithToast(href("/menuItem/menuitemlist"), { type: "error", description: DEMO_PACKAGE_NOTICE }, { status: 303 });
+    return redirectWithToast(
+      href("/menuItem/menuitemlist"),
+      { type: "error", description: DEMO_PACKAGE_NOTICE },
+      { status: 303 },
+    );
   }
   const deleted = await deletePackage(Number(formData.get("id")));
   if (!deleted) {
@@ -101,9 +105,7 @@ export default function MenuItemList({ loaderData }: Route.ComponentProps) {
         <tbody className="divide-y divide-slate-100">
           {items.map((item) => (
             <tr key={item.id} data-testid="menu-item-row" className="[&>td]:align-middle">
-              <Td>
-                {item.image ? <img src={item.image} alt="" className="h-12 w-16 rounded object-cover" /> : null}
-              </Td>
+              <Td>{item.image ? <img src={item.image} alt="" className="h-12 w-16 rounded object-cover" /> : null}</Td>
               <Td>{item.id}</Td>
               <Td>{item.name}</Td>
               <Td>{CATEGORY_LABELS[item.category]}</Td>
@@ -111,7 +113,12 @@ export default function MenuItemList({ loaderData }: Route.ComponentProps) {
               <Td>{item.specialTag}</Td>
               <Td>
                 <div className="flex gap-2">
-                  <ButtonLink to={href("/menuItem/menuItemUpsert/:id?", { id: String(item.id) })} variant="success" size="sm" aria-label={`Edit ${item.name}`}>
+                  <ButtonLink
+                    to={href("/menuItem/menuItemUpsert/:id?", { id: String(item.id) })}
+                    variant="success"
+                    size="sm"
+                    aria-label={`Edit ${item.name}`}
+                  >
                     Edit
                   </ButtonLink>
                   <ButtonLink to={`?delete=${item.id}`} variant="danger" size="sm" aria-label={`Delete ${item.name}`}>

@@ -2,26 +2,28 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, useNavigation } from "react-router";
 import type { z } from "zod";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { ErrorList, Field, SelectField, TextareaField } from "../../components/ui/field.tsx";
-import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
-import { requireAdmin } from "../auth/guards.server.ts";
-import { parsePackageFormData } from "../../modules/shop/images.server.ts";
-import { PackageFormSchema } from "../../modules/shop/package-forms.ts";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { ErrorList, Field, SelectField, TextareaField } from "#app/components/ui/field.tsx";
+import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
+import { requireAdmin } from "#app/routes/auth/guards.server.ts";
+import { parsePackageFormData } from "#app/modules/shop/images.server.ts";
+import { PackageFormSchema } from "#app/modules/shop/package-forms.ts";
 import {
   CATEGORY_LABELS,
   centsToDollarInput,
   DEMO_PACKAGE_NOTICE,
   IMAGE_MESSAGES,
   PACKAGE_CATEGORIES,
-} from "../../modules/shop/packages.ts";
-import { getPackage, savePackage } from "../../modules/shop/packages.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { notFound } from "../../utils/responses.server.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
+} from "#app/modules/shop/packages.ts";
+import { getPackage, savePackage } from "#app/modules/shop/packages.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/menu-item-upsert";
 
-export const meta: Route.MetaFunction = ({ params }) => [{ title: `${params.id ? "Update" : "Add"} Menu Item | SMS Gateway` }];
+export const meta: Route.MetaFunction = ({ params }) => [
+  { title: `${params.id ? "Update" : "Add"} Menu Item | SMS Gateway` },
+];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -48,11 +50,13 @@ export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
   const id = params.id ? Number(params.id) : null;
   if (id !== null && !getPackage(id)) throw notFound();
-  if (getEnv().DEMO_MODE) return data({ status: "error" as const, error: { "": [DEMO_PACKAGE_NOTICE] } }, { status: 403 });
+  if (getEnv().DEMO_MODE)
+    return data({ status: "error" as const, error: { "": [DEMO_PACKAGE_NOTICE] } }, { status: 403 });
 
   const parsed = await parsePackageFormData(request);
   // The upload was cut off while streaming, so no other field arrived either.
-  if ("tooLarge" in parsed) return data({ status: "error" as const, error: { image: [IMAGE_MESSAGES.size] } }, { status: 413 });
+  if ("tooLarge" in parsed)
+    return data({ status: "error" as const, error: { image: [IMAGE_MESSAGES.size] } }, { status: 413 });
 
   const submission = parseWithZod(parsed.formData, { schema: PackageFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
@@ -93,7 +97,11 @@ export default function MenuItemUpsert({ loaderData, actionData }: Route.Compone
             errors={fields.description.errors}
           />
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Special Tag" inputProps={getInputProps(fields.specialTag, { type: "text" })} errors={fields.specialTag.errors} />
+            <Field
+              label="Special Tag"
+              inputProps={getInputProps(fields.specialTag, { type: "text" })}
+              errors={fields.specialTag.errors}
+            />
             <SelectField label="Category" selectProps={getSelectProps(fields.category)} errors={fields.category.errors}>
               {PACKAGE_CATEGORIES.map((c) => (
                 <option key={c} value={c}>
@@ -103,7 +111,11 @@ export default function MenuItemUpsert({ loaderData, actionData }: Route.Compone
             </SelectField>
             <Field
               label="Price ($)"
-              inputProps={{ ...getInputProps(fields.price, { type: "text" }), inputMode: "decimal", placeholder: "40.00" }}
+              inputProps={{
+                ...getInputProps(fields.price, { type: "text" }),
+                inputMode: "decimal",
+                placeholder: "40.00",
+              }}
               errors={fields.price.errors}
             />
             <Field
@@ -120,7 +132,9 @@ export default function MenuItemUpsert({ loaderData, actionData }: Route.Compone
               errors={fields.image.errors}
               help="JPEG or PNG, less than 1 MB."
             />
-            {currentImage ? <img src={currentImage} alt="Current image" className="h-16 w-24 rounded object-cover" /> : null}
+            {currentImage ? (
+              <img src={currentImage} alt="Current image" className="h-16 w-24 rounded object-cover" />
+            ) : null}
           </div>
           <div className="flex flex-wrap gap-3 pt-2">
             <Button type="submit" disabled={demoMode || navigation.state === "submitting"}>

@@ -1,16 +1,19 @@
-import { OrdersTable } from "../../components/shop/orders-table.tsx";
-import { Pager } from "../../components/ui/pager.tsx";
-import { PageHeader } from "../../components/ui/page.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { listUserOrders } from "../../modules/shop/orders.server.ts";
-import { positiveIntParam } from "../../utils/params.ts";
+import { OrdersTable } from "#app/components/shop/orders-table.tsx";
+import { Pager } from "#app/components/ui/pager.tsx";
+import { PageHeader } from "#app/components/ui/page.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { listUserOrders } from "#app/modules/shop/orders.server.ts";
+import { positiveIntParam } from "#app/utils/params.ts";
 import type { Route } from "./+types/my-orders";
 
 export const meta: Route.MetaFunction = () => [{ title: "Orders | SMS Gateway" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const { rows, page, totalPages } = listUserOrders(user.id, positiveIntParam(new URL(request.url).searchParams, "page") ?? 1);
+  const { rows, page, totalPages } = listUserOrders(
+    user.id,
+    positiveIntParam(new URL(request.url).searchParams, "page") ?? 1,
+  );
   return {
     page,
     totalPages,

@@ -1,11 +1,11 @@
 import { href, redirect } from "react-router";
-import { ButtonLink } from "../../components/ui/button.tsx";
-import { Card } from "../../components/ui/page.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { isPaid } from "../../modules/shop/orders.ts";
-import { getOrderForUser } from "../../modules/shop/orders.server.ts";
-import { formatNumber } from "../../utils/misc.ts";
-import { notFound } from "../../utils/responses.server.ts";
+import { ButtonLink } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/page.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { isPaid } from "#app/modules/shop/orders.ts";
+import { getOrderForUser } from "#app/modules/shop/orders.server.ts";
+import { formatNumber } from "#app/utils/misc.ts";
+import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/order-confirmed";
 
 export const meta: Route.MetaFunction = () => [{ title: "Order Confirmed | SMS Gateway" }];
@@ -15,7 +15,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const order = getOrderForUser(user.id, Number(params.id));
   if (!order) throw notFound();
   // A refunded or disputed order was paid: its details say what happened since.
-  if (order.status === "Refunded" || order.status === "Disputed") throw redirect(href("/order/orderDetails/:id", { id: String(order.id) }));
+  if (order.status === "Refunded" || order.status === "Disputed")
+    throw redirect(href("/order/orderDetails/:id", { id: String(order.id) }));
   if (!isPaid(order.status)) throw redirect(`${href("/failed")}?orderId=${order.id}`);
   return { order: { id: order.id, totalCredits: order.totalCredits } };
 }
@@ -24,7 +25,10 @@ export default function OrderConfirmed({ loaderData }: Route.ComponentProps) {
   const { order } = loaderData;
   return (
     <Card className="mx-auto max-w-xl text-center">
-      <div aria-hidden="true" className="mx-auto mb-4 flex h-14 w-14 items-center justify-center rounded-full bg-emerald-100 text-3xl text-emerald-700">
+      <div
+        aria-hidden="true"
+        className="mx-auto mb-4 flex h-14 w-14 items-center justify-center rounded-full bg-emerald-100 text-3xl text-emerald-700"
+      >
         ✓
       </div>
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Order has been Confirmed!</h1>

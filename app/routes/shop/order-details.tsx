@@ -1,18 +1,25 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, useNavigation } from "react-router";
-import { OrderLines } from "../../components/shop/order-lines.tsx";
-import { OrderStatusBadge } from "../../components/shop/order-status-badge.tsx";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { ErrorList, SelectField } from "../../components/ui/field.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireAdmin, requireUser } from "../auth/guards.server.ts";
-import { adminChangeOrderStatus } from "../../modules/payments/admin-status.server.ts";
-import { CANCEL_REFUSALS, describeStatusChange, isPaid, isPayable, nextStatuses, StatusChangeSchema } from "../../modules/shop/orders.ts";
-import { getOrderForViewer, orderLinesView } from "../../modules/shop/orders.server.ts";
-import { formatDateTime, formatDollars, formatNumber } from "../../utils/misc.ts";
-import { notFound } from "../../utils/responses.server.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
+import { OrderLines } from "#app/components/shop/order-lines.tsx";
+import { OrderStatusBadge } from "#app/components/shop/order-status-badge.tsx";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { ErrorList, SelectField } from "#app/components/ui/field.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { requireAdmin, requireUser } from "#app/routes/auth/guards.server.ts";
+import { adminChangeOrderStatus } from "#app/modules/payments/admin-status.server.ts";
+import {
+  CANCEL_REFUSALS,
+  describeStatusChange,
+  isPaid,
+  isPayable,
+  nextStatuses,
+  StatusChangeSchema,
+} from "#app/modules/shop/orders.ts";
+import { getOrderForViewer, orderLinesView } from "#app/modules/shop/orders.server.ts";
+import { formatDateTime, formatDollars, formatNumber } from "#app/utils/misc.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/order-details";
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Order ${params.id} | SMS Gateway` }];
@@ -53,10 +60,13 @@ export async function action({ request, params }: Route.ActionArgs) {
   const change = await adminChangeOrderStatus(Number(params.id), submission.value.status);
   if (!change.ok) {
     if (change.reason === "not-found") throw notFound();
-    const message = change.reason === "not-allowed" ? "This order cannot move to that status." : CANCEL_REFUSALS[change.reason];
+    const message =
+      change.reason === "not-allowed" ? "This order cannot move to that status." : CANCEL_REFUSALS[change.reason];
     return data(submission.reply({ formErrors: [message] }), { status: 409 });
   }
-  return redirectWithToast(href("/order/orderDetails/:id", { id: params.id }), { description: describeStatusChange(change) });
+  return redirectWithToast(href("/order/orderDetails/:id", { id: params.id }), {
+    description: describeStatusChange(change),
+  });
 }
 
 function StatusForm({ options, lastResult }: { options: string[]; lastResult: Route.ComponentProps["actionData"] }) {
@@ -66,7 +76,8 @@ function StatusForm({ options, lastResult }: { options: string[]; lastResult: Ro
     lastResult,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: StatusChangeSchema }),
   });
-  if (options.length === 0) return <p className="text-sm text-slate-600">A cancelled, refunded or disputed order cannot change status.</p>;
+  if (options.length === 0)
+    return <p className="text-sm text-slate-600">A cancelled, refunded or disputed order cannot change status.</p>;
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="flex flex-wrap items-end gap-3">
       <SelectField label="New status" selectProps={getSelectProps(fields.status)} errors={fields.status.errors}>
@@ -170,7 +181,9 @@ export default function OrderDetails({ loaderData, actionData }: Route.Component
               Cancelling takes this order's credits back from the customer, as far as they have not been spent.
             </p>
           ) : isPayable(order.status) ? (
-            <p className="mt-3 text-xs text-slate-500">Cancelling also cancels the payment, so the customer can no longer pay this order.</p>
+            <p className="mt-3 text-xs text-slate-500">
+              Cancelling also cancels the payment, so the customer can no longer pay this order.
+            </p>
           ) : null}
         </Card>
       ) : null}

@@ -1,13 +1,13 @@
 import { data, href, redirect } from "react-router";
-import { ButtonLink } from "../../components/ui/button.tsx";
-import { Card } from "../../components/ui/page.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { fulfil } from "../../modules/payments/fulfil.server.ts";
-import { stripeConfigured } from "../../modules/payments/provider.server.ts";
-import { paymentIdFromCheckoutSession } from "../../modules/payments/stripe.server.ts";
-import { getOrderForUser } from "../../modules/shop/orders.server.ts";
-import { type Limit, hit } from "../../utils/rate-limit.server.ts";
-import { notFound } from "../../utils/responses.server.ts";
+import { ButtonLink } from "#app/components/ui/button.tsx";
+import { Card } from "#app/components/ui/page.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { fulfil } from "#app/modules/payments/fulfil.server.ts";
+import { stripeConfigured } from "#app/modules/payments/provider.server.ts";
+import { paymentIdFromCheckoutSession } from "#app/modules/payments/stripe.server.ts";
+import { getOrderForUser } from "#app/modules/shop/orders.server.ts";
+import { type Limit, hit } from "#app/utils/rate-limit.server.ts";
+import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/payment-return";
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | SMS Gateway" }];
@@ -19,7 +19,8 @@ const CHECKOUT_SESSION_ID = /^cs_(?:test_|live_)?[A-Za-z0-9]{1,255}$/;
 // A buyer comes back once or twice per payment; each visit may cost a call to Stripe.
 const visits: Limit = { name: "payment-return", limit: 20, windowMs: 10 * 60 * 1000 };
 
-const BAD_LINK = "This payment link is not valid. Nothing was charged or changed by opening it: see My Orders for your order's status.";
+const BAD_LINK =
+  "This payment link is not valid. Nothing was charged or changed by opening it: see My Orders for your order's status.";
 
 /**
  * Where Stripe sends the browser back (Payment Element redirects, Checkout's success URL). A GET
@@ -39,19 +40,27 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!order || !stripeConfigured()) throw notFound();
   // Settled already (paid, then perhaps moved on; or cancelled): the database knows, Stripe is not asked.
   if (order.status !== "Pending") {
-    return redirect(order.status === "Cancelled" ? `${href("/failed")}?orderId=${order.id}` : href("/order/orderconfirmed/:id", { id: String(order.id) }));
+    return redirect(
+      order.status === "Cancelled"
+        ? `${href("/failed")}?orderId=${order.id}`
+        : href("/order/orderconfirmed/:id", { id: String(order.id) }),
+    );
   }
 
   const sessionId = url.searchParams.get("session_id");
   const intentId = url.searchParams.get("payment_intent");
-  if ((sessionId !== null && !CHECKOUT_SESSION_ID.test(sessionId)) || (intentId !== null && !PAYMENT_INTENT_ID.test(intentId))) {
+  if (
+    (sessionId !== null && !CHECKOUT_SESSION_ID.test(sessionId)) ||
+    (intentId !== null && !PAYMENT_INTENT_ID.test(intentId))
+  ) {
     return data({ message: BAD_LINK }, { status: 400 });
   }
   const paymentId = sessionId ? await paymentIdFromCheckoutSession(sessionId, order.id) : intentId;
   const result = paymentId ? await fulfil(order.id, paymentId) : null;
   if (result?.status === "confirmed") return redirect(href("/order/orderconfirmed/:id", { id: String(order.id) }));
   // paymentId is one of Stripe's ids here (checked above, or Stripe's own answer): safe to log.
-  if (result && result.status !== "not-paid") console.warn(`[payment] order ${order.id}, payment ${paymentId}: ${result.status}`);
+  if (result && result.status !== "not-paid")
+    console.warn(`[payment] order ${order.id}, payment ${paymentId}: ${result.status}`);
   return redirect(`${href("/failed")}?orderId=${order.id}`);
 }
 

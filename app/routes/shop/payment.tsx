@@ -2,26 +2,26 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { lazy, Suspense } from "react";
 import { data, Form, href, redirect, useNavigation } from "react-router";
-import { OrderLines } from "../../components/shop/order-lines.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { ErrorList, Field } from "../../components/ui/field.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { useHydrated } from "../../components/use-hydrated.ts";
-import { requireUser } from "../auth/guards.server.ts";
-import { cardSchema, TEST_CARDS } from "../../modules/payments/card.ts";
-import { testCardPaymentAction } from "./forms/card-payment.server.ts";
-import { CARD_PAYMENTS_NOT_CONFIGURED, testCardsAccepted } from "../../modules/payments/offline.server.ts";
-import { stripeConfigured } from "../../modules/payments/provider.server.ts";
-import { createCheckoutSession, ensurePaymentIntent } from "../../modules/payments/stripe.server.ts";
-import { isPaid, isPayable } from "../../modules/shop/orders.ts";
-import { getOrderForUser, orderLinesView } from "../../modules/shop/orders.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { formatDollars } from "../../utils/misc.ts";
-import { notFound } from "../../utils/responses.server.ts";
+import { OrderLines } from "#app/components/shop/order-lines.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { ErrorList, Field } from "#app/components/ui/field.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { useHydrated } from "#app/components/use-hydrated.ts";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { cardSchema, TEST_CARDS } from "#app/modules/payments/card.ts";
+import { testCardPaymentAction } from "#app/routes/shop/forms/card-payment.server.ts";
+import { CARD_PAYMENTS_NOT_CONFIGURED, testCardsAccepted } from "#app/modules/payments/offline.server.ts";
+import { stripeConfigured } from "#app/modules/payments/provider.server.ts";
+import { createCheckoutSession, ensurePaymentIntent } from "#app/modules/payments/stripe.server.ts";
+import { isPaid, isPayable } from "#app/modules/shop/orders.ts";
+import { getOrderForUser, orderLinesView } from "#app/modules/shop/orders.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { formatDollars } from "#app/utils/misc.ts";
+import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/payment";
 
 // Loaded only when Stripe is configured and JavaScript runs.
-const StripePaymentForm = lazy(() => import("../../components/shop/stripe-payment-form.tsx"));
+const StripePaymentForm = lazy(() => import("#app/components/shop/stripe-payment-form.tsx"));
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | SMS Gateway" }];
 
@@ -81,18 +81,33 @@ function TestCardForm({ lastResult }: { lastResult: Route.ComponentProps["action
     <Form method="post" {...getFormProps(form)} noValidate className="space-y-4">
       <Field
         label="Card number"
-        inputProps={{ ...getInputProps(fields.cardNumber, { type: "text" }), inputMode: "numeric", autoComplete: "cc-number", placeholder: "4242 4242 4242 4242" }}
+        inputProps={{
+          ...getInputProps(fields.cardNumber, { type: "text" }),
+          inputMode: "numeric",
+          autoComplete: "cc-number",
+          placeholder: "4242 4242 4242 4242",
+        }}
         errors={fields.cardNumber.errors}
       />
       <div className="grid grid-cols-2 gap-4">
         <Field
           label="Expiry (MM/YY)"
-          inputProps={{ ...getInputProps(fields.expiry, { type: "text" }), inputMode: "numeric", autoComplete: "cc-exp", placeholder: "12/30" }}
+          inputProps={{
+            ...getInputProps(fields.expiry, { type: "text" }),
+            inputMode: "numeric",
+            autoComplete: "cc-exp",
+            placeholder: "12/30",
+          }}
           errors={fields.expiry.errors}
         />
         <Field
           label="CVC"
-          inputProps={{ ...getInputProps(fields.cvc, { type: "text" }), inputMode: "numeric", autoComplete: "cc-csc", placeholder: "123" }}
+          inputProps={{
+            ...getInputProps(fields.cvc, { type: "text" }),
+            inputMode: "numeric",
+            autoComplete: "cc-csc",
+            placeholder: "123",
+          }}
           errors={fields.cvc.errors}
         />
       </div>
@@ -101,7 +116,9 @@ function TestCardForm({ lastResult }: { lastResult: Route.ComponentProps["action
         {busy ? "Processing ... " : "Submit Order"}
       </Button>
       <div className="rounded-md bg-slate-50 p-3 text-xs text-slate-600 ring-1 ring-inset ring-slate-200">
-        <p className="font-medium text-slate-700">Test mode: no real card is charged and card numbers are never stored.</p>
+        <p className="font-medium text-slate-700">
+          Test mode: no real card is charged and card numbers are never stored.
+        </p>
         <ul className="mt-1 space-y-0.5">
           {TEST_CARDS.map((card) => (
             <li key={card.number}>
@@ -122,7 +139,13 @@ function StripePayment({ publishableKey, orderId }: { publishableKey: string; or
   const checkout = (
     <Form method="post" className="space-y-4">
       <p className="text-sm text-slate-600">You will enter your card on Stripe's secure payment page.</p>
-      <Button type="submit" name="intent" value="stripe-checkout" className="w-full" disabled={navigation.state !== "idle"}>
+      <Button
+        type="submit"
+        name="intent"
+        value="stripe-checkout"
+        className="w-full"
+        disabled={navigation.state !== "idle"}
+      >
         {navigation.state !== "idle" ? "Processing ... " : "Submit Order"}
       </Button>
     </Form>
@@ -166,7 +189,10 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
           {stripe ? (
             <StripePayment publishableKey={stripe.publishableKey} orderId={order.id} />
           ) : notConfigured ? (
-            <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200" role="alert">
+            <p
+              className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200"
+              role="alert"
+            >
               {notConfigured}
             </p>
           ) : (

@@ -2,16 +2,16 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, redirect, useFetcher, useNavigation } from "react-router";
 import { z } from "zod";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { ErrorList, Field } from "../../components/ui/field.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { type CartLine, getCart, removeCartLine, stepCartLine } from "../../modules/shop/cart.server.ts";
-import { OrderDetailsSchema } from "../../modules/shop/orders.ts";
-import { QuotaExceededError } from "../../modules/quotas/quotas.server.ts";
-import { createOrderFromCart } from "../../modules/shop/orders.server.ts";
-import { packageTitle } from "../../modules/shop/packages.ts";
-import { formatDollars, formatNumber } from "../../utils/misc.ts";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { ErrorList, Field } from "#app/components/ui/field.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { type CartLine, getCart, removeCartLine, stepCartLine } from "#app/modules/shop/cart.server.ts";
+import { OrderDetailsSchema } from "#app/modules/shop/orders.ts";
+import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
+import { createOrderFromCart } from "#app/modules/shop/orders.server.ts";
+import { packageTitle } from "#app/modules/shop/packages.ts";
+import { formatDollars, formatNumber } from "#app/utils/misc.ts";
 import type { Route } from "./+types/shopping-cart";
 
 export const meta: Route.MetaFunction = () => [{ title: "Shopping Cart | SMS Gateway" }];
@@ -59,22 +59,44 @@ function LineControls({ line }: { line: CartLine }) {
   const title = packageTitle(line.name);
   // While a change is in flight, show where it is heading.
   const pending = fetcher.formData?.get("intent");
-  const quantity = pending === "increment" ? line.quantity + 1 : pending === "decrement" ? line.quantity - 1 : line.quantity;
-  const button = "h-8 w-8 rounded-md bg-white font-semibold text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50";
+  const quantity =
+    pending === "increment" ? line.quantity + 1 : pending === "decrement" ? line.quantity - 1 : line.quantity;
+  const button =
+    "h-8 w-8 rounded-md bg-white font-semibold text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50";
   if (pending === "remove" || quantity < 1) return <p className="text-sm text-slate-500">Removing…</p>;
   return (
     <fetcher.Form method="post" className="flex flex-wrap items-center gap-2">
       <input type="hidden" name="packageId" value={line.packageId} />
-      <button type="submit" name="intent" value="decrement" className={button} aria-label={`Decrease quantity of ${title}`}>
+      <button
+        type="submit"
+        name="intent"
+        value="decrement"
+        className={button}
+        aria-label={`Decrease quantity of ${title}`}
+      >
         −
       </button>
       <span className="w-10 text-center font-medium" aria-label={`Quantity of ${title}`} data-testid="line-quantity">
         {quantity}
       </span>
-      <button type="submit" name="intent" value="increment" className={button} aria-label={`Increase quantity of ${title}`}>
+      <button
+        type="submit"
+        name="intent"
+        value="increment"
+        className={button}
+        aria-label={`Increase quantity of ${title}`}
+      >
         +
       </button>
-      <Button type="submit" name="intent" value="remove" variant="ghost" size="sm" className="text-red-700" aria-label={`Remove ${title}`}>
+      <Button
+        type="submit"
+        name="intent"
+        value="remove"
+        variant="ghost"
+        size="sm"
+        className="text-red-700"
+        aria-label={`Remove ${title}`}
+      >
         Remove
       </Button>
     </fetcher.Form>
@@ -144,7 +166,11 @@ export default function ShoppingCart({ loaderData, actionData }: Route.Component
             />
             <Field
               label="Phone Number"
-              inputProps={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "tel", placeholder: "+1 555 123 4567" }}
+              inputProps={{
+                ...getInputProps(fields.phone, { type: "tel" }),
+                autoComplete: "tel",
+                placeholder: "+1 555 123 4567",
+              }}
               errors={fields.phone.errors}
             />
             <dl className="space-y-1 border-t border-slate-100 pt-4 text-sm">

@@ -1,7 +1,7 @@
-import { stripeConfigured } from "../../modules/payments/provider.server.ts";
-import { verifyWebhook } from "../../modules/payments/stripe.server.ts";
-import { handleStripeEvent } from "../../modules/payments/stripe-webhook.server.ts";
-import { notFound } from "../../utils/responses.server.ts";
+import { stripeConfigured } from "#app/modules/payments/provider.server.ts";
+import { verifyWebhook } from "#app/modules/payments/stripe.server.ts";
+import { handleStripeEvent } from "#app/modules/payments/stripe-webhook.server.ts";
+import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/stripe-webhook";
 
 /** Stripe's webhook: the signature is checked over the raw body before anything is parsed. */
@@ -22,7 +22,9 @@ export async function action({ request }: Route.ActionArgs) {
   }
   if (outcome.handled && outcome.result.status === "reversed" && outcome.result.shortfall > 0) {
     // Money went back to the customer for credits already spent: the operator bears it.
-    console.warn(`[payment] ${event.type} ${event.id}: order ${outcome.result.orderId}: ${outcome.result.shortfall} credits were already spent (shortfall)`);
+    console.warn(
+      `[payment] ${event.type} ${event.id}: order ${outcome.result.orderId}: ${outcome.result.shortfall} credits were already spent (shortfall)`,
+    );
   }
   return Response.json({ received: true });
 }

@@ -1,24 +1,31 @@
 import { href, Link } from "react-router";
-import { EditContactPanel } from "../../components/contacts/edit-panels.tsx";
-import { MessagePanel } from "../../components/contacts/message-panel.tsx";
-import { PanelledTable, RowActionCells } from "../../components/contacts/list-table.tsx";
-import { DeleteConfirmRow, PanelRow } from "../../components/contacts/panels.tsx";
-import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
-import { Badge } from "../../components/ui/badge.tsx";
-import { ButtonLink } from "../../components/ui/button.tsx";
-import { Notice, PageHeader } from "../../components/ui/page.tsx";
-import { LabelledCell } from "../../components/ui/table.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { type Contact, getContact, listContacts } from "../../modules/contacts/contacts.server.ts";
-import { NotFoundError } from "../../modules/contacts/errors.ts";
-import { contactsListAction } from "./forms/contacts.server.ts";
-import { getGroup, listGroupChoices } from "../../modules/contacts/groups.server.ts";
-import { CONTACTS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, TEXT } from "../../modules/contacts/schemas.ts";
-import { scheduleFormLoaderData } from "./forms/schedule-sms.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { formatNumber } from "../../utils/misc.ts";
-import { notFound } from "../../utils/responses.server.ts";
-import { logUnexpected } from "../../utils/unexpected-failure.server.ts";
+import { EditContactPanel } from "#app/components/contacts/edit-panels.tsx";
+import { MessagePanel } from "#app/components/contacts/message-panel.tsx";
+import { PanelledTable, RowActionCells } from "#app/components/contacts/list-table.tsx";
+import { DeleteConfirmRow, PanelRow } from "#app/components/contacts/panels.tsx";
+import { ScheduleSmsForm } from "#app/components/scheduling/schedule-sms-form.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { ButtonLink } from "#app/components/ui/button.tsx";
+import { Notice, PageHeader } from "#app/components/ui/page.tsx";
+import { LabelledCell } from "#app/components/ui/table.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { type Contact, getContact, listContacts } from "#app/modules/contacts/contacts.server.ts";
+import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { contactsListAction } from "#app/routes/sms/forms/contacts.server.ts";
+import { getGroup, listGroupChoices } from "#app/modules/contacts/groups.server.ts";
+import {
+  CONTACTS_PATH,
+  type ListPanel,
+  type ListQuery,
+  listHref,
+  readListQuery,
+  TEXT,
+} from "#app/modules/contacts/schemas.ts";
+import { scheduleFormLoaderData } from "#app/routes/sms/forms/schedule-sms.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { formatNumber } from "#app/utils/misc.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { logUnexpected } from "#app/utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/account-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Contacts | SMS Gateway" }];
@@ -66,7 +73,13 @@ export async function action({ request }: Route.ActionArgs) {
 
 type LoaderData = Exclude<Route.ComponentProps["loaderData"], { fetchError: string }>;
 
-function ContactPanel({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
+function ContactPanel({
+  loaderData,
+  actionData,
+}: {
+  loaderData: LoaderData;
+  actionData: Route.ComponentProps["actionData"];
+}) {
   const { panel, query, groups, schedule, defaultCountry, maxSegments } = loaderData;
   if (!panel) return null;
   const { contact } = panel;
@@ -88,7 +101,13 @@ function ContactPanel({ loaderData, actionData }: { loaderData: LoaderData; acti
     case "send":
       return (
         <PanelRow colSpan={COLUMNS} title={`Send SMS to ${contact.name}`}>
-          <MessagePanel id={contact.id} recipient={who} maxSegments={maxSegments} cancelHref={closeHref} lastResult={actionData} />
+          <MessagePanel
+            id={contact.id}
+            recipient={who}
+            maxSegments={maxSegments}
+            cancelHref={closeHref}
+            lastResult={actionData}
+          />
         </PanelRow>
       );
     case "schedule":
@@ -117,7 +136,8 @@ function ContactPanel({ loaderData, actionData }: { loaderData: LoaderData; acti
 }
 
 function ContactRow({ contact, query }: { contact: Contact; query: ListQuery }) {
-  const open = (panel: ListPanel) => listHref(CONTACTS_PATH, { page: query.page, group: query.group, panel, id: contact.id });
+  const open = (panel: ListPanel) =>
+    listHref(CONTACTS_PATH, { page: query.page, group: query.group, panel, id: contact.id });
   return (
     <tr data-testid="contact-row" className="block py-2 sm:table-row sm:py-0">
       <LabelledCell label="Name" className="font-medium">
@@ -181,7 +201,13 @@ export default function AccountContacts({ loaderData, actionData }: Route.Compon
   );
 }
 
-function ContactList({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
+function ContactList({
+  loaderData,
+  actionData,
+}: {
+  loaderData: LoaderData;
+  actionData: Route.ComponentProps["actionData"];
+}) {
   const { list, query, filter, panel } = loaderData;
   return (
     <>

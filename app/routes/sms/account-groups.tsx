@@ -1,25 +1,32 @@
 import { randomUUID } from "node:crypto";
 import { href, Link } from "react-router";
-import { EditGroupPanel } from "../../components/contacts/edit-panels.tsx";
-import { GroupSendProgress } from "../../components/contacts/group-send-progress.tsx";
-import { MessagePanel } from "../../components/contacts/message-panel.tsx";
-import { PanelledTable, RowActionCells } from "../../components/contacts/list-table.tsx";
-import { DeleteConfirmRow, PanelRow } from "../../components/contacts/panels.tsx";
-import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
-import { ButtonLink } from "../../components/ui/button.tsx";
-import { Notice, PageHeader } from "../../components/ui/page.tsx";
-import { LabelledCell } from "../../components/ui/table.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { groupsListAction } from "./forms/contacts.server.ts";
-import { getGroupSendReport } from "../../modules/contacts/group-send.server.ts";
-import { type Group, getGroup, groupMemberCounts, listGroups } from "../../modules/contacts/groups.server.ts";
-import { GROUPS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, TEXT } from "../../modules/contacts/schemas.ts";
-import { scheduleFormLoaderData } from "./forms/schedule-sms.server.ts";
-import { countActiveGroupSchedules } from "../../modules/scheduling/schedules.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { pluralize } from "../../utils/misc.ts";
-import { notFound } from "../../utils/responses.server.ts";
-import { logUnexpected } from "../../utils/unexpected-failure.server.ts";
+import { EditGroupPanel } from "#app/components/contacts/edit-panels.tsx";
+import { GroupSendProgress } from "#app/components/contacts/group-send-progress.tsx";
+import { MessagePanel } from "#app/components/contacts/message-panel.tsx";
+import { PanelledTable, RowActionCells } from "#app/components/contacts/list-table.tsx";
+import { DeleteConfirmRow, PanelRow } from "#app/components/contacts/panels.tsx";
+import { ScheduleSmsForm } from "#app/components/scheduling/schedule-sms-form.tsx";
+import { ButtonLink } from "#app/components/ui/button.tsx";
+import { Notice, PageHeader } from "#app/components/ui/page.tsx";
+import { LabelledCell } from "#app/components/ui/table.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { groupsListAction } from "#app/routes/sms/forms/contacts.server.ts";
+import { getGroupSendReport } from "#app/modules/contacts/group-send.server.ts";
+import { type Group, getGroup, groupMemberCounts, listGroups } from "#app/modules/contacts/groups.server.ts";
+import {
+  GROUPS_PATH,
+  type ListPanel,
+  type ListQuery,
+  listHref,
+  readListQuery,
+  TEXT,
+} from "#app/modules/contacts/schemas.ts";
+import { scheduleFormLoaderData } from "#app/routes/sms/forms/schedule-sms.server.ts";
+import { countActiveGroupSchedules } from "#app/modules/scheduling/schedules.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { pluralize } from "#app/utils/misc.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { logUnexpected } from "#app/utils/unexpected-failure.server.ts";
 import type { Route } from "./+types/account-groups";
 
 export const meta: Route.MetaFunction = () => [{ title: "Groups | SMS Gateway" }];
@@ -67,7 +74,13 @@ export async function action({ request }: Route.ActionArgs) {
 
 type LoaderData = Exclude<Route.ComponentProps["loaderData"], { fetchError: string }>;
 
-function GroupPanel({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
+function GroupPanel({
+  loaderData,
+  actionData,
+}: {
+  loaderData: LoaderData;
+  actionData: Route.ComponentProps["actionData"];
+}) {
   const { panel, query, maxSegments } = loaderData;
   if (!panel) return null;
   const { group } = panel;
@@ -103,7 +116,12 @@ function GroupPanel({ loaderData, actionData }: { loaderData: LoaderData; action
         <PanelRow colSpan={COLUMNS} title={`Sending to the group ${group.name}`}>
           <GroupSendProgress
             report={panel.report}
-            refreshHref={listHref(GROUPS_PATH, { page: query.page, panel: "sent", id: group.id, send: panel.report.id })}
+            refreshHref={listHref(GROUPS_PATH, {
+              page: query.page,
+              panel: "sent",
+              id: group.id,
+              send: panel.report.id,
+            })}
             closeHref={closeHref}
           />
         </PanelRow>
@@ -184,20 +202,26 @@ export default function AccountGroups({ loaderData, actionData }: Route.Componen
   );
 }
 
-function GroupList({ loaderData, actionData }: { loaderData: LoaderData; actionData: Route.ComponentProps["actionData"] }) {
+function GroupList({
+  loaderData,
+  actionData,
+}: {
+  loaderData: LoaderData;
+  actionData: Route.ComponentProps["actionData"];
+}) {
   const { list, query, panel } = loaderData;
   return (
-      <PanelledTable
-        columns={["Name", "Description", "SMS Gateway", "Actions"]}
-        items={list.groups}
-        empty="You have no groups yet."
-        row={(group) => <GroupRow group={group} query={query} />}
-        panelFor={panel?.group.id ?? null}
-        panel={<GroupPanel loaderData={loaderData} actionData={actionData} />}
-        page={list.page}
-        totalPages={list.totalPages}
-        pageHref={(n) => listHref(GROUPS_PATH, { page: n })}
-        label="Group pages"
-      />
+    <PanelledTable
+      columns={["Name", "Description", "SMS Gateway", "Actions"]}
+      items={list.groups}
+      empty="You have no groups yet."
+      row={(group) => <GroupRow group={group} query={query} />}
+      panelFor={panel?.group.id ?? null}
+      panel={<GroupPanel loaderData={loaderData} actionData={actionData} />}
+      page={list.page}
+      totalPages={list.totalPages}
+      pageHref={(n) => listHref(GROUPS_PATH, { page: n })}
+      label="Group pages"
+    />
   );
 }

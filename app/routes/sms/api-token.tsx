@@ -1,15 +1,15 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { data, Form, href, Link, useNavigation } from "react-router";
 import { z } from "zod";
-import { BackButton } from "../../components/ui/back-button.tsx";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
-import { KeyRevocationError, regenerateApiKey } from "../../api/auth.server.ts";
-import { getOwnApiKey, maskApiKey } from "../../modules/api-keys/keys.server.ts";
-import { requireUser } from "../auth/guards.server.ts";
-import { log } from "../../utils/log.server.ts";
-import { formatDateTime } from "../../utils/misc.ts";
-import { redirectWithToast } from "../../utils/toast.server.ts";
+import { BackButton } from "#app/components/ui/back-button.tsx";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
+import { KeyRevocationError, regenerateApiKey } from "#app/api/auth.server.ts";
+import { getOwnApiKey, maskApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import { formatDateTime } from "#app/utils/misc.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/api-token";
 
 export const meta: Route.MetaFunction = () => [{ title: "API Token | SMS Gateway" }];
@@ -59,7 +59,15 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 /** The one post of this screen: a new key (the first, or one replacing the current key). */
-function RegenerateForm({ label, variant = "danger", children }: { label: string; variant?: "danger" | "primary"; children?: ReactNode }) {
+function RegenerateForm({
+  label,
+  variant = "danger",
+  children,
+}: {
+  label: string;
+  variant?: "danger" | "primary";
+  children?: ReactNode;
+}) {
   const navigation = useNavigation();
   return (
     <Form method="post" className="flex flex-wrap gap-2">
@@ -156,7 +164,9 @@ export default function ApiToken({ loaderData, actionData }: Route.ComponentProp
             </dl>
           </>
         ) : (
-          <p className="text-slate-700">You do not have an API key yet. Create one to send SMS from your own software.</p>
+          <p className="text-slate-700">
+            You do not have an API key yet. Create one to send SMS from your own software.
+          </p>
         )}
         {apiKey ? null : <RegenerateForm label={error ? "Make a New Key" : "Create API Key"} variant="primary" />}
         <Notice>

@@ -1,13 +1,13 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, useNavigation } from "react-router";
-import { GroupFields } from "../../components/contacts/group-fields.tsx";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { FormErrors } from "../../components/ui/field.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { createGroupAction } from "./forms/contacts.server.ts";
-import { GroupSchema } from "../../modules/contacts/schemas.ts";
+import { GroupFields } from "#app/components/contacts/group-fields.tsx";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { FormErrors } from "#app/components/ui/field.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { createGroupAction } from "#app/routes/sms/forms/contacts.server.ts";
+import { GroupSchema } from "#app/modules/contacts/schemas.ts";
 import type { Route } from "./+types/create-group";
 
 export const meta: Route.MetaFunction = () => [{ title: "Create Group | SMS Gateway" }];

@@ -1,15 +1,15 @@
 import { data, href } from "react-router";
-import { ApiReference } from "../../components/api/api-reference.tsx";
-import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
-import { getOwnApiKey } from "../../modules/api-keys/keys.server.ts";
-import { openApiDocument } from "../../api/openapi.server.ts";
-import { apiReference, KEY_VARIABLE } from "../../api/reference.server.ts";
-import { API_BASE } from "../../api/define-route.ts";
-import { API_ROUTES, readerExampleValues } from "../../api/routes.server.ts";
-import { requireUser } from "../auth/guards.server.ts";
-import { smsFormConfig } from "../../modules/sms/config.server.ts";
-import { sendSmsFormAction } from "./forms/send-sms.server.ts";
-import { requestOrigin } from "../../utils/http.server.ts";
+import { ApiReference } from "#app/components/api/api-reference.tsx";
+import { SendSmsScreen } from "#app/components/sms/send-sms-screen.tsx";
+import { getOwnApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { openApiDocument } from "#app/api/openapi.server.ts";
+import { apiReference, KEY_VARIABLE } from "#app/api/reference.server.ts";
+import { API_BASE } from "#app/api/define-route.ts";
+import { API_ROUTES, readerExampleValues } from "#app/api/routes.server.ts";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
+import { requestOrigin } from "#app/utils/http.server.ts";
 import type { Route } from "./+types/documentation";
 
 export const meta: Route.MetaFunction = () => [{ title: "Documentation | SMS Gateway" }];

@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, useNavigation } from "react-router";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { CheckboxField, Field, FormErrors, SelectField } from "../../components/ui/field.tsx";
-import { Card, Notice, PageHeader } from "../../components/ui/page.tsx";
-import { Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { importContactsAction } from "./forms/import-contacts.server.ts";
-import { describeImport, IMPORT_FIELDS, IMPORT_PATH, ImportMappingSchema } from "../../modules/contacts/import.ts";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { CheckboxField, Field, FormErrors, SelectField } from "#app/components/ui/field.tsx";
+import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
+import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { importContactsAction } from "#app/routes/sms/forms/import-contacts.server.ts";
+import { describeImport, IMPORT_FIELDS, IMPORT_PATH, ImportMappingSchema } from "#app/modules/contacts/import.ts";
 import {
   getImportReport,
   ImportFileError,
@@ -15,10 +15,10 @@ import {
   listPendingUploads,
   type PendingUpload,
   previewImport,
-} from "../../modules/contacts/import.server.ts";
-import { getEnv } from "../../utils/env.server.ts";
-import { formatNumber, pluralize } from "../../utils/misc.ts";
-import { notFound } from "../../utils/responses.server.ts";
+} from "#app/modules/contacts/import.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { formatNumber, pluralize } from "#app/utils/misc.ts";
+import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/import-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Contacts | SMS Gateway" }];
@@ -62,9 +62,7 @@ function PendingUploads({ pending }: { pending: PendingUpload[] }) {
       <ul className="list-disc space-y-1 pl-5 text-sm">
         {pending.map((upload) => (
           <li key={upload.token}>
-            <Link to={`${IMPORT_PATH}?file=${upload.token}`}>
-              {upload.fileName}
-            </Link>{" "}
+            <Link to={`${IMPORT_PATH}?file=${upload.token}`}>{upload.fileName}</Link>{" "}
             <span className="text-slate-600">(open it to import or cancel it)</span>
           </li>
         ))}
@@ -81,7 +79,13 @@ function UploadForm({ maxMb, error }: { maxMb: number; error: string | null }) {
         <input type="hidden" name="intent" value="upload" />
         <Field
           label="CSV file"
-          inputProps={{ type: "file", name: "file", accept: ".csv,text/csv,text/plain", required: true, className: "py-1.5" }}
+          inputProps={{
+            type: "file",
+            name: "file",
+            accept: ".csv,text/csv,text/plain",
+            required: true,
+            className: "py-1.5",
+          }}
           errors={error ? [error] : undefined}
           help={`Up to ${maxMb} MB. Comma, semicolon or tab separated; UTF-8 or Windows-1252.`}
         />
@@ -96,15 +100,25 @@ function UploadForm({ maxMb, error }: { maxMb: number; error: string | null }) {
       </Form>
       <ul className="mt-6 list-disc space-y-1 pl-5 text-sm text-slate-600">
         <li>On the next screen you choose which column holds the name, phone number, email and (optionally) group.</li>
-        <li>Every row needs a name, a valid phone number and a valid email address, as on the Create Contact screen.</li>
+        <li>
+          Every row needs a name, a valid phone number and a valid email address, as on the Create Contact screen.
+        </li>
         <li>A phone number you already have updates that contact's name and email instead of adding a second one.</li>
-        <li>A group column adds the contact to that group (several separated by ; or |); missing groups are created.</li>
+        <li>
+          A group column adds the contact to that group (several separated by ; or |); missing groups are created.
+        </li>
       </ul>
     </Card>
   );
 }
 
-function MappingForm({ preview, lastResult }: { preview: ImportPreview; lastResult: SubmissionResult<string[]> | undefined }) {
+function MappingForm({
+  preview,
+  lastResult,
+}: {
+  preview: ImportPreview;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
   const navigation = useNavigation();
   const { guess } = preview;
   const [form, fields] = useForm({
@@ -162,7 +176,13 @@ function MappingForm({ preview, lastResult }: { preview: ImportPreview; lastResu
   );
 }
 
-function Preview({ preview, lastResult }: { preview: ImportPreview; lastResult: SubmissionResult<string[]> | undefined }) {
+function Preview({
+  preview,
+  lastResult,
+}: {
+  preview: ImportPreview;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-700">
@@ -206,7 +226,9 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
       {listed > 0 ? (
         <section>
           <h2 className="mb-2 text-lg font-semibold text-slate-900">Skipped rows</h2>
-          {report.skipped > listed ? <p className="mb-2 text-sm text-slate-600">The first {formatNumber(listed)}:</p> : null}
+          {report.skipped > listed ? (
+            <p className="mb-2 text-sm text-slate-600">The first {formatNumber(listed)}:</p>
+          ) : null}
           <Table>
             <thead>
               <tr>

@@ -1,13 +1,13 @@
 import { href } from "react-router";
-import { MessageStatusBadge } from "../../components/sms/message-status.tsx";
-import { ButtonLink } from "../../components/ui/button.tsx";
-import { Notice, PageHeader } from "../../components/ui/page.tsx";
-import { Pager } from "../../components/ui/pager.tsx";
-import { LabelledCell, Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { getMessageHistory, HISTORY_LIMIT } from "../../modules/sms/history.server.ts";
-import { formatDateTime, formatNumber, pluralize } from "../../utils/misc.ts";
-import { positiveIntParam } from "../../utils/params.ts";
+import { MessageStatusBadge } from "#app/components/sms/message-status.tsx";
+import { ButtonLink } from "#app/components/ui/button.tsx";
+import { Notice, PageHeader } from "#app/components/ui/page.tsx";
+import { Pager } from "#app/components/ui/pager.tsx";
+import { LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { getMessageHistory, HISTORY_LIMIT } from "#app/modules/sms/history.server.ts";
+import { formatDateTime, formatNumber, pluralize } from "#app/utils/misc.ts";
+import { positiveIntParam } from "#app/utils/params.ts";
 import type { Route } from "./+types/message-history";
 
 export const meta: Route.MetaFunction = () => [{ title: "Message History | SMS Gateway" }];
@@ -79,7 +79,12 @@ export default function MessageHistory({ loaderData }: Route.ComponentProps) {
           )}
         </tbody>
       </Table>
-      <Pager previous={previousHref} next={nextHref} summary={`Page ${page} of ${totalPages}`} label="Message history pages" />
+      <Pager
+        previous={previousHref}
+        next={nextHref}
+        summary={`Page ${page} of ${totalPages}`}
+        label="Message history pages"
+      />
     </div>
   );
 }

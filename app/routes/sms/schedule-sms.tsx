@@ -1,13 +1,13 @@
 import { href, redirect, useLocation } from "react-router";
-import { ScheduleSmsForm } from "../../components/scheduling/schedule-sms-form.tsx";
-import { SendSmsHowTo } from "../../components/sms/send-sms-form.tsx";
-import { ButtonLink } from "../../components/ui/button.tsx";
-import { PageHeader } from "../../components/ui/page.tsx";
-import { notFound } from "../../utils/responses.server.ts";
-import { requireUser } from "../auth/guards.server.ts";
-import { getGroup } from "../../modules/contacts/groups.server.ts";
-import { GROUPS_PATH, listHref } from "../../modules/contacts/schemas.ts";
-import { scheduleFormLoaderData, scheduleSmsFormAction } from "./forms/schedule-sms.server.ts";
+import { ScheduleSmsForm } from "#app/components/scheduling/schedule-sms-form.tsx";
+import { SendSmsHowTo } from "#app/components/sms/send-sms-form.tsx";
+import { ButtonLink } from "#app/components/ui/button.tsx";
+import { PageHeader } from "#app/components/ui/page.tsx";
+import { notFound } from "#app/utils/responses.server.ts";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { getGroup } from "#app/modules/contacts/groups.server.ts";
+import { GROUPS_PATH, listHref } from "#app/modules/contacts/schemas.ts";
+import { scheduleFormLoaderData, scheduleSmsFormAction } from "#app/routes/sms/forms/schedule-sms.server.ts";
 import type { Route } from "./+types/schedule-sms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Schedule SMS | SMS Gateway" }];

@@ -1,18 +1,23 @@
 import { Form, href, Link, useLocation } from "react-router";
-import { BackButton } from "../../components/ui/back-button.tsx";
-import { Badge, type BadgeTone } from "../../components/ui/badge.tsx";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { Card, PageHeader } from "../../components/ui/page.tsx";
-import { Pager } from "../../components/ui/pager.tsx";
-import { LabelledCell, Table, Td, Th } from "../../components/ui/table.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { describeGroupSend, type GroupSendReport } from "../../modules/contacts/group-send.ts";
-import { describeRecurrence } from "../../modules/scheduling/recurrence.ts";
-import { cancelScheduleFormAction } from "./forms/schedule-sms.server.ts";
-import { getSchedule, listSchedules, type Schedule, type ScheduleStatus } from "../../modules/scheduling/schedules.server.ts";
-import { cn, formatDateTime } from "../../utils/misc.ts";
-import { positiveInt, positiveIntParam } from "../../utils/params.ts";
-import { notFound } from "../../utils/responses.server.ts";
+import { BackButton } from "#app/components/ui/back-button.tsx";
+import { Badge, type BadgeTone } from "#app/components/ui/badge.tsx";
+import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { Pager } from "#app/components/ui/pager.tsx";
+import { LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { describeGroupSend, type GroupSendReport } from "#app/modules/contacts/group-send.ts";
+import { describeRecurrence } from "#app/modules/scheduling/recurrence.ts";
+import { cancelScheduleFormAction } from "#app/routes/sms/forms/schedule-sms.server.ts";
+import {
+  getSchedule,
+  listSchedules,
+  type Schedule,
+  type ScheduleStatus,
+} from "#app/modules/scheduling/schedules.server.ts";
+import { cn, formatDateTime } from "#app/utils/misc.ts";
+import { positiveInt, positiveIntParam } from "#app/utils/params.ts";
+import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/scheduled";
 
 export const meta: Route.MetaFunction = () => [{ title: "Scheduled SMS | SMS Gateway" }];
@@ -62,7 +67,8 @@ function LastGroupSend({ report, timeZone }: { report: GroupSendReport; timeZone
   const failed = report.status === "failed" || report.stopReason !== null;
   return (
     <p className={cn("mt-1 text-xs", failed ? "text-red-700" : "text-slate-500")} data-testid="last-group-send">
-      Last run {report.occurrenceAt === null ? "" : formatDateTime(report.occurrenceAt, timeZone)}: {describeGroupSend(report)}
+      Last run {report.occurrenceAt === null ? "" : formatDateTime(report.occurrenceAt, timeZone)}:{" "}
+      {describeGroupSend(report)}
     </p>
   );
 }
@@ -159,13 +165,20 @@ export default function Scheduled({ loaderData }: Route.ComponentProps) {
                 <LabelledCell label="Status">
                   <Badge tone={STATUS[s.status].tone}>{STATUS[s.status].label}</Badge>
                   {s.finishedAt !== null ? (
-                    <p className="mt-1 text-xs whitespace-nowrap text-slate-500">{formatDateTime(s.finishedAt, timeZone)}</p>
+                    <p className="mt-1 text-xs whitespace-nowrap text-slate-500">
+                      {formatDateTime(s.finishedAt, timeZone)}
+                    </p>
                   ) : null}
                   {s.lastGroupSend ? <LastGroupSend report={s.lastGroupSend} timeZone={timeZone} /> : null}
                 </LabelledCell>
                 <LabelledCell label="Actions">
                   {s.status === "active" ? (
-                    <ButtonLink to={withCancel(s.id)} variant="secondary" size="sm" aria-label={`Cancel the scheduled SMS to ${recipientOf(s)}`}>
+                    <ButtonLink
+                      to={withCancel(s.id)}
+                      variant="secondary"
+                      size="sm"
+                      aria-label={`Cancel the scheduled SMS to ${recipientOf(s)}`}
+                    >
                       Cancel
                     </ButtonLink>
                   ) : null}

@@ -1,8 +1,8 @@
 import { href } from "react-router";
-import { SendSmsScreen } from "../../components/sms/send-sms-screen.tsx";
-import { requireUser } from "../auth/guards.server.ts";
-import { smsFormConfig } from "../../modules/sms/config.server.ts";
-import { sendSmsFormAction } from "./forms/send-sms.server.ts";
+import { SendSmsScreen } from "#app/components/sms/send-sms-screen.tsx";
+import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
 import type { Route } from "./+types/send-sms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Send SMS | SMS Gateway" }];

@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "appointment-confirmation",
@@ -18,12 +18,15 @@ export const article: Article = {
       id: "the-flow",
       heading: "A proven flow",
       blocks: [
-        { list: [
-          "Booking confirmation, sent immediately: what, when, where, and how to change it.",
-          "Reminder 24 to 48 hours before: enough time to reschedule and for you to offer the slot to someone else.",
-          "Optional same-day reminder, about two hours before, for appointments that are easy to forget.",
-          "Follow-up afterwards, if useful: a thank-you, aftercare instructions or a link to book the next visit.",
-        ], ordered: true },
+        {
+          list: [
+            "Booking confirmation, sent immediately: what, when, where, and how to change it.",
+            "Reminder 24 to 48 hours before: enough time to reschedule and for you to offer the slot to someone else.",
+            "Optional same-day reminder, about two hours before, for appointments that are easy to forget.",
+            "Follow-up afterwards, if useful: a thank-you, aftercare instructions or a link to book the next visit.",
+          ],
+          ordered: true,
+        },
         "Two or three messages per booking is plenty. More starts to feel like nagging.",
       ],
     },
@@ -31,12 +34,18 @@ export const article: Article = {
       id: "templates",
       heading: "Templates",
       blocks: [
-        { code: `Riverside Dental: your appointment is booked for Tue 14 May at 09:30.
-To change it call 555-0100 or visit riverside.example/manage` },
-        { code: `Riverside Dental: reminder of your appointment tomorrow, Tue 14 May at
-09:30. Reply C to confirm or R to reschedule.` },
-        { code: `Thanks, your appointment on Tue 14 May at 09:30 is confirmed.
-See you then!` },
+        {
+          code: `Riverside Dental: your appointment is booked for Tue 14 May at 09:30.
+To change it call 555-0100 or visit riverside.example/manage`,
+        },
+        {
+          code: `Riverside Dental: reminder of your appointment tomorrow, Tue 14 May at
+09:30. Reply C to confirm or R to reschedule.`,
+        },
+        {
+          code: `Thanks, your appointment on Tue 14 May at 09:30 is confirmed.
+See you then!`,
+        },
         "Write dates unambiguously (weekday, day and month, not 05/14), use the 12- or 24-hour clock your customers expect, and keep each message within one segment if you can.",
       ],
     },

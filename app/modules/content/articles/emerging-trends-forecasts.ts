@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "emerging-trends-forecasts",
@@ -62,13 +62,15 @@ export const article: Article = {
       id: "forecast",
       heading: "Our forecast",
       blocks: [
-        { list: [
-          "SMS stays the universal fallback: every richer channel will still need it for people and phones it cannot reach.",
-          "More traffic becomes two-way, with automated first answers and human follow-up.",
-          "Sender registration and verification become a standard step everywhere, not just in a few markets.",
-          "Pricing stays tied to what is delivered (segments for SMS, sessions or messages for rich channels), so clear per-message costs remain important.",
-          "Fraud prevention becomes a feature buyers compare, like delivery rates today.",
-        ] },
+        {
+          list: [
+            "SMS stays the universal fallback: every richer channel will still need it for people and phones it cannot reach.",
+            "More traffic becomes two-way, with automated first answers and human follow-up.",
+            "Sender registration and verification become a standard step everywhere, not just in a few markets.",
+            "Pricing stays tied to what is delivered (segments for SMS, sessions or messages for rich channels), so clear per-message costs remain important.",
+            "Fraud prevention becomes a feature buyers compare, like delivery rates today.",
+          ],
+        },
         "These are informed expectations, not certainties. The practical advice holds either way: collect consent, register your senders, protect your forms, measure delivery, and choose a platform that can grow with the channel.",
       ],
     },

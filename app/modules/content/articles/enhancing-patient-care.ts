@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "enhancing-patient-care",
@@ -18,29 +18,35 @@ export const article: Article = {
       id: "use-cases",
       heading: "Where texts make a difference",
       blocks: [
-        { list: [
-          "Appointment confirmations and reminders, with a simple reply to confirm or reschedule.",
-          "Preparation notices: arrive 15 minutes early, bring your insurance card, follow the instructions you were given.",
-          "Running-late and check-in messages, so patients wait in the car instead of a crowded room.",
-          "Prescription ready for collection at the pharmacy.",
-          "Recall reminders for routine check-ups, screenings and vaccinations.",
-          "Post-visit follow-up: a link to aftercare information or a satisfaction survey.",
-        ] },
+        {
+          list: [
+            "Appointment confirmations and reminders, with a simple reply to confirm or reschedule.",
+            "Preparation notices: arrive 15 minutes early, bring your insurance card, follow the instructions you were given.",
+            "Running-late and check-in messages, so patients wait in the car instead of a crowded room.",
+            "Prescription ready for collection at the pharmacy.",
+            "Recall reminders for routine check-ups, screenings and vaccinations.",
+            "Post-visit follow-up: a link to aftercare information or a satisfaction survey.",
+          ],
+        },
       ],
     },
     {
       id: "hipaa",
       heading: "Protect health information",
       blocks: [
-        { note: "This section is general guidance, not legal advice. Ask your compliance officer how the rules apply to your practice." },
+        {
+          note: "This section is general guidance, not legal advice. Ask your compliance officer how the rules apply to your practice.",
+        },
         "In the United States, HIPAA protects individually identifiable health information (PHI). Standard SMS is not end-to-end encrypted, messages appear on lock screens, and phones are shared or lost. The safe rule is simple: keep protected health information out of text messages.",
-        { list: [
-          "Do not include diagnoses, test results, medication names, procedure types or the name of a specialist department that reveals a condition.",
-          "Use the practice name, date, time and place, nothing more. 'Your appointment at Riverside Health' is fine; 'your oncology follow-up' is not.",
-          "Send anything clinical as a link to your secure patient portal, where the patient signs in.",
-          "If a messaging vendor creates, receives or stores PHI on your behalf, you need a Business Associate Agreement (BAA) with it.",
-          "Record each patient's consent and communication preferences, and honour requests to stop texting immediately.",
-        ] },
+        {
+          list: [
+            "Do not include diagnoses, test results, medication names, procedure types or the name of a specialist department that reveals a condition.",
+            "Use the practice name, date, time and place, nothing more. 'Your appointment at Riverside Health' is fine; 'your oncology follow-up' is not.",
+            "Send anything clinical as a link to your secure patient portal, where the patient signs in.",
+            "If a messaging vendor creates, receives or stores PHI on your behalf, you need a Business Associate Agreement (BAA) with it.",
+            "Record each patient's consent and communication preferences, and honour requests to stop texting immediately.",
+          ],
+        },
         "Other countries have equivalent rules, such as the GDPR's special protection for health data in Europe. The same minimal-content approach works everywhere.",
       ],
     },
@@ -48,12 +54,18 @@ export const article: Article = {
       id: "templates",
       heading: "Minimal-content templates",
       blocks: [
-        { code: `Riverside Health: reminder of your appointment on Thu 6 Jun at 14:15,
-12 Mill Lane. Reply C to confirm or R to reschedule.` },
-        { code: `Riverside Health: your order is ready for collection at the pharmacy
-desk, open 8:00-18:00.` },
-        { code: `Riverside Health: a message from your care team is waiting in the
-patient portal: https://portal.riverside.example` },
+        {
+          code: `Riverside Health: reminder of your appointment on Thu 6 Jun at 14:15,
+12 Mill Lane. Reply C to confirm or R to reschedule.`,
+        },
+        {
+          code: `Riverside Health: your order is ready for collection at the pharmacy
+desk, open 8:00-18:00.`,
+        },
+        {
+          code: `Riverside Health: a message from your care team is waiting in the
+patient portal: https://portal.riverside.example`,
+        },
       ],
     },
     {

@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "essential-sms-compliance-policy-templates-sms-api",
@@ -10,7 +10,9 @@ export const article: Article = {
       id: "why-it-matters",
       heading: "Why compliance matters",
       blocks: [
-        { note: "This article is general information, not legal advice. Rules differ by country and change over time; check your own programme with a qualified adviser." },
+        {
+          note: "This article is general information, not legal advice. Rules differ by country and change over time; check your own programme with a qualified adviser.",
+        },
         "Text messaging is one of the most regulated marketing channels. In the United States, the Telephone Consumer Protection Act (TCPA) allows people to sue for unwanted texts, with statutory damages per message, and several states have their own laws on top. In Europe, the GDPR and the ePrivacy rules govern consent and personal data. Mobile carriers add their own requirements and filter traffic that breaks them.",
         "The good news is that the rules point in the same direction: text people who agreed, tell them who you are, let them stop easily, respect their time, and be able to prove all of it.",
       ],
@@ -21,13 +23,15 @@ export const article: Article = {
       blocks: [
         "Under US rules, marketing texts generally require the recipient's prior express written consent, which can be given electronically, for example by ticking a box or texting a keyword. Transactional messages the person requested, such as an order update, need less formal consent, but the safest practice is to collect clear consent for each type of message you send.",
         "The CTIA Messaging Principles and Best Practices, the industry guidance US carriers apply, expect the sign-up point to disclose:",
-        { list: [
-          "the programme name or a description of the messages;",
-          "how often messages are sent;",
-          "that message and data rates may apply;",
-          "how to get help (HELP) and how to opt out (STOP);",
-          "a link to your terms and privacy policy.",
-        ] },
+        {
+          list: [
+            "the programme name or a description of the messages;",
+            "how often messages are sent;",
+            "that message and data rates may apply;",
+            "how to get help (HELP) and how to opt out (STOP);",
+            "a link to your terms and privacy policy.",
+          ],
+        },
         "Under the GDPR, consent must be freely given, specific, informed and unambiguous, and you must be able to demonstrate it. A pre-ticked box is not consent. In the UK and much of the EU, a soft opt-in lets you text existing customers about similar products, provided they were given a chance to refuse when they bought and in every message since.",
       ],
     },
@@ -67,26 +71,36 @@ export const article: Article = {
       heading: "Templates you can adapt",
       blocks: [
         "Sign-up disclosure, next to the phone number field:",
-        { code: `By checking this box, I agree to receive recurring marketing text messages
+        {
+          code: `By checking this box, I agree to receive recurring marketing text messages
 from Bloom & Co at the number provided. Consent is not a condition of
 purchase. Msg frequency varies (about 4/month). Msg & data rates may apply.
 Reply HELP for help, STOP to cancel. Terms: https://bloomco.example/terms
-Privacy: https://bloomco.example/privacy` },
+Privacy: https://bloomco.example/privacy`,
+        },
         "Opt-in confirmation (the first message):",
-        { code: `Bloom & Co: You're subscribed to offers & news, about 4 msgs/month.
-Msg & data rates may apply. Reply HELP for help, STOP to cancel.` },
+        {
+          code: `Bloom & Co: You're subscribed to offers & news, about 4 msgs/month.
+Msg & data rates may apply. Reply HELP for help, STOP to cancel.`,
+        },
         "HELP response:",
-        { code: `Bloom & Co offers. Help: help@bloomco.example or +1 555 010 0100.
-Msg & data rates may apply. Reply STOP to cancel.` },
+        {
+          code: `Bloom & Co offers. Help: help@bloomco.example or +1 555 010 0100.
+Msg & data rates may apply. Reply STOP to cancel.`,
+        },
         "STOP confirmation (the last message):",
-        { code: `Bloom & Co: You're unsubscribed and will receive no further messages.
-Reply START to resubscribe.` },
+        {
+          code: `Bloom & Co: You're unsubscribed and will receive no further messages.
+Reply START to resubscribe.`,
+        },
         "Privacy policy clause:",
-        { code: `Text messaging. If you opt in to text messages, we use your mobile number
+        {
+          code: `Text messaging. If you opt in to text messages, we use your mobile number
 to send the messages you asked for. We do not sell or share your mobile
 number or opt-in consent with third parties for their marketing. You can
 opt out at any time by replying STOP. We keep a record of your consent and
-opt-out for at least 24 months.` },
+opt-out for at least 24 months.`,
+        },
         "Adapt the wording to your programme, keep the disclosures visible rather than hidden in small print, and review them whenever you change what you send.",
       ],
     },

@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "hiring-smarter",
@@ -18,16 +18,18 @@ export const article: Article = {
       id: "where-it-helps",
       heading: "Where SMS helps in the hiring process",
       blocks: [
-        { list: [
-          "Application received: a quick acknowledgement with what happens next.",
-          "Interview scheduling: a link to pick a slot, instead of an email thread.",
-          "Reminders: the day before and a couple of hours before the interview, with the address or video link.",
-          "Directions on the day: parking, entrance, who to ask for.",
-          "Status updates: moving to the next round, or a respectful 'not this time'.",
-          "Offer follow-up: a nudge that the offer letter is in their inbox.",
-          "Onboarding: first-day start time, what to bring, who will meet them.",
-          "Shift and temp work: open shifts offered to a pool of workers, first to reply YES gets it.",
-        ] },
+        {
+          list: [
+            "Application received: a quick acknowledgement with what happens next.",
+            "Interview scheduling: a link to pick a slot, instead of an email thread.",
+            "Reminders: the day before and a couple of hours before the interview, with the address or video link.",
+            "Directions on the day: parking, entrance, who to ask for.",
+            "Status updates: moving to the next round, or a respectful 'not this time'.",
+            "Offer follow-up: a nudge that the offer letter is in their inbox.",
+            "Onboarding: first-day start time, what to bring, who will meet them.",
+            "Shift and temp work: open shifts offered to a pool of workers, first to reply YES gets it.",
+          ],
+        },
       ],
     },
     {
@@ -42,11 +44,15 @@ export const article: Article = {
       heading: "Writing recruiting texts",
       blocks: [
         "Identify your company and, where possible, the recruiter by name; candidates are wary of job scams that arrive by text. Keep each message about one thing, and keep sensitive topics (salary negotiation, background checks, medical questions, rejection reasons) for a call or an email.",
-        { code: `Hi Priya, it's Dan from Northwind Logistics. Thanks for applying for
+        {
+          code: `Hi Priya, it's Dan from Northwind Logistics. Thanks for applying for
 Warehouse Supervisor. Pick an interview slot here:
-https://careers.northwind.example/book/8KQ2` },
-        { code: `Reminder: your interview at Northwind Logistics is tomorrow at 10:00,
-12 Harbour Road. Ask for Dan at reception. Reply R to reschedule.` },
+https://careers.northwind.example/book/8KQ2`,
+        },
+        {
+          code: `Reminder: your interview at Northwind Logistics is tomorrow at 10:00,
+12 Harbour Road. Ask for Dan at reception. Reply R to reschedule.`,
+        },
       ],
     },
     {

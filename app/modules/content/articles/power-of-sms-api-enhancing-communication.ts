@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "power-of-sms-api-enhancing-communication",
@@ -17,12 +17,14 @@ export const article: Article = {
       id: "notifications",
       heading: "Transactional notifications",
       blocks: [
-        { list: [
-          "Orders: confirmation, dispatch, out for delivery, ready for pickup.",
-          "Payments: receipts, failed card payments, upcoming renewals.",
-          "Accounts: a new login from an unknown device, a changed password or email address.",
-          "Bookings: confirmations, reminders and changes.",
-        ] },
+        {
+          list: [
+            "Orders: confirmation, dispatch, out for delivery, ready for pickup.",
+            "Payments: receipts, failed card payments, upcoming renewals.",
+            "Accounts: a new login from an unknown device, a changed password or email address.",
+            "Bookings: confirmations, reminders and changes.",
+          ],
+        },
         "These messages reduce 'where is my order?' calls and emails, and they build trust because they arrive when something actually happens. Keep them factual, include a reference the customer recognises, and link to the details rather than cramming them into the text.",
       ],
     },
@@ -32,9 +34,11 @@ export const article: Article = {
       blocks: [
         "SMS one-time passcodes are a familiar second step at login and checkout, and they work on any phone. They are not the strongest option: codes can be intercepted through SIM-swap fraud or phishing, and NIST's digital identity guidelines class SMS as a 'restricted' authenticator. Offer authenticator apps or passkeys to users who want them, and keep SMS as a widely available option or fallback.",
         "When you do send codes, keep them short-lived, limit attempts, rate-limit the sending endpoint, and use the origin-bound format that lets browsers and phones fill the code in automatically and only on your site:",
-        { code: `Your Example login code is 482913. It expires in 10 minutes.
+        {
+          code: `Your Example login code is 482913. It expires in 10 minutes.
 
-@example.com #482913` },
+@example.com #482913`,
+        },
       ],
     },
     {
@@ -70,13 +74,15 @@ export const article: Article = {
       id: "good-messages",
       heading: "What makes a message helpful",
       blocks: [
-        { list: [
-          "It says who it is from.",
-          "It is relevant to this person, right now.",
-          "It tells them what, if anything, to do next.",
-          "It fits on a phone screen without scrolling, ideally in a single segment.",
-          "It keeps sensitive details out of the text and behind a login.",
-        ] },
+        {
+          list: [
+            "It says who it is from.",
+            "It is relevant to this person, right now.",
+            "It tells them what, if anything, to do next.",
+            "It fits on a phone screen without scrolling, ideally in a single segment.",
+            "It keeps sensitive details out of the text and behind a login.",
+          ],
+        },
         "Messages that meet that bar make your business feel responsive, which is the whole point of communicating.",
       ],
     },

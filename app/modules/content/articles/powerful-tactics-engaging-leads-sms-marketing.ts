@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "powerful-tactics-engaging-leads-sms-marketing",
@@ -11,8 +11,10 @@ export const article: Article = {
       heading: "Reply while the interest is fresh",
       blocks: [
         "A lead is never warmer than in the minutes after they fill in your form. By the time a salesperson calls back the next day, the prospect may have found another supplier or forgotten what they asked about. An automatic text sent within a minute of the enquiry, from a number that can receive replies, keeps the conversation going while you prepare a proper answer.",
-        { code: `Hi Sam, thanks for asking about office plants at Bloom & Co.
-Jo from our team will call you today. Any day/time that suits best?` },
+        {
+          code: `Hi Sam, thanks for asking about office plants at Bloom & Co.
+Jo from our team will call you today. Any day/time that suits best?`,
+        },
         "That first message confirms the enquiry arrived, sets an expectation and invites a reply, which is far more useful to the salesperson than a silent form submission.",
       ],
     },
@@ -36,12 +38,14 @@ Jo from our team will call you today. Any day/time that suits best?` },
       heading: "Nurture with value",
       blocks: [
         "Not every lead is ready to buy. A short nurture sequence keeps you in mind without pressure:",
-        { list: [
-          "Day 0: thanks and next step.",
-          "Day 2: a useful resource (a buying guide, a case study, a price list link).",
-          "Day 7: an invitation to book a short call, with a scheduling link.",
-          "Day 21: a last check-in, and an easy way to say 'not now'.",
-        ] },
+        {
+          list: [
+            "Day 0: thanks and next step.",
+            "Day 2: a useful resource (a buying guide, a case study, a price list link).",
+            "Day 7: an invitation to book a short call, with a scheduling link.",
+            "Day 21: a last check-in, and an easy way to say 'not now'.",
+          ],
+        },
         "Stop the sequence the moment the lead books, buys or opts out. An SMS API triggered from your CRM makes that automatic.",
       ],
     },

@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "promoting-business-with-sms-api-marketing",
@@ -18,14 +18,16 @@ export const article: Article = {
       id: "campaign-ideas",
       heading: "Campaigns that work",
       blocks: [
-        { list: [
-          "Welcome message: confirm the subscription, say what to expect and, if you like, include a first-order offer.",
-          "Time-limited offers: flash sales and last-chance reminders suit a channel that is read quickly.",
-          "Launches and restocks: tell subscribers first when a product arrives or is back in stock.",
-          "Events: invitations, reminders the day before, and practical details on the day.",
-          "Win-back: a friendly note to customers who have not bought in a while.",
-          "Loyalty: points balances, member-only early access, birthday offers.",
-        ] },
+        {
+          list: [
+            "Welcome message: confirm the subscription, say what to expect and, if you like, include a first-order offer.",
+            "Time-limited offers: flash sales and last-chance reminders suit a channel that is read quickly.",
+            "Launches and restocks: tell subscribers first when a product arrives or is back in stock.",
+            "Events: invitations, reminders the day before, and practical details on the day.",
+            "Win-back: a friendly note to customers who have not bought in a while.",
+            "Loyalty: points balances, member-only early access, birthday offers.",
+          ],
+        },
       ],
     },
     {
@@ -34,9 +36,11 @@ export const article: Article = {
       blocks: [
         "Start with your business name so the reader knows who is texting. Make one point and one call to action. Keep to a single segment when you can: 160 plain GSM-7 characters, or 70 if the text contains an emoji or other characters outside that alphabet.",
         "Use links on your own domain rather than public link shorteners, which carriers often filter because spammers use them. End marketing texts with opt-out instructions.",
-        { code: `Bloom & Co: Spring sale starts now. 20% off all plants until Sunday.
+        {
+          code: `Bloom & Co: Spring sale starts now. 20% off all plants until Sunday.
 Shop: https://bloomco.example/spring
-Reply STOP to opt out` },
+Reply STOP to opt out`,
+        },
       ],
     },
     {
@@ -66,12 +70,14 @@ Reply STOP to opt out` },
       id: "measure",
       heading: "Measure what matters",
       blocks: [
-        { list: [
-          "Delivery rate: the share of messages that reached phones. A drop points to bad numbers or carrier filtering.",
-          "Click-through: use tagged links to see who visited.",
-          "Conversions and revenue per message: the real measure of a campaign.",
-          "Opt-out rate per campaign: your early warning that content or frequency is off.",
-        ] },
+        {
+          list: [
+            "Delivery rate: the share of messages that reached phones. A drop points to bad numbers or carrier filtering.",
+            "Click-through: use tagged links to see who visited.",
+            "Conversions and revenue per message: the real measure of a campaign.",
+            "Opt-out rate per campaign: your early warning that content or frequency is off.",
+          ],
+        },
         "Compare campaigns against each other, keep what works and drop what does not. Treat every subscriber's attention as something you have to keep earning.",
       ],
     },

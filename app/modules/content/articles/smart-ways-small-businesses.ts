@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "smart-ways-small-businesses",
@@ -17,17 +17,19 @@ export const article: Article = {
       id: "ideas",
       heading: "Ideas that pay for themselves",
       blocks: [
-        { list: [
-          "Order ready: 'Your order is ready for pickup' beats a customer waiting at the counter or calling to ask.",
-          "Appointment reminders: for salons, garages, tutors, trainers and clinics, a reminder the day before cuts no-shows.",
-          "Waitlist: 'Your table is ready' lets guests wait nearby instead of crowding the door.",
-          "Delivery windows: tell customers when to expect you, and when you are running late.",
-          "Review requests: a polite thank-you with a review link a day after the visit.",
-          "Offers for subscribers: a quiet Tuesday? Send a same-day offer to customers who opted in.",
-          "Loyalty: let regulars know their reward is waiting.",
-          "Payment reminders: a friendly nudge with a link to pay an open invoice.",
-          "Staff shifts: offer an open shift to your team, or confirm tomorrow's rota.",
-        ] },
+        {
+          list: [
+            "Order ready: 'Your order is ready for pickup' beats a customer waiting at the counter or calling to ask.",
+            "Appointment reminders: for salons, garages, tutors, trainers and clinics, a reminder the day before cuts no-shows.",
+            "Waitlist: 'Your table is ready' lets guests wait nearby instead of crowding the door.",
+            "Delivery windows: tell customers when to expect you, and when you are running late.",
+            "Review requests: a polite thank-you with a review link a day after the visit.",
+            "Offers for subscribers: a quiet Tuesday? Send a same-day offer to customers who opted in.",
+            "Loyalty: let regulars know their reward is waiting.",
+            "Payment reminders: a friendly nudge with a link to pay an open invoice.",
+            "Staff shifts: offer an open shift to your team, or confirm tomorrow's rota.",
+          ],
+        },
       ],
     },
     {
@@ -41,28 +43,33 @@ export const article: Article = {
       id: "start-in-a-day",
       heading: "Get started in a day",
       blocks: [
-        { list: [
-          "Create an account and buy a small credit package.",
-          "Add your contacts and sort them into groups (customers, VIP, staff), with their consent to receive texts.",
-          "Send yourself a test message and check how it looks on your phone.",
-          "Send your first real message to one group, or schedule it for a good time tomorrow morning.",
-          "Check the message history to see what was delivered and fix any wrong numbers.",
-          "When you are ready, connect your booking or shop software through the API so messages go out automatically.",
-        ], ordered: true },
+        {
+          list: [
+            "Create an account and buy a small credit package.",
+            "Add your contacts and sort them into groups (customers, VIP, staff), with their consent to receive texts.",
+            "Send yourself a test message and check how it looks on your phone.",
+            "Send your first real message to one group, or schedule it for a good time tomorrow morning.",
+            "Check the message history to see what was delivered and fix any wrong numbers.",
+            "When you are ready, connect your booking or shop software through the API so messages go out automatically.",
+          ],
+          ordered: true,
+        },
       ],
     },
     {
       id: "dos-and-donts",
       heading: "Do's and don'ts",
       blocks: [
-        { list: [
-          "Do text only people who agreed, and keep a note of when and how they did.",
-          "Do start each message with your business name.",
-          "Do include 'Reply STOP to opt out' in promotional messages, and honour it.",
-          "Do send marketing between 8 AM and 9 PM in the customer's time zone.",
-          "Don't send more often than you promised.",
-          "Don't put private details (health, finances, passwords) in a text.",
-        ] },
+        {
+          list: [
+            "Do text only people who agreed, and keep a note of when and how they did.",
+            "Do start each message with your business name.",
+            "Do include 'Reply STOP to opt out' in promotional messages, and honour it.",
+            "Do send marketing between 8 AM and 9 PM in the customer's time zone.",
+            "Don't send more often than you promised.",
+            "Don't put private details (health, finances, passwords) in a text.",
+          ],
+        },
         "Start with one message that solves a daily annoyance, such as 'your order is ready'. Once you see the calls drop and the customers smile, add the next.",
       ],
     },

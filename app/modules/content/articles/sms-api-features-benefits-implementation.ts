@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "sms-api-features-benefits-implementation",
@@ -11,16 +11,18 @@ export const article: Article = {
       heading: "The features that matter",
       blocks: [
         "SMS APIs differ in the details, but the useful ones share a core set of capabilities:",
-        { list: [
-          "Single sends: one recipient, one message, one HTTP call that returns a message id.",
-          "Bulk and group sends: one request fans out to a list of contacts, with a report of what was queued and what was skipped (for example an invalid number).",
-          "Scheduling: send at a set time, or repeat daily, weekly or monthly until an end date.",
-          "Delivery receipts: statuses such as queued, sent, delivered and failed, with the reason when something goes wrong.",
-          "Message history: a searchable record of what was sent, to whom and with what result.",
-          "Contacts and groups: keep recipients in the platform instead of passing full lists with every call.",
-          "Encoding and segment counting: the API tells you how many segments, and therefore credits, a text will use.",
-          "API keys you can regenerate when a key may have leaked.",
-        ] },
+        {
+          list: [
+            "Single sends: one recipient, one message, one HTTP call that returns a message id.",
+            "Bulk and group sends: one request fans out to a list of contacts, with a report of what was queued and what was skipped (for example an invalid number).",
+            "Scheduling: send at a set time, or repeat daily, weekly or monthly until an end date.",
+            "Delivery receipts: statuses such as queued, sent, delivered and failed, with the reason when something goes wrong.",
+            "Message history: a searchable record of what was sent, to whom and with what result.",
+            "Contacts and groups: keep recipients in the platform instead of passing full lists with every call.",
+            "Encoding and segment counting: the API tells you how many segments, and therefore credits, a text will use.",
+            "API keys you can regenerate when a key may have leaked.",
+          ],
+        },
       ],
     },
     {
@@ -36,16 +38,19 @@ export const article: Article = {
       id: "implementation-plan",
       heading: "An implementation plan",
       blocks: [
-        { list: [
-          "List your use cases and write the messages first. Knowing the wording tells you the segment count and the cost per send.",
-          "Create an API key and keep it on your server. Never put it in a mobile app or in JavaScript that runs in the browser, where anyone can read it.",
-          "Normalise phone numbers to E.164 (+ country code + number) when you collect them, and validate them there, so a typo is caught while the customer is still on the page.",
-          "Send through a single function in your code that calls the API, logs the returned message id and records it against your own order, booking or user.",
-          "Handle errors by type. Validation errors (a bad number, an empty message) need fixing, not retrying. Temporary errors (timeouts, rate limits, server errors) can be retried with exponential backoff.",
-          "Follow the outcome: read delivery statuses from the message history or receive them on a webhook, and surface failures where someone will act on them.",
-          "Handle opt-outs. Anyone who replies STOP must not receive further marketing messages; keep that list in one place.",
-          "Test with a few internal numbers, then roll out gradually while watching delivery rates.",
-        ], ordered: true },
+        {
+          list: [
+            "List your use cases and write the messages first. Knowing the wording tells you the segment count and the cost per send.",
+            "Create an API key and keep it on your server. Never put it in a mobile app or in JavaScript that runs in the browser, where anyone can read it.",
+            "Normalise phone numbers to E.164 (+ country code + number) when you collect them, and validate them there, so a typo is caught while the customer is still on the page.",
+            "Send through a single function in your code that calls the API, logs the returned message id and records it against your own order, booking or user.",
+            "Handle errors by type. Validation errors (a bad number, an empty message) need fixing, not retrying. Temporary errors (timeouts, rate limits, server errors) can be retried with exponential backoff.",
+            "Follow the outcome: read delivery statuses from the message history or receive them on a webhook, and surface failures where someone will act on them.",
+            "Handle opt-outs. Anyone who replies STOP must not receive further marketing messages; keep that list in one place.",
+            "Test with a few internal numbers, then roll out gradually while watching delivery rates.",
+          ],
+          ordered: true,
+        },
       ],
     },
     {

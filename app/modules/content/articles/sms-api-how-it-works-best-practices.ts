@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "sms-api-how-it-works-best-practices",
@@ -19,11 +19,13 @@ export const article: Article = {
       blocks: [
         "SMS has two common encodings. GSM-7 covers the Latin letters, digits, common punctuation and a few accented letters; a single message holds 160 GSM-7 characters. Anything outside that alphabet (most emoji, Chinese, Arabic, Cyrillic and many accented characters) forces UCS-2, and a single message then holds only 70 characters.",
         "Longer messages are split into segments. Each segment gives up a few characters to a header that lets the phone reassemble the parts, so a multipart message carries 153 GSM-7 characters or 67 UCS-2 characters per segment. You pay per segment:",
-        { list: [
-          "160 GSM-7 characters: 1 segment. 161 characters: 2 segments.",
-          "306 GSM-7 characters: 2 segments. 307: 3 segments.",
-          "70 UCS-2 characters: 1 segment. 71: 2 segments.",
-        ] },
+        {
+          list: [
+            "160 GSM-7 characters: 1 segment. 161 characters: 2 segments.",
+            "306 GSM-7 characters: 2 segments. 307: 3 segments.",
+            "70 UCS-2 characters: 1 segment. 71: 2 segments.",
+          ],
+        },
         "Watch for hidden switches. One curly quote, a long dash pasted from a word processor or a single emoji turns a whole 150-character message into three UCS-2 segments. Some GSM-7 characters, such as €, [, ], {, }, ~, ^, | and the backslash, take two positions. Use a live segment counter before sending, and clean up pasted text in templates.",
       ],
     },
@@ -39,10 +41,12 @@ export const article: Article = {
       heading: "Retry safely and never send twice",
       blocks: [
         "Networks fail, and your request to the API may time out even when the message was accepted. Two rules avoid both lost and duplicate messages:",
-        { list: [
-          "Retry only what is retryable: timeouts, connection errors, HTTP 429 and 5xx answers. Validation errors such as an invalid number will fail the same way every time.",
-          "Make retries idempotent: record the message id you got back, use the API's idempotency key if it has one, and check whether the first attempt succeeded before sending again.",
-        ] },
+        {
+          list: [
+            "Retry only what is retryable: timeouts, connection errors, HTTP 429 and 5xx answers. Validation errors such as an invalid number will fail the same way every time.",
+            "Make retries idempotent: record the message id you got back, use the API's idempotency key if it has one, and check whether the first attempt succeeded before sending again.",
+          ],
+        },
         "Space retries with exponential backoff (for example 1, 2, 4, 8 seconds, with a cap) so that a struggling service gets room to recover.",
       ],
     },
@@ -65,12 +69,14 @@ export const article: Article = {
       id: "security",
       heading: "Protect your keys and your account",
       blocks: [
-        { list: [
-          "Keep API keys on the server, in environment variables or a secrets store, never in source control or client code.",
-          "Regenerate a key at once if it may have leaked, and whenever someone who knew it leaves.",
-          "If your public site triggers texts (sign-up codes, for example), rate-limit those endpoints by IP address and phone number. Fraudsters abuse open forms to send expensive traffic, a scheme known as SMS pumping.",
-          "Keep personal and sensitive data out of message bodies; link to a page behind a login instead.",
-        ] },
+        {
+          list: [
+            "Keep API keys on the server, in environment variables or a secrets store, never in source control or client code.",
+            "Regenerate a key at once if it may have leaked, and whenever someone who knew it leaves.",
+            "If your public site triggers texts (sign-up codes, for example), rate-limit those endpoints by IP address and phone number. Fraudsters abuse open forms to send expensive traffic, a scheme known as SMS pumping.",
+            "Keep personal and sensitive data out of message bodies; link to a page behind a login instead.",
+          ],
+        },
       ],
     },
     {

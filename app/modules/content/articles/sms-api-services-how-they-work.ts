@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "sms-api-services-how-they-work",
@@ -18,13 +18,16 @@ export const article: Article = {
       id: "journey-of-a-message",
       heading: "The journey of one message",
       blocks: [
-        { list: [
-          "Your application sends an HTTPS request with the recipient's number in international E.164 format (for example +14155550123), the message text and your API key.",
-          "The gateway authenticates the key, validates the number, works out the encoding and the number of segments, checks that your account can pay for them, stores the message and answers at once with a message id. The message is now queued; the HTTP call does not wait for the phone.",
-          "A background worker takes the message from the queue and submits it to a Short Message Service Centre (SMSC), usually through an aggregator, over the SMPP protocol. It asks for a delivery receipt.",
-          "The SMSC routes the message into the recipient's mobile network. If the phone is off or out of coverage, the network stores the message and retries until its validity period runs out.",
-          "When the handset confirms receipt, the network sends a delivery receipt back along the same path. The gateway matches it to your message, updates the status and, if you configured one, calls your webhook.",
-        ], ordered: true },
+        {
+          list: [
+            "Your application sends an HTTPS request with the recipient's number in international E.164 format (for example +14155550123), the message text and your API key.",
+            "The gateway authenticates the key, validates the number, works out the encoding and the number of segments, checks that your account can pay for them, stores the message and answers at once with a message id. The message is now queued; the HTTP call does not wait for the phone.",
+            "A background worker takes the message from the queue and submits it to a Short Message Service Centre (SMSC), usually through an aggregator, over the SMPP protocol. It asks for a delivery receipt.",
+            "The SMSC routes the message into the recipient's mobile network. If the phone is off or out of coverage, the network stores the message and retries until its validity period runs out.",
+            "When the handset confirms receipt, the network sends a delivery receipt back along the same path. The gateway matches it to your message, updates the status and, if you configured one, calls your webhook.",
+          ],
+          ordered: true,
+        },
         "Every hop is asynchronous. That is why a good SMS API answers quickly with an id and lets you follow the status afterwards, instead of keeping your request open for seconds.",
       ],
     },
@@ -41,14 +44,16 @@ export const article: Article = {
       heading: "Delivery receipts and what the statuses mean",
       blocks: [
         "A delivery receipt (often called a DLR) is the network's report on a message. Gateways translate the carriers' codes into a small set of statuses, typically:",
-        { list: [
-          "Queued: accepted by the gateway, not yet handed to the network.",
-          "Sent: accepted by the SMSC; the network now has it.",
-          "Delivered: the handset confirmed receipt.",
-          "Undelivered or failed: the network gave up, for example because the number does not exist or the phone has been unreachable for too long.",
-          "Expired: the validity period ended before the phone could be reached.",
-          "Rejected: refused before delivery, for example by a carrier's content filter or because the number is barred.",
-        ] },
+        {
+          list: [
+            "Queued: accepted by the gateway, not yet handed to the network.",
+            "Sent: accepted by the SMSC; the network now has it.",
+            "Delivered: the handset confirmed receipt.",
+            "Undelivered or failed: the network gave up, for example because the number does not exist or the phone has been unreachable for too long.",
+            "Expired: the validity period ended before the phone could be reached.",
+            "Rejected: refused before delivery, for example by a carrier's content filter or because the number is barred.",
+          ],
+        },
         "Two caveats are worth remembering. Delivered means the phone received the message, not that a person read it. And receipt quality varies: some networks report reliably within seconds, some late, and a few only partially. Treat receipts as strong signals rather than legal proof.",
       ],
     },
@@ -71,14 +76,16 @@ export const article: Article = {
       heading: "What a request looks like",
       blocks: [
         "Every provider has its own paths and field names, but a send request usually looks like this:",
-        { code: `POST https://api.example.com/v1/messages
+        {
+          code: `POST https://api.example.com/v1/messages
 Authorization: Bearer YOUR_API_KEY
 Content-Type: application/json
 
 { "to": "+14155550123", "message": "Your order #1042 has shipped." }
 
 HTTP/1.1 202 Accepted
-{ "id": "msg_7Hq2", "status": "queued", "segments": 1 }` },
+{ "id": "msg_7Hq2", "status": "queued", "segments": 1 }`,
+        },
         "The answer tells you the message was accepted, how many segments it will use and which id to follow. The status then moves on as receipts come in.",
       ],
     },
@@ -86,13 +93,15 @@ HTTP/1.1 202 Accepted
       id: "choosing",
       heading: "What to look for in a provider",
       blocks: [
-        { list: [
-          "Clear per-segment pricing, with the segment count shown before you send.",
-          "Delivery receipts exposed as statuses you can read in a message history and through the API.",
-          "A queue that retries temporary failures, so a short network problem does not lose a message.",
-          "Scheduling, contact groups and opt-out handling, so you do not rebuild them yourself.",
-          "Readable API documentation and keys you can rotate.",
-        ] },
+        {
+          list: [
+            "Clear per-segment pricing, with the segment count shown before you send.",
+            "Delivery receipts exposed as statuses you can read in a message history and through the API.",
+            "A queue that retries temporary failures, so a short network problem does not lose a message.",
+            "Scheduling, contact groups and opt-out handling, so you do not rebuild them yourself.",
+            "Readable API documentation and keys you can rotate.",
+          ],
+        },
         "With those pieces in place, an SMS API becomes one more dependable building block in your stack rather than a black box.",
       ],
     },

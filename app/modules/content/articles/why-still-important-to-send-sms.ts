@@ -1,4 +1,4 @@
-import type { Article } from "../article.ts";
+import type { Article } from "#app/modules/content/article.ts";
 
 export const article: Article = {
   slug: "why-still-important-to-send-sms",
@@ -27,13 +27,15 @@ export const article: Article = {
       heading: "Built for the time-sensitive",
       blocks: [
         "SMS shines when a message is short, useful and needed now:",
-        { list: [
-          "Appointment confirmations and reminders that prevent no-shows.",
-          "Order, delivery and pickup updates.",
-          "Security alerts and one-time passcodes.",
-          "Service outages, weather warnings and changes of plan.",
-          "Shift offers and schedule changes for staff who are not at a desk.",
-        ] },
+        {
+          list: [
+            "Appointment confirmations and reminders that prevent no-shows.",
+            "Order, delivery and pickup updates.",
+            "Security alerts and one-time passcodes.",
+            "Service outages, weather warnings and changes of plan.",
+            "Shift offers and schedule changes for staff who are not at a desk.",
+          ],
+        },
         "In each case the value of the message drops quickly with time. A reminder read tomorrow is worthless; a text read within minutes does its job.",
       ],
     },
@@ -58,12 +60,14 @@ export const article: Article = {
       heading: "Use it well and it keeps working",
       blocks: [
         "The attention SMS enjoys depends on businesses not abusing it. A few habits protect it:",
-        { list: [
-          "Text only people who agreed to hear from you, and honour STOP replies straight away.",
-          "Keep marketing texts within quiet hours: not before 8 AM or after 9 PM in the recipient's local time.",
-          "Say who you are in every message and keep it short and useful.",
-          "Send less, but send what matters.",
-        ] },
+        {
+          list: [
+            "Text only people who agreed to hear from you, and honour STOP replies straight away.",
+            "Keep marketing texts within quiet hours: not before 8 AM or after 9 PM in the recipient's local time.",
+            "Say who you are in every message and keep it short and useful.",
+            "Send less, but send what matters.",
+          ],
+        },
         "Follow those rules and SMS remains what it has been for decades: the most direct way to reach a customer's pocket.",
       ],
     },

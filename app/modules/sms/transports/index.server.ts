@@ -1,7 +1,7 @@
-import { getEnv } from "../../../utils/env.server.ts";
-import { SimulatorTransport } from "./simulator.server.ts";
-import { SmppTransport } from "./smpp.server.ts";
-import type { ReceiptSink, SmsTransport } from "./types.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { SimulatorTransport } from "#app/modules/sms/transports/simulator.server.ts";
+import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
+import type { ReceiptSink, SmsTransport } from "#app/modules/sms/transports/types.ts";
 
 /** The transport SMS_TRANSPORT names, configured from the environment. */
 export function createTransport(onReceipts: ReceiptSink): SmsTransport {

@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { log } from "../../../utils/log.server.ts";
-import type { ClaimMessages, OutgoingSms, ReceiptSink, SmsTransport, SubmitOutcome } from "./types.ts";
+import { log } from "#app/utils/log.server.ts";
+import type {
+  ClaimMessages,
+  OutgoingSms,
+  ReceiptSink,
+  SmsTransport,
+  SubmitOutcome,
+} from "#app/modules/sms/transports/types.ts";
 
 /** Numbers that make the simulator misbehave on purpose (documented in docs/features.md). */
 export const SIMULATOR_NUMBERS = {
@@ -36,15 +42,23 @@ export class SimulatorTransport implements SmsTransport {
     const now = messages.filter((sms) => sms.to !== SIMULATOR_NUMBERS.slow);
     await Promise.all([
       this.submitGroup(now, claim, outcomes),
-      slow.length > 0 ? this.wait(this.dlrMs * SLOW_FACTOR).then((waited) => this.submitGroup(slow, claim, outcomes, waited)) : null,
+      slow.length > 0
+        ? this.wait(this.dlrMs * SLOW_FACTOR).then((waited) => this.submitGroup(slow, claim, outcomes, waited))
+        : null,
     ]);
     return outcomes;
   }
 
-  private async submitGroup(messages: OutgoingSms[], claim: ClaimMessages, outcomes: Map<number, SubmitOutcome>, running = true) {
+  private async submitGroup(
+    messages: OutgoingSms[],
+    claim: ClaimMessages,
+    outcomes: Map<number, SubmitOutcome>,
+    running = true,
+  ) {
     if (messages.length === 0) return;
     if (this.closed || !running) {
-      for (const sms of messages) outcomes.set(sms.id, { kind: "temporary", reason: "The simulator stopped", acks: [] });
+      for (const sms of messages)
+        outcomes.set(sms.id, { kind: "temporary", reason: "The simulator stopped", acks: [] });
       return;
     }
     const claimed = await claim(messages.map((sms) => sms.id));
@@ -64,7 +78,10 @@ export class SimulatorTransport implements SmsTransport {
         error: undelivered ? "001" : null,
       }));
       // Like a real SMSC's, a receipt that could not be stored is lost here: the message stays Sent.
-      this.later(this.dlrMs, () => void this.onReceipts(receipts).catch((error) => log("error", "sms", "receipt not stored", error)));
+      this.later(
+        this.dlrMs,
+        () => void this.onReceipts(receipts).catch((error) => log("error", "sms", "receipt not stored", error)),
+      );
     }
     return { kind: "accepted", acks };
   }

@@ -189,7 +189,8 @@ function decodeReceipt(body: Buffer, head: Record<string, number>): PDU | null {
     else if (tag === TLV_NETWORK_ERROR_CODE) fields.network_error_code = body.subarray(value, at);
     else return null;
   }
-  if (at !== body.length || fields.receipted_message_id === undefined || fields.message_state === undefined) return null;
+  if (at !== body.length || fields.receipted_message_id === undefined || fields.message_state === undefined)
+    return null;
   return pduOf(fields);
 }
 

@@ -1,8 +1,13 @@
 import smpp, { type PDU, type Session, type ShortMessage } from "smpp";
-import { Coalescer } from "../../../utils/coalescer.server.ts";
-import { log } from "../../../utils/log.server.ts";
-import { deliverSmResp, readHotPdusByHand, submitSm, type SubmitSmFields } from "./smpp-pdu.server.ts";
-import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "../segments.ts";
+import { Coalescer } from "#app/utils/coalescer.server.ts";
+import { log } from "#app/utils/log.server.ts";
+import {
+  deliverSmResp,
+  readHotPdusByHand,
+  submitSm,
+  type SubmitSmFields,
+} from "#app/modules/sms/transports/smpp-pdu.server.ts";
+import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "#app/modules/sms/segments.ts";
 import {
   type ClaimMessages,
   type OutgoingSms,
@@ -12,7 +17,7 @@ import {
   receiptStatus,
   type SmsTransport,
   type SubmitOutcome,
-} from "./types.ts";
+} from "#app/modules/sms/transports/types.ts";
 
 export type SmppOptions = {
   /** smpp://system_id:password@host:port (ssmpp:// for TLS). */
@@ -39,7 +44,8 @@ export type SmppEndpoint = { host: string; port: number; tls: boolean; systemId:
 export function parseSmppUrl(url: string): SmppEndpoint {
   const u = new URL(url);
   const tls = u.protocol === "ssmpp:";
-  if (!tls && u.protocol !== "smpp:") throw new Error(`SMPP_URL must start with smpp:// or ssmpp://, got ${u.protocol}`);
+  if (!tls && u.protocol !== "smpp:")
+    throw new Error(`SMPP_URL must start with smpp:// or ssmpp://, got ${u.protocol}`);
   return {
     host: u.hostname,
     port: Number(u.port || (tls ? 3550 : 2775)),
@@ -118,7 +124,8 @@ export function parseReceipt(pdu: PDU): Receipt | null {
   const text = receiptText(pdu);
   const field = (name: keyof typeof RECEIPT_FIELDS) => RECEIPT_FIELDS[name].exec(text)?.[1];
   const providerId = pdu.receipted_message_id || field("id");
-  const stat = field("stat") ?? (pdu.message_state !== undefined ? MESSAGE_STATES[pdu.message_state] : undefined) ?? "UNKNOWN";
+  const stat =
+    field("stat") ?? (pdu.message_state !== undefined ? MESSAGE_STATES[pdu.message_state] : undefined) ?? "UNKNOWN";
   if (!providerId) return null;
   const status = receiptStatus(stat);
   const err = field("err");
@@ -184,7 +191,11 @@ export class SmppTransport implements SmsTransport {
       ...options,
     };
     this.tokens = options.tps;
-    this.receipts = new Coalescer({ windowMs: RECEIPT_FLUSH_MS, maxBatch: RECEIPT_BATCH_MAX, run: (batch) => this.storeReceipts(batch) });
+    this.receipts = new Coalescer({
+      windowMs: RECEIPT_FLUSH_MS,
+      maxBatch: RECEIPT_BATCH_MAX,
+      run: (batch) => this.storeReceipts(batch),
+    });
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
     readHotPdusByHand();
     this.connect();
@@ -225,7 +236,8 @@ export class SmppTransport implements SmsTransport {
     const parts = group.reduce((n, sms) => n + sms.parts.length, 0);
     const session = await this.acquire(parts);
     if (!session) {
-      for (const sms of group) outcomes.set(sms.id, { kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
+      for (const sms of group)
+        outcomes.set(sms.id, { kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
       return;
     }
     let claimed = new Set<number>();
@@ -455,7 +467,11 @@ export class SmppTransport implements SmsTransport {
       return;
     }
     // Stored a few milliseconds later with the others that came meanwhile: one write per batch.
-    void this.receipts.add({ receipt, session, respond: (status) => session.send(deliverSmResp(pdu.sequence_number, status)) });
+    void this.receipts.add({
+      receipt,
+      session,
+      respond: (status) => session.send(deliverSmResp(pdu.sequence_number, status)),
+    });
   }
 
   /** Stores a batch, then answers every deliver_sm of it (never throws: a failure is answered). */
@@ -469,7 +485,8 @@ export class SmppTransport implements SmsTransport {
       status = ESME_RX_T_APPN;
     }
     const sessions = new Set(batch.map((b) => b.session));
-    for (const session of sessions) corked(session, () => batch.filter((b) => b.session === session).forEach((b) => b.respond(status)));
+    for (const session of sessions)
+      corked(session, () => batch.filter((b) => b.session === session).forEach((b) => b.respond(status)));
     return batch.map(() => undefined);
   }
 

@@ -2,11 +2,15 @@
 // the order and grant its credits, and answer the payment screen.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href, redirect } from "react-router";
-import { clock } from "../../../utils/clock.server.ts";
-import { type OrderWithLines, recordPaymentFailure } from "../../../modules/shop/orders.server.ts";
-import { cardSchema } from "../../../modules/payments/card.ts";
-import { fulfil } from "../../../modules/payments/fulfil.server.ts";
-import { CARD_PAYMENTS_NOT_CONFIGURED, chargeTestCard, testCardsAccepted } from "../../../modules/payments/offline.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { type OrderWithLines, recordPaymentFailure } from "#app/modules/shop/orders.server.ts";
+import { cardSchema } from "#app/modules/payments/card.ts";
+import { fulfil } from "#app/modules/payments/fulfil.server.ts";
+import {
+  CARD_PAYMENTS_NOT_CONFIGURED,
+  chargeTestCard,
+  testCardsAccepted,
+} from "#app/modules/payments/offline.server.ts";
 
 const serverCardSchema = cardSchema(() => clock.date());
 
@@ -17,10 +21,14 @@ const HIDDEN_FIELDS = ["cardNumber", "cvc"];
  * Pays a payable order with a posted test card: the errors on the form (400), a decline recorded on
  * the order (402), a refusal when test cards are not accepted here (503, nothing recorded), or a redirect to the confirmation (or failed) page once fulfil() has run.
  */
-export async function testCardPaymentAction(order: Pick<OrderWithLines, "id" | "totalCents" | "currency">, formData: FormData) {
+export async function testCardPaymentAction(
+  order: Pick<OrderWithLines, "id" | "totalCents" | "currency">,
+  formData: FormData,
+) {
   const submission = parseWithZod(formData, { schema: serverCardSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: HIDDEN_FIELDS }), { status: 400 });
-  const fail = (message: string, status: number) => data(submission.reply({ formErrors: [message], hideFields: HIDDEN_FIELDS }), { status });
+  const fail = (message: string, status: number) =>
+    data(submission.reply({ formErrors: [message], hideFields: HIDDEN_FIELDS }), { status });
   try {
     if (!testCardsAccepted()) return fail(CARD_PAYMENTS_NOT_CONFIGURED, 503);
     const charge = chargeTestCard(order, submission.value.cardNumber);
@@ -29,7 +37,11 @@ export async function testCardPaymentAction(order: Pick<OrderWithLines, "id" | "
       return fail(charge.message, 402);
     }
     const result = await fulfil(order.id, charge.id);
-    return redirect(result.status === "confirmed" ? href("/order/orderconfirmed/:id", { id: String(order.id) }) : `${href("/failed")}?orderId=${order.id}`);
+    return redirect(
+      result.status === "confirmed"
+        ? href("/order/orderconfirmed/:id", { id: String(order.id) })
+        : `${href("/failed")}?orderId=${order.id}`,
+    );
   } catch (error) {
     // The spec's message, on the form, with the button usable again: the order is still payable.
     console.error(error);

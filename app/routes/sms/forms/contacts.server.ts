@@ -3,25 +3,31 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { getEnv } from "../../../utils/env.server.ts";
-import { pluralize } from "../../../utils/misc.ts";
-import { notFound } from "../../../utils/responses.server.ts";
-import { redirectWithToast } from "../../../utils/toast.server.ts";
-import { logUnexpected, unexpectedFormFailure } from "../../../utils/unexpected-failure.server.ts";
-import type { SessionUser } from "../../../modules/auth/users.server.ts";
-import { InsufficientCreditsError } from "../../../modules/credits/ledger.server.ts";
-import { QuotaExceededError } from "../../../modules/quotas/quotas.server.ts";
-import { schedulePanelAction } from "./schedule-sms.server.ts";
-import { deleteGroup } from "../../../modules/scheduling/cancel.server.ts";
-import { SCHEDULE_INTENT } from "../../../modules/scheduling/schemas.ts";
-import { createCheckCostSchema } from "../../../modules/sms/schemas.ts";
-import { smsFormConfig } from "../../../modules/sms/config.server.ts";
-import { NOT_ENOUGH_CREDITS, SMS_SEND_ERROR, SMS_SENT } from "./send-sms.server.ts";
-import { queueMessage } from "../../../modules/sms/send.server.ts";
-import { createContact, deleteContact, getContact, updateContact } from "../../../modules/contacts/contacts.server.ts";
-import { DuplicateGroupNameError, DuplicatePhoneError, EmptyGroupError, InactiveContactError, NotFoundError } from "../../../modules/contacts/errors.ts";
-import { startGroupSend } from "../../../modules/contacts/group-send.server.ts";
-import { createGroup, updateGroup } from "../../../modules/contacts/groups.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { pluralize } from "#app/utils/misc.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { logUnexpected, unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
+import type { SessionUser } from "#app/modules/auth/users.server.ts";
+import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
+import { schedulePanelAction } from "#app/routes/sms/forms/schedule-sms.server.ts";
+import { deleteGroup } from "#app/modules/scheduling/cancel.server.ts";
+import { SCHEDULE_INTENT } from "#app/modules/scheduling/schemas.ts";
+import { createCheckCostSchema } from "#app/modules/sms/schemas.ts";
+import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { NOT_ENOUGH_CREDITS, SMS_SEND_ERROR, SMS_SENT } from "#app/routes/sms/forms/send-sms.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { createContact, deleteContact, getContact, updateContact } from "#app/modules/contacts/contacts.server.ts";
+import {
+  DuplicateGroupNameError,
+  DuplicatePhoneError,
+  EmptyGroupError,
+  InactiveContactError,
+  NotFoundError,
+} from "#app/modules/contacts/errors.ts";
+import { startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { createGroup, updateGroup } from "#app/modules/contacts/groups.server.ts";
 import {
   CONTACTS_PATH,
   createContactSchema,
@@ -36,10 +42,14 @@ import {
   readListQuery,
   SEND_PANEL_INTENT,
   TEXT,
-} from "../../../modules/contacts/schemas.ts";
+} from "#app/modules/contacts/schemas.ts";
 
 /** The spec's "Failed to ... ." followed by the reasons, above the form; field errors stay beside their fields. */
-function failed<T>(submission: Submission<T>, headline: string, extra: { field?: string; message: string } | null = null) {
+function failed<T>(
+  submission: Submission<T>,
+  headline: string,
+  extra: { field?: string; message: string } | null = null,
+) {
   const fieldErrors: Record<string, string[]> = {};
   if (extra?.field) fieldErrors[extra.field] = [extra.message];
   const invalid: Record<string, string[] | null> = submission.status === "error" ? (submission.error ?? {}) : {};
@@ -63,16 +73,24 @@ function owned<T>(fn: () => T): T {
   }
 }
 
-export async function createContactAction(formData: FormData, userId: number, listPageOf: (contactId: number) => number) {
+export async function createContactAction(
+  formData: FormData,
+  userId: number,
+  listPageOf: (contactId: number) => number,
+) {
   const submission = parseWithZod(formData, { schema: createContactSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return failed(submission, TEXT.contactCreateFailed);
   const { name, phoneNumber: phone, email, groupIds } = submission.value;
   try {
     const contact = createContact(userId, { name, phone, email, groupIds });
-    return redirectWithToast(listHref(CONTACTS_PATH, { page: listPageOf(contact.id) }), { description: TEXT.contactCreated });
+    return redirectWithToast(listHref(CONTACTS_PATH, { page: listPageOf(contact.id) }), {
+      description: TEXT.contactCreated,
+    });
   } catch (error) {
-    if (error instanceof DuplicatePhoneError) return failed(submission, TEXT.contactCreateFailed, { field: "phoneNumber", message: error.message });
-    if (error instanceof QuotaExceededError) return failed(submission, TEXT.contactCreateFailed, { message: error.message });
+    if (error instanceof DuplicatePhoneError)
+      return failed(submission, TEXT.contactCreateFailed, { field: "phoneNumber", message: error.message });
+    if (error instanceof QuotaExceededError)
+      return failed(submission, TEXT.contactCreateFailed, { message: error.message });
     if (error instanceof NotFoundError) throw notFound();
     return unexpectedFormFailure(submission, TEXT.contactCreateError, error);
   }
@@ -84,8 +102,10 @@ export async function createGroupAction(formData: FormData, userId: number) {
   try {
     createGroup(userId, { name: submission.value.groupName, description: submission.value.description });
   } catch (error) {
-    if (error instanceof DuplicateGroupNameError) return failed(submission, TEXT.groupCreateFailed, { field: "groupName", message: error.message });
-    if (error instanceof QuotaExceededError) return failed(submission, TEXT.groupCreateFailed, { message: error.message });
+    if (error instanceof DuplicateGroupNameError)
+      return failed(submission, TEXT.groupCreateFailed, { field: "groupName", message: error.message });
+    if (error instanceof QuotaExceededError)
+      return failed(submission, TEXT.groupCreateFailed, { message: error.message });
     return unexpectedFormFailure(submission, TEXT.groupCreateError, error);
   }
   return redirectWithToast(GROUPS_PATH, { description: TEXT.groupCreated });
@@ -134,7 +154,8 @@ export async function contactsListAction(request: Request, user: SessionUser) {
   const userId = user.id;
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (intent === "delete") return deleteIntent(formData, request, CONTACTS_PATH, (id) => deleteContact(userId, id), {
+  if (intent === "delete")
+    return deleteIntent(formData, request, CONTACTS_PATH, (id) => deleteContact(userId, id), {
       deleted: TEXT.contactDeleted,
       failed: TEXT.contactDeleteError,
     });
@@ -154,9 +175,15 @@ export async function contactsListAction(request: Request, user: SessionUser) {
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const contact = getContact(userId, submission.value.id);
     if (!contact) throw notFound();
-    if (!contact.status) return data(submission.reply({ formErrors: [new InactiveContactError().message] }), { status: 400 });
+    if (!contact.status)
+      return data(submission.reply({ formErrors: [new InactiveContactError().message] }), { status: 400 });
     try {
-      await queueMessage(userId, { to: contact.phone, body: submission.value.message, source: "web", contactId: contact.id });
+      await queueMessage(userId, {
+        to: contact.phone,
+        body: submission.value.message,
+        source: "web",
+        contactId: contact.id,
+      });
     } catch (error) {
       if (!(error instanceof InsufficientCreditsError)) return unexpectedFormFailure(submission, SMS_SEND_ERROR, error);
       return data(submission.reply({ formErrors: creditsShort(error, "This message") }), { status: 400 });
@@ -170,7 +197,8 @@ export async function contactsListAction(request: Request, user: SessionUser) {
     const updated = owned(() => updateContact(userId, id, { name, phone, email, groupIds, status: active }));
     if (!updated) throw notFound();
   } catch (error) {
-    if (error instanceof DuplicatePhoneError) return failed(submission, TEXT.contactUpdateFailed, { field: "phoneNumber", message: error.message });
+    if (error instanceof DuplicatePhoneError)
+      return failed(submission, TEXT.contactUpdateFailed, { field: "phoneNumber", message: error.message });
     throw error;
   }
   return redirectWithToast(backToList(request, CONTACTS_PATH), { description: TEXT.contactUpdated });
@@ -184,13 +212,19 @@ export async function groupsListAction(request: Request, user: SessionUser) {
   const userId = user.id;
   const formData = await request.formData();
   const intent = formData.get("intent");
-  if (intent === "delete") return deleteIntent(formData, request, GROUPS_PATH, (id) => deleteGroup(userId, id), {
+  if (intent === "delete")
+    return deleteIntent(formData, request, GROUPS_PATH, (id) => deleteGroup(userId, id), {
       deleted: TEXT.groupDeleted,
       failed: TEXT.groupDeleteError,
     });
   if (intent === SEND_PANEL_INTENT.check) return checkCost(formData);
   if (intent === SCHEDULE_INTENT.schedule) {
-    return schedulePanelAction(formData, user, (id) => ({ kind: "group", groupId: id }), backToList(request, GROUPS_PATH));
+    return schedulePanelAction(
+      formData,
+      user,
+      (id) => ({ kind: "group", groupId: id }),
+      backToList(request, GROUPS_PATH),
+    );
   }
   if (intent === SEND_PANEL_INTENT.send) {
     const submission = parseWithZod(formData, { schema: createPanelSendSchema(getEnv().SMS_MAX_SEGMENTS) });
@@ -205,9 +239,14 @@ export async function groupsListAction(request: Request, user: SessionUser) {
         return data(submission.reply({ formErrors: [error.message] }), { status: 400 });
       }
       if (error instanceof InsufficientCreditsError) {
-        return data(submission.reply({ formErrors: creditsShort(error, "Sending this message to every active contact of the group") }), {
-          status: 400,
-        });
+        return data(
+          submission.reply({
+            formErrors: creditsShort(error, "Sending this message to every active contact of the group"),
+          }),
+          {
+            status: 400,
+          },
+        );
       }
       if (error instanceof NotFoundError) throw notFound();
       return unexpectedFormFailure(submission, SMS_SEND_ERROR, error);
@@ -219,7 +258,8 @@ export async function groupsListAction(request: Request, user: SessionUser) {
   try {
     if (!updateGroup(userId, id, { name: groupName, description })) throw notFound();
   } catch (error) {
-    if (error instanceof DuplicateGroupNameError) return failed(submission, TEXT.groupUpdateFailed, { field: "groupName", message: error.message });
+    if (error instanceof DuplicateGroupNameError)
+      return failed(submission, TEXT.groupUpdateFailed, { field: "groupName", message: error.message });
     throw error;
   }
   return redirectWithToast(backToList(request, GROUPS_PATH), { description: TEXT.groupUpdated });

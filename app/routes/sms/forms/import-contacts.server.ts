@@ -2,22 +2,31 @@
 // it with a column mapping. Answers with a redirect (and toast) or the errors for the screen.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { getEnv } from "../../../utils/env.server.ts";
-import { pluralize } from "../../../utils/misc.ts";
-import { hit, type Limit } from "../../../utils/rate-limit.server.ts";
-import { notFound } from "../../../utils/responses.server.ts";
-import { redirectWithToast } from "../../../utils/toast.server.ts";
-import { PayloadTooLargeError, readFormDataWithLimit } from "../../../utils/upload.server.ts";
-import { QuotaExceededError } from "../../../modules/quotas/quotas.server.ts";
-import { NotFoundError } from "../../../modules/contacts/errors.ts";
-import { describeImport, IMPORT_PATH, ImportMappingSchema } from "../../../modules/contacts/import.ts";
-import { discardImportUpload, ImportFileError, runImport, saveImportUpload } from "../../../modules/contacts/import.server.ts";
-import { CONTACTS_PATH } from "../../../modules/contacts/schemas.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { pluralize } from "#app/utils/misc.ts";
+import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { PayloadTooLargeError, readFormDataWithLimit } from "#app/utils/upload.server.ts";
+import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
+import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { describeImport, IMPORT_PATH, ImportMappingSchema } from "#app/modules/contacts/import.ts";
+import {
+  discardImportUpload,
+  ImportFileError,
+  runImport,
+  saveImportUpload,
+} from "#app/modules/contacts/import.server.ts";
+import { CONTACTS_PATH } from "#app/modules/contacts/schemas.ts";
 
 /** The upload form's error, shown beside its file field. */
 type UploadFailure = { uploadError: string };
 
-const uploadsPerHour = (): Limit => ({ name: "csv-upload", limit: getEnv().CSV_IMPORT_UPLOADS_PER_HOUR, windowMs: 3600_000 });
+const uploadsPerHour = (): Limit => ({
+  name: "csv-upload",
+  limit: getEnv().CSV_IMPORT_UPLOADS_PER_HOUR,
+  windowMs: 3600_000,
+});
 
 async function upload(formData: FormData, userId: number) {
   const fail = (message: string) => data<UploadFailure>({ uploadError: message }, { status: 400 });
@@ -51,7 +60,8 @@ export async function importContactsAction(request: Request, userId: number) {
   try {
     formData = await readFormDataWithLimit(request, getEnv().CSV_IMPORT_MAX_BYTES);
   } catch (error) {
-    if (error instanceof PayloadTooLargeError) return data<UploadFailure>({ uploadError: error.message }, { status: 413 });
+    if (error instanceof PayloadTooLargeError)
+      return data<UploadFailure>({ uploadError: error.message }, { status: 413 });
     throw error;
   }
   const intent = formData.get("intent");

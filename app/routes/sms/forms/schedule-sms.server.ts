@@ -4,19 +4,19 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href } from "react-router";
 import { z } from "zod";
-import { clock } from "../../../utils/clock.server.ts";
-import { pluralize } from "../../../utils/misc.ts";
-import { positiveIntParam } from "../../../utils/params.ts";
-import { notFound } from "../../../utils/responses.server.ts";
-import { canonicalTimeZone, timeZoneNames } from "../../../utils/time-zone.ts";
-import { redirectWithToast } from "../../../utils/toast.server.ts";
-import { setUserTimeZone, type SessionUser } from "../../../modules/auth/users.server.ts";
-import { EmptyGroupError, InactiveContactError, NotFoundError } from "../../../modules/contacts/errors.ts";
-import { InsufficientCreditsError } from "../../../modules/credits/ledger.server.ts";
-import { QuotaExceededError } from "../../../modules/quotas/quotas.server.ts";
-import { smsFormConfig } from "../../../modules/sms/config.server.ts";
-import { checkCost } from "./send-sms.server.ts";
-import { countSegments } from "../../../modules/sms/segments.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { pluralize } from "#app/utils/misc.ts";
+import { positiveIntParam } from "#app/utils/params.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { canonicalTimeZone, timeZoneNames } from "#app/utils/time-zone.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { setUserTimeZone, type SessionUser } from "#app/modules/auth/users.server.ts";
+import { EmptyGroupError, InactiveContactError, NotFoundError } from "#app/modules/contacts/errors.ts";
+import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
+import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { checkCost } from "#app/routes/sms/forms/send-sms.server.ts";
+import { countSegments } from "#app/modules/sms/segments.ts";
 import {
   cancelSchedule,
   createSchedule,
@@ -24,9 +24,13 @@ import {
   ScheduleInputError,
   ScheduleNotFoundError,
   type ScheduleTarget,
-} from "../../../modules/scheduling/schedules.server.ts";
-import type { Repeat } from "../../../modules/scheduling/recurrence.ts";
-import { createSchedulePanelSchema, createScheduleSmsSchema, SCHEDULE_INTENT } from "../../../modules/scheduling/schemas.ts";
+} from "#app/modules/scheduling/schedules.server.ts";
+import type { Repeat } from "#app/modules/scheduling/recurrence.ts";
+import {
+  createSchedulePanelSchema,
+  createScheduleSmsSchema,
+  SCHEDULE_INTENT,
+} from "#app/modules/scheduling/schemas.ts";
 
 export const SMS_SCHEDULED = "SMS scheduled successfully!";
 export const SCHEDULE_FAILED = "Failed to schedule SMS, please check to ensure that you have enough credits";
@@ -57,7 +61,8 @@ type Reply = (options: { formErrors?: string[]; fieldErrors?: Record<string, str
 
 function creditsDetail(error: InsufficientCreditsError, target: ScheduleTarget, message: string): string {
   const balance = `your balance is ${pluralize(error.balance, "credit")}.`;
-  if (target.kind === "phone") return `Each message costs ${pluralize(error.needed, "credit")} when it is sent; ${balance}`;
+  if (target.kind === "phone")
+    return `Each message costs ${pluralize(error.needed, "credit")} when it is sent; ${balance}`;
   const perMessage = countSegments(message).credits;
   return (
     `Each time, sending it to the group's ${pluralize(error.needed / perMessage, "active contact")} costs ` +
@@ -95,7 +100,11 @@ async function createFromForm<V extends FormValue>(
     if (error instanceof InsufficientCreditsError && target) {
       return data(reply({ formErrors: [SCHEDULE_FAILED, creditsDetail(error, target, message)] }), { status: 400 });
     }
-    if (error instanceof EmptyGroupError || error instanceof InactiveContactError || error instanceof QuotaExceededError) {
+    if (
+      error instanceof EmptyGroupError ||
+      error instanceof InactiveContactError ||
+      error instanceof QuotaExceededError
+    ) {
       return data(reply({ formErrors: [error.message] }), { status: 400 });
     }
     if (error instanceof ScheduleInputError) {
@@ -122,10 +131,16 @@ export async function scheduleSmsFormAction(request: Request, user: SessionUser)
   if (formData.get("intent") === SCHEDULE_INTENT.check) return checkCost(formData, config);
   const submission = parseWithZod(formData, { schema: createScheduleSmsSchema({ ...config, now: clock.now() }) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  return createFromForm(submission.value, (o) => submission.reply(o), user, (value) => ({ kind: "phone", to: value.phoneNumber }), {
-    successPath: href("/sms/scheduleSms"),
-    targetField: "phoneNumber",
-  });
+  return createFromForm(
+    submission.value,
+    (o) => submission.reply(o),
+    user,
+    (value) => ({ kind: "phone", to: value.phoneNumber }),
+    {
+      successPath: href("/sms/scheduleSms"),
+      targetField: "phoneNumber",
+    },
+  );
 }
 
 /**
@@ -138,12 +153,20 @@ export async function schedulePanelAction(
   targetOf: (id: number) => ScheduleTarget,
   successPath: string,
 ) {
-  const submission = parseWithZod(formData, { schema: createSchedulePanelSchema({ ...smsFormConfig(), now: clock.now() }) });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  return createFromForm(submission.value, (o) => submission.reply(o), user, (value) => targetOf(value.id), {
-    successPath,
-    targetField: null,
+  const submission = parseWithZod(formData, {
+    schema: createSchedulePanelSchema({ ...smsFormConfig(), now: clock.now() }),
   });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  return createFromForm(
+    submission.value,
+    (o) => submission.reply(o),
+    user,
+    (value) => targetOf(value.id),
+    {
+      successPath,
+      targetField: null,
+    },
+  );
 }
 
 const CancelSchema = z.object({ intent: z.literal("cancel"), id: z.coerce.number().int().positive() });
@@ -162,5 +185,7 @@ export async function cancelScheduleFormAction(request: Request, user: SessionUs
     throw error;
   }
   const page = positiveIntParam(new URL(request.url).searchParams, "page");
-  return redirectWithToast(page ? `${href("/sms/scheduled")}?page=${page}` : href("/sms/scheduled"), { description: SCHEDULE_CANCELLED });
+  return redirectWithToast(page ? `${href("/sms/scheduled")}?page=${page}` : href("/sms/scheduled"), {
+    description: SCHEDULE_CANCELLED,
+  });
 }

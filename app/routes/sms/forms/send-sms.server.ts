@@ -1,13 +1,18 @@
 // The send form's action, shared by /sms/sendSms and /sms/documentation (both show the form).
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { pluralize } from "../../../utils/misc.ts";
-import { redirectWithToast } from "../../../utils/toast.server.ts";
-import { unexpectedFormFailure } from "../../../utils/unexpected-failure.server.ts";
-import { InsufficientCreditsError } from "../../../modules/credits/ledger.server.ts";
-import { createCheckCostSchema, createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "../../../modules/sms/schemas.ts";
-import { smsFormConfig } from "../../../modules/sms/config.server.ts";
-import { queueMessage } from "../../../modules/sms/send.server.ts";
+import { pluralize } from "#app/utils/misc.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
+import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import {
+  createCheckCostSchema,
+  createSendSmsSchema,
+  SEND_INTENT,
+  type SmsFormConfig,
+} from "#app/modules/sms/schemas.ts";
+import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
 
 export const SMS_SENT = "SMS sent successfully!";
 export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure that you have enough credits";
