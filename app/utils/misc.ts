@@ -6,8 +6,11 @@ export function formatDollars(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;
 }
 
+// Made once: constructing a NumberFormat costs microseconds, and the send path formats a count per batch.
+const numberFormat = new Intl.NumberFormat("en-US");
+
 export function formatNumber(n: number): string {
-  return new Intl.NumberFormat("en-US").format(n);
+  return numberFormat.format(n);
 }
 
 /** A date in the given IANA zone, e.g. "2026-11-22 14:05". */
