@@ -48,6 +48,14 @@ module.exports = {
       to: { path: ABOVE_DOMAIN },
     },
     {
+      name: "infrastructure-not-domain",
+      comment:
+        "app/utils and app/queue (environment, clock, logs, Redis, queues) sit under the domain: a domain rule they need is passed in by its owner.",
+      severity: "error",
+      from: { path: "^app/(utils|queue)/" },
+      to: { path: "^(app/modules|app/routes|app/api|app/components|server|worker)/" },
+    },
+    {
       name: "data-not-domain",
       severity: "error",
       comment: "app/db holds schema and connections; the domain builds on it.",

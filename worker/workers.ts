@@ -1,5 +1,5 @@
 import { Worker } from "bullmq";
-import { getQueue, QUEUE_SETTINGS, queueBaseOptions } from "#app/queue/queues.server.ts";
+import { getQueue, queueBaseOptions } from "#app/queue/queues.server.ts";
 import { createWorkerConnection } from "#app/queue/redis.server.ts";
 import { startRedisMemoryWatch } from "#app/queue/redis-memory.server.ts";
 import { log } from "#app/utils/log.server.ts";
@@ -56,7 +56,7 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
       connection: createWorkerConnection(),
       concurrency: definition.concurrency,
       // The queue's repeat strategy too: a worker schedules each job scheduler's next iteration.
-      settings: { ...QUEUE_SETTINGS[definition.queue], ...definition.settings },
+      settings: definition.settings,
     });
     worker.on("error", (error) => log("error", "worker", `${definition.queue}: ${error.message}`));
     worker.on("failed", (job, error) => {

@@ -1,5 +1,4 @@
 import { Queue, type QueueOptions } from "bullmq";
-import { scheduleRepeatStrategy } from "#app/modules/scheduling/recurrence.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { getRedis, redisForRequest } from "#app/queue/redis.server.ts";
@@ -19,18 +18,16 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export const queueBaseOptions = (): Pick<QueueOptions, "prefix"> => ({ prefix: getEnv().QUEUE_PREFIX });
 
-/** Repeat strategies, for every producer and worker of a queue (upserting a scheduler computes its first run). */
-export const QUEUE_SETTINGS: Partial<Record<QueueName, QueueOptions["settings"]>> = {
-  [QUEUES.smsSchedule]: { repeatStrategy: scheduleRepeatStrategy },
-};
-
 const queues = new Map<QueueName, Queue>();
 
-/** The producer side of a queue, sharing the process's command connection. */
-export function getQueue(name: QueueName): Queue {
+/**
+ * The producer side of a queue, sharing the process's command connection. A queue with a custom
+ * repeat strategy is reached through its owner's accessor, which passes `settings` every time.
+ */
+export function getQueue(name: QueueName, settings?: QueueOptions["settings"]): Queue {
   let queue = queues.get(name);
   if (!queue) {
-    queue = new Queue(name, { ...queueBaseOptions(), connection: getRedis(), settings: QUEUE_SETTINGS[name] });
+    queue = new Queue(name, { ...queueBaseOptions(), connection: getRedis(), settings });
     // Without a listener BullMQ prints every error of the connection, once per queue and retry;
     // the connection reports an outage itself (getRedis), so only other errors are logged here.
     queue.on("error", (error) => {
@@ -46,9 +43,9 @@ export function getQueue(name: QueueName): Queue {
  * adds the job later): while the connection is down it throws RedisUnavailableError at once
  * instead of leaving a person waiting on ioredis's retries (see redisForRequest).
  */
-export function queueForRequest(name: QueueName): Queue {
+export function queueForRequest(name: QueueName, settings?: QueueOptions["settings"]): Queue {
   redisForRequest();
-  return getQueue(name);
+  return getQueue(name, settings);
 }
 
 export async function closeQueues(): Promise<void> {

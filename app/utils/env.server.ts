@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { type CountryCode, isSupportedCountry } from "libphonenumber-js";
 import proxyAddr from "proxy-addr";
 import { z } from "zod";
-import { type CountryCode, isCountryCode } from "#app/modules/sms/phone.ts";
 
 const flag = (fallback: boolean) =>
   z
@@ -104,7 +104,7 @@ const schema = z.object({
     .string()
     .default("US")
     .transform((v) => v.toUpperCase())
-    .refine(isCountryCode, "must be a two-letter country code (ISO 3166-1), e.g. US or GB")
+    .refine(isSupportedCountry, "must be a two-letter country code (ISO 3166-1), e.g. US or GB")
     .transform((v) => v as CountryCode),
   SMS_MAX_SEGMENTS: z.coerce.number().int().min(1).max(255).default(10),
   SMS_TRANSPORT: z.enum(["simulator", "smpp"]).default("simulator"),

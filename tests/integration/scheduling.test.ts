@@ -22,6 +22,7 @@ import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { SimulatorTransport } from "#app/modules/sms/transports/simulator.server.ts";
 import { action as scheduleAction, loader as scheduleLoader } from "#app/routes/sms/schedule-sms.tsx";
 import { action as scheduledAction, loader as scheduledLoader } from "#app/routes/sms/scheduled.tsx";
+import { scheduleQueue } from "#app/modules/scheduling/job-schedulers.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { formatDate, wallTimeAt } from "#app/utils/time-zone.ts";
 import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
@@ -31,7 +32,6 @@ import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from 
 import {
   occurrenceJob,
   scheduleMessages,
-  scheduleQueue,
   scheduleSoon,
   schedulerOf,
   sentOccurrences,

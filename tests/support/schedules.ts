@@ -2,12 +2,10 @@
 import { asc, eq } from "drizzle-orm";
 import { getDb } from "#app/db/client.server.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
+import { scheduleQueue } from "#app/modules/scheduling/job-schedulers.server.ts";
 import { createSchedule, getSchedule, type NewSchedule } from "#app/modules/scheduling/schedules.server.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { waitFor } from "#tests/support/wait.ts";
-
-export const scheduleQueue = () => getQueue(QUEUES.smsSchedule);
 
 export function scheduleMessages(scheduleId: number) {
   return getDb()

@@ -1,4 +1,5 @@
 import { type Job, UnrecoverableError } from "bullmq";
+import { SCHEDULE_QUEUE_SETTINGS } from "#app/modules/scheduling/job-schedulers.server.ts";
 import { reconcileSchedules, runOccurrence } from "#app/modules/scheduling/runner.server.ts";
 import { SmsSchedulePayload } from "#app/queue/payloads.ts";
 import { QUEUES } from "#app/queue/queues.server.ts";
@@ -8,6 +9,7 @@ import type { JobDefinition } from "#worker/job-definition.ts";
 export const smsSchedule: JobDefinition = {
   queue: QUEUES.smsSchedule,
   concurrency: 5,
+  settings: SCHEDULE_QUEUE_SETTINGS,
   async onStart() {
     // Before the first occurrence runs: send what fell due while down, and rebuild lost schedulers.
     await reconcileSchedules({ sync: true });

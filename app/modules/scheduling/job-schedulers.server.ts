@@ -1,8 +1,14 @@
 // The Redis side of schedules: one BullMQ job scheduler per active schedule, id = the schedule's id.
-import type { JobsOptions } from "bullmq";
+import type { JobsOptions, QueueOptions } from "bullmq";
 import type { SmsSchedulePayload } from "#app/queue/payloads.ts";
 import { getQueue, QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
-import { type Recurrence, repeatOptionsOf } from "#app/modules/scheduling/recurrence.ts";
+import { type Recurrence, repeatOptionsOf, scheduleRepeatStrategy } from "#app/modules/scheduling/recurrence.ts";
+
+/** For every producer and worker of the schedule queue: upserting a scheduler computes its first run. */
+export const SCHEDULE_QUEUE_SETTINGS: QueueOptions["settings"] = { repeatStrategy: scheduleRepeatStrategy };
+
+export const scheduleQueue = () => getQueue(QUEUES.smsSchedule, SCHEDULE_QUEUE_SETTINGS);
+const scheduleQueueForRequest = () => queueForRequest(QUEUES.smsSchedule, SCHEDULE_QUEUE_SETTINGS);
 
 const OCCURRENCE_JOB_OPTIONS: JobsOptions = {
   // A failed run (e.g. the database busy) is retried; running an occurrence twice sends it once.
@@ -22,7 +28,7 @@ export function schedulerId(scheduleId: number): string {
  */
 export async function armSchedule(scheduleId: number, rule: Recurrence): Promise<void> {
   const data: SmsSchedulePayload = { v: 1, scheduleId };
-  await queueForRequest(QUEUES.smsSchedule).upsertJobScheduler(schedulerId(scheduleId), repeatOptionsOf(rule), {
+  await scheduleQueueForRequest().upsertJobScheduler(schedulerId(scheduleId), repeatOptionsOf(rule), {
     name: "occurrence",
     data,
     opts: OCCURRENCE_JOB_OPTIONS,
@@ -35,13 +41,13 @@ export async function disarmSchedule(scheduleId: number): Promise<void> {
 }
 
 export async function removeJobSchedulers(ids: string[]): Promise<void> {
-  const queue = queueForRequest(QUEUES.smsSchedule);
+  const queue = scheduleQueueForRequest();
   await Promise.all(ids.map((id) => queue.removeJobScheduler(id)));
 }
 
 /** Whether the schedule's job scheduler is in Redis with the job of its next occurrence. */
 export async function isArmed(scheduleId: number): Promise<boolean> {
-  const queue = getQueue(QUEUES.smsSchedule);
+  const queue = scheduleQueue();
   const scheduler = await queue.getJobScheduler(schedulerId(scheduleId));
   if (!scheduler?.next) return false;
   return (await queue.getJob(`repeat:${schedulerId(scheduleId)}:${scheduler.next}`)) !== undefined;
@@ -49,5 +55,5 @@ export async function isArmed(scheduleId: number): Promise<boolean> {
 
 /** Ids of every job scheduler in Redis. */
 export async function armedScheduleIds(): Promise<string[]> {
-  return (await getQueue(QUEUES.smsSchedule).getJobSchedulers()).map((scheduler) => scheduler.key);
+  return (await scheduleQueue().getJobSchedulers()).map((scheduler) => scheduler.key);
 }

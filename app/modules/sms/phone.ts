@@ -1,5 +1,5 @@
 // Browser-safe: forms validate phone numbers with these in the browser and on the server.
-import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from "libphonenumber-js";
+import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js";
 import { z } from "zod";
 
 export type { CountryCode };
@@ -25,10 +25,6 @@ export function normalizePhone(input: string, defaultCountry: CountryCode): Phon
 
 export function isE164(value: string): boolean {
   return E164.test(value);
-}
-
-export function isCountryCode(value: string): value is CountryCode {
-  return isSupportedCountry(value);
 }
 
 /** A required phone number field that yields E.164. */
