@@ -1,11 +1,5 @@
 // A staging setup: a real SMSC, no Stripe, and ALLOW_TEST_PAYMENTS=1: test cards go through.
-import { describe, expect, it, vi } from "vitest";
-
-vi.hoisted(() => {
-  process.env.SMS_TRANSPORT = "smpp";
-  process.env.SMPP_URL = "smpp://smsgw:secret@127.0.0.1:1";
-  process.env.ALLOW_TEST_PAYMENTS = "1";
-});
+import { describe, expect, it } from "vitest";
 
 import { getDb } from "#app/db/client.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
@@ -16,6 +10,11 @@ import { loader as paymentLoader } from "#app/routes/shop/payment.tsx";
 import { getEnv } from "#app/utils/env.server.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest } from "#tests/support/requests.ts";
 import { addToCart, payWithCard, placeOrder } from "#tests/support/shop.ts";
+
+// Read at the first getEnv(), after the imports (nothing reads the environment at import).
+process.env.SMS_TRANSPORT = "smpp";
+process.env.SMPP_URL = "smpp://smsgw:secret@127.0.0.1:1";
+process.env.ALLOW_TEST_PAYMENTS = "1";
 
 await seedDatabase();
 const [pack] = getDb().select().from(packages).all();

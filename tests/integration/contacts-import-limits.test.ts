@@ -1,6 +1,6 @@
 // CSV import caps: columns, rows and row size refused at the first cell over them, uploads per hour
 // (429 with Retry-After), files waiting per account, and the contact and group quotas on import.
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { listGroupChoices } from "#app/modules/contacts/groups.server.ts";
 import { importContactsAction } from "#app/routes/sms/forms/import-contacts.server.ts";
@@ -14,13 +14,12 @@ import { loader as importLoader } from "#app/routes/sms/import-contacts.tsx";
 import { contactCount } from "#tests/support/contacts.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 
-vi.hoisted(() => {
-  process.env.CSV_IMPORT_MAX_ROWS = "10";
-  process.env.CSV_IMPORT_UPLOADS_PER_HOUR = "4";
-  process.env.QUOTA_PENDING_UPLOADS = "2";
-  process.env.QUOTA_CONTACTS = "3";
-  process.env.QUOTA_GROUPS = "1";
-});
+// Read at the first getEnv(), after the imports (nothing reads the environment at import).
+process.env.CSV_IMPORT_MAX_ROWS = "10";
+process.env.CSV_IMPORT_UPLOADS_PER_HOUR = "4";
+process.env.QUOTA_PENDING_UPLOADS = "2";
+process.env.QUOTA_CONTACTS = "3";
+process.env.QUOTA_GROUPS = "1";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const upload = (userId: number, text: string) =>

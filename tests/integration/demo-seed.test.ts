@@ -1,10 +1,6 @@
 // Full test mode (the simulator and the offline processor) with SEED_DEMO left at "auto": the demo
 // accounts come with a living demo, once, consistent with the ledger.
-import { describe, expect, it, vi } from "vitest";
-
-vi.hoisted(() => {
-  process.env.SEED_DEMO = "auto";
-});
+import { describe, expect, it } from "vitest";
 
 import { getSqlite } from "#app/db/client.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
@@ -19,6 +15,9 @@ import { listSchedules } from "#app/modules/scheduling/schedules.server.ts";
 import { getMessageHistory } from "#app/modules/sms/history.server.ts";
 import { listSupportRequests } from "#app/modules/support/requests.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+
+// Read at the first getEnv(), after the imports (nothing reads the environment at import).
+process.env.SEED_DEMO = "auto";
 
 const first = await seedDatabase();
 const customer = findUserByEmail(DEMO_ACCOUNTS.customer.email)!;

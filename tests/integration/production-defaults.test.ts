@@ -3,13 +3,6 @@
 // from a one-time setup link.
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-vi.hoisted(() => {
-  delete process.env.SEED_DEMO;
-  process.env.SMS_TRANSPORT = "smpp";
-  process.env.SMPP_URL = "smpp://smsgw:secret@127.0.0.1:1";
-  process.env.LOG_LEVEL = "warn";
-});
-
 import { getSqlite } from "#app/db/client.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { packages } from "#app/db/schema/shop.ts";
@@ -33,6 +26,12 @@ import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 import { addToCart, payWithCard, placeOrder } from "#tests/support/shop.ts";
+
+// Read at the first getEnv(), after the imports (nothing reads the environment at import).
+delete process.env.SEED_DEMO;
+process.env.SMS_TRANSPORT = "smpp";
+process.env.SMPP_URL = "smpp://smsgw:secret@127.0.0.1:1";
+process.env.LOG_LEVEL = "warn";
 
 type Reply = { error?: Record<string, string[] | null> };
 

@@ -1,7 +1,7 @@
 // Per-account quotas: the last place is taken, the next one is refused with a message that says what
 // to do (beside the form on the web, quota_exceeded from the REST API), and nothing is created.
 import { count, eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { contactGroups } from "#app/db/schema/contacts.ts";
 import { schedules } from "#app/db/schema/scheduling.ts";
@@ -27,14 +27,13 @@ import {
 import { addToCart } from "#tests/support/shop.ts";
 import { grantCredits } from "#tests/support/sms.ts";
 
-// Small quotas, so each is reached in a few steps; the app reads them once, at first import.
-vi.hoisted(() => {
-  process.env.QUOTA_CONTACTS = "2";
-  process.env.QUOTA_GROUPS = "2";
-  process.env.QUOTA_SCHEDULES = "2";
-  process.env.QUOTA_PENDING_ORDERS = "2";
-});
+// Read at the first getEnv(), after the imports (nothing reads the environment at import).
+process.env.QUOTA_CONTACTS = "2";
+process.env.QUOTA_GROUPS = "2";
+process.env.QUOTA_SCHEDULES = "2";
+process.env.QUOTA_PENDING_ORDERS = "2";
 
+// Small quotas, so each is reached in a few steps; the app reads them once, at first import.
 type Reply = { error?: Record<string, string[] | null> };
 const formErrors = (result: unknown) => dataOf<Reply>(result).error?.[""] ?? [];
 

@@ -9,11 +9,10 @@ import { redisOptions } from "#app/queue/redis.server.ts";
 import { REDIS_MEMORY_WARN_RATIO, redisMemoryCheck } from "#app/queue/redis-memory.server.ts";
 import { type PrivateRedis, startPrivateRedis } from "#server/redis-process.ts";
 
-vi.hoisted(() => {
-  process.env.REDIS_MAXMEMORY = "16mb";
-  // The warning is the subject here: let it through the test's quiet log level.
-  process.env.LOG_LEVEL = "info";
-});
+// Read at the first getEnv(), after the imports (nothing reads the environment at import).
+process.env.REDIS_MAXMEMORY = "16mb";
+// The warning is the subject here: let it through the test's quiet log level.
+process.env.LOG_LEVEL = "info";
 
 const dir = mkdtempSync(join(tmpdir(), "smsgw-redis-memory-"));
 let server: PrivateRedis;

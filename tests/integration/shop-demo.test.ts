@@ -1,10 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
-
-vi.hoisted(() => {
-  process.env.DEMO_MODE = "1";
-});
+import { afterEach, describe, expect, it } from "vitest";
 
 import { getDb } from "#app/db/client.server.ts";
 import { orderLines, packages } from "#app/db/schema/shop.ts";
@@ -20,6 +16,9 @@ import { startWorkers } from "#worker/workers.ts";
 import { createTestUser, dataOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 import { addToCart, call, placeOrder } from "#tests/support/shop.ts";
 import { waitFor } from "#tests/support/wait.ts";
+
+// Read at the first getEnv(), after the imports (nothing reads the environment at import).
+process.env.DEMO_MODE = "1";
 
 type Reply = { error?: Record<string, string[] | null> };
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,11 +1,6 @@
 // The whole send path against a real SMPP server on loopback: queue -> BullMQ -> worker -> SmppTransport
 // -> TestSmsc -> receipts -> SQLite.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-
-vi.hoisted(() => {
-  process.env.SMS_RETRY_DELAY_MS = "50";
-  process.env.SMS_RETRY_ATTEMPTS = "4";
-});
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { getDb } from "#app/db/client.server.ts";
 import { smsPendingReceipts } from "#app/db/schema/sms.ts";
@@ -19,6 +14,10 @@ import { SMPP_STATUS, TestSmsc } from "#tests/support/smpp-server.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, ledgerKeys, messageParts, messageRow, waitForStatus } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
+
+// Read at the first getEnv(), after the imports (nothing reads the environment at import).
+process.env.SMS_RETRY_DELAY_MS = "50";
+process.env.SMS_RETRY_ATTEMPTS = "4";
 
 let smsc: TestSmsc;
 let transport: SmppTransport;
