@@ -51,6 +51,8 @@ const schema = z.object({
   DATA_DIR: z.string().default("./data"),
   REDIS_URL: optionalString,
   QUEUE_PREFIX: z.string().default("smsgw"),
+  // A command on the shared Redis connection unanswered this long fails (a hung Redis); 0: never (decision 080).
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(0).default(2_000),
   SESSION_SECRET: optionalString,
   COOKIE_SECURE: optionalString,
   // Sessions end after this long without a request (idle) or since sign-in (max); admins' sooner.
