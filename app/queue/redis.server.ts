@@ -62,11 +62,14 @@ class SharedRedis extends Redis {
 
   constructor(options: RedisOptions) {
     super({ ...options, replyMapping: "legacy" });
+    // A new connection's handshake was answered.
+    this.on("ready", () => (this.unresponsive = false));
   }
 
   sendCommand(command: Command, stream?: Parameters<Redis["sendCommand"]>[1]): unknown {
     command.promise.catch((error: Error) => {
-      if (error.message === TIMED_OUT) this.markUnresponsive();
+      // Not while reconnecting: that outage is the connection's status (see redisForRequest).
+      if (error.message === TIMED_OUT && this.status === "ready") this.markUnresponsive();
     });
     return super.sendCommand(command, stream);
   }
@@ -81,9 +84,11 @@ class SharedRedis extends Redis {
     );
     const probe = setInterval(() => {
       if (this.status === "end") return clearInterval(probe);
+      if (!this.unresponsive) return clearInterval(probe);
       this.ping().then(
         () => {
           clearInterval(probe);
+          if (!this.unresponsive) return;
           this.unresponsive = false;
           log("info", "redis", "answering again");
         },
