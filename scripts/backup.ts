@@ -2,7 +2,6 @@
 // (docs/operations.md#backups).
 import { resolve } from "node:path";
 import { backupDatabase } from "#app/db/backup.server.ts";
-import { databaseFile } from "#app/db/client.server.ts";
 
 const target = process.argv[2];
 if (!target) {
@@ -12,7 +11,7 @@ if (!target) {
 // npm runs scripts in the project folder; a relative path means the caller's folder.
 const file = resolve(process.env.INIT_CWD ?? process.cwd(), target);
 try {
-  const { bytes, pages } = await backupDatabase(databaseFile(), file);
+  const { bytes, pages } = await backupDatabase(file);
   console.log(`[backup] ${file}: ${(bytes / 1024 / 1024).toFixed(1)} MB, ${pages} pages, checked`);
 } catch (error) {
   console.error(`[backup] failed: ${(error as Error).message}`);

@@ -6,7 +6,6 @@ import { connect } from "node:net";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
 import { installDatabase, processesUsing, verifyDatabase } from "#app/db/backup.server.ts";
-import { closeDb, databaseFile } from "#app/db/client.server.ts";
 import { handOutboxToReconciler } from "#app/modules/sms/reconcile.server.ts";
 import { redisOptions, redisUrlFile } from "#app/queue/redis.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -58,16 +57,17 @@ if (!target) {
 }
 const backup = resolve(process.env.INIT_CWD ?? process.cwd(), target);
 const env = getEnv();
-const database = databaseFile();
 
 // 1. The gateway is stopped: no process has the database open, and nothing answers on its port.
-const holders = processesUsing(database);
+const holders = processesUsing();
 if (holders === undefined)
   say(
     "cannot list the processes that have the database open here (no /proc): make sure the web and every worker are stopped",
   );
 else if (holders.length)
-  refuse(`processes ${holders.join(", ")} have ${database} open: stop the web and every worker first`);
+  refuse(
+    `processes ${holders.join(", ")} have ${resolve(env.DATA_DIR, "app.db")} open: stop the web and every worker first`,
+  );
 if (await portAnswers(env.PORT)) refuse(`something answers on port ${env.PORT} (PORT): stop the gateway first`);
 
 // 2. The backup is whole and is this app's.
@@ -99,10 +99,9 @@ if (!redisDone && existsSync(privateRedisDir)) {
 
 // 4. The backup goes in place; the database it replaces is kept beside it.
 mkdirSync(env.DATA_DIR, { recursive: true });
-const { keptAs } = installDatabase(backup, database);
-say(`${database} is now the backup ${backup} (${check.migrations} migrations applied in it)`);
+const { keptAs } = installDatabase(backup);
+say(`${resolve(env.DATA_DIR, "app.db")} is now the backup ${backup} (${check.migrations} migrations applied in it)`);
 if (keptAs) say(`the database it replaced is kept as ${keptAs}`);
 const waiting = handOutboxToReconciler();
-closeDb();
 if (waiting) say(`${waiting} queued messages go to the workers when they start (the reconciler re-adds their jobs)`);
 say("start the gateway: migrations run, the workers re-add queued messages and schedules from the database");

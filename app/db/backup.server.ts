@@ -2,6 +2,7 @@
 import Database from "better-sqlite3";
 import { copyFileSync, existsSync, readdirSync, readlinkSync, renameSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { databaseFile } from "#app/db/client.server.ts";
 
 /** More pages than any database has: the backup copies everything in one step, under one read snapshot. */
 const ALL_PAGES = 0x7fffffff;
@@ -9,13 +10,13 @@ const ALL_PAGES = 0x7fffffff;
 export type BackupResult = { file: string; bytes: number; pages: number };
 
 /**
- * Copies the database at `source` to `destination` with SQLite's online backup API while other
+ * Copies the database (DATA_DIR/app.db) to `destination` with SQLite's online backup API while other
  * processes keep writing. One step copies every page under one read transaction, so the copy is the
  * database at one commit (WAL: writers go on meanwhile); steps of a few pages would start over at
  * every commit of a busy gateway. The copy goes to a temporary file, is checked, switched to a
  * rollback journal (one self-contained file) and only then renamed into place.
  */
-export async function backupDatabase(source: string, destination: string): Promise<BackupResult> {
+export async function backupDatabase(destination: string, source = databaseFile()): Promise<BackupResult> {
   if (existsSync(destination)) throw new Error(`${destination} exists already; back up to a new file`);
   const partial = `${destination}.partial-${process.pid}`;
   const from = new Database(source, { fileMustExist: true });
@@ -61,9 +62,9 @@ export function verifyDatabase(file: string): Verification {
  * Processes that have the database (or its WAL) open, read from /proc: the web, workers and their
  * checkpoint threads all hold it for their whole life. Undefined where /proc cannot tell (not Linux).
  */
-export function processesUsing(databaseFile: string): number[] | undefined {
+export function processesUsing(database = databaseFile()): number[] | undefined {
   if (!existsSync("/proc/self/fd")) return undefined;
-  const files = new Set([databaseFile, `${databaseFile}-wal`, `${databaseFile}-shm`].map((f) => resolve(f)));
+  const files = new Set([database, `${database}-wal`, `${database}-shm`].map((f) => resolve(f)));
   const users: number[] = [];
   for (const entry of readdirSync("/proc")) {
     const pid = Number(entry);
@@ -87,21 +88,21 @@ export function processesUsing(databaseFile: string): number[] | undefined {
 }
 
 /**
- * Puts a verified backup in place of `databaseFile`. What was there (with its WAL) is kept beside it
+ * Puts a verified backup in place of the database. What was there (with its WAL) is kept beside it
  * as `<name>.before-restore-<time>`, never deleted. The caller has made sure nothing has it open.
  */
-export function installDatabase(backup: string, databaseFile: string, now = new Date()): { keptAs?: string } {
+export function installDatabase(backup: string, database = databaseFile(), now = new Date()): { keptAs?: string } {
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   let keptAs: string | undefined;
   for (const suffix of ["", "-wal", "-shm"]) {
-    if (!existsSync(databaseFile + suffix)) continue;
-    const aside = `${databaseFile}.before-restore-${stamp}${suffix}`;
-    renameSync(databaseFile + suffix, aside);
+    if (!existsSync(database + suffix)) continue;
+    const aside = `${database}.before-restore-${stamp}${suffix}`;
+    renameSync(database + suffix, aside);
     if (suffix === "") keptAs = aside;
   }
   // The backup is one self-contained file (rollback journal) that nothing else has open: a file copy is exact.
-  const incoming = `${databaseFile}.restoring-${process.pid}`;
+  const incoming = `${database}.restoring-${process.pid}`;
   copyFileSync(backup, incoming);
-  renameSync(incoming, databaseFile);
+  renameSync(incoming, database);
   return { keptAs };
 }
