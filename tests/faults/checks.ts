@@ -141,9 +141,14 @@ export function checkInvariants(input: {
     );
 
   checkMessagesAndCredits({ db, messages, users, submits, stripe, kills, inFlight, findings });
-  findings.stats = { requests: plan.length, accepted, refusedForCredits: refused, ...findings.stats };
-  findings.stats.retriedRequests = outcomes.filter((o) => o.attempts > 1).length;
-  findings.stats.replayedAnswers = outcomes.filter((o) => o.replayed).length;
+  findings.stats = {
+    requests: plan.length,
+    accepted,
+    refusedForCredits: refused,
+    retriedRequests: outcomes.filter((o) => o.attempts > 1).length,
+    replayedAnswers: outcomes.filter((o) => o.replayed).length,
+    ...findings.stats,
+  };
 }
 
 /**
