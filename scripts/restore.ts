@@ -9,6 +9,7 @@ import { installDatabase, processesUsing, verifyDatabase } from "#app/db/backup.
 import { handOutboxToReconciler } from "#app/modules/sms/reconcile.server.ts";
 import { redisOptions, redisUrlFile } from "#app/queue/redis.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+import { pluralize } from "#app/utils/misc.ts";
 
 const say = (line: string) => console.log(`[restore] ${line}`);
 function refuse(reason: string): never {
@@ -82,7 +83,9 @@ let redisDone = false;
 if (url) {
   try {
     const deleted = await clearRedis(url, env.QUEUE_PREFIX);
-    say(`Redis: deleted ${deleted} keys under "${env.QUEUE_PREFIX}:"; the next start rebuilds them from the database`);
+    say(
+      `Redis: deleted ${pluralize(deleted, "key")} under "${env.QUEUE_PREFIX}:"; the next start rebuilds them from the database`,
+    );
     redisDone = true;
   } catch (error) {
     if (env.REDIS_URL)
@@ -103,5 +106,6 @@ const { keptAs } = installDatabase(backup);
 say(`${resolve(env.DATA_DIR, "app.db")} is now the backup ${backup} (${check.migrations} migrations applied in it)`);
 if (keptAs) say(`the database it replaced is kept as ${keptAs}`);
 const waiting = handOutboxToReconciler();
-if (waiting) say(`${waiting} queued messages go to the workers when they start (the reconciler re-adds their jobs)`);
+if (waiting)
+  say(`${pluralize(waiting, "queued message")} go to the workers when they start (the reconciler re-adds their jobs)`);
 say("start the gateway: migrations run, the workers re-add queued messages and schedules from the database");

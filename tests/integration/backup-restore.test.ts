@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, expect, it } from "vitest";
 import { getSqlite } from "#app/db/client.server.ts";
+import { getRedis } from "#app/queue/redis.server.ts";
+import { formatNumber } from "#app/utils/misc.ts";
 import { freePort } from "#server/free-port.ts";
 import { checkMessagesAndCredits, Findings } from "#tests/faults/checks.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
@@ -99,9 +101,14 @@ it("backs up during a send burst, restores into a fresh DATA_DIR, and the restor
     WORKER_NICE: "0",
     LOG_LEVEL: "warn",
   };
+  // A job of the database being replaced, left in that deployment's Redis: restore deletes it.
+  const stale = `${restoredEnv.QUEUE_PREFIX}:sms-send:stale`;
+  await getRedis().set(stale, "a job of the replaced database");
   const restored = await run("scripts/restore.ts", [backupFile], restoredEnv);
-  expect(restored.output).toContain(`${inBackup} queued messages go to the workers`);
+  expect(restored.output).toContain(`${formatNumber(inBackup)} queued messages go to the workers`);
+  expect(restored.output).toContain(`deleted 1 key under "${restoredEnv.QUEUE_PREFIX}:"`);
   expect(restored.code).toBe(0);
+  expect(await getRedis().exists(stale)).toBe(0);
 
   const worker = spawn(process.execPath, ["scripts/run.mjs", "worker/index.ts"], {
     env: restoredEnv,

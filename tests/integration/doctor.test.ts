@@ -140,9 +140,12 @@ describe("the checks", () => {
   });
 });
 
-it("npm run doctor exits 1 when something is unsafe, with a line per finding", async () => {
-  const child = spawn(process.execPath, ["scripts/run.mjs", "scripts/doctor.ts"], {
-    env: { ...process.env, ...production, REDIS_URL: process.env.REDIS_URL, SMS_TRANSPORT: "simulator" },
+it("npm run doctor exits 1 when something is unsafe, with a line per finding, reading an env file", async () => {
+  const envFile = join(dataDir, "env");
+  // The units' EnvironmentFile, quoted values and comments as systemd takes them.
+  writeFileSync(envFile, `# production\nSMS_TRANSPORT="simulator"\nREDIS_URL=${process.env.REDIS_URL}\n`);
+  const child = spawn(process.execPath, ["scripts/run.mjs", "scripts/doctor.ts", "--env-file", envFile], {
+    env: { ...process.env, ...production },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let output = "";
