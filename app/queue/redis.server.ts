@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from "ioredis";
+import { type Command, Redis, type RedisOptions } from "ioredis";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -29,10 +29,10 @@ export function redisOptions(url = resolveRedisUrl()): RedisOptions {
   };
 }
 
-let shared: Redis | undefined;
+let shared: SharedRedis | undefined;
 
 /** One line when the connection is lost and one when it is back, instead of ioredis's line per retry. */
-function reportOutages(connection: Redis): Redis {
+function reportOutages<Connection extends Redis>(connection: Connection): Connection {
   let down = false;
   connection.on("error", (error: Error) => {
     if (down) return;
@@ -47,9 +47,68 @@ function reportOutages(connection: Redis): Redis {
   return connection;
 }
 
+const TIMED_OUT = "Command timed out";
+/** While a hung Redis is suspected, a PING this often tells when it answers again. */
+const PROBE_EVERY_MS = 1_000;
+
+/**
+ * The shared connection with REDIS_COMMAND_TIMEOUT_MS on every command. A Redis that stops
+ * answering with its socket open (stopped, swapping) leaves the connection `ready`, so ioredis
+ * never reconnects: the first command to time out marks it unresponsive, requests then go on
+ * without Redis at once (redisForRequest), and a PING clears the mark when Redis answers again.
+ */
+class SharedRedis extends Redis {
+  unresponsive = false;
+
+  constructor(options: RedisOptions) {
+    super({ ...options, replyMapping: "legacy" });
+    // A new connection's handshake was answered.
+    this.on("ready", () => (this.unresponsive = false));
+  }
+
+  sendCommand(command: Command, stream?: Parameters<Redis["sendCommand"]>[1]): unknown {
+    command.promise.catch((error: Error) => {
+      // Not while reconnecting: that outage is the connection's status (see redisForRequest).
+      if (error.message === TIMED_OUT && this.status === "ready") this.markUnresponsive();
+    });
+    return super.sendCommand(command, stream);
+  }
+
+  private markUnresponsive(): void {
+    if (this.unresponsive) return;
+    this.unresponsive = true;
+    log(
+      "warn",
+      "redis",
+      `a command got no answer in ${getEnv().REDIS_COMMAND_TIMEOUT_MS} ms; requests go on without Redis until it answers`,
+    );
+    const probe = setInterval(() => {
+      if (this.status === "end") return clearInterval(probe);
+      if (!this.unresponsive) return clearInterval(probe);
+      this.ping().then(
+        () => {
+          clearInterval(probe);
+          if (!this.unresponsive) return;
+          this.unresponsive = false;
+          log("info", "redis", "answering again");
+        },
+        () => {},
+      );
+    }, PROBE_EVERY_MS);
+    probe.unref();
+  }
+}
+
 /** The process-wide command connection (rate limits, counters, queue producers). */
 export function getRedis(): Redis {
-  shared ??= reportOutages(new Redis({ ...redisOptions(), maxRetriesPerRequest: 3, enableAutoPipelining: true }));
+  shared ??= reportOutages(
+    new SharedRedis({
+      ...redisOptions(),
+      maxRetriesPerRequest: 3,
+      enableAutoPipelining: true,
+      commandTimeout: getEnv().REDIS_COMMAND_TIMEOUT_MS || undefined,
+    }),
+  );
   return shared;
 }
 
@@ -72,13 +131,15 @@ export function logRedisFailure(level: "warn" | "error", scope: string, message:
  * The shared connection, for a request that can go on without Redis: while the connection is down
  * this throws RedisUnavailableError at once. A command sent meanwhile would wait in ioredis's
  * offline queue until it gives up (maxRetriesPerRequest: seconds, once its reconnect delays have
- * grown) with a person or an API client waiting on the answer.
+ * grown) with a person or an API client waiting on the answer. Likewise while Redis holds the
+ * socket open without answering (SharedRedis): a request then waits at most one command timeout.
  */
 export function redisForRequest(): Redis {
   const redis = getRedis();
   if (redis.status === "reconnecting" || redis.status === "close" || redis.status === "end") {
     throw new RedisUnavailableError(redis.status);
   }
+  if (shared?.unresponsive) throw new RedisUnavailableError("not answering");
   return redis;
 }
 

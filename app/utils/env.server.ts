@@ -44,6 +44,11 @@ const trustProxy = z
     return addresses;
   });
 
+/** A number of days, or unset (keep forever). */
+const retentionDays = optionalString
+  .transform((v) => (v === undefined ? undefined : Number(v)))
+  .pipe(z.number("must be a whole number of days, 1 or more").int().min(1).optional());
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -51,6 +56,8 @@ const schema = z.object({
   DATA_DIR: z.string().default("./data"),
   REDIS_URL: optionalString,
   QUEUE_PREFIX: z.string().default("smsgw"),
+  // A command on the shared Redis connection unanswered this long fails (a hung Redis); 0: never (decision 080).
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(0).default(2_000),
   SESSION_SECRET: optionalString,
   COOKIE_SECURE: optionalString,
   // Sessions end after this long without a request (idle) or since sign-in (max); admins' sooner.
@@ -155,6 +162,9 @@ const schema = z.object({
   // REST API: the secret that encrypts the revealable copy of every API key; requests per key per minute.
   API_KEY_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  // Finished messages and support requests older than this many days are deleted hourly; unset: kept forever.
+  MESSAGE_RETENTION_DAYS: retentionDays,
+  SUPPORT_RETENTION_DAYS: retentionDays,
 });
 
 /**

@@ -12,6 +12,8 @@ test("an admin finds an account and adds and removes credits with a reason", asy
   await page.getByText("Admin", { exact: true }).click();
   await page.getByRole("link", { name: "Accounts & Credits" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Accounts");
+  // The database's size and the retention (unset: kept forever), above the list.
+  await expect(page.getByTestId("database-size")).toContainText(/^Database: \d+\.\d MB .* messages kept forever/);
   await page.getByLabel("Search").fill(customer.email);
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/\/admin\/users\?q=/);

@@ -71,6 +71,15 @@ export class Findings {
   }
 }
 
+function readMessages(db: Database): MessageRow[] {
+  return db
+    .prepare(
+      `select id, user_id as userId, to_phone as "to", body, segments, credits, status, error, api_ref as apiRef
+       from sms_messages order by id`,
+    )
+    .all() as MessageRow[];
+}
+
 /** Reads the database and the SMSC's log after the run; every violation goes to `findings`. */
 export function checkInvariants(input: {
   db: Database;
@@ -86,13 +95,7 @@ export function checkInvariants(input: {
 }): void {
   const { db, plan, outcomes, users, submits, stripe, kills, inFlight, findings } = input;
 
-  const messages = db
-    .prepare(
-      `select id, user_id as userId, to_phone as "to", body, segments, credits, status, error, api_ref as apiRef
-       from sms_messages order by id`,
-    )
-    .all() as MessageRow[];
-  const byId = new Map(messages.map((m) => [m.id, m]));
+  const messages = readMessages(db);
   const byRef = new Map<string, MessageRow[]>();
   for (const m of messages) {
     const key = `${m.userId}|${m.apiRef}`;
@@ -136,6 +139,38 @@ export function checkInvariants(input: {
       "messages that no accepted request asked for",
       `${messages.length} messages for ${accepted} accepted requests`,
     );
+
+  checkMessagesAndCredits({ db, messages, users, submits, stripe, kills, inFlight, findings });
+  findings.stats = {
+    requests: plan.length,
+    accepted,
+    refusedForCredits: refused,
+    retriedRequests: outcomes.filter((o) => o.attempts > 1).length,
+    replayedAnswers: outcomes.filter((o) => o.replayed).length,
+    ...findings.stats,
+  };
+}
+
+/**
+ * The invariants that need no record of the requests: every part at the SMSC once and for a
+ * message we have, every message final, the ledger exactly what happened, nothing left for a
+ * reconciler. Also checked after a backup is restored (tests/integration/backup-restore.test.ts).
+ */
+export function checkMessagesAndCredits(input: {
+  db: Database;
+  /** Read from the database when not given. */
+  messages?: MessageRow[];
+  users: FaultUser[];
+  submits: RecordedSubmit[];
+  /** The Stripe order of the fault run, when there is one. */
+  stripe?: StripeFacts;
+  kills: { at: number; sessions: number[] }[];
+  inFlight: number;
+  findings: Findings;
+}): void {
+  const { db, users, submits, stripe, kills, inFlight, findings } = input;
+  const messages = input.messages ?? readMessages(db);
+  const byId = new Map(messages.map((m) => [m.id, m]));
 
   // 2. The SMSC's record: each part at most once, to the right number, and only for messages we have.
   const partsSeen = new Map<number, Map<number, RecordedSubmit>>();
@@ -257,7 +292,7 @@ export function checkInvariants(input: {
     if (totals.balance !== totals.grants - totals.debits + totals.refunds + totals.adjustments)
       findings.fail("credits", "balance != grants - debits + refunds", `user ${user.id}`);
     if (totals.balance < 0) findings.fail("credits", "a negative balance", `user ${user.id}: ${totals.balance}`);
-    const expectedGrants = user.granted + (user.id === stripe.userId ? stripe.credits : 0);
+    const expectedGrants = user.granted + (user.id === stripe?.userId ? stripe.credits : 0);
     if (totals.grants !== expectedGrants)
       findings.fail(
         "credits",
@@ -293,15 +328,17 @@ export function checkInvariants(input: {
   }
 
   // 5. The Stripe order: confirmed once, one grant, every delivery of the webhook acknowledged.
-  const order = db.prepare("select status, payment_id as paymentId from orders where id = ?").get(stripe.orderId) as
-    { status: string; paymentId: string | null } | undefined;
-  if (order?.status !== "Confirmed" || order.paymentId !== stripe.intentId)
-    findings.fail("stripe", "the Stripe order is not confirmed by its payment", JSON.stringify(order));
-  const grants = ledger.filter((e) => e.kind === "grant" && e.key === `payment:${stripe.intentId}`);
-  if (grants.length !== 1 || grants[0].amount !== stripe.credits || grants[0].userId !== stripe.userId)
-    findings.fail("stripe", "the Stripe payment was not granted exactly once", JSON.stringify(grants));
-  if (!stripe.webhookStatuses.every((s) => s === 200))
-    findings.fail("stripe", "a webhook delivery was not acknowledged", stripe.webhookStatuses.join(","));
+  if (stripe) {
+    const order = db.prepare("select status, payment_id as paymentId from orders where id = ?").get(stripe.orderId) as
+      { status: string; paymentId: string | null } | undefined;
+    if (order?.status !== "Confirmed" || order.paymentId !== stripe.intentId)
+      findings.fail("stripe", "the Stripe order is not confirmed by its payment", JSON.stringify(order));
+    const grants = ledger.filter((e) => e.kind === "grant" && e.key === `payment:${stripe.intentId}`);
+    if (grants.length !== 1 || grants[0].amount !== stripe.credits || grants[0].userId !== stripe.userId)
+      findings.fail("stripe", "the Stripe payment was not granted exactly once", JSON.stringify(grants));
+    if (!stripe.webhookStatuses.every((s) => s === 200))
+      findings.fail("stripe", "a webhook delivery was not acknowledged", stripe.webhookStatuses.join(","));
+  }
 
   // 6. Nothing left behind for a reconciler.
   const outbox = (db.prepare("select count(*) as n from sms_outbox").get() as { n: number }).n;
@@ -309,11 +346,6 @@ export function checkInvariants(input: {
   const pendingReceipts = (db.prepare("select count(*) as n from sms_pending_receipts").get() as { n: number }).n;
 
   findings.stats = {
-    requests: plan.length,
-    accepted,
-    refusedForCredits: refused,
-    retriedRequests: outcomes.filter((o) => o.attempts > 1).length,
-    replayedAnswers: outcomes.filter((o) => o.replayed).length,
     messages: messages.length,
     parts: messages.reduce((s, m) => s + m.segments, 0),
     statuses: counts,

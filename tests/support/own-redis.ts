@@ -20,6 +20,7 @@ export function ownTestRedis(name: string) {
     process.env.REDIS_URL = server.url;
   });
   afterAll(async () => {
+    server.resume();
     // The app's connections first, so nothing waits on a server that is gone.
     await closeQueues();
     await closeRedis();
@@ -31,6 +32,8 @@ export function ownTestRedis(name: string) {
       return server.url;
     },
     stop: () => server.stop(),
+    pause: () => server.pause(),
+    resume: () => server.resume(),
     /** Starts it again on the same port, empty, like a Redis that lost its data. */
     restart: async () => {
       server = await startTestRedis(dir, server.port);

@@ -41,6 +41,9 @@ export async function startTestRedis(dir: string, port?: number) {
   return {
     url,
     port: listenPort,
+    /** Freezes the server with its sockets open (SIGSTOP), like a hung or swapping Redis; resume() thaws it. */
+    pause: () => child.kill("SIGSTOP"),
+    resume: () => child.kill("SIGCONT"),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));

@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
 import { purgeExpired } from "#app/modules/housekeeping/housekeeping.server.ts";
+import { applyRetention } from "#app/modules/housekeeping/retention.server.ts";
 import { HousekeepingPayload } from "#app/queue/payloads.ts";
 import { QUEUES } from "#app/queue/queues.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
@@ -10,6 +11,6 @@ export const housekeeping: JobDefinition = {
   schedules: [{ id: "hourly-purge", pattern: "0 0 * * * *", data: { v: 1 } }],
   async process(job: Job) {
     HousekeepingPayload.parse(job.data);
-    return purgeExpired();
+    return { ...purgeExpired(), ...(await applyRetention()) };
   },
 };

@@ -272,6 +272,13 @@ export function selectStaleOutboxRows(before: number, limit: number) {
   return selectStaleOutbox().all(before, limit);
 }
 
+const moveOutboxBackStatement = statement("update sms_outbox set due_at = due_at - ?");
+
+/** Moves every outbox row `ms` earlier (a restore: none of their jobs is in the emptied Redis). */
+export function moveOutboxBack(ms: number): number {
+  return moveOutboxBackStatement().run(ms).changes;
+}
+
 /** Looks at an outbox row again after another grace period, counting the requeue. */
 export function postponeOutbox(messageId: number, now: number): void {
   postpone().run(now, messageId);

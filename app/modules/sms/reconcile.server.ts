@@ -8,6 +8,7 @@ import {
   acceptedPartCount,
   deleteOutbox,
   markInterrupted,
+  moveOutboxBack,
   postponeOutbox,
   purgePendingReceipts,
   selectStaleOutboxRows,
@@ -25,6 +26,15 @@ const BATCH = 1_000;
 
 export const INTERRUPTED_REASON =
   "Interrupted while being handed to the carrier, which may or may not have it; not resent, to never send it twice";
+
+/**
+ * After a restore Redis holds none of the outbox's jobs (restore empties it), so waiting out the
+ * grace period would only delay them: every row becomes due for the reconciler's first run at the
+ * next start, a retry's backoff still counted from where it was. Returns the rows.
+ */
+export function handOutboxToReconciler(): number {
+  return inTransaction(() => moveOutboxBack(OUTBOX_GRACE_MS));
+}
 
 export type ReconcileReport = {
   enqueued: number;

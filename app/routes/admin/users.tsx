@@ -7,6 +7,8 @@ import { Pager } from "#app/components/ui/pager.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { searchAccounts } from "#app/modules/credits/accounts.server.ts";
+import { databaseSize } from "#app/modules/health/health.server.ts";
+import { retentionSettings } from "#app/modules/housekeeping/retention.server.ts";
 import { AccountsQuerySchema } from "#app/modules/credits/schemas.ts";
 import { formatDateTime, formatNumber, pluralize } from "#app/utils/misc.ts";
 import type { Route } from "./+types/users";
@@ -24,8 +26,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     total: list.total,
     timeZone: admin.timeZone,
     accounts: list.rows.map((a) => ({ ...a, createdAt: a.createdAt.getTime() })),
+    database: { ...databaseSize(), retention: retentionSettings() },
   };
 }
+
+const formatMegabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const keptFor = (days: number | undefined) => (days ? pluralize(days, "day") : "forever");
 
 function pageHref(q: string, page: number): string {
   const params = new URLSearchParams();
@@ -36,10 +42,14 @@ function pageHref(q: string, page: number): string {
 }
 
 export default function Users({ loaderData }: Route.ComponentProps) {
-  const { q, page, totalPages, total, timeZone, accounts } = loaderData;
+  const { q, page, totalPages, total, timeZone, accounts, database } = loaderData;
   return (
     <div>
       <PageHeader title="Accounts" subtitle="Balances and operator credit grants" />
+      <p className="mb-4 text-sm text-slate-600" data-testid="database-size">
+        Database: {formatMegabytes(database.bytes)} ({formatMegabytes(database.freeBytes)} free inside) · messages kept{" "}
+        {keptFor(database.retention.messageDays)} · support requests kept {keptFor(database.retention.supportDays)}
+      </p>
       {/* A GET form without a page field: a new search starts at page 1. */}
       <Form
         method="get"

@@ -1,0 +1,76 @@
+// MESSAGE_RETENTION_DAYS and SUPPORT_RETENTION_DAYS: old rows go in small batches from the hourly
+// housekeeping job (docs/operations.md#retention, docs/decisions/082-retention.md).
+import { inTransaction } from "#app/db/client.server.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { MESSAGE_STATUSES, type MessageStatus } from "#app/modules/sms/message-status.ts";
+
+/** Rows per delete: each is one short write transaction, and other writers go between two. */
+export const RETENTION_BATCH = 500;
+const DAY_MS = 86_400_000;
+
+// Final statuses only: a message the worker or a receipt may still change stays whatever its age.
+const IN_PROGRESS: readonly MessageStatus[] = ["queued", "submitting", "submitted"];
+const DELETABLE = new Set(MESSAGE_STATUSES.filter((status) => !IN_PROGRESS.includes(status)));
+
+const oldestMessages = statement<[number, number], { id: number; createdAt: number; status: MessageStatus }>(
+  "select id, created_at as createdAt, status from sms_messages where id > ? order by id limit ?",
+);
+// Their parts and outbox rows go with them (foreign keys, on delete cascade); the ledger keeps its entries.
+const deleteMessages = statement("delete from sms_messages where id in (select value from json_each(?))");
+const deleteSupportRequests = statement(
+  `delete from support_requests where id in (
+     select id from support_requests where created_at < ? and mail_status != 'pending' order by id limit ?)`,
+);
+
+const nextTurn = () => new Promise((resume) => setImmediate(resume));
+
+/**
+ * Deletes finished messages created before `days` ago. Walks the table in id order (ids grow with
+ * time) and stops at the first message inside the window, so an hourly run that finds nothing
+ * reads one batch, not the table.
+ */
+export async function purgeOldMessages(days: number, batch = RETENTION_BATCH): Promise<number> {
+  const cutoff = clock.now() - days * DAY_MS;
+  let deleted = 0;
+  for (let after = 0; ;) {
+    const rows = oldestMessages().all(after, batch);
+    const window = rows.findIndex((row) => row.createdAt >= cutoff);
+    const old = (window === -1 ? rows : rows.slice(0, window)).filter((row) => DELETABLE.has(row.status));
+    if (old.length > 0) {
+      const ids = JSON.stringify(old.map((row) => row.id));
+      deleted += inTransaction(() => deleteMessages().run(ids).changes);
+    }
+    if (window !== -1 || rows.length < batch) return deleted;
+    after = rows[rows.length - 1].id;
+    await nextTurn();
+  }
+}
+
+/** Deletes support requests created before `days` ago, except one whose e-mail is still being tried. */
+export async function purgeOldSupportRequests(days: number, batch = RETENTION_BATCH): Promise<number> {
+  const cutoff = clock.now() - days * DAY_MS;
+  let deleted = 0;
+  for (;;) {
+    const changes = inTransaction(() => deleteSupportRequests().run(cutoff, batch).changes);
+    deleted += changes;
+    if (changes < batch) return deleted;
+    await nextTurn();
+  }
+}
+
+/** The retention in days, undefined where rows are kept forever (for the admin's overview). */
+export function retentionSettings(): { messageDays?: number; supportDays?: number } {
+  const { MESSAGE_RETENTION_DAYS, SUPPORT_RETENTION_DAYS } = getEnv();
+  return { messageDays: MESSAGE_RETENTION_DAYS, supportDays: SUPPORT_RETENTION_DAYS };
+}
+
+/** The housekeeping job's retention step: what each setting removed (nothing while it is unset). */
+export async function applyRetention(batch = RETENTION_BATCH): Promise<{ messages: number; supportRequests: number }> {
+  const { MESSAGE_RETENTION_DAYS, SUPPORT_RETENTION_DAYS } = getEnv();
+  return {
+    messages: MESSAGE_RETENTION_DAYS ? await purgeOldMessages(MESSAGE_RETENTION_DAYS, batch) : 0,
+    supportRequests: SUPPORT_RETENTION_DAYS ? await purgeOldSupportRequests(SUPPORT_RETENTION_DAYS, batch) : 0,
+  };
+}

@@ -1,0 +1,19 @@
+// npm run backup -- <file>: a consistent copy of DATA_DIR/app.db, safe while the gateway runs
+// (docs/operations.md#backups).
+import { resolve } from "node:path";
+import { backupDatabase } from "#app/db/backup.server.ts";
+
+const target = process.argv[2];
+if (!target) {
+  console.error("usage: npm run backup -- <file>   (a new file; e.g. /var/backups/smsgw/app-2026-11-26.db)");
+  process.exit(2);
+}
+// npm runs scripts in the project folder; a relative path means the caller's folder.
+const file = resolve(process.env.INIT_CWD ?? process.cwd(), target);
+try {
+  const { bytes, pages } = await backupDatabase(file);
+  console.log(`[backup] ${file}: ${(bytes / 1024 / 1024).toFixed(1)} MB, ${pages} pages, checked`);
+} catch (error) {
+  console.error(`[backup] failed: ${(error as Error).message}`);
+  process.exit(1);
+}

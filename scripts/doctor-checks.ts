@@ -1,0 +1,214 @@
+// The checks of `npm run doctor` (scripts/doctor.ts), apart from printing and exiting so tests can
+// run them on crafted environments with stand-ins for Redis, the disk and the clock.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, statfsSync } from "node:fs";
+import { resolve } from "node:path";
+import { Redis } from "ioredis";
+import { redisOptions } from "#app/queue/redis.server.ts";
+import { type Env, parseEnv } from "#app/utils/env.server.ts";
+
+export type Level = "ok" | "warn" | "unsafe";
+export type Finding = { level: Level; topic: string; message: string };
+
+export type ClockSync = "synchronized" | "not synchronized" | "unknown";
+
+/** What the checks ask the machine; tests give their own. */
+export type Probes = {
+  /** CONFIG GET of the named parameters; throws when Redis does not answer or refuses CONFIG. */
+  redisConfig: (url: string, names: string[]) => Promise<Record<string, string>>;
+  disk: (dir: string) => { freeBytes: number; totalBytes: number };
+  clock: () => ClockSync;
+};
+
+const GB = 1024 ** 3;
+/** Below this much free space in DATA_DIR the database, WAL and backups are at risk. */
+export const MIN_FREE_BYTES = 1 * GB;
+export const LOW_FREE_BYTES = 5 * GB;
+
+export async function diagnose(source: NodeJS.ProcessEnv, probes: Probes = machineProbes): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const add = (level: Level, topic: string, message: string) => findings.push({ level, topic, message });
+
+  let env: Env;
+  try {
+    // As npm start runs it: production unless NODE_ENV says otherwise.
+    env = parseEnv({ NODE_ENV: "production", ...source });
+  } catch (error) {
+    add("unsafe", "configuration", (error as Error).message.replace(/\n\s*/g, " "));
+    return findings;
+  }
+  if (!env.isProduction) add("warn", "NODE_ENV", `is ${env.NODE_ENV}: npm start runs production unless told otherwise`);
+
+  // Secrets: from the environment, or files generated in DATA_DIR that must then be backed up.
+  for (const [name, file] of [
+    ["SESSION_SECRET", "session-secret"],
+    ["API_KEY_SECRET", "api-key-secret"],
+  ] as const) {
+    if (env[name]) {
+      if (name === "SESSION_SECRET" && env[name]!.split(",")[0].trim().length < 32)
+        add("unsafe", name, "is shorter than 32 characters: use e.g. `openssl rand -hex 32`");
+      else add("ok", name, "comes from the environment");
+    } else if (existsSync(resolve(env.DATA_DIR, file)))
+      add("warn", name, `is the generated file ${resolve(env.DATA_DIR, file)}: back it up, or set ${name}`);
+    else
+      add(
+        "warn",
+        name,
+        `is unset: the first start generates ${resolve(env.DATA_DIR, file)}; back it up, or set ${name}`,
+      );
+  }
+
+  // Real SMS and real payments, nothing of test mode.
+  if (env.SMS_TRANSPORT === "simulator")
+    add("unsafe", "SMS_TRANSPORT", "is the simulator: no message reaches a phone (set smpp and SMPP_URL)");
+  else {
+    const smsc = new URL(env.SMPP_URL!.replace(/^s?smpp:/, "http:"));
+    add(
+      "ok",
+      "SMS_TRANSPORT",
+      `smpp to ${smsc.hostname}:${smsc.port || 2775}${env.SMPP_URL!.startsWith("ssmpp:") ? " (TLS)" : ""}`,
+    );
+  }
+  if (!env.STRIPE_SECRET_KEY)
+    add("unsafe", "payments", "no Stripe keys: payments are the offline test-card processor, customers cannot pay");
+  else if (env.STRIPE_SECRET_KEY.startsWith("sk_test_"))
+    add("unsafe", "STRIPE_SECRET_KEY", "is a Stripe test key: nothing is charged");
+  else add("ok", "payments", "Stripe with a live key");
+  if (env.ALLOW_TEST_PAYMENTS) add("unsafe", "ALLOW_TEST_PAYMENTS", "is on: test cards buy real credits");
+  if (env.seedDemo)
+    add("unsafe", "SEED_DEMO", "demo accounts with published passwords are created on an empty database");
+  if (env.DEMO_MODE) add("warn", "DEMO_MODE", "is on: demo notices, package editing off, orders purged after 3 days");
+  if (env.ADMIN_PASSWORD)
+    add("warn", "ADMIN_PASSWORD", "is set: each start resets that admin's password; unset it after the first start");
+
+  // Behind a proxy: cookies only over HTTPS, and client addresses from the proxy's header.
+  if (!env.cookieSecure)
+    add(
+      "unsafe",
+      "COOKIE_SECURE",
+      "is off: session cookies would travel over plain HTTP (serve HTTPS and leave it unset)",
+    );
+  else add("ok", "COOKIE_SECURE", "cookies are Secure (HTTPS only)");
+  const trusted = env.TRUST_PROXY !== 0 && !(Array.isArray(env.TRUST_PROXY) && env.TRUST_PROXY.length === 0);
+  if (!trusted)
+    add(
+      "warn",
+      "TRUST_PROXY",
+      "is 0: behind nginx or Caddy every client has the proxy's address (rate limits, logs); set it to the proxy (loopback or 1)",
+    );
+  else if (env.HOST === "0.0.0.0" || env.HOST === "::")
+    add(
+      "warn",
+      "HOST",
+      `is ${env.HOST} with TRUST_PROXY set: a client reaching the port directly can claim any address; listen on 127.0.0.1 behind the proxy`,
+    );
+  else add("ok", "TRUST_PROXY", `trusts ${JSON.stringify(env.TRUST_PROXY)} on ${env.HOST}`);
+  if (!env.SMTP_URL) add("warn", "SMTP_URL", "is unset: support requests are only in the admin inbox, never e-mailed");
+
+  // Redis: persistence, and never evicting (BullMQ's keys must not vanish).
+  if (!env.REDIS_URL)
+    add("ok", "Redis", "private redis-server under DATA_DIR (append-only file, noeviction), started by npm start");
+  else {
+    try {
+      const config = await probes.redisConfig(env.REDIS_URL, ["appendonly", "save", "maxmemory-policy"]);
+      if (config["maxmemory-policy"] !== "noeviction")
+        add(
+          "unsafe",
+          "Redis",
+          `maxmemory-policy is ${config["maxmemory-policy"]}: Redis may evict queue keys; BullMQ needs noeviction`,
+        );
+      if (config.appendonly !== "yes" && !config.save)
+        add(
+          "warn",
+          "Redis",
+          "has no persistence (appendonly no, save empty): a restart loses the queues until the reconcilers rebuild them",
+        );
+      else if (config.appendonly !== "yes")
+        add(
+          "warn",
+          "Redis",
+          `persists by snapshots only (save ${config.save}): a crash loses the jobs since the last one`,
+        );
+      if (config["maxmemory-policy"] === "noeviction" && config.appendonly === "yes")
+        add("ok", "Redis", "appendonly yes, maxmemory-policy noeviction");
+    } catch (error) {
+      add("unsafe", "Redis", `could not read its configuration at REDIS_URL: ${(error as Error).message}`);
+    }
+  }
+
+  // Free disk where the database lives.
+  try {
+    const { freeBytes, totalBytes } = probes.disk(
+      existsSync(env.DATA_DIR) ? env.DATA_DIR : resolve(env.DATA_DIR, ".."),
+    );
+    const free = `${(freeBytes / GB).toFixed(1)} GB free of ${(totalBytes / GB).toFixed(1)} GB in ${env.DATA_DIR}`;
+    if (freeBytes < MIN_FREE_BYTES) add("unsafe", "disk", `${free}: the database and its WAL may not fit`);
+    else if (freeBytes < LOW_FREE_BYTES || freeBytes < totalBytes / 10) add("warn", "disk", free);
+    else add("ok", "disk", free);
+  } catch (error) {
+    add("warn", "disk", `could not read the free space of ${env.DATA_DIR}: ${(error as Error).message}`);
+  }
+
+  // Schedules, sessions and receipts all read the clock.
+  const clock = probes.clock();
+  if (clock === "synchronized") add("ok", "clock", "synchronized (NTP)");
+  else if (clock === "not synchronized")
+    add(
+      "unsafe",
+      "clock",
+      "not synchronized: schedules fire late or early, sessions end at the wrong time (enable NTP)",
+    );
+  else add("warn", "clock", "cannot tell whether it is synchronized (no timedatectl or chronyc answered): check NTP");
+
+  return findings;
+}
+
+async function readRedisConfig(url: string, names: string[]): Promise<Record<string, string>> {
+  const redis = new Redis({
+    ...redisOptions(url),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 3_000,
+    commandTimeout: 3_000,
+  });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    const config: Record<string, string> = {};
+    for (const name of names) {
+      const [, value] = (await redis.config("GET", name)) as string[];
+      config[name] = value ?? "";
+    }
+    return config;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function clockSync(): ClockSync {
+  const timedatectl = spawnSync("timedatectl", ["show", "-p", "NTPSynchronized", "--value"], { encoding: "utf8" });
+  if (timedatectl.status === 0) return timedatectl.stdout.trim() === "yes" ? "synchronized" : "not synchronized";
+  const chrony = spawnSync("chronyc", ["tracking"], { encoding: "utf8" });
+  if (chrony.status === 0) return /Leap status\s*:\s*Normal/.test(chrony.stdout) ? "synchronized" : "not synchronized";
+  return "unknown";
+}
+
+export const machineProbes: Probes = {
+  redisConfig: readRedisConfig,
+  disk: (dir) => {
+    const stats = statfsSync(dir);
+    return { freeBytes: stats.bavail * stats.bsize, totalBytes: stats.blocks * stats.bsize };
+  },
+  clock: clockSync,
+};
+
+/** Reads a .env-style file's KEY=value lines (no expansion), for `npm run doctor -- --env-file`. */
+export function readEnvFile(file: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const match = /^\s*([A-Z][A-Z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (match) env[match[1]] = match[2].replace(/^(["'])(.*)\1$/, "$2");
+  }
+  return env;
+}

@@ -1,0 +1,126 @@
+// MESSAGE_RETENTION_DAYS and SUPPORT_RETENTION_DAYS with an injected clock: the housekeeping job
+// deletes exactly the finished messages and the support requests older than the window, in
+// batches, and every balance stays what the ledger says. The admin's accounts list shows the
+// database size and the retention.
+import { afterEach, expect, it } from "vitest";
+import { getSqlite } from "#app/db/client.server.ts";
+import { getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
+import { failMessage } from "#app/modules/sms/dispatch.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { submitSupportRequest } from "#app/modules/support/requests.server.ts";
+import { loader as accountsLoader } from "#app/routes/admin/users.tsx";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { housekeeping } from "#worker/jobs/housekeeping.ts";
+import { call, createTestUser, dataOf, makeRequest } from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
+
+const DAY = 86_400_000;
+const now = Date.now();
+afterEach(() => {
+  resetClock();
+  getEnv().MESSAGE_RETENTION_DAYS = undefined;
+  getEnv().SUPPORT_RETENTION_DAYS = undefined;
+});
+
+async function messageAt(userId: number, daysAgo: number, status: "delivered" | "failed" | "queued") {
+  setClock(() => now - daysAgo * DAY);
+  const { id } = await queueMessage(userId, { to: "+12025550170", body: `${daysAgo} days ago` });
+  // Failing refunds through the ledger, as the worker would; delivered is what a receipt leaves.
+  if (status === "failed") failMessage(id, "Refused by the carrier");
+  if (status === "delivered") getSqlite().prepare("update sms_messages set status = 'delivered' where id = ?").run(id);
+  resetClock();
+  return id;
+}
+
+async function requestAt(daysAgo: number) {
+  setClock(() => now - daysAgo * DAY);
+  const saved = await submitSupportRequest({
+    source: "contact",
+    userId: null,
+    name: "Ada",
+    email: "ada@example.com",
+    subject: `${daysAgo} days ago`,
+    message: "Hello there, a question about my account.",
+    ip: `198.51.100.${daysAgo}`,
+  });
+  resetClock();
+  if (saved.status !== "saved") throw new Error(saved.status);
+  return saved.id;
+}
+
+const existing = (table: string, ids: number[]) =>
+  ids.filter((id) => getSqlite().prepare(`select 1 from ${table} where id = ?`).get(id));
+const ledgerRows = (userId: number) =>
+  (getSqlite().prepare("select count(*) as n from credit_ledger where user_id = ?").get(userId) as { n: number }).n;
+const runHousekeeping = () => housekeeping.process({ data: { v: 1 } } as never);
+
+it("deletes finished messages and support requests older than the window, in batches, and the balance stays exact", async () => {
+  const user = await createTestUser();
+  grantCredits(user.id, 20);
+  const oldFinished = [
+    await messageAt(user.id, 45, "delivered"),
+    await messageAt(user.id, 40, "failed"),
+    await messageAt(user.id, 35, "delivered"),
+    await messageAt(user.id, 31, "delivered"),
+    await messageAt(user.id, 31, "failed"),
+  ];
+  // Old but still on its way (a worker or a receipt may change it): kept.
+  const oldQueued = await messageAt(user.id, 33, "queued");
+  const recent = [await messageAt(user.id, 29, "delivered"), await messageAt(user.id, 1, "failed")];
+  const balance = getBalance(user.id);
+  const entries = ledgerRows(user.id);
+  expect(balance).toBe(20 - 8 + 3);
+
+  const oldRequests = [await requestAt(100), await requestAt(91)];
+  const pendingMail = await requestAt(95);
+  getSqlite().prepare("update support_requests set mail_status = 'pending' where id = ?").run(pendingMail);
+  const recentRequest = await requestAt(89);
+
+  getEnv().MESSAGE_RETENTION_DAYS = 30;
+  getEnv().SUPPORT_RETENTION_DAYS = 90;
+  const { applyRetention } = await import("#app/modules/housekeeping/retention.server.ts");
+  // Batches of two: the walk goes on past a batch that is all old, and stops inside the window.
+  expect(await applyRetention(2)).toEqual({ messages: 5, supportRequests: 2 });
+
+  expect(existing("sms_messages", oldFinished)).toEqual([]);
+  expect(existing("sms_messages", [oldQueued, ...recent])).toEqual([oldQueued, ...recent]);
+  expect(getSqlite().prepare("select count(*) as n from sms_outbox where message_id = ?").get(oldQueued)).toEqual({
+    n: 1,
+  });
+  expect(existing("support_requests", oldRequests)).toEqual([]);
+  expect(existing("support_requests", [pendingMail, recentRequest])).toEqual([pendingMail, recentRequest]);
+
+  // The ledger keeps every debit and refund of the deleted messages: the balance is what it was.
+  expect(getBalance(user.id)).toBe(balance);
+  expect(getLedgerSum(user.id)).toBe(balance);
+  expect(ledgerRows(user.id)).toBe(entries);
+
+  // The hourly job does the same, and a second run finds nothing more.
+  expect(await runHousekeeping()).toMatchObject({ messages: 0, supportRequests: 0 });
+  setClock(() => now + 2 * DAY);
+  expect(await runHousekeeping()).toMatchObject({ messages: 1, supportRequests: 1 });
+  expect(existing("sms_messages", recent)).toEqual([recent[1]]);
+  expect(getBalance(user.id)).toBe(balance);
+});
+
+it("shows the database size and the retention to admins on the accounts list", async () => {
+  const admin = await createTestUser("admin");
+  getEnv().MESSAGE_RETENTION_DAYS = 30;
+  const data = dataOf(await call(accountsLoader, makeRequest("/admin/users", { user: admin }))) as {
+    database: { bytes: number; freeBytes: number; retention: { messageDays?: number; supportDays?: number } };
+  };
+  expect(data.database.bytes).toBeGreaterThan(0);
+  expect(data.database.retention).toEqual({ messageDays: 30, supportDays: undefined });
+});
+
+// Last: its old rows would count in the tests above.
+it("unset, nothing is deleted however old", async () => {
+  const user = await createTestUser();
+  grantCredits(user.id, 5);
+  const ids = [await messageAt(user.id, 4000, "delivered"), await messageAt(user.id, 3000, "failed")];
+  const request = await requestAt(4000 / 100);
+  await runHousekeeping();
+  expect(existing("sms_messages", ids)).toEqual(ids);
+  expect(existing("support_requests", [request])).toEqual([request]);
+});
