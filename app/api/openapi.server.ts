@@ -48,6 +48,7 @@ function jsonSchema(schema: z.ZodType): Json {
 export function routeErrorCodes(route: ApiRoute): ApiErrorCode[] {
   const codes = new Set<ApiErrorCode>(route.errors ?? []);
   if (route.auth) codes.add("unauthorized").add("rate_limited");
+  if (route.scope) codes.add("insufficient_scope");
   if (route.query || route.idempotent) codes.add("invalid_request");
   if (route.body)
     for (const code of ["invalid_request", "payload_too_large", "unsupported_media_type", "validation_failed"] as const)
@@ -167,6 +168,7 @@ function operation(route: ApiRoute, names: Map<z.ZodType, string>): Json {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     ...(route.auth ? {} : { security: [] }),
+    ...(route.scope ? { "x-required-scope": route.scope } : {}),
     ...(params.length ? { parameters: params } : {}),
     ...(route.body
       ? {
