@@ -64,7 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
     }
     const recoveryCodes = finishEnrolment(user.id, submission.value.code);
     if (!recoveryCodes) {
-      const reply = submission.reply({ fieldErrors: { code: [WRONG_CODE] }, resetForm: true });
+      const reply = submission.reply({ fieldErrors: { code: [WRONG_CODE] }, hideFields: ["code"] });
       return data({ result: reply, recoveryCodes: null }, 400);
     }
     await forgetTwoFactorAttempts(user.id);

@@ -47,7 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const result = checkSecondFactor(userId, submission.value.code);
   if (result !== "ok")
-    return data(submission.reply({ fieldErrors: { code: [MESSAGES[result]] }, resetForm: true }), { status: 400 });
+    return data(submission.reply({ fieldErrors: { code: [MESSAGES[result]] }, hideFields: ["code"] }), { status: 400 });
   await forgetTwoFactorAttempts(userId);
   const headers = new Headers();
   headers.append("Set-Cookie", await startSession(request, userId));
