@@ -7,20 +7,19 @@ import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { type Limit, giveBack, hit, reset } from "#app/utils/rate-limit.server.ts";
 import { PasswordCheckBusyError, verifyPassword } from "#app/modules/auth/password.server.ts";
-import { lastPasswordAt, markPasswordConfirmed } from "#app/modules/auth/session.server.ts";
 
 /** Five wrong passwords per account in 15 minutes: a stolen session cannot guess its way further. */
 export const CONFIRM_PASSWORD_LIMIT: Limit = { name: "confirm-password", limit: 5, windowMs: 15 * 60_000 };
 
-export async function hasRecentSignIn(request: Request): Promise<boolean> {
-  const at = await lastPasswordAt(request);
-  return at !== null && clock.now() - at < getEnv().RECENT_SIGN_IN_MINUTES * 60_000;
+/** Whether a password typed at `lastPasswordAt` (the session's; see lastPasswordAt) is recent enough. */
+export function isRecentSignIn(lastPasswordAt: number | null): boolean {
+  return lastPasswordAt !== null && clock.now() - lastPasswordAt < getEnv().RECENT_SIGN_IN_MINUTES * 60_000;
 }
 
 export type ConfirmResult = { ok: true } | { ok: false; status: 400 | 429 | 503; error: string };
 
-/** Checks the user's password and, when right, marks the request's session as recently signed in. */
-export async function confirmPassword(request: Request, userId: number, password: string): Promise<ConfirmResult> {
+/** Checks the user's password again, throttled per account; the caller marks the session when it is right. */
+export async function confirmPassword(userId: number, password: string): Promise<ConfirmResult> {
   const attempt = await hit(CONFIRM_PASSWORD_LIMIT, String(userId));
   if (!attempt.allowed) {
     const minutes = Math.ceil(attempt.retryAfterSeconds / 60);
@@ -40,6 +39,5 @@ export async function confirmPassword(request: Request, userId: number, password
     return { ok: false, status: 503, error: error.message };
   }
   await reset(CONFIRM_PASSWORD_LIMIT, String(userId));
-  await markPasswordConfirmed(request);
   return { ok: true };
 }

@@ -7,6 +7,7 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { confirmPassword } from "#app/modules/auth/recent-sign-in.server.ts";
 import { ConfirmPasswordSchema } from "#app/modules/auth/security-schemas.ts";
+import { markPasswordConfirmed } from "#app/modules/auth/session.server.ts";
 import { safeRedirect } from "#app/utils/http.server.ts";
 import type { Route } from "./+types/confirm-password";
 
@@ -21,12 +22,13 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: ConfirmPasswordSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
-  const result = await confirmPassword(request, user.id, submission.value.password);
+  const result = await confirmPassword(user.id, submission.value.password);
   if (!result.ok) {
     return data(submission.reply({ fieldErrors: { password: [result.error] }, hideFields: ["password"] }), {
       status: result.status,
     });
   }
+  await markPasswordConfirmed(request);
   return redirect(safeRedirect(submission.value.returnTo, href("/account/two-factor")));
 }
 

@@ -1,6 +1,6 @@
 import { href, redirect } from "react-router";
-import { hasRecentSignIn } from "#app/modules/auth/recent-sign-in.server.ts";
-import { getSessionUser } from "#app/modules/auth/session.server.ts";
+import { isRecentSignIn } from "#app/modules/auth/recent-sign-in.server.ts";
+import { getSessionUser, lastPasswordAt } from "#app/modules/auth/session.server.ts";
 import { isTwoFactorEnabled } from "#app/modules/auth/two-factor.server.ts";
 import type { SessionUser } from "#app/modules/auth/users.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -30,7 +30,7 @@ export async function requireUser(request: Request): Promise<SessionUser> {
  */
 export async function requireRecentSignIn(request: Request): Promise<SessionUser> {
   const user = await requireUser(request);
-  if (!(await hasRecentSignIn(request)))
+  if (!isRecentSignIn(await lastPasswordAt(request)))
     throw redirect(`${href("/account/confirm-password")}?returnTo=${encodeURIComponent(returnPath(request))}`);
   return user;
 }
