@@ -16,7 +16,7 @@ export const twoFactor = sqliteTable("two_factor", {
   createdAt: createdAt(),
 });
 
-/** Ten single-use codes per user, kept only as SHA-256 (see docs/decisions/071-two-factor-and-recovery-codes.md). */
+/** Ten single-use codes per user, kept only as SHA-256 (docs/decisions/071-two-factor-and-recovery-codes.md). */
 export const recoveryCodes = sqliteTable(
   "recovery_codes",
   {

@@ -3,9 +3,9 @@ import { createdAt, users } from "#app/db/schema/core.ts";
 
 /**
  * A user's API keys, each named and limited to its scopes (space-separated; keys made before
- * scopes existed have all of them: docs/decisions/070-api-key-scopes.md). The key itself is never stored: `key_hash` (SHA-256) finds it, and
- * `key_ciphertext` (AES-256-GCM under API_KEY_SECRET) lets its owner see it again, so a copy of
- * the database alone gives no usable key.
+ * scopes existed have all of them: docs/decisions/070-api-key-scopes.md). The key itself is never
+ * stored: `key_hash` (SHA-256) finds it, and `key_ciphertext` (AES-256-GCM under API_KEY_SECRET)
+ * lets its owner see it again, so a copy of the database alone gives no usable key.
  */
 export const apiKeys = sqliteTable(
   "api_keys",
