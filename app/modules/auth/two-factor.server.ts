@@ -1,7 +1,7 @@
 // Two-factor authentication: a TOTP secret per user (RFC 6238, 30-second codes of 6 digits, as
 // every authenticator app makes them) and ten single-use recovery codes kept as hashes.
 import { hash, randomInt } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { recoveryCodes, twoFactor } from "#app/db/schema/account-security.ts";
@@ -99,7 +99,14 @@ function spendTotpCode(userId: number, code: string, enabled: boolean): boolean 
       tx
         .update(twoFactor)
         .set({ lastStep: step, ...(enabled ? {} : { enabledAt: clock.date() }) })
-        .where(and(eq(twoFactor.userId, userId), eq(twoFactor.secretCiphertext, row.secretCiphertext)))
+        // Conditional: of two requests with the same code at once, one wins.
+        .where(
+          and(
+            eq(twoFactor.userId, userId),
+            eq(twoFactor.secretCiphertext, row.secretCiphertext),
+            or(isNull(twoFactor.lastStep), lt(twoFactor.lastStep, step)),
+          ),
+        )
         .run().changes === 1,
   );
 }
