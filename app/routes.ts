@@ -46,6 +46,10 @@ export default [
   route("sitemap.xml", "routes/content/sitemap.ts"),
   route("robots.txt", "routes/content/robots.ts"),
   route("setup/:token", "routes/auth/setup.tsx"),
+  route("login/two-factor", "routes/auth/login-two-factor.tsx"),
+  route("account/two-factor", "routes/account/two-factor.tsx"),
+  route("account/sessions", "routes/account/sessions.tsx"),
+  route("account/confirm-password", "routes/account/confirm-password.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -18,6 +18,7 @@ import { log } from "#app/utils/log.server.ts";
 import { hit } from "#app/utils/rate-limit.server.ts";
 import { ApiError } from "#app/api/errors.ts";
 import {
+  deleteApiKey,
   findKeyOwner,
   hashApiKey,
   isWellFormedApiKey,
@@ -102,18 +103,25 @@ async function passGates(rateIds: string[]): Promise<Gate[]> {
   });
 }
 
-type Entry = KeyOwner & { epoch: string; loadedAt: number; usedWrittenAt: number };
+type Entry = KeyOwner & { scopeSet: ReadonlySet<string>; epoch: string; loadedAt: number; usedWrittenAt: number };
 const cache = new Map<string, Entry>();
 
 function remember(hash: string, owner: KeyOwner, epoch: string, now: number): Entry {
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-  const entry = { ...owner, epoch, loadedAt: now, usedWrittenAt: owner.lastUsedAt ?? 0 };
+  const entry = {
+    ...owner,
+    scopeSet: new Set(owner.scopes.split(" ")),
+    epoch,
+    loadedAt: now,
+    usedWrittenAt: owner.lastUsedAt ?? 0,
+  };
   cache.set(hash, entry);
   return entry;
 }
 
 export type RateLimit = { limit: number; remaining: number; resetSeconds: number };
-export type Authenticated = { userId: number; rate: RateLimit };
+/** `scopes`: what the key may do (API_SCOPES words); the core compares the route's scope with it. */
+export type Authenticated = { userId: number; scopes: ReadonlySet<string>; rate: RateLimit };
 
 function bearerKey(authorization: string | undefined): string {
   const match = authorization?.match(/^Bearer[ ]+(\S+)\s*$/i);
@@ -154,7 +162,11 @@ export async function authenticate(
     if (!owner) throw invalidKey();
     // Off the hot path: only while Redis is away does the limit hold in this process's memory.
     const counted = await hit({ name: "api", limit: perMinute, windowMs: WINDOW_MS }, rateId);
-    return { userId: owner.userId, rate: withinRate(perMinute, counted.count, counted.retryAfterSeconds) };
+    return {
+      userId: owner.userId,
+      scopes: new Set(owner.scopes.split(" ")),
+      rate: withinRate(perMinute, counted.count, counted.retryAfterSeconds),
+    };
   }
   const { count, ttl, epoch } = gate;
 
@@ -170,7 +182,11 @@ export async function authenticate(
     recordKeyUse(entry.keyId, now);
   }
 
-  return { userId: entry.userId, rate: withinRate(perMinute, count, Math.max(1, Math.ceil(ttl / 1000))) };
+  return {
+    userId: entry.userId,
+    scopes: entry.scopeSet,
+    rate: withinRate(perMinute, count, Math.max(1, Math.ceil(ttl / 1000))),
+  };
 }
 
 /** The rate limit state of a request counted `count` in its window, or a 429 past the limit. */
@@ -201,27 +217,41 @@ export class KeyRevocationError extends Error {
 }
 
 /**
- * Makes a new key for the user; the old one stops working at once in every process. The epoch is
- * replaced before the database (so nothing changes when Redis is down: KeyRevocationError) and
- * again after, which invalidates entries loaded in between.
+ * Changes the keys (`change` returns the hash that stops working, if any) so that the old key is
+ * refused at once in every process. The epoch is replaced before the database (so nothing changes
+ * when Redis is down: KeyRevocationError) and again after, which invalidates entries loaded in between.
  */
-export async function regenerateApiKey(userId: number): Promise<{ key: string; replaced: boolean }> {
+async function revokeEverywhere<T extends { oldHash: string | null }>(userId: number, change: () => T): Promise<T> {
   try {
     await getRedis().set(epochKey(), randomUUID());
   } catch (error) {
     throw new KeyRevocationError(error);
   }
-  const { key, oldHash } = storeNewApiKey(userId);
-  if (oldHash) cache.delete(oldHash);
+  const result = change();
+  if (result.oldHash) cache.delete(result.oldHash);
   try {
     await getRedis().set(epochKey(), randomUUID());
   } catch (error) {
     log(
       "error",
       "api",
-      `API key of user ${userId} replaced, but other processes may accept the old one for ${CACHE_TTL_MS / 1000} s`,
+      `API key of user ${userId} changed, but other processes may accept the old one for ${CACHE_TTL_MS / 1000} s`,
       error,
     );
   }
+  return result;
+}
+
+/**
+ * Makes a new secret for the user's key `keyId` (by default their first key, or a first key with
+ * every scope); the old secret stops working at once in every process.
+ */
+export async function regenerateApiKey(userId: number, keyId?: number): Promise<{ key: string; replaced: boolean }> {
+  const { key, oldHash } = await revokeEverywhere(userId, () => storeNewApiKey(userId, keyId));
   return { key, replaced: oldHash !== null };
+}
+
+/** Deletes the user's key `keyId`; it stops working at once in every process. */
+export async function revokeApiKey(userId: number, keyId: number): Promise<void> {
+  await revokeEverywhere(userId, () => ({ oldHash: deleteApiKey(userId, keyId) }));
 }

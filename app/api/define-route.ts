@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import type { ApiErrorCode } from "#app/api/errors.ts";
 import type { SendBatcher } from "#app/api/send-batcher.server.ts";
+import type { ApiScope } from "#app/modules/api-keys/scopes.ts";
 
 export const API_BASE = "/api/v1";
 
@@ -33,6 +34,8 @@ export type ApiRoute = {
   description?: string;
   /** false: answered without an API key (the OpenAPI document). */
   auth: boolean;
+  /** The scope a key needs here (null only on public routes); without it: 403 insufficient_scope. */
+  scope: ApiScope | null;
   params?: Schema;
   query?: Schema;
   body?: Schema;

@@ -15,6 +15,11 @@ export const API_ERRORS = {
     description:
       "Your account already holds as many of these as its quota allows (contacts, groups, scheduled messages); nothing was created.",
   },
+  insufficient_scope: {
+    status: 403,
+    description:
+      "The API key is valid but lacks the scope this endpoint needs (the operation's x-required-scope); make a key with it on the API Token screen.",
+  },
   not_found: { status: 404, description: "No such resource, or it belongs to another account." },
   method_not_allowed: { status: 405, description: "The path exists but not with this method (see the Allow header)." },
   idempotency_conflict: {

@@ -207,6 +207,8 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
           const authenticated = await authenticate(header(request, "authorization"), perMinute(), apiGate);
           userId = authenticated.userId;
           rate = authenticated.rate;
+          if (route.scope && !authenticated.scopes.has(route.scope))
+            throw new ApiError("insufficient_scope", `This API key lacks the scope ${route.scope}`);
         }
         let parsedParams: unknown = {};
         if (route.params) {

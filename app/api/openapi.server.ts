@@ -48,6 +48,7 @@ function jsonSchema(schema: z.ZodType): Json {
 export function routeErrorCodes(route: ApiRoute): ApiErrorCode[] {
   const codes = new Set<ApiErrorCode>(route.errors ?? []);
   if (route.auth) codes.add("unauthorized").add("rate_limited");
+  if (route.scope) codes.add("insufficient_scope");
   if (route.query || route.idempotent) codes.add("invalid_request");
   if (route.body)
     for (const code of ["invalid_request", "payload_too_large", "unsupported_media_type", "validation_failed"] as const)
@@ -167,6 +168,7 @@ function operation(route: ApiRoute, names: Map<z.ZodType, string>): Json {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     ...(route.auth ? {} : { security: [] }),
+    ...(route.scope ? { "x-required-scope": route.scope } : {}),
     ...(params.length ? { parameters: params } : {}),
     ...(route.body
       ? {
@@ -215,7 +217,7 @@ function build(routes: ApiRoute[], origin: string): Json {
       title: "SMS Gateway API",
       version: "1.0.0",
       description: [
-        "Send SMS and follow their delivery from your own software. Authenticate every request with your API key from the API Token page: `Authorization: Bearer <key>`. Keys never go in a URL.",
+        "Send SMS and follow their delivery from your own software. Authenticate every request with your API key from the API Token page: `Authorization: Bearer <key>`. Keys never go in a URL. Each key has scopes (`messages:send`, `messages:read`, `contacts:manage`); an operation's `x-required-scope` names the one it needs, and a key without it gets 403 `insufficient_scope`.",
         'Requests and answers are JSON. An error answers `{ "error": { "code", "message", "field" } }` with the HTTP status of its code.',
         `Each key may make ${formatNumber(getEnv().API_RATE_LIMIT_PER_MINUTE)} requests a minute; over that the answer is 429 with Retry-After.`,
       ].join("\n\n"),

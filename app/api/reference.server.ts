@@ -31,6 +31,7 @@ type Operation = {
   summary: string;
   description?: string;
   security?: unknown[];
+  "x-required-scope"?: string;
   parameters?: Parameter[];
   requestBody?: { content: { "application/json": { schema: JsonSchema; example?: unknown } } };
   responses: Record<
@@ -49,6 +50,8 @@ export type ReferenceEndpoint = {
   summary: string;
   description: string | null;
   auth: boolean;
+  /** The API key scope this endpoint needs (null: none). */
+  scope: string | null;
   fields: ReferenceField[];
   /** `objects`: the answer is one of these objects, each described once for several endpoints (see `objects`). */
   success: { status: string; description: string; objects: string[]; fields: ReferenceField[] };
@@ -186,6 +189,7 @@ export function apiReference(document: Json, values: Record<string, Record<strin
         summary: operation.summary,
         description: operation.description ?? null,
         auth: operation.security?.length !== 0,
+        scope: operation["x-required-scope"] ?? null,
         fields: [
           ...(operation.parameters ?? []).map((p) => ({
             name: p.name,

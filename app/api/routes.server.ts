@@ -62,6 +62,7 @@ export const API_ROUTES: ApiRoute[] = [
     description:
       "Queues one SMS and charges its credits at once (1 per segment); the same rules as the Send SMS screen apply, and the answer is a Message. With `sendAt` it is scheduled instead, as on the Schedule SMS screen: the answer is a ScheduledMessage with an id such as `sch_7`, which GET /messages/{id} follows (status `scheduled`, then the status of the message it became) and DELETE /messages/{id} cancels until it goes out. Its credits must be there when you schedule it and are charged when it goes out (if they are gone by then, it becomes a failed message). Scheduled messages are not in GET /messages until they go out.",
     auth: true,
+    scope: "messages:send",
     get body() {
       return schemas().SendMessageRequest;
     },
@@ -90,6 +91,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "List your messages",
     description: "Newest first, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
     auth: true,
+    scope: "messages:read",
     query: ListMessagesQuery,
     success: { status: 200, description: "One page of messages.", schema: MessageListSchema },
     example: { query: { limit: 10 } },
@@ -103,6 +105,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "Get one message and its delivery status",
     description: "A message id answers a Message; a scheduled message's id (`sch_...`) answers a ScheduledMessage.",
     auth: true,
+    scope: "messages:read",
     params: MessageIdParams,
     success: { status: 200, description: "The message.", schema: SentOrScheduledSchema },
     errors: ["not_found"],
@@ -118,6 +121,7 @@ export const API_ROUTES: ApiRoute[] = [
     description:
       "Stops a scheduled message (`sch_...`) that has not gone out; nothing is charged. Cancelling it again answers the same. A message that went out cannot be called back: 409.",
     auth: true,
+    scope: "messages:send",
     params: MessageIdParams,
     success: {
       status: 200,
@@ -136,6 +140,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "List your contacts",
     description: "Name A to Z, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
     auth: true,
+    scope: "contacts:manage",
     query: ListContactsQuery,
     success: { status: 200, description: "One page of contacts.", schema: ContactListSchema },
     errors: ["not_found"],
@@ -151,6 +156,7 @@ export const API_ROUTES: ApiRoute[] = [
     description:
       "The same rules as the Create Contact screen: name, phone number and e-mail are required, one contact per phone number. New contacts are active.",
     auth: true,
+    scope: "contacts:manage",
     get body() {
       return schemas().CreateContactRequest;
     },
@@ -167,6 +173,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "List your groups",
     description: "Name A to Z, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
     auth: true,
+    scope: "contacts:manage",
     query: ListGroupsQuery,
     success: { status: 200, description: "One page of groups.", schema: GroupListSchema },
     example: { query: { limit: 10 } },
@@ -180,6 +187,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "Create a group",
     description: "The same rules as the Create Group screen: a name (unique among your groups) and a description.",
     auth: true,
+    scope: "contacts:manage",
     body: CreateGroupRequest,
     success: { status: 201, description: "Created.", schema: GroupSchema },
     errors: ["quota_exceeded"],
@@ -195,6 +203,7 @@ export const API_ROUTES: ApiRoute[] = [
     description:
       "As the Groups screen's Send SMS: the whole cost (active members x segments) must be covered, or nothing is sent (402); a group without contacts, or whose contacts all opted out, is a 422. The messages are then created in the background: follow `statusUrl` until `finished` for the counts, the skipped members and their reasons. An Idempotency-Key makes a retry answer the same group send and send nothing new.",
     auth: true,
+    scope: "messages:send",
     params: GroupIdParams,
     get body() {
       return schemas().GroupSendRequest;
@@ -220,6 +229,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "Follow a group send",
     description: "Its progress while the messages are created, then the final report.",
     auth: true,
+    scope: "messages:read",
     params: GroupSendIdParams,
     success: { status: 200, description: "The group send.", schema: GroupSendSchema },
     errors: ["not_found"],
@@ -237,6 +247,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: "Account",
     summary: "Your credit balance",
     auth: true,
+    scope: "messages:read",
     success: { status: 200, description: "Credits left.", schema: BalanceSchema },
     handle: ({ userId }) => ({ body: { credits: getBalance(userId) } }),
   }),
@@ -247,6 +258,7 @@ export const API_ROUTES: ApiRoute[] = [
     tag: "Reference",
     summary: "This API's OpenAPI 3.1 document",
     auth: false,
+    scope: null,
     success: { status: 200, description: "The OpenAPI document.", schema: OpenApiDocumentSchema },
     // Public and readable from any origin, so API tools can load it straight from the server.
     handle: ({ origin }) => ({

@@ -15,6 +15,7 @@ const controlPanelLinks = [
   { to: "/sms/AccountContacts", label: "Contacts" },
   { to: "/sms/AccountGroups", label: "Groups" },
   { to: href("/sms/apiToken"), label: "API Token (OAuth)" },
+  { to: href("/account/two-factor"), label: "Security" },
   { to: "/order/myorders", label: "Orders" },
   { to: href("/sms/documentation"), label: "API Documentation" },
 ];

@@ -69,6 +69,14 @@ const schema = z.object({
   SESSION_MAX_DAYS: z.coerce.number().int().min(1).default(30),
   ADMIN_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(60),
   ADMIN_SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(12),
+  // Admins must turn on two-factor before any other page; sensitive actions want a sign-in this recent.
+  ADMIN_REQUIRE_2FA: flag(false),
+  RECENT_SIGN_IN_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(10),
   // Argon2 checks (19 MiB each) running at once per process, and how many may wait for one.
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(32),

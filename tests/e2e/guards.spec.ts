@@ -25,6 +25,9 @@ const loginOnly = [
   "/sms/apiToken",
   "/sms/support",
   "/sms/documentation",
+  "/account/two-factor",
+  "/account/sessions",
+  "/account/confirm-password",
 ];
 const adminOnly = [
   "/authorization",

@@ -119,6 +119,8 @@ test("a post from another site to any route with an action is refused and change
     "routes/sms/create-contact.tsx": { name: "Planted", phoneNumber: "+12025550124", email: "planted@example.com" },
     "routes/sms/create-group.tsx": { groupName: "Planted", description: planted.message },
     "routes/sms/api-token.tsx": { intent: "regenerate" },
+    "routes/account/sessions.tsx": { intent: "end-others" },
+    "routes/account/two-factor.tsx": { intent: "disable" },
     "routes/content/support.tsx": planted,
     "routes/content/contact.tsx": { name: stranger.fullName, email: stranger.email, ...planted },
   };

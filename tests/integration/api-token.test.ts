@@ -25,16 +25,21 @@ import {
 } from "#tests/support/requests.ts";
 import { grantCredits } from "#tests/support/sms.ts";
 
-type TokenPage = {
-  apiKey: { masked: string; key: string | null; createdAt: number; lastUsedAt: number | null } | null;
-  show: boolean;
-  confirming: boolean;
-  error: string | null;
+type KeyView = {
+  id: number;
+  name: string;
+  scopes: string[];
+  masked: string | null;
+  key: string | null;
+  createdAt: number;
+  lastUsedAt: number | null;
 };
+type TokenPage = { apiKeys: KeyView[]; confirm: { confirm: string; key: number } | null };
 
 async function tokenPage(user: TestUser, search = "") {
   const result = await call(loader, makeRequest(`/sms/apiToken${search}`, { user }));
-  return { page: dataOf<TokenPage>(result), result };
+  const page = dataOf<TokenPage>(result);
+  return { page, apiKey: page.apiKeys[0] ?? null, result };
 }
 
 async function regenerate(user: TestUser) {
@@ -44,7 +49,7 @@ async function regenerate(user: TestUser) {
 describe("API Token screen", () => {
   it("makes a first key, shows it masked by default and in clear only when asked", async () => {
     const user = await createTestUser();
-    expect((await tokenPage(user)).page).toMatchObject({ apiKey: null, error: null });
+    expect((await tokenPage(user)).page).toMatchObject({ apiKeys: [] });
 
     const made = await regenerate(user);
     expect(locationOf(made)).toBe("/sms/apiToken");
@@ -53,15 +58,19 @@ describe("API Token screen", () => {
     expect(key.startsWith(API_KEY_PREFIX)).toBe(true);
 
     const masked = await tokenPage(user);
-    expect(masked.page.apiKey).toMatchObject({ key: null, lastUsedAt: null });
-    expect(masked.page.apiKey!.masked).toMatch(/^smsgw_live_•+/);
-    expect(masked.page.apiKey!.masked.endsWith(key.slice(-4))).toBe(true);
+    expect(masked.apiKey).toMatchObject({ key: null, lastUsedAt: null, name: "API key" });
+    expect(masked.apiKey!.masked).toMatch(/^smsgw_live_•+/);
+    expect(masked.apiKey!.masked!.endsWith(key.slice(-4))).toBe(true);
     expect(JSON.stringify(masked.page)).not.toContain(key.slice(API_KEY_PREFIX.length, -4));
 
-    const shown = await tokenPage(user, "?show=1");
-    expect(shown.page.apiKey!.key).toBe(key);
+    const id = masked.apiKey!.id;
+    const shown = await tokenPage(user, `?show=${id}`);
+    expect(shown.apiKey!.key).toBe(key);
     expect((shown.result as { init?: ResponseInit }).init?.headers).toMatchObject({ "Cache-Control": "no-store" });
-    expect((await tokenPage(user, "?confirm=regenerate")).page.confirming).toBe(true);
+    expect((await tokenPage(user, `?confirm=regenerate&key=${id}`)).page.confirm).toEqual({
+      confirm: "regenerate",
+      key: id,
+    });
   });
 
   it("regenerates: the old key is refused at once, the new one works, last use is shown", async () => {
@@ -70,7 +79,7 @@ describe("API Token screen", () => {
     await regenerate(user);
     const oldKey = getOwnApiKey(user.id)!.key;
     expect((await callApi("GET", "/api/v1/balance", { key: oldKey })).status).toBe(200);
-    expect((await tokenPage(user)).page.apiKey!.lastUsedAt).toEqual(expect.any(Number));
+    expect((await tokenPage(user)).apiKey!.lastUsedAt).toEqual(expect.any(Number));
 
     expect(statusOf(await regenerate(user))).toBe(302);
     const newKey = getOwnApiKey(user.id)!.key;
@@ -95,9 +104,9 @@ describe("API Token screen", () => {
   it('says "Error fetching user" when the key cannot be read, and a new key mends it', async () => {
     const customer = await apiCustomer();
     getDb().update(apiKeys).set({ keyCiphertext: "v1.AAAA.BBBB.CCCC" }).where(eq(apiKeys.userId, customer.id)).run();
-    expect((await tokenPage(customer)).page).toMatchObject({ apiKey: null, error: "Error fetching user" });
+    expect((await tokenPage(customer)).apiKey).toMatchObject({ masked: null, key: null });
     await regenerate(customer);
-    expect((await tokenPage(customer)).page).toMatchObject({ error: null, apiKey: { key: null } });
+    expect((await tokenPage(customer)).apiKey).toMatchObject({ masked: expect.stringMatching(/^smsgw_live_/) });
   });
 
   it("asks for the login first and takes only its own intent", async () => {

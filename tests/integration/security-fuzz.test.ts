@@ -253,7 +253,36 @@ const ACTIONS: Record<string, ActionSpec> = {
     intents: ["upload", "discard", "import"],
     fields: ["file", "token", "hasHeader", "name", "phone", "email", "group"],
   },
-  "routes/sms/api-token.tsx": { user: "owner", path: () => "/sms/apiToken", intents: ["regenerate"], fields: [] },
+  "routes/sms/api-token.tsx": {
+    user: "owner",
+    path: () => "/sms/apiToken",
+    intents: ["regenerate", "revoke", "create"],
+    fields: ["keyId", "name", "scopes"],
+  },
+  "routes/auth/login-two-factor.tsx": {
+    user: "visitor",
+    path: () => "/login/two-factor",
+    intents: [],
+    fields: ["code", "redirectTo"],
+  },
+  "routes/account/two-factor.tsx": {
+    user: "owner",
+    path: () => "/account/two-factor",
+    intents: ["start", "confirm", "disable", "recovery-codes"],
+    fields: ["code"],
+  },
+  "routes/account/sessions.tsx": {
+    user: "owner",
+    path: () => "/account/sessions",
+    intents: ["end", "end-others"],
+    fields: ["session"],
+  },
+  "routes/account/confirm-password.tsx": {
+    user: "owner",
+    path: () => "/account/confirm-password",
+    intents: [],
+    fields: ["password", "returnTo"],
+  },
   "routes/content/contact.tsx": {
     user: "visitor",
     path: () => "/sms/contact",

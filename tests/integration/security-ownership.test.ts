@@ -11,6 +11,8 @@ import { API_ROUTES } from "#app/api/routes.server.ts";
 import { ErrorSchema } from "#app/api/schemas.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { listOwnApiKeys } from "#app/modules/api-keys/keys.server.ts";
+import { listOwnSessions } from "#app/modules/auth/session.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { call, createTestUser, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
 import {
@@ -37,6 +39,9 @@ const bContact = createContact(b.id, {
   groupIds: [bGroup.id],
 });
 const admin = await createTestUser("admin");
+// A's API key and session, named as A's own pages name them.
+const [aKey] = listOwnApiKeys(a.customer.id);
+const [aSession] = await listOwnSessions(makeRequest("/", { user: a.customer }), a.customer.id);
 
 type Expected = 404 | { redirect: string };
 type Attempt = {
@@ -124,6 +129,12 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
     post("/sms/scheduled", { intent: "cancel", id: String(a.scheduleId) }),
   ],
   "routes/sms/schedule-sms.tsx": (a) => [get(`/sms/scheduleSms?groupId=${a.groupId}`)],
+  "routes/sms/api-token.tsx": () => [
+    get(`/sms/apiToken?show=${aKey.id}`),
+    post("/sms/apiToken", { intent: "regenerate", keyId: String(aKey.id) }),
+    post("/sms/apiToken", { intent: "revoke", keyId: String(aKey.id) }),
+  ],
+  "routes/account/sessions.tsx": () => [post("/account/sessions", { intent: "end", session: aSession.handle })],
   "routes/sms/import-contacts.tsx": (a) => [
     get(`/sms/importContacts?file=${a.importToken}`),
     get(`/sms/importContacts?report=${a.importReportId}`),
@@ -209,7 +220,7 @@ const NOT_IDS = new Set([
   "panel",
   "quantity",
   "redirectTo",
-  "show",
+  "returnTo",
   "confirm",
   "key",
   // A phone number that fills in a form field, validated like typed input when posted.
@@ -228,6 +239,7 @@ const QUERY_IDS: Record<string, string[]> = {
   "routes/sms/account-groups.tsx": ["id", "group", "send"],
   "routes/sms/scheduled.tsx": ["cancel"],
   "routes/sms/schedule-sms.tsx": ["groupId"],
+  "routes/sms/api-token.tsx": ["show"],
   "routes/sms/import-contacts.tsx": ["file", "report"],
   "routes/shop/failed.tsx": ["orderId"],
   "routes/shop/payment.tsx": ["orderId"],

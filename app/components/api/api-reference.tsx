@@ -115,6 +115,11 @@ function Endpoint({ endpoint, objects }: { endpoint: ReferenceEndpoint; objects:
           </p>
         ) : null}
         {endpoint.auth ? null : <p className="mt-1 text-sm text-slate-600">No API key needed.</p>}
+        {endpoint.scope ? (
+          <p className="mt-1 text-sm text-slate-600">
+            Key scope: <code className="font-mono">{endpoint.scope}</code>
+          </p>
+        ) : null}
       </div>
       <Fields fields={endpoint.fields} title="Request" objects={objects} />
       <p className="text-sm text-slate-800">

@@ -39,6 +39,8 @@ export const sessions = sqliteTable(
     // Absolute end; the idle end is last_seen_at (or created_at) plus the role's idle lifetime.
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }),
+    // The last time the password was typed again in this session (recent sign-in, with created_at).
+    reauthenticatedAt: integer("reauthenticated_at", { mode: "timestamp_ms" }),
     ip: text("ip"),
     userAgent: text("user_agent"),
   },

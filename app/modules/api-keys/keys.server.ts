@@ -1,12 +1,13 @@
 // API keys as data: make, hash, encrypt, store and look up. Domain, not app/api: the token page, the seed and the API all use it.
-import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { apiKeys } from "#app/db/schema/api.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
-import { getSecrets } from "#app/utils/env.server.ts";
+import { createSealer } from "#app/utils/sealed.server.ts";
+import { type ApiScope, parseScopes } from "#app/modules/api-keys/scopes.ts";
 
 /** Every key starts with this, so people, logs and secret scanners recognise one. */
 export const API_KEY_PREFIX = "smsgw_live_";
@@ -58,68 +59,123 @@ export function maskApiKey(key: string): string {
   return `${API_KEY_PREFIX}${"•".repeat(16)}${key.slice(-4)}`;
 }
 
-let aesKey: Buffer | undefined;
-function encryptionKey(): Buffer {
-  aesKey ??= Buffer.from(hkdfSync("sha256", getSecrets().apiKey, "smsgw-api-key", "aes-256-gcm", 32));
-  return aesKey;
-}
-
 // The owner's id is authenticated data: a ciphertext copied onto another user's row does not open.
-function encryptKey(userId: number, key: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", encryptionKey(), iv);
-  cipher.setAAD(Buffer.from(`user:${userId}`));
-  const sealed = Buffer.concat([cipher.update(key, "utf8"), cipher.final()]);
-  return ["v1", iv, cipher.getAuthTag(), sealed]
-    .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
-    .join(".");
+const sealer = createSealer("smsgw-api-key");
+const encryptKey = (userId: number, key: string) => sealer.seal(key, `user:${userId}`);
+const decryptKey = (userId: number, stored: string) => sealer.open(stored, `user:${userId}`);
+
+export type OwnApiKey = {
+  id: number;
+  name: string;
+  scopes: ApiScope[];
+  /** Null when it cannot be opened (e.g. API_KEY_SECRET changed): the page says so and offers a new key. */
+  key: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+};
+
+function openRow(row: typeof apiKeys.$inferSelect): OwnApiKey {
+  let key: string | null;
+  try {
+    key = decryptKey(row.userId, row.keyCiphertext);
+  } catch {
+    key = null;
+  }
+  const { id, name, createdAt, lastUsedAt } = row;
+  return { id, name, scopes: parseScopes(row.scopes), key, createdAt, lastUsedAt };
 }
 
-function decryptKey(userId: number, stored: string): string {
-  const [version, iv, tag, sealed] = stored.split(".");
-  if (version !== "v1" || !iv || !tag || !sealed) throw new Error("Unknown API key ciphertext format");
-  const decipher = createDecipheriv("aes-256-gcm", encryptionKey(), Buffer.from(iv, "base64url"));
-  decipher.setAAD(Buffer.from(`user:${userId}`));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(sealed, "base64url")), decipher.final()]).toString("utf8");
+/** The user's keys, oldest first. */
+export function listOwnApiKeys(userId: number): OwnApiKey[] {
+  return getDb().select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(asc(apiKeys.id)).all().map(openRow);
 }
-
-export type OwnApiKey = { key: string; createdAt: Date; lastUsedAt: Date | null };
 
 /**
- * The user's key in clear, or null when they have none yet. Throws when it cannot be opened (e.g.
- * API_KEY_SECRET changed): the page then says so and offers a new key.
+ * The user's first key in clear, or null when they have none yet (the documentation's examples use
+ * it). Throws when it cannot be opened.
  */
-export function getOwnApiKey(userId: number): OwnApiKey | null {
-  const row = getDb().select().from(apiKeys).where(eq(apiKeys.userId, userId)).get();
+export function getOwnApiKey(userId: number): { key: string; createdAt: Date; lastUsedAt: Date | null } | null {
+  const row = getDb().select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(asc(apiKeys.id)).get();
   if (!row) return null;
   return { key: decryptKey(userId, row.keyCiphertext), createdAt: row.createdAt, lastUsedAt: row.lastUsedAt };
 }
 
-/** Replaces the user's key (or makes the first one); the old hash no longer finds anyone. */
-export function storeNewApiKey(userId: number): { key: string; oldHash: string | null } {
+export class ApiKeyNotFoundError extends Error {
+  constructor() {
+    super("No API key with this id in your account");
+    this.name = "ApiKeyNotFoundError";
+  }
+}
+
+export type NewApiKey = { name: string; scopes: readonly ApiScope[] };
+
+/** A new key beside the user's others. */
+export function insertApiKey(userId: number, input: NewApiKey): { id: number; key: string } {
+  const key = generateApiKey();
+  return inTransaction((tx) => {
+    const { id } = tx
+      .insert(apiKeys)
+      .values({
+        userId,
+        keyHash: hashApiKey(key),
+        keyCiphertext: encryptKey(userId, key),
+        name: input.name,
+        scopes: input.scopes.join(" "),
+        createdAt: clock.date(),
+      })
+      .returning({ id: apiKeys.id })
+      .get();
+    return { id, key };
+  });
+}
+
+/**
+ * Replaces key `keyId` (by default the user's first, or makes one with every scope) with a new
+ * secret, keeping its name and scopes; the old hash no longer finds anyone.
+ */
+export function storeNewApiKey(userId: number, keyId?: number): { key: string; oldHash: string | null } {
   const key = generateApiKey();
   const now = clock.date();
   return inTransaction((tx) => {
-    const old = tx.select({ keyHash: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId)).get();
+    const old = tx
+      .select({ id: apiKeys.id, keyHash: apiKeys.keyHash })
+      .from(apiKeys)
+      .where(keyId === undefined ? eq(apiKeys.userId, userId) : and(eq(apiKeys.userId, userId), eq(apiKeys.id, keyId)))
+      .orderBy(asc(apiKeys.id))
+      .get();
+    if (!old && keyId !== undefined) throw new ApiKeyNotFoundError();
     const values = {
       keyHash: hashApiKey(key),
       keyCiphertext: encryptKey(userId, key),
       createdAt: now,
       lastUsedAt: null,
     };
-    tx.insert(apiKeys)
-      .values({ userId, ...values })
-      .onConflictDoUpdate({ target: apiKeys.userId, set: values })
-      .run();
+    if (old) tx.update(apiKeys).set(values).where(eq(apiKeys.id, old.id)).run();
+    else
+      tx.insert(apiKeys)
+        .values({ userId, ...values })
+        .run();
     return { key, oldHash: old?.keyHash ?? null };
   });
 }
 
-export type KeyOwner = { keyId: number; userId: number; lastUsedAt: number | null };
+/** Deletes the user's key `keyId`; its hash, so callers can drop it from caches. */
+export function deleteApiKey(userId: number, keyId: number): string {
+  const deleted = inTransaction((tx) =>
+    tx
+      .delete(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), eq(apiKeys.id, keyId)))
+      .returning({ keyHash: apiKeys.keyHash })
+      .get(),
+  );
+  if (!deleted) throw new ApiKeyNotFoundError();
+  return deleted.keyHash;
+}
+
+export type KeyOwner = { keyId: number; userId: number; lastUsedAt: number | null; scopes: string };
 
 const findByHash = statement<[string], KeyOwner>(
-  "select id as keyId, user_id as userId, last_used_at as lastUsedAt from api_keys where key_hash = ?",
+  "select id as keyId, user_id as userId, last_used_at as lastUsedAt, scopes from api_keys where key_hash = ?",
 );
 
 export function findKeyOwner(hash: string): KeyOwner | undefined {

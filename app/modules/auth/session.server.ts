@@ -1,5 +1,5 @@
 import { hash, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
@@ -131,4 +131,88 @@ export async function endSession(request: Request): Promise<string> {
         .run(),
     );
   return sessionCookie().serialize("", { maxAge: 0 });
+}
+
+export type SessionSummary = {
+  /** Names the session on the page without revealing its stored id (a hash of that id). */
+  handle: string;
+  current: boolean;
+  userAgent: string | null;
+  ip: string | null;
+  createdAt: Date;
+  lastSeenAt: Date;
+};
+
+const handleOf = (storedId: string) => hash("sha256", storedId, "base64url").slice(0, 22);
+
+function ownSessionRows(userId: number) {
+  return getDb().select().from(sessions).where(eq(sessions.userId, userId)).all();
+}
+
+/** The user's sessions, the request's own first, then the most recently used. */
+export async function listOwnSessions(request: Request, userId: number): Promise<SessionSummary[]> {
+  const id = await readSessionId(request);
+  const currentId = id ? hashId(id) : null;
+  return ownSessionRows(userId)
+    .map((row) => ({
+      handle: handleOf(row.id),
+      current: row.id === currentId,
+      userAgent: row.userAgent,
+      ip: row.ip,
+      createdAt: row.createdAt,
+      lastSeenAt: row.lastSeenAt ?? row.createdAt,
+    }))
+    .sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.getTime() - a.lastSeenAt.getTime());
+}
+
+/** Ends the user's session named by `handle`; false when they have none by that name. */
+export function endOwnSession(userId: number, handle: string): boolean {
+  const row = ownSessionRows(userId).find((candidate) => handleOf(candidate.id) === handle);
+  if (!row) return false;
+  inTransaction((tx) =>
+    tx
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), eq(sessions.id, row.id)))
+      .run(),
+  );
+  return true;
+}
+
+/** Ends every session of the user but the request's own; how many ended. */
+export async function endOtherSessions(request: Request, userId: number): Promise<number> {
+  const id = await readSessionId(request);
+  const keep = id ? hashId(id) : "";
+  return inTransaction(
+    (tx) =>
+      tx
+        .delete(sessions)
+        .where(and(eq(sessions.userId, userId), ne(sessions.id, keep)))
+        .run().changes,
+  );
+}
+
+/** When the request's session last proved its password: its sign-in, or a later confirmation. */
+export async function lastPasswordAt(request: Request): Promise<number | null> {
+  const id = await readSessionId(request);
+  if (!id) return null;
+  const row = getDb()
+    .select({ createdAt: sessions.createdAt, reauthenticatedAt: sessions.reauthenticatedAt })
+    .from(sessions)
+    .where(eq(sessions.id, hashId(id)))
+    .get();
+  if (!row) return null;
+  return Math.max(row.createdAt.getTime(), row.reauthenticatedAt?.getTime() ?? 0);
+}
+
+/** Records that the password was just typed again in the request's session. */
+export async function markPasswordConfirmed(request: Request): Promise<void> {
+  const id = await readSessionId(request);
+  if (!id) return;
+  inTransaction((tx) =>
+    tx
+      .update(sessions)
+      .set({ reauthenticatedAt: clock.date() })
+      .where(eq(sessions.id, hashId(id)))
+      .run(),
+  );
 }

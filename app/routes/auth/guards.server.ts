@@ -1,6 +1,9 @@
 import { href, redirect } from "react-router";
-import { getSessionUser } from "#app/modules/auth/session.server.ts";
+import { isRecentSignIn } from "#app/modules/auth/recent-sign-in.server.ts";
+import { getSessionUser, lastPasswordAt } from "#app/modules/auth/session.server.ts";
+import { isTwoFactorEnabled } from "#app/modules/auth/two-factor.server.ts";
 import type { SessionUser } from "#app/modules/auth/users.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
 /** Where to come back to after login: the page itself for GETs, the page's path for posts. */
 function returnPath(request: Request): string {
@@ -14,6 +17,21 @@ function returnPath(request: Request): string {
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (!user) throw redirect(`${href("/login")}?redirectTo=${encodeURIComponent(returnPath(request))}`);
+  if (user.role === "admin" && getEnv().ADMIN_REQUIRE_2FA && !isTwoFactorEnabled(user.id)) {
+    const path = new URL(request.url).pathname.replace(/\.data$/, "");
+    if (path !== href("/account/two-factor")) throw redirect(href("/account/two-factor"));
+  }
+  return user;
+}
+
+/**
+ * For sensitive actions: the password typed in this session within RECENT_SIGN_IN_MINUTES, or off
+ * to the confirm page, which comes back here.
+ */
+export async function requireRecentSignIn(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (!isRecentSignIn(await lastPasswordAt(request)))
+    throw redirect(`${href("/account/confirm-password")}?returnTo=${encodeURIComponent(returnPath(request))}`);
   return user;
 }
 

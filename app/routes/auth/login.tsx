@@ -8,6 +8,8 @@ import { requireAnonymous } from "#app/routes/auth/guards.server.ts";
 import { attemptLogin } from "#app/modules/auth/login.server.ts";
 import { LoginSchema } from "#app/modules/auth/schemas.ts";
 import { startSession } from "#app/modules/auth/session.server.ts";
+import { isTwoFactorEnabled } from "#app/modules/auth/two-factor.server.ts";
+import { startSecondStep } from "#app/routes/auth/second-step.server.ts";
 import { safeRedirect } from "#app/utils/http.server.ts";
 import type { Route } from "./+types/login";
 
@@ -48,8 +50,14 @@ export async function action({ request }: Route.ActionArgs) {
       headers,
     });
   }
+  const redirectTo = safeRedirect(submission.value.redirectTo, href("/sms/sendSms"));
+  if (isTwoFactorEnabled(result.user.id)) {
+    return redirect(`${href("/login/two-factor")}?redirectTo=${encodeURIComponent(redirectTo)}`, {
+      headers: { "Set-Cookie": await startSecondStep(result.user.id) },
+    });
+  }
   const cookie = await startSession(request, result.user.id);
-  return redirect(safeRedirect(submission.value.redirectTo, href("/sms/sendSms")), {
+  return redirect(redirectTo, {
     headers: { "Set-Cookie": cookie },
   });
 }

@@ -6,7 +6,7 @@ import { openApiDocument } from "#app/api/openapi.server.ts";
 import { apiReference, KEY_VARIABLE } from "#app/api/reference.server.ts";
 import { API_BASE } from "#app/api/define-route.ts";
 import { API_ROUTES, readerExampleValues } from "#app/api/routes.server.ts";
-import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
 import { requestOrigin } from "#app/utils/http.server.ts";
@@ -24,8 +24,9 @@ function ownKey(userId: number): string | null {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
   const keyShown = new URL(request.url).searchParams.get("key") === "1";
+  // The key in clear is a sensitive reveal, as on the API Token page.
+  const user = keyShown ? await requireRecentSignIn(request) : await requireUser(request);
   const origin = requestOrigin(request);
   const document = openApiDocument(API_ROUTES, origin);
   const { endpoints, objects } = apiReference(document, readerExampleValues(user.id));
