@@ -1,6 +1,6 @@
 // Issue 17, account security: two-factor (TOTP and recovery codes), sessions, recent sign-in and
 // several scoped API keys, through the route modules and the API core.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { Secret, TOTP } from "otpauth";
 import { listOwnApiKeys } from "#app/modules/api-keys/keys.server.ts";
 import { getSessionUser } from "#app/modules/auth/session.server.ts";
@@ -26,9 +26,8 @@ import {
 } from "#tests/support/requests.ts";
 import { grantCredits } from "#tests/support/sms.ts";
 
-vi.hoisted(() => {
-  process.env.ADMIN_REQUIRE_2FA = "1";
-});
+// Read at the first getEnv(), after the imports.
+process.env.ADMIN_REQUIRE_2FA = "1";
 
 afterEach(() => resetClock());
 
