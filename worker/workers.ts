@@ -1,4 +1,6 @@
 import { Worker } from "bullmq";
+import { startHeartbeat } from "#app/modules/health/heartbeat.server.ts";
+import { smppBindStatus } from "#app/modules/sms/transports/smpp-status.server.ts";
 import { getQueue, queueBaseOptions } from "#app/queue/queues.server.ts";
 import { createWorkerConnection } from "#app/queue/redis.server.ts";
 import { startRedisMemoryWatch } from "#app/queue/redis-memory.server.ts";
@@ -73,9 +75,12 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
   log("info", "worker", `started: ${definitions.map((d) => d.queue).join(", ")}`);
   // Where the workers run, once per deployment: the queues are what fills Redis.
   const memoryWatch = startRedisMemoryWatch();
+  // Alive, and the SMPP bind's state, for /readyz (any one worker alive is enough).
+  const heartbeat = startHeartbeat(() => ({ smpp: smppBindStatus() }));
   return {
     close: async () => {
       memoryWatch.stop();
+      await heartbeat.stop();
       await Promise.all(workers.map((w) => w.close()));
       for (const definition of definitions) await definition.onStop?.();
     },

@@ -153,6 +153,9 @@ type Waiter = { parts: number; resolve: (session: Session | null) => void; timer
 /** A deliver_sm receipt waiting to be stored, and how to answer it once it is. */
 type ReceivedReceipt = { receipt: Receipt; session: Session; respond: (status: number) => void };
 
+/** The SMPP transports of this process, for its heartbeat and metrics (smppBindStatus). */
+export const openSmppTransports = new Set<SmppTransport>();
+
 /**
  * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
  * when it drops. Submits wait in groups for a bound session, free window slots and rate-limit tokens
@@ -198,7 +201,13 @@ export class SmppTransport implements SmsTransport {
     });
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
     readHotPdusByHand();
+    openSmppTransports.add(this);
     this.connect();
+  }
+
+  /** Whether the session is bound now, and how much of its submit window is in use. */
+  get bindStatus(): { bound: boolean; window: number; inFlight: number } {
+    return { bound: this.bound, window: this.options.window, inFlight: this.inFlightCount };
   }
 
   /** Resolves once the session is bound (for tests and start-up checks). */
@@ -493,6 +502,7 @@ export class SmppTransport implements SmsTransport {
   async close(): Promise<void> {
     if (this.closing) return this.closed;
     this.closing = true;
+    openSmppTransports.delete(this);
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.pumpTimer);
     for (const waiter of this.waiters.splice(0)) {
