@@ -83,6 +83,8 @@ const schema = z.object({
   // Accounts one client address may create per hour (sign-up abuse).
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // json: one JSON object per line (pino); pretty: readable lines. Unset: json in production.
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   // Support requests: always saved; e-mailed only when SMTP_URL is set.
   SMTP_URL: optionalString.refine(
     (v) => v === undefined || /^smtps?:\/\//.test(v),
@@ -176,6 +178,7 @@ export type TestMode = {
 
 export type Env = z.infer<typeof schema> & {
   DATA_DIR: string;
+  LOG_FORMAT: "json" | "pretty";
   cookieSecure: boolean;
   isProduction: boolean;
   testMode: TestMode;
@@ -212,6 +215,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   return {
     ...parsed,
     DATA_DIR: resolve(parsed.DATA_DIR),
+    LOG_FORMAT: parsed.LOG_FORMAT ?? (isProduction ? "json" : "pretty"),
     isProduction,
     testMode,
     seedDemo: parsed.SEED_DEMO === "auto" ? testMode.full : parsed.SEED_DEMO,

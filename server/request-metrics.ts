@@ -1,0 +1,42 @@
+// HTTP request durations for GET /metrics, counted on the hot path without building a string:
+// prom-client's observe() makes a label key per call, so the series live in nested maps here and
+// are written in the Prometheus text format at scrape time (docs/decisions/091-metrics.md).
+
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+type Series = { buckets: number[]; sum: number; count: number };
+
+const byRoute = new Map<string, Map<string, Map<number, Series>>>();
+
+/** One answered request: its route (a template, never the raw path), method, status and duration. */
+export function observeRequest(route: string, method: string, status: number, seconds: number): void {
+  let byMethod = byRoute.get(route);
+  if (!byMethod) byRoute.set(route, (byMethod = new Map()));
+  let byStatus = byMethod.get(method);
+  if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+  let series = byStatus.get(status);
+  if (!series) byStatus.set(status, (series = { buckets: BUCKETS.map(() => 0), sum: 0, count: 0 }));
+  series.sum += seconds;
+  series.count += 1;
+  for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) series.buckets[i] += 1;
+}
+
+const label = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+
+/** http_request_duration_seconds in the Prometheus text format. */
+export function requestMetricsText(): string {
+  const name = "http_request_duration_seconds";
+  const lines = [`# HELP ${name} HTTP requests by route template, method and status.`, `# TYPE ${name} histogram`];
+  for (const [route, byMethod] of byRoute) {
+    for (const [method, byStatus] of byMethod) {
+      for (const [status, series] of byStatus) {
+        const labels = `route="${label(route)}",method="${method}",status="${status}"`;
+        BUCKETS.forEach((bound, i) => lines.push(`${name}_bucket{${labels},le="${bound}"} ${series.buckets[i]}`));
+        lines.push(`${name}_bucket{${labels},le="+Inf"} ${series.count}`);
+        lines.push(`${name}_sum{${labels}} ${series.sum}`);
+        lines.push(`${name}_count{${labels}} ${series.count}`);
+      }
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
