@@ -13,6 +13,7 @@ import { getEnv, prepareDataDir } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { api, shutdownApi } from "#server/api.ts";
 import { health } from "#server/health.ts";
+import { metrics, startMetricsServer } from "#server/metrics.ts";
 import { startHttpServer, stopHttpServer } from "#server/http.ts";
 import { startPrivateRedis } from "#server/redis-process.ts";
 import { sameOrigin } from "#server/same-origin.ts";
@@ -39,7 +40,8 @@ if (!env.REDIS_URL) {
 const { demoSeeded } = await seedDatabase();
 
 const checkpointer = startCheckpointer();
-const server = await startHttpServer([health, sameOrigin, api]);
+const server = await startHttpServer([health, metrics, sameOrigin, api]);
+const metricsServer = env.METRICS_PORT ? await startMetricsServer(env.METRICS_PORT) : undefined;
 const workers = env.WORKER === "inline" ? await startWorkers() : undefined;
 
 const url = `http://localhost:${env.PORT}`;
@@ -75,6 +77,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log("info", "start", `${signal}: shutting down`);
   await stopHttpServer(server);
+  if (metricsServer) await stopHttpServer(metricsServer, 1_000);
   await shutdownApi();
   await workers?.close();
   await shutdownSendJobs();

@@ -23,20 +23,42 @@ export function observeRequest(route: string, method: string, status: number, se
 
 const label = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 
+export type HistogramSeries = {
+  labels: Record<string, string | number>;
+  buckets: number[];
+  sum: number;
+  count: number;
+};
+
+/** A histogram in the Prometheus text format, from cumulative bucket counts. */
+export function histogramText(name: string, help: string, bounds: number[], series: HistogramSeries[]): string {
+  const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} histogram`];
+  for (const { labels, buckets, sum, count } of series) {
+    const pairs = Object.entries(labels).map(([key, value]) => `${key}="${label(String(value))}",`);
+    const prefix = pairs.join("");
+    const plain = prefix.replace(/,$/, "");
+    bounds.forEach((bound, i) => lines.push(`${name}_bucket{${prefix}le="${bound}"} ${buckets[i]}`));
+    lines.push(`${name}_bucket{${prefix}le="+Inf"} ${count}`);
+    lines.push(`${name}_sum${plain ? `{${plain}}` : ""} ${sum}`);
+    lines.push(`${name}_count${plain ? `{${plain}}` : ""} ${count}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 /** http_request_duration_seconds in the Prometheus text format. */
 export function requestMetricsText(): string {
-  const name = "http_request_duration_seconds";
-  const lines = [`# HELP ${name} HTTP requests by route template, method and status.`, `# TYPE ${name} histogram`];
+  const series: HistogramSeries[] = [];
   for (const [route, byMethod] of byRoute) {
     for (const [method, byStatus] of byMethod) {
-      for (const [status, series] of byStatus) {
-        const labels = `route="${label(route)}",method="${method}",status="${status}"`;
-        BUCKETS.forEach((bound, i) => lines.push(`${name}_bucket{${labels},le="${bound}"} ${series.buckets[i]}`));
-        lines.push(`${name}_bucket{${labels},le="+Inf"} ${series.count}`);
-        lines.push(`${name}_sum{${labels}} ${series.sum}`);
-        lines.push(`${name}_count{${labels}} ${series.count}`);
+      for (const [status, { buckets, sum, count }] of byStatus) {
+        series.push({ labels: { route, method, status }, buckets, sum, count });
       }
     }
   }
-  return `${lines.join("\n")}\n`;
+  return histogramText(
+    "http_request_duration_seconds",
+    "HTTP requests by route template, method and status.",
+    BUCKETS,
+    series,
+  );
 }

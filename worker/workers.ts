@@ -1,5 +1,6 @@
 import { type Job, Worker } from "bullmq";
 import { startHeartbeat } from "#app/modules/health/heartbeat.server.ts";
+import { smsCounters } from "#app/modules/sms/sms-counters.server.ts";
 import { smppBindStatus } from "#app/modules/sms/transports/smpp-status.server.ts";
 import { getQueue, queueBaseOptions } from "#app/queue/queues.server.ts";
 import { createWorkerConnection } from "#app/queue/redis.server.ts";
@@ -90,8 +91,8 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
   log("info", "worker", `started: ${definitions.map((d) => d.queue).join(", ")}`);
   // Where the workers run, once per deployment: the queues are what fills Redis.
   const memoryWatch = startRedisMemoryWatch();
-  // Alive, and the SMPP bind's state, for /readyz (any one worker alive is enough).
-  const heartbeat = startHeartbeat(() => ({ smpp: smppBindStatus() }));
+  // Alive and the SMPP bind's state for /readyz (any one worker alive is enough), its counters for /metrics.
+  const heartbeat = startHeartbeat(() => ({ smpp: smppBindStatus(), counters: smsCounters() }));
   return {
     close: async () => {
       memoryWatch.stop();

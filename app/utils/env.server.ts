@@ -85,6 +85,9 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // json: one JSON object per line (pino); pretty: readable lines. Unset: json in production.
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  // GET /metrics: on the web's port with this Bearer token, and/or alone on METRICS_PORT.
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   // Support requests: always saved; e-mailed only when SMTP_URL is set.
   SMTP_URL: optionalString.refine(
     (v) => v === undefined || /^smtps?:\/\//.test(v),

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import type { SmsCounters } from "#app/modules/sms/sms-counters.server.ts";
 import { redisForRequest, redisKey } from "#app/queue/redis.server.ts";
 
 /** How often a worker process says it is alive, and how old its last word may be for /readyz. */
@@ -16,8 +17,8 @@ export type WorkerBeat = {
   at: number;
   /** null when the transport is not SMPP. */
   smpp: SmppBindStatus | null;
-  /** The worker's own counters for GET /metrics (see app/modules/health/metrics.server.ts). */
-  counters?: Record<string, number>;
+  /** The worker's sending counters since it started, for GET /metrics. */
+  counters?: SmsCounters;
 };
 
 const heartbeatKey = () => redisKey("workers", "heartbeat");
