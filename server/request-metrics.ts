@@ -1,6 +1,6 @@
 // HTTP request durations for GET /metrics, counted on the hot path without building a string:
 // prom-client's observe() makes a label key per call, so the series live in nested maps here and
-// are written in the Prometheus text format at scrape time (docs/decisions/091-metrics.md).
+// are written in the Prometheus text format at scrape time (docs/decisions/091-metrics-through-the-web.md).
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
