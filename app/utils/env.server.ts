@@ -121,6 +121,8 @@ const schema = z.object({
   SMPP_SOURCE_ADDR: z.string().min(1).max(20).default("SMSGateway"),
   SMPP_TPS: z.coerce.number().int().min(0).default(100),
   SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
+  // SMPP sessions each worker process opens (SMPP_TPS is shared by all of them, across processes).
+  SMPP_BINDS: z.coerce.number().int().min(1).max(32).default(1),
   SMS_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   SMS_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(1000),
   // The SMS reconciler's period, and how long a claimed message may stay `submitting` before it
