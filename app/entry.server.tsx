@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
 import { contentSecurityPolicy, createNonce } from "#app/utils/csp.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -16,7 +17,7 @@ export const streamTimeout = 5_000;
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted || (error instanceof DOMException && error.name === "AbortError")) return;
   const cause = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
-  console.error(cause ?? error);
+  log("error", "render", "unexpected error", cause ?? error);
 };
 
 export default function handleRequest(
@@ -66,7 +67,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) log("error", "render", "unexpected error while streaming", error);
         },
       },
     );

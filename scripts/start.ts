@@ -10,15 +10,17 @@ import { shutdownSendJobs } from "#app/modules/sms/send.server.ts";
 import { closeQueues } from "#app/queue/queues.server.ts";
 import { closeRedis } from "#app/queue/redis.server.ts";
 import { getEnv, prepareDataDir } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/log.server.ts";
 import { api, shutdownApi } from "#server/api.ts";
 import { health } from "#server/health.ts";
+import { metrics, startMetricsServer } from "#server/metrics.ts";
 import { startHttpServer, stopHttpServer } from "#server/http.ts";
 import { startPrivateRedis } from "#server/redis-process.ts";
 import { sameOrigin } from "#server/same-origin.ts";
 import { startWorkers } from "#worker/workers.ts";
 import { buildIfStale } from "./build-if-stale.ts";
 
-if (process.env.NODE_ENV === "production" && !buildIfStale((line) => console.log(`[start] ${line}`))) process.exit(1);
+if (process.env.NODE_ENV === "production" && !buildIfStale((line) => log("info", "start", line))) process.exit(1);
 
 const env = getEnv();
 prepareDataDir(env);
@@ -29,7 +31,7 @@ if (!env.REDIS_URL) {
   try {
     privateRedis = await startPrivateRedis(env.DATA_DIR);
   } catch (error) {
-    console.error(`[start] ${(error as Error).message}`);
+    log("error", "start", (error as Error).message);
     process.exit(1);
   }
   process.env.REDIS_URL = privateRedis.url;
@@ -38,28 +40,34 @@ if (!env.REDIS_URL) {
 const { demoSeeded } = await seedDatabase();
 
 const checkpointer = startCheckpointer();
-const server = await startHttpServer([health, sameOrigin, api]);
+const server = await startHttpServer([health, metrics, sameOrigin, api]);
+const metricsServer = env.METRICS_PORT ? await startMetricsServer(env.METRICS_PORT) : undefined;
 const workers = env.WORKER === "inline" ? await startWorkers() : undefined;
 
 const url = `http://localhost:${env.PORT}`;
-console.log(`[start] SMS Gateway is up on ${url} (${env.NODE_ENV}, worker ${env.WORKER}, data in ${env.DATA_DIR})`);
+log("info", "start", `SMS Gateway is up on ${url} (${env.NODE_ENV}, worker ${env.WORKER}, data in ${env.DATA_DIR})`);
 if (env.testMode.active) {
   const what = [
     env.testMode.payments && "payments are the offline test-card processor",
     env.testMode.sms && "SMS go to the simulator",
   ];
-  console.log(`[start] test mode: ${what.filter(Boolean).join(", ")}`);
+  log("info", "start", `test mode: ${what.filter(Boolean).join(", ")}`);
 }
 if (demoSeeded) {
   // Never the passwords: the README's demo table has them.
-  console.log(
-    `[start] demo accounts created: ${DEMO_ACCOUNTS.admin.email} (admin), ${DEMO_ACCOUNTS.customer.email} (customer); passwords in the README`,
+  log(
+    "info",
+    "start",
+    `demo accounts created: ${DEMO_ACCOUNTS.admin.email} (admin), ${DEMO_ACCOUNTS.customer.email} (customer); passwords in the README`,
   );
 }
 if (!adminExists()) {
   const { token, expiresAt } = issueSetupToken();
-  console.log(
-    `[start] no administrator yet: create one at ${url}/setup/${token} (one use, until ${expiresAt.toISOString()})`,
+  // A warning: the operator has something to do, and it shows whatever LOG_LEVEL hides.
+  log(
+    "warn",
+    "start",
+    `no administrator yet: create one at ${url}/setup/${token} (one use, until ${expiresAt.toISOString()})`,
   );
 }
 
@@ -67,8 +75,9 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  console.log(`[start] ${signal}: shutting down`);
+  log("info", "start", `${signal}: shutting down`);
   await stopHttpServer(server);
+  if (metricsServer) await stopHttpServer(metricsServer, 1_000);
   await shutdownApi();
   await workers?.close();
   await shutdownSendJobs();

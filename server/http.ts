@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { resolve } from "node:path";
@@ -7,7 +8,10 @@ import proxyAddr from "proxy-addr";
 import sirv from "sirv";
 import { getEnv } from "#app/utils/env.server.ts";
 import { CLIENT_IP_HEADER } from "#app/utils/http.server.ts";
+import { log, type LogContext, logs, runWithLogContext } from "#app/utils/log.server.ts";
 import { countBody, refuseDeclaredTooLarge } from "#server/body-limit.ts";
+import { pageRouteMatcher } from "#server/page-routes.ts";
+import { observeRequest } from "#server/request-metrics.ts";
 import { serveUploads } from "#server/uploads.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
@@ -62,7 +66,9 @@ export function answer(res: ServerResponse, status: number, headers: Record<stri
   res.end(body);
 }
 
-async function appHandlers(): Promise<{ statics: Handler[]; build: ServerBuild | (() => Promise<ServerBuild>) }> {
+type AppHandlers = { statics: Handler[]; build: ServerBuild | (() => Promise<ServerBuild>) };
+
+async function appHandlers(): Promise<AppHandlers> {
   const uploadsDir = resolve(getEnv().DATA_DIR, "uploads");
   mkdirSync(uploadsDir, { recursive: true });
   const mountUploads = serveUploads(uploadsDir);
@@ -114,31 +120,84 @@ function neverStoreWhenSignedIn(req: IncomingMessage, res: ServerResponse): void
 /** Answers a request itself (through `answer`) and returns true, or returns false to pass it on. */
 export type Extension = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
+/** A page request's route template, from the build (the development build can change: looked up each time). */
+function pageRoutes(build: AppHandlers["build"]) {
+  let matcher: ReturnType<typeof pageRouteMatcher> | undefined;
+  return async (pathname: string) => {
+    if (typeof build === "function") return pageRouteMatcher((await build()).routes)(pathname);
+    return (matcher ??= pageRouteMatcher(build.routes))(pathname);
+  };
+}
+
+/**
+ * One line per page request (route, status, duration) and its metrics. The path is logged without
+ * its query, and as its route template when a parameter is a secret (the setup link).
+ */
+function observePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: LogContext,
+  route: ReturnType<typeof pageRoutes>,
+) {
+  res.once("finish", () => {
+    const seconds = (performance.now() - context.startedAt!) / 1000;
+    const pathname = (req.url ?? "/").split("?")[0];
+    void route(pathname).then((page) => {
+      observeRequest(page?.template ?? "unmatched", req.method ?? "GET", res.statusCode, seconds);
+      runWithLogContext(context, () =>
+        log("info", "http", `${req.method} ${page?.secret ? page.template : pathname} ${res.statusCode}`, {
+          ms: Math.round(seconds * 1000),
+        }),
+      );
+    });
+  });
+}
+
 /** The web server: static files, extensions (e.g. the fast API path), then React Router. */
 export async function startHttpServer(extensions: Extension[] = []): Promise<Server> {
   const { statics, build } = await appHandlers();
   const reactRouter = createRequestListener({ build, mode: getEnv().NODE_ENV });
+  const pageRoute = pageRoutes(build);
 
-  const chain = (req: IncomingMessage, res: ServerResponse, index: number) => {
-    if (index < statics.length) return statics[index](req, res, () => chain(req, res, index + 1));
+  const chain = (req: IncomingMessage, res: ServerResponse, index: number, context: LogContext) => {
+    if (index < statics.length) return statics[index](req, res, () => chain(req, res, index + 1, context));
     neverStoreWhenSignedIn(req, res);
+    observePage(req, res, context, pageRoute);
     return reactRouter(req, res);
   };
 
-  const server = createServer(async (req, res) => {
-    delete req.headers[CLIENT_IP_HEADER];
-    req.headers[CLIENT_IP_HEADER] = clientAddress(req);
-    setBaseHeaders(res);
+  const handle = async (req: IncomingMessage, res: ServerResponse, context: LogContext) => {
     try {
       if (refuseDeclaredTooLarge(req, res)) return;
-      for (const extension of extensions) if (await extension(req, res)) return;
+      for (const extension of extensions) {
+        if (await extension(req, res)) {
+          // The API names its route in the context; the other extensions answer fixed paths.
+          const seconds = (performance.now() - context.startedAt!) / 1000;
+          const route = context.route ?? "other";
+          observeRequest(route, req.method ?? "GET", res.statusCode, seconds);
+          // The API's hot path: a line per request only when asked for (its errors are logged where they happen).
+          if (logs("debug"))
+            log("debug", "http", `${req.method} ${route} ${res.statusCode}`, { ms: Math.round(seconds * 1000) });
+          return;
+        }
+      }
       countBody(req, res);
-      chain(req, res, 0);
+      chain(req, res, 0, context);
     } catch (error) {
-      console.error(error);
+      log("error", "http", "unexpected error", error);
       if (res.headersSent) res.end();
       else answer(res, 500, { "Content-Type": "text/plain" }, "Internal Server Error");
     }
+  };
+
+  const server = createServer((req, res) => {
+    delete req.headers[CLIENT_IP_HEADER];
+    req.headers[CLIENT_IP_HEADER] = clientAddress(req);
+    setBaseHeaders(res);
+    // Every line logged for this request carries its id; the client gets it to quote to support.
+    const context: LogContext = { requestId: randomUUID(), startedAt: performance.now() };
+    res.setHeader("Request-Id", context.requestId!);
+    return runWithLogContext(context, () => handle(req, res, context));
   });
   // `Expect: 100-continue` (curl's way with large bodies): a body over the limit is refused before it is sent.
   server.on("checkContinue", (req, res) => {

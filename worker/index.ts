@@ -7,6 +7,7 @@ import { startCheckpointer } from "#app/db/checkpointer.server.ts";
 import { runMigrations } from "#app/db/migrate.server.ts";
 import { shutdownSendJobs } from "#app/modules/sms/send.server.ts";
 import { getEnv, prepareDataDir } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/log.server.ts";
 import { startWorkers } from "#worker/workers.ts";
 
 // Under load the web's answers come first: sending is throughput work that may lag a moment
@@ -26,7 +27,7 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  console.log(`[worker] ${signal}: finishing in-flight jobs`);
+  log("info", "worker", `${signal}: finishing in-flight jobs`);
   await workers.close();
   await shutdownSendJobs();
   await closeQueues();

@@ -1,8 +1,11 @@
-import { Worker } from "bullmq";
+import { type Job, Worker } from "bullmq";
+import { startHeartbeat } from "#app/modules/health/heartbeat.server.ts";
+import { smsCounters } from "#app/modules/sms/sms-counters.server.ts";
+import { smppBindStatus } from "#app/modules/sms/transports/smpp-status.server.ts";
 import { getQueue, queueBaseOptions } from "#app/queue/queues.server.ts";
 import { createWorkerConnection } from "#app/queue/redis.server.ts";
 import { startRedisMemoryWatch } from "#app/queue/redis-memory.server.ts";
-import { log } from "#app/utils/log.server.ts";
+import { log, logs, runWithLogContext } from "#app/utils/log.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 import { jobDefinitions } from "#worker/registry.ts";
 
@@ -28,6 +31,21 @@ async function startStep(what: string, step: () => Promise<unknown>, giveUpAt: n
   }
 }
 
+/**
+ * Runs a job with its id (and the id of the HTTP request that added it, when the producer gave one)
+ * on every line it logs.
+ */
+function runJob(definition: JobDefinition, job: Job): Promise<unknown> {
+  const requestId = typeof job.data?.originRequestId === "string" ? job.data.originRequestId : undefined;
+  return runWithLogContext({ jobId: job.id, queue: definition.queue, requestId }, async () => {
+    if (!logs("debug")) return definition.process(job);
+    const started = performance.now();
+    const result = await definition.process(job);
+    log("debug", "worker", "job done", { ms: Math.round(performance.now() - started) });
+    return result;
+  });
+}
+
 /** Starts one BullMQ worker per job definition; close() lets in-flight jobs finish. */
 export async function startWorkers(definitions: JobDefinition[] = jobDefinitions): Promise<RunningWorkers> {
   const workers: Worker[] = [];
@@ -51,7 +69,7 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
       );
     }
     await startStep(`${definition.queue}: start`, async () => definition.onStart?.(), giveUpAt);
-    const worker = new Worker(definition.queue, (job) => definition.process(job), {
+    const worker = new Worker(definition.queue, (job) => runJob(definition, job), {
       ...queueBaseOptions(),
       connection: createWorkerConnection(),
       concurrency: definition.concurrency,
@@ -73,9 +91,12 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
   log("info", "worker", `started: ${definitions.map((d) => d.queue).join(", ")}`);
   // Where the workers run, once per deployment: the queues are what fills Redis.
   const memoryWatch = startRedisMemoryWatch();
+  // Alive and the SMPP bind's state for /readyz (any one worker alive is enough), its counters for /metrics.
+  const heartbeat = startHeartbeat(() => ({ smpp: smppBindStatus(), counters: smsCounters() }));
   return {
     close: async () => {
       memoryWatch.stop();
+      await heartbeat.stop();
       await Promise.all(workers.map((w) => w.close()));
       for (const definition of definitions) await definition.onStop?.();
     },

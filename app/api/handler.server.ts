@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { getEnv } from "#app/utils/env.server.ts";
 import { publicOrigin } from "#app/utils/http.server.ts";
-import { log } from "#app/utils/log.server.ts";
+import { log, logContext } from "#app/utils/log.server.ts";
 import {
   DuplicateGroupNameError,
   DuplicatePhoneError,
@@ -202,6 +202,8 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
         const pathname = queryAt === -1 ? request.path : request.path.slice(0, queryAt);
         const search = queryAt === -1 ? "" : request.path.slice(queryAt + 1);
         const { route, params } = findRoute(table, request.method.toUpperCase(), pathname);
+        const logged = logContext();
+        if (logged) logged.route = route.path;
         let userId = 0;
         if (route.auth) {
           const authenticated = await authenticate(header(request, "authorization"), perMinute(), apiGate);

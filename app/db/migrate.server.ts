@@ -1,7 +1,35 @@
+import { readFileSync } from "node:fs";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { resolve } from "node:path";
-import { getDb } from "#app/db/client.server.ts";
+import { getDb, getSqlite } from "#app/db/client.server.ts";
+
+const migrationsFolder = () => resolve(process.cwd(), "drizzle");
 
 export function runMigrations() {
-  migrate(getDb(), { migrationsFolder: resolve(process.cwd(), "drizzle") });
+  migrate(getDb(), { migrationsFolder: migrationsFolder() });
+}
+
+let newestShipped: number | undefined;
+
+/**
+ * True when the database has every migration this code ships: drizzle records each applied one
+ * with its journal time, so the newest recorded must be the journal's newest (GET /readyz).
+ */
+export function migrationsApplied(): boolean {
+  newestShipped ??= Math.max(
+    ...(
+      JSON.parse(readFileSync(resolve(migrationsFolder(), "meta/_journal.json"), "utf8")) as {
+        entries: { when: number }[];
+      }
+    ).entries.map((entry) => entry.when),
+  );
+  try {
+    const row = getSqlite().prepare("select max(created_at) as newest from __drizzle_migrations").get() as {
+      newest: number | null;
+    };
+    return Number(row.newest) >= newestShipped;
+  } catch {
+    // No migrations table: nothing was ever applied.
+    return false;
+  }
 }

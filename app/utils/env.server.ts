@@ -98,6 +98,11 @@ const schema = z.object({
   // Accounts one client address may create per hour (sign-up abuse).
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // json: one JSON object per line (pino); pretty: readable lines. Unset: json in production.
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  // GET /metrics: on the web's port with this Bearer token, and/or alone on METRICS_PORT.
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   // Support requests: always saved; e-mailed only when SMTP_URL is set.
   SMTP_URL: optionalString.refine(
     (v) => v === undefined || /^smtps?:\/\//.test(v),
@@ -131,6 +136,8 @@ const schema = z.object({
   SMPP_SOURCE_ADDR: z.string().min(1).max(20).default("SMSGateway"),
   SMPP_TPS: z.coerce.number().int().min(0).default(100),
   SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
+  // SMPP sessions each worker process opens (SMPP_TPS is shared by all of them, across processes).
+  SMPP_BINDS: z.coerce.number().int().min(1).max(32).default(1),
   SMS_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   SMS_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(1000),
   // The SMS reconciler's period, and how long a claimed message may stay `submitting` before it
@@ -194,6 +201,7 @@ export type TestMode = {
 
 export type Env = z.infer<typeof schema> & {
   DATA_DIR: string;
+  LOG_FORMAT: "json" | "pretty";
   cookieSecure: boolean;
   isProduction: boolean;
   testMode: TestMode;
@@ -230,6 +238,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   return {
     ...parsed,
     DATA_DIR: resolve(parsed.DATA_DIR),
+    LOG_FORMAT: parsed.LOG_FORMAT ?? (isProduction ? "json" : "pretty"),
     isProduction,
     testMode,
     seedDemo: parsed.SEED_DEMO === "auto" ? testMode.full : parsed.SEED_DEMO,

@@ -46,7 +46,7 @@ describe("/payment/return", () => {
   it("refuses a payment_intent or session_id that is not one of Stripe's ids: a message, Stripe not asked, nothing changed, nothing of it logged", async () => {
     const user = await createTestUser();
     const { order } = await orderWithIntent(user);
-    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warned = vi.spyOn(console, "error").mockImplementation(() => {});
     const before = stripeCalls();
     const hostile = [
       "pi_x\n[payment] order 1 confirmed",

@@ -5,6 +5,7 @@ import { groupSends } from "#app/db/schema/contacts.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { getQueue, queueForRequest, QUEUES } from "#app/queue/queues.server.ts";
+import { originRequest } from "#app/utils/log.server.ts";
 import type { GroupSendPayload } from "#app/queue/payloads.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -30,13 +31,17 @@ export function groupSendJobId(groupSendId: number): string {
 
 async function enqueueFanOut(groupSendId: number): Promise<void> {
   const data: GroupSendPayload = { v: 1, groupSendId };
-  await queueForRequest(QUEUES.groupSend).add("fan-out", data, {
-    jobId: groupSendJobId(groupSendId),
-    attempts: 5,
-    backoff: { type: "exponential", delay: 1_000 },
-    removeOnComplete: true,
-    removeOnFail: { age: 7 * 24 * 3600 },
-  });
+  await queueForRequest(QUEUES.groupSend).add(
+    "fan-out",
+    { ...data, ...originRequest() },
+    {
+      jobId: groupSendJobId(groupSendId),
+      attempts: 5,
+      backoff: { type: "exponential", delay: 1_000 },
+      removeOnComplete: true,
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  );
 }
 
 /** A scheduled group SMS's occurrence (UTC ms): at most one group send each. */

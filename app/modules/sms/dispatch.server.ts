@@ -28,6 +28,7 @@ import {
 } from "#app/modules/sms/message-store.server.ts";
 import { canMove, type MessageStatus, movesFrom, statusFromParts } from "#app/modules/sms/message-status.ts";
 import { enqueueSends } from "#app/modules/sms/send.server.ts";
+import { countReceipt, smsCounters } from "#app/modules/sms/sms-counters.server.ts";
 import type {
   ClaimMessages,
   OutgoingSms,
@@ -52,6 +53,7 @@ function settleFromParts(
 
 function applyToPart(row: PartRow, status: MessageStatus, error: string | null, now: number) {
   if (!canMove("receipt", row.partStatus, status)) return;
+  if (row.partStatus === "submitted") countReceipt(now - row.updatedAt);
   updatePartStatus(row, { status, error }, now);
   // Before acceptance is recorded the message is settled by recordAccepted; a final message stays.
   if (movesFrom("receipt", row.messageStatus))
@@ -307,6 +309,10 @@ export async function sendAndRequeue(transport: SmsTransport, messageIds: number
       retries.set(delay, [...(retries.get(delay) ?? []), id]);
     }
   }
+  const counters = smsCounters();
+  counters.submitted += summary.submitted;
+  counters.failed += summary.failed;
+  counters.retried += summary.retried;
   for (const [delay, ids] of retries) await enqueueSends(ids, delay);
   return summary;
 }

@@ -113,6 +113,8 @@ export type PartRow = {
   partStatus: MessageStatus;
   messageStatus: MessageStatus;
   segments: number;
+  /** When the part last changed: its acceptance, until a receipt moves it (the receipt delay metric). */
+  updatedAt: number;
 };
 export type StoredStatus = { status: MessageStatus; error: string | null };
 
@@ -199,7 +201,8 @@ const countParts = statement<[number], { n: number }>(
   "select count(*) as n from sms_message_parts where message_id = ?",
 );
 const findPart = statement<[string], PartRow>(
-  `select p.message_id as messageId, p.part, p.status as partStatus, m.status as messageStatus, m.segments
+  `select p.message_id as messageId, p.part, p.status as partStatus, m.status as messageStatus, m.segments,
+   p.updated_at as updatedAt
    from sms_message_parts p join sms_messages m on m.id = p.message_id
    where p.provider_id = ? order by p.message_id desc limit 1`,
 );

@@ -3,6 +3,7 @@ import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
 import type { SupportMailPayload } from "#app/queue/payloads.ts";
 import { getQueue, queueForRequest, QUEUES } from "#app/queue/queues.server.ts";
+import { originRequest } from "#app/utils/log.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
@@ -42,7 +43,7 @@ function mailJob(requestId: number) {
 
 export async function enqueueSupportMail(requestId: number): Promise<void> {
   const job = mailJob(requestId);
-  await queueForRequest(QUEUES.supportMail).add(job.name, job.data, job.opts);
+  await queueForRequest(QUEUES.supportMail).add(job.name, { ...job.data, ...originRequest() }, job.opts);
 }
 
 /** Re-enqueues every request whose e-mail has not gone out: SQLite is the record, Redis can be rebuilt. */

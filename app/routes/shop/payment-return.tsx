@@ -9,6 +9,7 @@ import { getOrderForUser } from "#app/modules/shop/orders.server.ts";
 import { type Limit, hit } from "#app/utils/rate-limit.server.ts";
 import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/payment-return";
+import { log } from "#app/utils/log.server.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | SMS Gateway" }];
 
@@ -60,7 +61,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (result?.status === "confirmed") return redirect(href("/order/orderconfirmed/:id", { id: String(order.id) }));
   // paymentId is one of Stripe's ids here (checked above, or Stripe's own answer): safe to log.
   if (result && result.status !== "not-paid")
-    console.warn(`[payment] order ${order.id}, payment ${paymentId}: ${result.status}`);
+    log("warn", "payment", `order ${order.id}, payment ${paymentId}: ${result.status}`);
   return redirect(`${href("/failed")}?orderId=${order.id}`);
 }
 

@@ -3,6 +3,7 @@ import { verifyWebhook } from "#app/modules/payments/stripe.server.ts";
 import { handleStripeEvent } from "#app/modules/payments/stripe-webhook.server.ts";
 import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/stripe-webhook";
+import { log } from "#app/utils/log.server.ts";
 
 /** Stripe's webhook: the signature is checked over the raw body before anything is parsed. */
 export async function action({ request }: Route.ActionArgs) {
@@ -18,12 +19,14 @@ export async function action({ request }: Route.ActionArgs) {
   const outcome = await handleStripeEvent(event);
   if (outcome.handled && (outcome.result.status === "mismatch" || outcome.result.status === "conflict")) {
     // Money arrived that cannot confirm its order (e.g. paid twice): someone must look at it.
-    console.warn(`[payment] ${event.type} ${event.id}: ${outcome.result.status}: ${outcome.result.reason}`);
+    log("warn", "payment", `${event.type} ${event.id}: ${outcome.result.status}: ${outcome.result.reason}`);
   }
   if (outcome.handled && outcome.result.status === "reversed" && outcome.result.shortfall > 0) {
     // Money went back to the customer for credits already spent: the operator bears it.
-    console.warn(
-      `[payment] ${event.type} ${event.id}: order ${outcome.result.orderId}: ${outcome.result.shortfall} credits were already spent (shortfall)`,
+    log(
+      "warn",
+      "payment",
+      `${event.type} ${event.id}: order ${outcome.result.orderId}: ${outcome.result.shortfall} credits were already spent (shortfall)`,
     );
   }
   return Response.json({ received: true });

@@ -1,5 +1,6 @@
 import smpp, { type PDU, type Session, type ShortMessage } from "smpp";
 import { Coalescer } from "#app/utils/coalescer.server.ts";
+import type { SharedRate } from "#app/modules/sms/transports/fleet-rate.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import {
   deliverSmResp,
@@ -25,6 +26,8 @@ export type SmppOptions = {
   sourceAddr: string;
   /** Segments per second at most; 0 = no cap. */
   tps: number;
+  /** Takes the tokens from a limit shared with other processes instead of counting `tps` alone. */
+  sharedRate?: SharedRate;
   /** submit_sm in flight at most. */
   window: number;
   onReceipts: ReceiptSink;
@@ -69,6 +72,7 @@ function describeStatus(status: number): string {
 }
 
 const DATA_CODING = { "GSM-7": 0x00, "UCS-2": 0x08 } as const;
+const SHARED_RATE_RETRY_MS = 500;
 // Receipts are stored in batches: at most this long after the first, or this many at once.
 const RECEIPT_FLUSH_MS = 10;
 const RECEIPT_BATCH_MAX = 1_000;
@@ -153,6 +157,9 @@ type Waiter = { parts: number; resolve: (session: Session | null) => void; timer
 /** A deliver_sm receipt waiting to be stored, and how to answer it once it is. */
 type ReceivedReceipt = { receipt: Receipt; session: Session; respond: (status: number) => void };
 
+/** The SMPP transports of this process, for its heartbeat and metrics (smppBindStatus). */
+export const openSmppTransports = new Set<SmppTransport>();
+
 /**
  * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
  * when it drops. Submits wait in groups for a bound session, free window slots and rate-limit tokens
@@ -161,7 +168,8 @@ type ReceivedReceipt = { receipt: Receipt; session: Session; respond: (status: n
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
   private readonly endpoint: SmppEndpoint;
-  private readonly options: Required<SmppOptions>;
+  private readonly options: Required<Omit<SmppOptions, "sharedRate">> & Pick<SmppOptions, "sharedRate">;
+  private takingTokens = false;
   private session: Session | null = null;
   private bound = false;
   private closing = false;
@@ -190,7 +198,7 @@ export class SmppTransport implements SmsTransport {
       throttlePauseMs: 1_000,
       ...options,
     };
-    this.tokens = options.tps;
+    this.tokens = options.sharedRate ? 0 : options.tps;
     this.receipts = new Coalescer({
       windowMs: RECEIPT_FLUSH_MS,
       maxBatch: RECEIPT_BATCH_MAX,
@@ -198,7 +206,13 @@ export class SmppTransport implements SmsTransport {
     });
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
     readHotPdusByHand();
+    openSmppTransports.add(this);
     this.connect();
+  }
+
+  /** Whether the session is bound now, and how much of its submit window is in use. */
+  get bindStatus(): { bound: boolean; window: number; inFlight: number } {
+    return { bound: this.bound, window: this.options.window, inFlight: this.inFlightCount };
   }
 
   /** Resolves once the session is bound (for tests and start-up checks). */
@@ -343,8 +357,8 @@ export class SmppTransport implements SmsTransport {
   }
 
   private refill(now: number) {
-    const { tps } = this.options;
-    if (tps === 0) return;
+    const { tps, sharedRate } = this.options;
+    if (tps === 0 || sharedRate) return;
     this.tokens = Math.min(tps, this.tokens + ((now - this.tokensAt) * tps) / 1000);
     this.tokensAt = now;
   }
@@ -369,13 +383,35 @@ export class SmppTransport implements SmsTransport {
       const windowFree = this.inFlightCount === 0 || this.inFlightCount + head.parts <= window;
       if (!windowFree) return;
       const needed = Math.min(head.parts, tps);
-      if (tps > 0 && this.tokens < needed) return this.pumpLater(Math.ceil(((needed - this.tokens) * 1000) / tps));
+      if (tps > 0 && this.tokens < needed) {
+        if (this.options.sharedRate) return this.takeSharedTokens(needed - this.tokens);
+        return this.pumpLater(Math.ceil(((needed - this.tokens) * 1000) / tps));
+      }
       this.waiters.shift();
       clearTimeout(head.timer);
       if (tps > 0) this.tokens -= head.parts;
       this.inFlightCount += head.parts;
       head.resolve(this.session);
     }
+  }
+
+  /** Fetches tokens from the shared limit (one request at a time), then grants what waits. */
+  private takeSharedTokens(missing: number) {
+    if (this.takingTokens) return;
+    this.takingTokens = true;
+    this.options.sharedRate!(Math.ceil(missing)).then(
+      ({ granted, waitMs }) => {
+        this.takingTokens = false;
+        this.tokens += granted;
+        if (granted > 0) this.pump();
+        else this.pumpLater(waitMs);
+      },
+      () => {
+        // Redis is unreachable: nothing is sent meanwhile, as with a dropped bind; try again shortly.
+        this.takingTokens = false;
+        this.pumpLater(SHARED_RATE_RETRY_MS);
+      },
+    );
   }
 
   private pumpLater(ms: number) {
@@ -493,6 +529,7 @@ export class SmppTransport implements SmsTransport {
   async close(): Promise<void> {
     if (this.closing) return this.closed;
     this.closing = true;
+    openSmppTransports.delete(this);
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.pumpTimer);
     for (const waiter of this.waiters.splice(0)) {

@@ -11,6 +11,7 @@ import {
   chargeTestCard,
   testCardsAccepted,
 } from "#app/modules/payments/offline.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 const serverCardSchema = cardSchema(() => clock.date());
 
@@ -44,7 +45,7 @@ export async function testCardPaymentAction(
     );
   } catch (error) {
     // The spec's message, on the form, with the button usable again: the order is still payable.
-    console.error(error);
+    log("error", "payment", "card payment failed", error);
     return fail("An unexpected error occurred.", 500);
   }
 }
