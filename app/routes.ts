@@ -46,6 +46,14 @@ export default [
   route("sitemap.xml", "routes/content/sitemap.ts"),
   route("robots.txt", "routes/content/robots.ts"),
   route("setup/:token", "routes/auth/setup.tsx"),
+  route("forgot-password", "routes/auth/forgot-password.tsx"),
+  route("reset-password/:token", "routes/auth/reset-password.tsx"),
+  route("verify-email/:token", "routes/auth/verify-email.tsx"),
+  route("account/settings", "routes/account/settings.tsx"),
+  route("account/password", "routes/account/password.tsx"),
+  route("account/verify-email", "routes/account/resend-verification.tsx"),
+  route("account/confirm-email/:token", "routes/account/confirm-email.tsx"),
+  route("admin/mail", "routes/admin/mail.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -13,6 +13,7 @@ import {
 } from "#app/modules/sms/schemas.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 
 export const SMS_SENT = "SMS sent successfully!";
 export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure that you have enough credits";
@@ -35,6 +36,8 @@ export async function sendSmsFormAction(request: Request, userId: number, succes
   if (formData.get("intent") === SEND_INTENT.check) return checkCost(formData, config);
   const submission = parseWithZod(formData, { schema: createSendSmsSchema(config) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (mustVerifyEmail(userId))
+    return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
   try {
     await queueMessage(userId, { to: submission.value.phoneNumber, body: submission.value.message, source: "web" });
   } catch (error) {
