@@ -20,6 +20,7 @@ import { action as registerAction } from "#app/routes/auth/register.tsx";
 import { action as resetAction, loader as resetLoader } from "#app/routes/auth/reset-password.tsx";
 import { loader as verifyLoader } from "#app/routes/auth/verify-email.tsx";
 import { action as sendSmsAction, loader as sendSmsLoader } from "#app/routes/sms/send-sms.tsx";
+import { action as scheduleAction } from "#app/routes/sms/schedule-sms.tsx";
 import { regenerateApiKey } from "#app/api/auth.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { startWorkers } from "#worker/workers.ts";
@@ -121,6 +122,9 @@ describe("e-mail verification", () => {
     const refused = await call(sendSmsAction, makeRequest("/sms/sendSms", { user, form: sendForm }));
     expect(statusOf(refused)).toBe(403);
     expect(JSON.stringify(dataOf(refused))).toContain("verify your e-mail address");
+    const scheduleForm = { ...sendForm, firstSend: "2030-01-15T09:00", repeat: "none", timeZone: "UTC" };
+    const scheduled = await call(scheduleAction, makeRequest("/sms/scheduleSms", { user, form: scheduleForm }));
+    expect(statusOf(scheduled)).toBe(403);
     const api = await callApi("POST", "/api/v1/messages", { key, json: { to: "+12025550123", body: "Hi" } });
     expect(api.status).toBe(403);
     expect(api.json.error.code).toBe("email_unverified");
