@@ -25,6 +25,8 @@ const loginOnly = [
   "/sms/apiToken",
   "/sms/support",
   "/sms/documentation",
+  "/account/settings",
+  "/account/password",
 ];
 const adminOnly = [
   "/authorization",
@@ -35,6 +37,7 @@ const adminOnly = [
   "/admin/support",
   "/admin/users",
   "/admin/users/1",
+  "/admin/mail",
 ];
 
 test("every login-only route sends a visitor to login and back", async ({ page }) => {
