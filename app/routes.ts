@@ -53,6 +53,14 @@ export default [
   route("account/two-factor", "routes/account/two-factor.tsx"),
   route("account/sessions", "routes/account/sessions.tsx"),
   route("account/confirm-password", "routes/account/confirm-password.tsx"),
+  route("forgot-password", "routes/auth/forgot-password.tsx"),
+  route("reset-password/:token", "routes/auth/reset-password.tsx"),
+  route("verify-email/:token", "routes/auth/verify-email.tsx"),
+  route("account/settings", "routes/account/settings.tsx"),
+  route("account/password", "routes/account/password.tsx"),
+  route("account/verify-email", "routes/account/resend-verification.tsx"),
+  route("account/confirm-email/:token", "routes/account/confirm-email.tsx"),
+  route("admin/mail", "routes/admin/mail.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

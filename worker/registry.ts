@@ -1,5 +1,6 @@
 import { demoPurge } from "#worker/jobs/demo-purge.ts";
 import { housekeeping } from "#worker/jobs/housekeeping.ts";
+import { mail } from "#worker/jobs/mail.ts";
 import { supportMail } from "#worker/jobs/support-mail.ts";
 import { smsReconcile } from "#worker/jobs/sms-reconcile.ts";
 import { smsSchedule } from "#worker/jobs/sms-schedule.ts";
@@ -11,6 +12,7 @@ import type { JobDefinition } from "#worker/job-definition.ts";
 export const jobDefinitions: JobDefinition[] = [
   housekeeping,
   supportMail,
+  mail,
   smsSend,
   smsReconcile,
   smsSchedule,

@@ -20,6 +20,11 @@ export const API_ERRORS = {
     description:
       "The API key is valid but lacks the scope this endpoint needs (the operation's x-required-scope); make a key with it on the API Token screen.",
   },
+  email_unverified: {
+    status: 403,
+    description:
+      "The account's e-mail address is not verified yet: open the link e-mailed at sign-up (or ask for a new one on the Settings screen); nothing was sent.",
+  },
   not_found: { status: 404, description: "No such resource, or it belongs to another account." },
   method_not_allowed: { status: 405, description: "The path exists but not with this method (see the Allow header)." },
   idempotency_conflict: {

@@ -13,7 +13,8 @@ import {
   sendApiGroupMessage,
 } from "#app/api/contacts.server.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
-import { notFoundError } from "#app/api/errors.ts";
+import { ApiError, notFoundError } from "#app/api/errors.ts";
+import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
 import { listApiMessages, sendApiMessage } from "#app/api/messages.server.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
@@ -56,6 +57,10 @@ import {
 let requestSchemas: ReturnType<typeof createRequestSchemas> | undefined;
 const schemas = () => (requestSchemas ??= createRequestSchemas(smsFormConfig()));
 
+function refuseUnverifiedSender(userId: number): void {
+  if (mustVerifyEmail(userId)) throw new ApiError("email_unverified", EMAIL_UNVERIFIED_MESSAGE);
+}
+
 const replayed = (yes: boolean) => (yes ? { "Idempotent-Replayed": "true" } : undefined);
 
 export const API_ROUTES: ApiRoute[] = [
@@ -79,9 +84,17 @@ export const API_ROUTES: ApiRoute[] = [
         "Queued, or scheduled when `sendAt` was given. A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.",
       schema: SentOrScheduledSchema,
     },
-    errors: ["insufficient_credits", "quota_exceeded", "idempotency_conflict", "recipient_opted_out", "unknown_sender"],
+    errors: [
+      "insufficient_credits",
+      "quota_exceeded",
+      "idempotency_conflict",
+      "recipient_opted_out",
+      "unknown_sender",
+      "email_unverified",
+    ],
     example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
     handle: async ({ userId, body: { sendAt, ...message }, idempotencyKey, sendBatcher }) => {
+      refuseUnverifiedSender(userId);
       const result =
         sendAt === undefined
           ? await sendApiMessage(sendBatcher, userId, message, idempotencyKey)
@@ -216,13 +229,21 @@ export const API_ROUTES: ApiRoute[] = [
     },
     idempotent: true,
     success: { status: 202, description: "Started: the group send and its progress so far.", schema: GroupSendSchema },
-    errors: ["insufficient_credits", "not_found", "idempotency_conflict", "nothing_to_send", "unknown_sender"],
+    errors: [
+      "insufficient_credits",
+      "not_found",
+      "idempotency_conflict",
+      "nothing_to_send",
+      "unknown_sender",
+      "email_unverified",
+    ],
     example: {
       params: { id: 7 },
       body: { body: "Our store opens at 9 tomorrow" },
       readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }),
     },
     handle: async ({ userId, params, body, idempotencyKey, origin }) => {
+      refuseUnverifiedSender(userId);
       const result = await sendApiGroupMessage(userId, params.id, body.body, idempotencyKey, origin, body.from);
       return { status: 202, body: result.groupSend, headers: replayed(result.replayed) };
     },

@@ -28,6 +28,7 @@ const adminLinks = [
   { to: href("/admin/support"), label: "Support Inbox" },
   { to: href("/admin/users"), label: "Accounts & Credits" },
   { to: href("/admin/senders"), label: "Senders" },
+  { to: href("/admin/mail"), label: "Mail" },
 ];
 
 const menuItemClass =
@@ -148,6 +149,9 @@ export function Nav({ user, balance, cartCount }: { user: NavUser | null; balanc
                 Account balance: {formatNumber(balance)} credits
               </span>
               <span className="text-sm font-medium text-slate-900">Welcome, {user.fullName}</span>
+              <NavLink to={href("/account/settings")} className={navLinkClass}>
+                Settings
+              </NavLink>
               <Form method="post" action={href("/logout")}>
                 <button type="submit" className={buttonClass({ variant: "secondary", size: "sm" })}>
                   Logout

@@ -8,6 +8,11 @@ export type HousekeepingPayload = z.infer<typeof HousekeepingPayload>;
 export const SupportMailPayload = z.object({ v: z.literal(1), requestId: z.number().int().positive() });
 export type SupportMailPayload = z.infer<typeof SupportMailPayload>;
 
+/** Deliver one mail_outbox row; the row, not the job, is the record. */
+export const MailPayload = z.object({ v: z.literal(1), mailId: z.number().int().positive() });
+export type MailPayload = z.infer<typeof MailPayload>;
+export const MailReconcilePayload = z.object({ v: z.literal(1) });
+
 /** The periodic sweep that re-enqueues support requests whose e-mail has not gone out. */
 export const SupportMailReconcilePayload = z.object({ v: z.literal(1) });
 /**

@@ -7,6 +7,7 @@ import { getRedis, redisForRequest } from "#app/queue/redis.server.ts";
 export const QUEUES = {
   housekeeping: "housekeeping",
   supportMail: "support-mail",
+  mail: "mail",
   smsSend: "sms-send",
   smsReconcile: "sms-reconcile",
   demoPurge: "demo-purge",

@@ -109,6 +109,10 @@ const schema = z.object({
     "must start with smtp:// or smtps://",
   ),
   SUPPORT_EMAIL: z.email().default("support@example.com"),
+  // Where people reach the site: the start of every link in an e-mail (never taken from a request's Host).
+  APP_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  // Sending SMS waits until the sign-up link is opened; unset: on when SMTP_URL is set, off otherwise.
+  REQUIRE_EMAIL_VERIFICATION: optionalString,
   MAIL_FROM: z.string().default("SMS Gateway <no-reply@example.com>"),
   SUPPORT_MAIL_RETRY_MS: z.coerce.number().int().min(1).default(10_000),
   SUPPORT_MAIL_RETRY_MAX_MS: z.coerce
@@ -207,6 +211,10 @@ export type Env = z.infer<typeof schema> & {
   testMode: TestMode;
   /** SEED_DEMO resolved: explicit, or full test mode when "auto". */
   seedDemo: boolean;
+  /** APP_URL without a trailing slash, or this server on localhost. */
+  appUrl: string;
+  /** REQUIRE_EMAIL_VERIFICATION resolved: explicit, or whether SMTP_URL is set. */
+  requireEmailVerification: boolean;
 };
 
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
@@ -242,6 +250,11 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     isProduction,
     testMode,
     seedDemo: parsed.SEED_DEMO === "auto" ? testMode.full : parsed.SEED_DEMO,
+    appUrl: (parsed.APP_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
+    requireEmailVerification:
+      parsed.REQUIRE_EMAIL_VERIFICATION === undefined
+        ? Boolean(parsed.SMTP_URL)
+        : /^(1|true|yes|on)$/i.test(parsed.REQUIRE_EMAIL_VERIFICATION),
     cookieSecure: parsed.COOKIE_SECURE === undefined ? isProduction : /^(1|true|yes|on)$/i.test(parsed.COOKIE_SECURE),
   };
 }

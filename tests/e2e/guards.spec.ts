@@ -28,6 +28,8 @@ const loginOnly = [
   "/account/two-factor",
   "/account/sessions",
   "/account/confirm-password",
+  "/account/settings",
+  "/account/password",
 ];
 const adminOnly = [
   "/authorization",
@@ -38,6 +40,7 @@ const adminOnly = [
   "/admin/support",
   "/admin/users",
   "/admin/users/1",
+  "/admin/mail",
 ];
 
 test("every login-only route sends a visitor to login and back", async ({ page }) => {

@@ -10,6 +10,8 @@ import { getDb } from "#app/db/client.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { packages } from "#app/db/schema/shop.ts";
 import { issueSetupToken } from "#app/modules/auth/first-admin.server.ts";
+import { inTransaction } from "#app/db/client.server.ts";
+import { issueToken } from "#app/modules/accounts/tokens.server.ts";
 import { createApiHandler } from "#app/api/handler.server.ts";
 import { API_ROUTES } from "#app/api/routes.server.ts";
 import { ErrorSchema } from "#app/api/schemas.ts";
@@ -34,6 +36,9 @@ const admin = await createTestUser("admin");
 const leaver = await createTestUser();
 // A first-admin link of the kind start prints (with an admin already there, every use is refused).
 const { token: setupToken } = issueSetupToken();
+// A password-reset link of an account of its own: a fuzzed post that succeeds ends only its sessions.
+const resetUser = await createTestUser();
+const resetToken = inTransaction((tx) => issueToken(tx, resetUser.id, "password_reset"));
 
 // Each action's property runs this often; the whole file stays well under a minute on 2 cores.
 const RUNS_PER_ACTION = 60;
@@ -164,6 +169,37 @@ const ACTIONS: Record<string, ActionSpec> = {
     params: () => ({ token: setupToken }),
     intents: [],
     fields: ["email", "fullName", "password", "confirmPassword"],
+  },
+  "routes/auth/forgot-password.tsx": {
+    user: "visitor",
+    path: () => "/forgot-password",
+    intents: [],
+    fields: ["email"],
+  },
+  "routes/auth/reset-password.tsx": {
+    user: "visitor",
+    path: () => `/reset-password/${resetToken}`,
+    params: () => ({ token: resetToken }),
+    intents: [],
+    fields: ["password", "confirmPassword"],
+  },
+  "routes/account/settings.tsx": {
+    user: "owner",
+    path: () => "/account/settings",
+    intents: ["profile", "email"],
+    fields: ["fullName", "timeZone", "lowBalanceThreshold", "newEmail", "currentPassword"],
+  },
+  "routes/account/password.tsx": {
+    user: "owner",
+    path: () => "/account/password",
+    intents: [],
+    fields: ["currentPassword", "newPassword", "confirmPassword"],
+  },
+  "routes/account/resend-verification.tsx": {
+    user: "owner",
+    path: () => "/account/verify-email",
+    intents: [],
+    fields: ["redirectTo"],
   },
   "routes/shop/menu-item-details.tsx": {
     user: "owner",

@@ -197,6 +197,7 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
   "routes/shop/menu-item-upsert.tsx": () => [
     get(`/menuItem/menuItemUpsert/${pack.id}`, { id: String(pack.id) }, ACCESS_DENIED),
   ],
+  "routes/admin/mail.tsx": () => [get("/admin/mail?id=1", undefined, ACCESS_DENIED)],
   "routes/admin/users.tsx": (a) => [
     get(`/admin/users?q=${encodeURIComponent(a.customer.email)}`, undefined, ACCESS_DENIED),
   ],
@@ -225,6 +226,9 @@ const PUBLIC_IDS: Record<string, string> = {
     "the public package catalogue; Add to Cart only ever changes the signed-in user's own cart",
   "routes/auth/setup.tsx":
     "a one-time setup token (kept hashed, one use, an hour), no owned id; it creates the first admin only while there is none",
+  "routes/auth/reset-password.tsx": "a single-use reset token (kept hashed, an hour), no owned id",
+  "routes/auth/verify-email.tsx": "a single-use verification token (kept hashed), no owned id",
+  "routes/account/confirm-email.tsx": "a single-use e-mail change token (kept hashed, a day), no owned id",
 };
 
 /** Query parameters the route modules read that are not ids of something someone owns. */
@@ -265,6 +269,7 @@ const QUERY_IDS: Record<string, string[]> = {
   "routes/shop/payment-return.tsx": ["orderId"],
   "routes/content/support-inbox.tsx": ["id"],
   "routes/admin/senders.tsx": ["edit"],
+  "routes/admin/mail.tsx": ["id"],
   "routes/shop/menu-item-list.tsx": ["delete"],
 };
 
@@ -439,6 +444,13 @@ describe("no GET changes anything", () => {
       },
       "routes/content/blog-article.tsx": { path: "/blog/hiring-smarter", params: { slug: "hiring-smarter" } },
       "routes/auth/setup.tsx": { path: "/setup/unknown-token", params: { token: "unknown-token" } },
+      // Opening a live e-mail link is the one GET that writes (accounts.test.ts); an unknown one changes nothing.
+      "routes/auth/reset-password.tsx": { path: "/reset-password/unknown-token", params: { token: "unknown-token" } },
+      "routes/auth/verify-email.tsx": { path: "/verify-email/unknown-token", params: { token: "unknown-token" } },
+      "routes/account/confirm-email.tsx": {
+        path: "/account/confirm-email/unknown-token",
+        params: { token: "unknown-token" },
+      },
       "routes/sms/import-contacts.tsx": { path: `/sms/importContacts?file=${a.importToken}` },
       "routes/sms/scheduled.tsx": { path: `/sms/scheduled?cancel=${a.scheduleId}` },
       "routes/sms/account-groups.tsx": { path: `/sms/accountGroups?panel=send&id=${a.groupId}` },

@@ -3,7 +3,11 @@ import type { ReactNode } from "react";
 import { href, useLocation } from "react-router";
 import type { SmsFormConfig } from "#app/modules/sms/schemas.ts";
 import { ButtonLink } from "#app/components/ui/button.tsx";
-import { PageHeader } from "#app/components/ui/page.tsx";
+import { Notice, PageHeader } from "#app/components/ui/page.tsx";
+import { ResendVerificationButton } from "#app/components/account/resend-verification.tsx";
+
+const EMAIL_UNVERIFIED_NOTICE =
+  "Please verify your e-mail address before sending SMS: open the link we e-mailed you when you registered.";
 import { SendSmsForm, SendSmsHowTo } from "#app/components/sms/send-sms-form.tsx";
 import type { SenderChoice } from "#app/components/sms/from-field.tsx";
 
@@ -13,12 +17,15 @@ export function SendSmsScreen({
   config,
   senders,
   lastResult,
+  mustVerifyEmail = false,
   children,
 }: {
   title: string;
   config: SmsFormConfig;
   senders: SenderChoice[];
   lastResult: SubmissionResult<string[]> | null | undefined;
+  /** The account's e-mail must be verified before it sends: say so above the form. */
+  mustVerifyEmail?: boolean;
   /** More below the form (the documentation screen's API reference). */
   children?: ReactNode;
 }) {
@@ -35,6 +42,12 @@ export function SendSmsScreen({
           </ButtonLink>
         }
       />
+      {mustVerifyEmail ? (
+        <Notice tone="warning" className="mb-6">
+          <p className="mb-2">{EMAIL_UNVERIFIED_NOTICE}</p>
+          <ResendVerificationButton redirectTo={location.pathname} />
+        </Notice>
+      ) : null}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <SendSmsForm key={location.key} config={config} senders={senders} lastResult={lastResult} />
         <SendSmsHowTo config={config} />

@@ -20,6 +20,11 @@ export const users = sqliteTable(
     timeZone: text("time_zone").notNull().default("UTC"),
     // Cached sum of the ledger, changed only in the ledger's own transactions.
     creditBalance: integer("credit_balance").notNull().default(0),
+    // Sign-up sets false until the link is opened; accounts older than verification count as verified.
+    emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(true),
+    // Credits below which one e-mail goes out (null: off); `alerted` until the balance is back up.
+    lowBalanceThreshold: integer("low_balance_threshold"),
+    lowBalanceAlerted: integer("low_balance_alerted", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -4,6 +4,7 @@ import { giveBack, hit, type Limit } from "#app/utils/rate-limit.server.ts";
 import { isCommonPassword } from "#app/modules/auth/common-passwords.server.ts";
 import { PasswordCheckBusyError } from "#app/modules/auth/password.server.ts";
 import { createUser, EmailTakenError } from "#app/modules/auth/users.server.ts";
+import { startEmailVerification } from "#app/modules/accounts/verification.server.ts";
 
 const perIp = (): Limit => ({ name: "register-ip", limit: getEnv().REGISTER_LIMIT_PER_HOUR, windowMs: 60 * 60 * 1000 });
 
@@ -35,7 +36,7 @@ export async function registerCustomer(
     };
   }
   try {
-    await createUser({ ...input, role: "customer" });
+    await createUser({ ...input, role: "customer", emailVerified: false }, startEmailVerification);
     return { ok: true };
   } catch (error) {
     if (error instanceof EmailTakenError) return { ok: false, field: "email", error: error.message };

@@ -30,22 +30,29 @@ export function getUserById(id: number): SessionUser | undefined {
   return getDb().select(sessionUserColumns).from(users).where(eq(users.id, id)).get();
 }
 
-export async function createUser(input: { email: string; fullName: string; password: string; role?: Role }) {
+/** `onCreated` runs in the same transaction (e.g. the sign-up's verification e-mail). */
+export async function createUser(
+  input: { email: string; fullName: string; password: string; role?: Role; emailVerified?: boolean },
+  onCreated?: (tx: Tx, user: SessionUser) => void,
+) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return inTransaction((tx) =>
-      tx
+    return inTransaction((tx) => {
+      const user = tx
         .insert(users)
         .values({
           email: input.email.toLowerCase(),
           fullName: input.fullName,
           passwordHash,
           role: input.role ?? "customer",
+          emailVerified: input.emailVerified ?? true,
           createdAt: clock.date(),
         })
         .returning(sessionUserColumns)
-        .get(),
-    );
+        .get();
+      onCreated?.(tx, user);
+      return user;
+    });
   } catch (error) {
     if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") throw new EmailTakenError();
     throw error;

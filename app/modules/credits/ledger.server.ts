@@ -5,6 +5,7 @@ import { statement } from "#app/db/statements.server.ts";
 import { creditLedger, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
+import { type MovedBalance, noteBalanceMoved } from "#app/modules/accounts/low-balance.server.ts";
 
 export type LedgerKind = "grant" | "debit" | "refund" | "adjustment" | "reversal";
 
@@ -46,9 +47,18 @@ export function bookEntry(tx: Executor, entry: LedgerEntry): boolean {
 const insertEntry = statement(
   "insert into credit_ledger (user_id, kind, amount, shortfall, key, note, actor_user_id, reason, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict(key) do nothing",
 );
-const moveBalance = statement(
-  "update users set credit_balance = credit_balance + ? where id = ? and credit_balance >= ?",
+// Returns what the low-balance alert needs, so an account without one pays a null check and no query.
+const moveBalance = statement<[number, number, number], MovedBalance>(
+  "update users set credit_balance = credit_balance + ? where id = ? and credit_balance >= ? returning credit_balance as balance, low_balance_threshold as threshold, low_balance_alerted as alerted",
 );
+
+/** Moves the cached balance; false (nothing moved) when it would go below zero. */
+function moveBalanceOf(tx: Executor, userId: number, amount: number): boolean {
+  const moved = moveBalance().get(amount, userId, Math.max(0, -amount));
+  if (!moved) return false;
+  if (moved.threshold !== null) noteBalanceMoved(tx, userId, { ...moved, threshold: moved.threshold });
+  return true;
+}
 
 /**
  * Books many entries of one user inside the caller's transaction with one balance update, for
@@ -79,7 +89,7 @@ export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEn
       sum += entry.amount;
     }
   }
-  if (sum !== 0 && moveBalance().run(sum, userId, Math.max(0, -sum)).changes === 0) {
+  if (sum !== 0 && !moveBalanceOf(tx, userId, sum)) {
     throw new InsufficientCreditsError(-sum, getBalance(userId, tx));
   }
   return sum;
@@ -138,7 +148,7 @@ export function takeBack(tx: Executor, entry: Omit<LedgerEntry, "amount"> & { wa
   ).changes;
   if (inserted === 0) return { booked: false, taken: 0, shortfall: 0 };
   // Cannot fail: `taken` is at most the balance read in this same transaction.
-  if (taken > 0) moveBalance().run(-taken, entry.userId, taken);
+  if (taken > 0) moveBalanceOf(tx, entry.userId, -taken);
   return { booked: true, taken, shortfall };
 }
 

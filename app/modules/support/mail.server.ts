@@ -15,7 +15,7 @@ type SupportRequestRow = typeof supportRequests.$inferSelect;
 // after that the reconciler starts the series again, so a request is retried until it goes out.
 const SUPPORT_MAIL_ATTEMPTS = 50;
 
-/** Exponential delay before retry number `attemptsMade + 1`, capped. */
+/** Exponential delay before retry number `attemptsMade + 1`, capped: support and account mail alike. */
 export function supportMailBackoff(attemptsMade: number): number {
   const { SUPPORT_MAIL_RETRY_MS, SUPPORT_MAIL_RETRY_MAX_MS } = getEnv();
   return Math.min(SUPPORT_MAIL_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1), SUPPORT_MAIL_RETRY_MAX_MS);
@@ -65,7 +65,7 @@ export async function reconcileSupportMail(): Promise<{ enqueued: number }> {
   }
 }
 
-function mailDomain(): string {
+export function mailDomain(): string {
   return /@([^\s>]+)/.exec(getEnv().MAIL_FROM)?.[1] ?? "smsgw.invalid";
 }
 

@@ -6,7 +6,7 @@ export type Address = { name: string; address: string };
 export type OutgoingMail = {
   from: string;
   to: string;
-  replyTo: Address;
+  replyTo?: Address;
   subject: string;
   text: string;
   messageId: string;

@@ -91,6 +91,9 @@ export default function Login({ actionData }: Route.ComponentProps) {
             inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
             errors={fields.password.errors}
           />
+          <p className="-mt-2 text-right text-sm">
+            <Link to={href("/forgot-password")}>Forgot password?</Link>
+          </p>
           <Button type="submit" className="w-full" disabled={navigation.state === "submitting"}>
             Login
           </Button>

@@ -3,6 +3,7 @@ import { SendSmsScreen } from "#app/components/sms/send-sms-screen.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
+import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
 import type { Route } from "./+types/send-sms";
 
@@ -10,7 +11,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Send SMS | SMS Gateway"
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { config: smsFormConfig(), senders: sendingSenders(user.id) };
+  return { config: smsFormConfig(), senders: sendingSenders(user.id), mustVerifyEmail: mustVerifyEmail(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -20,6 +21,12 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function SendSms({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <SendSmsScreen title="Send SMS" config={loaderData.config} senders={loaderData.senders} lastResult={actionData} />
+    <SendSmsScreen
+      title="Send SMS"
+      config={loaderData.config}
+      senders={loaderData.senders}
+      lastResult={actionData}
+      mustVerifyEmail={loaderData.mustVerifyEmail}
+    />
   );
 }

@@ -34,6 +34,7 @@ import {
   NotFoundError,
 } from "#app/modules/contacts/errors.ts";
 import { startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { createGroup, updateGroup } from "#app/modules/contacts/groups.server.ts";
 import {
   CONTACTS_PATH,
@@ -184,6 +185,8 @@ export async function contactsListAction(request: Request, user: SessionUser) {
     if (!contact) throw notFound();
     if (!contact.status)
       return data(submission.reply({ formErrors: [new InactiveContactError().message] }), { status: 400 });
+    if (mustVerifyEmail(userId))
+      return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
     try {
       await queueMessage(userId, {
         to: contact.phone,
@@ -243,6 +246,8 @@ export async function groupsListAction(request: Request, user: SessionUser) {
     const submission = parseWithZod(formData, { schema: createPanelSendSchema(getEnv().SMS_MAX_SEGMENTS) });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const { id, message, requestKey } = submission.value;
+    if (mustVerifyEmail(userId))
+      return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
     try {
       const report = await startGroupSend(userId, id, message, { requestKey, from: submission.value.from });
       // The result panel follows the fan-out and reports what it did.

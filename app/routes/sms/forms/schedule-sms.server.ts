@@ -13,6 +13,7 @@ import { redirectWithToast } from "#app/utils/toast.server.ts";
 import { setUserTimeZone, type SessionUser } from "#app/modules/auth/users.server.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "#app/modules/contacts/errors.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
@@ -93,6 +94,7 @@ async function createFromForm<V extends FormValue>(
   targetOf: (value: V) => ScheduleTarget,
   options: { successPath: string; targetField: string | null },
 ) {
+  if (mustVerifyEmail(user.id)) return data(reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
   const { message, ...timing } = value;
   let target: ScheduleTarget | null = null;
   try {

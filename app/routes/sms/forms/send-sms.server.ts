@@ -15,6 +15,7 @@ import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
+import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 
 export const SMS_SENT = "SMS sent successfully!";
 export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure that you have enough credits";
@@ -47,6 +48,8 @@ export async function sendSmsFormAction(request: Request, userId: number, succes
   if (formData.get("intent") === SEND_INTENT.check) return checkCost(formData, config);
   const submission = parseWithZod(formData, { schema: createSendSmsSchema(config) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  if (mustVerifyEmail(userId))
+    return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
   try {
     const { phoneNumber, message, from } = submission.value;
     await queueMessage(userId, { to: phoneNumber, body: message, from, source: "web" });

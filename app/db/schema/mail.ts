@@ -1,0 +1,37 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, users } from "#app/db/schema/core.ts";
+
+export const MAIL_KINDS = [
+  "password_reset",
+  "email_verification",
+  "email_change",
+  "email_change_notice",
+  "low_balance",
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+// pending: waiting for the mail server to accept it; kept: saved only (no SMTP_URL when it was written).
+export const OUTBOX_STATUSES = ["pending", "sent", "kept"] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+/** Every e-mail to a person, written in the transaction that causes it; the mail queue delivers it. */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // Kept when the account is deleted: the outbox is the record of what was sent.
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    kind: text("kind", { enum: MAIL_KINDS }).notNull(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    status: text("status", { enum: OUTBOX_STATUSES }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    lastAttemptAt: integer("last_attempt_at", { mode: "timestamp_ms" }),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    messageId: text("message_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mail_outbox_status_idx").on(t.status, t.id), index("mail_outbox_user_idx").on(t.userId, t.id)],
+);

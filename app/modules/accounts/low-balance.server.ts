@@ -1,0 +1,22 @@
+import { eq } from "drizzle-orm";
+import type { Executor } from "#app/db/client.server.ts";
+import { users } from "#app/db/schema/core.ts";
+import { lowBalanceMail } from "#app/modules/accounts/mails.server.ts";
+import { queueMail } from "#app/modules/mail/outbox.server.ts";
+
+/** The account's balance row as the ledger's update returns it. */
+export type MovedBalance = { balance: number; threshold: number | null; alerted: number };
+
+/**
+ * Called by the ledger, inside its transaction, when an account with an alert threshold moved its
+ * balance: falling below writes one e-mail, coming back up re-arms it. Anything else costs nothing.
+ */
+export function noteBalanceMoved(tx: Executor, userId: number, moved: MovedBalance & { threshold: number }): void {
+  const below = moved.balance < moved.threshold;
+  if (below === Boolean(moved.alerted)) return;
+  tx.update(users).set({ lowBalanceAlerted: below }).where(eq(users.id, userId)).run();
+  if (!below) return;
+  const user = tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
+  if (user)
+    queueMail(tx, { userId, kind: "low_balance", to: user.email, ...lowBalanceMail(moved.balance, moved.threshold) });
+}

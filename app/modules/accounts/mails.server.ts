@@ -1,0 +1,80 @@
+// The words of every account e-mail, in one place.
+import { getEnv } from "#app/utils/env.server.ts";
+import { formatNumber } from "#app/utils/misc.ts";
+
+type Composed = { subject: string; text: string };
+
+const signature = () => ["", "--", "SMS Gateway", getEnv().appUrl].join("\n");
+
+export function passwordResetMail(link: string): Composed {
+  return {
+    subject: "Reset your SMS Gateway password",
+    text: [
+      "Someone (we hope you) asked to reset the password of your SMS Gateway account.",
+      "",
+      "Choose a new password here (the link works once, for one hour):",
+      link,
+      "",
+      "If you did not ask, ignore this e-mail: your password stays as it is.",
+      signature(),
+    ].join("\n"),
+  };
+}
+
+export function verificationMail(fullName: string, link: string): Composed {
+  return {
+    subject: "Verify your e-mail address for SMS Gateway",
+    text: [
+      `Hello ${fullName},`,
+      "",
+      "Please confirm that this is your e-mail address by opening this link (it works for seven days):",
+      link,
+      "",
+      "Until then you can sign in and buy credits, but not send SMS.",
+      signature(),
+    ].join("\n"),
+  };
+}
+
+export function emailChangeMail(newEmail: string, link: string): Composed {
+  return {
+    subject: "Confirm your new e-mail address for SMS Gateway",
+    text: [
+      `Your SMS Gateway account asked to use ${newEmail} from now on.`,
+      "",
+      "Open this link to make the change (it works once, for 24 hours):",
+      link,
+      "",
+      "Until you do, the account keeps its current address.",
+      signature(),
+    ].join("\n"),
+  };
+}
+
+export function emailChangeNoticeMail(oldEmail: string, newEmail: string): Composed {
+  return {
+    subject: "Your SMS Gateway e-mail address is being changed",
+    text: [
+      `Someone signed in to your SMS Gateway account (${oldEmail}) asked to change its e-mail address to ${newEmail}.`,
+      "",
+      "Nothing changes until the link sent to the new address is opened.",
+      "If this was not you, sign in and change your password now, and write to support.",
+      signature(),
+    ].join("\n"),
+  };
+}
+
+export function lowBalanceMail(balance: number, threshold: number): Composed {
+  return {
+    subject: `Your SMS Gateway balance is low: ${formatNumber(balance)} credits`,
+    text: [
+      `Your balance has fallen below ${formatNumber(threshold)} credits: ${formatNumber(balance)} credits are left.`,
+      "",
+      `Buy credits: ${getEnv().appUrl}/`,
+      `Change or turn off this alert: ${getEnv().appUrl}/account/settings`,
+      "",
+      "We write once each time the balance falls below the threshold.",
+      signature(),
+    ].join("\n"),
+  };
+}

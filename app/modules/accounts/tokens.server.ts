@@ -1,0 +1,82 @@
+import { hash, randomBytes } from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Executor, Tx } from "#app/db/client.server.ts";
+import { type AccountTokenPurpose, accountTokens } from "#app/db/schema/accounts.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+
+const HOUR = 60 * 60 * 1000;
+
+/** How long each link works after it is sent. */
+export const TOKEN_LIFETIMES: Record<AccountTokenPurpose, number> = {
+  password_reset: HOUR,
+  email_verification: 7 * 24 * HOUR,
+  email_change: 24 * HOUR,
+};
+
+// The paths the links open; the domain builds them itself (it imports no react-router).
+const LINK_PATHS: Record<AccountTokenPurpose, string> = {
+  password_reset: "/reset-password/",
+  email_verification: "/verify-email/",
+  email_change: "/account/confirm-email/",
+};
+
+const hashToken = (token: string) => hash("sha256", token, "base64url");
+
+/** The absolute link an e-mail carries for `token`. */
+export function tokenLink(purpose: AccountTokenPurpose, token: string): string {
+  return `${getEnv().appUrl}${LINK_PATHS[purpose]}${token}`;
+}
+
+/**
+ * Makes a new link for the account inside the caller's transaction and returns its token; the
+ * unused links of the same purpose stop working, so only the newest e-mail counts.
+ */
+export function issueToken(tx: Tx, userId: number, purpose: AccountTokenPurpose, newEmail?: string): string {
+  const token = randomBytes(32).toString("base64url");
+  const now = clock.now();
+  tx.update(accountTokens)
+    .set({ usedAt: new Date(now) })
+    .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)))
+    .run();
+  tx.insert(accountTokens)
+    .values({
+      userId,
+      purpose,
+      tokenHash: hashToken(token),
+      newEmail: newEmail ?? null,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + TOKEN_LIFETIMES[purpose]),
+    })
+    .run();
+  return token;
+}
+
+export type TokenState =
+  { status: "valid"; id: number; userId: number; newEmail: string | null } | { status: "used" | "expired" | "unknown" };
+
+/** What a link is worth now, read through `ex` (pass the transaction that will use it). */
+export function readToken(ex: Executor, purpose: AccountTokenPurpose, token: string): TokenState {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { status: "unknown" };
+  const row = ex
+    .select()
+    .from(accountTokens)
+    .where(and(eq(accountTokens.tokenHash, hashToken(token)), eq(accountTokens.purpose, purpose)))
+    .get();
+  if (!row) return { status: "unknown" };
+  if (row.usedAt) return { status: "used" };
+  if (row.expiresAt.getTime() <= clock.now()) return { status: "expired" };
+  return { status: "valid", id: row.id, userId: row.userId, newEmail: row.newEmail };
+}
+
+/** Marks a valid link used inside the caller's transaction: it opens nothing a second time. */
+export function useToken(tx: Tx, id: number): void {
+  tx.update(accountTokens).set({ usedAt: clock.date() }).where(eq(accountTokens.id, id)).run();
+}
+
+/** The message a person sees for a link that no longer works. */
+export function deadLinkMessage(state: "used" | "expired" | "unknown", what: string): string {
+  if (state === "used") return `This ${what} link has already been used. Please ask for a new one.`;
+  if (state === "expired") return `This ${what} link has expired. Please ask for a new one.`;
+  return `This ${what} link is not valid. Please check that you copied it whole, or ask for a new one.`;
+}

@@ -1,0 +1,146 @@
+import { and, count, desc, eq, gt, sql } from "drizzle-orm";
+import { getDb, inTransaction, type Executor } from "#app/db/client.server.ts";
+import { type MailKind, mailOutbox } from "#app/db/schema/mail.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import type { MailPayload } from "#app/queue/payloads.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { pageWindow } from "#app/utils/misc.ts";
+import { mailDomain } from "#app/modules/support/mail.server.ts";
+import { getMailer } from "#app/modules/support/mailer.server.ts";
+
+export type NewMail = { userId: number | null; kind: MailKind; to: string; subject: string; text: string };
+
+// With the defaults (SUPPORT_MAIL_RETRY_*): 10 s doubling up to an hour, about two days in all; the
+// reconciler then starts a new series, so a mail is retried until the server takes it.
+const MAIL_ATTEMPTS = 50;
+
+function mailJob(mailId: number) {
+  const data: MailPayload = { v: 1, mailId };
+  return {
+    name: "deliver",
+    data,
+    opts: {
+      jobId: `mail-${mailId}`,
+      attempts: MAIL_ATTEMPTS,
+      backoff: { type: "capped-exponential" },
+      removeOnComplete: true,
+      removeOnFail: true,
+    },
+  };
+}
+
+// Rows written by transactions that are running now; added to the queue once those have committed.
+const written = new Set<number>();
+
+function enqueueWritten(): void {
+  const ids = [...written];
+  written.clear();
+  void enqueueAfterCommit(`mail ${ids.join(", ")}`, () => getQueue(QUEUES.mail).addBulk(ids.map(mailJob)));
+}
+
+/**
+ * Writes an e-mail inside the caller's transaction, so it exists exactly when what caused it does.
+ * Transactions here are synchronous, so a callback on the next turn of the event loop runs after
+ * the commit (or the rollback: then the job finds no row and does nothing).
+ */
+export function queueMail(tx: Executor, mail: NewMail): number {
+  const status = getEnv().SMTP_URL ? "pending" : "kept";
+  const { id } = tx
+    .insert(mailOutbox)
+    .values({ ...mail, status, createdAt: clock.date() })
+    .returning({ id: mailOutbox.id })
+    .get();
+  if (status === "pending") {
+    if (written.size === 0) setImmediate(enqueueWritten);
+    written.add(id);
+  }
+  return id;
+}
+
+/** Re-enqueues every mail the server has not taken yet: SQLite is the record, Redis can be rebuilt. */
+export async function reconcileMail(): Promise<{ enqueued: number }> {
+  let after = 0;
+  let enqueued = 0;
+  for (;;) {
+    const batch = getDb()
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.status, "pending"), gt(mailOutbox.id, after)))
+      .orderBy(mailOutbox.id)
+      .limit(500)
+      .all();
+    if (batch.length === 0) return { enqueued };
+    await getQueue(QUEUES.mail).addBulk(batch.map((row) => mailJob(row.id)));
+    enqueued += batch.length;
+    after = batch[batch.length - 1].id;
+  }
+}
+
+export type MailDelivery = "sent" | "kept" | "nothing_to_do";
+
+/** Hands one pending mail to the SMTP server; throws when it does not take it, so the queue retries. */
+export async function deliverMail(mailId: number): Promise<MailDelivery> {
+  const byId = eq(mailOutbox.id, mailId);
+  const row = getDb().select().from(mailOutbox).where(byId).get();
+  if (!row || row.status !== "pending") return "nothing_to_do";
+  const mailer = getMailer();
+  if (!mailer) {
+    inTransaction((tx) => tx.update(mailOutbox).set({ status: "kept" }).where(byId).run());
+    return "kept";
+  }
+  inTransaction((tx) =>
+    tx
+      .update(mailOutbox)
+      .set({ attempts: sql`${mailOutbox.attempts} + 1`, lastAttemptAt: clock.date() })
+      .where(byId)
+      .run(),
+  );
+  try {
+    const { messageId } = await mailer.send({
+      from: getEnv().MAIL_FROM,
+      to: row.to,
+      subject: row.subject,
+      text: row.text,
+      // Stable across retries, so a mail the server took before a lost reply is recognised as one.
+      messageId: `<mail-${row.id}.${row.createdAt.getTime()}@${mailDomain()}>`,
+    });
+    inTransaction((tx) =>
+      tx.update(mailOutbox).set({ status: "sent", sentAt: clock.date(), messageId, lastError: null }).where(byId).run(),
+    );
+    return "sent";
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    inTransaction((tx) => tx.update(mailOutbox).set({ lastError: message }).where(byId).run());
+    throw error;
+  }
+}
+
+export const OUTBOX_PAGE_SIZE = 20;
+
+/** One page of the outbox, newest first, for the admins' Mail screen. */
+export function listOutbox(requestedPage: number) {
+  const [{ total }] = getDb().select({ total: count() }).from(mailOutbox).all();
+  const { page, totalPages, offset } = pageWindow(total, requestedPage, OUTBOX_PAGE_SIZE);
+  const rows = getDb()
+    .select({
+      id: mailOutbox.id,
+      kind: mailOutbox.kind,
+      to: mailOutbox.to,
+      subject: mailOutbox.subject,
+      status: mailOutbox.status,
+      attempts: mailOutbox.attempts,
+      createdAt: mailOutbox.createdAt,
+    })
+    .from(mailOutbox)
+    .orderBy(desc(mailOutbox.id))
+    .limit(OUTBOX_PAGE_SIZE)
+    .offset(offset)
+    .all();
+  return { rows, total, page, totalPages };
+}
+
+export function getOutboxMail(id: number) {
+  return getDb().select().from(mailOutbox).where(eq(mailOutbox.id, id)).get();
+}

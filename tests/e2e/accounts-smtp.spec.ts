@@ -1,0 +1,97 @@
+// E-mail verification with a mail server: its own server with SMTP_URL pointing at a real SMTP sink,
+// so REQUIRE_EMAIL_VERIFICATION is on by default; the link is read from the mail the sink received.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startSmtpSink } from "#tests/support/smtp.ts";
+import { waitFor } from "#tests/support/wait.ts";
+import { expect, login, newAccount, register, test } from "#tests/e2e/fixtures.ts";
+
+const port = 40000 + Math.floor(Math.random() * 20000);
+const baseURL = `http://localhost:${port}`;
+test.use({ baseURL });
+test.describe.configure({ mode: "serial", timeout: 180_000 });
+
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let app: ChildProcess;
+let dataDir: string;
+let output = "";
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  sink = await startSmtpSink();
+  dataDir = mkdtempSync(join(tmpdir(), "smsgw-accounts-smtp-"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    REDIS_URL: "",
+    SESSION_SECRET: "accounts-smtp-session-secret",
+    SEED_DEMO: "0",
+    SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+    LOG_LEVEL: "warn",
+  };
+  delete env.REQUIRE_EMAIL_VERIFICATION;
+  delete env.APP_URL;
+  app = spawn(process.execPath, ["scripts/run.mjs", "scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  for (const stream of [app.stdout!, app.stderr!]) stream.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  await waitFor(
+    async () =>
+      app.exitCode !== null ||
+      (await fetch(`${baseURL}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )),
+    { timeout: 170_000, interval: 200, what: "the server with a mail server" },
+  );
+  if (app.exitCode !== null) throw new Error(`start exited:\n${output}`);
+});
+
+test.afterAll(async () => {
+  if (app && app.exitCode === null) {
+    const exited = new Promise((resolve) => app.once("exit", resolve));
+    app.kill("SIGTERM");
+    await exited;
+  }
+  await sink?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("a new account must open the e-mailed link before it sends; the resend button mails a new one", async ({
+  page,
+}) => {
+  const account = newAccount("verify");
+  await register(page, account);
+  await login(page, account);
+
+  const notice = page.getByText("Please verify your e-mail address before sending SMS");
+  await expect(notice).toBeVisible();
+  await page.getByLabel("Phone Number").fill("+1 202 555 0123");
+  await page.getByLabel("Message").fill("Before verifying");
+  await page.getByRole("button", { name: "Send SMS" }).click();
+  await expect(page.getByText("open the link we e-mailed you, or ask for a new one")).toBeVisible();
+
+  const mailsTo = () => sink.mails.filter((m) => m.envelope.to.includes(account.email));
+  await waitFor(() => mailsTo().length === 1 || undefined, { what: "the sign-up verification mail" });
+  await page.getByRole("button", { name: "Resend verification e-mail" }).click();
+  await expect(
+    page.getByTestId("toast").filter({ hasText: `We have e-mailed a new verification link to ${account.email}.` }),
+  ).toBeVisible();
+  const latest = await waitFor(() => (mailsTo().length === 2 ? mailsTo()[1] : undefined), { what: "the resent mail" });
+  expect(latest.headers.subject).toBe("Verify your e-mail address for SMS Gateway");
+  const link = new RegExp(`${baseURL}/verify-email/[A-Za-z0-9_-]{43}`).exec(latest.text)?.[0];
+  expect(link).toBeTruthy();
+
+  await page.goto(link!);
+  await expect(page).toHaveURL(/\/sms\/sendSms$/);
+  await expect(page.getByTestId("toast").filter({ hasText: "Your e-mail address is verified." })).toBeVisible();
+  await expect(notice).toHaveCount(0);
+  // The gate is gone: what stops this send now is the empty balance.
+  await page.getByLabel("Phone Number").fill("+1 202 555 0123");
+  await page.getByLabel("Message").fill("After verifying");
+  await page.getByRole("button", { name: "Send SMS" }).click();
+  await expect(page.getByText("Failed to send SMS, please check to ensure that you have enough credits")).toBeVisible();
+});
