@@ -118,6 +118,13 @@ export class Coalescer<Item, Result> {
       return;
     }
     batch.forEach((waiting, i) => waiting.resolve(results[i]));
-    await Promise.allSettled(results);
+    // Only results still pending keep the batch running; allSettled over plain values would cost
+    // two promises per item on every batch (the API's hot path runs two coalescers per request).
+    const pending = results.filter(isPromiseLike);
+    if (pending.length > 0) await Promise.allSettled(pending);
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
 }
