@@ -55,24 +55,34 @@ export class Coalescer<Item, Result> {
 
   /** The item's result, once its batch has run. */
   add(item: Item): Promise<Result> {
-    return new Promise<Result>((resolve, reject) => {
-      const waiting = { item, resolve, reject };
-      if (this.stopped) {
-        this.runBatch([waiting]);
-        return;
-      }
-      const key = this.options.key?.(item);
-      let list = this.pending.get(key);
-      if (!list) this.pending.set(key, (list = []));
-      list.push(waiting);
-      if (list.length >= this.maxBatch) {
-        this.pending.delete(key);
-        this.runBatch(list);
-        if (this.pending.size === 0) this.stopTimer();
-      } else if (this.timer === undefined) {
-        this.timer = this.timers.setTimeout(() => this.runPending(), this.options.windowMs);
-      }
-    });
+    return new Promise<Result>((resolve, reject) => this.enter({ item, resolve, reject }));
+  }
+
+  /**
+   * Like add(), for a caller that does not wait for the result (e.g. one item per SMPP receipt):
+   * no promise is made for it. A batch that throws fails it as an unhandled rejection, as an
+   * add() whose promise nobody awaits would.
+   */
+  post(item: Item): void {
+    this.enter({ item, resolve: ignore, reject: rethrow });
+  }
+
+  private enter(waiting: Waiting<Item, Result>) {
+    if (this.stopped) {
+      this.runBatch([waiting]);
+      return;
+    }
+    const key = this.options.key?.(waiting.item);
+    let list = this.pending.get(key);
+    if (!list) this.pending.set(key, (list = []));
+    list.push(waiting);
+    if (list.length >= this.maxBatch) {
+      this.pending.delete(key);
+      this.runBatch(list);
+      if (this.pending.size === 0) this.stopTimer();
+    } else if (this.timer === undefined) {
+      this.timer = this.timers.setTimeout(() => this.runPending(), this.options.windowMs);
+    }
   }
 
   /** Runs what is waiting now; resolves when every batch started so far has settled. */
@@ -124,6 +134,9 @@ export class Coalescer<Item, Result> {
     if (pending.length > 0) await Promise.allSettled(pending);
   }
 }
+
+const ignore = () => {};
+const rethrow = (error: unknown) => void Promise.reject(error);
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === "function";

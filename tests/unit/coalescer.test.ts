@@ -213,6 +213,18 @@ describe("Coalescer", () => {
     await coalescer.shutdown();
   });
 
+  it("post() batches an item like add() without a promise for its caller", async () => {
+    const { coalescer, batches, clock } = recording(double);
+    coalescer.post(1);
+    const second = coalescer.add(2);
+    clock.advance(10);
+    expect(await second).toBe(4);
+    expect(batches).toEqual([[1, 2]]);
+    coalescer.post(3);
+    await coalescer.flush();
+    expect(batches).toEqual([[1, 2], [3]]);
+  });
+
   it("runs with the real timers by default", async () => {
     const coalescer = new Coalescer<number, number>({ windowMs: 1, run: async (batch) => double(batch) });
     expect(await Promise.all([coalescer.add(1), coalescer.add(2)])).toEqual([2, 4]);
