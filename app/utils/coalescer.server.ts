@@ -60,11 +60,11 @@ export class Coalescer<Item, Result> {
 
   /**
    * Like add(), for a caller that does not wait for the result (e.g. one item per SMPP receipt):
-   * no promise is made for it. A batch that throws fails it as an unhandled rejection, as an
-   * add() whose promise nobody awaits would.
+   * no promise is made for it. Its failure (the batch throwing, or its own result rejecting) is an
+   * unhandled rejection, as it would be for an add() whose promise nobody awaits.
    */
   post(item: Item): void {
-    this.enter({ item, resolve: ignore, reject: rethrow });
+    this.enter({ item, resolve: unwatched, reject: rethrow });
   }
 
   private enter(waiting: Waiting<Item, Result>) {
@@ -135,8 +135,8 @@ export class Coalescer<Item, Result> {
   }
 }
 
-const ignore = () => {};
 const rethrow = (error: unknown) => void Promise.reject(error);
+const unwatched = (result: unknown) => void (isPromiseLike(result) && result.then(undefined, rethrow));
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === "function";
