@@ -55,24 +55,34 @@ export class Coalescer<Item, Result> {
 
   /** The item's result, once its batch has run. */
   add(item: Item): Promise<Result> {
-    return new Promise<Result>((resolve, reject) => {
-      const waiting = { item, resolve, reject };
-      if (this.stopped) {
-        this.runBatch([waiting]);
-        return;
-      }
-      const key = this.options.key?.(item);
-      let list = this.pending.get(key);
-      if (!list) this.pending.set(key, (list = []));
-      list.push(waiting);
-      if (list.length >= this.maxBatch) {
-        this.pending.delete(key);
-        this.runBatch(list);
-        if (this.pending.size === 0) this.stopTimer();
-      } else if (this.timer === undefined) {
-        this.timer = this.timers.setTimeout(() => this.runPending(), this.options.windowMs);
-      }
-    });
+    return new Promise<Result>((resolve, reject) => this.enter({ item, resolve, reject }));
+  }
+
+  /**
+   * Like add(), for a caller that does not wait for the result (e.g. one item per SMPP receipt):
+   * no promise is made for it. Its failure (the batch throwing, or its own result rejecting) is an
+   * unhandled rejection, as it would be for an add() whose promise nobody awaits.
+   */
+  post(item: Item): void {
+    this.enter({ item, resolve: unwatched, reject: rethrow });
+  }
+
+  private enter(waiting: Waiting<Item, Result>) {
+    if (this.stopped) {
+      this.runBatch([waiting]);
+      return;
+    }
+    const key = this.options.key?.(waiting.item);
+    let list = this.pending.get(key);
+    if (!list) this.pending.set(key, (list = []));
+    list.push(waiting);
+    if (list.length >= this.maxBatch) {
+      this.pending.delete(key);
+      this.runBatch(list);
+      if (this.pending.size === 0) this.stopTimer();
+    } else if (this.timer === undefined) {
+      this.timer = this.timers.setTimeout(() => this.runPending(), this.options.windowMs);
+    }
   }
 
   /** Runs what is waiting now; resolves when every batch started so far has settled. */
@@ -118,6 +128,16 @@ export class Coalescer<Item, Result> {
       return;
     }
     batch.forEach((waiting, i) => waiting.resolve(results[i]));
-    await Promise.allSettled(results);
+    // Only results still pending keep the batch running; allSettled over plain values would cost
+    // two promises per item on every batch (the API's hot path runs two coalescers per request).
+    const pending = results.filter(isPromiseLike);
+    if (pending.length > 0) await Promise.allSettled(pending);
   }
+}
+
+const rethrow = (error: unknown) => void Promise.reject(error);
+const unwatched = (result: unknown) => void (isPromiseLike(result) && result.then(undefined, rethrow));
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
 }

@@ -213,6 +213,38 @@ describe("Coalescer", () => {
     await coalescer.shutdown();
   });
 
+  it("post() batches an item like add() without a promise for its caller", async () => {
+    const { coalescer, batches, clock } = recording(double);
+    coalescer.post(1);
+    const second = coalescer.add(2);
+    clock.advance(10);
+    expect(await second).toBe(4);
+    expect(batches).toEqual([[1, 2]]);
+    coalescer.post(3);
+    await coalescer.flush();
+    expect(batches).toEqual([[1, 2], [3]]);
+  });
+
+  it("post() leaves a failure unhandled, as an add() nobody awaits would", async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", record);
+    try {
+      const failing = recording((batch: number[]) => {
+        throw new Error(`batch of ${batch.length}`);
+      });
+      failing.coalescer.post(1);
+      await failing.coalescer.flush();
+      const rejecting = recording((batch: number[]) => batch.map(() => Promise.reject(new Error("item"))));
+      rejecting.coalescer.post(2);
+      await rejecting.coalescer.flush();
+      await settle();
+      expect(unhandled.map((error) => (error as Error).message)).toEqual(["batch of 1", "item"]);
+    } finally {
+      process.off("unhandledRejection", record);
+    }
+  });
+
   it("runs with the real timers by default", async () => {
     const coalescer = new Coalescer<number, number>({ windowMs: 1, run: async (batch) => double(batch) });
     expect(await Promise.all([coalescer.add(1), coalescer.add(2)])).toEqual([2, 4]);

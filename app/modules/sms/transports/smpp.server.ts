@@ -509,7 +509,7 @@ export class SmppTransport implements SmsTransport {
       return;
     }
     // Stored a few milliseconds later with the others that came meanwhile: one write per batch.
-    void this.receipts.add({
+    this.receipts.post({
       receipt,
       session,
       respond: (status) => session.send(deliverSmResp(pdu.sequence_number, status)),
