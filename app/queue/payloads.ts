@@ -41,3 +41,10 @@ export const GroupSendPayload = z.object({ v: z.literal(1), groupSendId: z.numbe
 export type GroupSendPayload = z.infer<typeof GroupSendPayload>;
 
 export const GroupSendReconcilePayload = z.object({ v: z.literal(1) });
+
+/** Process one stored inbound message (keywords, replies); the inbound_outbox row is the record. */
+export const SmsInboundPayload = z.object({ v: z.literal(1), inboundId: z.number().int().positive() });
+export type SmsInboundPayload = z.infer<typeof SmsInboundPayload>;
+
+/** The sweep that re-adds inbound messages whose processing job Redis lost. */
+export const SmsInboundReconcilePayload = z.object({ v: z.literal(1) });

@@ -2,14 +2,17 @@ import smpp, { type PDU, type Session, type ShortMessage } from "smpp";
 import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import {
+  dataSmResp,
   deliverSmResp,
   readHotPdusByHand,
   submitSm,
   type SubmitSmFields,
 } from "#app/modules/sms/transports/smpp-pdu.server.ts";
+import { inboundOf } from "#app/modules/sms/transports/smpp-inbound.server.ts";
 import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "#app/modules/sms/segments.ts";
 import {
   type ClaimMessages,
+  type InboundSink,
   type OutgoingSms,
   type PartAck,
   type Receipt,
@@ -28,6 +31,8 @@ export type SmppOptions = {
   /** submit_sm in flight at most. */
   window: number;
   onReceipts: ReceiptSink;
+  /** Stores inbound SMS; without it they are acknowledged and dropped. */
+  onInbound?: InboundSink;
   enquireLinkMs?: number;
   /** A submit_sm or enquire_link left unanswered this long means the link is dead. */
   responseTimeoutMs?: number;
@@ -161,7 +166,7 @@ type ReceivedReceipt = { receipt: Receipt; session: Session; respond: (status: n
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
   private readonly endpoint: SmppEndpoint;
-  private readonly options: Required<SmppOptions>;
+  private readonly options: Required<Omit<SmppOptions, "onInbound">> & Pick<SmppOptions, "onInbound">;
   private session: Session | null = null;
   private bound = false;
   private closing = false;
@@ -414,7 +419,8 @@ export class SmppTransport implements SmsTransport {
         this.pump();
       });
     });
-    session.on("deliver_sm", (pdu: PDU) => this.onDeliverSm(session, pdu));
+    session.on("deliver_sm", (pdu: PDU) => this.onDeliverSm(session, pdu, deliverSmResp));
+    session.on("data_sm", (pdu: PDU) => this.onDeliverSm(session, pdu, dataSmResp));
     session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
     session.on("unbind", (pdu: PDU) => {
       session.send(pdu.response());
@@ -459,19 +465,30 @@ export class SmppTransport implements SmsTransport {
 
   // --- delivery receipts: persisted in batches, acknowledged after they are stored ---
 
-  private onDeliverSm(session: Session, pdu: PDU) {
+  private onDeliverSm(session: Session, pdu: PDU, response: typeof deliverSmResp) {
     const receipt = parseReceipt(pdu);
     if (!receipt) {
-      // Not a receipt (an inbound SMS): the product does not take those; acknowledge and drop.
-      session.send(pdu.response());
+      void this.receiveInbound(session, pdu, response);
       return;
     }
     // Stored a few milliseconds later with the others that came meanwhile: one write per batch.
     void this.receipts.add({
       receipt,
       session,
-      respond: (status) => session.send(deliverSmResp(pdu.sequence_number, status)),
+      respond: (status) => session.send(response(pdu.sequence_number, status)),
     });
+  }
+
+  /** An inbound SMS is answered once stored; a failure to store it makes the SMSC send it again. */
+  private async receiveInbound(session: Session, pdu: PDU, response: typeof deliverSmResp) {
+    let status = ESME_ROK;
+    try {
+      await this.options.onInbound?.(inboundOf(pdu));
+    } catch (error) {
+      log("error", "smpp", "could not store an inbound SMS", error);
+      status = ESME_RX_T_APPN;
+    }
+    session.send(response(pdu.sequence_number, status));
   }
 
   /** Stores a batch, then answers every deliver_sm of it (never throws: a failure is answered). */
