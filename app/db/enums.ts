@@ -37,3 +37,11 @@ export const MESSAGE_STATUSES = [
   "unknown",
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** alphanumeric: up to 11 characters (TON 5); long_number: E.164 (TON 1, NPI 1); short_code: digits (TON 3). */
+export const SENDER_KINDS = ["alphanumeric", "long_number", "short_code"] as const;
+export type SenderKind = (typeof SENDER_KINDS)[number];
+
+/** active: usable (an admin's, or an approved request); pending: a customer's request; rejected: refused. */
+export const SENDER_STATUSES = ["active", "pending", "rejected"] as const;
+export type SenderStatus = (typeof SENDER_STATUSES)[number];

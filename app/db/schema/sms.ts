@@ -14,6 +14,8 @@ export const smsMessages = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     toPhone: text("to_phone").notNull(),
+    // The sender address it goes out from (a `senders` address); null: the gateway's SMPP_SOURCE_ADDR.
+    fromAddress: text("from_address"),
     body: text("body").notNull(),
     encoding: text("encoding", { enum: ["GSM-7", "UCS-2"] }).notNull(),
     segments: integer("segments").notNull(),
