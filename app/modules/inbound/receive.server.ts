@@ -9,6 +9,7 @@ import { QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { decodeInboundText } from "#app/modules/inbound/text.server.ts";
+import { findSenderByAddress } from "#app/modules/senders/senders.server.ts";
 import type { InboundSms } from "#app/modules/sms/transports/types.ts";
 
 /** A PDU seen again within this long (its acknowledgement was lost) is the same message. */
@@ -36,7 +37,7 @@ const insertMessage = statement<[number | null, string, string, string, string, 
 );
 const insertOutbox = statement<[number, number]>("insert into inbound_outbox (message_id, due_at) values (?, ?)");
 const selectLastSender = statement<[string, number], { userId: number }>(
-  `select user_id as userId from sms_messages where to_phone = ? and created_at >= ?
+  `select user_id as userId from sms_messages where to_phone = ? and created_at >= ? and from_address is null
    order by created_at desc limit 1`,
 );
 
@@ -51,6 +52,8 @@ export function sameAddress(a: string, b: string): boolean {
  * (docs/decisions/051-who-owns-an-inbound-message.md).
  */
 export function ownerOf(from: string, to: string, now: number): number | null {
+  const sender = findSenderByAddress(to);
+  if (sender) return sender.userId;
   if (!sameAddress(to, getEnv().SMPP_SOURCE_ADDR)) return null;
   return selectLastSender().get(from, now - LAST_SENDER_WINDOW_MS)?.userId ?? null;
 }
