@@ -1,6 +1,8 @@
 // Inbound SMS over real SMPP: a loopback SMSC sends deliver_sm and data_sm PDUs as a phone's carrier
 // would; the gateway stores each message (parts joined, retransmissions once) before acknowledging.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "#app/db/client.server.ts";
+import { senders } from "#app/db/schema/senders.ts";
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
@@ -157,6 +159,21 @@ describe("who an inbound message belongs to", () => {
     const stranger = newPhone();
     await smsc.sendInbound({ source: digits(stranger), destination: "SMSGateway", shortMessage: Buffer.from("Hi") });
     expect(inboundFrom(stranger)[0].userId).toBeNull();
+  });
+
+  it("to a number assigned to an account: that account, whoever sent to the phone last", async () => {
+    const owner = await createTestUser();
+    const other = await createTestUser();
+    grantCredits(other.id, 5);
+    const phone = newPhone();
+    const { id } = await queueMessage(other.id, { to: phone, body: "Hello" });
+    await waitForStatus(id, "delivered");
+    getDb()
+      .insert(senders)
+      .values({ address: "+4479460001", kind: "long_number", ton: 1, npi: 1, userId: owner.id, updatedAt: new Date() })
+      .run();
+    await smsc.sendInbound({ source: digits(phone), destination: "4479460001", shortMessage: Buffer.from("Hi") });
+    expect(inboundFrom(phone)[0]).toMatchObject({ userId: owner.id, toAddress: "+4479460001" });
   });
 
   it("to an address that is not the shared sender and nobody's: unassigned", async () => {
