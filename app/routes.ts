@@ -46,6 +46,10 @@ export default [
   route("sitemap.xml", "routes/content/sitemap.ts"),
   route("robots.txt", "routes/content/robots.ts"),
   route("setup/:token", "routes/auth/setup.tsx"),
+  route("sms/inbox", "routes/sms/inbox.tsx"),
+  route("sms/inbox/:phone", "routes/sms/inbox-thread.tsx"),
+  route("admin/inbound", "routes/admin/inbound.tsx"),
+  route("admin/simulate", "routes/admin/simulate.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

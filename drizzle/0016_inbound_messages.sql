@@ -12,6 +12,7 @@ CREATE TABLE `inbound_messages` (
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE INDEX `inbound_messages_user_idx` ON `inbound_messages` (`user_id`,`id`);--> statement-breakpoint
 CREATE INDEX `inbound_messages_user_phone_idx` ON `inbound_messages` (`user_id`,`from_phone`,`id`);--> statement-breakpoint
 CREATE INDEX `inbound_messages_dedupe_idx` ON `inbound_messages` (`dedupe_key`,`received_at`);--> statement-breakpoint
 CREATE INDEX `inbound_messages_unread_idx` ON `inbound_messages` (`user_id`) WHERE "inbound_messages"."read_at" is null;--> statement-breakpoint

@@ -24,6 +24,7 @@ const adminLinks = [
   { to: href("/menuItem/menuitemlist"), label: "Menu Items" },
   { to: href("/admin/support"), label: "Support Inbox" },
   { to: href("/admin/users"), label: "Accounts & Credits" },
+  { to: href("/admin/inbound"), label: "Unassigned Inbound SMS" },
 ];
 
 const menuItemClass =
@@ -91,7 +92,17 @@ function CartLink({ count }: { count: number }) {
   );
 }
 
-export function Nav({ user, balance, cartCount }: { user: NavUser | null; balance: number; cartCount: number }) {
+export function Nav({
+  user,
+  balance,
+  cartCount,
+  unreadInbound,
+}: {
+  user: NavUser | null;
+  balance: number;
+  cartCount: number;
+  unreadInbound: number;
+}) {
   const isCustomer = user?.role === "customer";
   return (
     <header className="border-b border-slate-200 bg-white">
@@ -103,6 +114,21 @@ export function Nav({ user, balance, cartCount }: { user: NavUser | null; balanc
           {isCustomer ? (
             <>
               <Menu label="Control Panel" links={controlPanelLinks} />
+              <NavLink
+                to={href("/sms/inbox")}
+                className={navLinkClass}
+                aria-label={unreadInbound > 0 ? `Inbox, ${unreadInbound} unread` : "Inbox"}
+              >
+                Inbox
+                {unreadInbound > 0 ? (
+                  <span
+                    data-testid="inbox-unread"
+                    className="ml-1 rounded-full bg-brand-600 px-1.5 text-xs font-semibold text-white"
+                  >
+                    {formatNumber(unreadInbound)}
+                  </span>
+                ) : null}
+              </NavLink>
               <NavLink to={href("/sms/support")} className={navLinkClass}>
                 Support
               </NavLink>

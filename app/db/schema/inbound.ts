@@ -29,6 +29,8 @@ export const inboundMessages = sqliteTable(
     readAt: integer("read_at", { mode: "timestamp_ms" }),
   },
   (t) => [
+    // The API's list of an account's inbound messages, newest first.
+    index("inbound_messages_user_idx").on(t.userId, t.id),
     // The inbox: one account's conversations and a thread's messages.
     index("inbound_messages_user_phone_idx").on(t.userId, t.fromPhone, t.id),
     index("inbound_messages_dedupe_idx").on(t.dedupeKey, t.receivedAt),

@@ -1,0 +1,140 @@
+// The inbox screens: conversations, a thread with both directions (read when seen), a reply through
+// the normal send path, the admin's unassigned list and the test-mode simulator.
+import { describe, expect, it } from "vitest";
+import { getEnv } from "#app/utils/env.server.ts";
+import { simulateInbound } from "#app/modules/inbound/simulate.server.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { createContact } from "#app/modules/contacts/contacts.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import * as inbox from "#app/routes/sms/inbox.tsx";
+import * as thread from "#app/routes/sms/inbox-thread.tsx";
+import * as unassigned from "#app/routes/admin/inbound.tsx";
+import * as simulate from "#app/routes/admin/simulate.tsx";
+import { inboundFrom, newPhone } from "#tests/support/inbound.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
+
+const SHARED = () => getEnv().SMPP_SOURCE_ADDR;
+
+async function conversationWith(credits = 10) {
+  const user = await createTestUser();
+  grantCredits(user.id, credits);
+  const phone = newPhone();
+  await queueMessage(user.id, { to: phone, body: "Shall we meet at 5? Please reply" });
+  await simulateInbound({ from: phone, to: SHARED(), text: "Yes, see you then" });
+  return { user, phone };
+}
+
+const threadPath = (phone: string) => `/sms/inbox/${phone}`;
+
+describe("the inbox", () => {
+  it("lists conversations with the contact's name and the unread count; the thread page marks them read", async () => {
+    const { user, phone } = await conversationWith();
+    createContact(user.id, { name: "Maria", phone, email: "maria@example.com", groupIds: [] });
+    const list = dataOf<Awaited<ReturnType<typeof inbox.loader>>>(
+      await call(inbox.loader, makeRequest("/sms/inbox", { user })),
+    );
+    expect(list.conversations).toEqual([
+      expect.objectContaining({ phone, contactName: "Maria", unread: 1, lastBody: "Yes, see you then" }),
+    ]);
+
+    const seen = dataOf<Awaited<ReturnType<typeof thread.loader>>>(
+      await call(thread.loader, makeRequest(threadPath(phone), { user }), { phone }),
+    );
+    expect(seen.messages.map((m) => [m.direction, m.body])).toEqual([
+      ["outbound", "Shall we meet at 5? Please reply"],
+      ["inbound", "Yes, see you then"],
+    ]);
+    // Seeing it changes nothing (a GET never writes); the page then posts that it was read.
+    expect(seen.unread).toBe(1);
+    expect(inboundFrom(phone)[0].readAt).toBeNull();
+    const read = await call(thread.action, makeRequest(threadPath(phone), { user, form: { intent: "read" } }), {
+      phone,
+    });
+    expect(locationOf(read)).toBe(threadPath(phone));
+    expect(inboundFrom(phone)[0].readAt).not.toBeNull();
+  });
+
+  it("a reply goes through the send path: charged, queued, in the thread", async () => {
+    const { user, phone } = await conversationWith(10);
+    const before = getBalance(user.id);
+    const result = await call(
+      thread.action,
+      makeRequest(threadPath(phone), { user, form: { intent: "send", phoneNumber: phone, message: "Great!" } }),
+      { phone },
+    );
+    expect(locationOf(result)).toBe(threadPath(phone));
+    expect(getBalance(user.id)).toBe(before - 1);
+    const seen = dataOf<Awaited<ReturnType<typeof thread.loader>>>(
+      await call(thread.loader, makeRequest(threadPath(phone), { user }), { phone }),
+    );
+    expect(seen.messages.at(-1)).toMatchObject({ direction: "outbound", body: "Great!" });
+  });
+
+  it("a reply the balance cannot pay says so next to the form, and nothing is sent", async () => {
+    const { user, phone } = await conversationWith(1);
+    const result = await call(
+      thread.action,
+      makeRequest(threadPath(phone), { user, form: { intent: "send", phoneNumber: phone, message: "Hello again" } }),
+      { phone },
+    );
+    expect(statusOf(result)).toBe(400);
+    expect(JSON.stringify(dataOf(result))).toContain("enough credits");
+  });
+
+  it("another account's conversation is not found", async () => {
+    const { phone } = await conversationWith();
+    const stranger = await createTestUser();
+    expect(statusOf(await call(thread.loader, makeRequest(threadPath(phone), { user: stranger }), { phone }))).toBe(
+      404,
+    );
+    expect(inboundFrom(phone)[0].readAt).toBeNull();
+  });
+});
+
+describe("admin: unassigned messages and the simulator", () => {
+  it("an inbound nobody owns is listed for admins", async () => {
+    const admin = await createTestUser("admin");
+    const phone = newPhone();
+    await simulateInbound({ from: phone, to: SHARED(), text: "Who is this?" });
+    const list = dataOf<Awaited<ReturnType<typeof unassigned.loader>>>(
+      await call(unassigned.loader, makeRequest("/admin/inbound", { user: admin })),
+    );
+    expect(list.messages).toContainEqual(expect.objectContaining({ from: phone, body: "Who is this?" }));
+  });
+
+  it("the simulator takes a long message through the inbound path in parts, joined again", async () => {
+    const admin = await createTestUser("admin");
+    const phone = newPhone();
+    const text = "Long message ".repeat(20).trim();
+    const result = await call(
+      simulate.action,
+      makeRequest("/admin/simulate", { user: admin, form: { from: phone, to: SHARED(), message: text } }),
+    );
+    expect(locationOf(result)).toBe("/admin/simulate");
+    expect(inboundFrom(phone)).toEqual([expect.objectContaining({ body: text, parts: 2, userId: null })]);
+  });
+
+  it("is not there outside test mode", async () => {
+    const admin = await createTestUser("admin");
+    const { testMode } = getEnv();
+    const active = testMode.active;
+    testMode.active = false;
+    try {
+      expect(statusOf(await call(simulate.loader, makeRequest("/admin/simulate", { user: admin })))).toBe(404);
+      const form = { from: newPhone(), to: SHARED(), message: "x" };
+      expect(statusOf(await call(simulate.action, makeRequest("/admin/simulate", { user: admin, form })))).toBe(404);
+    } finally {
+      testMode.active = active;
+    }
+  });
+
+  it("bad input is answered next to the field, nothing stored", async () => {
+    const admin = await createTestUser("admin");
+    const result = await call(
+      simulate.action,
+      makeRequest("/admin/simulate", { user: admin, form: { from: "not a phone", to: SHARED(), message: "x" } }),
+    );
+    expect(statusOf(result)).toBe(400);
+  });
+});
