@@ -45,3 +45,11 @@ export type SenderKind = (typeof SENDER_KINDS)[number];
 /** active: usable (an admin's, or an approved request); pending: a customer's request; rejected: refused. */
 export const SENDER_STATUSES = ["active", "pending", "rejected"] as const;
 export type SenderStatus = (typeof SENDER_STATUSES)[number];
+
+/** keyword: the phone texted STOP (only its START lifts it); manual / csv: the account added the number. */
+export const OPT_OUT_SOURCES = ["keyword", "manual", "csv"] as const;
+export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
+
+/** The automatic replies an admin words: after an opt-out, after an opt-in, and to HELP / INFO. */
+export const KEYWORD_REPLY_KINDS = ["stop", "start", "help"] as const;
+export type KeywordReplyKind = (typeof KEYWORD_REPLY_KINDS)[number];

@@ -3,7 +3,8 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 import { MESSAGE_STATUSES } from "#app/db/enums.ts";
 import { createdAt, users } from "#app/db/schema/core.ts";
 
-export const MESSAGE_SOURCES = ["web", "api", "schedule", "group"] as const;
+// keyword: an automatic reply to STOP, START or HELP (free of charge).
+export const MESSAGE_SOURCES = ["web", "api", "schedule", "group", "keyword"] as const;
 export type MessageSource = (typeof MESSAGE_SOURCES)[number];
 
 export const smsMessages = sqliteTable(

@@ -1,7 +1,11 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { getDb } from "#app/db/client.server.ts";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { users } from "#app/db/schema/core.ts";
 import { senders } from "#app/db/schema/senders.ts";
-import type { SenderKind } from "#app/modules/senders/senders.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { DuplicateSenderError, SenderNotFoundError } from "#app/modules/senders/errors.ts";
+import { DEFAULT_TON_NPI, kindOfAddress, type SenderKind, type SenderStatus } from "#app/modules/senders/senders.ts";
+import type { SenderSource } from "#app/modules/sms/transports/types.ts";
 
 export type SenderIdentity = {
   id: number;
@@ -35,4 +39,231 @@ export function findSenderByAddress(address: string): SenderIdentity | null {
       .where(and(inArray(senders.address, candidates), eq(senders.status, "active")))
       .get() ?? null
   );
+}
+
+/**
+ * How each address goes out over SMPP: its sender's TON/NPI, or its kind's defaults when the sender
+ * has since been removed (the message keeps the address it was queued with).
+ */
+export function senderSources(addresses: string[]): Map<string, SenderSource> {
+  const sources = new Map<string, SenderSource>();
+  if (addresses.length === 0) return sources;
+  const rows = getDb()
+    .select({ address: senders.address, ton: senders.ton, npi: senders.npi })
+    .from(senders)
+    .where(and(inArray(senders.address, addresses), eq(senders.status, "active")))
+    .all();
+  for (const row of rows) sources.set(row.address, row);
+  for (const address of addresses) {
+    if (!sources.has(address)) sources.set(address, { address, ...DEFAULT_TON_NPI[kindOfAddress(address)] });
+  }
+  return sources;
+}
+
+export type Sender = SenderIdentity & {
+  isDefault: boolean;
+  status: SenderStatus;
+  rejectionReason: string | null;
+  createdAt: Date;
+  decidedAt: Date | null;
+};
+
+export type AdminSender = Sender & { ownerEmail: string | null };
+
+export type SenderInput = { address: string; kind: SenderKind; ton: number; npi: number; userId: number | null };
+
+const senderColumns = {
+  ...identityColumns,
+  isDefault: senders.isDefault,
+  status: senders.status,
+  rejectionReason: senders.rejectionReason,
+  createdAt: senders.createdAt,
+  decidedAt: senders.decidedAt,
+};
+
+/** Every sender and request, requests waiting for a decision first. */
+export function listAllSenders(): AdminSender[] {
+  return getDb()
+    .select({ ...senderColumns, ownerEmail: users.email })
+    .from(senders)
+    .leftJoin(users, eq(users.id, senders.userId))
+    .orderBy(sql`${senders.status} = 'pending' desc`, asc(senders.address), asc(senders.id))
+    .all();
+}
+
+export function getSender(id: number): AdminSender {
+  const row = getDb()
+    .select({ ...senderColumns, ownerEmail: users.email })
+    .from(senders)
+    .leftJoin(users, eq(users.id, senders.userId))
+    .where(eq(senders.id, id))
+    .get();
+  if (!row) throw new SenderNotFoundError();
+  return row;
+}
+
+/** The account's senders and requests: active ones first, the default at the top. */
+export function listOwnSenders(userId: number): Sender[] {
+  return getDb()
+    .select(senderColumns)
+    .from(senders)
+    .where(eq(senders.userId, userId))
+    .orderBy(sql`${senders.status} = 'active' desc`, desc(senders.isDefault), asc(senders.address), asc(senders.id))
+    .all();
+}
+
+/** The senders the account may send from (the From choice), the default first. */
+export function sendingSenders(userId: number): { address: string; isDefault: boolean }[] {
+  return getDb()
+    .select({ address: senders.address, isDefault: senders.isDefault })
+    .from(senders)
+    .where(and(eq(senders.userId, userId), eq(senders.status, "active")))
+    .orderBy(desc(senders.isDefault), asc(senders.address))
+    .all();
+}
+
+function assertAddressFree(tx: Tx, address: string, exceptId?: number): void {
+  const other = tx
+    .select({ id: senders.id })
+    .from(senders)
+    .where(and(eq(senders.address, address), eq(senders.status, "active")))
+    .get();
+  if (other && other.id !== exceptId) throw new DuplicateSenderError(address);
+}
+
+/** An account with active senders but no default gets its oldest one as default. */
+function ensureDefault(tx: Tx, userId: number | null): void {
+  if (userId === null) return;
+  const active = and(eq(senders.userId, userId), eq(senders.status, "active"));
+  const current = tx
+    .select({ id: senders.id })
+    .from(senders)
+    .where(and(active, eq(senders.isDefault, true)))
+    .get();
+  if (current) return;
+  const first = tx.select({ id: senders.id }).from(senders).where(active).orderBy(asc(senders.id)).get();
+  if (first) tx.update(senders).set({ isDefault: true }).where(eq(senders.id, first.id)).run();
+}
+
+/** An admin's new active sender (assigned or not). DuplicateSenderError when the address is taken. */
+export function createSender(input: SenderInput): Sender {
+  const now = clock.date();
+  return inTransaction((tx) => {
+    assertAddressFree(tx, input.address);
+    const row = tx
+      .insert(senders)
+      .values({ ...input, status: "active", createdAt: now, updatedAt: now, decidedAt: now })
+      .returning({ id: senders.id })
+      .get();
+    ensureDefault(tx, input.userId);
+    return tx.select(senderColumns).from(senders).where(eq(senders.id, row.id)).get()!;
+  });
+}
+
+/** An admin's edit of a sender (address, kind, TON/NPI, the account it is assigned to). */
+export function updateSender(id: number, input: SenderInput): Sender {
+  const now = clock.date();
+  return inTransaction((tx) => {
+    const before = tx
+      .select({ userId: senders.userId, status: senders.status })
+      .from(senders)
+      .where(eq(senders.id, id))
+      .get();
+    if (!before) throw new SenderNotFoundError();
+    if (before.status === "active") assertAddressFree(tx, input.address, id);
+    const moved = before.userId !== input.userId;
+    tx.update(senders)
+      .set({ ...input, updatedAt: now, ...(moved && { isDefault: false }) })
+      .where(eq(senders.id, id))
+      .run();
+    ensureDefault(tx, before.userId);
+    ensureDefault(tx, input.userId);
+    return tx.select(senderColumns).from(senders).where(eq(senders.id, id)).get()!;
+  });
+}
+
+export function deleteSender(id: number): void {
+  inTransaction((tx) => {
+    const row = tx.delete(senders).where(eq(senders.id, id)).returning({ userId: senders.userId }).get();
+    if (!row) throw new SenderNotFoundError();
+    ensureDefault(tx, row.userId);
+  });
+}
+
+function pendingRequest(tx: Tx, id: number) {
+  const row = tx
+    .select({ address: senders.address, userId: senders.userId })
+    .from(senders)
+    .where(and(eq(senders.id, id), eq(senders.status, "pending")))
+    .get();
+  if (!row) throw new SenderNotFoundError();
+  return row;
+}
+
+/** Approves a customer's request: the sender becomes active on their account. */
+export function approveSenderRequest(id: number): void {
+  const now = clock.date();
+  inTransaction((tx) => {
+    const request = pendingRequest(tx, id);
+    assertAddressFree(tx, request.address);
+    tx.update(senders).set({ status: "active", decidedAt: now, updatedAt: now }).where(eq(senders.id, id)).run();
+    ensureDefault(tx, request.userId);
+  });
+}
+
+/** Rejects a customer's request with the reason they will see. */
+export function rejectSenderRequest(id: number, reason: string): void {
+  const now = clock.date();
+  inTransaction((tx) => {
+    pendingRequest(tx, id);
+    tx.update(senders)
+      .set({ status: "rejected", rejectionReason: reason, decidedAt: now, updatedAt: now })
+      .where(eq(senders.id, id))
+      .run();
+  });
+}
+
+/**
+ * A customer's request for an alphanumeric sender ID. DuplicateSenderError when it is already in use
+ * or they already asked for it and wait for the decision.
+ */
+export function requestSender(userId: number, address: string): Sender {
+  const now = clock.date();
+  return inTransaction((tx) => {
+    assertAddressFree(tx, address);
+    const waiting = tx
+      .select({ id: senders.id })
+      .from(senders)
+      .where(and(eq(senders.userId, userId), eq(senders.address, address), eq(senders.status, "pending")))
+      .get();
+    if (waiting) throw new DuplicateSenderError(address);
+    const row = tx
+      .insert(senders)
+      .values({
+        address,
+        kind: "alphanumeric",
+        ...DEFAULT_TON_NPI.alphanumeric,
+        userId,
+        status: "pending",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: senders.id })
+      .get();
+    return tx.select(senderColumns).from(senders).where(eq(senders.id, row.id)).get()!;
+  });
+}
+
+/** Makes one of the account's active senders its default. SenderNotFoundError for any other id. */
+export function setDefaultSender(userId: number, id: number): void {
+  inTransaction((tx) => {
+    const own = tx
+      .select({ id: senders.id })
+      .from(senders)
+      .where(and(eq(senders.id, id), eq(senders.userId, userId), eq(senders.status, "active")))
+      .get();
+    if (!own) throw new SenderNotFoundError();
+    tx.update(senders).set({ isDefault: false }).where(eq(senders.userId, userId)).run();
+    tx.update(senders).set({ isDefault: true }).where(eq(senders.id, id)).run();
+  });
 }

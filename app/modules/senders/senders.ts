@@ -22,6 +22,12 @@ export const DEFAULT_TON_NPI: Record<SenderKind, { ton: number; npi: number }> =
   short_code: { ton: 3, npi: 0 },
 };
 
+/** The kind an address looks like: "+" and digits a long number, digits alone a short code. */
+export function kindOfAddress(address: string): SenderKind {
+  if (/^\+\d+$/.test(address)) return "long_number";
+  return /^\d+$/.test(address) ? "short_code" : "alphanumeric";
+}
+
 /** Why `address` is not a valid sender of `kind`, or null when it is. */
 export function senderAddressError(kind: SenderKind, address: string): string | null {
   if (kind === "alphanumeric")

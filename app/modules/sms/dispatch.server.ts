@@ -28,6 +28,9 @@ import {
 } from "#app/modules/sms/message-store.server.ts";
 import { canMove, type MessageStatus, movesFrom, statusFromParts } from "#app/modules/sms/message-status.ts";
 import { enqueueSends } from "#app/modules/sms/send.server.ts";
+import { OPTED_OUT_REASON } from "#app/modules/opt-outs/errors.ts";
+import { optedOutSince } from "#app/modules/opt-outs/enforcement.server.ts";
+import { senderSources } from "#app/modules/senders/senders.server.ts";
 import type {
   ClaimMessages,
   OutgoingSms,
@@ -240,12 +243,24 @@ export async function sendQueuedMessages(
   const attempts = new Map(rows.map((row) => [row.id, row.attempts]));
   const outgoing: OutgoingSms[] = [];
   const settled: Recorded[] = [];
+  // A STOP that arrived while the message waited wins; the automatic replies to it still go.
+  const optedOut = optedOutSince(rows.filter((row) => row.source !== "keyword"));
+  const fromAddresses = [...new Set(rows.flatMap((row) => (row.fromAddress ? [row.fromAddress] : [])))];
+  const sources = senderSources(fromAddresses);
   for (const row of rows) {
+    if (optedOut.has(row.id)) {
+      const outcome: SubmitOutcome = { kind: "permanent", reason: OPTED_OUT_REASON, acks: [] };
+      settled.push({ id: row.id, attempts: row.attempts, outcome, claimed: false });
+      continue;
+    }
     const parts = Array.from({ length: row.segments }, (_, i) => i + 1).filter((p) => !accepted.get(row.id)?.has(p));
     // Every part was accepted before (an earlier try's answers were kept): nothing left to send.
     if (parts.length === 0)
       settled.push({ id: row.id, attempts: row.attempts, outcome: { kind: "accepted", acks: [] }, claimed: false });
-    else outgoing.push({ id: row.id, to: row.toPhone, body: row.body, parts });
+    else {
+      const from = row.fromAddress ? sources.get(row.fromAddress) : undefined;
+      outgoing.push({ id: row.id, to: row.toPhone, body: row.body, parts, ...(from && { from }) });
+    }
   }
   const record = async (recorded: Recorded[]) => {
     const outcomes = await inTransactionWithoutStalling((tx) => recordOutcomes(tx, recorded, clock.now()));

@@ -24,6 +24,8 @@ export type NewMessage = {
   /** Already within SMS_MAX_SEGMENTS (messageBodyField checks it). */
   body: string;
   source?: MessageSource;
+  /** The sender address it goes out from (one of the account's senders); absent: the gateway's default. */
+  from?: string | null;
   /** A schedule's occurrence: (scheduleId, occurrenceAt) is unique, so a duplicate tick sends nothing. */
   scheduleId?: number;
   occurrenceAt?: Date | number;
@@ -45,9 +47,9 @@ export type ExistingMessage = {
 
 const insertMessage = statement<unknown[], { id: number }>(
   `insert into sms_messages
-     (user_id, to_phone, body, encoding, segments, credits, status, error, source, schedule_id, occurrence_at, group_send_id,
-      contact_id, api_ref, created_at, updated_at, done_at)
-   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     (user_id, to_phone, from_address, body, encoding, segments, credits, status, error, source, schedule_id, occurrence_at,
+      group_send_id, contact_id, api_ref, created_at, updated_at, done_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
    on conflict do nothing
    returning id`,
 );
@@ -69,6 +71,7 @@ export function insertOrFindMessage(
   const inserted = insertMessage().get(
     userId,
     message.to,
+    message.from ?? null,
     message.body,
     count.encoding,
     count.segments,
@@ -101,7 +104,10 @@ export function insertOrFindMessage(
 
 export type SendRow = {
   id: number;
+  userId: number;
   toPhone: string;
+  fromAddress: string | null;
+  source: MessageSource;
   body: string;
   segments: number;
   status: MessageStatus;
@@ -118,7 +124,8 @@ export type StoredStatus = { status: MessageStatus; error: string | null };
 
 // A job's messages in one read: the ids travel as a JSON array.
 const selectForSend = statement<[string], SendRow>(
-  `select id, to_phone as toPhone, body, segments, status, attempts from sms_messages
+  `select id, user_id as userId, to_phone as toPhone, from_address as fromAddress, source, body, segments, status, attempts
+   from sms_messages
    where id in (select value from json_each(?)) and ${whereFrom("claim")}`,
 );
 const selectPartNumbers = statement<[string], { messageId: number; part: number }>(

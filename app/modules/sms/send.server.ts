@@ -8,6 +8,9 @@ import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { bookEntries } from "#app/modules/credits/ledger.server.ts";
+import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
+import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
+import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { insertOrFindMessage, insertOutbox, type NewMessage } from "#app/modules/sms/message-store.server.ts";
 import { isE164 } from "#app/modules/sms/phone.ts";
 import { countSegments, type SegmentCount, type SmsEncoding } from "#app/modules/sms/segments.ts";
@@ -84,20 +87,16 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
   const queued: QueuedMessage[] = [];
   const debits: { kind: "debit"; amount: number; key: string }[] = [];
   for (const { message, count } of priced) {
-    const inserted = insertOrFindMessage(
-      userId,
-      message,
-      count,
-      { status: "queued", credits: count.credits, error: null },
-      now,
-    );
+    // Automatic replies to STOP, START and HELP are free to the customer.
+    const credits = message.source === "keyword" ? 0 : count.credits;
+    const inserted = insertOrFindMessage(userId, message, count, { status: "queued", credits, error: null }, now);
     if (inserted.duplicate) {
       queued.push({ ...inserted, to: message.to });
       continue;
     }
     insertOutbox(inserted.id, now);
-    debits.push({ kind: "debit", amount: -count.credits, key: `msg:${inserted.id}:debit` });
-    const { encoding, segments, credits } = count;
+    if (credits > 0) debits.push({ kind: "debit", amount: -credits, key: `msg:${inserted.id}:debit` });
+    const { encoding, segments } = count;
     queued.push({ id: inserted.id, to: message.to, encoding, segments, credits, createdAt: now, duplicate: false });
   }
   // Throws InsufficientCreditsError for the batch's sum, rolling every row above back.
@@ -106,11 +105,30 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
 }
 
 /**
+ * Each message with the sender it goes out from (the one asked for, else the account's default).
+ * Throws UnknownSenderError for a `from` that is not the account's, OptedOutError naming every
+ * number that opted out; automatic keyword replies go where they were addressed.
+ */
+function withSenders(userId: number, messages: NewMessage[]): NewMessage[] {
+  const optedOut: string[] = [];
+  const resolved = messages.map((message) => {
+    if (message.source === "keyword") return message;
+    const { fromAddress, optedOut: blocked } = resolveSend(userId, message.to, message.from);
+    if (message.from && fromAddress === null) throw new UnknownSenderError(message.from);
+    if (blocked) optedOut.push(message.to);
+    return fromAddress === (message.from ?? null) ? message : { ...message, from: fromAddress };
+  });
+  if (optedOut.length > 0) throw new OptedOutError([...new Set(optedOut)]);
+  return resolved;
+}
+
+/**
  * Queues one or many messages of one user. In ONE short transaction: every message row (`queued`),
  * its outbox row and its debit (`msg:<id>:debit`) in the ledger; then the send jobs, in one round
  * trip shared with the other messages queued in the same few milliseconds. Not enough credits for
  * the whole batch: InsufficientCreditsError (from the ledger, with `needed` and `balance`) and
- * nothing is written. Keep batches to a few thousand so the write lock stays short.
+ * nothing is written. A number that opted out: OptedOutError and nothing is written (see withSenders).
+ * Keep batches to a few thousand so the write lock stays short.
  *
  * `waitForJobs: false` returns once the transaction has committed: the messages are safe from
  * then on (a job that never reaches Redis is added by the reconciler from the outbox), so an API
@@ -121,7 +139,7 @@ export async function queueMessages(
   messages: NewMessage[],
   { waitForJobs = true } = {},
 ): Promise<QueueResult> {
-  const priced: Priced[] = messages.map((message) => {
+  const priced: Priced[] = withSenders(userId, messages).map((message) => {
     if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
     const count = countSegments(message.body);
     if (count.segments < 1 || count.segments > getEnv().SMS_MAX_SEGMENTS) {

@@ -19,6 +19,7 @@ import {
   type ReceiptSink,
   receiptStatus,
   type SmsTransport,
+  type SenderSource,
   type SubmitOutcome,
 } from "#app/modules/sms/transports/types.ts";
 
@@ -99,6 +100,11 @@ function sourceAddress(addr: string) {
   if (/^\+\d+$/.test(addr)) return { source_addr_ton: 1, source_addr_npi: 1, source_addr: addr.slice(1) };
   if (/^\d+$/.test(addr)) return { source_addr_ton: 0, source_addr_npi: 1, source_addr: addr };
   return { source_addr_ton: 5, source_addr_npi: 0, source_addr: addr };
+}
+
+/** A sender's own TON/NPI; SMPP carries numbers without their "+". */
+function senderSource(from: SenderSource) {
+  return { source_addr_ton: from.ton, source_addr_npi: from.npi, source_addr: from.address.replace(/^\+/, "") };
 }
 
 /** The library decodes data_coding 0 text as GSM; receipts are ASCII, so map the septets back. */
@@ -270,7 +276,7 @@ export class SmppTransport implements SmsTransport {
         const body = encodePart(split.parts[part - 1], split);
         const multipart = total > 1;
         return this.sendPart(session, part, {
-          ...sourceAddress(this.options.sourceAddr),
+          ...(sms.from ? senderSource(sms.from) : sourceAddress(this.options.sourceAddr)),
           dest_addr_ton: 1,
           dest_addr_npi: 1,
           destination_addr: sms.to.replace(/^\+/, ""),

@@ -5,9 +5,13 @@ export type OutgoingSms = {
   /** E.164, e.g. +12025550123. */
   to: string;
   body: string;
+  /** The sender it goes out from, with its SMPP TON/NPI; absent: the transport's default source address. */
+  from?: SenderSource;
   /** 1-based parts still to send: a retry skips the parts the SMSC already accepted. */
   parts: number[];
 };
+
+export type SenderSource = { address: string; ton: number; npi: number };
 
 export type PartAck = { part: number; providerId: string };
 

@@ -1,0 +1,104 @@
+// What an inbound message's first word does: opt the phone out of the sender it wrote to, back in,
+// or ask for help; each change is confirmed once with a free reply through the normal send path.
+import { and, asc, eq } from "drizzle-orm";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { users } from "#app/db/schema/core.ts";
+import { optOuts } from "#app/db/schema/opt-outs.ts";
+import { isE164 } from "#app/modules/sms/phone.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { findSenderByAddress } from "#app/modules/senders/senders.server.ts";
+import { scopeOf } from "#app/modules/opt-outs/enforcement.server.ts";
+import { keywordOf, type KeywordReplyKind } from "#app/modules/opt-outs/keywords.ts";
+import { getKeywordReplies } from "#app/modules/opt-outs/opt-outs.server.ts";
+
+export type InboundKeyword = {
+  /** The phone that wrote, as the SMSC gave it (with or without "+"). */
+  phone: string;
+  /** The address it wrote to: one of the senders, or the gateway's shared default. */
+  toAddress: string;
+  /** The account the inbound message was assigned to, or null (unassigned). */
+  accountId: number | null;
+  body: string;
+  receivedAt: Date | number;
+};
+
+export type KeywordOutcome = {
+  kind: KeywordReplyKind;
+  /** Whether the phone's opt-out changed (always true for HELP, which changes nothing but is answered). */
+  changed: boolean;
+  /** The automatic reply queued, if one was. */
+  replyId: number | null;
+} | null;
+
+/** Whose the reply is when the inbound message belongs to nobody: the gateway's first admin. */
+function operatorId(): number | undefined {
+  return getDb().select({ id: users.id }).from(users).where(eq(users.role, "admin")).orderBy(asc(users.id)).get()?.id;
+}
+
+/** Opts out; true when the phone was not opted out of this scope before (or this same message did it). */
+function optOut(phone: string, scope: string, word: string, accountId: number | null, at: number): boolean {
+  return inTransaction((tx) => {
+    const inserted = tx
+      .insert(optOuts)
+      .values({ phone, scope, source: "keyword", keyword: word, assignedUserId: accountId, createdAt: new Date(at) })
+      .onConflictDoNothing()
+      .run().changes;
+    if (inserted > 0) return true;
+    // A retried inbound job: the opt-out it made is there, and its reply is found by its reference.
+    const existing = tx
+      .select({ createdAt: optOuts.createdAt })
+      .from(optOuts)
+      .where(and(eq(optOuts.phone, phone), eq(optOuts.scope, scope), eq(optOuts.source, "keyword")))
+      .get();
+    return existing?.createdAt.getTime() === at;
+  });
+}
+
+function optIn(phone: string, scope: string): boolean {
+  return (
+    inTransaction((tx) =>
+      tx
+        .delete(optOuts)
+        .where(and(eq(optOuts.phone, phone), eq(optOuts.scope, scope), eq(optOuts.source, "keyword")))
+        .run(),
+    ).changes > 0
+  );
+}
+
+/**
+ * Applies an inbound message's keyword (its first word, any case): STOP and its synonyms opt the
+ * phone out of the sender it wrote to (the shared default sender: of every account sending from it),
+ * START and its synonyms lift that, HELP and INFO are answered. A change (and every HELP) gets the
+ * admin's reply, free, from the sender written to; the same inbound message handled twice replies once.
+ * Null when the message starts with no keyword (or comes from no phone number).
+ */
+export async function applyInboundKeyword(inbound: InboundKeyword): Promise<KeywordOutcome> {
+  const keyword = keywordOf(inbound.body);
+  const phone = /^\d+$/.test(inbound.phone) ? `+${inbound.phone}` : inbound.phone;
+  if (!keyword || !isE164(phone)) return null;
+  const sender = findSenderByAddress(inbound.toAddress);
+  const from = sender?.address ?? null;
+  const scope = scopeOf(from);
+  const at = Number(inbound.receivedAt);
+  const accountId = inbound.accountId ?? sender?.userId ?? null;
+
+  const changed =
+    keyword.kind === "stop"
+      ? optOut(phone, scope, keyword.word, accountId, at)
+      : keyword.kind === "start"
+        ? optIn(phone, scope)
+        : true;
+  if (!changed) return { kind: keyword.kind, changed, replyId: null };
+
+  const owner = accountId ?? operatorId();
+  if (owner === undefined) return { kind: keyword.kind, changed, replyId: null };
+  const reply = await queueMessage(owner, {
+    to: phone,
+    body: getKeywordReplies()[keyword.kind],
+    source: "keyword",
+    from,
+    // One reply per inbound message, however often it is handled.
+    apiRef: `keyword:${scope}:${phone}:${at}`,
+  });
+  return { kind: keyword.kind, changed, replyId: reply.id };
+}

@@ -1,0 +1,145 @@
+import { and, count, desc, eq, inArray, ne, or } from "drizzle-orm";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { keywordReplies, optOuts } from "#app/db/schema/opt-outs.ts";
+import { senders } from "#app/db/schema/senders.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { pageWindow } from "#app/utils/misc.ts";
+import type { OptOutSource } from "#app/db/enums.ts";
+import { KeywordOptOutError, OptOutNotFoundError } from "#app/modules/opt-outs/errors.ts";
+import { DEFAULT_KEYWORD_REPLIES, KEYWORD_REPLY_KINDS, type KeywordReplyKind } from "#app/modules/opt-outs/keywords.ts";
+import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
+
+export const OPT_OUTS_PAGE_SIZE = 50;
+
+export type OptOut = {
+  id: number;
+  phone: string;
+  source: OptOutSource;
+  /** Keyword opt-outs: the sender it was sent to ("" the shared default sender); null for the account's own. */
+  scope: string | null;
+  keyword: string | null;
+  createdAt: Date;
+};
+
+/**
+ * What this account sees: the numbers it added (by hand or CSV), and the keyword opt-outs assigned
+ * to it or sent to one of its senders.
+ */
+function visibleTo(userId: number) {
+  const ownSenders = getDb()
+    .select({ address: senders.address })
+    .from(senders)
+    .where(and(eq(senders.userId, userId), eq(senders.status, "active")));
+  return or(
+    eq(optOuts.userId, userId),
+    eq(optOuts.assignedUserId, userId),
+    and(eq(optOuts.source, "keyword"), inArray(optOuts.scope, ownSenders)),
+  );
+}
+
+const optOutColumns = {
+  id: optOuts.id,
+  phone: optOuts.phone,
+  source: optOuts.source,
+  scope: optOuts.scope,
+  keyword: optOuts.keyword,
+  createdAt: optOuts.createdAt,
+};
+
+/** The account's opt-outs, newest first, a page at a time. */
+export function listOptOuts(userId: number, requestedPage = 1) {
+  const where = visibleTo(userId);
+  const total = getDb().select({ n: count() }).from(optOuts).where(where).get()?.n ?? 0;
+  const { page, totalPages, offset } = pageWindow(total, requestedPage, OPT_OUTS_PAGE_SIZE);
+  const items: OptOut[] = getDb()
+    .select(optOutColumns)
+    .from(optOuts)
+    .where(where)
+    .orderBy(desc(optOuts.createdAt), desc(optOuts.id))
+    .limit(OPT_OUTS_PAGE_SIZE)
+    .offset(offset)
+    .all();
+  return { items, page, totalPages, total };
+}
+
+/** One of the account's opt-outs, or OptOutNotFoundError. */
+export function getOptOut(userId: number, id: number): OptOut {
+  const row = getDb()
+    .select(optOutColumns)
+    .from(optOuts)
+    .where(and(eq(optOuts.id, id), visibleTo(userId)))
+    .get();
+  if (!row) throw new OptOutNotFoundError();
+  return row;
+}
+
+/** Adds numbers (E.164) to the account's own list; ones already there stay as they were. Returns how many were new. */
+export function addOptOuts(userId: number, phones: string[], source: Exclude<OptOutSource, "keyword">): number {
+  const unique = [...new Set(phones)];
+  if (unique.length === 0) return 0;
+  const now = clock.date();
+  return inTransaction((tx) => {
+    let added = 0;
+    // Chunks keep each statement within SQLite's variable limit.
+    for (let i = 0; i < unique.length; i += 500) {
+      const rows = unique.slice(i, i + 500).map((phone) => ({ phone, source, userId, createdAt: now }));
+      added += tx.insert(optOuts).values(rows).onConflictDoNothing().run().changes;
+    }
+    return added;
+  });
+}
+
+/** The account's opt-out of this number that it added itself, or undefined. */
+export function findOwnOptOut(userId: number, phone: string): OptOut | undefined {
+  return getDb()
+    .select(optOutColumns)
+    .from(optOuts)
+    .where(and(eq(optOuts.userId, userId), eq(optOuts.phone, phone), ne(optOuts.source, "keyword")))
+    .get();
+}
+
+/**
+ * Removes a number the account added itself. Another account's id: OptOutNotFoundError; a keyword
+ * opt-out: KeywordOptOutError (only the phone's START lifts it).
+ */
+export function removeOptOut(userId: number, id: number): OptOut {
+  const row = getOptOut(userId, id);
+  if (row.source === "keyword") throw new KeywordOptOutError(row.phone);
+  inTransaction((tx) =>
+    tx
+      .delete(optOuts)
+      .where(and(eq(optOuts.id, id), eq(optOuts.userId, userId)))
+      .run(),
+  );
+  return row;
+}
+
+/** Whether a send from this account to `phone` (from `from`, else its default sender) would be refused. */
+export function isOptedOut(userId: number, phone: string, from?: string | null): boolean {
+  return resolveSend(userId, phone, from).optedOut;
+}
+
+/** The numbers among `phones` a send from this account (from `from`, else its default) must skip. */
+export function optedOutAmong(userId: number, phones: string[], from?: string | null): Set<string> {
+  return new Set(phones.filter((phone) => resolveSend(userId, phone, from).optedOut));
+}
+
+/** The automatic replies' texts: the admin's, else the defaults. */
+export function getKeywordReplies(): Record<KeywordReplyKind, string> {
+  const texts = { ...DEFAULT_KEYWORD_REPLIES };
+  for (const row of getDb().select().from(keywordReplies).all()) texts[row.kind] = row.body;
+  return texts;
+}
+
+/** Sets the automatic replies' texts (validated by the admin's form). */
+export function setKeywordReplies(texts: Record<KeywordReplyKind, string>): void {
+  const now = clock.date();
+  inTransaction((tx) => {
+    for (const kind of KEYWORD_REPLY_KINDS) {
+      tx.insert(keywordReplies)
+        .values({ kind, body: texts[kind], updatedAt: now })
+        .onConflictDoUpdate({ target: keywordReplies.kind, set: { body: texts[kind], updatedAt: now } })
+        .run();
+    }
+  });
+}

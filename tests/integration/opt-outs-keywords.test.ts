@@ -1,0 +1,194 @@
+// STOP / START / HELP as the inbound job hands them over, and the opt-out enforced when a message is
+// queued and again when the worker submits it.
+import { describe, expect, it } from "vitest";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { KeywordOptOutError, OptedOutError, OptOutNotFoundError } from "#app/modules/opt-outs/errors.ts";
+import { keywordOf } from "#app/modules/opt-outs/keywords.ts";
+import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
+import {
+  addOptOuts,
+  getKeywordReplies,
+  isOptedOut,
+  listOptOuts,
+  removeOptOut,
+  setKeywordReplies,
+} from "#app/modules/opt-outs/opt-outs.server.ts";
+import { createSender } from "#app/modules/senders/senders.server.ts";
+import { sendQueuedMessage } from "#app/modules/sms/dispatch.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import type { SmsTransport } from "#app/modules/sms/transports/types.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits, ledgerKeys, messageRow } from "#tests/support/sms.ts";
+
+const SHARED = "SMSGateway";
+let received = 1_800_000_000_000;
+const inbound = (phone: string, body: string, toAddress = SHARED, accountId: number | null = null) => ({
+  phone,
+  toAddress,
+  accountId,
+  body,
+  receivedAt: received++,
+});
+
+async function customer(credits = 10) {
+  const user = await createTestUser();
+  grantCredits(user.id, credits);
+  return user;
+}
+
+/** A transport that accepts every part. */
+const acceptAll: SmsTransport = {
+  name: "accept-all",
+  async submitMany(messages, claim) {
+    const claimed = await claim(messages.map((m) => m.id));
+    return new Map(
+      messages.map((m) => [
+        m.id,
+        claimed.has(m.id)
+          ? { kind: "accepted" as const, acks: m.parts.map((part) => ({ part, providerId: `p-${m.id}-${part}` })) }
+          : { kind: "not-claimed" as const },
+      ]),
+    );
+  },
+  async close() {},
+};
+
+describe("keywordOf", () => {
+  it("reads the first word in any case, ignoring punctuation, and nothing else", () => {
+    expect(keywordOf("stop")).toEqual({ word: "STOP", kind: "stop" });
+    expect(keywordOf("  Unsubscribe please")).toEqual({ word: "UNSUBSCRIBE", kind: "stop" });
+    expect(keywordOf("STOP.")).toEqual({ word: "STOP", kind: "stop" });
+    for (const word of ["STOPALL", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE"])
+      expect(keywordOf(word)?.kind).toBe("stop");
+    for (const word of ["start", "UNSTOP", "Yes", "SUBSCRIBE"]) expect(keywordOf(word)?.kind).toBe("start");
+    for (const word of ["help", "INFO"]) expect(keywordOf(word)?.kind).toBe("help");
+    expect(keywordOf("please stop")).toBeNull();
+    expect(keywordOf("Stopping by later")).toBeNull();
+    expect(keywordOf("")).toBeNull();
+  });
+});
+
+describe("STOP and START through the shared default sender", () => {
+  it("opts the phone out of every account's sends from the shared sender, replies once, free, and START lifts it", async () => {
+    const first = await customer();
+    const second = await customer();
+    const phone = "+12025550301";
+
+    const stop = await applyInboundKeyword(inbound("12025550301", "Stop", SHARED, first.id));
+    expect(stop).toMatchObject({ kind: "stop", changed: true });
+    const reply = messageRow(stop!.replyId!)!;
+    expect(reply).toMatchObject({
+      userId: first.id,
+      toPhone: phone,
+      fromAddress: null,
+      source: "keyword",
+      credits: 0,
+      status: "queued",
+      body: getKeywordReplies().stop,
+    });
+    expect(getBalance(first.id)).toBe(10);
+    expect(ledgerKeys(first.id).filter((k) => k.startsWith("msg:"))).toEqual([]);
+
+    // A second STOP changes nothing and is not answered.
+    expect(await applyInboundKeyword(inbound(phone, "STOP"))).toMatchObject({ changed: false, replyId: null });
+
+    for (const user of [first, second]) {
+      expect(isOptedOut(user.id, phone)).toBe(true);
+      const error = await queueMessage(user.id, { to: phone, body: "hi" }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OptedOutError);
+      expect(error).toMatchObject({ code: "recipient_opted_out", phones: [phone] });
+      expect(getBalance(user.id)).toBe(10);
+    }
+    // The account the STOP was assigned to sees it, with its date.
+    expect(listOptOuts(first.id).items).toEqual([
+      expect.objectContaining({ phone, source: "keyword", keyword: "STOP", scope: "" }),
+    ]);
+    expect(listOptOuts(second.id).items).toEqual([]);
+
+    const start = await applyInboundKeyword(inbound(phone, "start", SHARED, first.id));
+    expect(start).toMatchObject({ kind: "start", changed: true });
+    expect(messageRow(start!.replyId!)).toMatchObject({ credits: 0, body: getKeywordReplies().start });
+    expect(isOptedOut(second.id, phone)).toBe(false);
+    const sent = await queueMessage(second.id, { to: phone, body: "welcome back" });
+    expect(messageRow(sent.id)?.status).toBe("queued");
+    expect(getBalance(second.id)).toBe(9);
+  });
+
+  it("answers HELP with the admin's text every time, once per inbound message however often it is handled", async () => {
+    setKeywordReplies({ ...getKeywordReplies(), help: "Acme alerts. Reply STOP to end." });
+    const user = await customer();
+    const message = inbound("+12025550302", "HELP me", SHARED, user.id);
+    const first = await applyInboundKeyword(message);
+    const again = await applyInboundKeyword(message);
+    expect(again?.replyId).toBe(first?.replyId);
+    expect(messageRow(first!.replyId!)).toMatchObject({ body: "Acme alerts. Reply STOP to end.", credits: 0 });
+    const later = await applyInboundKeyword(inbound("+12025550302", "info", SHARED, user.id));
+    expect(later?.replyId).not.toBe(first?.replyId);
+    expect(isOptedOut(user.id, "+12025550302")).toBe(false);
+  });
+
+  it("ignores a message without a keyword", async () => {
+    expect(await applyInboundKeyword(inbound("+12025550303", "Thanks, see you at 5"))).toBeNull();
+  });
+});
+
+describe("STOP to an account's own sender", () => {
+  it("covers sends from that sender only, and the reply goes from it", async () => {
+    const user = await customer();
+    createSender({ address: "+447700900301", kind: "long_number", ton: 1, npi: 1, userId: user.id });
+    createSender({ address: "AcmeAlerts", kind: "alphanumeric", ton: 5, npi: 0, userId: user.id });
+    const phone = "+12025550304";
+    // The SMSC writes the number without its "+"; no account given: the sender's owner gets it.
+    const stop = await applyInboundKeyword(inbound(phone, "QUIT", "447700900301"));
+    expect(messageRow(stop!.replyId!)).toMatchObject({ userId: user.id, fromAddress: "+447700900301" });
+    expect(listOptOuts(user.id).items.map((o) => o.scope)).toEqual(["+447700900301"]);
+    expect(isOptedOut(user.id, phone, "+447700900301")).toBe(true);
+    // The default sender is the first assigned: the long number.
+    expect(isOptedOut(user.id, phone)).toBe(true);
+    expect(isOptedOut(user.id, phone, "AcmeAlerts")).toBe(false);
+    const other = await queueMessage(user.id, { to: phone, body: "from the other sender", from: "AcmeAlerts" });
+    expect(messageRow(other.id)).toMatchObject({ fromAddress: "AcmeAlerts", status: "queued" });
+  });
+});
+
+describe("a STOP that arrives while the message waits in the queue", () => {
+  it("wins: the worker fails the message as opted out and refunds it through the ledger", async () => {
+    const user = await customer(5);
+    const phone = "+12025550305";
+    const queued = await queueMessage(user.id, { to: phone, body: "x".repeat(200) });
+    expect(getBalance(user.id)).toBe(3);
+    await applyInboundKeyword(inbound(phone, "STOP", SHARED, user.id));
+    expect(await sendQueuedMessage(acceptAll, queued.id)).toEqual({ kind: "failed", reason: "Opted out" });
+    expect(messageRow(queued.id)).toMatchObject({ status: "failed", error: "Opted out" });
+    expect(getBalance(user.id)).toBe(5);
+    expect(ledgerKeys(user.id)).toContain(`msg:${queued.id}:refund`);
+  });
+
+  it("still sends the free confirmation to the phone that opted out", async () => {
+    const user = await customer();
+    const stop = await applyInboundKeyword(inbound("+12025550306", "STOP", SHARED, user.id));
+    expect(await sendQueuedMessage(acceptAll, stop!.replyId!)).toEqual({ kind: "submitted" });
+  });
+});
+
+describe("numbers an account adds itself", () => {
+  it("blocks its own sends only; it can remove them, but not a keyword opt-out, nor another account's", async () => {
+    const user = await customer();
+    const stranger = await customer();
+    expect(addOptOuts(user.id, ["+12025550307", "+12025550308", "+12025550307"], "manual")).toBe(2);
+    expect(addOptOuts(user.id, ["+12025550308"], "csv")).toBe(0);
+    expect(isOptedOut(user.id, "+12025550307")).toBe(true);
+    expect(isOptedOut(stranger.id, "+12025550307")).toBe(false);
+    await expect(queueMessage(user.id, { to: "+12025550307", body: "no" })).rejects.toBeInstanceOf(OptedOutError);
+
+    const [manual] = listOptOuts(user.id).items.filter((o) => o.phone === "+12025550307");
+    expect(() => removeOptOut(stranger.id, manual.id)).toThrow(OptOutNotFoundError);
+    removeOptOut(user.id, manual.id);
+    expect(isOptedOut(user.id, "+12025550307")).toBe(false);
+
+    await applyInboundKeyword(inbound("+12025550309", "STOP", SHARED, user.id));
+    const keyword = listOptOuts(user.id).items.find((o) => o.phone === "+12025550309")!;
+    expect(() => removeOptOut(user.id, keyword.id)).toThrow(KeywordOptOutError);
+    expect(isOptedOut(user.id, "+12025550309")).toBe(true);
+  });
+});
