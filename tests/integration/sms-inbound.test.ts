@@ -3,11 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { senders } from "#app/db/schema/senders.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { processInbound } from "#app/modules/inbound/process.server.ts";
+import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
+import { DEFAULT_KEYWORD_REPLIES } from "#app/modules/opt-outs/keywords.ts";
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { concatUdh, SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
 import { encodeGsm7 } from "#app/modules/sms/segments.ts";
+import { getSqlite } from "#app/db/client.server.ts";
 import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
 import { smsInbound } from "#worker/jobs/sms-inbound.ts";
 import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
@@ -180,5 +185,52 @@ describe("who an inbound message belongs to", () => {
     const phone = newPhone();
     await smsc.sendInbound({ source: digits(phone), destination: "4479460000", shortMessage: Buffer.from("Hi") });
     expect(inboundFrom(phone)[0]).toMatchObject({ userId: null, toAddress: "+4479460000" });
+  });
+});
+
+describe("keywords in real inbound PDUs", () => {
+  const submitsTo = (phone: string, body: string) =>
+    smsc.accepted.filter((submit) => submit.destination === digits(phone) && submit.text === body);
+  const text = (phone: string, body: string) =>
+    smsc.sendInbound({ source: digits(phone), destination: "SMSGateway", shortMessage: Buffer.from(encodeGsm7(body)) });
+
+  async function customerWhoWroteTo(phone: string) {
+    const user = await createTestUser();
+    grantCredits(user.id, 10);
+    const { id } = await queueMessage(user.id, { to: phone, body: "Our sale starts today" });
+    await waitForStatus(id, "delivered");
+    return user;
+  }
+
+  it("STOP opts the phone out (a send is refused, nothing charged); START lets the next send out", async () => {
+    const phone = newPhone();
+    const user = await customerWhoWroteTo(phone);
+    expect(await text(phone, "stop please")).toBe(0);
+    await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.stop).length === 1, { what: "the STOP confirmation" });
+    const balance = getBalance(user.id);
+    await expect(queueMessage(user.id, { to: phone, body: "Last chance!" })).rejects.toBeInstanceOf(OptedOutError);
+    expect(getBalance(user.id)).toBe(balance);
+
+    expect(await text(phone, "START")).toBe(0);
+    await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.start).length === 1, { what: "the START reply" });
+    const { id } = await queueMessage(user.id, { to: phone, body: "Welcome back" });
+    await waitForStatus(id, "delivered");
+    expect(submitsTo(phone, "Welcome back")).toHaveLength(1);
+  });
+
+  it("HELP is answered once, however often its PDU comes or its job runs", async () => {
+    const phone = newPhone();
+    await customerWhoWroteTo(phone);
+    expect(await text(phone, "Help")).toBe(0);
+    expect(await text(phone, "Help")).toBe(0);
+    const [row] = inboundFrom(phone);
+    await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.help).length === 1, { what: "the HELP reply" });
+    // The job again (a worker that crashed before dropping the outbox row): no second reply.
+    getSqlite().prepare("insert into inbound_outbox (message_id, due_at) values (?, ?)").run(row.id, Date.now());
+    expect(await processInbound(row.id)).toMatchObject({ processed: true, keyword: "help" });
+    const replies = getSqlite()
+      .prepare("select count(*) as n from sms_messages where to_phone = ? and body = ?")
+      .get(phone, DEFAULT_KEYWORD_REPLIES.help) as { n: number };
+    expect(replies.n).toBe(1);
   });
 });
