@@ -10,6 +10,8 @@ import * as inbox from "#app/routes/sms/inbox.tsx";
 import * as thread from "#app/routes/sms/inbox-thread.tsx";
 import * as unassigned from "#app/routes/admin/inbound.tsx";
 import * as simulate from "#app/routes/admin/simulate.tsx";
+import { MessageListSchema } from "#app/api/schemas.ts";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { inboundFrom, newPhone } from "#tests/support/inbound.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 import { grantCredits } from "#tests/support/sms.ts";
@@ -136,5 +138,44 @@ describe("admin: unassigned messages and the simulator", () => {
       makeRequest("/admin/simulate", { user: admin, form: { from: "not a phone", to: SHARED(), message: "x" } }),
     );
     expect(statusOf(result)).toBe(400);
+  });
+});
+
+describe("GET /api/v1/messages?direction=inbound", () => {
+  it("lists the messages phones sent the account, newest first, and no one else's", async () => {
+    const customer = await apiCustomer(10);
+    const phone = newPhone();
+    await queueMessage(customer.id, { to: phone, body: "Table for two?" });
+    await simulateInbound({ from: phone, to: SHARED(), text: "Yes please" });
+    await simulateInbound({ from: phone, to: SHARED(), text: "At 8" });
+    const answer = await callApi("GET", "/api/v1/messages?direction=inbound&limit=1", { key: customer.key });
+    expect(answer.status).toBe(200);
+    const page = MessageListSchema.parse(answer.json);
+    expect(page.data).toEqual([
+      expect.objectContaining({ direction: "inbound", from: phone, to: SHARED(), body: "At 8", parts: 1 }),
+    ]);
+    const next = MessageListSchema.parse(
+      (
+        await callApi("GET", `/api/v1/messages?direction=inbound&cursor=${encodeURIComponent(page.nextCursor!)}`, {
+          key: customer.key,
+        })
+      ).json,
+    );
+    expect(next.data.map((m) => m.body)).toEqual(["Yes please"]);
+
+    const sent = MessageListSchema.parse((await callApi("GET", "/api/v1/messages", { key: customer.key })).json);
+    expect(sent.data).toEqual([expect.objectContaining({ direction: "outbound", to: phone })]);
+
+    const other = await apiCustomer();
+    const theirs = MessageListSchema.parse(
+      (await callApi("GET", "/api/v1/messages?direction=inbound", { key: other.key })).json,
+    );
+    expect(theirs.data).toEqual([]);
+  });
+
+  it("refuses a status filter on inbound messages, which have none", async () => {
+    const customer = await apiCustomer();
+    const answer = await callApi("GET", "/api/v1/messages?direction=inbound&status=delivered", { key: customer.key });
+    expect(answer.status).toBe(400);
   });
 });
