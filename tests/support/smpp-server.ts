@@ -55,6 +55,11 @@ export type TestSmscOptions = {
    * delay when refused, and on the next bound session when its connection closed first. 0 = never.
    */
   redeliverMs?: number;
+  /**
+   * Mixes inbound traffic in: after every this many accepted submits, the phone of the last one
+   * texts back (a deliver_sm to the submit's sender, "Inbound <n>"). 0 = none.
+   */
+  inboundEvery?: number;
 };
 
 /** An inbound SMS as a phone's SMSC would deliver it; the bytes are put on the wire as given. */
@@ -151,8 +156,11 @@ export class TestSmsc {
     receiptsRefused: 0,
     enquireLinks: 0,
     unbinds: 0,
-    /** Inbound SMS (deliver_sm / data_sm) sent with sendInbound. */
+    /** Inbound SMS (deliver_sm / data_sm) sent, by sendInbound or inboundEvery. */
     inboundSent: 0,
+    /** Inbound SMS the gateway answered with ESME_ROK (stored), or with an error. */
+    inboundAcked: 0,
+    inboundRefused: 0,
   };
   /** Accepted submits in arrival order (when `record` is on). */
   readonly accepted: RecordedSubmit[] = [];
@@ -179,6 +187,7 @@ export class TestSmsc {
       duplicateKey: defaultDuplicateKey,
       record: true,
       redeliverMs: 0,
+      inboundEvery: 0,
       ...options,
     };
     this.server = smpp.createServer((session) => this.onSession(session));
@@ -233,8 +242,10 @@ export class TestSmsc {
    * Sends an inbound SMS on a bound connection and resolves to the command_status the gateway
    * answered with (or null when the connection closed first).
    */
-  sendInbound(inbound: InboundPdu): Promise<number | null> {
-    const session = [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0];
+  sendInbound(
+    inbound: InboundPdu,
+    session = [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0],
+  ): Promise<number | null> {
     if (!session) throw new Error("No bound session to send an inbound SMS on");
     const destTon = inbound.destTon ?? (/^\d+$/.test(inbound.destination) ? 1 : 5);
     const fields = {
@@ -255,6 +266,8 @@ export class TestSmsc {
       session.once("close", closed);
       const answered = (resp: PDU) => {
         session.off("close", closed);
+        if (resp.command_status === 0) this.counters.inboundAcked += 1;
+        else this.counters.inboundRefused += 1;
         resolve(resp.command_status);
       };
       const written =
@@ -373,6 +386,17 @@ export class TestSmsc {
       this.scheduleReceipts(this.options.receiptDelayMs);
     }
     this.respond(session, pdu.response({ message_id: submit.messageId }));
+    const { inboundEvery } = this.options;
+    if (inboundEvery > 0 && this.counters.accepted % inboundEvery === 0) {
+      void this.sendInbound(
+        {
+          source: submit.destination,
+          destination: submit.source,
+          shortMessage: Buffer.from(`Inbound ${this.counters.inboundSent + 1}`),
+        },
+        session,
+      );
+    }
     if (this.dropCountdown !== null && --this.dropCountdown <= 0) {
       this.dropCountdown = null;
       this.drop(session);

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Form, href, redirect, useFetcher } from "react-router";
+import { Form, href, redirect, useFetcher, useLocation } from "react-router";
 import { ReplyForm } from "#app/components/inbox/reply-form.tsx";
 import { MessageStatusBadge } from "#app/components/sms/message-status.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -64,6 +64,7 @@ function MarkRead({ unread }: { unread: number }) {
 
 export default function InboxThread({ loaderData, actionData }: Route.ComponentProps) {
   const { phone, contactName, messages, page, totalPages, unread, canReply, config, timeZone } = loaderData;
+  const location = useLocation();
   const pageHref = (to: number) => `${href("/sms/inbox/:phone", { phone })}${to > 1 ? `?page=${to}` : ""}`;
   return (
     <div className="space-y-4">
@@ -90,7 +91,7 @@ export default function InboxThread({ loaderData, actionData }: Route.ComponentP
       ) : null}
       <Card>
         <h2 className="sr-only">Messages</h2>
-        <ol className="space-y-3" aria-label="Messages, oldest first">
+        <ol className="space-y-3" aria-label="Thread, oldest first">
           {messages.map((m) => (
             <li
               key={`${m.direction}-${m.id}`}
@@ -123,7 +124,8 @@ export default function InboxThread({ loaderData, actionData }: Route.ComponentP
       <Card>
         <h2 className="mb-3 text-lg font-semibold text-slate-900">Reply</h2>
         {canReply ? (
-          <ReplyForm phone={phone} config={config} lastResult={actionData} />
+          // A new location after a sent reply: a fresh, empty form.
+          <ReplyForm key={location.key} phone={phone} config={config} lastResult={actionData} />
         ) : (
           <p className="text-sm text-slate-600">This sender is not a phone number: it cannot receive a reply.</p>
         )}
