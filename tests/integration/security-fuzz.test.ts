@@ -272,6 +272,19 @@ const ACTIONS: Record<string, ActionSpec> = {
     intents: ["handle", "reopen"],
     fields: ["id"],
   },
+  "routes/sms/inbox-thread.tsx": {
+    user: "owner",
+    path: (o) => `/sms/inbox/${o.inboundPhone}`,
+    params: (o) => ({ phone: o.inboundPhone }),
+    intents: ["send", "check", "read"],
+    fields: ["phoneNumber", "message"],
+  },
+  "routes/admin/simulate.tsx": {
+    user: "admin",
+    path: () => "/admin/simulate",
+    intents: [],
+    fields: ["from", "to", "message"],
+  },
   "routes/admin/user-details.tsx": {
     user: "admin",
     path: (o) => `/admin/users/${o.customer.id}`,

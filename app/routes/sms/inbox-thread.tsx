@@ -35,9 +35,10 @@ export async function action({ request, params }: Route.ActionArgs) {
     markThreadRead(user.id, params.phone);
     return redirect(path);
   }
-  // Answering a conversation is reading it.
-  markThreadRead(user.id, params.phone);
-  return sendSmsFormAction(request, user.id, path);
+  const answer = await sendSmsFormAction(request, user.id, path);
+  // A reply that went out (a redirect) read the conversation; a refused one changes nothing.
+  if (answer instanceof Response) markThreadRead(user.id, params.phone);
+  return answer;
 }
 
 const READ_INTENT = "read";
