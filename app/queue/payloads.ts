@@ -42,8 +42,11 @@ export type GroupSendPayload = z.infer<typeof GroupSendPayload>;
 
 export const GroupSendReconcilePayload = z.object({ v: z.literal(1) });
 
-/** Process one stored inbound message (keywords, replies); the inbound_outbox row is the record. */
-export const SmsInboundPayload = z.object({ v: z.literal(1), inboundId: z.number().int().positive() });
+/** Process stored inbound messages (keywords, replies); their inbound_outbox rows are the record. */
+export const SmsInboundPayload = z.object({
+  v: z.literal(1),
+  inboundIds: z.array(z.number().int().positive()).min(1),
+});
 export type SmsInboundPayload = z.infer<typeof SmsInboundPayload>;
 
 /** The sweep that re-adds inbound messages whose processing job Redis lost. */

@@ -227,7 +227,7 @@ describe("keywords in real inbound PDUs", () => {
     await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.help).length === 1, { what: "the HELP reply" });
     // The job again (a worker that crashed before dropping the outbox row): no second reply.
     getSqlite().prepare("insert into inbound_outbox (message_id, due_at) values (?, ?)").run(row.id, Date.now());
-    expect(await processInbound(row.id)).toMatchObject({ processed: true, keyword: "help" });
+    expect(await processInbound([row.id])).toEqual({ processed: 1, keywords: { help: 1 } });
     const replies = getSqlite()
       .prepare("select count(*) as n from sms_messages where to_phone = ? and body = ?")
       .get(phone, DEFAULT_KEYWORD_REPLIES.help) as { n: number };

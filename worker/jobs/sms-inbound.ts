@@ -16,6 +16,6 @@ export const smsInbound: JobDefinition = {
       SmsInboundReconcilePayload.parse(job.data);
       return reconcileInbound();
     }
-    return processInbound(SmsInboundPayload.parse(job.data).inboundId);
+    return processInbound(SmsInboundPayload.parse(job.data).inboundIds);
   },
 };

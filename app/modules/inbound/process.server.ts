@@ -26,15 +26,21 @@ const postpone = statement<[number, number]>(
 );
 
 /**
- * Runs what an inbound message sets off (its keyword: STOP, START, HELP), then drops its outbox row.
- * A retry after a crash in between runs it again: the keyword's effects are keyed by the message.
+ * Runs what each inbound message sets off (its keyword: STOP, START, HELP), then drops their outbox
+ * rows. A retry after a crash in between runs them again: a keyword's effects are keyed by the message.
  */
-export async function processInbound(inboundId: number) {
-  const inbound = selectPending().get(inboundId);
-  if (!inbound) return { processed: false, keyword: null };
-  const outcome = await applyInboundKeyword(inbound);
-  inTransaction(() => deleteOutbox().run(inboundId));
-  return { processed: true, keyword: outcome?.kind ?? null };
+export async function processInbound(inboundIds: number[]) {
+  const done: number[] = [];
+  const keywords: Record<string, number> = {};
+  for (const id of inboundIds) {
+    const inbound = selectPending().get(id);
+    if (!inbound) continue;
+    const outcome = await applyInboundKeyword(inbound);
+    if (outcome) keywords[outcome.kind] = (keywords[outcome.kind] ?? 0) + 1;
+    done.push(id);
+  }
+  inTransaction(() => done.forEach((id) => deleteOutbox().run(id)));
+  return { processed: done.length, keywords };
 }
 
 export async function reconcileInbound(): Promise<{ enqueued: number; partsPurged: number }> {

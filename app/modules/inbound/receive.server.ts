@@ -7,6 +7,7 @@ import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import type { SmsInboundPayload } from "#app/queue/payloads.ts";
 import { QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
+import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { decodeInboundText } from "#app/modules/inbound/text.server.ts";
 import { findSenderByAddress } from "#app/modules/senders/senders.server.ts";
@@ -93,27 +94,53 @@ export function storeInbound(sms: InboundSms, now: number): number | null {
   return id;
 }
 
+/** Inbound messages per processing job: a job costs the worker two BullMQ scripts whatever its size. */
+export const INBOUND_JOB_BATCH = 200;
+
 export async function enqueueInbound(inboundIds: number[]): Promise<void> {
   if (inboundIds.length === 0) return;
-  await queueForRequest(QUEUES.smsInbound).addBulk(
-    inboundIds.map((inboundId) => {
-      const data: SmsInboundPayload = { v: 1, inboundId };
-      return {
-        name: "process",
-        data,
-        opts: { attempts: 5, backoff: { type: "exponential", delay: 1_000 }, removeOnComplete: true },
-      };
-    }),
-  );
+  const jobs = [];
+  for (let i = 0; i < inboundIds.length; i += INBOUND_JOB_BATCH) {
+    const data: SmsInboundPayload = { v: 1, inboundIds: inboundIds.slice(i, i + INBOUND_JOB_BATCH) };
+    jobs.push({
+      name: "process",
+      data,
+      opts: { attempts: 5, backoff: { type: "exponential", delay: 1_000 }, removeOnComplete: true },
+    });
+  }
+  await queueForRequest(QUEUES.smsInbound).addBulk(jobs);
+}
+
+// Messages stored within this window share one job (as sends do, see send.server.ts).
+const ENQUEUE_WINDOW_MS = 10;
+let inboundJobs: Coalescer<number[], void> | undefined;
+
+function enqueueTogether(inboundIds: number[]): Promise<void> {
+  inboundJobs ??= new Coalescer<number[], void>({
+    windowMs: ENQUEUE_WINDOW_MS,
+    run: async (lists) => {
+      await enqueueInbound(lists.flat());
+      return lists.map(() => undefined);
+    },
+  });
+  return inboundJobs.add(inboundIds);
+}
+
+/** For process shutdown, before the queues close: the processing jobs still gathering are added. */
+export async function shutdownInboundJobs(): Promise<void> {
+  await inboundJobs?.shutdown();
 }
 
 /**
- * A transport's InboundSink: stores the message in one transaction (resolving once it is safe, so
- * the PDU can be acknowledged), then adds its processing job.
+ * A transport's InboundSink: stores the messages in one transaction (resolving once they are safe,
+ * so their PDUs can be acknowledged), then adds their processing job.
  */
-export async function receiveInbound(sms: InboundSms): Promise<void> {
-  const id = await inTransactionWithoutStalling(() => storeInbound(sms, clock.now()));
-  if (id !== null) void enqueueAfterCommit("an inbound message", () => enqueueInbound([id]));
+export async function receiveInbound(messages: InboundSms[]): Promise<void> {
+  const ids = await inTransactionWithoutStalling(() => {
+    const now = clock.now();
+    return messages.map((sms) => storeInbound(sms, now)).filter((id) => id !== null);
+  });
+  if (ids.length > 0) void enqueueAfterCommit(`${ids.length} inbound messages`, () => enqueueTogether(ids));
 }
 
 /** Drops the parts of concatenated messages that never completed. */

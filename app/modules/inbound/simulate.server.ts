@@ -38,9 +38,10 @@ export function inboundPdus(from: string, to: string, text: string): Buffer[] {
 
 /** Receives `text` from the phone `from`, sent to the sender `to`, as if it came over SMPP. */
 export async function simulateInbound(input: { from: string; to: string; text: string }): Promise<void> {
-  for (const bytes of inboundPdus(input.from, input.to, input.text)) {
+  const messages = inboundPdus(input.from, input.to, input.text).map((bytes) => {
     const pdu = decodeHotPdu(bytes.subarray(4), bytes.readUInt32BE(0));
     if (!pdu) throw new Error("The simulated deliver_sm could not be decoded");
-    await receiveInbound(inboundOf(pdu));
-  }
+    return inboundOf(pdu);
+  });
+  await receiveInbound(messages);
 }

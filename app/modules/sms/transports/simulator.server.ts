@@ -107,7 +107,7 @@ export class SimulatorTransport implements SmsTransport {
     const gsm = splitMessage(text).encoding === "GSM-7";
     const payload = gsm ? Buffer.from(encodeGsm7(text)) : Buffer.from(text, "utf16le").swap16();
     try {
-      await this.onInbound?.({ from: sms.to, to: this.replyFrom, dataCoding: gsm ? 0 : 8, payload, concat: null });
+      await this.onInbound?.([{ from: sms.to, to: this.replyFrom, dataCoding: gsm ? 0 : 8, payload, concat: null }]);
     } catch (error) {
       log("error", "sms", "simulated reply not stored", error);
     }

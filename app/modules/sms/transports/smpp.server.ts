@@ -13,6 +13,7 @@ import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "#app/m
 import {
   type ClaimMessages,
   type InboundSink,
+  type InboundSms,
   type OutgoingSms,
   type PartAck,
   type Receipt,
@@ -163,6 +164,7 @@ type Waiter = { parts: number; resolve: (session: Session | null) => void; timer
 
 /** A deliver_sm receipt waiting to be stored, and how to answer it once it is. */
 type ReceivedReceipt = { receipt: Receipt; session: Session; respond: (status: number) => void };
+type ReceivedInbound = { sms: InboundSms; session: Session; respond: (status: number) => void };
 
 /**
  * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
@@ -187,6 +189,7 @@ export class SmppTransport implements SmsTransport {
   private pausedUntil = 0;
   private pumpTimer?: NodeJS.Timeout;
   private readonly receipts: Coalescer<ReceivedReceipt, void>;
+  private readonly inbound: Coalescer<ReceivedInbound, void>;
   private readonly closed: Promise<void>;
   private markClosed!: () => void;
 
@@ -206,6 +209,12 @@ export class SmppTransport implements SmsTransport {
       windowMs: RECEIPT_FLUSH_MS,
       maxBatch: RECEIPT_BATCH_MAX,
       run: (batch) => this.storeReceipts(batch),
+    });
+    // Inbound SMS too: one transaction per batch, so a burst does not queue for the write lock.
+    this.inbound = new Coalescer({
+      windowMs: RECEIPT_FLUSH_MS,
+      maxBatch: RECEIPT_BATCH_MAX,
+      run: (batch) => this.storeInbound(batch),
     });
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
     readHotPdusByHand();
@@ -474,7 +483,11 @@ export class SmppTransport implements SmsTransport {
   private onDeliverSm(session: Session, pdu: PDU, response: typeof deliverSmResp) {
     const receipt = parseReceipt(pdu);
     if (!receipt) {
-      void this.receiveInbound(session, pdu, response);
+      void this.inbound.add({
+        sms: inboundOf(pdu),
+        session,
+        respond: (status) => session.send(response(pdu.sequence_number, status)),
+      });
       return;
     }
     // Stored a few milliseconds later with the others that came meanwhile: one write per batch.
@@ -485,26 +498,27 @@ export class SmppTransport implements SmsTransport {
     });
   }
 
-  /** An inbound SMS is answered once stored; a failure to store it makes the SMSC send it again. */
-  private async receiveInbound(session: Session, pdu: PDU, response: typeof deliverSmResp) {
-    let status = ESME_ROK;
-    try {
-      await this.options.onInbound?.(inboundOf(pdu));
-    } catch (error) {
-      log("error", "smpp", "could not store an inbound SMS", error);
-      status = ESME_RX_T_APPN;
-    }
-    session.send(response(pdu.sequence_number, status));
+  /** Stores a batch, then answers every deliver_sm of it (never throws: a failure is answered). */
+  private storeReceipts(batch: ReceivedReceipt[]): Promise<void[]> {
+    return this.storeThenAnswer(batch, "receipts", () => this.options.onReceipts(batch.map((b) => b.receipt)));
   }
 
-  /** Stores a batch, then answers every deliver_sm of it (never throws: a failure is answered). */
-  private async storeReceipts(batch: ReceivedReceipt[]): Promise<void[]> {
+  /** Inbound SMS likewise; without a sink they are acknowledged and dropped. */
+  private storeInbound(batch: ReceivedInbound[]): Promise<void[]> {
+    return this.storeThenAnswer(batch, "inbound SMS", async () => this.options.onInbound?.(batch.map((b) => b.sms)));
+  }
+
+  private async storeThenAnswer(
+    batch: (ReceivedReceipt | ReceivedInbound)[],
+    what: string,
+    store: () => Promise<void>,
+  ): Promise<void[]> {
     let status = ESME_ROK;
     try {
-      await this.options.onReceipts(batch.map((b) => b.receipt));
+      await store();
     } catch (error) {
-      // Not stored: a temporary error makes the SMSC send the receipts again later.
-      log("error", "smpp", `could not store ${batch.length} receipts`, error);
+      // Not stored: a temporary error makes the SMSC send them again later.
+      log("error", "smpp", `could not store ${batch.length} ${what}`, error);
       status = ESME_RX_T_APPN;
     }
     const sessions = new Set(batch.map((b) => b.session));
@@ -523,6 +537,7 @@ export class SmppTransport implements SmsTransport {
       waiter.resolve(null);
     }
     await this.receipts.shutdown();
+    await this.inbound.shutdown();
     const session = this.session;
     if (!session) {
       this.markClosed();

@@ -44,8 +44,8 @@ export type InboundSms = {
   concat: { reference: number; total: number; sequence: number } | null;
 };
 
-/** Persists an inbound message; a transport acknowledges the PDU only once it is stored. */
-export type InboundSink = (sms: InboundSms) => Promise<void>;
+/** Persists inbound messages; a transport acknowledges their PDUs only once they are stored. */
+export type InboundSink = (messages: InboundSms[]) => Promise<void>;
 
 /** Claims the messages about to leave (queued -> submitting); resolves to the ids it claimed. */
 export type ClaimMessages = (ids: number[]) => Promise<Set<number>>;
