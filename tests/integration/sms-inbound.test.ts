@@ -181,6 +181,18 @@ describe("who an inbound message belongs to", () => {
     expect(inboundFrom(phone)[0]).toMatchObject({ userId: owner.id, toAddress: "+4479460001" });
   });
 
+  it("reads a number with TON 0 (unknown) of 8 digits or more as international, a short code as it is", async () => {
+    const phone = newPhone();
+    await smsc.sendInbound({
+      source: digits(phone),
+      sourceTon: 0,
+      destination: "73055",
+      destTon: 3,
+      shortMessage: Buffer.from("Hi"),
+    });
+    expect(inboundFrom(phone)[0]).toMatchObject({ fromPhone: phone, toAddress: "73055" });
+  });
+
   it("to an address that is not the shared sender and nobody's: unassigned", async () => {
     const phone = newPhone();
     await smsc.sendInbound({ source: digits(phone), destination: "4479460000", shortMessage: Buffer.from("Hi") });

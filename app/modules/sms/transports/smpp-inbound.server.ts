@@ -8,9 +8,17 @@ const TON_INTERNATIONAL = 1;
 const IEI_CONCAT_8BIT = 0x00;
 const IEI_CONCAT_16BIT = 0x08;
 
-/** An address as the gateway keeps it: "+" and the digits for an international number. */
+const TON_UNKNOWN = 0;
+
+/**
+ * An address as the gateway keeps it: "+" and the digits for an international number. Many SMSCs
+ * send international numbers with TON 0 (unknown): 8 digits or more are read as one too (short
+ * codes are shorter).
+ */
 export function inboundAddress(address: string, ton: number): string {
-  return ton === TON_INTERNATIONAL && /^\d+$/.test(address) ? `+${address}` : address;
+  const international =
+    (ton === TON_INTERNATIONAL && /^\d+$/.test(address)) || (ton === TON_UNKNOWN && /^\d{8,15}$/.test(address));
+  return international ? `+${address}` : address;
 }
 
 function bytesOf(field: ShortMessage | undefined): Buffer | null {
