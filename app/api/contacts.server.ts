@@ -97,9 +97,10 @@ export async function sendApiGroupMessage(
   body: string,
   idempotencyKey: string | undefined,
   origin: string,
+  from?: string,
 ): Promise<{ groupSend: ApiGroupSend; replayed: boolean }> {
   const requestKey = idempotencyKey === undefined ? undefined : requestKeyOf(idempotencyKey);
-  const { duplicate, ...report } = await startGroupSend(userId, groupId, body, { requestKey });
+  const { duplicate, ...report } = await startGroupSend(userId, groupId, body, { requestKey, from });
   if (duplicate && (report.groupId !== groupId || report.body !== body)) throw idempotencyConflict();
   return { groupSend: presentGroupSend(report, origin), replayed: duplicate };
 }

@@ -31,6 +31,19 @@ export const API_ERRORS = {
     description: "The request body must be JSON (Content-Type: application/json).",
   },
   validation_failed: { status: 422, description: "A field is missing or invalid; `field` names it." },
+  recipient_opted_out: {
+    status: 422,
+    description:
+      "The recipient opted out of your messages (they replied STOP to this sender, or the number is on your opt-out list); nothing was sent or charged.",
+  },
+  unknown_sender: {
+    status: 422,
+    description: "`from` is not one of your senders (see the Senders screen); nothing was sent or charged.",
+  },
+  keyword_opt_out: {
+    status: 409,
+    description: "The number opted out by text message (STOP); only a START from that phone lifts it.",
+  },
   nothing_to_send: {
     status: 422,
     description: "The group has no contacts, or all of them opted out; nothing was sent.",

@@ -13,6 +13,8 @@ import {
 } from "#app/modules/contacts/errors.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
+import { KeywordOptOutError, OptedOutError, OptOutNotFoundError } from "#app/modules/opt-outs/errors.ts";
+import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { ScheduleNotFoundError } from "#app/modules/scheduling/schedules.server.ts";
 import { authenticate, createApiGate, type RateLimit, rateLimitHeaders } from "#app/api/auth.server.ts";
 import { ApiError } from "#app/api/errors.ts";
@@ -166,6 +168,11 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof EmptyGroupError || error instanceof InactiveContactError)
     return new ApiError("nothing_to_send", error.message);
   if (error instanceof QuotaExceededError) return new ApiError("quota_exceeded", error.message);
+  if (error instanceof OptedOutError)
+    return new ApiError("recipient_opted_out", `${error.message}. Nothing was sent or charged.`, { field: "to" });
+  if (error instanceof UnknownSenderError) return new ApiError("unknown_sender", error.message, { field: "from" });
+  if (error instanceof KeywordOptOutError) return new ApiError("keyword_opt_out", error.message);
+  if (error instanceof OptOutNotFoundError) return new ApiError("not_found", `${error.message} in your account`);
   log("error", "api", "unexpected error", error);
   return new ApiError("internal_error", "Something went wrong on our side; please try again");
 }

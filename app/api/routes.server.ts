@@ -17,6 +17,8 @@ import { notFoundError } from "#app/api/errors.ts";
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
 import { listApiMessages, sendApiMessage } from "#app/api/messages.server.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
+import { createApiOptOut, deleteApiOptOut, listApiOptOuts } from "#app/api/opt-outs.server.ts";
+import { latestOwnOptOutId } from "#app/modules/opt-outs/opt-outs.server.ts";
 import {
   cancelApiMessage,
   getApiMessageById,
@@ -42,6 +44,10 @@ import {
   MessageIdParams,
   MessageListSchema,
   OpenApiDocumentSchema,
+  ListOptOutsQuery,
+  OptOutIdParams,
+  OptOutListSchema,
+  OptOutSchema,
   ScheduledMessageSchema,
   SentOrScheduledSchema,
 } from "#app/api/schemas.ts";
@@ -72,7 +78,7 @@ export const API_ROUTES: ApiRoute[] = [
         "Queued, or scheduled when `sendAt` was given. A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.",
       schema: SentOrScheduledSchema,
     },
-    errors: ["insufficient_credits", "quota_exceeded", "idempotency_conflict"],
+    errors: ["insufficient_credits", "quota_exceeded", "idempotency_conflict", "recipient_opted_out", "unknown_sender"],
     example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
     handle: async ({ userId, body: { sendAt, ...message }, idempotencyKey, sendBatcher }) => {
       const result =
@@ -202,14 +208,14 @@ export const API_ROUTES: ApiRoute[] = [
     },
     idempotent: true,
     success: { status: 202, description: "Started: the group send and its progress so far.", schema: GroupSendSchema },
-    errors: ["insufficient_credits", "not_found", "idempotency_conflict", "nothing_to_send"],
+    errors: ["insufficient_credits", "not_found", "idempotency_conflict", "nothing_to_send", "unknown_sender"],
     example: {
       params: { id: 7 },
       body: { body: "Our store opens at 9 tomorrow" },
       readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }),
     },
     handle: async ({ userId, params, body, idempotencyKey, origin }) => {
-      const result = await sendApiGroupMessage(userId, params.id, body.body, idempotencyKey, origin);
+      const result = await sendApiGroupMessage(userId, params.id, body.body, idempotencyKey, origin, body.from);
       return { status: 202, body: result.groupSend, headers: replayed(result.replayed) };
     },
   }),
@@ -230,6 +236,54 @@ export const API_ROUTES: ApiRoute[] = [
       if (!groupSend) throw notFoundError("group send");
       return { body: groupSend };
     },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${API_BASE}/opt-outs`,
+    operationId: "listOptOuts",
+    tag: "Opt-outs",
+    summary: "List the numbers your messages must not go to",
+    description:
+      "Newest first, a page at a time: the phones that replied STOP to one of your senders (or to the shared sender after a message of yours), and the numbers you added. A send to any of them is refused with `recipient_opted_out`.",
+    auth: true,
+    query: ListOptOutsQuery,
+    success: { status: 200, description: "One page of opt-outs.", schema: OptOutListSchema },
+    example: { query: { limit: 10 } },
+    handle: ({ userId, query }) => ({ body: listApiOptOuts(userId, query) }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${API_BASE}/opt-outs`,
+    operationId: "createOptOut",
+    tag: "Opt-outs",
+    summary: "Add a number to your opt-outs",
+    description:
+      "From now on your messages to it are refused (`recipient_opted_out`), from every one of your senders. Adding a number that is already on your list answers it with 200.",
+    auth: true,
+    get body() {
+      return schemas().CreateOptOutRequest;
+    },
+    success: { status: 201, description: "Added.", schema: OptOutSchema },
+    example: { body: { phone: EXAMPLE_PHONE } },
+    handle: ({ userId, body }) => {
+      const { optOut, created } = createApiOptOut(userId, body.phone);
+      return { status: created ? 201 : 200, body: optOut };
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${API_BASE}/opt-outs/{id}`,
+    operationId: "deleteOptOut",
+    tag: "Opt-outs",
+    summary: "Remove a number you added",
+    description:
+      "Only numbers you added (by hand, CSV or this API): a phone that replied STOP stays opted out until it sends START (409).",
+    auth: true,
+    params: OptOutIdParams,
+    success: { status: 200, description: "Removed: the opt-out as it was.", schema: OptOutSchema },
+    errors: ["not_found", "keyword_opt_out"],
+    example: { params: { id: 5 }, readerParams: (userId) => ({ id: latestOwnOptOutId(userId) }) },
+    handle: ({ userId, params }) => ({ body: deleteApiOptOut(userId, params.id) }),
   }),
   defineRoute({
     method: "GET",

@@ -27,7 +27,12 @@ import { type ApiMessage, type ApiScheduledMessage, SCHEDULED_ID_PREFIX } from "
 type OneOff = Schedule & { target: { kind: "phone"; to: string } };
 
 // The domain's field names as POST /messages spells them.
-const API_FIELDS: Partial<Record<ScheduleField, string>> = { target: "to", body: "body", firstSend: "sendAt" };
+const API_FIELDS: Partial<Record<ScheduleField, string>> = {
+  target: "to",
+  body: "body",
+  firstSend: "sendAt",
+  from: "from",
+};
 
 function isOneOff(schedule: Schedule | null): schedule is OneOff {
   return schedule !== null && schedule.repeat === "none" && schedule.target.kind === "phone";
@@ -67,7 +72,7 @@ function present(userId: number, schedule: OneOff): ApiScheduledMessage {
  */
 export async function scheduleApiMessage(
   userId: number,
-  input: { to: string; body: string; sendAt: string },
+  input: { to: string; body: string; sendAt: string; from?: string },
   idempotencyKey: string | undefined,
 ): Promise<{ message: ApiScheduledMessage; replayed: boolean }> {
   if (idempotencyKey !== undefined && keyUsedByMessage(userId, idempotencyKey)) throw idempotencyConflict();
@@ -83,6 +88,7 @@ export async function scheduleApiMessage(
         repeat: "none",
         firstSendAt,
         timeZone: getUserById(userId)?.timeZone ?? "UTC",
+        from: input.from,
       },
       { apiRef: idempotencyKey },
     );
@@ -90,6 +96,7 @@ export async function scheduleApiMessage(
     if (error instanceof ScheduleInputError) {
       const issue = error.issues[0];
       const message = issue.message === TIMING_MESSAGES.past ? "sendAt must be in the future" : issue.message;
+      if (issue.field === "from") throw new ApiError("unknown_sender", message, { field: "from" });
       throw new ApiError("validation_failed", message, { field: API_FIELDS[issue.field] });
     }
     if (error instanceof InsufficientCreditsError) {

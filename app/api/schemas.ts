@@ -2,6 +2,7 @@
 // document is generated from them, so the reference cannot drift from what the server does.
 import { z } from "zod";
 import { GROUP_SEND_STATUSES } from "#app/db/schema/contacts.ts";
+import { OPT_OUT_SOURCES } from "#app/db/enums.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
 import { SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
 import { contactNameField, DESCRIPTION_MAX, groupNameField } from "#app/modules/contacts/schemas.ts";
@@ -33,6 +34,8 @@ export const MessageIdParams = z.strictObject({
 
 export const EXAMPLE_SEND_AT = "2030-01-15T09:30:00Z";
 
+const senderField = z.string().trim().min(1, "from must not be empty").max(20, "from is too long").optional();
+
 /** The shapes whose rules depend on the deployment's settings (default country, longest message). */
 export function createRequestSchemas(config: SmsFormConfig) {
   const SendMessageRequest = z.strictObject({
@@ -43,6 +46,11 @@ export function createRequestSchemas(config: SmsFormConfig) {
     body: messageBodyField(config.maxSegments).meta({
       description: `Message text. Longer than one SMS (160 GSM-7 characters, or 70 with characters such as emoji) is sent in up to ${config.maxSegments} parts. 1 credit per part.`,
       examples: [EXAMPLE_BODY],
+    }),
+    from: senderField.meta({
+      description:
+        "The sender it goes out from: one of your senders (the Senders screen lists them). Leave out for your default sender, or the gateway's if you have none.",
+      examples: ["AcmeAlerts"],
     }),
     sendAt: z.iso
       .datetime({
@@ -74,8 +82,18 @@ export function createRequestSchemas(config: SmsFormConfig) {
       description: `Message text sent to every active member, in up to ${config.maxSegments} parts; 1 credit per part and member.`,
       examples: ["Our store opens at 9 tomorrow"],
     }),
+    from: senderField.meta({
+      description: "One of your senders; leave out for your default.",
+      examples: ["AcmeAlerts"],
+    }),
   });
-  return { SendMessageRequest, CreateContactRequest, GroupSendRequest };
+  const CreateOptOutRequest = z.strictObject({
+    phone: phoneField(config.defaultCountry).meta({
+      description: `The number your messages must not go to; without a country code it is read as a ${config.defaultCountry} number.`,
+      examples: [EXAMPLE_PHONE],
+    }),
+  });
+  return { SendMessageRequest, CreateContactRequest, GroupSendRequest, CreateOptOutRequest };
 }
 
 export const CreateGroupRequest = z.strictObject({
@@ -233,7 +251,7 @@ export const GroupSendSchema = z.object({
     .nonnegative()
     .meta({ description: "Members not sent to (opted out, or a number that is not valid)." }),
   skips: z.array(z.object({ name: z.string(), phone: z.string(), reason: z.string() })).meta({
-    description: `The first 10 skipped members and why: "${SKIP_REASONS.optedOut}" or "${SKIP_REASONS.invalid}".`,
+    description: `The first 10 skipped members and why: "${SKIP_REASONS.optedOut}", "${SKIP_REASONS.optOutList}" or "${SKIP_REASONS.invalid}".`,
   }),
   stopReason: z.string().nullable().meta({ description: "Why it stopped early or failed (e.g. the credits ran out)." }),
   summary: z.string().meta({
@@ -264,6 +282,37 @@ export const MessageListSchema = z.object({
   data: z
     .array(z.union([MessageSchema, InboundMessageSchema]))
     .meta({ description: "Newest first: Message objects, or InboundMessage objects with direction=inbound." }),
+  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+});
+
+export const OptOutIdParams = idParams("One of your opt-outs' id (GET /api/v1/opt-outs).");
+
+export const ListOptOutsQuery = z.strictObject({ cursor: cursorField("opt-outs"), limit: limitField("Opt-outs") });
+
+export const OptOutSchema = z.object({
+  id: z
+    .int()
+    .positive()
+    .meta({ examples: [5] }),
+  phone: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
+  source: z.enum(OPT_OUT_SOURCES).meta({
+    description:
+      "keyword: the phone replied STOP (or UNSUBSCRIBE, CANCEL, ...); only its START lifts it. manual / csv: you added it, by hand (or this API) or by a CSV upload; you can remove it.",
+  }),
+  sender: z.string().nullable().meta({
+    description:
+      "For a keyword opt-out, the sender it replied to (null: the gateway's shared sender). null for numbers you added, which cover all your senders.",
+  }),
+  keyword: z
+    .string()
+    .nullable()
+    .meta({ description: "The word it sent, e.g. STOP.", examples: ["STOP"] }),
+  createdAt: z.string().meta({ format: "date-time", description: "When it opted out." }),
+});
+export type ApiOptOut = z.infer<typeof OptOutSchema>;
+
+export const OptOutListSchema = z.object({
+  data: z.array(OptOutSchema).meta({ description: "Newest first." }),
   nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
 });
 

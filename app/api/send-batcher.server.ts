@@ -3,6 +3,8 @@
 // request, which is what lets one process accept thousands of messages a second.
 import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
+import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { type NewMessage, type QueuedMessage, queueMessage, queueMessages } from "#app/modules/sms/send.server.ts";
 
 // Keeps each write transaction short.
@@ -23,8 +25,13 @@ async function queueBatch(batch: Send[]): Promise<(QueuedMessage | Promise<Queue
     );
     return messages;
   } catch (error) {
-    if (!(error instanceof InsufficientCreditsError) || batch.length === 1) throw error;
-    // Together they cost too much: one by one in arrival order, so each that still fits is sent.
+    const oneRefused =
+      error instanceof InsufficientCreditsError ||
+      error instanceof OptedOutError ||
+      error instanceof UnknownSenderError;
+    if (!oneRefused || batch.length === 1) throw error;
+    // Together they cost too much, or one of them is refused: one by one in arrival order, so each
+    // that can go is sent and each refusal answers its own request.
     let previous: Promise<unknown> = Promise.resolve();
     return batch.map((send) => {
       const queued = previous.then(() => queueMessage(userId, send.message));

@@ -14,6 +14,8 @@ const controlPanelLinks = [
   { to: "/sms/CreateGroup", label: "Create New Group" },
   { to: "/sms/AccountContacts", label: "Contacts" },
   { to: "/sms/AccountGroups", label: "Groups" },
+  { to: href("/sms/senders"), label: "Senders" },
+  { to: href("/sms/optOuts"), label: "Opt-outs" },
   { to: href("/sms/apiToken"), label: "API Token (OAuth)" },
   { to: "/order/myorders", label: "Orders" },
   { to: href("/sms/documentation"), label: "API Documentation" },
@@ -24,6 +26,7 @@ const adminLinks = [
   { to: href("/menuItem/menuitemlist"), label: "Menu Items" },
   { to: href("/admin/support"), label: "Support Inbox" },
   { to: href("/admin/users"), label: "Accounts & Credits" },
+  { to: href("/admin/senders"), label: "Senders" },
   { to: href("/admin/inbound"), label: "Unassigned Inbound SMS" },
 ];
 

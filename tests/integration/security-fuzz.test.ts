@@ -208,19 +208,19 @@ const ACTIONS: Record<string, ActionSpec> = {
     user: "owner",
     path: () => "/sms/sendSms",
     intents: ["send", "check"],
-    fields: ["phoneNumber", "message"],
+    fields: ["phoneNumber", "message", "from"],
   },
   "routes/sms/documentation.tsx": {
     user: "owner",
     path: () => "/sms/documentation",
     intents: ["send", "check"],
-    fields: ["phoneNumber", "message"],
+    fields: ["phoneNumber", "message", "from"],
   },
   "routes/sms/schedule-sms.tsx": {
     user: "owner",
     path: () => "/sms/scheduleSms",
     intents: ["schedule", "check"],
-    fields: ["firstSend", "repeat", "endDate", "timeZone", "phoneNumber", "message"],
+    fields: ["firstSend", "repeat", "endDate", "timeZone", "phoneNumber", "message", "from"],
   },
   "routes/sms/scheduled.tsx": { user: "owner", path: () => "/sms/scheduled", intents: ["cancel"], fields: ["id"] },
   "routes/sms/create-contact.tsx": {
@@ -239,13 +239,13 @@ const ACTIONS: Record<string, ActionSpec> = {
     user: "owner",
     path: () => "/sms/accountContacts",
     intents: ["update", "delete", "send", "check"],
-    fields: ["id", "name", "phoneNumber", "email", "groupIds", "active", "message"],
+    fields: ["id", "name", "phoneNumber", "email", "groupIds", "active", "message", "from"],
   },
   "routes/sms/account-groups.tsx": {
     user: "owner",
     path: () => "/sms/accountGroups",
     intents: ["update", "delete", "send", "check"],
-    fields: ["id", "groupName", "description", "message", "requestKey"],
+    fields: ["id", "groupName", "description", "message", "requestKey", "from"],
   },
   "routes/sms/import-contacts.tsx": {
     user: "owner",
@@ -291,6 +291,24 @@ const ACTIONS: Record<string, ActionSpec> = {
     params: (o) => ({ id: String(o.customer.id) }),
     intents: [],
     fields: ["direction", "amount", "reason", "requestKey"],
+  },
+  "routes/sms/senders.tsx": {
+    user: "owner",
+    path: () => "/sms/senders",
+    intents: ["default", "request"],
+    fields: ["id", "address"],
+  },
+  "routes/sms/opt-outs.tsx": {
+    user: "owner",
+    path: () => "/sms/optOuts",
+    intents: ["add", "import", "remove"],
+    fields: ["phoneNumber", "file", "id"],
+  },
+  "routes/admin/senders.tsx": {
+    user: "admin",
+    path: () => "/admin/senders",
+    intents: ["create", "update", "approve", "reject", "delete", "replies"],
+    fields: ["id", "address", "kind", "ton", "npi", "account", "reason", "stop", "start", "help"],
   },
   "routes/not-found.tsx": { user: "visitor", path: () => "/no/such/page", intents: [], fields: ["anything"] },
   // Last: its deletes (an id of the owner's may be a package's too) take packages the others use.

@@ -11,6 +11,8 @@ import { API_ROUTES } from "#app/api/routes.server.ts";
 import { ErrorSchema } from "#app/api/schemas.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { addOptOuts, listOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
+import { createSender, requestSender } from "#app/modules/senders/senders.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { call, createTestUser, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
 import {
@@ -37,6 +39,12 @@ const bContact = createContact(b.id, {
   groupIds: [bGroup.id],
 });
 const admin = await createTestUser("admin");
+// A's sender (and a request of theirs) and a number A added to their opt-outs.
+const aSender = createSender({ address: "OwnerA", kind: "alphanumeric", ton: 5, npi: 0, userId: a.customer.id });
+createSender({ address: "+447700900950", kind: "long_number", ton: 1, npi: 1, userId: a.customer.id });
+const aRequest = requestSender(a.customer.id, "AskedByA");
+addOptOuts(a.customer.id, ["+12025550960"], "manual");
+const aOptOut = listOptOuts(a.customer.id).items[0];
 
 type Expected = 404 | { redirect: string };
 type Attempt = {
@@ -133,6 +141,17 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
     post("/sms/scheduled", { intent: "cancel", id: String(a.scheduleId) }),
   ],
   "routes/sms/schedule-sms.tsx": (a) => [get(`/sms/scheduleSms?groupId=${a.groupId}`)],
+  "routes/sms/senders.tsx": () => [
+    post("/sms/senders", { intent: "default", id: String(aSender.id) }),
+    post("/sms/senders", { intent: "default", id: String(aRequest.id) }),
+  ],
+  "routes/sms/opt-outs.tsx": () => [post("/sms/optOuts", { intent: "remove", id: String(aOptOut.id) })],
+  "routes/admin/senders.tsx": () => [
+    get(`/admin/senders?edit=${aSender.id}`, undefined, ACCESS_DENIED),
+    post("/admin/senders", { intent: "approve", id: String(aRequest.id) }, undefined, ACCESS_DENIED),
+    post("/admin/senders", { intent: "reject", id: String(aRequest.id), reason: "x" }, undefined, ACCESS_DENIED),
+    post("/admin/senders", { intent: "delete", id: String(aSender.id) }, undefined, ACCESS_DENIED),
+  ],
   "routes/sms/import-contacts.tsx": (a) => [
     get(`/sms/importContacts?file=${a.importToken}`),
     get(`/sms/importContacts?report=${a.importReportId}`),
@@ -242,6 +261,7 @@ const QUERY_IDS: Record<string, string[]> = {
   "routes/shop/payment.tsx": ["orderId"],
   "routes/shop/payment-return.tsx": ["orderId"],
   "routes/content/support-inbox.tsx": ["id"],
+  "routes/admin/senders.tsx": ["edit"],
   "routes/shop/menu-item-list.tsx": ["delete"],
 };
 
@@ -352,6 +372,7 @@ const API_CASES: Record<string, (a: Owned) => ApiAttempt[]> = {
     { method: "POST", path: `/api/v1/groups/${a.groupId}/messages`, json: { body: "hi" } },
   ],
   "GET /api/v1/group-sends/{id}": (a) => [{ method: "GET", path: `/api/v1/group-sends/${a.groupSendId}` }],
+  "DELETE /api/v1/opt-outs/{id}": () => [{ method: "DELETE", path: `/api/v1/opt-outs/${aOptOut.id}` }],
   "GET /api/v1/contacts": (a) => [{ method: "GET", path: `/api/v1/contacts?group=${a.groupId}` }],
   "POST /api/v1/contacts": (a) => [
     {

@@ -7,6 +7,7 @@ import { countSegments } from "#app/modules/sms/segments.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { SegmentCounter } from "#app/components/sms/send-sms-form.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
+import { FromField, type SenderChoice } from "#app/components/sms/from-field.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { FormErrors, TextareaField } from "#app/components/ui/field.tsx";
 
@@ -22,8 +23,11 @@ export function MessagePanel({
   requestKey,
   cancelHref,
   lastResult,
+  senders = [],
 }: {
   id: number;
+  /** The account's senders: a From choice when there is more than one. */
+  senders?: SenderChoice[];
   recipient: ReactNode;
   /** Active members of a group: the cost is per message times this. */
   recipients?: number;
@@ -50,6 +54,7 @@ export function MessagePanel({
       <input type="hidden" name="id" value={id} />
       {requestKey ? <input type="hidden" name="requestKey" value={requestKey} /> : null}
       <p className="text-sm text-slate-700">To: {recipient}</p>
+      <FromField meta={fields.from} senders={senders} />
       <TextareaField
         label="Message"
         textareaProps={{

@@ -16,6 +16,7 @@ import { Field, FormErrors, SelectField } from "#app/components/ui/field.tsx";
 import { Card, Spinner } from "#app/components/ui/page.tsx";
 import { MessageField, PhoneNumberField } from "#app/components/sms/send-sms-form.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
+import { FromField, type SenderChoice } from "#app/components/sms/from-field.tsx";
 
 /** A schedule panel's fixed recipient: the row's contact or group. */
 export type FixedRecipient = { id: number; label: ReactNode; cancelHref: string };
@@ -32,8 +33,11 @@ export function ScheduleSmsForm({
   lastResult,
   recipient,
   phoneNumber,
+  senders = [],
 }: {
   config: SmsFormConfig;
+  /** The account's senders: a From choice when there is more than one. */
+  senders?: SenderChoice[];
   timeZone: string;
   timeZones: string[];
   lastResult: SubmissionResult<string[]> | null | undefined;
@@ -83,6 +87,7 @@ export function ScheduleSmsForm({
           <p className="text-sm text-slate-700">To: {recipient.label}</p>
         </>
       ) : null}
+      <FromField meta={fields.from} senders={senders} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           label="Start Date and Time"

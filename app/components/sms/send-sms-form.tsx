@@ -16,6 +16,7 @@ import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
 import { Field, FormErrors, TextareaField } from "#app/components/ui/field.tsx";
 import { Card, Notice } from "#app/components/ui/page.tsx";
+import { FromField, type SenderChoice } from "#app/components/sms/from-field.tsx";
 
 function countryName(code: string): string {
   return new Intl.DisplayNames(["en"], { type: "region" }).of(code) ?? code;
@@ -65,9 +66,11 @@ export function MessageField({ meta, rows }: { meta: FieldMetadata<string>; rows
 /** The send form of /sms/sendSms and /sms/documentation. Its action is sendSmsFormAction. */
 export function SendSmsForm({
   config,
+  senders,
   lastResult,
 }: {
   config: SmsFormConfig;
+  senders: SenderChoice[];
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
   const hydrated = useHydrated();
@@ -84,6 +87,7 @@ export function SendSmsForm({
     <Card>
       <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
         <FormErrors id={form.errorId} errors={form.errors} />
+        <FromField meta={fields.from} senders={senders} />
         <PhoneNumberField meta={fields.phoneNumber} />
         <MessageField meta={fields.message} rows={6} />
         <div className="flex flex-wrap gap-2">

@@ -74,6 +74,8 @@ export const groupSends = sqliteTable(
     groupId: integer("group_id").references(() => contactGroups.id, { onDelete: "set null" }),
     groupName: text("group_name").notNull(),
     body: text("body").notNull(),
+    // The sender every member's message goes out from; null: the account's default.
+    fromAddress: text("from_address"),
     segments: integer("segments").notNull(),
     // The form's one-time key: a double-submitted form starts one send.
     requestKey: text("request_key"),

@@ -24,6 +24,8 @@ export const schedules = sqliteTable(
     // key clears it, so a cancelled schedule outlives its group in the list ("a deleted group").
     groupId: integer("group_id").references(() => contactGroups.id, { onDelete: "set null" }),
     body: text("body").notNull(),
+    // The sender each occurrence goes out from; null: the account's default at that moment.
+    fromAddress: text("from_address"),
     repeat: text("repeat", { enum: REPEATS }).notNull(),
     // IANA zone the rule lives in: occurrences keep the first send's wall-clock time there.
     timeZone: text("time_zone").notNull(),

@@ -14,6 +14,9 @@ import { normalizePhone } from "#app/modules/sms/phone.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
 import { type NewMessage, queueMessages } from "#app/modules/sms/send.server.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { isOptedOut } from "#app/modules/opt-outs/opt-outs.server.ts";
+import { UnknownSenderError } from "#app/modules/senders/errors.ts";
+import { assertOwnSender } from "#app/modules/senders/senders.server.ts";
 import { type GroupSendReport, type GroupSendSkip, SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
 import { assertGroupSendable, type GroupRecipients, groupRecipients } from "#app/modules/contacts/groups.server.ts";
 
@@ -50,7 +53,7 @@ function checkedSegments(body: string): { segments: number; credits: number } {
   return { segments, credits };
 }
 
-type SendKey = { requestKey?: string; occurrence?: ScheduledOccurrence };
+type SendKey = { requestKey?: string; occurrence?: ScheduledOccurrence; from?: string };
 
 /**
  * In one transaction: the user's group (else NotFoundError), then the earlier send with the same
@@ -82,6 +85,7 @@ function openSend(
         groupId,
         groupName: group.name,
         body,
+        fromAddress: key.from ?? null,
         segments,
         requestKey: requestKey ?? null,
         scheduleId: occurrence?.scheduleId ?? null,
@@ -101,8 +105,9 @@ function openSend(
  * Starts sending `body` (already validated, e.g. by messageBodyField) to every member of a group.
  * Checks the whole cost up front (active members x segments) and records the send; the fan-out
  * job then queues the messages. Throws NotFoundError (not the user's group), EmptyGroupError,
- * InactiveContactError (nobody to send to) or InsufficientCreditsError (needed, balance), having
- * written nothing. The same `requestKey`, or the same schedule `occurrence`, twice returns the
+ * InactiveContactError (nobody to send to), UnknownSenderError (`from` is not the account's) or
+ * InsufficientCreditsError (needed, balance), having written nothing. Members who opted out are
+ * skipped by the fan-out and listed in its report. The same `requestKey`, or the same schedule `occurrence`, twice returns the
  * first send (`duplicate: true`).
  */
 export async function startGroupSend(
@@ -112,6 +117,7 @@ export async function startGroupSend(
   key: SendKey = {},
 ): Promise<GroupSendReport & { duplicate: boolean }> {
   const { credits } = checkedSegments(body);
+  assertOwnSender(userId, key.from);
   const started = openSend(userId, groupId, body, key, (tx, group) => {
     assertGroupSendable(tx, userId, group, credits);
     return {};
@@ -215,6 +221,7 @@ export async function runGroupSend(
     let cursor = row.cursor;
     let stopReason: string | null = row.groupId === null ? "Stopped early: the group was deleted." : null;
     const source = row.scheduleId === null ? "group" : "schedule";
+    const from = row.fromAddress ?? undefined;
     while (row.groupId !== null && !stopReason) {
       const members = memberBatch().all(row.groupId, row.userId, cursor, GROUP_SEND_BATCH);
       if (members.length === 0) break;
@@ -227,13 +234,19 @@ export async function runGroupSend(
         }
         const phone = normalizePhone(member.phone, getEnv().DEFAULT_COUNTRY);
         if (!phone.ok) skips.push({ member, reason: SKIP_REASONS.invalid });
-        else messages.push({ to: phone.e164, body: row.body, source, groupSendId, contactId: member.id });
+        else if (isOptedOut(row.userId, phone.e164, row.fromAddress))
+          skips.push({ member, reason: SKIP_REASONS.optOutList });
+        else messages.push({ to: phone.e164, body: row.body, source, from, groupSendId, contactId: member.id });
       }
       if (skips.length > 0) recordSkips(groupSendId, skips);
       if (messages.length > 0) {
         try {
           await queueMessages(row.userId, messages);
         } catch (error) {
+          if (error instanceof UnknownSenderError) {
+            stopReason = `Stopped early: ${error.message} any more.`;
+            break;
+          }
           if (!(error instanceof InsufficientCreditsError)) throw error;
           stopReason = shortOfCredits(error, messages.length);
           break;

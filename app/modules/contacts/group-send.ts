@@ -25,7 +25,11 @@ export type GroupSendReport = {
   occurrenceAt: number | null;
 };
 
-export const SKIP_REASONS = { optedOut: "opted out", invalid: "invalid phone number" } as const;
+export const SKIP_REASONS = {
+  optedOut: "opted out",
+  optOutList: "opted out (replied STOP or on your opt-out list)",
+  invalid: "invalid phone number",
+} as const;
 
 /** Members handled so far, as a share of the members it started with (0 to 100). */
 export function groupSendPercent(report: GroupSendReport): number {

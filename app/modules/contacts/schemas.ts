@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { emailField } from "#app/modules/auth/schemas.ts";
 import { type CountryCode, phoneField } from "#app/modules/sms/phone.ts";
-import { messageBodyField } from "#app/modules/sms/schemas.ts";
+import { fromField, messageBodyField } from "#app/modules/sms/schemas.ts";
 
 export const CONTACTS_PATH = "/sms/accountContacts";
 export const GROUPS_PATH = "/sms/accountGroups";
@@ -84,6 +84,7 @@ export function createPanelSendSchema(maxSegments: number) {
     intent: z.literal(SEND_PANEL_INTENT.send).default(SEND_PANEL_INTENT.send),
     id: idField,
     message: messageBodyField(maxSegments),
+    from: fromField,
     requestKey: z.string().max(64).optional(),
   });
 }

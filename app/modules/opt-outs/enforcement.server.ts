@@ -7,19 +7,17 @@ export const SHARED_SCOPE = "";
 /** A keyword opt-out through this sender, or the shared default sender (null), covers a send from it. */
 export const scopeOf = (fromAddress: string | null): string => fromAddress ?? SHARED_SCOPE;
 
-// One statement, two index probes: the account's sender (the one asked for, else its default) and an
-// opt-out of the number, either the account's own or a keyword one through that sender.
-const resolveStatement = statement<
-  [{ user: number; from: string | null; phone: string }],
-  { fromAddress: string | null; optedOut: 0 | 1 }
->(
-  `with chosen as (
-     select address from senders where user_id = @user and status = 'active'
-       and (case when @from is null then is_default = 1 else address = @from end)
-     limit 1)
-   select (select address from chosen) as fromAddress,
-     exists(select 1 from opt_outs where phone = @phone
-       and (user_id = @user or (source = 'keyword' and scope = coalesce((select address from chosen), '')))) as optedOut`,
+// Two index probes with positional parameters: measured, a joined single statement (or named
+// parameters) cost ten times as much. Run inside the send's transaction, they share its snapshot.
+const accountSender = statement<[number], { address: string }>(
+  "select address from senders where user_id = ? and status = 'active' and is_default = 1",
+);
+const ownSender = statement<[number, string], { address: string }>(
+  "select address from senders where user_id = ? and status = 'active' and address = ?",
+);
+// Keyword rows have a scope and no user_id; the account's own rows a user_id and no scope.
+const optOutOf = statement<[string, number, string], { hit: 1 }>(
+  "select 1 as hit from opt_outs where phone = ? and (user_id = ? or scope = ?) limit 1",
 );
 
 export type ResolvedSend = {
@@ -30,8 +28,9 @@ export type ResolvedSend = {
 
 /** Resolves a send from `userId` to `phone`, from `from` when given, else from the account's default sender. */
 export function resolveSend(userId: number, phone: string, from: string | null | undefined): ResolvedSend {
-  const row = resolveStatement().get({ user: userId, from: from ?? null, phone })!;
-  return { fromAddress: row.fromAddress, optedOut: row.optedOut === 1 };
+  const sender = from ? ownSender().get(userId, from) : accountSender().get(userId);
+  const fromAddress = sender?.address ?? null;
+  return { fromAddress, optedOut: optOutOf().get(phone, userId, scopeOf(fromAddress)) !== undefined };
 }
 
 type Queued = { id: number; userId: number; toPhone: string; fromAddress: string | null };

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, ne, or } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, ne, or } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { keywordReplies, optOuts } from "#app/db/schema/opt-outs.ts";
 import { senders } from "#app/db/schema/senders.ts";
@@ -142,4 +142,27 @@ export function setKeywordReplies(texts: Record<KeywordReplyKind, string>): void
         .run();
     }
   });
+}
+
+/** The account's opt-outs with an id below `before`, newest (highest id) first: the REST API's pages. */
+export function listOptOutsBefore(userId: number, before: number, limit: number): OptOut[] {
+  return getDb()
+    .select(optOutColumns)
+    .from(optOuts)
+    .where(and(visibleTo(userId), lt(optOuts.id, before)))
+    .orderBy(desc(optOuts.id))
+    .limit(limit)
+    .all();
+}
+
+/** The id of the account's newest opt-out it may remove, for the documentation's examples. */
+export function latestOwnOptOutId(userId: number): number | null {
+  return (
+    getDb()
+      .select({ id: optOuts.id })
+      .from(optOuts)
+      .where(and(eq(optOuts.userId, userId), ne(optOuts.source, "keyword")))
+      .orderBy(desc(optOuts.id))
+      .get()?.id ?? null
+  );
 }

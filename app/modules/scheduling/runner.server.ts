@@ -9,6 +9,8 @@ import { log } from "#app/utils/log.server.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "#app/modules/contacts/errors.ts";
 import { recordFailedGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { OPTED_OUT_REASON, OptedOutError } from "#app/modules/opt-outs/errors.ts";
+import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { type NewMessage, queueMessages, recordUnsentMessage } from "#app/modules/sms/send.server.ts";
 import { cancelledValues } from "#app/modules/scheduling/cancel.server.ts";
 import {
@@ -38,6 +40,8 @@ export type OccurrenceOutcome =
   | "insufficient-credits"
   /** A group with no active contacts at that moment: recorded as a failed group send; the schedule goes on. */
   | "no-recipients"
+  /** The number opted out: recorded as failed "Opted out" at no charge. */
+  | "opted-out"
   /** More than SCHEDULE_MAX_LATE_MINUTES late (nothing was running at its time): recorded as failed. */
   | "missed"
   /** Nothing done: the schedule is not active, the time is not one of its occurrences, not due yet, or handled. */
@@ -61,6 +65,7 @@ async function deliverToPhone(row: Row, at: number, late: boolean): Promise<Occu
     source: "schedule",
     scheduleId: row.id,
     occurrenceAt: at,
+    from: row.fromAddress,
   };
   if (late) {
     recordUnsentMessage(row.userId, message, MISSED_REASON);
@@ -70,6 +75,15 @@ async function deliverToPhone(row: Row, at: number, late: boolean): Promise<Occu
     const result = await queueMessages(row.userId, [message]);
     return result.messages[0].duplicate ? "duplicate" : "queued";
   } catch (error) {
+    // Recorded failed at no charge, so the schedule's history says why nothing went.
+    if (error instanceof OptedOutError) {
+      recordUnsentMessage(row.userId, message, OPTED_OUT_REASON);
+      return "opted-out";
+    }
+    if (error instanceof UnknownSenderError) {
+      recordUnsentMessage(row.userId, message, `${error.message} any more`);
+      return "no-recipients";
+    }
     if (!(error instanceof InsufficientCreditsError)) throw error;
     recordUnsentMessage(row.userId, message, insufficientCredits(error));
     return "insufficient-credits";
@@ -92,13 +106,17 @@ async function deliverToGroup(row: Row, groupId: number, at: number, late: boole
   };
   if (late) return fail(MISSED_REASON, "missed");
   try {
-    const send = await startGroupSend(row.userId, groupId, row.body, { occurrence });
+    const send = await startGroupSend(row.userId, groupId, row.body, {
+      occurrence,
+      from: row.fromAddress ?? undefined,
+    });
     return send.duplicate ? "duplicate" : "queued";
   } catch (error) {
     if (error instanceof InsufficientCreditsError) return fail(insufficientCredits(error), "insufficient-credits");
     if (error instanceof EmptyGroupError || error instanceof InactiveContactError)
       return fail(error.message, "no-recipients");
     if (error instanceof NotFoundError) return "inactive";
+    if (error instanceof UnknownSenderError) return fail(`${error.message} any more`, "no-recipients");
     throw error;
   }
 }

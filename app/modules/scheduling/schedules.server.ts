@@ -27,6 +27,8 @@ import {
   type Repeat,
   timingIssues,
 } from "#app/modules/scheduling/recurrence.ts";
+import { UnknownSenderError } from "#app/modules/senders/errors.ts";
+import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
@@ -63,9 +65,11 @@ export type NewSchedule = {
   timeZone: string;
   /** "YYYY-MM-DD" in timeZone, inclusive; ignored for a one-off. */
   endDate?: string | null;
+  /** One of the account's senders; absent: its default when each occurrence runs. */
+  from?: string;
 };
 
-export type ScheduleField = "target" | "body" | "repeat" | "timeZone" | "firstSend" | "endDate";
+export type ScheduleField = "target" | "body" | "repeat" | "timeZone" | "firstSend" | "endDate" | "from";
 
 export class ScheduleInputError extends Error {
   readonly issues: { field: ScheduleField; message: string }[];
@@ -115,7 +119,7 @@ function toSchedule(row: Row, groupName: string | null): Schedule {
   };
 }
 
-function inputIssues(input: NewSchedule, now: number): ScheduleInputError["issues"] {
+function inputIssues(userId: number, input: NewSchedule, now: number): ScheduleInputError["issues"] {
   const issues: ScheduleInputError["issues"] = [];
   if (input.target.kind === "phone" && !isE164(input.target.to)) {
     issues.push({ field: "target", message: `"${input.target.to}" is not a valid phone number` });
@@ -134,6 +138,8 @@ function inputIssues(input: NewSchedule, now: number): ScheduleInputError["issue
   const endValid = endDate === null || parseDate(endDate) !== null;
   if (!endValid) issues.push({ field: "endDate", message: "End Date must be a date (YYYY-MM-DD)" });
   if (zoneValid && startValid && endValid) issues.push(...timingIssues({ ...input, endDate }, now));
+  if (input.from && !sendingSenders(userId).some((s) => s.address === input.from))
+    issues.push({ field: "from", message: new UnknownSenderError(input.from).message });
   return issues;
 }
 
@@ -166,7 +172,7 @@ export async function createSchedule(
   // Whole seconds: later occurrences are wall-clock times, which have no milliseconds.
   const input = { ...given, firstSendAt: Math.floor(given.firstSendAt / 1000) * 1000 };
   const now = clock.now();
-  const issues = inputIssues(input, now);
+  const issues = inputIssues(userId, input, now);
   if (issues.length > 0) throw new ScheduleInputError(issues);
   const perMessage = countSegments(input.body).credits;
   const timeZone = canonicalTimeZone(input.timeZone);
@@ -191,6 +197,7 @@ export async function createSchedule(
         toPhone: target.kind === "phone" ? target.to : null,
         groupId: target.kind === "group" ? target.groupId : null,
         body: input.body,
+        fromAddress: input.from ?? null,
         repeat: input.repeat,
         timeZone,
         firstSendAt: new Date(input.firstSendAt),

@@ -1,7 +1,7 @@
 // Browser-safe: the Schedule SMS form's schema, run by conform in the browser and by the action.
 import { z } from "zod";
 import { instantOf, isValidTimeZone, parseDate, parseLocalDateTime } from "#app/utils/time-zone.ts";
-import { messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { fromField, messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
 import { phoneField } from "#app/modules/sms/phone.ts";
 import { type Repeat, REPEATS, timingIssues } from "#app/modules/scheduling/recurrence.ts";
 
@@ -44,6 +44,7 @@ function scheduleFields(config: TimingConfig) {
       .string({ error: SCHEDULE_FORM_MESSAGES.zoneRequired })
       .refine(isValidTimeZone, SCHEDULE_FORM_MESSAGES.zoneUnknown),
     message: messageBodyField(config.maxSegments),
+    from: fromField,
   };
 }
 
@@ -83,7 +84,12 @@ export function createScheduleSmsSchema(config: TimingConfig) {
   return z
     .object({ ...scheduleFields(config), phoneNumber: phoneField(config.defaultCountry) })
     .superRefine((value, ctx) => checkTiming(value, ctx, config.now), TIMING_CHECK_WHEN)
-    .transform((value) => ({ ...timingOf(value), phoneNumber: value.phoneNumber, message: value.message }));
+    .transform((value) => ({
+      ...timingOf(value),
+      phoneNumber: value.phoneNumber,
+      message: value.message,
+      from: value.from,
+    }));
 }
 
 /** The schedule panel of the contacts or groups list: the recipient is the row's contact or group (`id`). */
@@ -91,5 +97,5 @@ export function createSchedulePanelSchema(config: TimingConfig) {
   return z
     .object({ ...scheduleFields(config), id: z.coerce.number().int().positive() })
     .superRefine((value, ctx) => checkTiming(value, ctx, config.now), TIMING_CHECK_WHEN)
-    .transform((value) => ({ ...timingOf(value), id: value.id, message: value.message }));
+    .transform((value) => ({ ...timingOf(value), id: value.id, message: value.message, from: value.from }));
 }

@@ -3,7 +3,7 @@ import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { senders } from "#app/db/schema/senders.ts";
 import { clock } from "#app/utils/clock.server.ts";
-import { DuplicateSenderError, SenderNotFoundError } from "#app/modules/senders/errors.ts";
+import { DuplicateSenderError, SenderNotFoundError, UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { DEFAULT_TON_NPI, kindOfAddress, type SenderKind, type SenderStatus } from "#app/modules/senders/senders.ts";
 import type { SenderSource } from "#app/modules/sms/transports/types.ts";
 
@@ -266,4 +266,16 @@ export function setDefaultSender(userId: number, id: number): void {
     tx.update(senders).set({ isDefault: false }).where(eq(senders.userId, userId)).run();
     tx.update(senders).set({ isDefault: true }).where(eq(senders.id, id)).run();
   });
+}
+
+/** `from` when it is one of the account's active senders, else UnknownSenderError; undefined stays undefined. */
+export function assertOwnSender(userId: number, from: string | null | undefined): string | undefined {
+  if (!from) return undefined;
+  const own = getDb()
+    .select({ address: senders.address })
+    .from(senders)
+    .where(and(eq(senders.userId, userId), eq(senders.address, from), eq(senders.status, "active")))
+    .get();
+  if (!own) throw new UnknownSenderError(from);
+  return own.address;
 }

@@ -26,6 +26,14 @@ export function messageBodyField(maxSegments: number) {
     });
 }
 
+/** The sender to send from (one of the account's, checked by the send path); absent: the account's default. */
+export const fromField = z
+  .string()
+  .trim()
+  .max(20, "Sender is too long")
+  .optional()
+  .transform((value) => value || undefined);
+
 export type SmsFormConfig = { defaultCountry: CountryCode; maxSegments: number };
 
 export const SEND_INTENT = { send: "send", check: "check" } as const;
@@ -35,6 +43,7 @@ export function createSendSmsSchema(config: SmsFormConfig) {
     intent: z.enum([SEND_INTENT.send, SEND_INTENT.check]).default(SEND_INTENT.send),
     phoneNumber: phoneField(config.defaultCountry),
     message: messageBodyField(config.maxSegments),
+    from: fromField,
   });
 }
 

@@ -139,7 +139,7 @@ export async function queueMessages(
   messages: NewMessage[],
   { waitForJobs = true } = {},
 ): Promise<QueueResult> {
-  const priced: Priced[] = withSenders(userId, messages).map((message) => {
+  const priced: Priced[] = messages.map((message) => {
     if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
     const count = countSegments(message.body);
     if (count.segments < 1 || count.segments > getEnv().SMS_MAX_SEGMENTS) {
@@ -149,7 +149,19 @@ export async function queueMessages(
   });
 
   const now = clock.now();
-  const result = await inTransactionWithoutStalling((tx) => insertBatch(tx, userId, priced, now));
+  // Resolved inside the transaction: its snapshot serves the look-ups, with no read transaction of their own.
+  const result = await inTransactionWithoutStalling((tx) => {
+    const senders = withSenders(
+      userId,
+      priced.map((p) => p.message),
+    );
+    return insertBatch(
+      tx,
+      userId,
+      priced.map((p, i) => ({ ...p, message: senders[i] })),
+      now,
+    );
+  });
 
   const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
   const enqueued =

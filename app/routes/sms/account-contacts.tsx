@@ -22,6 +22,7 @@ import {
   TEXT,
 } from "#app/modules/contacts/schemas.ts";
 import { scheduleFormLoaderData } from "#app/routes/sms/forms/schedule-sms.server.ts";
+import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
 import { notFound } from "#app/utils/responses.server.ts";
@@ -61,6 +62,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     panel,
     groups: panel?.kind === "edit" ? listGroupChoices(user.id) : [],
     schedule: panel?.kind === "schedule" ? scheduleFormLoaderData(user) : null,
+    senders: panel?.kind === "send" ? sendingSenders(user.id) : [],
     defaultCountry: getEnv().DEFAULT_COUNTRY,
     maxSegments: getEnv().SMS_MAX_SEGMENTS,
   };
@@ -80,7 +82,7 @@ function ContactPanel({
   loaderData: LoaderData;
   actionData: Route.ComponentProps["actionData"];
 }) {
-  const { panel, query, groups, schedule, defaultCountry, maxSegments } = loaderData;
+  const { panel, query, groups, schedule, senders, defaultCountry, maxSegments } = loaderData;
   if (!panel) return null;
   const { contact } = panel;
   const closeHref = listHref(CONTACTS_PATH, { page: query.page, group: query.group });
@@ -104,6 +106,7 @@ function ContactPanel({
           <MessagePanel
             id={contact.id}
             recipient={who}
+            senders={senders}
             maxSegments={maxSegments}
             cancelHref={closeHref}
             lastResult={actionData}

@@ -22,6 +22,7 @@ import {
   TEXT,
 } from "#app/modules/contacts/schemas.ts";
 import { scheduleFormLoaderData } from "#app/routes/sms/forms/schedule-sms.server.ts";
+import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { countActiveGroupSchedules } from "#app/modules/scheduling/schedules.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
@@ -60,6 +61,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       // One key per opened send form: posting it twice starts one send.
       requestKey: query.panel === "send" ? randomUUID() : undefined,
       schedule: query.panel === "schedule" ? scheduleFormLoaderData(user) : null,
+      senders: query.panel === "send" ? sendingSenders(user.id) : [],
       // Deleting the group cancels these.
       activeSchedules: query.panel === "delete" ? countActiveGroupSchedules(user.id, group.id) : 0,
     };
@@ -106,6 +108,7 @@ function GroupPanel({
             recipients={panel.activeMembers}
             maxSegments={maxSegments}
             requestKey={panel.requestKey}
+            senders={panel.senders}
             cancelHref={closeHref}
             lastResult={actionData}
           />

@@ -8,6 +8,7 @@ import { API_BASE } from "#app/api/define-route.ts";
 import { API_ROUTES, readerExampleValues } from "#app/api/routes.server.ts";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
 import { requestOrigin } from "#app/utils/http.server.ts";
 import type { Route } from "./+types/documentation";
@@ -33,6 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(
     {
       config: smsFormConfig(),
+      senders: sendingSenders(user.id),
       reference: {
         intro: String((document.info as { description: string }).description).split("\n\n"),
         endpoints,
@@ -57,7 +59,12 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function Documentation({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <SendSmsScreen title="Documentation" config={loaderData.config} lastResult={actionData}>
+    <SendSmsScreen
+      title="Documentation"
+      config={loaderData.config}
+      senders={loaderData.senders}
+      lastResult={actionData}
+    >
       <ApiReference reference={loaderData.reference} />
     </SendSmsScreen>
   );

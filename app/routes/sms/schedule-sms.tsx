@@ -52,6 +52,7 @@ export default function ScheduleSms({ loaderData, actionData }: Route.ComponentP
           timeZone={loaderData.timeZone}
           timeZones={loaderData.timeZones}
           phoneNumber={loaderData.phoneNumber}
+          senders={loaderData.senders}
           lastResult={actionData}
         />
         <SendSmsHowTo

@@ -2,14 +2,15 @@ import { href } from "react-router";
 import { SendSmsScreen } from "#app/components/sms/send-sms-screen.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
 import type { Route } from "./+types/send-sms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Send SMS | SMS Gateway" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return { config: smsFormConfig() };
+  const user = await requireUser(request);
+  return { config: smsFormConfig(), senders: sendingSenders(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -18,5 +19,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function SendSms({ loaderData, actionData }: Route.ComponentProps) {
-  return <SendSmsScreen title="Send SMS" config={loaderData.config} lastResult={actionData} />;
+  return (
+    <SendSmsScreen title="Send SMS" config={loaderData.config} senders={loaderData.senders} lastResult={actionData} />
+  );
 }

@@ -16,7 +16,14 @@ import { deleteGroup } from "#app/modules/scheduling/cancel.server.ts";
 import { SCHEDULE_INTENT } from "#app/modules/scheduling/schemas.ts";
 import { createCheckCostSchema } from "#app/modules/sms/schemas.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
-import { NOT_ENOUGH_CREDITS, SMS_SEND_ERROR, SMS_SENT } from "#app/routes/sms/forms/send-sms.server.ts";
+import {
+  NOT_ENOUGH_CREDITS,
+  optedOutMessage,
+  sendFieldError,
+  SMS_SEND_ERROR,
+  SMS_SENT,
+} from "#app/routes/sms/forms/send-sms.server.ts";
+import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { createContact, deleteContact, getContact, updateContact } from "#app/modules/contacts/contacts.server.ts";
 import {
@@ -181,10 +188,16 @@ export async function contactsListAction(request: Request, user: SessionUser) {
       await queueMessage(userId, {
         to: contact.phone,
         body: submission.value.message,
+        from: submission.value.from,
         source: "web",
         contactId: contact.id,
       });
     } catch (error) {
+      // The panel's field is the message: the refusal shows above it, naming the contact's number.
+      if (error instanceof OptedOutError)
+        return data(submission.reply({ formErrors: [optedOutMessage(contact.phone)] }), { status: 400 });
+      const fieldError = sendFieldError(error);
+      if (fieldError) return data(submission.reply({ fieldErrors: fieldError }), { status: 400 });
       if (!(error instanceof InsufficientCreditsError)) return unexpectedFormFailure(submission, SMS_SEND_ERROR, error);
       return data(submission.reply({ formErrors: creditsShort(error, "This message") }), { status: 400 });
     }
@@ -231,7 +244,7 @@ export async function groupsListAction(request: Request, user: SessionUser) {
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const { id, message, requestKey } = submission.value;
     try {
-      const report = await startGroupSend(userId, id, message, { requestKey });
+      const report = await startGroupSend(userId, id, message, { requestKey, from: submission.value.from });
       // The result panel follows the fan-out and reports what it did.
       return redirect(backToList(request, GROUPS_PATH, { panel: "sent", id, send: report.id }));
     } catch (error) {
@@ -249,6 +262,8 @@ export async function groupsListAction(request: Request, user: SessionUser) {
         );
       }
       if (error instanceof NotFoundError) throw notFound();
+      const fieldError = sendFieldError(error);
+      if (fieldError) return data(submission.reply({ fieldErrors: fieldError }), { status: 400 });
       return unexpectedFormFailure(submission, SMS_SEND_ERROR, error);
     }
   }

@@ -15,6 +15,7 @@ import { EmptyGroupError, InactiveContactError, NotFoundError } from "#app/modul
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { checkCost } from "#app/routes/sms/forms/send-sms.server.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
 import {
@@ -44,19 +45,28 @@ const FORM_FIELDS: Record<Exclude<ScheduleField, "target">, string> = {
   timeZone: "timeZone",
   firstSend: "firstSend",
   endDate: "endDate",
+  from: "from",
 };
 
 export function scheduleFormLoaderData(user: SessionUser) {
   const zones = timeZoneNames();
   return {
     config: smsFormConfig(),
+    senders: sendingSenders(user.id),
     timeZone: user.timeZone,
     // The profile's zone is listed even if this runtime spells it differently.
     timeZones: zones.includes(user.timeZone) ? zones : [user.timeZone, ...zones],
   };
 }
 
-type FormValue = { message: string; firstSendAt: number; timeZone: string; repeat: Repeat; endDate: string | null };
+type FormValue = {
+  message: string;
+  firstSendAt: number;
+  timeZone: string;
+  repeat: Repeat;
+  endDate: string | null;
+  from: string | undefined;
+};
 type Reply = (options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>;
 
 function creditsDetail(error: InsufficientCreditsError, target: ScheduleTarget, message: string): string {
@@ -94,6 +104,7 @@ async function createFromForm<V extends FormValue>(
       timeZone: timing.timeZone,
       repeat: timing.repeat,
       endDate: timing.endDate,
+      from: timing.from,
     });
   } catch (error) {
     if (error instanceof NotFoundError) throw notFound();

@@ -13,6 +13,8 @@ import {
 } from "#app/modules/sms/schemas.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
+import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 
 export const SMS_SENT = "SMS sent successfully!";
 export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure that you have enough credits";
@@ -25,6 +27,16 @@ export function checkCost(formData: FormData, config: SmsFormConfig) {
   return data(submission.reply(), { status: submission.status === "success" ? 200 : 400 });
 }
 
+/** A refused send's message beside the field it is about: the number opted out, or an unknown sender. */
+export function sendFieldError(error: unknown, phoneField = "phoneNumber"): Record<string, string[]> | null {
+  if (error instanceof OptedOutError) return { [phoneField]: [optedOutMessage(error.phones[0])] };
+  if (error instanceof UnknownSenderError) return { from: [error.message] };
+  return null;
+}
+
+export const optedOutMessage = (phone: string) =>
+  `${phone} has opted out of your messages (they replied STOP or you added them to your opt-outs), so it was not sent.`;
+
 /**
  * "Check cost" answers with the posted values, so the page shows the counter without JavaScript;
  * a send queues the message and comes back to `successPath` with a clean form.
@@ -36,8 +48,11 @@ export async function sendSmsFormAction(request: Request, userId: number, succes
   const submission = parseWithZod(formData, { schema: createSendSmsSchema(config) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
-    await queueMessage(userId, { to: submission.value.phoneNumber, body: submission.value.message, source: "web" });
+    const { phoneNumber, message, from } = submission.value;
+    await queueMessage(userId, { to: phoneNumber, body: message, from, source: "web" });
   } catch (error) {
+    const fieldError = sendFieldError(error);
+    if (fieldError) return data(submission.reply({ fieldErrors: fieldError }), { status: 400 });
     if (!(error instanceof InsufficientCreditsError)) return unexpectedFormFailure(submission, SMS_SEND_ERROR, error);
     // Inline rather than a toast: it must show on this very response when JavaScript is off.
     const detail = `This message costs ${pluralize(error.needed, "credit")}; your balance is ${pluralize(error.balance, "credit")}.`;
