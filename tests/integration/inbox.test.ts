@@ -2,6 +2,8 @@
 // the normal send path, the admin's unassigned list and the test-mode simulator.
 import { describe, expect, it } from "vitest";
 import { getEnv } from "#app/utils/env.server.ts";
+import { getDb, getSqlite } from "#app/db/client.server.ts";
+import { senders } from "#app/db/schema/senders.ts";
 import { simulateInbound } from "#app/modules/inbound/simulate.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
@@ -71,6 +73,33 @@ describe("the inbox", () => {
       await call(thread.loader, makeRequest(threadPath(phone), { user }), { phone }),
     );
     expect(seen.messages.at(-1)).toMatchObject({ direction: "outbound", body: "Great!" });
+  });
+
+  it("a reply goes from the account's number the phone wrote to", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 5);
+    getDb()
+      .insert(senders)
+      .values({ address: "+4479460077", kind: "long_number", ton: 1, npi: 1, userId: user.id, updatedAt: new Date() })
+      .run();
+    const phone = newPhone();
+    await simulateInbound({ from: phone, to: "+4479460077", text: "Is the shop open?" });
+    const seen = dataOf<Awaited<ReturnType<typeof thread.loader>>>(
+      await call(thread.loader, makeRequest(threadPath(phone), { user }), { phone }),
+    );
+    expect(seen.replyFrom).toBe("+4479460077");
+    await call(
+      thread.action,
+      makeRequest(threadPath(phone), {
+        user,
+        form: { intent: "send", phoneNumber: phone, message: "Yes, until 6", from: seen.replyFrom! },
+      }),
+      { phone },
+    );
+    const sent = getSqlite()
+      .prepare("select from_address as fromAddress from sms_messages where to_phone = ?")
+      .get(phone) as { fromAddress: string };
+    expect(sent.fromAddress).toBe("+4479460077");
   });
 
   it("a reply the balance cannot pay says so next to the form, and nothing is sent", async () => {

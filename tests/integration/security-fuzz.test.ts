@@ -277,7 +277,7 @@ const ACTIONS: Record<string, ActionSpec> = {
     path: (o) => `/sms/inbox/${o.inboundPhone}`,
     params: (o) => ({ phone: o.inboundPhone }),
     intents: ["send", "check", "read"],
-    fields: ["phoneNumber", "message"],
+    fields: ["phoneNumber", "message", "from"],
   },
   "routes/admin/simulate.tsx": {
     user: "admin",

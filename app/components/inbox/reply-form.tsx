@@ -11,10 +11,13 @@ import { useHydrated } from "#app/components/use-hydrated.ts";
 /** A reply in a thread: the send form with the phone fixed, through the same action and send path. */
 export function ReplyForm({
   phone,
+  from,
   config,
   lastResult,
 }: {
   phone: string;
+  /** The sender the reply goes from; null: the account's default. */
+  from: string | null;
   config: SmsFormConfig;
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
@@ -32,7 +35,13 @@ export function ReplyForm({
     <Form method="post" className="space-y-3" {...getFormProps(form)} noValidate>
       <FormErrors id={form.errorId} errors={form.errors} />
       <input type="hidden" name={fields.phoneNumber.name} value={phone} />
-      <ErrorList errors={fields.phoneNumber.errors} />
+      {from ? (
+        <p className="text-sm text-slate-600">
+          From {from}, the number they wrote to.
+          <input type="hidden" name={fields.from.name} value={from} />
+        </p>
+      ) : null}
+      <ErrorList errors={[...(fields.phoneNumber.errors ?? []), ...(fields.from.errors ?? [])]} />
       <MessageField meta={fields.message} rows={3} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" name="intent" value={SEND_INTENT.send} disabled={navigation.state === "submitting"}>

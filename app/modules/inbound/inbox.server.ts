@@ -6,6 +6,7 @@ import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import type { InboundEncoding } from "#app/db/schema/inbound.ts";
 import type { MessageStatus } from "#app/modules/sms/message-status.ts";
+import { findSenderByAddress } from "#app/modules/senders/senders.server.ts";
 
 export const CONVERSATIONS_PAGE_SIZE = 20;
 export const THREAD_PAGE_SIZE = 50;
@@ -72,6 +73,9 @@ const selectThread = statement<[{ userId: number; phone: string; limit: number; 
      from sms_messages where user_id = @userId and to_phone = @phone
    order by at desc, id desc limit @limit offset @offset`,
 );
+const selectLastTo = statement<[number, string], { toAddress: string }>(
+  "select to_address as toAddress from inbound_messages where user_id = ? and from_phone = ? order by id desc limit 1",
+);
 const markRead = statement<[number, number, string]>(
   "update inbound_messages set read_at = ? where user_id = ? and from_phone = ? and read_at is null",
 );
@@ -133,7 +137,17 @@ export function getThread(userId: number, phone: string, requestedPage: number) 
     page,
     totalPages,
     unread,
+    lastTo: selectLastTo().get(userId, phone)?.toAddress ?? null,
   };
+}
+
+/**
+ * The sender a reply in the thread goes from: the one of the account's senders the phone last wrote
+ * to, or undefined (the shared sender, or one no longer the account's: the account's default).
+ */
+export function replySender(userId: number, lastTo: string | null): string | undefined {
+  const sender = lastTo ? findSenderByAddress(lastTo) : null;
+  return sender?.userId === userId ? sender.address : undefined;
 }
 
 /** Marks what `phone` sent this account as read. */

@@ -8,7 +8,7 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { Pager } from "#app/components/ui/pager.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
-import { getThread, hasThread, markThreadRead } from "#app/modules/inbound/inbox.server.ts";
+import { getThread, hasThread, markThreadRead, replySender } from "#app/modules/inbound/inbox.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { isE164 } from "#app/modules/sms/phone.ts";
 import { cn, formatDateTime } from "#app/utils/misc.ts";
@@ -24,7 +24,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const page = Number(new URL(request.url).searchParams.get("page") ?? 1);
   const thread = getThread(user.id, params.phone, page);
   if (!thread) throw notFound();
-  return { ...thread, canReply: isE164(params.phone), config: smsFormConfig(), timeZone: user.timeZone };
+  return {
+    ...thread,
+    replyFrom: replySender(user.id, thread.lastTo) ?? null,
+    canReply: isE164(params.phone),
+    config: smsFormConfig(),
+    timeZone: user.timeZone,
+  };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -64,7 +70,7 @@ function MarkRead({ unread }: { unread: number }) {
 }
 
 export default function InboxThread({ loaderData, actionData }: Route.ComponentProps) {
-  const { phone, contactName, messages, page, totalPages, unread, canReply, config, timeZone } = loaderData;
+  const { phone, contactName, messages, page, totalPages, unread, replyFrom, canReply, config, timeZone } = loaderData;
   const location = useLocation();
   const pageHref = (to: number) => `${href("/sms/inbox/:phone", { phone })}${to > 1 ? `?page=${to}` : ""}`;
   return (
@@ -126,7 +132,7 @@ export default function InboxThread({ loaderData, actionData }: Route.ComponentP
         <h2 className="mb-3 text-lg font-semibold text-slate-900">Reply</h2>
         {canReply ? (
           // A new location after a sent reply: a fresh, empty form.
-          <ReplyForm key={location.key} phone={phone} config={config} lastResult={actionData} />
+          <ReplyForm key={location.key} phone={phone} from={replyFrom} config={config} lastResult={actionData} />
         ) : (
           <p className="text-sm text-slate-600">This sender is not a phone number: it cannot receive a reply.</p>
         )}
