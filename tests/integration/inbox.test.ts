@@ -57,6 +57,14 @@ describe("the inbox", () => {
     });
     expect(locationOf(read)).toBe(threadPath(phone));
     expect(inboundFrom(phone)[0].readAt).not.toBeNull();
+    // The page's own post in the background answers in place instead of redirecting.
+    const background = await call(
+      thread.action,
+      makeRequest(threadPath(phone), { user, form: { intent: "read", background: "1" } }),
+      { phone },
+    );
+    expect(locationOf(background)).toBeNull();
+    expect(statusOf(background)).toBe(200);
   });
 
   it("a reply goes through the send path: charged, queued, in the thread", async () => {

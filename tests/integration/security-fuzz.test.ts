@@ -208,7 +208,7 @@ const ACTIONS: Record<string, ActionSpec> = {
     user: "owner",
     path: () => "/sms/sendSms",
     intents: ["send", "check"],
-    fields: ["phoneNumber", "message", "from"],
+    fields: ["phoneNumber", "message", "from", "background"],
   },
   "routes/sms/documentation.tsx": {
     user: "owner",

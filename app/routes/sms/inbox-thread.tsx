@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Form, href, redirect, useFetcher, useLocation } from "react-router";
+import { data, Form, href, redirect, useFetcher, useLocation } from "react-router";
 import { ReplyForm } from "#app/components/inbox/reply-form.tsx";
 import { MessageStatusBadge } from "#app/components/sms/message-status.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -37,9 +37,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   if (!hasThread(user.id, params.phone)) throw notFound();
   const path = href("/sms/inbox/:phone", { phone: params.phone });
-  if ((await request.clone().formData()).get("intent") === READ_INTENT) {
+  const form = await request.clone().formData();
+  if (form.get("intent") === READ_INTENT) {
     markThreadRead(user.id, params.phone);
-    return redirect(path);
+    // The page's own background post stays put (a redirect would navigate, clearing a reply being
+    // typed); the button's post-redirect-get is for the browser without JavaScript.
+    return form.has(BACKGROUND) ? data(null) : redirect(path);
   }
   const answer = await sendSmsFormAction(request, user.id, path);
   // A reply that went out (a redirect) read the conversation; a refused one changes nothing.
@@ -48,6 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 const READ_INTENT = "read";
+const BACKGROUND = "background";
 
 /**
  * Marks the thread read: posted by the page itself once shown (a GET changes nothing, decision 052),
@@ -57,7 +61,7 @@ function MarkRead({ unread }: { unread: number }) {
   const fetcher = useFetcher();
   const { submit } = fetcher;
   useEffect(() => {
-    if (unread > 0) void submit({ intent: READ_INTENT }, { method: "post" });
+    if (unread > 0) void submit({ intent: READ_INTENT, [BACKGROUND]: "1" }, { method: "post" });
   }, [unread, submit]);
   if (unread === 0 || fetcher.state !== "idle") return null;
   return (
