@@ -22,6 +22,7 @@ import { Toaster } from "#app/components/toaster.tsx";
 import { getSessionUser } from "#app/modules/auth/session.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { getCartCount } from "#app/modules/shop/cart.server.ts";
+import { unreadInboundCount } from "#app/modules/inbound/inbox.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { getToast } from "#app/utils/toast.server.ts";
@@ -45,6 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       user: user ? { id: user.id, fullName: user.fullName, role: user.role, timeZone: user.timeZone } : null,
       balance: user ? getBalance(user.id) : 0,
       cartCount: user ? getCartCount(user.id) : 0,
+      unreadInbound: user ? unreadInboundCount(user.id) : 0,
       toast,
       analyticsId: ANALYTICS_ID ?? null,
       demoMode: DEMO_MODE,
@@ -95,7 +97,12 @@ export function Layout({ children }: { children: ReactNode }) {
               Skip to content
             </a>
             {root?.testMode ? <TestModeBanner notice={root.testMode} /> : null}
-            <Nav user={root?.user ?? null} balance={root?.balance ?? 0} cartCount={root?.cartCount ?? 0} />
+            <Nav
+              user={root?.user ?? null}
+              balance={root?.balance ?? 0}
+              cartCount={root?.cartCount ?? 0}
+              unreadInbound={root?.unreadInbound ?? 0}
+            />
             <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-8">
               {children}
             </main>

@@ -61,6 +61,10 @@ export default [
   route("account/verify-email", "routes/account/resend-verification.tsx"),
   route("account/confirm-email/:token", "routes/account/confirm-email.tsx"),
   route("admin/mail", "routes/admin/mail.tsx"),
+  route("sms/inbox", "routes/sms/inbox.tsx"),
+  route("sms/inbox/:phone", "routes/sms/inbox-thread.tsx"),
+  route("admin/inbound", "routes/admin/inbound.tsx"),
+  route("admin/simulate", "routes/admin/simulate.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

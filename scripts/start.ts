@@ -7,6 +7,7 @@ import { DEMO_ACCOUNTS } from "#app/modules/auth/demo-accounts.server.ts";
 import { adminExists, issueSetupToken } from "#app/modules/auth/first-admin.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { shutdownSendJobs } from "#app/modules/sms/send.server.ts";
+import { shutdownInboundJobs } from "#app/modules/inbound/receive.server.ts";
 import { closeQueues } from "#app/queue/queues.server.ts";
 import { closeRedis } from "#app/queue/redis.server.ts";
 import { getEnv, prepareDataDir } from "#app/utils/env.server.ts";
@@ -81,6 +82,7 @@ async function shutdown(signal: string) {
   await shutdownApi();
   await workers?.close();
   await shutdownSendJobs();
+  await shutdownInboundJobs();
   await closeQueues();
   await closeRedis();
   await privateRedis?.stop();

@@ -52,6 +52,7 @@ declare module "smpp" {
     bind_transceiver(options: PduFields, onResponse?: OnResponse): boolean;
     submit_sm(options: PduFields, onResponse?: OnResponse): boolean;
     deliver_sm(options: PduFields, onResponse?: OnResponse): boolean;
+    data_sm(options: PduFields, onResponse?: OnResponse): boolean;
     enquire_link(options?: PduFields | OnResponse, onResponse?: OnResponse): boolean;
     unbind(options?: PduFields | OnResponse, onResponse?: OnResponse): boolean;
   }

@@ -6,6 +6,7 @@ import { closeDb } from "#app/db/client.server.ts";
 import { startCheckpointer } from "#app/db/checkpointer.server.ts";
 import { runMigrations } from "#app/db/migrate.server.ts";
 import { shutdownSendJobs } from "#app/modules/sms/send.server.ts";
+import { shutdownInboundJobs } from "#app/modules/inbound/receive.server.ts";
 import { getEnv, prepareDataDir } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { startWorkers } from "#worker/workers.ts";
@@ -30,6 +31,7 @@ async function shutdown(signal: string) {
   log("info", "worker", `${signal}: finishing in-flight jobs`);
   await workers.close();
   await shutdownSendJobs();
+  await shutdownInboundJobs();
   await closeQueues();
   await closeRedis();
   await checkpointer.stop();

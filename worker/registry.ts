@@ -7,6 +7,7 @@ import { smsSchedule } from "#worker/jobs/sms-schedule.ts";
 import { smsScheduleReconcile } from "#worker/jobs/sms-schedule-reconcile.ts";
 import { smsSend } from "#worker/jobs/sms-send.ts";
 import { groupSend } from "#worker/jobs/group-send.ts";
+import { smsInbound } from "#worker/jobs/sms-inbound.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 export const jobDefinitions: JobDefinition[] = [
@@ -19,4 +20,5 @@ export const jobDefinitions: JobDefinition[] = [
   smsScheduleReconcile,
   groupSend,
   demoPurge,
+  smsInbound,
 ];

@@ -12,11 +12,26 @@ import {
 } from "#app/modules/sms/own-messages.server.ts";
 import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
 import { ApiError } from "#app/api/errors.ts";
-import type { ApiMessage } from "#app/api/schemas.ts";
+import { type ApiInboundMessage, type ApiMessage, INBOUND_ID_PREFIX } from "#app/api/schemas.ts";
+import { type InboundRow, ownInboundBefore } from "#app/modules/inbound/inbox.server.ts";
 import type { SendBatcher } from "#app/api/send-batcher.server.ts";
 
 function present(row: OwnMessageRow): ApiMessage {
-  return { ...row, createdAt: new Date(row.createdAt).toISOString() };
+  return { direction: "outbound", ...row, createdAt: new Date(row.createdAt).toISOString() };
+}
+
+function presentInbound(row: InboundRow): ApiInboundMessage {
+  const { id, from, to, body, encoding, parts, receivedAt } = row;
+  return {
+    direction: "inbound",
+    id: `${INBOUND_ID_PREFIX}${id}`,
+    from,
+    to,
+    body,
+    encoding,
+    parts,
+    receivedAt: new Date(receivedAt).toISOString(),
+  };
 }
 
 export function getApiMessage(userId: number, id: number): ApiMessage | undefined {
@@ -44,7 +59,32 @@ export const idempotencyConflict = () =>
 const CURSOR = "m1";
 const CursorPosition = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 
-export function listApiMessages(userId: number, options: { status?: MessageStatus; cursor?: string; limit: number }) {
+const INBOUND_CURSOR = "i1";
+
+function listApiInbound(userId: number, options: { cursor?: string; limit: number }) {
+  const before =
+    options.cursor === undefined
+      ? Number.MAX_SAFE_INTEGER
+      : decodeCursor(INBOUND_CURSOR, options.cursor, CursorPosition);
+  const rows = ownInboundBefore(userId, { before, limit: options.limit + 1 });
+  const page = rows.slice(0, options.limit);
+  return {
+    data: page.map(presentInbound),
+    nextCursor: rows.length > options.limit ? encodeCursor(INBOUND_CURSOR, page[page.length - 1].id) : null,
+  };
+}
+
+export function listApiMessages(
+  userId: number,
+  options: { direction: "outbound" | "inbound"; status?: MessageStatus; cursor?: string; limit: number },
+) {
+  if (options.direction === "inbound") {
+    if (options.status !== undefined)
+      throw new ApiError("invalid_request", "status filters outbound messages only: inbound ones have none", {
+        field: "status",
+      });
+    return listApiInbound(userId, options);
+  }
   const before =
     options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(CURSOR, options.cursor, CursorPosition);
   // One row more than asked says whether there is a next page.
@@ -74,6 +114,7 @@ export async function sendApiMessage(
   const { id, to, encoding, segments, credits, createdAt } = queued;
   // The answer as it was first given: the current status is for GET /messages/{id}.
   const message: ApiMessage = {
+    direction: "outbound",
     id,
     to,
     body: input.body,

@@ -14,6 +14,7 @@ import {
   GroupSendSchema,
   IdempotencyKeyHeader,
   MessageListSchema,
+  InboundMessageSchema,
   MessageSchema,
   OpenApiDocumentSchema,
   ScheduledMessageSchema,
@@ -24,6 +25,7 @@ type Json = Record<string, unknown>;
 const NAMED_RESPONSES: Record<string, z.ZodType> = {
   Message: MessageSchema,
   ScheduledMessage: ScheduledMessageSchema,
+  InboundMessage: InboundMessageSchema,
   MessageList: MessageListSchema,
   Contact: ContactSchema,
   ContactList: ContactListSchema,

@@ -108,7 +108,8 @@ export const API_ROUTES: ApiRoute[] = [
     operationId: "listMessages",
     tag: "Messages",
     summary: "List your messages",
-    description: "Newest first, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
+    description:
+      "Newest first, a page at a time: pass `nextCursor` back as `cursor` until it is null. The messages you sent by default; with `direction=inbound`, the messages phones sent you (replies to your messages, keywords such as STOP) as InboundMessage objects.",
     auth: true,
     scope: "messages:read",
     query: ListMessagesQuery,

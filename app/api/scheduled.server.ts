@@ -42,6 +42,7 @@ function isOneOff(schedule: Schedule | null): schedule is OneOff {
 function waiting(schedule: OneOff): ApiScheduledMessage {
   const { encoding, credits, segments } = countSegments(schedule.body);
   return {
+    direction: "outbound",
     id: `${SCHEDULED_ID_PREFIX}${schedule.id}`,
     to: schedule.target.to,
     body: schedule.body,

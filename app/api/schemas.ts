@@ -130,7 +130,14 @@ export const ListContactsQuery = z.strictObject({
 export const ListGroupsQuery = z.strictObject({ cursor: cursorField("groups"), limit: limitField("Groups") });
 
 export const ListMessagesQuery = z.strictObject({
-  status: z.enum(MESSAGE_STATUSES).optional().meta({ description: "Only messages with this status." }),
+  direction: z.enum(["outbound", "inbound"]).default("outbound").meta({
+    description:
+      "outbound: the messages you sent (the default); inbound: the messages phones sent you (replies, keywords), as InboundMessage.",
+  }),
+  status: z
+    .enum(MESSAGE_STATUSES)
+    .optional()
+    .meta({ description: "Only messages with this status (outbound messages only: inbound ones have none)." }),
   cursor: cursorField("page (the newest messages)"),
   limit: limitField("Messages"),
 });
@@ -145,6 +152,7 @@ export const IdempotencyKeyHeader = z
   });
 
 export const MessageSchema = z.object({
+  direction: z.literal("outbound").meta({ description: "A message you sent." }),
   id: z
     .int()
     .positive()
@@ -256,8 +264,24 @@ export const GroupSendSchema = z.object({
 });
 export type ApiGroupSend = z.infer<typeof GroupSendSchema>;
 
+export const INBOUND_ID_PREFIX = "in_";
+
+export const InboundMessageSchema = z.object({
+  direction: z.literal("inbound").meta({ description: "A message a phone sent you." }),
+  id: z.string().meta({ description: "The inbound message's id.", examples: ["in_12"] }),
+  from: z.string().meta({ description: "The phone that sent it (E.164).", examples: [EXAMPLE_PHONE] }),
+  to: z.string().meta({ description: "The sender it was sent to: yours, or the shared default sender." }),
+  body: z.string().meta({ description: "The text, its parts joined.", examples: ["Yes, see you then"] }),
+  encoding: z.enum(["GSM-7", "Latin-1", "UCS-2"]),
+  parts: z.int().positive().meta({ description: "SMS parts it came in." }),
+  receivedAt: z.string().meta({ format: "date-time", examples: ["2026-03-01T09:31:00.000Z"] }),
+});
+export type ApiInboundMessage = z.infer<typeof InboundMessageSchema>;
+
 export const MessageListSchema = z.object({
-  data: z.array(MessageSchema).meta({ description: "Newest first." }),
+  data: z
+    .array(z.union([MessageSchema, InboundMessageSchema]))
+    .meta({ description: "Newest first: Message objects, or InboundMessage objects with direction=inbound." }),
   nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
 });
 

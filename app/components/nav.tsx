@@ -29,6 +29,7 @@ const adminLinks = [
   { to: href("/admin/users"), label: "Accounts & Credits" },
   { to: href("/admin/senders"), label: "Senders" },
   { to: href("/admin/mail"), label: "Mail" },
+  { to: href("/admin/inbound"), label: "Unassigned Inbound SMS" },
 ];
 
 const menuItemClass =
@@ -96,7 +97,17 @@ function CartLink({ count }: { count: number }) {
   );
 }
 
-export function Nav({ user, balance, cartCount }: { user: NavUser | null; balance: number; cartCount: number }) {
+export function Nav({
+  user,
+  balance,
+  cartCount,
+  unreadInbound,
+}: {
+  user: NavUser | null;
+  balance: number;
+  cartCount: number;
+  unreadInbound: number;
+}) {
   const isCustomer = user?.role === "customer";
   return (
     <header className="border-b border-slate-200 bg-white">
@@ -108,6 +119,21 @@ export function Nav({ user, balance, cartCount }: { user: NavUser | null; balanc
           {isCustomer ? (
             <>
               <Menu label="Control Panel" links={controlPanelLinks} />
+              <NavLink
+                to={href("/sms/inbox")}
+                className={navLinkClass}
+                aria-label={unreadInbound > 0 ? `Inbox, ${unreadInbound} unread` : "Inbox"}
+              >
+                Inbox
+                {unreadInbound > 0 ? (
+                  <span
+                    data-testid="inbox-unread"
+                    className="ml-1 rounded-full bg-brand-600 px-1.5 text-xs font-semibold text-white"
+                  >
+                    {formatNumber(unreadInbound)}
+                  </span>
+                ) : null}
+              </NavLink>
               <NavLink to={href("/sms/support")} className={navLinkClass}>
                 Support
               </NavLink>

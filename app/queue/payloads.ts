@@ -46,3 +46,13 @@ export const GroupSendPayload = z.object({ v: z.literal(1), groupSendId: z.numbe
 export type GroupSendPayload = z.infer<typeof GroupSendPayload>;
 
 export const GroupSendReconcilePayload = z.object({ v: z.literal(1) });
+
+/** Process stored inbound messages (keywords, replies); their inbound_outbox rows are the record. */
+export const SmsInboundPayload = z.object({
+  v: z.literal(1),
+  inboundIds: z.array(z.number().int().positive()).min(1),
+});
+export type SmsInboundPayload = z.infer<typeof SmsInboundPayload>;
+
+/** The sweep that re-adds inbound messages whose processing job Redis lost. */
+export const SmsInboundReconcilePayload = z.object({ v: z.literal(1) });

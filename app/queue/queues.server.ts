@@ -14,6 +14,7 @@ export const QUEUES = {
   smsSchedule: "sms-schedule",
   smsScheduleReconcile: "sms-schedule-reconcile",
   groupSend: "group-send",
+  smsInbound: "sms-inbound",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -1,11 +1,15 @@
 // npm run bench: the whole gateway on this machine, measured the way the issue asks.
 //   npm run bench -- [--requests 20000] [--concurrency 64] [--workers 1] [--group 10000]
 //                    [--history 1000000] [--orders 100000] [--page-requests 300] [--skip-pages]
+//                    [--inbound-every 10]
 // Builds if needed, starts its own Redis, a loopback SMSC (its own process), the app in production
 // mode (web with WORKER=off, plus worker processes) on a temp DATA_DIR, then measures:
 //   api_accept_per_s  POST /api/v1/messages accepted per second (Bearer key, concurrency 64), p50/p99
 //   e2e_per_s         first accepted request -> last message marked delivered (receipt stored)
 //   lost, duplicated  counted at the SMSC
+//   inbound_per_s     inbound SMS stored per second while the API phase runs: the SMSC texts back
+//                     once per --inbound-every accepted submits (0 = no inbound traffic); every one
+//                     it got an ESME_ROK for must be in inbound_messages
 //   group_10k_s       group-send form post -> every member's message submitted
 //   history_p99_ms    message history page with 1,000,000 messages in the database
 //   orders_p99_ms     admin order search with 100,000 orders
@@ -40,12 +44,14 @@ const { values: args } = parseArgs({
     "page-requests": { type: "string", default: "300" },
     "skip-pages": { type: "boolean", default: false },
     "keep-data": { type: "boolean", default: false },
+    "inbound-every": { type: "string", default: "10" },
   },
 });
 const N = Number(args.requests);
 const CONCURRENCY = Number(args.concurrency);
 const WORKERS = Number(args.workers);
 const GROUP = Number(args.group);
+const INBOUND_EVERY = Number(args["inbound-every"]);
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 if (!buildIfStale(log)) process.exit(1);
@@ -80,10 +86,21 @@ const redis = await startPrivateRedis(dataDir);
 appEnv.REDIS_URL = process.env.REDIS_URL = redis.url;
 
 type SmscStats = {
-  counters: { accepted: number; duplicates: number; receiptsSent: number; receiptsAcked: number };
+  counters: {
+    accepted: number;
+    duplicates: number;
+    receiptsSent: number;
+    receiptsAcked: number;
+    inboundSent: number;
+    inboundAcked: number;
+    inboundRefused: number;
+  };
   bound: number;
 };
-const smsc = fork(resolve("scripts/bench/smsc-process.ts"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+const smsc = fork(resolve("scripts/bench/smsc-process.ts"), [], {
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+  env: { ...process.env, BENCH_INBOUND_EVERY: String(INBOUND_EVERY) },
+});
 children.push(smsc);
 const smscUrl = await new Promise<string>((done) => smsc.once("message", (m: { url: string }) => done(m.url)));
 function smscStats(): Promise<SmscStats> {
@@ -223,6 +240,18 @@ const span = sqlite
     "select min(created_at) as first, max(done_at) as last, sum(status = 'delivered') as delivered from sms_messages where user_id = ?",
   )
   .get(apiUser.id) as { first: number; last: number; delivered: number };
+// Every inbound SMS the SMSC sent has its answer, and each one answered ESME_ROK is stored.
+const inboundAnswered = await waitFor(
+  async () => {
+    const { counters } = await smscStats();
+    return counters.inboundAcked + counters.inboundRefused >= counters.inboundSent ? counters : null;
+  },
+  { timeout: 120_000, interval: 50, what: "every inbound SMS answered" },
+);
+const inbound = sqlite
+  .prepare("select count(*) as n, min(received_at) as first, max(received_at) as last from inbound_messages")
+  .get() as { n: number; first: number | null; last: number | null };
+const inboundLost = inboundAnswered.inboundAcked - inbound.n;
 const smscAfterApi = await smscStats();
 const seenApi = smscAfterApi.counters.accepted - smscBefore.counters.accepted;
 const duplicated = smscAfterApi.counters.duplicates - smscBefore.counters.duplicates;
@@ -341,6 +370,14 @@ const result = {
   delivered: span.delivered,
   lost,
   duplicated,
+  inbound_per_s:
+    inbound.n > 1 && inbound.last! > inbound.first!
+      ? Math.round(inbound.n / ((inbound.last! - inbound.first!) / 1000))
+      : 0,
+  inbound_stored: inbound.n,
+  inbound_refused: inboundAnswered.inboundRefused,
+  inbound_lost: inboundLost,
+  inbound_every: INBOUND_EVERY,
   group_10k_s: Number(groupSeconds.toFixed(2)),
   history_p99_ms: historyP99 === null ? null : Number(historyP99.toFixed(1)),
   orders_p99_ms: ordersP99 === null ? null : Number(ordersP99.toFixed(1)),
@@ -360,6 +397,13 @@ const rows: [string, string, string][] = [
   ],
   ["e2e_per_s", `${result.e2e_per_s}/s (${result.delivered} delivered)`, ">= 4200/s"],
   ["lost / duplicated", `${lost} / ${duplicated}`, "0 / 0"],
+  [
+    "inbound_per_s",
+    INBOUND_EVERY > 0
+      ? `${result.inbound_per_s}/s (${inbound.n} stored, 1 per ${INBOUND_EVERY} sends; ${inboundAnswered.inboundRefused} refused, ${inboundLost} acknowledged but not stored)`
+      : "no inbound traffic (--inbound-every 0)",
+    "every inbound stored",
+  ],
   ["group_10k_s", `${result.group_10k_s} s (${GROUP} members)`, "< 3 s"],
   [
     "history_p99_ms",

@@ -285,7 +285,7 @@ describe("GET /api/v1/messages and /api/v1/messages/{id}", () => {
     do {
       const path: string = `/api/v1/messages?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
       const page = MessageListSchema.parse((await callApi("GET", path, { key: customer.key })).json);
-      seen.push(...page.data.map((m) => m.id));
+      seen.push(...page.data.flatMap((m) => (m.direction === "outbound" ? [m.id] : [])));
       cursor = page.nextCursor;
       pages += 1;
     } while (cursor);

@@ -244,7 +244,7 @@ const ACTIONS: Record<string, ActionSpec> = {
     user: "owner",
     path: () => "/sms/sendSms",
     intents: ["send", "check"],
-    fields: ["phoneNumber", "message", "from"],
+    fields: ["phoneNumber", "message", "from", "background"],
   },
   "routes/sms/documentation.tsx": {
     user: "owner",
@@ -336,6 +336,19 @@ const ACTIONS: Record<string, ActionSpec> = {
     path: () => "/admin/support",
     intents: ["handle", "reopen"],
     fields: ["id"],
+  },
+  "routes/sms/inbox-thread.tsx": {
+    user: "owner",
+    path: (o) => `/sms/inbox/${o.inboundPhone}`,
+    params: (o) => ({ phone: o.inboundPhone }),
+    intents: ["send", "check", "read"],
+    fields: ["phoneNumber", "message", "from"],
+  },
+  "routes/admin/simulate.tsx": {
+    user: "admin",
+    path: () => "/admin/simulate",
+    intents: [],
+    fields: ["from", "to", "message"],
   },
   "routes/admin/user-details.tsx": {
     user: "admin",

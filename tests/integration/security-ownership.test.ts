@@ -132,6 +132,15 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
       groupIds: String(a.groupId),
     }),
   ],
+  "routes/sms/inbox-thread.tsx": (a) => [
+    get(`/sms/inbox/${encodeURIComponent(a.inboundPhone)}`, { phone: a.inboundPhone }),
+    post(
+      `/sms/inbox/${encodeURIComponent(a.inboundPhone)}`,
+      { intent: "send", phoneNumber: a.inboundPhone, message: "Not yours" },
+      { phone: a.inboundPhone },
+    ),
+    post(`/sms/inbox/${encodeURIComponent(a.inboundPhone)}`, { intent: "read" }, { phone: a.inboundPhone }),
+  ],
   "routes/sms/scheduled.tsx": (a) => [
     get(`/sms/scheduled?cancel=${a.scheduleId}`),
     post("/sms/scheduled", { intent: "cancel", id: String(a.scheduleId) }),
@@ -443,6 +452,7 @@ describe("no GET changes anything", () => {
         params: { id: String(pack.id) },
       },
       "routes/content/blog-article.tsx": { path: "/blog/hiring-smarter", params: { slug: "hiring-smarter" } },
+      "routes/sms/inbox-thread.tsx": { path: `/sms/inbox/${a.inboundPhone}`, params: { phone: a.inboundPhone } },
       "routes/auth/setup.tsx": { path: "/setup/unknown-token", params: { token: "unknown-token" } },
       // Opening a live e-mail link is the one GET that writes (accounts.test.ts); an unknown one changes nothing.
       "routes/auth/reset-password.tsx": { path: "/reset-password/unknown-token", params: { token: "unknown-token" } },

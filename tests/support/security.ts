@@ -8,7 +8,9 @@ import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { runImport, saveImportUpload } from "#app/modules/contacts/import.server.ts";
+import { simulateInbound } from "#app/modules/inbound/simulate.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 import { submitSupportRequest } from "#app/modules/support/requests.server.ts";
 import routes from "#app/routes.ts";
 import { apiCustomer, type ApiCustomer } from "#tests/support/api.ts";
@@ -80,6 +82,8 @@ export type Owned = {
   importToken: string;
   importReportId: number;
   supportRequestId: number;
+  /** A phone that answered one of the customer's messages: their inbox thread. */
+  inboundPhone: string;
 };
 
 let phone = 0;
@@ -98,6 +102,9 @@ export async function customerWithEverything(packageId: number): Promise<Owned> 
   const send = await startGroupSend(customer.id, group.id, "hello group");
   await runGroupSend(send.id);
   const message = await queueMessage(customer.id, { to: nextPhone(), body: "hello", source: "web" });
+  const inboundPhone = nextPhone();
+  await queueMessage(customer.id, { to: inboundPhone, body: "Are you in?", source: "web" });
+  await simulateInbound({ from: inboundPhone, to: getEnv().SMPP_SOURCE_ADDR, text: "Private answer" });
   const schedule = await scheduleSoon(customer.id, { inMs: 3_600_000 });
   await addToCart(customer, packageId, 1);
   const pendingOrderId = await placeOrder(customer);
@@ -134,5 +141,6 @@ export async function customerWithEverything(packageId: number): Promise<Owned> 
     importToken,
     importReportId: report.id,
     supportRequestId: support.id,
+    inboundPhone,
   };
 }

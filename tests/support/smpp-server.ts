@@ -55,6 +55,27 @@ export type TestSmscOptions = {
    * delay when refused, and on the next bound session when its connection closed first. 0 = never.
    */
   redeliverMs?: number;
+  /**
+   * Mixes inbound traffic in: after every this many accepted submits, the phone of the last one
+   * texts back (a deliver_sm to the submit's sender, "Inbound <n>"). 0 = none.
+   */
+  inboundEvery?: number;
+};
+
+/** An inbound SMS as a phone's SMSC would deliver it; the bytes are put on the wire as given. */
+export type InboundPdu = {
+  command?: "deliver_sm" | "data_sm";
+  /** Digits of an international number (TON 1), unless `sourceTon` says otherwise. */
+  source: string;
+  sourceTon?: number;
+  destination: string;
+  destTon?: number;
+  dataCoding?: number;
+  esmClass?: number;
+  /** short_message as on the wire, user data header included (deliver_sm only). */
+  shortMessage?: Buffer;
+  /** Optional parameters by the package's names: message_payload, sar_msg_ref_num, ... */
+  tlvs?: Record<string, unknown>;
 };
 
 type QueuedReceipt = { submit: RecordedSubmit; stat: ReceiptStat; dueAt: number; session: Session };
@@ -135,6 +156,11 @@ export class TestSmsc {
     receiptsRefused: 0,
     enquireLinks: 0,
     unbinds: 0,
+    /** Inbound SMS (deliver_sm / data_sm) sent, by sendInbound or inboundEvery. */
+    inboundSent: 0,
+    /** Inbound SMS the gateway answered with ESME_ROK (stored), or with an error. */
+    inboundAcked: 0,
+    inboundRefused: 0,
   };
   /** Accepted submits in arrival order (when `record` is on). */
   readonly accepted: RecordedSubmit[] = [];
@@ -161,6 +187,7 @@ export class TestSmsc {
       duplicateKey: defaultDuplicateKey,
       record: true,
       redeliverMs: 0,
+      inboundEvery: 0,
       ...options,
     };
     this.server = smpp.createServer((session) => this.onSession(session));
@@ -209,6 +236,44 @@ export class TestSmsc {
     const session = [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0];
     if (!session) throw new Error("No bound session to send a receipt on");
     this.deliverReceipt(session, { submit, stat, dueAt: Date.now(), session });
+  }
+
+  /**
+   * Sends an inbound SMS on a bound connection and resolves to the command_status the gateway
+   * answered with (or null when the connection closed first).
+   */
+  sendInbound(
+    inbound: InboundPdu,
+    session = [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0],
+  ): Promise<number | null> {
+    if (!session) throw new Error("No bound session to send an inbound SMS on");
+    const destTon = inbound.destTon ?? (/^\d+$/.test(inbound.destination) ? 1 : 5);
+    const fields = {
+      source_addr_ton: inbound.sourceTon ?? 1,
+      source_addr_npi: 1,
+      source_addr: inbound.source,
+      dest_addr_ton: destTon,
+      dest_addr_npi: destTon === 5 ? 0 : 1,
+      destination_addr: inbound.destination,
+      esm_class: inbound.esmClass ?? 0,
+      data_coding: inbound.dataCoding ?? 0,
+      ...(inbound.command === "data_sm" ? {} : { short_message: inbound.shortMessage ?? Buffer.alloc(0) }),
+      ...inbound.tlvs,
+    };
+    this.counters.inboundSent += 1;
+    return new Promise((resolve) => {
+      const closed = () => resolve(null);
+      session.once("close", closed);
+      const answered = (resp: PDU) => {
+        session.off("close", closed);
+        if (resp.command_status === 0) this.counters.inboundAcked += 1;
+        else this.counters.inboundRefused += 1;
+        resolve(resp.command_status);
+      };
+      const written =
+        inbound.command === "data_sm" ? session.data_sm(fields, answered) : session.deliver_sm(fields, answered);
+      if (!written) resolve(null);
+    });
   }
 
   async stop(): Promise<void> {
@@ -264,6 +329,7 @@ export class TestSmsc {
       session.send(pdu.response());
       session.close();
     });
+    session.on("data_sm_resp", () => undefined);
     session.on("deliver_sm_resp", (pdu: PDU) => {
       if (pdu.command_status === 0) this.counters.receiptsAcked += 1;
       else this.counters.receiptsRefused += 1;
@@ -320,6 +386,17 @@ export class TestSmsc {
       this.scheduleReceipts(this.options.receiptDelayMs);
     }
     this.respond(session, pdu.response({ message_id: submit.messageId }));
+    const { inboundEvery } = this.options;
+    if (inboundEvery > 0 && this.counters.accepted % inboundEvery === 0) {
+      void this.sendInbound(
+        {
+          source: submit.destination,
+          destination: submit.source,
+          shortMessage: Buffer.from(`Inbound ${this.counters.inboundSent + 1}`),
+        },
+        session,
+      );
+    }
     if (this.dropCountdown !== null && --this.dropCountdown <= 0) {
       this.dropCountdown = null;
       this.drop(session);

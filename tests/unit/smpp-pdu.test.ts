@@ -164,9 +164,44 @@ describe("reading submit_sm_resp and receipts by hand", () => {
     ],
     ["a receipt with another TLV", receipt({ delivery_failure_reason: 1 })],
     ["UCS-2 text", receipt({ data_coding: 8, short_message: Buffer.from("0069", "hex") })],
-    ["an enquire_link", library("enquire_link", {})],
-  ])("leaves %s to the package", (_, pdu) => {
-    const { body, length } = bodyOf(pdu);
+    [
+      "a data_sm with a message_payload and SAR options",
+      library("data_sm", {
+        source_addr: "447911123456",
+        destination_addr: "SMSGateway",
+        message_payload: Buffer.from("Hello"),
+        sar_msg_ref_num: 0x1234,
+        sar_total_segments: 2,
+        sar_segment_seqnum: 1,
+      }),
+    ],
+  ])("decodes %s with the message's bytes as they came, as the package reads the rest", (_, pdu) => {
+    const { hand, library: expected } = decodeBoth(pdu);
+    expect(hand).not.toBeNull();
+    for (const key of [
+      "command",
+      "command_id",
+      "sequence_number",
+      "esm_class",
+      "data_coding",
+      "source_addr",
+      "destination_addr",
+      "receipted_message_id",
+      "message_state",
+      "sar_msg_ref_num",
+      "sar_total_segments",
+      "sar_segment_seqnum",
+    ]) {
+      expect(hand?.[key]).toEqual(expected[key]);
+    }
+    const raw = (pdu.short_message ?? pdu.message_payload) as Buffer | string;
+    const field = (hand!.short_message ?? hand!.message_payload) as { message: Buffer };
+    expect(field.message).toEqual(Buffer.isBuffer(raw) ? raw : Buffer.from(raw));
+    expect(parseReceipt(hand!)).toEqual(parseReceipt(expected));
+  });
+
+  it("leaves an enquire_link to the package", () => {
+    const { body, length } = bodyOf(library("enquire_link", {}));
     expect(decodeHotPdu(body, length)).toBeNull();
   });
 

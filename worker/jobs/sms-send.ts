@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
 import { applyReceipts, sendAndRequeue } from "#app/modules/sms/dispatch.server.ts";
+import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
 import { createTransport } from "#app/modules/sms/transports/index.server.ts";
 import type { SmsTransport } from "#app/modules/sms/transports/types.ts";
 import { messageIdsOf, SmsSendPayload } from "#app/queue/payloads.ts";
@@ -29,4 +30,4 @@ export function createSmsSendJob(makeTransport: () => SmsTransport): JobDefiniti
   };
 }
 
-export const smsSend = createSmsSendJob(() => createTransport(applyReceipts));
+export const smsSend = createSmsSendJob(() => createTransport(applyReceipts, receiveInbound));

@@ -45,6 +45,8 @@ export const smsMessages = sqliteTable(
     index("sms_messages_user_idx").on(t.userId, t.id),
     // The API's message list filtered by status, paged by id.
     index("sms_messages_user_status_idx").on(t.userId, t.status, t.id),
+    // Who last wrote to a phone (an inbound reply's owner) and the inbox thread's outbound side.
+    index("sms_messages_to_phone_idx").on(t.toPhone, t.createdAt),
     // A duplicate scheduler tick or API retry finds the first message instead of making another.
     // Partial, like the one below: most messages have neither, and each index entry costs every insert.
     uniqueIndex("sms_messages_occurrence_unique")

@@ -133,3 +133,18 @@ export function encodeGsm7(text: string): Uint8Array {
 export function gsmSeptetOf(char: string): number | undefined {
   return gsmBasic.get(char);
 }
+
+const gsmExtensionChars = new Map(Object.entries(GSM_EXTENSION).map(([char, septet]) => [septet, char]));
+
+/** Unpacked GSM-7 septets back to text; an escape to an undefined extension reads as the basic character (23.038). */
+export function decodeGsm7(septets: Uint8Array): string {
+  let text = "";
+  for (let i = 0; i < septets.length; i++) {
+    const septet = septets[i] & 0x7f;
+    if (septet === GSM_ESCAPE && i + 1 < septets.length) {
+      const next = septets[++i] & 0x7f;
+      text += gsmExtensionChars.get(next) ?? GSM_BASIC[next];
+    } else if (septet !== GSM_ESCAPE) text += GSM_BASIC[septet];
+  }
+  return text;
+}

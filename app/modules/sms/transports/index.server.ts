@@ -3,10 +3,10 @@ import { SimulatorTransport } from "#app/modules/sms/transports/simulator.server
 import { fleetRate } from "#app/modules/sms/transports/fleet-rate.server.ts";
 import { MultiBindTransport } from "#app/modules/sms/transports/multi-bind.server.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
-import type { ReceiptSink, SmsTransport } from "#app/modules/sms/transports/types.ts";
+import type { InboundSink, ReceiptSink, SmsTransport } from "#app/modules/sms/transports/types.ts";
 
 /** The transport SMS_TRANSPORT names, configured from the environment. */
-export function createTransport(onReceipts: ReceiptSink): SmsTransport {
+export function createTransport(onReceipts: ReceiptSink, onInbound: InboundSink): SmsTransport {
   const env = getEnv();
   if (env.SMS_TRANSPORT === "smpp" && env.SMPP_URL) {
     // SMPP_TPS is the deployment's total, shared in Redis by every bind of every worker process.
@@ -21,9 +21,15 @@ export function createTransport(onReceipts: ReceiptSink): SmsTransport {
           sharedRate,
           window: env.SMPP_WINDOW,
           onReceipts,
+          onInbound,
         }),
     );
     return binds.length === 1 ? binds[0] : new MultiBindTransport(binds);
   }
-  return new SimulatorTransport({ dlrMs: env.SIMULATOR_DLR_MS, onReceipts });
+  return new SimulatorTransport({
+    dlrMs: env.SIMULATOR_DLR_MS,
+    onReceipts,
+    onInbound,
+    replyFrom: env.SMPP_SOURCE_ADDR,
+  });
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { log } from "#app/utils/log.server.ts";
+import { encodeGsm7, splitMessage } from "#app/modules/sms/segments.ts";
 import type {
   ClaimMessages,
+  InboundSink,
   OutgoingSms,
   ReceiptSink,
   SmsTransport,
@@ -21,19 +23,32 @@ export const SIMULATOR_NUMBERS = {
 } as const;
 
 const SLOW_FACTOR = 10;
+/** A message with this word gets an answer from the phone after its receipt, so the demo shows the inbox. */
+const ASKS_FOR_A_REPLY = /\breply\b/i;
+
+/** The simulated phone's answer to a message that asked for one. */
+export function simulatedReplyText(body: string): string {
+  const quoted = body.length > 40 ? `${body.slice(0, 39)}…` : body;
+  return `Got it, thanks! (simulated answer to "${quoted}")`;
+}
 
 /** No network: accepts every message and reports it delivered after `dlrMs`. */
 export class SimulatorTransport implements SmsTransport {
   readonly name = "simulator";
   private readonly dlrMs: number;
   private readonly onReceipts: ReceiptSink;
+  private readonly onInbound?: InboundSink;
+  private readonly replyFrom: string;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly waits = new Set<() => void>();
   private closed = false;
 
-  constructor(options: { dlrMs: number; onReceipts: ReceiptSink }) {
+  /** `replyFrom`: the address simulated answers are sent to (the gateway's default sender). */
+  constructor(options: { dlrMs: number; onReceipts: ReceiptSink; onInbound?: InboundSink; replyFrom?: string }) {
     this.dlrMs = options.dlrMs;
     this.onReceipts = options.onReceipts;
+    this.onInbound = options.onInbound;
+    this.replyFrom = options.replyFrom ?? "SMSGateway";
   }
 
   async submitMany(messages: OutgoingSms[], claim: ClaimMessages): Promise<Map<number, SubmitOutcome>> {
@@ -78,12 +93,24 @@ export class SimulatorTransport implements SmsTransport {
         error: undelivered ? "001" : null,
       }));
       // Like a real SMSC's, a receipt that could not be stored is lost here: the message stays Sent.
-      this.later(
-        this.dlrMs,
-        () => void this.onReceipts(receipts).catch((error) => log("error", "sms", "receipt not stored", error)),
-      );
+      this.later(this.dlrMs, () => {
+        const stored = this.onReceipts(receipts).catch((error) => log("error", "sms", "receipt not stored", error));
+        if (!undelivered && ASKS_FOR_A_REPLY.test(sms.body)) void stored.then(() => this.reply(sms));
+      });
     }
     return { kind: "accepted", acks };
+  }
+
+  /** The phone answers, as an SMSC would deliver it: an inbound SMS to the sender it came from. */
+  private async reply(sms: OutgoingSms) {
+    const text = simulatedReplyText(sms.body);
+    const gsm = splitMessage(text).encoding === "GSM-7";
+    const payload = gsm ? Buffer.from(encodeGsm7(text)) : Buffer.from(text, "utf16le").swap16();
+    try {
+      await this.onInbound?.([{ from: sms.to, to: this.replyFrom, dataCoding: gsm ? 0 : 8, payload, concat: null }]);
+    } catch (error) {
+      log("error", "sms", "simulated reply not stored", error);
+    }
   }
 
   private later(ms: number, run: () => void) {

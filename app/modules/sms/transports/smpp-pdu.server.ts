@@ -10,6 +10,8 @@ const SUBMIT_SM = 0x00000004;
 const SUBMIT_SM_RESP = 0x80000004;
 const DELIVER_SM = 0x00000005;
 const DELIVER_SM_RESP = 0x80000005;
+const DATA_SM = 0x00000103;
+const DATA_SM_RESP = 0x80000103;
 const HEADER_BYTES = 16;
 const TLV_USER_MESSAGE_REFERENCE = 0x0204;
 // Every submit_sm byte but the addresses' and the message's: 5 C-string NULs (service_type,
@@ -107,6 +109,20 @@ export function deliverSmResp(sequence: number, status: number): EncodedPdu {
   );
 }
 
+/** data_sm_resp to the data_sm with this sequence number: an empty message_id, or the header alone. */
+export function dataSmResp(sequence: number, status: number): EncodedPdu {
+  return new EncodedPdu(
+    "data_sm_resp",
+    true,
+    () => {
+      const buffer = Buffer.alloc(HEADER_BYTES + (status === 0 ? 1 : 0));
+      header(buffer, DATA_SM_RESP, status, sequence);
+      return buffer;
+    },
+    sequence,
+  );
+}
+
 // --- reading ---------------------------------------------------------------------------------------
 
 const TLV_RECEIPTED_MESSAGE_ID = 0x001e;
@@ -146,7 +162,8 @@ export function decodeHotPdu(body: Buffer, commandLength: number): PDU | null {
       const [message_id, end] = cString(body, 12);
       return end === body.length ? pduOf({ ...head, command: "submit_sm_resp", message_id }) : null;
     }
-    if (head.command_id === DELIVER_SM) return decodeReceipt(body, head);
+    if (head.command_id === DELIVER_SM) return decodeReceipt(body, head) ?? decodeMessagePdu(body, head);
+    if (head.command_id === DATA_SM) return decodeMessagePdu(body, head);
   } catch {
     // Malformed: the package decides what that means.
   }
@@ -192,6 +209,64 @@ function decodeReceipt(body: Buffer, head: Record<string, number>): PDU | null {
   if (at !== body.length || fields.receipted_message_id === undefined || fields.message_state === undefined)
     return null;
   return pduOf(fields);
+}
+
+const TLV_SAR_MSG_REF_NUM = 0x020c;
+const TLV_SAR_TOTAL_SEGMENTS = 0x020e;
+const TLV_SAR_SEGMENT_SEQNUM = 0x020f;
+const TLV_MESSAGE_PAYLOAD = 0x0424;
+
+/**
+ * Any other deliver_sm (an inbound SMS, or a receipt of an unusual shape) and every data_sm, with
+ * the message's bytes as they came (short_message and message_payload as `{ message: Buffer }`):
+ * the package would decode the text by data_coding and lose the UDH and GSM extension characters.
+ * TLVs the gateway does not read are skipped.
+ */
+function decodeMessagePdu(body: Buffer, head: Record<string, number>): PDU | null {
+  const dataSm = head.command_id === DATA_SM;
+  let at = 12;
+  const fields: Record<string, unknown> = { ...head, command: dataSm ? "data_sm" : "deliver_sm" };
+  [fields.service_type, at] = cString(body, at);
+  fields.source_addr_ton = body[at++];
+  fields.source_addr_npi = body[at++];
+  [fields.source_addr, at] = cString(body, at);
+  fields.dest_addr_ton = body[at++];
+  fields.dest_addr_npi = body[at++];
+  [fields.destination_addr, at] = cString(body, at);
+  fields.esm_class = body[at++];
+  if (dataSm) {
+    fields.registered_delivery = body[at++];
+    fields.data_coding = body[at++];
+  } else {
+    fields.protocol_id = body[at++];
+    fields.priority_flag = body[at++];
+    [fields.schedule_delivery_time, at] = cString(body, at);
+    [fields.validity_period, at] = cString(body, at);
+    fields.registered_delivery = body[at++];
+    fields.replace_if_present_flag = body[at++];
+    fields.data_coding = body[at++];
+    fields.sm_default_msg_id = body[at++];
+    const smLength = body[at++];
+    if (smLength === undefined || at + smLength > body.length) return null;
+    fields.short_message = { message: body.subarray(at, at + smLength) };
+    at += smLength;
+  }
+  if (at > body.length) return null;
+  while (at + 4 <= body.length) {
+    const tag = body.readUInt16BE(at);
+    const length = body.readUInt16BE(at + 2);
+    const value = at + 4;
+    at = value + length;
+    if (at > body.length) return null;
+    if (tag === TLV_RECEIPTED_MESSAGE_ID) fields.receipted_message_id = cString(body, value)[0];
+    else if (tag === TLV_MESSAGE_STATE && length === 1) fields.message_state = body[value];
+    else if (tag === TLV_NETWORK_ERROR_CODE) fields.network_error_code = body.subarray(value, at);
+    else if (tag === TLV_MESSAGE_PAYLOAD) fields.message_payload = { message: body.subarray(value, at) };
+    else if (tag === TLV_SAR_MSG_REF_NUM && length === 2) fields.sar_msg_ref_num = body.readUInt16BE(value);
+    else if (tag === TLV_SAR_TOTAL_SEGMENTS && length === 1) fields.sar_total_segments = body[value];
+    else if (tag === TLV_SAR_SEGMENT_SEQNUM && length === 1) fields.sar_segment_seqnum = body[value];
+  }
+  return at === body.length ? pduOf(fields) : null;
 }
 
 let installed = false;

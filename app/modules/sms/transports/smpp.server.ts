@@ -3,14 +3,18 @@ import { Coalescer } from "#app/utils/coalescer.server.ts";
 import type { SharedRate } from "#app/modules/sms/transports/fleet-rate.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import {
+  dataSmResp,
   deliverSmResp,
   readHotPdusByHand,
   submitSm,
   type SubmitSmFields,
 } from "#app/modules/sms/transports/smpp-pdu.server.ts";
+import { inboundOf } from "#app/modules/sms/transports/smpp-inbound.server.ts";
 import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "#app/modules/sms/segments.ts";
 import {
   type ClaimMessages,
+  type InboundSink,
+  type InboundSms,
   type OutgoingSms,
   type PartAck,
   type Receipt,
@@ -32,6 +36,8 @@ export type SmppOptions = {
   /** submit_sm in flight at most. */
   window: number;
   onReceipts: ReceiptSink;
+  /** Stores inbound SMS; without it they are acknowledged and dropped. */
+  onInbound?: InboundSink;
   enquireLinkMs?: number;
   /** A submit_sm or enquire_link left unanswered this long means the link is dead. */
   responseTimeoutMs?: number;
@@ -162,6 +168,7 @@ type Waiter = { parts: number; resolve: (session: Session | null) => void; timer
 
 /** A deliver_sm receipt waiting to be stored, and how to answer it once it is. */
 type ReceivedReceipt = { receipt: Receipt; session: Session; respond: (status: number) => void };
+type ReceivedInbound = { sms: InboundSms; session: Session; respond: (status: number) => void };
 
 /** The SMPP transports of this process, for its heartbeat and metrics (smppBindStatus). */
 export const openSmppTransports = new Set<SmppTransport>();
@@ -174,7 +181,8 @@ export const openSmppTransports = new Set<SmppTransport>();
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
   private readonly endpoint: SmppEndpoint;
-  private readonly options: Required<Omit<SmppOptions, "sharedRate">> & Pick<SmppOptions, "sharedRate">;
+  private readonly options: Required<Omit<SmppOptions, "sharedRate" | "onInbound">> &
+    Pick<SmppOptions, "sharedRate" | "onInbound">;
   private takingTokens = false;
   private session: Session | null = null;
   private bound = false;
@@ -190,6 +198,7 @@ export class SmppTransport implements SmsTransport {
   private pausedUntil = 0;
   private pumpTimer?: NodeJS.Timeout;
   private readonly receipts: Coalescer<ReceivedReceipt, void>;
+  private readonly inbound: Coalescer<ReceivedInbound, void>;
   private readonly closed: Promise<void>;
   private markClosed!: () => void;
 
@@ -209,6 +218,12 @@ export class SmppTransport implements SmsTransport {
       windowMs: RECEIPT_FLUSH_MS,
       maxBatch: RECEIPT_BATCH_MAX,
       run: (batch) => this.storeReceipts(batch),
+    });
+    // Inbound SMS too: one transaction per batch, so a burst does not queue for the write lock.
+    this.inbound = new Coalescer({
+      windowMs: RECEIPT_FLUSH_MS,
+      maxBatch: RECEIPT_BATCH_MAX,
+      run: (batch) => this.storeInbound(batch),
     });
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
     readHotPdusByHand();
@@ -456,7 +471,8 @@ export class SmppTransport implements SmsTransport {
         this.pump();
       });
     });
-    session.on("deliver_sm", (pdu: PDU) => this.onDeliverSm(session, pdu));
+    session.on("deliver_sm", (pdu: PDU) => this.onDeliverSm(session, pdu, deliverSmResp));
+    session.on("data_sm", (pdu: PDU) => this.onDeliverSm(session, pdu, dataSmResp));
     session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
     session.on("unbind", (pdu: PDU) => {
       session.send(pdu.response());
@@ -501,29 +517,45 @@ export class SmppTransport implements SmsTransport {
 
   // --- delivery receipts: persisted in batches, acknowledged after they are stored ---
 
-  private onDeliverSm(session: Session, pdu: PDU) {
+  private onDeliverSm(session: Session, pdu: PDU, response: typeof deliverSmResp) {
     const receipt = parseReceipt(pdu);
     if (!receipt) {
-      // Not a receipt (an inbound SMS): the product does not take those; acknowledge and drop.
-      session.send(pdu.response());
+      void this.inbound.add({
+        sms: inboundOf(pdu),
+        session,
+        respond: (status) => session.send(response(pdu.sequence_number, status)),
+      });
       return;
     }
     // Stored a few milliseconds later with the others that came meanwhile: one write per batch.
     this.receipts.post({
       receipt,
       session,
-      respond: (status) => session.send(deliverSmResp(pdu.sequence_number, status)),
+      respond: (status) => session.send(response(pdu.sequence_number, status)),
     });
   }
 
   /** Stores a batch, then answers every deliver_sm of it (never throws: a failure is answered). */
-  private async storeReceipts(batch: ReceivedReceipt[]): Promise<void[]> {
+  private storeReceipts(batch: ReceivedReceipt[]): Promise<void[]> {
+    return this.storeThenAnswer(batch, "receipts", () => this.options.onReceipts(batch.map((b) => b.receipt)));
+  }
+
+  /** Inbound SMS likewise; without a sink they are acknowledged and dropped. */
+  private storeInbound(batch: ReceivedInbound[]): Promise<void[]> {
+    return this.storeThenAnswer(batch, "inbound SMS", async () => this.options.onInbound?.(batch.map((b) => b.sms)));
+  }
+
+  private async storeThenAnswer(
+    batch: (ReceivedReceipt | ReceivedInbound)[],
+    what: string,
+    store: () => Promise<void>,
+  ): Promise<void[]> {
     let status = ESME_ROK;
     try {
-      await this.options.onReceipts(batch.map((b) => b.receipt));
+      await store();
     } catch (error) {
-      // Not stored: a temporary error makes the SMSC send the receipts again later.
-      log("error", "smpp", `could not store ${batch.length} receipts`, error);
+      // Not stored: a temporary error makes the SMSC send them again later.
+      log("error", "smpp", `could not store ${batch.length} ${what}`, error);
       status = ESME_RX_T_APPN;
     }
     const sessions = new Set(batch.map((b) => b.session));
@@ -543,6 +575,7 @@ export class SmppTransport implements SmsTransport {
       waiter.resolve(null);
     }
     await this.receipts.shutdown();
+    await this.inbound.shutdown();
     const session = this.session;
     if (!session) {
       this.markClosed();

@@ -31,6 +31,22 @@ export type Receipt = { providerId: string; status: ReceiptStatus; error: string
 /** Persists receipts; a transport acknowledges them to the SMSC only once they are stored. */
 export type ReceiptSink = (receipts: Receipt[]) => Promise<void>;
 
+/** One inbound PDU's message (or one part of a concatenated one), its text still as bytes. */
+export type InboundSms = {
+  /** The phone that sent it: E.164 when the SMSC says it is international, otherwise as it came. */
+  from: string;
+  /** The address it was sent to (one of the gateway's senders), normalized the same way. */
+  to: string;
+  dataCoding: number;
+  /** The text's bytes, without any user data header. */
+  payload: Buffer;
+  /** Where it belongs in a concatenated message (UDH or SAR options); null for a whole message. */
+  concat: { reference: number; total: number; sequence: number } | null;
+};
+
+/** Persists inbound messages; a transport acknowledges their PDUs only once they are stored. */
+export type InboundSink = (messages: InboundSms[]) => Promise<void>;
+
 /** Claims the messages about to leave (queued -> submitting); resolves to the ids it claimed. */
 export type ClaimMessages = (ids: number[]) => Promise<Set<number>>;
 

@@ -1,0 +1,54 @@
+// After an inbound message is stored: its processing (keywords, replies) and the sweep that re-adds
+// the jobs Redis lost (docs/decisions/021-outbox-and-reconcilers.md).
+import { inTransaction } from "#app/db/client.server.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { enqueueInbound, purgeStaleParts } from "#app/modules/inbound/receive.server.ts";
+import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
+
+/** An outbox row this long past due has had time to reach a worker through the normal path. */
+export const INBOUND_OUTBOX_GRACE_MS = 30_000;
+const BATCH = 1_000;
+
+const selectPending = statement<
+  [number],
+  { phone: string; toAddress: string; accountId: number | null; body: string; receivedAt: number }
+>(
+  `select m.from_phone as phone, m.to_address as toAddress, m.user_id as accountId, m.body, m.received_at as receivedAt
+   from inbound_outbox o join inbound_messages m on m.id = o.message_id where o.message_id = ?`,
+);
+const deleteOutbox = statement<[number]>("delete from inbound_outbox where message_id = ?");
+const selectStale = statement<[number, number], { messageId: number }>(
+  "select message_id as messageId from inbound_outbox where due_at < ? order by due_at limit ?",
+);
+const postpone = statement<[number, number]>(
+  "update inbound_outbox set due_at = ?, requeues = requeues + 1 where message_id = ?",
+);
+
+/**
+ * Runs what each inbound message sets off (its keyword: STOP, START, HELP), then drops their outbox
+ * rows. A retry after a crash in between runs them again: a keyword's effects are keyed by the message.
+ */
+export async function processInbound(inboundIds: number[]) {
+  const done: number[] = [];
+  const keywords: Record<string, number> = {};
+  for (const id of inboundIds) {
+    const inbound = selectPending().get(id);
+    if (!inbound) continue;
+    const outcome = await applyInboundKeyword(inbound);
+    if (outcome) keywords[outcome.kind] = (keywords[outcome.kind] ?? 0) + 1;
+    done.push(id);
+  }
+  inTransaction(() => done.forEach((id) => deleteOutbox().run(id)));
+  return { processed: done.length, keywords };
+}
+
+export async function reconcileInbound(): Promise<{ enqueued: number; partsPurged: number }> {
+  const now = clock.now();
+  const stale = selectStale()
+    .all(now - INBOUND_OUTBOX_GRACE_MS, BATCH)
+    .map((row) => row.messageId);
+  inTransaction(() => stale.forEach((id) => postpone().run(now, id)));
+  await enqueueInbound(stale);
+  return { enqueued: stale.length, partsPurged: purgeStaleParts(now) };
+}

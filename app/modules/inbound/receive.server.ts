@@ -1,0 +1,149 @@
+// Inbound SMS in: stored (parts joined, retransmissions dropped, an owner found) before the transport
+// acknowledges the PDU, then processed by a job (keywords, replies) through an outbox row.
+import { createHash } from "node:crypto";
+import { inTransaction, inTransactionWithoutStalling } from "#app/db/client.server.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import type { SmsInboundPayload } from "#app/queue/payloads.ts";
+import { QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { Coalescer } from "#app/utils/coalescer.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { decodeInboundText } from "#app/modules/inbound/text.server.ts";
+import { findSenderByAddress } from "#app/modules/senders/senders.server.ts";
+import type { InboundSms } from "#app/modules/sms/transports/types.ts";
+
+/** A PDU seen again within this long (its acknowledgement was lost) is the same message. */
+export const DEDUPE_WINDOW_MS = 10 * 60_000;
+/** An inbound to the shared sender belongs to the account that sent to that phone within this long. */
+export const LAST_SENDER_WINDOW_MS = 30 * 24 * 3_600_000;
+/** Parts of a message whose other parts never came are dropped after this. */
+export const PARTS_TTL_MS = 24 * 3_600_000;
+
+const selectRecent = statement<[string, number], { id: number }>(
+  "select id from inbound_messages where dedupe_key = ? and received_at >= ? limit 1",
+);
+const insertPart = statement<[string, number, number, string, string, number, Buffer, number]>(
+  `insert into inbound_parts (concat_key, sequence, total, from_phone, to_address, data_coding, payload, received_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+);
+const selectParts = statement<[string], { payload: Buffer; dataCoding: number }>(
+  "select payload, data_coding as dataCoding from inbound_parts where concat_key = ? order by sequence",
+);
+const deleteParts = statement<[string]>("delete from inbound_parts where concat_key = ?");
+const deleteStaleParts = statement<[number]>("delete from inbound_parts where received_at < ?");
+const insertMessage = statement<[number | null, string, string, string, string, number, string, number]>(
+  `insert into inbound_messages (user_id, from_phone, to_address, body, encoding, parts, dedupe_key, received_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?)`,
+);
+const insertOutbox = statement<[number, number]>("insert into inbound_outbox (message_id, due_at) values (?, ?)");
+const selectLastSender = statement<[string, number], { userId: number }>(
+  `select user_id as userId from sms_messages where to_phone = ? and created_at >= ? and from_address is null
+   order by created_at desc limit 1`,
+);
+
+/** Two addresses are the same sender when they differ only in a leading "+" or letter case. */
+export function sameAddress(a: string, b: string): boolean {
+  return a.replace(/^\+/, "").toLowerCase() === b.replace(/^\+/, "").toLowerCase();
+}
+
+/**
+ * The account an inbound message belongs to: the owner of the sender it was sent to; on the shared
+ * default sender, the account that last sent to that phone within 30 days; otherwise nobody
+ * (docs/decisions/051-who-owns-an-inbound-message.md).
+ */
+export function ownerOf(from: string, to: string, now: number): number | null {
+  const sender = findSenderByAddress(to);
+  if (sender) return sender.userId;
+  if (!sameAddress(to, getEnv().SMPP_SOURCE_ADDR)) return null;
+  return selectLastSender().get(from, now - LAST_SENDER_WINDOW_MS)?.userId ?? null;
+}
+
+type Whole = { from: string; to: string; dataCoding: number; payload: Buffer; parts: number; dedupeKey: string };
+
+/** The whole message this PDU completes (itself when not concatenated), or null when parts are missing. */
+function wholeMessage(sms: InboundSms, now: number): Whole | null {
+  const { from, to, concat } = sms;
+  if (!concat) {
+    const hash = createHash("sha256").update(`${from}|${to}|${sms.dataCoding}|`).update(sms.payload).digest("hex");
+    return { ...sms, parts: 1, dedupeKey: `text:${hash}` };
+  }
+  const concatKey = `${from}|${to}|${concat.reference}|${concat.total}`;
+  const dedupeKey = `concat:${concatKey}`;
+  // A part sent again after its message was joined must not start a new one.
+  if (selectRecent().get(dedupeKey, now - DEDUPE_WINDOW_MS)) return null;
+  insertPart().run(concatKey, concat.sequence, concat.total, from, to, sms.dataCoding, sms.payload, now);
+  const parts = selectParts().all(concatKey);
+  if (parts.length < concat.total) return null;
+  deleteParts().run(concatKey);
+  const payload = Buffer.concat(parts.map((p) => p.payload));
+  return { from, to, dataCoding: parts[0].dataCoding, payload, parts: parts.length, dedupeKey };
+}
+
+/** Stores the PDU's message (or part); the new message's id, or null (a part, or a retransmission). */
+export function storeInbound(sms: InboundSms, now: number): number | null {
+  const whole = wholeMessage(sms, now);
+  if (!whole || (whole.parts === 1 && selectRecent().get(whole.dedupeKey, now - DEDUPE_WINDOW_MS))) return null;
+  const { text, encoding } = decodeInboundText(whole.payload, whole.dataCoding);
+  const userId = ownerOf(whole.from, whole.to, now);
+  const id = Number(
+    insertMessage().run(userId, whole.from, whole.to, text, encoding, whole.parts, whole.dedupeKey, now)
+      .lastInsertRowid,
+  );
+  insertOutbox().run(id, now);
+  return id;
+}
+
+/** Inbound messages per processing job: a job costs the worker two BullMQ scripts whatever its size. */
+export const INBOUND_JOB_BATCH = 200;
+
+export async function enqueueInbound(inboundIds: number[]): Promise<void> {
+  if (inboundIds.length === 0) return;
+  const jobs = [];
+  for (let i = 0; i < inboundIds.length; i += INBOUND_JOB_BATCH) {
+    const data: SmsInboundPayload = { v: 1, inboundIds: inboundIds.slice(i, i + INBOUND_JOB_BATCH) };
+    jobs.push({
+      name: "process",
+      data,
+      opts: { attempts: 5, backoff: { type: "exponential", delay: 1_000 }, removeOnComplete: true },
+    });
+  }
+  await queueForRequest(QUEUES.smsInbound).addBulk(jobs);
+}
+
+// Messages stored within this window share one job (as sends do, see send.server.ts).
+const ENQUEUE_WINDOW_MS = 10;
+let inboundJobs: Coalescer<number[], void> | undefined;
+
+function enqueueTogether(inboundIds: number[]): Promise<void> {
+  inboundJobs ??= new Coalescer<number[], void>({
+    windowMs: ENQUEUE_WINDOW_MS,
+    run: async (lists) => {
+      await enqueueInbound(lists.flat());
+      return lists.map(() => undefined);
+    },
+  });
+  return inboundJobs.add(inboundIds);
+}
+
+/** For process shutdown, before the queues close: the processing jobs still gathering are added. */
+export async function shutdownInboundJobs(): Promise<void> {
+  await inboundJobs?.shutdown();
+}
+
+/**
+ * A transport's InboundSink: stores the messages in one transaction (resolving once they are safe,
+ * so their PDUs can be acknowledged), then adds their processing job.
+ */
+export async function receiveInbound(messages: InboundSms[]): Promise<void> {
+  const ids = await inTransactionWithoutStalling(() => {
+    const now = clock.now();
+    return messages.map((sms) => storeInbound(sms, now)).filter((id) => id !== null);
+  });
+  if (ids.length > 0) void enqueueAfterCommit(`${ids.length} inbound messages`, () => enqueueTogether(ids));
+}
+
+/** Drops the parts of concatenated messages that never completed. */
+export function purgeStaleParts(now = clock.now()): number {
+  return inTransaction(() => deleteStaleParts().run(now - PARTS_TTL_MS).changes);
+}

@@ -1,0 +1,248 @@
+// Inbound SMS over real SMPP: a loopback SMSC sends deliver_sm and data_sm PDUs as a phone's carrier
+// would; the gateway stores each message (parts joined, retransmissions once) before acknowledging.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "#app/db/client.server.ts";
+import { senders } from "#app/db/schema/senders.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { processInbound } from "#app/modules/inbound/process.server.ts";
+import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
+import { DEFAULT_KEYWORD_REPLIES } from "#app/modules/opt-outs/keywords.ts";
+import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
+import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { concatUdh, SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
+import { encodeGsm7 } from "#app/modules/sms/segments.ts";
+import { getSqlite } from "#app/db/client.server.ts";
+import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
+import { smsInbound } from "#worker/jobs/sms-inbound.ts";
+import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
+import { TestSmsc } from "#tests/support/smpp-server.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
+import { inboundFrom, inboundOutboxHas, newPhone, ucs2, udh16 } from "#tests/support/inbound.ts";
+import { waitFor } from "#tests/support/wait.ts";
+
+let smsc: TestSmsc;
+let transport: SmppTransport;
+let workers: RunningWorkers;
+
+beforeAll(async () => {
+  smsc = await TestSmsc.start();
+  workers = await startWorkers([
+    createSmsSendJob(() => {
+      transport = new SmppTransport({
+        url: smsc.url(),
+        sourceAddr: "SMSGateway",
+        tps: 0,
+        window: 10,
+        onReceipts: applyReceipts,
+        onInbound: receiveInbound,
+        reconnectMinMs: 50,
+        reconnectMaxMs: 200,
+      });
+      return transport;
+    }),
+    smsInbound,
+  ]);
+  expect(await transport.ready()).toBe(true);
+});
+
+afterAll(async () => {
+  await workers?.close();
+  await smsc?.stop();
+});
+
+const digits = (phone: string) => phone.slice(1);
+
+describe("an inbound SMS is stored before it is acknowledged", () => {
+  it("decodes GSM-7 with the extension table, stores it, then processes it", async () => {
+    const phone = newPhone();
+    const text = "Hi! Price is 5€ [ok] {yes} ~ü";
+    const status = await smsc.sendInbound({
+      source: digits(phone),
+      destination: "SMSGateway",
+      shortMessage: Buffer.from(encodeGsm7(text)),
+    });
+    expect(status).toBe(0);
+    // Answered only once stored: the row is there when the answer is.
+    const [row] = inboundFrom(phone);
+    expect(row).toMatchObject({ body: text, encoding: "GSM-7", parts: 1, toAddress: "SMSGateway", readAt: null });
+    await waitFor(() => !inboundOutboxHas(row.id), { what: "the inbound processing job" });
+  });
+
+  it("decodes Latin-1 (data_coding 3)", async () => {
+    const phone = newPhone();
+    expect(
+      await smsc.sendInbound({
+        source: digits(phone),
+        destination: "SMSGateway",
+        dataCoding: 3,
+        shortMessage: Buffer.from("Grüße, café", "latin1"),
+      }),
+    ).toBe(0);
+    expect(inboundFrom(phone)[0]).toMatchObject({ body: "Grüße, café", encoding: "Latin-1" });
+  });
+
+  it("joins a three-part UCS-2 message with a 16-bit reference, whatever order the parts come in", async () => {
+    const phone = newPhone();
+    const parts = ["Привет, это первая часть. ", "Вторая часть 👋 ", "и третья."];
+    const send = (sequence: number) =>
+      smsc.sendInbound({
+        source: digits(phone),
+        destination: "SMSGateway",
+        dataCoding: 8,
+        esmClass: 0x40,
+        shortMessage: Buffer.concat([udh16(0xbeef, 3, sequence), ucs2(parts[sequence - 1])]),
+      });
+    expect(await send(2)).toBe(0);
+    expect(await send(1)).toBe(0);
+    expect(inboundFrom(phone)).toEqual([]);
+    expect(await send(3)).toBe(0);
+    const rows = inboundFrom(phone);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ body: parts.join(""), encoding: "UCS-2", parts: 3 });
+    // A part sent again after the message was joined starts nothing new.
+    expect(await send(2)).toBe(0);
+    expect(inboundFrom(phone)).toHaveLength(1);
+  });
+
+  it("joins a message whose parts say where they belong with the SAR options (data_sm, message_payload)", async () => {
+    const phone = newPhone();
+    const parts = ["The first half and ", "the second half."];
+    for (const [index, part] of parts.entries()) {
+      const status = await smsc.sendInbound({
+        command: "data_sm",
+        source: digits(phone),
+        destination: "SMSGateway",
+        tlvs: {
+          message_payload: Buffer.from(encodeGsm7(part)),
+          sar_msg_ref_num: 0x1234,
+          sar_total_segments: 2,
+          sar_segment_seqnum: index + 1,
+        },
+      });
+      expect(status).toBe(0);
+    }
+    expect(inboundFrom(phone)).toEqual([expect.objectContaining({ body: parts.join(""), parts: 2 })]);
+  });
+
+  it("joins an 8-bit reference UDH message too", async () => {
+    const phone = newPhone();
+    for (const [index, part] of ["Part one, ", "part two"].entries()) {
+      await smsc.sendInbound({
+        source: digits(phone),
+        destination: "SMSGateway",
+        esmClass: 0x40,
+        shortMessage: Buffer.concat([concatUdh(7, 2, index + 1), Buffer.from(encodeGsm7(part))]),
+      });
+    }
+    expect(inboundFrom(phone)).toEqual([expect.objectContaining({ body: "Part one, part two", parts: 2 })]);
+  });
+
+  it("stores the same PDU sent twice (its answer lost) once", async () => {
+    const phone = newPhone();
+    const pdu = { source: digits(phone), destination: "SMSGateway", shortMessage: Buffer.from(encodeGsm7("YES")) };
+    expect(await smsc.sendInbound(pdu)).toBe(0);
+    expect(await smsc.sendInbound(pdu)).toBe(0);
+    expect(inboundFrom(phone)).toHaveLength(1);
+  });
+});
+
+describe("who an inbound message belongs to", () => {
+  it("on the shared sender: the account that last sent to that phone; a stranger's: nobody", async () => {
+    const phone = newPhone();
+    const first = await createTestUser();
+    const last = await createTestUser();
+    for (const user of [first, last]) {
+      grantCredits(user.id, 5);
+      const { id } = await queueMessage(user.id, { to: phone, body: "Are you coming?" });
+      await waitForStatus(id, "delivered");
+    }
+    await smsc.sendInbound({ source: digits(phone), destination: "SMSGateway", shortMessage: Buffer.from("Yes") });
+    expect(inboundFrom(phone)[0].userId).toBe(last.id);
+
+    const stranger = newPhone();
+    await smsc.sendInbound({ source: digits(stranger), destination: "SMSGateway", shortMessage: Buffer.from("Hi") });
+    expect(inboundFrom(stranger)[0].userId).toBeNull();
+  });
+
+  it("to a number assigned to an account: that account, whoever sent to the phone last", async () => {
+    const owner = await createTestUser();
+    const other = await createTestUser();
+    grantCredits(other.id, 5);
+    const phone = newPhone();
+    const { id } = await queueMessage(other.id, { to: phone, body: "Hello" });
+    await waitForStatus(id, "delivered");
+    getDb()
+      .insert(senders)
+      .values({ address: "+4479460001", kind: "long_number", ton: 1, npi: 1, userId: owner.id, updatedAt: new Date() })
+      .run();
+    await smsc.sendInbound({ source: digits(phone), destination: "4479460001", shortMessage: Buffer.from("Hi") });
+    expect(inboundFrom(phone)[0]).toMatchObject({ userId: owner.id, toAddress: "+4479460001" });
+  });
+
+  it("reads a number with TON 0 (unknown) of 8 digits or more as international, a short code as it is", async () => {
+    const phone = newPhone();
+    await smsc.sendInbound({
+      source: digits(phone),
+      sourceTon: 0,
+      destination: "73055",
+      destTon: 3,
+      shortMessage: Buffer.from("Hi"),
+    });
+    expect(inboundFrom(phone)[0]).toMatchObject({ fromPhone: phone, toAddress: "73055" });
+  });
+
+  it("to an address that is not the shared sender and nobody's: unassigned", async () => {
+    const phone = newPhone();
+    await smsc.sendInbound({ source: digits(phone), destination: "4479460000", shortMessage: Buffer.from("Hi") });
+    expect(inboundFrom(phone)[0]).toMatchObject({ userId: null, toAddress: "+4479460000" });
+  });
+});
+
+describe("keywords in real inbound PDUs", () => {
+  const submitsTo = (phone: string, body: string) =>
+    smsc.accepted.filter((submit) => submit.destination === digits(phone) && submit.text === body);
+  const text = (phone: string, body: string) =>
+    smsc.sendInbound({ source: digits(phone), destination: "SMSGateway", shortMessage: Buffer.from(encodeGsm7(body)) });
+
+  async function customerWhoWroteTo(phone: string) {
+    const user = await createTestUser();
+    grantCredits(user.id, 10);
+    const { id } = await queueMessage(user.id, { to: phone, body: "Our sale starts today" });
+    await waitForStatus(id, "delivered");
+    return user;
+  }
+
+  it("STOP opts the phone out (a send is refused, nothing charged); START lets the next send out", async () => {
+    const phone = newPhone();
+    const user = await customerWhoWroteTo(phone);
+    expect(await text(phone, "stop please")).toBe(0);
+    await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.stop).length === 1, { what: "the STOP confirmation" });
+    const balance = getBalance(user.id);
+    await expect(queueMessage(user.id, { to: phone, body: "Last chance!" })).rejects.toBeInstanceOf(OptedOutError);
+    expect(getBalance(user.id)).toBe(balance);
+
+    expect(await text(phone, "START")).toBe(0);
+    await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.start).length === 1, { what: "the START reply" });
+    const { id } = await queueMessage(user.id, { to: phone, body: "Welcome back" });
+    await waitForStatus(id, "delivered");
+    expect(submitsTo(phone, "Welcome back")).toHaveLength(1);
+  });
+
+  it("HELP is answered once, however often its PDU comes or its job runs", async () => {
+    const phone = newPhone();
+    await customerWhoWroteTo(phone);
+    expect(await text(phone, "Help")).toBe(0);
+    expect(await text(phone, "Help")).toBe(0);
+    const [row] = inboundFrom(phone);
+    await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.help).length === 1, { what: "the HELP reply" });
+    // The job again (a worker that crashed before dropping the outbox row): no second reply.
+    getSqlite().prepare("insert into inbound_outbox (message_id, due_at) values (?, ?)").run(row.id, Date.now());
+    expect(await processInbound([row.id])).toEqual({ processed: 1, keywords: { help: 1 } });
+    const replies = getSqlite()
+      .prepare("select count(*) as n from sms_messages where to_phone = ? and body = ?")
+      .get(phone, DEFAULT_KEYWORD_REPLIES.help) as { n: number };
+    expect(replies.n).toBe(1);
+  });
+});
