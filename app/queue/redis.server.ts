@@ -105,7 +105,9 @@ export function getRedis(): Redis {
     new SharedRedis({
       ...redisOptions(),
       maxRetriesPerRequest: 3,
-      enableAutoPipelining: true,
+      // Off: ioredis's auto-pipelines can throw outside any promise ("results[i] is not iterable",
+      // redis/ioredis#1931), which took a test process down under load; an uncaught error would end the web.
+      enableAutoPipelining: false,
       commandTimeout: getEnv().REDIS_COMMAND_TIMEOUT_MS || undefined,
     }),
   );

@@ -73,7 +73,7 @@ test("API token: make a key, show and hide it, regenerate it with confirmation; 
 });
 
 test("documentation: the API reference's curl examples run as printed against this server", async ({ page }) => {
-  // Twelve curl processes and a dozen requests: on a busy machine this one needs more than the usual bound.
+  // Fifteen curl processes and as many requests: on a busy machine this one needs more than the usual bound.
   test.slow();
   const account = await signedInCustomer(page, "apidocs");
   await grantCredits(account.email, 5);
@@ -83,7 +83,7 @@ test("documentation: the API reference's curl examples run as printed against th
   const key = await revealKey(page);
 
   // Something of the reader's own for the examples that take an id: a group with a member, a
-  // group send to it (1 credit) and a scheduled message.
+  // group send to it (1 credit), a scheduled message and a number on the opt-out list.
   const api = (method: string, path: string, data?: unknown) =>
     page.request.fetch(path, { method, data, headers: { Authorization: `Bearer ${key}` } }).then(async (response) => {
       expect(response.status(), `${method} ${path}: ${await response.text()}`).toBeLessThan(300);
@@ -102,6 +102,7 @@ test("documentation: the API reference's curl examples run as printed against th
     body: "Tomorrow",
     sendAt: new Date(Date.now() + 86_400_000).toISOString(),
   });
+  const optOut = await api("POST", "/api/v1/opt-outs", { phone: "+1 202 555 0114" });
 
   await page.goto("/sms/documentation");
   await expect(page.getByRole("heading", { level: 1, name: "Documentation" })).toBeVisible();
@@ -124,6 +125,9 @@ test("documentation: the API reference's curl examples run as printed against th
     "POST /api/v1/groups",
     "POST /api/v1/groups/{id}/messages",
     "GET /api/v1/group-sends/{id}",
+    "GET /api/v1/opt-outs",
+    "POST /api/v1/opt-outs",
+    "DELETE /api/v1/opt-outs/{id}",
     "GET /api/v1/balance",
     "GET /api/v1/openapi.json",
   ];
@@ -139,6 +143,7 @@ test("documentation: the API reference's curl examples run as printed against th
   expect(examples.join("\n")).toContain(`/api/v1/messages/${scheduled.id}"`);
   expect(examples.join("\n")).toContain(`/api/v1/groups/${group.id}/messages"`);
   expect(examples.join("\n")).toContain(`/api/v1/group-sends/${groupSend.id}"`);
+  expect(examples.join("\n")).toContain(`/api/v1/opt-outs/${optOut.id}"`);
   const origin = new URL(page.url()).origin;
   const run = promisify(execFile);
   for (const example of examples) {

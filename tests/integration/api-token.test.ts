@@ -163,7 +163,7 @@ describe("Documentation screen", () => {
 
   it("documents every route with curl examples for the reader's address that run as they are", async () => {
     const customer = await apiCustomer(10);
-    // The reader's own ids for the examples that take one: a message, a scheduled message, a group with a member and a group send.
+    // The reader's own ids for the examples that take one: a message, a scheduled message, a group with a member, a group send and an opt-out.
     await callApi("POST", "/api/v1/messages", {
       key: customer.key,
       json: { to: "+12025550150", body: "for the example" },
@@ -182,6 +182,7 @@ describe("Documentation screen", () => {
       json: { name: "Grace", phone: "+12025550151", email: "g@example.com", groupIds: [group.json.id] },
     });
     await callApi("POST", `/api/v1/groups/${group.json.id}/messages`, { key: customer.key, json: { body: "Friday" } });
+    await callApi("POST", "/api/v1/opt-outs", { key: customer.key, json: { phone: "+12025550152" } });
     const page = dataOf<{ reference: Reference }>(
       await call(documentationLoader, documentationRequest(server.url, customer)),
     );
