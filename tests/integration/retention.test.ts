@@ -49,6 +49,19 @@ async function requestAt(daysAgo: number) {
   return saved.id;
 }
 
+/** An inbound message as the SMPP transport stores it; `pending`: its keyword not processed yet. */
+function inboundAt(userId: number, daysAgo: number, pending = false): number {
+  const { lastInsertRowid } = getSqlite()
+    .prepare(
+      `insert into inbound_messages (user_id, from_phone, to_address, body, encoding, parts, dedupe_key, received_at)
+       values (?, '+12025550171', 'SMSGateway', 'Thanks', 'GSM-7', 1, ?, ?)`,
+    )
+    .run(userId, `retention-${daysAgo}-${Math.random()}`, now - daysAgo * DAY);
+  const id = Number(lastInsertRowid);
+  if (pending) getSqlite().prepare("insert into inbound_outbox (message_id, due_at) values (?, ?)").run(id, now);
+  return id;
+}
+
 const existing = (table: string, ids: number[]) =>
   ids.filter((id) => getSqlite().prepare(`select 1 from ${table} where id = ?`).get(id));
 const ledgerRows = (userId: number) =>
@@ -72,6 +85,9 @@ it("deletes finished messages and support requests older than the window, in bat
   const entries = ledgerRows(user.id);
   expect(balance).toBe(20 - 8 + 3);
 
+  const oldInbound = [inboundAt(user.id, 50), inboundAt(user.id, 32)];
+  const keptInbound = [inboundAt(user.id, 40, true), inboundAt(user.id, 2)];
+
   const oldRequests = [await requestAt(100), await requestAt(91)];
   const pendingMail = await requestAt(95);
   getSqlite().prepare("update support_requests set mail_status = 'pending' where id = ?").run(pendingMail);
@@ -81,13 +97,16 @@ it("deletes finished messages and support requests older than the window, in bat
   getEnv().SUPPORT_RETENTION_DAYS = 90;
   const { applyRetention } = await import("#app/modules/housekeeping/retention.server.ts");
   // Batches of two: the walk goes on past a batch that is all old, and stops inside the window.
-  expect(await applyRetention(2)).toEqual({ messages: 5, supportRequests: 2 });
+  expect(await applyRetention(2)).toEqual({ messages: 5, inboundMessages: 2, supportRequests: 2 });
 
   expect(existing("sms_messages", oldFinished)).toEqual([]);
   expect(existing("sms_messages", [oldQueued, ...recent])).toEqual([oldQueued, ...recent]);
   expect(getSqlite().prepare("select count(*) as n from sms_outbox where message_id = ?").get(oldQueued)).toEqual({
     n: 1,
   });
+  // Inbound too, but not one whose STOP or START is still to be processed.
+  expect(existing("inbound_messages", oldInbound)).toEqual([]);
+  expect(existing("inbound_messages", keptInbound)).toEqual(keptInbound);
   expect(existing("support_requests", oldRequests)).toEqual([]);
   expect(existing("support_requests", [pendingMail, recentRequest])).toEqual([pendingMail, recentRequest]);
 
@@ -97,7 +116,7 @@ it("deletes finished messages and support requests older than the window, in bat
   expect(ledgerRows(user.id)).toBe(entries);
 
   // The hourly job does the same, and a second run finds nothing more.
-  expect(await runHousekeeping()).toMatchObject({ messages: 0, supportRequests: 0 });
+  expect(await runHousekeeping()).toMatchObject({ messages: 0, inboundMessages: 0, supportRequests: 0 });
   setClock(() => now + 2 * DAY);
   expect(await runHousekeeping()).toMatchObject({ messages: 1, supportRequests: 1 });
   expect(existing("sms_messages", recent)).toEqual([recent[1]]);

@@ -14,11 +14,19 @@ const DAY_MS = 86_400_000;
 const IN_PROGRESS: readonly MessageStatus[] = ["queued", "submitting", "submitted"];
 const DELETABLE = new Set(MESSAGE_STATUSES.filter((status) => !IN_PROGRESS.includes(status)));
 
-const oldestMessages = statement<[number, number], { id: number; createdAt: number; status: MessageStatus }>(
+type AgedRow = { id: number; createdAt: number };
+
+const oldestMessages = statement<[number, number], AgedRow & { status: MessageStatus }>(
   "select id, created_at as createdAt, status from sms_messages where id > ? order by id limit ?",
 );
 // Their parts and outbox rows go with them (foreign keys, on delete cascade); the ledger keeps its entries.
 const deleteMessages = statement("delete from sms_messages where id in (select value from json_each(?))");
+// An inbound message whose keyword (STOP, START, HELP) is still to be processed has an outbox row.
+const oldestInbound = statement<[number, number], AgedRow & { pending: 0 | 1 }>(
+  `select id, received_at as createdAt, exists(select 1 from inbound_outbox o where o.message_id = m.id) as pending
+     from inbound_messages m where id > ? order by id limit ?`,
+);
+const deleteInbound = statement("delete from inbound_messages where id in (select value from json_each(?))");
 const deleteSupportRequests = statement(
   `delete from support_requests where id in (
      select id from support_requests where created_at < ? and mail_status != 'pending' order by id limit ?)`,
@@ -27,25 +35,43 @@ const deleteSupportRequests = statement(
 const nextTurn = () => new Promise((resume) => setImmediate(resume));
 
 /**
- * Deletes finished messages created before `days` ago. Walks the table in id order (ids grow with
- * time) and stops at the first message inside the window, so an hourly run that finds nothing
- * reads one batch, not the table.
+ * Deletes the deletable rows created before `days` ago. Walks the table in id order (ids grow with
+ * time) and stops at the first row inside the window, so an hourly run that finds nothing reads one
+ * batch, not the table.
  */
-export async function purgeOldMessages(days: number, batch = RETENTION_BATCH): Promise<number> {
+async function purgeOld<Row extends AgedRow>(
+  days: number,
+  batch: number,
+  table: {
+    oldest: () => { all(after: number, limit: number): Row[] };
+    remove: () => { run(ids: string): { changes: number } };
+  },
+  deletable: (row: Row) => boolean,
+): Promise<number> {
   const cutoff = clock.now() - days * DAY_MS;
   let deleted = 0;
   for (let after = 0; ;) {
-    const rows = oldestMessages().all(after, batch);
+    const rows = table.oldest().all(after, batch);
     const window = rows.findIndex((row) => row.createdAt >= cutoff);
-    const old = (window === -1 ? rows : rows.slice(0, window)).filter((row) => DELETABLE.has(row.status));
+    const old = (window === -1 ? rows : rows.slice(0, window)).filter(deletable);
     if (old.length > 0) {
       const ids = JSON.stringify(old.map((row) => row.id));
-      deleted += inTransaction(() => deleteMessages().run(ids).changes);
+      deleted += inTransaction(() => table.remove().run(ids).changes);
     }
     if (window !== -1 || rows.length < batch) return deleted;
     after = rows[rows.length - 1].id;
     await nextTurn();
   }
+}
+
+/** Deletes finished messages created before `days` ago. */
+export function purgeOldMessages(days: number, batch = RETENTION_BATCH): Promise<number> {
+  return purgeOld(days, batch, { oldest: oldestMessages, remove: deleteMessages }, (row) => DELETABLE.has(row.status));
+}
+
+/** Deletes inbound messages received before `days` ago, once their keyword has been processed. */
+export function purgeOldInbound(days: number, batch = RETENTION_BATCH): Promise<number> {
+  return purgeOld(days, batch, { oldest: oldestInbound, remove: deleteInbound }, (row) => !row.pending);
 }
 
 /** Deletes support requests created before `days` ago, except one whose e-mail is still being tried. */
@@ -67,10 +93,13 @@ export function retentionSettings(): { messageDays?: number; supportDays?: numbe
 }
 
 /** The housekeeping job's retention step: what each setting removed (nothing while it is unset). */
-export async function applyRetention(batch = RETENTION_BATCH): Promise<{ messages: number; supportRequests: number }> {
+export async function applyRetention(
+  batch = RETENTION_BATCH,
+): Promise<{ messages: number; inboundMessages: number; supportRequests: number }> {
   const { MESSAGE_RETENTION_DAYS, SUPPORT_RETENTION_DAYS } = getEnv();
   return {
     messages: MESSAGE_RETENTION_DAYS ? await purgeOldMessages(MESSAGE_RETENTION_DAYS, batch) : 0,
+    inboundMessages: MESSAGE_RETENTION_DAYS ? await purgeOldInbound(MESSAGE_RETENTION_DAYS, batch) : 0,
     supportRequests: SUPPORT_RETENTION_DAYS ? await purgeOldSupportRequests(SUPPORT_RETENTION_DAYS, batch) : 0,
   };
 }
