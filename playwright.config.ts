@@ -43,7 +43,7 @@ export default defineConfig({
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
   webServer: {
-    command: "node scripts/run.mjs scripts/start.ts",
+    command: "node --experimental-async-context-frame scripts/run.mjs scripts/start.ts",
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -153,7 +153,7 @@ await createUser({ email: "admin@bench.test", fullName: "Admin Bench", password,
 // BENCH_PROFILE=dir writes a V8 CPU profile of each app process there (for finding hot spots).
 const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", resolve(process.env.BENCH_PROFILE)] : [];
 function start(entry: string, label: string): ChildProcess {
-  const child = spawn(process.execPath, [...profile, "scripts/run.mjs", entry], {
+  const child = spawn(process.execPath, [...process.execArgv, ...profile, "scripts/run.mjs", entry], {
     env: appEnv,
     stdio: ["ignore", "ignore", "inherit"],
   });

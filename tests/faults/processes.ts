@@ -17,7 +17,10 @@ export class AppProcess {
     this.name = name;
     this.logFile = logFile;
     const fd = openSync(logFile, "a");
-    this.child = spawn(process.execPath, ["scripts/run.mjs", entry], { env, stdio: ["ignore", fd, fd] });
+    this.child = spawn(process.execPath, [...process.execArgv, "scripts/run.mjs", entry], {
+      env,
+      stdio: ["ignore", fd, fd],
+    });
     closeSync(fd);
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
