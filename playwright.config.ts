@@ -40,7 +40,12 @@ export default defineConfig({
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
+    {
+      name: "no-js",
+      use: { javaScriptEnabled: false },
+      // JavaScript-only subjects (page weight, toast dragging) and HTTP-level checks, for which one project is enough.
+      testIgnore: /(page-weight|toast-swipe|http-limits)\.spec\.ts$/,
+    },
   ],
   webServer: {
     command: "node --experimental-async-context-frame scripts/run.mjs scripts/start.ts",

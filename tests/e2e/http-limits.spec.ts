@@ -24,7 +24,6 @@ let base: string;
 let dataDir: string;
 
 test.beforeAll(async () => {
-  test.skip(test.info().project.name !== "js", "HTTP only: one project is enough");
   test.setTimeout(120_000);
   dataDir = mkdtempSync(join(tmpdir(), "smsgw-http-"));
   const port = await freePort();

@@ -38,7 +38,6 @@ const total = (scripts: FetchedScript[], size: "gzipBytes" | "sentBytes") =>
 test("a visit to the home page downloads plain HTML and one small script, within the 100 kB budget", async ({
   page,
 }, testInfo) => {
-  test.skip(testInfo.project.name === "no-js", "Without JavaScript nothing runs; the budget is the js project's.");
   const scripts = recordScripts(page);
   await page.goto("/", { waitUntil: "networkidle" });
   await expect(page.getByRole("heading", { level: 1, name: "Choose Your SMS Pricing Plan" })).toBeVisible();
@@ -58,7 +57,6 @@ test("with a toast to show, the home page runs React: exactly the JavaScript the
   browser,
   page,
 }, testInfo) => {
-  test.skip(testInfo.project.name === "no-js", "Without JavaScript nothing runs; the budget is the js project's.");
   await signedInCustomer(page, "weight");
   await page.goto("/?q=1000");
   await page.getByRole("link", { name: "View details of 1,000 SMS Credits" }).click();
@@ -95,9 +93,7 @@ test("with a toast to show, the home page runs React: exactly the JavaScript the
   expect(total(scripts, "gzipBytes") / 1000).toBeLessThanOrEqual(HYDRATED_HOME_BUDGET_KB);
 });
 
-// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures from this pattern; this test needs none
-test("no page loads Stripe's script but the payment page, and that one only on demand", async ({}, testInfo) => {
-  test.skip(testInfo.project.name === "no-js", "A build check: once is enough.");
+test("no page loads Stripe's script but the payment page, and that one only on demand", async () => {
   const pages = pagesJs(clientDir);
   expect(pages.filter((p) => p.loadsStripe).map((p) => p.path)).toEqual([]);
   // Not vacuous: the build has Stripe's loader, in the chunk the payment page imports when it needs it.

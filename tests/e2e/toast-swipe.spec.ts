@@ -3,11 +3,7 @@ import { expect, newAccount, register, test } from "#tests/e2e/fixtures.ts";
 // A busy shared machine can take most of a minute to sign in: three times the usual limit.
 test.slow();
 
-test("a toast dragged sideways past 80% of its width closes; a shorter drag brings it back", async ({
-  page,
-  javaScriptEnabled,
-}) => {
-  test.skip(!javaScriptEnabled, "Dragging is a JavaScript feature; without it toasts close on their own.");
+test("a toast dragged sideways past 80% of its width closes; a shorter drag brings it back", async ({ page }) => {
   await register(page, newAccount("swipe"));
   const toast = page.getByTestId("toast").filter({ hasText: "Registration successful!" });
   await expect(toast).toBeVisible();
