@@ -10,14 +10,19 @@ import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
 export const INBOUND_OUTBOX_GRACE_MS = 30_000;
 const BATCH = 1_000;
 
+// One statement per job, not per message: a job carries up to INBOUND_JOB_BATCH ids.
 const selectPending = statement<
-  [number],
-  { phone: string; toAddress: string; accountId: number | null; body: string; receivedAt: number }
+  [string],
+  { id: number; phone: string; toAddress: string; accountId: number | null; body: string; receivedAt: number }
 >(
-  `select m.from_phone as phone, m.to_address as toAddress, m.user_id as accountId, m.body, m.received_at as receivedAt
-   from inbound_outbox o join inbound_messages m on m.id = o.message_id where o.message_id = ?`,
+  `select m.id, m.from_phone as phone, m.to_address as toAddress, m.user_id as accountId, m.body,
+     m.received_at as receivedAt
+   from inbound_outbox o join inbound_messages m on m.id = o.message_id
+   where o.message_id in (select value from json_each(?)) order by m.id`,
 );
-const deleteOutbox = statement<[number]>("delete from inbound_outbox where message_id = ?");
+const deleteOutbox = statement<[string]>(
+  "delete from inbound_outbox where message_id in (select value from json_each(?))",
+);
 const selectStale = statement<[number, number], { messageId: number }>(
   "select message_id as messageId from inbound_outbox where due_at < ? order by due_at limit ?",
 );
@@ -32,14 +37,12 @@ const postpone = statement<[number, number]>(
 export async function processInbound(inboundIds: number[]) {
   const done: number[] = [];
   const keywords: Record<string, number> = {};
-  for (const id of inboundIds) {
-    const inbound = selectPending().get(id);
-    if (!inbound) continue;
+  for (const inbound of selectPending().all(JSON.stringify(inboundIds))) {
     const outcome = await applyInboundKeyword(inbound);
     if (outcome) keywords[outcome.kind] = (keywords[outcome.kind] ?? 0) + 1;
-    done.push(id);
+    done.push(inbound.id);
   }
-  inTransaction(() => done.forEach((id) => deleteOutbox().run(id)));
+  inTransaction(() => deleteOutbox().run(JSON.stringify(done)));
   return { processed: done.length, keywords };
 }
 
