@@ -301,6 +301,8 @@ export class TestSmsc {
       return chunk;
     }) as typeof socket.read;
 
+    // sendInbound waits for "close" once per inbound PDU in flight: many at a time is normal here.
+    session.setMaxListeners(0);
     session.on("error", () => session.destroy());
     session.on("close", () => {
       this.sessions.delete(session);
