@@ -95,32 +95,31 @@ export function submitSm(fields: SubmitSmFields): EncodedPdu {
   });
 }
 
-/** deliver_sm_resp to the deliver_sm with this sequence number; a refusal is the header alone. */
-export function deliverSmResp(sequence: number, status: number): EncodedPdu {
+/**
+ * A response carrying only an empty message_id (deliver_sm_resp, data_sm_resp); a refusal is the
+ * header alone.
+ */
+function emptyMessageIdResp(name: string, commandId: number, sequence: number, status: number): EncodedPdu {
   return new EncodedPdu(
-    "deliver_sm_resp",
+    name,
     true,
     () => {
       const buffer = Buffer.alloc(HEADER_BYTES + (status === 0 ? 1 : 0));
-      header(buffer, DELIVER_SM_RESP, status, sequence);
+      header(buffer, commandId, status, sequence);
       return buffer;
     },
     sequence,
   );
 }
 
-/** data_sm_resp to the data_sm with this sequence number: an empty message_id, or the header alone. */
+/** deliver_sm_resp to the deliver_sm with this sequence number. */
+export function deliverSmResp(sequence: number, status: number): EncodedPdu {
+  return emptyMessageIdResp("deliver_sm_resp", DELIVER_SM_RESP, sequence, status);
+}
+
+/** data_sm_resp to the data_sm with this sequence number. */
 export function dataSmResp(sequence: number, status: number): EncodedPdu {
-  return new EncodedPdu(
-    "data_sm_resp",
-    true,
-    () => {
-      const buffer = Buffer.alloc(HEADER_BYTES + (status === 0 ? 1 : 0));
-      header(buffer, DATA_SM_RESP, status, sequence);
-      return buffer;
-    },
-    sequence,
-  );
+  return emptyMessageIdResp("data_sm_resp", DATA_SM_RESP, sequence, status);
 }
 
 // --- reading ---------------------------------------------------------------------------------------
