@@ -3,15 +3,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { checkReadiness } from "#app/modules/health/readiness.server.ts";
 import { HEARTBEAT_FRESH_MS } from "#app/modules/health/heartbeat.server.ts";
-import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { health } from "#server/health.ts";
 import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
 import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
+import { smppTransportTo } from "#tests/support/smpp-gateway.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 let smsc: TestSmsc;
@@ -23,21 +22,7 @@ async function probe(path: string): Promise<{ status: number; body: unknown }> {
   return { status: response.status, body: await response.json() };
 }
 
-const startSmppWorker = () =>
-  startWorkers([
-    createSmsSendJob(
-      () =>
-        new SmppTransport({
-          url: smsc.url(),
-          sourceAddr: "SMSGateway",
-          tps: 0,
-          window: 10,
-          onReceipts: applyReceipts,
-          reconnectMinMs: 50,
-          reconnectMaxMs: 200,
-        }),
-    ),
-  ]);
+const startSmppWorker = () => startWorkers([createSmsSendJob(() => smppTransportTo(smsc))]);
 
 beforeAll(async () => {
   smsc = await TestSmsc.start();

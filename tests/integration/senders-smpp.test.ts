@@ -4,40 +4,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
 import { createSender } from "#app/modules/senders/senders.server.ts";
-import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
-import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
-import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
-import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
-import { TestSmsc } from "#tests/support/smpp-server.ts";
+import type { TestSmsc } from "#tests/support/smpp-server.ts";
+import { type SmppGateway, startSmppGateway } from "#tests/support/smpp-gateway.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
 
 let smsc: TestSmsc;
-let transport: SmppTransport;
-let workers: RunningWorkers;
+let gateway: SmppGateway | undefined;
 
 beforeAll(async () => {
-  smsc = await TestSmsc.start();
-  workers = await startWorkers([
-    createSmsSendJob(() => {
-      transport = new SmppTransport({
-        url: smsc.url(),
-        sourceAddr: "SMSGateway",
-        tps: 0,
-        window: 10,
-        onReceipts: applyReceipts,
-      });
-      return transport;
-    }),
-  ]);
-  expect(await transport.ready()).toBe(true);
+  gateway = await startSmppGateway();
+  smsc = gateway.smsc;
 });
-
-afterAll(async () => {
-  await workers?.close();
-  await smsc?.stop();
-});
+afterAll(() => gateway?.stop());
 
 const submitsTo = (destination: string) => smsc.accepted.filter((s) => s.destination === destination);
 

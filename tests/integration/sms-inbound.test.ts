@@ -7,50 +7,27 @@ import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { processInbound } from "#app/modules/inbound/process.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { DEFAULT_KEYWORD_REPLIES } from "#app/modules/opt-outs/keywords.ts";
-import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
-import { concatUdh, SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
+import { concatUdh } from "#app/modules/sms/transports/smpp.server.ts";
 import { encodeGsm7 } from "#app/modules/sms/segments.ts";
 import { getSqlite } from "#app/db/client.server.ts";
-import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
 import { smsInbound } from "#worker/jobs/sms-inbound.ts";
-import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
-import { TestSmsc } from "#tests/support/smpp-server.ts";
+import type { TestSmsc } from "#tests/support/smpp-server.ts";
+import { type SmppGateway, startSmppGateway } from "#tests/support/smpp-gateway.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
 import { inboundFrom, inboundOutboxHas, newPhone, ucs2, udh16 } from "#tests/support/inbound.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 let smsc: TestSmsc;
-let transport: SmppTransport;
-let workers: RunningWorkers;
+let gateway: SmppGateway | undefined;
 
 beforeAll(async () => {
-  smsc = await TestSmsc.start();
-  workers = await startWorkers([
-    createSmsSendJob(() => {
-      transport = new SmppTransport({
-        url: smsc.url(),
-        sourceAddr: "SMSGateway",
-        tps: 0,
-        window: 10,
-        onReceipts: applyReceipts,
-        onInbound: receiveInbound,
-        reconnectMinMs: 50,
-        reconnectMaxMs: 200,
-      });
-      return transport;
-    }),
-    smsInbound,
-  ]);
-  expect(await transport.ready()).toBe(true);
+  gateway = await startSmppGateway({ transport: { onInbound: receiveInbound }, jobs: [smsInbound] });
+  smsc = gateway.smsc;
 });
-
-afterAll(async () => {
-  await workers?.close();
-  await smsc?.stop();
-});
+afterAll(() => gateway?.stop());
 
 const digits = (phone: string) => phone.slice(1);
 

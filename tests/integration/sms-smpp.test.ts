@@ -8,9 +8,8 @@ import { getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts"
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { queueMessage, queueMessages } from "#app/modules/sms/send.server.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
-import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
-import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
-import { SMPP_STATUS, TestSmsc } from "#tests/support/smpp-server.ts";
+import { SMPP_STATUS, type TestSmsc } from "#tests/support/smpp-server.ts";
+import { type SmppGateway, startSmppGateway } from "#tests/support/smpp-gateway.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, ledgerKeys, messageParts, messageRow, waitForStatus } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
@@ -20,33 +19,13 @@ process.env.SMS_RETRY_DELAY_MS = "50";
 process.env.SMS_RETRY_ATTEMPTS = "4";
 
 let smsc: TestSmsc;
-let transport: SmppTransport;
-let workers: RunningWorkers;
+let gateway: SmppGateway | undefined;
 
 beforeAll(async () => {
-  smsc = await TestSmsc.start();
-  workers = await startWorkers([
-    createSmsSendJob(() => {
-      transport = new SmppTransport({
-        url: smsc.url(),
-        sourceAddr: "SMSGateway",
-        tps: 0,
-        window: 10,
-        onReceipts: applyReceipts,
-        throttlePauseMs: 20,
-        reconnectMinMs: 50,
-        reconnectMaxMs: 200,
-      });
-      return transport;
-    }),
-  ]);
-  expect(await transport.ready()).toBe(true);
+  gateway = await startSmppGateway({ transport: { throttlePauseMs: 20 } });
+  smsc = gateway.smsc;
 });
-
-afterAll(async () => {
-  await workers?.close();
-  await smsc?.stop();
-});
+afterAll(() => gateway?.stop());
 
 async function customer(credits: number) {
   const user = await createTestUser();
