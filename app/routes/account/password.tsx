@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, useNavigation } from "react-router";
+import { NewPasswordFields } from "#app/components/new-password-fields.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field, FormErrors } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
@@ -68,19 +69,10 @@ export default function ChangePassword({ actionData }: Route.ComponentProps) {
             }}
             errors={fields.currentPassword.errors}
           />
-          <Field
-            label="New Password"
-            inputProps={{ ...getInputProps(fields.newPassword, { type: "password" }), autoComplete: "new-password" }}
-            errors={fields.newPassword.errors}
+          <NewPasswordFields
+            password={fields.newPassword}
+            confirmation={fields.confirmPassword}
             help="At least 8 characters. Every other browser signed in to your account is signed out."
-          />
-          <Field
-            label="Confirm New Password"
-            inputProps={{
-              ...getInputProps(fields.confirmPassword, { type: "password" }),
-              autoComplete: "new-password",
-            }}
-            errors={fields.confirmPassword.errors}
           />
           <Button type="submit" className="w-full" disabled={navigation.state === "submitting"}>
             Change Password

@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, useNavigation } from "react-router";
+import { NewPasswordFields } from "#app/components/new-password-fields.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Field, FormErrors } from "#app/components/ui/field.tsx";
+import { FormErrors } from "#app/components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { resetLinkProblem, resetPassword } from "#app/modules/accounts/password-reset.server.ts";
 import { ResetPasswordSchema } from "#app/modules/accounts/schemas.ts";
@@ -70,23 +71,11 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         ) : (
           <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
             <FormErrors id={form.errorId} errors={form.errors} />
-            <Field
-              label="New Password"
-              inputProps={{
-                ...getInputProps(fields.password, { type: "password" }),
-                autoComplete: "new-password",
-                autoFocus: true,
-              }}
-              errors={fields.password.errors}
+            <NewPasswordFields
+              password={fields.password}
+              confirmation={fields.confirmPassword}
               help="At least 8 characters. Every session of your account ends."
-            />
-            <Field
-              label="Confirm New Password"
-              inputProps={{
-                ...getInputProps(fields.confirmPassword, { type: "password" }),
-                autoComplete: "new-password",
-              }}
-              errors={fields.confirmPassword.errors}
+              autoFocus
             />
             <Button type="submit" className="w-full" disabled={navigation.state === "submitting"}>
               Set New Password
