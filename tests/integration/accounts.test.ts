@@ -20,6 +20,7 @@ import { action as registerAction } from "#app/routes/auth/register.tsx";
 import { action as resetAction, loader as resetLoader } from "#app/routes/auth/reset-password.tsx";
 import { loader as verifyLoader } from "#app/routes/auth/verify-email.tsx";
 import { action as sendSmsAction, loader as sendSmsLoader } from "#app/routes/sms/send-sms.tsx";
+import { loader as documentationLoader } from "#app/routes/sms/documentation.tsx";
 import { action as scheduleAction } from "#app/routes/sms/schedule-sms.tsx";
 import { regenerateApiKey } from "#app/api/auth.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
@@ -118,6 +119,12 @@ describe("e-mail verification", () => {
 
     expect(
       dataOf<{ mustVerifyEmail: boolean }>(await call(sendSmsLoader, makeRequest("/sms/sendSms", { user }))),
+    ).toMatchObject({ mustVerifyEmail: true });
+    // The Documentation screen has the same send form, and says the same.
+    expect(
+      dataOf<{ mustVerifyEmail: boolean }>(
+        await call(documentationLoader, makeRequest("/sms/documentation", { user })),
+      ),
     ).toMatchObject({ mustVerifyEmail: true });
     const refused = await call(sendSmsAction, makeRequest("/sms/sendSms", { user, form: sendForm }));
     expect(statusOf(refused)).toBe(403);

@@ -1,6 +1,7 @@
 import { data, href } from "react-router";
 import { ApiReference } from "#app/components/api/api-reference.tsx";
 import { SendSmsScreen } from "#app/components/sms/send-sms-screen.tsx";
+import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { getOwnApiKey } from "#app/modules/api-keys/keys.server.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
 import { apiReference, KEY_VARIABLE } from "#app/api/reference.server.ts";
@@ -36,6 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     {
       config: smsFormConfig(),
       senders: sendingSenders(user.id),
+      mustVerifyEmail: mustVerifyEmail(user.id),
       reference: {
         intro: String((document.info as { description: string }).description).split("\n\n"),
         endpoints,
@@ -64,6 +66,7 @@ export default function Documentation({ loaderData, actionData }: Route.Componen
       title="Documentation"
       config={loaderData.config}
       senders={loaderData.senders}
+      mustVerifyEmail={loaderData.mustVerifyEmail}
       lastResult={actionData}
     >
       <ApiReference reference={loaderData.reference} />
