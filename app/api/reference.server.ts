@@ -2,6 +2,8 @@
 // errors and copy-paste curl examples. Everything comes from the document, so the page documents
 // exactly what the server answers.
 
+import { codeExamples, curlExample, type ExampleRequest, type LanguageId } from "#app/api/code-examples.ts";
+
 type Json = Record<string, unknown>;
 type JsonSchema = {
   $ref?: string;
@@ -57,6 +59,8 @@ export type ReferenceEndpoint = {
   success: { status: string; description: string; objects: string[]; fields: ReferenceField[] };
   errors: { status: string; code: string; description: string }[];
   curl: string;
+  /** The request in every language (only when asked for, see apiReference's `exampleKey`). */
+  examples?: { language: LanguageId; code: string }[];
 };
 
 /** The shell variable the examples read the key from, so the key never has to be pasted into them. */
@@ -97,15 +101,14 @@ function objectFields(document: Json, schema: JsonSchema, where: string): Refere
   }));
 }
 
-const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-
-function curl(
+/** The operation as one concrete request: path and query parameters filled in, the body example. */
+function exampleRequest(
   origin: string,
   method: string,
   path: string,
   operation: Operation,
   values: Record<string, string> = {},
-): string {
+): ExampleRequest {
   let url = path;
   const query = new URLSearchParams();
   for (const parameter of operation.parameters ?? []) {
@@ -114,11 +117,12 @@ function curl(
     if (parameter.in === "query" && value !== undefined) query.set(parameter.name, value);
   }
   const search = query.size ? `?${query}` : "";
-  const lines = [`curl -sS --fail-with-body${method === "GET" ? "" : ` -X ${method}`} "${origin}${url}${search}"`];
-  if (operation.security?.length !== 0) lines.push(`-H "Authorization: Bearer $${KEY_VARIABLE}"`);
-  const body = operation.requestBody?.content["application/json"].example;
-  if (body !== undefined) lines.push(`-H "Content-Type: application/json"`, `-d ${shellQuote(JSON.stringify(body))}`);
-  return lines.join(" \\\n  ");
+  return {
+    method,
+    url: `${origin}${url}${search}`,
+    auth: operation.security?.length !== 0,
+    body: operation.requestBody?.content["application/json"].example,
+  };
 }
 
 export type ReferenceObject = { name: string; fields: ReferenceField[] };
@@ -164,9 +168,10 @@ function errorList(responses: Operation["responses"]): ReferenceEndpoint["errors
 /**
  * The endpoints of an OpenAPI document, in its order, and the objects nested in their answers.
  * `values` fills path and query parameters in the curl examples, per operation id (e.g. one of the
- * reader's own message ids).
+ * reader's own message ids). With `exampleKey`, each endpoint also has `examples` in every language, the key
+ * written into them (the `curl` field keeps reading it from a shell variable).
  */
-export function apiReference(document: Json, values: Record<string, Record<string, string>> = {}) {
+export function apiReference(document: Json, values: Record<string, Record<string, string>> = {}, exampleKey?: string) {
   const origin = (document.servers as { url: string }[])[0].url;
   const paths = document.paths as Record<string, Record<string, Operation>>;
   const shared = sharedObjects(
@@ -181,6 +186,7 @@ export function apiReference(document: Json, values: Record<string, Record<strin
       const successSchema = success.content?.["application/json"].schema;
       const bodySchema = operation.requestBody?.content["application/json"].schema;
       const names = answerNames(successSchema);
+      const request = exampleRequest(origin, method, path, operation, values[operation.operationId]);
       const sharedAnswers = names.length > 0 && names.every((name) => shared.has(name)) ? names : [];
       endpoints.push({
         id: operation.operationId,
@@ -207,7 +213,8 @@ export function apiReference(document: Json, values: Record<string, Record<strin
           fields: sharedAnswers.length || !successSchema ? [] : objectFields(document, successSchema, "response"),
         },
         errors: errorList(operation.responses),
-        curl: curl(origin, method, path, operation, values[operation.operationId]),
+        curl: curlExample(request, `$${KEY_VARIABLE}`),
+        ...(exampleKey === undefined ? {} : { examples: codeExamples(request, exampleKey) }),
       });
     }
   }
@@ -216,4 +223,42 @@ export function apiReference(document: Json, values: Record<string, Record<strin
     fields: objectFields(document, { $ref: `#/components/schemas/${name}` }, "response"),
   }));
   return { endpoints, objects };
+}
+
+export type ReferenceWebhookEvent = {
+  type: string;
+  summary: string;
+  description: string;
+  /** The fields of the event's `data`. */
+  fields: ReferenceField[];
+  /** A whole delivery body, pretty-printed. */
+  example: string;
+};
+
+type WebhookOperation = {
+  summary: string;
+  description: string;
+  requestBody: { content: { "application/json": { schema: JsonSchema; example: unknown } } };
+};
+
+/** The events of the document's `webhooks` section, in its order, with the fields of their data. */
+export function webhookEvents(document: Json): ReferenceWebhookEvent[] {
+  const webhooks = (document.webhooks ?? {}) as Record<string, { post: WebhookOperation }>;
+  return Object.entries(webhooks).map(([type, { post }]) => {
+    const { schema, example } = post.requestBody.content["application/json"];
+    const data = resolve(document, schema).properties?.data;
+    return {
+      type,
+      summary: post.summary,
+      description: post.description,
+      fields: data ? objectFields(document, data, "data") : [],
+      example: JSON.stringify(example, null, 2),
+    };
+  });
+}
+
+/** The headers every webhook delivery carries (the same on every event), with what they mean. */
+export function webhookHeaders(document: Json): { name: string; description: string }[] {
+  const [first] = Object.values((document.webhooks ?? {}) as Record<string, { post: { parameters?: Parameter[] } }>);
+  return (first?.post.parameters ?? []).map(({ name, description }) => ({ name, description: description ?? "" }));
 }
