@@ -7,6 +7,9 @@ export const LANGUAGES = [
   { id: "python", label: "Python" },
   { id: "php", label: "PHP" },
 ] as const;
+/** What the examples hold until a signed-in reader, recently confirmed, asks for their own key. */
+export const KEY_PLACEHOLDER = "YOUR_API_KEY";
+
 export type LanguageId = (typeof LANGUAGES)[number]["id"];
 
 export type ExampleRequest = {

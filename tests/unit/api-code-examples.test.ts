@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { LANGUAGES } from "#app/api/code-examples.ts";
+import { KEY_PLACEHOLDER, LANGUAGES } from "#app/api/code-examples.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
 import { apiReference } from "#app/api/reference.server.ts";
 import { API_ROUTES } from "#app/api/routes.server.ts";
 
 const ORIGIN = "https://sms.example.com";
-const KEY = "YOUR_API_KEY";
+const KEY = KEY_PLACEHOLDER;
 const document = openApiDocument(API_ROUTES, ORIGIN);
 const { endpoints } = apiReference(document, {}, KEY);
 

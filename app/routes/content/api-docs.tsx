@@ -3,6 +3,7 @@ import { Endpoint, Fields, Prose, Code } from "#app/components/api/api-reference
 import { CodeTabs, LanguageChoice } from "#app/components/api/code-tabs.tsx";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { KEY_PLACEHOLDER } from "#app/api/code-examples.ts";
 import { API_BASE } from "#app/api/define-route.ts";
 import { exampleApiKey } from "#app/api/example-key.server.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
@@ -14,9 +15,6 @@ import { requireRecentSignIn } from "#app/routes/auth/guards.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { requestOrigin } from "#app/utils/http.server.ts";
 import type { Route } from "./+types/api-docs";
-
-/** What the examples hold until the reader, signed in and recently confirmed, asks for their own key. */
-export const KEY_PLACEHOLDER = "YOUR_API_KEY";
 
 export const meta: Route.MetaFunction = () => [
   { title: "API reference | SMS Gateway" },
