@@ -10,6 +10,7 @@ type JsonSchema = {
   anyOf?: JsonSchema[];
   type?: string | string[];
   enum?: unknown[];
+  const?: unknown;
   items?: JsonSchema;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -101,8 +102,40 @@ function objectFields(document: Json, schema: JsonSchema, where: string): Refere
   }));
 }
 
+/**
+ * A body for an operation that has no example of its own: each required field's first example,
+ * default or allowed value, else a stand-in of its type, so every example still sends a body.
+ */
+function bodyFromSchema(document: Json, schema: JsonSchema, depth = 0): unknown {
+  const resolved = resolve(document, schema);
+  const known = resolved.examples?.[0] ?? resolved.default ?? resolved.const ?? resolved.enum?.[0];
+  if (known !== undefined || depth > 5) return known ?? null;
+  if (resolved.anyOf) return bodyFromSchema(document, resolved.anyOf[0], depth + 1);
+  switch (Array.isArray(resolved.type) ? resolved.type[0] : resolved.type) {
+    case "object":
+      return Object.fromEntries(
+        (resolved.required ?? []).map((name) => [
+          name,
+          bodyFromSchema(document, resolved.properties![name], depth + 1),
+        ]),
+      );
+    case "array":
+      return resolved.items ? [bodyFromSchema(document, resolved.items, depth + 1)] : [];
+    case "integer":
+    case "number":
+      return resolved.minimum ?? 1;
+    case "boolean":
+      return true;
+    case "string":
+      return resolved.format === "date-time" ? "2030-01-15T09:30:00Z" : "string";
+    default:
+      return null;
+  }
+}
+
 /** The operation as one concrete request: path and query parameters filled in, the body example. */
 function exampleRequest(
+  document: Json,
   origin: string,
   method: string,
   path: string,
@@ -117,11 +150,12 @@ function exampleRequest(
     if (parameter.in === "query" && value !== undefined) query.set(parameter.name, value);
   }
   const search = query.size ? `?${query}` : "";
+  const content = operation.requestBody?.content["application/json"];
   return {
     method,
     url: `${origin}${url}${search}`,
     auth: operation.security?.length !== 0,
-    body: operation.requestBody?.content["application/json"].example,
+    body: content && (content.example ?? bodyFromSchema(document, content.schema)),
   };
 }
 
@@ -186,7 +220,7 @@ export function apiReference(document: Json, values: Record<string, Record<strin
       const successSchema = success.content?.["application/json"].schema;
       const bodySchema = operation.requestBody?.content["application/json"].schema;
       const names = answerNames(successSchema);
-      const request = exampleRequest(origin, method, path, operation, values[operation.operationId]);
+      const request = exampleRequest(document, origin, method, path, operation, values[operation.operationId]);
       const sharedAnswers = names.length > 0 && names.every((name) => shared.has(name)) ? names : [];
       endpoints.push({
         id: operation.operationId,

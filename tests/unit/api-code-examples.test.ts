@@ -14,10 +14,11 @@ type Operation = { requestBody?: { content: { "application/json": { example?: un
 const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
   ([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
 );
-const expectedBody = (method: string, path: string) =>
-  operations.find((o) => o.path === path && o.method === method.toLowerCase())!.operation.requestBody?.content[
-    "application/json"
-  ].example;
+/** The operation's own body example; without one, the body made from its schema (tested below). */
+function expectedBody(method: string, path: string): unknown {
+  const { requestBody } = operations.find((o) => o.path === path && o.method === method.toLowerCase())!.operation;
+  return requestBody ? (requestBody.content["application/json"].example ?? expect.any(Object)) : undefined;
+}
 
 /** The request a snippet makes: what its HTTP call was given. */
 type Captured = { method: string; url: string; headers: Record<string, string>; body?: unknown };
@@ -39,6 +40,16 @@ describe("code examples", () => {
         expect(code, endpoint.id).toContain(`${ORIGIN}${endpoint.path.split("{")[0]}`);
       }
     }
+  });
+
+  it("an operation without a body example still sends one: its required fields", () => {
+    const bare = structuredClone(document) as typeof document & {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    delete bare.paths["/api/v1/messages"].post.requestBody!.content["application/json"].example;
+    const send = apiReference(bare, {}, KEY).endpoints.find((e) => e.id === "sendMessage")!;
+    const nowdoc = /<<<'JSON'\n([\s\S]*?)\nJSON;/.exec(code(send, "php"))!;
+    expect(Object.keys(JSON.parse(nowdoc[1]))).toEqual(["to", "body"]);
   });
 
   it("Node: each runs and makes the documented request", async () => {
