@@ -85,6 +85,7 @@ function describe(schema: JsonSchema): string {
   const bounded = schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER;
   const notes = [
     schema.enum ? `One of: ${schema.enum.map((v) => `\`${String(v)}\``).join(", ")}.` : null,
+    schema.const !== undefined ? `Always \`${String(schema.const)}\`.` : null,
     bounded && schema.minimum !== undefined ? `${schema.minimum} to ${schema.maximum}.` : null,
     schema.default !== undefined ? `Default ${JSON.stringify(schema.default)}.` : null,
   ];
@@ -265,6 +266,8 @@ export type ReferenceWebhookEvent = {
   description: string;
   /** The fields of the event's `data`. */
   fields: ReferenceField[];
+  /** The named object `data` is, when it is one (several events share it). */
+  dataObject: string | null;
   /** A whole delivery body, pretty-printed. */
   example: string;
 };
@@ -285,7 +288,8 @@ export function webhookEvents(document: Json): ReferenceWebhookEvent[] {
       type,
       summary: post.summary,
       description: post.description,
-      fields: data ? objectFields(document, data, "data") : [],
+      fields: data ? objectFields(document, data, "response") : [],
+      dataObject: refName(data) ?? null,
       example: JSON.stringify(example, null, 2),
     };
   });

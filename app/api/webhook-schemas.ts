@@ -17,11 +17,14 @@ export const WebhookMessageSchema = z.object({
   direction: z.literal("outbound"),
   to: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
   from: z.string().nullable().meta({ description: "The sender it went out from (null: the gateway's shared one)." }),
-  body: z.string().meta({ examples: [EXAMPLE_BODY] }),
+  body: z.string().meta({ description: "The text as sent.", examples: [EXAMPLE_BODY] }),
   status: z.enum(MESSAGE_STATUSES).meta({ description: "The message's status now, as GET /messages/{id} shows it." }),
   encoding: z.enum(["GSM-7", "UCS-2"]),
-  segments: z.int().positive(),
-  credits: z.int().nonnegative(),
+  segments: z.int().positive().meta({ description: "SMS parts it is sent in." }),
+  credits: z
+    .int()
+    .nonnegative()
+    .meta({ description: "Credits charged: 1 per segment (refunded if it failed before the carrier)." }),
   groupSendId: z.int().positive().nullable().meta({ description: "The group send it belongs to, if any." }),
   errorCode: z.string().nullable().meta({ description: "Why it failed (a carrier or gateway code); null otherwise." }),
   errorMessage: z.string().nullable().meta({ description: "The reason in words; null unless it failed." }),
@@ -51,13 +54,13 @@ const GroupSendCompletedSchema = z.object({
     .int()
     .positive()
     .meta({ description: "The group send's id, for GET /api/v1/group-sends/{id}.", examples: [3] }),
-  groupId: z.int().positive().nullable(),
+  groupId: z.int().positive().nullable().meta({ description: "null once the group has been deleted." }),
   total: z.int().nonnegative().meta({ description: "Members of the group when the send started." }),
-  queued: z.int().nonnegative(),
-  skipped: z.int().nonnegative(),
-  sent: z.int().nonnegative(),
-  delivered: z.int().nonnegative(),
-  failed: z.int().nonnegative(),
+  queued: z.int().nonnegative().meta({ description: "Messages created." }),
+  skipped: z.int().nonnegative().meta({ description: "Members not sent to (opted out, or an invalid number)." }),
+  sent: z.int().nonnegative().meta({ description: "Messages the carrier accepted." }),
+  delivered: z.int().nonnegative().meta({ description: "Messages delivered." }),
+  failed: z.int().nonnegative().meta({ description: "Messages that failed, were undelivered, expired or rejected." }),
   completedAt: isoTime("When the last message reached a final status.", "2026-03-01T09:45:00.000Z"),
 });
 
@@ -77,7 +80,7 @@ const TestEventSchema = z.object({
   endpointId: z
     .int()
     .positive()
-    .meta({ examples: [1] }),
+    .meta({ description: "The endpoint the test was sent to.", examples: [1] }),
   message: z.literal("This is a test event."),
 });
 

@@ -211,24 +211,38 @@ function Webhooks({ loaderData }: { loaderData: LoaderData }) {
         />
       </Card>
 
-      {loaderData.events.map((event) => (
-        <Card key={event.type} className="space-y-4">
-          <div>
-            <h3 id={`event-${event.type}`} className="scroll-mt-4 text-lg font-semibold text-slate-900">
-              <code className="font-mono">{event.type}</code>
-            </h3>
-            <p className="mt-1 font-medium text-slate-800">{event.summary}</p>
-            <p className="mt-1 text-sm text-slate-600">
-              <Prose text={event.description} />
-            </p>
-          </div>
-          <Fields fields={event.fields} title="data" objects={new Set()} />
-          <div>
-            <h4 className="mb-2 text-sm font-semibold text-slate-800">Example delivery body</h4>
-            <Code testId="event-example">{event.example}</Code>
-          </div>
-        </Card>
-      ))}
+      {loaderData.events.map((event) => {
+        // Events that share their data's object (the message events) describe it once, at the first.
+        const first = loaderData.events.find((other) => event.dataObject && other.dataObject === event.dataObject);
+        return (
+          <Card key={event.type} className="space-y-4">
+            <div>
+              <h3 id={`event-${event.type}`} className="scroll-mt-4 text-lg font-semibold text-slate-900">
+                <code className="font-mono">{event.type}</code>
+              </h3>
+              <p className="mt-1 font-medium text-slate-800">{event.summary}</p>
+              <p className="mt-1 text-sm text-slate-600">
+                <Prose text={event.description} />
+              </p>
+            </div>
+            {first && first !== event ? (
+              <p className="text-sm text-slate-700">
+                <code className="font-mono">data</code> has the fields of{" "}
+                <a href={`#event-${first.type}`}>
+                  <code className="font-mono">{first.type}</code>
+                </a>
+                .
+              </p>
+            ) : (
+              <Fields fields={event.fields} title="data" objects={new Set()} />
+            )}
+            <div>
+              <h4 className="mb-2 text-sm font-semibold text-slate-800">Example delivery body</h4>
+              <Code testId="event-example">{event.example}</Code>
+            </div>
+          </Card>
+        );
+      })}
     </section>
   );
 }
