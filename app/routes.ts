@@ -65,6 +65,7 @@ export default [
   route("sms/inbox/:phone", "routes/sms/inbox-thread.tsx"),
   route("admin/inbound", "routes/admin/inbound.tsx"),
   route("admin/simulate", "routes/admin/simulate.tsx"),
+  route("docs/api", "routes/content/api-docs.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -19,6 +19,13 @@ import {
   OpenApiDocumentSchema,
   ScheduledMessageSchema,
 } from "#app/api/schemas.ts";
+import {
+  WEBHOOK_EVENTS,
+  webhookEventSchema,
+  webhookEventSchemaName,
+  WebhookMessageSchema,
+  webhooksSection,
+} from "#app/api/webhook-schemas.ts";
 
 type Json = Record<string, unknown>;
 
@@ -198,6 +205,8 @@ function build(routes: ApiRoute[], origin: string): Json {
   };
   for (const [id, schema] of Object.entries(NAMED_RESPONSES)) name(schema, id);
   for (const route of routes) if (route.body) name(route.body, `${pascal(route.operationId)}Request`);
+  name(WebhookMessageSchema, "WebhookMessage");
+  for (const event of WEBHOOK_EVENTS) name(webhookEventSchema(event), webhookEventSchemaName(event.type));
 
   const generated = z.toJSONSchema(registry, {
     io: "input",
@@ -226,8 +235,9 @@ function build(routes: ApiRoute[], origin: string): Json {
     },
     servers: [{ url: origin }],
     security: [{ apiKey: [] }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((tag) => ({ name: tag })),
+    tags: [...new Set([...routes.map((r) => r.tag), "Webhooks"])].map((tag) => ({ name: tag })),
     paths,
+    webhooks: webhooksSection(ref),
     components: {
       securitySchemes: {
         apiKey: {

@@ -2,12 +2,15 @@
 // errors and copy-paste curl examples. Everything comes from the document, so the page documents
 // exactly what the server answers.
 
+import { codeExamples, curlExample, type ExampleRequest, type LanguageId } from "#app/api/code-examples.ts";
+
 type Json = Record<string, unknown>;
 type JsonSchema = {
   $ref?: string;
   anyOf?: JsonSchema[];
   type?: string | string[];
   enum?: unknown[];
+  const?: unknown;
   items?: JsonSchema;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -57,6 +60,8 @@ export type ReferenceEndpoint = {
   success: { status: string; description: string; objects: string[]; fields: ReferenceField[] };
   errors: { status: string; code: string; description: string }[];
   curl: string;
+  /** The request in every language (only when asked for, see apiReference's `exampleKey`). */
+  examples?: { language: LanguageId; code: string }[];
 };
 
 /** The shell variable the examples read the key from, so the key never has to be pasted into them. */
@@ -80,6 +85,7 @@ function describe(schema: JsonSchema): string {
   const bounded = schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER;
   const notes = [
     schema.enum ? `One of: ${schema.enum.map((v) => `\`${String(v)}\``).join(", ")}.` : null,
+    schema.const !== undefined ? `Always \`${String(schema.const)}\`.` : null,
     bounded && schema.minimum !== undefined ? `${schema.minimum} to ${schema.maximum}.` : null,
     schema.default !== undefined ? `Default ${JSON.stringify(schema.default)}.` : null,
   ];
@@ -97,15 +103,46 @@ function objectFields(document: Json, schema: JsonSchema, where: string): Refere
   }));
 }
 
-const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+/**
+ * A body for an operation that has no example of its own: each required field's first example,
+ * default or allowed value, else a stand-in of its type, so every example still sends a body.
+ */
+function bodyFromSchema(document: Json, schema: JsonSchema, depth = 0): unknown {
+  const resolved = resolve(document, schema);
+  const known = resolved.examples?.[0] ?? resolved.default ?? resolved.const ?? resolved.enum?.[0];
+  if (known !== undefined || depth > 5) return known ?? null;
+  if (resolved.anyOf) return bodyFromSchema(document, resolved.anyOf[0], depth + 1);
+  switch (Array.isArray(resolved.type) ? resolved.type[0] : resolved.type) {
+    case "object":
+      return Object.fromEntries(
+        (resolved.required ?? []).map((name) => [
+          name,
+          bodyFromSchema(document, resolved.properties![name], depth + 1),
+        ]),
+      );
+    case "array":
+      return resolved.items ? [bodyFromSchema(document, resolved.items, depth + 1)] : [];
+    case "integer":
+    case "number":
+      return resolved.minimum ?? 1;
+    case "boolean":
+      return true;
+    case "string":
+      return resolved.format === "date-time" ? "2030-01-15T09:30:00Z" : "string";
+    default:
+      return null;
+  }
+}
 
-function curl(
+/** The operation as one concrete request: path and query parameters filled in, the body example. */
+function exampleRequest(
+  document: Json,
   origin: string,
   method: string,
   path: string,
   operation: Operation,
   values: Record<string, string> = {},
-): string {
+): ExampleRequest {
   let url = path;
   const query = new URLSearchParams();
   for (const parameter of operation.parameters ?? []) {
@@ -114,11 +151,13 @@ function curl(
     if (parameter.in === "query" && value !== undefined) query.set(parameter.name, value);
   }
   const search = query.size ? `?${query}` : "";
-  const lines = [`curl -sS --fail-with-body${method === "GET" ? "" : ` -X ${method}`} "${origin}${url}${search}"`];
-  if (operation.security?.length !== 0) lines.push(`-H "Authorization: Bearer $${KEY_VARIABLE}"`);
-  const body = operation.requestBody?.content["application/json"].example;
-  if (body !== undefined) lines.push(`-H "Content-Type: application/json"`, `-d ${shellQuote(JSON.stringify(body))}`);
-  return lines.join(" \\\n  ");
+  const content = operation.requestBody?.content["application/json"];
+  return {
+    method,
+    url: `${origin}${url}${search}`,
+    auth: operation.security?.length !== 0,
+    body: content && (content.example ?? bodyFromSchema(document, content.schema)),
+  };
 }
 
 export type ReferenceObject = { name: string; fields: ReferenceField[] };
@@ -164,9 +203,10 @@ function errorList(responses: Operation["responses"]): ReferenceEndpoint["errors
 /**
  * The endpoints of an OpenAPI document, in its order, and the objects nested in their answers.
  * `values` fills path and query parameters in the curl examples, per operation id (e.g. one of the
- * reader's own message ids).
+ * reader's own message ids). With `exampleKey`, each endpoint also has `examples` in every language, the key
+ * written into them (the `curl` field keeps reading it from a shell variable).
  */
-export function apiReference(document: Json, values: Record<string, Record<string, string>> = {}) {
+export function apiReference(document: Json, values: Record<string, Record<string, string>> = {}, exampleKey?: string) {
   const origin = (document.servers as { url: string }[])[0].url;
   const paths = document.paths as Record<string, Record<string, Operation>>;
   const shared = sharedObjects(
@@ -181,6 +221,7 @@ export function apiReference(document: Json, values: Record<string, Record<strin
       const successSchema = success.content?.["application/json"].schema;
       const bodySchema = operation.requestBody?.content["application/json"].schema;
       const names = answerNames(successSchema);
+      const request = exampleRequest(document, origin, method, path, operation, values[operation.operationId]);
       const sharedAnswers = names.length > 0 && names.every((name) => shared.has(name)) ? names : [];
       endpoints.push({
         id: operation.operationId,
@@ -207,7 +248,8 @@ export function apiReference(document: Json, values: Record<string, Record<strin
           fields: sharedAnswers.length || !successSchema ? [] : objectFields(document, successSchema, "response"),
         },
         errors: errorList(operation.responses),
-        curl: curl(origin, method, path, operation, values[operation.operationId]),
+        curl: curlExample(request, `$${KEY_VARIABLE}`),
+        ...(exampleKey === undefined ? {} : { examples: codeExamples(request, exampleKey) }),
       });
     }
   }
@@ -216,4 +258,45 @@ export function apiReference(document: Json, values: Record<string, Record<strin
     fields: objectFields(document, { $ref: `#/components/schemas/${name}` }, "response"),
   }));
   return { endpoints, objects };
+}
+
+export type ReferenceWebhookEvent = {
+  type: string;
+  summary: string;
+  description: string;
+  /** The fields of the event's `data`. */
+  fields: ReferenceField[];
+  /** The named object `data` is, when it is one (several events share it). */
+  dataObject: string | null;
+  /** A whole delivery body, pretty-printed. */
+  example: string;
+};
+
+type WebhookOperation = {
+  summary: string;
+  description: string;
+  requestBody: { content: { "application/json": { schema: JsonSchema; example: unknown } } };
+};
+
+/** The events of the document's `webhooks` section, in its order, with the fields of their data. */
+export function webhookEvents(document: Json): ReferenceWebhookEvent[] {
+  const webhooks = (document.webhooks ?? {}) as Record<string, { post: WebhookOperation }>;
+  return Object.entries(webhooks).map(([type, { post }]) => {
+    const { schema, example } = post.requestBody.content["application/json"];
+    const data = resolve(document, schema).properties?.data;
+    return {
+      type,
+      summary: post.summary,
+      description: post.description,
+      fields: data ? objectFields(document, data, "response") : [],
+      dataObject: refName(data) ?? null,
+      example: JSON.stringify(example, null, 2),
+    };
+  });
+}
+
+/** The headers every webhook delivery carries (the same on every event), with what they mean. */
+export function webhookHeaders(document: Json): { name: string; description: string }[] {
+  const [first] = Object.values((document.webhooks ?? {}) as Record<string, { post: { parameters?: Parameter[] } }>);
+  return (first?.post.parameters ?? []).map(({ name, description }) => ({ name, description: description ?? "" }));
 }

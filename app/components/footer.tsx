@@ -8,6 +8,7 @@ export function Footer({ year }: { year: number }) {
         <nav aria-label="Footer" className="flex gap-4">
           <Link to={href("/sms/termsandconditions")}>Terms and Conditions</Link>
           <Link to={href("/sms/blog")}>Blog</Link>
+          <Link to={href("/docs/api")}>API reference</Link>
           <Link to={href("/sms/contact")}>Contact</Link>
         </nav>
       </div>

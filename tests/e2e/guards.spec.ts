@@ -95,6 +95,7 @@ test("public pages are open to visitors and the shell shows the visitor links", 
     "/sms/termsandconditions",
     "/sms/blog",
     "/blog/sms-api-services-how-they-work",
+    "/docs/api",
   ]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);

@@ -17,7 +17,7 @@ export type ApiReferenceData = {
 };
 
 /** `code` spans in the document's prose. */
-function Prose({ text }: { text: string }) {
+export function Prose({ text }: { text: string }) {
   return (
     <>
       {text.split("`").map((part, i) =>
@@ -39,9 +39,13 @@ const methodTone: Record<string, string> = {
   DELETE: "bg-red-100 text-red-800",
 };
 
-function Code({ children, testId }: { children: ReactNode; testId?: string }) {
+export function Code({ children, testId, language }: { children: ReactNode; testId?: string; language?: string }) {
   return (
-    <pre data-testid={testId} className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm leading-6 text-slate-100">
+    <pre
+      data-testid={testId}
+      data-language={language}
+      className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm leading-6 text-slate-100"
+    >
       <code>{children}</code>
     </pre>
   );
@@ -71,7 +75,7 @@ function TypeName({ type, objects }: { type: string; objects: Set<string> }) {
   return objects.has(name) ? <a href={`#object-${name}`}>{type}</a> : <>{type}</>;
 }
 
-function Fields({ fields, title, objects }: { fields: ReferenceField[]; title: string; objects: Set<string> }) {
+export function Fields({ fields, title, objects }: { fields: ReferenceField[]; title: string; objects: Set<string> }) {
   if (fields.length === 0) return null;
   return (
     <FieldList title={title}>
@@ -98,7 +102,16 @@ function Fields({ fields, title, objects }: { fields: ReferenceField[]; title: s
   );
 }
 
-function Endpoint({ endpoint, objects }: { endpoint: ReferenceEndpoint; objects: Set<string> }) {
+/** One endpoint's card; `examples` replaces the curl example (the public reference's four languages). */
+export function Endpoint({
+  endpoint,
+  objects,
+  examples,
+}: {
+  endpoint: Omit<ReferenceEndpoint, "curl"> & { curl?: string };
+  objects: Set<string>;
+  examples?: ReactNode;
+}) {
   return (
     <Card className="space-y-4">
       <div id={endpoint.id} className="scroll-mt-4">
@@ -155,10 +168,12 @@ function Endpoint({ endpoint, objects }: { endpoint: ReferenceEndpoint; objects:
           ))}
         </FieldList>
       ) : null}
-      <div>
-        <h4 className="mb-2 text-sm font-semibold text-slate-800">Example</h4>
-        <Code testId="curl-example">{endpoint.curl}</Code>
-      </div>
+      {examples ?? (
+        <div>
+          <h4 className="mb-2 text-sm font-semibold text-slate-800">Example</h4>
+          <Code testId="curl-example">{endpoint.curl}</Code>
+        </div>
+      )}
     </Card>
   );
 }
@@ -177,6 +192,10 @@ export function ApiReference({ reference }: { reference: ApiReferenceData }) {
             <Prose text={paragraph} />
           </p>
         ))}
+        <p className="text-slate-700">
+          The <Link to={href("/docs/api")}>public API reference</Link> has every endpoint with examples in curl,
+          Node.js, Python and PHP, the webhook events and how to verify their signatures.
+        </p>
         <p className="text-slate-700">
           The OpenAPI 3.1 document for tools and code generators:{" "}
           <a href={reference.openApiUrl} className="break-all">

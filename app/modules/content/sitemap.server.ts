@@ -10,6 +10,7 @@ export const PUBLIC_PATHS = [
   ...articles.map(articlePath),
   "/sms/contact",
   "/sms/termsandconditions",
+  "/docs/api",
 ];
 
 /** The address visitors use; behind a trusted proxy the scheme it saw (TLS usually ends there). */
