@@ -37,6 +37,7 @@ const methodTone: Record<string, string> = {
   GET: "bg-emerald-100 text-emerald-800",
   POST: "bg-blue-100 text-blue-800",
   DELETE: "bg-red-100 text-red-800",
+  PATCH: "bg-amber-100 text-amber-900",
 };
 
 export function Code({ children, testId, language }: { children: ReactNode; testId?: string; language?: string }) {
