@@ -65,6 +65,8 @@ export default [
   route("sms/inbox/:phone", "routes/sms/inbox-thread.tsx"),
   route("admin/inbound", "routes/admin/inbound.tsx"),
   route("admin/simulate", "routes/admin/simulate.tsx"),
+  route("sms/dashboard", "routes/sms/dashboard.tsx"),
+  route("admin", "routes/admin/overview.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
