@@ -4,7 +4,7 @@ import { databaseSize } from "#app/modules/health/health.server.ts";
 import { HEARTBEAT_FRESH_MS, readHeartbeats } from "#app/modules/health/heartbeat.server.ts";
 import { countsByDay, topSendersBetween } from "#app/modules/insight/rollup.server.ts";
 import { totalsOf } from "#app/modules/insight/dashboard.server.ts";
-import { lastLocalDays, type LocalDay, type Period } from "#app/modules/insight/periods.ts";
+import { lastLocalDaysCached, type LocalDay, type Period } from "#app/modules/insight/periods.ts";
 import { queueDepths, type QueueState } from "#app/queue/queue-depth.server.ts";
 
 export type SalesDay = { date: string; revenueCents: number; creditsSold: number; orders: number };
@@ -82,7 +82,7 @@ export async function systemState(now: number): Promise<SystemState> {
 
 /** Everything the admin overview shows for the last `period` days in the admin's time zone. */
 export async function getAdminOverview(period: Period, timeZone: string, now: number) {
-  const days = lastLocalDays(period, timeZone, now);
+  const days = lastLocalDaysCached(period, timeZone, now);
   const perDay = countsByDay(null, days);
   return {
     sales: salesByDay(days),

@@ -1,7 +1,7 @@
 // The customer's dashboard: messages per local day by outcome, delivery rate, credits spent, latest campaigns.
 import { statement } from "#app/db/statements.server.ts";
 import { countsByDay } from "#app/modules/insight/rollup.server.ts";
-import { type DayCounts, lastLocalDays, type Period } from "#app/modules/insight/periods.ts";
+import { type DayCounts, lastLocalDaysCached, type Period } from "#app/modules/insight/periods.ts";
 import type { GroupSendStatus } from "#app/db/schema/contacts.ts";
 
 export type PeriodTotals = {
@@ -50,6 +50,6 @@ const latestGroupSends = statement<[number, number], CampaignSummary>(
 
 /** Everything the dashboard shows for the last `period` days in the account's time zone. */
 export function getDashboard(userId: number, period: Period, timeZone: string, now: number) {
-  const perDay = countsByDay(userId, lastLocalDays(period, timeZone, now));
+  const perDay = countsByDay(userId, lastLocalDaysCached(period, timeZone, now));
   return { perDay, totals: totalsOf(perDay), campaigns: latestGroupSends().all(userId, LATEST_CAMPAIGNS) };
 }

@@ -17,11 +17,28 @@ export type LocalDay = { date: string; start: number; end: number };
 export function lastLocalDays(count: number, timeZone: string, now: number): LocalDay[] {
   const today = { ...wallTimeAt(now, timeZone), hour: 0, minute: 0, second: 0 };
   const midnights = Array.from({ length: count + 1 }, (_, i) => addDays(today, i - count + 1));
+  const instants = midnights.map((wall) => instantOf(wall, timeZone).ms);
   return midnights.slice(0, count).map((wall, i) => ({
     date: formatDate(wall),
-    start: instantOf(wall, timeZone).ms,
-    end: instantOf(midnights[i + 1], timeZone).ms,
+    start: instants[i],
+    end: instants[i + 1],
   }));
+}
+
+// Working out 90 local midnights with Intl takes milliseconds; they only change at the next one.
+const recent = new Map<string, LocalDay[]>();
+const RECENT_LIMIT = 500;
+
+/** lastLocalDays, remembered per zone and period until today ends. */
+export function lastLocalDaysCached(count: number, timeZone: string, now: number): LocalDay[] {
+  const key = `${count}|${timeZone}`;
+  const cached = recent.get(key);
+  const today = cached?.at(-1);
+  if (today && today.start <= now && now < today.end) return cached!;
+  const days = lastLocalDays(count, timeZone, now);
+  if (recent.size >= RECENT_LIMIT) recent.clear();
+  recent.set(key, days);
+  return days;
 }
 
 /** One local day's counts: messages by outcome, inbound messages, credits spent (debits less refunds). */
