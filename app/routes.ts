@@ -66,6 +66,8 @@ export default [
   route("admin/inbound", "routes/admin/inbound.tsx"),
   route("admin/simulate", "routes/admin/simulate.tsx"),
   route("docs/api", "routes/content/api-docs.tsx"),
+  route("sms/dashboard", "routes/sms/dashboard.tsx"),
+  route("admin", "routes/admin/overview.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

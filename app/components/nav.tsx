@@ -6,6 +6,7 @@ export type NavUser = { id: number; fullName: string; role: "customer" | "admin"
 
 // Four links keep the spec's own casing (paths match case-insensitively), which href() does not type.
 const controlPanelLinks = [
+  { to: href("/sms/dashboard"), label: "Dashboard" },
   { to: href("/sms/sendSms"), label: "Send SMS" },
   { to: href("/sms/scheduleSms"), label: "Schedule SMS" },
   { to: href("/sms/scheduled"), label: "Scheduled SMS" },
@@ -22,7 +23,8 @@ const controlPanelLinks = [
   { to: href("/sms/documentation"), label: "API Documentation" },
 ];
 
-const adminLinks = [
+export const adminLinks = [
+  { to: href("/admin"), label: "Overview" },
   { to: href("/order/allOrders"), label: "All Orders" },
   { to: href("/menuItem/menuitemlist"), label: "Menu Items" },
   { to: href("/admin/support"), label: "Support Inbox" },

@@ -263,6 +263,8 @@ const NOT_IDS = new Set([
   // Stripe's own ids on the way back from Stripe; the order id beside them is checked first.
   "session_id",
   "payment_intent",
+  // The dashboards' period: 7, 30 or 90 days.
+  "days",
 ]);
 
 /** Query parameters that name an owned thing, per route; each is in the route's case above. */

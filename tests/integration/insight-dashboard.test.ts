@@ -1,0 +1,216 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { getSqlite } from "#app/db/client.server.ts";
+import { setUserTimeZone } from "#app/modules/auth/users.server.ts";
+import { getAdminOverview } from "#app/modules/insight/admin-overview.server.ts";
+import { getDashboard } from "#app/modules/insight/dashboard.server.ts";
+import { failMessage } from "#app/modules/sms/dispatch.server.ts";
+import { markClaimed, markSubmitted, settleMessage } from "#app/modules/sms/message-store.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { loader as adminLoader } from "#app/routes/admin/overview.tsx";
+import { loader as dashboardLoader } from "#app/routes/sms/dashboard.tsx";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { call, createTestUser, dataOf, makeRequest } from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
+
+afterEach(() => resetClock());
+
+const at = (iso: string) => Date.parse(iso);
+
+/** Queues one message as if sent at `iso`. */
+async function sendAt(userId: number, iso: string, body = "Hello") {
+  setClock(() => at(iso));
+  return (await queueMessage(userId, { to: "+12025550180", body })).id;
+}
+
+function deliver(id: number, status: "delivered" | "undelivered" = "delivered") {
+  markClaimed([id], Date.now());
+  markSubmitted(id, Date.now());
+  settleMessage(id, "submitted", { status, error: null }, Date.now());
+}
+
+function receiveAt(userId: number | null, iso: string) {
+  getSqlite()
+    .prepare(
+      `insert into inbound_messages (user_id, from_phone, to_address, body, encoding, parts, dedupe_key, received_at)
+       values (?, '+12025550199', 'Bench', 'Hi', 'GSM-7', 1, ?, ?)`,
+    )
+    .run(userId, `${iso}:${Math.random()}`, at(iso));
+}
+
+const byDate = <Day extends { date: string }>(days: Day[]): Record<string, Omit<Day, "date">> =>
+  Object.fromEntries(days.map(({ date, ...counts }) => [date, counts]));
+
+describe("dashboard chart data", () => {
+  it("counts messages per local day by outcome, inbound, and credits spent net of refunds", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 100);
+    setUserTimeZone(user.id, "UTC");
+    const delivered = await sendAt(user.id, "2026-05-10T08:00:00Z");
+    const undelivered = await sendAt(user.id, "2026-05-10T09:00:00Z");
+    const failed = await sendAt(user.id, "2026-05-11T10:00:00Z");
+    await sendAt(user.id, "2026-05-11T11:00:00Z"); // stays queued
+    await sendAt(user.id, "2026-05-11T12:00:00Z", "ж".repeat(80)); // two UCS-2 segments, queued
+    await sendAt(user.id, "2026-05-01T12:00:00Z"); // before the period
+    deliver(delivered);
+    deliver(undelivered, "undelivered");
+    setClock(() => at("2026-05-11T13:00:00Z"));
+    failMessage(failed, "Refused");
+    receiveAt(user.id, "2026-05-11T14:00:00Z");
+    receiveAt(null, "2026-05-11T14:00:00Z"); // nobody's: not on any account's dashboard
+
+    const other = await createTestUser();
+    grantCredits(other.id, 10);
+    await sendAt(other.id, "2026-05-11T12:00:00Z");
+
+    const dashboard = getDashboard(user.id, 7, "UTC", at("2026-05-12T06:00:00Z"));
+    expect(dashboard.perDay.map((d) => d.date)).toEqual([
+      "2026-05-06",
+      "2026-05-07",
+      "2026-05-08",
+      "2026-05-09",
+      "2026-05-10",
+      "2026-05-11",
+      "2026-05-12",
+    ]);
+    const days = byDate(dashboard.perDay);
+    expect(days["2026-05-10"]).toEqual({ delivered: 1, failed: 1, pending: 0, inbound: 0, credits: 2 });
+    // The refused message's refund came back the same day: 3 credits debited (1 + 2), 1 refunded.
+    expect(days["2026-05-11"]).toEqual({ delivered: 0, failed: 1, pending: 2, inbound: 1, credits: 3 });
+    expect(days["2026-05-09"]).toEqual({ delivered: 0, failed: 0, pending: 0, inbound: 0, credits: 0 });
+    expect(dashboard.totals).toEqual({
+      sent: 5,
+      delivered: 1,
+      failed: 2,
+      pending: 2,
+      inbound: 1,
+      creditsSpent: 5,
+      deliveryRate: 1 / 3,
+    });
+  });
+
+  it("starts each day at local midnight: the zone's day boundary, 23 and 25-hour days, +5:45", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 100);
+    // New York springs forward on 2026-03-08 (a 23-hour day, 05:00Z to 04:00Z next day).
+    await sendAt(user.id, "2026-03-08T04:59:00Z"); // 23:59 EST on 03-07
+    await sendAt(user.id, "2026-03-08T05:00:00Z"); // 00:00 EST on 03-08
+    await sendAt(user.id, "2026-03-09T03:59:00Z"); // 23:59 EDT on 03-08
+    await sendAt(user.id, "2026-03-09T04:00:00Z"); // 00:00 EDT on 03-09
+    const spring = byDate(getDashboard(user.id, 7, "America/New_York", at("2026-03-10T12:00:00Z")).perDay);
+    expect([spring["2026-03-07"].pending, spring["2026-03-08"].pending, spring["2026-03-09"].pending]).toEqual([
+      1, 2, 1,
+    ]);
+
+    // And falls back on 2026-11-01 (a 25-hour day, 04:00Z to 05:00Z next day).
+    await sendAt(user.id, "2026-11-01T03:59:00Z"); // 23:59 EDT on 10-31
+    await sendAt(user.id, "2026-11-01T04:00:00Z"); // 00:00 EDT on 11-01
+    await sendAt(user.id, "2026-11-02T04:59:00Z"); // 23:59 EST on 11-01
+    await sendAt(user.id, "2026-11-02T05:00:00Z"); // 00:00 EST on 11-02
+    const fall = byDate(getDashboard(user.id, 7, "America/New_York", at("2026-11-03T12:00:00Z")).perDay);
+    expect([fall["2026-10-31"].pending, fall["2026-11-01"].pending, fall["2026-11-02"].pending]).toEqual([1, 2, 1]);
+
+    // Kathmandu is 5:45 ahead: midnight on 03-09 is 18:15Z on 03-08.
+    const nepal = byDate(getDashboard(user.id, 7, "Asia/Kathmandu", at("2026-03-10T12:00:00Z")).perDay);
+    await sendAt(user.id, "2026-03-05T18:14:00Z"); // 23:59 on 03-05
+    await sendAt(user.id, "2026-03-05T18:15:00Z"); // 00:00 on 03-06
+    const after = byDate(getDashboard(user.id, 7, "Asia/Kathmandu", at("2026-03-10T12:00:00Z")).perDay);
+    expect(after["2026-03-05"].pending - nepal["2026-03-05"].pending).toBe(1);
+    expect(after["2026-03-06"].pending - nepal["2026-03-06"].pending).toBe(1);
+  });
+
+  it("backfills the rollup from the rows already there (the migration's own SQL)", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 100);
+    deliver(await sendAt(user.id, "2026-06-01T10:00:00Z"));
+    await sendAt(user.id, "2026-06-01T10:20:00Z");
+    setClock(() => at("2026-06-02T10:00:00Z"));
+    failMessage(await sendAt(user.id, "2026-06-02T09:00:00Z"), "Refused");
+    receiveAt(user.id, "2026-06-02T11:00:00Z");
+    // A refund can bring a bucket back to 0, where the backfill writes no row.
+    const rollup = () =>
+      getSqlite()
+        .prepare(
+          "select * from message_rollup where pending + delivered + failed + inbound + credits != 0 order by user_id, bucket",
+        )
+        .all();
+    const kept = rollup();
+    const file = readdirSync("drizzle").find((name) => name.endsWith("_message_rollup_triggers.sql"))!;
+    const backfill = readFileSync(`drizzle/${file}`, "utf8")
+      .split("--> statement-breakpoint")
+      .filter((sql) => sql.trim().startsWith("INSERT INTO `message_rollup`"));
+    expect(backfill).toHaveLength(3);
+    getSqlite().exec("delete from message_rollup");
+    for (const sql of backfill) getSqlite().exec(sql);
+    expect(rollup()).toEqual(kept);
+  });
+});
+
+describe("dashboard page", () => {
+  it("takes its period from ?days= (7, 30 or 90; anything else is 7) in the user's zone", async () => {
+    const user = await createTestUser();
+    setUserTimeZone(user.id, "Asia/Kathmandu");
+    const days = async (search: string) =>
+      dataOf<{ days: number; perDay: unknown[]; timeZone: string }>(
+        await call(dashboardLoader, makeRequest(`/sms/dashboard${search}`, { user })),
+      );
+    expect(await days("?days=30")).toMatchObject({ days: 30, timeZone: "Asia/Kathmandu" });
+    expect((await days("?days=90")).perDay).toHaveLength(90);
+    expect((await days("?days=abc")).days).toBe(7);
+    expect((await days("")).perDay).toHaveLength(7);
+  });
+
+  it("sends a guest to the login", async () => {
+    const response = (await call(dashboardLoader, makeRequest("/sms/dashboard"))) as Response;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
+  });
+});
+
+describe("admin overview", () => {
+  it("sums every account's messages and sales per day, and ranks the senders", async () => {
+    const [busy, quiet] = [await createTestUser(), await createTestUser()];
+    grantCredits(busy.id, 100);
+    grantCredits(quiet.id, 100);
+    const base = getAdminOverview(7, "UTC", at("2026-07-12T12:00:00Z"));
+    const before = byDate((await base).perDay);
+    for (let i = 0; i < 3; i++) deliver(await sendAt(busy.id, `2026-07-10T1${i}:00:00Z`));
+    await sendAt(quiet.id, "2026-07-11T10:00:00Z");
+    const insertOrder = getSqlite().prepare(
+      `insert into orders (user_id, pickup_name, pickup_email, pickup_phone, total_cents, total_items, total_credits, status, refunded_cents, created_at, confirmed_at)
+       values (?, 'A', 'a@example.com', '+12025550100', ?, 1, ?, ?, ?, ?, ?)`,
+    );
+    insertOrder.run(busy.id, 4000, 1000, "Confirmed", 0, at("2026-07-10T09:00:00Z"), at("2026-07-10T09:05:00Z"));
+    insertOrder.run(quiet.id, 2000, 500, "Refunded", 500, at("2026-07-11T09:00:00Z"), at("2026-07-11T09:05:00Z"));
+    insertOrder.run(quiet.id, 9900, 9000, "Pending", 0, at("2026-07-11T09:00:00Z"), null);
+
+    const overview = await getAdminOverview(7, "UTC", at("2026-07-12T12:00:00Z"));
+    const after = byDate(overview.perDay);
+    expect(after["2026-07-10"].delivered - before["2026-07-10"].delivered).toBe(3);
+    expect(after["2026-07-11"].pending - before["2026-07-11"].pending).toBe(1);
+    const sales = Object.fromEntries(overview.sales.map(({ date, ...day }) => [date, day]));
+    expect(sales["2026-07-10"]).toEqual({ revenueCents: 4000, creditsSold: 1000, orders: 1 });
+    expect(sales["2026-07-11"]).toEqual({ revenueCents: 1500, creditsSold: 500, orders: 1 });
+    const ranks = overview.busiest.map((row) => row.userId);
+    expect(ranks.indexOf(busy.id)).toBeGreaterThanOrEqual(0);
+    expect(ranks.indexOf(busy.id)).toBeLessThan(ranks.indexOf(quiet.id));
+    expect(overview.busiest.find((row) => row.userId === busy.id)).toMatchObject({ sent: 3, email: busy.email });
+    expect(overview.system.database.bytes).toBeGreaterThan(0);
+    expect(overview.system.queues?.length).toBeGreaterThan(0);
+    expect(overview.system.workers).toMatchObject({ alive: expect.any(Number) });
+  });
+
+  it("is for admins: a customer is sent to access denied, a guest to the login", async () => {
+    const admin = await createTestUser("admin");
+    const data = dataOf<{ days: number; busiest: unknown[] }>(
+      await call(adminLoader, makeRequest("/admin?days=30", { user: admin })),
+    );
+    expect(data.days).toBe(30);
+    const customer = await createTestUser();
+    const denied = (await call(adminLoader, makeRequest("/admin", { user: customer }))) as Response;
+    expect(denied.status).toBe(302);
+    expect(denied.headers.get("Location")).toBe("/accessDenied");
+    const guest = (await call(adminLoader, makeRequest("/admin"))) as Response;
+    expect(guest.headers.get("Location")).toMatch(/^\/login/);
+  });
+});
