@@ -1,17 +1,21 @@
 // Templates with merge fields: each group member's text rendered and priced for them, the quote
 // shown before sending equal to the charge, group schedule occurrences rendered per member, single
 // sends rendered from the contact with that number, and templates that are their owner's only.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { contacts, groupSends } from "#app/db/schema/contacts.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
 import { getBalance, InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { runOccurrence } from "#app/modules/scheduling/runner.server.ts";
-import { createSchedule } from "#app/modules/scheduling/schedules.server.ts";
+import { createSchedule, listSchedules } from "#app/modules/scheduling/schedules.server.ts";
 import { quoteTemplatedGroupSend } from "#app/modules/templates/group-quote.server.ts";
-import { describeQuote } from "#app/modules/templates/quote.ts";
+import { describeQuote, type TemplateSendQuote } from "#app/modules/templates/quote.ts";
+import { action as groupsAction } from "#app/routes/sms/account-groups.tsx";
+import { action as sendSmsAction, loader as sendSmsLoader } from "#app/routes/sms/send-sms.tsx";
+import { action as templatesAction } from "#app/routes/sms/templates.tsx";
 import {
   createTemplate,
   deleteTemplate,
@@ -24,7 +28,15 @@ import {
 } from "#app/modules/templates/templates.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { messagesOfGroupSend, seedGroup } from "#tests/support/contacts.ts";
-import { createTestUser } from "#tests/support/requests.ts";
+import {
+  call,
+  createTestUser,
+  dataOf,
+  locationOf,
+  makeRequest,
+  statusOf,
+  type TestUser,
+} from "#tests/support/requests.ts";
 import { grantCredits } from "#tests/support/sms.ts";
 
 afterEach(() => resetClock());
@@ -153,5 +165,108 @@ describe("templates", () => {
     expect(updateTemplate(a.id, t.id, { name: "Hello", body: "Hello {{name}}" })).toMatchObject({ name: "Hello" });
     expect(deleteTemplate(a.id, t.id)).toBe(true);
     expect(listTemplates(a.id)).toEqual([]);
+  });
+});
+
+type Reply = { status?: string; error?: Record<string, string[] | null>; templateQuote?: TemplateSendQuote };
+const post = (fn: unknown, path: string, user: TestUser, form: Record<string, string>) =>
+  call(fn as never, makeRequest(path, { user, form }));
+
+describe("the screens", () => {
+  it("the Templates screen: an unknown field is an error beside the message, a fixed one saves; preview without JavaScript", async () => {
+    const user = await createTestUser();
+    const bad = await post(templatesAction, "/sms/templates", user, { name: "Welcome", body: "Hi {{nmae}}" });
+    expect(statusOf(bad)).toBe(400);
+    expect(dataOf<Reply>(bad).error?.body?.[0]).toMatch(/^Unknown merge field \{\{nmae\}\}/);
+    expect(listTemplates(user.id)).toEqual([]);
+
+    const preview = await post(templatesAction, "/sms/templates", user, {
+      intent: "preview",
+      name: "Welcome",
+      body: "Hi {{name|there}}",
+    });
+    expect(statusOf(preview)).toBe(200);
+    expect(listTemplates(user.id)).toEqual([]);
+
+    const saved = await post(templatesAction, "/sms/templates", user, { name: "Welcome", body: "Hi {{name|there}}" });
+    expect(locationOf(saved)).toBe("/sms/templates");
+    const [template] = listTemplates(user.id);
+    const again = await post(templatesAction, "/sms/templates", user, { name: "WELCOME", body: "Other" });
+    expect(dataOf<Reply>(again).error?.name).toEqual(['You already have a template named "WELCOME"']);
+
+    const loaded = dataOf<{ template: { templateBody: string } }>(
+      await call(sendSmsLoader, makeRequest(`/sms/sendSms?template=${template.id}`, { user })),
+    );
+    expect(loaded.template.templateBody).toBe("Hi {{name|there}}");
+    const other = await createTestUser();
+    expect(
+      statusOf(await call(sendSmsLoader, makeRequest(`/sms/sendSms?template=${template.id}`, { user: other }))),
+    ).toBe(404);
+  });
+
+  it("Send SMS to a number renders from the contact with that number, else the fallback, else refuses beside the message", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 5);
+    createContact(user.id, { name: "Ana", phone: "+12025556101", email: "", groupIds: [] });
+    const send = (phoneNumber: string, message: string) =>
+      post(sendSmsAction, "/sms/sendSms", user, { intent: "send", phoneNumber, message });
+    expect(locationOf(await send("+12025556101", "Hi {{name}}"))).toBe("/sms/sendSms");
+    expect(locationOf(await send("+12025556102", "Hi {{name|there}}"))).toBe("/sms/sendSms");
+    const refused = await send("+12025556102", "Hi {{name}}");
+    expect(statusOf(refused)).toBe(400);
+    expect(dataOf<Reply>(refused).error?.message?.[0]).toMatch(/is not one of your contacts/);
+    const bodies = getDb()
+      .select()
+      .from(smsMessages)
+      .where(eq(smsMessages.userId, user.id))
+      .all()
+      .map((m) => m.body);
+    expect(bodies.sort()).toEqual(["Hi Ana", "Hi there"]);
+  });
+
+  it("a group's Send panel shows the total first; Send charges exactly it; a changed group asks again", async () => {
+    const { user, groupId } = await mixedGroup(20);
+    const path = `/sms/accountGroups?panel=send&id=${groupId}`;
+    const form = { intent: "send", id: String(groupId), message: BODY, requestKey: "k1" };
+    const first = await post(groupsAction, path, user, form);
+    expect(statusOf(first)).toBe(200);
+    const quote = dataOf<Reply>(first).templateQuote!;
+    expect(quote.description).toBe("3 messages, 4 credits; 1 skipped: no name and no fallback");
+    expect(getBalance(user.id)).toBe(20);
+
+    // A member added since the total was shown: the new total is shown, nothing is sent.
+    const [extra] = seedGroup(user.id, 1, 5900).contactIds;
+    getDb().run(sql`insert into contact_group_members (group_id, contact_id) values (${groupId}, ${extra})`);
+    const stale = await post(groupsAction, path, user, { ...form, quoted: quote.key });
+    const fresh = dataOf<Reply>(stale).templateQuote!;
+    expect(fresh.description).toMatch(/^The total changed since you checked it: 4 messages, 5 credits; 1 skipped/);
+
+    const sent = await post(groupsAction, path, user, { ...form, quoted: fresh.key });
+    const sendId = Number(new URL(locationOf(sent)!, "http://x").searchParams.get("send"));
+    expect(await runGroupSend(sendId)).toMatchObject({ queued: 4, credits: 5, skipped: 1 });
+    expect(getBalance(user.id)).toBe(15);
+
+    // Someone else's group: 404, even for the total.
+    const other = await createTestUser();
+    expect(statusOf(await post(groupsAction, path, other, form))).toBe(404);
+  });
+
+  it("a group's Schedule panel shows today's total before adding a templated schedule", async () => {
+    const { user, groupId } = await mixedGroup(20);
+    const path = `/sms/accountGroups?panel=schedule&id=${groupId}`;
+    const form = {
+      intent: "schedule",
+      id: String(groupId),
+      message: BODY,
+      firstSend: "2030-01-15T09:00",
+      repeat: "none",
+      timeZone: "UTC",
+    };
+    const first = await post(groupsAction, path, user, form);
+    const quote = dataOf<Reply>(first).templateQuote!;
+    expect(quote.description).toBe("3 messages, 4 credits; 1 skipped: no name and no fallback");
+    expect(listSchedules(user.id).total).toBe(0);
+    expect(locationOf(await post(groupsAction, path, user, { ...form, quoted: quote.key }))).toBe("/sms/accountGroups");
+    expect(listSchedules(user.id).schedules[0]).toMatchObject({ body: BODY });
   });
 });

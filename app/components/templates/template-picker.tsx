@@ -3,6 +3,8 @@ import { Button } from "#app/components/ui/button.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
 
 export type TemplateChoice = { id: number; name: string };
+/** A send form's start: the templates to choose from and the chosen one's body (`?template=ID`). */
+export type TemplateStart = { templates: TemplateChoice[]; templateId: number | null; templateBody: string | null };
 
 /**
  * "Start from a template": a GET form that reloads the page with `?template=ID`, whose loader fills

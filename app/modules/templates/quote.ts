@@ -15,3 +15,19 @@ export function describeQuote(quote: {
   );
   return `${sent}; ${formatNumber(quote.skipped)} skipped: ${reasons.join(", ")}`;
 }
+
+/** A templated group send's total as the server counted it, and the key that confirms exactly it. */
+export type TemplateSendQuote = {
+  /** The body it was counted for: the confirmation only stands while the message is unchanged. */
+  body: string;
+  key: string;
+  messages: number;
+  description: string;
+  examples: { name: string; text: string }[];
+};
+
+/** The confirm step's quote in a form action's answer, if it carries one. */
+export function templateQuoteOf(actionData: unknown): TemplateSendQuote | null {
+  if (!actionData || typeof actionData !== "object" || !("templateQuote" in actionData)) return null;
+  return actionData.templateQuote as TemplateSendQuote;
+}

@@ -1,5 +1,6 @@
 // The Templates screen's forms (save, preview without JavaScript, delete) and the send forms' start
 // from a template (?template=ID).
+import { createHash } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href } from "react-router";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -11,6 +12,10 @@ import {
   TEMPLATE_INTENT,
   templateParam,
 } from "#app/modules/templates/schemas.ts";
+import { getGroup } from "#app/modules/contacts/groups.server.ts";
+import { type GroupSendQuote, quoteTemplatedGroupSend } from "#app/modules/templates/group-quote.server.ts";
+import { hasMergeFields } from "#app/modules/templates/merge-fields.ts";
+import { describeQuote, type TemplateSendQuote } from "#app/modules/templates/quote.ts";
 import {
   createTemplate,
   deleteTemplate,
@@ -58,4 +63,33 @@ export async function templatesAction(request: Request, userId: number) {
     throw error;
   }
   return redirectWithToast(path, { description: id === undefined ? "Template created." : "Template saved." });
+}
+
+function quoteKey(quote: GroupSendQuote, body: string, from: string | undefined): string {
+  const digest = createHash("sha256")
+    .update(`${from ?? ""}\n${body}`)
+    .digest("hex")
+    .slice(0, 16);
+  return `${quote.messages}.${quote.credits}.${quote.skipped}.${digest}`;
+}
+
+/**
+ * The confirm step of a group send or group schedule whose message has merge fields: null when
+ * there is nothing to confirm (no merge fields) or the posted `quoted` key confirms exactly this
+ * total and text; otherwise the total to show (another user's group: 404).
+ */
+export function templatedGroupSendCheck(
+  userId: number,
+  groupId: number,
+  body: string,
+  from: string | undefined,
+  quoted: string | undefined,
+): TemplateSendQuote | null {
+  if (!hasMergeFields(body)) return null;
+  if (!getGroup(userId, groupId)) throw notFound();
+  const quote = quoteTemplatedGroupSend(userId, groupId, body, from);
+  const key = quoteKey(quote, body, from);
+  if (quoted === key) return null;
+  const changed = quoted ? "The total changed since you checked it: " : "";
+  return { body, key, messages: quote.messages, description: changed + describeQuote(quote), examples: quote.examples };
 }
