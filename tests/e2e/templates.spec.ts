@@ -26,7 +26,7 @@ test("create a template (a mistake first), send it to a group: the total before 
 
   await page.goto("/sms/templates");
   await expect(page.getByRole("heading", { level: 1, name: "Templates" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Templates", exact: true })).toBeAttached();
+  await expect(page.getByRole("link", { name: "Templates", exact: true, includeHidden: true })).toBeAttached();
   await expect(page.getByText("You have no templates yet.")).toBeVisible();
 
   // The mistake: an unknown field, refused beside the message.
