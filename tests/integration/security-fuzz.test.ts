@@ -281,7 +281,7 @@ const ACTIONS: Record<string, ActionSpec> = {
     user: "owner",
     path: () => "/sms/accountGroups",
     intents: ["update", "delete", "send", "check"],
-    fields: ["id", "groupName", "description", "message", "requestKey", "from"],
+    fields: ["id", "groupName", "description", "message", "requestKey", "from", "quoted"],
   },
   "routes/sms/import-contacts.tsx": {
     user: "owner",
@@ -356,6 +356,12 @@ const ACTIONS: Record<string, ActionSpec> = {
     params: (o) => ({ id: String(o.customer.id) }),
     intents: [],
     fields: ["direction", "amount", "reason", "requestKey"],
+  },
+  "routes/sms/templates.tsx": {
+    user: "owner",
+    path: () => "/sms/templates",
+    intents: ["save", "preview", "delete"],
+    fields: ["id", "name", "body"],
   },
   "routes/sms/senders.tsx": {
     user: "owner",

@@ -15,6 +15,7 @@ import { listOwnApiKeys } from "#app/modules/api-keys/keys.server.ts";
 import { listOwnSessions } from "#app/modules/auth/session.server.ts";
 import { addOptOuts, listOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { createSender, requestSender } from "#app/modules/senders/senders.server.ts";
+import { createTemplate } from "#app/modules/templates/templates.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { call, createTestUser, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
 import {
@@ -50,6 +51,8 @@ createSender({ address: "+447700900950", kind: "long_number", ton: 1, npi: 1, us
 const aRequest = requestSender(a.customer.id, "AskedByA");
 addOptOuts(a.customer.id, ["+12025550960"], "manual");
 const aOptOut = listOptOuts(a.customer.id).items[0];
+// A's message template.
+const aTemplate = createTemplate(a.customer.id, { name: "A's welcome", body: "Hi {{name|there}}" });
 
 type Expected = 404 | { redirect: string };
 type Attempt = {
@@ -123,7 +126,18 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
     post("/sms/accountGroups", { intent: "update", id: String(a.groupId), groupName: "Taken", description: "x" }),
     post("/sms/accountGroups", { intent: "delete", id: String(a.groupId) }),
     post("/sms/accountGroups", { intent: "send", id: String(a.groupId), message: "hi", requestKey: "k" }),
+    // A's group's total for a templated message, and A's template in B's own group's panel.
+    post("/sms/accountGroups", { intent: "send", id: String(a.groupId), message: "Hi {{name}}", requestKey: "k" }),
+    get(`/sms/accountGroups?panel=send&id=${bGroup.id}&template=${aTemplate.id}`),
   ],
+  "routes/sms/templates.tsx": () => [
+    get(`/sms/templates?edit=${aTemplate.id}`),
+    get(`/sms/templates?delete=${aTemplate.id}`),
+    post("/sms/templates", { intent: "save", id: String(aTemplate.id), name: "Taken", body: "Mine" }),
+    post("/sms/templates", { intent: "preview", id: String(aTemplate.id), name: "Taken", body: "Mine" }),
+    post("/sms/templates", { intent: "delete", id: String(aTemplate.id) }),
+  ],
+  "routes/sms/send-sms.tsx": () => [get(`/sms/sendSms?template=${aTemplate.id}`)],
   "routes/sms/create-contact.tsx": (a) => [
     post("/sms/createContact", {
       name: "Into A's group",
@@ -145,7 +159,10 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
     get(`/sms/scheduled?cancel=${a.scheduleId}`),
     post("/sms/scheduled", { intent: "cancel", id: String(a.scheduleId) }),
   ],
-  "routes/sms/schedule-sms.tsx": (a) => [get(`/sms/scheduleSms?groupId=${a.groupId}`)],
+  "routes/sms/schedule-sms.tsx": (a) => [
+    get(`/sms/scheduleSms?groupId=${a.groupId}`),
+    get(`/sms/scheduleSms?template=${aTemplate.id}`),
+  ],
   "routes/sms/api-token.tsx": () => [
     get(`/sms/apiToken?show=${aKey.id}`),
     post("/sms/apiToken", { intent: "regenerate", keyId: String(aKey.id) }),
@@ -269,10 +286,12 @@ const NOT_IDS = new Set([
 
 /** Query parameters that name an owned thing, per route; each is in the route's case above. */
 const QUERY_IDS: Record<string, string[]> = {
-  "routes/sms/account-contacts.tsx": ["id", "group", "send"],
-  "routes/sms/account-groups.tsx": ["id", "group", "send"],
+  "routes/sms/account-contacts.tsx": ["id", "group", "send", "template"],
+  "routes/sms/account-groups.tsx": ["id", "group", "send", "template"],
+  "routes/sms/templates.tsx": ["edit", "delete"],
+  "routes/sms/send-sms.tsx": ["template"],
   "routes/sms/scheduled.tsx": ["cancel"],
-  "routes/sms/schedule-sms.tsx": ["groupId"],
+  "routes/sms/schedule-sms.tsx": ["groupId", "template"],
   "routes/sms/api-token.tsx": ["show"],
   "routes/sms/import-contacts.tsx": ["file", "report"],
   "routes/shop/failed.tsx": ["orderId"],
@@ -287,6 +306,7 @@ const QUERY_IDS: Record<string, string[]> = {
 // Shared query readers: the parameters each one reads.
 const QUERY_READERS: Record<string, string[]> = {
   readListQuery: ["page", "panel", "id", "group", "send"],
+  templateStart: ["template"],
   readQuery: ["filter", "page", "id"],
   parseAdminOrderQuery: ["q", "status", "page", "size"],
   parseHomeFilters: ["q", "sort", "category"],

@@ -10,6 +10,9 @@ import { useHydrated } from "#app/components/use-hydrated.ts";
 import { FromField, type SenderChoice } from "#app/components/sms/from-field.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { FormErrors, TextareaField } from "#app/components/ui/field.tsx";
+import { TemplateConfirm } from "#app/components/templates/template-confirm.tsx";
+import type { TemplateSendQuote } from "#app/modules/templates/quote.ts";
+import { hasMergeFields } from "#app/modules/templates/merge-fields.ts";
 
 /**
  * The send panel of a contact or a group: the message with the live counter (a "Check cost" post
@@ -24,8 +27,14 @@ export function MessagePanel({
   cancelHref,
   lastResult,
   senders = [],
+  defaultMessage,
+  templateQuote = null,
 }: {
   id: number;
+  /** The message to start from (a template's body, `?template=ID`). */
+  defaultMessage?: string | null;
+  /** A templated group send's total, shown for confirmation before it starts. */
+  templateQuote?: TemplateSendQuote | null;
   /** The account's senders: a From choice when there is more than one. */
   senders?: SenderChoice[];
   recipient: ReactNode;
@@ -42,6 +51,7 @@ export function MessagePanel({
   const [form, fields] = useForm({
     id: `send-${id}`,
     lastResult,
+    defaultValue: defaultMessage ? { message: defaultMessage } : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -66,7 +76,11 @@ export function MessagePanel({
         help={
           <>
             <SegmentCounter body={body} />
-            {recipients !== undefined ? (
+            {recipients !== undefined && hasMergeFields(body) ? (
+              <span className="mt-1 block font-medium text-slate-700" data-testid="group-cost">
+                Each member's own text is counted: Send SMS shows the total for you to confirm first.
+              </span>
+            ) : recipients !== undefined ? (
               <span className="mt-1 block font-medium text-slate-700" data-testid="group-cost">
                 {pluralize(recipients, "active contact")} × {pluralize(perMessage, "credit")} ={" "}
                 {pluralize(recipients * perMessage, "credit")}
@@ -75,6 +89,9 @@ export function MessagePanel({
           </>
         }
       />
+      {templateQuote && templateQuote.body === body.replace(/\r\n?/g, "\n") ? (
+        <TemplateConfirm quote={templateQuote} />
+      ) : null}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" name="intent" value={SEND_PANEL_INTENT.send} disabled={navigation.state === "submitting"}>
           Send SMS

@@ -17,6 +17,8 @@ import { Card, Spinner } from "#app/components/ui/page.tsx";
 import { MessageField, PhoneNumberField } from "#app/components/sms/send-sms-form.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
 import { FromField, type SenderChoice } from "#app/components/sms/from-field.tsx";
+import { TemplateConfirm } from "#app/components/templates/template-confirm.tsx";
+import type { TemplateSendQuote } from "#app/modules/templates/quote.ts";
 
 /** A schedule panel's fixed recipient: the row's contact or group. */
 export type FixedRecipient = { id: number; label: ReactNode; cancelHref: string };
@@ -34,7 +36,13 @@ export function ScheduleSmsForm({
   recipient,
   phoneNumber,
   senders = [],
+  message,
+  templateQuote = null,
 }: {
+  /** The message to start from (a template's body, `?template=ID`). */
+  message?: string | null;
+  /** A templated group schedule's total for today's members, shown for confirmation first. */
+  templateQuote?: TemplateSendQuote | null;
   config: SmsFormConfig;
   /** The account's senders: a From choice when there is more than one. */
   senders?: SenderChoice[];
@@ -52,7 +60,7 @@ export function ScheduleSmsForm({
   const [form, fields] = useForm({
     id: recipient ? `schedule-panel-${recipient.id}` : "schedule-sms",
     lastResult,
-    defaultValue: { repeat: "none", timeZone, phoneNumber },
+    defaultValue: { repeat: "none", timeZone, phoneNumber, message: message ?? undefined },
     // "Now" is read at each validation, so a form left open does not accept a time that has passed.
     onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor({ ...config, now: Date.now() }) }),
     shouldValidate: "onBlur",
@@ -126,6 +134,14 @@ export function ScheduleSmsForm({
       </div>
       {recipient ? null : <PhoneNumberField meta={fields.phoneNumber} />}
       <MessageField meta={fields.message} rows={recipient ? 4 : 10} />
+      {templateQuote && templateQuote.body === String(fields.message.value ?? "").replace(/\r\n?/g, "\n") ? (
+        <TemplateConfirm
+          quote={templateQuote}
+          intent={SCHEDULE_INTENT.schedule}
+          label="Add SMS"
+          note="Counted for the group's members today; each time it goes, every member's text is rendered and counted again."
+        />
+      ) : null}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" name="intent" value={SCHEDULE_INTENT.schedule} disabled={busy}>
           {busy ? <Spinner className="h-4 w-4" /> : null}

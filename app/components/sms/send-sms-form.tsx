@@ -68,10 +68,13 @@ export function SendSmsForm({
   config,
   senders,
   lastResult,
+  message,
 }: {
   config: SmsFormConfig;
   senders: SenderChoice[];
   lastResult: SubmissionResult<string[]> | null | undefined;
+  /** The message to start from (a template's body). */
+  message?: string | null;
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -79,6 +82,7 @@ export function SendSmsForm({
   const [form, fields] = useForm({
     id: "send-sms",
     lastResult,
+    defaultValue: message ? { message } : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",

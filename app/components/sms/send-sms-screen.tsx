@@ -10,6 +10,7 @@ const EMAIL_UNVERIFIED_NOTICE =
   "Please verify your e-mail address before sending SMS: open the link we e-mailed you when you registered.";
 import { SendSmsForm, SendSmsHowTo } from "#app/components/sms/send-sms-form.tsx";
 import type { SenderChoice } from "#app/components/sms/from-field.tsx";
+import { TemplatePicker, type TemplateStart } from "#app/components/templates/template-picker.tsx";
 
 /** The spec's "Send SMS / Documentation" screen: documentation link, the form, the how-to list. */
 export function SendSmsScreen({
@@ -18,8 +19,11 @@ export function SendSmsScreen({
   senders,
   lastResult,
   mustVerifyEmail = false,
+  template = null,
   children,
 }: {
+  /** "Start from a template": the account's templates and the one chosen (`?template=ID`). */
+  template?: TemplateStart | null;
   title: string;
   config: SmsFormConfig;
   senders: SenderChoice[];
@@ -49,7 +53,18 @@ export function SendSmsScreen({
         </Notice>
       ) : null}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <SendSmsForm key={location.key} config={config} senders={senders} lastResult={lastResult} />
+        <div className="space-y-4">
+          {template ? (
+            <TemplatePicker formId="send-sms" templates={template.templates} selected={template.templateId} />
+          ) : null}
+          <SendSmsForm
+            key={location.key}
+            config={config}
+            senders={senders}
+            lastResult={lastResult}
+            message={template?.templateBody}
+          />
+        </div>
         <SendSmsHowTo config={config} />
       </div>
       {children}

@@ -11,14 +11,15 @@ import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
-import { normalizePhone } from "#app/modules/sms/phone.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
 import { type NewMessage, queueMessages } from "#app/modules/sms/send.server.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
-import { isOptedOut } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { assertOwnSender } from "#app/modules/senders/senders.server.ts";
-import { type GroupSendReport, type GroupSendSkip, SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
+import { type GroupSendReport, type GroupSendSkip } from "#app/modules/contacts/group-send.ts";
+import { type Member, memberBatch, recipientOf } from "#app/modules/contacts/group-recipient.server.ts";
+import { hasMergeFields, messageForMember } from "#app/modules/templates/merge-fields.ts";
+import { quoteTemplatedGroupSend } from "#app/modules/templates/group-quote.server.ts";
 import { assertGroupSendable, type GroupRecipients, groupRecipients } from "#app/modules/contacts/groups.server.ts";
 
 /** Members per transaction: short write locks, one addBulk each. */
@@ -124,7 +125,9 @@ export async function startGroupSend(
   const { credits } = checkedSegments(body);
   assertOwnSender(userId, key.from);
   const started = openSend(userId, groupId, body, key, (tx, group) => {
-    assertGroupSendable(tx, userId, group, credits);
+    // A templated body costs what each member's own text costs, counted as the fan-out will.
+    const needed = hasMergeFields(body) ? quoteTemplatedGroupSend(userId, groupId, body, key.from).credits : undefined;
+    assertGroupSendable(tx, userId, group, credits, needed);
     return {};
   });
   if (started.fresh) await enqueueAfterCommit(`group send ${started.id}`, () => enqueueFanOut(started.id));
@@ -158,14 +161,6 @@ export function recordFailedGroupSend(
 }
 
 type SendRow = typeof groupSends.$inferSelect;
-type Member = { id: number; name: string; phone: string; status: number };
-
-const memberBatch = statement<[number, number, number, number], Member>(
-  `select c.id, c.name, c.phone, c.status from contact_group_members m
-   join contacts c on c.id = m.contact_id
-   where m.group_id = ? and c.user_id = ? and m.contact_id > ?
-   order by m.contact_id limit ?`,
-);
 const insertSkip = statement(
   "insert into group_send_skips (group_send_id, contact_id, name, phone, reason) values (?, ?, ?, ?, ?) on conflict do nothing",
 );
@@ -227,21 +222,28 @@ export async function runGroupSend(
     let stopReason: string | null = row.groupId === null ? "Stopped early: the group was deleted." : null;
     const source = row.scheduleId === null ? "group" : "schedule";
     const from = row.fromAddress ?? undefined;
+    const templated = hasMergeFields(row.body);
+    const maxSegments = getEnv().SMS_MAX_SEGMENTS;
     while (row.groupId !== null && !stopReason) {
       const members = memberBatch().all(row.groupId, row.userId, cursor, GROUP_SEND_BATCH);
       if (members.length === 0) break;
       const messages: NewMessage[] = [];
       const skips: { member: Member; reason: string }[] = [];
       for (const member of members) {
-        if (!member.status) {
-          skips.push({ member, reason: SKIP_REASONS.optedOut });
-          continue;
-        }
-        const phone = normalizePhone(member.phone, getEnv().DEFAULT_COUNTRY);
-        if (!phone.ok) skips.push({ member, reason: SKIP_REASONS.invalid });
-        else if (isOptedOut(row.userId, phone.e164, row.fromAddress))
-          skips.push({ member, reason: SKIP_REASONS.optOutList });
-        else messages.push({ to: phone.e164, body: row.body, source, from, groupSendId, contactId: member.id });
+        const recipient = recipientOf(row.userId, row.fromAddress, member);
+        // A body with merge fields is rendered (and priced, by queueMessages) for each member.
+        const text = "skip" in recipient || !templated ? null : messageForMember(row.body, member, maxSegments);
+        if ("skip" in recipient) skips.push({ member, reason: recipient.skip });
+        else if (text && "skip" in text) skips.push({ member, reason: text.skip });
+        else
+          messages.push({
+            to: recipient.to,
+            body: text?.text ?? row.body,
+            source,
+            from,
+            groupSendId,
+            contactId: member.id,
+          });
       }
       if (skips.length > 0) recordSkips(groupSendId, skips);
       if (messages.length > 0) {

@@ -178,10 +178,17 @@ export function groupRecipients(tx: Tx, userId: number, groupId: number): GroupR
  * InsufficientCreditsError (needed, balance). Kept apart from groupRecipients because a repeated
  * group send is answered between the two, unchecked.
  */
-export function assertGroupSendable(tx: Tx, userId: number, recipients: GroupRecipients, perMessage: number): void {
+export function assertGroupSendable(
+  tx: Tx,
+  userId: number,
+  recipients: GroupRecipients,
+  perMessage: number,
+  // The whole cost when members' messages differ (a templated body), else active members x perMessage.
+  needed = recipients.active * perMessage,
+): void {
   if (recipients.total === 0) throw new EmptyGroupError();
   if (recipients.active === 0) throw new InactiveContactError(recipients.total);
-  assertBalance(userId, recipients.active * perMessage, tx);
+  assertBalance(userId, needed, tx);
 }
 
 const latestGroup = statement<[number], { id: number | null }>(

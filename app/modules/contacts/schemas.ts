@@ -86,6 +86,8 @@ export function createPanelSendSchema(maxSegments: number) {
     message: messageBodyField(maxSegments),
     from: fromField,
     requestKey: z.string().max(64).optional(),
+    // A templated group send's confirmed total (the confirm step's key).
+    quoted: z.string().max(200).optional(),
   });
 }
 

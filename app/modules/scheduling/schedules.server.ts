@@ -17,6 +17,8 @@ import { assertBalance } from "#app/modules/credits/ledger.server.ts";
 import { assertQuota } from "#app/modules/quotas/quotas.server.ts";
 import { isE164 } from "#app/modules/sms/phone.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
+import { quoteTemplatedGroupSend } from "#app/modules/templates/group-quote.server.ts";
+import { hasMergeFields } from "#app/modules/templates/merge-fields.ts";
 import { cancelledValues, disarmSchedules } from "#app/modules/scheduling/cancel.server.ts";
 import { armSchedule } from "#app/modules/scheduling/job-schedulers.server.ts";
 import {
@@ -184,7 +186,11 @@ export async function createSchedule(
     let groupName: string | null = null;
     if (target.kind === "group") {
       const group = groupRecipients(tx, userId, target.groupId);
-      assertGroupSendable(tx, userId, group, perMessage);
+      // A templated body: what the members' own texts cost at this moment.
+      const needed = hasMergeFields(input.body)
+        ? quoteTemplatedGroupSend(userId, target.groupId, input.body, input.from).credits
+        : undefined;
+      assertGroupSendable(tx, userId, group, perMessage, needed);
       groupName = group.name;
     } else {
       assertBalance(userId, perMessage, tx);

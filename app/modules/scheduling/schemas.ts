@@ -95,7 +95,18 @@ export function createScheduleSmsSchema(config: TimingConfig) {
 /** The schedule panel of the contacts or groups list: the recipient is the row's contact or group (`id`). */
 export function createSchedulePanelSchema(config: TimingConfig) {
   return z
-    .object({ ...scheduleFields(config), id: z.coerce.number().int().positive() })
+    .object({
+      ...scheduleFields(config),
+      id: z.coerce.number().int().positive(),
+      // A templated group schedule's confirmed total (the confirm step's key).
+      quoted: z.string().max(200).optional(),
+    })
     .superRefine((value, ctx) => checkTiming(value, ctx, config.now), TIMING_CHECK_WHEN)
-    .transform((value) => ({ ...timingOf(value), id: value.id, message: value.message, from: value.from }));
+    .transform((value) => ({
+      ...timingOf(value),
+      id: value.id,
+      message: value.message,
+      from: value.from,
+      quoted: value.quoted,
+    }));
 }

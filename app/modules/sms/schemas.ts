@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { type CountryCode, phoneField } from "#app/modules/sms/phone.ts";
 import { countSegments, SEGMENT_LIMITS } from "#app/modules/sms/segments.ts";
+import { unknownMergeFieldsError } from "#app/modules/templates/merge-fields.ts";
 
 /** Browsers post textarea line breaks as CRLF but count them as LF: store what was counted. */
 function normalizeBody(body: string): string {
@@ -23,6 +24,8 @@ export function messageBodyField(maxSegments: number) {
           message: `Message is too long: ${segments ?? `more than ${maxSegments}`} segments, the maximum is ${maxSegments}`,
         });
       }
+      const unknownFields = unknownMergeFieldsError(body);
+      if (unknownFields) ctx.addIssue({ code: "custom", message: unknownFields });
     });
 }
 

@@ -27,6 +27,8 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
 import { notFound } from "#app/utils/responses.server.ts";
 import { logUnexpected } from "#app/utils/unexpected-failure.server.ts";
+import { templateStart } from "#app/routes/sms/forms/templates.server.ts";
+import { TemplatePicker } from "#app/components/templates/template-picker.tsx";
 import type { Route } from "./+types/account-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Contacts | SMS Gateway" }];
@@ -63,6 +65,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     groups: panel?.kind === "edit" ? listGroupChoices(user.id) : [],
     schedule: panel?.kind === "schedule" ? scheduleFormLoaderData(user) : null,
     senders: panel?.kind === "send" ? sendingSenders(user.id) : [],
+    template: panel?.kind === "send" || panel?.kind === "schedule" ? templateStart(request, user.id) : null,
     defaultCountry: getEnv().DEFAULT_COUNTRY,
     maxSegments: getEnv().SMS_MAX_SEGMENTS,
   };
@@ -82,7 +85,7 @@ function ContactPanel({
   loaderData: LoaderData;
   actionData: Route.ComponentProps["actionData"];
 }) {
-  const { panel, query, groups, schedule, senders, defaultCountry, maxSegments } = loaderData;
+  const { panel, query, groups, schedule, senders, defaultCountry, maxSegments, template } = loaderData;
   if (!panel) return null;
   const { contact } = panel;
   const closeHref = listHref(CONTACTS_PATH, { page: query.page, group: query.group });
@@ -103,7 +106,17 @@ function ContactPanel({
     case "send":
       return (
         <PanelRow colSpan={COLUMNS} title={`Send SMS to ${contact.name}`}>
+          {template ? (
+            <TemplatePicker
+              formId={`send-${contact.id}`}
+              templates={template.templates}
+              selected={template.templateId}
+              keep={{ page: query.page, group: query.group, panel: "send", id: contact.id }}
+            />
+          ) : null}
           <MessagePanel
+            key={template?.templateId ?? "none"}
+            defaultMessage={template?.templateBody}
             id={contact.id}
             recipient={who}
             senders={senders}
@@ -116,7 +129,17 @@ function ContactPanel({
     case "schedule":
       return schedule ? (
         <PanelRow colSpan={COLUMNS} title={`Schedule SMS to ${contact.name}`}>
+          {template ? (
+            <TemplatePicker
+              formId={`schedule-${contact.id}`}
+              templates={template.templates}
+              selected={template.templateId}
+              keep={{ page: query.page, group: query.group, panel: "schedule", id: contact.id }}
+            />
+          ) : null}
           <ScheduleSmsForm
+            key={template?.templateId ?? "none"}
+            message={template?.templateBody}
             {...schedule}
             recipient={{ id: contact.id, label: who, cancelHref: closeHref }}
             lastResult={actionData}

@@ -22,6 +22,9 @@ import {
   TEXT,
 } from "#app/modules/contacts/schemas.ts";
 import { scheduleFormLoaderData } from "#app/routes/sms/forms/schedule-sms.server.ts";
+import { templateStart } from "#app/routes/sms/forms/templates.server.ts";
+import { TemplatePicker } from "#app/components/templates/template-picker.tsx";
+import { templateQuoteOf } from "#app/modules/templates/quote.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { countActiveGroupSchedules } from "#app/modules/scheduling/schedules.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -64,6 +67,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       senders: query.panel === "send" ? sendingSenders(user.id) : [],
       // Deleting the group cancels these.
       activeSchedules: query.panel === "delete" ? countActiveGroupSchedules(user.id, group.id) : 0,
+      template: query.panel === "send" || query.panel === "schedule" ? templateStart(request, user.id) : null,
     };
   }
   return { list, query: { ...query, page: list.page }, panel, maxSegments: getEnv().SMS_MAX_SEGMENTS };
@@ -102,8 +106,19 @@ function GroupPanel({
               This group has no contacts yet: add contacts to it (Create New Contact, or Edit Contact) before sending.
             </Notice>
           ) : null}
+          {panel.template ? (
+            <TemplatePicker
+              formId={`send-${group.id}`}
+              templates={panel.template.templates}
+              selected={panel.template.templateId}
+              keep={{ page: query.page, panel: "send", id: group.id }}
+            />
+          ) : null}
           <MessagePanel
+            key={panel.template?.templateId ?? "none"}
             id={group.id}
+            defaultMessage={panel.template?.templateBody}
+            templateQuote={templateQuoteOf(actionData)}
             recipient={`every active contact of ${group.name} (${pluralize(group.members, "contact")})`}
             recipients={panel.activeMembers}
             maxSegments={maxSegments}
@@ -132,8 +147,19 @@ function GroupPanel({
     case "schedule":
       return panel.schedule ? (
         <PanelRow colSpan={COLUMNS} title={`Schedule SMS to the group ${group.name}`}>
+          {panel.template ? (
+            <TemplatePicker
+              formId={`schedule-${group.id}`}
+              templates={panel.template.templates}
+              selected={panel.template.templateId}
+              keep={{ page: query.page, panel: "schedule", id: group.id }}
+            />
+          ) : null}
           <ScheduleSmsForm
+            key={panel.template?.templateId ?? "none"}
             {...panel.schedule}
+            message={panel.template?.templateBody}
+            templateQuote={templateQuoteOf(actionData)}
             recipient={{
               id: group.id,
               label: `every active contact of ${group.name} at each send (${pluralize(group.members, "contact")} now)`,

@@ -8,6 +8,8 @@ import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { getGroup } from "#app/modules/contacts/groups.server.ts";
 import { GROUPS_PATH, listHref } from "#app/modules/contacts/schemas.ts";
 import { scheduleFormLoaderData, scheduleSmsFormAction } from "#app/routes/sms/forms/schedule-sms.server.ts";
+import { templateStart } from "#app/routes/sms/forms/templates.server.ts";
+import { TemplatePicker } from "#app/components/templates/template-picker.tsx";
 import type { Route } from "./+types/schedule-sms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Schedule SMS | SMS Gateway" }];
@@ -23,7 +25,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     return redirect(listHref(GROUPS_PATH, { panel: "schedule", id: group.id }));
   }
   // ?phoneNumber= fills in the phone field (validated like typed input when the form is posted).
-  return { ...scheduleFormLoaderData(user), phoneNumber: params.get("phoneNumber")?.slice(0, 40) ?? undefined };
+  return {
+    ...scheduleFormLoaderData(user),
+    phoneNumber: params.get("phoneNumber")?.slice(0, 40) ?? undefined,
+    template: templateStart(request, user.id),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -46,15 +52,24 @@ export default function ScheduleSms({ loaderData, actionData }: Route.ComponentP
         }
       />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <ScheduleSmsForm
-          key={location.key}
-          config={loaderData.config}
-          timeZone={loaderData.timeZone}
-          timeZones={loaderData.timeZones}
-          phoneNumber={loaderData.phoneNumber}
-          senders={loaderData.senders}
-          lastResult={actionData}
-        />
+        <div className="space-y-4">
+          <TemplatePicker
+            formId="schedule-sms"
+            templates={loaderData.template.templates}
+            selected={loaderData.template.templateId}
+            keep={{ phoneNumber: loaderData.phoneNumber }}
+          />
+          <ScheduleSmsForm
+            key={location.key}
+            message={loaderData.template.templateBody}
+            config={loaderData.config}
+            timeZone={loaderData.timeZone}
+            timeZones={loaderData.timeZones}
+            phoneNumber={loaderData.phoneNumber}
+            senders={loaderData.senders}
+            lastResult={actionData}
+          />
+        </div>
         <SendSmsHowTo
           config={loaderData.config}
           title="How to schedule an SMS"

@@ -5,13 +5,19 @@ import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
+import { templateStart } from "#app/routes/sms/forms/templates.server.ts";
 import type { Route } from "./+types/send-sms";
 
 export const meta: Route.MetaFunction = () => [{ title: "Send SMS | SMS Gateway" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { config: smsFormConfig(), senders: sendingSenders(user.id), mustVerifyEmail: mustVerifyEmail(user.id) };
+  return {
+    config: smsFormConfig(),
+    senders: sendingSenders(user.id),
+    mustVerifyEmail: mustVerifyEmail(user.id),
+    template: templateStart(request, user.id),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -27,6 +33,7 @@ export default function SendSms({ loaderData, actionData }: Route.ComponentProps
       senders={loaderData.senders}
       lastResult={actionData}
       mustVerifyEmail={loaderData.mustVerifyEmail}
+      template={loaderData.template}
     />
   );
 }

@@ -34,6 +34,8 @@ import {
   NotFoundError,
 } from "#app/modules/contacts/errors.ts";
 import { startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { templatedGroupSendCheck } from "#app/routes/sms/forms/templates.server.ts";
+import { renderForPhone } from "#app/modules/templates/templates.server.ts";
 import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { createGroup, updateGroup } from "#app/modules/contacts/groups.server.ts";
 import {
@@ -190,7 +192,7 @@ export async function contactsListAction(request: Request, user: SessionUser) {
     try {
       await queueMessage(userId, {
         to: contact.phone,
-        body: submission.value.message,
+        body: renderForPhone(userId, contact.phone, submission.value.message),
         from: submission.value.from,
         source: "web",
         contactId: contact.id,
@@ -240,6 +242,7 @@ export async function groupsListAction(request: Request, user: SessionUser) {
       user,
       (id) => ({ kind: "group", groupId: id }),
       backToList(request, GROUPS_PATH),
+      (value) => templatedGroupSendCheck(userId, value.id, value.message, value.from, value.quoted),
     );
   }
   if (intent === SEND_PANEL_INTENT.send) {
@@ -248,6 +251,9 @@ export async function groupsListAction(request: Request, user: SessionUser) {
     const { id, message, requestKey } = submission.value;
     if (mustVerifyEmail(userId))
       return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
+    // A message with merge fields: the total first, sent once confirmed unchanged.
+    const templateQuote = templatedGroupSendCheck(userId, id, message, submission.value.from, submission.value.quoted);
+    if (templateQuote) return data({ ...submission.reply(), templateQuote });
     try {
       const report = await startGroupSend(userId, id, message, { requestKey, from: submission.value.from });
       // The result panel follows the fan-out and reports what it did.

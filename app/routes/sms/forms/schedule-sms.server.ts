@@ -19,6 +19,7 @@ import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { checkCost } from "#app/routes/sms/forms/send-sms.server.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
+import { renderForPhone, UnrenderableMessageError } from "#app/modules/templates/templates.server.ts";
 import {
   cancelSchedule,
   createSchedule,
@@ -101,7 +102,8 @@ async function createFromForm<V extends FormValue>(
     target = targetOf(value);
     await createSchedule(user.id, {
       target,
-      body: message,
+      // To one number: rendered now, from the contact with that number (a group renders at each send).
+      body: target.kind === "phone" ? renderForPhone(user.id, target.to, message) : message,
       firstSendAt: timing.firstSendAt,
       timeZone: timing.timeZone,
       repeat: timing.repeat,
@@ -110,6 +112,8 @@ async function createFromForm<V extends FormValue>(
     });
   } catch (error) {
     if (error instanceof NotFoundError) throw notFound();
+    if (error instanceof UnrenderableMessageError)
+      return data(reply({ fieldErrors: { message: [error.message] } }), { status: 400 });
     if (error instanceof InsufficientCreditsError && target) {
       return data(reply({ formErrors: [SCHEDULE_FAILED, creditsDetail(error, target, message)] }), { status: 400 });
     }
@@ -165,11 +169,15 @@ export async function schedulePanelAction(
   user: SessionUser,
   targetOf: (id: number) => ScheduleTarget,
   successPath: string,
+  // A total to confirm first (a templated group schedule), or null to go ahead.
+  confirmFirst?: (value: { id: number; message: string; from?: string; quoted?: string }) => unknown,
 ) {
   const submission = parseWithZod(formData, {
     schema: createSchedulePanelSchema({ ...smsFormConfig(), now: clock.now() }),
   });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const templateQuote = confirmFirst?.(submission.value);
+  if (templateQuote) return data({ ...submission.reply(), templateQuote });
   return createFromForm(
     submission.value,
     (o) => submission.reply(o),

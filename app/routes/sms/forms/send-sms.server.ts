@@ -15,6 +15,7 @@ import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
+import { renderForPhone, UnrenderableMessageError } from "#app/modules/templates/templates.server.ts";
 import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 
 export const SMS_SENT = "SMS sent successfully!";
@@ -28,9 +29,10 @@ export function checkCost(formData: FormData, config: SmsFormConfig) {
   return data(submission.reply(), { status: submission.status === "success" ? 200 : 400 });
 }
 
-/** A refused send's message beside the field it is about: the number opted out, or an unknown sender. */
+/** A refused send's message beside the field it is about: the number opted out, an unknown sender, a merge field without a value. */
 export function sendFieldError(error: unknown, phoneField = "phoneNumber"): Record<string, string[]> | null {
   if (error instanceof OptedOutError) return { [phoneField]: [optedOutMessage(error.phones[0])] };
+  if (error instanceof UnrenderableMessageError) return { message: [error.message] };
   if (error instanceof UnknownSenderError) return { from: [error.message] };
   return null;
 }
@@ -52,7 +54,8 @@ export async function sendSmsFormAction(request: Request, userId: number, succes
     return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
   try {
     const { phoneNumber, message, from } = submission.value;
-    await queueMessage(userId, { to: phoneNumber, body: message, from, source: "web" });
+    const body = renderForPhone(userId, phoneNumber, message);
+    await queueMessage(userId, { to: phoneNumber, body, from, source: "web" });
   } catch (error) {
     const fieldError = sendFieldError(error);
     if (fieldError) return data(submission.reply({ fieldErrors: fieldError }), { status: 400 });

@@ -1,0 +1,49 @@
+// What a templated group send will do, counted before it starts: the confirm step shows it and the
+// start checks the balance against it. Counted member by member exactly as the fan-out sends.
+import { getEnv } from "#app/utils/env.server.ts";
+import { memberBatch, recipientOf } from "#app/modules/contacts/group-recipient.server.ts";
+import { messageForMember } from "#app/modules/templates/merge-fields.ts";
+
+const QUOTE_BATCH = 5_000;
+/** Members' rendered texts shown as examples on the confirm step. */
+export const QUOTE_EXAMPLES = 3;
+
+export type GroupSendQuote = {
+  messages: number;
+  credits: number;
+  skipped: number;
+  /** Skip reason -> members, in order of first appearance. */
+  skipReasons: Record<string, number>;
+  /** The first members' own texts. */
+  examples: { name: string; text: string }[];
+};
+
+/** The quote of sending `body` to the user's group `groupId` now (the caller has checked the group is theirs). */
+export function quoteTemplatedGroupSend(
+  userId: number,
+  groupId: number,
+  body: string,
+  from?: string | null,
+): GroupSendQuote {
+  const quote: GroupSendQuote = { messages: 0, credits: 0, skipped: 0, skipReasons: {}, examples: [] };
+  const maxSegments = getEnv().SMS_MAX_SEGMENTS;
+  let cursor = 0;
+  for (;;) {
+    const members = memberBatch().all(groupId, userId, cursor, QUOTE_BATCH);
+    if (members.length === 0) break;
+    for (const member of members) {
+      const recipient = recipientOf(userId, from ?? null, member);
+      const message = "skip" in recipient ? recipient : messageForMember(body, member, maxSegments);
+      if ("skip" in message) {
+        quote.skipped += 1;
+        quote.skipReasons[message.skip] = (quote.skipReasons[message.skip] ?? 0) + 1;
+      } else {
+        quote.messages += 1;
+        quote.credits += message.credits;
+        if (quote.examples.length < QUOTE_EXAMPLES) quote.examples.push({ name: member.name, text: message.text });
+      }
+    }
+    cursor = members[members.length - 1].id;
+  }
+  return quote;
+}

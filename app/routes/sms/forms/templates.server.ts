@@ -1,0 +1,95 @@
+// The Templates screen's forms (save, preview without JavaScript, delete) and the send forms' start
+// from a template (?template=ID).
+import { createHash } from "node:crypto";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, href } from "react-router";
+import { getEnv } from "#app/utils/env.server.ts";
+import { notFound } from "#app/utils/responses.server.ts";
+import { redirectWithToast } from "#app/utils/toast.server.ts";
+import {
+  createTemplateSchema,
+  DeleteTemplateSchema,
+  TEMPLATE_INTENT,
+  templateParam,
+} from "#app/modules/templates/schemas.ts";
+import { getGroup } from "#app/modules/contacts/groups.server.ts";
+import { type GroupSendQuote, quoteTemplatedGroupSend } from "#app/modules/templates/group-quote.server.ts";
+import { hasMergeFields } from "#app/modules/templates/merge-fields.ts";
+import { describeQuote, type TemplateSendQuote } from "#app/modules/templates/quote.ts";
+import {
+  createTemplate,
+  deleteTemplate,
+  DuplicateTemplateNameError,
+  getTemplate,
+  listTemplates,
+  updateTemplate,
+} from "#app/modules/templates/templates.server.ts";
+
+/**
+ * What a send form needs to start from a template: the choices, and the body of `?template=ID`
+ * (someone else's id, or a deleted one, is a 404).
+ */
+export function templateStart(request: Request, userId: number) {
+  const templates = listTemplates(userId).map((t) => ({ id: t.id, name: t.name }));
+  const id = templateParam(request.url);
+  if (id === null) return { templates, templateId: null, templateBody: null };
+  const template = getTemplate(userId, id);
+  if (!template) throw notFound();
+  return { templates, templateId: template.id, templateBody: template.body };
+}
+
+export async function templatesAction(request: Request, userId: number) {
+  const formData = await request.formData();
+  const path = href("/sms/templates");
+  if (formData.get("intent") === TEMPLATE_INTENT.delete) {
+    const submission = parseWithZod(formData, { schema: DeleteTemplateSchema });
+    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+    if (!deleteTemplate(userId, submission.value.id)) throw notFound();
+    return redirectWithToast(path, { description: "Template deleted." });
+  }
+  const submission = parseWithZod(formData, { schema: createTemplateSchema(getEnv().SMS_MAX_SEGMENTS) });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { id, name, body, intent } = submission.value;
+  // Editing someone else's template is a 404 even when only previewing it.
+  if (id !== undefined && !getTemplate(userId, id)) throw notFound();
+  // Without JavaScript "Preview" posts the form: the page renders the preview of what was typed.
+  if (intent === TEMPLATE_INTENT.preview) return data(submission.reply(), { status: 200 });
+  try {
+    if (id === undefined) createTemplate(userId, { name, body });
+    else if (!updateTemplate(userId, id, { name, body })) throw notFound();
+  } catch (error) {
+    if (error instanceof DuplicateTemplateNameError)
+      return data(submission.reply({ fieldErrors: { name: [error.message] } }), { status: 400 });
+    throw error;
+  }
+  return redirectWithToast(path, { description: id === undefined ? "Template created." : "Template saved." });
+}
+
+function quoteKey(quote: GroupSendQuote, body: string, from: string | undefined): string {
+  const digest = createHash("sha256")
+    .update(`${from ?? ""}\n${body}`)
+    .digest("hex")
+    .slice(0, 16);
+  return `${quote.messages}.${quote.credits}.${quote.skipped}.${digest}`;
+}
+
+/**
+ * The confirm step of a group send or group schedule whose message has merge fields: null when
+ * there is nothing to confirm (no merge fields) or the posted `quoted` key confirms exactly this
+ * total and text; otherwise the total to show (another user's group: 404).
+ */
+export function templatedGroupSendCheck(
+  userId: number,
+  groupId: number,
+  body: string,
+  from: string | undefined,
+  quoted: string | undefined,
+): TemplateSendQuote | null {
+  if (!hasMergeFields(body)) return null;
+  if (!getGroup(userId, groupId)) throw notFound();
+  const quote = quoteTemplatedGroupSend(userId, groupId, body, from);
+  const key = quoteKey(quote, body, from);
+  if (quoted === key) return null;
+  const changed = quoted ? "The total changed since you checked it: " : "";
+  return { body, key, messages: quote.messages, description: changed + describeQuote(quote), examples: quote.examples };
+}
