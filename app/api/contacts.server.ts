@@ -39,7 +39,8 @@ function page<T extends { id: number; name: string }, U>(
   };
 }
 
-function presentContact({ status, ...contact }: Contact): ApiContact {
+// The time zone is not in the API yet: it is set on the Contacts screen and by the CSV import.
+function presentContact({ status, timeZone: _timeZone, ...contact }: Contact): ApiContact {
   return { ...contact, active: status };
 }
 

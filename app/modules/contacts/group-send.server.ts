@@ -15,6 +15,7 @@ import { normalizePhone } from "#app/modules/sms/phone.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
 import { type NewMessage, queueMessages } from "#app/modules/sms/send.server.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { heldByQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { isOptedOut } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { assertOwnSender } from "#app/modules/senders/senders.server.ts";
@@ -241,7 +242,16 @@ export async function runGroupSend(
         if (!phone.ok) skips.push({ member, reason: SKIP_REASONS.invalid });
         else if (isOptedOut(row.userId, phone.e164, row.fromAddress))
           skips.push({ member, reason: SKIP_REASONS.optOutList });
-        else messages.push({ to: phone.e164, body: row.body, source, from, groupSendId, contactId: member.id });
+        else
+          messages.push({
+            to: phone.e164,
+            body: row.body,
+            source,
+            from,
+            groupSendId,
+            contactId: member.id,
+            respectQuietHours: true,
+          });
       }
       if (skips.length > 0) recordSkips(groupSendId, skips);
       if (messages.length > 0) {
@@ -292,6 +302,7 @@ function reportOf(groupSendId: number, userId?: number): GroupSendReport | null 
     skips: firstSkips().all(groupSendId, SKIPS_SHOWN),
     stopReason: row.stopReason,
     occurrenceAt: row.occurrenceAt?.getTime() ?? null,
+    deferred: heldByQuietHours(groupSendId),
   };
 }
 

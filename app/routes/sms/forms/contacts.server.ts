@@ -88,9 +88,9 @@ export async function createContactAction(
 ) {
   const submission = parseWithZod(formData, { schema: createContactSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return failed(submission, TEXT.contactCreateFailed);
-  const { name, phoneNumber: phone, email, groupIds } = submission.value;
+  const { name, phoneNumber: phone, email, timeZone, groupIds } = submission.value;
   try {
-    const contact = createContact(userId, { name, phone, email, groupIds });
+    const contact = createContact(userId, { name, phone, email, timeZone, groupIds });
     return redirectWithToast(listHref(CONTACTS_PATH, { page: listPageOf(contact.id) }), {
       description: TEXT.contactCreated,
     });
@@ -208,9 +208,9 @@ export async function contactsListAction(request: Request, user: SessionUser) {
   }
   const submission = parseWithZod(formData, { schema: createEditContactSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return failed(submission, TEXT.contactUpdateFailed);
-  const { id, name, phoneNumber: phone, email, groupIds, active } = submission.value;
+  const { id, name, phoneNumber: phone, email, timeZone, groupIds, active } = submission.value;
   try {
-    const updated = owned(() => updateContact(userId, id, { name, phone, email, groupIds, status: active }));
+    const updated = owned(() => updateContact(userId, id, { name, phone, email, timeZone, groupIds, status: active }));
     if (!updated) throw notFound();
   } catch (error) {
     if (error instanceof DuplicatePhoneError)
