@@ -12,7 +12,9 @@ import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { OUTBOX_GRACE_MS, reconcileSms } from "#app/modules/sms/reconcile.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
+import { previewImport, runImport, saveImportUpload } from "#app/modules/contacts/import.server.ts";
 import { action as sendSmsAction } from "#app/routes/sms/send-sms.tsx";
+import { action as createContactAction } from "#app/routes/sms/create-contact.tsx";
 import { action as settingsAction, loader as settingsLoader } from "#app/routes/account/settings.tsx";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
@@ -194,5 +196,44 @@ describe("the settings form", () => {
       await call(settingsLoader, makeRequest("/account/settings", { user })),
     );
     expect(saved.quietHours).toEqual({ enabled: true, startMinute: 21 * 60 + 30, endMinute: 7 * 60 + 45 });
+  });
+});
+
+describe("a contact's time zone", () => {
+  it("is set by the contact form (a wrong one is a field error) and by an optional CSV column", async () => {
+    const user = await customer();
+    const create = (timeZone: string) =>
+      call(
+        createContactAction,
+        makeRequest("/sms/createContact", {
+          user,
+          form: { name: "Zed", phoneNumber: "+12025550192", email: "zed@example.com", timeZone },
+        }),
+      );
+    const wrong = await create("Mars/Olympus");
+    expect(statusOf(wrong)).toBe(400);
+    expect(dataOf<{ error: Record<string, string[]> }>(wrong).error.timeZone?.[0]).toMatch(/Europe\/Berlin/);
+    expect(locationOf(await create("europe/berlin"))).toMatch(/^\/sms\/accountContacts/);
+
+    const csv = [
+      "Name,Phone,Email,Time Zone",
+      "Ann,+12025550193,ann@example.com,Asia/Tokyo",
+      "Ben,+12025550194,ben@example.com,",
+      "Cat,+12025550195,cat@example.com,Nowhere/Special",
+    ].join("\n");
+    const token = saveImportUpload(user.id, "zones.csv", new TextEncoder().encode(csv));
+    expect(previewImport(user.id, token)?.guess).toMatchObject({ hasHeader: true, timeZone: 3 });
+    const report = runImport(user.id, token, { hasHeader: true, name: 0, phone: 1, email: 2, timeZone: 3 });
+    expect(report).toMatchObject({ imported: 2, skipped: 1 });
+    expect(report.skippedRows[0].reason).toMatch(/time zone/);
+    const zones = Object.fromEntries(
+      getDb()
+        .select({ name: contacts.name, timeZone: contacts.timeZone })
+        .from(contacts)
+        .where(eq(contacts.userId, user.id))
+        .all()
+        .map((c) => [c.name, c.timeZone]),
+    );
+    expect(zones).toEqual({ Zed: "Europe/Berlin", Ann: "Asia/Tokyo", Ben: null });
   });
 });

@@ -20,8 +20,8 @@ import {
   NOT_ENOUGH_CREDITS,
   optedOutMessage,
   sendFieldError,
+  sentDescription,
   SMS_SEND_ERROR,
-  SMS_SENT,
 } from "#app/routes/sms/forms/send-sms.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
@@ -187,13 +187,16 @@ export async function contactsListAction(request: Request, user: SessionUser) {
       return data(submission.reply({ formErrors: [new InactiveContactError().message] }), { status: 400 });
     if (mustVerifyEmail(userId))
       return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
+    let queued;
     try {
-      await queueMessage(userId, {
+      queued = await queueMessage(userId, {
         to: contact.phone,
         body: submission.value.message,
         from: submission.value.from,
         source: "web",
         contactId: contact.id,
+        // A single send: held by quiet hours like the send form's, whose checkbox overrides them.
+        respectQuietHours: true,
       });
     } catch (error) {
       // The panel's field is the message: the refusal shows above it, naming the contact's number.
@@ -204,7 +207,9 @@ export async function contactsListAction(request: Request, user: SessionUser) {
       if (!(error instanceof InsufficientCreditsError)) return unexpectedFormFailure(submission, SMS_SEND_ERROR, error);
       return data(submission.reply({ formErrors: creditsShort(error, "This message") }), { status: 400 });
     }
-    return redirectWithToast(backToList(request, CONTACTS_PATH), { description: SMS_SENT });
+    return redirectWithToast(backToList(request, CONTACTS_PATH), {
+      description: sentDescription(queued, user.timeZone),
+    });
   }
   const submission = parseWithZod(formData, { schema: createEditContactSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return failed(submission, TEXT.contactUpdateFailed);

@@ -23,7 +23,7 @@ export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure th
 export const SMS_SEND_ERROR = "Error sending SMS";
 
 /** Sent, or held by quiet hours until a time shown in the sender's zone. */
-function sentDescription(queued: QueuedMessage, timeZone: string): string {
+export function sentDescription(queued: QueuedMessage, timeZone: string): string {
   if (queued.deferredUntil === undefined) return SMS_SENT;
   const until = `${formatDateTime(queued.deferredUntil, timeZone)} (${timeZone.replaceAll("_", " ")})`;
   return `SMS queued. Deferred until ${until}: it is quiet hours where the recipient is.`;
