@@ -3,11 +3,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
-import { contacts } from "#app/db/schema/contacts.ts";
+import { contacts, groupSends } from "#app/db/schema/contacts.ts";
 import { smsMessages, smsOutbox } from "#app/db/schema/sms.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { getGroupSendReport, runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
 import { holdForQuietHours, saveQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
+import { runOccurrence } from "#app/modules/scheduling/runner.server.ts";
+import { createSchedule } from "#app/modules/scheduling/schedules.server.ts";
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { OUTBOX_GRACE_MS, reconcileSms } from "#app/modules/sms/reconcile.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
@@ -235,5 +237,31 @@ describe("a contact's time zone", () => {
         .map((c) => [c.name, c.timeZone]),
     );
     expect(zones).toEqual({ Zed: "Europe/Berlin", Ann: "Asia/Tokyo", Ben: null });
+  });
+});
+
+describe("a group schedule's occurrence", () => {
+  it("holds the members inside the window like a group send", async () => {
+    const user = await customer();
+    saveQuietHours(user.id, NIGHT);
+    const { groupId } = seedGroup(user.id, 1, 7300); // a US number: New York
+    clockAt("2026-12-01T02:00:00Z"); // 21:00 EST
+    const schedule = await createSchedule(user.id, {
+      target: { kind: "group", groupId },
+      body: "Reminder",
+      repeat: "none",
+      firstSendAt: Date.parse("2026-12-01T03:00:00Z"), // 22:00 in New York
+      timeZone: "UTC",
+    });
+    clockAt("2026-12-01T03:00:00Z");
+    expect(await runOccurrence(schedule.id, schedule.firstSendAt)).toBe("queued");
+    const send = getDb().select().from(groupSends).where(eq(groupSends.scheduleId, schedule.id)).get()!;
+    await runGroupSend(send.id);
+    const [message] = messagesOfGroupSend(send.id);
+    expect([message.source, message.status, message.deferredUntil?.getTime()]).toEqual([
+      "schedule",
+      "queued",
+      Date.parse("2026-12-01T13:00:00Z"),
+    ]);
   });
 });
