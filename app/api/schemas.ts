@@ -65,7 +65,7 @@ export function createRequestSchemas(config: SmsFormConfig) {
       }),
     ignoreQuietHours: z.boolean().optional().meta({
       description:
-        "true: send now even inside your quiet hours (Settings). Left out or false: a message that would reach the recipient inside them waits until they end, in the recipient's local time.",
+        "true: send now even inside your quiet hours (Settings). Left out or false: a message that would reach the recipient inside them is queued (and charged) now and sent when they end, in the recipient's local time. Not used with sendAt, which goes at the time given.",
     }),
   });
   const CreateContactRequest = z.strictObject({
