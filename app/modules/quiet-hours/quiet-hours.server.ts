@@ -27,10 +27,11 @@ export function saveQuietHours(userId: number, setting: QuietHoursSetting): void
     .run();
 }
 
-const activeWindow = statement<[number], QuietWindow & { accountZone: string }>(
-  `select q.start_minute as startMinute, q.end_minute as endMinute, u.time_zone as accountZone
-   from quiet_hours q join users u on u.id = q.user_id where q.user_id = ? and q.enabled = 1`,
+// Its own rowid look-up, no join: this is all an account without quiet hours pays per batch.
+const enabledWindow = statement<[number], QuietWindow>(
+  "select start_minute as startMinute, end_minute as endMinute from quiet_hours where user_id = ? and enabled = 1",
 );
+const accountZone = statement<[number], { timeZone: string }>("select time_zone as timeZone from users where id = ?");
 const contactZones = statement<[number, string, string], { id: number; phone: string; timeZone: string }>(
   `select id, phone, time_zone as timeZone from contacts
    where user_id = ? and time_zone is not null
@@ -45,8 +46,9 @@ const contactZones = statement<[number, string, string], { id: number; phone: st
  */
 export function holdForQuietHours(userId: number, messages: NewMessage[], now: number): NewMessage[] {
   if (!messages.some((message) => message.respectQuietHours)) return messages;
-  const window = activeWindow().get(userId);
+  const window = enabledWindow().get(userId);
   if (!window) return messages;
+  const ownZone = accountZone().get(userId)?.timeZone ?? "UTC";
   const asking = messages.filter((message) => message.respectQuietHours);
   const ids = asking.flatMap((message) => (message.contactId === undefined ? [] : [message.contactId]));
   const phones = asking.flatMap((message) => (message.contactId === undefined ? [message.to] : []));
@@ -65,7 +67,7 @@ export function holdForQuietHours(userId: number, messages: NewMessage[], now: n
   return messages.map((message) => {
     if (!message.respectQuietHours) return message;
     const own = message.contactId === undefined ? byPhone.get(message.to) : byContact.get(message.contactId);
-    const deferredUntil = until(own ?? zoneOfNumber(message.to) ?? window.accountZone);
+    const deferredUntil = until(own ?? zoneOfNumber(message.to) ?? ownZone);
     return deferredUntil === null ? message : { ...message, deferredUntil };
   });
 }
