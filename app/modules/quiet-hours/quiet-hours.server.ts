@@ -1,6 +1,6 @@
 // The account's quiet hours and the messages they hold back (decision record 063).
 import { eq } from "drizzle-orm";
-import { getDb } from "#app/db/client.server.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { quietHours } from "#app/db/schema/quiet-hours.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -20,11 +20,13 @@ export function getQuietHours(userId: number): QuietHoursSetting {
 
 export function saveQuietHours(userId: number, setting: QuietHoursSetting): void {
   const values = { ...setting, updatedAt: clock.date() };
-  getDb()
-    .insert(quietHours)
-    .values({ userId, ...values })
-    .onConflictDoUpdate({ target: quietHours.userId, set: values })
-    .run();
+  inTransaction((tx) =>
+    tx
+      .insert(quietHours)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: quietHours.userId, set: values })
+      .run(),
+  );
 }
 
 // Its own rowid look-up, no join: this is all an account without quiet hours pays per batch.
