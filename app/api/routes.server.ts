@@ -93,11 +93,16 @@ export const API_ROUTES: ApiRoute[] = [
       "email_unverified",
     ],
     example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
-    handle: async ({ userId, body: { sendAt, ...message }, idempotencyKey, sendBatcher }) => {
+    handle: async ({ userId, body: { sendAt, ignoreQuietHours, ...message }, idempotencyKey, sendBatcher }) => {
       refuseUnverifiedSender(userId);
       const result =
         sendAt === undefined
-          ? await sendApiMessage(sendBatcher, userId, message, idempotencyKey)
+          ? await sendApiMessage(
+              sendBatcher,
+              userId,
+              { ...message, respectQuietHours: !ignoreQuietHours },
+              idempotencyKey,
+            )
           : await scheduleApiMessage(userId, { ...message, sendAt }, idempotencyKey);
       return { status: 201, body: result.message, headers: replayed(result.replayed) };
     },

@@ -63,6 +63,10 @@ export function createRequestSchemas(config: SmsFormConfig) {
           "Send later instead of now: any moment in the future, to the second (ISO 8601 with `Z` or an offset; fractions of a second are dropped). The answer is then a ScheduledMessage; its credits are checked now and charged when it goes out.",
         examples: [EXAMPLE_SEND_AT],
       }),
+    ignoreQuietHours: z.boolean().optional().meta({
+      description:
+        "true: send now even inside your quiet hours (Settings). Left out or false: a message that would reach the recipient inside them is queued (and charged) now and sent when they end, in the recipient's local time. Not used with sendAt, which goes at the time given.",
+    }),
   });
   const CreateContactRequest = z.strictObject({
     name: contactNameField.meta({ examples: ["Ada Lovelace"] }),

@@ -6,10 +6,11 @@ type ContactFieldset = {
   name: FieldMetadata<string>;
   phoneNumber: FieldMetadata<string>;
   email: FieldMetadata<string>;
+  timeZone: FieldMetadata<string | null>;
   groupIds: FieldMetadata<unknown[] | undefined>;
 };
 
-/** Name, Phone Number, Email and a checkbox per group: the create screen and the edit panel. */
+/** Name, Phone Number, Email, Time Zone and a checkbox per group: the create screen and the edit panel. */
 export function ContactFields({ fields, groups }: { fields: ContactFieldset; groups: { id: number; name: string }[] }) {
   const checkboxes = getCollectionProps(fields.groupIds, {
     type: "checkbox",
@@ -35,6 +36,16 @@ export function ContactFields({ fields, groups }: { fields: ContactFieldset; gro
         label="Email"
         inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}
         errors={fields.email.errors}
+      />
+      <Field
+        label="Time Zone (optional)"
+        inputProps={{
+          ...getInputProps(fields.timeZone, { type: "text" }),
+          autoComplete: "off",
+          placeholder: "e.g. Europe/Berlin",
+        }}
+        errors={fields.timeZone.errors}
+        help="For quiet hours. Empty: the zone of the number's country."
       />
       <fieldset className="col-span-full">
         <legend className="mb-1 block text-sm font-medium text-slate-700">Groups</legend>

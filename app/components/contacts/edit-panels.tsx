@@ -68,6 +68,7 @@ export function EditContactPanel({
       name: contact.name,
       phoneNumber: contact.phone,
       email: contact.email,
+      timeZone: contact.timeZone ?? "",
       groupIds: contact.groups.map((g) => String(g.id)),
       active: contact.status ? "on" : undefined,
     },

@@ -4,6 +4,7 @@ import { describeGroupSend, type GroupSendReport, groupSendPercent } from "#app/
 import { formatNumber } from "#app/utils/misc.ts";
 import { useHydrated } from "#app/components/use-hydrated.ts";
 import { ButtonLink } from "#app/components/ui/button.tsx";
+import { QuietHoursHeld } from "#app/components/quiet-hours/deferred-until.tsx";
 
 const POLL_MS = 500;
 
@@ -76,6 +77,7 @@ export function GroupSendProgress({
       <p role="status" className={`text-sm font-medium ${failed ? "text-red-700" : "text-slate-900"}`}>
         {describeGroupSend(current)}
       </p>
+      {current.deferred ? <QuietHoursHeld messages={current.deferred.messages} until={current.deferred.until} /> : null}
       <div className="flex flex-wrap gap-2">
         {current.finished || hydrated ? null : (
           <ButtonLink to={refreshHref} variant="secondary" size="sm" preventScrollReset>

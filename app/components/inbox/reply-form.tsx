@@ -35,6 +35,8 @@ export function ReplyForm({
     <Form method="post" className="space-y-3" {...getFormProps(form)} noValidate>
       <FormErrors id={form.errorId} errors={form.errors} />
       <input type="hidden" name={fields.phoneNumber.name} value={phone} />
+      {/* A reply answers someone who just wrote: it goes now, whatever the quiet hours. */}
+      <input type="hidden" name={fields.ignoreQuietHours.name} value="on" />
       {from ? (
         <p className="text-sm text-slate-600">
           From {from}, the number they wrote to.

@@ -14,7 +14,7 @@ import { countSegments, SEGMENT_LIMITS } from "#app/modules/sms/segments.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
-import { Field, FormErrors, TextareaField } from "#app/components/ui/field.tsx";
+import { CheckboxField, Field, FormErrors, TextareaField } from "#app/components/ui/field.tsx";
 import { Card, Notice } from "#app/components/ui/page.tsx";
 import { FromField, type SenderChoice } from "#app/components/sms/from-field.tsx";
 
@@ -94,6 +94,11 @@ export function SendSmsForm({
         <FromField meta={fields.from} senders={senders} />
         <PhoneNumberField meta={fields.phoneNumber} />
         <MessageField meta={fields.message} rows={6} />
+        <CheckboxField
+          label="Send even during quiet hours"
+          inputProps={getInputProps(fields.ignoreQuietHours, { type: "checkbox" })}
+          errors={fields.ignoreQuietHours.errors}
+        />
         <div className="flex flex-wrap gap-2">
           <Button type="submit" name="intent" value={SEND_INTENT.send} disabled={navigation.state === "submitting"}>
             Send SMS

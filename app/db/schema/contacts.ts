@@ -13,6 +13,8 @@ export const contacts = sqliteTable(
     // E.164, validated on the way in (phone.ts).
     phone: text("phone").notNull(),
     email: text("email").notNull(),
+    // An IANA zone for quiet hours; null: the number's region decides.
+    timeZone: text("time_zone"),
     // False: the contact opted out; group sends skip it.
     status: integer("status", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),

@@ -35,6 +35,8 @@ export const smsMessages = sqliteTable(
     apiRef: text("api_ref"),
     // Times the worker handed it to the SMSC (a retry counts again).
     attempts: integer("attempts").notNull().default(0),
+    // Held back by the account's quiet hours until then (its outbox row is due then).
+    deferredUntil: integer("deferred_until", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
     submittedAt: integer("submitted_at", { mode: "timestamp_ms" }),

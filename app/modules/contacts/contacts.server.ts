@@ -12,6 +12,8 @@ export type ContactInput = {
   /** E.164 (phone.ts's phoneField gives it). */
   phone: string;
   email: string;
+  /** IANA zone for quiet hours; null: the number's country. Left out (the API): unchanged. */
+  timeZone?: string | null;
   groupIds: number[];
 };
 
@@ -24,6 +26,7 @@ export type Contact = {
   email: string;
   /** False: opted out; group sends skip it. */
   status: boolean;
+  timeZone: string | null;
   groups: GroupRef[];
 };
 
@@ -33,6 +36,7 @@ const contactColumns = {
   phone: contacts.phone,
   email: contacts.email,
   status: contacts.status,
+  timeZone: contacts.timeZone,
 };
 
 const byName = [sql`${contacts.name} collate nocase`, asc(contacts.id)];
@@ -94,6 +98,7 @@ export function createContact(userId: number, input: ContactInput): Contact {
         name: input.name,
         phone: input.phone,
         email: input.email,
+        timeZone: input.timeZone ?? null,
         status: true,
         createdAt: now,
         updatedAt: now,
@@ -143,7 +148,14 @@ export function updateContact(
     const groupIds = assertOwnGroups(tx, userId, input.groupIds);
     const row = tx
       .update(contacts)
-      .set({ name: input.name, phone: input.phone, email: input.email, status: input.status, updatedAt: clock.date() })
+      .set({
+        name: input.name,
+        phone: input.phone,
+        email: input.email,
+        ...(input.timeZone !== undefined && { timeZone: input.timeZone }),
+        status: input.status,
+        updatedAt: clock.date(),
+      })
       .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
       .returning(contactColumns)
       .get();

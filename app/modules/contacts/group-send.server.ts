@@ -14,6 +14,7 @@ import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts"
 import { countSegments } from "#app/modules/sms/segments.ts";
 import { type NewMessage, queueMessages } from "#app/modules/sms/send.server.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
+import { heldByQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { assertOwnSender } from "#app/modules/senders/senders.server.ts";
 import { type GroupSendReport, type GroupSendSkip } from "#app/modules/contacts/group-send.ts";
@@ -243,6 +244,7 @@ export async function runGroupSend(
             from,
             groupSendId,
             contactId: member.id,
+            respectQuietHours: true,
           });
       }
       if (skips.length > 0) recordSkips(groupSendId, skips);
@@ -294,6 +296,7 @@ function reportOf(groupSendId: number, userId?: number): GroupSendReport | null 
     skips: firstSkips().all(groupSendId, SKIPS_SHOWN),
     stopReason: row.stopReason,
     occurrenceAt: row.occurrenceAt?.getTime() ?? null,
+    deferred: heldByQuietHours(groupSendId),
   };
 }
 

@@ -23,6 +23,8 @@ export type GroupSendReport = {
   stopReason: string | null;
   /** The occurrence of a scheduled group SMS it sent (UTC ms); null for a send from the groups list. */
   occurrenceAt: number | null;
+  /** Its messages quiet hours still hold, and when the last of them goes (UTC ms); null for none. */
+  deferred: { messages: number; until: number } | null;
 };
 
 export const SKIP_REASONS = {

@@ -11,6 +11,7 @@ import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
+import { optionalTimeZoneField } from "#app/modules/quiet-hours/time-zone-field.ts";
 import { assertRoomFor, QuotaExceededError, quotaRoom } from "#app/modules/quotas/quotas.server.ts";
 import { normalizePhone } from "#app/modules/sms/phone.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
@@ -222,6 +223,7 @@ const HEADER_WORDS: Record<ImportField, RegExp> = {
   phone: /phone|mobile|cell|number|msisdn|tel/i,
   email: /e-?mail/i,
   group: /group|list|tag/i,
+  timeZone: /time[ _-]?zone|^tz$/i,
 };
 
 export type ImportPreview = {
@@ -257,7 +259,7 @@ export function previewImport(userId: number, token: string): ImportPreview | nu
   return { token, fileName: upload.fileName, rows: upload.rows.length, columns, sample, guess };
 }
 
-type ValidRow = { line: number; name: string; phone: string; email: string; groups: string[] };
+type ValidRow = { line: number; name: string; phone: string; email: string; timeZone: string | null; groups: string[] };
 
 function firstError(result: { success: boolean; error?: { issues: { message: string }[] } }): string | null {
   return result.success ? null : (result.error?.issues[0]?.message ?? "is invalid");
@@ -281,20 +283,22 @@ function validateRow(row: ParsedRow, mapping: ImportMapping): ValidRow | { line:
     ? normalizePhone(rawPhone, getEnv().DEFAULT_COUNTRY)
     : { ok: false as const, error: "Phone number is required" };
   const groups = splitGroupNames(cell(mapping.group));
-  for (const error of [firstError(name), phone.ok ? null : phone.error, firstError(email)])
+  const timeZone = optionalTimeZoneField.safeParse(cell(mapping.timeZone));
+  for (const error of [firstError(name), phone.ok ? null : phone.error, firstError(email), firstError(timeZone)])
     if (error) reasons.push(error);
   for (const group of groups) {
     const error = firstError(groupNameField.safeParse(group));
     if (error) reasons.push(error);
   }
-  if (reasons.length > 0 || !name.success || !email.success || !phone.ok)
+  if (reasons.length > 0 || !name.success || !email.success || !phone.ok || !timeZone.success)
     return { line: row.line, reason: reasons.join("; ") };
-  return { line: row.line, name: name.data, phone: phone.e164, email: email.data, groups };
+  return { line: row.line, name: name.data, phone: phone.e164, email: email.data, timeZone: timeZone.data, groups };
 }
 
 const upsertContact = statement<unknown[], { id: number }>(
-  `insert into contacts (user_id, name, phone, email, status, created_at, updated_at) values (?, ?, ?, ?, 1, ?, ?)
-   on conflict (user_id, phone) do update set name = excluded.name, email = excluded.email, updated_at = excluded.updated_at
+  `insert into contacts (user_id, name, phone, email, time_zone, status, created_at, updated_at) values (?, ?, ?, ?, ?, 1, ?, ?)
+   on conflict (user_id, phone) do update set name = excluded.name, email = excluded.email,
+     time_zone = coalesce(excluded.time_zone, time_zone), updated_at = excluded.updated_at
    returning id`,
 );
 const insertGroup = statement<unknown[], { id: number }>(
@@ -378,7 +382,7 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
           skipped.push({ row: row.line, reason: contactsFull });
           continue;
         }
-        const { id } = upsertContact().get(userId, row.name, row.phone, row.email, now, now)!;
+        const { id } = upsertContact().get(userId, row.name, row.phone, row.email, row.timeZone, now, now)!;
         for (const group of row.groups) insertMember().run(groupIds.get(group.toLowerCase()), id);
         if (isNew) {
           room--;

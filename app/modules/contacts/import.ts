@@ -9,11 +9,19 @@ export const IMPORT_FIELDS = [
   { key: "phone", label: "Phone Number", required: true },
   { key: "email", label: "Email", required: true },
   { key: "group", label: "Group", required: false },
+  { key: "timeZone", label: "Time Zone", required: false },
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number]["key"];
 
 /** Which column (0-based) holds each field; `group` may be left out. */
-export type ImportMapping = { hasHeader: boolean; name: number; phone: number; email: number; group?: number };
+export type ImportMapping = {
+  hasHeader: boolean;
+  name: number;
+  phone: number;
+  email: number;
+  group?: number;
+  timeZone?: number;
+};
 
 const column = (what: string) =>
   z.coerce
@@ -29,6 +37,7 @@ export const ImportMappingSchema = z.object({
   phone: column("phone numbers"),
   email: column("email addresses"),
   group: z.coerce.number().int().min(0).optional(),
+  timeZone: z.coerce.number().int().min(0).optional(),
 });
 
 export type ImportReport = {

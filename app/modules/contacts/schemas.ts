@@ -3,6 +3,7 @@ import { z } from "zod";
 import { emailField } from "#app/modules/auth/schemas.ts";
 import { type CountryCode, phoneField } from "#app/modules/sms/phone.ts";
 import { fromField, messageBodyField } from "#app/modules/sms/schemas.ts";
+import { optionalTimeZoneField } from "#app/modules/quiet-hours/time-zone-field.ts";
 
 export const CONTACTS_PATH = "/sms/accountContacts";
 export const GROUPS_PATH = "/sms/accountGroups";
@@ -53,6 +54,7 @@ export function createContactSchema(defaultCountry: CountryCode) {
     name: contactNameField,
     phoneNumber: phoneField(defaultCountry),
     email: emailField,
+    timeZone: optionalTimeZoneField,
     groupIds: groupIdsField,
   });
 }

@@ -15,6 +15,7 @@ const columns = {
   body: smsMessages.body,
   segments: smsMessages.segments,
   createdAt: smsMessages.createdAt,
+  deferredUntil: smsMessages.deferredUntil,
 };
 
 export type HistoryCursor = { after?: number; before?: number };
@@ -88,4 +89,6 @@ export type HistoryRow = {
   body: string;
   segments: number;
   createdAt: Date;
+  /** Held by quiet hours until then (null: it was not). */
+  deferredUntil: Date | null;
 };

@@ -34,6 +34,10 @@ export type NewMessage = {
   contactId?: number;
   /** An API client's idempotency reference, unique per user. */
   apiRef?: string;
+  /** Hold it back for the account's quiet hours (quiet-hours module); false or absent: it goes now. */
+  respectQuietHours?: boolean;
+  /** Set by queueMessages: quiet hours hold it until then (UTC ms). */
+  deferredUntil?: number;
 };
 
 /** A message found instead of inserted: the same schedule occurrence, API reference or group member. */
@@ -48,8 +52,8 @@ export type ExistingMessage = {
 const insertMessage = statement<unknown[], { id: number }>(
   `insert into sms_messages
      (user_id, to_phone, from_address, body, encoding, segments, credits, status, error, source, schedule_id, occurrence_at,
-      group_send_id, contact_id, api_ref, created_at, updated_at, done_at)
-   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      group_send_id, contact_id, api_ref, deferred_until, created_at, updated_at, done_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
    on conflict do nothing
    returning id`,
 );
@@ -84,6 +88,7 @@ export function insertOrFindMessage(
     message.groupSendId ?? null,
     message.contactId ?? null,
     message.apiRef ?? null,
+    message.deferredUntil ?? null,
     now,
     now,
     isFinal(initial.status) ? now : null,

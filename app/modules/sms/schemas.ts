@@ -47,6 +47,8 @@ export function createSendSmsSchema(config: SmsFormConfig) {
     phoneNumber: phoneField(config.defaultCountry),
     message: messageBodyField(config.maxSegments),
     from: fromField,
+    // Ticked: goes now even inside the account's quiet hours.
+    ignoreQuietHours: z.boolean().default(false),
   });
 }
 

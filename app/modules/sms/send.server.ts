@@ -13,6 +13,7 @@ import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { insertOrFindMessage, insertOutbox, type NewMessage } from "#app/modules/sms/message-store.server.ts";
 import { isE164 } from "#app/modules/sms/phone.ts";
+import { holdForQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { countSegments, type SegmentCount, type SmsEncoding } from "#app/modules/sms/segments.ts";
 
 export type { NewMessage };
@@ -26,6 +27,8 @@ export type QueuedMessage = {
   createdAt: number;
   /** True when an earlier message with the same schedule occurrence, API reference or group send member was found instead. */
   duplicate: boolean;
+  /** Held back by quiet hours until then (UTC ms). */
+  deferredUntil?: number;
 };
 
 export type QueueResult = { messages: QueuedMessage[]; credits: number };
@@ -94,10 +97,13 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
       queued.push({ ...inserted, to: message.to });
       continue;
     }
-    insertOutbox(inserted.id, now);
+    // A message held by quiet hours is due when they end there; it is paid for now, like any other.
+    insertOutbox(inserted.id, message.deferredUntil ?? now);
     if (credits > 0) debits.push({ kind: "debit", amount: -credits, key: `msg:${inserted.id}:debit` });
     const { encoding, segments } = count;
-    queued.push({ id: inserted.id, to: message.to, encoding, segments, credits, createdAt: now, duplicate: false });
+    const { deferredUntil } = message;
+    const fresh = { id: inserted.id, to: message.to, encoding, segments, credits, createdAt: now, duplicate: false };
+    queued.push(deferredUntil === undefined ? fresh : { ...fresh, deferredUntil });
   }
   // Throws InsufficientCreditsError for the batch's sum, rolling every row above back.
   const moved = bookEntries(tx, userId, debits);
@@ -139,7 +145,8 @@ export async function queueMessages(
   messages: NewMessage[],
   { waitForJobs = true } = {},
 ): Promise<QueueResult> {
-  const priced: Priced[] = messages.map((message) => {
+  const now = clock.now();
+  const priced: Priced[] = holdForQuietHours(userId, messages, now).map((message) => {
     if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
     const count = countSegments(message.body);
     if (count.segments < 1 || count.segments > getEnv().SMS_MAX_SEGMENTS) {
@@ -148,7 +155,6 @@ export async function queueMessages(
     return { message, count };
   });
 
-  const now = clock.now();
   // Resolved inside the transaction: its snapshot serves the look-ups, with no read transaction of their own.
   const result = await inTransactionWithoutStalling((tx) => {
     const senders = withSenders(
@@ -163,13 +169,30 @@ export async function queueMessages(
     );
   });
 
-  const fresh = result.messages.filter((m) => !m.duplicate).map((m) => m.id);
-  const enqueued =
+  const fresh = result.messages.filter((m) => !m.duplicate && m.deferredUntil === undefined).map((m) => m.id);
+  const enqueued = Promise.all([
     fresh.length === 0
       ? Promise.resolve()
-      : enqueueAfterCommit(pluralize(fresh.length, "message"), () => enqueueTogether(fresh));
+      : enqueueAfterCommit(pluralize(fresh.length, "message"), () => enqueueTogether(fresh)),
+    enqueueDeferred(result.messages),
+  ]);
   if (waitForJobs) await enqueued;
   return result;
+}
+
+/** Delayed jobs for the messages quiet hours hold, one per instant they are due. */
+function enqueueDeferred(messages: QueuedMessage[]): Promise<unknown> {
+  const byDue = new Map<number, number[]>();
+  for (const { id, duplicate, deferredUntil } of messages) {
+    if (duplicate || deferredUntil === undefined) continue;
+    const ids = byDue.get(deferredUntil);
+    if (ids) ids.push(id);
+    else byDue.set(deferredUntil, [id]);
+  }
+  if (byDue.size === 0) return Promise.resolve();
+  return enqueueAfterCommit("messages held by quiet hours", async () => {
+    for (const [due, ids] of byDue) await enqueueSends(ids, due - clock.now());
+  });
 }
 
 /** One message: see queueMessages. */

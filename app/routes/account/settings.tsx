@@ -8,6 +8,10 @@ import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { EmailChangeSchema, ProfileSchema, SETTINGS_INTENT } from "#app/modules/accounts/schemas.ts";
 import { getAccountSettings, requestEmailChange, updateProfile } from "#app/modules/accounts/settings.server.ts";
+import { QuietHoursForm } from "#app/components/quiet-hours/quiet-hours-form.tsx";
+import { saveQuietHoursForm } from "#app/routes/account/forms/quiet-hours.server.ts";
+import { QUIET_HOURS_INTENT } from "#app/modules/quiet-hours/schemas.ts";
+import { getQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { timeZoneNames } from "#app/utils/time-zone.ts";
 import { notFound } from "#app/utils/responses.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
@@ -19,12 +23,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const settings = getAccountSettings(user.id);
   if (!settings) throw notFound();
-  return { settings, timeZones: timeZoneNames() };
+  return { settings, timeZones: timeZoneNames(), quietHours: getQuietHours(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const formData = await request.formData();
+  if (formData.get("intent") === QUIET_HOURS_INTENT) return saveQuietHoursForm(user.id, formData);
   if (formData.get("intent") === SETTINGS_INTENT.email) {
     const submission = parseWithZod(formData, { schema: EmailChangeSchema });
     const hideFields = ["currentPassword"];
@@ -172,6 +177,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         settings={loaderData.settings}
         timeZones={loaderData.timeZones}
         lastResult={intent === SETTINGS_INTENT.profile ? actionData : undefined}
+      />
+      <QuietHoursForm
+        setting={loaderData.quietHours}
+        lastResult={intent === QUIET_HOURS_INTENT ? actionData : undefined}
       />
       <EmailForm
         settings={loaderData.settings}

@@ -48,7 +48,7 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeade
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return sendSmsFormAction(request, user.id, href("/sms/documentation"));
+  return sendSmsFormAction(request, user.id, href("/sms/documentation"), user.timeZone);
 }
 
 export default function Documentation({ loaderData, actionData }: Route.ComponentProps) {

@@ -99,13 +99,19 @@ function UploadForm({ maxMb, error }: { maxMb: number; error: string | null }) {
         </div>
       </Form>
       <ul className="mt-6 list-disc space-y-1 pl-5 text-sm text-slate-600">
-        <li>On the next screen you choose which column holds the name, phone number, email and (optionally) group.</li>
+        <li>
+          On the next screen you choose which column holds the name, phone number, email and (optionally) group and time
+          zone.
+        </li>
         <li>
           Every row needs a name, a valid phone number and a valid email address, as on the Create Contact screen.
         </li>
         <li>A phone number you already have updates that contact's name and email instead of adding a second one.</li>
         <li>
           A group column adds the contact to that group (several separated by ; or |); missing groups are created.
+        </li>
+        <li>
+          An optional time zone column (e.g. Europe/Berlin) is used for quiet hours; empty keeps the contact's zone.
         </li>
       </ul>
     </Card>
@@ -130,6 +136,7 @@ function MappingForm({
       phone: guess.phone?.toString(),
       email: guess.email?.toString(),
       group: guess.group?.toString(),
+      timeZone: guess.timeZone?.toString(),
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ImportMappingSchema }),
     shouldValidate: "onBlur",

@@ -1,5 +1,6 @@
 import { href } from "react-router";
 import { MessageStatusBadge } from "#app/components/sms/message-status.tsx";
+import { DeferredUntil } from "#app/components/quiet-hours/deferred-until.tsx";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { Pager } from "#app/components/ui/pager.tsx";
@@ -63,6 +64,9 @@ export default function MessageHistory({ loaderData }: Route.ComponentProps) {
                 </LabelledCell>
                 <LabelledCell label="Delivery Status">
                   <MessageStatusBadge status={m.status} reason={m.error} />
+                  {m.status === "queued" && m.deferredUntil ? (
+                    <DeferredUntil at={m.deferredUntil.getTime()} timeZone={timeZone} />
+                  ) : null}
                 </LabelledCell>
                 <LabelledCell label="Receiver Phone" className="whitespace-nowrap">
                   {m.toPhone}

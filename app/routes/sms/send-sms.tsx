@@ -22,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return sendSmsFormAction(request, user.id, href("/sms/sendSms"));
+  return sendSmsFormAction(request, user.id, href("/sms/sendSms"), user.timeZone);
 }
 
 export default function SendSms({ loaderData, actionData }: Route.ComponentProps) {

@@ -20,8 +20,8 @@ import {
   NOT_ENOUGH_CREDITS,
   optedOutMessage,
   sendFieldError,
+  sentDescription,
   SMS_SEND_ERROR,
-  SMS_SENT,
 } from "#app/routes/sms/forms/send-sms.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
@@ -90,9 +90,9 @@ export async function createContactAction(
 ) {
   const submission = parseWithZod(formData, { schema: createContactSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return failed(submission, TEXT.contactCreateFailed);
-  const { name, phoneNumber: phone, email, groupIds } = submission.value;
+  const { name, phoneNumber: phone, email, timeZone, groupIds } = submission.value;
   try {
-    const contact = createContact(userId, { name, phone, email, groupIds });
+    const contact = createContact(userId, { name, phone, email, timeZone, groupIds });
     return redirectWithToast(listHref(CONTACTS_PATH, { page: listPageOf(contact.id) }), {
       description: TEXT.contactCreated,
     });
@@ -189,13 +189,16 @@ export async function contactsListAction(request: Request, user: SessionUser) {
       return data(submission.reply({ formErrors: [new InactiveContactError().message] }), { status: 400 });
     if (mustVerifyEmail(userId))
       return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
+    let queued;
     try {
-      await queueMessage(userId, {
+      queued = await queueMessage(userId, {
         to: contact.phone,
         body: renderForPhone(userId, contact.phone, submission.value.message),
         from: submission.value.from,
         source: "web",
         contactId: contact.id,
+        // A single send: held by quiet hours like the send form's, whose checkbox overrides them.
+        respectQuietHours: true,
       });
     } catch (error) {
       // The panel's field is the message: the refusal shows above it, naming the contact's number.
@@ -206,13 +209,15 @@ export async function contactsListAction(request: Request, user: SessionUser) {
       if (!(error instanceof InsufficientCreditsError)) return unexpectedFormFailure(submission, SMS_SEND_ERROR, error);
       return data(submission.reply({ formErrors: creditsShort(error, "This message") }), { status: 400 });
     }
-    return redirectWithToast(backToList(request, CONTACTS_PATH), { description: SMS_SENT });
+    return redirectWithToast(backToList(request, CONTACTS_PATH), {
+      description: sentDescription(queued, user.timeZone),
+    });
   }
   const submission = parseWithZod(formData, { schema: createEditContactSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return failed(submission, TEXT.contactUpdateFailed);
-  const { id, name, phoneNumber: phone, email, groupIds, active } = submission.value;
+  const { id, name, phoneNumber: phone, email, timeZone, groupIds, active } = submission.value;
   try {
-    const updated = owned(() => updateContact(userId, id, { name, phone, email, groupIds, status: active }));
+    const updated = owned(() => updateContact(userId, id, { name, phone, email, timeZone, groupIds, status: active }));
     if (!updated) throw notFound();
   } catch (error) {
     if (error instanceof DuplicatePhoneError)

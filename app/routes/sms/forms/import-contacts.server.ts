@@ -72,10 +72,10 @@ export async function importContactsAction(request: Request, userId: number) {
   }
   const submission = parseWithZod(formData, { schema: ImportMappingSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const { token, hasHeader, name, phone, email, group } = submission.value;
+  const { token, hasHeader, name, phone, email, group, timeZone } = submission.value;
   let report;
   try {
-    report = runImport(userId, token, { hasHeader, name, phone, email, group });
+    report = runImport(userId, token, { hasHeader, name, phone, email, group, timeZone });
   } catch (error) {
     if (error instanceof NotFoundError) throw notFound();
     throw error;

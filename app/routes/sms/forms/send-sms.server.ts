@@ -1,7 +1,7 @@
 // The send form's action, shared by /sms/sendSms and /sms/documentation (both show the form).
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { pluralize } from "#app/utils/misc.ts";
+import { formatDateTime, pluralize } from "#app/utils/misc.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
@@ -12,7 +12,7 @@ import {
   type SmsFormConfig,
 } from "#app/modules/sms/schemas.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
-import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { type QueuedMessage, queueMessage } from "#app/modules/sms/send.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { renderForPhone, UnrenderableMessageError } from "#app/modules/templates/templates.server.ts";
@@ -22,6 +22,13 @@ export const SMS_SENT = "SMS sent successfully!";
 export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure that you have enough credits";
 /** When the send fails for another reason than the input or the balance (e.g. the database). */
 export const SMS_SEND_ERROR = "Error sending SMS";
+
+/** Sent, or held by quiet hours until a time shown in the sender's zone. */
+export function sentDescription(queued: QueuedMessage, timeZone: string): string {
+  if (queued.deferredUntil === undefined) return SMS_SENT;
+  const until = `${formatDateTime(queued.deferredUntil, timeZone)} (${timeZone.replaceAll("_", " ")})`;
+  return `SMS queued. Deferred until ${until}: it is quiet hours where the recipient is.`;
+}
 
 /** "Check cost": the counter without JavaScript, from the posted values (which the form keeps). */
 export function checkCost(formData: FormData, config: SmsFormConfig) {
@@ -44,7 +51,7 @@ export const optedOutMessage = (phone: string) =>
  * "Check cost" answers with the posted values, so the page shows the counter without JavaScript;
  * a send queues the message and comes back to `successPath` with a clean form.
  */
-export async function sendSmsFormAction(request: Request, userId: number, successPath: string) {
+export async function sendSmsFormAction(request: Request, userId: number, successPath: string, timeZone = "UTC") {
   const formData = await request.formData();
   const config = smsFormConfig();
   if (formData.get("intent") === SEND_INTENT.check) return checkCost(formData, config);
@@ -52,10 +59,12 @@ export async function sendSmsFormAction(request: Request, userId: number, succes
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   if (mustVerifyEmail(userId))
     return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
+  let queued;
   try {
-    const { phoneNumber, message, from } = submission.value;
+    const { phoneNumber, message, from, ignoreQuietHours } = submission.value;
     const body = renderForPhone(userId, phoneNumber, message);
-    await queueMessage(userId, { to: phoneNumber, body, from, source: "web" });
+    const respectQuietHours = !ignoreQuietHours;
+    queued = await queueMessage(userId, { to: phoneNumber, body, from, source: "web", respectQuietHours });
   } catch (error) {
     const fieldError = sendFieldError(error);
     if (fieldError) return data(submission.reply({ fieldErrors: fieldError }), { status: 400 });
@@ -64,5 +73,5 @@ export async function sendSmsFormAction(request: Request, userId: number, succes
     const detail = `This message costs ${pluralize(error.needed, "credit")}; your balance is ${pluralize(error.balance, "credit")}.`;
     return data(submission.reply({ formErrors: [NOT_ENOUGH_CREDITS, detail] }), { status: 400 });
   }
-  return redirectWithToast(successPath, { description: SMS_SENT });
+  return redirectWithToast(successPath, { description: sentDescription(queued, timeZone) });
 }
