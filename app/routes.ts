@@ -65,6 +65,10 @@ export default [
   route("sms/inbox/:phone", "routes/sms/inbox-thread.tsx"),
   route("admin/inbound", "routes/admin/inbound.tsx"),
   route("admin/simulate", "routes/admin/simulate.tsx"),
+  route("sms/messageHistory/export", "routes/sms/message-history-export.ts"),
+  route("sms/campaigns", "routes/sms/campaigns.tsx"),
+  route("sms/campaigns/:id", "routes/sms/campaign.tsx"),
+  route("sms/campaigns/:id/export", "routes/sms/campaign-export.ts"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

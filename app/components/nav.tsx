@@ -10,6 +10,7 @@ const controlPanelLinks = [
   { to: href("/sms/scheduleSms"), label: "Schedule SMS" },
   { to: href("/sms/scheduled"), label: "Scheduled SMS" },
   { to: href("/sms/messageHistory"), label: "Message History" },
+  { to: href("/sms/campaigns"), label: "Campaigns" },
   { to: href("/sms/createContact"), label: "Create New Contact" },
   { to: "/sms/CreateGroup", label: "Create New Group" },
   { to: "/sms/AccountContacts", label: "Contacts" },
