@@ -49,7 +49,7 @@ test("filter the message history by status and export what it shows", async ({ p
   expect(lines).toHaveLength(3);
   expect(csv).toContain("Welcome aboard");
   // A spreadsheet shows the formula as text.
-  expect(csv).toContain(`"'=cmd|' /C calc'!A0"`);
+  expect(csv).toContain(",'=cmd|' /C calc'!A0,");
   expect(csv).not.toContain("Your parcel is late");
 
   await page.getByRole("link", { name: "Clear filters" }).click();
