@@ -161,9 +161,12 @@ describe("message history filters", () => {
     expect(inbound.messages).toMatchObject([{ body: "a reply", direction: "inbound", status: null }]);
     expect(bodies(await history(user, "?direction=inbound&phone=%2B12025550199"))).toEqual(["a reply"]);
     expect((await history(user, "?direction=inbound&status=delivered")).errors.status).toMatch(/Outbound/);
-    // Another account's campaign id finds nothing of theirs.
+    // Another account's campaign id is a 404, on the page and the export.
     const other = await createTestUser();
-    expect((await history(other, `?campaign=${send.id}`)).total).toBe(0);
+    expect(statusOf(await call(loader, makeRequest(`/sms/messageHistory?campaign=${send.id}`, { user: other })))).toBe(
+      404,
+    );
+    expect(statusOf(await openExport(other, `?campaign=${send.id}`))).toBe(404);
   });
 });
 
