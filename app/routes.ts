@@ -69,6 +69,10 @@ export default [
   route("docs/api", "routes/content/api-docs.tsx"),
   route("sms/dashboard", "routes/sms/dashboard.tsx"),
   route("admin", "routes/admin/overview.tsx"),
+  route("sms/messageHistory/export", "routes/sms/message-history-export.ts"),
+  route("sms/campaigns", "routes/sms/campaigns.tsx"),
+  route("sms/campaigns/:id", "routes/sms/campaign.tsx"),
+  route("sms/campaigns/:id/export", "routes/sms/campaign-export.ts"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

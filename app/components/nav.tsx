@@ -12,6 +12,7 @@ const controlPanelLinks = [
   { to: href("/sms/scheduled"), label: "Scheduled SMS" },
   { to: href("/sms/templates"), label: "Templates" },
   { to: href("/sms/messageHistory"), label: "Message History" },
+  { to: href("/sms/campaigns"), label: "Campaigns" },
   { to: href("/sms/createContact"), label: "Create New Contact" },
   { to: "/sms/CreateGroup", label: "Create New Group" },
   { to: "/sms/AccountContacts", label: "Contacts" },

@@ -59,7 +59,7 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
       expect(statuses).toContain(status);
     for (const m of messages) {
       if (m.status === "delivered" || m.status === "submitted") expect(m.error).toBeNull();
-      else expect(m.error, m.status).toBeTruthy();
+      else expect(m.error, String(m.status)).toBeTruthy();
     }
   });
 

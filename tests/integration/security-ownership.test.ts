@@ -94,6 +94,12 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
     ),
   ],
   "routes/sms/group-send-status.ts": (a) => [get(`/sms/groupSends/${a.groupSendId}`, { id: String(a.groupSendId) })],
+  "routes/sms/campaign.tsx": (a) => [get(`/sms/campaigns/${a.groupSendId}`, { id: String(a.groupSendId) })],
+  "routes/sms/campaign-export.ts": (a) => [
+    get(`/sms/campaigns/${a.groupSendId}/export`, { id: String(a.groupSendId) }),
+  ],
+  "routes/sms/message-history.tsx": (a) => [get(`/sms/messageHistory?campaign=${a.groupSendId}`)],
+  "routes/sms/message-history-export.ts": (a) => [get(`/sms/messageHistory/export?campaign=${a.groupSendId}`)],
   "routes/sms/account-contacts.tsx": (a) => [
     ...["edit", "send", "schedule", "delete"].map((panel) =>
       get(`/sms/accountContacts?panel=${panel}&id=${a.contactId}`),
@@ -277,6 +283,12 @@ const NOT_IDS = new Set([
   // Keyset cursors of the message history, applied within the reader's own rows.
   "after",
   "before",
+  // The message history's other filters: the reader's own messages are searched, whatever they say.
+  "direction",
+  "phone",
+  "text",
+  "from",
+  "to",
   // Stripe's own ids on the way back from Stripe; the order id beside them is checked first.
   "session_id",
   "payment_intent",
@@ -301,6 +313,8 @@ const QUERY_IDS: Record<string, string[]> = {
   "routes/admin/senders.tsx": ["edit"],
   "routes/admin/mail.tsx": ["id"],
   "routes/shop/menu-item-list.tsx": ["delete"],
+  "routes/sms/message-history.tsx": ["campaign"],
+  "routes/sms/message-history-export.ts": ["campaign"],
 };
 
 // Shared query readers: the parameters each one reads.
@@ -310,6 +324,7 @@ const QUERY_READERS: Record<string, string[]> = {
   readQuery: ["filter", "page", "id"],
   parseAdminOrderQuery: ["q", "status", "page", "size"],
   parseHomeFilters: ["q", "sort", "category"],
+  parseHistoryFilters: ["direction", "status", "phone", "text", "from", "to", "campaign"],
 };
 
 function queryParamsRead(file: string): string[] {
@@ -475,6 +490,11 @@ describe("no GET changes anything", () => {
       },
       "routes/content/blog-article.tsx": { path: "/blog/hiring-smarter", params: { slug: "hiring-smarter" } },
       "routes/sms/inbox-thread.tsx": { path: `/sms/inbox/${a.inboundPhone}`, params: { phone: a.inboundPhone } },
+      "routes/sms/campaign.tsx": { path: `/sms/campaigns/${a.groupSendId}`, params: { id: String(a.groupSendId) } },
+      "routes/sms/campaign-export.ts": {
+        path: `/sms/campaigns/${a.groupSendId}/export`,
+        params: { id: String(a.groupSendId) },
+      },
       "routes/auth/setup.tsx": { path: "/setup/unknown-token", params: { token: "unknown-token" } },
       // Opening a live e-mail link is the one GET that writes (accounts.test.ts); an unknown one changes nothing.
       "routes/auth/reset-password.tsx": { path: "/reset-password/unknown-token", params: { token: "unknown-token" } },

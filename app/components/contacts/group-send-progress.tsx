@@ -84,6 +84,9 @@ export function GroupSendProgress({
             Refresh
           </ButtonLink>
         )}
+        <ButtonLink to={href("/sms/campaigns/:id", { id: String(report.id) })} variant="secondary" size="sm">
+          Follow delivery
+        </ButtonLink>
         <ButtonLink to={href("/sms/messageHistory")} variant="secondary" size="sm">
           Message History
         </ButtonLink>

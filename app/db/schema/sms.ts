@@ -47,6 +47,12 @@ export const smsMessages = sqliteTable(
     index("sms_messages_user_idx").on(t.userId, t.id),
     // The API's message list filtered by status, paged by id.
     index("sms_messages_user_status_idx").on(t.userId, t.status, t.id),
+    // The history's filters, each newest first (an index ends in the rowid, so "= ?" keeps id order).
+    index("sms_messages_user_phone_idx").on(t.userId, t.toPhone),
+    index("sms_messages_user_created_idx").on(t.userId, t.createdAt),
+    index("sms_messages_user_group_send_idx")
+      .on(t.userId, t.groupSendId)
+      .where(sql`${t.groupSendId} is not null`),
     // Who last wrote to a phone (an inbound reply's owner) and the inbox thread's outbound side.
     index("sms_messages_to_phone_idx").on(t.toPhone, t.createdAt),
     // A duplicate scheduler tick or API retry finds the first message instead of making another.
