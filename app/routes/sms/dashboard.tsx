@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { deliveryRateText, Figure, MessagesChart, PeriodForm } from "#app/components/insight/insight.tsx";
 import { PageHeader } from "#app/components/ui/page.tsx";
@@ -17,9 +17,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   const days = parsePeriod(new URL(request.url).searchParams.get("days"));
   return { days, timeZone: user.timeZone, ...getDashboard(user.id, days, user.timeZone, clock.now()) };
 }
-
-// The campaign page comes with the campaigns feature; written out because it is not in this route table yet.
-const campaignPath = (id: number) => `/sms/campaigns/${id}`;
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { days, timeZone, perDay, totals, campaigns } = loaderData;
@@ -56,7 +53,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               {campaigns.map((c) => (
                 <tr key={c.id} data-testid="campaign-row">
                   <Td className="break-words">
-                    <Link to={campaignPath(c.id)}>{c.groupName}</Link>{" "}
+                    <Link to={href("/sms/campaigns/:id", { id: String(c.id) })}>{c.groupName}</Link>{" "}
                     {c.status === "done" ? null : <Badge>{c.status === "failed" ? "Stopped" : "Sending"}</Badge>}
                   </Td>
                   <Td className="max-w-xs truncate" title={c.body}>
