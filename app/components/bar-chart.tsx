@@ -68,57 +68,60 @@ export function BarChart<Key extends string>({
         ))}
       </ul>
       <div className="relative mt-3 pl-10">
-        <span className="absolute top-0 left-0 w-9 -translate-y-1/2 text-right text-xs text-slate-500">
-          {format(top)}
-        </span>
-        <span className="absolute top-1/2 left-0 w-9 -translate-y-1/2 text-right text-xs text-slate-500">
-          {format(top / 2)}
-        </span>
-        <span className="absolute bottom-0 left-0 w-9 translate-y-1/2 text-right text-xs text-slate-500">0</span>
-        <svg
-          role="img"
-          aria-labelledby={`${id}-title`}
-          aria-describedby={`${id}-summary`}
-          viewBox={`0 0 ${width} 100`}
-          preserveAspectRatio="none"
-          className="block h-48 w-full"
-          onMouseLeave={() => setHovered(null)}
-        >
-          {GRID.map((line) => (
-            <line
-              key={line}
-              x1={0}
-              x2={width}
-              y1={100 * line}
-              y2={100 * line}
-              className="stroke-slate-200"
-              vectorEffect="non-scaling-stroke"
-            />
-          ))}
-          <line x1={0} x2={width} y1={100} y2={100} className="stroke-slate-400" vectorEffect="non-scaling-stroke" />
-          {data.map((datum, i) => {
-            let y = 100;
-            return (
-              <g
-                key={datum.label}
-                data-testid="chart-bar"
-                onMouseEnter={() => setHovered(i)}
-                className={cn(hovered === i && "opacity-80")}
-              >
-                {/* The whole slot answers the pointer, so short bars are easy to hover. */}
-                <rect x={i * slot} y={0} width={slot} height={100} fill="transparent" />
-                {series.map((s) => {
-                  const height = (100 * datum[s.key]) / top;
-                  y -= height;
-                  return height > 0 ? (
-                    <rect key={s.key} x={i * slot + 1} y={y} width={slot - 2} height={height} className={s.fill} />
-                  ) : null;
-                })}
-                {hydrated ? null : <title>{describe(datum)}</title>}
-              </g>
-            );
-          })}
-        </svg>
+        {/* The plot area alone: the y labels line up with its top, middle and baseline. */}
+        <div className="relative">
+          <span className="absolute top-0 -left-10 w-9 -translate-y-1/2 text-right text-xs text-slate-500">
+            {format(top)}
+          </span>
+          <span className="absolute top-1/2 -left-10 w-9 -translate-y-1/2 text-right text-xs text-slate-500">
+            {format(top / 2)}
+          </span>
+          <span className="absolute bottom-0 -left-10 w-9 translate-y-1/2 text-right text-xs text-slate-500">0</span>
+          <svg
+            role="img"
+            aria-labelledby={`${id}-title`}
+            aria-describedby={`${id}-summary`}
+            viewBox={`0 0 ${width} 100`}
+            preserveAspectRatio="none"
+            className="block h-48 w-full"
+            onMouseLeave={() => setHovered(null)}
+          >
+            {GRID.map((line) => (
+              <line
+                key={line}
+                x1={0}
+                x2={width}
+                y1={100 * line}
+                y2={100 * line}
+                className="stroke-slate-200"
+                vectorEffect="non-scaling-stroke"
+              />
+            ))}
+            <line x1={0} x2={width} y1={100} y2={100} className="stroke-slate-400" vectorEffect="non-scaling-stroke" />
+            {data.map((datum, i) => {
+              let y = 100;
+              return (
+                <g
+                  key={datum.label}
+                  data-testid="chart-bar"
+                  onMouseEnter={() => setHovered(i)}
+                  className={cn(hovered === i && "opacity-80")}
+                >
+                  {/* The whole slot answers the pointer, so short bars are easy to hover. */}
+                  <rect x={i * slot} y={0} width={slot} height={100} fill="transparent" />
+                  {series.map((s) => {
+                    const height = (100 * datum[s.key]) / top;
+                    y -= height;
+                    return height > 0 ? (
+                      <rect key={s.key} x={i * slot + 1} y={y} width={slot - 2} height={height} className={s.fill} />
+                    ) : null;
+                  })}
+                  {hydrated ? null : <title>{describe(datum)}</title>}
+                </g>
+              );
+            })}
+          </svg>
+        </div>
         {hovered !== null && data[hovered] ? (
           <div
             role="status"
