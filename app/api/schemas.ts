@@ -6,6 +6,7 @@ import { OPT_OUT_SOURCES } from "#app/db/enums.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
 import { SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
 import { contactNameField, DESCRIPTION_MAX, groupNameField } from "#app/modules/contacts/schemas.ts";
+import { MESSAGE_ERROR_CODES } from "#app/modules/sms/message-resource.ts";
 import { MESSAGE_STATUSES } from "#app/modules/sms/message-status.ts";
 import { phoneField } from "#app/modules/sms/phone.ts";
 import { messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
@@ -129,6 +130,12 @@ export const ListContactsQuery = z.strictObject({
 
 export const ListGroupsQuery = z.strictObject({ cursor: cursorField("groups"), limit: limitField("Groups") });
 
+const queryTime = (description: string) =>
+  z.iso
+    .datetime({ offset: true, error: "Give a date and time with a zone, e.g. 2026-03-01T00:00:00Z" })
+    .optional()
+    .meta({ description, examples: ["2026-03-01T00:00:00Z"] });
+
 export const ListMessagesQuery = z.strictObject({
   direction: z.enum(["outbound", "inbound"]).default("outbound").meta({
     description:
@@ -138,9 +145,35 @@ export const ListMessagesQuery = z.strictObject({
     .enum(MESSAGE_STATUSES)
     .optional()
     .meta({ description: "Only messages with this status (outbound messages only: inbound ones have none)." }),
+  to: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .optional()
+    .meta({
+      description:
+        "Only messages to this phone (outbound; as in `to` of POST /messages) or to this sender (inbound: `default` for the gateway's shared sender).",
+      examples: [EXAMPLE_PHONE],
+    }),
+  from: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .optional()
+    .meta({
+      description:
+        "Only messages from this sender (outbound: one of your sender names; `default` for the gateway's shared sender) or from this phone (inbound, E.164).",
+      examples: ["AcmeAlerts"],
+    }),
+  groupSendId: positiveId().optional().meta({ description: "Only the messages of this group send (outbound only)." }),
+  createdAfter: queryTime("Only messages created (inbound: received) at or after this time."),
+  createdBefore: queryTime("Only messages created (inbound: received) before this time."),
   cursor: cursorField("page (the newest messages)"),
   limit: limitField("Messages"),
 });
+export type ListMessagesOptions = z.output<typeof ListMessagesQuery>;
 
 export const IdempotencyKeyHeader = z
   .string()
@@ -151,6 +184,9 @@ export const IdempotencyKeyHeader = z
     examples: ["order-1234-reminder"],
   });
 
+const isoTime = (description: string) => z.string().meta({ format: "date-time", description });
+const nullableIsoTime = (description: string) => z.string().nullable().meta({ format: "date-time", description });
+
 export const MessageSchema = z.object({
   direction: z.literal("outbound").meta({ description: "A message you sent." }),
   id: z
@@ -158,6 +194,13 @@ export const MessageSchema = z.object({
     .positive()
     .meta({ description: "The message's id, for GET /api/v1/messages/{id}.", examples: [42] }),
   to: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
+  from: z
+    .string()
+    .nullable()
+    .meta({
+      description: "The sender it goes out from (one of your senders); null: the gateway's shared sender.",
+      examples: ["AcmeAlerts"],
+    }),
   body: z.string().meta({ description: "The text as sent (line breaks as \\n).", examples: [EXAMPLE_BODY] }),
   encoding: z.enum(["GSM-7", "UCS-2"]),
   segments: z.int().positive().meta({ description: "SMS parts it is sent in." }),
@@ -167,7 +210,29 @@ export const MessageSchema = z.object({
       "queued (waiting), submitting (being handed over), submitted (accepted by the carrier), then delivered, undelivered, expired or rejected as the delivery receipt says; failed (not sent, credits refunded); unknown.",
   }),
   statusDetail: z.string().nullable().meta({ description: "Why it failed, or what the receipt said." }),
-  createdAt: z.string().meta({ format: "date-time", examples: ["2026-03-01T09:30:00.000Z"] }),
+  groupSendId: z
+    .int()
+    .positive()
+    .nullable()
+    .meta({ description: "The group send it belongs to (GET /api/v1/group-sends/{id}); null for a single send." }),
+  errorCode: z
+    .enum(MESSAGE_ERROR_CODES)
+    .nullable()
+    .meta({
+      description:
+        "Why it did not arrive, for programs: send_failed (refused before the carrier, credits refunded), recipient_opted_out, or the carrier's undelivered, expired or rejected; null otherwise.",
+      examples: [null],
+    }),
+  errorMessage: z
+    .string()
+    .nullable()
+    .meta({ description: "The same in words (with the carrier's error code when it gave one); null otherwise." }),
+  createdAt: isoTime("When it was accepted.").meta({ examples: ["2026-03-01T09:30:00.000Z"] }),
+  submittedAt: nullableIsoTime("When the carrier accepted it; null before."),
+  doneAt: nullableIsoTime("When it reached a final status (delivered, failed, ...); null before."),
+  updatedAt: isoTime(
+    "When its status last changed: of two webhook events or answers about it, the later updatedAt is current.",
+  ),
 });
 export type ApiMessage = z.infer<typeof MessageSchema>;
 

@@ -55,6 +55,10 @@ export const smsMessages = sqliteTable(
     uniqueIndex("sms_messages_api_ref_unique")
       .on(t.userId, t.apiRef)
       .where(sql`${t.apiRef} is not null`),
+    // The API's message list filtered by group send, paged by id; only group messages pay for it.
+    index("sms_messages_user_group_send_idx")
+      .on(t.userId, t.groupSendId, t.id)
+      .where(sql`${t.groupSendId} is not null`),
     // A retried group fan-out finds the member's first message instead of making another.
     uniqueIndex("sms_messages_group_send_contact_unique")
       .on(t.groupSendId, t.contactId)

@@ -43,6 +43,8 @@ export type Schedule = {
   id: number;
   target: ScheduleRecipient;
   body: string;
+  /** The sender each occurrence goes out from; null: the account's default at that moment. */
+  from: string | null;
   repeat: Repeat;
   timeZone: string;
   firstSendAt: number;
@@ -52,6 +54,7 @@ export type Schedule = {
   nextRunAt: number | null;
   status: ScheduleStatus;
   createdAt: number;
+  updatedAt: number;
   finishedAt: number | null;
 };
 
@@ -108,6 +111,7 @@ function toSchedule(row: Row, groupName: string | null): Schedule {
         ? { kind: "group", groupId: row.groupId, groupName }
         : { kind: "phone", to: row.toPhone! },
     body: row.body,
+    from: row.fromAddress,
     repeat: row.repeat,
     timeZone: row.timeZone,
     firstSendAt: row.firstSendAt.getTime(),
@@ -115,6 +119,7 @@ function toSchedule(row: Row, groupName: string | null): Schedule {
     nextRunAt: row.nextRunAt?.getTime() ?? null,
     status: row.status,
     createdAt: row.createdAt.getTime(),
+    updatedAt: row.updatedAt.getTime(),
     finishedAt: row.finishedAt?.getTime() ?? null,
   };
 }

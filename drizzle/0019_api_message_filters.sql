@@ -1,0 +1,1 @@
+CREATE INDEX `sms_messages_user_group_send_idx` ON `sms_messages` (`user_id`,`group_send_id`,`id`) WHERE "sms_messages"."group_send_id" is not null;
