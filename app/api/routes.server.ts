@@ -12,7 +12,8 @@ import {
   listApiGroups,
   sendApiGroupMessage,
 } from "#app/api/contacts.server.ts";
-import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
+import { sendApiBatch, quoteApi } from "#app/api/batch.server.ts";
+import { API_BASE, type ApiRoute, defineRoute, MAX_BATCH_BODY_BYTES } from "#app/api/define-route.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
 import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
@@ -28,6 +29,8 @@ import {
 } from "#app/api/scheduled.server.ts";
 import {
   BalanceSchema,
+  BatchResultSchema,
+  QuoteSchema,
   ContactListSchema,
   ContactSchema,
   CreateGroupRequest,
@@ -101,6 +104,58 @@ export const API_ROUTES: ApiRoute[] = [
           : await scheduleApiMessage(userId, { ...message, sendAt }, idempotencyKey);
       return { status: 201, body: result.message, headers: replayed(result.replayed) };
     },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${API_BASE}/messages/batch`,
+    operationId: "sendMessageBatch",
+    tag: "Messages",
+    summary: "Send to up to 1,000 recipients at once",
+    description:
+      "One text for all (`body`) or one per recipient (`messages[].body`), in one request and one transaction. Each recipient gets a result: `queued` with its Message, or `refused` with the reason (invalid_phone, recipient_opted_out, unknown_sender, insufficient_credits) while the others still go. Only what was queued is charged. The balance pays the recipients in their order: once one cannot be paid, it and every later recipient are refused with insufficient_credits, so a top-up and a new batch of the refused ones finishes the job. One Idempotency-Key covers the whole batch: a retry answers the same results and charges nothing more.",
+    auth: true,
+    scope: "messages:send",
+    get body() {
+      return schemas().SendBatchRequest;
+    },
+    maxBodyBytes: MAX_BATCH_BODY_BYTES,
+    idempotent: true,
+    success: {
+      status: 200,
+      description:
+        "Every recipient's result (status 200 even when some, or all, were refused). A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.",
+      schema: BatchResultSchema,
+    },
+    errors: ["idempotency_conflict", "email_unverified"],
+    example: {
+      body: {
+        body: EXAMPLE_BODY,
+        messages: [{ to: EXAMPLE_PHONE }, { to: "+12025550124", body: "Your own text for this one" }],
+      },
+    },
+    handle: async ({ userId, body, idempotencyKey }) => {
+      refuseUnverifiedSender(userId);
+      const { result, replayed: again } = await sendApiBatch(userId, body, idempotencyKey);
+      return { body: result, headers: replayed(again) };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${API_BASE}/messages/quote`,
+    operationId: "quoteMessages",
+    tag: "Messages",
+    summary: "What a message or a batch costs",
+    description:
+      "The encoding, segments and credits of one body, or of a batch as POST /messages/batch takes it, and the characters that force UCS-2 (70 characters per SMS instead of 160): replace them to pay less. The credits are exactly what the send charges; nothing is sent or reserved.",
+    auth: true,
+    scope: "messages:read",
+    get body() {
+      return schemas().QuoteRequest;
+    },
+    maxBodyBytes: MAX_BATCH_BODY_BYTES,
+    success: { status: 200, description: "The quote.", schema: QuoteSchema },
+    example: { body: { body: "Café at 9? 😀" } },
+    handle: ({ body }) => ({ body: quoteApi(body) }),
   }),
   defineRoute({
     method: "GET",

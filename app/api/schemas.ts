@@ -10,6 +10,7 @@ import { MESSAGE_ERROR_CODES } from "#app/modules/sms/message-resource.ts";
 import { MESSAGE_STATUSES } from "#app/modules/sms/message-status.ts";
 import { phoneField } from "#app/modules/sms/phone.ts";
 import { messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { BATCH_REFUSALS, MAX_BATCH_MESSAGES } from "#app/modules/sms/batch.ts";
 import { API_ERROR_CODES } from "#app/api/errors.ts";
 
 export const EXAMPLE_PHONE = "+12025550123";
@@ -94,7 +95,78 @@ export function createRequestSchemas(config: SmsFormConfig) {
       examples: [EXAMPLE_PHONE],
     }),
   });
-  return { SendMessageRequest, CreateContactRequest, GroupSendRequest, CreateOptOutRequest };
+  const batchItem = z.strictObject({
+    to: z
+      .string({ error: "to is required" })
+      .max(40, "to is too long")
+      .meta({
+        description: `The recipient, as in POST /messages. A number that is not valid is refused in its result (invalid_phone), the others still go.`,
+        examples: [EXAMPLE_PHONE],
+      }),
+    body: messageBodyField(config.maxSegments)
+      .optional()
+      .meta({
+        description: "This recipient's own text; leave out to send the batch's `body`.",
+        examples: [EXAMPLE_BODY],
+      }),
+    from: senderField.meta({ description: "This recipient's sender; leave out for the batch's `from`." }),
+  });
+  const batchShape = {
+    body: messageBodyField(config.maxSegments)
+      .optional()
+      .meta({ description: "The text for every recipient without a `body` of its own.", examples: [EXAMPLE_BODY] }),
+    from: senderField.meta({
+      description: "The sender for every recipient without a `from` of its own; leave out for your default.",
+    }),
+  };
+  const everyItemHasABody = (request: { body?: unknown; messages?: unknown }, ctx: z.core.$RefinementCtx) => {
+    if (request.body !== undefined || !Array.isArray(request.messages)) return;
+    request.messages.forEach((item: unknown, index) => {
+      if (typeof item === "object" && item !== null && !("body" in item))
+        ctx.addIssue({
+          code: "custom",
+          path: ["messages", index, "body"],
+          message: "Message is required: give a body here or for the batch",
+        });
+    });
+  };
+  // Also when other fields are invalid, so one 422 lists every missing body too.
+  const alwaysCheck = { when: () => true };
+  const SendBatchRequest = z
+    .strictObject({
+      ...batchShape,
+      messages: z
+        .array(batchItem)
+        .min(1, "messages must list at least one recipient")
+        .max(MAX_BATCH_MESSAGES, `messages may list at most ${MAX_BATCH_MESSAGES} recipients`)
+        .meta({ description: `1 to ${MAX_BATCH_MESSAGES} recipients, each with its own text or the batch's.` }),
+    })
+    .superRefine(everyItemHasABody, alwaysCheck);
+  const QuoteRequest = z
+    .strictObject({
+      ...batchShape,
+      messages: z
+        .array(batchItem.partial({ to: true }))
+        .min(1)
+        .max(MAX_BATCH_MESSAGES)
+        .optional()
+        .meta({
+          description:
+            "A batch as POST /messages/batch takes it (`to` may be left out); leave out to quote `body` once.",
+        }),
+    })
+    .superRefine((request, ctx) => {
+      if (request.messages !== undefined) return everyItemHasABody(request, ctx);
+      if (request.body === undefined) ctx.addIssue({ code: "custom", path: ["body"], message: "Message is required" });
+    }, alwaysCheck);
+  return {
+    SendMessageRequest,
+    CreateContactRequest,
+    GroupSendRequest,
+    CreateOptOutRequest,
+    SendBatchRequest,
+    QuoteRequest,
+  };
 }
 
 export const CreateGroupRequest = z.strictObject({
@@ -390,7 +462,68 @@ export const ErrorSchema = z.object({
     code: z.enum(API_ERROR_CODES),
     message: z.string(),
     field: z.string().optional().meta({ description: "The request field at fault, when there is one." }),
+    errors: z
+      .array(z.object({ field: z.string().optional(), message: z.string() }))
+      .optional()
+      .meta({
+        description: "validation_failed: every invalid field, not only the first (nested fields as messages.2.to).",
+        examples: [[{ field: "messages.2.to", message: "to is required" }]],
+      }),
   }),
 });
 
 export const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).meta({ description: "This document." });
+
+export const BatchResultSchema = z.object({
+  total: z.int().nonnegative().meta({ description: "Recipients in the request." }),
+  queued: z.int().nonnegative().meta({ description: "Messages queued." }),
+  refused: z.int().nonnegative().meta({ description: "Recipients not sent to; each result says why." }),
+  credits: z.int().nonnegative().meta({ description: "Credits charged: only the queued messages'." }),
+  balance: z.int().nonnegative().meta({ description: "Your balance after the batch." }),
+  results: z
+    .array(
+      z.union([
+        z.object({
+          index: z.int().nonnegative().meta({ description: "The recipient's place in `messages`, from 0." }),
+          status: z.literal("queued"),
+          message: MessageSchema,
+        }),
+        z.object({
+          index: z.int().nonnegative(),
+          status: z.literal("refused"),
+          to: z.string().meta({ description: "The recipient as given." }),
+          error: z.object({
+            code: z.enum(BATCH_REFUSALS).meta({
+              description:
+                "invalid_phone, recipient_opted_out, unknown_sender (`from`), or insufficient_credits (the balance ran out before this recipient: it pays the batch in order, see the description).",
+            }),
+            message: z.string(),
+          }),
+        }),
+      ]),
+    )
+    .meta({ description: "One result per recipient, in the order of `messages`." }),
+});
+export type ApiBatchResult = z.infer<typeof BatchResultSchema>;
+
+const QuoteItemSchema = z.object({
+  encoding: z.enum(["GSM-7", "UCS-2"]).meta({ description: "GSM-7, or UCS-2 when a character needs it." }),
+  characters: z.int().nonnegative().meta({ description: "Characters as typed (Unicode code points)." }),
+  segments: z.int().positive().meta({ description: "SMS parts it is sent in." }),
+  credits: z.int().nonnegative().meta({ description: "What sending it charges: 1 per segment." }),
+  nonGsmCharacters: z
+    .array(z.string())
+    .meta({ description: "The characters that force UCS-2 (empty for GSM-7).", examples: [["😀", "ő"]] }),
+});
+
+export const QuoteSchema = z.object({
+  messages: z.int().positive().meta({ description: "Messages quoted: 1 for a body, or the batch's recipients." }),
+  segments: z.int().positive().meta({ description: "Segments of all of them." }),
+  credits: z.int().nonnegative().meta({
+    description:
+      "What sending them charges, exactly as POST /messages or /messages/batch would; refused recipients (invalid numbers, opt-outs) are not charged.",
+  }),
+  encoding: z.enum(["GSM-7", "UCS-2"]).meta({ description: "UCS-2 when any message needs it." }),
+  nonGsmCharacters: z.array(z.string()).meta({ description: "Every character that forces UCS-2, once each." }),
+  items: z.array(QuoteItemSchema).meta({ description: "Each message's quote, in order." }),
+});

@@ -4,8 +4,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
-import { MessageListSchema, MessageSchema } from "#app/api/schemas.ts";
+import { BatchResultSchema, MessageListSchema, MessageSchema } from "#app/api/schemas.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
+import { messageRow } from "#tests/support/sms.ts";
 
 type Customer = Awaited<ReturnType<typeof apiCustomer>>;
 
@@ -105,5 +108,103 @@ describe("GET /api/v1/messages filters", () => {
       expect(answer.status, query).toBe(400);
       expect(answer.json.error).toMatchObject({ code: "invalid_request", field });
     }
+  });
+});
+
+describe("POST /api/v1/messages/batch", () => {
+  it("queues each valid recipient in order until the balance runs out; the rest get their reason; one key, one charge", async () => {
+    const customer = await apiCustomer(5);
+    addOptOuts(customer.id, ["+12025550183"], "manual");
+    const request = {
+      key: customer.key,
+      headers: { "idempotency-key": "batch-1" },
+      json: {
+        body: "x".repeat(161),
+        messages: [
+          { to: "+12025550181" },
+          { to: "not a phone" },
+          { to: "+12025550182", body: "short" },
+          { to: "+12025550183" },
+          { to: "+12025550184", body: "z".repeat(400) },
+          { to: "+12025550185", body: "would fit, but comes after one that did not" },
+        ],
+      },
+    };
+    const first = await callApi("POST", "/api/v1/messages/batch", request);
+    expect(first.status).toBe(200);
+    const result = BatchResultSchema.parse(first.json);
+    expect(result).toMatchObject({ total: 6, queued: 2, refused: 4, credits: 3, balance: 2 });
+    expect(result.results.map((r) => (r.status === "queued" ? "queued" : r.error.code))).toEqual([
+      "queued",
+      "invalid_phone",
+      "queued",
+      "recipient_opted_out",
+      "insufficient_credits",
+      "insufficient_credits",
+    ]);
+    expect(getBalance(customer.id)).toBe(2);
+    const queuedIds = result.results.flatMap((r) => (r.status === "queued" ? [r.message.id] : []));
+    expect(queuedIds.map((id) => messageRow(id)?.status)).toEqual(["queued", "queued"]);
+
+    const again = await callApi("POST", "/api/v1/messages/batch", request);
+    expect(again.status).toBe(200);
+    expect(again.headers["Idempotent-Replayed"]).toBe("true");
+    expect(again.json.results).toEqual(first.json.results);
+    expect(getBalance(customer.id)).toBe(2);
+
+    const other = await callApi("POST", "/api/v1/messages/batch", {
+      ...request,
+      json: { ...request.json, body: "another text" },
+    });
+    expect(other.status).toBe(409);
+    expect(getBalance(customer.id)).toBe(2);
+  });
+
+  it("lists every invalid field of a batch in one 422 and sends nothing", async () => {
+    const customer = await apiCustomer(5);
+    const answer = await callApi("POST", "/api/v1/messages/batch", {
+      key: customer.key,
+      json: { messages: [{ to: "+12025550181" }, { to: "+12025550182", body: "" }, { body: "hi" }] },
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.json.error.code).toBe("validation_failed");
+    expect(answer.json.error.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      "messages.0.body",
+      "messages.1.body",
+      "messages.2.to",
+    ]);
+    expect(getBalance(customer.id)).toBe(5);
+  });
+});
+
+describe("POST /api/v1/messages/quote", () => {
+  it("quotes what the send then charges, GSM-7 and UCS-2, one body and a batch", async () => {
+    const customer = await apiCustomer(100);
+    const bodies = ["plain", "x".repeat(300), "Café at 9? 😀 " + "y".repeat(70), "€ ~ [] {}"];
+    for (const body of bodies) {
+      const quote = await callApi("POST", "/api/v1/messages/quote", { key: customer.key, json: { body } });
+      expect(quote.status).toBe(200);
+      const before = getBalance(customer.id);
+      const sent = await send(customer, "+12025550190", body);
+      expect(quote.json.credits).toBe(before - getBalance(customer.id));
+      expect(quote.json.items[0]).toMatchObject({
+        encoding: sent.encoding,
+        segments: sent.segments,
+        credits: sent.credits,
+      });
+    }
+    const ucs = await callApi("POST", "/api/v1/messages/quote", {
+      key: customer.key,
+      json: { body: "Café at 9? 😀 ő" },
+    });
+    expect(ucs.json).toMatchObject({ encoding: "UCS-2", nonGsmCharacters: ["😀", "ő"] });
+
+    const batch = { body: "hello", messages: [{ to: "+12025550191" }, { to: "+12025550192", body: "😀".repeat(40) }] };
+    const quote = await callApi("POST", "/api/v1/messages/quote", { key: customer.key, json: batch });
+    expect(quote.json).toMatchObject({ messages: 2, segments: 3, credits: 3, encoding: "UCS-2" });
+    const before = getBalance(customer.id);
+    const sent = await callApi("POST", "/api/v1/messages/batch", { key: customer.key, json: batch });
+    expect(sent.json.credits).toBe(quote.json.credits);
+    expect(before - getBalance(customer.id)).toBe(quote.json.credits);
   });
 });
