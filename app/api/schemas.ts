@@ -21,6 +21,11 @@ const positiveId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_
 /** A positive integer id in a path; anything else is simply not found. */
 const idParams = (description: string) => z.strictObject({ id: positiveId().meta({ description }) });
 export const GroupIdParams = idParams("One of your groups' id (GET /api/v1/groups).");
+export const ContactIdParams = idParams("One of your contacts' id (GET /api/v1/contacts).");
+export const GroupMemberParams = z.strictObject({
+  id: positiveId().meta({ description: "One of your groups' id." }),
+  contactId: positiveId().meta({ description: "The id of a contact in that group." }),
+});
 export const GroupSendIdParams = idParams("The group send's id, as POST /api/v1/groups/{id}/messages answered it.");
 
 /** Scheduled messages have ids of their own kind (they are schedules until they go out): sch_7. */
@@ -159,7 +164,16 @@ export function createRequestSchemas(config: SmsFormConfig) {
       if (request.messages !== undefined) return everyItemHasABody(request, ctx);
       if (request.body === undefined) ctx.addIssue({ code: "custom", path: ["body"], message: "Message is required" });
     }, alwaysCheck);
+  const UpdateContactRequest = CreateContactRequest.extend({
+    groupIds: CreateContactRequest.shape.groupIds.unwrap().meta({
+      description: "Ids of your groups: the contact's groups become exactly these.",
+    }),
+    active: z.boolean().meta({ description: "false: the contact opted out; group sends skip it." }),
+  })
+    .partial()
+    .meta({ description: "Only the fields given change." });
   return {
+    UpdateContactRequest,
     SendMessageRequest,
     CreateContactRequest,
     GroupSendRequest,
@@ -177,6 +191,16 @@ export const CreateGroupRequest = z.strictObject({
     .min(1, "Group description is required")
     .max(DESCRIPTION_MAX, `Group description must be ${DESCRIPTION_MAX} characters or fewer`)
     .meta({ examples: ["Everyone who bought this year"] }),
+});
+
+export const UpdateGroupRequest = CreateGroupRequest.partial().meta({ description: "Only the fields given change." });
+
+export const AddMembersRequest = z.strictObject({
+  contactIds: z
+    .array(z.int().positive().max(Number.MAX_SAFE_INTEGER))
+    .min(1, "contactIds must list at least one contact")
+    .max(1_000, "contactIds may list at most 1000 contacts")
+    .meta({ description: "Ids of your contacts to add; those already in the group stay, once.", examples: [[12, 13]] }),
 });
 
 const cursorField = (what: string) =>
@@ -198,6 +222,11 @@ export const ListContactsQuery = z.strictObject({
   group: positiveId().optional().meta({ description: "Only the members of this group (one of yours)." }),
   cursor: cursorField("contacts"),
   limit: limitField("Contacts"),
+});
+
+export const ListGroupSendsQuery = z.strictObject({
+  cursor: cursorField("group sends"),
+  limit: limitField("Group sends"),
 });
 
 export const ListGroupsQuery = z.strictObject({ cursor: cursorField("groups"), limit: limitField("Groups") });
@@ -526,4 +555,9 @@ export const QuoteSchema = z.object({
   encoding: z.enum(["GSM-7", "UCS-2"]).meta({ description: "UCS-2 when any message needs it." }),
   nonGsmCharacters: z.array(z.string()).meta({ description: "Every character that forces UCS-2, once each." }),
   items: z.array(QuoteItemSchema).meta({ description: "Each message's quote, in order." }),
+});
+
+export const GroupSendListSchema = z.object({
+  data: z.array(GroupSendSchema).meta({ description: "Newest first." }),
+  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
 });

@@ -391,6 +391,24 @@ const API_CASES: Record<string, (a: Owned) => ApiAttempt[]> = {
   "GET /api/v1/group-sends/{id}": (a) => [{ method: "GET", path: `/api/v1/group-sends/${a.groupSendId}` }],
   "DELETE /api/v1/opt-outs/{id}": () => [{ method: "DELETE", path: `/api/v1/opt-outs/${aOptOut.id}` }],
   "GET /api/v1/contacts": (a) => [{ method: "GET", path: `/api/v1/contacts?group=${a.groupId}` }],
+  "GET /api/v1/contacts/{id}": (a) => [{ method: "GET", path: `/api/v1/contacts/${a.contactId}` }],
+  "PATCH /api/v1/contacts/{id}": (a) => [
+    { method: "PATCH", path: `/api/v1/contacts/${a.contactId}`, json: { name: "taken" } },
+  ],
+  "DELETE /api/v1/contacts/{id}": (a) => [{ method: "DELETE", path: `/api/v1/contacts/${a.contactId}` }],
+  "GET /api/v1/groups/{id}": (a) => [{ method: "GET", path: `/api/v1/groups/${a.groupId}` }],
+  "PATCH /api/v1/groups/{id}": (a) => [
+    { method: "PATCH", path: `/api/v1/groups/${a.groupId}`, json: { name: "taken" } },
+  ],
+  "DELETE /api/v1/groups/{id}": (a) => [{ method: "DELETE", path: `/api/v1/groups/${a.groupId}` }],
+  "POST /api/v1/groups/{id}/members": (a) => [
+    { method: "POST", path: `/api/v1/groups/${a.groupId}/members`, json: { contactIds: [bContact.id] } },
+    { method: "POST", path: `/api/v1/groups/${bGroup.id}/members`, json: { contactIds: [a.contactId] } },
+  ],
+  "DELETE /api/v1/groups/{id}/members/{contactId}": (a) => [
+    { method: "DELETE", path: `/api/v1/groups/${a.groupId}/members/${a.contactId}` },
+    { method: "DELETE", path: `/api/v1/groups/${bGroup.id}/members/${a.contactId}` },
+  ],
   "POST /api/v1/contacts": (a) => [
     {
       method: "POST",

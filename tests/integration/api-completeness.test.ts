@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
-import { BatchResultSchema, MessageListSchema, MessageSchema } from "#app/api/schemas.ts";
+import { BatchResultSchema, GroupSendListSchema, MessageListSchema, MessageSchema } from "#app/api/schemas.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
@@ -206,5 +206,51 @@ describe("POST /api/v1/messages/quote", () => {
     const sent = await callApi("POST", "/api/v1/messages/batch", { key: customer.key, json: batch });
     expect(sent.json.credits).toBe(quote.json.credits);
     expect(before - getBalance(customer.id)).toBe(quote.json.credits);
+  });
+});
+
+describe("contacts, groups and group sends", () => {
+  it("gets, changes and deletes a contact and a group, adds and removes members, lists group sends", async () => {
+    const customer = await apiCustomer(10);
+    const post = (path: string, json: unknown) => callApi("POST", path, { key: customer.key, json });
+    const group = (await post("/api/v1/groups", { name: "Team", description: "Everyone" })).json;
+    const ada = (await post("/api/v1/contacts", { name: "Ada", phone: "+12025550301", email: "ada@example.com" })).json;
+    const bob = (await post("/api/v1/contacts", { name: "Bob", phone: "+12025550302", email: "bob@example.com" })).json;
+
+    expect((await callApi("GET", `/api/v1/contacts/${ada.id}`, { key: customer.key })).json).toEqual(ada);
+    const changed = await callApi("PATCH", `/api/v1/contacts/${ada.id}`, {
+      key: customer.key,
+      json: { email: "ada@example.org", groupIds: [group.id] },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.json).toMatchObject({ name: "Ada", email: "ada@example.org", groups: [{ id: group.id }] });
+    const taken = await callApi("PATCH", `/api/v1/contacts/${bob.id}`, {
+      key: customer.key,
+      json: { phone: "+12025550301" },
+    });
+    expect(taken.status).toBe(422);
+    expect(taken.json.error.field).toBe("phone");
+
+    const added = await post(`/api/v1/groups/${group.id}/members`, { contactIds: [bob.id, ada.id, bob.id] });
+    expect(added.json).toMatchObject({ id: group.id, members: 2 });
+    const removed = await callApi("DELETE", `/api/v1/groups/${group.id}/members/${bob.id}`, { key: customer.key });
+    expect(removed.json.members).toBe(1);
+    expect(
+      (await callApi("DELETE", `/api/v1/groups/${group.id}/members/${bob.id}`, { key: customer.key })).status,
+    ).toBe(404);
+    const renamed = await callApi("PATCH", `/api/v1/groups/${group.id}`, { key: customer.key, json: { name: "Crew" } });
+    expect(renamed.json).toMatchObject({ name: "Crew", description: "Everyone" });
+    expect((await callApi("GET", `/api/v1/groups/${group.id}`, { key: customer.key })).json.name).toBe("Crew");
+
+    const started = await post(`/api/v1/groups/${group.id}/messages`, { body: "hello team" });
+    expect(started.status).toBe(202);
+    const sends = await callApi("GET", "/api/v1/group-sends?limit=1", { key: customer.key });
+    expect(GroupSendListSchema.parse(sends.json).data.map((s) => s.id)).toEqual([started.json.id]);
+
+    expect((await callApi("DELETE", `/api/v1/contacts/${bob.id}`, { key: customer.key })).json.id).toBe(bob.id);
+    expect((await callApi("GET", `/api/v1/contacts/${bob.id}`, { key: customer.key })).status).toBe(404);
+    expect((await callApi("DELETE", `/api/v1/groups/${group.id}`, { key: customer.key })).json.id).toBe(group.id);
+    expect((await callApi("GET", `/api/v1/groups/${group.id}`, { key: customer.key })).status).toBe(404);
+    expect((await callApi("GET", `/api/v1/contacts/${ada.id}`, { key: customer.key })).json.groups).toEqual([]);
   });
 });
