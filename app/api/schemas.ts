@@ -2,7 +2,7 @@
 // document is generated from them, so the reference cannot drift from what the server does.
 import { z } from "zod";
 import { GROUP_SEND_STATUSES } from "#app/db/schema/contacts.ts";
-import { OPT_OUT_SOURCES } from "#app/db/enums.ts";
+import { OPT_OUT_SOURCES, REPEATS } from "#app/db/enums.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
 import { SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
 import { contactNameField, DESCRIPTION_MAX, groupNameField } from "#app/modules/contacts/schemas.ts";
@@ -172,7 +172,48 @@ export function createRequestSchemas(config: SmsFormConfig) {
   })
     .partial()
     .meta({ description: "Only the fields given change." });
+  const CreateScheduleRequest = z
+    .strictObject({
+      to: phoneField(config.defaultCountry)
+        .optional()
+        .meta({ description: "The phone each occurrence goes to; or give `groupId`.", examples: [EXAMPLE_PHONE] }),
+      groupId: z
+        .int()
+        .positive()
+        .max(Number.MAX_SAFE_INTEGER)
+        .optional()
+        .meta({ description: "One of your groups: each occurrence goes to its active members at that moment." }),
+      body: messageBodyField(config.maxSegments).meta({ examples: ["Weekly reminder: team meeting at 10"] }),
+      from: senderField.meta({ description: "One of your senders; leave out for your default when it runs." }),
+      repeat: z.enum(REPEATS).meta({
+        description:
+          "none (once), daily, weekly (the first send's weekday) or monthly (its day of the month, or the month's last day): at the first send's wall-clock time in `timeZone`, summer time or not.",
+      }),
+      firstSendAt: z.iso
+        .datetime({ offset: true, error: "firstSendAt must be a date and time with a zone, e.g. 2030-01-15T09:30:00Z" })
+        .meta({ description: "The first send, in the future (to the second).", examples: [EXAMPLE_SEND_AT] }),
+      timeZone: z
+        .string()
+        .max(64)
+        .optional()
+        .meta({
+          description: "The IANA zone the rule lives in; leave out for your account's (Settings).",
+          examples: ["Europe/London"],
+        }),
+      endDate: z.iso
+        .date("endDate must be a date (YYYY-MM-DD)")
+        .optional()
+        .meta({
+          description: "The last day it may send (inclusive, in `timeZone`); leave out to repeat until cancelled.",
+          examples: ["2030-12-31"],
+        }),
+    })
+    .superRefine((request, ctx) => {
+      if ((request.to === undefined) === (request.groupId === undefined))
+        ctx.addIssue({ code: "custom", path: ["to"], message: "Give either to or groupId" });
+    });
   return {
+    CreateScheduleRequest,
     UpdateContactRequest,
     SendMessageRequest,
     CreateContactRequest,
@@ -559,5 +600,48 @@ export const QuoteSchema = z.object({
 
 export const GroupSendListSchema = z.object({
   data: z.array(GroupSendSchema).meta({ description: "Newest first." }),
+  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+});
+
+export const ScheduleIdParams = idParams("One of your schedules' id (GET /api/v1/schedules).");
+
+export const ListSchedulesQuery = z.strictObject({ cursor: cursorField("schedules"), limit: limitField("Schedules") });
+
+export const ScheduleSchema = z.object({
+  id: z
+    .int()
+    .positive()
+    .meta({ examples: [7] }),
+  to: z.string().nullable().meta({ description: "The phone it goes to (E.164); null for a group." }),
+  groupId: z
+    .int()
+    .positive()
+    .nullable()
+    .meta({ description: "The group it goes to; null for a phone, or once the group is deleted." }),
+  groupName: z.string().nullable(),
+  body: z.string(),
+  from: z.string().nullable().meta({ description: "Its sender; null: your default when it runs." }),
+  repeat: z.enum(REPEATS),
+  description: z.string().meta({ description: "The rule in words.", examples: ["Weekly on Monday at 09:30"] }),
+  timeZone: z.string().meta({ examples: ["Europe/London"] }),
+  firstSendAt: isoTime("The first send."),
+  endDate: z
+    .string()
+    .nullable()
+    .meta({ description: "The last day it may send (in timeZone); null: until cancelled." }),
+  nextSendAt: nullableIsoTime("The next occurrence; null once completed or cancelled."),
+  status: z.enum(["active", "completed", "cancelled"]),
+  creditsPerOccurrence: z
+    .int()
+    .positive()
+    .meta({ description: "Credits per recipient and occurrence, charged when it runs." }),
+  createdAt: isoTime("When it was created."),
+  updatedAt: isoTime("When it last changed."),
+  finishedAt: nullableIsoTime("When it completed or was cancelled."),
+});
+export type ApiSchedule = z.infer<typeof ScheduleSchema>;
+
+export const ScheduleListSchema = z.object({
+  data: z.array(ScheduleSchema).meta({ description: "Newest first." }),
   nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
 });

@@ -4,7 +4,13 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
-import { BatchResultSchema, GroupSendListSchema, MessageListSchema, MessageSchema } from "#app/api/schemas.ts";
+import {
+  BatchResultSchema,
+  GroupSendListSchema,
+  MessageListSchema,
+  MessageSchema,
+  ScheduleSchema,
+} from "#app/api/schemas.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
@@ -252,5 +258,68 @@ describe("contacts, groups and group sends", () => {
     expect((await callApi("DELETE", `/api/v1/groups/${group.id}`, { key: customer.key })).json.id).toBe(group.id);
     expect((await callApi("GET", `/api/v1/groups/${group.id}`, { key: customer.key })).status).toBe(404);
     expect((await callApi("GET", `/api/v1/contacts/${ada.id}`, { key: customer.key })).json.groups).toEqual([]);
+  });
+});
+
+describe("schedules", () => {
+  it("creates a weekly schedule with an end date and a zone, lists it and cancels it; bad input lists every field", async () => {
+    const customer = await apiCustomer(5);
+    const first = new Date(Date.now() + 2 * 24 * 3600_000);
+    first.setUTCSeconds(0, 0);
+    const created = await callApi("POST", "/api/v1/schedules", {
+      key: customer.key,
+      json: {
+        to: "+12025550401",
+        body: "Team meeting at 10",
+        repeat: "weekly",
+        firstSendAt: first.toISOString(),
+        timeZone: "Europe/London",
+        endDate: "2099-12-31",
+      },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const schedule = ScheduleSchema.parse(created.json);
+    expect(schedule).toMatchObject({
+      to: "+12025550401",
+      repeat: "weekly",
+      timeZone: "Europe/London",
+      endDate: "2099-12-31",
+      status: "active",
+      nextSendAt: first.toISOString(),
+      creditsPerOccurrence: 1,
+    });
+    expect(schedule.description).toMatch(/^Weekly on \w+ at \d\d:\d\d$/);
+    const listed = await callApi("GET", "/api/v1/schedules", { key: customer.key });
+    expect(listed.json.data.map((s: { id: number }) => s.id)).toEqual([schedule.id]);
+    const cancelled = await callApi("DELETE", `/api/v1/schedules/${schedule.id}`, { key: customer.key });
+    expect(cancelled.json).toMatchObject({ id: schedule.id, status: "cancelled", nextSendAt: null });
+    expect((await callApi("GET", `/api/v1/schedules/${schedule.id}`, { key: customer.key })).json.status).toBe(
+      "cancelled",
+    );
+
+    const bad = await callApi("POST", "/api/v1/schedules", {
+      key: customer.key,
+      json: {
+        to: "+12025550401",
+        body: "hi",
+        repeat: "daily",
+        firstSendAt: "2001-01-01T00:00:00Z",
+        timeZone: "Mars/Base",
+      },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.json.error.errors.map((e: { field: string }) => e.field)).toEqual(["timeZone"]);
+    const past = await callApi("POST", "/api/v1/schedules", {
+      key: customer.key,
+      json: {
+        to: "+12025550401",
+        body: "hi",
+        repeat: "daily",
+        firstSendAt: "2001-01-01T00:00:00Z",
+        endDate: "2000-01-01",
+      },
+    });
+    expect(past.status).toBe(422);
+    expect(past.json.error.errors.map((e: { field: string }) => e.field)).toContain("firstSendAt");
   });
 });

@@ -1,6 +1,6 @@
 // Scheduled SMS as their owner sees them: create, list, cancel. Plain data and typed errors, so the
 // web screens and the REST API share them.
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, lt } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { contactGroups } from "#app/db/schema/contacts.ts";
 import { SCHEDULE_STATUSES, schedules } from "#app/db/schema/scheduling.ts";
@@ -258,6 +258,16 @@ export function listSchedules(userId: number, requestedPage = 1) {
     lastGroupSend: row.targetKind === "group" ? latestScheduledGroupSend(userId, row.id) : null,
   }));
   return { schedules: items, page, totalPages, total };
+}
+
+/** The owner's schedules, newest first, ids below `before`, at most `limit` (the REST API's keyset pages). */
+export function listSchedulesBefore(userId: number, options: { before: number; limit: number }): Schedule[] {
+  return withGroupNames()
+    .where(and(eq(schedules.userId, userId), lt(schedules.id, options.before)))
+    .orderBy(desc(schedules.id))
+    .limit(options.limit)
+    .all()
+    .map(({ row, groupName }) => toSchedule(row, groupName));
 }
 
 /** How many of the user's schedules to a group are still to run (deleting the group cancels them). */
