@@ -28,7 +28,7 @@ export type RouteResult = { status?: number; body: unknown; headers?: Record<str
 type Schema = z.ZodType<Record<string, unknown>>;
 
 export type ApiRoute = {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** OpenAPI path template, e.g. /api/v1/messages/{id}. */
   path: string;
   operationId: string;

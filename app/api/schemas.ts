@@ -236,14 +236,6 @@ export const CreateGroupRequest = z.strictObject({
 
 export const UpdateGroupRequest = CreateGroupRequest.partial().meta({ description: "Only the fields given change." });
 
-export const AddMembersRequest = z.strictObject({
-  contactIds: z
-    .array(z.int().positive().max(Number.MAX_SAFE_INTEGER))
-    .min(1, "contactIds must list at least one contact")
-    .max(1_000, "contactIds may list at most 1000 contacts")
-    .meta({ description: "Ids of your contacts to add; those already in the group stay, once.", examples: [[12, 13]] }),
-});
-
 const cursorField = (what: string) =>
   z
     .string()

@@ -410,9 +410,9 @@ const API_CASES: Record<string, (a: Owned) => ApiAttempt[]> = {
     { method: "PATCH", path: `/api/v1/groups/${a.groupId}`, json: { name: "taken" } },
   ],
   "DELETE /api/v1/groups/{id}": (a) => [{ method: "DELETE", path: `/api/v1/groups/${a.groupId}` }],
-  "POST /api/v1/groups/{id}/members": (a) => [
-    { method: "POST", path: `/api/v1/groups/${a.groupId}/members`, json: { contactIds: [bContact.id] } },
-    { method: "POST", path: `/api/v1/groups/${bGroup.id}/members`, json: { contactIds: [a.contactId] } },
+  "PUT /api/v1/groups/{id}/members/{contactId}": (a) => [
+    { method: "PUT", path: `/api/v1/groups/${a.groupId}/members/${bContact.id}` },
+    { method: "PUT", path: `/api/v1/groups/${bGroup.id}/members/${a.contactId}` },
   ],
   "DELETE /api/v1/groups/{id}/members/{contactId}": (a) => [
     { method: "DELETE", path: `/api/v1/groups/${a.groupId}/members/${a.contactId}` },
