@@ -36,6 +36,8 @@ function Prose({ text }: { text: string }) {
 const methodTone: Record<string, string> = {
   GET: "bg-emerald-100 text-emerald-800",
   POST: "bg-blue-100 text-blue-800",
+  PUT: "bg-amber-100 text-amber-900",
+  PATCH: "bg-amber-100 text-amber-900",
   DELETE: "bg-red-100 text-red-800",
 };
 
