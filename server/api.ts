@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { type ApiRequest, type ApiResponse, handleApiRequest, MAX_BODY_BYTES } from "#app/api/handler.server.ts";
+import { type ApiRequest, type ApiResponse, bodyLimitOf, handleApiRequest } from "#app/api/handler.server.ts";
 import { API_BASE } from "#app/api/define-route.ts";
 import { answer, type Extension } from "#server/http.ts";
 
@@ -12,15 +12,15 @@ function isApiPath(url: string): boolean {
 }
 
 /** Reads the body up to the limit; past it, stops reading and says so. */
-function readBody(req: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
+function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; tooLarge: boolean }> {
   const declared = Number(req.headers["content-length"]);
-  if (declared > MAX_BODY_BYTES) return Promise.resolve({ body: Buffer.alloc(0), tooLarge: true });
+  if (declared > limit) return Promise.resolve({ body: Buffer.alloc(0), tooLarge: true });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         req.off("data", onData);
         req.pause();
         resolve({ body: Buffer.alloc(0), tooLarge: true });
@@ -41,7 +41,9 @@ export function apiExtension(handle: (request: ApiRequest) => Promise<ApiRespons
     if (!isApiPath(url)) return false;
     const method = req.method ?? "GET";
     const hasBody = method !== "GET" && method !== "HEAD" && method !== "DELETE";
-    const { body, tooLarge } = hasBody ? await readBody(req) : { body: undefined, tooLarge: false };
+    const { body, tooLarge } = hasBody
+      ? await readBody(req, bodyLimitOf(method, url))
+      : { body: undefined, tooLarge: false };
     const response = await handle({
       method,
       path: url,

@@ -7,6 +7,9 @@ import type { ApiScope } from "#app/modules/api-keys/scopes.ts";
 
 export const API_BASE = "/api/v1";
 
+/** A batch of 1,000 recipients, ~2,000 bytes each: the body limit of the batch routes. */
+export const MAX_BATCH_BODY_BYTES = 2 * 1024 * 1024;
+
 export type RouteContext<Params, Query, Body> = {
   /** The key owner's id; 0 on the public routes. */
   userId: number;
@@ -25,7 +28,7 @@ export type RouteResult = { status?: number; body: unknown; headers?: Record<str
 type Schema = z.ZodType<Record<string, unknown>>;
 
 export type ApiRoute = {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** OpenAPI path template, e.g. /api/v1/messages/{id}. */
   path: string;
   operationId: string;
@@ -39,6 +42,8 @@ export type ApiRoute = {
   params?: Schema;
   query?: Schema;
   body?: Schema;
+  /** The largest body this route reads (default MAX_BODY_BYTES, 16 KiB); at most MAX_REQUEST_BODY_BYTES. */
+  maxBodyBytes?: number;
   /** Reads the Idempotency-Key header. */
   idempotent?: boolean;
   success: { status: number; description: string; schema: z.ZodType };

@@ -40,7 +40,10 @@ export const API_ERRORS = {
     status: 415,
     description: "The request body must be JSON (Content-Type: application/json).",
   },
-  validation_failed: { status: 422, description: "A field is missing or invalid; `field` names it." },
+  validation_failed: {
+    status: 422,
+    description: "A field is missing or invalid: `field` names the first, `errors` lists every one.",
+  },
   recipient_opted_out: {
     status: 422,
     description:
@@ -66,13 +69,22 @@ export type ApiErrorCode = keyof typeof API_ERRORS;
 
 export const API_ERROR_CODES = Object.keys(API_ERRORS) as [ApiErrorCode, ...ApiErrorCode[]];
 
+/** One invalid field of a request: its path (e.g. messages.2.to) and what is wrong. */
+export type FieldError = { field: string | undefined; message: string };
+
 export class ApiError extends Error {
   readonly code: ApiErrorCode;
   readonly status: number;
   readonly field: string | undefined;
   readonly headers: Record<string, string>;
-  constructor(code: ApiErrorCode, message: string, options: { field?: string; headers?: Record<string, string> } = {}) {
+  readonly errors: FieldError[] | undefined;
+  constructor(
+    code: ApiErrorCode,
+    message: string,
+    options: { field?: string; headers?: Record<string, string>; errors?: FieldError[] } = {},
+  ) {
     super(message);
+    this.errors = options.errors;
     this.name = "ApiError";
     this.code = code;
     this.status = API_ERRORS[code].status;
@@ -81,7 +93,14 @@ export class ApiError extends Error {
   }
 
   toBody() {
-    return { error: { code: this.code, message: this.message, ...(this.field ? { field: this.field } : {}) } };
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.field ? { field: this.field } : {}),
+        ...(this.errors ? { errors: this.errors } : {}),
+      },
+    };
   }
 }
 

@@ -17,7 +17,7 @@ import { KeywordOptOutError, OptedOutError, OptOutNotFoundError } from "#app/mod
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { ScheduleNotFoundError } from "#app/modules/scheduling/schedules.server.ts";
 import { authenticate, createApiGate, type RateLimit, rateLimitHeaders } from "#app/api/auth.server.ts";
-import { ApiError } from "#app/api/errors.ts";
+import { ApiError, type FieldError } from "#app/api/errors.ts";
 import type { ApiRoute } from "#app/api/define-route.ts";
 import { API_ROUTES } from "#app/api/routes.server.ts";
 import { IdempotencyKeyHeader } from "#app/api/schemas.ts";
@@ -62,20 +62,26 @@ function matchPath(segments: string[], parts: string[]): Record<string, string> 
   return params;
 }
 
+const literals = (segments: string[]) => segments.filter((segment) => !segment.startsWith("{")).length;
+
 function findRoute(
   table: Compiled[],
   method: string,
   pathname: string,
 ): { route: ApiRoute; params: Record<string, string> } {
   const parts = pathname.split("/");
-  const allowed: string[] = [];
   const wanted = method === "HEAD" ? "GET" : method;
+  // The most specific template owns the path: /messages/batch is not /messages/{id}.
+  let matches: { route: ApiRoute; params: Record<string, string>; literals: number }[] = [];
   for (const { route, segments } of table) {
     const params = matchPath(segments, parts);
-    if (!params) continue;
-    if (route.method === wanted) return { route, params };
-    allowed.push(route.method);
+    if (params) matches.push({ route, params, literals: literals(segments) });
   }
+  const most = Math.max(...matches.map((m) => m.literals));
+  matches = matches.filter((m) => m.literals === most);
+  const found = matches.find((m) => m.route.method === wanted);
+  if (found) return found;
+  const allowed: string[] = matches.map((m) => m.route.method);
   if (allowed.length === 0) throw new ApiError("not_found", `No API endpoint at ${pathname}`);
   if (allowed.includes("GET")) allowed.push("HEAD");
   throw new ApiError("method_not_allowed", `${method} is not allowed here; use ${allowed.join(", ")}`, {
@@ -83,19 +89,31 @@ function findRoute(
   });
 }
 
+let defaultTable: Compiled[] | undefined;
+
+/** The largest body the route at `method` `url` reads, for the adapter to stop reading past it. */
+export function bodyLimitOf(method: string, url: string): number {
+  defaultTable ??= compile(API_ROUTES);
+  const parts = url.split("?")[0].split("/");
+  const route = defaultTable.find((c) => c.route.method === method && matchPath(c.segments, parts))?.route;
+  return route?.maxBodyBytes ?? MAX_BODY_BYTES;
+}
+
 function header(request: ApiRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The first problem zod found, named by its field. */
-function firstIssue(error: z.ZodError): { field: string | undefined; message: string } {
-  const issue = error.issues[0];
-  if (issue.code === "unrecognized_keys") {
-    return { field: [...issue.path, issue.keys[0]].join("."), message: `Unknown field: ${issue.keys[0]}` };
-  }
-  return { field: issue.path.length ? issue.path.join(".") : undefined, message: issue.message };
+/** Every problem zod found, each named by its field, in the request's order. */
+function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys")
+      return issue.keys.map((key) => ({ field: [...issue.path, key].join("."), message: `Unknown field: ${key}` }));
+    return [{ field: issue.path.length ? issue.path.join(".") : undefined, message: issue.message }];
+  });
 }
+
+const firstIssue = (error: z.ZodError): FieldError => fieldErrors(error)[0];
 
 function parseQuery(schema: z.ZodType, search: string): unknown {
   const raw: Record<string, string> = {};
@@ -113,10 +131,10 @@ function parseQuery(schema: z.ZodType, search: string): unknown {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-function parseBody(schema: z.ZodType, request: ApiRequest): unknown {
+function parseBody(schema: z.ZodType, request: ApiRequest, limit: number): unknown {
   const bytes = typeof request.body === "string" ? Buffer.byteLength(request.body) : (request.body?.byteLength ?? 0);
-  if (request.bodyTooLarge || bytes > MAX_BODY_BYTES) {
-    throw new ApiError("payload_too_large", `The body may be at most ${MAX_BODY_BYTES} bytes`);
+  if (request.bodyTooLarge || bytes > limit) {
+    throw new ApiError("payload_too_large", `The body may be at most ${limit} bytes`);
   }
   const type = header(request, "content-type")
     ?.toLowerCase()
@@ -138,8 +156,8 @@ function parseBody(schema: z.ZodType, request: ApiRequest): unknown {
   }
   const result = schema.safeParse(json);
   if (result.success) return result.data;
-  const { field, message } = firstIssue(result.error);
-  throw new ApiError("validation_failed", message, { field });
+  const errors = fieldErrors(result.error);
+  throw new ApiError("validation_failed", errors[0].message, { field: errors[0].field, errors });
 }
 
 function parseIdempotencyKey(request: ApiRequest): string | undefined {
@@ -231,7 +249,7 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
           params: parsedParams,
           query: route.query ? parseQuery(route.query, search) : {},
           idempotencyKey: route.idempotent ? parseIdempotencyKey(request) : undefined,
-          body: route.body ? parseBody(route.body, request) : undefined,
+          body: route.body ? parseBody(route.body, request, route.maxBodyBytes ?? MAX_BODY_BYTES) : undefined,
           origin: publicOrigin(
             (name) => header(request, name),
             request.secure ? "https" : "http",

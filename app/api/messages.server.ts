@@ -1,7 +1,9 @@
 // Messages as the REST API shows them, read through the sms module's own-messages (another
 // account's message is simply not found). Sending goes through the same queueMessages as the screens.
 import { z } from "zod";
-import type { MessageStatus } from "#app/modules/sms/message-status.ts";
+import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { toMessageResource } from "#app/modules/sms/message-resource.ts";
+import { normalizePhone } from "#app/modules/sms/phone.ts";
 import {
   findOccurrenceMessage,
   findOwnMessage,
@@ -12,13 +14,17 @@ import {
 } from "#app/modules/sms/own-messages.server.ts";
 import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
 import { ApiError } from "#app/api/errors.ts";
-import { type ApiInboundMessage, type ApiMessage, INBOUND_ID_PREFIX } from "#app/api/schemas.ts";
+import {
+  type ApiInboundMessage,
+  type ApiMessage,
+  INBOUND_ID_PREFIX,
+  type ListMessagesOptions,
+} from "#app/api/schemas.ts";
 import { type InboundRow, ownInboundBefore } from "#app/modules/inbound/inbox.server.ts";
 import type { SendBatcher } from "#app/api/send-batcher.server.ts";
+import type { QueuedMessage } from "#app/modules/sms/send.server.ts";
 
-function present(row: OwnMessageRow): ApiMessage {
-  return { direction: "outbound", ...row, createdAt: new Date(row.createdAt).toISOString() };
-}
+const present = (row: OwnMessageRow): ApiMessage => toMessageResource(row);
 
 function presentInbound(row: InboundRow): ApiInboundMessage {
   const { id, from, to, body, encoding, parts, receivedAt } = row;
@@ -61,12 +67,35 @@ const CursorPosition = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 
 const INBOUND_CURSOR = "i1";
 
-function listApiInbound(userId: number, options: { cursor?: string; limit: number }) {
+/** `from=default`: the gateway's shared sender. */
+export const SHARED_SENDER_FILTER = "default";
+
+function phoneFilter(field: "to" | "from", value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const phone = normalizePhone(value, smsFormConfig().defaultCountry);
+  if (!phone.ok) throw new ApiError("invalid_request", phone.error, { field });
+  return phone.e164;
+}
+
+const timeFilter = (value: string | undefined) => (value === undefined ? undefined : Date.parse(value));
+
+function listApiInbound(userId: number, options: ListMessagesOptions) {
+  for (const field of ["status", "groupSendId"] as const) {
+    if (options[field] !== undefined)
+      throw new ApiError("invalid_request", `${field} filters outbound messages only`, { field });
+  }
   const before =
     options.cursor === undefined
       ? Number.MAX_SAFE_INTEGER
       : decodeCursor(INBOUND_CURSOR, options.cursor, CursorPosition);
-  const rows = ownInboundBefore(userId, { before, limit: options.limit + 1 });
+  const rows = ownInboundBefore(userId, {
+    from: phoneFilter("from", options.from),
+    to: options.to,
+    receivedAfter: timeFilter(options.createdAfter),
+    receivedBefore: timeFilter(options.createdBefore),
+    before,
+    limit: options.limit + 1,
+  });
   const page = rows.slice(0, options.limit);
   return {
     data: page.map(presentInbound),
@@ -74,21 +103,22 @@ function listApiInbound(userId: number, options: { cursor?: string; limit: numbe
   };
 }
 
-export function listApiMessages(
-  userId: number,
-  options: { direction: "outbound" | "inbound"; status?: MessageStatus; cursor?: string; limit: number },
-) {
-  if (options.direction === "inbound") {
-    if (options.status !== undefined)
-      throw new ApiError("invalid_request", "status filters outbound messages only: inbound ones have none", {
-        field: "status",
-      });
-    return listApiInbound(userId, options);
-  }
+/** One page of the user's messages, newest first, with every filter given. */
+export function listApiMessages(userId: number, options: ListMessagesOptions) {
+  if (options.direction === "inbound") return listApiInbound(userId, options);
   const before =
     options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(CURSOR, options.cursor, CursorPosition);
   // One row more than asked says whether there is a next page.
-  const rows = ownMessagesBefore(userId, { status: options.status, before, limit: options.limit + 1 });
+  const rows = ownMessagesBefore(userId, {
+    status: options.status,
+    to: phoneFilter("to", options.to),
+    from: options.from === SHARED_SENDER_FILTER ? null : options.from,
+    groupSendId: options.groupSendId,
+    createdAfter: timeFilter(options.createdAfter),
+    createdBefore: timeFilter(options.createdBefore),
+    before,
+    limit: options.limit + 1,
+  });
   const page = rows.slice(0, options.limit);
   return {
     data: page.map(present),
@@ -111,19 +141,20 @@ export async function sendApiMessage(
   // A repeat compares with what was stored; a new message is what was just written.
   const stored = queued.duplicate ? getApiMessage(userId, queued.id) : undefined;
   if (queued.duplicate && (stored?.to !== input.to || stored?.body !== input.body)) throw idempotencyConflict();
-  const { id, to, encoding, segments, credits, createdAt } = queued;
-  // The answer as it was first given: the current status is for GET /messages/{id}.
-  const message: ApiMessage = {
-    direction: "outbound",
-    id,
-    to,
-    body: input.body,
-    encoding,
-    segments,
-    credits,
+  return { message: asAccepted(queued, input.body, stored), replayed: queued.duplicate };
+}
+
+/** A queued message as its send answered it (the current status is for GET /messages/{id}). */
+export function asAccepted(queued: QueuedMessage, body: string, stored?: ApiMessage): ApiMessage {
+  return toMessageResource({
+    ...queued,
+    from: stored ? stored.from : queued.from,
+    body,
     status: "queued",
     statusDetail: null,
-    createdAt: new Date(createdAt).toISOString(),
-  };
-  return { message, replayed: queued.duplicate };
+    groupSendId: null,
+    submittedAt: null,
+    doneAt: null,
+    updatedAt: queued.createdAt,
+  });
 }

@@ -1,9 +1,20 @@
 // The REST API's route table: the server dispatches on it and the OpenAPI document is built from
 // it, so every route answered is documented. A new endpoint is one defineRoute entry.
+import { latestContactId } from "#app/modules/contacts/contacts.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { latestWaitingScheduleId } from "#app/modules/scheduling/schedules.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import {
+  addApiGroupMembers,
+  deleteApiContact,
+  deleteApiGroup,
+  getApiContact,
+  getApiGroup,
+  listApiGroupSends,
+  removeApiGroupMember,
+  updateApiContact,
+  updateApiGroup,
   createApiContact,
   getApiGroupSend,
   GROUP_SENDS_PATH,
@@ -12,7 +23,8 @@ import {
   listApiGroups,
   sendApiGroupMessage,
 } from "#app/api/contacts.server.ts";
-import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
+import { sendApiBatch, quoteApi } from "#app/api/batch.server.ts";
+import { API_BASE, type ApiRoute, defineRoute, MAX_BATCH_BODY_BYTES } from "#app/api/define-route.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
 import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
@@ -26,8 +38,21 @@ import {
   latestScheduledMessageId,
   scheduleApiMessage,
 } from "#app/api/scheduled.server.ts";
+import { cancelApiSchedule, createApiSchedule, getApiSchedule, listApiSchedules } from "#app/api/schedules.server.ts";
 import {
+  ScheduleIdParams,
+  ListSchedulesQuery,
+  ScheduleListSchema,
+  ScheduleSchema,
+  EXAMPLE_SEND_AT,
+  ContactIdParams,
+  GroupMemberParams,
+  GroupSendListSchema,
+  ListGroupSendsQuery,
+  UpdateGroupRequest,
   BalanceSchema,
+  BatchResultSchema,
+  QuoteSchema,
   ContactListSchema,
   ContactSchema,
   CreateGroupRequest,
@@ -60,6 +85,9 @@ const schemas = () => (requestSchemas ??= createRequestSchemas(smsFormConfig()))
 function refuseUnverifiedSender(userId: number): void {
   if (mustVerifyEmail(userId)) throw new ApiError("email_unverified", EMAIL_UNVERIFIED_MESSAGE);
 }
+
+/** The reader's newest group and contact, for the membership examples. */
+const readerMember = (userId: number) => ({ id: latestGroupIds(userId).groupId, contactId: latestContactId(userId) });
 
 const replayed = (yes: boolean) => (yes ? { "Idempotent-Replayed": "true" } : undefined);
 
@@ -106,6 +134,58 @@ export const API_ROUTES: ApiRoute[] = [
           : await scheduleApiMessage(userId, { ...message, sendAt }, idempotencyKey);
       return { status: 201, body: result.message, headers: replayed(result.replayed) };
     },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${API_BASE}/messages/batch`,
+    operationId: "sendMessageBatch",
+    tag: "Messages",
+    summary: "Send to up to 1,000 recipients at once",
+    description:
+      "One text for all (`body`) or one per recipient (`messages[].body`), in one request and one transaction. Each recipient gets a result: `queued` with its Message, or `refused` with the reason (invalid_phone, recipient_opted_out, unknown_sender, insufficient_credits) while the others still go. Only what was queued is charged. The balance pays the recipients in their order: once one cannot be paid, it and every later recipient are refused with insufficient_credits, so a top-up and a new batch of the refused ones finishes the job. One Idempotency-Key covers the whole batch: a retry answers the same results and charges nothing more.",
+    auth: true,
+    scope: "messages:send",
+    get body() {
+      return schemas().SendBatchRequest;
+    },
+    maxBodyBytes: MAX_BATCH_BODY_BYTES,
+    idempotent: true,
+    success: {
+      status: 200,
+      description:
+        "Every recipient's result (status 200 even when some, or all, were refused). A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.",
+      schema: BatchResultSchema,
+    },
+    errors: ["idempotency_conflict", "email_unverified"],
+    example: {
+      body: {
+        body: EXAMPLE_BODY,
+        messages: [{ to: EXAMPLE_PHONE }, { to: "+12025550124", body: "Your own text for this one" }],
+      },
+    },
+    handle: async ({ userId, body, idempotencyKey }) => {
+      refuseUnverifiedSender(userId);
+      const { result, replayed: again } = await sendApiBatch(userId, body, idempotencyKey);
+      return { body: result, headers: replayed(again) };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${API_BASE}/messages/quote`,
+    operationId: "quoteMessages",
+    tag: "Messages",
+    summary: "What a message or a batch costs",
+    description:
+      "The encoding, segments and credits of one body, or of a batch as POST /messages/batch takes it, and the characters that force UCS-2 (70 characters per SMS instead of 160): replace them to pay less. The credits are exactly what the send charges; nothing is sent or reserved.",
+    auth: true,
+    scope: "messages:read",
+    get body() {
+      return schemas().QuoteRequest;
+    },
+    maxBodyBytes: MAX_BATCH_BODY_BYTES,
+    success: { status: 200, description: "The quote.", schema: QuoteSchema },
+    example: { body: { body: "Café at 9? 😀" } },
+    handle: ({ body }) => ({ body: quoteApi(body) }),
   }),
   defineRoute({
     method: "GET",
@@ -256,6 +336,20 @@ export const API_ROUTES: ApiRoute[] = [
   }),
   defineRoute({
     method: "GET",
+    path: GROUP_SENDS_PATH,
+    operationId: "listGroupSends",
+    tag: "Groups",
+    summary: "List your group sends",
+    description: "Newest first, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
+    auth: true,
+    scope: "messages:read",
+    query: ListGroupSendsQuery,
+    success: { status: 200, description: "One page of group sends.", schema: GroupSendListSchema },
+    example: { query: { limit: 10 } },
+    handle: ({ userId, query, origin }) => ({ body: listApiGroupSends(userId, query, origin) }),
+  }),
+  defineRoute({
+    method: "GET",
     path: `${GROUP_SENDS_PATH}/{id}`,
     operationId: "getGroupSend",
     tag: "Groups",
@@ -272,6 +366,219 @@ export const API_ROUTES: ApiRoute[] = [
       if (!groupSend) throw notFoundError("group send");
       return { body: groupSend };
     },
+  }),
+  defineRoute({
+    method: "PUT",
+    path: `${API_BASE}/groups/{id}/members/{contactId}`,
+    operationId: "addGroupMember",
+    tag: "Groups",
+    summary: "Put a contact in a group",
+    description:
+      "Adding a contact that is already a member changes nothing (200 again). Several at once: PATCH /contacts/{id} with `groupIds`, or POST /contacts with them.",
+    auth: true,
+    scope: "contacts:manage",
+    params: GroupMemberParams,
+    success: { status: 200, description: "The group with its member count.", schema: GroupSchema },
+    errors: ["not_found"],
+    example: { params: { id: 7, contactId: 12 }, readerParams: (userId) => readerMember(userId) },
+    handle: ({ userId, params }) => ({ body: addApiGroupMembers(userId, params.id, [params.contactId]) }),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${API_BASE}/groups/{id}/members/{contactId}`,
+    operationId: "removeGroupMember",
+    tag: "Groups",
+    summary: "Take a contact out of a group",
+    description: "The contact itself stays.",
+    auth: true,
+    scope: "contacts:manage",
+    params: GroupMemberParams,
+    success: { status: 200, description: "The group with its new member count.", schema: GroupSchema },
+    errors: ["not_found"],
+    example: { params: { id: 7, contactId: 12 }, readerParams: (userId) => readerMember(userId) },
+    handle: ({ userId, params }) => ({ body: removeApiGroupMember(userId, params.id, params.contactId) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${API_BASE}/groups/{id}`,
+    operationId: "getGroup",
+    tag: "Groups",
+    summary: "Get one group",
+    auth: true,
+    scope: "contacts:manage",
+    params: GroupIdParams,
+    success: { status: 200, description: "The group.", schema: GroupSchema },
+    errors: ["not_found"],
+    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }) },
+    handle: ({ userId, params }) => ({ body: getApiGroup(userId, params.id) }),
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${API_BASE}/groups/{id}`,
+    operationId: "updateGroup",
+    tag: "Groups",
+    summary: "Rename a group or change its description",
+    description: "The Edit Group screen's rules; only the fields given change.",
+    auth: true,
+    scope: "contacts:manage",
+    params: GroupIdParams,
+    body: UpdateGroupRequest,
+    success: { status: 200, description: "The group as it is now.", schema: GroupSchema },
+    errors: ["not_found"],
+    example: {
+      params: { id: 7 },
+      body: { description: "Everyone who bought in 2026" },
+      readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }),
+    },
+    handle: ({ userId, params, body }) => ({ body: updateApiGroup(userId, params.id, body) }),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${API_BASE}/groups/{id}`,
+    operationId: "deleteGroup",
+    tag: "Groups",
+    summary: "Delete a group",
+    description:
+      "As on the Groups screen: its contacts stay, and its scheduled messages are cancelled. Its past group sends stay readable.",
+    auth: true,
+    scope: "contacts:manage",
+    params: GroupIdParams,
+    success: { status: 200, description: "Deleted: the group as it was.", schema: GroupSchema },
+    errors: ["not_found"],
+    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }) },
+    handle: async ({ userId, params }) => ({ body: await deleteApiGroup(userId, params.id) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${API_BASE}/contacts/{id}`,
+    operationId: "getContact",
+    tag: "Contacts",
+    summary: "Get one contact",
+    auth: true,
+    scope: "contacts:manage",
+    params: ContactIdParams,
+    success: { status: 200, description: "The contact.", schema: ContactSchema },
+    errors: ["not_found"],
+    example: { params: { id: 12 }, readerParams: (userId) => ({ id: latestContactId(userId) }) },
+    handle: ({ userId, params }) => ({ body: getApiContact(userId, params.id) }),
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${API_BASE}/contacts/{id}`,
+    operationId: "updateContact",
+    tag: "Contacts",
+    summary: "Change a contact",
+    description:
+      "The Edit Contact screen's rules; only the fields given change. `groupIds` replaces the contact's groups; `active: false` marks it opted out of group sends.",
+    auth: true,
+    scope: "contacts:manage",
+    params: ContactIdParams,
+    get body() {
+      return schemas().UpdateContactRequest;
+    },
+    success: { status: 200, description: "The contact as it is now.", schema: ContactSchema },
+    errors: ["not_found"],
+    example: {
+      params: { id: 12 },
+      body: { email: "ada@example.org" },
+      readerParams: (userId) => ({ id: latestContactId(userId) }),
+    },
+    handle: ({ userId, params, body }) => ({ body: updateApiContact(userId, params.id, body) }),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${API_BASE}/contacts/{id}`,
+    operationId: "deleteContact",
+    tag: "Contacts",
+    summary: "Delete a contact",
+    description: "It leaves its groups; the messages sent to it stay in your history.",
+    auth: true,
+    scope: "contacts:manage",
+    params: ContactIdParams,
+    success: { status: 200, description: "Deleted: the contact as it was.", schema: ContactSchema },
+    errors: ["not_found"],
+    example: { params: { id: 12 }, readerParams: (userId) => ({ id: latestContactId(userId) }) },
+    handle: ({ userId, params }) => ({ body: deleteApiContact(userId, params.id) }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${API_BASE}/schedules`,
+    operationId: "createSchedule",
+    tag: "Schedules",
+    summary: "Schedule a message, once or repeating",
+    description:
+      "As the Schedule SMS screen: to a phone (`to`) or a group (`groupId`), once or daily, weekly or monthly at the first send's wall-clock time in an IANA time zone, until an end date or until cancelled. The balance must cover one occurrence now; each occurrence is charged when it runs (one it cannot pay becomes a failed message). A one-off to a phone is also what POST /messages with `sendAt` makes.",
+    auth: true,
+    scope: "messages:send",
+    get body() {
+      return schemas().CreateScheduleRequest;
+    },
+    success: { status: 201, description: "Scheduled.", schema: ScheduleSchema },
+    errors: [
+      "insufficient_credits",
+      "not_found",
+      "quota_exceeded",
+      "nothing_to_send",
+      "unknown_sender",
+      "email_unverified",
+    ],
+    example: {
+      body: {
+        to: EXAMPLE_PHONE,
+        body: "Weekly reminder: team meeting at 10",
+        repeat: "weekly",
+        firstSendAt: EXAMPLE_SEND_AT,
+        timeZone: "Europe/London",
+        endDate: "2030-12-31",
+      },
+    },
+    handle: async ({ userId, body }) => {
+      refuseUnverifiedSender(userId);
+      return { status: 201, body: await createApiSchedule(userId, body) };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${API_BASE}/schedules`,
+    operationId: "listSchedules",
+    tag: "Schedules",
+    summary: "List your schedules",
+    description: "Newest first, active or not, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
+    auth: true,
+    scope: "messages:read",
+    query: ListSchedulesQuery,
+    success: { status: 200, description: "One page of schedules.", schema: ScheduleListSchema },
+    example: { query: { limit: 10 } },
+    handle: ({ userId, query }) => ({ body: listApiSchedules(userId, query) }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${API_BASE}/schedules/{id}`,
+    operationId: "getSchedule",
+    tag: "Schedules",
+    summary: "Get one schedule",
+    auth: true,
+    scope: "messages:read",
+    params: ScheduleIdParams,
+    success: { status: 200, description: "The schedule.", schema: ScheduleSchema },
+    errors: ["not_found"],
+    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestWaitingScheduleId(userId) }) },
+    handle: ({ userId, params }) => ({ body: getApiSchedule(userId, params.id) }),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${API_BASE}/schedules/{id}`,
+    operationId: "cancelSchedule",
+    tag: "Schedules",
+    summary: "Cancel a schedule",
+    description: "No occurrence runs after this; messages already sent stay. Cancelling again answers the same.",
+    auth: true,
+    scope: "messages:send",
+    params: ScheduleIdParams,
+    success: { status: 200, description: "Cancelled: the schedule with status `cancelled`.", schema: ScheduleSchema },
+    errors: ["not_found"],
+    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestWaitingScheduleId(userId) }) },
+    handle: async ({ userId, params }) => ({ body: await cancelApiSchedule(userId, params.id) }),
   }),
   defineRoute({
     method: "GET",

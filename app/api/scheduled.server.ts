@@ -45,14 +45,21 @@ function waiting(schedule: OneOff): ApiScheduledMessage {
     direction: "outbound",
     id: `${SCHEDULED_ID_PREFIX}${schedule.id}`,
     to: schedule.target.to,
+    from: schedule.from,
     body: schedule.body,
     encoding,
     segments,
     credits,
     status: "scheduled",
     statusDetail: null,
+    groupSendId: null,
+    errorCode: null,
+    errorMessage: null,
     sendAt: new Date(schedule.firstSendAt).toISOString(),
     createdAt: new Date(schedule.createdAt).toISOString(),
+    submittedAt: null,
+    doneAt: null,
+    updatedAt: new Date(schedule.createdAt).toISOString(),
     messageId: null,
   };
 }
@@ -62,7 +69,9 @@ function present(userId: number, schedule: OneOff): ApiScheduledMessage {
   const message = getOccurrenceMessage(userId, schedule.id, schedule.firstSendAt);
   if (message)
     return { ...message, id: answer.id, sendAt: answer.sendAt, createdAt: answer.createdAt, messageId: message.id };
-  return schedule.status === "cancelled" ? { ...answer, status: "cancelled" } : answer;
+  return schedule.status === "cancelled"
+    ? { ...answer, status: "cancelled", updatedAt: new Date(schedule.updatedAt).toISOString() }
+    : answer;
 }
 
 /**

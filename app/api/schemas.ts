@@ -2,13 +2,15 @@
 // document is generated from them, so the reference cannot drift from what the server does.
 import { z } from "zod";
 import { GROUP_SEND_STATUSES } from "#app/db/schema/contacts.ts";
-import { OPT_OUT_SOURCES } from "#app/db/enums.ts";
+import { OPT_OUT_SOURCES, REPEATS } from "#app/db/enums.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
 import { SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
 import { contactNameField, DESCRIPTION_MAX, groupNameField } from "#app/modules/contacts/schemas.ts";
+import { MESSAGE_ERROR_CODES } from "#app/modules/sms/message-resource.ts";
 import { MESSAGE_STATUSES } from "#app/modules/sms/message-status.ts";
 import { phoneField } from "#app/modules/sms/phone.ts";
 import { messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { BATCH_REFUSALS, MAX_BATCH_MESSAGES } from "#app/modules/sms/batch.ts";
 import { API_ERROR_CODES } from "#app/api/errors.ts";
 
 export const EXAMPLE_PHONE = "+12025550123";
@@ -19,6 +21,11 @@ const positiveId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_
 /** A positive integer id in a path; anything else is simply not found. */
 const idParams = (description: string) => z.strictObject({ id: positiveId().meta({ description }) });
 export const GroupIdParams = idParams("One of your groups' id (GET /api/v1/groups).");
+export const ContactIdParams = idParams("One of your contacts' id (GET /api/v1/contacts).");
+export const GroupMemberParams = z.strictObject({
+  id: positiveId().meta({ description: "One of your groups' id." }),
+  contactId: positiveId().meta({ description: "The id of a contact in that group." }),
+});
 export const GroupSendIdParams = idParams("The group send's id, as POST /api/v1/groups/{id}/messages answered it.");
 
 /** Scheduled messages have ids of their own kind (they are schedules until they go out): sch_7. */
@@ -97,7 +104,128 @@ export function createRequestSchemas(config: SmsFormConfig) {
       examples: [EXAMPLE_PHONE],
     }),
   });
-  return { SendMessageRequest, CreateContactRequest, GroupSendRequest, CreateOptOutRequest };
+  const batchItem = z.strictObject({
+    to: z
+      .string({ error: "to is required" })
+      .max(40, "to is too long")
+      .meta({
+        description: `The recipient, as in POST /messages. A number that is not valid is refused in its result (invalid_phone), the others still go.`,
+        examples: [EXAMPLE_PHONE],
+      }),
+    body: messageBodyField(config.maxSegments)
+      .optional()
+      .meta({
+        description: "This recipient's own text; leave out to send the batch's `body`.",
+        examples: [EXAMPLE_BODY],
+      }),
+    from: senderField.meta({ description: "This recipient's sender; leave out for the batch's `from`." }),
+  });
+  const batchShape = {
+    body: messageBodyField(config.maxSegments)
+      .optional()
+      .meta({ description: "The text for every recipient without a `body` of its own.", examples: [EXAMPLE_BODY] }),
+    from: senderField.meta({
+      description: "The sender for every recipient without a `from` of its own; leave out for your default.",
+    }),
+  };
+  const everyItemHasABody = (request: { body?: unknown; messages?: unknown }, ctx: z.core.$RefinementCtx) => {
+    if (request.body !== undefined || !Array.isArray(request.messages)) return;
+    request.messages.forEach((item: unknown, index) => {
+      if (typeof item === "object" && item !== null && !("body" in item))
+        ctx.addIssue({
+          code: "custom",
+          path: ["messages", index, "body"],
+          message: "Message is required: give a body here or for the batch",
+        });
+    });
+  };
+  // Also when other fields are invalid, so one 422 lists every missing body too.
+  const alwaysCheck = { when: () => true };
+  const SendBatchRequest = z
+    .strictObject({
+      ...batchShape,
+      messages: z
+        .array(batchItem)
+        .min(1, "messages must list at least one recipient")
+        .max(MAX_BATCH_MESSAGES, `messages may list at most ${MAX_BATCH_MESSAGES} recipients`)
+        .meta({ description: `1 to ${MAX_BATCH_MESSAGES} recipients, each with its own text or the batch's.` }),
+    })
+    .superRefine(everyItemHasABody, alwaysCheck);
+  const QuoteRequest = z
+    .strictObject({
+      ...batchShape,
+      messages: z
+        .array(batchItem.partial({ to: true }))
+        .min(1)
+        .max(MAX_BATCH_MESSAGES)
+        .optional()
+        .meta({
+          description:
+            "A batch as POST /messages/batch takes it (`to` may be left out); leave out to quote `body` once.",
+        }),
+    })
+    .superRefine((request, ctx) => {
+      if (request.messages !== undefined) return everyItemHasABody(request, ctx);
+      if (request.body === undefined) ctx.addIssue({ code: "custom", path: ["body"], message: "Message is required" });
+    }, alwaysCheck);
+  const UpdateContactRequest = CreateContactRequest.extend({
+    groupIds: CreateContactRequest.shape.groupIds.unwrap().meta({
+      description: "Ids of your groups: the contact's groups become exactly these.",
+    }),
+    active: z.boolean().meta({ description: "false: the contact opted out; group sends skip it." }),
+  })
+    .partial()
+    .meta({ description: "Only the fields given change." });
+  const CreateScheduleRequest = z
+    .strictObject({
+      to: phoneField(config.defaultCountry)
+        .optional()
+        .meta({ description: "The phone each occurrence goes to; or give `groupId`.", examples: [EXAMPLE_PHONE] }),
+      groupId: z
+        .int()
+        .positive()
+        .max(Number.MAX_SAFE_INTEGER)
+        .optional()
+        .meta({ description: "One of your groups: each occurrence goes to its active members at that moment." }),
+      body: messageBodyField(config.maxSegments).meta({ examples: ["Weekly reminder: team meeting at 10"] }),
+      from: senderField.meta({ description: "One of your senders; leave out for your default when it runs." }),
+      repeat: z.enum(REPEATS).meta({
+        description:
+          "none (once), daily, weekly (the first send's weekday) or monthly (its day of the month, or the month's last day): at the first send's wall-clock time in `timeZone`, summer time or not.",
+      }),
+      firstSendAt: z.iso
+        .datetime({ offset: true, error: "firstSendAt must be a date and time with a zone, e.g. 2030-01-15T09:30:00Z" })
+        .meta({ description: "The first send, in the future (to the second).", examples: [EXAMPLE_SEND_AT] }),
+      timeZone: z
+        .string()
+        .max(64)
+        .optional()
+        .meta({
+          description: "The IANA zone the rule lives in; leave out for your account's (Settings).",
+          examples: ["Europe/London"],
+        }),
+      endDate: z.iso
+        .date("endDate must be a date (YYYY-MM-DD)")
+        .optional()
+        .meta({
+          description: "The last day it may send (inclusive, in `timeZone`); leave out to repeat until cancelled.",
+          examples: ["2030-12-31"],
+        }),
+    })
+    .superRefine((request, ctx) => {
+      if ((request.to === undefined) === (request.groupId === undefined))
+        ctx.addIssue({ code: "custom", path: ["to"], message: "Give either to or groupId" });
+    });
+  return {
+    CreateScheduleRequest,
+    UpdateContactRequest,
+    SendMessageRequest,
+    CreateContactRequest,
+    GroupSendRequest,
+    CreateOptOutRequest,
+    SendBatchRequest,
+    QuoteRequest,
+  };
 }
 
 export const CreateGroupRequest = z.strictObject({
@@ -109,6 +237,8 @@ export const CreateGroupRequest = z.strictObject({
     .max(DESCRIPTION_MAX, `Group description must be ${DESCRIPTION_MAX} characters or fewer`)
     .meta({ examples: ["Everyone who bought this year"] }),
 });
+
+export const UpdateGroupRequest = CreateGroupRequest.partial().meta({ description: "Only the fields given change." });
 
 const cursorField = (what: string) =>
   z
@@ -131,7 +261,18 @@ export const ListContactsQuery = z.strictObject({
   limit: limitField("Contacts"),
 });
 
+export const ListGroupSendsQuery = z.strictObject({
+  cursor: cursorField("group sends"),
+  limit: limitField("Group sends"),
+});
+
 export const ListGroupsQuery = z.strictObject({ cursor: cursorField("groups"), limit: limitField("Groups") });
+
+const queryTime = (description: string) =>
+  z.iso
+    .datetime({ offset: true, error: "Give a date and time with a zone, e.g. 2026-03-01T00:00:00Z" })
+    .optional()
+    .meta({ description, examples: ["2026-03-01T00:00:00Z"] });
 
 export const ListMessagesQuery = z.strictObject({
   direction: z.enum(["outbound", "inbound"]).default("outbound").meta({
@@ -142,9 +283,35 @@ export const ListMessagesQuery = z.strictObject({
     .enum(MESSAGE_STATUSES)
     .optional()
     .meta({ description: "Only messages with this status (outbound messages only: inbound ones have none)." }),
+  to: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .optional()
+    .meta({
+      description:
+        "Only messages to this phone (outbound; as in `to` of POST /messages) or to this sender (inbound: `default` for the gateway's shared sender).",
+      examples: [EXAMPLE_PHONE],
+    }),
+  from: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .optional()
+    .meta({
+      description:
+        "Only messages from this sender (outbound: one of your sender names; `default` for the gateway's shared sender) or from this phone (inbound, E.164).",
+      examples: ["AcmeAlerts"],
+    }),
+  groupSendId: positiveId().optional().meta({ description: "Only the messages of this group send (outbound only)." }),
+  createdAfter: queryTime("Only messages created (inbound: received) at or after this time."),
+  createdBefore: queryTime("Only messages created (inbound: received) before this time."),
   cursor: cursorField("page (the newest messages)"),
   limit: limitField("Messages"),
 });
+export type ListMessagesOptions = z.output<typeof ListMessagesQuery>;
 
 export const IdempotencyKeyHeader = z
   .string()
@@ -155,6 +322,9 @@ export const IdempotencyKeyHeader = z
     examples: ["order-1234-reminder"],
   });
 
+const isoTime = (description: string) => z.string().meta({ format: "date-time", description });
+const nullableIsoTime = (description: string) => z.string().nullable().meta({ format: "date-time", description });
+
 export const MessageSchema = z.object({
   direction: z.literal("outbound").meta({ description: "A message you sent." }),
   id: z
@@ -162,6 +332,13 @@ export const MessageSchema = z.object({
     .positive()
     .meta({ description: "The message's id, for GET /api/v1/messages/{id}.", examples: [42] }),
   to: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
+  from: z
+    .string()
+    .nullable()
+    .meta({
+      description: "The sender it goes out from (one of your senders); null: the gateway's shared sender.",
+      examples: ["AcmeAlerts"],
+    }),
   body: z.string().meta({ description: "The text as sent (line breaks as \\n).", examples: [EXAMPLE_BODY] }),
   encoding: z.enum(["GSM-7", "UCS-2"]),
   segments: z.int().positive().meta({ description: "SMS parts it is sent in." }),
@@ -171,7 +348,29 @@ export const MessageSchema = z.object({
       "queued (waiting), submitting (being handed over), submitted (accepted by the carrier), then delivered, undelivered, expired or rejected as the delivery receipt says; failed (not sent, credits refunded); unknown.",
   }),
   statusDetail: z.string().nullable().meta({ description: "Why it failed, or what the receipt said." }),
-  createdAt: z.string().meta({ format: "date-time", examples: ["2026-03-01T09:30:00.000Z"] }),
+  groupSendId: z
+    .int()
+    .positive()
+    .nullable()
+    .meta({ description: "The group send it belongs to (GET /api/v1/group-sends/{id}); null for a single send." }),
+  errorCode: z
+    .enum(MESSAGE_ERROR_CODES)
+    .nullable()
+    .meta({
+      description:
+        "Why it did not arrive, for programs: send_failed (refused before the carrier, credits refunded), recipient_opted_out, or the carrier's undelivered, expired or rejected; null otherwise.",
+      examples: [null],
+    }),
+  errorMessage: z
+    .string()
+    .nullable()
+    .meta({ description: "The same in words (with the carrier's error code when it gave one); null otherwise." }),
+  createdAt: isoTime("When it was accepted.").meta({ examples: ["2026-03-01T09:30:00.000Z"] }),
+  submittedAt: nullableIsoTime("When the carrier accepted it; null before."),
+  doneAt: nullableIsoTime("When it reached a final status (delivered, failed, ...); null before."),
+  updatedAt: isoTime(
+    "When its status last changed: of two webhook events or answers about it, the later updatedAt is current.",
+  ),
 });
 export type ApiMessage = z.infer<typeof MessageSchema>;
 
@@ -329,7 +528,116 @@ export const ErrorSchema = z.object({
     code: z.enum(API_ERROR_CODES),
     message: z.string(),
     field: z.string().optional().meta({ description: "The request field at fault, when there is one." }),
+    errors: z
+      .array(z.object({ field: z.string().optional(), message: z.string() }))
+      .optional()
+      .meta({
+        description: "validation_failed: every invalid field, not only the first (nested fields as messages.2.to).",
+        examples: [[{ field: "messages.2.to", message: "to is required" }]],
+      }),
   }),
 });
 
 export const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).meta({ description: "This document." });
+
+export const BatchResultSchema = z.object({
+  total: z.int().nonnegative().meta({ description: "Recipients in the request." }),
+  queued: z.int().nonnegative().meta({ description: "Messages queued." }),
+  refused: z.int().nonnegative().meta({ description: "Recipients not sent to; each result says why." }),
+  credits: z.int().nonnegative().meta({ description: "Credits charged: only the queued messages'." }),
+  balance: z.int().nonnegative().meta({ description: "Your balance after the batch." }),
+  results: z
+    .array(
+      z.union([
+        z.object({
+          index: z.int().nonnegative().meta({ description: "The recipient's place in `messages`, from 0." }),
+          status: z.literal("queued"),
+          message: MessageSchema,
+        }),
+        z.object({
+          index: z.int().nonnegative(),
+          status: z.literal("refused"),
+          to: z.string().meta({ description: "The recipient as given." }),
+          error: z.object({
+            code: z.enum(BATCH_REFUSALS).meta({
+              description:
+                "invalid_phone, recipient_opted_out, unknown_sender (`from`), or insufficient_credits (the balance ran out before this recipient: it pays the batch in order, see the description).",
+            }),
+            message: z.string(),
+          }),
+        }),
+      ]),
+    )
+    .meta({ description: "One result per recipient, in the order of `messages`." }),
+});
+export type ApiBatchResult = z.infer<typeof BatchResultSchema>;
+
+const QuoteItemSchema = z.object({
+  encoding: z.enum(["GSM-7", "UCS-2"]).meta({ description: "GSM-7, or UCS-2 when a character needs it." }),
+  characters: z.int().nonnegative().meta({ description: "Characters as typed (Unicode code points)." }),
+  segments: z.int().positive().meta({ description: "SMS parts it is sent in." }),
+  credits: z.int().nonnegative().meta({ description: "What sending it charges: 1 per segment." }),
+  nonGsmCharacters: z
+    .array(z.string())
+    .meta({ description: "The characters that force UCS-2 (empty for GSM-7).", examples: [["😀", "ő"]] }),
+});
+
+export const QuoteSchema = z.object({
+  messages: z.int().positive().meta({ description: "Messages quoted: 1 for a body, or the batch's recipients." }),
+  segments: z.int().positive().meta({ description: "Segments of all of them." }),
+  credits: z.int().nonnegative().meta({
+    description:
+      "What sending them charges, exactly as POST /messages or /messages/batch would; refused recipients (invalid numbers, opt-outs) are not charged.",
+  }),
+  encoding: z.enum(["GSM-7", "UCS-2"]).meta({ description: "UCS-2 when any message needs it." }),
+  nonGsmCharacters: z.array(z.string()).meta({ description: "Every character that forces UCS-2, once each." }),
+  items: z.array(QuoteItemSchema).meta({ description: "Each message's quote, in order." }),
+});
+
+export const GroupSendListSchema = z.object({
+  data: z.array(GroupSendSchema).meta({ description: "Newest first." }),
+  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+});
+
+export const ScheduleIdParams = idParams("One of your schedules' id (GET /api/v1/schedules).");
+
+export const ListSchedulesQuery = z.strictObject({ cursor: cursorField("schedules"), limit: limitField("Schedules") });
+
+export const ScheduleSchema = z.object({
+  id: z
+    .int()
+    .positive()
+    .meta({ examples: [7] }),
+  to: z.string().nullable().meta({ description: "The phone it goes to (E.164); null for a group." }),
+  groupId: z
+    .int()
+    .positive()
+    .nullable()
+    .meta({ description: "The group it goes to; null for a phone, or once the group is deleted." }),
+  groupName: z.string().nullable(),
+  body: z.string(),
+  from: z.string().nullable().meta({ description: "Its sender; null: your default when it runs." }),
+  repeat: z.enum(REPEATS),
+  description: z.string().meta({ description: "The rule in words.", examples: ["Weekly on Monday at 09:30"] }),
+  timeZone: z.string().meta({ examples: ["Europe/London"] }),
+  firstSendAt: isoTime("The first send."),
+  endDate: z
+    .string()
+    .nullable()
+    .meta({ description: "The last day it may send (in timeZone); null: until cancelled." }),
+  nextSendAt: nullableIsoTime("The next occurrence; null once completed or cancelled."),
+  status: z.enum(["active", "completed", "cancelled"]),
+  creditsPerOccurrence: z
+    .int()
+    .positive()
+    .meta({ description: "Credits per recipient and occurrence, charged when it runs." }),
+  createdAt: isoTime("When it was created."),
+  updatedAt: isoTime("When it last changed."),
+  finishedAt: nullableIsoTime("When it completed or was cancelled."),
+});
+export type ApiSchedule = z.infer<typeof ScheduleSchema>;
+
+export const ScheduleListSchema = z.object({
+  data: z.array(ScheduleSchema).meta({ description: "Newest first." }),
+  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+});

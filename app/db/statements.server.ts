@@ -11,3 +11,17 @@ export function statement<Params extends unknown[] = unknown[], Row = unknown>(
   let prepared: Statement<Params, Row> | undefined;
   return () => (prepared ??= getSqlite().prepare<Params, Row>(source));
 }
+
+const bySource = new Map<string, Statement>();
+
+/** A statement whose SQL is built at run time from a few fixed shapes (e.g. a list's filters), prepared once per shape. */
+export function statementFor<Params extends unknown[] = unknown[], Row = unknown>(
+  source: string,
+): Statement<Params, Row> {
+  let prepared = bySource.get(source);
+  if (!prepared) {
+    prepared = getSqlite().prepare(source);
+    bySource.set(source, prepared);
+  }
+  return prepared as unknown as Statement<Params, Row>;
+}

@@ -178,7 +178,11 @@ describe("DELETE /api/v1/messages/{id}", () => {
     const id = scheduleId(sent.json.id);
     const cancelled = await callApi("DELETE", `/api/v1/messages/${sent.json.id}`, { key: customer.key });
     expect(cancelled.status).toBe(200);
-    expect(ScheduledMessageSchema.parse(cancelled.json)).toEqual({ ...sent.json, status: "cancelled" });
+    expect(ScheduledMessageSchema.parse(cancelled.json)).toEqual({
+      ...sent.json,
+      status: "cancelled",
+      updatedAt: expect.any(String),
+    });
     expect(getSchedule(customer.id, id)?.status).toBe("cancelled");
     expect(await schedulerOf(id)).toBeFalsy();
     const again = await callApi("DELETE", `/api/v1/messages/${sent.json.id}`, { key: customer.key });

@@ -428,6 +428,33 @@ const API_CASES: Record<string, (a: Owned) => ApiAttempt[]> = {
   "GET /api/v1/group-sends/{id}": (a) => [{ method: "GET", path: `/api/v1/group-sends/${a.groupSendId}` }],
   "DELETE /api/v1/opt-outs/{id}": () => [{ method: "DELETE", path: `/api/v1/opt-outs/${aOptOut.id}` }],
   "GET /api/v1/contacts": (a) => [{ method: "GET", path: `/api/v1/contacts?group=${a.groupId}` }],
+  "GET /api/v1/schedules/{id}": (a) => [{ method: "GET", path: `/api/v1/schedules/${a.scheduleId}` }],
+  "DELETE /api/v1/schedules/{id}": (a) => [{ method: "DELETE", path: `/api/v1/schedules/${a.scheduleId}` }],
+  "POST /api/v1/schedules": (a) => [
+    {
+      method: "POST",
+      path: "/api/v1/schedules",
+      json: { groupId: a.groupId, body: "hi", repeat: "daily", firstSendAt: "2099-01-01T09:00:00Z" },
+    },
+  ],
+  "GET /api/v1/contacts/{id}": (a) => [{ method: "GET", path: `/api/v1/contacts/${a.contactId}` }],
+  "PATCH /api/v1/contacts/{id}": (a) => [
+    { method: "PATCH", path: `/api/v1/contacts/${a.contactId}`, json: { name: "taken" } },
+  ],
+  "DELETE /api/v1/contacts/{id}": (a) => [{ method: "DELETE", path: `/api/v1/contacts/${a.contactId}` }],
+  "GET /api/v1/groups/{id}": (a) => [{ method: "GET", path: `/api/v1/groups/${a.groupId}` }],
+  "PATCH /api/v1/groups/{id}": (a) => [
+    { method: "PATCH", path: `/api/v1/groups/${a.groupId}`, json: { name: "taken" } },
+  ],
+  "DELETE /api/v1/groups/{id}": (a) => [{ method: "DELETE", path: `/api/v1/groups/${a.groupId}` }],
+  "PUT /api/v1/groups/{id}/members/{contactId}": (a) => [
+    { method: "PUT", path: `/api/v1/groups/${a.groupId}/members/${bContact.id}` },
+    { method: "PUT", path: `/api/v1/groups/${bGroup.id}/members/${a.contactId}` },
+  ],
+  "DELETE /api/v1/groups/{id}/members/{contactId}": (a) => [
+    { method: "DELETE", path: `/api/v1/groups/${a.groupId}/members/${a.contactId}` },
+    { method: "DELETE", path: `/api/v1/groups/${bGroup.id}/members/${a.contactId}` },
+  ],
   "POST /api/v1/contacts": (a) => [
     {
       method: "POST",

@@ -36,8 +36,9 @@ export function Prose({ text }: { text: string }) {
 const methodTone: Record<string, string> = {
   GET: "bg-emerald-100 text-emerald-800",
   POST: "bg-blue-100 text-blue-800",
-  DELETE: "bg-red-100 text-red-800",
+  PUT: "bg-amber-100 text-amber-900",
   PATCH: "bg-amber-100 text-amber-900",
+  DELETE: "bg-red-100 text-red-800",
 };
 
 export function Code({ children, testId, language }: { children: ReactNode; testId?: string; language?: string }) {

@@ -47,7 +47,8 @@ export const smsMessages = sqliteTable(
     index("sms_messages_user_idx").on(t.userId, t.id),
     // The API's message list filtered by status, paged by id.
     index("sms_messages_user_status_idx").on(t.userId, t.status, t.id),
-    // The history's filters, each newest first (an index ends in the rowid, so "= ?" keeps id order).
+    // The history's and the API's filters, each newest first (an index ends in the rowid, so "= ?"
+    // keeps id order); the group send one is partial: only group messages pay for it.
     index("sms_messages_user_phone_idx").on(t.userId, t.toPhone),
     index("sms_messages_user_created_idx").on(t.userId, t.createdAt),
     index("sms_messages_user_group_send_idx")

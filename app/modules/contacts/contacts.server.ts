@@ -306,3 +306,14 @@ export function contactListPage(userId: number, contactId: number): number {
       .get()?.n ?? 0;
   return Math.floor(before / CONTACTS_PAGE_SIZE) + 1;
 }
+
+/** The id of the user's newest contact, for the documentation's examples. */
+export function latestContactId(userId: number): number | null {
+  return (
+    getDb()
+      .select({ id: sql<number | null>`max(${contacts.id})` })
+      .from(contacts)
+      .where(eq(contacts.userId, userId))
+      .get()?.id ?? null
+  );
+}

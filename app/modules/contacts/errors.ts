@@ -3,7 +3,7 @@
 /** The id is not one of this user's contacts or groups (or does not exist): a 404 to the caller. */
 export class NotFoundError extends Error {
   readonly code = "not_found";
-  constructor(what: "contact" | "group" | "group send" | "import") {
+  constructor(what: "contact" | "group" | "group send" | "import" | "member") {
     super(`No such ${what}`);
     this.name = "NotFoundError";
   }

@@ -355,3 +355,17 @@ const latestGroupSend = statement<[number], { id: number | null }>(
 export function latestGroupSendId(userId: number): number | null {
   return latestGroupSend().get(userId)?.id ?? null;
 }
+
+const groupSendsBefore = statement<[number, number, number], { id: number }>(
+  "select id from group_sends where user_id = ? and id < ? order by id desc limit ?",
+);
+
+/** The user's group sends, newest first, ids below `before`, at most `limit` (keyset pages). */
+export function listGroupSendReportsBefore(
+  userId: number,
+  options: { before: number; limit: number },
+): GroupSendReport[] {
+  return groupSendsBefore()
+    .all(userId, options.before, options.limit)
+    .map(({ id }) => reportOf(id, userId)!);
+}

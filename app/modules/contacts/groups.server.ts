@@ -1,7 +1,7 @@
-import { and, asc, count, eq, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
 import { statement } from "#app/db/statements.server.ts";
-import { contactGroupMembers, contactGroups } from "#app/db/schema/contacts.ts";
+import { contactGroupMembers, contactGroups, contacts } from "#app/db/schema/contacts.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import { assertQuota } from "#app/modules/quotas/quotas.server.ts";
@@ -198,4 +198,53 @@ const latestGroup = statement<[number], { id: number | null }>(
 /** The id of the user's newest group. */
 export function latestGroupId(userId: number): number | null {
   return latestGroup().get(userId)?.id ?? null;
+}
+
+/**
+ * Adds the user's contacts to the user's group (those already in it stay, once). Null when the
+ * group is not the user's; NotFoundError when a contact is not.
+ */
+export function addGroupMembers(userId: number, groupId: number, contactIds: number[]): Group | null {
+  return inTransaction((tx) => {
+    if (!ownsGroup(tx, userId, groupId)) return null;
+    const unique = [...new Set(contactIds)];
+    const own = tx
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(and(eq(contacts.userId, userId), inArray(contacts.id, unique)))
+      .all();
+    if (own.length !== unique.length) throw new NotFoundError("contact");
+    if (unique.length > 0)
+      tx.insert(contactGroupMembers)
+        .values(unique.map((contactId) => ({ groupId, contactId })))
+        .onConflictDoNothing()
+        .run();
+    return tx.select(groupColumns).from(contactGroups).where(eq(contactGroups.id, groupId)).get() ?? null;
+  });
+}
+
+/**
+ * Takes one contact out of the user's group (the contact stays). Null when the group is not the
+ * user's; NotFoundError when the contact is not the user's or not in the group.
+ */
+export function removeGroupMember(userId: number, groupId: number, contactId: number): Group | null {
+  return inTransaction((tx) => {
+    if (!ownsGroup(tx, userId, groupId)) return null;
+    const removed = tx
+      .delete(contactGroupMembers)
+      .where(
+        and(
+          eq(contactGroupMembers.groupId, groupId),
+          eq(contactGroupMembers.contactId, contactId),
+          // The member must be the user's too (it always is when the group is: belt and braces).
+          inArray(
+            contactGroupMembers.contactId,
+            tx.select({ id: contacts.id }).from(contacts).where(eq(contacts.userId, userId)),
+          ),
+        ),
+      )
+      .run().changes;
+    if (removed === 0) throw new NotFoundError("member");
+    return tx.select(groupColumns).from(contactGroups).where(eq(contactGroups.id, groupId)).get() ?? null;
+  });
 }

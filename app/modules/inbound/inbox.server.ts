@@ -1,7 +1,7 @@
 // The inbox: one account's conversations (phones that wrote to it) and each thread, both directions.
 // The owner's id is in every WHERE clause: another account's conversation is simply not there.
 import { inTransaction } from "#app/db/client.server.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { statement, statementFor } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import type { InboundEncoding } from "#app/db/schema/inbound.ts";
@@ -170,9 +170,6 @@ export type InboundRow = {
 };
 
 const INBOUND_COLUMNS = `id, from_phone as "from", to_address as "to", body, encoding, parts, received_at as receivedAt`;
-const selectInboundPage = statement<[number, number, number], InboundRow>(
-  `select ${INBOUND_COLUMNS} from inbound_messages where user_id = ? and id < ? order by id desc limit ?`,
-);
 const countUnassigned = statement<[], { n: number }>(
   "select count(*) as n from inbound_messages where user_id is null",
 );
@@ -180,9 +177,26 @@ const selectUnassigned = statement<[number, number], InboundRow>(
   `select ${INBOUND_COLUMNS} from inbound_messages where user_id is null order by id desc limit ? offset ?`,
 );
 
-/** The account's inbound messages, newest first, ids below `before` (the API's keyset pages). */
-export function ownInboundBefore(userId: number, options: { before: number; limit: number }): InboundRow[] {
-  return selectInboundPage().all(userId, options.before, options.limit);
+export type InboundFilters = { from?: string; to?: string; receivedAfter?: number; receivedBefore?: number };
+
+/** The account's inbound messages, newest first, ids below `before`, matching every filter (the API's keyset pages). */
+export function ownInboundBefore(
+  userId: number,
+  options: InboundFilters & { before: number; limit: number },
+): InboundRow[] {
+  const where = ["user_id = ?"];
+  const values: unknown[] = [userId];
+  const add = (sql: string, value: unknown) => {
+    where.push(sql);
+    values.push(value);
+  };
+  if (options.from !== undefined) add("from_phone = ?", options.from);
+  if (options.to !== undefined) add("to_address = ?", options.to);
+  if (options.receivedAfter !== undefined) add("received_at >= ?", options.receivedAfter);
+  if (options.receivedBefore !== undefined) add("received_at < ?", options.receivedBefore);
+  add("id < ?", options.before);
+  const source = `select ${INBOUND_COLUMNS} from inbound_messages where ${where.join(" and ")} order by id desc limit ?`;
+  return statementFor<unknown[], InboundRow>(source).all(...values, options.limit);
 }
 
 export const UNASSIGNED_PAGE_SIZE = 20;

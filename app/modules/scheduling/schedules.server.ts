@@ -1,6 +1,6 @@
 // Scheduled SMS as their owner sees them: create, list, cancel. Plain data and typed errors, so the
 // web screens and the REST API share them.
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, lt } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { contactGroups } from "#app/db/schema/contacts.ts";
 import { SCHEDULE_STATUSES, schedules } from "#app/db/schema/scheduling.ts";
@@ -45,6 +45,8 @@ export type Schedule = {
   id: number;
   target: ScheduleRecipient;
   body: string;
+  /** The sender each occurrence goes out from; null: the account's default at that moment. */
+  from: string | null;
   repeat: Repeat;
   timeZone: string;
   firstSendAt: number;
@@ -54,6 +56,7 @@ export type Schedule = {
   nextRunAt: number | null;
   status: ScheduleStatus;
   createdAt: number;
+  updatedAt: number;
   finishedAt: number | null;
 };
 
@@ -110,6 +113,7 @@ function toSchedule(row: Row, groupName: string | null): Schedule {
         ? { kind: "group", groupId: row.groupId, groupName }
         : { kind: "phone", to: row.toPhone! },
     body: row.body,
+    from: row.fromAddress,
     repeat: row.repeat,
     timeZone: row.timeZone,
     firstSendAt: row.firstSendAt.getTime(),
@@ -117,6 +121,7 @@ function toSchedule(row: Row, groupName: string | null): Schedule {
     nextRunAt: row.nextRunAt?.getTime() ?? null,
     status: row.status,
     createdAt: row.createdAt.getTime(),
+    updatedAt: row.updatedAt.getTime(),
     finishedAt: row.finishedAt?.getTime() ?? null,
   };
 }
@@ -259,6 +264,16 @@ export function listSchedules(userId: number, requestedPage = 1) {
     lastGroupSend: row.targetKind === "group" ? latestScheduledGroupSend(userId, row.id) : null,
   }));
   return { schedules: items, page, totalPages, total };
+}
+
+/** The owner's schedules, newest first, ids below `before`, at most `limit` (the REST API's keyset pages). */
+export function listSchedulesBefore(userId: number, options: { before: number; limit: number }): Schedule[] {
+  return withGroupNames()
+    .where(and(eq(schedules.userId, userId), lt(schedules.id, options.before)))
+    .orderBy(desc(schedules.id))
+    .limit(options.limit)
+    .all()
+    .map(({ row, groupName }) => toSchedule(row, groupName));
 }
 
 /** How many of the user's schedules to a group are still to run (deleting the group cancels them). */

@@ -1,21 +1,29 @@
 // One account's messages as stored, read by id, by API reference or a keyset page at a time: the
 // owner's id is in every WHERE clause, so another account's message is simply not found.
-import { statement } from "#app/db/statements.server.ts";
+import { statement, statementFor } from "#app/db/statements.server.ts";
 import type { MessageStatus } from "#app/modules/sms/message-status.ts";
 
 export type OwnMessageRow = {
   id: number;
   to: string;
+  /** The sender address it went out from; null: the gateway's shared sender. */
+  from: string | null;
   body: string;
   encoding: "GSM-7" | "UCS-2";
   segments: number;
   credits: number;
   status: MessageStatus;
   statusDetail: string | null;
+  groupSendId: number | null;
   createdAt: number;
+  submittedAt: number | null;
+  doneAt: number | null;
+  updatedAt: number;
 };
 
-const COLUMNS = `id, to_phone as "to", body, encoding, segments, credits, status, error as statusDetail, created_at as createdAt`;
+const COLUMNS = `id, to_phone as "to", from_address as "from", body, encoding, segments, credits, status,
+  error as statusDetail, group_send_id as groupSendId, created_at as createdAt, submitted_at as submittedAt,
+  done_at as doneAt, updated_at as updatedAt`;
 
 const selectOne = statement<[number, number], OwnMessageRow>(
   `select ${COLUMNS} from sms_messages where id = ? and user_id = ?`,
@@ -28,13 +36,6 @@ const selectByApiRef = statement<[number, string], { id: number }>(
 );
 const selectScheduleByApiRef = statement<[number, string], { id: number }>(
   "select id from schedules where user_id = ? and api_ref = ?",
-);
-// Keyset pages on (user_id, id) or (user_id, status, id): no page walks over the ones before it.
-const selectPage = statement<[number, number, number], OwnMessageRow>(
-  `select ${COLUMNS} from sms_messages where user_id = ? and id < ? order by id desc limit ?`,
-);
-const selectPageWithStatus = statement<[number, string, number, number], OwnMessageRow>(
-  `select ${COLUMNS} from sms_messages where user_id = ? and status = ? and id < ? order by id desc limit ?`,
 );
 const selectLatestId = statement<[number], { id: number }>("select max(id) as id from sms_messages where user_id = ?");
 
@@ -60,12 +61,41 @@ export function scheduleHasApiRef(userId: number, apiRef: string): boolean {
   return selectScheduleByApiRef().get(userId, apiRef) !== undefined;
 }
 
-/** Newest first, ids below `before`, at most `limit`. */
+export type MessageFilters = {
+  status?: MessageStatus;
+  to?: string;
+  /** A sender address; null: the gateway's shared sender. */
+  from?: string | null;
+  groupSendId?: number;
+  /** Epoch ms, inclusive. */
+  createdAfter?: number;
+  /** Epoch ms, exclusive. */
+  createdBefore?: number;
+};
+
+/**
+ * Newest first, ids below `before`, at most `limit`, matching every filter given. Keyset paging on
+ * (user_id, id); the status, to and group send filters have indexes of their own (see sms.ts).
+ */
 export function ownMessagesBefore(
   userId: number,
-  options: { status?: MessageStatus; before: number; limit: number },
+  options: MessageFilters & { before: number; limit: number },
 ): OwnMessageRow[] {
-  return options.status
-    ? selectPageWithStatus().all(userId, options.status, options.before, options.limit)
-    : selectPage().all(userId, options.before, options.limit);
+  const where = ["user_id = ?"];
+  const values: unknown[] = [userId];
+  const add = (sql: string, value: unknown) => {
+    where.push(sql);
+    values.push(value);
+  };
+  if (options.status !== undefined) add("status = ?", options.status);
+  if (options.to !== undefined) add("to_phone = ?", options.to);
+  if (options.from === null) where.push("from_address is null");
+  else if (options.from !== undefined) add("from_address = ?", options.from);
+  if (options.groupSendId !== undefined) add("group_send_id = ?", options.groupSendId);
+  if (options.createdAfter !== undefined) add("created_at >= ?", options.createdAfter);
+  if (options.createdBefore !== undefined) add("created_at < ?", options.createdBefore);
+  add("id < ?", options.before);
+  // Each combination of filters is one statement, prepared on first use.
+  const source = `select ${COLUMNS} from sms_messages where ${where.join(" and ")} order by id desc limit ?`;
+  return statementFor<unknown[], OwnMessageRow>(source).all(...values, options.limit);
 }

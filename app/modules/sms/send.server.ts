@@ -21,6 +21,8 @@ export type { NewMessage };
 export type QueuedMessage = {
   id: number;
   to: string;
+  /** The sender address it goes out from; null: the gateway's shared sender (unknown for a duplicate). */
+  from: string | null;
   encoding: SmsEncoding;
   segments: number;
   credits: number;
@@ -94,7 +96,7 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
     const credits = message.source === "keyword" ? 0 : count.credits;
     const inserted = insertOrFindMessage(userId, message, count, { status: "queued", credits, error: null }, now);
     if (inserted.duplicate) {
-      queued.push({ ...inserted, to: message.to });
+      queued.push({ ...inserted, to: message.to, from: message.from ?? null });
       continue;
     }
     // A message held by quiet hours is due when they end there; it is paid for now, like any other.
@@ -102,7 +104,17 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
     if (credits > 0) debits.push({ kind: "debit", amount: -credits, key: `msg:${inserted.id}:debit` });
     const { encoding, segments } = count;
     const { deferredUntil } = message;
-    const fresh = { id: inserted.id, to: message.to, encoding, segments, credits, createdAt: now, duplicate: false };
+    const from = message.from ?? null;
+    const fresh = {
+      id: inserted.id,
+      to: message.to,
+      from,
+      encoding,
+      segments,
+      credits,
+      createdAt: now,
+      duplicate: false,
+    };
     queued.push(deferredUntil === undefined ? fresh : { ...fresh, deferredUntil });
   }
   // Throws InsufficientCreditsError for the batch's sum, rolling every row above back.

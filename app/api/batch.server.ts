@@ -1,0 +1,87 @@
+// Batch sends and quotes as the REST API shows them, on the sms module's queueBatch and countSegments.
+import { createHash } from "node:crypto";
+import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { normalizePhone } from "#app/modules/sms/phone.ts";
+import { countSegments } from "#app/modules/sms/segments.ts";
+import { BatchKeyConflictError, type BatchItem, queueBatch } from "#app/modules/sms/send-batch.server.ts";
+import { messageHasApiRef, scheduleHasApiRef } from "#app/modules/sms/own-messages.server.ts";
+import { asAccepted, idempotencyConflict } from "#app/api/messages.server.ts";
+import type { ApiBatchResult } from "#app/api/schemas.ts";
+
+type BatchRequest = {
+  body?: string;
+  from?: string;
+  messages: { to: string; body?: string; from?: string }[];
+};
+
+/**
+ * Sends each recipient of the batch it can, in order (see queueBatch); a result per recipient. An
+ * Idempotency-Key covers the whole batch: a retry answers the first results and charges nothing.
+ */
+export async function sendApiBatch(
+  userId: number,
+  request: BatchRequest,
+  idempotencyKey: string | undefined,
+): Promise<{ result: ApiBatchResult; replayed: boolean }> {
+  const { defaultCountry } = smsFormConfig();
+  const items = request.messages.map((item): BatchItem => {
+    const phone = normalizePhone(item.to, defaultCountry);
+    if (!phone.ok) return { invalid: phone.error };
+    // The schema made sure one of the two bodies is there.
+    return { to: phone.e164, body: item.body ?? request.body!, from: item.from ?? request.from };
+  });
+  let idempotency: { key: string; fingerprint: string } | undefined;
+  if (idempotencyKey !== undefined) {
+    // One namespace with POST /messages: a key used there is another request.
+    if (messageHasApiRef(userId, idempotencyKey) || scheduleHasApiRef(userId, idempotencyKey))
+      throw idempotencyConflict();
+    idempotency = {
+      key: idempotencyKey,
+      fingerprint: createHash("sha256").update(JSON.stringify(request)).digest("hex"),
+    };
+  }
+  let batch: Awaited<ReturnType<typeof queueBatch>>;
+  try {
+    batch = await queueBatch(userId, items, idempotency);
+  } catch (error) {
+    if (error instanceof BatchKeyConflictError) throw idempotencyConflict();
+    throw error;
+  }
+  const results = batch.outcomes.map((outcome, index) => {
+    if (outcome.queued) {
+      const body = request.messages[index].body ?? request.body!;
+      return { index, status: "queued" as const, message: asAccepted(outcome.message, body) };
+    }
+    const { code, message } = outcome;
+    return { index, status: "refused" as const, to: request.messages[index].to, error: { code, message } };
+  });
+  const queued = results.filter((r) => r.status === "queued").length;
+  return {
+    result: {
+      total: results.length,
+      queued,
+      refused: results.length - queued,
+      credits: batch.credits,
+      balance: batch.balance,
+      results,
+    },
+    replayed: batch.replayed,
+  };
+}
+
+/** What sending costs, per message and in all: countSegments, the rule the send charges by. */
+export function quoteApi(request: { body?: string; messages?: { body?: string }[] }) {
+  const bodies = request.messages ? request.messages.map((item) => item.body ?? request.body!) : [request.body!];
+  const items = bodies.map((body) => {
+    const { encoding, characters, segments, credits, nonGsm } = countSegments(body);
+    return { encoding, characters, segments, credits, nonGsmCharacters: nonGsm };
+  });
+  return {
+    messages: items.length,
+    segments: items.reduce((sum, item) => sum + item.segments, 0),
+    credits: items.reduce((sum, item) => sum + item.credits, 0),
+    encoding: items.some((item) => item.encoding === "UCS-2") ? ("UCS-2" as const) : ("GSM-7" as const),
+    nonGsmCharacters: [...new Set(items.flatMap((item) => item.nonGsmCharacters))],
+    items,
+  };
+}

@@ -1,0 +1,125 @@
+// A batch of messages queued in order, each on its own merits: unlike queueMessages (all or
+// nothing), a recipient that cannot be sent to gets its reason and the rest still go, and the
+// balance pays the batch from the first item on until it runs out (docs/decisions/036-batch-sends.md).
+import { and, eq } from "drizzle-orm";
+import { inTransactionWithoutStalling, type Tx } from "#app/db/client.server.ts";
+import { messageBatches } from "#app/db/schema/message-batches.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { pluralize } from "#app/utils/misc.ts";
+import { bookEntries, getBalance } from "#app/modules/credits/ledger.server.ts";
+import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
+import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
+import { UnknownSenderError } from "#app/modules/senders/errors.ts";
+import { insertOrFindMessage, insertOutbox } from "#app/modules/sms/message-store.server.ts";
+import { type BatchRefusal, MAX_BATCH_MESSAGES } from "#app/modules/sms/batch.ts";
+import { countSegments } from "#app/modules/sms/segments.ts";
+import { enqueueSends, type QueuedMessage } from "#app/modules/sms/send.server.ts";
+
+export type BatchItem =
+  | { to: string; body: string; from?: string }
+  /** A recipient already found unusable (e.g. not a phone number), kept for its place in the answer. */
+  | { invalid: string };
+
+export type BatchOutcome =
+  { queued: true; message: QueuedMessage } | { queued: false; code: BatchRefusal; message: string };
+
+export type BatchResult = { outcomes: BatchOutcome[]; credits: number; balance: number; replayed: boolean };
+
+export class BatchKeyConflictError extends Error {
+  constructor() {
+    super("This idempotency key was used before with another batch");
+    this.name = "BatchKeyConflictError";
+  }
+}
+
+function storedBatch(tx: Tx, userId: number, key: string) {
+  return tx
+    .select()
+    .from(messageBatches)
+    .where(and(eq(messageBatches.userId, userId), eq(messageBatches.idempotencyKey, key)))
+    .get();
+}
+
+/** The items' outcomes, in order; the messages, outbox rows and debits written in `tx`. */
+function queueInOrder(tx: Tx, userId: number, items: BatchItem[], now: number): BatchResult {
+  let remaining = getBalance(userId, tx);
+  // Once the balance could not pay one item, it pays none after it: what was queued is a prefix of the paying items.
+  let exhausted = false;
+  const debits: { kind: "debit"; amount: number; key: string }[] = [];
+  const outcomes = items.map((item): BatchOutcome => {
+    if ("invalid" in item) return { queued: false, code: "invalid_phone", message: item.invalid };
+    const { fromAddress, optedOut } = resolveSend(userId, item.to, item.from);
+    if (item.from && fromAddress === null)
+      return { queued: false, code: "unknown_sender", message: new UnknownSenderError(item.from).message };
+    if (optedOut) return { queued: false, code: "recipient_opted_out", message: new OptedOutError([item.to]).message };
+    const count = countSegments(item.body);
+    if (exhausted || count.credits > remaining) {
+      exhausted = true;
+      return {
+        queued: false,
+        code: "insufficient_credits",
+        message: `Not enough credits left in this batch: it costs ${count.credits}, ${remaining} remained`,
+      };
+    }
+    const message = { to: item.to, body: item.body, from: fromAddress, source: "api" as const };
+    const initial = { status: "queued" as const, credits: count.credits, error: null };
+    const { id } = insertOrFindMessage(userId, message, count, initial, now);
+    insertOutbox(id, now);
+    debits.push({ kind: "debit", amount: -count.credits, key: `msg:${id}:debit` });
+    remaining -= count.credits;
+    const { encoding, segments, credits } = count;
+    return {
+      queued: true,
+      message: { id, to: item.to, from: fromAddress, encoding, segments, credits, createdAt: now, duplicate: false },
+    };
+  });
+  // Never short: each debit was checked against what remained.
+  const credits = -bookEntries(tx, userId, debits);
+  return { outcomes, credits, balance: remaining, replayed: false };
+}
+
+/**
+ * Queues each item it can, in order, in ONE transaction: a message row, outbox row and debit per
+ * queued item; a refusal per other item (invalid_phone, recipient_opted_out, unknown_sender,
+ * insufficient_credits once the balance has run out). With an idempotency key the outcomes are
+ * stored in the same transaction: a retry with the key and the same `fingerprint` answers them
+ * again (replayed) and queues and charges nothing; another fingerprint is BatchKeyConflictError.
+ */
+export async function queueBatch(
+  userId: number,
+  items: BatchItem[],
+  idempotency?: { key: string; fingerprint: string },
+): Promise<BatchResult> {
+  if (items.length > MAX_BATCH_MESSAGES) throw new Error(`At most ${MAX_BATCH_MESSAGES} messages in a batch`);
+  const now = clock.now();
+  const result = await inTransactionWithoutStalling((tx): BatchResult => {
+    if (idempotency) {
+      const earlier = storedBatch(tx, userId, idempotency.key);
+      if (earlier) {
+        if (earlier.fingerprint !== idempotency.fingerprint) throw new BatchKeyConflictError();
+        const outcomes = JSON.parse(earlier.outcomes) as BatchOutcome[];
+        const credits = outcomes.reduce((sum, o) => sum + (o.queued ? o.message.credits : 0), 0);
+        return { outcomes, credits, balance: getBalance(userId, tx), replayed: true };
+      }
+    }
+    const fresh = queueInOrder(tx, userId, items, now);
+    if (idempotency) {
+      tx.insert(messageBatches)
+        .values({
+          userId,
+          idempotencyKey: idempotency.key,
+          fingerprint: idempotency.fingerprint,
+          outcomes: JSON.stringify(fresh.outcomes),
+          createdAt: new Date(now),
+        })
+        .run();
+    }
+    return fresh;
+  });
+  if (!result.replayed) {
+    const ids = result.outcomes.flatMap((o) => (o.queued ? [o.message.id] : []));
+    if (ids.length > 0) await enqueueAfterCommit(pluralize(ids.length, "message"), () => enqueueSends(ids));
+  }
+  return result;
+}
