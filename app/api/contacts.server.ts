@@ -57,8 +57,7 @@ function page<T extends { id: number; name: string }, U>(
   };
 }
 
-// The time zone is not in the API yet: it is set on the Contacts screen and by the CSV import.
-function presentContact({ status, timeZone: _timeZone, ...contact }: Contact): ApiContact {
+function presentContact({ status, ...contact }: Contact): ApiContact {
   return { ...contact, active: status };
 }
 
@@ -73,7 +72,7 @@ export function listApiContacts(userId: number, query: { group?: number; cursor?
 
 export function createApiContact(
   userId: number,
-  input: { name: string; phone: string; email: string; groupIds: number[] },
+  input: { name: string; phone: string; email: string; timeZone?: string | null; groupIds: number[] },
 ): ApiContact {
   try {
     return presentContact(createContact(userId, input));
@@ -95,7 +94,14 @@ export function getApiContact(userId: number, id: number): ApiContact {
 export function updateApiContact(
   userId: number,
   id: number,
-  changes: { name?: string; phone?: string; email?: string; active?: boolean; groupIds?: number[] },
+  changes: {
+    name?: string;
+    phone?: string;
+    email?: string;
+    timeZone?: string | null;
+    active?: boolean;
+    groupIds?: number[];
+  },
 ): ApiContact {
   const current = getContact(userId, id);
   if (!current) throw notFoundError("contact");

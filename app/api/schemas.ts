@@ -1,6 +1,8 @@
 // The REST API's request and response shapes. The server validates with them and the OpenAPI
 // document is generated from them, so the reference cannot drift from what the server does.
 import { z } from "zod";
+import { TIME_ZONE_HINT } from "#app/modules/quiet-hours/time-zone-field.ts";
+import { canonicalTimeZone, isValidTimeZone } from "#app/utils/time-zone.ts";
 import { GROUP_SEND_STATUSES } from "#app/db/schema/contacts.ts";
 import { OPT_OUT_SOURCES, REPEATS } from "#app/db/enums.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
@@ -13,6 +15,18 @@ import { messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.t
 import { BATCH_REFUSALS, MAX_BATCH_MESSAGES } from "#app/modules/sms/batch.ts";
 import { API_ERROR_CODES } from "#app/api/errors.ts";
 
+// Null clears it; left out, it stays as it is (a PATCH) or is null (a new contact).
+const apiTimeZoneField = z
+  .string()
+  .trim()
+  .refine(isValidTimeZone, TIME_ZONE_HINT)
+  .transform(canonicalTimeZone)
+  .nullable()
+  .optional()
+  .meta({
+    description: "An IANA time zone (e.g. Europe/Berlin) for quiet hours; null: the number's country decides.",
+    examples: ["Europe/Berlin"],
+  });
 export const EXAMPLE_PHONE = "+12025550123";
 export const EXAMPLE_BODY = "Hello from the SMS Gateway API";
 
@@ -82,6 +96,7 @@ export function createRequestSchemas(config: SmsFormConfig) {
       examples: [EXAMPLE_PHONE],
     }),
     email: emailField.meta({ examples: ["ada@example.com"] }),
+    timeZone: apiTimeZoneField,
     groupIds: z
       .array(z.int().positive().max(Number.MAX_SAFE_INTEGER))
       .max(1_000)
@@ -128,8 +143,10 @@ export function createRequestSchemas(config: SmsFormConfig) {
       description: "The sender for every recipient without a `from` of its own; leave out for your default.",
     }),
   };
+  // Runs also on input that is no object at all (alwaysCheck), e.g. a JSON null.
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
   const everyItemHasABody = (request: { body?: unknown; messages?: unknown }, ctx: z.core.$RefinementCtx) => {
-    if (request.body !== undefined || !Array.isArray(request.messages)) return;
+    if (!isObject(request) || request.body !== undefined || !Array.isArray(request.messages)) return;
     request.messages.forEach((item: unknown, index) => {
       if (typeof item === "object" && item !== null && !("body" in item))
         ctx.addIssue({
@@ -165,6 +182,7 @@ export function createRequestSchemas(config: SmsFormConfig) {
         }),
     })
     .superRefine((request, ctx) => {
+      if (!isObject(request)) return;
       if (request.messages !== undefined) return everyItemHasABody(request, ctx);
       if (request.body === undefined) ctx.addIssue({ code: "custom", path: ["body"], message: "Message is required" });
     }, alwaysCheck);
@@ -407,6 +425,10 @@ export const ContactSchema = z.object({
   name: z.string().meta({ examples: ["Ada Lovelace"] }),
   phone: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
   email: z.string().meta({ examples: ["ada@example.com"] }),
+  timeZone: z
+    .string()
+    .nullable()
+    .meta({ description: "Its IANA time zone for quiet hours; null: its number's country decides.", examples: [null] }),
   active: z
     .boolean()
     .meta({ description: "false: the contact opted out; group sends skip it. New contacts are active." }),

@@ -181,6 +181,16 @@ describe("POST /api/v1/messages/batch", () => {
     ]);
     expect(getBalance(customer.id)).toBe(5);
   });
+
+  it("answers a body that is no object (null, a list, a number) with 422, never 500", async () => {
+    const customer = await apiCustomer(5);
+    for (const path of ["/api/v1/messages/batch", "/api/v1/messages/quote"]) {
+      for (const json of [null, [], 7]) {
+        const answer = await callApi("POST", path, { key: customer.key, json });
+        expect(answer.status, `${path} ${JSON.stringify(json)}`).toBe(422);
+      }
+    }
+  });
 });
 
 describe("POST /api/v1/messages/quote", () => {

@@ -64,6 +64,7 @@ describe("POST /api/v1/contacts", () => {
       name: "Ada Lovelace",
       phone: "+12025550160",
       email: "ada@example.com",
+      timeZone: null,
       active: true,
       groups: [{ id: group.id, name: "Staff" }],
     });
@@ -75,6 +76,22 @@ describe("POST /api/v1/contacts", () => {
         })
       ).json.groups,
     ).toEqual([]);
+  });
+
+  it("keeps a time zone for quiet hours: set, left alone by a PATCH without it, cleared by null", async () => {
+    const customer = await apiCustomer();
+    const json = { name: "Kim", phone: "+12025550170", email: "kim@example.com", timeZone: "europe/berlin" };
+    const created = await callApi("POST", "/api/v1/contacts", { key: customer.key, json });
+    expect(created.json.timeZone).toBe("Europe/Berlin");
+    const path = `/api/v1/contacts/${created.json.id}`;
+    const renamed = await callApi("PATCH", path, { key: customer.key, json: { name: "Kim Lee" } });
+    expect(renamed.json).toMatchObject({ name: "Kim Lee", timeZone: "Europe/Berlin" });
+    const refused = await callApi("PATCH", path, { key: customer.key, json: { timeZone: "Mars/Olympus" } });
+    expect(refused.status).toBe(422);
+    expect(refused.json.error.field).toBe("timeZone");
+    expect((await callApi("GET", path, { key: customer.key })).json.timeZone).toBe("Europe/Berlin");
+    const cleared = await callApi("PATCH", path, { key: customer.key, json: { timeZone: null } });
+    expect(cleared.json.timeZone).toBeNull();
   });
 
   it("refuses bad input with the field at fault and creates nothing", async () => {
