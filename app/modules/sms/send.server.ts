@@ -12,6 +12,7 @@ import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { insertOrFindMessage, insertOutbox, type NewMessage } from "#app/modules/sms/message-store.server.ts";
+import { saveStatusCallback } from "#app/modules/webhooks/message-events.server.ts";
 import { isE164 } from "#app/modules/sms/phone.ts";
 import { countSegments, type SegmentCount, type SmsEncoding } from "#app/modules/sms/segments.ts";
 
@@ -95,6 +96,7 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
       continue;
     }
     insertOutbox(inserted.id, now);
+    if (message.statusCallback) saveStatusCallback(tx, userId, inserted.id, message.statusCallback);
     if (credits > 0) debits.push({ kind: "debit", amount: -credits, key: `msg:${inserted.id}:debit` });
     const { encoding, segments } = count;
     queued.push({ id: inserted.id, to: message.to, encoding, segments, credits, createdAt: now, duplicate: false });

@@ -1,0 +1,151 @@
+// Webhooks end to end: events written with the status change, delivered by the webhooks worker to a
+// real HTTP receiver on loopback that verifies every signature with the standardwebhooks package.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
+import { createEndpoint, deleteEndpoint, rotateEndpointSecret } from "#app/modules/webhooks/endpoints.server.ts";
+import { postWebhook } from "#app/modules/webhooks/deliver.server.ts";
+import { listDeliveries, redeliver, sendTestEvent } from "#app/modules/webhooks/deliveries.server.ts";
+import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
+import { webhooks } from "#worker/jobs/webhooks.ts";
+import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
+import { TestSmsc } from "#tests/support/smpp-server.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
+import { waitFor } from "#tests/support/wait.ts";
+import { WebhookReceiver } from "#tests/support/webhook-receiver.ts";
+
+// Read at the first getEnv(): the receiver is on loopback, and retries come quickly.
+process.env.WEBHOOK_ALLOW_PRIVATE = "1";
+process.env.WEBHOOK_RETRY_DELAY_MS = "50";
+
+let smsc: TestSmsc;
+let receiver: WebhookReceiver;
+let workers: RunningWorkers;
+
+beforeAll(async () => {
+  smsc = await TestSmsc.start();
+  receiver = await WebhookReceiver.start();
+  workers = await startWorkers([
+    createSmsSendJob(
+      () =>
+        new SmppTransport({
+          url: smsc.url(),
+          sourceAddr: "SMSGateway",
+          tps: 0,
+          window: 10,
+          onReceipts: applyReceipts,
+          throttlePauseMs: 20,
+          reconnectMinMs: 50,
+          reconnectMaxMs: 200,
+        }),
+    ),
+    webhooks,
+  ]);
+});
+
+afterAll(async () => {
+  await workers?.close();
+  await smsc?.stop();
+  await receiver?.stop();
+});
+
+async function customerWithEndpoint(events: Parameters<typeof createEndpoint>[1]["events"], path: string) {
+  const user = await createTestUser();
+  grantCredits(user.id, 20);
+  const { endpoint, secret } = await createEndpoint(user.id, { url: receiver.url(path), events, enabled: true });
+  receiver.secret = secret;
+  return { user, endpoint, secret };
+}
+
+describe("webhook deliveries", () => {
+  it("delivers message.sent and message.delivered after the SMSC's receipt, signed and with the message's status", async () => {
+    const { user } = await customerWithEndpoint(["message.sent", "message.delivered"], "/a");
+    const { id } = await queueMessage(user.id, { to: "+12025550111", body: "Hello hooks" });
+    await waitForStatus(id, "delivered");
+    const delivered = await waitFor(() => receiver.ofType("message.delivered").find((r) => r.body.data.id === id));
+    expect(delivered.verified).toBe(true);
+    expect(delivered.id).toMatch(/^evt_/);
+    expect(delivered.headers["user-agent"]).toBe("smsgw-webhooks/1");
+    expect(delivered.body.data).toMatchObject({
+      id,
+      direction: "outbound",
+      to: "+12025550111",
+      status: "delivered",
+      body: "Hello hooks",
+      errorCode: null,
+    });
+    expect(typeof delivered.body.data.updatedAt).toBe("string");
+    const sent = await waitFor(() => receiver.ofType("message.sent").find((r) => r.body.data.id === id));
+    expect(sent.verified).toBe(true);
+    expect(sent.id).not.toBe(delivered.id);
+  });
+
+  it("sends nothing for events the endpoint did not subscribe to, nor for an account without endpoints", async () => {
+    const { user, endpoint } = await customerWithEndpoint(["message.failed"], "/b");
+    const other = await createTestUser();
+    grantCredits(other.id, 5);
+    const mine = await queueMessage(user.id, { to: "+12025550112", body: "Not failing" });
+    const theirs = await queueMessage(other.id, { to: "+12025550113", body: "No endpoint" });
+    await waitForStatus(mine.id, "delivered");
+    await waitForStatus(theirs.id, "delivered");
+    const ids = [mine.id, theirs.id];
+    expect(receiver.received.filter((r) => ids.includes(r.body.data.id as number))).toEqual([]);
+    expect(listDeliveries(user.id, endpoint.id)).toEqual([]);
+  });
+
+  it("retries a receiver that answers 500 three times: the fourth try gets it, with the same webhook-id", async () => {
+    const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/c");
+    receiver.answer = (delivery, nth) =>
+      delivery.body.type === "webhook.test" && nth <= 3 ? { status: 500, body: "x".repeat(5000) } : { status: 200 };
+    const eventId = sendTestEvent(user.id, endpoint.id);
+    const [delivery] = await waitFor(() => {
+      const rows = listDeliveries(user.id, endpoint.id);
+      return rows[0]?.status === "delivered" ? rows : undefined;
+    });
+    const tries = receiver.received.filter((r) => r.id === eventId);
+    expect(tries).toHaveLength(4);
+    expect(tries.every((t) => t.verified)).toBe(true);
+    expect(new Set(tries.map((t) => t.headers["webhook-id"]))).toEqual(new Set([eventId]));
+    expect(delivery).toMatchObject({ eventId, type: "webhook.test", attempts: 4, lastStatusCode: 200 });
+    expect(tries[0].body.data).toEqual({ endpointId: endpoint.id, message: "This is a test event." });
+    receiver.answer = () => ({ status: 200 });
+  });
+
+  it("does not follow a redirect (a failure, retried); Redeliver sends it again", async () => {
+    const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/d");
+    receiver.answer = (delivery) =>
+      delivery.body.type === "webhook.test"
+        ? { status: 302, headers: { location: "http://example.com/" } }
+        : { status: 200 };
+    sendTestEvent(user.id, endpoint.id);
+    const [retrying] = await waitFor(() => {
+      const rows = listDeliveries(user.id, endpoint.id);
+      return rows[0]?.attempts >= 1 && rows[0].lastStatusCode === 302 ? rows : undefined;
+    });
+    expect(retrying.lastAnswer).toBe("Redirect to http://example.com/ not followed");
+    receiver.answer = () => ({ status: 200 });
+    await redeliver(user.id, endpoint.id, retrying.id);
+    await waitFor(() => listDeliveries(user.id, endpoint.id)[0]?.status === "delivered");
+  });
+
+  it("keeps at most 1 KB of an answer", async () => {
+    receiver.answer = () => ({ status: 500, body: "x".repeat(5000) });
+    const answer = await postWebhook(receiver.url("/f"), "{}", {});
+    expect(answer).toMatchObject({ ok: false, statusCode: 500 });
+    expect(answer.answer).toHaveLength(1024);
+    receiver.answer = () => ({ status: 200 });
+  });
+
+  it("signs with the new secret after a rotation, and stops at a deleted endpoint", async () => {
+    const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/e");
+    const { secret } = rotateEndpointSecret(user.id, endpoint.id);
+    receiver.secret = secret;
+    const eventId = sendTestEvent(user.id, endpoint.id);
+    const got = await waitFor(() => receiver.received.find((r) => r.id === eventId));
+    expect(got.verified).toBe(true);
+    deleteEndpoint(user.id, endpoint.id);
+    expect(() => listDeliveries(user.id, endpoint.id)).toThrow(/No such webhook endpoint/);
+  });
+});
