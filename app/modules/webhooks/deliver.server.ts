@@ -96,6 +96,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (answer: Omit<Answer, "durationMs">) => {
       if (settled) return;
       settled = true;
@@ -122,7 +123,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
         "user-agent": "smsgw-webhooks/1",
       },
     });
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       request.destroy();
       finish({ ok: false, statusCode: null, answer: `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` });
     }, WEBHOOK_TIMEOUT_MS);

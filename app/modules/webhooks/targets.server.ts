@@ -74,7 +74,7 @@ export function parseWebhookUrl(text: string): URL {
 }
 
 const refusedMessage = (host: string, address: string) =>
-  `${host} resolves to ${address}, a private, loopback or link-local address; webhooks go to public addresses only`;
+  `${host === address ? address : `${host} resolves to ${address}, which`} is a private, loopback or link-local address; webhooks go to public addresses only`;
 
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1");
 
