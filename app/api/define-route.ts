@@ -25,7 +25,7 @@ export type RouteResult = { status?: number; body: unknown; headers?: Record<str
 type Schema = z.ZodType<Record<string, unknown>>;
 
 export type ApiRoute = {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   /** OpenAPI path template, e.g. /api/v1/messages/{id}. */
   path: string;
   operationId: string;

@@ -103,7 +103,7 @@ export function listApiMessages(
 export async function sendApiMessage(
   sendBatcher: SendBatcher,
   userId: number,
-  input: { to: string; body: string; from?: string },
+  input: { to: string; body: string; from?: string; statusCallback?: string },
   idempotencyKey: string | undefined,
 ): Promise<{ message: ApiMessage; replayed: boolean }> {
   if (idempotencyKey !== undefined && scheduleHasApiRef(userId, idempotencyKey)) throw idempotencyConflict();

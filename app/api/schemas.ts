@@ -63,6 +63,15 @@ export function createRequestSchemas(config: SmsFormConfig) {
           "Send later instead of now: any moment in the future, to the second (ISO 8601 with `Z` or an offset; fractions of a second are dropped). The answer is then a ScheduledMessage; its credits are checked now and charged when it goes out.",
         examples: [EXAMPLE_SEND_AT],
       }),
+    statusCallback: z
+      .string()
+      .max(2000, "statusCallback is too long")
+      .optional()
+      .meta({
+        description:
+          "A URL that gets this message's message.sent, message.delivered and message.failed events, as webhook endpoints do, signed with your account's callback secret (the Webhooks screen). https, resolving to a public address. Not with sendAt.",
+        examples: ["https://example.com/sms/status"],
+      }),
   });
   const CreateContactRequest = z.strictObject({
     name: contactNameField.meta({ examples: ["Ada Lovelace"] }),

@@ -398,6 +398,8 @@ const ownIds = (o: Owned) =>
     o.confirmedOrderId,
     o.importReportId,
     o.supportRequestId,
+    o.webhookEndpointId,
+    o.webhookDeliveryId,
     pack.id,
   ]
     .map(String)
@@ -609,7 +611,7 @@ describe("every REST API endpoint, fuzzed", () => {
           fc.option(fc.oneof(hostileText, fc.constantFrom("retry-1", "k".repeat(256))), { nil: undefined }),
           async (id, query, body, contentType, idempotencyKey) => {
             const before = databaseFingerprint();
-            const path = route.path.replace("{id}", encodeURIComponent(wellFormed(id)) || "1");
+            const path = route.path.replace(/\{\w+\}/g, encodeURIComponent(wellFormed(id)) || "1");
             const search = query.length ? `?${new URLSearchParams(query)}` : "";
             const headers: Record<string, string> = { "content-type": contentType };
             if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey.replace(/[\r\n]/g, "");

@@ -15,6 +15,7 @@ import { listOwnApiKeys } from "#app/modules/api-keys/keys.server.ts";
 import { listOwnSessions } from "#app/modules/auth/session.server.ts";
 import { addOptOuts, listOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { createSender, requestSender } from "#app/modules/senders/senders.server.ts";
+import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { call, createTestUser, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
 import {
@@ -34,6 +35,11 @@ const [pack] = getDb().select().from(packages).all();
 const a = await customerWithEverything(pack.id);
 const b = await apiCustomer(100);
 const bGroup = createGroup(b.id, { name: "B's own", description: "Mine" });
+const bWebhook = await createEndpoint(b.id, {
+  url: "http://203.0.113.11/hook",
+  events: ["message.sent"],
+  enabled: true,
+});
 const bContact = createContact(b.id, {
   name: "B's contact",
   phone: "+12025550995",
@@ -397,6 +403,26 @@ const API_CASES: Record<string, (a: Owned) => ApiAttempt[]> = {
       path: "/api/v1/contacts",
       json: { name: "x", phone: "+12025550996", email: "x@example.com", groupIds: [a.groupId] },
     },
+  ],
+  "GET /api/v1/webhooks/{id}": (a) => [{ method: "GET", path: `/api/v1/webhooks/${a.webhookEndpointId}` }],
+  "PATCH /api/v1/webhooks/{id}": (a) => [
+    { method: "PATCH", path: `/api/v1/webhooks/${a.webhookEndpointId}`, json: { enabled: false } },
+  ],
+  "DELETE /api/v1/webhooks/{id}": (a) => [{ method: "DELETE", path: `/api/v1/webhooks/${a.webhookEndpointId}` }],
+  "POST /api/v1/webhooks/{id}/rotate-secret": (a) => [
+    { method: "POST", path: `/api/v1/webhooks/${a.webhookEndpointId}/rotate-secret` },
+  ],
+  "POST /api/v1/webhooks/{id}/test": (a) => [{ method: "POST", path: `/api/v1/webhooks/${a.webhookEndpointId}/test` }],
+  "GET /api/v1/webhooks/{id}/deliveries": (a) => [
+    { method: "GET", path: `/api/v1/webhooks/${a.webhookEndpointId}/deliveries` },
+  ],
+  "POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": (a) => [
+    {
+      method: "POST",
+      path: `/api/v1/webhooks/${a.webhookEndpointId}/deliveries/${a.webhookDeliveryId}/redeliver`,
+    },
+    // B's own endpoint with A's delivery id is not found either.
+    { method: "POST", path: `/api/v1/webhooks/${bWebhook.endpoint.id}/deliveries/${a.webhookDeliveryId}/redeliver` },
   ],
 };
 

@@ -4,13 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
-import { createEndpoint, deleteEndpoint, rotateEndpointSecret } from "#app/modules/webhooks/endpoints.server.ts";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getCallbackSecret,
+  rotateEndpointSecret,
+} from "#app/modules/webhooks/endpoints.server.ts";
 import { postWebhook } from "#app/modules/webhooks/deliver.server.ts";
 import { listDeliveries, redeliver, sendTestEvent } from "#app/modules/webhooks/deliveries.server.ts";
 import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
 import { webhooks } from "#worker/jobs/webhooks.ts";
 import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
@@ -147,5 +153,76 @@ describe("webhook deliveries", () => {
     expect(got.verified).toBe(true);
     deleteEndpoint(user.id, endpoint.id);
     expect(() => listDeliveries(user.id, endpoint.id)).toThrow(/No such webhook endpoint/);
+  });
+});
+
+describe("webhooks on the REST API", () => {
+  it("adds, lists, changes, tests, redelivers, rotates and deletes an endpoint", async () => {
+    const customer = await apiCustomer(10);
+    const created = await callApi("POST", "/api/v1/webhooks", {
+      key: customer.key,
+      json: { url: receiver.url("/api"), events: ["message.delivered", "message.delivered"] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ url: receiver.url("/api"), events: ["message.delivered"], enabled: true });
+    expect(created.json.secret).toMatch(/^whsec_/);
+    receiver.secret = created.json.secret;
+    const id = created.json.id as number;
+    const listed = await callApi("GET", "/api/v1/webhooks", { key: customer.key });
+    expect(listed.json.data).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
+    const patched = await callApi("PATCH", `/api/v1/webhooks/${id}`, {
+      key: customer.key,
+      json: { events: ["message.failed", "balance.low"] },
+    });
+    expect(patched.json.events).toEqual(["message.failed", "balance.low"]);
+    const tested = await callApi("POST", `/api/v1/webhooks/${id}/test`, { key: customer.key });
+    expect(tested.status).toBe(202);
+    const got = await waitFor(() => receiver.received.find((r) => r.id === tested.json.eventId));
+    expect(got.verified).toBe(true);
+    const log = await waitFor(async () => {
+      const answer = await callApi("GET", `/api/v1/webhooks/${id}/deliveries`, { key: customer.key });
+      return answer.json.data[0]?.status === "delivered" ? answer.json : undefined;
+    });
+    expect(log.data[0]).toMatchObject({ eventId: tested.json.eventId, type: "webhook.test", lastStatusCode: 200 });
+    const rotated = await callApi("POST", `/api/v1/webhooks/${id}/rotate-secret`, { key: customer.key });
+    receiver.secret = rotated.json.secret;
+    const again = await callApi("POST", `/api/v1/webhooks/${id}/deliveries/${log.data[0].id}/redeliver`, {
+      key: customer.key,
+    });
+    expect(again.status).toBe(202);
+    await waitFor(() => receiver.received.filter((r) => r.id === tested.json.eventId).length === 2);
+    expect(receiver.received.filter((r) => r.id === tested.json.eventId).every((r) => r.verified)).toBe(true);
+    expect((await callApi("DELETE", `/api/v1/webhooks/${id}`, { key: customer.key })).status).toBe(200);
+    expect((await callApi("GET", `/api/v1/webhooks/${id}`, { key: customer.key })).status).toBe(404);
+  });
+
+  it("refuses a private address with a 422 naming the field", async () => {
+    const customer = await apiCustomer(0);
+    const refused = await callApi("POST", "/api/v1/webhooks", {
+      key: customer.key,
+      json: { url: "ftp://example.com/x", events: ["message.sent"] },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.json.error).toMatchObject({ code: "validation_failed", field: "url" });
+  });
+
+  it("sends a message's own events to its statusCallback, signed with the account's callback secret", async () => {
+    const customer = await apiCustomer(10);
+    const sent = await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+12025550131", body: "Call me back", statusCallback: receiver.url("/callback") },
+    });
+    expect(sent.status).toBe(201);
+    receiver.secret = getCallbackSecret(customer.id);
+    const delivered = await waitFor(() =>
+      receiver.ofType("message.delivered").find((r) => r.body.data.id === sent.json.id),
+    );
+    expect(delivered.verified).toBe(true);
+    expect(receiver.ofType("message.sent").some((r) => r.body.data.id === sent.json.id)).toBe(true);
+    const scheduled = await callApi("POST", "/api/v1/messages", {
+      key: customer.key,
+      json: { to: "+12025550131", body: "Later", sendAt: "2030-01-15T09:30:00Z", statusCallback: receiver.url() },
+    });
+    expect(scheduled.json.error).toMatchObject({ code: "validation_failed", field: "statusCallback" });
   });
 });

@@ -79,8 +79,8 @@ const refusedMessage = (host: string, address: string) =>
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1");
 
 /**
- * Checks a URL when it is saved: its form, and every address its host resolves to now. Delivery
- * checks again when it connects (safeLookup). Throws UnsafeWebhookUrlError.
+ * Checks a URL when it is saved: its form, and every address its host resolves to now (a host that
+ * does not resolve yet passes). Delivery checks again when it connects (safeLookup). Throws UnsafeWebhookUrlError.
  */
 export async function checkWebhookUrl(text: string): Promise<URL> {
   const url = parseWebhookUrl(text);
@@ -96,7 +96,8 @@ export async function checkWebhookUrl(text: string): Promise<URL> {
       dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found))),
     );
   } catch {
-    throw new UnsafeWebhookUrlError(`${host} could not be resolved`);
+    // Not resolvable yet (a receiver being set up): each delivery checks the address it connects to.
+    return url;
   }
   const bad = addresses.find((a) => isRefusedAddress(a.address));
   if (bad) throw new UnsafeWebhookUrlError(refusedMessage(host, bad.address));
