@@ -96,7 +96,12 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
+    // The request, once made: the timer may fire before (a slow look-up) or after.
+    const sending: { request?: http.ClientRequest } = {};
+    const timer = setTimeout(() => {
+      sending.request?.destroy();
+      finish({ ok: false, statusCode: null, answer: `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` });
+    }, WEBHOOK_TIMEOUT_MS);
     const finish = (answer: Omit<Answer, "durationMs">) => {
       if (settled) return;
       settled = true;
@@ -123,10 +128,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
         "user-agent": "smsgw-webhooks/1",
       },
     });
-    timer = setTimeout(() => {
-      request.destroy();
-      finish({ ok: false, statusCode: null, answer: `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` });
-    }, WEBHOOK_TIMEOUT_MS);
+    sending.request = request;
     request.on("error", (error) => finish({ ok: false, statusCode: null, answer: `Not delivered: ${error.message}` }));
     request.on("response", (response) => {
       const statusCode = response.statusCode ?? 0;
