@@ -1,6 +1,12 @@
 // Webhooks end to end: events written with the status change, delivered by the webhooks worker to a
 // real HTTP receiver on loopback that verifies every signature with the standardwebhooks package.
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "#app/db/client.server.ts";
+import { users } from "#app/db/schema/core.ts";
+import { simulateInbound } from "#app/modules/inbound/simulate.server.ts";
+import { addOptOuts, listOptOuts, removeOptOut } from "#app/modules/opt-outs/opt-outs.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
@@ -224,5 +230,34 @@ describe("webhooks on the REST API", () => {
       json: { to: "+12025550131", body: "Later", sendAt: "2030-01-15T09:30:00Z", statusCallback: receiver.url() },
     });
     expect(scheduled.json.error).toMatchObject({ code: "validation_failed", field: "statusCallback" });
+  });
+});
+
+describe("account events", () => {
+  it("sends opt_out.changed, balance.low and message.received to an endpoint that wants them", async () => {
+    const { user } = await customerWithEndpoint(["opt_out.changed", "balance.low", "message.received"], "/g");
+    addOptOuts(user.id, ["+12025550141"], "manual");
+    const added = await waitFor(() =>
+      receiver.ofType("opt_out.changed").find((r) => r.body.data.phone === "+12025550141"),
+    );
+    expect(added.verified).toBe(true);
+    expect(added.body.data).toMatchObject({ optedOut: true, source: "manual", sender: null, keyword: null });
+    removeOptOut(user.id, listOptOuts(user.id).items[0].id);
+    await waitFor(() =>
+      receiver.ofType("opt_out.changed").find((r) => r.body.data.phone === "+12025550141" && !r.body.data.optedOut),
+    );
+
+    getDb().update(users).set({ lowBalanceThreshold: 15 }).where(eq(users.id, user.id)).run();
+    const { id } = await queueMessage(user.id, { to: "+12025550142", body: "x".repeat(1000) });
+    const low = await waitFor(() => receiver.ofType("balance.low").find((r) => r.body.data.threshold === 15));
+    expect(low.body.data.balance).toBeLessThan(15);
+    await waitForStatus(id, "delivered");
+
+    await simulateInbound({ from: "+12025550142", to: getEnv().SMPP_SOURCE_ADDR, text: "Thanks!" });
+    const received = await waitFor(() =>
+      receiver.ofType("message.received").find((r) => r.body.data.body === "Thanks!"),
+    );
+    expect(received.body.data).toMatchObject({ direction: "inbound", from: "+12025550142", parts: 1 });
+    expect(received.body.data.id).toMatch(/^in_\d+$/);
   });
 });
