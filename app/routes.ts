@@ -46,6 +46,8 @@ export default [
   route("admin/senders", "routes/admin/senders.tsx"),
   route("sms/senders", "routes/sms/senders.tsx"),
   route("sms/optOuts", "routes/sms/opt-outs.tsx"),
+  route("sms/webhooks", "routes/sms/webhooks.tsx"),
+  route("sms/webhooks/:id", "routes/sms/webhook-deliveries.tsx"),
   route("sitemap.xml", "routes/content/sitemap.ts"),
   route("robots.txt", "routes/content/robots.ts"),
   route("setup/:token", "routes/auth/setup.tsx"),

@@ -138,6 +138,15 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
       groupIds: String(a.groupId),
     }),
   ],
+  "routes/sms/webhook-deliveries.tsx": (a) => {
+    const id = String(a.webhookEndpointId);
+    const path = `/sms/webhooks/${id}`;
+    return [
+      get(path, { id }),
+      ...["test", "rotate", "disable", "delete"].map((intent) => post(path, { intent }, { id })),
+      post(path, { intent: "redeliver", deliveryId: String(a.webhookDeliveryId) }, { id }),
+    ];
+  },
   "routes/sms/inbox-thread.tsx": (a) => [
     get(`/sms/inbox/${encodeURIComponent(a.inboundPhone)}`, { phone: a.inboundPhone }),
     post(
@@ -479,6 +488,10 @@ describe("no GET changes anything", () => {
       },
       "routes/content/blog-article.tsx": { path: "/blog/hiring-smarter", params: { slug: "hiring-smarter" } },
       "routes/sms/inbox-thread.tsx": { path: `/sms/inbox/${a.inboundPhone}`, params: { phone: a.inboundPhone } },
+      "routes/sms/webhook-deliveries.tsx": {
+        path: `/sms/webhooks/${a.webhookEndpointId}`,
+        params: { id: String(a.webhookEndpointId) },
+      },
       "routes/auth/setup.tsx": { path: "/setup/unknown-token", params: { token: "unknown-token" } },
       // Opening a live e-mail link is the one GET that writes (accounts.test.ts); an unknown one changes nothing.
       "routes/auth/reset-password.tsx": { path: "/reset-password/unknown-token", params: { token: "unknown-token" } },
