@@ -13,6 +13,8 @@ export type Received = {
 
 export class WebhookReceiver {
   readonly received: Received[] = [];
+  /** When the last delivery came (epoch ms). */
+  lastAt = 0;
   /** The secret deliveries are verified with; set it after the endpoint is created. */
   secret = "";
   answer: (delivery: Received, nth: number) => { status: number; body?: string; headers?: Record<string, string> } =
@@ -44,6 +46,7 @@ export class WebhookReceiver {
           verified,
         };
         receiver.received.push(delivery);
+        receiver.lastAt = Date.now();
         const nth = receiver.received.filter((r) => r.id === delivery.id).length;
         const { status, body, headers } = receiver.answer(delivery, nth);
         res.writeHead(status, headers);

@@ -53,8 +53,11 @@ export function isRefusedAddress(address: string): boolean {
 
 const allowPrivate = () => getEnv().WEBHOOK_ALLOW_PRIVATE;
 
-/** http is for test mode (SMS to the simulator) and development; production calls https only. */
-export const allowsHttp = () => !getEnv().isProduction || getEnv().testMode.sms;
+/**
+ * http is for test mode (SMS to the simulator), development, and receivers on the gateway's own
+ * network (WEBHOOK_ALLOW_PRIVATE=1: such a receiver rarely has a certificate); otherwise https only.
+ */
+export const allowsHttp = () => !getEnv().isProduction || getEnv().testMode.sms || getEnv().WEBHOOK_ALLOW_PRIVATE;
 
 /** The URL's form: an absolute http(s) URL without credentials. Throws UnsafeWebhookUrlError. */
 export function parseWebhookUrl(text: string): URL {
