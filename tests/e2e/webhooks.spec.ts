@@ -27,6 +27,7 @@ test("a customer adds a webhook endpoint, sees its secret once and sends it a te
   await page.getByLabel("URL", { exact: true }).fill(url);
   await page.getByLabel(/message\.delivered/).check();
   await page.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Webhook deliveries");
   const secret = await page.getByTestId("webhook-secret").inputValue();
   expect(secret).toMatch(/^whsec_/);
   receiver.secret = secret;

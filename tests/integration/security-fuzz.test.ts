@@ -375,6 +375,19 @@ const ACTIONS: Record<string, ActionSpec> = {
     intents: ["create", "update", "approve", "reject", "delete", "replies"],
     fields: ["id", "address", "kind", "ton", "npi", "account", "reason", "stop", "start", "help"],
   },
+  "routes/sms/webhooks.tsx": {
+    user: "owner",
+    path: () => "/sms/webhooks",
+    intents: ["add", "rotate-callback"],
+    fields: ["url", "events", "enabled"],
+  },
+  "routes/sms/webhook-deliveries.tsx": {
+    user: "owner",
+    path: (o) => `/sms/webhooks/${o.webhookEndpointId}`,
+    params: (o) => ({ id: String(o.webhookEndpointId) }),
+    intents: ["test", "enable", "disable", "rotate", "redeliver", "delete"],
+    fields: ["deliveryId"],
+  },
   "routes/not-found.tsx": { user: "visitor", path: () => "/no/such/page", intents: [], fields: ["anything"] },
   // Last: its deletes (an id of the owner's may be a package's too) take packages the others use.
   "routes/shop/menu-item-list.tsx": {

@@ -278,6 +278,9 @@ const NOT_IDS = new Set([
   // Stripe's own ids on the way back from Stripe; the order id beside them is checked first.
   "session_id",
   "payment_intent",
+  // Webhooks: ?secret=show and ?callback=show reveal the reader's own secret on their own page.
+  "secret",
+  "callback",
 ]);
 
 /** Query parameters that name an owned thing, per route; each is in the route's case above. */

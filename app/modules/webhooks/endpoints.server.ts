@@ -38,6 +38,7 @@ const columns = {
 type Row = Omit<WebhookEndpoint, "events"> & { events: string };
 const present = (row: Row): WebhookEndpoint => ({ ...row, events: parseEventTypes(row.events) });
 const endpointContext = (id: number) => `endpoint:${id}`;
+const callbackContext = (userId: number) => `callback:${userId}`;
 const own = (userId: number, id: number) => and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId));
 
 export function listEndpoints(userId: number): WebhookEndpoint[] {
@@ -140,12 +141,31 @@ export function rotateEndpointSecret(userId: number, id: number): { endpoint: We
   return { endpoint: getEndpoint(userId, id), secret };
 }
 
+/** The owner's endpoint's signing secret, to show it (after it was made or replaced). */
+export function revealEndpointSecret(userId: number, id: number): string {
+  const row = getDb()
+    .select({ sealed: webhookEndpoints.secretCiphertext })
+    .from(webhookEndpoints)
+    .where(own(userId, id))
+    .get();
+  if (!row) throw new WebhookNotFoundError();
+  return openWebhookSecret(row.sealed, endpointContext(id));
+}
+
+/** The account's statusCallback secret, or null when it has none yet (reads only). */
+export function revealCallbackSecret(userId: number): string | null {
+  const row = getDb()
+    .select({ sealed: webhookCallbackSecrets.secretCiphertext })
+    .from(webhookCallbackSecrets)
+    .where(eq(webhookCallbackSecrets.userId, userId))
+    .get();
+  return row ? openWebhookSecret(row.sealed, callbackContext(userId)) : null;
+}
+
 /** The secret deliveries to this endpoint are signed with (the worker's side). */
 export function endpointSecret(id: number, sealed: string): string {
   return openWebhookSecret(sealed, endpointContext(id));
 }
-
-const callbackContext = (userId: number) => `callback:${userId}`;
 
 /** The account's statusCallback secret, made (inside the caller's transaction) on first use. */
 export function ensureCallbackSecret(tx: Executor, userId: number): void {

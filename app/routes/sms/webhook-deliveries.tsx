@@ -7,7 +7,7 @@ import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { endpointAction } from "#app/routes/sms/forms/webhooks.server.ts";
 import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";
-import { getEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
+import { getEndpoint, revealEndpointSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
 import { positiveInt } from "#app/utils/params.ts";
@@ -22,6 +22,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!id) throw notFound();
   try {
     const endpoint = getEndpoint(user.id, id);
+    const showSecret = new URL(request.url).searchParams.get("secret") === "show";
     const deliveries = listDeliveries(user.id, id).map((d) => ({
       id: d.id,
       eventId: d.eventId,
@@ -36,6 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     return {
       endpoint: { id: endpoint.id, url: endpoint.url, events: endpoint.events, enabled: endpoint.enabled },
       disabledReason: endpoint.disabledReason,
+      secret: showSecret ? revealEndpointSecret(user.id, id) : null,
       deliveries,
       timeZone: user.timeZone,
     };
@@ -54,16 +56,15 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 const STATUS_TONES = { delivered: "success", pending: "warning", failed: "danger" } as const;
 
-export default function WebhookDeliveries({ loaderData, actionData }: Route.ComponentProps) {
-  const { endpoint, disabledReason, deliveries, timeZone } = loaderData;
-  const secret = actionData && "secret" in actionData ? actionData.secret : null;
+export default function WebhookDeliveries({ loaderData }: Route.ComponentProps) {
+  const { endpoint, disabledReason, deliveries, timeZone, secret } = loaderData;
   return (
     <div className="space-y-6">
       <PageHeader title="Webhook deliveries" subtitle={endpoint.url} />
       <p className="text-sm">
         <Link to={href("/sms/webhooks")}>Back to Webhooks</Link>
       </p>
-      {secret ? <SecretPanel secret={secret} /> : null}
+      {secret ? <SecretPanel what={`The signing secret of ${endpoint.url}`} value={secret} /> : null}
       <Card>
         <h2 className="text-lg font-semibold text-slate-900">This endpoint</h2>
         <p className="mt-1 text-sm text-slate-700">

@@ -8,7 +8,7 @@ import { SecretPanel } from "#app/components/webhook-secret.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { addWebhookAction } from "#app/routes/sms/forms/webhooks.server.ts";
-import { listEndpoints } from "#app/modules/webhooks/endpoints.server.ts";
+import { listEndpoints, revealCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENT_TYPES } from "#app/modules/webhooks/event-types.ts";
 import { allowsHttp } from "#app/modules/webhooks/targets.server.ts";
 import type { Route } from "./+types/webhooks";
@@ -18,7 +18,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Webhooks | SMS Gateway"
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const endpoints = listEndpoints(user.id).map((e) => ({ id: e.id, url: e.url, events: e.events, enabled: e.enabled }));
-  return { endpoints, httpAllowed: allowsHttp() };
+  const showCallback = new URL(request.url).searchParams.get("callback") === "show";
+  const callbackSecret = showCallback ? revealCallbackSecret(user.id) : null;
+  return { endpoints, httpAllowed: allowsHttp(), callbackSecret };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -27,10 +29,8 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Webhooks({ loaderData, actionData }: Route.ComponentProps) {
-  const { endpoints, httpAllowed } = loaderData;
-  const secret = actionData && "secret" in actionData ? actionData.secret : null;
-  const lastResult = actionData && !("secret" in actionData) ? actionData : undefined;
-  const [form, fields] = useForm({ id: "add-webhook", lastResult, shouldValidate: "onSubmit" });
+  const { endpoints, httpAllowed, callbackSecret } = loaderData;
+  const [form, fields] = useForm({ id: "add-webhook", lastResult: actionData, shouldValidate: "onSubmit" });
   const eventErrorId = "webhook-events-error";
   return (
     <div className="space-y-6">
@@ -40,7 +40,7 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
         <code>webhook-timestamp</code>, <code>webhook-signature</code>). A delivery that does not get a 2xx answer is
         retried for up to a day; order is not promised, so keep the newest <code>updatedAt</code>.
       </p>
-      {secret ? <SecretPanel secret={secret} /> : null}
+      {callbackSecret ? <SecretPanel what="Your statusCallback secret" value={callbackSecret} /> : null}
       <Card>
         <h2 className="text-lg font-semibold text-slate-900">Add an endpoint</h2>
         <Form method="post" className="mt-3 space-y-4" {...getFormProps(form)} noValidate>

@@ -30,20 +30,23 @@ const IdIntent = z.object({
   deliveryId: z.coerce.number().int().positive().optional(),
 });
 
-/** The secret shown this once, on the page the form posted from (no redirect: it is never stored in a cookie). */
-export type SecretShown = { secret: { what: string; value: string } };
+/** Where a secret just made is shown: the endpoint's page with ?secret=show (read from SQLite, never put in a cookie). */
+const showSecret = (endpointId: number) => `${href("/sms/webhooks/:id", { id: String(endpointId) })}?secret=show`;
 
 export async function addWebhookAction(userId: number, formData: FormData) {
   if (formData.get("intent") === "rotate-callback") {
-    return {
-      secret: { what: "Your new statusCallback secret", value: rotateCallbackSecret(userId) },
-    } satisfies SecretShown;
+    rotateCallbackSecret(userId);
+    return redirectWithToast(`${href("/sms/webhooks")}?callback=show`, {
+      description: "New callback secret made: copy it below.",
+    });
   }
   const submission = parseWithZod(formData, { schema: AddWebhookSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
-    const { endpoint, secret } = await createEndpoint(userId, submission.value);
-    return { secret: { what: `The signing secret of ${endpoint.url}`, value: secret } } satisfies SecretShown;
+    const { endpoint } = await createEndpoint(userId, submission.value);
+    return redirectWithToast(showSecret(endpoint.id), {
+      description: "Endpoint added: copy its signing secret below.",
+    });
   } catch (error) {
     if (error instanceof UnsafeWebhookUrlError)
       return data(submission.reply({ fieldErrors: { url: [error.message] } }), { status: 400 });
@@ -64,9 +67,8 @@ export async function endpointAction(userId: number, endpointId: number, formDat
         sendTestEvent(userId, endpointId);
         return redirectWithToast(here, { description: "Test event queued: it appears in the delivery log below." });
       case "rotate":
-        return {
-          secret: { what: "The new signing secret", value: rotateEndpointSecret(userId, endpointId).secret },
-        } satisfies SecretShown;
+        rotateEndpointSecret(userId, endpointId);
+        return redirectWithToast(showSecret(endpointId), { description: "New signing secret made: copy it below." });
       case "enable":
       case "disable": {
         const enabled = submission.value.intent === "enable";
