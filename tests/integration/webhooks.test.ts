@@ -2,7 +2,10 @@
 // real HTTP receiver on loopback that verifies every signature with the standardwebhooks package.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "#app/db/client.server.ts";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { mailOutbox } from "#app/db/schema/mail.ts";
+import { webhookDeliveries, webhookEndpoints } from "#app/db/schema/webhooks.ts";
+import { recordTestEvent } from "#app/modules/webhooks/outbox.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { simulateInbound } from "#app/modules/inbound/simulate.server.ts";
 import { addOptOuts, listOptOuts, removeOptOut } from "#app/modules/opt-outs/opt-outs.server.ts";
@@ -14,6 +17,7 @@ import {
   createEndpoint,
   deleteEndpoint,
   getCallbackSecret,
+  getEndpoint,
   rotateEndpointSecret,
 } from "#app/modules/webhooks/endpoints.server.ts";
 import { postWebhook } from "#app/modules/webhooks/deliver.server.ts";
@@ -259,5 +263,33 @@ describe("account events", () => {
     );
     expect(received.body.data).toMatchObject({ direction: "inbound", from: "+12025550142", parts: 1 });
     expect(received.body.data.id).toMatch(/^in_\d+$/);
+  });
+});
+
+describe("failing endpoints", () => {
+  it("gives a delivery up after WEBHOOK_RETRY_HOURS, and turns off an endpoint failing for 3 days, e-mailing its owner", async () => {
+    const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/h");
+    receiver.answer = (delivery) => (delivery.body.type === "webhook.test" ? { status: 503 } : { status: 200 });
+    const longAgo = new Date(Date.now() - 4 * 24 * 3600_000);
+    getDb().update(webhookEndpoints).set({ failingSince: longAgo }).where(eq(webhookEndpoints.id, endpoint.id)).run();
+    const eventId = inTransaction(() => recordTestEvent(user.id, endpoint.id));
+    // Its series started 25 hours ago: the first failure is its last.
+    getDb()
+      .update(webhookDeliveries)
+      .set({ createdAt: new Date(Date.now() - 25 * 3600_000) })
+      .where(eq(webhookDeliveries.eventId, eventId))
+      .run();
+    const [delivery] = await waitFor(() => {
+      const rows = listDeliveries(user.id, endpoint.id);
+      return rows[0]?.status === "failed" ? rows : undefined;
+    });
+    expect(delivery).toMatchObject({ attempts: 1, lastStatusCode: 503 });
+    const turnedOff = getEndpoint(user.id, endpoint.id);
+    expect(turnedOff.enabled).toBe(false);
+    expect(turnedOff.disabledReason).toMatch(/no successful delivery for 3 days/);
+    const mail = getDb().select().from(mailOutbox).where(eq(mailOutbox.userId, user.id)).all();
+    expect(mail.map((m) => m.kind)).toEqual(["webhook_disabled"]);
+    expect(mail[0].text).toContain(endpoint.url);
+    receiver.answer = () => ({ status: 200 });
   });
 });
