@@ -68,6 +68,8 @@ export default defineConfig({
       REDIS_URL: "",
       // Every journey registers its own accounts from this one address.
       REGISTER_LIMIT_PER_HOUR: "100000",
+      // webhooks.spec.ts's receiver listens on loopback.
+      WEBHOOK_ALLOW_PRIVATE: "1",
     },
   },
 });

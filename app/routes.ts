@@ -47,6 +47,8 @@ export default [
   route("sms/senders", "routes/sms/senders.tsx"),
   route("sms/optOuts", "routes/sms/opt-outs.tsx"),
   route("sms/templates", "routes/sms/templates.tsx"),
+  route("sms/webhooks", "routes/sms/webhooks.tsx"),
+  route("sms/webhooks/:id", "routes/sms/webhook-deliveries.tsx"),
   route("sitemap.xml", "routes/content/sitemap.ts"),
   route("robots.txt", "routes/content/robots.ts"),
   route("setup/:token", "routes/auth/setup.tsx"),

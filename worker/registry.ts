@@ -8,6 +8,7 @@ import { smsScheduleReconcile } from "#worker/jobs/sms-schedule-reconcile.ts";
 import { smsSend } from "#worker/jobs/sms-send.ts";
 import { groupSend } from "#worker/jobs/group-send.ts";
 import { smsInbound } from "#worker/jobs/sms-inbound.ts";
+import { webhooks } from "#worker/jobs/webhooks.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 export const jobDefinitions: JobDefinition[] = [
@@ -21,4 +22,5 @@ export const jobDefinitions: JobDefinition[] = [
   groupSend,
   demoPurge,
   smsInbound,
+  webhooks,
 ];

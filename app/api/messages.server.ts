@@ -133,7 +133,7 @@ export function listApiMessages(userId: number, options: ListMessagesOptions) {
 export async function sendApiMessage(
   sendBatcher: SendBatcher,
   userId: number,
-  input: { to: string; body: string; from?: string; respectQuietHours?: boolean },
+  input: { to: string; body: string; from?: string; respectQuietHours?: boolean; statusCallback?: string },
   idempotencyKey: string | undefined,
 ): Promise<{ message: ApiMessage; replayed: boolean }> {
   if (idempotencyKey !== undefined && scheduleHasApiRef(userId, idempotencyKey)) throw idempotencyConflict();

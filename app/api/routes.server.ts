@@ -30,6 +30,7 @@ import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
 import { listApiMessages, sendApiMessage } from "#app/api/messages.server.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
+import { checkStatusCallback, WEBHOOK_ROUTES } from "#app/api/webhooks.server.ts";
 import { createApiOptOut, deleteApiOptOut, listApiOptOuts } from "#app/api/opt-outs.server.ts";
 import { latestOwnOptOutId } from "#app/modules/opt-outs/opt-outs.server.ts";
 import {
@@ -123,6 +124,7 @@ export const API_ROUTES: ApiRoute[] = [
     example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
     handle: async ({ userId, body: { sendAt, ignoreQuietHours, ...message }, idempotencyKey, sendBatcher }) => {
       refuseUnverifiedSender(userId);
+      if (message.statusCallback !== undefined) await checkStatusCallback(message.statusCallback, sendAt);
       const result =
         sendAt === undefined
           ? await sendApiMessage(
@@ -642,6 +644,7 @@ export const API_ROUTES: ApiRoute[] = [
     success: { status: 200, description: "Credits left.", schema: BalanceSchema },
     handle: ({ userId }) => ({ body: { credits: getBalance(userId) } }),
   }),
+  ...WEBHOOK_ROUTES,
   defineRoute({
     method: "GET",
     path: `${API_BASE}/openapi.json`,

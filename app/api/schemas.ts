@@ -88,6 +88,15 @@ export function createRequestSchemas(config: SmsFormConfig) {
       description:
         "true: send now even inside your quiet hours (Settings). Left out or false: a message that would reach the recipient inside them is queued (and charged) now and sent when they end, in the recipient's local time. Not used with sendAt, which goes at the time given.",
     }),
+    statusCallback: z
+      .string()
+      .max(2000, "statusCallback is too long")
+      .optional()
+      .meta({
+        description:
+          "A URL that gets this message's message.sent, message.delivered and message.failed events, as webhook endpoints do, signed with your account's callback secret (the Webhooks screen). https, resolving to a public address. Not with sendAt.",
+        examples: ["https://example.com/sms/status"],
+      }),
   });
   const CreateContactRequest = z.strictObject({
     name: contactNameField.meta({ examples: ["Ada Lovelace"] }),

@@ -20,6 +20,7 @@ const controlPanelLinks = [
   { to: href("/sms/senders"), label: "Senders" },
   { to: href("/sms/optOuts"), label: "Opt-outs" },
   { to: href("/sms/apiToken"), label: "API Token (OAuth)" },
+  { to: href("/sms/webhooks"), label: "Webhooks" },
   { to: href("/account/two-factor"), label: "Security" },
   { to: "/order/myorders", label: "Orders" },
   { to: href("/sms/documentation"), label: "API Documentation" },

@@ -56,3 +56,12 @@ export type SmsInboundPayload = z.infer<typeof SmsInboundPayload>;
 
 /** The sweep that re-adds inbound messages whose processing job Redis lost. */
 export const SmsInboundReconcilePayload = z.object({ v: z.literal(1) });
+
+/** One attempt of a webhook delivery (its webhook_deliveries row is the record); `attempt`: attempts made before it. */
+export const WebhookDeliveryPayload = z.object({
+  v: z.literal(1),
+  deliveryId: z.number().int().positive(),
+  attempt: z.number().int().min(0),
+});
+export type WebhookDeliveryPayload = z.infer<typeof WebhookDeliveryPayload>;
+export const WebhookReconcilePayload = z.object({ v: z.literal(1) });

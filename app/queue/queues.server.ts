@@ -15,6 +15,7 @@ export const QUEUES = {
   smsScheduleReconcile: "sms-schedule-reconcile",
   groupSend: "group-send",
   smsInbound: "sms-inbound",
+  webhooks: "webhooks",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

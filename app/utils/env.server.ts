@@ -148,6 +148,11 @@ const schema = z.object({
   // counts as interrupted (longer than the 10 s SMPP response timeout).
   SMS_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   SMS_SUBMIT_STALE_MS: z.coerce.number().int().min(15_000).default(120_000),
+  // Webhooks: a failed delivery is retried with doubling delays from WEBHOOK_RETRY_DELAY_MS for this long.
+  WEBHOOK_RETRY_HOURS: z.coerce.number().min(0).max(720).default(24),
+  WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(10_000),
+  // Lets webhook URLs reach loopback, private and link-local addresses (a gateway and receiver on one LAN).
+  WEBHOOK_ALLOW_PRIVATE: flag(false),
   STRIPE_SECRET_KEY: optionalString,
   // The offline test-card processor takes cards even though SMS go to a real SMSC (a staging setup).
   ALLOW_TEST_PAYMENTS: flag(false),

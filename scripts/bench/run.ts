@@ -35,6 +35,7 @@ import { buildIfStale } from "../build-if-stale.ts";
 import { percentile, runLoad } from "./http-load.ts";
 import { seedMillionMessages, seedOrders } from "./seed.ts";
 import { seedHistoryFilters } from "./seed-history.ts";
+import { prepareWebhookPhase, receivedEvents } from "./webhook-phase.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -79,6 +80,8 @@ const appEnv: NodeJS.ProcessEnv = {
   // holds a whole run at once.
   API_RATE_LIMIT_PER_MINUTE: "100000000",
   REDIS_MAXMEMORY: "4gb",
+  // The webhook phase's receiver listens on loopback.
+  WEBHOOK_ALLOW_PRIVATE: "1",
 };
 Object.assign(process.env, appEnv);
 // The web process's port (this process reads its configuration above but serves nothing).
@@ -149,6 +152,7 @@ const group = createGroup(groupUser.id, { name: "Everyone", description: "The be
     }
   })();
 }
+const hooks = await prepareWebhookPhase(password, N * 2);
 const historyUser = await createUser({ email: "history@bench.test", fullName: "History Bench", password });
 // A zone with DST: the dashboard's figures include its local-day arithmetic.
 setUserTimeZone(historyUser.id, "America/New_York");
@@ -207,16 +211,17 @@ const cpuTakers = () => ({
 // --- 1. the API, and the full cycle to delivered --------------------------------------------
 const smscBefore = await smscStats();
 const cpuBefore = cpuTakers();
-const request = (i: number) => {
+const requestAs = (apiKey: string) => (i: number) => {
   const body = JSON.stringify({
     to: `+1202${String(3000000 + (i % 100000)).padStart(7, "0")}`,
     body: `Benchmark message ${i}`,
   });
   return Buffer.from(
-    `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+    `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${apiKey}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 };
+const request = requestAs(key);
 log(`API: ${N} POST /api/v1/messages at concurrency ${CONCURRENCY}`);
 const load = await runLoad({ port, connections: CONCURRENCY, total: N, request });
 const accepted = load.statuses.get(201) ?? 0;
@@ -261,6 +266,39 @@ const smscAfterApi = await smscStats();
 const seenApi = smscAfterApi.counters.accepted - smscBefore.counters.accepted;
 const duplicated = smscAfterApi.counters.duplicates - smscBefore.counters.duplicates;
 const lost = accepted - (seenApi - duplicated);
+
+// --- 1b. the same load again, from an account with a webhook endpoint for message.delivered ------
+log(`webhooks: ${N} POST /api/v1/messages again, each delivery pushed to a loopback receiver`);
+const hookLoad = await runLoad({ port, connections: CONCURRENCY, total: N, request: requestAs(hooks.key) });
+const hookAccepted = hookLoad.statuses.get(201) ?? 0;
+await waitFor(() => count("user_id = ? and status = 'delivered'", hooks.userId) >= hookAccepted, {
+  timeout: 300_000,
+  interval: 50,
+  what: "every webhook-phase message delivered",
+});
+const hookSpan = sqlite
+  .prepare(
+    "select min(created_at) as first, max(done_at) as last, count(*) as delivered from sms_messages where user_id = ? and status = 'delivered'",
+  )
+  .get(hooks.userId) as { first: number; last: number; delivered: number };
+await waitFor(() => receivedEvents(hooks).messages >= hookSpan.delivered, {
+  timeout: 300_000,
+  interval: 50,
+  what: "a message.delivered webhook for every delivered message",
+});
+const hookEvents = receivedEvents(hooks);
+const firstEventAt = (sqlite.prepare("select min(created_at) as at from webhook_events").get() as { at: number }).at;
+const webhooks = {
+  e2e_per_s: Math.round(hookSpan.delivered / ((hookSpan.last - hookSpan.first) / 1000)),
+  // Receipt stored to webhook received included: first accepted request -> last event received.
+  e2e_with_events_per_s: Math.round(hookSpan.delivered / ((hookEvents.lastAt - hookSpan.first) / 1000)),
+  events_per_s: Math.round(hookEvents.events / ((hookEvents.lastAt - firstEventAt) / 1000)),
+  events: hookEvents.events,
+  unverified: hookEvents.unverified,
+  lost: hookSpan.delivered - hookEvents.messages,
+  redundant: hookEvents.events - hookEvents.messages,
+};
+await hooks.receiver.stop();
 
 // --- 2. a group send of 10,000 members through the screen's form ------------------------------
 async function login(email: string): Promise<string> {
@@ -398,6 +436,7 @@ const result = {
   inbound_refused: inboundAnswered.inboundRefused,
   inbound_lost: inboundLost,
   inbound_every: INBOUND_EVERY,
+  webhooks,
   group_10k_s: Number(groupSeconds.toFixed(2)),
   history_p99_ms: historyP99 === null ? null : Number(historyP99.toFixed(1)),
   history_filters_p99_ms: filtersTimes === null ? null : Number(filtersTimes.p99.toFixed(1)),
@@ -426,6 +465,13 @@ const rows: [string, string, string][] = [
       ? `${result.inbound_per_s}/s (${inbound.n} stored, 1 per ${INBOUND_EVERY} sends; ${inboundAnswered.inboundRefused} refused, ${inboundLost} acknowledged but not stored)`
       : "no inbound traffic (--inbound-every 0)",
     "every inbound stored",
+  ],
+  [
+    "webhooks (message.delivered)",
+    `e2e ${webhooks.e2e_per_s}/s = ${Math.round((100 * webhooks.e2e_per_s) / result.e2e_per_s)} % of e2e without ` +
+      `(${webhooks.e2e_with_events_per_s}/s to the last event received); ${webhooks.events_per_s} events/s; ` +
+      `${webhooks.lost} lost, ${webhooks.unverified} unverified, ${webhooks.redundant} sent twice`,
+    ">= 85 % of e2e, 0 lost",
   ],
   ["group_10k_s", `${result.group_10k_s} s (${GROUP} members)`, "< 3 s"],
   [

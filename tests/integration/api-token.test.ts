@@ -183,6 +183,14 @@ describe("Documentation screen", () => {
     });
     await callApi("POST", `/api/v1/groups/${group.json.id}/messages`, { key: customer.key, json: { body: "Friday" } });
     await callApi("POST", "/api/v1/opt-outs", { key: customer.key, json: { phone: "+12025550152" } });
+    // Two endpoints: the delete example takes the oldest, the others the newest.
+    for (const path of ["old", "new"])
+      await callApi("POST", "/api/v1/webhooks", {
+        key: customer.key,
+        json: { url: `http://203.0.113.10/${path}`, events: ["message.delivered"] },
+      });
+    const hook = await callApi("GET", "/api/v1/webhooks", { key: customer.key });
+    await callApi("POST", `/api/v1/webhooks/${hook.json.data[0].id}/test`, { key: customer.key });
     const page = dataOf<{ reference: Reference }>(
       await call(documentationLoader, documentationRequest(server.url, customer)),
     );

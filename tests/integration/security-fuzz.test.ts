@@ -381,6 +381,19 @@ const ACTIONS: Record<string, ActionSpec> = {
     intents: ["create", "update", "approve", "reject", "delete", "replies"],
     fields: ["id", "address", "kind", "ton", "npi", "account", "reason", "stop", "start", "help"],
   },
+  "routes/sms/webhooks.tsx": {
+    user: "owner",
+    path: () => "/sms/webhooks",
+    intents: ["add", "rotate-callback"],
+    fields: ["url", "events", "enabled"],
+  },
+  "routes/sms/webhook-deliveries.tsx": {
+    user: "owner",
+    path: (o) => `/sms/webhooks/${o.webhookEndpointId}`,
+    params: (o) => ({ id: String(o.webhookEndpointId) }),
+    intents: ["test", "enable", "disable", "rotate", "redeliver", "delete"],
+    fields: ["deliveryId"],
+  },
   "routes/not-found.tsx": { user: "visitor", path: () => "/no/such/page", intents: [], fields: ["anything"] },
   // Last: its deletes (an id of the owner's may be a package's too) take packages the others use.
   "routes/shop/menu-item-list.tsx": {
@@ -404,6 +417,8 @@ const ownIds = (o: Owned) =>
     o.confirmedOrderId,
     o.importReportId,
     o.supportRequestId,
+    o.webhookEndpointId,
+    o.webhookDeliveryId,
     pack.id,
   ]
     .map(String)
@@ -615,7 +630,7 @@ describe("every REST API endpoint, fuzzed", () => {
           fc.option(fc.oneof(hostileText, fc.constantFrom("retry-1", "k".repeat(256))), { nil: undefined }),
           async (id, query, body, contentType, idempotencyKey) => {
             const before = databaseFingerprint();
-            const path = route.path.replace("{id}", encodeURIComponent(wellFormed(id)) || "1");
+            const path = route.path.replace(/\{\w+\}/g, encodeURIComponent(wellFormed(id)) || "1");
             const search = query.length ? `?${new URLSearchParams(query)}` : "";
             const headers: Record<string, string> = { "content-type": contentType };
             if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey.replace(/[\r\n]/g, "");

@@ -16,6 +16,7 @@ import { listOwnSessions } from "#app/modules/auth/session.server.ts";
 import { addOptOuts, listOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { createSender, requestSender } from "#app/modules/senders/senders.server.ts";
 import { createTemplate } from "#app/modules/templates/templates.server.ts";
+import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { call, createTestUser, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
 import {
@@ -35,6 +36,11 @@ const [pack] = getDb().select().from(packages).all();
 const a = await customerWithEverything(pack.id);
 const b = await apiCustomer(100);
 const bGroup = createGroup(b.id, { name: "B's own", description: "Mine" });
+const bWebhook = await createEndpoint(b.id, {
+  url: "http://203.0.113.11/hook",
+  events: ["message.sent"],
+  enabled: true,
+});
 const bContact = createContact(b.id, {
   name: "B's contact",
   phone: "+12025550995",
@@ -152,6 +158,15 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
       groupIds: String(a.groupId),
     }),
   ],
+  "routes/sms/webhook-deliveries.tsx": (a) => {
+    const id = String(a.webhookEndpointId);
+    const path = `/sms/webhooks/${id}`;
+    return [
+      get(path, { id }),
+      ...["test", "rotate", "disable", "delete"].map((intent) => post(path, { intent }, { id })),
+      post(path, { intent: "redeliver", deliveryId: String(a.webhookDeliveryId) }, { id }),
+    ];
+  },
   "routes/sms/inbox-thread.tsx": (a) => [
     get(`/sms/inbox/${encodeURIComponent(a.inboundPhone)}`, { phone: a.inboundPhone }),
     post(
@@ -294,6 +309,9 @@ const NOT_IDS = new Set([
   "payment_intent",
   // The dashboards' period: 7, 30 or 90 days.
   "days",
+  // Webhooks: ?secret=show and ?callback=show reveal the reader's own secret on their own page.
+  "secret",
+  "callback",
 ]);
 
 /** Query parameters that name an owned thing, per route; each is in the route's case above. */
@@ -462,6 +480,26 @@ const API_CASES: Record<string, (a: Owned) => ApiAttempt[]> = {
       json: { name: "x", phone: "+12025550996", email: "x@example.com", groupIds: [a.groupId] },
     },
   ],
+  "GET /api/v1/webhooks/{id}": (a) => [{ method: "GET", path: `/api/v1/webhooks/${a.webhookEndpointId}` }],
+  "PATCH /api/v1/webhooks/{id}": (a) => [
+    { method: "PATCH", path: `/api/v1/webhooks/${a.webhookEndpointId}`, json: { enabled: false } },
+  ],
+  "DELETE /api/v1/webhooks/{id}": (a) => [{ method: "DELETE", path: `/api/v1/webhooks/${a.webhookEndpointId}` }],
+  "POST /api/v1/webhooks/{id}/rotate-secret": (a) => [
+    { method: "POST", path: `/api/v1/webhooks/${a.webhookEndpointId}/rotate-secret` },
+  ],
+  "POST /api/v1/webhooks/{id}/test": (a) => [{ method: "POST", path: `/api/v1/webhooks/${a.webhookEndpointId}/test` }],
+  "GET /api/v1/webhooks/{id}/deliveries": (a) => [
+    { method: "GET", path: `/api/v1/webhooks/${a.webhookEndpointId}/deliveries` },
+  ],
+  "POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": (a) => [
+    {
+      method: "POST",
+      path: `/api/v1/webhooks/${a.webhookEndpointId}/deliveries/${a.webhookDeliveryId}/redeliver`,
+    },
+    // B's own endpoint with A's delivery id is not found either.
+    { method: "POST", path: `/api/v1/webhooks/${bWebhook.endpoint.id}/deliveries/${a.webhookDeliveryId}/redeliver` },
+  ],
 };
 
 describe("another customer's ids on the REST API", () => {
@@ -521,6 +559,10 @@ describe("no GET changes anything", () => {
       "routes/sms/campaign-export.ts": {
         path: `/sms/campaigns/${a.groupSendId}/export`,
         params: { id: String(a.groupSendId) },
+      },
+      "routes/sms/webhook-deliveries.tsx": {
+        path: `/sms/webhooks/${a.webhookEndpointId}`,
+        params: { id: String(a.webhookEndpointId) },
       },
       "routes/auth/setup.tsx": { path: "/setup/unknown-token", params: { token: "unknown-token" } },
       // Opening a live e-mail link is the one GET that writes (accounts.test.ts); an unknown one changes nothing.

@@ -13,6 +13,8 @@ import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { submitSupportRequest } from "#app/modules/support/requests.server.ts";
 import routes from "#app/routes.ts";
+import { listDeliveries, sendTestEvent } from "#app/modules/webhooks/deliveries.server.ts";
+import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
 import { apiCustomer, type ApiCustomer } from "#tests/support/api.ts";
 import { scheduleSoon } from "#tests/support/schedules.ts";
 import { addToCart, payWithCard, placeOrder } from "#tests/support/shop.ts";
@@ -84,6 +86,8 @@ export type Owned = {
   supportRequestId: number;
   /** A phone that answered one of the customer's messages: their inbox thread. */
   inboundPhone: string;
+  webhookEndpointId: number;
+  webhookDeliveryId: number;
 };
 
 let phone = 0;
@@ -142,5 +146,18 @@ export async function customerWithEverything(packageId: number): Promise<Owned> 
     importReportId: report.id,
     supportRequestId: support.id,
     inboundPhone,
+    ...(await ownWebhook(customer.id)),
   };
+}
+
+/** An endpoint (at a documentation address nothing answers) with one delivery in its log. */
+async function ownWebhook(userId: number) {
+  const { endpoint } = await createEndpoint(userId, {
+    url: "http://203.0.113.10/hook",
+    events: ["message.delivered"],
+    enabled: true,
+  });
+  sendTestEvent(userId, endpoint.id);
+  const [delivery] = listDeliveries(userId, endpoint.id);
+  return { webhookEndpointId: endpoint.id, webhookDeliveryId: delivery.id };
 }

@@ -7,6 +7,7 @@ export const MAIL_KINDS = [
   "email_change",
   "email_change_notice",
   "low_balance",
+  "webhook_disabled",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -3,6 +3,8 @@ import type { Executor } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { lowBalanceMail } from "#app/modules/accounts/mails.server.ts";
 import { queueMail } from "#app/modules/mail/outbox.server.ts";
+import { noteBalanceLow } from "#app/modules/webhooks/account-events.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
 
 /** The account's balance row as the ledger's update returns it. */
 export type MovedBalance = { balance: number; threshold: number | null; alerted: number };
@@ -16,6 +18,7 @@ export function noteBalanceMoved(tx: Executor, userId: number, moved: MovedBalan
   if (below === Boolean(moved.alerted)) return;
   tx.update(users).set({ lowBalanceAlerted: below }).where(eq(users.id, userId)).run();
   if (!below) return;
+  noteBalanceLow(userId, moved.balance, moved.threshold, clock.now());
   const user = tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
   if (user)
     queueMail(tx, { userId, kind: "low_balance", to: user.email, ...lowBalanceMail(moved.balance, moved.threshold) });

@@ -7,7 +7,7 @@ import { apiKeys } from "#app/db/schema/api.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { createSealer } from "#app/utils/sealed.server.ts";
-import { type ApiScope, parseScopes } from "#app/modules/api-keys/scopes.ts";
+import { API_SCOPES, type ApiScope, parseScopes } from "#app/modules/api-keys/scopes.ts";
 
 /** Every key starts with this, so people, logs and secret scanners recognise one. */
 export const API_KEY_PREFIX = "smsgw_live_";
@@ -153,7 +153,7 @@ export function storeNewApiKey(userId: number, keyId?: number): { key: string; o
     if (old) tx.update(apiKeys).set(values).where(eq(apiKeys.id, old.id)).run();
     else
       tx.insert(apiKeys)
-        .values({ userId, ...values })
+        .values({ userId, ...values, scopes: API_SCOPES.join(" ") })
         .run();
     return { key, oldHash: old?.keyHash ?? null };
   });

@@ -2,6 +2,7 @@
 // acknowledges the PDU, then processed by a job (keywords, replies) through an outbox row.
 import { createHash } from "node:crypto";
 import { inTransaction, inTransactionWithoutStalling } from "#app/db/client.server.ts";
+import { noteMessageReceived } from "#app/modules/webhooks/account-events.server.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import type { SmsInboundPayload } from "#app/queue/payloads.ts";
@@ -91,6 +92,15 @@ export function storeInbound(sms: InboundSms, now: number): number | null {
       .lastInsertRowid,
   );
   insertOutbox().run(id, now);
+  noteMessageReceived(userId, {
+    id,
+    from: whole.from,
+    to: whole.to,
+    body: text,
+    encoding,
+    parts: whole.parts,
+    receivedAt: now,
+  });
   return id;
 }
 

@@ -2,6 +2,7 @@
 // or ask for help; each change is confirmed once with a free reply through the normal send path.
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { noteOptOutChanges } from "#app/modules/webhooks/account-events.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { optOuts } from "#app/db/schema/opt-outs.ts";
 import { isE164 } from "#app/modules/sms/phone.ts";
@@ -43,7 +44,11 @@ function optOut(phone: string, scope: string, word: string, accountId: number | 
       .values({ phone, scope, source: "keyword", keyword: word, assignedUserId: accountId, createdAt: new Date(at) })
       .onConflictDoNothing()
       .run().changes;
-    if (inserted > 0) return true;
+    if (inserted > 0) {
+      const change = { phone, sender: scope || null, optedOut: true, source: "keyword" as const, keyword: word, at };
+      if (accountId !== null) noteOptOutChanges(accountId, [change]);
+      return true;
+    }
     // A retried inbound job: the opt-out it made is there, and its reply is found by its reference.
     const existing = tx
       .select({ createdAt: optOuts.createdAt })

@@ -8,6 +8,7 @@ import type { OptOutSource } from "#app/db/enums.ts";
 import { KeywordOptOutError, OptOutNotFoundError } from "#app/modules/opt-outs/errors.ts";
 import { DEFAULT_KEYWORD_REPLIES, KEYWORD_REPLY_KINDS, type KeywordReplyKind } from "#app/modules/opt-outs/keywords.ts";
 import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
+import { noteOptOutChanges } from "#app/modules/webhooks/account-events.server.ts";
 
 export const OPT_OUTS_PAGE_SIZE = 50;
 
@@ -79,13 +80,20 @@ export function addOptOuts(userId: number, phones: string[], source: Exclude<Opt
   if (unique.length === 0) return 0;
   const now = clock.date();
   return inTransaction((tx) => {
-    let added = 0;
+    const added: string[] = [];
     // Chunks keep each statement within SQLite's variable limit.
     for (let i = 0; i < unique.length; i += 500) {
       const rows = unique.slice(i, i + 500).map((phone) => ({ phone, source, userId, createdAt: now }));
-      added += tx.insert(optOuts).values(rows).onConflictDoNothing().run().changes;
+      const inserted = tx.insert(optOuts).values(rows).onConflictDoNothing().returning({ phone: optOuts.phone }).all();
+      added.push(...inserted.map((row) => row.phone));
     }
-    return added;
+    const at = now.getTime();
+    const change = { sender: null, optedOut: true, source, keyword: null, at };
+    noteOptOutChanges(
+      userId,
+      added.map((phone) => ({ phone, ...change })),
+    );
+    return added.length;
   });
 }
 
@@ -105,12 +113,13 @@ export function findOwnOptOut(userId: number, phone: string): OptOut | undefined
 export function removeOptOut(userId: number, id: number): OptOut {
   const row = getOptOut(userId, id);
   if (row.source === "keyword") throw new KeywordOptOutError(row.phone);
-  inTransaction((tx) =>
-    tx
-      .delete(optOuts)
+  inTransaction((tx) => {
+    tx.delete(optOuts)
       .where(and(eq(optOuts.id, id), eq(optOuts.userId, userId)))
-      .run(),
-  );
+      .run();
+    const change = { phone: row.phone, sender: null, optedOut: false, source: row.source, keyword: null };
+    noteOptOutChanges(userId, [{ ...change, at: clock.now() }]);
+  });
   return row;
 }
 

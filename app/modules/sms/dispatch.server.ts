@@ -32,6 +32,7 @@ import { countReceipt, smsCounters } from "#app/modules/sms/sms-counters.server.
 import { OPTED_OUT_REASON } from "#app/modules/opt-outs/errors.ts";
 import { optedOutSince } from "#app/modules/opt-outs/enforcement.server.ts";
 import { senderSources } from "#app/modules/senders/senders.server.ts";
+import { noteMessageStatus } from "#app/modules/webhooks/message-events.server.ts";
 import type {
   ClaimMessages,
   OutgoingSms,
@@ -51,7 +52,9 @@ function settleFromParts(
 ) {
   // A one-part message's status is its part's: no need to read it back.
   const derived = statusFromParts(only && segments === 1 ? [only] : selectPartStatuses(messageId), segments);
-  if (canMove("receipt", current, derived.status)) settleMessage(messageId, current, derived, now);
+  if (!canMove("receipt", current, derived.status)) return;
+  const moved = settleMessage(messageId, current, derived, now);
+  if (moved) noteMessageStatus(moved.userId, messageId, derived.status, now);
 }
 
 function applyToPart(row: PartRow, status: MessageStatus, error: string | null, now: number) {
@@ -101,6 +104,7 @@ export async function claimMessage(messageId: number): Promise<boolean> {
 function accept(messageId: number, acks: PartAck[], now: number, pending = anyPendingReceipts()) {
   const applied = storeAcks(messageId, acks, now, pending);
   const row = markSubmitted(messageId, now);
+  if (row) noteMessageStatus(row.userId, messageId, "submitted", now);
   // Parts can be past "submitted" only through a receipt: one just applied, or one for a part an
   // earlier try had sent.
   if (row && (applied || acks.length < row.segments)) settleFromParts(messageId, "submitted", row.segments, now);
@@ -136,6 +140,7 @@ function fail(tx: Executor, messageId: number, reason: string, acks: PartAck[], 
   storeAcks(messageId, acks, now);
   const row = markFailed(messageId, reason, now);
   if (!row) return false;
+  noteMessageStatus(row.userId, messageId, "failed", now);
   deleteOutbox(messageId);
   const accepted = acceptedPartCount(messageId);
   const refund = Math.round((row.credits * (row.segments - accepted)) / row.segments);

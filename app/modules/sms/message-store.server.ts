@@ -38,6 +38,8 @@ export type NewMessage = {
   respectQuietHours?: boolean;
   /** Set by queueMessages: quiet hours hold it until then (UTC ms). */
   deferredUntil?: number;
+  /** An API send's own webhook URL for its message.* events (checked by the caller). */
+  statusCallback?: string;
 };
 
 /** A message found instead of inserted: the same schedule occurrence, API reference or group member. */
@@ -142,8 +144,8 @@ const claimStatement = statement<[number, string], { id: number }>(
   `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
    where id in (select value from json_each(?)) and ${whereFrom("claim")} returning id`,
 );
-const markSubmittedStatement = statement<unknown[], { segments: number }>(
-  `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ? where id = ? and ${whereFrom("accept")} returning segments`,
+const markSubmittedStatement = statement<unknown[], { segments: number; userId: number }>(
+  `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ? where id = ? and ${whereFrom("accept")} returning segments, user_id as userId`,
 );
 const markRequeuedStatement = statement(
   `update sms_messages set status = 'queued', error = ?, updated_at = ? where id = ? and ${whereFrom("requeue")}`,
@@ -157,8 +159,8 @@ const markInterruptedStatement = statement(
   `update sms_messages set status = 'unknown', error = ?, updated_at = ? where id = ? and ${whereFrom("interrupt")}`,
 );
 // Receipts: the caller checked the move (canMove); `status = ?` keeps it to the status it checked.
-const updateMessageStatus = statement(
-  "update sms_messages set status = ?, error = ?, updated_at = ?, done_at = ? where id = ? and status = ?",
+const updateMessageStatus = statement<unknown[], { userId: number }>(
+  "update sms_messages set status = ?, error = ?, updated_at = ?, done_at = ? where id = ? and status = ? returning user_id as userId",
 );
 const selectStuck = statement<[number, number], { id: number; segments: number }>(
   "select id, segments from sms_messages where status = 'submitting' and updated_at < ? order by updated_at limit ?",
@@ -176,8 +178,8 @@ export function markClaimed(ids: number[], now: number): number[] {
     .map((row) => row.id);
 }
 
-/** submitting -> submitted; the message's segments, or undefined when it was not submitting. */
-export function markSubmitted(messageId: number, now: number): { segments: number } | undefined {
+/** submitting -> submitted; the message's segments and owner, or undefined when it was not submitting. */
+export function markSubmitted(messageId: number, now: number): { segments: number; userId: number } | undefined {
   return markSubmittedStatement().get(now, now, messageId);
 }
 
@@ -196,9 +198,9 @@ export function markInterrupted(messageId: number, reason: string, now: number):
   return markInterruptedStatement().run(reason, now, messageId).changes === 1;
 }
 
-/** Moves a message from `from` (as read) to `to`, with `done_at` when `to` is final. */
-export function settleMessage(messageId: number, from: MessageStatus, to: StoredStatus, now: number): void {
-  updateMessageStatus().run(to.status, to.error, now, isFinal(to.status) ? now : null, messageId, from);
+/** Moves a message from `from` (as read) to `to`, with `done_at` when `to` is final; its owner, or undefined when it had moved. */
+export function settleMessage(messageId: number, from: MessageStatus, to: StoredStatus, now: number) {
+  return updateMessageStatus().get(to.status, to.error, now, isFinal(to.status) ? now : null, messageId, from);
 }
 
 /** Messages in `submitting` since before `before`, oldest first. */

@@ -12,6 +12,7 @@ import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { insertOrFindMessage, insertOutbox, type NewMessage } from "#app/modules/sms/message-store.server.ts";
+import { saveStatusCallback } from "#app/modules/webhooks/message-events.server.ts";
 import { isE164 } from "#app/modules/sms/phone.ts";
 import { holdForQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { countSegments, type SegmentCount, type SmsEncoding } from "#app/modules/sms/segments.ts";
@@ -101,6 +102,7 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
     }
     // A message held by quiet hours is due when they end there; it is paid for now, like any other.
     insertOutbox(inserted.id, message.deferredUntil ?? now);
+    if (message.statusCallback) saveStatusCallback(tx, userId, inserted.id, message.statusCallback);
     if (credits > 0) debits.push({ kind: "debit", amount: -credits, key: `msg:${inserted.id}:debit` });
     const { encoding, segments } = count;
     const { deferredUntil } = message;

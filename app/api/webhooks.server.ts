@@ -1,0 +1,329 @@
+// Webhook endpoints on the REST API (scope webhooks:manage), on the webhooks module's own functions:
+// the /sms/webhooks screen's rules, another account's endpoint is a 404.
+import { z } from "zod";
+import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
+import { ApiError, notFoundError } from "#app/api/errors.ts";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listEndpoints,
+  rotateEndpointSecret,
+  TooManyEndpointsError,
+  updateEndpoint,
+  type WebhookEndpoint,
+} from "#app/modules/webhooks/endpoints.server.ts";
+import {
+  listDeliveries,
+  redeliver,
+  sendTestEvent,
+  type WebhookDelivery,
+} from "#app/modules/webhooks/deliveries.server.ts";
+import { UnsafeWebhookUrlError, WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
+import { WEBHOOK_EVENT_TYPES } from "#app/modules/webhooks/event-types.ts";
+import { checkWebhookUrl } from "#app/modules/webhooks/targets.server.ts";
+import { latestEndpointIds, oldestEndpointId } from "#app/modules/webhooks/examples.server.ts";
+
+const WEBHOOKS_PATH = `${API_BASE}/webhooks`;
+const EXAMPLE_URL = "https://example.com/webhooks/sms";
+
+const positiveId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const EndpointIdParams = z.strictObject({
+  id: positiveId().meta({ description: "One of your webhook endpoints' id (GET /api/v1/webhooks)." }),
+});
+const DeliveryIdParams = z.strictObject({
+  id: positiveId().meta({ description: "One of your webhook endpoints' id." }),
+  deliveryId: positiveId().meta({ description: "One of its deliveries (GET /api/v1/webhooks/{id}/deliveries)." }),
+});
+
+const urlField = z
+  .string()
+  .trim()
+  .min(1, "url is required")
+  .max(2000, "url is too long")
+  .meta({
+    description:
+      "Where events are POSTed: https (http only on a test-mode gateway); it must resolve to a public address.",
+    examples: [EXAMPLE_URL],
+  });
+const eventsField = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .min(1, "events must name at least one event")
+  .transform((events) => [...new Set(events)])
+  .meta({ description: "The events it receives.", examples: [["message.delivered", "message.failed"]] });
+const enabledField = z.boolean().meta({ description: "false: nothing is sent to it (its events are not kept)." });
+
+const CreateWebhookRequest = z.strictObject({
+  url: urlField,
+  events: eventsField,
+  enabled: enabledField.default(true),
+});
+const UpdateWebhookRequest = z
+  .strictObject({ url: urlField.optional(), events: eventsField.optional(), enabled: enabledField.optional() })
+  .refine((body) => Object.keys(body).length > 0, "Give at least one of url, events and enabled");
+
+const WebhookSchema = z.object({
+  id: z.int().positive(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  enabled: z.boolean(),
+  failingSince: z.string().nullable().meta({ description: "Since when deliveries fail (null while they succeed)." }),
+  disabledReason: z
+    .string()
+    .nullable()
+    .meta({ description: "Why the gateway turned it off (failing for 3 days); null otherwise." }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+const WebhookWithSecretSchema = WebhookSchema.extend({
+  secret: z.string().meta({
+    description:
+      "The signing secret (whsec_...), shown this once: verify each delivery's webhook-signature with it (Standard Webhooks).",
+  }),
+});
+const WebhookListSchema = z.object({ data: z.array(WebhookSchema) });
+const DeliverySchema = z.object({
+  id: z.int().positive(),
+  eventId: z.string().meta({ description: "The webhook-id header: the same on every retry and redelivery." }),
+  type: z.string(),
+  status: z.enum(["pending", "delivered", "failed"]),
+  attempts: z.int().nonnegative(),
+  lastStatusCode: z.int().nullable(),
+  lastDurationMs: z.int().nullable(),
+  lastAnswer: z.string().nullable().meta({ description: "At most 1 KB of the last answer, or why there was none." }),
+  lastAttemptAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable().meta({ description: "When a pending delivery is tried next." }),
+  deliveredAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+const DeliveryListSchema = z.object({
+  data: z.array(DeliverySchema).meta({ description: "Newest first." }),
+  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+});
+const ListDeliveriesQuery = z.strictObject({
+  cursor: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, "cursor is not one this API gave")
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+const TestEventSchema = z.object({ eventId: z.string() });
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+function present(endpoint: WebhookEndpoint) {
+  return {
+    ...endpoint,
+    failingSince: iso(endpoint.failingSince),
+    createdAt: endpoint.createdAt.toISOString(),
+    updatedAt: endpoint.updatedAt.toISOString(),
+  };
+}
+
+function presentDelivery(delivery: WebhookDelivery) {
+  return {
+    ...delivery,
+    lastAttemptAt: iso(delivery.lastAttemptAt),
+    nextAttemptAt: delivery.status === "pending" ? delivery.nextAttemptAt.toISOString() : null,
+    deliveredAt: iso(delivery.deliveredAt),
+    createdAt: delivery.createdAt.toISOString(),
+  };
+}
+
+/** The webhooks module's typed failures as API errors. */
+async function answering<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof WebhookNotFoundError) throw notFoundError(error.message.replace(/^No such /, ""));
+    if (error instanceof UnsafeWebhookUrlError)
+      throw new ApiError("validation_failed", error.message, { field: "url" });
+    if (error instanceof TooManyEndpointsError) throw new ApiError("quota_exceeded", error.message);
+    throw error;
+  }
+}
+
+/** A send's statusCallback: a URL a webhook endpoint could have (422 naming the field otherwise); not with sendAt. */
+export async function checkStatusCallback(url: string, sendAt: unknown): Promise<void> {
+  if (sendAt !== undefined)
+    throw new ApiError("validation_failed", "statusCallback is for messages sent now, not with sendAt", {
+      field: "statusCallback",
+    });
+  try {
+    await checkWebhookUrl(url);
+  } catch (error) {
+    if (error instanceof UnsafeWebhookUrlError)
+      throw new ApiError("validation_failed", error.message, { field: "statusCallback" });
+    throw error;
+  }
+}
+
+const TAG = "Webhooks";
+const readerIds = (userId: number) => latestEndpointIds(userId);
+
+export const WEBHOOK_ROUTES: ApiRoute[] = [
+  defineRoute({
+    method: "GET",
+    path: WEBHOOKS_PATH,
+    operationId: "listWebhooks",
+    tag: TAG,
+    summary: "List your webhook endpoints",
+    auth: true,
+    scope: "webhooks:manage",
+    success: { status: 200, description: "Every endpoint, newest first.", schema: WebhookListSchema },
+    handle: ({ userId }) => ({ body: { data: listEndpoints(userId).map(present) } }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: WEBHOOKS_PATH,
+    operationId: "createWebhook",
+    tag: TAG,
+    summary: "Add a webhook endpoint",
+    description:
+      "Events are POSTed to `url` as JSON, signed with the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). The answer carries the signing secret, this once. A URL that resolves to a private, loopback or link-local address is refused (422).",
+    auth: true,
+    scope: "webhooks:manage",
+    body: CreateWebhookRequest,
+    success: { status: 201, description: "Created, with its secret.", schema: WebhookWithSecretSchema },
+    errors: ["quota_exceeded"],
+    example: { body: { url: EXAMPLE_URL, events: ["message.delivered", "message.failed"] } },
+    handle: async ({ userId, body }) => {
+      const { endpoint, secret } = await answering(() => createEndpoint(userId, body));
+      return { status: 201, body: { ...present(endpoint), secret } };
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${WEBHOOKS_PATH}/{id}`,
+    operationId: "getWebhook",
+    tag: TAG,
+    summary: "Get one webhook endpoint",
+    auth: true,
+    scope: "webhooks:manage",
+    params: EndpointIdParams,
+    success: { status: 200, description: "The endpoint.", schema: WebhookSchema },
+    errors: ["not_found"],
+    example: { params: { id: 3 }, readerParams: (userId) => ({ id: readerIds(userId).endpointId }) },
+    handle: async ({ userId, params }) => ({ body: present(await answering(() => getEndpoint(userId, params.id))) }),
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${WEBHOOKS_PATH}/{id}`,
+    operationId: "updateWebhook",
+    tag: TAG,
+    summary: "Change a webhook endpoint",
+    description:
+      "Any of url, events and enabled. Turning an endpoint on again clears the reason the gateway turned it off.",
+    auth: true,
+    scope: "webhooks:manage",
+    params: EndpointIdParams,
+    body: UpdateWebhookRequest,
+    success: { status: 200, description: "The endpoint as it is now.", schema: WebhookSchema },
+    errors: ["not_found"],
+    example: {
+      params: { id: 3 },
+      body: { enabled: false },
+      readerParams: (userId) => ({ id: readerIds(userId).endpointId }),
+    },
+    handle: async ({ userId, params, body }) => ({
+      body: present(await answering(() => updateEndpoint(userId, params.id, body))),
+    }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${WEBHOOKS_PATH}/{id}/rotate-secret`,
+    operationId: "rotateWebhookSecret",
+    tag: TAG,
+    summary: "Replace a webhook endpoint's signing secret",
+    description: "Deliveries from now on (retries too) are signed with the new secret, shown this once.",
+    auth: true,
+    scope: "webhooks:manage",
+    params: EndpointIdParams,
+    success: { status: 200, description: "The endpoint with its new secret.", schema: WebhookWithSecretSchema },
+    errors: ["not_found"],
+    example: { params: { id: 3 }, readerParams: (userId) => ({ id: readerIds(userId).endpointId }) },
+    handle: async ({ userId, params }) => {
+      const { endpoint, secret } = await answering(() => rotateEndpointSecret(userId, params.id));
+      return { body: { ...present(endpoint), secret } };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${WEBHOOKS_PATH}/{id}/test`,
+    operationId: "sendWebhookTestEvent",
+    tag: TAG,
+    summary: "Send a test event to a webhook endpoint",
+    description:
+      "A `webhook.test` event, delivered (and retried) like any other; follow it in GET /webhooks/{id}/deliveries.",
+    auth: true,
+    scope: "webhooks:manage",
+    params: EndpointIdParams,
+    success: { status: 202, description: "Queued: the event's id (its webhook-id).", schema: TestEventSchema },
+    errors: ["not_found"],
+    example: { params: { id: 3 }, readerParams: (userId) => ({ id: readerIds(userId).endpointId }) },
+    handle: async ({ userId, params }) => ({
+      status: 202,
+      body: { eventId: await answering(() => sendTestEvent(userId, params.id)) },
+    }),
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${WEBHOOKS_PATH}/{id}/deliveries`,
+    operationId: "listWebhookDeliveries",
+    tag: TAG,
+    summary: "A webhook endpoint's delivery log",
+    description:
+      "Newest first, a page at a time: each event sent to it, its attempts, the last status code, duration and answer.",
+    auth: true,
+    scope: "webhooks:manage",
+    params: EndpointIdParams,
+    query: ListDeliveriesQuery,
+    success: { status: 200, description: "One page of deliveries.", schema: DeliveryListSchema },
+    errors: ["not_found"],
+    example: { params: { id: 3 }, readerParams: (userId) => ({ id: readerIds(userId).endpointId }) },
+    handle: async ({ userId, params, query }) => {
+      const before = query.cursor === undefined ? undefined : Number(query.cursor);
+      const rows = await answering(() => listDeliveries(userId, params.id, { before, limit: query.limit + 1 }));
+      const page = rows.slice(0, query.limit);
+      const nextCursor = rows.length > query.limit ? String(page[page.length - 1].id) : null;
+      return { body: { data: page.map(presentDelivery), nextCursor } };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${WEBHOOKS_PATH}/{id}/deliveries/{deliveryId}/redeliver`,
+    operationId: "redeliverWebhook",
+    tag: TAG,
+    summary: "Send a delivery again",
+    description:
+      "The same event (the same webhook-id and body) is sent again now, and retried as a new delivery would be.",
+    auth: true,
+    scope: "webhooks:manage",
+    params: DeliveryIdParams,
+    success: { status: 202, description: "Queued: the delivery.", schema: DeliverySchema },
+    errors: ["not_found"],
+    example: {
+      params: { id: 3, deliveryId: 12 },
+      readerParams: (userId) => ({ id: readerIds(userId).endpointId, deliveryId: readerIds(userId).deliveryId }),
+    },
+    handle: async ({ userId, params }) => ({
+      status: 202,
+      body: presentDelivery(await answering(() => redeliver(userId, params.id, params.deliveryId))),
+    }),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${WEBHOOKS_PATH}/{id}`,
+    operationId: "deleteWebhook",
+    tag: TAG,
+    summary: "Delete a webhook endpoint",
+    description: "It and its delivery log are gone; deliveries still pending are not sent.",
+    auth: true,
+    scope: "webhooks:manage",
+    params: EndpointIdParams,
+    success: { status: 200, description: "Deleted: the endpoint as it was.", schema: WebhookSchema },
+    errors: ["not_found"],
+    example: { params: { id: 3 }, readerParams: (userId) => ({ id: oldestEndpointId(userId) }) },
+    handle: async ({ userId, params }) => ({ body: present(await answering(() => deleteEndpoint(userId, params.id))) }),
+  }),
+];

@@ -1,0 +1,47 @@
+// The events other modules note inside their own transactions: an inbound message, an opt-out
+// changed, the balance fell below the alert threshold. Nothing is read unless an endpoint wants it.
+import { recordEvent } from "#app/modules/webhooks/outbox.server.ts";
+import { wantsEvent } from "#app/modules/webhooks/subscriptions.server.ts";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export type ReceivedMessage = {
+  id: number;
+  from: string;
+  to: string;
+  body: string;
+  encoding: string;
+  parts: number;
+  receivedAt: number;
+};
+
+/** message.received: the inbound message as GET /api/v1/messages?direction=inbound lists it. */
+export function noteMessageReceived(userId: number | null, message: ReceivedMessage): void {
+  if (userId === null || !wantsEvent(userId, "message.received")) return;
+  const { id, receivedAt, ...rest } = message;
+  const data = { id: `in_${id}`, direction: "inbound", ...rest, receivedAt: iso(receivedAt) };
+  recordEvent(userId, "message.received", data, { now: receivedAt });
+}
+
+export type OptOutChange = {
+  phone: string;
+  /** The sender a keyword was sent to; null for the account's own list (every sender). */
+  sender: string | null;
+  optedOut: boolean;
+  source: "keyword" | "manual" | "csv";
+  keyword: string | null;
+  at: number;
+};
+
+/** opt_out.changed, once per phone that changed. */
+export function noteOptOutChanges(userId: number, changes: OptOutChange[]): void {
+  if (changes.length === 0 || !wantsEvent(userId, "opt_out.changed")) return;
+  for (const { at, ...change } of changes)
+    recordEvent(userId, "opt_out.changed", { ...change, updatedAt: iso(at) }, { now: at });
+}
+
+/** balance.low: the balance fell below the account's alert threshold (once until it is back up). */
+export function noteBalanceLow(userId: number, balance: number, threshold: number, at: number): void {
+  if (!wantsEvent(userId, "balance.low")) return;
+  recordEvent(userId, "balance.low", { balance, threshold, updatedAt: iso(at) }, { now: at });
+}

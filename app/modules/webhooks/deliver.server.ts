@@ -1,0 +1,227 @@
+// One attempt of a webhook delivery: claim it, sign it (Standard Webhooks), POST it to a checked
+// address, record the answer, and schedule the next attempt or give up.
+import http from "node:http";
+import https from "node:https";
+import { Webhook } from "standardwebhooks";
+import { eq } from "drizzle-orm";
+import { inTransaction } from "#app/db/client.server.ts";
+import { users } from "#app/db/schema/core.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { queueMail } from "#app/modules/mail/outbox.server.ts";
+import { endpointSecret, getCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
+import { TEST_EVENT_TYPE } from "#app/modules/webhooks/event-types.ts";
+import { webhookDisabledMail } from "#app/modules/webhooks/mails.server.ts";
+import { webhookJob } from "#app/modules/webhooks/outbox.server.ts";
+import { forgetSubscriptions } from "#app/modules/webhooks/subscriptions.server.ts";
+import { parseWebhookUrl, refusedLiteral, safeLookup } from "#app/modules/webhooks/targets.server.ts";
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** The most of an answer kept in the delivery log. */
+export const ANSWER_LIMIT = 1024;
+/** An endpoint failing this long without a success is turned off and its owner told. */
+export const DISABLE_AFTER_MS = 3 * 24 * 3600_000;
+const MAX_DELAY_MS = 3600_000;
+// While an attempt runs, the row is due this much later, so the reconciler leaves it to its job.
+const ATTEMPT_LEASE_MS = WEBHOOK_TIMEOUT_MS + 5_000;
+
+type DeliveryRow = {
+  id: number;
+  userId: number;
+  eventId: string;
+  type: string;
+  payload: string;
+  endpointId: number | null;
+  url: string | null;
+  status: string;
+  attempts: number;
+  seriesStart: number;
+  endpointUrl: string | null;
+  endpointEnabled: number | null;
+  secretCiphertext: string | null;
+  failingSince: number | null;
+};
+
+const selectDelivery = statement<[number], DeliveryRow>(
+  `select d.id, e.user_id as userId, d.event_id as eventId, e.type, e.payload, d.endpoint_id as endpointId, d.url,
+     d.status, d.attempts, d.created_at as seriesStart, p.url as endpointUrl, p.enabled as endpointEnabled,
+     p.secret_ciphertext as secretCiphertext, p.failing_since as failingSince
+   from webhook_deliveries d join webhook_events e on e.id = d.event_id
+   left join webhook_endpoints p on p.id = d.endpoint_id
+   where d.id = ?`,
+);
+const claimAttempt = statement(
+  `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?
+   where id = ? and status = 'pending' and attempts = ?`,
+);
+const recordAnswer = statement(
+  `update webhook_deliveries set status = ?, next_attempt_at = ?, last_status_code = ?, last_duration_ms = ?,
+     last_answer = ?, delivered_at = ? where id = ?`,
+);
+const endpointAnswered = statement(
+  "update webhook_endpoints set failing_since = null where id = ? and failing_since is not null",
+);
+const endpointFailed = statement(
+  "update webhook_endpoints set failing_since = ? where id = ? and failing_since is null",
+);
+const disableEndpoint = statement(
+  "update webhook_endpoints set enabled = 0, disabled_reason = ?, updated_at = ? where id = ? and enabled = 1",
+);
+const giveUpEndpoint = statement(
+  "update webhook_deliveries set status = 'failed', last_answer = ? where endpoint_id = ? and status = 'pending'",
+);
+
+export type Answer = { ok: boolean; statusCode: number | null; durationMs: number; answer: string };
+
+/** Doubling from WEBHOOK_RETRY_DELAY_MS, at most an hour, with 10 % jitter: retries of many events spread out. */
+export function retryDelayMs(attempts: number): number {
+  const base = Math.min(getEnv().WEBHOOK_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1), MAX_DELAY_MS);
+  return Math.round(base * (0.9 + Math.random() * 0.2));
+}
+
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 50 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 50 }),
+};
+
+/**
+ * POSTs the body to `url` through the checked lookup: no redirect followed, 10 s in all, at most
+ * 1 KB of the answer read. Never throws: a refusal or network error is a failed Answer.
+ */
+export function postWebhook(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    // The request, once made: the timer may fire before (a slow look-up) or after.
+    const sending: { request?: http.ClientRequest } = {};
+    const timer = setTimeout(() => {
+      sending.request?.destroy();
+      finish({ ok: false, statusCode: null, answer: `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` });
+    }, WEBHOOK_TIMEOUT_MS);
+    const finish = (answer: Omit<Answer, "durationMs">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...answer, durationMs: elapsed() });
+    };
+    let target: URL;
+    try {
+      target = parseWebhookUrl(url);
+    } catch (error) {
+      return finish({ ok: false, statusCode: null, answer: `Not sent: ${(error as Error).message}` });
+    }
+    const literal = refusedLiteral(target);
+    if (literal) return finish({ ok: false, statusCode: null, answer: `Not sent: ${literal}` });
+    const secure = target.protocol === "https:";
+    const request = (secure ? https : http).request(target, {
+      method: "POST",
+      agent: secure ? agents.https : agents.http,
+      lookup: safeLookup,
+      headers: {
+        ...headers,
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(body)),
+        "user-agent": "smsgw-webhooks/1",
+      },
+    });
+    sending.request = request;
+    request.on("error", (error) => finish({ ok: false, statusCode: null, answer: `Not delivered: ${error.message}` }));
+    request.on("response", (response) => {
+      const statusCode = response.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      const done = () => {
+        let answer = Buffer.concat(chunks).subarray(0, ANSWER_LIMIT).toString("utf8");
+        if (statusCode >= 300 && statusCode < 400)
+          answer = `Redirect to ${response.headers.location ?? "(no location)"} not followed`;
+        finish({ ok: statusCode >= 200 && statusCode < 300, statusCode, answer });
+      };
+      response.on("data", (chunk: Buffer) => {
+        if (kept >= ANSWER_LIMIT) return;
+        chunks.push(chunk);
+        kept += chunk.length;
+        // Enough kept: the rest is not read (the socket is dropped rather than drained).
+        if (kept >= ANSWER_LIMIT) {
+          response.destroy();
+          done();
+        }
+      });
+      response.on("end", done);
+      response.on("error", done);
+    });
+    request.end(body);
+  });
+}
+
+/** The Standard Webhooks headers for one attempt: the event's id, this attempt's time, the signature. */
+export function signedHeaders(secret: string, eventId: string, payload: string, at: Date): Record<string, string> {
+  const signature = new Webhook(secret).sign(eventId, at, payload);
+  return {
+    "webhook-id": eventId,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": signature,
+  };
+}
+
+export type AttemptResult = "delivered" | "retrying" | "failed" | "nothing_to_do";
+
+/** Runs one attempt of a delivery; `attempt` is the attempts made before it (the job's), so a stale job does nothing. */
+export async function deliverWebhook(deliveryId: number, attempt: number): Promise<AttemptResult> {
+  const row = selectDelivery().get(deliveryId);
+  if (!row || row.status !== "pending" || row.attempts !== attempt) return "nothing_to_do";
+  const now = clock.now();
+  if (row.endpointId !== null && !row.endpointEnabled && row.type !== TEST_EVENT_TYPE) {
+    inTransaction(() =>
+      recordAnswer().run("failed", now, null, null, "Not sent: the endpoint is turned off", null, row.id),
+    );
+    return "failed";
+  }
+  const claimed = inTransaction(() => claimAttempt().run(now, now + ATTEMPT_LEASE_MS, row.id, attempt).changes === 1);
+  if (!claimed) return "nothing_to_do";
+  const url = row.endpointId === null ? row.url! : row.endpointUrl!;
+  const secret =
+    row.endpointId === null ? getCallbackSecret(row.userId) : endpointSecret(row.endpointId, row.secretCiphertext!);
+  const answer = await postWebhook(url, row.payload, signedHeaders(secret, row.eventId, row.payload, clock.date()));
+  const at = clock.now();
+  const attempts = attempt + 1;
+  const giveUp = at - row.seriesStart >= getEnv().WEBHOOK_RETRY_HOURS * 3600_000;
+  const nextAt = at + retryDelayMs(attempts);
+  const status = answer.ok ? "delivered" : giveUp ? "failed" : "pending";
+  inTransaction((tx) => {
+    recordAnswer().run(
+      status,
+      nextAt,
+      answer.statusCode,
+      answer.durationMs,
+      answer.answer,
+      answer.ok ? at : null,
+      row.id,
+    );
+    if (row.endpointId === null) return;
+    if (answer.ok) return void endpointAnswered().run(row.endpointId);
+    endpointFailed().run(at, row.endpointId);
+    const since = row.failingSince ?? at;
+    if (row.endpointEnabled && at - since >= DISABLE_AFTER_MS) {
+      const reason = `Turned off on ${new Date(at).toISOString().slice(0, 10)}: no successful delivery for 3 days`;
+      if (disableEndpoint().run(reason, at, row.endpointId).changes === 0) return;
+      giveUpEndpoint().run("Given up: the endpoint was turned off after failing for 3 days", row.endpointId);
+      const owner = tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).get();
+      if (owner)
+        queueMail(tx, { userId: row.userId, kind: "webhook_disabled", to: owner.email, ...webhookDisabledMail(url) });
+      forgetSubscriptions();
+    }
+  });
+  if (status !== "pending") return status;
+  await enqueueAfterCommit(`webhook delivery ${row.id}`, () =>
+    getQueue(QUEUES.webhooks).add(
+      "deliver",
+      webhookJob(row.id, attempts).data,
+      webhookJob(row.id, attempts, nextAt - clock.now()).opts,
+    ),
+  );
+  return "retrying";
+}

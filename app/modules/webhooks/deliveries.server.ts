@@ -1,0 +1,111 @@
+// An endpoint's delivery log and "Redeliver", for its owner only.
+import { and, desc, eq, lt } from "drizzle-orm";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "#app/db/schema/webhooks.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { getEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
+import { WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
+import { recordTestEvent, webhookJob } from "#app/modules/webhooks/outbox.server.ts";
+
+export const DELIVERIES_PAGE_SIZE = 50;
+
+const columns = {
+  id: webhookDeliveries.id,
+  eventId: webhookDeliveries.eventId,
+  type: webhookEvents.type,
+  status: webhookDeliveries.status,
+  attempts: webhookDeliveries.attempts,
+  lastStatusCode: webhookDeliveries.lastStatusCode,
+  lastDurationMs: webhookDeliveries.lastDurationMs,
+  lastAnswer: webhookDeliveries.lastAnswer,
+  lastAttemptAt: webhookDeliveries.lastAttemptAt,
+  nextAttemptAt: webhookDeliveries.nextAttemptAt,
+  deliveredAt: webhookDeliveries.deliveredAt,
+  createdAt: webhookEvents.createdAt,
+};
+
+export type WebhookDelivery = {
+  id: number;
+  eventId: string;
+  type: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  lastStatusCode: number | null;
+  lastDurationMs: number | null;
+  lastAnswer: string | null;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date;
+  deliveredAt: Date | null;
+  createdAt: Date;
+};
+
+/** Newest first, a page at a time: deliveries with an id below `before`. Another account's endpoint: WebhookNotFoundError. */
+export function listDeliveries(
+  userId: number,
+  endpointId: number,
+  options: { before?: number; limit?: number } = {},
+): WebhookDelivery[] {
+  getEndpoint(userId, endpointId);
+  const rows = getDb()
+    .select(columns)
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, endpointId),
+        options.before === undefined ? undefined : lt(webhookDeliveries.id, options.before),
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(options.limit ?? DELIVERIES_PAGE_SIZE)
+    .all();
+  return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
+}
+
+/** One delivery of one of the account's endpoints, or WebhookNotFoundError. */
+export function getDelivery(userId: number, endpointId: number, deliveryId: number): WebhookDelivery {
+  const row = getDb()
+    .select(columns)
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookEndpoints.userId, userId),
+      ),
+    )
+    .get();
+  if (!row) throw new WebhookNotFoundError("webhook delivery");
+  return { ...row, createdAt: new Date(row.createdAt) };
+}
+
+/**
+ * Sends a delivery again now, with the same event id and body (signed with the endpoint's current
+ * secret); a new retry series starts, as long as WEBHOOK_RETRY_HOURS.
+ */
+export async function redeliver(userId: number, endpointId: number, deliveryId: number): Promise<WebhookDelivery> {
+  const before = getDelivery(userId, endpointId, deliveryId);
+  const now = clock.date();
+  inTransaction((tx) =>
+    tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", nextAttemptAt: now, createdAt: now, deliveredAt: null })
+      .where(eq(webhookDeliveries.id, deliveryId))
+      .run(),
+  );
+  await enqueueAfterCommit(`webhook delivery ${deliveryId}`, () => {
+    const job = webhookJob(deliveryId, before.attempts);
+    return getQueue(QUEUES.webhooks).add(job.name, job.data, job.opts);
+  });
+  return getDelivery(userId, endpointId, deliveryId);
+}
+
+/** "Send test event" to one of the account's endpoints (even a turned-off one); the event id. */
+export function sendTestEvent(userId: number, endpointId: number): string {
+  getEndpoint(userId, endpointId);
+  return inTransaction(() => recordTestEvent(userId, endpointId));
+}

@@ -1,0 +1,106 @@
+// The webhook outbox: an event and its deliveries are written in the caller's transaction, so they
+// exist exactly when the change that caused them does; the webhooks queue delivers them, and the
+// reconciler re-adds what Redis lost (docs/decisions/094-webhook-outbox-and-own-queue.md).
+import { randomBytes } from "node:crypto";
+import { statement } from "#app/db/statements.server.ts";
+import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
+import type { WebhookDeliveryPayload } from "#app/queue/payloads.ts";
+import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
+import { parseEventTypes, TEST_EVENT_TYPE, type WebhookEventType } from "#app/modules/webhooks/event-types.ts";
+
+type Target = { endpointId: number; url: null } | { endpointId: null; url: string };
+
+const selectEndpoints = statement<[number], { id: number; events: string }>(
+  "select id, events from webhook_endpoints where user_id = ? and enabled = 1",
+);
+const insertEvent = statement(
+  "insert into webhook_events (id, user_id, type, payload, created_at) values (?, ?, ?, ?, ?)",
+);
+const insertDelivery = statement<unknown[], { id: number }>(
+  `insert into webhook_deliveries (event_id, endpoint_id, url, status, attempts, next_attempt_at, created_at)
+   values (?, ?, ?, 'pending', 0, ?, ?) returning id`,
+);
+
+export const newEventId = () => `evt_${randomBytes(15).toString("base64url")}`;
+
+/** A delivery's job; its id names the attempt, so a re-added job of an attempt already made does nothing. */
+export function webhookJob(deliveryId: number, attempt: number, delayMs = 0) {
+  const data: WebhookDeliveryPayload = { v: 1, deliveryId, attempt };
+  return {
+    name: "deliver",
+    data,
+    opts: { jobId: `webhook-${deliveryId}-${attempt}`, delay: delayMs, removeOnComplete: true, removeOnFail: true },
+  };
+}
+
+// Deliveries written by transactions running now; added to the queue once those have committed.
+const written = new Set<number>();
+
+function enqueueWritten(): void {
+  const ids = [...written];
+  written.clear();
+  void enqueueAfterCommit(`webhook deliveries ${ids.length}`, () =>
+    getQueue(QUEUES.webhooks).addBulk(ids.map((id) => webhookJob(id, 0))),
+  );
+}
+
+function writeEvent(userId: number, type: string, data: unknown, targets: Target[], now: number): string {
+  const id = newEventId();
+  const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
+  insertEvent().run(id, userId, type, payload, now);
+  for (const target of targets) {
+    const { id: deliveryId } = insertDelivery().get(id, target.endpointId, target.url, now, now)!;
+    // Transactions here are synchronous: the next turn of the event loop runs after the commit.
+    if (written.size === 0) setImmediate(enqueueWritten);
+    written.add(deliveryId);
+  }
+  return id;
+}
+
+/**
+ * Records an event for every enabled endpoint of the account subscribed to `type` (and the message's
+ * own statusCallback URL, if given). Call inside the transaction of the change; the event id, or null
+ * when nobody wants it.
+ */
+export function recordEvent(
+  userId: number,
+  type: WebhookEventType,
+  data: unknown,
+  options: { callbackUrl?: string | null; now?: number } = {},
+): string | null {
+  const targets: Target[] = selectEndpoints()
+    .all(userId)
+    .filter((endpoint) => parseEventTypes(endpoint.events).includes(type))
+    .map((endpoint) => ({ endpointId: endpoint.id, url: null }));
+  if (options.callbackUrl) targets.push({ endpointId: null, url: options.callbackUrl });
+  if (targets.length === 0) return null;
+  return writeEvent(userId, type, data, targets, options.now ?? clock.now());
+}
+
+/** "Send test event": one event to this endpoint only (its owner checked by the caller). */
+export function recordTestEvent(userId: number, endpointId: number): string {
+  const data = { endpointId, message: "This is a test event." };
+  return writeEvent(userId, TEST_EVENT_TYPE, data, [{ endpointId, url: null }], clock.now());
+}
+
+// Past this, a pending delivery without a job in Redis is re-added: longer than one attempt (10 s) can take.
+const RECONCILE_GRACE_MS = 30_000;
+
+const selectDue = statement<[number, number, number], { id: number; attempts: number }>(
+  `select id, attempts from webhook_deliveries where status = 'pending' and next_attempt_at < ? and id > ?
+   order by id limit ?`,
+);
+
+/** Re-adds every pending delivery overdue by more than the grace period: SQLite is the record, Redis can be rebuilt. */
+export async function reconcileWebhooks(now = clock.now()): Promise<{ enqueued: number }> {
+  let after = 0;
+  let enqueued = 0;
+  for (;;) {
+    const batch = selectDue().all(now - RECONCILE_GRACE_MS, after, 500);
+    if (batch.length === 0) return { enqueued };
+    await getQueue(QUEUES.webhooks).addBulk(batch.map((row) => webhookJob(row.id, row.attempts)));
+    enqueued += batch.length;
+    after = batch[batch.length - 1].id;
+  }
+}

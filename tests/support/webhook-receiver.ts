@@ -1,0 +1,72 @@
+// A real HTTP receiver on loopback that verifies every delivery with the standardwebhooks package,
+// as an integrator's server would. `answer` decides each reply (default 200).
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+
+export type Received = {
+  id: string;
+  headers: IncomingHttpHeaders;
+  body: { type: string; timestamp: string; data: Record<string, unknown> };
+  verified: boolean;
+};
+
+export class WebhookReceiver {
+  readonly received: Received[] = [];
+  /** When the last delivery came (epoch ms). */
+  lastAt = 0;
+  /** The secret deliveries are verified with; set it after the endpoint is created. */
+  secret = "";
+  answer: (delivery: Received, nth: number) => { status: number; body?: string; headers?: Record<string, string> } =
+    () => ({ status: 200, body: "ok" });
+  private readonly server: Server;
+  private constructor(server: Server) {
+    this.server = server;
+  }
+
+  static async start(): Promise<WebhookReceiver> {
+    const server = createServer();
+    const receiver = new WebhookReceiver(server);
+    server.on("request", (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        let verified: boolean;
+        try {
+          new Webhook(receiver.secret).verify(raw, req.headers as Record<string, string>);
+          verified = true;
+        } catch {
+          verified = false;
+        }
+        const delivery: Received = {
+          id: String(req.headers["webhook-id"]),
+          headers: req.headers,
+          body: JSON.parse(raw),
+          verified,
+        };
+        receiver.received.push(delivery);
+        receiver.lastAt = Date.now();
+        const nth = receiver.received.filter((r) => r.id === delivery.id).length;
+        const { status, body, headers } = receiver.answer(delivery, nth);
+        res.writeHead(status, headers);
+        res.end(body ?? "");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return receiver;
+  }
+
+  url(path = "/hook"): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+
+  ofType(type: string): Received[] {
+    return this.received.filter((r) => r.body.type === type);
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}

@@ -1,0 +1,27 @@
+import type { Job } from "bullmq";
+import { deliverWebhook } from "#app/modules/webhooks/deliver.server.ts";
+import { reconcileWebhooks } from "#app/modules/webhooks/outbox.server.ts";
+import { WebhookDeliveryPayload, WebhookReconcilePayload } from "#app/queue/payloads.ts";
+import { QUEUES } from "#app/queue/queues.server.ts";
+import type { JobDefinition } from "#worker/job-definition.ts";
+
+const RECONCILE = "webhooks-reconcile";
+
+export const webhooks: JobDefinition = {
+  queue: QUEUES.webhooks,
+  // Mostly waiting on receivers: many at once, each up to 10 s.
+  concurrency: 50,
+  // Re-adds deliveries whose job Redis lost or whose worker died mid-attempt.
+  schedules: [{ id: RECONCILE, every: 30_000, data: { v: 1 } }],
+  onStart: async () => {
+    await reconcileWebhooks();
+  },
+  async process(job: Job) {
+    if (job.name === RECONCILE) {
+      WebhookReconcilePayload.parse(job.data);
+      return reconcileWebhooks();
+    }
+    const { deliveryId, attempt } = WebhookDeliveryPayload.parse(job.data);
+    return deliverWebhook(deliveryId, attempt);
+  },
+};
