@@ -1,5 +1,8 @@
 // Webhooks end to end: events written with the status change, delivered by the webhooks worker to a
 // real HTTP receiver on loopback that verifies every signature with the standardwebhooks package.
+import { WEBHOOK_EVENTS, webhookEventSchema } from "#app/api/webhook-schemas.ts";
+import { toMessageResource } from "#app/modules/sms/message-resource.ts";
+import { findOwnMessage } from "#app/modules/sms/own-messages.server.ts";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
@@ -93,6 +96,10 @@ describe("webhook deliveries", () => {
       errorCode: null,
     });
     expect(typeof delivered.body.data.updatedAt).toBe("string");
+    // What the OpenAPI document's webhooks section promises, and what GET /api/v1/messages/{id} answers.
+    const documented = WEBHOOK_EVENTS.find((event) => event.type === "message.delivered")!;
+    expect(() => webhookEventSchema(documented).parse(delivered.body)).not.toThrow();
+    expect(delivered.body.data).toEqual(toMessageResource(findOwnMessage(user.id, id)!));
     const sent = await waitFor(() => receiver.ofType("message.sent").find((r) => r.body.data.id === id));
     expect(sent.verified).toBe(true);
     expect(sent.id).not.toBe(delivered.id);
