@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { getSqlite } from "#app/db/client.server.ts";
+import { waitForCampaignSummary } from "#tests/e2e/campaigns.ts";
 import { groupRow, seedAddressBook } from "#tests/e2e/contacts.ts";
 import { grantCredits, serverUser } from "#tests/e2e/credits.ts";
 import { expect, signedInCustomer, test } from "#tests/e2e/fixtures.ts";
@@ -87,17 +88,7 @@ test("send to a group, then follow its campaign page until every message is deli
   await expect(page).toHaveURL(/\/sms\/campaigns\/\d+$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Campaign #\d+: Friends/);
   await expect(page.getByTestId("campaign-body")).toHaveText("See you at the campaign party");
-  const summary = page.getByTestId("campaign-summary");
-  if (javaScriptEnabled) {
-    // The page refreshes its counts by itself while receipts arrive.
-    await expect(summary).toHaveText("2 of 2 delivered.", { timeout: 60_000 });
-  } else {
-    await expect(async () => {
-      const refresh = page.getByRole("link", { name: "Refresh" });
-      if (await refresh.isVisible()) await refresh.click();
-      await expect(summary).toHaveText("2 of 2 delivered.", { timeout: 1_000 });
-    }).toPass({ timeout: 60_000 });
-  }
+  await waitForCampaignSummary(page, javaScriptEnabled, "2 of 2 delivered.");
   await expect(page.getByRole("progressbar", { name: /Delivery of campaign/ })).toHaveAttribute("aria-valuenow", "100");
   await expect(page.getByTestId("recipient-row")).toHaveCount(2);
 

@@ -1,5 +1,7 @@
 // Templates with merge fields: written with a mistake first, fixed, then sent to a group whose
-// members each get their own text, with the total shown (and confirmed) before anything goes.
+// members each get their own text, with the total shown (and confirmed) before anything goes, and
+// followed on its campaign page to delivered.
+import { waitForCampaignSummary } from "#tests/e2e/campaigns.ts";
 import { groupRow, seedAddressBook, toast } from "#tests/e2e/contacts.ts";
 import { grantCredits } from "#tests/e2e/credits.ts";
 import { expect, signedInCustomer, test } from "#tests/e2e/fixtures.ts";
@@ -83,4 +85,13 @@ test("create a template (a mistake first), send it to a group: the total before 
     await expect(page.getByTestId("message-row").filter({ hasText: textFor(name) })).toContainText(phone);
   }
   await expect(page.getByTestId("message-row")).toHaveCount(2);
+
+  // Its campaign page, followed until both are delivered: the skipped member with its reason.
+  await page.goto("/sms/campaigns");
+  await page.getByTestId("campaign-row").filter({ hasText: "Club" }).getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/sms\/campaigns\/\d+$/);
+  await waitForCampaignSummary(page, javaScriptEnabled, "2 of 2 delivered.");
+  await expect(page.getByRole("progressbar", { name: /Delivery of campaign/ })).toHaveAttribute("aria-valuenow", "100");
+  await expect(page.getByTestId("campaign-body")).toHaveText(TEMPLATE);
+  await expect(page.locator("main")).toContainText("no name and no fallback");
 });
