@@ -73,7 +73,7 @@ test("API token: make a key, show and hide it, regenerate it with confirmation; 
 });
 
 test("documentation: the API reference's curl examples run as printed against this server", async ({ page }) => {
-  // Thirty curl processes and as many requests: on a busy machine this one needs more than the usual bound.
+  // Forty curl processes and as many requests: on a busy machine this one needs more than the usual bound.
   test.slow();
   const account = await signedInCustomer(page, "apidocs");
   await grantCredits(account.email, 8);
@@ -103,6 +103,12 @@ test("documentation: the API reference's curl examples run as printed against th
     sendAt: new Date(Date.now() + 86_400_000).toISOString(),
   });
   const optOut = await api("POST", "/api/v1/opt-outs", { phone: "+1 202 555 0114" });
+  // Two webhook endpoints (the delete example takes the oldest, the others the newest) and a test
+  // event, so the delivery examples have a delivery to show and redeliver.
+  for (const path of ["old", "new"])
+    await api("POST", "/api/v1/webhooks", { url: `http://203.0.113.10/${path}`, events: ["message.delivered"] });
+  const hooks = await api("GET", "/api/v1/webhooks");
+  await api("POST", `/api/v1/webhooks/${hooks.data[0].id}/test`);
 
   await page.goto("/sms/documentation");
   await expect(page.getByRole("heading", { level: 1, name: "Documentation" })).toBeVisible();
@@ -144,6 +150,15 @@ test("documentation: the API reference's curl examples run as printed against th
     "POST /api/v1/opt-outs",
     "DELETE /api/v1/opt-outs/{id}",
     "GET /api/v1/balance",
+    "GET /api/v1/webhooks",
+    "POST /api/v1/webhooks",
+    "GET /api/v1/webhooks/{id}",
+    "PATCH /api/v1/webhooks/{id}",
+    "DELETE /api/v1/webhooks/{id}",
+    "POST /api/v1/webhooks/{id}/rotate-secret",
+    "POST /api/v1/webhooks/{id}/test",
+    "GET /api/v1/webhooks/{id}/deliveries",
+    "POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver",
     "GET /api/v1/openapi.json",
   ];
   for (const endpoint of endpoints) {
