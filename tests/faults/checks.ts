@@ -42,8 +42,10 @@ export const CHECKS = {
   smsc: "SMSC: no part submitted twice; every part of a known message, to its number, with its text",
   credits:
     "credits: balance == grants - debits + refunds for every user; one debit per message; refunds only for parts the SMSC never took",
+  webhooks:
+    "webhooks: every status change of the first customer's messages delivered at least once, signed; none that did not happen; one payload per webhook-id",
   stripe: "Stripe: 5 concurrent webhook deliveries acknowledged; the order confirmed once with exactly one grant",
-  settled: "settled: every message final in time, the outbox empty",
+  settled: "settled: every message final and every webhook delivered in time, the outbox empty",
   run: "run: every fault happened, no process exited on its own",
 } as const;
 export type CheckName = keyof typeof CHECKS;
