@@ -16,6 +16,8 @@ import { startFakeStripe } from "#tests/support/fake-stripe.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import {
+  carrierFailureOf,
+  carrierReceiptFor,
   checkInvariants,
   type FaultUser,
   Findings,
@@ -78,6 +80,8 @@ const smsc = await TestSmsc.start({
   // Like a real SMSC: a receipt the gateway did not acknowledge (its worker was killed) comes again.
   redeliverMs: 1000,
   duplicateKey: (s) => `${s.userMessageReference}|${s.concat?.sequence ?? 1}`,
+  // A few of the first customer's numbers fail at the carrier (so message.failed events happen too).
+  receiptFor: (s) => carrierReceiptFor(s.destination),
 });
 const fakeStripe = await startFakeStripe();
 
@@ -481,7 +485,18 @@ const findings = new Findings();
 // 127 in one kill, over the single slice this bound once allowed). Each unknown message must also
 // have reached the SMSC just before a kill, which checkInvariants checks one by one.
 const inFlight = SMPP_WINDOW + RECORD_SLICE * Math.ceil(SMPP_WINDOW / RECORD_SLICE);
-checkInvariants({ db: getSqlite(), plan, outcomes, users, submits: smsc.accepted, stripe, kills, inFlight, findings });
+checkInvariants({
+  db: getSqlite(),
+  plan,
+  outcomes,
+  users,
+  submits: smsc.accepted,
+  stripe,
+  kills,
+  inFlight,
+  carrierFailure: carrierFailureOf,
+  findings,
+});
 checkWebhooks(getSqlite(), webhooks, findings);
 if (settleError) findings.fail("settled", settleError);
 if (timeline.length !== tracks.flat().length)
