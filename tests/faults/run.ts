@@ -284,7 +284,7 @@ const kills: { at: number; sessions: number[] }[] = [];
 async function killWorker() {
   // Mid-delivery: with webhook deliveries open at the receiver (bounded: it is noted, and checked in the end).
   await waitFor(() => webhooks.holding > 0, { timeout: 3_000, interval: 5 }).catch(() => {});
-  webhooks.openAtKills.push(webhooks.holding);
+  webhooks.noteKill();
   kills.push({ at: Date.now(), sessions: smsc.boundSessionIds });
   await worker.kill();
   await startWorker();

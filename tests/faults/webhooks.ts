@@ -42,8 +42,8 @@ export class FaultWebhooks {
   /** Requests for an event already answered 200 (the answer was lost with a killed worker). */
   duplicates = 0;
   private readonly acknowledged = new Set<string>();
-  /** How many deliveries were open at each worker kill. */
-  readonly openAtKills: number[] = [];
+  /** At each worker kill: the deliveries open, and the requests received until then. */
+  readonly atKills: { open: number; received: number }[] = [];
 
   readonly receiver: WebhookReceiver;
   readonly userId: number;
@@ -75,6 +75,11 @@ export class FaultWebhooks {
       this.holding -= 1;
       return { status: 200, body: "ok" };
     };
+  }
+
+  /** Notes, right before a kill, what is open and what has come. */
+  noteKill(): void {
+    this.atKills.push({ open: this.holding, received: this.deliveries.length });
   }
 
   /** Before the app starts: the endpoint (WEBHOOK_ALLOW_PRIVATE=1 lets it be loopback http). */
@@ -165,8 +170,8 @@ export function checkWebhooks(db: Database, hooks: FaultWebhooks, findings: Find
   for (const key of expected.keys())
     if (!eventOf.has(key)) findings.fail("webhooks", "a status change whose event never arrived signed", key);
 
-  if (hooks.openAtKills.length > 0 && hooks.openAtKills.every((open) => open === 0))
-    findings.fail("webhooks", "no worker kill came while a delivery was open", hooks.openAtKills.join(", "));
+  if (hooks.atKills.length > 0 && hooks.atKills.every(({ open }) => open === 0))
+    findings.fail("webhooks", "no worker kill came while a delivery was open", JSON.stringify(hooks.atKills));
 
   const notDelivered = db
     .prepare(
@@ -189,6 +194,6 @@ export function checkWebhooks(db: Database, hooks: FaultWebhooks, findings: Find
     duplicates: hooks.duplicates,
     eventsReceivedMoreThanOnce: [...events.values()].filter((e) => e.requests > 1).length,
     unverified,
-    openAtKills: hooks.openAtKills,
+    atKills: hooks.atKills,
   };
 }
