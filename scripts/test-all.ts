@@ -103,7 +103,7 @@ if (!onlyUnit) {
   }
 }
 
-// The fault run (tests/faults/run.ts, about 1.5 minutes): each of its named checks counts as one test.
+// The fault run (tests/faults/run.ts, about 1.5 to 2 minutes): each of its named checks counts as one test.
 if (!onlyUnit && !onlyE2e) {
   const file = resolve(out, "faults.json");
   const passed = run("faults", process.execPath, ["scripts/run.mjs", "tests/faults/run.ts", "--json", file]);

@@ -28,6 +28,22 @@ type MessageRow = {
 
 const FINAL_OK = new Set(["delivered", "failed", "unknown"]);
 
+type CarrierFailure = "undelivered" | "expired" | "rejected";
+const CARRIER_RECEIPTS = { undelivered: "UNDELIV", expired: "EXPIRED", rejected: "REJECTD" } as const;
+// By the number's last two digits (the send's index mod 100 in the fault run: the first customer's).
+const CARRIER_FAILS_ENDING: Record<string, CarrierFailure> = { "12": "undelivered", "32": "expired", "52": "rejected" };
+
+/** What the fault run's SMSC answers for a number: a few numbers fail at the carrier, the rest are delivered. */
+export function carrierFailureOf(to: string): CarrierFailure | null {
+  return CARRIER_FAILS_ENDING[to.slice(-2)] ?? null;
+}
+
+/** The fault run's SMSC's receipt for a submit (TestSmsc's receiptFor). */
+export function carrierReceiptFor(destination: string) {
+  const failure = carrierFailureOf(destination);
+  return failure ? CARRIER_RECEIPTS[failure] : "DELIVRD";
+}
+
 /** A message in flight at a kill reached the SMSC at most this long before it (an answer takes far less). */
 const UNKNOWN_WINDOW_MS = 10_000;
 
@@ -38,12 +54,14 @@ const EXAMPLES = 5;
 export const CHECKS = {
   api: "API: every request answered 201 or 402; each accepted one has exactly its one message, none other exists",
   final:
-    "none lost: every message delivered, or failed with a reason, or unknown because a worker was killed while it was in flight",
+    "none lost: every message delivered (or undelivered, expired, rejected as the SMSC's receipts say), or failed with a reason, or unknown because a worker was killed while it was in flight",
   smsc: "SMSC: no part submitted twice; every part of a known message, to its number, with its text",
   credits:
     "credits: balance == grants - debits + refunds for every user; one debit per message; refunds only for parts the SMSC never took",
+  webhooks:
+    "webhooks: every status change of the first customer's messages delivered at least once, signed; none that did not happen; one payload per webhook-id",
   stripe: "Stripe: 5 concurrent webhook deliveries acknowledged; the order confirmed once with exactly one grant",
-  settled: "settled: every message final in time, the outbox empty",
+  settled: "settled: every message final and every webhook delivered in time, the outbox empty",
   run: "run: every fault happened, no process exited on its own",
 } as const;
 export type CheckName = keyof typeof CHECKS;
@@ -91,9 +109,11 @@ export function checkInvariants(input: {
   /** When the worker was SIGKILLed and its SMSC sessions then, and how many messages one worker has in flight at most. */
   kills: { at: number; sessions: number[] }[];
   inFlight: number;
+  /** The final status the SMSC's receipts give a number other than delivered (default: none). */
+  carrierFailure?: (to: string) => string | null;
   findings: Findings;
 }): void {
-  const { db, plan, outcomes, users, submits, stripe, kills, inFlight, findings } = input;
+  const { db, plan, outcomes, users, submits, stripe, kills, inFlight, carrierFailure, findings } = input;
 
   const messages = readMessages(db);
   const byRef = new Map<string, MessageRow[]>();
@@ -140,7 +160,7 @@ export function checkInvariants(input: {
       `${messages.length} messages for ${accepted} accepted requests`,
     );
 
-  checkMessagesAndCredits({ db, messages, users, submits, stripe, kills, inFlight, findings });
+  checkMessagesAndCredits({ db, messages, users, submits, stripe, kills, inFlight, carrierFailure, findings });
   findings.stats = {
     requests: plan.length,
     accepted,
@@ -166,9 +186,11 @@ export function checkMessagesAndCredits(input: {
   stripe?: StripeFacts;
   kills: { at: number; sessions: number[] }[];
   inFlight: number;
+  carrierFailure?: (to: string) => string | null;
   findings: Findings;
 }): void {
   const { db, users, submits, stripe, kills, inFlight, findings } = input;
+  const carrierFailure = input.carrierFailure ?? (() => null);
   const messages = input.messages ?? readMessages(db);
   const byId = new Map(messages.map((m) => [m.id, m]));
 
@@ -205,15 +227,16 @@ export function checkMessagesAndCredits(input: {
       .map(([, s]) => s.text)
       .join("");
 
-  // 3. Every message final: delivered (every part seen, the text intact), failed with a reason, or
-  // unknown: in flight when a worker was killed, so nobody recorded the SMSC's answer. Such a message
+  // 3. Every message final: delivered (every part seen, the text intact), failed with a reason, the
+  // carrier's failure where the SMSC's receipts give one (also whole at the SMSC), or unknown: in flight when a worker was killed, so nobody recorded the SMSC's answer. Such a message
   // is not sent again (never twice); whether the SMSC got it only its log can tell.
   const counts: Record<string, number> = {};
   const unknownAt = { smsc: 0, partly: 0, not: 0 };
   for (const m of messages) {
     counts[m.status] = (counts[m.status] ?? 0) + 1;
     const parts = partsSeen.get(m.id) ?? new Map();
-    if (!FINAL_OK.has(m.status)) {
+    const carrierSays = carrierFailure(m.to);
+    if (!FINAL_OK.has(m.status) && m.status !== carrierSays) {
       findings.fail(
         m.status === "queued" || m.status === "submitting" || m.status === "submitted" ? "settled" : "final",
         `a message is stuck or ended ${m.status}`,
@@ -221,11 +244,13 @@ export function checkMessagesAndCredits(input: {
       );
       continue;
     }
-    if (m.status === "delivered") {
+    if (m.status === "delivered" && carrierSays)
+      findings.fail("final", "delivered, but the SMSC's receipts say otherwise", `message ${m.id}: ${carrierSays}`);
+    if (m.status === "delivered" || (carrierSays && m.status === carrierSays)) {
       if (parts.size !== m.segments)
         findings.fail(
           "smsc",
-          "a delivered message the SMSC did not get whole",
+          "a delivered (or carrier-failed) message the SMSC did not get whole",
           `message ${m.id}: ${parts.size}/${m.segments} parts`,
         );
       else if (textOf(parts) !== m.body)

@@ -2,7 +2,8 @@
 // `npm run worker` processes) on a temp DATA_DIR, our own Redis, a loopback SMSC and a stand-in for
 // Stripe's API; 10,000 sends through the REST API while, on a timeline counted in messages, the
 // worker is SIGKILLed twice, Redis restarts, the SMSC drops every connection and a Stripe webhook
-// arrives 5 times at once. Then, when every message has settled (bounded), the invariants of
+// arrives 5 times at once; the first customer's message.* webhooks go to a loopback receiver
+// (tests/faults/webhooks.ts) that refuses or holds some. Then, when every message has settled (bounded), the invariants of
 // checks.ts over the database and the SMSC's log. Prints a report; exits 1 on any violation.
 //   npm run test:faults -- [--messages 10000] [--concurrency 32] [--users 4] [--settle-timeout 180] [--redis-crash] [--keep] [--json FILE]
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +16,8 @@ import { startFakeStripe } from "#tests/support/fake-stripe.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import {
+  carrierFailureOf,
+  carrierReceiptFor,
   checkInvariants,
   type FaultUser,
   Findings,
@@ -23,6 +26,7 @@ import {
   type StripeFacts,
 } from "#tests/faults/checks.ts";
 import { AppProcess } from "#tests/faults/processes.ts";
+import { checkWebhooks, FaultWebhooks, pendingDeliveries } from "#tests/faults/webhooks.ts";
 import { buildIfStale } from "../../scripts/build-if-stale.ts";
 import { freePort, type PrivateRedis, startPrivateRedis } from "#server/redis-process.ts";
 import { runMigrations } from "#app/db/migrate.server.ts";
@@ -76,6 +80,8 @@ const smsc = await TestSmsc.start({
   // Like a real SMSC: a receipt the gateway did not acknowledge (its worker was killed) comes again.
   redeliverMs: 1000,
   duplicateKey: (s) => `${s.userMessageReference}|${s.concat?.sequence ?? 1}`,
+  // A few of the first customer's numbers fail at the carrier (so message.failed events happen too).
+  receiptFor: (s) => carrierReceiptFor(s.destination),
 });
 const fakeStripe = await startFakeStripe();
 
@@ -104,6 +110,9 @@ const appEnv: NodeJS.ProcessEnv = {
   // The run measures delivery under faults, not the limits: a few keys send every message.
   API_RATE_LIMIT_PER_MINUTE: "100000000",
   REDIS_MAXMEMORY: "4gb",
+  // The webhook receiver is on loopback; its refusals are retried within the run, not after 10 s and more.
+  WEBHOOK_ALLOW_PRIVATE: "1",
+  WEBHOOK_RETRY_DELAY_MS: "500",
 };
 Object.assign(process.env, appEnv);
 let redis!: PrivateRedis;
@@ -159,6 +168,7 @@ for (let u = 0; u < USERS; u++) {
   const { key } = await regenerateApiKey(user.id);
   users.push({ id: user.id, granted, key });
 }
+const webhooks = await FaultWebhooks.start(users[0].id);
 const stripePack = listAllPackages().find((p) => p.credits === 1000) ?? listAllPackages()[0];
 addToCart(users[0].id, stripePack.id, 1);
 const placed = createOrderFromCart(users[0].id, {
@@ -219,6 +229,7 @@ async function shutdown() {
   redisPid = 0;
   await smsc.stop();
   await fakeStripe.close();
+  await webhooks.stop();
 }
 process.on("exit", () => {
   for (const p of [web, worker]) if (p?.running) p.child.kill("SIGKILL");
@@ -271,6 +282,9 @@ function fault(name: string, action: () => Promise<string | void>) {
 /** Each SIGKILL and the worker's SMSC connections then: a message may end `unknown` only if it was in flight there. */
 const kills: { at: number; sessions: number[] }[] = [];
 async function killWorker() {
+  // Mid-delivery: with webhook deliveries open at the receiver (bounded: it is noted, and checked in the end).
+  await waitFor(() => webhooks.holding > 0, { timeout: 3_000, interval: 5 }).catch(() => {});
+  webhooks.noteKill();
   kills.push({ at: Date.now(), sessions: smsc.boundSessionIds });
   await worker.kill();
   await startWorker();
@@ -448,11 +462,17 @@ try {
     interval: 250,
     what: () => `every message to settle (${(unsettled.get() as { n: number }).n} still open)`,
   });
+  say(`every message settled; ${pendingDeliveries(getSqlite(), webhooks.endpointId)} webhook deliveries pending`);
+  await waitFor(() => pendingDeliveries(getSqlite(), webhooks.endpointId) === 0, {
+    timeout: SETTLE_TIMEOUT_MS,
+    interval: 250,
+    what: () => `every webhook delivery to be made (${pendingDeliveries(getSqlite(), webhooks.endpointId)} pending)`,
+  });
 } catch (error) {
   settleError = (error as Error).message;
 }
 clearInterval(progress);
-say(settleError ? `!! ${settleError}` : "every message settled");
+say(settleError ? `!! ${settleError}` : "every webhook delivered");
 
 // Nothing may move while the invariants are read: stop the processes first (gracefully).
 await shutdown();
@@ -465,7 +485,19 @@ const findings = new Findings();
 // 127 in one kill, over the single slice this bound once allowed). Each unknown message must also
 // have reached the SMSC just before a kill, which checkInvariants checks one by one.
 const inFlight = SMPP_WINDOW + RECORD_SLICE * Math.ceil(SMPP_WINDOW / RECORD_SLICE);
-checkInvariants({ db: getSqlite(), plan, outcomes, users, submits: smsc.accepted, stripe, kills, inFlight, findings });
+checkInvariants({
+  db: getSqlite(),
+  plan,
+  outcomes,
+  users,
+  submits: smsc.accepted,
+  stripe,
+  kills,
+  inFlight,
+  carrierFailure: carrierFailureOf,
+  findings,
+});
+checkWebhooks(getSqlite(), webhooks, findings);
 if (settleError) findings.fail("settled", settleError);
 if (timeline.length !== tracks.flat().length)
   findings.fail("run", `only ${timeline.length} of ${tracks.flat().length} faults happened`);

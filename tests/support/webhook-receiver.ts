@@ -1,5 +1,6 @@
 // A real HTTP receiver on loopback that verifies every delivery with the standardwebhooks package,
-// as an integrator's server would. `answer` decides each reply (default 200).
+// as an integrator's server would. `answer` decides each reply (default 200); it may take its time,
+// or drop the connection without a reply.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
@@ -11,14 +12,15 @@ export type Received = {
   verified: boolean;
 };
 
+export type Reply = { status: number; body?: string; headers?: Record<string, string> } | { drop: true };
+
 export class WebhookReceiver {
   readonly received: Received[] = [];
   /** When the last delivery came (epoch ms). */
   lastAt = 0;
   /** The secret deliveries are verified with; set it after the endpoint is created. */
   secret = "";
-  answer: (delivery: Received, nth: number) => { status: number; body?: string; headers?: Record<string, string> } =
-    () => ({ status: 200, body: "ok" });
+  answer: (delivery: Received, nth: number) => Reply | Promise<Reply> = () => ({ status: 200, body: "ok" });
   private readonly server: Server;
   private constructor(server: Server) {
     this.server = server;
@@ -30,7 +32,7 @@ export class WebhookReceiver {
     server.on("request", (req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
+      req.on("end", async () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         let verified: boolean;
         try {
@@ -48,9 +50,10 @@ export class WebhookReceiver {
         receiver.received.push(delivery);
         receiver.lastAt = Date.now();
         const nth = receiver.received.filter((r) => r.id === delivery.id).length;
-        const { status, body, headers } = receiver.answer(delivery, nth);
-        res.writeHead(status, headers);
-        res.end(body ?? "");
+        const reply = await receiver.answer(delivery, nth);
+        if ("drop" in reply) return void res.socket?.destroy();
+        res.writeHead(reply.status, reply.headers);
+        res.end(reply.body ?? "");
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
