@@ -1,0 +1,131 @@
+// The webhook events beyond a message's own status: group_send.completed, opt_out.changed from
+// keywords, a statusCallback per batch item, and their retention. Delivered by the webhooks worker
+// to a real HTTP receiver on loopback that verifies every signature with the standardwebhooks package.
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { groupSends } from "#app/db/schema/contacts.ts";
+import { webhookEvents } from "#app/db/schema/webhooks.ts";
+import { completeGroupSendIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
+import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
+import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
+import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
+import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
+import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
+import { webhooks } from "#worker/jobs/webhooks.ts";
+import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
+import { seedGroup, messagesOfGroupSend } from "#tests/support/contacts.ts";
+import { TestSmsc } from "#tests/support/smpp-server.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
+import { waitFor } from "#tests/support/wait.ts";
+import { WebhookReceiver } from "#tests/support/webhook-receiver.ts";
+
+// Read at the first getEnv(): the receiver is on loopback, and retries come quickly.
+process.env.WEBHOOK_ALLOW_PRIVATE = "1";
+process.env.WEBHOOK_RETRY_DELAY_MS = "50";
+
+let smsc: TestSmsc;
+let receiver: WebhookReceiver;
+let workers: RunningWorkers;
+
+beforeAll(async () => {
+  // Numbers ending in 9 are not delivered.
+  smsc = await TestSmsc.start({ receiptFor: (submit) => (submit.destination.endsWith("9") ? "UNDELIV" : "DELIVRD") });
+  receiver = await WebhookReceiver.start();
+  workers = await startWorkers([
+    createSmsSendJob(
+      () =>
+        new SmppTransport({
+          url: smsc.url(),
+          sourceAddr: "SMSGateway",
+          tps: 0,
+          window: 10,
+          onReceipts: applyReceipts,
+          throttlePauseMs: 20,
+          reconnectMinMs: 50,
+          reconnectMaxMs: 200,
+        }),
+    ),
+    webhooks,
+  ]);
+});
+
+afterAll(async () => {
+  await workers?.close();
+  await smsc?.stop();
+  await receiver?.stop();
+});
+
+async function customerWithEndpoint(events: Parameters<typeof createEndpoint>[1]["events"], path: string) {
+  const user = await createTestUser();
+  grantCredits(user.id, 20);
+  const { endpoint, secret } = await createEndpoint(user.id, { url: receiver.url(path), events, enabled: true });
+  receiver.secret = secret;
+  return { user, endpoint, secret };
+}
+
+function eventsOf(userId: number, type: string) {
+  return getDb()
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.userId, userId), eq(webhookEvents.type, type)))
+    .all();
+}
+
+describe("group_send.completed", () => {
+  it("comes once, when every message of the send has a final status, with its counts", async () => {
+    const { user } = await customerWithEndpoint(["group_send.completed"], "/group");
+    // +12025557007 (delivered), +12025557008 (opted out: skipped), +12025557009 (undelivered).
+    const { groupId } = seedGroup(user.id, 3, 7007);
+    addOptOuts(user.id, ["+12025557008"], "manual");
+    const send = await startGroupSend(user.id, groupId, "Group news");
+    await runGroupSend(send.id);
+    const messages = messagesOfGroupSend(send.id);
+    expect(messages).toHaveLength(2);
+    for (const message of messages)
+      await waitForStatus(message.id, message.toPhone.endsWith("9") ? "undelivered" : "delivered");
+    const got = await waitFor(() => receiver.ofType("group_send.completed").find((r) => r.body.data.id === send.id));
+    expect(got.verified).toBe(true);
+    expect(got.body.data).toEqual({
+      id: send.id,
+      groupId,
+      total: 3,
+      queued: 2,
+      skipped: 1,
+      sent: 2,
+      delivered: 1,
+      failed: 1,
+      completedAt: expect.any(String),
+    });
+    const row = getDb().select().from(groupSends).where(eq(groupSends.id, send.id)).get()!;
+    expect(row.completedAt?.toISOString()).toBe(got.body.data.completedAt);
+    // Asked again (a late duplicate receipt, a re-run fan-out): nothing more.
+    inTransaction(() => completeGroupSendIfDone(send.id, Date.now()));
+    await runGroupSend(send.id);
+    expect(eventsOf(user.id, "group_send.completed")).toHaveLength(1);
+  });
+
+  it("comes when the fan-out ends with nothing to send (every member skipped)", async () => {
+    const { user } = await customerWithEndpoint(["group_send.completed"], "/group-skipped");
+    const { groupId } = seedGroup(user.id, 2, 7100);
+    const send = await startGroupSend(user.id, groupId, "Nobody gets this");
+    addOptOuts(user.id, ["+12025557100", "+12025557101"], "manual");
+    await runGroupSend(send.id);
+    const got = await waitFor(() => receiver.ofType("group_send.completed").find((r) => r.body.data.id === send.id));
+    expect(got.body.data).toMatchObject({ total: 2, queued: 0, skipped: 2, sent: 0, delivered: 0, failed: 0 });
+    expect(eventsOf(user.id, "group_send.completed")).toHaveLength(1);
+  });
+
+  it("is not recorded for an account without an endpoint for it, but the send is still marked complete", async () => {
+    const { user } = await customerWithEndpoint(["message.delivered"], "/group-other");
+    const { groupId } = seedGroup(user.id, 1, 7200);
+    const send = await startGroupSend(user.id, groupId, "Quiet");
+    await runGroupSend(send.id);
+    const [message] = messagesOfGroupSend(send.id);
+    await waitForStatus(message.id, "delivered");
+    await waitFor(() => getDb().select().from(groupSends).where(eq(groupSends.id, send.id)).get()?.completedAt);
+    expect(eventsOf(user.id, "group_send.completed")).toEqual([]);
+  });
+});
