@@ -8,6 +8,7 @@ import { groupSends } from "#app/db/schema/contacts.ts";
 import { webhookEvents } from "#app/db/schema/webhooks.ts";
 import { completeGroupSendIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
 import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
@@ -127,5 +128,55 @@ describe("group_send.completed", () => {
     await waitForStatus(message.id, "delivered");
     await waitFor(() => getDb().select().from(groupSends).where(eq(groupSends.id, send.id)).get()?.completedAt);
     expect(eventsOf(user.id, "group_send.completed")).toEqual([]);
+  });
+});
+
+describe("opt_out.changed from keywords", () => {
+  let received = 1_900_000_000_000;
+  const keyword = (phone: string, body: string, accountId: number | null) => ({
+    phone,
+    toAddress: "SMSGateway",
+    accountId,
+    body,
+    receivedAt: received++,
+  });
+  const changesOf = (phone: string) => receiver.ofType("opt_out.changed").filter((r) => r.body.data.phone === phone);
+
+  it("tells STOP and START to the shared sender to the account each was assigned to, and START also to the one told of the STOP", async () => {
+    const first = await customerWithEndpoint(["opt_out.changed"], "/keyword-first");
+    const second = await createTestUser();
+    const { secret } = await createEndpoint(second.id, {
+      url: receiver.url("/keyword-second"),
+      events: ["opt_out.changed"],
+      enabled: true,
+    });
+    receiver.secret = first.secret;
+    const phone = "+12025557301";
+    await applyInboundKeyword(keyword(phone.slice(1), "STOP", first.user.id));
+    const stop = await waitFor(() => changesOf(phone).find((r) => r.body.data.optedOut === true));
+    expect(stop.verified).toBe(true);
+    expect(stop.body.data).toMatchObject({
+      phone,
+      sender: "SMSGateway",
+      optedOut: true,
+      source: "keyword",
+      keyword: "STOP",
+    });
+    // The START comes back assigned to another account (it sent to the phone since): both hear it.
+    receiver.secret = secret;
+    await applyInboundKeyword(keyword(phone.slice(1), "start", second.id));
+    const starts = await waitFor(() => {
+      const found = changesOf(phone).filter((r) => r.body.data.optedOut === false);
+      return found.length === 2 ? found : undefined;
+    });
+    // The receiver checks one secret: the second account's delivery verifies, and both say the same.
+    expect(starts.filter((r) => r.verified)).toHaveLength(1);
+    expect(starts[0].body.data).toEqual(starts[1].body.data);
+    expect(starts[0].body.data).toMatchObject({ optedOut: false, keyword: "START", sender: "SMSGateway" });
+    expect(eventsOf(first.user.id, "opt_out.changed")).toHaveLength(2);
+    expect(eventsOf(second.id, "opt_out.changed")).toHaveLength(1);
+    // A second START changes nothing and says nothing.
+    await applyInboundKeyword(keyword(phone.slice(1), "START", second.id));
+    expect(eventsOf(second.id, "opt_out.changed")).toHaveLength(1);
   });
 });
