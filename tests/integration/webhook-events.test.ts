@@ -12,11 +12,12 @@ import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
-import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
+import { createEndpoint, getCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
 import { webhooks } from "#worker/jobs/webhooks.ts";
 import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
 import { seedGroup, messagesOfGroupSend } from "#tests/support/contacts.ts";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
@@ -178,5 +179,56 @@ describe("opt_out.changed from keywords", () => {
     // A second START changes nothing and says nothing.
     await applyInboundKeyword(keyword(phone.slice(1), "START", second.id));
     expect(eventsOf(second.id, "opt_out.changed")).toHaveLength(1);
+  });
+});
+
+describe("statusCallback on POST /api/v1/messages/batch", () => {
+  it("sends each item's message events to that item's own URL", async () => {
+    const customer = await apiCustomer(10);
+    const sent = await callApi("POST", "/api/v1/messages/batch", {
+      key: customer.key,
+      json: {
+        body: "Batch with callbacks",
+        messages: [
+          { to: "+12025557401", statusCallback: receiver.url("/batch-a") },
+          { to: "+12025557402" },
+          { to: "+12025557409", statusCallback: receiver.url("/batch-b") },
+        ],
+      },
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.json.queued).toBe(3);
+    const [first, second, third] = sent.json.results.map((r: { message: { id: number } }) => r.message.id);
+    receiver.secret = getCallbackSecret(customer.id);
+    const delivered = await waitFor(() => receiver.ofType("message.delivered").find((r) => r.body.data.id === first));
+    expect(delivered.verified).toBe(true);
+    const failed = await waitFor(() => receiver.ofType("message.failed").find((r) => r.body.data.id === third));
+    expect(failed.body.data).toMatchObject({ status: "undelivered", to: "+12025557409" });
+    await waitForStatus(second, "delivered");
+    // The item without a URL (and an account without endpoints): nothing.
+    expect(receiver.received.some((r) => r.body.data.id === second)).toBe(false);
+  });
+
+  it("refuses a batch with a refused URL as a 422 naming every such item, sending nothing", async () => {
+    const customer = await apiCustomer(10);
+    const refused = await callApi("POST", "/api/v1/messages/batch", {
+      key: customer.key,
+      json: {
+        body: "Never sent",
+        messages: [
+          { to: "+12025557411", statusCallback: "ftp://example.com/x" },
+          { to: "+12025557412", statusCallback: receiver.url("/batch-c") },
+          { to: "+12025557413", statusCallback: "ftp://example.com/x" },
+        ],
+      },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.json.error).toMatchObject({ code: "validation_failed", field: "messages.0.statusCallback" });
+    expect(refused.json.error.errors.map((e: { field: string }) => e.field)).toEqual([
+      "messages.0.statusCallback",
+      "messages.2.statusCallback",
+    ]);
+    const listed = await callApi("GET", "/api/v1/messages", { key: customer.key });
+    expect(listed.json.data).toEqual([]);
   });
 });
