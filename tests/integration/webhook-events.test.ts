@@ -5,13 +5,14 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { groupSends } from "#app/db/schema/contacts.ts";
-import { webhookEvents } from "#app/db/schema/webhooks.ts";
+import { webhookDeliveries, webhookEvents } from "#app/db/schema/webhooks.ts";
 import { completeGroupSendIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
 import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
 import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
+import { purgeOldWebhookEvents } from "#app/modules/webhooks/retention.server.ts";
 import { createEndpoint, getCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
 import { webhooks } from "#worker/jobs/webhooks.ts";
@@ -230,5 +231,44 @@ describe("statusCallback on POST /api/v1/messages/batch", () => {
     ]);
     const listed = await callApi("GET", "/api/v1/messages", { key: customer.key });
     expect(listed.json.data).toEqual([]);
+  });
+});
+
+describe("retention of webhook events", () => {
+  it("deletes events (and their deliveries) older than the cutoff, never one still retrying", async () => {
+    const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/retention");
+    const day = 86_400_000;
+    const now = Date.now();
+    const ids = ["evt_retention_old", "evt_retention_retrying", "evt_retention_recent"];
+    const ages = [40 * day, 40 * day, 2 * day];
+    const statuses = ["delivered", "pending", "delivered"] as const;
+    getDb().transaction((tx) => {
+      ids.forEach((id, i) => {
+        const at = new Date(now - ages[i]);
+        tx.insert(webhookEvents)
+          .values({ id, userId: user.id, type: "message.delivered", payload: "{}", createdAt: at })
+          .run();
+        tx.insert(webhookDeliveries)
+          .values({
+            eventId: id,
+            endpointId: endpoint.id,
+            status: statuses[i],
+            nextAttemptAt: new Date(now + day),
+            createdAt: at,
+          })
+          .run();
+      });
+    });
+    // Batches of one: the walk goes on past a full batch.
+    expect(await purgeOldWebhookEvents(now - 30 * day, 1)).toBeGreaterThanOrEqual(1);
+    const left = (table: typeof webhookEvents | typeof webhookDeliveries) =>
+      getDb()
+        .select()
+        .from(table)
+        .all()
+        .map((row) => ("eventId" in row ? row.eventId : row.id))
+        .filter((id) => ids.includes(id));
+    expect(left(webhookEvents).sort()).toEqual(["evt_retention_recent", "evt_retention_retrying"]);
+    expect(left(webhookDeliveries).sort()).toEqual(["evt_retention_recent", "evt_retention_retrying"]);
   });
 });
