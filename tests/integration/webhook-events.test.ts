@@ -1,6 +1,7 @@
 // The webhook events beyond a message's own status: group_send.completed, opt_out.changed from
 // keywords, a statusCallback per batch item, and their retention. Delivered by the webhooks worker
 // to a real HTTP receiver on loopback that verifies every signature with the standardwebhooks package.
+import { WEBHOOK_EVENTS, webhookEventSchema } from "#app/api/webhook-schemas.ts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
@@ -102,6 +103,9 @@ describe("group_send.completed", () => {
       failed: 1,
       completedAt: expect.any(String),
     });
+    // What the OpenAPI document's webhooks section promises.
+    const documented = WEBHOOK_EVENTS.find((event) => event.type === "group_send.completed")!;
+    expect(() => webhookEventSchema(documented).parse(got.body)).not.toThrow();
     const row = getDb().select().from(groupSends).where(eq(groupSends.id, send.id)).get()!;
     expect(row.completedAt?.toISOString()).toBe(got.body.data.completedAt);
     // Asked again (a late duplicate receipt, a re-run fan-out): nothing more.
