@@ -11,7 +11,7 @@ import type { ApiBatchResult } from "#app/api/schemas.ts";
 type BatchRequest = {
   body?: string;
   from?: string;
-  messages: { to: string; body?: string; from?: string }[];
+  messages: { to: string; body?: string; from?: string; statusCallback?: string }[];
 };
 
 /**
@@ -28,7 +28,8 @@ export async function sendApiBatch(
     const phone = normalizePhone(item.to, defaultCountry);
     if (!phone.ok) return { invalid: phone.error };
     // The schema made sure one of the two bodies is there.
-    return { to: phone.e164, body: item.body ?? request.body!, from: item.from ?? request.from };
+    const { statusCallback } = item;
+    return { to: phone.e164, body: item.body ?? request.body!, from: item.from ?? request.from, statusCallback };
   });
   let idempotency: { key: string; fingerprint: string } | undefined;
   if (idempotencyKey !== undefined) {

@@ -30,7 +30,7 @@ import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
 import { listApiMessages, sendApiMessage } from "#app/api/messages.server.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
-import { checkStatusCallback, WEBHOOK_ROUTES } from "#app/api/webhooks.server.ts";
+import { checkBatchCallbacks, checkStatusCallback, WEBHOOK_ROUTES } from "#app/api/webhooks.server.ts";
 import { createApiOptOut, deleteApiOptOut, listApiOptOuts } from "#app/api/opt-outs.server.ts";
 import { latestOwnOptOutId } from "#app/modules/opt-outs/opt-outs.server.ts";
 import {
@@ -167,6 +167,7 @@ export const API_ROUTES: ApiRoute[] = [
     },
     handle: async ({ userId, body, idempotencyKey }) => {
       refuseUnverifiedSender(userId);
+      await checkBatchCallbacks(body.messages);
       const { result, replayed: again } = await sendApiBatch(userId, body, idempotencyKey);
       return { body: result, headers: replayed(again) };
     },

@@ -56,6 +56,7 @@ export const MessageIdParams = z.strictObject({
 export const EXAMPLE_SEND_AT = "2030-01-15T09:30:00Z";
 
 const senderField = z.string().trim().min(1, "from must not be empty").max(20, "from is too long").optional();
+const statusCallbackField = z.string().max(2000, "statusCallback is too long").optional();
 
 /** The shapes whose rules depend on the deployment's settings (default country, longest message). */
 export function createRequestSchemas(config: SmsFormConfig) {
@@ -88,15 +89,11 @@ export function createRequestSchemas(config: SmsFormConfig) {
       description:
         "true: send now even inside your quiet hours (Settings). Left out or false: a message that would reach the recipient inside them is queued (and charged) now and sent when they end, in the recipient's local time. Not used with sendAt, which goes at the time given.",
     }),
-    statusCallback: z
-      .string()
-      .max(2000, "statusCallback is too long")
-      .optional()
-      .meta({
-        description:
-          "A URL that gets this message's message.sent, message.delivered and message.failed events, as webhook endpoints do, signed with your account's callback secret (the Webhooks screen). https, resolving to a public address. Not with sendAt.",
-        examples: ["https://example.com/sms/status"],
-      }),
+    statusCallback: statusCallbackField.meta({
+      description:
+        "A URL that gets this message's message.sent, message.delivered and message.failed events, as webhook endpoints do, signed with your account's callback secret (the Webhooks screen). https, resolving to a public address. Not with sendAt.",
+      examples: ["https://example.com/sms/status"],
+    }),
   });
   const CreateContactRequest = z.strictObject({
     name: contactNameField.meta({ examples: ["Ada Lovelace"] }),
@@ -143,6 +140,11 @@ export function createRequestSchemas(config: SmsFormConfig) {
         examples: [EXAMPLE_BODY],
       }),
     from: senderField.meta({ description: "This recipient's sender; leave out for the batch's `from`." }),
+    statusCallback: statusCallbackField.meta({
+      description:
+        "A URL that gets this recipient's message.sent, message.delivered and message.failed events, as in POST /messages. A URL that is refused makes the whole batch a 422 naming each such item; nothing is sent.",
+      examples: ["https://example.com/sms/status"],
+    }),
   });
   const batchShape = {
     body: messageBodyField(config.maxSegments)

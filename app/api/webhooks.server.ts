@@ -158,6 +158,25 @@ export async function checkStatusCallback(url: string, sendAt: unknown): Promise
   }
 }
 
+/** Each batch item's statusCallback, checked as POST /messages checks it (each URL once); a 422 names every refused item. */
+export async function checkBatchCallbacks(items: { statusCallback?: string }[]): Promise<void> {
+  const urls = [...new Set(items.flatMap((item) => (item.statusCallback === undefined ? [] : [item.statusCallback])))];
+  const refusals = new Map<string, string>();
+  await Promise.all(
+    urls.map((url) =>
+      checkWebhookUrl(url).catch((error: unknown) => {
+        if (!(error instanceof UnsafeWebhookUrlError)) throw error;
+        refusals.set(url, error.message);
+      }),
+    ),
+  );
+  const errors = items.flatMap((item, index) => {
+    const refused = item.statusCallback === undefined ? undefined : refusals.get(item.statusCallback);
+    return refused === undefined ? [] : [{ field: `messages.${index}.statusCallback`, message: refused }];
+  });
+  if (errors.length > 0) throw new ApiError("validation_failed", errors[0].message, { field: errors[0].field, errors });
+}
+
 const TAG = "Webhooks";
 const readerIds = (userId: number) => latestEndpointIds(userId);
 

@@ -150,6 +150,8 @@ const schema = z.object({
   SMS_SUBMIT_STALE_MS: z.coerce.number().int().min(15_000).default(120_000),
   // Webhooks: a failed delivery is retried with doubling delays from WEBHOOK_RETRY_DELAY_MS for this long.
   WEBHOOK_RETRY_HOURS: z.coerce.number().min(0).max(720).default(24),
+  // Webhook events and their delivery log are deleted this many days after the event (never one still retrying).
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(10_000),
   // Lets webhook URLs reach loopback, private and link-local addresses (a gateway and receiver on one LAN).
   WEBHOOK_ALLOW_PRIVATE: flag(false),

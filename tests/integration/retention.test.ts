@@ -97,7 +97,7 @@ it("deletes finished messages and support requests older than the window, in bat
   getEnv().SUPPORT_RETENTION_DAYS = 90;
   const { applyRetention } = await import("#app/modules/housekeeping/retention.server.ts");
   // Batches of two: the walk goes on past a batch that is all old, and stops inside the window.
-  expect(await applyRetention(2)).toEqual({ messages: 5, inboundMessages: 2, supportRequests: 2 });
+  expect(await applyRetention(2)).toEqual({ messages: 5, inboundMessages: 2, supportRequests: 2, webhookEvents: 0 });
 
   expect(existing("sms_messages", oldFinished)).toEqual([]);
   expect(existing("sms_messages", [oldQueued, ...recent])).toEqual([oldQueued, ...recent]);

@@ -99,6 +99,8 @@ export const groupSends = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+    // When the fan-out had finished and every message had a final status: set once, with group_send.completed.
+    completedAt: integer("completed_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("group_sends_user_idx").on(t.userId, t.id),

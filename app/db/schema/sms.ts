@@ -54,6 +54,13 @@ export const smsMessages = sqliteTable(
     index("sms_messages_user_group_send_idx")
       .on(t.userId, t.groupSendId)
       .where(sql`${t.groupSendId} is not null`),
+    // A group send's messages not yet final: is the send complete (group_send.completed)? Only group
+    // messages enter it, and leave it at their final status.
+    index("sms_messages_group_send_unfinished_idx")
+      .on(t.groupSendId)
+      .where(
+        sql`${t.groupSendId} is not null and ${t.status} not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed')`,
+      ),
     // Who last wrote to a phone (an inbound reply's owner) and the inbox thread's outbound side.
     index("sms_messages_to_phone_idx").on(t.toPhone, t.createdAt),
     // A duplicate scheduler tick or API retry finds the first message instead of making another.

@@ -87,6 +87,8 @@ export const webhookDeliveries = sqliteTable(
   },
   (t) => [
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id),
+    // An event's deliveries: retention's "still retrying?" probe and the cascade when an event goes.
+    index("webhook_deliveries_event_idx").on(t.eventId),
     // The reconciler's look-up of due deliveries; delivered and failed ones are most rows.
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt)

@@ -17,6 +17,7 @@ import { NotFoundError } from "#app/modules/contacts/errors.ts";
 import { heldByQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { assertOwnSender } from "#app/modules/senders/senders.server.ts";
+import { completeGroupSendIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
 import { type GroupSendReport, type GroupSendSkip } from "#app/modules/contacts/group-send.ts";
 import { type Member, memberBatch, recipientOf } from "#app/modules/contacts/group-recipient.server.ts";
 import { hasMergeFields, messageForMember } from "#app/modules/templates/merge-fields.ts";
@@ -154,6 +155,8 @@ export function recordFailedGroupSend(
       stopReason: reason,
       finishedAt: now,
     }));
+    // Nothing was queued: it is complete as recorded.
+    if (recorded.fresh) inTransaction(() => completeGroupSendIfDone(recorded.id, now.getTime()));
     return { ...reportOf(recorded.id)!, duplicate: !recorded.fresh };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
@@ -193,6 +196,7 @@ function finish(groupSendId: number, status: "done" | "failed", stopReason: stri
     const { queued, credits } = countQueued().get(groupSendId)!;
     const { skipped } = countSkipped().get(groupSendId)!;
     finishSend().run(status, stopReason, queued, credits, skipped, now, now, groupSendId);
+    completeGroupSendIfDone(groupSendId, now);
   });
 }
 

@@ -5,6 +5,7 @@ import { statement } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { MESSAGE_STATUSES, type MessageStatus } from "#app/modules/sms/message-status.ts";
+import { purgeOldWebhookEvents } from "#app/modules/webhooks/retention.server.ts";
 
 /** Rows per delete: each is one short write transaction, and other writers go between two. */
 export const RETENTION_BATCH = 500;
@@ -95,11 +96,14 @@ export function retentionSettings(): { messageDays?: number; supportDays?: numbe
 /** The housekeeping job's retention step: what each setting removed (nothing while it is unset). */
 export async function applyRetention(
   batch = RETENTION_BATCH,
-): Promise<{ messages: number; inboundMessages: number; supportRequests: number }> {
-  const { MESSAGE_RETENTION_DAYS, SUPPORT_RETENTION_DAYS } = getEnv();
+): Promise<{ messages: number; inboundMessages: number; supportRequests: number; webhookEvents: number }> {
+  const { MESSAGE_RETENTION_DAYS, SUPPORT_RETENTION_DAYS, WEBHOOK_RETENTION_DAYS } = getEnv();
+  // A webhook payload carries the message's text: it never outlives the message's retention.
+  const webhookDays = Math.min(WEBHOOK_RETENTION_DAYS, MESSAGE_RETENTION_DAYS ?? Infinity);
   return {
     messages: MESSAGE_RETENTION_DAYS ? await purgeOldMessages(MESSAGE_RETENTION_DAYS, batch) : 0,
     inboundMessages: MESSAGE_RETENTION_DAYS ? await purgeOldInbound(MESSAGE_RETENTION_DAYS, batch) : 0,
     supportRequests: SUPPORT_RETENTION_DAYS ? await purgeOldSupportRequests(SUPPORT_RETENTION_DAYS, batch) : 0,
+    webhookEvents: await purgeOldWebhookEvents(clock.now() - webhookDays * DAY_MS, batch),
   };
 }

@@ -5,6 +5,7 @@ import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { noteOptOutChanges } from "#app/modules/webhooks/account-events.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { optOuts } from "#app/db/schema/opt-outs.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 import { isE164 } from "#app/modules/sms/phone.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { findSenderByAddress } from "#app/modules/senders/senders.server.ts";
@@ -36,8 +37,11 @@ function operatorId(): number | undefined {
   return getDb().select({ id: users.id }).from(users).where(eq(users.role, "admin")).orderBy(asc(users.id)).get()?.id;
 }
 
+/** A keyword's change, as opt_out.changed tells it; `sender` is the address written to (the shared one too). */
+type KeywordChange = { phone: string; scope: string; sender: string; word: string; at: number };
+
 /** Opts out; true when the phone was not opted out of this scope before (or this same message did it). */
-function optOut(phone: string, scope: string, word: string, accountId: number | null, at: number): boolean {
+function optOut({ phone, scope, sender, word, at }: KeywordChange, accountId: number | null): boolean {
   return inTransaction((tx) => {
     const inserted = tx
       .insert(optOuts)
@@ -45,7 +49,7 @@ function optOut(phone: string, scope: string, word: string, accountId: number | 
       .onConflictDoNothing()
       .run().changes;
     if (inserted > 0) {
-      const change = { phone, sender: scope || null, optedOut: true, source: "keyword" as const, keyword: word, at };
+      const change = { phone, sender, optedOut: true, source: "keyword" as const, keyword: word, at };
       if (accountId !== null) noteOptOutChanges(accountId, [change]);
       return true;
     }
@@ -59,15 +63,23 @@ function optOut(phone: string, scope: string, word: string, accountId: number | 
   });
 }
 
-function optIn(phone: string, scope: string): boolean {
-  return (
-    inTransaction((tx) =>
-      tx
-        .delete(optOuts)
-        .where(and(eq(optOuts.phone, phone), eq(optOuts.scope, scope), eq(optOuts.source, "keyword")))
-        .run(),
-    ).changes > 0
-  );
+/**
+ * Lifts the keyword opt-out; true when there was one. Told to the account the STOP was told to and
+ * the one this START is assigned to (docs/decisions/097-keyword-opt-out-events.md).
+ */
+function optIn({ phone, scope, sender, word, at }: KeywordChange, accountId: number | null): boolean {
+  return inTransaction((tx) => {
+    const removed = tx
+      .delete(optOuts)
+      .where(and(eq(optOuts.phone, phone), eq(optOuts.scope, scope), eq(optOuts.source, "keyword")))
+      .returning({ assignedUserId: optOuts.assignedUserId })
+      .all();
+    if (removed.length === 0) return false;
+    const change = { phone, sender, optedOut: false, source: "keyword" as const, keyword: word, at };
+    const told = new Set([accountId, ...removed.map((row) => row.assignedUserId)]);
+    for (const userId of told) if (userId !== null) noteOptOutChanges(userId, [change]);
+    return true;
+  });
 }
 
 /**
@@ -87,12 +99,9 @@ export async function applyInboundKeyword(inbound: InboundKeyword): Promise<Keyw
   const at = Number(inbound.receivedAt);
   const accountId = inbound.accountId ?? sender?.userId ?? null;
 
+  const change = { phone, scope, sender: from ?? getEnv().SMPP_SOURCE_ADDR, word: keyword.word, at };
   const changed =
-    keyword.kind === "stop"
-      ? optOut(phone, scope, keyword.word, accountId, at)
-      : keyword.kind === "start"
-        ? optIn(phone, scope)
-        : true;
+    keyword.kind === "stop" ? optOut(change, accountId) : keyword.kind === "start" ? optIn(change, accountId) : true;
   if (!changed) return { kind: keyword.kind, changed, replyId: null };
 
   const owner = accountId ?? operatorId();

@@ -26,12 +26,13 @@ import {
   type StoredStatus,
   updatePartStatus,
 } from "#app/modules/sms/message-store.server.ts";
-import { canMove, type MessageStatus, movesFrom, statusFromParts } from "#app/modules/sms/message-status.ts";
+import { canMove, isFinal, type MessageStatus, movesFrom, statusFromParts } from "#app/modules/sms/message-status.ts";
 import { enqueueSends } from "#app/modules/sms/send.server.ts";
 import { countReceipt, smsCounters } from "#app/modules/sms/sms-counters.server.ts";
 import { OPTED_OUT_REASON } from "#app/modules/opt-outs/errors.ts";
 import { optedOutSince } from "#app/modules/opt-outs/enforcement.server.ts";
 import { senderSources } from "#app/modules/senders/senders.server.ts";
+import { completeGroupSendIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
 import { noteMessageStatus } from "#app/modules/webhooks/message-events.server.ts";
 import type {
   ClaimMessages,
@@ -54,7 +55,9 @@ function settleFromParts(
   const derived = statusFromParts(only && segments === 1 ? [only] : selectPartStatuses(messageId), segments);
   if (!canMove("receipt", current, derived.status)) return;
   const moved = settleMessage(messageId, current, derived, now);
-  if (moved) noteMessageStatus(moved.userId, messageId, derived.status, now);
+  if (!moved) return;
+  noteMessageStatus(moved.userId, messageId, derived.status, now);
+  if (moved.groupSendId !== null && isFinal(derived.status)) completeGroupSendIfDone(moved.groupSendId, now);
 }
 
 function applyToPart(row: PartRow, status: MessageStatus, error: string | null, now: number) {
@@ -141,6 +144,7 @@ function fail(tx: Executor, messageId: number, reason: string, acks: PartAck[], 
   const row = markFailed(messageId, reason, now);
   if (!row) return false;
   noteMessageStatus(row.userId, messageId, "failed", now);
+  if (row.groupSendId !== null) completeGroupSendIfDone(row.groupSendId, now);
   deleteOutbox(messageId);
   const accepted = acceptedPartCount(messageId);
   const refund = Math.round((row.credits * (row.segments - accepted)) / row.segments);

@@ -150,17 +150,20 @@ const markSubmittedStatement = statement<unknown[], { segments: number; userId: 
 const markRequeuedStatement = statement(
   `update sms_messages set status = 'queued', error = ?, updated_at = ? where id = ? and ${whereFrom("requeue")}`,
 );
-const markFailedStatement = statement<unknown[], { userId: number; segments: number; credits: number }>(
+const markFailedStatement = statement<
+  unknown[],
+  { userId: number; segments: number; credits: number; groupSendId: number | null }
+>(
   `update sms_messages set status = 'failed', error = ?, updated_at = ?, done_at = ?
    where id = ? and ${whereFrom("fail")}
-   returning user_id as userId, segments, credits`,
+   returning user_id as userId, segments, credits, group_send_id as groupSendId`,
 );
 const markInterruptedStatement = statement(
   `update sms_messages set status = 'unknown', error = ?, updated_at = ? where id = ? and ${whereFrom("interrupt")}`,
 );
 // Receipts: the caller checked the move (canMove); `status = ?` keeps it to the status it checked.
-const updateMessageStatus = statement<unknown[], { userId: number }>(
-  "update sms_messages set status = ?, error = ?, updated_at = ?, done_at = ? where id = ? and status = ? returning user_id as userId",
+const updateMessageStatus = statement<unknown[], { userId: number; groupSendId: number | null }>(
+  "update sms_messages set status = ?, error = ?, updated_at = ?, done_at = ? where id = ? and status = ? returning user_id as userId, group_send_id as groupSendId",
 );
 const selectStuck = statement<[number, number], { id: number; segments: number }>(
   "select id, segments from sms_messages where status = 'submitting' and updated_at < ? order by updated_at limit ?",

@@ -12,12 +12,13 @@ import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { insertOrFindMessage, insertOutbox } from "#app/modules/sms/message-store.server.ts";
+import { saveStatusCallback } from "#app/modules/webhooks/message-events.server.ts";
 import { type BatchRefusal, MAX_BATCH_MESSAGES } from "#app/modules/sms/batch.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
 import { enqueueSends, type QueuedMessage } from "#app/modules/sms/send.server.ts";
 
 export type BatchItem =
-  | { to: string; body: string; from?: string }
+  | { to: string; body: string; from?: string; statusCallback?: string }
   /** A recipient already found unusable (e.g. not a phone number), kept for its place in the answer. */
   | { invalid: string };
 
@@ -66,6 +67,7 @@ function queueInOrder(tx: Tx, userId: number, items: BatchItem[], now: number): 
     const initial = { status: "queued" as const, credits: count.credits, error: null };
     const { id } = insertOrFindMessage(userId, message, count, initial, now);
     insertOutbox(id, now);
+    if (item.statusCallback) saveStatusCallback(tx, userId, id, item.statusCallback);
     debits.push({ kind: "debit", amount: -count.credits, key: `msg:${id}:debit` });
     remaining -= count.credits;
     const { encoding, segments, credits } = count;

@@ -40,6 +40,23 @@ export function noteOptOutChanges(userId: number, changes: OptOutChange[]): void
     recordEvent(userId, "opt_out.changed", { ...change, updatedAt: iso(at) }, { now: at });
 }
 
+export type GroupSendCompletion = {
+  id: number;
+  groupId: number | null;
+  total: number;
+  queued: number;
+  skipped: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+};
+
+/** group_send.completed; the counts are read only when an endpoint wants them. */
+export function noteGroupSendCompleted(userId: number, counts: () => GroupSendCompletion, at: number): void {
+  if (!wantsEvent(userId, "group_send.completed")) return;
+  recordEvent(userId, "group_send.completed", { ...counts(), completedAt: iso(at) }, { now: at });
+}
+
 /** balance.low: the balance fell below the account's alert threshold (once until it is back up). */
 export function noteBalanceLow(userId: number, balance: number, threshold: number, at: number): void {
   if (!wantsEvent(userId, "balance.low")) return;

@@ -1,0 +1,2 @@
+ALTER TABLE `group_sends` ADD `completed_at` integer;--> statement-breakpoint
+CREATE INDEX `sms_messages_group_send_unfinished_idx` ON `sms_messages` (`group_send_id`) WHERE "sms_messages"."group_send_id" is not null and "sms_messages"."status" not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed');

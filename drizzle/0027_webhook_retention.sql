@@ -1,0 +1,1 @@
+CREATE INDEX `webhook_deliveries_event_idx` ON `webhook_deliveries` (`event_id`);
