@@ -244,13 +244,16 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
   );
   results.skipped = batch.length - claimed.length - results.failed;
   if (claimed.length === 0) return results;
-  // One target per job: its secret is opened once.
+  // A job's deliveries share a target: its secret is opened once.
   const signers = new Map<string, Webhook>();
   const signerOf = (row: DeliveryRow) => {
-    const secret =
-      row.endpointId === null ? getCallbackSecret(row.userId) : endpointSecret(row.endpointId, row.secretCiphertext!);
-    let signer = signers.get(secret);
-    if (!signer) signers.set(secret, (signer = new Webhook(secret)));
+    const target = row.endpointId === null ? `callback ${row.userId}` : `endpoint ${row.endpointId}`;
+    let signer = signers.get(target);
+    if (!signer) {
+      const secret =
+        row.endpointId === null ? getCallbackSecret(row.userId) : endpointSecret(row.endpointId, row.secretCiphertext!);
+      signers.set(target, (signer = new Webhook(secret)));
+    }
     return signer;
   };
   const urlOf = (row: DeliveryRow) => (row.endpointId === null ? row.url! : row.endpointUrl!);
