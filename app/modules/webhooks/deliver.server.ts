@@ -187,7 +187,14 @@ async function inTurns<T, R>(items: T[], limit: number, run: (item: T) => Promis
 }
 
 /** Records one attempt's answer, inside the job's transaction; the delivery's new status. */
-function recordAttempt(tx: Tx, row: DeliveryRow, url: string, answer: Answer, at: number, nextAt: number) {
+function recordAttempt(
+  tx: Tx,
+  row: DeliveryRow,
+  url: string,
+  answer: Answer,
+  at: number,
+  nextAt: number,
+): "delivered" | "failed" | "pending" {
   const giveUp = at - row.seriesStart >= getEnv().WEBHOOK_RETRY_HOURS * 3600_000;
   const status = answer.ok ? "delivered" : giveUp ? "failed" : "pending";
   recordAnswer().run(
@@ -234,14 +241,12 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
     row.endpointId !== null && !row.endpointEnabled && row.type !== TEST_EVENT_TYPE;
   const claimed = await inTransactionWithoutStalling(() =>
     rows.filter((row) => {
-      if (turnedOff(row)) {
-        recordAnswer().run("failed", now, null, null, "Not sent: the endpoint is turned off", null, row.id);
-        results.failed += 1;
-        return false;
-      }
-      return claimAttempt().run(now, now + ATTEMPT_LEASE_MS, row.id, row.attempts).changes === 1;
+      if (!turnedOff(row)) return claimAttempt().run(now, now + ATTEMPT_LEASE_MS, row.id, row.attempts).changes === 1;
+      recordAnswer().run("failed", now, null, null, "Not sent: the endpoint is turned off", null, row.id);
+      return false;
     }),
   );
+  results.failed = rows.filter(turnedOff).length;
   results.skipped = batch.length - claimed.length - results.failed;
   if (claimed.length === 0) return results;
   // A job's deliveries share a target: its secret is opened once.
@@ -261,15 +266,14 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
     postWebhook(urlOf(row), row.payload, signedHeaders(signerOf(row), row.eventId, row.payload, clock.date())),
   );
   const at = clock.now();
-  const retries: { row: DeliveryRow; nextAt: number }[] = [];
-  await inTransactionWithoutStalling((tx) =>
-    claimed.forEach((row, i) => {
+  const statuses = await inTransactionWithoutStalling((tx) =>
+    claimed.map((row, i) => {
       const nextAt = at + retryDelayMs(row.attempts + 1);
-      const status = recordAttempt(tx, row, urlOf(row), answers[i], at, nextAt);
-      if (status === "pending") retries.push({ row, nextAt });
-      else results[status] += 1;
+      return { row, nextAt, status: recordAttempt(tx, row, urlOf(row), answers[i], at, nextAt) };
     }),
   );
+  const retries = statuses.filter(({ status }) => status === "pending");
+  for (const { status } of statuses) if (status !== "pending") results[status] += 1;
   results.retrying = retries.length;
   if (retries.length === 0) return results;
   // Each retry its own job: the jitter spreads them, and the reconciler re-adds the same job ids.
