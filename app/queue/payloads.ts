@@ -57,11 +57,10 @@ export type SmsInboundPayload = z.infer<typeof SmsInboundPayload>;
 /** The sweep that re-adds inbound messages whose processing job Redis lost. */
 export const SmsInboundReconcilePayload = z.object({ v: z.literal(1) });
 
-/** One attempt of a webhook delivery (its webhook_deliveries row is the record); `attempt`: attempts made before it. */
+/** One attempt of each of some deliveries to one target (their webhook_deliveries rows are the record); `attempt`: attempts made before it. */
 export const WebhookDeliveryPayload = z.object({
-  v: z.literal(1),
-  deliveryId: z.number().int().positive(),
-  attempt: z.number().int().min(0),
+  v: z.literal(2),
+  deliveries: z.array(z.object({ deliveryId: z.number().int().positive(), attempt: z.number().int().min(0) })).min(1),
 });
 export type WebhookDeliveryPayload = z.infer<typeof WebhookDeliveryPayload>;
 export const WebhookReconcilePayload = z.object({ v: z.literal(1) });

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { deliverWebhook } from "#app/modules/webhooks/deliver.server.ts";
+import { deliverWebhooks } from "#app/modules/webhooks/deliver.server.ts";
 import { reconcileWebhooks } from "#app/modules/webhooks/outbox.server.ts";
 import { WebhookDeliveryPayload, WebhookReconcilePayload } from "#app/queue/payloads.ts";
 import { QUEUES } from "#app/queue/queues.server.ts";
@@ -9,8 +9,8 @@ const RECONCILE = "webhooks-reconcile";
 
 export const webhooks: JobDefinition = {
   queue: QUEUES.webhooks,
-  // Mostly waiting on receivers: many at once, each up to 10 s.
-  concurrency: 50,
+  // Mostly waiting on receivers, each up to 10 s: 10 jobs of up to 25 deliveries, 5 POSTs of each at once.
+  concurrency: 10,
   // Re-adds deliveries whose job Redis lost or whose worker died mid-attempt.
   schedules: [{ id: RECONCILE, every: 30_000, data: { v: 1 } }],
   onStart: async () => {
@@ -21,7 +21,6 @@ export const webhooks: JobDefinition = {
       WebhookReconcilePayload.parse(job.data);
       return reconcileWebhooks();
     }
-    const { deliveryId, attempt } = WebhookDeliveryPayload.parse(job.data);
-    return deliverWebhook(deliveryId, attempt);
+    return deliverWebhooks(WebhookDeliveryPayload.parse(job.data).deliveries);
   },
 };

@@ -4,7 +4,7 @@ import http from "node:http";
 import https from "node:https";
 import { Webhook } from "standardwebhooks";
 import { eq } from "drizzle-orm";
-import { inTransaction } from "#app/db/client.server.ts";
+import { inTransactionWithoutStalling, type Tx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
@@ -15,7 +15,7 @@ import { queueMail } from "#app/modules/mail/outbox.server.ts";
 import { endpointSecret, getCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { TEST_EVENT_TYPE } from "#app/modules/webhooks/event-types.ts";
 import { webhookDisabledMail } from "#app/modules/webhooks/mails.server.ts";
-import { webhookJob } from "#app/modules/webhooks/outbox.server.ts";
+import { type DeliveryAttempt, webhookJob } from "#app/modules/webhooks/outbox.server.ts";
 import { forgetSubscriptions } from "#app/modules/webhooks/subscriptions.server.ts";
 import { parseWebhookUrl, refusedLiteral, safeLookup } from "#app/modules/webhooks/targets.server.ts";
 
@@ -45,13 +45,13 @@ type DeliveryRow = {
   failingSince: number | null;
 };
 
-const selectDelivery = statement<[number], DeliveryRow>(
+const selectDeliveries = statement<[string], DeliveryRow>(
   `select d.id, e.user_id as userId, d.event_id as eventId, e.type, e.payload, d.endpoint_id as endpointId, d.url,
      d.status, d.attempts, d.created_at as seriesStart, p.url as endpointUrl, p.enabled as endpointEnabled,
      p.secret_ciphertext as secretCiphertext, p.failing_since as failingSince
    from webhook_deliveries d join webhook_events e on e.id = d.event_id
    left join webhook_endpoints p on p.id = d.endpoint_id
-   where d.id = ?`,
+   where d.id in (select value from json_each(?))`,
 );
 const claimAttempt = statement(
   `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?
@@ -82,6 +82,7 @@ export function retryDelayMs(attempts: number): number {
   return Math.round(base * (0.9 + Math.random() * 0.2));
 }
 
+// Kept alive: a busy endpoint's deliveries reuse connections (each new one is still looked up and checked).
 const agents = {
   http: new http.Agent({ keepAlive: true, maxSockets: 50 }),
   https: new https.Agent({ keepAlive: true, maxSockets: 50 }),
@@ -158,70 +159,130 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
 }
 
 /** The Standard Webhooks headers for one attempt: the event's id, this attempt's time, the signature. */
-export function signedHeaders(secret: string, eventId: string, payload: string, at: Date): Record<string, string> {
-  const signature = new Webhook(secret).sign(eventId, at, payload);
+export function signedHeaders(signer: Webhook, eventId: string, payload: string, at: Date): Record<string, string> {
   return {
     "webhook-id": eventId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": signature,
+    "webhook-signature": signer.sign(eventId, at, payload),
   };
 }
 
-export type AttemptResult = "delivered" | "retrying" | "failed" | "nothing_to_do";
+export type AttemptResults = { delivered: number; retrying: number; failed: number; skipped: number };
 
-/** Runs one attempt of a delivery; `attempt` is the attempts made before it (the job's), so a stale job does nothing. */
-export async function deliverWebhook(deliveryId: number, attempt: number): Promise<AttemptResult> {
-  const row = selectDelivery().get(deliveryId);
-  if (!row || row.status !== "pending" || row.attempts !== attempt) return "nothing_to_do";
-  const now = clock.now();
-  if (row.endpointId !== null && !row.endpointEnabled && row.type !== TEST_EVENT_TYPE) {
-    inTransaction(() =>
-      recordAnswer().run("failed", now, null, null, "Not sent: the endpoint is turned off", null, row.id),
-    );
-    return "failed";
-  }
-  const claimed = inTransaction(() => claimAttempt().run(now, now + ATTEMPT_LEASE_MS, row.id, attempt).changes === 1);
-  if (!claimed) return "nothing_to_do";
-  const url = row.endpointId === null ? row.url! : row.endpointUrl!;
-  const secret =
-    row.endpointId === null ? getCallbackSecret(row.userId) : endpointSecret(row.endpointId, row.secretCiphertext!);
-  const answer = await postWebhook(url, row.payload, signedHeaders(secret, row.eventId, row.payload, clock.date()));
-  const at = clock.now();
-  const attempts = attempt + 1;
-  const giveUp = at - row.seriesStart >= getEnv().WEBHOOK_RETRY_HOURS * 3600_000;
-  const nextAt = at + retryDelayMs(attempts);
-  const status = answer.ok ? "delivered" : giveUp ? "failed" : "pending";
-  inTransaction((tx) => {
-    recordAnswer().run(
-      status,
-      nextAt,
-      answer.statusCode,
-      answer.durationMs,
-      answer.answer,
-      answer.ok ? at : null,
-      row.id,
-    );
-    if (row.endpointId === null) return;
-    if (answer.ok) return void endpointAnswered().run(row.endpointId);
-    endpointFailed().run(at, row.endpointId);
-    const since = row.failingSince ?? at;
-    if (row.endpointEnabled && at - since >= DISABLE_AFTER_MS) {
-      const reason = `Turned off on ${new Date(at).toISOString().slice(0, 10)}: no successful delivery for 3 days`;
-      if (disableEndpoint().run(reason, at, row.endpointId).changes === 0) return;
-      giveUpEndpoint().run("Given up: the endpoint was turned off after failing for 3 days", row.endpointId);
-      const owner = tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).get();
-      if (owner)
-        queueMail(tx, { userId: row.userId, kind: "webhook_disabled", to: owner.email, ...webhookDisabledMail(url) });
-      forgetSubscriptions();
+// A job's POSTs in flight at once; with the queue's concurrency, what the agent's sockets allow.
+const POSTS_PER_JOB = 5;
+
+/** `run` over the items, at most `limit` at a time; the results in order. */
+async function inTurns<T, R>(items: T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await run(items[i]);
     }
-  });
-  if (status !== "pending") return status;
-  await enqueueAfterCommit(`webhook delivery ${row.id}`, () =>
-    getQueue(QUEUES.webhooks).add(
-      "deliver",
-      webhookJob(row.id, attempts).data,
-      webhookJob(row.id, attempts, nextAt - clock.now()).opts,
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
+
+/** Records one attempt's answer, inside the job's transaction; the delivery's new status. */
+function recordAttempt(
+  tx: Tx,
+  row: DeliveryRow,
+  url: string,
+  answer: Answer,
+  at: number,
+  nextAt: number,
+): "delivered" | "failed" | "pending" {
+  const giveUp = at - row.seriesStart >= getEnv().WEBHOOK_RETRY_HOURS * 3600_000;
+  const status = answer.ok ? "delivered" : giveUp ? "failed" : "pending";
+  recordAnswer().run(
+    status,
+    nextAt,
+    answer.statusCode,
+    answer.durationMs,
+    answer.answer,
+    answer.ok ? at : null,
+    row.id,
+  );
+  if (row.endpointId === null) return status;
+  if (answer.ok) {
+    endpointAnswered().run(row.endpointId);
+    return status;
+  }
+  endpointFailed().run(at, row.endpointId);
+  const since = row.failingSince ?? at;
+  if (row.endpointEnabled && at - since >= DISABLE_AFTER_MS) {
+    const reason = `Turned off on ${new Date(at).toISOString().slice(0, 10)}: no successful delivery for 3 days`;
+    if (disableEndpoint().run(reason, at, row.endpointId).changes === 0) return status;
+    giveUpEndpoint().run("Given up: the endpoint was turned off after failing for 3 days", row.endpointId);
+    const owner = tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).get();
+    if (owner)
+      queueMail(tx, { userId: row.userId, kind: "webhook_disabled", to: owner.email, ...webhookDisabledMail(url) });
+    forgetSubscriptions();
+  }
+  return status;
+}
+
+/**
+ * Runs one attempt of each of a job's deliveries (one target's): one read, one transaction claiming
+ * them, the POSTs, one transaction recording the answers, one Redis call for the retries. `attempt`
+ * is the attempts made before (the job's), so a delivery of a stale job is skipped.
+ */
+export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<AttemptResults> {
+  const results: AttemptResults = { delivered: 0, retrying: 0, failed: 0, skipped: 0 };
+  const expected = new Map(batch.map((d) => [d.deliveryId, d.attempt]));
+  const rows = selectDeliveries()
+    .all(JSON.stringify([...expected.keys()]))
+    .filter((row) => row.status === "pending" && row.attempts === expected.get(row.id));
+  const now = clock.now();
+  const turnedOff = (row: DeliveryRow) =>
+    row.endpointId !== null && !row.endpointEnabled && row.type !== TEST_EVENT_TYPE;
+  const claimed = await inTransactionWithoutStalling(() =>
+    rows.filter((row) => {
+      if (!turnedOff(row)) return claimAttempt().run(now, now + ATTEMPT_LEASE_MS, row.id, row.attempts).changes === 1;
+      recordAnswer().run("failed", now, null, null, "Not sent: the endpoint is turned off", null, row.id);
+      return false;
+    }),
+  );
+  results.failed = rows.filter(turnedOff).length;
+  results.skipped = batch.length - claimed.length - results.failed;
+  if (claimed.length === 0) return results;
+  // A job's deliveries share a target: its secret is opened once.
+  const signers = new Map<string, Webhook>();
+  const signerOf = (row: DeliveryRow) => {
+    const target = row.endpointId === null ? `callback ${row.userId}` : `endpoint ${row.endpointId}`;
+    let signer = signers.get(target);
+    if (!signer) {
+      const secret =
+        row.endpointId === null ? getCallbackSecret(row.userId) : endpointSecret(row.endpointId, row.secretCiphertext!);
+      signers.set(target, (signer = new Webhook(secret)));
+    }
+    return signer;
+  };
+  const urlOf = (row: DeliveryRow) => (row.endpointId === null ? row.url! : row.endpointUrl!);
+  const answers = await inTurns(claimed, POSTS_PER_JOB, (row) =>
+    postWebhook(urlOf(row), row.payload, signedHeaders(signerOf(row), row.eventId, row.payload, clock.date())),
+  );
+  const at = clock.now();
+  const statuses = await inTransactionWithoutStalling((tx) =>
+    claimed.map((row, i) => {
+      const nextAt = at + retryDelayMs(row.attempts + 1);
+      return { row, nextAt, status: recordAttempt(tx, row, urlOf(row), answers[i], at, nextAt) };
+    }),
+  );
+  const retries = statuses.filter(({ status }) => status === "pending");
+  for (const { status } of statuses) if (status !== "pending") results[status] += 1;
+  results.retrying = retries.length;
+  if (retries.length === 0) return results;
+  // Each retry its own job: the jitter spreads them, and the reconciler re-adds the same job ids.
+  await enqueueAfterCommit(`webhook retries ${retries.length}`, () =>
+    getQueue(QUEUES.webhooks).addBulk(
+      retries.map(({ row, nextAt }) =>
+        webhookJob([{ deliveryId: row.id, attempt: row.attempts + 1 }], nextAt - clock.now()),
+      ),
     ),
   );
-  return "retrying";
+  return results;
 }

@@ -98,7 +98,7 @@ export async function redeliver(userId: number, endpointId: number, deliveryId: 
       .run(),
   );
   await enqueueAfterCommit(`webhook delivery ${deliveryId}`, () => {
-    const job = webhookJob(deliveryId, before.attempts);
+    const job = webhookJob([{ deliveryId, attempt: before.attempts }]);
     return getQueue(QUEUES.webhooks).add(job.name, job.data, job.opts);
   });
   return getDelivery(userId, endpointId, deliveryId);

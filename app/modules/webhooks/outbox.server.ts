@@ -22,27 +22,55 @@ const insertDelivery = statement<unknown[], { id: number }>(
    values (?, ?, ?, 'pending', 0, ?, ?) returning id`,
 );
 
-export const newEventId = () => `evt_${randomBytes(15).toString("base64url")}`;
+const EVENT_ID_BYTES = 15;
+// randomBytes is a system call: one for 256 event ids rather than one each (inside the status change's transaction).
+let idBytes = Buffer.alloc(0);
+let idBytesUsed = 0;
 
-/** A delivery's job; its id names the attempt, so a re-added job of an attempt already made does nothing. */
-export function webhookJob(deliveryId: number, attempt: number, delayMs = 0) {
-  const data: WebhookDeliveryPayload = { v: 1, deliveryId, attempt };
+export function newEventId(): string {
+  if (idBytesUsed + EVENT_ID_BYTES > idBytes.length) {
+    idBytes = randomBytes(EVENT_ID_BYTES * 256);
+    idBytesUsed = 0;
+  }
+  idBytesUsed += EVENT_ID_BYTES;
+  return `evt_${idBytes.subarray(idBytesUsed - EVENT_ID_BYTES, idBytesUsed).toString("base64url")}`;
+}
+
+export type DeliveryAttempt = WebhookDeliveryPayload["deliveries"][number];
+
+/** The most deliveries one job carries: their claim and their answers are one transaction each. */
+export const DELIVERIES_PER_JOB = 25;
+
+/**
+ * A job of deliveries to one target; its id names the first delivery's attempt (and how many follow),
+ * so a re-added job of an attempt already made does nothing.
+ */
+export function webhookJob(deliveries: DeliveryAttempt[], delayMs = 0) {
+  const data: WebhookDeliveryPayload = { v: 2, deliveries };
+  const [first] = deliveries;
+  const more = deliveries.length > 1 ? `-n${deliveries.length}` : "";
   return {
     name: "deliver",
     data,
-    opts: { jobId: `webhook-${deliveryId}-${attempt}`, delay: delayMs, removeOnComplete: true, removeOnFail: true },
+    opts: {
+      jobId: `webhook-${first.deliveryId}-${first.attempt}${more}`,
+      delay: delayMs,
+      removeOnComplete: true,
+      removeOnFail: true,
+    },
   };
 }
 
-// Deliveries written by transactions running now; added to the queue once those have committed.
-const written = new Set<number>();
+// Deliveries written by transactions running now, by target; added to the queue once those have committed.
+const written = new Map<string, number[]>();
 
 function enqueueWritten(): void {
-  const ids = [...written];
+  const jobs: ReturnType<typeof webhookJob>[] = [];
+  for (const ids of written.values())
+    for (let i = 0; i < ids.length; i += DELIVERIES_PER_JOB)
+      jobs.push(webhookJob(ids.slice(i, i + DELIVERIES_PER_JOB).map((deliveryId) => ({ deliveryId, attempt: 0 }))));
   written.clear();
-  void enqueueAfterCommit(`webhook deliveries ${ids.length}`, () =>
-    getQueue(QUEUES.webhooks).addBulk(ids.map((id) => webhookJob(id, 0))),
-  );
+  void enqueueAfterCommit(`webhook delivery jobs ${jobs.length}`, () => getQueue(QUEUES.webhooks).addBulk(jobs));
 }
 
 function writeEvent(userId: number, type: string, data: unknown, targets: Target[], now: number): string {
@@ -53,7 +81,11 @@ function writeEvent(userId: number, type: string, data: unknown, targets: Target
     const { id: deliveryId } = insertDelivery().get(id, target.endpointId, target.url, now, now)!;
     // Transactions here are synchronous: the next turn of the event loop runs after the commit.
     if (written.size === 0) setImmediate(enqueueWritten);
-    written.add(deliveryId);
+    // One job per target: a slow receiver holds up only its own deliveries.
+    const key = target.endpointId === null ? `url ${target.url}` : `endpoint ${target.endpointId}`;
+    const ids = written.get(key);
+    if (ids) ids.push(deliveryId);
+    else written.set(key, [deliveryId]);
   }
   return id;
 }
@@ -99,7 +131,9 @@ export async function reconcileWebhooks(now = clock.now()): Promise<{ enqueued: 
   for (;;) {
     const batch = selectDue().all(now - RECONCILE_GRACE_MS, after, 500);
     if (batch.length === 0) return { enqueued };
-    await getQueue(QUEUES.webhooks).addBulk(batch.map((row) => webhookJob(row.id, row.attempts)));
+    await getQueue(QUEUES.webhooks).addBulk(
+      batch.map((row) => webhookJob([{ deliveryId: row.id, attempt: row.attempts }])),
+    );
     enqueued += batch.length;
     after = batch[batch.length - 1].id;
   }
