@@ -11,64 +11,41 @@ import { completeGroupSendIfDone } from "#app/modules/contacts/group-send-comple
 import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
 import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
-import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
-import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
 import { purgeOldWebhookEvents } from "#app/modules/webhooks/retention.server.ts";
 import { createEndpoint, getCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
-import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
 import { webhooks } from "#worker/jobs/webhooks.ts";
-import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
 import { seedGroup, messagesOfGroupSend } from "#tests/support/contacts.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
-import { TestSmsc } from "#tests/support/smpp-server.ts";
 import { createTestUser } from "#tests/support/requests.ts";
-import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
+import { waitForStatus } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
-import { WebhookReceiver } from "#tests/support/webhook-receiver.ts";
+import { customerWithEndpoint as endpointCustomer, WebhookReceiver } from "#tests/support/webhook-receiver.ts";
+import { type SmppGateway, startSmppGateway } from "#tests/support/smpp-gateway.ts";
 
 // Read at the first getEnv(): the receiver is on loopback, and retries come quickly.
 process.env.WEBHOOK_ALLOW_PRIVATE = "1";
 process.env.WEBHOOK_RETRY_DELAY_MS = "50";
 
-let smsc: TestSmsc;
 let receiver: WebhookReceiver;
-let workers: RunningWorkers;
+let gateway: SmppGateway | undefined;
 
 beforeAll(async () => {
   // Numbers ending in 9 are not delivered.
-  smsc = await TestSmsc.start({ receiptFor: (submit) => (submit.destination.endsWith("9") ? "UNDELIV" : "DELIVRD") });
+  gateway = await startSmppGateway({
+    smsc: { receiptFor: (submit) => (submit.destination.endsWith("9") ? "UNDELIV" : "DELIVRD") },
+    transport: { throttlePauseMs: 20 },
+    jobs: [webhooks],
+  });
   receiver = await WebhookReceiver.start();
-  workers = await startWorkers([
-    createSmsSendJob(
-      () =>
-        new SmppTransport({
-          url: smsc.url(),
-          sourceAddr: "SMSGateway",
-          tps: 0,
-          window: 10,
-          onReceipts: applyReceipts,
-          throttlePauseMs: 20,
-          reconnectMinMs: 50,
-          reconnectMaxMs: 200,
-        }),
-    ),
-    webhooks,
-  ]);
 });
 
 afterAll(async () => {
-  await workers?.close();
-  await smsc?.stop();
+  await gateway?.stop();
   await receiver?.stop();
 });
 
-async function customerWithEndpoint(events: Parameters<typeof createEndpoint>[1]["events"], path: string) {
-  const user = await createTestUser();
-  grantCredits(user.id, 20);
-  const { endpoint, secret } = await createEndpoint(user.id, { url: receiver.url(path), events, enabled: true });
-  receiver.secret = secret;
-  return { user, endpoint, secret };
-}
+const customerWithEndpoint = (events: Parameters<typeof createEndpoint>[1]["events"], path: string) =>
+  endpointCustomer(receiver, events, path);
 
 function eventsOf(userId: number, type: string) {
   return getDb()

@@ -13,9 +13,7 @@ import { users } from "#app/db/schema/core.ts";
 import { simulateInbound } from "#app/modules/inbound/simulate.server.ts";
 import { addOptOuts, listOptOuts, removeOptOut } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
-import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -25,58 +23,33 @@ import {
 } from "#app/modules/webhooks/endpoints.server.ts";
 import { postWebhook } from "#app/modules/webhooks/deliver.server.ts";
 import { listDeliveries, redeliver, sendTestEvent } from "#app/modules/webhooks/deliveries.server.ts";
-import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
 import { webhooks } from "#worker/jobs/webhooks.ts";
-import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
-import { TestSmsc } from "#tests/support/smpp-server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
-import { WebhookReceiver } from "#tests/support/webhook-receiver.ts";
+import { customerWithEndpoint as endpointCustomer, WebhookReceiver } from "#tests/support/webhook-receiver.ts";
+import { type SmppGateway, startSmppGateway } from "#tests/support/smpp-gateway.ts";
 
 // Read at the first getEnv(): the receiver is on loopback, and retries come quickly.
 process.env.WEBHOOK_ALLOW_PRIVATE = "1";
 process.env.WEBHOOK_RETRY_DELAY_MS = "50";
 
-let smsc: TestSmsc;
 let receiver: WebhookReceiver;
-let workers: RunningWorkers;
+let gateway: SmppGateway | undefined;
 
 beforeAll(async () => {
-  smsc = await TestSmsc.start();
+  gateway = await startSmppGateway({ transport: { throttlePauseMs: 20 }, jobs: [webhooks] });
   receiver = await WebhookReceiver.start();
-  workers = await startWorkers([
-    createSmsSendJob(
-      () =>
-        new SmppTransport({
-          url: smsc.url(),
-          sourceAddr: "SMSGateway",
-          tps: 0,
-          window: 10,
-          onReceipts: applyReceipts,
-          throttlePauseMs: 20,
-          reconnectMinMs: 50,
-          reconnectMaxMs: 200,
-        }),
-    ),
-    webhooks,
-  ]);
 });
 
 afterAll(async () => {
-  await workers?.close();
-  await smsc?.stop();
+  await gateway?.stop();
   await receiver?.stop();
 });
 
-async function customerWithEndpoint(events: Parameters<typeof createEndpoint>[1]["events"], path: string) {
-  const user = await createTestUser();
-  grantCredits(user.id, 20);
-  const { endpoint, secret } = await createEndpoint(user.id, { url: receiver.url(path), events, enabled: true });
-  receiver.secret = secret;
-  return { user, endpoint, secret };
-}
+const customerWithEndpoint = (events: Parameters<typeof createEndpoint>[1]["events"], path: string) =>
+  endpointCustomer(receiver, events, path);
 
 describe("webhook deliveries", () => {
   it("delivers message.sent and message.delivered after the SMSC's receipt, signed and with the message's status", async () => {

@@ -4,7 +4,7 @@ import { type SmppOptions, SmppTransport } from "#app/modules/sms/transports/smp
 import type { JobDefinition } from "#worker/job-definition.ts";
 import { createSmsSendJob } from "#worker/jobs/sms-send.ts";
 import { type RunningWorkers, startWorkers } from "#worker/workers.ts";
-import { TestSmsc } from "#tests/support/smpp-server.ts";
+import { TestSmsc, type TestSmscOptions } from "#tests/support/smpp-server.ts";
 
 /** A transport bound to the test SMSC: no rate limit, quick reconnects, receipts applied. */
 export function smppTransportTo(smsc: TestSmsc, options: Partial<SmppOptions> = {}): SmppTransport {
@@ -24,9 +24,9 @@ export type SmppGateway = { smsc: TestSmsc; transport: SmppTransport; workers: R
 
 /** Starts the test SMSC and a send worker (plus any other jobs) bound to it. */
 export async function startSmppGateway(
-  options: { transport?: Partial<SmppOptions>; jobs?: JobDefinition[] } = {},
+  options: { smsc?: TestSmscOptions; transport?: Partial<SmppOptions>; jobs?: JobDefinition[] } = {},
 ): Promise<SmppGateway> {
-  const smsc = await TestSmsc.start();
+  const smsc = await TestSmsc.start(options.smsc);
   let transport: SmppTransport | undefined;
   const workers = await startWorkers([
     createSmsSendJob(() => (transport = smppTransportTo(smsc, options.transport))),

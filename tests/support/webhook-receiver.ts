@@ -1,6 +1,9 @@
 // A real HTTP receiver on loopback that verifies every delivery with the standardwebhooks package,
 // as an integrator's server would. `answer` decides each reply (default 200); it may take its time,
 // or drop the connection without a reply.
+import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
@@ -75,4 +78,17 @@ export class WebhookReceiver {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
+}
+
+/** A customer with credits and one endpoint for `events` at the receiver's `path`, whose secret the receiver verifies with. */
+export async function customerWithEndpoint(
+  receiver: WebhookReceiver,
+  events: Parameters<typeof createEndpoint>[1]["events"],
+  path: string,
+) {
+  const user = await createTestUser();
+  grantCredits(user.id, 20);
+  const { endpoint, secret } = await createEndpoint(user.id, { url: receiver.url(path), events, enabled: true });
+  receiver.secret = secret;
+  return { user, endpoint, secret };
 }
