@@ -426,6 +426,17 @@ export type ApiScheduledMessage = z.infer<typeof ScheduledMessageSchema>;
 /** POST /messages answers one or the other, depending on sendAt. */
 export const SentOrScheduledSchema = z.union([MessageSchema, ScheduledMessageSchema]);
 
+/** One page of a cursor-paged list: its items and the cursor of the next page. */
+export function cursorPage<Item extends z.ZodType>(item: Item, order: string) {
+  return z.object({
+    data: z.array(item).meta({ description: order }),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+  });
+}
+
 const GroupRefSchema = z.object({ id: z.int().positive(), name: z.string() });
 
 export const ContactSchema = z.object({
@@ -447,10 +458,7 @@ export const ContactSchema = z.object({
 });
 export type ApiContact = z.infer<typeof ContactSchema>;
 
-export const ContactListSchema = z.object({
-  data: z.array(ContactSchema).meta({ description: "Name A to Z." }),
-  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-});
+export const ContactListSchema = cursorPage(ContactSchema, "Name A to Z.");
 
 export const GroupSchema = z.object({
   id: z
@@ -462,10 +470,7 @@ export const GroupSchema = z.object({
   members: z.int().nonnegative().meta({ description: "Contacts in the group, active or not." }),
 });
 
-export const GroupListSchema = z.object({
-  data: z.array(GroupSchema).meta({ description: "Name A to Z." }),
-  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-});
+export const GroupListSchema = cursorPage(GroupSchema, "Name A to Z.");
 
 export const GroupSendSchema = z.object({
   id: z
@@ -514,12 +519,10 @@ export const InboundMessageSchema = z.object({
 });
 export type ApiInboundMessage = z.infer<typeof InboundMessageSchema>;
 
-export const MessageListSchema = z.object({
-  data: z
-    .array(z.union([MessageSchema, InboundMessageSchema]))
-    .meta({ description: "Newest first: Message objects, or InboundMessage objects with direction=inbound." }),
-  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-});
+export const MessageListSchema = cursorPage(
+  z.union([MessageSchema, InboundMessageSchema]),
+  "Newest first: Message objects, or InboundMessage objects with direction=inbound.",
+);
 
 export const OptOutIdParams = idParams("One of your opt-outs' id (GET /api/v1/opt-outs).");
 
@@ -547,10 +550,7 @@ export const OptOutSchema = z.object({
 });
 export type ApiOptOut = z.infer<typeof OptOutSchema>;
 
-export const OptOutListSchema = z.object({
-  data: z.array(OptOutSchema).meta({ description: "Newest first." }),
-  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-});
+export const OptOutListSchema = cursorPage(OptOutSchema, "Newest first.");
 
 export const BalanceSchema = z.object({
   credits: z.int().nonnegative().meta({ description: "Credits left; 1 credit sends one SMS segment." }),
@@ -627,10 +627,7 @@ export const QuoteSchema = z.object({
   items: z.array(QuoteItemSchema).meta({ description: "Each message's quote, in order." }),
 });
 
-export const GroupSendListSchema = z.object({
-  data: z.array(GroupSendSchema).meta({ description: "Newest first." }),
-  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-});
+export const GroupSendListSchema = cursorPage(GroupSendSchema, "Newest first.");
 
 export const ScheduleIdParams = idParams("One of your schedules' id (GET /api/v1/schedules).");
 
@@ -670,7 +667,4 @@ export const ScheduleSchema = z.object({
 });
 export type ApiSchedule = z.infer<typeof ScheduleSchema>;
 
-export const ScheduleListSchema = z.object({
-  data: z.array(ScheduleSchema).meta({ description: "Newest first." }),
-  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-});
+export const ScheduleListSchema = cursorPage(ScheduleSchema, "Newest first.");

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
+import { cursorPage } from "#app/api/schemas.ts";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -96,10 +97,7 @@ const DeliverySchema = z.object({
   deliveredAt: z.string().nullable(),
   createdAt: z.string(),
 });
-const DeliveryListSchema = z.object({
-  data: z.array(DeliverySchema).meta({ description: "Newest first." }),
-  nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-});
+const DeliveryListSchema = cursorPage(DeliverySchema, "Newest first.");
 const ListDeliveriesQuery = z.strictObject({
   cursor: z
     .string()
