@@ -352,6 +352,12 @@ async function timePages(cookie: string, paths: string[]): Promise<{ p50: number
     if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
     times.push(performance.now() - began);
   }
+  // The slowest requests name the query to look at when a p99 is over its target.
+  const slowest = paths
+    .map((path, i) => ({ path, ms: times[i] }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 4);
+  log(`slowest: ${slowest.map(({ path, ms }) => `${ms.toFixed(1)} ms ${path}`).join(", ")}`);
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }

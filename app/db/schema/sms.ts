@@ -51,6 +51,8 @@ export const smsMessages = sqliteTable(
     // keeps id order); the group send one is partial: only group messages pay for it.
     index("sms_messages_user_phone_idx").on(t.userId, t.toPhone),
     index("sms_messages_user_created_idx").on(t.userId, t.createdAt),
+    // The history's status filter with a date range: the matching rows alone, newest first (decision 053).
+    index("sms_messages_user_status_created_idx").on(t.userId, t.status, t.createdAt),
     index("sms_messages_user_group_send_idx")
       .on(t.userId, t.groupSendId)
       .where(sql`${t.groupSendId} is not null`),

@@ -1,0 +1,1 @@
+CREATE INDEX `sms_messages_user_status_created_idx` ON `sms_messages` (`user_id`,`status`,`created_at`);
