@@ -134,6 +134,18 @@ describe("webhook deliveries", () => {
     receiver.answer = () => ({ status: 200 });
   });
 
+  it("gives up on a receiver that does not answer in time, and on one that hangs up", async () => {
+    receiver.answer = () => new Promise(() => {});
+    const slow = await postWebhook(receiver.url("/slow"), "{}", {}, 300);
+    expect(slow).toMatchObject({ ok: false, statusCode: null, answer: "No answer within 0.3 s" });
+    expect(slow.durationMs).toBeGreaterThanOrEqual(300);
+    receiver.answer = () => ({ drop: true });
+    const dropped = await postWebhook(receiver.url("/drop"), "{}", {});
+    expect(dropped).toMatchObject({ ok: false, statusCode: null });
+    expect(dropped.answer).toMatch(/^Not delivered: /);
+    receiver.answer = () => ({ status: 200 });
+  });
+
   it("signs with the new secret after a rotation, and stops at a deleted endpoint", async () => {
     const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/e");
     const { secret } = rotateEndpointSecret(user.id, endpoint.id);

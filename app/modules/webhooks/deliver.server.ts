@@ -1,8 +1,7 @@
 // One attempt of a webhook delivery: claim it, sign it (Standard Webhooks), POST it to a checked
 // address, record the answer, and schedule the next attempt or give up.
-import http from "node:http";
-import https from "node:https";
 import { Webhook } from "standardwebhooks";
+import { Agent, type Dispatcher } from "undici";
 import { eq } from "drizzle-orm";
 import { inTransactionWithoutStalling, type Tx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
@@ -82,80 +81,73 @@ export function retryDelayMs(attempts: number): number {
   return Math.round(base * (0.9 + Math.random() * 0.2));
 }
 
-// Kept alive: a busy endpoint's deliveries reuse connections (each new one is still looked up and checked).
-const agents = {
-  http: new http.Agent({ keepAlive: true, maxSockets: 50 }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 50 }),
-};
+// Kept alive: a busy endpoint's deliveries reuse connections (each new one is still looked up and
+// checked). undici rather than node:http: half the CPU per POST (decision 099); it follows no redirect.
+const agent = new Agent({ connections: 50, connect: { lookup: safeLookup, timeout: WEBHOOK_TIMEOUT_MS } });
+
+/** At most ANSWER_LIMIT bytes of an answer: the rest is not read (the connection is dropped rather than drained). */
+async function readAnswer(body: Dispatcher.ResponseData["body"]): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      kept += chunk.length;
+      if (kept >= ANSWER_LIMIT) break;
+    }
+  } catch {
+    // An answer cut off midway: what came is kept.
+  }
+  return Buffer.concat(chunks).subarray(0, ANSWER_LIMIT).toString("utf8");
+}
 
 /**
- * POSTs the body to `url` through the checked lookup: no redirect followed, 10 s in all, at most
+ * POSTs the body to `url` through the checked lookup: no redirect followed, 10 s in all (`timeoutMs`), at most
  * 1 KB of the answer read. Never throws: a refusal or network error is a failed Answer.
  */
-export function postWebhook(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
+export async function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs = WEBHOOK_TIMEOUT_MS,
+): Promise<Answer> {
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  return new Promise((resolve) => {
-    let settled = false;
-    // The request, once made: the timer may fire before (a slow look-up) or after.
-    const sending: { request?: http.ClientRequest } = {};
-    const timer = setTimeout(() => {
-      sending.request?.destroy();
-      finish({ ok: false, statusCode: null, answer: `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` });
-    }, WEBHOOK_TIMEOUT_MS);
-    const finish = (answer: Omit<Answer, "durationMs">) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ ...answer, durationMs: elapsed() });
-    };
-    let target: URL;
-    try {
-      target = parseWebhookUrl(url);
-    } catch (error) {
-      return finish({ ok: false, statusCode: null, answer: `Not sent: ${(error as Error).message}` });
-    }
-    const literal = refusedLiteral(target);
-    if (literal) return finish({ ok: false, statusCode: null, answer: `Not sent: ${literal}` });
-    const secure = target.protocol === "https:";
-    const request = (secure ? https : http).request(target, {
-      method: "POST",
-      agent: secure ? agents.https : agents.http,
-      lookup: safeLookup,
-      headers: {
-        ...headers,
-        "content-type": "application/json",
-        "content-length": String(Buffer.byteLength(body)),
-        "user-agent": "smsgw-webhooks/1",
-      },
-    });
-    sending.request = request;
-    request.on("error", (error) => finish({ ok: false, statusCode: null, answer: `Not delivered: ${error.message}` }));
-    request.on("response", (response) => {
-      const statusCode = response.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      const done = () => {
-        let answer = Buffer.concat(chunks).subarray(0, ANSWER_LIMIT).toString("utf8");
-        if (statusCode >= 300 && statusCode < 400)
-          answer = `Redirect to ${response.headers.location ?? "(no location)"} not followed`;
-        finish({ ok: statusCode >= 200 && statusCode < 300, statusCode, answer });
-      };
-      response.on("data", (chunk: Buffer) => {
-        if (kept >= ANSWER_LIMIT) return;
-        chunks.push(chunk);
-        kept += chunk.length;
-        // Enough kept: the rest is not read (the socket is dropped rather than drained).
-        if (kept >= ANSWER_LIMIT) {
-          response.destroy();
-          done();
-        }
-      });
-      response.on("end", done);
-      response.on("error", done);
-    });
-    request.end(body);
+  const answered = (answer: Omit<Answer, "durationMs">): Answer => ({
+    ...answer,
+    durationMs: Math.round(performance.now() - started),
   });
+  let target: URL;
+  try {
+    target = parseWebhookUrl(url);
+  } catch (error) {
+    return answered({ ok: false, statusCode: null, answer: `Not sent: ${(error as Error).message}` });
+  }
+  const literal = refusedLiteral(target);
+  if (literal) return answered({ ok: false, statusCode: null, answer: `Not sent: ${literal}` });
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  try {
+    const response = await agent.request({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json", "user-agent": "smsgw-webhooks/1" },
+      body,
+      signal: timeout.signal,
+    });
+    const { statusCode } = response;
+    let answer = await readAnswer(response.body);
+    if (timeout.signal.aborted) throw timeout.signal.reason;
+    if (statusCode >= 300 && statusCode < 400)
+      answer = `Redirect to ${response.headers.location ?? "(no location)"} not followed`;
+    return answered({ ok: statusCode >= 200 && statusCode < 300, statusCode, answer });
+  } catch (error) {
+    if (timeout.signal.aborted)
+      return answered({ ok: false, statusCode: null, answer: `No answer within ${timeoutMs / 1000} s` });
+    return answered({ ok: false, statusCode: null, answer: `Not delivered: ${(error as Error).message}` });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The Standard Webhooks headers for one attempt: the event's id, this attempt's time, the signature. */
