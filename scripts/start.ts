@@ -37,13 +37,28 @@ if (!env.REDIS_URL) {
   }
   process.env.REDIS_URL = privateRedis.url;
 }
+/** A start that fails after Redis (a port in use, a seed error) says why and leaves no Redis of ours running. */
+async function failStart(error: unknown): Promise<never> {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const why =
+    code === "EADDRINUSE"
+      ? `${message}: another program (perhaps another SMS Gateway) listens there; stop it or set PORT (or METRICS_PORT)`
+      : message;
+  log("error", "start", why);
+  await closeQueues().catch(() => {});
+  await closeRedis().catch(() => {});
+  await privateRedis?.stop();
+  closeDb();
+  process.exit(1);
+}
+
 // After Redis: the demo customer's scheduled message gets its job scheduler right away.
-const { demoSeeded } = await seedDatabase();
+const { demoSeeded } = await seedDatabase().catch(failStart);
 
 const checkpointer = startCheckpointer();
-const server = await startHttpServer([health, metrics, sameOrigin, api]);
-const metricsServer = env.METRICS_PORT ? await startMetricsServer(env.METRICS_PORT) : undefined;
-const workers = env.WORKER === "inline" ? await startWorkers() : undefined;
+const server = await startHttpServer([health, metrics, sameOrigin, api]).catch(failStart);
+const metricsServer = env.METRICS_PORT ? await startMetricsServer(env.METRICS_PORT).catch(failStart) : undefined;
+const workers = env.WORKER === "inline" ? await startWorkers().catch(failStart) : undefined;
 
 const url = `http://localhost:${env.PORT}`;
 log("info", "start", `SMS Gateway is up on ${url} (${env.NODE_ENV}, worker ${env.WORKER}, data in ${env.DATA_DIR})`);

@@ -1,6 +1,6 @@
 // `npm start` as a self-hosting operator runs it on an empty database: production, a real SMSC
 // (SMS_TRANSPORT=smpp, the loopback SMSC here), no Stripe keys. Its own server, DATA_DIR and port.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +18,7 @@ let smsc: TestSmsc;
 let app: ChildProcess;
 let dataDir: string;
 let output = "";
+let startEnv: NodeJS.ProcessEnv;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -45,6 +46,7 @@ test.beforeAll(async () => {
     "STRIPE_WEBHOOK_SECRET",
   ])
     delete env[name];
+  startEnv = env;
   app = spawn(process.execPath, ["scripts/run.mjs", "scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
   for (const stream of [app.stdout!, app.stderr!]) stream.on("data", (chunk: Buffer) => (output += chunk.toString()));
   await waitFor(() => output.includes("SMS Gateway is up") || app.exitCode !== null, {
@@ -139,4 +141,27 @@ test("the setup link creates the first admin once; a second use is refused", asy
   await expect(second.getByRole("alert")).toContainText("This setup link has already been used.");
   await expect(second.getByLabel("Email")).toHaveCount(0);
   await other.close();
+});
+
+test("a second start on the same port says why it cannot listen, and leaves no Redis of its own running", async () => {
+  const otherDir = mkdtempSync(join(tmpdir(), "smsgw-prod-start-2-"));
+  try {
+    const second = spawn(process.execPath, ["scripts/run.mjs", "scripts/start.ts"], {
+      env: { ...startEnv, DATA_DIR: otherDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let said = "";
+    for (const stream of [second.stdout!, second.stderr!])
+      stream.on("data", (chunk: Buffer) => (said += chunk.toString()));
+    const code = await new Promise((resolve) => second.once("exit", resolve));
+    expect(code).toBe(1);
+    expect(said).toContain(`EADDRINUSE`);
+    expect(said).toContain("another program (perhaps another SMS Gateway) listens there; stop it or set PORT");
+    expect(said).not.toContain("SMS Gateway is up");
+    // Its private Redis (started before the port was tried) is stopped: no redis-server serves its folder.
+    const left = spawnSync("pgrep", ["-f", join(otherDir, "redis")], { encoding: "utf8" }).stdout.trim();
+    expect(left).toBe("");
+  } finally {
+    rmSync(otherDir, { recursive: true, force: true });
+  }
 });
