@@ -16,7 +16,7 @@ test("every page shows the test-mode banner, signed in or not", async ({ page })
   }
 });
 
-test("the demo customer sees contacts in groups, every delivery outcome with its reason, a schedule and an API key", async ({
+test("the demo customer sees contacts in groups, every delivery outcome with its reason, a campaign, a schedule and an API key", async ({
   page,
 }) => {
   await login(page, demoCustomer);
@@ -44,6 +44,10 @@ test("the demo customer sees contacts in groups, every delivery outcome with its
 
   await page.goto("/sms/scheduled");
   await expect(page.getByRole("main")).toContainText("Good morning team!");
+
+  await page.goto("/sms/campaigns");
+  await expect(page.getByRole("main")).toContainText("Spring offer");
+  await expect(page.getByRole("main")).toContainText("Customers");
 
   await page.goto("/order/myOrders");
   await expect(page.getByRole("main")).toContainText("Confirmed");

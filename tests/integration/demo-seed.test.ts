@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { getSqlite } from "#app/db/client.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { getOwnApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { listCampaigns } from "#app/modules/campaigns/campaigns.server.ts";
 import { DEMO_ACCOUNTS } from "#app/modules/auth/demo-accounts.server.ts";
 import { findUserByEmail } from "#app/modules/auth/users.server.ts";
 import { listContacts } from "#app/modules/contacts/contacts.server.ts";
@@ -111,6 +112,17 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
     expect(count("select count(distinct status) as n from orders")).toBeGreaterThanOrEqual(3);
     expect(getOwnApiKey(customer.id)?.key).toBeTruthy();
     expect(listSupportRequests({ filter: "open", page: 1 }).total).toBeGreaterThanOrEqual(1);
+  });
+
+  it("has a finished campaign to the Customers group, its messages in the history and its outcomes counted", () => {
+    const { campaigns } = listCampaigns(customer.id, 1);
+    expect(campaigns).toHaveLength(1);
+    const [campaign] = campaigns;
+    expect(campaign).toMatchObject({ groupName: "Customers", status: "done", total: 3, skipped: 0 });
+    expect(campaign.counts).toMatchObject({ delivered: 2, failed: 1 });
+    const history = getMessageHistory(customer.id, 1, {}, { direction: "outbound", campaign: campaign.id });
+    expect(history.total).toBe(3);
+    expect(count("select count(*) as n from group_sends where completed_at is null")).toBe(0);
   });
 
   it("is seeded once: a second start adds nothing", async () => {

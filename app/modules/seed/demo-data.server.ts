@@ -1,11 +1,11 @@
 // The demo customer's and admin's data, so a newcomer signing in sees a gateway in use: contacts in
-// groups, a history with every delivery outcome, a scheduled message, orders, an API key and a
+// groups, a history with every delivery outcome, a finished campaign, a scheduled message, orders, an API key and a
 // support request. Written on an empty database only (seedDatabase), and consistent with the
 // ledger: every message that cost credits has its debit, every failure before the carrier its refund.
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { statement } from "#app/db/statements.server.ts";
-import { inTransaction } from "#app/db/client.server.ts";
+import { inTransaction, type Tx } from "#app/db/client.server.ts";
 import { orderLines, orders, offlineCharges } from "#app/db/schema/shop.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
 import { storeNewApiKey } from "#app/modules/api-keys/keys.server.ts";
@@ -126,45 +126,93 @@ const MESSAGES: {
   },
 ];
 
+type DemoMessage = (typeof MESSAGES)[number];
+
+/** A finished group send to the Customers group, so the campaigns page and the dashboard have one. */
+const CAMPAIGN = {
+  body: "Spring offer: 10% off every appointment booked this week. Reply STOP to opt out.",
+  hoursAgo: 40,
+  messages: [
+    { to: "+12025550111", status: "delivered", error: null },
+    { to: "+12025550112", status: "delivered", error: null },
+    { to: "+12025550113", status: "undelivered", error: "Carrier error 001" },
+  ] satisfies { to: string; status: MessageStatus; error: string | null }[],
+};
+
 const insertMessage = statement<unknown[], { id: number }>(
-  `insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, error, source, attempts, created_at, updated_at, submitted_at, done_at)
-   values (?, ?, ?, ?, ?, ?, ?, ?, 'web', 1, ?, ?, ?, ?) returning id`,
+  `insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, error, source, group_send_id, attempts, created_at, updated_at, submitted_at, done_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) returning id`,
 );
 const insertPart = statement(
   "insert into sms_message_parts (message_id, part, provider_id, status, error, updated_at) values (?, ?, ?, ?, ?, ?)",
 );
+const insertGroupSend = statement<unknown[], { id: number }>(
+  `insert into group_sends (user_id, group_id, group_name, body, segments, status, total, cursor, queued, credits, created_at, updated_at, finished_at, completed_at)
+   values (?, ?, ?, ?, ?, 'done', ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+);
 
-function seedMessages(userId: number, now: number): void {
+/** One message with its debit (and refund when it failed before the carrier) and its parts. */
+function insertDemoMessage(tx: Tx, userId: number, m: DemoMessage, now: number, groupSendId: number | null): void {
+  const count = countSegments(m.body);
+  const sentAt = now - m.hoursAgo * HOUR;
+  const doneAt = isFinal(m.status) ? sentAt + 5_000 : null;
+  const { id } = insertMessage().get(
+    userId,
+    m.to,
+    m.body,
+    count.encoding,
+    count.segments,
+    count.credits,
+    m.status,
+    m.error,
+    groupSendId === null ? "web" : "group",
+    groupSendId,
+    sentAt,
+    doneAt ?? sentAt,
+    m.accepted ? sentAt + 1_000 : null,
+    doneAt,
+  )!;
+  const entries: Parameters<typeof bookEntries>[2] = [
+    { kind: "debit", amount: -count.credits, key: `msg:${id}:debit` },
+  ];
+  if (m.status === "failed")
+    entries.push({ kind: "refund", amount: count.credits, key: `msg:${id}:refund`, note: m.error ?? undefined });
+  bookEntries(tx, userId, entries);
+  if (!m.accepted) return;
+  const partError = m.error?.replace("Carrier error ", "") ?? null;
+  for (let part = 1; part <= count.segments; part++)
+    insertPart().run(id, part, `sim-${randomUUID()}`, m.status, partError, doneAt ?? sentAt);
+}
+
+function seedMessages(userId: number, customersGroupId: number, now: number): void {
   inTransaction((tx) => {
-    for (const m of MESSAGES) {
-      const count = countSegments(m.body);
-      const sentAt = now - m.hoursAgo * HOUR;
-      const doneAt = isFinal(m.status) ? sentAt + 5_000 : null;
-      const { id } = insertMessage().get(
-        userId,
-        m.to,
-        m.body,
-        count.encoding,
-        count.segments,
-        count.credits,
-        m.status,
-        m.error,
-        sentAt,
-        doneAt ?? sentAt,
-        m.accepted ? sentAt + 1_000 : null,
-        doneAt,
-      )!;
-      const entries: Parameters<typeof bookEntries>[2] = [
-        { kind: "debit", amount: -count.credits, key: `msg:${id}:debit` },
-      ];
-      if (m.status === "failed")
-        entries.push({ kind: "refund", amount: count.credits, key: `msg:${id}:refund`, note: m.error ?? undefined });
-      bookEntries(tx, userId, entries);
-      if (!m.accepted) continue;
-      const partError = m.error?.replace("Carrier error ", "") ?? null;
-      for (let part = 1; part <= count.segments; part++)
-        insertPart().run(id, part, `sim-${randomUUID()}`, m.status, partError, doneAt ?? sentAt);
-    }
+    const count = countSegments(CAMPAIGN.body);
+    const sentAt = now - CAMPAIGN.hoursAgo * HOUR;
+    const total = CAMPAIGN.messages.length;
+    const { id: groupSendId } = insertGroupSend().get(
+      userId,
+      customersGroupId,
+      "Customers",
+      CAMPAIGN.body,
+      count.segments,
+      total,
+      0,
+      total,
+      total * count.credits,
+      sentAt,
+      sentAt + 5_000,
+      sentAt + 1_000,
+      sentAt + 5_000,
+    )!;
+    const campaign = CAMPAIGN.messages.map((m) => ({
+      message: { ...m, body: CAMPAIGN.body, hoursAgo: CAMPAIGN.hoursAgo, accepted: true },
+      groupSendId,
+    }));
+    // Oldest first, as they would have been written: the history pages by id.
+    const all = [...MESSAGES.map((message) => ({ message, groupSendId: null })), ...campaign].sort(
+      (a, b) => b.message.hoursAgo - a.message.hoursAgo,
+    );
+    for (const { message, groupSendId } of all) insertDemoMessage(tx, userId, message, now, groupSendId);
   });
 }
 
@@ -243,7 +291,7 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
   seedOrder(customer, small, "Cancelled", now - 2 * DAY);
   seedOrder(customer, large, "Pending", now - 4 * HOUR);
 
-  seedMessages(customer.id, now);
+  seedMessages(customer.id, groups.get("Customers")!, now);
   storeNewApiKey(customer.id);
 
   // Every Monday at 09:00 UTC, to the Staff group: its job scheduler is armed now, or by the
