@@ -49,3 +49,32 @@ export function Pager({
     </nav>
   );
 }
+
+/**
+ * The Pager of a numbered list: page `page` of `totalPages`, `href(n)` the URL of page n (by
+ * default `?page=n`); the summary says "Page 2 of 5", then `count` ("12 accounts") when given.
+ */
+export function NumberedPager({
+  page,
+  totalPages,
+  href = (n) => `?page=${n}`,
+  count,
+  summary,
+  label,
+}: {
+  page: number;
+  totalPages: number;
+  href?: (page: number) => string;
+  count?: string;
+  summary?: ReactNode;
+  label?: string;
+}) {
+  return (
+    <Pager
+      previous={page > 1 ? href(page - 1) : null}
+      next={page < totalPages ? href(page + 1) : null}
+      summary={summary ?? `Page ${page} of ${totalPages}${count ? ` · ${count}` : ""}`}
+      label={label}
+    />
+  );
+}

@@ -1,6 +1,6 @@
 import { href, Link } from "react-router";
 import { PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { listUnassignedInbound } from "#app/modules/inbound/inbox.server.ts";
@@ -60,10 +60,11 @@ export default function UnassignedInbound({ loaderData }: Route.ComponentProps) 
           </tbody>
         </Table>
       )}
-      <Pager
-        previous={page > 1 ? pageHref(page - 1) : null}
-        next={page < totalPages ? pageHref(page + 1) : null}
-        summary={`Page ${page} of ${totalPages} · ${pluralize(total, "message")}`}
+      <NumberedPager
+        page={page}
+        totalPages={totalPages}
+        href={pageHref}
+        count={pluralize(total, "message")}
         label="Pages"
       />
     </div>

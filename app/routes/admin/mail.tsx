@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import type { OutboxStatus } from "#app/db/schema/mail.ts";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
@@ -131,9 +131,10 @@ export default function Mail({ loaderData }: Route.ComponentProps) {
           )}
         </tbody>
       </Table>
-      <Pager
-        previous={list.page > 1 ? mailUrl(list.page - 1) : null}
-        next={list.page < list.totalPages ? mailUrl(list.page + 1) : null}
+      <NumberedPager
+        page={list.page}
+        totalPages={list.totalPages}
+        href={mailUrl}
         summary={`${pluralize(list.total, "e-mail")}, page ${list.page} of ${Math.max(1, list.totalPages)}`}
       />
     </div>

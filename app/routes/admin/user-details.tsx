@@ -6,7 +6,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { ErrorList, Field, FormErrors, TextareaField } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { getAccount } from "#app/modules/credits/accounts.server.ts";
@@ -253,10 +253,11 @@ export default function UserDetails({ loaderData, actionData }: Route.ComponentP
             </tbody>
           </Table>
         )}
-        <Pager
-          previous={ledger.page > 1 ? pageHref(ledger.page - 1) : null}
-          next={ledger.page < ledger.totalPages ? pageHref(ledger.page + 1) : null}
-          summary={`Page ${ledger.page} of ${ledger.totalPages} · ${pluralize(ledger.total, "entry", "entries")}`}
+        <NumberedPager
+          page={ledger.page}
+          totalPages={ledger.totalPages}
+          href={pageHref}
+          count={pluralize(ledger.total, "entry", "entries")}
           label="Ledger pages"
         />
       </section>

@@ -3,7 +3,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Field } from "#app/components/ui/field.tsx";
 import { PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { searchAccounts } from "#app/modules/credits/accounts.server.ts";
@@ -95,10 +95,11 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           </tbody>
         </Table>
       )}
-      <Pager
-        previous={page > 1 ? pageHref(q, page - 1) : null}
-        next={page < totalPages ? pageHref(q, page + 1) : null}
-        summary={`Page ${page} of ${totalPages} · ${pluralize(total, "account")}`}
+      <NumberedPager
+        page={page}
+        totalPages={totalPages}
+        href={(n) => pageHref(q, n)}
+        count={pluralize(total, "account")}
         label="Pages"
       />
     </div>

@@ -4,7 +4,7 @@ import { SupportStatusBadge } from "#app/components/content/support-status-badge
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, ButtonLink, buttonClass } from "#app/components/ui/button.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import type { MailStatus } from "#app/db/schema/support.ts";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
@@ -219,10 +219,11 @@ export default function SupportInbox({ loaderData }: Route.ComponentProps) {
           </tbody>
         </Table>
       )}
-      <Pager
-        previous={query.page > 1 ? inboxUrl({ filter: query.filter, page: query.page - 1 }) : null}
-        next={query.page < list.totalPages ? inboxUrl({ filter: query.filter, page: query.page + 1 }) : null}
-        summary={`Page ${query.page} of ${list.totalPages} · ${pluralize(list.total, "request")}`}
+      <NumberedPager
+        page={query.page}
+        totalPages={list.totalPages}
+        href={(n) => inboxUrl({ filter: query.filter, page: n })}
+        count={pluralize(list.total, "request")}
         label="Pages"
       />
     </div>

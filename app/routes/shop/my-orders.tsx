@@ -1,5 +1,5 @@
 import { OrdersTable } from "#app/components/shop/orders-table.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { PageHeader } from "#app/components/ui/page.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { listUserOrders } from "#app/modules/shop/orders.server.ts";
@@ -41,13 +41,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <OrdersTable orders={orders} timeZone={timeZone} />
-          {totalPages > 1 ? (
-            <Pager
-              previous={page > 1 ? `?page=${page - 1}` : null}
-              next={page < totalPages ? `?page=${page + 1}` : null}
-              summary={`Page ${page} of ${totalPages}`}
-            />
-          ) : null}
+          {totalPages > 1 ? <NumberedPager page={page} totalPages={totalPages} /> : null}
         </>
       )}
     </div>

@@ -4,7 +4,7 @@ import { CampaignProgress, OutcomeLegend } from "#app/components/campaigns/campa
 import { MessageStatusBadge } from "#app/components/sms/message-status.tsx";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
@@ -157,12 +157,7 @@ export default function Campaign({ loaderData }: Route.ComponentProps) {
             )}
           </tbody>
         </Table>
-        <Pager
-          previous={page > 1 ? `?page=${page - 1}` : null}
-          next={page < totalPages ? `?page=${page + 1}` : null}
-          summary={`Page ${page} of ${totalPages}`}
-          label="Recipient pages"
-        />
+        <NumberedPager page={page} totalPages={totalPages} label="Recipient pages" />
       </section>
     </div>
   );

@@ -2,7 +2,7 @@ import { href, Link } from "react-router";
 import { CampaignProgress } from "#app/components/campaigns/campaign-progress.tsx";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { listCampaigns } from "#app/modules/campaigns/campaigns.server.ts";
@@ -84,12 +84,7 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
           )}
         </tbody>
       </Table>
-      <Pager
-        previous={page > 1 ? `?page=${page - 1}` : null}
-        next={page < totalPages ? `?page=${page + 1}` : null}
-        summary={`Page ${page} of ${totalPages}`}
-        label="Campaign pages"
-      />
+      <NumberedPager page={page} totalPages={totalPages} label="Campaign pages" />
     </div>
   );
 }

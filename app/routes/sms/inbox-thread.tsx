@@ -5,7 +5,7 @@ import { MessageStatusBadge } from "#app/components/sms/message-status.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
 import { getThread, hasThread, markThreadRead, replySender } from "#app/modules/inbound/inbox.server.ts";
@@ -93,9 +93,10 @@ export default function InboxThread({ loaderData, actionData }: Route.ComponentP
       />
       {/* Older messages are on the next pages: "Next" goes back in time. */}
       {totalPages > 1 ? (
-        <Pager
-          previous={page > 1 ? pageHref(page - 1) : null}
-          next={page < totalPages ? pageHref(page + 1) : null}
+        <NumberedPager
+          page={page}
+          totalPages={totalPages}
+          href={pageHref}
           summary={`Page ${page} of ${totalPages} (page 1 is the newest)`}
           label="Older and newer messages"
         />

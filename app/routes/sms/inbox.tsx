@@ -1,7 +1,7 @@
 import { href, Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { listConversations } from "#app/modules/inbound/inbox.server.ts";
 import { formatDateTime, formatNumber, pluralize } from "#app/utils/misc.ts";
@@ -50,10 +50,11 @@ export default function Inbox({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      <Pager
-        previous={page > 1 ? pageHref(page - 1) : null}
-        next={page < totalPages ? pageHref(page + 1) : null}
-        summary={`Page ${page} of ${totalPages} · ${pluralize(total, "conversation")}`}
+      <NumberedPager
+        page={page}
+        totalPages={totalPages}
+        href={pageHref}
+        count={pluralize(total, "conversation")}
         label="Pages"
       />
     </div>

@@ -6,7 +6,7 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { ErrorList, Field, FormErrors } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { readOptOutCsv } from "#app/modules/opt-outs/csv.ts";
@@ -193,10 +193,11 @@ export default function OptOuts({ loaderData, actionData }: Route.ComponentProps
           </tbody>
         </Table>
       )}
-      <Pager
-        previous={page > 1 ? pageHref(page - 1) : null}
-        next={page < totalPages ? pageHref(page + 1) : null}
-        summary={`Page ${page} of ${totalPages} · ${pluralize(total, "opt-out")}`}
+      <NumberedPager
+        page={page}
+        totalPages={totalPages}
+        href={pageHref}
+        count={pluralize(total, "opt-out")}
         label="Pages"
       />
     </div>

@@ -3,7 +3,7 @@ import { BackButton } from "#app/components/ui/back-button.tsx";
 import { Badge, type BadgeTone } from "#app/components/ui/badge.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
-import { Pager } from "#app/components/ui/pager.tsx";
+import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { describeGroupSend, type GroupSendReport } from "#app/modules/contacts/group-send.ts";
@@ -188,12 +188,7 @@ export default function Scheduled({ loaderData }: Route.ComponentProps) {
           )}
         </tbody>
       </Table>
-      <Pager
-        previous={page > 1 ? `?page=${page - 1}` : null}
-        next={page < totalPages ? `?page=${page + 1}` : null}
-        summary={`Page ${page} of ${totalPages}`}
-        label="Scheduled SMS pages"
-      />
+      <NumberedPager page={page} totalPages={totalPages} label="Scheduled SMS pages" />
     </div>
   );
 }
