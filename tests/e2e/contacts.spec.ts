@@ -47,6 +47,33 @@ test("create contacts in groups, whatever the number's format", async ({ page })
   await expect(contactRow(page, "Ben Baker")).toContainText("Work");
 });
 
+test("a contact's time zone: one that does not exist is refused next to the field, then a real one is kept", async ({
+  page,
+}) => {
+  const account = await signedInCustomer(page, "contactzone");
+  await seedAddressBook(account.email, { groups: ["Friends"], contacts: [] });
+  await page.goto("/sms/createContact");
+  await page.getByLabel("Name").fill("Zoe Zone");
+  await page.getByLabel("Phone Number").fill("+12025550141");
+  await page.getByLabel("Email").fill("zoe@example.com");
+  await page.getByLabel("Time Zone (optional)").fill("Mars/Olympus");
+  await page.getByRole("button", { name: "Create Contact" }).click();
+  const zone = page.getByLabel("Time Zone (optional)");
+  await expect(zone).toHaveAttribute("aria-invalid", "true");
+  // The message belongs to the field (its description), not only to the form's summary.
+  await expect(zone).toHaveAccessibleDescription(/Enter a time zone such as Europe\/Berlin or America\/New_York/);
+  // Nothing was saved, and what was typed is still there to correct.
+  await expect(page.getByLabel("Name")).toHaveValue("Zoe Zone");
+  await zone.fill("Europe/Berlin");
+  await page.getByRole("button", { name: "Create Contact" }).click();
+  await expect(toast(page, "Contact created successfully!")).toBeAttached();
+  await expect(page.getByTestId("contact-row")).toHaveCount(1);
+
+  await contactRow(page, "Zoe Zone").getByRole("link", { name: "Edit Contact" }).click();
+  const edit = page.getByRole("region", { name: "Edit Contact: Zoe Zone" });
+  await expect(edit.getByLabel("Time Zone (optional)")).toHaveValue("Europe/Berlin");
+});
+
 test("the same number twice is refused, and says why", async ({ page }) => {
   const account = await signedInCustomer(page, "duplicate");
   await seedAddressBook(account.email, FRIENDS_AND_WORK);
