@@ -14,7 +14,7 @@ export const TOKEN_LIFETIMES: Record<AccountTokenPurpose, number> = {
   email_change: 24 * HOUR,
 };
 
-// The paths the links open; the domain builds them itself (it imports no react-router).
+// The paths the links open; the domain builds them itself (a domain module imports no router).
 const LINK_PATHS: Record<AccountTokenPurpose, string> = {
   password_reset: "/reset-password/",
   email_verification: "/verify-email/",
