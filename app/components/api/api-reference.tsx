@@ -181,6 +181,18 @@ export function Endpoint({
 }
 
 /** The REST API reference under the send form of /sms/documentation, rendered from the OpenAPI document. */
+/** "The Message object": its fields, under the anchor the type names link to. */
+export function ObjectCard({ object, objects }: { object: ReferenceObject; objects: Set<string> }) {
+  return (
+    <Card className="space-y-3">
+      <h3 id={`object-${object.name}`} className="scroll-mt-4 text-lg font-semibold text-slate-900">
+        The {object.name} object
+      </h3>
+      <Fields fields={object.fields} title="Fields" objects={objects} />
+    </Card>
+  );
+}
+
 export function ApiReference({ reference }: { reference: ApiReferenceData }) {
   const objects = new Set(reference.objects.map((o) => o.name));
   return (
@@ -250,12 +262,7 @@ export function ApiReference({ reference }: { reference: ApiReferenceData }) {
       ))}
 
       {reference.objects.map((object) => (
-        <Card key={object.name} className="space-y-3">
-          <h3 id={`object-${object.name}`} className="scroll-mt-4 text-lg font-semibold text-slate-900">
-            The {object.name} object
-          </h3>
-          <Fields fields={object.fields} title="Fields" objects={objects} />
-        </Card>
+        <ObjectCard key={object.name} object={object} objects={objects} />
       ))}
     </section>
   );

@@ -24,6 +24,15 @@ export function Th({ className, ...props }: ComponentProps<"th">) {
   );
 }
 
+/** The header of a column of row buttons: named for screen readers, blank on screen. */
+export function ActionsTh() {
+  return (
+    <Th>
+      <span className="sr-only">Actions</span>
+    </Th>
+  );
+}
+
 export function Td({ className, ...props }: ComponentProps<"td">) {
   return <td className={cn("px-4 py-3 align-top text-slate-800", className)} {...props} />;
 }

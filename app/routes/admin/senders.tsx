@@ -4,9 +4,10 @@ import { data, Form, href, Link } from "react-router";
 import { z } from "zod";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { RowActionForm } from "#app/components/ui/row-action-form.tsx";
 import { Field, FormErrors, SelectField, TextareaField } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
-import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { findUserByEmail } from "#app/modules/auth/users.server.ts";
 import { KEYWORD_REPLY_KINDS, KEYWORD_REPLY_LABELS } from "#app/modules/opt-outs/keywords.ts";
@@ -267,9 +268,7 @@ export default function AdminSenders({ loaderData, actionData }: Route.Component
               <Th>Kind (TON/NPI)</Th>
               <Th>Account</Th>
               <Th>Status</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
+              <ActionsTh />
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -303,12 +302,7 @@ export default function AdminSenders({ loaderData, actionData }: Route.Component
                       <Link to={`${href("/admin/senders")}?edit=${s.id}`} className="text-sm">
                         Edit <span className="sr-only">{s.address}</span>
                       </Link>
-                      <Form method="post">
-                        <input type="hidden" name="id" value={s.id} />
-                        <Button type="submit" name="intent" value="delete" variant="secondary" size="sm">
-                          Delete <span className="sr-only">{s.address}</span>
-                        </Button>
-                      </Form>
+                      <RowActionForm intent="delete" id={s.id} label="Delete" target={s.address} />
                     </div>
                   )}
                 </Td>

@@ -1,5 +1,5 @@
 import { data, href, Link } from "react-router";
-import { Endpoint, Fields, Prose, Code } from "#app/components/api/api-reference.tsx";
+import { Code, Endpoint, Fields, ObjectCard, Prose } from "#app/components/api/api-reference.tsx";
 import { CodeTabs, LanguageChoice } from "#app/components/api/code-tabs.tsx";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
@@ -295,12 +295,7 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                 Objects
               </h2>
               {loaderData.objects.map((object) => (
-                <Card key={object.name} className="space-y-3">
-                  <h3 id={`object-${object.name}`} className="scroll-mt-4 text-lg font-semibold text-slate-900">
-                    The {object.name} object
-                  </h3>
-                  <Fields fields={object.fields} title="Fields" objects={objects} />
-                </Card>
+                <ObjectCard key={object.name} object={object} objects={objects} />
               ))}
             </section>
 

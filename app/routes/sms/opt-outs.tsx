@@ -4,10 +4,11 @@ import { data, Form, href } from "react-router";
 import { z } from "zod";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { RowActionForm } from "#app/components/ui/row-action-form.tsx";
 import { ErrorList, Field, FormErrors } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { NumberedPager } from "#app/components/ui/pager.tsx";
-import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { readOptOutCsv } from "#app/modules/opt-outs/csv.ts";
 import { KeywordOptOutError, OptOutNotFoundError } from "#app/modules/opt-outs/errors.ts";
@@ -156,9 +157,7 @@ export default function OptOuts({ loaderData, actionData }: Route.ComponentProps
               <Th>How</Th>
               <Th>Sender</Th>
               <Th>Since ({timeZone})</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
+              <ActionsTh />
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -180,12 +179,7 @@ export default function OptOuts({ loaderData, actionData }: Route.ComponentProps
                   {o.source === "keyword" ? (
                     <span className="text-xs text-slate-500">Lifted only by the phone's START</span>
                   ) : (
-                    <Form method="post">
-                      <input type="hidden" name="id" value={o.id} />
-                      <Button type="submit" name="intent" value="remove" variant="secondary" size="sm">
-                        Remove <span className="sr-only">{o.phone}</span>
-                      </Button>
-                    </Form>
+                    <RowActionForm intent="remove" id={o.id} label="Remove" target={o.phone} />
                   )}
                 </Td>
               </tr>

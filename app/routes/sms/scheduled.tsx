@@ -4,7 +4,7 @@ import { Badge, type BadgeTone } from "#app/components/ui/badge.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { NumberedPager } from "#app/components/ui/pager.tsx";
-import { LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";
+import { ActionsTh, LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { describeGroupSend, type GroupSendReport } from "#app/modules/contacts/group-send.ts";
 import { describeRecurrence } from "#app/modules/scheduling/recurrence.ts";
@@ -127,9 +127,7 @@ export default function Scheduled({ loaderData }: Route.ComponentProps) {
             <Th>Recipient</Th>
             <Th>Message</Th>
             <Th>Status</Th>
-            <Th>
-              <span className="sr-only">Actions</span>
-            </Th>
+            <ActionsTh />
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

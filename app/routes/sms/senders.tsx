@@ -4,9 +4,10 @@ import { data, Form, href } from "react-router";
 import { z } from "zod";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { RowActionForm } from "#app/components/ui/row-action-form.tsx";
 import { Field, FormErrors } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
-import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { DuplicateSenderError, SenderNotFoundError } from "#app/modules/senders/errors.ts";
 import { SENDER_KIND_LABELS, senderRequestSchema } from "#app/modules/senders/senders.ts";
@@ -91,9 +92,7 @@ export default function Senders({ loaderData, actionData }: Route.ComponentProps
               <Th>Kind</Th>
               <Th>Status</Th>
               <Th>Requested or assigned ({timeZone})</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
+              <ActionsTh />
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -112,12 +111,7 @@ export default function Senders({ loaderData, actionData }: Route.ComponentProps
                 <Td className="whitespace-nowrap">{formatDateTime(s.createdAt, timeZone)}</Td>
                 <Td>
                   {s.status === "active" && !s.isDefault ? (
-                    <Form method="post">
-                      <input type="hidden" name="id" value={s.id} />
-                      <Button type="submit" name="intent" value="default" variant="secondary" size="sm">
-                        Make default
-                      </Button>
-                    </Form>
+                    <RowActionForm intent="default" id={s.id} label="Make default" />
                   ) : null}
                 </Td>
               </tr>

@@ -7,7 +7,7 @@ import { useHydrated } from "#app/components/use-hydrated.ts";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { Field, FormErrors, TextareaField } from "#app/components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
-import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { templatesAction } from "#app/routes/sms/forms/templates.server.ts";
 import { MERGE_FIELDS } from "#app/modules/templates/merge-fields.ts";
@@ -173,9 +173,7 @@ export default function Templates({ loaderData, actionData }: Route.ComponentPro
               <Th>Name</Th>
               <Th>Message</Th>
               <Th>Changed ({timeZone})</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
+              <ActionsTh />
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">

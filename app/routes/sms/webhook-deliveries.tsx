@@ -1,9 +1,10 @@
 import { Form, href, Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { RowActionForm } from "#app/components/ui/row-action-form.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { SecretPanel } from "#app/components/webhook-secret.tsx";
-import { Table, Td, Th } from "#app/components/ui/table.tsx";
+import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { endpointAction } from "#app/routes/sms/forms/webhooks.server.ts";
 import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";
@@ -102,9 +103,7 @@ export default function WebhookDeliveries({ loaderData }: Route.ComponentProps) 
               <Th>Status code</Th>
               <Th>Duration</Th>
               <Th>Attempts</Th>
-              <Th>
-                <span className="sr-only">Actions</span>
-              </Th>
+              <ActionsTh />
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -126,12 +125,13 @@ export default function WebhookDeliveries({ loaderData }: Route.ComponentProps) 
                 <Td>{d.lastDurationMs === null ? "–" : `${d.lastDurationMs} ms`}</Td>
                 <Td>{d.attempts}</Td>
                 <Td>
-                  <Form method="post">
-                    <input type="hidden" name="deliveryId" value={d.id} />
-                    <Button type="submit" name="intent" value="redeliver" variant="secondary" size="sm">
-                      Redeliver <span className="sr-only">{d.eventId}</span>
-                    </Button>
-                  </Form>
+                  <RowActionForm
+                    intent="redeliver"
+                    id={d.id}
+                    idField="deliveryId"
+                    label="Redeliver"
+                    target={d.eventId}
+                  />
                 </Td>
               </tr>
             ))}
