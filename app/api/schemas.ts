@@ -30,10 +30,9 @@ const apiTimeZoneField = z
 export const EXAMPLE_PHONE = "+12025550123";
 export const EXAMPLE_BODY = "Hello from the SMS Gateway API";
 
-const positiveId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-
 /** A positive integer id in a path; anything else is simply not found. */
-const idParams = (description: string) => z.strictObject({ id: positiveId().meta({ description }) });
+export const positiveId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export const idParams = (description: string) => z.strictObject({ id: positiveId().meta({ description }) });
 export const GroupIdParams = idParams("One of your groups' id (GET /api/v1/groups).");
 export const ContactIdParams = idParams("One of your contacts' id (GET /api/v1/contacts).");
 export const GroupMemberParams = z.strictObject({

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
-import { cursorPage } from "#app/api/schemas.ts";
+import { cursorPage, idParams, positiveId } from "#app/api/schemas.ts";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -28,10 +28,7 @@ import { latestEndpointIds, oldestEndpointId } from "#app/modules/webhooks/examp
 const WEBHOOKS_PATH = `${API_BASE}/webhooks`;
 const EXAMPLE_URL = "https://example.com/webhooks/sms";
 
-const positiveId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const EndpointIdParams = z.strictObject({
-  id: positiveId().meta({ description: "One of your webhook endpoints' id (GET /api/v1/webhooks)." }),
-});
+const EndpointIdParams = idParams("One of your webhook endpoints' id (GET /api/v1/webhooks).");
 const DeliveryIdParams = z.strictObject({
   id: positiveId().meta({ description: "One of your webhook endpoints' id." }),
   deliveryId: positiveId().meta({ description: "One of its deliveries (GET /api/v1/webhooks/{id}/deliveries)." }),

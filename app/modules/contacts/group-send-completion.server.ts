@@ -3,7 +3,7 @@
 // a group message's final status); the conditional UPDATE of completed_at makes the event once only
 // (docs/decisions/096-group-send-completed.md).
 import { statement } from "#app/db/statements.server.ts";
-import { noteGroupSendCompleted } from "#app/modules/webhooks/account-events.server.ts";
+import { type GroupSendCompletion, noteGroupSendCompleted } from "#app/modules/webhooks/account-events.server.ts";
 
 const selectFinishedOpen = statement<[number], { userId: number }>(
   "select user_id as userId from group_sends where id = ? and status in ('done', 'failed') and completed_at is null",
@@ -16,18 +16,7 @@ const anyUnfinished = statement<[number], { one: number }>(
 const markCompleted = statement(
   "update group_sends set completed_at = ? where id = ? and completed_at is null and status in ('done', 'failed')",
 );
-const selectCounts = statement<
-  [number],
-  {
-    groupId: number | null;
-    total: number;
-    queued: number;
-    skipped: number;
-    sent: number;
-    delivered: number;
-    failed: number;
-  }
->(
+const selectCounts = statement<[number], Omit<GroupSendCompletion, "id">>(
   `select g.group_id as groupId, g.total, g.queued, g.skipped,
      (select count(*) from sms_messages m where m.user_id = g.user_id and m.group_send_id = g.id and m.submitted_at is not null) as sent,
      (select count(*) from sms_messages m where m.user_id = g.user_id and m.group_send_id = g.id and m.status = 'delivered') as delivered,

@@ -31,25 +31,17 @@ export const MESSAGE_ERROR_CODES = [
 ] as const;
 export type MessageErrorCode = (typeof MESSAGE_ERROR_CODES)[number];
 
-export type MessageResource = {
-  direction: "outbound";
-  id: number;
-  to: string;
-  from: string | null;
-  body: string;
-  encoding: SmsEncoding;
-  segments: number;
-  credits: number;
-  status: MessageStatus;
-  statusDetail: string | null;
-  groupSendId: number | null;
-  errorCode: MessageErrorCode | null;
-  errorMessage: string | null;
-  createdAt: string;
-  submittedAt: string | null;
-  doneAt: string | null;
-  updatedAt: string;
-};
+type Instants = "createdAt" | "submittedAt" | "doneAt" | "updatedAt";
+
+/** The stored row's fields with its instants as ISO strings, and why it did not arrive. */
+export type MessageResource = { direction: "outbound" } & Omit<MessageResourceRow, Instants> & {
+    errorCode: MessageErrorCode | null;
+    errorMessage: string | null;
+    createdAt: string;
+    submittedAt: string | null;
+    doneAt: string | null;
+    updatedAt: string;
+  };
 
 const CARRIER_FAILURES: Partial<Record<MessageStatus, string>> = {
   undelivered: "The carrier could not deliver it",

@@ -1,25 +1,11 @@
 // One account's messages as stored, read by id, by API reference or a keyset page at a time: the
 // owner's id is in every WHERE clause, so another account's message is simply not found.
 import { statement, statementFor } from "#app/db/statements.server.ts";
+import type { MessageResourceRow } from "#app/modules/sms/message-resource.ts";
 import type { MessageStatus } from "#app/modules/sms/message-status.ts";
 
-export type OwnMessageRow = {
-  id: number;
-  to: string;
-  /** The sender address it went out from; null: the gateway's shared sender. */
-  from: string | null;
-  body: string;
-  encoding: "GSM-7" | "UCS-2";
-  segments: number;
-  credits: number;
-  status: MessageStatus;
-  statusDetail: string | null;
-  groupSendId: number | null;
-  createdAt: number;
-  submittedAt: number | null;
-  doneAt: number | null;
-  updatedAt: number;
-};
+/** A stored message, as the API and the webhooks present it. */
+export type OwnMessageRow = MessageResourceRow;
 
 const COLUMNS = `id, to_phone as "to", from_address as "from", body, encoding, segments, credits, status,
   error as statusDetail, group_send_id as groupSendId, created_at as createdAt, submitted_at as submittedAt,
