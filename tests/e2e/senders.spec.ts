@@ -96,7 +96,7 @@ test("a customer keeps an opt-out list, and the send form refuses a number on it
   await page
     .getByTestId("opt-out-row")
     .filter({ hasText: phone })
-    .getByRole("button", { name: /Remove/ })
+    .getByRole("button", { name: `Remove ${phone}` })
     .click();
   await expect(page.getByTestId("opt-out-row").filter({ hasText: phone })).toHaveCount(0);
   await expect(page.getByText("No opt-outs yet.")).toBeVisible();
