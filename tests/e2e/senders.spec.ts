@@ -92,7 +92,10 @@ test("a customer keeps an opt-out list, and the send form refuses a number on it
   await expect(page.getByText(`${phone} has opted out of your messages`)).toBeVisible();
   await expect(page.getByLabel("Phone Number")).toHaveAttribute("aria-invalid", "true");
 
+  // On a phone the list scrolls inside its table: the page itself is no wider than the screen.
+  await page.setViewportSize({ width: 390, height: 800 });
   await page.goto("/sms/optOuts");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page
     .getByTestId("opt-out-row")
     .filter({ hasText: phone })

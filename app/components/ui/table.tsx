@@ -2,8 +2,9 @@ import type { ComponentProps, ReactNode } from "react";
 import { cn } from "#app/utils/misc.ts";
 
 export function Table({ className, children, ...props }: ComponentProps<"table">) {
+  // Relative: the sr-only text of a scrolled cell stays inside the scroller instead of widening the page.
   return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+    <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
       <table className={cn("min-w-full divide-y divide-slate-200 text-sm", className)} {...props}>
         {children}
       </table>
