@@ -55,7 +55,9 @@ test("a customer adds a webhook endpoint, sees its secret once and sends it a te
     .toMatch(/webhook\.test.*200/s);
 
   // Redeliver: the same event (same webhook-id) reaches the receiver again.
-  const eventId = /evt_[A-Za-z0-9_-]{20}/.exec((await page.getByTestId("delivery-row").first().textContent()) ?? "")![0];
+  const eventId = /evt_[A-Za-z0-9_-]{20}/.exec(
+    (await page.getByTestId("delivery-row").first().textContent()) ?? "",
+  )![0];
   await page.getByRole("button", { name: `Redeliver ${eventId}` }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Sent again" })).toBeAttached();
   await expect
