@@ -32,7 +32,7 @@ export const WebhookMessageSchema = z.object({
   submittedAt: nullableIsoTime("When the carrier accepted it."),
   doneAt: nullableIsoTime("When it reached a final status."),
   updatedAt: isoTime(
-    "When its status last changed. Events may arrive out of order: keep the one with the newest updatedAt.",
+    "When its status last changed. Events may arrive out of order (and, while the gateway sends at full speed, some seconds late): keep the one with the newest updatedAt.",
     "2026-03-01T09:30:04.000Z",
   ),
 });
@@ -242,7 +242,7 @@ export function webhooksSection(ref: (name: string) => Record<string, unknown>):
           header(
             "webhook-id",
             "The event's id: the same on every retry and redelivery of this event, so use it to ignore duplicates.",
-            "evt_2cQ0SmK7bq3yQn1xWf5Vt",
+            "evt_01KMZ7Q4R8T2V6X9B3D5F7H1JK",
           ),
           header("webhook-timestamp", "Unix seconds of this attempt; refuse it if far from your clock.", "1772357404"),
           header(

@@ -25,15 +25,20 @@ export async function prepareWebhookPhase(password: string, credits: number): Pr
   return { userId: user.id, key, receiver };
 }
 
-/** Distinct message.delivered events received (by webhook-id), those failing verification, and when the last came. */
-export function receivedEvents(phase: WebhookPhase) {
+/**
+ * Distinct message.delivered events received (by webhook-id), those failing verification, when the
+ * last came, and how many came by `by` (epoch ms: while the phase's SMS were still being delivered).
+ */
+export function receivedEvents(phase: WebhookPhase, by = Infinity) {
   const ids = new Set<string>();
   const messages = new Set<unknown>();
   let unverified = 0;
+  let early = 0;
   for (const delivery of phase.receiver.received) {
+    if (delivery.at <= by && !ids.has(delivery.id)) early += 1;
     ids.add(delivery.id);
     messages.add(delivery.body.data.id);
     if (!delivery.verified) unverified += 1;
   }
-  return { events: ids.size, messages: messages.size, unverified, lastAt: phase.receiver.lastAt };
+  return { events: ids.size, messages: messages.size, unverified, lastAt: phase.receiver.lastAt, early };
 }

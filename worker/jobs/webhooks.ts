@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import { deliverWebhooks } from "#app/modules/webhooks/deliver.server.ts";
 import { reconcileWebhooks } from "#app/modules/webhooks/outbox.server.ts";
+import { sendsFirst } from "#app/modules/webhooks/sends-first.server.ts";
 import { WebhookDeliveryPayload, WebhookReconcilePayload } from "#app/queue/payloads.ts";
 import { QUEUES } from "#app/queue/queues.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
@@ -21,6 +22,8 @@ export const webhooks: JobDefinition = {
       WebhookReconcilePayload.parse(job.data);
       return reconcileWebhooks();
     }
-    return deliverWebhooks(WebhookDeliveryPayload.parse(job.data).deliveries);
+    const { deliveries } = WebhookDeliveryPayload.parse(job.data);
+    await sendsFirst.waitTurn();
+    return deliverWebhooks(deliveries);
   },
 };

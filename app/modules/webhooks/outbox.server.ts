@@ -2,6 +2,7 @@
 // exist exactly when the change that caused them does; the webhooks queue delivers them, and the
 // reconciler re-adds what Redis lost (docs/decisions/094-webhook-outbox-and-own-queue.md).
 import { randomBytes } from "node:crypto";
+import { monotonicFactory } from "ulid";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import type { WebhookDeliveryPayload } from "#app/queue/payloads.ts";
@@ -17,23 +18,28 @@ const selectEndpoints = statement<[number], { id: number; events: string }>(
 const insertEvent = statement(
   "insert into webhook_events (id, user_id, type, payload, created_at) values (?, ?, ?, ?, ?)",
 );
-const insertDelivery = statement<unknown[], { id: number }>(
+const insertDelivery = statement(
   `insert into webhook_deliveries (event_id, endpoint_id, url, status, attempts, next_attempt_at, created_at)
-   values (?, ?, ?, 'pending', 0, ?, ?) returning id`,
+   values (?, ?, ?, 'pending', 0, ?, ?)`,
 );
 
-const EVENT_ID_BYTES = 15;
-// randomBytes is a system call: one for 256 event ids rather than one each (inside the status change's transaction).
-let idBytes = Buffer.alloc(0);
-let idBytesUsed = 0;
-
-export function newEventId(): string {
-  if (idBytesUsed + EVENT_ID_BYTES > idBytes.length) {
-    idBytes = randomBytes(EVENT_ID_BYTES * 256);
-    idBytesUsed = 0;
+// randomBytes is a system call: one for 4,096 random bytes rather than one each (inside the status change's transaction).
+let randomPool = Buffer.alloc(0);
+let randomUsed = 0;
+function randomFraction(): number {
+  if (randomUsed === randomPool.length) {
+    randomPool = randomBytes(4096);
+    randomUsed = 0;
   }
-  idBytesUsed += EVENT_ID_BYTES;
-  return `evt_${idBytes.subarray(idBytesUsed - EVENT_ID_BYTES, idBytesUsed).toString("base64url")}`;
+  return randomPool[randomUsed++] / 256;
+}
+// Time-ordered (a ULID, increasing within a millisecond): an event's index entries are appended, where a
+// random id wrote to a random page of two indexes (42 against 16 µs per event and delivery, decision 100).
+const nextUlid = monotonicFactory(randomFraction);
+
+/** A new event id (the webhook-id header): `evt_` and a ULID of `now`. */
+function newEventId(now = clock.now()): string {
+  return `evt_${nextUlid(now)}`;
 }
 
 export type DeliveryAttempt = WebhookDeliveryPayload["deliveries"][number];
@@ -74,11 +80,11 @@ function enqueueWritten(): void {
 }
 
 function writeEvent(userId: number, type: string, data: unknown, targets: Target[], now: number): string {
-  const id = newEventId();
+  const id = newEventId(now);
   const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
   insertEvent().run(id, userId, type, payload, now);
   for (const target of targets) {
-    const { id: deliveryId } = insertDelivery().get(id, target.endpointId, target.url, now, now)!;
+    const deliveryId = Number(insertDelivery().run(id, target.endpointId, target.url, now, now).lastInsertRowid);
     // Transactions here are synchronous: the next turn of the event loop runs after the commit.
     if (written.size === 0) setImmediate(enqueueWritten);
     // One job per target: a slow receiver holds up only its own deliveries.

@@ -190,6 +190,10 @@ function Webhooks({ loaderData }: { loaderData: LoaderData }) {
           <code className="font-mono text-sm">updatedAt</code>: keep the one with the newest updatedAt and ignore older
           ones.
         </p>
+        <p>
+          <strong>Sending comes first.</strong> While the gateway is sending at full speed (a large campaign), events
+          wait and follow a few seconds later, once the burst is over; none is dropped.
+        </p>
       </Card>
 
       <Card className="space-y-3">
