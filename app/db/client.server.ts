@@ -6,7 +6,6 @@ import { getEnv } from "#app/utils/env.server.ts";
 export const databaseFile = () => resolve(getEnv().DATA_DIR, "app.db");
 
 const BUSY_TIMEOUT_MS = 5000;
-const PAGE_CACHE_KIB = 64 * 1024;
 
 export type Tx = Parameters<Parameters<BetterSQLite3Database["transaction"]>[0]>[0];
 
@@ -16,8 +15,6 @@ function open(file: string) {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  // SQLite's default page cache is 2 MB: a busy worker's transactions re-read their index pages (decision 100).
-  sqlite.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   const db = drizzle({ client: sqlite });
   return {
     sqlite,
