@@ -5,7 +5,6 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { bookEntry } from "#app/modules/credits/ledger.server.ts";
 import {
   acceptedPartCount,
-  anyPendingReceipts,
   deleteOutbox,
   deleteOutboxRows,
   deletePendingReceipt,
@@ -20,7 +19,7 @@ import {
   scheduleOutbox,
   selectAcceptedParts,
   selectPartStatuses,
-  selectPendingReceipts,
+  pendingReceiptsFor,
   selectQueued,
   settleMessage,
   type StoredStatus,
@@ -69,20 +68,22 @@ function applyToPart(row: PartRow, status: MessageStatus, error: string | null, 
     settleFromParts(row.messageId, row.messageStatus, row.segments, now, { status, error });
 }
 
+type EarlyReceipts = ReturnType<typeof pendingReceiptsFor>;
+const earlyReceiptsOf = (acks: PartAck[]): EarlyReceipts => pendingReceiptsFor(acks.map((ack) => ack.providerId));
+
 /**
  * Stores the parts the SMSC accepted and applies receipts that came before their submit_sm_resp
- * (`pending`: whether any receipt waits at all). True when such a receipt was applied.
+ * (`early`: those kept for these acks, read beforehand). True when such a receipt was applied.
  */
-function storeAcks(messageId: number, acks: PartAck[], now: number, pending = anyPendingReceipts()): boolean {
+function storeAcks(messageId: number, acks: PartAck[], now: number, early = earlyReceiptsOf(acks)): boolean {
   let applied = false;
   for (const ack of acks) {
     insertAcceptedPart(messageId, ack.part, ack.providerId, now);
-    if (!pending) continue;
-    for (const early of selectPendingReceipts(ack.providerId)) {
+    for (const receipt of early?.get(ack.providerId) ?? []) {
       applied = true;
       const row = findPartByProviderId(ack.providerId);
-      if (row) applyToPart(row, early.status, early.error, now);
-      deletePendingReceipt(early.id);
+      if (row) applyToPart(row, receipt.status, receipt.error, now);
+      deletePendingReceipt(receipt.id);
     }
   }
   return applied;
@@ -104,8 +105,8 @@ export async function claimMessage(messageId: number): Promise<boolean> {
   return (await claimMessages([messageId])).has(messageId);
 }
 
-function accept(messageId: number, acks: PartAck[], now: number, pending = anyPendingReceipts()) {
-  const applied = storeAcks(messageId, acks, now, pending);
+function accept(messageId: number, acks: PartAck[], now: number, early = earlyReceiptsOf(acks)) {
+  const applied = storeAcks(messageId, acks, now, early);
   const row = markSubmitted(messageId, now);
   if (row) noteMessageStatus(row.userId, messageId, "submitted", now);
   // Parts can be past "submitted" only through a receipt: one just applied, or one for a part an
@@ -193,14 +194,17 @@ type Recorded = { id: number; attempts: number; outcome: SubmitOutcome; claimed:
 
 function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): Map<number, SendOutcome> {
   const results = new Map<number, SendOutcome>();
-  const pending = anyPendingReceipts();
+  // One look-up for the whole slice's early receipts (a busy worker records answers after some receipts came).
+  const early = pendingReceiptsFor(
+    recorded.flatMap(({ outcome }) => ("acks" in outcome ? outcome.acks : [])).map((ack) => ack.providerId),
+  );
   for (const { id, attempts, outcome, claimed } of recorded) {
     switch (outcome.kind) {
       case "not-claimed":
         results.set(id, { kind: "skipped" });
         break;
       case "accepted":
-        accept(id, outcome.acks, now, pending);
+        accept(id, outcome.acks, now, early);
         results.set(id, { kind: "submitted" });
         break;
       case "permanent":

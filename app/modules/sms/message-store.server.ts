@@ -307,8 +307,10 @@ export function postponeOutbox(messageId: number, now: number): void {
 const insertPending = statement(
   "insert into sms_pending_receipts (provider_id, status, error, received_at) values (?, ?, ?, ?)",
 );
-const selectPending = statement<[string], { id: number; status: MessageStatus; error: string | null }>(
-  "select id, status, error from sms_pending_receipts where provider_id = ? order by id",
+export type PendingReceipt = { id: number; providerId: string; status: MessageStatus; error: string | null };
+const selectPending = statement<[string], PendingReceipt>(
+  `select id, provider_id as providerId, status, error from sms_pending_receipts
+   where provider_id in (select value from json_each(?)) order by id`,
 );
 const deletePending = statement("delete from sms_pending_receipts where id = ?");
 const anyPending = statement<[], { any: number }>("select exists (select 1 from sms_pending_receipts) as any");
@@ -319,8 +321,16 @@ export function insertPendingReceipt(receipt: Receipt, now: number): void {
   insertPending().run(receipt.providerId, receipt.status, receipt.error, now);
 }
 
-export function selectPendingReceipts(providerId: string) {
-  return selectPending().all(providerId);
+/** The receipts kept for these provider ids, by provider id (oldest first); null when none is kept at all (almost always). */
+export function pendingReceiptsFor(providerIds: string[]): Map<string, PendingReceipt[]> | null {
+  if (providerIds.length === 0 || !anyPendingReceipts()) return null;
+  const byProvider = new Map<string, PendingReceipt[]>();
+  for (const receipt of selectPending().all(JSON.stringify(providerIds))) {
+    const kept = byProvider.get(receipt.providerId);
+    if (kept) kept.push(receipt);
+    else byProvider.set(receipt.providerId, [receipt]);
+  }
+  return byProvider;
 }
 
 export function deletePendingReceipt(id: number): void {
