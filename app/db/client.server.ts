@@ -52,13 +52,25 @@ export type Db = ReturnType<typeof getDb>;
 /** Runs queries inside the caller's open transaction: a Drizzle transaction, or the database under a raw one. */
 export type Executor = Tx | Db;
 
+// Write transactions begun by this process: tells a per-transaction cache which one filled it.
+let transactionsBegun = 0;
+
 /**
  * Every write transaction goes through here. IMMEDIATE takes the write lock at BEGIN, so two
  * writers never both read and then fail to upgrade; queries in `write` run inside it.
  */
 export function inTransaction<T>(write: (tx: Tx) => T): T {
   const { transaction, tx } = connected();
+  transactionsBegun += 1;
   return transaction.immediate(write, tx) as T;
+}
+
+/**
+ * The running write transaction's number (a nested one gets its own), or null outside one. What
+ * it reads stays true until it commits, since it holds the write lock: a cache keyed by it is exact.
+ */
+export function runningTransaction(): number | null {
+  return connected().sqlite.inTransaction ? transactionsBegun : null;
 }
 
 /**

@@ -8,13 +8,11 @@ import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import type { WebhookDeliveryPayload } from "#app/queue/payloads.ts";
 import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
-import { parseEventTypes, TEST_EVENT_TYPE, type WebhookEventType } from "#app/modules/webhooks/event-types.ts";
+import { TEST_EVENT_TYPE, type WebhookEventType } from "#app/modules/webhooks/event-types.ts";
+import { endpointsWanting } from "#app/modules/webhooks/subscriptions.server.ts";
 
 type Target = { endpointId: number; url: null } | { endpointId: null; url: string };
 
-const selectEndpoints = statement<[number], { id: number; events: string }>(
-  "select id, events from webhook_endpoints where user_id = ? and enabled = 1",
-);
 const insertEvent = statement(
   "insert into webhook_events (id, user_id, type, payload, created_at) values (?, ?, ?, ?, ?)",
 );
@@ -107,10 +105,7 @@ export function recordEvent(
   data: unknown,
   options: { callbackUrl?: string | null; now?: number } = {},
 ): string | null {
-  const targets: Target[] = selectEndpoints()
-    .all(userId)
-    .filter((endpoint) => parseEventTypes(endpoint.events).includes(type))
-    .map((endpoint) => ({ endpointId: endpoint.id, url: null }));
+  const targets: Target[] = endpointsWanting(userId, type).map((endpointId) => ({ endpointId, url: null }));
   if (options.callbackUrl) targets.push({ endpointId: null, url: options.callbackUrl });
   if (targets.length === 0) return null;
   return writeEvent(userId, type, data, targets, options.now ?? clock.now());

@@ -1,5 +1,6 @@
 // Which accounts want which events, read once a second at most: a status change of an account
 // without endpoints then costs a Map look-up, not a query (the send path's budget is a few µs).
+import { runningTransaction } from "#app/db/client.server.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { parseEventTypes, type WebhookEventType } from "#app/modules/webhooks/event-types.ts";
 
@@ -28,7 +29,36 @@ export function wantsEvent(userId: number, type: WebhookEventType): boolean {
   return cached.byUser.get(userId)?.has(type) ?? false;
 }
 
+const selectUserEndpoints = statement<[number], { id: number; events: string }>(
+  "select id, events from webhook_endpoints where user_id = ? and enabled = 1",
+);
+
+type Subscribed = { id: number; events: WebhookEventType[] };
+// The account's enabled endpoints, read once per write transaction: a status change's events name
+// exactly the endpoints that exist (a delivery's endpoint is a foreign key), without a query each.
+let inTransaction: { transaction: number; byUser: Map<number, Subscribed[]> } | undefined;
+
+function readEndpoints(userId: number): Subscribed[] {
+  return selectUserEndpoints()
+    .all(userId)
+    .map((endpoint) => ({ id: endpoint.id, events: parseEventTypes(endpoint.events) }));
+}
+
+/** The ids of the account's enabled endpoints subscribed to `type`, as they are now. */
+export function endpointsWanting(userId: number, type: WebhookEventType): number[] {
+  const transaction = runningTransaction();
+  let endpoints: Subscribed[] | undefined;
+  if (transaction === null) endpoints = readEndpoints(userId);
+  else {
+    if (inTransaction?.transaction !== transaction) inTransaction = { transaction, byUser: new Map() };
+    endpoints = inTransaction.byUser.get(userId);
+    if (!endpoints) inTransaction.byUser.set(userId, (endpoints = readEndpoints(userId)));
+  }
+  return endpoints.filter((endpoint) => endpoint.events.includes(type)).map((endpoint) => endpoint.id);
+}
+
 /** After an endpoint changed: the next event reads the table again. */
 export function forgetSubscriptions(): void {
   cached = undefined;
+  inTransaction = undefined;
 }
