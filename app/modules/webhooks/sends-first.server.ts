@@ -1,5 +1,5 @@
-// Webhook pushes are background work: while this process is sending and its event loop is nearly
-// always busy, a delivery job waits (a while at most), so sending keeps its pace and the pushes
+// Webhook pushes are background work: while this process is sending and its event loop is busy at
+// least half the time, a delivery job waits (2 s at most), so sending keeps its pace and the pushes
 // catch up when the burst is over (docs/decisions/100-webhook-pushes-yield-to-sending.md).
 import { performance } from "node:perf_hooks";
 import { smsCounters } from "#app/modules/sms/sms-counters.server.ts";

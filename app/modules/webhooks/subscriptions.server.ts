@@ -1,5 +1,6 @@
 // Which accounts want which events, read once a second at most: a status change of an account
 // without endpoints then costs a Map look-up, not a query (the send path's budget is a few µs).
+// Which endpoints an event goes to is read exactly, once per write transaction.
 import { runningTransaction } from "#app/db/client.server.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { parseEventTypes, type WebhookEventType } from "#app/modules/webhooks/event-types.ts";
@@ -36,7 +37,7 @@ const selectUserEndpoints = statement<[number], { id: number; events: string }>(
 type Subscribed = { id: number; events: WebhookEventType[] };
 // The account's enabled endpoints, read once per write transaction: a status change's events name
 // exactly the endpoints that exist (a delivery's endpoint is a foreign key), without a query each.
-let inTransaction: { transaction: number; byUser: Map<number, Subscribed[]> } | undefined;
+let readInTransaction: { transaction: number; byUser: Map<number, Subscribed[]> } | undefined;
 
 function readEndpoints(userId: number): Subscribed[] {
   return selectUserEndpoints()
@@ -50,9 +51,9 @@ export function endpointsWanting(userId: number, type: WebhookEventType): number
   let endpoints: Subscribed[] | undefined;
   if (transaction === null) endpoints = readEndpoints(userId);
   else {
-    if (inTransaction?.transaction !== transaction) inTransaction = { transaction, byUser: new Map() };
-    endpoints = inTransaction.byUser.get(userId);
-    if (!endpoints) inTransaction.byUser.set(userId, (endpoints = readEndpoints(userId)));
+    if (readInTransaction?.transaction !== transaction) readInTransaction = { transaction, byUser: new Map() };
+    endpoints = readInTransaction.byUser.get(userId);
+    if (!endpoints) readInTransaction.byUser.set(userId, (endpoints = readEndpoints(userId)));
   }
   return endpoints.filter((endpoint) => endpoint.events.includes(type)).map((endpoint) => endpoint.id);
 }
@@ -60,5 +61,5 @@ export function endpointsWanting(userId: number, type: WebhookEventType): number
 /** After an endpoint changed: the next event reads the table again. */
 export function forgetSubscriptions(): void {
   cached = undefined;
-  inTransaction = undefined;
+  readInTransaction = undefined;
 }
