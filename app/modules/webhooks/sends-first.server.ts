@@ -9,8 +9,10 @@ export type SendsFirstOptions = {
   sendingActivity: () => number;
   /** The event loop's utilization (0-1) since the previous call. */
   loopUtilization: () => number;
-  /** How often both are sampled. */
-  sampleMs: number;
+  /** Calls `sample` every so often until the returned function is called (default: every 250 ms). */
+  everySample: (sample: () => void) => () => void;
+  /** Milliseconds, for the longest wait. */
+  now: () => number;
   /** Busy: at least this utilization over a sample in which sending went on. */
   busyUtilization: number;
   /** The longest a job waits: under sustained full load, pushes still go at a floor pace. */
@@ -24,13 +26,13 @@ export function createSendsFirst(options: SendsFirstOptions) {
   let busy: boolean | undefined;
   let lastActivity = options.sendingActivity();
   let waiters: Waiter[] = [];
-  let sampler: NodeJS.Timeout | undefined;
+  let stopSampling: (() => void) | undefined;
 
   function sample() {
     const activity = options.sendingActivity();
     busy = activity !== lastActivity && options.loopUtilization() >= options.busyUtilization;
     lastActivity = activity;
-    const now = performance.now();
+    const now = options.now();
     const due = busy ? waiters.filter((waiter) => waiter.until <= now) : waiters;
     waiters = busy ? waiters.filter((waiter) => waiter.until > now) : [];
     for (const waiter of due) waiter.resume();
@@ -38,18 +40,18 @@ export function createSendsFirst(options: SendsFirstOptions) {
 
   return {
     waitTurn(): Promise<void> {
-      if (!sampler) {
+      if (!stopSampling) {
         options.loopUtilization();
-        sampler = setInterval(sample, options.sampleMs).unref();
+        stopSampling = options.everySample(sample);
       } else if (busy === false) {
         return Promise.resolve();
       }
       // Busy, or not known yet (the first sample is one interval away).
-      return new Promise((resume) => waiters.push({ resume, until: performance.now() + options.maxWaitMs }));
+      return new Promise((resume) => waiters.push({ resume, until: options.now() + options.maxWaitMs }));
     },
     stop() {
-      clearInterval(sampler);
-      sampler = undefined;
+      stopSampling?.();
+      stopSampling = undefined;
       busy = undefined;
       for (const waiter of waiters.splice(0)) waiter.resume();
     },
@@ -70,7 +72,11 @@ export const sendsFirst = createSendsFirst({
     lastLoop = now;
     return utilization;
   },
-  sampleMs: 250,
+  everySample: (sample) => {
+    const timer = setInterval(sample, 250).unref();
+    return () => clearInterval(timer);
+  },
+  now: () => performance.now(),
   busyUtilization: 0.5,
   // With 10 jobs of 25 at once: about 125 pushes a second still go while sending holds the loop.
   maxWaitMs: 2_000,
