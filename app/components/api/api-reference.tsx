@@ -180,7 +180,6 @@ export function Endpoint({
   );
 }
 
-/** The REST API reference under the send form of /sms/documentation, rendered from the OpenAPI document. */
 /** "The Message object": its fields, under the anchor the type names link to. */
 export function ObjectCard({ object, objects }: { object: ReferenceObject; objects: Set<string> }) {
   return (
@@ -193,6 +192,7 @@ export function ObjectCard({ object, objects }: { object: ReferenceObject; objec
   );
 }
 
+/** The REST API reference under the send form of /sms/documentation, rendered from the OpenAPI document. */
 export function ApiReference({ reference }: { reference: ApiReferenceData }) {
   const objects = new Set(reference.objects.map((o) => o.name));
   return (

@@ -36,7 +36,7 @@ function randomFraction(): number {
 const nextUlid = monotonicFactory(randomFraction);
 
 /** A new event id (the webhook-id header): `evt_` and a ULID of `now`. */
-function newEventId(now = clock.now()): string {
+function newEventId(now: number): string {
   return `evt_${nextUlid(now)}`;
 }
 
