@@ -32,7 +32,7 @@ export const WebhookMessageSchema = z.object({
   submittedAt: nullableIsoTime("When the carrier accepted it."),
   doneAt: nullableIsoTime("When it reached a final status."),
   updatedAt: isoTime(
-    "When its status last changed. Events may arrive out of order (and, while the gateway sends at full speed, some seconds late): keep the one with the newest updatedAt.",
+    "When its status last changed. Events may arrive out of order (and, while the gateway sends at full speed, up to some 10 seconds late): keep the one with the newest updatedAt.",
     "2026-03-01T09:30:04.000Z",
   ),
 });

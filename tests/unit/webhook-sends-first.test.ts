@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { createSendsFirst } from "#app/modules/webhooks/sends-first.server.ts";
 
-function gate(maxWaitMs = 2_000) {
+function gate(maxLagMs = 10_000) {
   const state = { sending: false, utilization: 0, now: 0, activity: 0 };
   let sample: (() => void) | undefined;
   const turns = createSendsFirst({
@@ -15,7 +15,7 @@ function gate(maxWaitMs = 2_000) {
     },
     now: () => state.now,
     busyUtilization: 0.5,
-    maxWaitMs,
+    maxLagMs,
   });
   return { turns, state, sample: () => sample!() };
 }
@@ -30,22 +30,22 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
 
 describe("webhook pushes yield to sending", () => {
   it("go at once when the process is idle, once the first sample is taken", async () => {
-    const { turns, sample } = gate();
-    const first = turns.waitTurn();
+    const { turns, state, sample } = gate();
+    const first = turns.waitTurn(state.now);
     expect(await settled(first)).toBe(false);
     sample();
     expect(await settled(first)).toBe(true);
-    expect(await settled(turns.waitTurn())).toBe(true);
+    expect(await settled(turns.waitTurn(state.now))).toBe(true);
   });
 
   it("wait while messages are being sent on a busy loop, and go when sending stops", async () => {
     const { turns, state, sample } = gate();
-    void turns.waitTurn();
+    void turns.waitTurn(state.now);
     sample();
     state.sending = true;
     state.utilization = 0.95;
     sample();
-    const waiting = turns.waitTurn();
+    const waiting = turns.waitTurn(state.now);
     sample();
     expect(await settled(waiting)).toBe(false);
     state.sending = false;
@@ -55,28 +55,33 @@ describe("webhook pushes yield to sending", () => {
 
   it("do not wait for a busy loop that is not sending, nor for sending on a loop with time to spare", async () => {
     const { turns, state, sample } = gate();
-    void turns.waitTurn();
+    void turns.waitTurn(state.now);
     state.utilization = 1;
     sample();
-    expect(await settled(turns.waitTurn())).toBe(true);
+    expect(await settled(turns.waitTurn(state.now))).toBe(true);
     state.sending = true;
     state.utilization = 0.3;
     sample();
-    expect(await settled(turns.waitTurn())).toBe(true);
+    expect(await settled(turns.waitTurn(state.now))).toBe(true);
   });
 
-  it("wait no longer than their limit under sustained full load", async () => {
-    const { turns, state, sample } = gate(2_000);
-    void turns.waitTurn();
+  it("hold a push no longer than its limit after it became due, under sustained full load", async () => {
+    const { turns, state, sample } = gate(10_000);
+    void turns.waitTurn(state.now);
     state.sending = true;
     state.utilization = 1;
     sample();
-    const waiting = turns.waitTurn();
-    state.now = 1_999;
+    state.now = 4_000;
+    const dueAtStart = turns.waitTurn(0);
+    const dueNow = turns.waitTurn(state.now);
+    state.now = 9_999;
     sample();
-    expect(await settled(waiting)).toBe(false);
-    state.now = 2_000;
+    expect(await settled(dueAtStart)).toBe(false);
+    state.now = 10_000;
     sample();
-    expect(await settled(waiting)).toBe(true);
+    expect(await settled(dueAtStart)).toBe(true);
+    expect(await settled(dueNow)).toBe(false);
+    // Already overdue by the limit (a backlog older than it): no wait at all.
+    expect(await settled(turns.waitTurn(0))).toBe(true);
   });
 });

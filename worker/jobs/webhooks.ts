@@ -23,7 +23,8 @@ export const webhooks: JobDefinition = {
       return reconcileWebhooks();
     }
     const { deliveries } = WebhookDeliveryPayload.parse(job.data);
-    await sendsFirst.waitTurn();
+    // Due when added (or when its retry delay ran out): the lag sends-first allows counts from then.
+    await sendsFirst.waitTurn(job.timestamp + job.delay);
     return deliverWebhooks(deliveries);
   },
 };

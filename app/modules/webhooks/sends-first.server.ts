@@ -1,6 +1,7 @@
 // Webhook pushes are background work: while this process is sending and its event loop is busy at
-// least half the time, a delivery job waits (2 s at most), so sending keeps its pace and the pushes
-// catch up when the burst is over (docs/decisions/100-webhook-pushes-yield-to-sending.md).
+// least half the time, a delivery job waits (until its pushes are 10 s overdue at most), so sending
+// keeps its pace and the pushes catch up when the burst is over
+// (docs/decisions/100-webhook-pushes-yield-to-sending.md).
 import { performance } from "node:perf_hooks";
 import { smsCounters } from "#app/modules/sms/sms-counters.server.ts";
 
@@ -11,17 +12,20 @@ export type SendsFirstOptions = {
   loopUtilization: () => number;
   /** Calls `sample` every so often until the returned function is called (default: every 250 ms). */
   everySample: (sample: () => void) => () => void;
-  /** Milliseconds, for the longest wait. */
+  /** Epoch milliseconds, as the `dueAt` given to waitTurn. */
   now: () => number;
   /** Busy: at least this utilization over a sample in which sending went on. */
   busyUtilization: number;
-  /** The longest a job waits: under sustained full load, pushes still go at a floor pace. */
-  maxWaitMs: number;
+  /** The most a push is held after it became due: under sustained full load the lag stays bounded. */
+  maxLagMs: number;
 };
 
 type Waiter = { resume: () => void; until: number };
 
-/** `waitTurn()` resolves at once when the process is not busy sending, else when it stops being so (or maxWaitMs passed). */
+/**
+ * `waitTurn(dueAt)` resolves at once when the process is not busy sending, else when it stops being
+ * so or at `dueAt + maxLagMs`, whichever comes first.
+ */
 export function createSendsFirst(options: SendsFirstOptions) {
   let busy: boolean | undefined;
   let lastActivity = options.sendingActivity();
@@ -39,15 +43,16 @@ export function createSendsFirst(options: SendsFirstOptions) {
   }
 
   return {
-    waitTurn(): Promise<void> {
+    waitTurn(dueAt: number): Promise<void> {
+      const until = dueAt + options.maxLagMs;
       if (!stopSampling) {
         options.loopUtilization();
         stopSampling = options.everySample(sample);
-      } else if (busy === false) {
+      } else if (busy === false || until <= options.now()) {
         return Promise.resolve();
       }
       // Busy, or not known yet (the first sample is one interval away).
-      return new Promise((resume) => waiters.push({ resume, until: options.now() + options.maxWaitMs }));
+      return new Promise((resume) => waiters.push({ resume, until }));
     },
     stop() {
       stopSampling?.();
@@ -76,8 +81,9 @@ export const sendsFirst = createSendsFirst({
     const timer = setInterval(sample, 250).unref();
     return () => clearInterval(timer);
   },
-  now: () => performance.now(),
+  // BullMQ stamps jobs with Date.now(), not the app's (injectable) clock.
+  now: () => Date.now(),
   busyUtilization: 0.5,
-  // With 10 jobs of 25 at once: about 125 pushes a second still go while sending holds the loop.
-  maxWaitMs: 2_000,
+  // Longer than a burst of tens of thousands of messages lasts; a longer overload shares the loop.
+  maxLagMs: 10_000,
 });

@@ -192,7 +192,7 @@ function Webhooks({ loaderData }: { loaderData: LoaderData }) {
         </p>
         <p>
           <strong>Sending comes first.</strong> While the gateway is sending at full speed (a large campaign), events
-          wait and follow a few seconds later, once the burst is over; none is dropped.
+          are held until the burst is over, 10 seconds at most, and then follow; none is dropped.
         </p>
       </Card>
 
