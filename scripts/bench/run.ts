@@ -10,6 +10,8 @@
 //   inbound_per_s     inbound SMS stored per second while the API phase runs: the SMSC texts back
 //                     once per --inbound-every accepted submits (0 = no inbound traffic); every one
 //                     it got an ESME_ROK for must be in inbound_messages
+//   webhooks          e2e with an endpoint subscribed to message.delivered against e2e without, the
+//                     same load in phases ordered without, with, with, without; events/s, none lost
 //   group_10k_s       group-send form post -> every member's message submitted
 //   history_p99_ms    message history page with 1,000,000 messages in the database
 //   history_filters_p99_ms  the same history filtered (status, phone, text, dates, campaign, direction)
@@ -156,7 +158,7 @@ const group = createGroup(groupUser.id, { name: "Everyone", description: "The be
 const controlUser = await createUser({ email: "control@bench.test", fullName: "Control Bench", password });
 book({ userId: controlUser.id, kind: "grant", amount: N * 2, key: "bench-grant-control" });
 const { key: controlKey } = storeNewApiKey(controlUser.id);
-const hooks = await prepareWebhookPhase(password, N * 2);
+const hooks = await prepareWebhookPhase(password, N * 3);
 const historyUser = await createUser({ email: "history@bench.test", fullName: "History Bench", password });
 // A zone with DST: the dashboard's figures include its local-day arithmetic.
 setUserTimeZone(historyUser.id, "America/New_York");
@@ -271,14 +273,18 @@ const seenApi = smscAfterApi.counters.accepted - smscBefore.counters.accepted;
 const duplicated = smscAfterApi.counters.duplicates - smscBefore.counters.duplicates;
 const lost = accepted - (seenApi - duplicated);
 
-// --- 1b. the same load twice more: without webhooks (warm, the baseline), then with an endpoint ---
-// The first phase runs on a cold process (JIT, caches): a later phase alone ran 11-28 % faster, so
-// the webhook phase is compared with the phase just before it, not with the first.
-async function deliveredPhase(userId: number, apiKey: string, what: string) {
+// --- 1b. the same load four times more, in the order without, with, with, without webhooks ------
+// The first phase runs on cold processes (a later phase alone ran 11-28 % faster) and each phase
+// after it was a little faster again, while the machine drifts: the two kinds of phase are
+// interleaved (ABBA) so warm-up and drift fall on both alike, and each kind is summed over its two.
+type PhaseSpan = { first: number; last: number; delivered: number; lastId: number };
+let lastPhaseId = 0;
+async function deliveredPhase(userId: number, apiKey: string, what: string, total = N): Promise<PhaseSpan> {
   const cpuStart = cpuTakers();
-  const phaseLoad = await runLoad({ port, connections: CONCURRENCY, total: N, request: requestAs(apiKey) });
+  const afterId = lastPhaseId;
+  const phaseLoad = await runLoad({ port, connections: CONCURRENCY, total, request: requestAs(apiKey) });
   const phaseAccepted = phaseLoad.statuses.get(201) ?? 0;
-  await waitFor(() => count("user_id = ? and status = 'delivered'", userId) >= phaseAccepted, {
+  await waitFor(() => count("user_id = ? and id > ? and status = 'delivered'", userId, afterId) >= phaseAccepted, {
     timeout: 300_000,
     interval: 50,
     what: `every ${what} message delivered`,
@@ -288,38 +294,61 @@ async function deliveredPhase(userId: number, apiKey: string, what: string) {
     const used = seconds - cpuStart[name as keyof typeof cpuStart];
     return `${name} ${Math.round((used * 1e6) / N)}`;
   });
-  log(`${what}: CPU µs per message ${cpu.join(", ")} (until the last SMS delivered)`);
-  return sqlite
+  const phase = sqlite
     .prepare(
-      "select min(created_at) as first, max(done_at) as last, count(*) as delivered from sms_messages where user_id = ? and status = 'delivered'",
+      `select min(created_at) as first, max(done_at) as last, count(*) as delivered, max(id) as lastId
+       from sms_messages where user_id = ? and id > ? and status = 'delivered'`,
     )
-    .get(userId) as { first: number; last: number; delivered: number };
+    .get(userId, afterId) as PhaseSpan;
+  lastPhaseId = Math.max(lastPhaseId, phase.lastId);
+  log(`${what}: e2e ${perSecond([phase])}/s; CPU µs per message ${cpu.join(", ")} (until the last SMS delivered)`);
+  return phase;
 }
-const perSecond = (span: { first: number; last: number; delivered: number }) =>
-  Math.round(span.delivered / ((span.last - span.first) / 1000));
-log(`webhooks baseline: ${N} POST /api/v1/messages again, from an account without endpoints`);
-const controlE2e = perSecond(await deliveredPhase(controlUser.id, controlKey, "baseline"));
-log(`webhooks: ${N} POST /api/v1/messages again, each delivery pushed to a loopback receiver`);
-const hookSpan = await deliveredPhase(hooks.userId, hooks.key, "webhook-phase");
-await waitFor(() => receivedEvents(hooks).messages >= hookSpan.delivered, {
-  timeout: 300_000,
-  interval: 50,
-  what: "a message.delivered webhook for every delivered message",
-});
-const hookEvents = receivedEvents(hooks, hookSpan.last);
-const firstEventAt = (sqlite.prepare("select min(created_at) as at from webhook_events").get() as { at: number }).at;
+/** Messages delivered per second over the phases' summed spans (first accepted -> last delivered each). */
+const perSecond = (phases: { first: number; last: number; delivered: number }[]) =>
+  Math.round(
+    phases.reduce((sum, p) => sum + p.delivered, 0) / (phases.reduce((sum, p) => sum + (p.last - p.first), 0) / 1000),
+  );
+const withoutPhase = () => deliveredPhase(controlUser.id, controlKey, "without webhooks");
+async function withPhase(total = N) {
+  const messagesBefore = receivedEvents(hooks).messages;
+  const phase = await deliveredPhase(hooks.userId, hooks.key, "with webhooks", total);
+  // Every event of this phase in before the next phase starts: their POSTs come after the burst.
+  await waitFor(() => receivedEvents(hooks).messages >= messagesBefore + phase.delivered, {
+    timeout: 300_000,
+    interval: 50,
+    what: "a message.delivered webhook for every delivered message",
+  });
+  const firstEventAt = (
+    sqlite.prepare("select min(created_at) as at from webhook_events where created_at >= ?").get(phase.first) as {
+      at: number;
+    }
+  ).at;
+  return { ...phase, events: receivedEvents(hooks, phase.first, phase.last), firstEventAt };
+}
+log(`webhooks: ${N} POST /api/v1/messages four times more: without, with, with, without webhooks (loopback receiver)`);
+// The first phase warmed the sending code; the webhook code has not run yet: a short burst warms it.
+const warmUp = await withPhase(N / 10);
+const basePhases = [await withoutPhase()];
+const hookPhases = [await withPhase(), await withPhase()];
+basePhases.push(await withoutPhase());
+const allEvents = receivedEvents(hooks);
+const hookDelivered = hookPhases.reduce((sum, p) => sum + p.delivered, warmUp.delivered);
 const webhooks = {
-  e2e_per_s: perSecond(hookSpan),
-  baseline_e2e_per_s: controlE2e,
+  e2e_per_s: perSecond(hookPhases),
+  baseline_e2e_per_s: perSecond(basePhases),
+  phases_e2e_per_s: [basePhases[0], ...hookPhases, basePhases[1]].map((p) => perSecond([p])),
   // Receipt stored to webhook received included: first accepted request -> last event received.
-  e2e_with_events_per_s: Math.round(hookSpan.delivered / ((hookEvents.lastAt - hookSpan.first) / 1000)),
-  events_per_s: Math.round(hookEvents.events / ((hookEvents.lastAt - firstEventAt) / 1000)),
-  events: hookEvents.events,
+  e2e_with_events_per_s: perSecond(hookPhases.map((p) => ({ ...p, last: p.events.lastAt }))),
+  // One event per delivered message (any more are counted as redundant below).
+  events_per_s: perSecond(hookPhases.map((p) => ({ ...p, first: p.firstEventAt, last: p.events.lastAt }))),
+  events: allEvents.events,
   // Pushed while the phase's SMS were still being delivered: the rest waited for sending (decision 100).
-  events_during_sending: hookEvents.early,
-  unverified: hookEvents.unverified,
-  lost: hookSpan.delivered - hookEvents.messages,
-  redundant: hookEvents.events - hookEvents.messages,
+  events_during_sending: hookPhases.reduce((sum, p) => sum + p.events.early, 0),
+  warm_up_messages: warmUp.delivered,
+  unverified: allEvents.unverified,
+  lost: hookDelivered - allEvents.messages,
+  redundant: allEvents.events - allEvents.messages,
 };
 await hooks.receiver.stop();
 
@@ -498,7 +527,8 @@ const rows: [string, string, string][] = [
   [
     "webhooks (message.delivered)",
     `e2e ${webhooks.e2e_per_s}/s = ${Math.round((100 * webhooks.e2e_per_s) / webhooks.baseline_e2e_per_s)} % of ` +
-      `e2e without just before (${webhooks.baseline_e2e_per_s}/s; ${Math.round((100 * webhooks.e2e_per_s) / result.e2e_per_s)} % of the first phase) ` +
+      `e2e without, interleaved (${webhooks.baseline_e2e_per_s}/s; phases ${webhooks.phases_e2e_per_s.join(", ")}/s; ` +
+      `${Math.round((100 * webhooks.e2e_per_s) / result.e2e_per_s)} % of the first phase) ` +
       `(${webhooks.e2e_with_events_per_s}/s to the last event received); ${webhooks.events_per_s} events/s, ` +
       `${webhooks.events_during_sending} of them pushed before the last SMS was delivered; ` +
       `${webhooks.lost} lost, ${webhooks.unverified} unverified, ${webhooks.redundant} sent twice`,

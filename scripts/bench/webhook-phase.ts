@@ -27,15 +27,15 @@ export async function prepareWebhookPhase(password: string, credits: number): Pr
 
 /**
  * Distinct message.delivered events received (by webhook-id), those failing verification, when the
- * last came, and how many came by `by` (epoch ms: while the phase's SMS were still being delivered).
+ * last came, and how many came from `from` to `by` (epoch ms: while a phase's SMS were being delivered).
  */
-export function receivedEvents(phase: WebhookPhase, by = Infinity) {
+export function receivedEvents(phase: WebhookPhase, from = 0, by = Infinity) {
   const ids = new Set<string>();
   const messages = new Set<unknown>();
   let unverified = 0;
   let early = 0;
   for (const delivery of phase.receiver.received) {
-    if (delivery.at <= by && !ids.has(delivery.id)) early += 1;
+    if (delivery.at >= from && delivery.at <= by && !ids.has(delivery.id)) early += 1;
     ids.add(delivery.id);
     messages.add(delivery.body.data.id);
     if (!delivery.verified) unverified += 1;

@@ -53,7 +53,7 @@ describe("webhook pushes yield to sending", () => {
     expect(await settled(waiting)).toBe(true);
   });
 
-  it("do not wait for a busy loop that is not sending, nor for sending on a loop with time to spare", async () => {
+  it("do not wait for a busy loop that is not sending, nor past a sample for sending on a loop with time to spare", async () => {
     const { turns, state, sample } = gate();
     void turns.waitTurn(state.now);
     state.utilization = 1;
@@ -62,7 +62,26 @@ describe("webhook pushes yield to sending", () => {
     state.sending = true;
     state.utilization = 0.3;
     sample();
+    const waiting = turns.waitTurn(state.now);
+    expect(await settled(waiting)).toBe(false);
+    sample();
+    expect(await settled(waiting)).toBe(true);
+  });
+
+  it("hold pushes when sending began since an idle sample, until the next sample finds the loop busy or not", async () => {
+    const { turns, state, sample } = gate();
+    void turns.waitTurn(state.now);
+    sample();
     expect(await settled(turns.waitTurn(state.now))).toBe(true);
+    state.sending = true;
+    const burst = turns.waitTurn(state.now);
+    expect(await settled(burst)).toBe(false);
+    state.utilization = 0.9;
+    sample();
+    expect(await settled(burst)).toBe(false);
+    state.sending = false;
+    sample();
+    expect(await settled(burst)).toBe(true);
   });
 
   it("hold a push no longer than its limit after it became due, under sustained full load", async () => {

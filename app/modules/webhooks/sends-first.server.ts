@@ -23,8 +23,8 @@ export type SendsFirstOptions = {
 type Waiter = { resume: () => void; until: number };
 
 /**
- * `waitTurn(dueAt)` resolves at once when the process is not busy sending, else when it stops being
- * so or at `dueAt + maxLagMs`, whichever comes first.
+ * `waitTurn(dueAt)` resolves at once when the process was not busy at the last sample and has sent
+ * nothing since, else when a sample finds it not busy or at `dueAt + maxLagMs`, whichever comes first.
  */
 export function createSendsFirst(options: SendsFirstOptions) {
   let busy: boolean | undefined;
@@ -48,10 +48,11 @@ export function createSendsFirst(options: SendsFirstOptions) {
       if (!stopSampling) {
         options.loopUtilization();
         stopSampling = options.everySample(sample);
-      } else if (busy === false || until <= options.now()) {
+      } else if (until <= options.now() || (busy === false && options.sendingActivity() === lastActivity)) {
         return Promise.resolve();
       }
-      // Busy, or not known yet (the first sample is one interval away).
+      // Busy, not known yet (the first sample is one interval away), or sending began since: a burst
+      // starting would otherwise let every job taken before the next sample push during it.
       return new Promise((resume) => waiters.push({ resume, until }));
     },
     stop() {
