@@ -292,7 +292,7 @@ async function deliveredPhase(userId: number, apiKey: string, what: string, tota
   const cpuEnd = cpuTakers();
   const cpu = Object.entries(cpuEnd).map(([name, seconds]) => {
     const used = seconds - cpuStart[name as keyof typeof cpuStart];
-    return `${name} ${Math.round((used * 1e6) / N)}`;
+    return `${name} ${Math.round((used * 1e6) / total)}`;
   });
   const phase = sqlite
     .prepare(
