@@ -3,7 +3,7 @@
 // to a real HTTP receiver on loopback that verifies every signature with the standardwebhooks package.
 import { WEBHOOK_EVENTS, webhookEventSchema } from "#app/api/webhook-schemas.ts";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { groupSends } from "#app/db/schema/contacts.ts";
 import { webhookDeliveries, webhookEvents } from "#app/db/schema/webhooks.ts";
@@ -13,39 +13,17 @@ import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { purgeOldWebhookEvents } from "#app/modules/webhooks/retention.server.ts";
 import { createEndpoint, getCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
-import { webhooks } from "#worker/jobs/webhooks.ts";
 import { seedGroup, messagesOfGroupSend } from "#tests/support/contacts.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { waitForStatus } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
-import { customerWithEndpoint as endpointCustomer, WebhookReceiver } from "#tests/support/webhook-receiver.ts";
-import { type SmppGateway, startSmppGateway } from "#tests/support/smpp-gateway.ts";
+import { useWebhookGateway } from "#tests/support/webhook-gateway.ts";
 
-// Read at the first getEnv(): the receiver is on loopback, and retries come quickly.
-process.env.WEBHOOK_ALLOW_PRIVATE = "1";
-process.env.WEBHOOK_RETRY_DELAY_MS = "50";
-
-let receiver: WebhookReceiver;
-let gateway: SmppGateway | undefined;
-
-beforeAll(async () => {
-  // Numbers ending in 9 are not delivered.
-  gateway = await startSmppGateway({
-    smsc: { receiptFor: (submit) => (submit.destination.endsWith("9") ? "UNDELIV" : "DELIVRD") },
-    transport: { throttlePauseMs: 20 },
-    jobs: [webhooks],
-  });
-  receiver = await WebhookReceiver.start();
+// Numbers ending in 9 are not delivered.
+const { receiver, customerWithEndpoint } = useWebhookGateway({
+  receiptFor: (submit) => (submit.destination.endsWith("9") ? "UNDELIV" : "DELIVRD"),
 });
-
-afterAll(async () => {
-  await gateway?.stop();
-  await receiver?.stop();
-});
-
-const customerWithEndpoint = (events: Parameters<typeof createEndpoint>[1]["events"], path: string) =>
-  endpointCustomer(receiver, events, path);
 
 function eventsOf(userId: number, type: string) {
   return getDb()
@@ -67,7 +45,11 @@ describe("group_send.completed", () => {
     expect(messages).toHaveLength(2);
     for (const message of messages)
       await waitForStatus(message.id, message.toPhone.endsWith("9") ? "undelivered" : "delivered");
-    const got = await waitFor(() => receiver.ofType("group_send.completed").find((r) => r.body.data.id === send.id));
+    const got = await waitFor(() =>
+      receiver()
+        .ofType("group_send.completed")
+        .find((r) => r.body.data.id === send.id),
+    );
     expect(got.verified).toBe(true);
     expect(got.body.data).toEqual({
       id: send.id,
@@ -97,7 +79,11 @@ describe("group_send.completed", () => {
     const send = await startGroupSend(user.id, groupId, "Nobody gets this");
     addOptOuts(user.id, ["+12025557100", "+12025557101"], "manual");
     await runGroupSend(send.id);
-    const got = await waitFor(() => receiver.ofType("group_send.completed").find((r) => r.body.data.id === send.id));
+    const got = await waitFor(() =>
+      receiver()
+        .ofType("group_send.completed")
+        .find((r) => r.body.data.id === send.id),
+    );
     expect(got.body.data).toMatchObject({ total: 2, queued: 0, skipped: 2, sent: 0, delivered: 0, failed: 0 });
     expect(eventsOf(user.id, "group_send.completed")).toHaveLength(1);
   });
@@ -123,17 +109,20 @@ describe("opt_out.changed from keywords", () => {
     body,
     receivedAt: received++,
   });
-  const changesOf = (phone: string) => receiver.ofType("opt_out.changed").filter((r) => r.body.data.phone === phone);
+  const changesOf = (phone: string) =>
+    receiver()
+      .ofType("opt_out.changed")
+      .filter((r) => r.body.data.phone === phone);
 
   it("tells STOP and START to the shared sender to the account each was assigned to, and START also to the one told of the STOP", async () => {
     const first = await customerWithEndpoint(["opt_out.changed"], "/keyword-first");
     const second = await createTestUser();
     const { secret } = await createEndpoint(second.id, {
-      url: receiver.url("/keyword-second"),
+      url: receiver().url("/keyword-second"),
       events: ["opt_out.changed"],
       enabled: true,
     });
-    receiver.secret = first.secret;
+    receiver().secret = first.secret;
     const phone = "+12025557301";
     await applyInboundKeyword(keyword(phone.slice(1), "STOP", first.user.id));
     const stop = await waitFor(() => changesOf(phone).find((r) => r.body.data.optedOut === true));
@@ -146,7 +135,7 @@ describe("opt_out.changed from keywords", () => {
       keyword: "STOP",
     });
     // The START comes back assigned to another account (it sent to the phone since): both hear it.
-    receiver.secret = secret;
+    receiver().secret = secret;
     await applyInboundKeyword(keyword(phone.slice(1), "start", second.id));
     const starts = await waitFor(() => {
       const found = changesOf(phone).filter((r) => r.body.data.optedOut === false);
@@ -172,23 +161,31 @@ describe("statusCallback on POST /api/v1/messages/batch", () => {
       json: {
         body: "Batch with callbacks",
         messages: [
-          { to: "+12025557401", statusCallback: receiver.url("/batch-a") },
+          { to: "+12025557401", statusCallback: receiver().url("/batch-a") },
           { to: "+12025557402" },
-          { to: "+12025557409", statusCallback: receiver.url("/batch-b") },
+          { to: "+12025557409", statusCallback: receiver().url("/batch-b") },
         ],
       },
     });
     expect(sent.status).toBe(200);
     expect(sent.json.queued).toBe(3);
     const [first, second, third] = sent.json.results.map((r: { message: { id: number } }) => r.message.id);
-    receiver.secret = getCallbackSecret(customer.id);
-    const delivered = await waitFor(() => receiver.ofType("message.delivered").find((r) => r.body.data.id === first));
+    receiver().secret = getCallbackSecret(customer.id);
+    const delivered = await waitFor(() =>
+      receiver()
+        .ofType("message.delivered")
+        .find((r) => r.body.data.id === first),
+    );
     expect(delivered.verified).toBe(true);
-    const failed = await waitFor(() => receiver.ofType("message.failed").find((r) => r.body.data.id === third));
+    const failed = await waitFor(() =>
+      receiver()
+        .ofType("message.failed")
+        .find((r) => r.body.data.id === third),
+    );
     expect(failed.body.data).toMatchObject({ status: "undelivered", to: "+12025557409" });
     await waitForStatus(second, "delivered");
     // The item without a URL (and an account without endpoints): nothing.
-    expect(receiver.received.some((r) => r.body.data.id === second)).toBe(false);
+    expect(receiver().received.some((r) => r.body.data.id === second)).toBe(false);
   });
 
   it("refuses a batch with a refused URL as a 422 naming every such item, sending nothing", async () => {
@@ -199,7 +196,7 @@ describe("statusCallback on POST /api/v1/messages/batch", () => {
         body: "Never sent",
         messages: [
           { to: "+12025557411", statusCallback: "ftp://example.com/x" },
-          { to: "+12025557412", statusCallback: receiver.url("/batch-c") },
+          { to: "+12025557412", statusCallback: receiver().url("/batch-c") },
           { to: "+12025557413", statusCallback: "ftp://example.com/x" },
         ],
       },

@@ -4,7 +4,7 @@ import { WEBHOOK_EVENTS, webhookEventSchema } from "#app/api/webhook-schemas.ts"
 import { toMessageResource } from "#app/modules/sms/message-resource.ts";
 import { findOwnMessage } from "#app/modules/sms/own-messages.server.ts";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { mailOutbox } from "#app/db/schema/mail.ts";
 import { webhookDeliveries, webhookEndpoints } from "#app/db/schema/webhooks.ts";
@@ -15,7 +15,6 @@ import { addOptOuts, listOptOuts, removeOptOut } from "#app/modules/opt-outs/opt
 import { getEnv } from "#app/utils/env.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import {
-  createEndpoint,
   deleteEndpoint,
   getCallbackSecret,
   getEndpoint,
@@ -23,40 +22,24 @@ import {
 } from "#app/modules/webhooks/endpoints.server.ts";
 import { postWebhook } from "#app/modules/webhooks/deliver.server.ts";
 import { listDeliveries, redeliver, sendTestEvent } from "#app/modules/webhooks/deliveries.server.ts";
-import { webhooks } from "#worker/jobs/webhooks.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
-import { customerWithEndpoint as endpointCustomer, WebhookReceiver } from "#tests/support/webhook-receiver.ts";
-import { type SmppGateway, startSmppGateway } from "#tests/support/smpp-gateway.ts";
+import { useWebhookGateway } from "#tests/support/webhook-gateway.ts";
 
-// Read at the first getEnv(): the receiver is on loopback, and retries come quickly.
-process.env.WEBHOOK_ALLOW_PRIVATE = "1";
-process.env.WEBHOOK_RETRY_DELAY_MS = "50";
-
-let receiver: WebhookReceiver;
-let gateway: SmppGateway | undefined;
-
-beforeAll(async () => {
-  gateway = await startSmppGateway({ transport: { throttlePauseMs: 20 }, jobs: [webhooks] });
-  receiver = await WebhookReceiver.start();
-});
-
-afterAll(async () => {
-  await gateway?.stop();
-  await receiver?.stop();
-});
-
-const customerWithEndpoint = (events: Parameters<typeof createEndpoint>[1]["events"], path: string) =>
-  endpointCustomer(receiver, events, path);
+const { receiver, customerWithEndpoint } = useWebhookGateway();
 
 describe("webhook deliveries", () => {
   it("delivers message.sent and message.delivered after the SMSC's receipt, signed and with the message's status", async () => {
     const { user } = await customerWithEndpoint(["message.sent", "message.delivered"], "/a");
     const { id } = await queueMessage(user.id, { to: "+12025550111", body: "Hello hooks" });
     await waitForStatus(id, "delivered");
-    const delivered = await waitFor(() => receiver.ofType("message.delivered").find((r) => r.body.data.id === id));
+    const delivered = await waitFor(() =>
+      receiver()
+        .ofType("message.delivered")
+        .find((r) => r.body.data.id === id),
+    );
     expect(delivered.verified).toBe(true);
     // A ULID: events of later changes have greater ids (appended to the indexes, decision 100).
     expect(delivered.id).toMatch(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
@@ -74,7 +57,11 @@ describe("webhook deliveries", () => {
     const documented = WEBHOOK_EVENTS.find((event) => event.type === "message.delivered")!;
     expect(() => webhookEventSchema(documented).parse(delivered.body)).not.toThrow();
     expect(delivered.body.data).toEqual(toMessageResource(findOwnMessage(user.id, id)!));
-    const sent = await waitFor(() => receiver.ofType("message.sent").find((r) => r.body.data.id === id));
+    const sent = await waitFor(() =>
+      receiver()
+        .ofType("message.sent")
+        .find((r) => r.body.data.id === id),
+    );
     expect(sent.verified).toBe(true);
     expect(sent.id < delivered.id).toBe(true);
   });
@@ -88,31 +75,31 @@ describe("webhook deliveries", () => {
     await waitForStatus(mine.id, "delivered");
     await waitForStatus(theirs.id, "delivered");
     const ids = [mine.id, theirs.id];
-    expect(receiver.received.filter((r) => ids.includes(r.body.data.id as number))).toEqual([]);
+    expect(receiver().received.filter((r) => ids.includes(r.body.data.id as number))).toEqual([]);
     expect(listDeliveries(user.id, endpoint.id)).toEqual([]);
   });
 
   it("retries a receiver that answers 500 three times: the fourth try gets it, with the same webhook-id", async () => {
     const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/c");
-    receiver.answer = (delivery, nth) =>
+    receiver().answer = (delivery, nth) =>
       delivery.body.type === "webhook.test" && nth <= 3 ? { status: 500, body: "x".repeat(5000) } : { status: 200 };
     const eventId = sendTestEvent(user.id, endpoint.id);
     const [delivery] = await waitFor(() => {
       const rows = listDeliveries(user.id, endpoint.id);
       return rows[0]?.status === "delivered" ? rows : undefined;
     });
-    const tries = receiver.received.filter((r) => r.id === eventId);
+    const tries = receiver().received.filter((r) => r.id === eventId);
     expect(tries).toHaveLength(4);
     expect(tries.every((t) => t.verified)).toBe(true);
     expect(new Set(tries.map((t) => t.headers["webhook-id"]))).toEqual(new Set([eventId]));
     expect(delivery).toMatchObject({ eventId, type: "webhook.test", attempts: 4, lastStatusCode: 200 });
     expect(tries[0].body.data).toEqual({ endpointId: endpoint.id, message: "This is a test event." });
-    receiver.answer = () => ({ status: 200 });
+    receiver().answer = () => ({ status: 200 });
   });
 
   it("does not follow a redirect (a failure, retried); Redeliver sends it again", async () => {
     const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/d");
-    receiver.answer = (delivery) =>
+    receiver().answer = (delivery) =>
       delivery.body.type === "webhook.test"
         ? { status: 302, headers: { location: "http://example.com/" } }
         : { status: 200 };
@@ -122,37 +109,37 @@ describe("webhook deliveries", () => {
       return rows[0]?.attempts >= 1 && rows[0].lastStatusCode === 302 ? rows : undefined;
     });
     expect(retrying.lastAnswer).toBe("Redirect to http://example.com/ not followed");
-    receiver.answer = () => ({ status: 200 });
+    receiver().answer = () => ({ status: 200 });
     await redeliver(user.id, endpoint.id, retrying.id);
     await waitFor(() => listDeliveries(user.id, endpoint.id)[0]?.status === "delivered");
   });
 
   it("keeps at most 1 KB of an answer", async () => {
-    receiver.answer = () => ({ status: 500, body: "x".repeat(5000) });
-    const answer = await postWebhook(receiver.url("/f"), "{}", {});
+    receiver().answer = () => ({ status: 500, body: "x".repeat(5000) });
+    const answer = await postWebhook(receiver().url("/f"), "{}", {});
     expect(answer).toMatchObject({ ok: false, statusCode: 500 });
     expect(answer.answer).toHaveLength(1024);
-    receiver.answer = () => ({ status: 200 });
+    receiver().answer = () => ({ status: 200 });
   });
 
   it("gives up on a receiver that does not answer in time, and on one that hangs up", async () => {
-    receiver.answer = () => new Promise(() => {});
-    const slow = await postWebhook(receiver.url("/slow"), "{}", {}, 300);
+    receiver().answer = () => new Promise(() => {});
+    const slow = await postWebhook(receiver().url("/slow"), "{}", {}, 300);
     expect(slow).toMatchObject({ ok: false, statusCode: null, answer: "No answer within 0.3 s" });
     expect(slow.durationMs).toBeGreaterThanOrEqual(300);
-    receiver.answer = () => ({ drop: true });
-    const dropped = await postWebhook(receiver.url("/drop"), "{}", {});
+    receiver().answer = () => ({ drop: true });
+    const dropped = await postWebhook(receiver().url("/drop"), "{}", {});
     expect(dropped).toMatchObject({ ok: false, statusCode: null });
     expect(dropped.answer).toMatch(/^Not delivered: /);
-    receiver.answer = () => ({ status: 200 });
+    receiver().answer = () => ({ status: 200 });
   });
 
   it("signs with the new secret after a rotation, and stops at a deleted endpoint", async () => {
     const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/e");
     const { secret } = rotateEndpointSecret(user.id, endpoint.id);
-    receiver.secret = secret;
+    receiver().secret = secret;
     const eventId = sendTestEvent(user.id, endpoint.id);
-    const got = await waitFor(() => receiver.received.find((r) => r.id === eventId));
+    const got = await waitFor(() => receiver().received.find((r) => r.id === eventId));
     expect(got.verified).toBe(true);
     deleteEndpoint(user.id, endpoint.id);
     expect(() => listDeliveries(user.id, endpoint.id)).toThrow(/No such webhook endpoint/);
@@ -164,12 +151,12 @@ describe("webhooks on the REST API", () => {
     const customer = await apiCustomer(10);
     const created = await callApi("POST", "/api/v1/webhooks", {
       key: customer.key,
-      json: { url: receiver.url("/api"), events: ["message.delivered", "message.delivered"] },
+      json: { url: receiver().url("/api"), events: ["message.delivered", "message.delivered"] },
     });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ url: receiver.url("/api"), events: ["message.delivered"], enabled: true });
+    expect(created.json).toMatchObject({ url: receiver().url("/api"), events: ["message.delivered"], enabled: true });
     expect(created.json.secret).toMatch(/^whsec_/);
-    receiver.secret = created.json.secret;
+    receiver().secret = created.json.secret;
     const id = created.json.id as number;
     const listed = await callApi("GET", "/api/v1/webhooks", { key: customer.key });
     expect(listed.json.data).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
@@ -180,7 +167,7 @@ describe("webhooks on the REST API", () => {
     expect(patched.json.events).toEqual(["message.failed", "balance.low"]);
     const tested = await callApi("POST", `/api/v1/webhooks/${id}/test`, { key: customer.key });
     expect(tested.status).toBe(202);
-    const got = await waitFor(() => receiver.received.find((r) => r.id === tested.json.eventId));
+    const got = await waitFor(() => receiver().received.find((r) => r.id === tested.json.eventId));
     expect(got.verified).toBe(true);
     const log = await waitFor(async () => {
       const answer = await callApi("GET", `/api/v1/webhooks/${id}/deliveries`, { key: customer.key });
@@ -188,13 +175,17 @@ describe("webhooks on the REST API", () => {
     });
     expect(log.data[0]).toMatchObject({ eventId: tested.json.eventId, type: "webhook.test", lastStatusCode: 200 });
     const rotated = await callApi("POST", `/api/v1/webhooks/${id}/rotate-secret`, { key: customer.key });
-    receiver.secret = rotated.json.secret;
+    receiver().secret = rotated.json.secret;
     const again = await callApi("POST", `/api/v1/webhooks/${id}/deliveries/${log.data[0].id}/redeliver`, {
       key: customer.key,
     });
     expect(again.status).toBe(202);
-    await waitFor(() => receiver.received.filter((r) => r.id === tested.json.eventId).length === 2);
-    expect(receiver.received.filter((r) => r.id === tested.json.eventId).every((r) => r.verified)).toBe(true);
+    await waitFor(() => receiver().received.filter((r) => r.id === tested.json.eventId).length === 2);
+    expect(
+      receiver()
+        .received.filter((r) => r.id === tested.json.eventId)
+        .every((r) => r.verified),
+    ).toBe(true);
     expect((await callApi("DELETE", `/api/v1/webhooks/${id}`, { key: customer.key })).status).toBe(200);
     expect((await callApi("GET", `/api/v1/webhooks/${id}`, { key: customer.key })).status).toBe(404);
   });
@@ -213,18 +204,24 @@ describe("webhooks on the REST API", () => {
     const customer = await apiCustomer(10);
     const sent = await callApi("POST", "/api/v1/messages", {
       key: customer.key,
-      json: { to: "+12025550131", body: "Call me back", statusCallback: receiver.url("/callback") },
+      json: { to: "+12025550131", body: "Call me back", statusCallback: receiver().url("/callback") },
     });
     expect(sent.status).toBe(201);
-    receiver.secret = getCallbackSecret(customer.id);
+    receiver().secret = getCallbackSecret(customer.id);
     const delivered = await waitFor(() =>
-      receiver.ofType("message.delivered").find((r) => r.body.data.id === sent.json.id),
+      receiver()
+        .ofType("message.delivered")
+        .find((r) => r.body.data.id === sent.json.id),
     );
     expect(delivered.verified).toBe(true);
-    expect(receiver.ofType("message.sent").some((r) => r.body.data.id === sent.json.id)).toBe(true);
+    expect(
+      receiver()
+        .ofType("message.sent")
+        .some((r) => r.body.data.id === sent.json.id),
+    ).toBe(true);
     const scheduled = await callApi("POST", "/api/v1/messages", {
       key: customer.key,
-      json: { to: "+12025550131", body: "Later", sendAt: "2030-01-15T09:30:00Z", statusCallback: receiver.url() },
+      json: { to: "+12025550131", body: "Later", sendAt: "2030-01-15T09:30:00Z", statusCallback: receiver().url() },
     });
     expect(scheduled.json.error).toMatchObject({ code: "validation_failed", field: "statusCallback" });
   });
@@ -235,24 +232,34 @@ describe("account events", () => {
     const { user } = await customerWithEndpoint(["opt_out.changed", "balance.low", "message.received"], "/g");
     addOptOuts(user.id, ["+12025550141"], "manual");
     const added = await waitFor(() =>
-      receiver.ofType("opt_out.changed").find((r) => r.body.data.phone === "+12025550141"),
+      receiver()
+        .ofType("opt_out.changed")
+        .find((r) => r.body.data.phone === "+12025550141"),
     );
     expect(added.verified).toBe(true);
     expect(added.body.data).toMatchObject({ optedOut: true, source: "manual", sender: null, keyword: null });
     removeOptOut(user.id, listOptOuts(user.id).items[0].id);
     await waitFor(() =>
-      receiver.ofType("opt_out.changed").find((r) => r.body.data.phone === "+12025550141" && !r.body.data.optedOut),
+      receiver()
+        .ofType("opt_out.changed")
+        .find((r) => r.body.data.phone === "+12025550141" && !r.body.data.optedOut),
     );
 
     getDb().update(users).set({ lowBalanceThreshold: 15 }).where(eq(users.id, user.id)).run();
     const { id } = await queueMessage(user.id, { to: "+12025550142", body: "x".repeat(1000) });
-    const low = await waitFor(() => receiver.ofType("balance.low").find((r) => r.body.data.threshold === 15));
+    const low = await waitFor(() =>
+      receiver()
+        .ofType("balance.low")
+        .find((r) => r.body.data.threshold === 15),
+    );
     expect(low.body.data.balance).toBeLessThan(15);
     await waitForStatus(id, "delivered");
 
     await simulateInbound({ from: "+12025550142", to: getEnv().SMPP_SOURCE_ADDR, text: "Thanks!" });
     const received = await waitFor(() =>
-      receiver.ofType("message.received").find((r) => r.body.data.body === "Thanks!"),
+      receiver()
+        .ofType("message.received")
+        .find((r) => r.body.data.body === "Thanks!"),
     );
     expect(received.body.data).toMatchObject({ direction: "inbound", from: "+12025550142", parts: 1 });
     expect(received.body.data.id).toMatch(/^in_\d+$/);
@@ -262,7 +269,7 @@ describe("account events", () => {
 describe("failing endpoints", () => {
   it("gives a delivery up after WEBHOOK_RETRY_HOURS, and turns off an endpoint failing for 3 days, e-mailing its owner", async () => {
     const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/h");
-    receiver.answer = (delivery) => (delivery.body.type === "webhook.test" ? { status: 503 } : { status: 200 });
+    receiver().answer = (delivery) => (delivery.body.type === "webhook.test" ? { status: 503 } : { status: 200 });
     const longAgo = new Date(Date.now() - 4 * 24 * 3600_000);
     getDb().update(webhookEndpoints).set({ failingSince: longAgo }).where(eq(webhookEndpoints.id, endpoint.id)).run();
     const eventId = inTransaction(() => recordTestEvent(user.id, endpoint.id));
@@ -283,6 +290,6 @@ describe("failing endpoints", () => {
     const mail = getDb().select().from(mailOutbox).where(eq(mailOutbox.userId, user.id)).all();
     expect(mail.map((m) => m.kind)).toEqual(["webhook_disabled"]);
     expect(mail[0].text).toContain(endpoint.url);
-    receiver.answer = () => ({ status: 200 });
+    receiver().answer = () => ({ status: 200 });
   });
 });
