@@ -32,6 +32,14 @@ export const EXAMPLE_BODY = "Hello from the SMS Gateway API";
 
 /** A positive integer id in a path; anything else is simply not found. */
 export const positiveId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** A resource's id in an answer, with its example and, where it helps, what it is for. */
+export const idField = (example: number, description?: string) =>
+  z
+    .int()
+    .positive()
+    .meta(description === undefined ? { examples: [example] } : { description, examples: [example] });
+export const messageIdField = () => idField(42, "The message's id, for GET /api/v1/messages/{id}.");
+export const groupSendIdField = () => idField(3, "The group send's id, for GET /api/v1/group-sends/{id}.");
 export const idParams = (description: string) => z.strictObject({ id: positiveId().meta({ description }) });
 export const GroupIdParams = idParams("One of your groups' id (GET /api/v1/groups).");
 export const ContactIdParams = idParams("One of your contacts' id (GET /api/v1/contacts).");
@@ -355,10 +363,7 @@ const nullableIsoTime = (description: string) => z.string().nullable().meta({ fo
 
 export const MessageSchema = z.object({
   direction: z.literal("outbound").meta({ description: "A message you sent." }),
-  id: z
-    .int()
-    .positive()
-    .meta({ description: "The message's id, for GET /api/v1/messages/{id}.", examples: [42] }),
+  id: messageIdField(),
   to: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
   from: z
     .string()
@@ -439,10 +444,7 @@ export function cursorPage<Item extends z.ZodType>(item: Item, order: string) {
 const GroupRefSchema = z.object({ id: z.int().positive(), name: z.string() });
 
 export const ContactSchema = z.object({
-  id: z
-    .int()
-    .positive()
-    .meta({ examples: [12] }),
+  id: idField(12),
   name: z.string().meta({ examples: ["Ada Lovelace"] }),
   phone: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
   email: z.string().meta({ examples: ["ada@example.com"] }),
@@ -460,10 +462,7 @@ export type ApiContact = z.infer<typeof ContactSchema>;
 export const ContactListSchema = cursorPage(ContactSchema, "Name A to Z.");
 
 export const GroupSchema = z.object({
-  id: z
-    .int()
-    .positive()
-    .meta({ examples: [7] }),
+  id: idField(7),
   name: z.string().meta({ examples: ["Customers"] }),
   description: z.string(),
   members: z.int().nonnegative().meta({ description: "Contacts in the group, active or not." }),
@@ -472,10 +471,7 @@ export const GroupSchema = z.object({
 export const GroupListSchema = cursorPage(GroupSchema, "Name A to Z.");
 
 export const GroupSendSchema = z.object({
-  id: z
-    .int()
-    .positive()
-    .meta({ description: "The group send's id, for GET /api/v1/group-sends/{id}.", examples: [3] }),
+  id: groupSendIdField(),
   groupId: z.int().positive().nullable().meta({ description: "null once the group has been deleted." }),
   groupName: z.string(),
   body: z.string(),
@@ -528,10 +524,7 @@ export const OptOutIdParams = idParams("One of your opt-outs' id (GET /api/v1/op
 export const ListOptOutsQuery = z.strictObject({ cursor: cursorField("opt-outs"), limit: limitField("Opt-outs") });
 
 export const OptOutSchema = z.object({
-  id: z
-    .int()
-    .positive()
-    .meta({ examples: [5] }),
+  id: idField(5),
   phone: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
   source: z.enum(OPT_OUT_SOURCES).meta({
     description:
@@ -633,10 +626,7 @@ export const ScheduleIdParams = idParams("One of your schedules' id (GET /api/v1
 export const ListSchedulesQuery = z.strictObject({ cursor: cursorField("schedules"), limit: limitField("Schedules") });
 
 export const ScheduleSchema = z.object({
-  id: z
-    .int()
-    .positive()
-    .meta({ examples: [7] }),
+  id: idField(7),
   to: z.string().nullable().meta({ description: "The phone it goes to (E.164); null for a group." }),
   groupId: z
     .int()

@@ -2,7 +2,14 @@
 // contract), from which the OpenAPI document's `webhooks` section and the public reference are generated.
 import { z } from "zod";
 import { MESSAGE_STATUSES, OPT_OUT_SOURCES } from "#app/db/enums.ts";
-import { EXAMPLE_BODY, EXAMPLE_PHONE, InboundMessageSchema } from "#app/api/schemas.ts";
+import {
+  EXAMPLE_BODY,
+  EXAMPLE_PHONE,
+  groupSendIdField,
+  idField,
+  InboundMessageSchema,
+  messageIdField,
+} from "#app/api/schemas.ts";
 
 const isoTime = (description: string, example: string) =>
   z.string().meta({ format: "date-time", description, examples: [example] });
@@ -10,10 +17,7 @@ const nullableIsoTime = (description: string) => z.string().nullable().meta({ fo
 
 /** An outbound message as GET /api/v1/messages/{id} shows it at the time of the event. */
 export const WebhookMessageSchema = z.object({
-  id: z
-    .int()
-    .positive()
-    .meta({ description: "The message's id, for GET /api/v1/messages/{id}.", examples: [42] }),
+  id: messageIdField(),
   direction: z.literal("outbound"),
   to: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
   from: z.string().nullable().meta({ description: "The sender it went out from (null: the gateway's shared one)." }),
@@ -50,10 +54,7 @@ const OptOutChangeSchema = z.object({
 });
 
 const GroupSendCompletedSchema = z.object({
-  id: z
-    .int()
-    .positive()
-    .meta({ description: "The group send's id, for GET /api/v1/group-sends/{id}.", examples: [3] }),
+  id: groupSendIdField(),
   groupId: z.int().positive().nullable().meta({ description: "null once the group has been deleted." }),
   total: z.int().nonnegative().meta({ description: "Members of the group when the send started." }),
   queued: z.int().nonnegative().meta({ description: "Messages created." }),
@@ -77,10 +78,7 @@ const BalanceLowSchema = z.object({
 });
 
 const TestEventSchema = z.object({
-  endpointId: z
-    .int()
-    .positive()
-    .meta({ description: "The endpoint the test was sent to.", examples: [1] }),
+  endpointId: idField(1, "The endpoint the test was sent to."),
   message: z.literal("This is a test event."),
 });
 
