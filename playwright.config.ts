@@ -2,10 +2,11 @@ import { defineConfig } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { portBelowEphemeral } from "./tests/support/ports.ts";
 
 // Decided once in the main process; workers inherit them through the environment.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "smsgw-e2e-"));
-process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000));
+process.env.E2E_PORT ??= String(portBelowEphemeral("e2eApp"));
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://localhost:${port}`;
 

@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSmtpSink } from "#tests/support/smtp.ts";
+import { portBelowEphemeral } from "#tests/support/ports.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { expect, login, newAccount, register, test } from "#tests/e2e/fixtures.ts";
 
-const port = 40000 + Math.floor(Math.random() * 20000);
+const port = portBelowEphemeral("accountsSmtp");
 const baseURL = `http://localhost:${port}`;
 test.use({ baseURL });
 test.describe.configure({ mode: "serial", timeout: 180_000 });

@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
+import { portBelowEphemeral } from "#tests/support/ports.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { demoAdmin, expect, newAccount, signUpAndLogin, test } from "#tests/e2e/fixtures.ts";
 
-const port = 40000 + Math.floor(Math.random() * 20000);
+const port = portBelowEphemeral("productionStart");
 const baseURL = `http://localhost:${port}`;
 test.use({ baseURL });
 // Each journey signs up (Argon2) and walks several pages on a machine other tests keep busy.
