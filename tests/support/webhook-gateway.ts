@@ -1,7 +1,6 @@
 // The webhook suites' set-up: a gateway on a test SMSC whose worker also runs the webhooks queue,
 // and a real receiver on loopback that verifies every delivery (tests/support/webhook-receiver.ts).
 import { afterAll, beforeAll } from "vitest";
-import type { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
 import { webhooks } from "#worker/jobs/webhooks.ts";
 import { type SmppGateway, startSmppGateway } from "#tests/support/smpp-gateway.ts";
 import type { TestSmscOptions } from "#tests/support/smpp-server.ts";
@@ -25,7 +24,7 @@ export function useWebhookGateway(smsc?: TestSmscOptions) {
   return {
     receiver,
     /** A customer with credits and an endpoint for `events` at the receiver's `path`. */
-    customerWithEndpoint: (events: Parameters<typeof createEndpoint>[1]["events"], path: string) =>
+    customerWithEndpoint: (events: Parameters<typeof customerWithEndpoint>[1], path: string) =>
       customerWithEndpoint(receiver(), events, path),
   };
 }
