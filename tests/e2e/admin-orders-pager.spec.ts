@@ -50,3 +50,16 @@ test("Previous and Next keep the chosen page size (the spec's reset to 5 is a de
   await expect(rows).toHaveCount(10);
   await expect(page.getByLabel("Rows per page")).toHaveValue("10");
 });
+
+test("a page past the end shows the last page, and Previous steps back from it", async ({ page }) => {
+  const tag = `pge${randomUUID().slice(0, 6)}`;
+  await seedOrders(tag, 12);
+  await login(page, demoAdmin);
+  await page.goto(`/order/allOrders?q=${tag}&page=9&size=10`);
+  await expect(page.getByTestId("order-row")).toHaveCount(2);
+  await expect(page.getByText("Showing 11–12 of 12")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Next" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Previous" }).click();
+  await expect(page).toHaveURL(/page=1&size=10/);
+  await expect(page.getByTestId("order-row")).toHaveCount(10);
+});

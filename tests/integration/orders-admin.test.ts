@@ -99,6 +99,16 @@ describe("admin orders list", () => {
     expect(dataOf<ListData>(await list(`?q=${tag}&size=7&page=-1`)).query).toMatchObject({ page: 1, size: 5 });
   });
 
+  it("shows the last page for a page past the end (decision 031), size and search kept", async () => {
+    for (const page of ["4", "99", "5000000"]) {
+      const past = dataOf<ListData>(await list(`?q=${tag}&page=${page}&size=5`));
+      expect(past.query, page).toEqual({ q: tag, status: "", page: 3, size: 5 });
+      expect(past.orders.map((o) => o.id)).toEqual(newestFirst.slice(10, 12));
+    }
+    const none = dataOf<ListData>(await list(`?q=nothing-matches-${tag}&page=7`));
+    expect(none).toMatchObject({ total: 0, orders: [], query: { page: 1 } });
+  });
+
   it("filters by status", async () => {
     const cancelled = dataOf<ListData>(await list(`?q=${tag}&status=Cancelled&size=20`));
     expect(cancelled.orders.map((o) => o.status)).toEqual(["Cancelled", "Cancelled"]);
@@ -121,6 +131,10 @@ describe("admin orders list", () => {
     const filtered = searchOrders({ q: common, status: "Cancelled", page: 2, size: 20 });
     expect(filtered.rows.every((r) => r.status === "Cancelled")).toBe(true);
     expect(filtered.rows[0].id).toBe([...many].reverse().filter((_, i) => i % 2 === 1)[20]);
+    // Past the end of a term counted only partly: the count reaches the end, so the last page is exact.
+    const past = searchOrders({ q: common, status: "", page: 9999, size: 20 });
+    expect(past).toMatchObject({ exact: true, total: 2100, page: 105 });
+    expect(past.rows.map((r) => r.id)).toEqual([...many].reverse().slice(2080));
     // Terms of one or two characters cannot use the trigram index: same answers by scanning.
     expect(searchOrders({ q: "%", status: "", page: 1, size: 5 }).rows).toEqual([]);
     expect(searchOrders({ q: tag.slice(0, 2), status: "", page: 1, size: 5 }).rows.length).toBeGreaterThan(0);

@@ -119,6 +119,8 @@ export type OrderSearchResult = {
   /** Exact, or (for a term matching very many orders) a lower bound just big enough to page. */
   total: number;
   exact: boolean;
+  /** The page shown: the one asked for, or the last one when that is past the end. */
+  page: number;
 };
 
 // Terms matching more orders than this are cheaper to find by scanning newest-first than through
@@ -127,34 +129,58 @@ const INDEXED_MATCH_LIMIT = 2000;
 
 const ftsPhrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
-/** The admin list: search name, email or phone, filter by status, newest first, one page. */
+/** The search term's condition, and whether the match count is exact (the index) or bounded (a scan). */
+function searchTermFilter(term: string): { filter: SQL; exact: boolean } {
+  const indexed =
+    term.length >= 3 &&
+    getDb().get<{ n: number }>(
+      sql`select count(*) as n from (select rowid from orders_search where orders_search match ${ftsPhrase(term)} limit ${INDEXED_MATCH_LIMIT})`,
+    ).n < INDEXED_MATCH_LIMIT;
+  if (indexed) {
+    return {
+      filter: sql`${orders.id} in (select rowid from orders_search where orders_search match ${ftsPhrase(term)})`,
+      exact: true,
+    };
+  }
+  return {
+    filter: or(
+      likeContains(orders.pickupName, term),
+      likeContains(orders.pickupEmail, term),
+      likeContains(orders.pickupPhone, term),
+    )!,
+    exact: false,
+  };
+}
+
+/**
+ * The admin list: search name, email or phone, filter by status, newest first, one page; a page
+ * past the end shows the last one.
+ */
 export function searchOrders(query: AdminOrderQuery): OrderSearchResult {
-  const offset = (query.page - 1) * query.size;
   const filters: SQL[] = [];
   if (query.status) filters.push(eq(orders.status, query.status));
-  let exact = true;
-  if (query.q) {
-    const indexed =
-      query.q.length >= 3 &&
-      getDb().get<{ n: number }>(
-        sql`select count(*) as n from (select rowid from orders_search where orders_search match ${ftsPhrase(query.q)} limit ${INDEXED_MATCH_LIMIT})`,
-      ).n < INDEXED_MATCH_LIMIT;
-    if (indexed) {
-      filters.push(
-        sql`${orders.id} in (select rowid from orders_search where orders_search match ${ftsPhrase(query.q)})`,
-      );
-    } else {
-      filters.push(
-        or(
-          likeContains(orders.pickupName, query.q),
-          likeContains(orders.pickupEmail, query.q),
-          likeContains(orders.pickupPhone, query.q),
-        )!,
-      );
-      exact = false;
-    }
-  }
+  const term = query.q ? searchTermFilter(query.q) : null;
+  if (term) filters.push(term.filter);
   const where = filters.length ? and(...filters) : undefined;
+  let total: number;
+  let exact = true;
+  if (!term || term.exact) {
+    [{ total }] = getDb().select({ total: count() }).from(orders).where(where).all();
+  } else {
+    // Counting every match of a common term costs a full scan; count only as far as paging needs
+    // (a page past the end is then counted to the end, exactly).
+    const needed = (query.page - 1) * query.size + query.size + 1;
+    const sub = getDb()
+      .select({ id: orders.id })
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.id))
+      .limit(needed)
+      .as("m");
+    [{ total }] = getDb().select({ total: count() }).from(sub).all();
+    exact = total < needed;
+  }
+  const { page, offset } = pageWindow(total, query.page, query.size);
   const rows = getDb()
     .select()
     .from(orders)
@@ -163,21 +189,7 @@ export function searchOrders(query: AdminOrderQuery): OrderSearchResult {
     .limit(query.size)
     .offset(offset)
     .all();
-  if (exact) {
-    const [{ total }] = getDb().select({ total: count() }).from(orders).where(where).all();
-    return { rows, total, exact };
-  }
-  // Counting every match of a common term costs a full scan; count only as far as paging needs.
-  const needed = offset + query.size + 1;
-  const sub = getDb()
-    .select({ id: orders.id })
-    .from(orders)
-    .where(where)
-    .orderBy(desc(orders.id))
-    .limit(needed)
-    .as("m");
-  const [{ total }] = getDb().select({ total: count() }).from(sub).all();
-  return { rows, total, exact: total < needed };
+  return { rows, total, exact, page };
 }
 
 export function recordPaymentFailure(orderId: number, message: string): void {

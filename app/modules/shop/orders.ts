@@ -66,14 +66,17 @@ export const MY_ORDERS_PAGE_SIZE = 10;
 
 export type AdminOrderQuery = { q: string; status: OrderStatus | ""; page: number; size: number };
 
-/** `?q=&status=&page=&size=`; anything unknown falls back to the defaults (All, page 1, 5 rows). */
+/**
+ * `?q=&status=&page=&size=`; anything unknown falls back to the defaults (All, page 1, 5 rows). A
+ * page past the end is the search's to bring back to the last page.
+ */
 export function parseAdminOrderQuery(params: URLSearchParams): AdminOrderQuery {
   const size = Number(params.get("size"));
   const page = Number(params.get("page"));
   return {
     q: (params.get("q") ?? "").trim().slice(0, 100),
     status: ORDER_STATUSES.find((s) => s === params.get("status")) ?? "",
-    page: Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1,
+    page: Number.isInteger(page) && page >= 1 ? Math.min(page, 1_000_000) : 1,
     size: PAGE_SIZES.find((s) => s === size) ?? 5,
   };
 }

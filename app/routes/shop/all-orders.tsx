@@ -20,10 +20,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Orders List | SMS Gatew
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
-  const query = parseAdminOrderQuery(new URL(request.url).searchParams);
-  const { rows, total, exact } = searchOrders(query);
+  const asked = parseAdminOrderQuery(new URL(request.url).searchParams);
+  const { rows, total, exact, page } = searchOrders(asked);
   return {
-    query,
+    query: { ...asked, page },
     total,
     exact,
     demoMode: getEnv().DEMO_MODE,
