@@ -1,4 +1,3 @@
-import type { Submission } from "@conform-to/react";
 import { data } from "react-router";
 import { log } from "#app/utils/log.server.ts";
 
@@ -11,7 +10,11 @@ export function logUnexpected(message: string, error: unknown): void {
  * A form's operation failed unexpectedly: the cause goes to the log, and the form comes back with
  * the spec's message above it and what the user typed (the domain's transaction left nothing behind).
  */
-export function unexpectedFormFailure<T>(submission: Submission<T>, message: string, error: unknown) {
+export function unexpectedFormFailure<R>(
+  submission: { reply: (options: { formErrors: string[] }) => R },
+  message: string,
+  error: unknown,
+) {
   logUnexpected(message, error);
   return data(submission.reply({ formErrors: [message] }), { status: 500 });
 }

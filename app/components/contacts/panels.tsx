@@ -1,7 +1,11 @@
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { Form, useNavigate, useNavigation } from "react-router";
 import { useHydrated } from "#app/components/use-hydrated.ts";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
+import { FormErrors } from "#app/components/ui/field.tsx";
+
+type LastResult = SubmissionResult<string[]> | null | undefined;
 
 /**
  * The one open inline panel (edit, send, schedule, delete, result), in a table row under its row.
@@ -23,18 +27,23 @@ export function PanelRow({ colSpan, title, children }: { colSpan: number; title:
   );
 }
 
-function DeleteForm({ id, cancelHref }: { id: number; cancelHref: string }) {
+/** Delete and Cancel; a delete that failed shows the spec's message above them, to try again or cancel. */
+function DeleteForm({ id, cancelHref, lastResult }: { id: number; cancelHref: string; lastResult: LastResult }) {
   const navigation = useNavigation();
+  const [form] = useForm({ id: `delete-${id}`, lastResult });
   return (
-    <Form method="post" preventScrollReset className="mt-4 flex flex-wrap gap-2">
+    <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
+      <FormErrors id={form.errorId} errors={form.errors} />
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="id" value={id} />
-      <Button type="submit" variant="danger" disabled={navigation.state !== "idle"}>
-        Delete
-      </Button>
-      <ButtonLink to={cancelHref} variant="secondary" preventScrollReset data-autofocus>
-        Cancel
-      </ButtonLink>
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="danger" disabled={navigation.state !== "idle"}>
+          Delete
+        </Button>
+        <ButtonLink to={cancelHref} variant="secondary" preventScrollReset data-autofocus>
+          Cancel
+        </ButtonLink>
+      </div>
     </Form>
   );
 }
@@ -79,6 +88,7 @@ export function DeleteConfirmRow({
   detail,
   id,
   cancelHref,
+  lastResult,
 }: {
   colSpan: number;
   title: string;
@@ -87,6 +97,7 @@ export function DeleteConfirmRow({
   detail?: string;
   id: number;
   cancelHref: string;
+  lastResult: LastResult;
 }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
@@ -94,7 +105,7 @@ export function DeleteConfirmRow({
     <>
       <p className="mt-2 text-sm text-slate-700">{question}</p>
       {detail ? <p className="mt-2 text-sm font-medium text-amber-800">{detail}</p> : null}
-      <DeleteForm id={id} cancelHref={cancelHref} />
+      <DeleteForm id={id} cancelHref={cancelHref} lastResult={lastResult} />
     </>
   );
   if (!hydrated) {

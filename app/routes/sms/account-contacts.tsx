@@ -154,6 +154,7 @@ function ContactPanel({
           question={TEXT.confirmDeleteContact}
           id={contact.id}
           cancelHref={closeHref}
+          lastResult={actionData}
         />
       );
     default:

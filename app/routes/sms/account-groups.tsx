@@ -182,6 +182,7 @@ function GroupPanel({
           }
           id={group.id}
           cancelHref={closeHref}
+          lastResult={actionData}
         />
       );
   }

@@ -7,7 +7,7 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { notFound } from "#app/utils/responses.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { logUnexpected, unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
+import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
 import type { SessionUser } from "#app/modules/auth/users.server.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
@@ -73,16 +73,6 @@ function backToList(request: Request, path: string, keep: Partial<ListQuery> = {
   return listHref(path, { page, group, ...keep });
 }
 
-/** Runs a domain call, turning NotFoundError (another user's id) into the 404 it is. */
-function owned<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    if (error instanceof NotFoundError) throw notFound();
-    throw error;
-  }
-}
-
 export async function createContactAction(
   formData: FormData,
   userId: number,
@@ -128,16 +118,16 @@ function checkCost(formData: FormData) {
 }
 
 /**
- * Delete (after the confirmation): back to the list with the toast, or with the failure's toast
- * when the database fails (the delete is one statement or one transaction: all or nothing);
- * another user's id is a 404.
+ * Delete (after the confirmation): back to the list with the toast, or the confirmation again with
+ * the spec's message in it when the database fails (the delete is one statement or one
+ * transaction: all or nothing); another user's id is a 404.
  */
 async function deleteIntent(
   formData: FormData,
   request: Request,
   path: string,
   remove: (id: number) => boolean | Promise<boolean>,
-  toasts: { deleted: string; failed: string },
+  messages: { deleted: string; failed: string },
 ) {
   const submission = parseWithZod(formData, { schema: DeleteSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
@@ -145,11 +135,10 @@ async function deleteIntent(
   try {
     removed = await remove(submission.value.id);
   } catch (error) {
-    logUnexpected(toasts.failed, error);
-    return redirectWithToast(backToList(request, path), { type: "error", description: toasts.failed });
+    return unexpectedFormFailure(submission, messages.failed, error);
   }
   if (!removed) throw notFound();
-  return redirectWithToast(backToList(request, path), { description: toasts.deleted });
+  return redirectWithToast(backToList(request, path), { description: messages.deleted });
 }
 
 function creditsShort(error: InsufficientCreditsError, what: string) {
@@ -216,14 +205,16 @@ export async function contactsListAction(request: Request, user: SessionUser) {
   const submission = parseWithZod(formData, { schema: createEditContactSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return failed(submission, TEXT.contactUpdateFailed);
   const { id, name, phoneNumber: phone, email, timeZone, groupIds, active } = submission.value;
+  let updated;
   try {
-    const updated = owned(() => updateContact(userId, id, { name, phone, email, timeZone, groupIds, status: active }));
-    if (!updated) throw notFound();
+    updated = updateContact(userId, id, { name, phone, email, timeZone, groupIds, status: active });
   } catch (error) {
+    if (error instanceof NotFoundError) throw notFound();
     if (error instanceof DuplicatePhoneError)
       return failed(submission, TEXT.contactUpdateFailed, { field: "phoneNumber", message: error.message });
-    throw error;
+    return unexpectedFormFailure(submission, TEXT.contactUpdateFailed, error);
   }
+  if (!updated) throw notFound();
   return redirectWithToast(backToList(request, CONTACTS_PATH), { description: TEXT.contactUpdated });
 }
 
@@ -286,12 +277,14 @@ export async function groupsListAction(request: Request, user: SessionUser) {
   const submission = parseWithZod(formData, { schema: EditGroupSchema });
   if (submission.status !== "success") return failed(submission, TEXT.groupUpdateFailed);
   const { id, groupName, description } = submission.value;
+  let updated;
   try {
-    if (!updateGroup(userId, id, { name: groupName, description })) throw notFound();
+    updated = updateGroup(userId, id, { name: groupName, description });
   } catch (error) {
     if (error instanceof DuplicateGroupNameError)
       return failed(submission, TEXT.groupUpdateFailed, { field: "groupName", message: error.message });
-    throw error;
+    return unexpectedFormFailure(submission, TEXT.groupUpdateFailed, error);
   }
+  if (!updated) throw notFound();
   return redirectWithToast(backToList(request, GROUPS_PATH), { description: TEXT.groupUpdated });
 }

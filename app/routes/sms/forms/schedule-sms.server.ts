@@ -10,6 +10,7 @@ import { positiveIntParam } from "#app/utils/params.ts";
 import { notFound } from "#app/utils/responses.server.ts";
 import { canonicalTimeZone, timeZoneNames } from "#app/utils/time-zone.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
 import { setUserTimeZone, type SessionUser } from "#app/modules/auth/users.server.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "#app/modules/contacts/errors.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
@@ -85,8 +86,9 @@ function creditsDetail(error: InsufficientCreditsError, target: ScheduleTarget, 
 /**
  * Creates the schedule and comes back to `successPath` (a clean form, or the list without its panel)
  * with the spec's toast; the zone it was entered in becomes the profile's. Not enough credits for
- * one occurrence: the spec's message in the form (a toast cookie on a failed post would only show on
- * the next page without JavaScript). `targetOf` may throw NotFoundError (someone else's id: 404).
+ * one occurrence, or an unexpected failure: the spec's message in the form (a toast cookie on a
+ * failed post would only show on the next page without JavaScript). `targetOf` may throw
+ * NotFoundError (someone else's id: 404).
  */
 async function createFromForm<V extends FormValue>(
   value: V,
@@ -134,7 +136,7 @@ async function createFromForm<V extends FormValue>(
       }
       return data(reply({ formErrors, fieldErrors }), { status: 400 });
     }
-    throw error;
+    return unexpectedFormFailure({ reply }, SCHEDULE_FAILED, error);
   }
   const timeZone = canonicalTimeZone(timing.timeZone);
   if (timeZone !== user.timeZone) setUserTimeZone(user.id, timeZone);
