@@ -50,9 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       toast,
       analyticsId: ANALYTICS_ID ?? null,
       demoMode: DEMO_MODE,
-      testMode: testMode.active
-        ? { sms: testMode.sms, payments: testMode.payments, cardsAccepted: testMode.cardsAccepted }
-        : null,
+      testMode: testMode.active ? { sms: testMode.sms, payments: testMode.payments, demo: testMode.demo } : null,
       year: clock.date().getUTCFullYear(),
     },
     { headers: headers ?? undefined },

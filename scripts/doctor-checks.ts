@@ -69,9 +69,11 @@ export async function diagnose(source: NodeJS.ProcessEnv, probes: Probes = machi
       `smpp to ${smsc.hostname}:${smsc.port || 2775}${env.SMPP_URL!.startsWith("ssmpp:") ? " (TLS)" : ""}`,
     );
   }
-  if (!env.STRIPE_SECRET_KEY)
-    add("unsafe", "payments", "no Stripe keys: payments are the offline test-card processor, customers cannot pay");
-  else if (env.STRIPE_SECRET_KEY.startsWith("sk_test_"))
+  if (env.cardPayments === "test-cards")
+    add("unsafe", "payments", "no Stripe keys: payments are the offline test-card processor, test cards buy credits");
+  else if (env.cardPayments === "unavailable")
+    add("warn", "payments", "no Stripe keys: customers cannot pay by card (the shop says so); admins grant credits");
+  else if (env.STRIPE_SECRET_KEY?.startsWith("sk_test_"))
     add("unsafe", "STRIPE_SECRET_KEY", "is a Stripe test key: nothing is charged");
   else add("ok", "payments", "Stripe with a live key");
   if (env.ALLOW_TEST_PAYMENTS) add("unsafe", "ALLOW_TEST_PAYMENTS", "is on: test cards buy real credits");

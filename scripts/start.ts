@@ -66,8 +66,16 @@ if (env.testMode.active) {
   const what = [
     env.testMode.payments && "payments are the offline test-card processor",
     env.testMode.sms && "SMS go to the simulator",
+    env.testMode.demo && "demo accounts and data are seeded",
   ];
   log("info", "start", `test mode: ${what.filter(Boolean).join(", ")}`);
+}
+if (env.cardPayments === "unavailable") {
+  log(
+    "info",
+    "start",
+    "card payments are not configured (no Stripe keys): the shop says card payment is not available",
+  );
 }
 if (demoSeeded) {
   // Never the passwords: the README's demo table has them.

@@ -11,6 +11,8 @@ import {
   SORT_OPTIONS,
 } from "#app/modules/shop/packages.ts";
 import { listPackages } from "#app/modules/shop/packages.server.ts";
+import { cardPaymentAvailable } from "#app/modules/payments/provider.server.ts";
+import { CardPaymentUnavailable } from "#app/components/shop/card-payment-unavailable.tsx";
 import { formatDollars, formatNumber } from "#app/utils/misc.ts";
 import { type PageHandle, useRootData } from "#app/root.tsx";
 import type { Route } from "./+types/home";
@@ -32,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     credits: p.credits,
     image: p.image,
   }));
-  return { filters, packages };
+  return { filters, packages, cardPaymentAvailable: cardPaymentAvailable() };
 }
 
 function SignUpBanner() {
@@ -50,13 +52,14 @@ function SignUpBanner() {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { filters, packages } = loaderData;
+  const { filters, packages, cardPaymentAvailable } = loaderData;
   const root = useRootData();
   const submit = useSubmit();
   return (
     <div>
       {root?.user ? null : <SignUpBanner />}
       <PageHeader title="Choose Your SMS Pricing Plan" />
+      {cardPaymentAvailable ? null : <CardPaymentUnavailable className="mb-6" />}
       <Form
         method="get"
         role="search"

@@ -194,21 +194,27 @@ const schema = z.object({
 });
 
 /**
- * Test mode: payments are the offline test-card processor (no Stripe keys) or SMS go to the
- * simulator. Every page says so; demo accounts exist by default only in full test mode (both).
+ * Test mode: a test component runs (the offline processor taking test cards, the SMS simulator,
+ * demo accounts and data). Every page says so while one does (docs/decisions/001-test-mode.md).
  */
 export type TestMode = {
-  /** The offline test-card processor is the payment provider. */
+  /** The offline processor takes test cards: no Stripe keys, and the simulator or ALLOW_TEST_PAYMENTS=1. */
   payments: boolean;
   /** SMS go to the simulator and reach no phone. */
   sms: boolean;
-  /** Either of the two: the gateway is in test mode. */
+  /** Demo accounts with published passwords, and their sample data, are seeded (SEED_DEMO resolved). */
+  demo: boolean;
+  /** Any of the three: the gateway is in test mode. */
   active: boolean;
-  /** Both: nothing a user does here costs anyone real money. */
+  /** The simulator and no Stripe keys: nothing a user does here costs anyone real money. */
   full: boolean;
-  /** The offline processor takes test cards: in full test mode, or with ALLOW_TEST_PAYMENTS=1. */
-  cardsAccepted: boolean;
 };
+
+/**
+ * How customers pay by card: Stripe (its keys set), the offline processor's test cards (where
+ * allowed), or not at all (an operator who sells credits by invoice and grants them).
+ */
+export type CardPayments = "stripe" | "test-cards" | "unavailable";
 
 export type Env = z.infer<typeof schema> & {
   DATA_DIR: string;
@@ -216,6 +222,7 @@ export type Env = z.infer<typeof schema> & {
   cookieSecure: boolean;
   isProduction: boolean;
   testMode: TestMode;
+  cardPayments: CardPayments;
   /** SEED_DEMO resolved: explicit, or full test mode when "auto". */
   seedDemo: boolean;
   /** APP_URL without a trailing slash, or this server on localhost. */
@@ -241,22 +248,25 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     );
   }
   const isProduction = parsed.NODE_ENV === "production";
-  const payments = !parsed.STRIPE_SECRET_KEY;
   const sms = parsed.SMS_TRANSPORT === "simulator";
-  const testMode: TestMode = {
-    payments,
-    sms,
-    active: payments || sms,
-    full: payments && sms,
-    cardsAccepted: payments && (sms || parsed.ALLOW_TEST_PAYMENTS),
-  };
+  const full = sms && !parsed.STRIPE_SECRET_KEY;
+  // Test cards buy credits only where those credits cannot become real SMS, unless the operator says so.
+  const cardPayments: CardPayments = parsed.STRIPE_SECRET_KEY
+    ? "stripe"
+    : sms || parsed.ALLOW_TEST_PAYMENTS
+      ? "test-cards"
+      : "unavailable";
+  const seedDemo = parsed.SEED_DEMO === "auto" ? full : parsed.SEED_DEMO;
+  const payments = cardPayments === "test-cards";
+  const testMode: TestMode = { payments, sms, demo: seedDemo, active: payments || sms || seedDemo, full };
   return {
     ...parsed,
     DATA_DIR: resolve(parsed.DATA_DIR),
     LOG_FORMAT: parsed.LOG_FORMAT ?? (isProduction ? "json" : "pretty"),
     isProduction,
     testMode,
-    seedDemo: parsed.SEED_DEMO === "auto" ? testMode.full : parsed.SEED_DEMO,
+    cardPayments,
+    seedDemo,
     appUrl: (parsed.APP_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ""),
     requireEmailVerification:
       parsed.REQUIRE_EMAIL_VERIFICATION === undefined

@@ -13,6 +13,7 @@ test("every page shows the test-mode banner, signed in or not", async ({ page })
     const banner = page.getByRole("region", { name: "Test mode" });
     await expect(banner, path).toContainText("Payments are test cards: no card is charged.");
     await expect(banner, path).toContainText("Messages go to a simulator and reach no phone.");
+    await expect(banner, path).toContainText("Demo accounts and sample data are loaded.");
   }
 });
 

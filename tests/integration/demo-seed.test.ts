@@ -36,8 +36,8 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
       sms: true,
       payments: true,
       active: true,
+      demo: true,
       full: true,
-      cardsAccepted: true,
     });
     expect(getEnv().seedDemo).toBe(true);
     expect(first.demoSeeded).toBe(true);

@@ -62,14 +62,15 @@ describe("the checks", () => {
       "SEED_DEMO",
       "COOKIE_SECURE",
     ]);
-    expect(
-      unsafeTopics(
-        await diagnose(
-          { ...production, STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "", STRIPE_WEBHOOK_SECRET: "" },
-          healthy,
-        ),
-      ),
-    ).toEqual(["payments"]);
+    // No Stripe keys: test cards taking real credits is unsafe; no card payment at all (credits by invoice) is a choice.
+    const noStripe = { ...production, STRIPE_SECRET_KEY: "", STRIPE_PUBLISHABLE_KEY: "", STRIPE_WEBHOOK_SECRET: "" };
+    expect(unsafeTopics(await diagnose({ ...noStripe, ALLOW_TEST_PAYMENTS: "1" }, healthy))).toEqual([
+      "payments",
+      "ALLOW_TEST_PAYMENTS",
+    ]);
+    const byInvoice = await diagnose(noStripe, healthy);
+    expect(unsafeTopics(byInvoice)).toEqual([]);
+    expect(levelOf(byInvoice, "payments")).toEqual(["warn"]);
   });
 
   it("tell secrets from the environment from generated files, and refuse a short one", async () => {

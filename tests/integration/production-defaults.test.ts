@@ -1,6 +1,7 @@
-// A real SMSC configured (SMS_TRANSPORT=smpp), no Stripe, SEED_DEMO left at "auto": not full test
-// mode. No demo accounts, no test cards, no known password signs in, and the first admin comes
-// from a one-time setup link.
+// A real SMSC configured (SMS_TRANSPORT=smpp), no Stripe, SEED_DEMO left at "auto" (an operator who
+// sells credits by invoice): nothing runs in test mode, so no banner. No demo accounts, no card
+// payment (the shop says so, admins see why), no known password signs in, and the first admin
+// comes from a one-time setup link.
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { getSqlite } from "#app/db/client.server.ts";
@@ -17,15 +18,19 @@ import {
 import { createUser, findUserByEmail } from "#app/modules/auth/users.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { chargeTestCard, TestCardsRefusedError } from "#app/modules/payments/offline.server.ts";
-import { getOrder } from "#app/modules/shop/orders.server.ts";
+import { createOrderFromCart, getOrder } from "#app/modules/shop/orders.server.ts";
+import { loader as adminOverviewLoader } from "#app/routes/admin/overview.tsx";
 import { action as loginAction } from "#app/routes/auth/login.tsx";
 import { action as setupAction, loader as setupLoader } from "#app/routes/auth/setup.tsx";
+import { loader as homeLoader } from "#app/routes/home.tsx";
+import { loader as detailsLoader } from "#app/routes/shop/menu-item-details.tsx";
 import { loader as paymentLoader } from "#app/routes/shop/payment.tsx";
+import { action as cartAction, loader as cartLoader } from "#app/routes/shop/shopping-cart.tsx";
 import { loader as rootLoader } from "#app/root.tsx";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
-import { addToCart, payWithCard, placeOrder } from "#tests/support/shop.ts";
+import { addToCart, payWithCard } from "#tests/support/shop.ts";
 
 // Read at the first getEnv(), after the imports (nothing reads the environment at import).
 delete process.env.SEED_DEMO;
@@ -44,35 +49,62 @@ afterEach(() => {
 });
 
 describe("production defaults with a real SMSC and no Stripe", () => {
-  it("is in test mode for payments only, seeds no demo account and shows the banner", async () => {
-    expect(getEnv().testMode).toMatchObject({
-      sms: false,
-      payments: true,
-      active: true,
-      full: false,
-      cardsAccepted: false,
-    });
+  const UNAVAILABLE = /Card payment is not available on this gateway/;
+  type Shop = { cardPaymentAvailable: boolean };
+
+  it("runs nothing in test mode: no banner, no demo account, and card payment unavailable", async () => {
+    expect(getEnv().testMode).toEqual({ sms: false, payments: false, demo: false, active: false, full: false });
+    expect(getEnv().cardPayments).toBe("unavailable");
     expect(seeded.demoSeeded).toBe(false);
     expect(findUserByEmail(DEMO_ACCOUNTS.admin.email)).toBeUndefined();
     expect(findUserByEmail(DEMO_ACCOUNTS.customer.email)).toBeUndefined();
-    expect(dataOf<{ testMode: unknown }>(await call(rootLoader, makeRequest("/"))).testMode).toEqual({
-      sms: false,
-      payments: true,
-      cardsAccepted: false,
-    });
+    const user = await createTestUser();
+    for (const who of [null, user]) {
+      expect(
+        dataOf<{ testMode: unknown }>(await call(rootLoader, makeRequest("/", { user: who }))).testMode,
+      ).toBeNull();
+    }
   });
 
-  it("refuses test cards: the card form says card payments are not configured, and nothing is charged or confirmed", async () => {
+  it("says so in the shop, places no order that nothing could pay, and tells admins why", async () => {
+    const user = await createTestUser();
+    expect(dataOf<Shop>(await call(homeLoader, makeRequest("/"))).cardPaymentAvailable).toBe(false);
+    expect(
+      dataOf<Shop>(
+        await call(detailsLoader, makeRequest(`/menuItemDetails/${pack.id}`, { user }), {
+          menuItemId: String(pack.id),
+        }),
+      ).cardPaymentAvailable,
+    ).toBe(false);
+    await addToCart(user, pack.id, 1);
+    expect(dataOf<Shop>(await call(cartLoader, makeRequest("/shoppingCart", { user }))).cardPaymentAvailable).toBe(
+      false,
+    );
+    const form = { intent: "place-order", name: "Ada Lovelace", email: "ada@example.com", phone: "+1 555 123 4567" };
+    const refused = await call(cartAction, makeRequest("/shoppingCart", { user, form }));
+    expect(statusOf(refused)).toBe(503);
+    expect(dataOf<Reply>(refused).error?.[""]).toEqual([expect.stringMatching(UNAVAILABLE)]);
+    expect(getSqlite().prepare("select count(*) as n from orders where user_id = ?").get(user.id)).toEqual({ n: 0 });
+
+    const admin = await createTestUser("admin");
+    expect(
+      dataOf<Shop>(await call(adminOverviewLoader, makeRequest("/admin", { user: admin }))).cardPaymentAvailable,
+    ).toBe(false);
+    // The setup link below is for a gateway without an admin.
+    getSqlite().prepare("update users set role = 'customer' where id = ?").run(admin.id);
+  });
+
+  it("refuses test cards for an order placed before: the payment page says card payment is not available, and nothing is charged or confirmed", async () => {
     const user = await createTestUser();
     await addToCart(user, pack.id, 1);
-    const orderId = await placeOrder(user);
-    const page = dataOf<{ notConfigured: string | null }>(
-      await call(paymentLoader, makeRequest(`/payment?orderId=${orderId}`, { user })),
-    );
-    expect(page.notConfigured).toMatch(/Card payments are not configured/);
+    const placed = createOrderFromCart(user.id, { name: "Ada", email: "ada@example.com", phone: "+15551234567" });
+    if (!placed.ok) throw new Error("empty cart");
+    const { orderId } = placed;
+    const page = dataOf<Shop>(await call(paymentLoader, makeRequest(`/payment?orderId=${orderId}`, { user })));
+    expect(page.cardPaymentAvailable).toBe(false);
     const result = await payWithCard(user, orderId, "4242 4242 4242 4242");
     expect(statusOf(result)).toBe(503);
-    expect(dataOf<Reply>(result).error?.[""]).toEqual([expect.stringMatching(/Card payments are not configured/)]);
+    expect(dataOf<Reply>(result).error?.[""]).toEqual([expect.stringMatching(UNAVAILABLE)]);
     expect(getOrder(orderId)).toMatchObject({ status: "Pending", paymentId: null });
     expect(getBalance(user.id)).toBe(0);
     expect(() => chargeTestCard(getOrder(orderId)!, "4242424242424242")).toThrow(TestCardsRefusedError);

@@ -39,25 +39,31 @@ describe("configuration", () => {
       STRIPE_WEBHOOK_SECRET: "whsec_x",
     };
     const defaults = parseEnv({ DATA_DIR: dir });
-    expect(defaults.testMode).toEqual({ payments: true, sms: true, active: true, full: true, cardsAccepted: true });
+    expect(defaults.testMode).toEqual({ payments: true, sms: true, demo: true, active: true, full: true });
+    expect(defaults.cardPayments).toBe("test-cards");
     expect(defaults.seedDemo).toBe(true);
+    // A real SMSC without Stripe (credits sold by invoice): nothing runs in test mode, and no card is taken.
     expect(parseEnv({ ...smpp }).testMode).toEqual({
-      payments: true,
+      payments: false,
       sms: false,
-      active: true,
+      demo: false,
+      active: false,
       full: false,
-      cardsAccepted: false,
     });
+    expect(parseEnv({ ...smpp }).cardPayments).toBe("unavailable");
     expect(parseEnv({ ...smpp }).seedDemo).toBe(false);
-    expect(parseEnv({ ...smpp, ALLOW_TEST_PAYMENTS: "1" }).testMode.cardsAccepted).toBe(true);
+    expect(parseEnv({ ...smpp, ALLOW_TEST_PAYMENTS: "1" }).testMode).toMatchObject({ payments: true, active: true });
+    expect(parseEnv({ ...smpp, ALLOW_TEST_PAYMENTS: "1" }).cardPayments).toBe("test-cards");
     expect(parseEnv({ ...smpp, SEED_DEMO: "1" }).seedDemo).toBe(true);
+    expect(parseEnv({ ...smpp, SEED_DEMO: "1" }).testMode).toMatchObject({ demo: true, active: true, full: false });
     expect(parseEnv({ DATA_DIR: dir, ...stripe }).testMode).toEqual({
       payments: false,
       sms: true,
+      demo: false,
       active: true,
       full: false,
-      cardsAccepted: false,
     });
+    expect(parseEnv({ DATA_DIR: dir, ...stripe }).cardPayments).toBe("stripe");
     expect(parseEnv({ ...smpp, ...stripe }).testMode.active).toBe(false);
     expect(parseEnv({ DATA_DIR: dir, SEED_DEMO: "0" }).seedDemo).toBe(false);
     expect(parseEnv({ DATA_DIR: dir, SEED_DEMO: "auto" }).seedDemo).toBe(true);

@@ -12,7 +12,7 @@ const DEMO_PASSWORDS: ReadonlySet<string> = new Set(Object.values(DEMO_ACCOUNTS)
 export function realServices(): string {
   const real = [
     getEnv().testMode.sms ? null : `SMS_TRANSPORT=${getEnv().SMS_TRANSPORT}`,
-    getEnv().testMode.payments ? null : "Stripe",
+    getEnv().cardPayments === "stripe" ? "Stripe" : null,
   ];
   return real.filter(Boolean).join(" and ");
 }

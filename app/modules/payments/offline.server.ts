@@ -4,6 +4,7 @@ import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
 import { offlineCharges } from "#app/db/schema/shop.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+import { CARD_PAYMENT_UNAVAILABLE } from "#app/modules/payments/card.ts";
 import type { PaymentProvider } from "#app/modules/payments/provider.ts";
 
 // Stripe's test cards and messages; any other valid number is refused as a real card.
@@ -17,18 +18,15 @@ const NOT_A_TEST_CARD = {
   message: "Your card was declined. This demo accepts only test cards, such as 4242 4242 4242 4242.",
 };
 
-export const CARD_PAYMENTS_NOT_CONFIGURED =
-  "Card payments are not configured on this gateway yet. Please contact the operator to buy credits.";
-
 /**
  * Test cards buy credits only where those credits cannot become real SMS (the simulator), unless
  * the operator says otherwise with ALLOW_TEST_PAYMENTS=1.
  */
-export const testCardsAccepted = (): boolean => getEnv().testMode.cardsAccepted;
+export const testCardsAccepted = (): boolean => getEnv().cardPayments === "test-cards";
 
 export class TestCardsRefusedError extends Error {
   constructor() {
-    super(CARD_PAYMENTS_NOT_CONFIGURED);
+    super(CARD_PAYMENT_UNAVAILABLE);
     this.name = "TestCardsRefusedError";
   }
 }

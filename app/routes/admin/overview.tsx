@@ -2,11 +2,12 @@ import { href, Link } from "react-router";
 import { BarChart } from "#app/components/bar-chart.tsx";
 import { deliveryRateText, Figure, MessagesChart, PeriodForm } from "#app/components/insight/insight.tsx";
 import { adminLinks } from "#app/components/nav.tsx";
-import { Card, PageHeader } from "#app/components/ui/page.tsx";
+import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { getAdminOverview } from "#app/modules/insight/admin-overview.server.ts";
 import { parsePeriod } from "#app/modules/insight/periods.ts";
+import { cardPaymentAvailable } from "#app/modules/payments/provider.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { formatDollars, formatNumber } from "#app/utils/misc.ts";
 import type { Route } from "./+types/overview";
@@ -16,14 +17,35 @@ export const meta: Route.MetaFunction = () => [{ title: "Admin overview | SMS Ga
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const days = parsePeriod(new URL(request.url).searchParams.get("days"));
-  return { days, timeZone: admin.timeZone, ...(await getAdminOverview(days, admin.timeZone, clock.now())) };
+  return {
+    days,
+    timeZone: admin.timeZone,
+    cardPaymentAvailable: cardPaymentAvailable(),
+    ...(await getAdminOverview(days, admin.timeZone, clock.now())),
+  };
+}
+
+/** For admins only: customers see "not available" in the shop, without the reason. */
+function CardPaymentsNotConfigured() {
+  return (
+    <Notice tone="warning" className="mb-6">
+      <section aria-label="Configuration">
+        <p>
+          <strong>Card payments are not configured.</strong> Customers cannot buy credits by card, and the shop, cart
+          and payment page say card payment is not available. To sell by card, set STRIPE_SECRET_KEY,
+          STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET; otherwise grant credits from an account&apos;s page in{" "}
+          <Link to={href("/admin/users")}>Accounts &amp; Credits</Link>.
+        </p>
+      </section>
+    </Notice>
+  );
 }
 
 const formatMegabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
-  const { days, timeZone, sales, perDay, totals, busiest, system } = loaderData;
+  const { days, timeZone, cardPaymentAvailable, sales, perDay, totals, busiest, system } = loaderData;
   const revenue = sum(sales.map((day) => day.revenueCents));
   const creditsSold = sum(sales.map((day) => day.creditsSold));
   const orders = sum(sales.map((day) => day.orders));
@@ -31,6 +53,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
   return (
     <div>
       <PageHeader title="Admin overview" subtitle={`The last ${days} days, every account`} />
+      {cardPaymentAvailable ? null : <CardPaymentsNotConfigured />}
       <nav aria-label="Admin screens" className="mb-6">
         <ul className="flex flex-wrap gap-2">
           {adminLinks

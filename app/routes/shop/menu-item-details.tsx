@@ -14,6 +14,8 @@ import { getPackage } from "#app/modules/shop/packages.server.ts";
 import { formatDollars, formatNumber } from "#app/utils/misc.ts";
 import { notFound } from "#app/utils/responses.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { cardPaymentAvailable } from "#app/modules/payments/provider.server.ts";
+import { CardPaymentUnavailable } from "#app/components/shop/card-payment-unavailable.tsx";
 import type { Route } from "./+types/menu-item-details";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -43,6 +45,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       image: item.image,
     },
     quantity,
+    cardPaymentAvailable: cardPaymentAvailable(),
   };
 }
 
@@ -55,7 +58,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function MenuItemDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { item } = loaderData;
+  const { item, cardPaymentAvailable } = loaderData;
   const navigation = useNavigation();
   const [quantity, setQuantity] = useState(String(loaderData.quantity));
   const [form, fields] = useForm({
@@ -89,6 +92,7 @@ export default function MenuItemDetails({ loaderData, actionData }: Route.Compon
           <span className="text-3xl font-bold text-slate-900">{formatDollars(item.priceCents)}</span>
           <span className="ml-2 text-sm text-slate-500">{formatNumber(item.credits)} credits</span>
         </p>
+        {cardPaymentAvailable ? null : <CardPaymentUnavailable />}
         <Form method="post" {...getFormProps(form)} noValidate className="space-y-4">
           <div>
             <label htmlFor={fields.quantity.id} className="mb-1 block text-sm font-medium text-slate-700">

@@ -10,8 +10,8 @@ import { useHydrated } from "#app/components/use-hydrated.ts";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { cardSchema, TEST_CARDS } from "#app/modules/payments/card.ts";
 import { testCardPaymentAction } from "#app/routes/shop/forms/card-payment.server.ts";
-import { CARD_PAYMENTS_NOT_CONFIGURED, testCardsAccepted } from "#app/modules/payments/offline.server.ts";
-import { stripeConfigured } from "#app/modules/payments/provider.server.ts";
+import { cardPaymentAvailable, stripeConfigured } from "#app/modules/payments/provider.server.ts";
+import { CardPaymentUnavailable } from "#app/components/shop/card-payment-unavailable.tsx";
 import { createCheckoutSession, ensurePaymentIntent } from "#app/modules/payments/stripe.server.ts";
 import { isPaid, isPayable } from "#app/modules/shop/orders.ts";
 import { getOrderForUser, orderLinesView } from "#app/modules/shop/orders.server.ts";
@@ -51,7 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       lines: orderLinesView(order),
     },
     stripe: stripeConfigured() ? { publishableKey: getEnv().STRIPE_PUBLISHABLE_KEY ?? "" } : null,
-    notConfigured: !stripeConfigured() && !testCardsAccepted() ? CARD_PAYMENTS_NOT_CONFIGURED : null,
+    cardPaymentAvailable: cardPaymentAvailable(),
   };
 }
 
@@ -159,7 +159,7 @@ function StripePayment({ publishableKey, orderId }: { publishableKey: string; or
 }
 
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, stripe, notConfigured } = loaderData;
+  const { order, stripe, cardPaymentAvailable } = loaderData;
   return (
     <div>
       <PageHeader title="Payment" subtitle={`Order ${order.id}`} />
@@ -188,13 +188,8 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
           ) : null}
           {stripe ? (
             <StripePayment publishableKey={stripe.publishableKey} orderId={order.id} />
-          ) : notConfigured ? (
-            <p
-              className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200"
-              role="alert"
-            >
-              {notConfigured}
-            </p>
+          ) : !cardPaymentAvailable ? (
+            <CardPaymentUnavailable />
           ) : (
             <TestCardForm lastResult={actionData} />
           )}

@@ -12,6 +12,9 @@ import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { createOrderFromCart } from "#app/modules/shop/orders.server.ts";
 import { packageTitle } from "#app/modules/shop/packages.ts";
 import { formatDollars, formatNumber } from "#app/utils/misc.ts";
+import { CARD_PAYMENT_UNAVAILABLE } from "#app/modules/payments/card.ts";
+import { cardPaymentAvailable } from "#app/modules/payments/provider.server.ts";
+import { CardPaymentUnavailable } from "#app/components/shop/card-payment-unavailable.tsx";
 import type { Route } from "./+types/shopping-cart";
 
 export const meta: Route.MetaFunction = () => [{ title: "Shopping Cart | SMS Gateway" }];
@@ -25,7 +28,11 @@ const LineSchema = z.object({
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { cart: getCart(user.id), contact: { name: user.fullName, email: user.email } };
+  return {
+    cart: getCart(user.id),
+    contact: { name: user.fullName, email: user.email },
+    cardPaymentAvailable: cardPaymentAvailable(),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -34,6 +41,9 @@ export async function action({ request }: Route.ActionArgs) {
   if (formData.get("intent") === "place-order") {
     // Only the contact details are read: prices and totals come from the database.
     const submission = parseWithZod(formData, { schema: OrderDetailsSchema });
+    // No order that nothing could pay.
+    if (!cardPaymentAvailable())
+      return data(submission.reply({ formErrors: [CARD_PAYMENT_UNAVAILABLE] }), { status: 503 });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     let placed: ReturnType<typeof createOrderFromCart>;
     try {
@@ -104,7 +114,7 @@ function LineControls({ line }: { line: CartLine }) {
 }
 
 export default function ShoppingCart({ loaderData, actionData }: Route.ComponentProps) {
-  const { cart, contact } = loaderData;
+  const { cart, contact, cardPaymentAvailable } = loaderData;
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "order-details",
@@ -119,6 +129,7 @@ export default function ShoppingCart({ loaderData, actionData }: Route.Component
   return (
     <div>
       <PageHeader title="Shopping Cart" />
+      {cardPaymentAvailable ? null : <CardPaymentUnavailable className="mb-6" />}
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card>
           <h2 className="mb-4 text-lg font-semibold text-slate-900">Cart Summary</h2>
@@ -188,7 +199,13 @@ export default function ShoppingCart({ loaderData, actionData }: Route.Component
               </div>
             </dl>
             <ErrorList id={form.errorId} errors={form.errors} />
-            <Button type="submit" name="intent" value="place-order" className="w-full" disabled={empty || placing}>
+            <Button
+              type="submit"
+              name="intent"
+              value="place-order"
+              className="w-full"
+              disabled={empty || placing || !cardPaymentAvailable}
+            >
               Place Order
             </Button>
           </Form>

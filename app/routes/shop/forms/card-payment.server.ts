@@ -6,11 +6,8 @@ import { clock } from "#app/utils/clock.server.ts";
 import { type OrderWithLines, recordPaymentFailure } from "#app/modules/shop/orders.server.ts";
 import { cardSchema } from "#app/modules/payments/card.ts";
 import { fulfil } from "#app/modules/payments/fulfil.server.ts";
-import {
-  CARD_PAYMENTS_NOT_CONFIGURED,
-  chargeTestCard,
-  testCardsAccepted,
-} from "#app/modules/payments/offline.server.ts";
+import { CARD_PAYMENT_UNAVAILABLE } from "#app/modules/payments/card.ts";
+import { chargeTestCard, testCardsAccepted } from "#app/modules/payments/offline.server.ts";
 import { log } from "#app/utils/log.server.ts";
 
 const serverCardSchema = cardSchema(() => clock.date());
@@ -31,7 +28,7 @@ export async function testCardPaymentAction(
   const fail = (message: string, status: number) =>
     data(submission.reply({ formErrors: [message], hideFields: HIDDEN_FIELDS }), { status });
   try {
-    if (!testCardsAccepted()) return fail(CARD_PAYMENTS_NOT_CONFIGURED, 503);
+    if (!testCardsAccepted()) return fail(CARD_PAYMENT_UNAVAILABLE, 503);
     const charge = chargeTestCard(order, submission.value.cardNumber);
     if (charge.status === "declined") {
       recordPaymentFailure(order.id, charge.message);
