@@ -224,21 +224,62 @@ export type Env = z.infer<typeof schema> & {
   requireEmailVerification: boolean;
 };
 
+/** A configuration the app refuses to start with; the entry script prints its message alone (scripts/run.mjs). */
+export class ConfigurationError extends Error {
+  constructor(problems: string[]) {
+    super(
+      problems.length === 1
+        ? `Invalid configuration: ${problems[0]}`
+        : `Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`,
+    );
+    this.name = "ConfigurationError";
+  }
+}
+
+/** The values deploy/env.example and the docs show: published, so never a production secret. */
+const PLACEHOLDER = /change-?me|replace-?me|\.\.\.$/i;
+const GENERATED_SECRETS = ["SESSION_SECRET", "API_KEY_SECRET", "METRICS_TOKEN"] as const;
+const PROVIDED_SECRETS = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
+const MIN_SESSION_SECRET_LENGTH = 32;
+
+/** Secrets production refuses, by variable: a placeholder left in, or a session secret anyone could guess. */
+function weakSecrets(source: NodeJS.ProcessEnv): Map<string, string> {
+  const problems = new Map<string, string>();
+  for (const name of [...GENERATED_SECRETS, ...PROVIDED_SECRETS]) {
+    const value = source[name]?.trim() ?? "";
+    const values = name === "SESSION_SECRET" ? value.split(",").map((v) => v.trim()) : [value];
+    const hint = (GENERATED_SECRETS as readonly string[]).includes(name) ? " (openssl rand -hex 32)" : "";
+    if (values.some((v) => PLACEHOLDER.test(v)))
+      problems.set(name, `is the placeholder of deploy/env.example; replace it${hint}`);
+    else if (name === "SESSION_SECRET" && values.some((v) => v && v.length < MIN_SESSION_SECRET_LENGTH))
+      problems.set(
+        name,
+        `at least ${MIN_SESSION_SECRET_LENGTH} characters in production, every one of the list${hint}`,
+      );
+  }
+  return problems;
+}
+
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const result = schema.safeParse(source);
+  const weak = (source.NODE_ENV ?? "development") === "production" ? weakSecrets(source) : new Map<string, string>();
+  const problems = [...weak].map(([name, problem]) => `${name}: ${problem}`);
   if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+    for (const issue of result.error.issues) {
+      const name = issue.path.join(".");
+      if (!weak.has(name)) problems.push(`${name}: ${issue.message}`);
+    }
   }
+  if (!result.success || problems.length > 0) throw new ConfigurationError(problems);
   const parsed = result.data;
   if (parsed.SMS_TRANSPORT === "smpp" && !parsed.SMPP_URL) {
-    throw new Error("Invalid configuration:\n  SMPP_URL: required when SMS_TRANSPORT=smpp");
+    throw new ConfigurationError(["SMPP_URL: required when SMS_TRANSPORT=smpp"]);
   }
   const stripeKeys = [parsed.STRIPE_SECRET_KEY, parsed.STRIPE_PUBLISHABLE_KEY, parsed.STRIPE_WEBHOOK_SECRET];
   if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {
-    throw new Error(
-      "Invalid configuration:\n  Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together",
-    );
+    throw new ConfigurationError([
+      "Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together",
+    ]);
   }
   const isProduction = parsed.NODE_ENV === "production";
   const payments = !parsed.STRIPE_SECRET_KEY;

@@ -30,7 +30,7 @@ test.beforeAll(async () => {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     REDIS_URL: "",
-    SESSION_SECRET: "accounts-smtp-session-secret",
+    SESSION_SECRET: "accounts-smtp-session-secret-32-characters",
     SEED_DEMO: "0",
     SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
     LOG_LEVEL: "warn",
