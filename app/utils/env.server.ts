@@ -282,6 +282,12 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     ]);
   }
   const isProduction = parsed.NODE_ENV === "production";
+  if (isProduction && !parsed.APP_URL && (parsed.SMTP_URL || parsed.STRIPE_SECRET_KEY)) {
+    // Links leave the site in e-mails and Stripe's return addresses: localhost would be a dead end.
+    throw new ConfigurationError([
+      "APP_URL: required in production with SMTP_URL or Stripe: the address people reach the site at, e.g. https://sms.example.com",
+    ]);
+  }
   const payments = !parsed.STRIPE_SECRET_KEY;
   const sms = parsed.SMS_TRANSPORT === "simulator";
   const testMode: TestMode = {

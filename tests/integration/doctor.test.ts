@@ -32,6 +32,7 @@ const production: NodeJS.ProcessEnv = {
   STRIPE_PUBLISHABLE_KEY: "pk_live_123",
   STRIPE_WEBHOOK_SECRET: "whsec_123",
   SMTP_URL: "smtps://mail:pw@smtp.example.com:465",
+  APP_URL: "https://sms.example.com",
 };
 
 const unsafeTopics = (findings: Finding[]) => findings.filter((f) => f.level === "unsafe").map((f) => f.topic);

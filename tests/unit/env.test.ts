@@ -107,6 +107,21 @@ describe("configuration", () => {
       expect(parseEnv({ DATA_DIR: dir, SESSION_SECRET: "change-me" }).SESSION_SECRET).toBe("change-me");
     });
 
+    it("asks for APP_URL when links leave the site: e-mail or Stripe", () => {
+      const stripe = {
+        STRIPE_SECRET_KEY: "sk_live_1",
+        STRIPE_PUBLISHABLE_KEY: "pk_live_1",
+        STRIPE_WEBHOOK_SECRET: "whsec_1",
+      };
+      for (const linksLeave of [{ SMTP_URL: "smtps://mail.example.com" }, stripe])
+        expect(() => parseEnv({ ...production, ...linksLeave })).toThrow(/APP_URL: required in production/);
+      expect(parseEnv({ ...production, ...stripe, APP_URL: "https://sms.example.com/" }).appUrl).toBe(
+        "https://sms.example.com",
+      );
+      // Nothing leaves the site: links name this server on localhost, never a request's Host.
+      expect(parseEnv(production).appUrl).toBe("http://localhost:3000");
+    });
+
     it("npm start stops at once with the reason on one line, no stack trace", () => {
       const start = spawnSync(process.execPath, ["scripts/run.mjs", "scripts/start.ts"], {
         env: { ...process.env, ...production, SESSION_SECRET: "change-me-openssl-rand-hex-32", LOG_LEVEL: "silent" },
