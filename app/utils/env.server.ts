@@ -328,6 +328,10 @@ export type Secrets = {
   apiKey: string;
 };
 
+/** Modes of what the gateway creates in DATA_DIR and of backups: nobody else on the machine reads them. */
+export const PRIVATE_DIR = 0o700;
+export const PRIVATE_FILE = 0o600;
+
 const SESSION_SECRET_FILE = "session-secret";
 const API_KEY_SECRET_FILE = "api-key-secret";
 
@@ -336,12 +340,13 @@ const API_KEY_SECRET_FILE = "api-key-secret";
  * worker and test setups call it before anything reads a secret. `wx` makes concurrent first starts agree.
  */
 export function prepareDataDir(env: Env = getEnv()): void {
-  mkdirSync(env.DATA_DIR, { recursive: true });
+  // The database, secrets, uploads and Redis's files are this user's alone.
+  mkdirSync(env.DATA_DIR, { recursive: true, mode: PRIVATE_DIR });
   const missing = [!env.SESSION_SECRET && SESSION_SECRET_FILE, !env.API_KEY_SECRET && API_KEY_SECRET_FILE];
   for (const name of missing) {
     if (!name) continue;
     try {
-      writeFileSync(resolve(env.DATA_DIR, name), randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+      writeFileSync(resolve(env.DATA_DIR, name), randomBytes(32).toString("hex"), { flag: "wx", mode: PRIVATE_FILE });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }

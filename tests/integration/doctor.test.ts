@@ -2,7 +2,7 @@
 // named and makes the exit status 1; Redis's persistence and eviction settings are read from a
 // real redis-server (the test one: no persistence, noeviction).
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -90,6 +90,16 @@ describe("the checks", () => {
     ]);
     const development = await diagnose({ ...production, NODE_ENV: "development", SESSION_SECRET: "short" }, healthy);
     expect(unsafeTopics(development)).toContain("SESSION_SECRET");
+  });
+
+  it("warn about a DATA_DIR other users may read", async () => {
+    chmodSync(dataDir, 0o755);
+    try {
+      expect(levelOf(await diagnose(production, healthy), "DATA_DIR")).toEqual(["warn"]);
+    } finally {
+      chmodSync(dataDir, 0o700);
+    }
+    expect(levelOf(await diagnose(production, healthy), "DATA_DIR")).toEqual([]);
   });
 
   it("warn about the proxy settings, and report an invalid configuration as unsafe", async () => {
