@@ -108,6 +108,8 @@ const schema = z.object({
     (v) => v === undefined || /^smtps?:\/\//.test(v),
     "must start with smtp:// or smtps://",
   ),
+  // smtp:// must upgrade with STARTTLS or nothing is sent; unset: required in production unless the server is on loopback.
+  SMTP_REQUIRE_TLS: optionalString,
   SUPPORT_EMAIL: z.email().default("support@example.com"),
   // Where people reach the site: the start of every link in an e-mail (never taken from a request's Host).
   APP_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
@@ -222,6 +224,8 @@ export type Env = z.infer<typeof schema> & {
   appUrl: string;
   /** REQUIRE_EMAIL_VERIFICATION resolved: explicit, or whether SMTP_URL is set. */
   requireEmailVerification: boolean;
+  /** SMTP_REQUIRE_TLS resolved: explicit, or production with a mail server beyond loopback. */
+  smtpRequireTls: boolean;
 };
 
 /** A configuration the app refuses to start with; the entry script prints its message alone (scripts/run.mjs). */
@@ -259,6 +263,10 @@ function weakSecrets(source: NodeJS.ProcessEnv): Map<string, string> {
   }
   return problems;
 }
+
+/** A host name that reaches this machine only (a local mail relay needs no TLS). */
+const isLoopbackHost = (hostname: string) =>
+  hostname === "localhost" || hostname === "[::1]" || /^127\./.test(hostname);
 
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const result = schema.safeParse(source);
@@ -309,6 +317,10 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       parsed.REQUIRE_EMAIL_VERIFICATION === undefined
         ? Boolean(parsed.SMTP_URL)
         : /^(1|true|yes|on)$/i.test(parsed.REQUIRE_EMAIL_VERIFICATION),
+    smtpRequireTls:
+      parsed.SMTP_REQUIRE_TLS === undefined
+        ? isProduction && Boolean(parsed.SMTP_URL) && !isLoopbackHost(new URL(parsed.SMTP_URL!).hostname)
+        : /^(1|true|yes|on)$/i.test(parsed.SMTP_REQUIRE_TLS),
     cookieSecure: parsed.COOKIE_SECURE === undefined ? isProduction : /^(1|true|yes|on)$/i.test(parsed.COOKIE_SECURE),
   };
 }

@@ -122,6 +122,17 @@ describe("configuration", () => {
       expect(parseEnv(production).appUrl).toBe("http://localhost:3000");
     });
 
+    it("requires TLS of a mail server beyond loopback unless told otherwise", () => {
+      const mail = (url: string, more: Record<string, string> = {}) =>
+        parseEnv({ ...production, APP_URL: "https://sms.example.com", SMTP_URL: url, ...more }).smtpRequireTls;
+      expect(mail("smtp://mail.example.com:587")).toBe(true);
+      expect(mail("smtp://127.0.0.1:25")).toBe(false);
+      expect(mail("smtp://localhost:25")).toBe(false);
+      expect(mail("smtp://mail.example.com:587", { SMTP_REQUIRE_TLS: "0" })).toBe(false);
+      expect(mail("smtp://127.0.0.1:25", { SMTP_REQUIRE_TLS: "1" })).toBe(true);
+      expect(parseEnv({ DATA_DIR: dir, SMTP_URL: "smtp://mail.example.com" }).smtpRequireTls).toBe(false);
+    });
+
     it("npm start stops at once with the reason on one line, no stack trace", () => {
       const start = spawnSync(process.execPath, ["scripts/run.mjs", "scripts/start.ts"], {
         env: { ...process.env, ...production, SESSION_SECRET: "change-me-openssl-rand-hex-32", LOG_LEVEL: "silent" },
