@@ -111,7 +111,7 @@ const schema = z.object({
   // smtp:// must upgrade with STARTTLS or nothing is sent; unset: required in production unless the server is on loopback.
   SMTP_REQUIRE_TLS: optionalString,
   SUPPORT_EMAIL: z.email().default("support@example.com"),
-  // Where people reach the site: the start of every link in an e-mail (never taken from a request's Host).
+  // Where people reach the site: the start of every absolute link (never taken from a request's Host; decision 109).
   APP_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   // Sending SMS waits until the sign-up link is opened; unset: on when SMTP_URL is set, off otherwise.
   REQUIRE_EMAIL_VERIFICATION: optionalString,
@@ -245,8 +245,11 @@ const PLACEHOLDER = /change-?me|replace-?me|\.\.\.$/i;
 const GENERATED_SECRETS = ["SESSION_SECRET", "API_KEY_SECRET", "METRICS_TOKEN"] as const;
 const PROVIDED_SECRETS = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
 const MIN_SESSION_SECRET_LENGTH = 32;
+/** Servers whose address and credentials are the example's: a reserved example domain (RFC 2606) is never a real host. */
+const PLACEHOLDER_SERVERS = ["SMPP_URL", "SMTP_URL"] as const;
+const EXAMPLE_HOST = /(^|\.)example(\.(com|net|org))?$/i;
 
-/** Secrets production refuses, by variable: a placeholder left in, or a session secret anyone could guess. */
+/** Settings production refuses, by variable: a placeholder left in, or a session secret anyone could guess. */
 function weakSecrets(source: NodeJS.ProcessEnv): Map<string, string> {
   const problems = new Map<string, string>();
   for (const name of [...GENERATED_SECRETS, ...PROVIDED_SECRETS]) {
@@ -260,6 +263,11 @@ function weakSecrets(source: NodeJS.ProcessEnv): Map<string, string> {
         name,
         `at least ${MIN_SESSION_SECRET_LENGTH} characters in production, every one of the list${hint}`,
       );
+  }
+  for (const name of PLACEHOLDER_SERVERS) {
+    const host = URL.parse(source[name] ?? "")?.hostname;
+    if (host && EXAMPLE_HOST.test(host))
+      problems.set(name, `is the placeholder of deploy/env.example; put your server's address and credentials`);
   }
   return problems;
 }

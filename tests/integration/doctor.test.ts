@@ -27,11 +27,11 @@ const production: NodeJS.ProcessEnv = {
   SESSION_SECRET: "a".repeat(64),
   API_KEY_SECRET: "b".repeat(64),
   SMS_TRANSPORT: "smpp",
-  SMPP_URL: "smpp://gw:secret@smsc.example.net:2775",
+  SMPP_URL: "smpp://gw:secret@smsc.carrier.test:2775",
   STRIPE_SECRET_KEY: "sk_live_123",
   STRIPE_PUBLISHABLE_KEY: "pk_live_123",
   STRIPE_WEBHOOK_SECRET: "whsec_123",
-  SMTP_URL: "smtps://mail:pw@smtp.example.com:465",
+  SMTP_URL: "smtps://mail:pw@smtp.mail.test:465",
   APP_URL: "https://sms.example.com",
 };
 

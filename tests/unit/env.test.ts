@@ -92,6 +92,8 @@ describe("configuration", () => {
       expect(refusal).toThrow(/SESSION_SECRET: is the placeholder of deploy\/env\.example/);
       expect(refusal).toThrow(/API_KEY_SECRET: is the placeholder of deploy\/env\.example/);
       expect(refusal).toThrow(/STRIPE_SECRET_KEY: is the placeholder of deploy\/env\.example/);
+      expect(refusal).toThrow(/SMPP_URL: is the placeholder of deploy\/env\.example/);
+      expect(refusal).toThrow(/SMTP_URL: is the placeholder of deploy\/env\.example/);
       expect(() =>
         parseEnv({ ...production, SESSION_SECRET: `${"f".repeat(64)}, change-me-openssl-rand-hex-32` }),
       ).toThrow(/SESSION_SECRET: is the placeholder/);
@@ -113,7 +115,7 @@ describe("configuration", () => {
         STRIPE_PUBLISHABLE_KEY: "pk_live_1",
         STRIPE_WEBHOOK_SECRET: "whsec_1",
       };
-      for (const linksLeave of [{ SMTP_URL: "smtps://mail.example.com" }, stripe])
+      for (const linksLeave of [{ SMTP_URL: "smtps://mail.provider.test" }, stripe])
         expect(() => parseEnv({ ...production, ...linksLeave })).toThrow(/APP_URL: required in production/);
       expect(parseEnv({ ...production, ...stripe, APP_URL: "https://sms.example.com/" }).appUrl).toBe(
         "https://sms.example.com",
@@ -125,10 +127,10 @@ describe("configuration", () => {
     it("requires TLS of a mail server beyond loopback unless told otherwise", () => {
       const mail = (url: string, more: Record<string, string> = {}) =>
         parseEnv({ ...production, APP_URL: "https://sms.example.com", SMTP_URL: url, ...more }).smtpRequireTls;
-      expect(mail("smtp://mail.example.com:587")).toBe(true);
+      expect(mail("smtp://mail.provider.test:587")).toBe(true);
       expect(mail("smtp://127.0.0.1:25")).toBe(false);
       expect(mail("smtp://localhost:25")).toBe(false);
-      expect(mail("smtp://mail.example.com:587", { SMTP_REQUIRE_TLS: "0" })).toBe(false);
+      expect(mail("smtp://mail.provider.test:587", { SMTP_REQUIRE_TLS: "0" })).toBe(false);
       expect(mail("smtp://127.0.0.1:25", { SMTP_REQUIRE_TLS: "1" })).toBe(true);
       expect(parseEnv({ DATA_DIR: dir, SMTP_URL: "smtp://mail.example.com" }).smtpRequireTls).toBe(false);
     });
