@@ -61,7 +61,7 @@ export default defineConfig({
       HOST: "127.0.0.1",
       DATA_DIR: process.env.E2E_DATA_DIR,
       SEED_DEMO: "1",
-      SESSION_SECRET: "e2e-session-secret",
+      SESSION_SECRET: "e2e-session-secret-of-32-characters",
       // Receipts after 1.5 s; the slow number (+1 202 555 0196) stays Queued for 10 x that, 15 s,
       // long enough for sms.spec.ts to open the history while it is. No other spec waits on receipts.
       SIMULATOR_DLR_MS: "1500",

@@ -1,7 +1,7 @@
 // The checks of `npm run doctor` (scripts/doctor.ts), apart from printing and exiting so tests can
 // run them on crafted environments with stand-ins for Redis, the disk and the clock.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statfsSync } from "node:fs";
+import { existsSync, readFileSync, statfsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
 import { redisOptions } from "#app/queue/redis.server.ts";
@@ -150,6 +150,9 @@ export async function diagnose(source: NodeJS.ProcessEnv, probes: Probes = machi
   } catch (error) {
     add("warn", "disk", `could not read the free space of ${env.DATA_DIR}: ${(error as Error).message}`);
   }
+  // The database and the generated secrets are there: other users of the machine must not read them.
+  if (existsSync(env.DATA_DIR) && statSync(env.DATA_DIR).mode & 0o077)
+    add("warn", "DATA_DIR", `${env.DATA_DIR} is open to other users of this machine: chmod 700 it`);
 
   // Schedules, sessions and receipts all read the clock.
   const clock = probes.clock();

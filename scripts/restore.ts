@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { installDatabase, processesUsing, verifyDatabase } from "#app/db/backup.server.ts";
 import { handOutboxToReconciler } from "#app/modules/sms/reconcile.server.ts";
 import { redisOptions, redisUrlFile } from "#app/queue/redis.server.ts";
-import { getEnv } from "#app/utils/env.server.ts";
+import { getEnv, PRIVATE_DIR } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 
 const say = (line: string) => console.log(`[restore] ${line}`);
@@ -101,7 +101,7 @@ if (!redisDone && existsSync(privateRedisDir)) {
 }
 
 // 4. The backup goes in place; the database it replaces is kept beside it.
-mkdirSync(env.DATA_DIR, { recursive: true });
+mkdirSync(env.DATA_DIR, { recursive: true, mode: PRIVATE_DIR });
 const { keptAs } = installDatabase(backup);
 say(`${resolve(env.DATA_DIR, "app.db")} is now the backup ${backup} (${check.migrations} migrations applied in it)`);
 if (keptAs) say(`the database it replaced is kept as ${keptAs}`);

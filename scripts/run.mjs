@@ -17,4 +17,11 @@ if (!entry) {
   process.exit(2);
 }
 process.argv.splice(2, 1);
-await import(pathToFileURL(resolve(entry)).href);
+try {
+  await import(pathToFileURL(resolve(entry)).href);
+} catch (error) {
+  // A configuration refused at start: its message says which variable and why, a stack trace would bury it.
+  if (error?.name !== "ConfigurationError") throw error;
+  console.error(error.message);
+  process.exit(1);
+}

@@ -21,9 +21,10 @@ import { sameOrigin } from "#server/same-origin.ts";
 import { startWorkers } from "#worker/workers.ts";
 import { buildIfStale } from "./build-if-stale.ts";
 
-if (process.env.NODE_ENV === "production" && !buildIfStale((line) => log("info", "start", line))) process.exit(1);
-
+// The configuration first: a refused one stops the start before a build.
 const env = getEnv();
+if (env.isProduction && !buildIfStale((line) => log("info", "start", line))) process.exit(1);
+
 prepareDataDir(env);
 runMigrations();
 

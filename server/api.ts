@@ -1,5 +1,4 @@
 import type { IncomingMessage } from "node:http";
-import type { TLSSocket } from "node:tls";
 import { type ApiRequest, type ApiResponse, bodyLimitOf, handleApiRequest } from "#app/api/handler.server.ts";
 import { API_BASE } from "#app/api/define-route.ts";
 import { answer, type Extension } from "#server/http.ts";
@@ -50,7 +49,6 @@ export function apiExtension(handle: (request: ApiRequest) => Promise<ApiRespons
       headers: req.headers,
       body,
       bodyTooLarge: tooLarge,
-      secure: Boolean((req.socket as TLSSocket).encrypted),
     });
     // A body we stopped reading cannot be followed by another request on this connection.
     if (tooLarge) response.headers.Connection = "close";

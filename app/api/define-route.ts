@@ -17,7 +17,7 @@ export type RouteContext<Params, Query, Body> = {
   query: Query;
   body: Body;
   idempotencyKey: string | undefined;
-  /** Scheme, host and port the client used (forwarded headers only with TRUST_PROXY). */
+  /** APP_URL: the start of every absolute link in an answer (never the request's Host). */
   origin: string;
   /** Queues a message with the user's other API sends of the same millisecond. */
   sendBatcher: SendBatcher;

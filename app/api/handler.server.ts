@@ -2,7 +2,6 @@
 // (server/api.ts) and the tests both call it.
 import type { z } from "zod";
 import { getEnv } from "#app/utils/env.server.ts";
-import { publicOrigin } from "#app/utils/http.server.ts";
 import { log, logContext } from "#app/utils/log.server.ts";
 import {
   DuplicateGroupNameError,
@@ -35,8 +34,6 @@ export type ApiRequest = {
   body?: Uint8Array | string;
   /** The adapter stopped reading a body larger than MAX_BODY_BYTES. */
   bodyTooLarge?: boolean;
-  /** The connection was TLS (when no trusted proxy says otherwise). */
-  secure?: boolean;
 };
 
 export type ApiResponse = { status: number; headers: Record<string, string>; body: string };
@@ -250,11 +247,7 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
           query: route.query ? parseQuery(route.query, search) : {},
           idempotencyKey: route.idempotent ? parseIdempotencyKey(request) : undefined,
           body: route.body ? parseBody(route.body, request, route.maxBodyBytes ?? MAX_BODY_BYTES) : undefined,
-          origin: publicOrigin(
-            (name) => header(request, name),
-            request.secure ? "https" : "http",
-            header(request, "host"),
-          ),
+          origin: getEnv().appUrl,
           sendBatcher,
         };
         const result = await route.handle(ctx as never);

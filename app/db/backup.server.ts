@@ -1,8 +1,9 @@
 // Backups of the one SQLite file (docs/operations.md#backups, docs/decisions/081-backups-and-restore.md).
 import Database from "better-sqlite3";
-import { copyFileSync, existsSync, readdirSync, readlinkSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readdirSync, readlinkSync, renameSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { databaseFile } from "#app/db/client.server.ts";
+import { createPrivateFile, databaseFile } from "#app/db/client.server.ts";
+import { PRIVATE_FILE } from "#app/utils/env.server.ts";
 
 /** More pages than any database has: the backup copies everything in one step, under one read snapshot. */
 const ALL_PAGES = 0x7fffffff;
@@ -22,6 +23,7 @@ export async function backupDatabase(destination: string, source = databaseFile(
   const from = new Database(source, { fileMustExist: true });
   try {
     from.pragma("busy_timeout = 5000");
+    createPrivateFile(partial);
     const progress = await from.backup(partial, { progress: () => ALL_PAGES });
     const check = verifyDatabase(partial);
     if (!check.ok) throw new Error(`the copy failed its check: ${check.problem}`);
@@ -103,6 +105,8 @@ export function installDatabase(backup: string, database = databaseFile(), now =
   // The backup is one self-contained file (rollback journal) that nothing else has open: a file copy is exact.
   const incoming = `${database}.restoring-${process.pid}`;
   copyFileSync(backup, incoming);
+  // copyFile keeps the backup's mode, which may be anything after it travelled.
+  chmodSync(incoming, PRIVATE_FILE);
   renameSync(incoming, database);
   return { keptAs };
 }

@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { closeSync, openSync } from "node:fs";
 import { resolve } from "node:path";
-import { getEnv } from "#app/utils/env.server.ts";
+import { getEnv, PRIVATE_FILE } from "#app/utils/env.server.ts";
 
 export const databaseFile = () => resolve(getEnv().DATA_DIR, "app.db");
 
@@ -9,7 +10,13 @@ const BUSY_TIMEOUT_MS = 5000;
 
 export type Tx = Parameters<Parameters<BetterSQLite3Database["transaction"]>[0]>[0];
 
+/** Creates `file` empty and private when it is missing; SQLite gives its -wal and -shm files the same mode. */
+export function createPrivateFile(file: string): void {
+  closeSync(openSync(file, "a", PRIVATE_FILE));
+}
+
 function open(file: string) {
+  createPrivateFile(file);
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");

@@ -108,8 +108,10 @@ const schema = z.object({
     (v) => v === undefined || /^smtps?:\/\//.test(v),
     "must start with smtp:// or smtps://",
   ),
+  // smtp:// must upgrade with STARTTLS or nothing is sent; unset: required in production unless the server is on loopback.
+  SMTP_REQUIRE_TLS: optionalString,
   SUPPORT_EMAIL: z.email().default("support@example.com"),
-  // Where people reach the site: the start of every link in an e-mail (never taken from a request's Host).
+  // Where people reach the site: the start of every absolute link (never taken from a request's Host; decision 109).
   APP_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   // Sending SMS waits until the sign-up link is opened; unset: on when SMTP_URL is set, off otherwise.
   REQUIRE_EMAIL_VERIFICATION: optionalString,
@@ -229,25 +231,86 @@ export type Env = z.infer<typeof schema> & {
   appUrl: string;
   /** REQUIRE_EMAIL_VERIFICATION resolved: explicit, or whether SMTP_URL is set. */
   requireEmailVerification: boolean;
+  /** SMTP_REQUIRE_TLS resolved: explicit, or production with a mail server beyond loopback. */
+  smtpRequireTls: boolean;
 };
+
+/** A configuration the app refuses to start with; the entry script prints its message alone (scripts/run.mjs). */
+export class ConfigurationError extends Error {
+  constructor(problems: string[]) {
+    super(
+      problems.length === 1
+        ? `Invalid configuration: ${problems[0]}`
+        : `Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`,
+    );
+    this.name = "ConfigurationError";
+  }
+}
+
+/** The values deploy/env.example and the docs show: published, so never a production secret. */
+const PLACEHOLDER = /change-?me|replace-?me|\.\.\.$/i;
+const GENERATED_SECRETS = ["SESSION_SECRET", "API_KEY_SECRET", "METRICS_TOKEN"] as const;
+const PROVIDED_SECRETS = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const;
+const MIN_SESSION_SECRET_LENGTH = 32;
+/** Servers whose address and credentials are the example's: a reserved example domain (RFC 2606) is never a real host. */
+const PLACEHOLDER_SERVERS = ["SMPP_URL", "SMTP_URL"] as const;
+const EXAMPLE_HOST = /(^|\.)example(\.(com|net|org))?$/i;
+
+/** Settings production refuses, by variable: a placeholder left in, or a session secret anyone could guess. */
+function weakSecrets(source: NodeJS.ProcessEnv): Map<string, string> {
+  const problems = new Map<string, string>();
+  for (const name of [...GENERATED_SECRETS, ...PROVIDED_SECRETS]) {
+    const value = source[name]?.trim() ?? "";
+    const values = name === "SESSION_SECRET" ? value.split(",").map((v) => v.trim()) : [value];
+    const hint = (GENERATED_SECRETS as readonly string[]).includes(name) ? " (openssl rand -hex 32)" : "";
+    if (values.some((v) => PLACEHOLDER.test(v)))
+      problems.set(name, `is the placeholder of deploy/env.example; replace it${hint}`);
+    else if (name === "SESSION_SECRET" && values.some((v) => v && v.length < MIN_SESSION_SECRET_LENGTH))
+      problems.set(
+        name,
+        `at least ${MIN_SESSION_SECRET_LENGTH} characters in production, every one of the list${hint}`,
+      );
+  }
+  for (const name of PLACEHOLDER_SERVERS) {
+    const host = URL.parse(source[name] ?? "")?.hostname;
+    if (host && EXAMPLE_HOST.test(host))
+      problems.set(name, `is the placeholder of deploy/env.example; put your server's address and credentials`);
+  }
+  return problems;
+}
+
+/** A host name that reaches this machine only (a local mail relay needs no TLS). */
+const isLoopbackHost = (hostname: string) =>
+  hostname === "localhost" || hostname === "[::1]" || /^127\./.test(hostname);
 
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const result = schema.safeParse(source);
+  const weak = (source.NODE_ENV ?? "development") === "production" ? weakSecrets(source) : new Map<string, string>();
+  const problems = [...weak].map(([name, problem]) => `${name}: ${problem}`);
   if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+    for (const issue of result.error.issues) {
+      const name = issue.path.join(".");
+      if (!weak.has(name)) problems.push(`${name}: ${issue.message}`);
+    }
   }
+  if (!result.success || problems.length > 0) throw new ConfigurationError(problems);
   const parsed = result.data;
   if (parsed.SMS_TRANSPORT === "smpp" && !parsed.SMPP_URL) {
-    throw new Error("Invalid configuration:\n  SMPP_URL: required when SMS_TRANSPORT=smpp");
+    throw new ConfigurationError(["SMPP_URL: required when SMS_TRANSPORT=smpp"]);
   }
   const stripeKeys = [parsed.STRIPE_SECRET_KEY, parsed.STRIPE_PUBLISHABLE_KEY, parsed.STRIPE_WEBHOOK_SECRET];
   if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {
-    throw new Error(
-      "Invalid configuration:\n  Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together",
-    );
+    throw new ConfigurationError([
+      "Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together",
+    ]);
   }
   const isProduction = parsed.NODE_ENV === "production";
+  if (isProduction && !parsed.APP_URL && (parsed.SMTP_URL || parsed.STRIPE_SECRET_KEY)) {
+    // Links leave the site in e-mails and Stripe's return addresses: localhost would be a dead end.
+    throw new ConfigurationError([
+      "APP_URL: required in production with SMTP_URL or Stripe: the address people reach the site at, e.g. https://sms.example.com",
+    ]);
+  }
   const sms = parsed.SMS_TRANSPORT === "simulator";
   const full = sms && !parsed.STRIPE_SECRET_KEY;
   // Test cards buy credits only where those credits cannot become real SMS, unless the operator says so.
@@ -272,6 +335,10 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       parsed.REQUIRE_EMAIL_VERIFICATION === undefined
         ? Boolean(parsed.SMTP_URL)
         : /^(1|true|yes|on)$/i.test(parsed.REQUIRE_EMAIL_VERIFICATION),
+    smtpRequireTls:
+      parsed.SMTP_REQUIRE_TLS === undefined
+        ? isProduction && Boolean(parsed.SMTP_URL) && !isLoopbackHost(new URL(parsed.SMTP_URL!).hostname)
+        : /^(1|true|yes|on)$/i.test(parsed.SMTP_REQUIRE_TLS),
     cookieSecure: parsed.COOKIE_SECURE === undefined ? isProduction : /^(1|true|yes|on)$/i.test(parsed.COOKIE_SECURE),
   };
 }
@@ -291,6 +358,10 @@ export type Secrets = {
   apiKey: string;
 };
 
+/** Modes of what the gateway creates in DATA_DIR and of backups: nobody else on the machine reads them. */
+export const PRIVATE_DIR = 0o700;
+export const PRIVATE_FILE = 0o600;
+
 const SESSION_SECRET_FILE = "session-secret";
 const API_KEY_SECRET_FILE = "api-key-secret";
 
@@ -299,12 +370,13 @@ const API_KEY_SECRET_FILE = "api-key-secret";
  * worker and test setups call it before anything reads a secret. `wx` makes concurrent first starts agree.
  */
 export function prepareDataDir(env: Env = getEnv()): void {
-  mkdirSync(env.DATA_DIR, { recursive: true });
+  // The database, secrets, uploads and Redis's files are this user's alone.
+  mkdirSync(env.DATA_DIR, { recursive: true, mode: PRIVATE_DIR });
   const missing = [!env.SESSION_SECRET && SESSION_SECRET_FILE, !env.API_KEY_SECRET && API_KEY_SECRET_FILE];
   for (const name of missing) {
     if (!name) continue;
     try {
-      writeFileSync(resolve(env.DATA_DIR, name), randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+      writeFileSync(resolve(env.DATA_DIR, name), randomBytes(32).toString("hex"), { flag: "wx", mode: PRIVATE_FILE });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }

@@ -37,7 +37,8 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /**
- * Scheme, host and port the client used to reach us, for links it will copy (API examples).
+ * Scheme, host and port the client used to reach us, for the same-origin check of form posts;
+ * never for a link (those start with APP_URL).
  * X-Forwarded-Proto/Host count only with TRUST_PROXY; anything that is not a plain host is ignored.
  */
 export function publicOrigin(
@@ -54,10 +55,4 @@ export function publicOrigin(
     authority = first("x-forwarded-host") || authority;
   }
   return `${scheme}://${authority && HOST.test(authority) ? authority.toLowerCase() : "localhost"}`;
-}
-
-/** publicOrigin of a React Router request. */
-export function requestOrigin(request: Request): string {
-  const url = new URL(request.url);
-  return publicOrigin((name) => request.headers.get(name), url.protocol, url.host);
 }

@@ -75,7 +75,7 @@ const appEnv: NodeJS.ProcessEnv = {
   SEED_DEMO: "0",
   LOG_LEVEL: "warn",
   WORKER: "off",
-  SESSION_SECRET: "bench-session-secret",
+  SESSION_SECRET: "bench-session-secret-of-32-characters",
   COOKIE_SECURE: "0",
   REGISTER_LIMIT_PER_HOUR: "100000",
   // The bench measures throughput, not the limits: one key sends every API request, and the queue

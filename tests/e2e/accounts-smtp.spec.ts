@@ -30,13 +30,13 @@ test.beforeAll(async () => {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     REDIS_URL: "",
-    SESSION_SECRET: "accounts-smtp-session-secret",
+    SESSION_SECRET: "accounts-smtp-session-secret-32-characters",
     SEED_DEMO: "0",
     SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+    APP_URL: baseURL,
     LOG_LEVEL: "warn",
   };
   delete env.REQUIRE_EMAIL_VERIFICATION;
-  delete env.APP_URL;
   app = spawn(process.execPath, ["scripts/run.mjs", "scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
   for (const stream of [app.stdout!, app.stderr!]) stream.on("data", (chunk: Buffer) => (output += chunk.toString()));
   await waitFor(

@@ -37,7 +37,7 @@ test.beforeAll(async () => {
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       REDIS_URL: "",
-      SESSION_SECRET: "http-limits-secret",
+      SESSION_SECRET: "http-limits-session-secret-32-characters",
       SEED_DEMO: "0",
       LOG_LEVEL: "error",
       ADMIN_EMAIL: admin.email,

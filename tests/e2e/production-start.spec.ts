@@ -32,7 +32,7 @@ test.beforeAll(async () => {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     REDIS_URL: "",
-    SESSION_SECRET: "prod-start-session-secret",
+    SESSION_SECRET: "prod-start-session-secret-32-characters",
     SMS_TRANSPORT: "smpp",
     SMPP_URL: smsc.url(),
     LOG_LEVEL: "info",

@@ -1,3 +1,4 @@
+import { getEnv } from "#app/utils/env.server.ts";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
@@ -269,7 +270,7 @@ describe("POST /api/v1/groups/{id}/messages", () => {
       queued: 0,
       skipped: 0,
     });
-    expect(send.statusUrl).toBe(`http://api.test/api/v1/group-sends/${send.id}`);
+    expect(send.statusUrl).toBe(`${getEnv().appUrl}/api/v1/group-sends/${send.id}`);
     expect(await getQueue(QUEUES.groupSend).getJob(groupSendJobId(send.id))).toBeTruthy();
 
     await runGroupSend(send.id);

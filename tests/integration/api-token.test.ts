@@ -145,6 +145,8 @@ describe("Documentation screen", () => {
   let server: Awaited<ReturnType<typeof startApiServer>>;
   beforeAll(async () => {
     server = await startApiServer();
+    // The examples name APP_URL: here, the API server they run against.
+    getEnv().appUrl = server.url;
   });
   afterAll(() => server.close());
 
@@ -220,7 +222,7 @@ describe("Documentation screen", () => {
     expect((await callApi("GET", "/api/v1/groups", { key: customer.key })).json.data).toHaveLength(1);
   });
 
-  it("shows the key in the example only when asked, and the public address only from a trusted proxy", async () => {
+  it("shows the key in the example only when asked, and APP_URL whatever the request's host", async () => {
     const customer = await apiCustomer();
     const withKey = dataOf<{ reference: Reference }>(
       await call(documentationLoader, documentationRequest("http://localhost", customer, "?key=1")),
@@ -232,13 +234,13 @@ describe("Documentation screen", () => {
     const direct = dataOf<{ reference: Reference }>(
       await call(documentationLoader, documentationRequest("http://10.0.0.5:3000", customer, "", proxied)),
     );
-    expect(direct.reference.endpoints[0].curl).toContain('"http://10.0.0.5:3000/api/v1/');
+    expect(direct.reference.endpoints[0].curl).toContain(`"${getEnv().appUrl}/api/v1/`);
     getEnv().TRUST_PROXY = 1;
     try {
       const behindProxy = dataOf<{ reference: Reference }>(
         await call(documentationLoader, documentationRequest("http://10.0.0.5:3000", customer, "", proxied)),
       );
-      expect(behindProxy.reference.endpoints[0].curl).toContain('"https://sms.example.com/api/v1/');
+      expect(behindProxy.reference.endpoints[0].curl).toContain(`"${getEnv().appUrl}/api/v1/`);
     } finally {
       getEnv().TRUST_PROXY = 0;
     }

@@ -2,7 +2,7 @@
 // named and makes the exit status 1; Redis's persistence and eviction settings are read from a
 // real redis-server (the test one: no persistence, noeviction).
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -27,11 +27,12 @@ const production: NodeJS.ProcessEnv = {
   SESSION_SECRET: "a".repeat(64),
   API_KEY_SECRET: "b".repeat(64),
   SMS_TRANSPORT: "smpp",
-  SMPP_URL: "smpp://gw:secret@smsc.example.net:2775",
+  SMPP_URL: "smpp://gw:secret@smsc.carrier.test:2775",
   STRIPE_SECRET_KEY: "sk_live_123",
   STRIPE_PUBLISHABLE_KEY: "pk_live_123",
   STRIPE_WEBHOOK_SECRET: "whsec_123",
-  SMTP_URL: "smtps://mail:pw@smtp.example.com:465",
+  SMTP_URL: "smtps://mail:pw@smtp.mail.test:465",
+  APP_URL: "https://sms.example.com",
 };
 
 const unsafeTopics = (findings: Finding[]) => findings.filter((f) => f.level === "unsafe").map((f) => f.topic);
@@ -84,9 +85,22 @@ describe("the checks", () => {
       level: "warn",
       message: expect.stringContaining("is unset"),
     });
-    expect(unsafeTopics(await diagnose({ ...production, SESSION_SECRET: "short" }, healthy))).toEqual([
-      "SESSION_SECRET",
+    // Production refuses to start with it, so the doctor reports the configuration as refused.
+    expect(await diagnose({ ...production, SESSION_SECRET: "short" }, healthy)).toEqual([
+      { level: "unsafe", topic: "configuration", message: expect.stringContaining("SESSION_SECRET") },
     ]);
+    const development = await diagnose({ ...production, NODE_ENV: "development", SESSION_SECRET: "short" }, healthy);
+    expect(unsafeTopics(development)).toContain("SESSION_SECRET");
+  });
+
+  it("warn about a DATA_DIR other users may read", async () => {
+    chmodSync(dataDir, 0o755);
+    try {
+      expect(levelOf(await diagnose(production, healthy), "DATA_DIR")).toEqual(["warn"]);
+    } finally {
+      chmodSync(dataDir, 0o700);
+    }
+    expect(levelOf(await diagnose(production, healthy), "DATA_DIR")).toEqual([]);
   });
 
   it("warn about the proxy settings, and report an invalid configuration as unsafe", async () => {

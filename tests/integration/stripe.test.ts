@@ -1,5 +1,6 @@
 // The Stripe adapter against a local HTTP server standing in for Stripe's API, and webhooks
 // signed with the SDK's own test helper. Stripe is configured before the app first reads its environment.
+import { getEnv } from "#app/utils/env.server.ts";
 import Stripe from "stripe";
 import { afterAll, describe, expect, it } from "vitest";
 import { startFakeStripe } from "#tests/support/fake-stripe.ts";
@@ -161,7 +162,11 @@ describe("Stripe payments", () => {
     const order = await pendingOrder(user, 3);
     const result = await call(
       payment.action,
-      makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-checkout", amount: "1" } }),
+      // A forged Host: the return addresses still start with APP_URL.
+      makeRequest(`http://evil.example/payment?orderId=${order.id}`, {
+        user,
+        form: { intent: "stripe-checkout", amount: "1" },
+      }),
     );
     const location = locationOf(result)!;
     expect(location).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
@@ -177,8 +182,8 @@ describe("Stripe payments", () => {
       mode: "payment",
       client_reference_id: String(order.id),
       line_items: { "0": { quantity: "3", price_data: { currency: "usd", unit_amount: String(pack.priceCents) } } },
-      success_url: `http://localhost/payment/return?orderId=${order.id}&session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `http://localhost/payment?orderId=${order.id}`,
+      success_url: `${getEnv().appUrl}/payment/return?orderId=${order.id}&session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${getEnv().appUrl}/payment?orderId=${order.id}`,
     });
 
     const unpaid = await call(

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postWebhook } from "#app/modules/webhooks/deliver.server.ts";
 import { createEndpoint, listEndpoints } from "#app/modules/webhooks/endpoints.server.ts";
 import { checkWebhookUrl, isRefusedAddress } from "#app/modules/webhooks/targets.server.ts";
-import { createTestUser } from "#tests/support/requests.ts";
+import { action as webhooksAction } from "#app/routes/sms/webhooks.tsx";
+import { apiCustomer, callApi } from "#tests/support/api.ts";
+import { call, createTestUser, dataOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 import { WebhookReceiver } from "#tests/support/webhook-receiver.ts";
 
 let receiver: WebhookReceiver;
@@ -46,11 +48,61 @@ describe("webhook targets", () => {
       expect(isRefusedAddress(address), address).toBe(false);
   });
 
+  it.each([
+    ["::7f00:1", "IPv4-compatible (::/96)"],
+    ["::808:808", "IPv4-compatible (::/96), even of a public address"],
+    ["64:ff9b:1::a00:1", "local-use NAT64 (64:ff9b:1::/48)"],
+    ["64:ff9b:1:ffff::8.8.8.8", "local-use NAT64 (64:ff9b:1::/48), even of a public address"],
+    ["64:ff9b::a9fe:a9fe", "well-known NAT64 of 169.254.169.254"],
+    ["2002:7f00:1::", "6to4 of 127.0.0.1 (2002::/16)"],
+    ["2002:a9fe:a9fe::1", "6to4 of 169.254.169.254"],
+    ["2002:c0a8:10a:1::1", "6to4 of 192.168.1.10"],
+    ["fec0::1", "site-local (fec0::/10)"],
+    ["feff:ffff::1", "site-local, its last address"],
+  ])("refuses %s: %s", (address) => {
+    expect(isRefusedAddress(address)).toBe(true);
+  });
+
+  it.each([
+    ["2002:808:808::1", "6to4 of the public 8.8.8.8"],
+    ["64:ff9b::808:808", "well-known NAT64 of the public 8.8.8.8"],
+  ])("lets %s through: %s", (address) => {
+    expect(isRefusedAddress(address)).toBe(false);
+  });
+
+  it("never names the addresses a refused host resolves to, on the page nor in the API", async () => {
+    const user = await createTestUser();
+    const page = await call(
+      webhooksAction,
+      makeRequest("/sms/webhooks", {
+        user,
+        form: { intent: "add", url: "http://localhost:8080/hook", events: "message.delivered", enabled: "on" },
+      }),
+    );
+    expect(statusOf(page)).toBe(400);
+    const pageMessage = JSON.stringify(dataOf(page));
+    expect(pageMessage).toContain("localhost resolves to a private, loopback or link-local address");
+    const customer = await apiCustomer();
+    const api = await callApi("POST", "/api/v1/webhooks", {
+      key: customer.key,
+      json: { url: "http://localhost:8080/hook", events: ["message.delivered"] },
+    });
+    expect(api.status).toBe(422);
+    expect(JSON.stringify(api.json)).toContain("localhost resolves to a private, loopback or link-local address");
+    for (const answer of [pageMessage, JSON.stringify(api.json)]) {
+      expect(answer).not.toContain("127.0.0.1");
+      expect(answer).not.toContain("::1");
+    }
+    expect(listEndpoints(user.id)).toEqual([]);
+    expect(listEndpoints(customer.id)).toEqual([]);
+  });
+
   it("refuses at delivery too: a host resolving to loopback is never connected to, nor an IP literal", async () => {
     const port = new URL(receiver.url()).port;
     const byName = await postWebhook(`http://localhost:${port}/hook`, "{}", {});
     expect(byName).toMatchObject({ ok: false, statusCode: null });
-    expect(byName.answer).toMatch(/localhost resolves to .*private, loopback or link-local/);
+    expect(byName.answer).toMatch(/localhost resolves to a private, loopback or link-local address/);
+    expect(byName.answer).not.toMatch(/127\.0\.0\.1|::1/);
     const byAddress = await postWebhook(`http://127.0.0.1:${port}/hook`, "{}", {});
     expect(byAddress.answer).toMatch(/^Not sent: 127\.0\.0\.1 is a private, loopback or link-local address/);
     expect(receiver.received).toEqual([]);

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -79,5 +80,77 @@ describe("configuration", () => {
     expect(parseEnv({ DATA_DIR: dir, NODE_ENV: "production" }).cookieSecure).toBe(true);
     expect(parseEnv({ DATA_DIR: dir, NODE_ENV: "production", COOKIE_SECURE: "0" }).cookieSecure).toBe(false);
     expect(parseEnv({ DATA_DIR: dir }).cookieSecure).toBe(false);
+  });
+
+  describe("in production", () => {
+    const dir = mkdtempSync(join(tmpdir(), "env-"));
+    const production = { DATA_DIR: dir, NODE_ENV: "production", SESSION_SECRET: "f".repeat(64) };
+    const example = Object.fromEntries(
+      readFileSync("deploy/env.example", "utf8")
+        .split("\n")
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+
+    it("refuses the placeholders of deploy/env.example, naming each", () => {
+      expect(example.SESSION_SECRET).toBeDefined();
+      const refusal = () => parseEnv({ ...example, DATA_DIR: dir });
+      expect(refusal).toThrow(/SESSION_SECRET: is the placeholder of deploy\/env\.example/);
+      expect(refusal).toThrow(/API_KEY_SECRET: is the placeholder of deploy\/env\.example/);
+      expect(refusal).toThrow(/STRIPE_SECRET_KEY: is the placeholder of deploy\/env\.example/);
+      expect(refusal).toThrow(/SMPP_URL: is the placeholder of deploy\/env\.example/);
+      expect(refusal).toThrow(/SMTP_URL: is the placeholder of deploy\/env\.example/);
+      expect(() =>
+        parseEnv({ ...production, SESSION_SECRET: `${"f".repeat(64)}, change-me-openssl-rand-hex-32` }),
+      ).toThrow(/SESSION_SECRET: is the placeholder/);
+    });
+
+    it("refuses a session secret shorter than 32 characters, and accepts a real one", () => {
+      expect(() => parseEnv({ ...production, SESSION_SECRET: "short-secret" })).toThrow(
+        /SESSION_SECRET: at least 32 characters in production/,
+      );
+      expect(() => parseEnv({ ...production, SESSION_SECRET: `${"f".repeat(64)},old` })).toThrow(/SESSION_SECRET/);
+      expect(parseEnv(production).SESSION_SECRET).toBe("f".repeat(64));
+      // Development and tests keep any secret.
+      expect(parseEnv({ DATA_DIR: dir, SESSION_SECRET: "change-me" }).SESSION_SECRET).toBe("change-me");
+    });
+
+    it("asks for APP_URL when links leave the site: e-mail or Stripe", () => {
+      const stripe = {
+        STRIPE_SECRET_KEY: "sk_live_1",
+        STRIPE_PUBLISHABLE_KEY: "pk_live_1",
+        STRIPE_WEBHOOK_SECRET: "whsec_1",
+      };
+      for (const linksLeave of [{ SMTP_URL: "smtps://mail.provider.test" }, stripe])
+        expect(() => parseEnv({ ...production, ...linksLeave })).toThrow(/APP_URL: required in production/);
+      expect(parseEnv({ ...production, ...stripe, APP_URL: "https://sms.example.com/" }).appUrl).toBe(
+        "https://sms.example.com",
+      );
+      // Nothing leaves the site: links name this server on localhost, never a request's Host.
+      expect(parseEnv(production).appUrl).toBe("http://localhost:3000");
+    });
+
+    it("requires TLS of a mail server beyond loopback unless told otherwise", () => {
+      const mail = (url: string, more: Record<string, string> = {}) =>
+        parseEnv({ ...production, APP_URL: "https://sms.example.com", SMTP_URL: url, ...more }).smtpRequireTls;
+      expect(mail("smtp://mail.provider.test:587")).toBe(true);
+      expect(mail("smtp://127.0.0.1:25")).toBe(false);
+      expect(mail("smtp://localhost:25")).toBe(false);
+      expect(mail("smtp://mail.provider.test:587", { SMTP_REQUIRE_TLS: "0" })).toBe(false);
+      expect(mail("smtp://127.0.0.1:25", { SMTP_REQUIRE_TLS: "1" })).toBe(true);
+      expect(parseEnv({ DATA_DIR: dir, SMTP_URL: "smtp://mail.example.com" }).smtpRequireTls).toBe(false);
+    });
+
+    it("npm start stops at once with the reason on one line, no stack trace", () => {
+      const start = spawnSync(process.execPath, ["scripts/run.mjs", "scripts/start.ts"], {
+        env: { ...process.env, ...production, SESSION_SECRET: "change-me-openssl-rand-hex-32", LOG_LEVEL: "silent" },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      expect(start.status).toBe(1);
+      expect(start.stderr.trim().split("\n")).toEqual([
+        "Invalid configuration: SESSION_SECRET: is the placeholder of deploy/env.example; replace it (openssl rand -hex 32)",
+      ]);
+    });
   });
 });

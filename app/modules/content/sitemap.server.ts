@@ -1,4 +1,3 @@
-import { getEnv } from "#app/utils/env.server.ts";
 import { GUIDE_PATH } from "#app/modules/content/article.ts";
 import { articlePath, articles } from "#app/modules/content/articles.server.ts";
 
@@ -12,14 +11,6 @@ export const PUBLIC_PATHS = [
   "/sms/termsandconditions",
   "/docs/api",
 ];
-
-/** The address visitors use; behind a trusted proxy the scheme it saw (TLS usually ends there). */
-export function publicOrigin(request: Request): string {
-  const url = new URL(request.url);
-  const forwarded = getEnv().TRUST_PROXY ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
-  if (forwarded === "http" || forwarded === "https") url.protocol = `${forwarded}:`;
-  return url.origin;
-}
 
 const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 

@@ -154,10 +154,8 @@ export async function ensurePaymentIntent(order: PayableOrder): Promise<{ client
 }
 
 /** Stripe Checkout, for browsers without JavaScript: the hosted page takes the card. */
-export async function createCheckoutSession(
-  order: PayableOrder & Pick<OrderWithLines, "lines">,
-  origin: string,
-): Promise<string> {
+export async function createCheckoutSession(order: PayableOrder & Pick<OrderWithLines, "lines">): Promise<string> {
+  const origin = getEnv().appUrl;
   const metadata = { orderId: String(order.id), userId: String(order.userId) };
   const session = await stripe().checkout.sessions.create(
     {

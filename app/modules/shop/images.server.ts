@@ -5,9 +5,13 @@ import { resolve } from "node:path";
 import { crc32 } from "node:zlib";
 import {
   type FileUpload,
+  FormDataParseError,
   MaxFilesExceededError,
   MaxFileSizeExceededError,
+  MaxHeaderSizeExceededError,
+  MaxPartsExceededError,
   MaxTotalSizeExceededError,
+  MultipartParseError,
   parseFormData,
 } from "@remix-run/form-data-parser";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -18,9 +22,12 @@ const uploadsDir = () => resolve(getEnv().DATA_DIR, "uploads", "packages");
 
 /**
  * Reads a package form. The parser stops as soon as any part grows past the image limit, so an
- * oversized upload is refused while it streams in and at most ~1 MB is ever held in memory.
+ * oversized upload is refused while it streams in and at most ~1 MB is ever held in memory. A body
+ * that is not a well-formed form (cut off, no boundary, more parts than the form has) is `unreadable`.
  */
-export async function parsePackageFormData(request: Request): Promise<{ formData: FormData } | { tooLarge: true }> {
+export async function parsePackageFormData(
+  request: Request,
+): Promise<{ formData: FormData } | { tooLarge: true } | { unreadable: true }> {
   try {
     const formData = await parseFormData(
       request,
@@ -37,6 +44,13 @@ export async function parsePackageFormData(request: Request): Promise<{ formData
     ) {
       return { tooLarge: true };
     }
+    if (
+      error instanceof FormDataParseError ||
+      error instanceof MultipartParseError ||
+      error instanceof MaxPartsExceededError ||
+      error instanceof MaxHeaderSizeExceededError
+    )
+      return { unreadable: true };
     throw error;
   }
 }

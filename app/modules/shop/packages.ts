@@ -46,6 +46,7 @@ export const IMAGE_MESSAGES = {
   dimensions: `Image must be at most ${MAX_IMAGE_SIDE.toLocaleString("en-US")} pixels on each side`,
   damaged: "This image file is damaged or holds more than a picture: save it again from an image editor",
   markup: "This image file holds text such as a script or web page: save it again from an image editor",
+  unreadable: "The upload could not be read: choose the image again and save",
 } as const;
 
 /** "40", "40.5" or "40.50" dollars to integer cents, without floating point. */

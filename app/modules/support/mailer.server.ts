@@ -1,5 +1,6 @@
 import { createTransport } from "nodemailer";
 import { getEnv } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/log.server.ts";
 
 export type Address = { name: string; address: string };
 
@@ -27,11 +28,20 @@ export function getMailer(): Mailer | null {
       connectionTimeout: 15_000,
       greetingTimeout: 15_000,
       socketTimeout: 60_000,
+      // STARTTLS or nothing: without it nodemailer would send in the clear to a server that does not offer it.
+      requireTLS: getEnv().smtpRequireTls,
     });
     mailer = {
       async send(mail) {
-        const info = await transport.sendMail(mail);
-        return { messageId: info.messageId };
+        try {
+          const info = await transport.sendMail(mail);
+          return { messageId: info.messageId };
+        } catch (error) {
+          // A setting to fix, not a passing outage: said louder than a retry.
+          if ((error as { code?: string }).code === "ETLS")
+            log("warn", "mail", `not sent: the mail server did not start TLS, which SMTP_REQUIRE_TLS requires`);
+          throw error;
+        }
       },
     };
   }

@@ -7,8 +7,7 @@ import { BlockList, isIP, type LookupFunction } from "node:net";
 import { getEnv } from "#app/utils/env.server.ts";
 import { UnsafeWebhookUrlError } from "#app/modules/webhooks/errors.ts";
 
-const refused = new BlockList();
-for (const [network, prefix] of [
+const refusedIpv4 = [
   ["0.0.0.0", 8], // "this" network
   ["10.0.0.0", 8],
   ["100.64.0.0", 10], // carrier-grade NAT
@@ -20,35 +19,39 @@ for (const [network, prefix] of [
   ["198.18.0.0", 15], // benchmarking
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, and broadcast
-] as const)
+] as const;
+
+/** IPv6 prefixes that carry an IPv4 address in their next 32 bits: a refused IPv4 range is refused inside them too. */
+const ipv4Carriers = [
+  ["::ffff:", 96], // IPv4-mapped
+  ["64:ff9b::", 96], // NAT64, well-known prefix
+  ["2002:", 16], // 6to4
+] as const;
+
+const refused = new BlockList();
+for (const [network, prefix] of refusedIpv4) {
   refused.addSubnet(network, prefix, "ipv4");
+  const [a, b, c, d] = network.split(".").map(Number);
+  const groups = `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  for (const [carrier, bits] of ipv4Carriers)
+    refused.addSubnet(carrier === "2002:" ? `2002:${groups}::` : `${carrier}${groups}`, bits + prefix, "ipv6");
+}
 for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
+  ["::", 96], // unspecified, loopback and the deprecated IPv4-compatible addresses
+  ["64:ff9b:1::", 48], // NAT64 for local use: a translator inside some network
   ["fc00::", 7], // unique local, with AWS's metadata address fd00:ec2::254
   ["fe80::", 10], // link-local
+  ["fec0::", 10], // site-local (deprecated, still routed inside some networks)
   ["ff00::", 8], // multicast
   ["2001:db8::", 32], // documentation
 ] as const)
   refused.addSubnet(network, prefix, "ipv6");
 
-/** The IPv4 address an IPv4-mapped or NAT64 IPv6 address carries, if any. */
-function embeddedIpv4(address: string): string | null {
-  const match = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!match) return null;
-  if (match[1]) return match[1];
-  const high = parseInt(match[2], 16);
-  const low = parseInt(match[3], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
-}
-
 /** Whether the gateway refuses to connect to `address` (an IP literal). */
 export function isRefusedAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return refused.check(address, "ipv4");
-  if (family !== 6) return true;
-  const inner = embeddedIpv4(address);
-  return inner ? refused.check(inner, "ipv4") : refused.check(address, "ipv6");
+  if (family === 0) return true;
+  return refused.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
 const allowPrivate = () => getEnv().WEBHOOK_ALLOW_PRIVATE;
@@ -76,8 +79,9 @@ export function parseWebhookUrl(text: string): URL {
   return url;
 }
 
-const refusedMessage = (host: string, address: string) =>
-  `${host === address ? address : `${host} resolves to ${address}, which`} is a private, loopback or link-local address; webhooks go to public addresses only`;
+// A host name's answer is never named: it would show the customer the gateway's internal DNS.
+const refusedMessage = (host: string) =>
+  `${isIP(host) ? `${host} is` : `${host} resolves to`} a private, loopback or link-local address; webhooks go to public addresses only`;
 
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1");
 
@@ -90,7 +94,7 @@ export async function checkWebhookUrl(text: string): Promise<URL> {
   if (allowPrivate()) return url;
   const host = hostOf(url);
   if (isIP(host)) {
-    if (isRefusedAddress(host)) throw new UnsafeWebhookUrlError(refusedMessage(host, host));
+    if (isRefusedAddress(host)) throw new UnsafeWebhookUrlError(refusedMessage(host));
     return url;
   }
   let addresses: LookupAddress[];
@@ -102,8 +106,7 @@ export async function checkWebhookUrl(text: string): Promise<URL> {
     // Not resolvable yet (a receiver being set up): each delivery checks the address it connects to.
     return url;
   }
-  const bad = addresses.find((a) => isRefusedAddress(a.address));
-  if (bad) throw new UnsafeWebhookUrlError(refusedMessage(host, bad.address));
+  if (addresses.some((a) => isRefusedAddress(a.address))) throw new UnsafeWebhookUrlError(refusedMessage(host));
   return url;
 }
 
@@ -111,7 +114,7 @@ export async function checkWebhookUrl(text: string): Promise<URL> {
 export function refusedLiteral(url: URL): string | null {
   const host = hostOf(url);
   if (allowPrivate() || !isIP(host) || !isRefusedAddress(host)) return null;
-  return refusedMessage(host, host);
+  return refusedMessage(host);
 }
 
 /**
@@ -123,7 +126,7 @@ export const safeLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, "", 0);
     const allowed = allowPrivate() ? addresses : addresses.filter((a) => !isRefusedAddress(a.address));
     if (allowed.length === 0) {
-      const refusal = new UnsafeWebhookUrlError(refusedMessage(hostname, addresses[0]?.address ?? "nothing"));
+      const refusal = new UnsafeWebhookUrlError(refusedMessage(hostname));
       return callback(refusal as NodeJS.ErrnoException, "", 0);
     }
     if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);

@@ -13,7 +13,6 @@ import { SECRET_VARIABLE, WEBHOOK_VERIFICATION_EXAMPLES } from "#app/api/webhook
 import { getSessionUser } from "#app/modules/auth/session.server.ts";
 import { requireRecentSignIn } from "#app/routes/auth/guards.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { requestOrigin } from "#app/utils/http.server.ts";
 import type { Route } from "./+types/api-docs";
 
 export const meta: Route.MetaFunction = () => [
@@ -29,8 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const keyShown = new URL(request.url).searchParams.get("key") === "1";
   // The key in clear is a sensitive reveal, as on the API Token page and the Documentation screen.
   const user = keyShown ? await requireRecentSignIn(request) : await getSessionUser(request);
-  // Visitors see the public address; a signed-in reader the one they used, as on the Documentation screen.
-  const origin = user ? requestOrigin(request) : getEnv().appUrl;
+  const origin = getEnv().appUrl;
   const ownKey = user ? exampleApiKey(user.id) : null;
   const key = keyShown && ownKey ? ownKey : KEY_PLACEHOLDER;
   const document = openApiDocument(API_ROUTES, origin);

@@ -1,8 +1,8 @@
-import { publicOrigin, sitemapXml } from "#app/modules/content/sitemap.server.ts";
-import type { Route } from "./+types/sitemap";
+import { sitemapXml } from "#app/modules/content/sitemap.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 
-export function loader({ request }: Route.LoaderArgs) {
-  return new Response(sitemapXml(publicOrigin(request)), {
+export function loader() {
+  return new Response(sitemapXml(getEnv().appUrl), {
     headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" },
   });
 }

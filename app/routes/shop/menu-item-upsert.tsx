@@ -57,6 +57,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   // The upload was cut off while streaming, so no other field arrived either.
   if ("tooLarge" in parsed)
     return data({ status: "error" as const, error: { image: [IMAGE_MESSAGES.size] } }, { status: 413 });
+  if ("unreadable" in parsed)
+    return data({ status: "error" as const, error: { image: [IMAGE_MESSAGES.unreadable] } }, { status: 400 });
 
   const submission = parseWithZod(parsed.formData, { schema: PackageFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });

@@ -61,7 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (stripeConfigured()) {
     const intent = formData.get("intent");
     if (intent === "stripe-intent") return await ensurePaymentIntent(order);
-    if (intent === "stripe-checkout") return redirect(await createCheckoutSession(order, new URL(request.url).origin));
+    if (intent === "stripe-checkout") return redirect(await createCheckoutSession(order));
     throw data("Unknown payment action", { status: 400 });
   }
   return testCardPaymentAction(order, formData);

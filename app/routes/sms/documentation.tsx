@@ -11,7 +11,7 @@ import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
-import { requestOrigin } from "#app/utils/http.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 import type { Route } from "./+types/documentation";
 
 export const meta: Route.MetaFunction = () => [{ title: "Documentation | SMS Gateway" }];
@@ -20,7 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const keyShown = new URL(request.url).searchParams.get("key") === "1";
   // The key in clear is a sensitive reveal, as on the API Token page.
   const user = keyShown ? await requireRecentSignIn(request) : await requireUser(request);
-  const origin = requestOrigin(request);
+  const origin = getEnv().appUrl;
   const document = openApiDocument(API_ROUTES, origin);
   const { endpoints, objects } = apiReference(document, readerExampleValues(user.id));
   const key = exampleApiKey(user.id);
