@@ -9,7 +9,7 @@ import { Field, FormErrors } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
-import { DuplicateSenderError, SenderNotFoundError } from "#app/modules/senders/errors.ts";
+import { SenderAddressError, SenderNotFoundError } from "#app/modules/senders/errors.ts";
 import { SENDER_KIND_LABELS, senderRequestSchema } from "#app/modules/senders/senders.ts";
 import { listOwnSenders, requestSender, setDefaultSender } from "#app/modules/senders/senders.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -56,7 +56,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     requestSender(user.id, submission.value.address);
   } catch (error) {
-    if (error instanceof DuplicateSenderError)
+    if (error instanceof SenderAddressError)
       return data(submission.reply({ fieldErrors: { address: [error.message] } }), { status: 400 });
     throw error;
   }
