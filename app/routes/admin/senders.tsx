@@ -224,7 +224,8 @@ function RepliesForm({ replies, lastResult }: { replies: Record<string, string>;
     <Card>
       <h2 className="text-lg font-semibold text-slate-900">Automatic replies</h2>
       <p className="mt-1 text-sm text-slate-600">
-        Sent free of charge, from the sender the phone wrote to, once per change (and to every HELP or INFO).
+        Sent free of charge, from the sender the phone wrote to, once per change (and to a HELP or INFO, at most once in
+        10 minutes); at most 5 a day to one phone.
       </p>
       <Form method="post" className="mt-3 space-y-3" {...getFormProps(form)} noValidate>
         <FormErrors id={form.errorId} errors={form.errors} />
