@@ -5,7 +5,6 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Field, FormErrors } from "#app/components/ui/field.tsx";
 import { PageHeader } from "#app/components/ui/page.tsx";
 import { NumberedPager } from "#app/components/ui/pager.tsx";
-import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { findUserByEmail } from "#app/modules/auth/users.server.ts";
 import { assignInbound, type CandidateAccount, listUnassignedInbound } from "#app/modules/inbound/inbox.server.ts";
@@ -64,11 +63,10 @@ function AssignForm({
   const [form, fields] = useForm({ id: `assign-${id}`, lastResult: lastResult as never, shouldValidate: "onSubmit" });
   const listId = `candidates-${id}`;
   return (
-    <Form method="post" className="flex flex-wrap items-end gap-2" {...getFormProps(form)} noValidate>
+    <Form method="post" className="space-y-2 self-start" {...getFormProps(form)} noValidate>
       <FormErrors id={form.errorId} errors={form.errors} />
       <input type="hidden" name="id" value={id} />
       <Field
-        className="min-w-52 flex-1"
         label="Assign to (account e-mail)"
         inputProps={{
           ...getInputProps(fields.account, { type: "email" }),
@@ -112,28 +110,28 @@ export default function UnassignedInbound({ loaderData, actionData }: Route.Comp
           No unassigned messages.
         </p>
       ) : (
-        <Table>
-          <caption className="sr-only">Unassigned inbound messages, newest first</caption>
-          <thead>
-            <tr>
-              <Th>Received ({timeZone})</Th>
-              <Th>From</Th>
-              <Th>To</Th>
-              <Th>Message</Th>
-              <Th>Accounts that wrote to it</Th>
-              <Th>Assign</Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {messages.map((m) => (
-              <tr key={m.id} data-testid="unassigned-row" className="align-top">
-                <Td className="whitespace-nowrap">{formatDateTime(m.receivedAt, timeZone)}</Td>
-                <Td className="break-all">{m.from}</Td>
-                <Td className="break-all">{m.to}</Td>
-                <Td className="break-words whitespace-pre-wrap">{m.body}</Td>
-                <Td>
+        <ul className="space-y-4" aria-label="Unassigned inbound messages, newest first">
+          {messages.map((m) => (
+            <li
+              key={m.id}
+              data-testid="unassigned-row"
+              className="grid gap-4 rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 md:grid-cols-2"
+            >
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+                <dt className="text-slate-600">Received</dt>
+                <dd>
+                  {formatDateTime(m.receivedAt, timeZone)} ({timeZone})
+                </dd>
+                <dt className="text-slate-600">From</dt>
+                <dd className="break-all">{m.from}</dd>
+                <dt className="text-slate-600">To</dt>
+                <dd className="break-all">{m.to}</dd>
+                <dt className="text-slate-600">Message</dt>
+                <dd className="break-words whitespace-pre-wrap text-slate-900">{m.body}</dd>
+                <dt className="text-slate-600">Accounts that wrote to it</dt>
+                <dd>
                   {m.candidates.length === 0 ? (
-                    <span className="text-slate-500">None</span>
+                    <span className="text-slate-600">No account in the 30 days before</span>
                   ) : (
                     <ul className="space-y-1" data-testid="candidates">
                       {m.candidates.map((c) => (
@@ -143,18 +141,16 @@ export default function UnassignedInbound({ loaderData, actionData }: Route.Comp
                       ))}
                     </ul>
                   )}
-                </Td>
-                <Td className="min-w-60">
-                  <AssignForm
-                    id={m.id}
-                    candidates={m.candidates}
-                    lastResult={actionData?.id === m.id ? actionData.result : undefined}
-                  />
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+                </dd>
+              </dl>
+              <AssignForm
+                id={m.id}
+                candidates={m.candidates}
+                lastResult={actionData?.id === m.id ? actionData.result : undefined}
+              />
+            </li>
+          ))}
+        </ul>
       )}
       <NumberedPager
         page={page}

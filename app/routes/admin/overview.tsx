@@ -120,7 +120,6 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
             <thead>
               <tr>
                 <Th>Account</Th>
-                <Th>E-mail</Th>
                 <Th className="text-right">Recipients</Th>
                 <Th className="text-right">Answered STOP</Th>
                 <Th className="text-right">Share</Th>
@@ -131,8 +130,8 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                 <tr key={account.userId} data-testid="opt-out-row">
                   <Td className="break-words">
                     <Link to={href("/admin/users/:id", { id: String(account.userId) })}>{account.fullName}</Link>
+                    <div className="text-xs break-all text-slate-600">{account.email}</div>
                   </Td>
-                  <Td className="break-all">{account.email}</Td>
                   <Td className="text-right">{formatNumber(account.recipients)}</Td>
                   <Td className="text-right">{formatNumber(account.stopped)}</Td>
                   <Td className="text-right">{percentText(account.stopped / account.recipients)}</Td>

@@ -80,7 +80,7 @@ export default function Senders({ loaderData, actionData }: Route.ComponentProps
       <PageHeader title="Senders" subtitle="Who your messages come from" />
       <p className="text-sm text-slate-700">
         {active.length === 0
-          ? `You have no sender of your own yet: your messages go from the gateway's shared sender, ${sharedSender}.`
+          ? `You have no sender of your own yet: your messages go from the gateway's shared sender, ${sharedSender}. A reply to it reaches your inbox when no other account wrote to that phone from it in the 30 days before; with a sender of your own, every reply is yours.`
           : "Messages go from your default sender unless you choose another in the From field of a send form (or `from` in the API)."}
       </p>
       {senders.length > 0 ? (
