@@ -120,8 +120,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
             <thead>
               <tr>
                 <Th>Account</Th>
-                <Th className="text-right">Recipients</Th>
-                <Th className="text-right">Answered STOP</Th>
+                <Th className="text-right">Recipients who answered STOP</Th>
                 <Th className="text-right">Share</Th>
               </tr>
             </thead>
@@ -132,8 +131,9 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                     <Link to={href("/admin/users/:id", { id: String(account.userId) })}>{account.fullName}</Link>
                     <div className="text-xs break-all text-slate-600">{account.email}</div>
                   </Td>
-                  <Td className="text-right">{formatNumber(account.recipients)}</Td>
-                  <Td className="text-right">{formatNumber(account.stopped)}</Td>
+                  <Td className="text-right">
+                    {formatNumber(account.stopped)} of {formatNumber(account.recipients)}
+                  </Td>
                   <Td className="text-right">{percentText(account.stopped / account.recipients)}</Td>
                 </tr>
               ))}
