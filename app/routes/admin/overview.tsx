@@ -134,7 +134,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                   <Td className="text-right">
                     {formatNumber(account.stopped)} of {formatNumber(account.recipients)}
                   </Td>
-                  <Td className="text-right">{percentText(account.stopped / account.recipients)}</Td>
+                  <Td className="text-right whitespace-nowrap">{percentText(account.stopped / account.recipients)}</Td>
                 </tr>
               ))}
             </tbody>
