@@ -142,6 +142,52 @@ describe("admin: unassigned messages and the simulator", () => {
     expect(list.messages).toContainEqual(expect.objectContaining({ from: phone, body: "Who is this?" }));
   });
 
+  it("a reply with two accounts in the window lands in /admin/inbound, in neither inbox, until an admin assigns it once", async () => {
+    const admin = await createTestUser("admin");
+    const [first, second] = [await apiCustomer(5), await apiCustomer(5)];
+    const phone = newPhone();
+    for (const user of [first, second]) await queueMessage(user.id, { to: phone, body: "Can you come on Friday?" });
+    await simulateInbound({ from: phone, to: SHARED(), text: "YES" });
+
+    const listed = async () =>
+      dataOf<Awaited<ReturnType<typeof unassigned.loader>>>(
+        await call(unassigned.loader, makeRequest("/admin/inbound", { user: admin })),
+      ).messages.find((m) => m.from === phone);
+    const row = await listed();
+    expect(row).toMatchObject({ body: "YES", to: SHARED() });
+    expect(row!.candidates.map((c) => c.email)).toEqual([first.email, second.email]);
+    const inboundOf = async (user: { key: string }) =>
+      MessageListSchema.parse((await callApi("GET", "/api/v1/messages?direction=inbound", { key: user.key })).json)
+        .data;
+    for (const user of [first, second]) {
+      const conversations = dataOf<Awaited<ReturnType<typeof inbox.loader>>>(
+        await call(inbox.loader, makeRequest("/sms/inbox", { user })),
+      ).conversations;
+      expect(conversations).toEqual([]);
+      expect(await inboundOf(user)).toEqual([]);
+    }
+
+    const assign = (account: string) =>
+      call(unassigned.action, makeRequest("/admin/inbound", { user: admin, form: { id: String(row!.id), account } }));
+    const unknown = await assign("nobody@example.com");
+    expect(statusOf(unknown)).toBe(400);
+    expect(JSON.stringify(dataOf(unknown))).toContain("No account with the e-mail nobody@example.com");
+    expect(await listed()).toBeDefined();
+
+    expect(locationOf(await assign(second.email.toUpperCase()))).toBe("/admin/inbound");
+    expect(await listed()).toBeUndefined();
+    const again = await assign(first.email);
+    expect(statusOf(again)).toBe(409);
+    expect(JSON.stringify(dataOf(again))).toContain("assigned already");
+
+    expect(await inboundOf(first)).toEqual([]);
+    expect(await inboundOf(second)).toEqual([expect.objectContaining({ from: phone, body: "YES" })]);
+    const theirs = dataOf<Awaited<ReturnType<typeof inbox.loader>>>(
+      await call(inbox.loader, makeRequest("/sms/inbox", { user: second })),
+    );
+    expect(theirs.conversations).toEqual([expect.objectContaining({ phone, unread: 1, lastBody: "YES" })]);
+  });
+
   it("the simulator takes a long message through the inbound path in parts, joined again", async () => {
     const admin = await createTestUser("admin");
     const phone = newPhone();

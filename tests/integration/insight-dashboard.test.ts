@@ -7,6 +7,8 @@ import { getDashboard } from "#app/modules/insight/dashboard.server.ts";
 import { failMessage } from "#app/modules/sms/dispatch.server.ts";
 import { markClaimed, markSubmitted, settleMessage } from "#app/modules/sms/message-store.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 import { loader as adminLoader } from "#app/routes/admin/overview.tsx";
 import { loader as dashboardLoader } from "#app/routes/sms/dashboard.tsx";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
@@ -198,6 +200,40 @@ describe("admin overview", () => {
     expect(overview.system.database.bytes).toBeGreaterThan(0);
     expect(overview.system.queues?.length).toBeGreaterThan(0);
     expect(overview.system.workers).toMatchObject({ alive: expect.any(Number) });
+  });
+
+  it("shows per account the share of its recipients who answered STOP, the highest first", async () => {
+    const [provoking, careful, other] = [await createTestUser(), await createTestUser(), await createTestUser()];
+    for (const user of [provoking, careful, other]) grantCredits(user.id, 100);
+    const sendTo = async (userId: number, phone: string, iso: string) => {
+      setClock(() => at(iso));
+      await queueMessage(userId, { to: phone, body: "Offer" });
+    };
+    // Four recipients each on the shared sender; two of the provoking account's answer STOP, one of the careful one's.
+    for (let i = 0; i < 4; i++) {
+      await sendTo(provoking.id, `+1202555071${i}`, "2026-08-10T09:00:00Z");
+      await sendTo(careful.id, `+1202555072${i}`, "2026-08-10T09:00:00Z");
+    }
+    // Another account writes to one of them after the STOP: it provoked nothing.
+    await sendTo(other.id, "+12025550710", "2026-08-11T09:00:00Z");
+    const stop = (phone: string, iso: string) =>
+      applyInboundKeyword({
+        phone,
+        toAddress: getEnv().SMPP_SOURCE_ADDR,
+        accountId: null,
+        body: "STOP",
+        receivedAt: at(iso),
+      });
+    await stop("+12025550710", "2026-08-10T10:00:00Z");
+    await stop("+12025550711", "2026-08-10T10:00:00Z");
+    await stop("+12025550720", "2026-08-10T10:00:00Z");
+
+    const { optOuts } = await getAdminOverview(7, "UTC", at("2026-08-12T12:00:00Z"));
+    const ours = optOuts.filter((row) => [provoking.id, careful.id, other.id].includes(row.userId));
+    expect(ours).toEqual([
+      { userId: provoking.id, fullName: provoking.fullName, email: provoking.email, recipients: 4, stopped: 2 },
+      { userId: careful.id, fullName: careful.fullName, email: careful.email, recipients: 4, stopped: 1 },
+    ]);
   });
 
   it("is for admins: a customer is sent to access denied, a guest to the login", async () => {

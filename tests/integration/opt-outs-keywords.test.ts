@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { KeywordOptOutError, OptedOutError, OptOutNotFoundError } from "#app/modules/opt-outs/errors.ts";
 import { keywordOf } from "#app/modules/opt-outs/keywords.ts";
-import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
+import { applyInboundKeyword, HELP_REPLY_INTERVAL_MS } from "#app/modules/opt-outs/keywords.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import {
   addOptOuts,
   getKeywordReplies,
@@ -114,17 +115,49 @@ describe("STOP and START through the shared default sender", () => {
     expect(getBalance(second.id)).toBe(9);
   });
 
-  it("answers HELP with the admin's text every time, once per inbound message however often it is handled", async () => {
+  it("answers HELP with the admin's text once per inbound message however often it is handled, and once in 10 minutes per phone", async () => {
     setKeywordReplies({ ...getKeywordReplies(), help: "Acme alerts. Reply STOP to end." });
     const user = await customer();
-    const message = inbound("+12025550302", "HELP me", SHARED, user.id);
-    const first = await applyInboundKeyword(message);
-    const again = await applyInboundKeyword(message);
-    expect(again?.replyId).toBe(first?.replyId);
-    expect(messageRow(first!.replyId!)).toMatchObject({ body: "Acme alerts. Reply STOP to end.", credits: 0 });
-    const later = await applyInboundKeyword(inbound("+12025550302", "info", SHARED, user.id));
-    expect(later?.replyId).not.toBe(first?.replyId);
-    expect(isOptedOut(user.id, "+12025550302")).toBe(false);
+    let now = Date.UTC(2026, 10, 2, 9);
+    setClock(() => now);
+    try {
+      const message = inbound("+12025550302", "HELP me", SHARED, user.id);
+      const first = await applyInboundKeyword(message);
+      const again = await applyInboundKeyword(message);
+      expect(again?.replyId).toBe(first?.replyId);
+      expect(messageRow(first!.replyId!)).toMatchObject({ body: "Acme alerts. Reply STOP to end.", credits: 0 });
+      now += HELP_REPLY_INTERVAL_MS - 1;
+      const soon = await applyInboundKeyword(inbound("+12025550302", "info", SHARED, user.id));
+      expect(soon).toMatchObject({ kind: "help", replyId: null });
+      now += 1;
+      const later = await applyInboundKeyword(inbound("+12025550302", "info", SHARED, user.id));
+      expect(later?.replyId).not.toBeNull();
+      expect(later?.replyId).not.toBe(first?.replyId);
+      expect(isOptedOut(user.id, "+12025550302")).toBe(false);
+    } finally {
+      resetClock();
+    }
+  });
+
+  it("sends one phone at most 5 automatic replies in 24 hours, whatever the keywords; STOP still opts it out", async () => {
+    const user = await customer();
+    const phone = "+12025550304";
+    let now = Date.UTC(2026, 10, 3, 9);
+    setClock(() => now);
+    try {
+      const replies = [];
+      for (const word of ["STOP", "START", "STOP", "START", "HELP", "STOP"]) {
+        now += HELP_REPLY_INTERVAL_MS;
+        replies.push(await applyInboundKeyword(inbound(phone, word, SHARED, user.id)));
+      }
+      expect(replies.map((r) => r?.replyId !== null)).toEqual([true, true, true, true, true, false]);
+      expect(replies.at(-1)).toMatchObject({ kind: "stop", changed: true });
+      expect(isOptedOut(user.id, phone)).toBe(true);
+      now += 24 * 3_600_000;
+      expect((await applyInboundKeyword(inbound(phone, "HELP", SHARED, user.id)))?.replyId).not.toBeNull();
+    } finally {
+      resetClock();
+    }
   });
 
   it("ignores a message without a keyword", async () => {

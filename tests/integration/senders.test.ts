@@ -6,6 +6,7 @@ import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { action as adminAction, loader as adminLoader } from "#app/routes/admin/senders.tsx";
 import { action as optOutsAction, loader as optOutsLoader } from "#app/routes/sms/opt-outs.tsx";
 import { action as sendersAction, loader as sendersLoader } from "#app/routes/sms/senders.tsx";
+import { getEnv } from "#app/utils/env.server.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 
 type Reply = { error?: Record<string, string[] | null> };
@@ -63,6 +64,31 @@ describe("a customer's sender ID request", () => {
       makeRequest("/admin/senders", { user: admin, form: { intent: "approve", id: String(pending.id) } }),
     );
     expect(sendingSenders(customer.id)).toEqual([{ address: "CafeLuna", isDefault: true }]);
+  });
+
+  it("refuses the gateway's shared sender (any letter case) beside the field, for the customer and the admin", async () => {
+    const customer = await createTestUser();
+    const shared = getEnv().SMPP_SOURCE_ADDR;
+    const asked = await call(
+      sendersAction,
+      makeRequest("/sms/senders", { user: customer, form: { intent: "request", address: shared.toLowerCase() } }),
+    );
+    expect(statusOf(asked)).toBe(400);
+    expect(dataOf<Reply>(asked).error?.address?.[0]).toMatch(/shared sender/);
+    expect(await ownSenders(customer)).toEqual([]);
+
+    const form = {
+      intent: "create",
+      kind: "alphanumeric",
+      address: shared,
+      ton: "5",
+      npi: "0",
+      account: customer.email,
+    };
+    const created = await call(adminAction, makeRequest("/admin/senders", { user: admin, form }));
+    expect(statusOf(created)).toBe(400);
+    expect(dataOf<{ result: Reply }>(created).result.error?.address?.[0]).toMatch(/shared sender/);
+    expect(sendingSenders(customer.id)).toEqual([]);
   });
 });
 

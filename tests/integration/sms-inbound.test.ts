@@ -126,21 +126,34 @@ describe("an inbound SMS is stored before it is acknowledged", () => {
 });
 
 describe("who an inbound message belongs to", () => {
-  it("on the shared sender: the account that last sent to that phone; a stranger's: nobody", async () => {
-    const phone = newPhone();
-    const first = await createTestUser();
-    const last = await createTestUser();
-    for (const user of [first, last]) {
+  async function customersWhoWroteTo(phone: string, count: number) {
+    const customers = [];
+    for (let i = 0; i < count; i++) {
+      const user = await createTestUser();
       grantCredits(user.id, 5);
       const { id } = await queueMessage(user.id, { to: phone, body: "Are you coming?" });
       await waitForStatus(id, "delivered");
+      customers.push(user);
     }
+    return customers;
+  }
+
+  it("on the shared sender: the one account that wrote to that phone; a stranger's: nobody", async () => {
+    const phone = newPhone();
+    const [only] = await customersWhoWroteTo(phone, 1);
     await smsc.sendInbound({ source: digits(phone), destination: "SMSGateway", shortMessage: Buffer.from("Yes") });
-    expect(inboundFrom(phone)[0].userId).toBe(last.id);
+    expect(inboundFrom(phone)[0].userId).toBe(only.id);
 
     const stranger = newPhone();
     await smsc.sendInbound({ source: digits(stranger), destination: "SMSGateway", shortMessage: Buffer.from("Hi") });
     expect(inboundFrom(stranger)[0].userId).toBeNull();
+  });
+
+  it("on the shared sender with two accounts in the window: nobody's, whichever wrote last", async () => {
+    const phone = newPhone();
+    await customersWhoWroteTo(phone, 2);
+    await smsc.sendInbound({ source: digits(phone), destination: "SMSGateway", shortMessage: Buffer.from("YES") });
+    expect(inboundFrom(phone)[0]).toMatchObject({ userId: null, body: "YES" });
   });
 
   it("to a number assigned to an account: that account, whoever sent to the phone last", async () => {
@@ -205,6 +218,18 @@ describe("keywords in real inbound PDUs", () => {
     const { id } = await queueMessage(user.id, { to: phone, body: "Welcome back" });
     await waitForStatus(id, "delivered");
     expect(submitsTo(phone, "Welcome back")).toHaveLength(1);
+  });
+
+  it("STOP with two accounts in the window is the number's opt-out: both are refused, and the reply is nobody's", async () => {
+    const phone = newPhone();
+    const [first, second] = [await customerWhoWroteTo(phone), await customerWhoWroteTo(phone)];
+    // A reply nobody owns goes out on the operator's (the first admin's) account.
+    await createTestUser("admin");
+    expect(await text(phone, "STOP")).toBe(0);
+    expect(inboundFrom(phone)[0]).toMatchObject({ userId: null, body: "STOP" });
+    await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.stop).length === 1, { what: "the STOP confirmation" });
+    for (const user of [first, second])
+      await expect(queueMessage(user.id, { to: phone, body: "Still there?" })).rejects.toBeInstanceOf(OptedOutError);
   });
 
   it("HELP is answered once, however often its PDU comes or its job runs", async () => {

@@ -3,14 +3,15 @@
 import { WEBHOOK_EVENTS, webhookEventSchema } from "#app/api/webhook-schemas.ts";
 import { toMessageResource } from "#app/modules/sms/message-resource.ts";
 import { findOwnMessage } from "#app/modules/sms/own-messages.server.ts";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { mailOutbox } from "#app/db/schema/mail.ts";
-import { webhookDeliveries, webhookEndpoints } from "#app/db/schema/webhooks.ts";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "#app/db/schema/webhooks.ts";
 import { recordTestEvent } from "#app/modules/webhooks/outbox.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { simulateInbound } from "#app/modules/inbound/simulate.server.ts";
+import { assignInbound, listUnassignedInbound } from "#app/modules/inbound/inbox.server.ts";
 import { addOptOuts, listOptOuts, removeOptOut } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
@@ -263,6 +264,37 @@ describe("account events", () => {
     );
     expect(received.body.data).toMatchObject({ direction: "inbound", from: "+12025550142", parts: 1 });
     expect(received.body.data.id).toMatch(/^in_\d+$/);
+  });
+});
+
+const eventsOf = (userId: number, type: string) =>
+  getDb()
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.userId, userId), eq(webhookEvents.type, type)))
+    .all();
+
+describe("a reply on the shared sender that two accounts wrote to", () => {
+  it("sends no message.received on arrival; the admin's assignment sends it once, as for a routed reply", async () => {
+    const { user } = await customerWithEndpoint(["message.received"], "/assigned");
+    const other = await createTestUser();
+    grantCredits(other.id, 5);
+    const phone = "+12025550177";
+    for (const sender of [user, other]) await queueMessage(sender.id, { to: phone, body: "See you Friday?" });
+    await simulateInbound({ from: phone, to: getEnv().SMPP_SOURCE_ADDR, text: "Which Friday?" });
+    const [{ id }] = listUnassignedInbound(1).messages.filter((m) => m.from === phone);
+    expect(eventsOf(user.id, "message.received")).toEqual([]);
+
+    expect(assignInbound(id, user.id)).toBe(true);
+    expect(assignInbound(id, user.id)).toBe(false);
+    const received = await waitFor(() =>
+      receiver()
+        .ofType("message.received")
+        .find((r) => r.body.data.id === `in_${id}`),
+    );
+    expect(received.verified).toBe(true);
+    expect(received.body.data).toMatchObject({ direction: "inbound", from: phone, body: "Which Friday?" });
+    expect(eventsOf(user.id, "message.received")).toHaveLength(1);
   });
 });
 

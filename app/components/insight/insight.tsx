@@ -45,8 +45,11 @@ const MESSAGE_SERIES: BarSeries<MessageKey>[] = [
   { key: "inbound", label: "Inbound", fill: "fill-sky-500", swatch: "bg-sky-500" },
 ];
 
+/** A share (0 to 1) as a percentage with one decimal. */
+export const percentText = (share: number): string => `${(share * 100).toFixed(1)} %`;
+
 export function deliveryRateText(rate: number | null): string {
-  return rate === null ? "–" : `${(rate * 100).toFixed(1)} %`;
+  return rate === null ? "–" : percentText(rate);
 }
 
 /** Messages per local day stacked by outcome, with a one-paragraph summary of the period. */

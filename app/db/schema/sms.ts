@@ -63,7 +63,7 @@ export const smsMessages = sqliteTable(
       .where(
         sql`${t.groupSendId} is not null and ${t.status} not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed')`,
       ),
-    // Who last wrote to a phone (an inbound reply's owner) and the inbox thread's outbound side.
+    // Which accounts wrote to a phone (an inbound reply's owner) and the inbox thread's outbound side.
     index("sms_messages_to_phone_idx").on(t.toPhone, t.createdAt),
     // A duplicate scheduler tick or API retry finds the first message instead of making another.
     // Partial, like the one below: most messages have neither, and each index entry costs every insert.

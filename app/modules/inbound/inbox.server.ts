@@ -6,7 +6,9 @@ import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import type { InboundEncoding } from "#app/db/schema/inbound.ts";
 import type { MessageStatus } from "#app/modules/sms/message-status.ts";
-import { findSenderByAddress } from "#app/modules/senders/senders.server.ts";
+import { findSenderByAddress, isSharedSenderAddress } from "#app/modules/senders/senders.server.ts";
+import { sharedSenderWriters } from "#app/modules/inbound/receive.server.ts";
+import { noteMessageReceived } from "#app/modules/webhooks/account-events.server.ts";
 
 export const CONVERSATIONS_PAGE_SIZE = 20;
 export const THREAD_PAGE_SIZE = 50;
@@ -200,10 +202,49 @@ export function ownInboundBefore(
 }
 
 export const UNASSIGNED_PAGE_SIZE = 20;
+/** The accounts named as a reply's candidates; past this many the admin looks the phone up. */
+export const MAX_CANDIDATES = 5;
 
-/** Inbound messages nobody owns (an admin's list), newest first. */
+export type CandidateAccount = { id: number; email: string; fullName: string };
+
+const selectAccounts = statement<[string], CandidateAccount>(
+  "select id, email, full_name as fullName from users where id in (select value from json_each(?)) order by id",
+);
+
+/** The accounts that wrote to the phone from the shared sender in the 30 days before it answered. */
+function candidatesOf(message: InboundRow): CandidateAccount[] {
+  if (!isSharedSenderAddress(message.to)) return [];
+  const ids = sharedSenderWriters(message.from, message.receivedAt, MAX_CANDIDATES);
+  return ids.length === 0 ? [] : selectAccounts().all(JSON.stringify(ids));
+}
+
+/**
+ * Inbound messages nobody owns (an admin's list), newest first; each with the accounts it may
+ * answer (on the shared sender: those that wrote to the phone in the window).
+ */
 export function listUnassignedInbound(requestedPage: number) {
   const total = countUnassigned().get()?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, requestedPage, UNASSIGNED_PAGE_SIZE);
-  return { messages: selectUnassigned().all(UNASSIGNED_PAGE_SIZE, offset), page, totalPages, total };
+  const messages = selectUnassigned()
+    .all(UNASSIGNED_PAGE_SIZE, offset)
+    .map((message) => ({ ...message, candidates: candidatesOf(message) }));
+  return { messages, page, totalPages, total };
+}
+
+const claimUnassigned = statement<[number, number], InboundRow>(
+  `update inbound_messages set user_id = ? where id = ? and user_id is null returning ${INBOUND_COLUMNS}`,
+);
+
+/**
+ * An admin gives an unassigned message to an account: from then on it is in that account's inbox
+ * and API, and its message.received event goes out as for a message routed on arrival. Once: false
+ * when the message is no longer unassigned (someone assigned it first, or it was deleted).
+ */
+export function assignInbound(messageId: number, userId: number): boolean {
+  return inTransaction(() => {
+    const message = claimUnassigned().get(userId, messageId);
+    if (!message) return false;
+    noteMessageReceived(userId, message, clock.now());
+    return true;
+  });
 }

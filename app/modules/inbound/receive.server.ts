@@ -9,15 +9,14 @@ import type { SmsInboundPayload } from "#app/queue/payloads.ts";
 import { QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { Coalescer } from "#app/utils/coalescer.server.ts";
-import { getEnv } from "#app/utils/env.server.ts";
 import { decodeInboundText } from "#app/modules/inbound/text.server.ts";
-import { findSenderByAddress } from "#app/modules/senders/senders.server.ts";
+import { findSenderByAddress, isSharedSenderAddress } from "#app/modules/senders/senders.server.ts";
 import type { InboundSms } from "#app/modules/sms/transports/types.ts";
 
 /** A PDU seen again within this long (its acknowledgement was lost) is the same message. */
 export const DEDUPE_WINDOW_MS = 10 * 60_000;
-/** An inbound to the shared sender belongs to the account that sent to that phone within this long. */
-export const LAST_SENDER_WINDOW_MS = 30 * 24 * 3_600_000;
+/** An inbound to the shared sender belongs to the one account that wrote to that phone within this long. */
+export const SHARED_REPLY_WINDOW_MS = 30 * 24 * 3_600_000;
 /** Parts of a message whose other parts never came are dropped after this. */
 export const PARTS_TTL_MS = 24 * 3_600_000;
 
@@ -38,26 +37,35 @@ const insertMessage = statement<[number | null, string, string, string, string, 
    values (?, ?, ?, ?, ?, ?, ?, ?)`,
 );
 const insertOutbox = statement<[number, number]>("insert into inbound_outbox (message_id, due_at) values (?, ?)");
-const selectLastSender = statement<[string, number], { userId: number }>(
-  `select user_id as userId from sms_messages where to_phone = ? and created_at >= ? and from_address is null
-   order by created_at desc limit 1`,
+// Automatic keyword answers are the gateway's, not an account writing to the phone.
+const selectSharedWriters = statement<[string, number, number, number], { userId: number }>(
+  `select distinct user_id as userId from sms_messages
+   where to_phone = ? and created_at >= ? and created_at <= ? and from_address is null and source <> 'keyword'
+   limit ?`,
 );
 
-/** Two addresses are the same sender when they differ only in a leading "+" or letter case. */
-export function sameAddress(a: string, b: string): boolean {
-  return a.replace(/^\+/, "").toLowerCase() === b.replace(/^\+/, "").toLowerCase();
+/**
+ * The accounts that wrote to `phone` from the shared sender in the window before `at`, at most
+ * `limit` of them (two tell "exactly one" from "several").
+ */
+export function sharedSenderWriters(phone: string, at: number, limit: number): number[] {
+  return selectSharedWriters()
+    .all(phone, at - SHARED_REPLY_WINDOW_MS, at, limit)
+    .map((row) => row.userId);
 }
 
 /**
  * The account an inbound message belongs to: the owner of the sender it was sent to; on the shared
- * default sender, the account that last sent to that phone within 30 days; otherwise nobody
+ * default sender, the one account that wrote to that phone from it within 30 days (none, or two
+ * and more: nobody, so no account reads another's reply); otherwise nobody
  * (docs/decisions/051-who-owns-an-inbound-message.md).
  */
 export function ownerOf(from: string, to: string, now: number): number | null {
   const sender = findSenderByAddress(to);
   if (sender) return sender.userId;
-  if (!sameAddress(to, getEnv().SMPP_SOURCE_ADDR)) return null;
-  return selectLastSender().get(from, now - LAST_SENDER_WINDOW_MS)?.userId ?? null;
+  if (!isSharedSenderAddress(to)) return null;
+  const writers = sharedSenderWriters(from, now, 2);
+  return writers.length === 1 ? writers[0] : null;
 }
 
 type Whole = { from: string; to: string; dataCoding: number; payload: Buffer; parts: number; dedupeKey: string };

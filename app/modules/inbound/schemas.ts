@@ -1,5 +1,7 @@
-// Browser-safe: the simulator's form, validated in the browser and by its action.
+// Browser-safe: the simulator's form and the admin's assignment of an unassigned message, validated
+// in the browser and by their actions.
 import { z } from "zod";
+import { emailField } from "#app/modules/auth/schemas.ts";
 import { phoneField } from "#app/modules/sms/phone.ts";
 import { messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
 
@@ -15,3 +17,9 @@ export function createSimulateInboundSchema(config: SmsFormConfig) {
     message: messageBodyField(config.maxSegments),
   });
 }
+
+/** An admin gives an unassigned inbound message to the account with this e-mail address. */
+export const AssignInboundSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  account: emailField,
+});

@@ -1,4 +1,5 @@
-// The admin overview: sales and messages per local day, the busiest accounts, and the system's state.
+// The admin overview: sales and messages per local day, the busiest accounts, the accounts whose
+// recipients answer STOP, and the system's state.
 import { statement } from "#app/db/statements.server.ts";
 import { databaseSize } from "#app/modules/health/health.server.ts";
 import { HEARTBEAT_FRESH_MS, readHeartbeats } from "#app/modules/health/heartbeat.server.ts";
@@ -6,6 +7,7 @@ import { countsByDay, topSendersBetween } from "#app/modules/insight/rollup.serv
 import { totalsOf } from "#app/modules/insight/dashboard.server.ts";
 import { lastLocalDaysCached, type LocalDay, type Period } from "#app/modules/insight/periods.ts";
 import { queueDepths, type QueueState } from "#app/queue/queue-depth.server.ts";
+import { SHARED_REPLY_WINDOW_MS } from "#app/modules/inbound/receive.server.ts";
 
 export type SalesDay = { date: string; revenueCents: number; creditsSold: number; orders: number };
 
@@ -33,19 +35,59 @@ const accountNames = statement<[string], { id: number; fullName: string; email: 
   "select id, full_name as fullName, email from users where id in (select value from json_each(?))",
 );
 
-/** The accounts that sent the most in the period, most first, with their names. */
-function busiestAccounts(days: LocalDay[]) {
-  const top = topSendersBetween(days[0].start, days.at(-1)!.end, TOP_ACCOUNTS);
+/** The rows with their account's name and e-mail. */
+function withNames<Row extends { userId: number }>(rows: Row[]) {
   const names = new Map(
     accountNames()
-      .all(JSON.stringify(top.map((row) => row.userId)))
+      .all(JSON.stringify(rows.map((row) => row.userId)))
       .map((u) => [u.id, u]),
   );
-  return top.map((row) => ({
+  return rows.map((row) => ({
     ...row,
     fullName: names.get(row.userId)?.fullName ?? "",
     email: names.get(row.userId)?.email ?? "",
   }));
+}
+
+/** The accounts that sent the most in the period, most first, with their names. */
+function busiestAccounts(days: LocalDay[]) {
+  return withNames(topSendersBetween(days[0].start, days.at(-1)!.end, TOP_ACCOUNTS));
+}
+
+const OPT_OUT_ACCOUNTS = 10;
+
+// A keyword opt-out made in the period counts against every account that wrote to the phone from the
+// sender it answered (the shared one: scope "") in the period and the 30 days before it.
+const optOutsByAccount = statement<
+  [{ start: number; end: number; window: number }],
+  { userId: number; stopped: number; recipients: number }
+>(
+  `with stops as (
+     select distinct m.user_id as userId, o.phone
+     from opt_outs o join sms_messages m on m.to_phone = o.phone
+     where o.source = 'keyword' and o.created_at >= @start and o.created_at < @end
+       and coalesce(m.from_address, '') = o.scope and m.source <> 'keyword'
+       and m.created_at >= max(@start, o.created_at - @window) and m.created_at <= o.created_at
+   )
+   select userId, count(*) as stopped,
+     (select count(distinct r.to_phone) from sms_messages r
+      where r.user_id = stops.userId and r.created_at >= @start and r.created_at < @end and r.source <> 'keyword')
+       as recipients
+   from stops group by userId`,
+);
+
+export type OptOutShare = { userId: number; fullName: string; email: string; recipients: number; stopped: number };
+
+/**
+ * The accounts whose recipients in the period answered STOP (and are still opted out), the highest
+ * share first: an account provoking opt-outs, which on the shared sender block every account, stands out.
+ */
+export function optOutShares(days: LocalDay[]): OptOutShare[] {
+  const rows = optOutsByAccount()
+    .all({ start: days[0].start, end: days.at(-1)!.end, window: SHARED_REPLY_WINDOW_MS })
+    .sort((a, b) => b.stopped / b.recipients - a.stopped / a.recipients || b.stopped - a.stopped)
+    .slice(0, OPT_OUT_ACCOUNTS);
+  return withNames(rows);
 }
 
 export type SystemState = {
@@ -89,6 +131,7 @@ export async function getAdminOverview(period: Period, timeZone: string, now: nu
     perDay,
     totals: totalsOf(perDay),
     busiest: busiestAccounts(days),
+    optOuts: optOutShares(days),
     system: await systemState(now),
   };
 }

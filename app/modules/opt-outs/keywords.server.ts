@@ -2,6 +2,8 @@
 // or ask for help; each change is confirmed once with a free reply through the normal send path.
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { statement } from "#app/db/statements.server.ts";
+import { clock } from "#app/utils/clock.server.ts";
 import { noteOptOutChanges } from "#app/modules/webhooks/account-events.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { optOuts } from "#app/db/schema/opt-outs.ts";
@@ -31,6 +33,26 @@ export type KeywordOutcome = {
   /** The automatic reply queued, if one was. */
   replyId: number | null;
 } | null;
+
+/** HELP and INFO are answered at most once in this long per phone: a free answer invites SMS pumping. */
+export const HELP_REPLY_INTERVAL_MS = 10 * 60_000;
+/** At most this many automatic replies (HELP, STOP, START) go to one phone in 24 hours. */
+export const AUTO_REPLIES_PER_PHONE_PER_DAY = 5;
+const DAY_MS = 24 * 3_600_000;
+
+// The reply of this same inbound message (a retried job) does not count against it.
+const recentAutoReplies = statement<[string, string, number], { n: number; lastAt: number | null }>(
+  `select count(*) as n, max(created_at) as lastAt from sms_messages
+   where to_phone = ? and source = 'keyword' and api_ref is not ? and created_at >= ?`,
+);
+
+/** Whether the phone has had its share of automatic replies: a HELP within the interval, or the day's cap. */
+function autoReplyThrottled(phone: string, kind: KeywordReplyKind, apiRef: string): boolean {
+  const now = clock.now();
+  const { n, lastAt } = recentAutoReplies().get(phone, apiRef, now - DAY_MS)!;
+  if (n >= AUTO_REPLIES_PER_PHONE_PER_DAY) return true;
+  return kind === "help" && lastAt !== null && lastAt > now - HELP_REPLY_INTERVAL_MS;
+}
 
 /** Whose the reply is when the inbound message belongs to nobody: the gateway's first admin. */
 function operatorId(): number | undefined {
@@ -85,8 +107,9 @@ function optIn({ phone, scope, sender, word, at }: KeywordChange, accountId: num
 /**
  * Applies an inbound message's keyword (its first word, any case): STOP and its synonyms opt the
  * phone out of the sender it wrote to (the shared default sender: of every account sending from it),
- * START and its synonyms lift that, HELP and INFO are answered. A change (and every HELP) gets the
- * admin's reply, free, from the sender written to; the same inbound message handled twice replies once.
+ * START and its synonyms lift that, HELP and INFO are answered. A change (and a HELP) gets the
+ * admin's reply, free, from the sender written to, within the per-phone limits above; the same
+ * inbound message handled twice replies once.
  * Null when the message starts with no keyword (or comes from no phone number).
  */
 export async function applyInboundKeyword(inbound: InboundKeyword): Promise<KeywordOutcome> {
@@ -105,14 +128,16 @@ export async function applyInboundKeyword(inbound: InboundKeyword): Promise<Keyw
   if (!changed) return { kind: keyword.kind, changed, replyId: null };
 
   const owner = accountId ?? operatorId();
-  if (owner === undefined) return { kind: keyword.kind, changed, replyId: null };
+  // One reply per inbound message, however often it is handled.
+  const apiRef = `keyword:${scope}:${phone}:${at}`;
+  if (owner === undefined || autoReplyThrottled(phone, keyword.kind, apiRef))
+    return { kind: keyword.kind, changed, replyId: null };
   const reply = await queueMessage(owner, {
     to: phone,
     body: getKeywordReplies()[keyword.kind],
     source: "keyword",
     from,
-    // One reply per inbound message, however often it is handled.
-    apiRef: `keyword:${scope}:${phone}:${at}`,
+    apiRef,
   });
   return { kind: keyword.kind, changed, replyId: reply.id };
 }

@@ -20,11 +20,25 @@ export class SenderNotFoundError extends Error {
   }
 }
 
+/** The address cannot be this sender's: the forms show the message next to the address field. */
+export class SenderAddressError extends Error {}
+
 /** Another active sender already has this address. */
-export class DuplicateSenderError extends Error {
+export class DuplicateSenderError extends SenderAddressError {
   readonly code = "duplicate_sender";
   constructor(address: string) {
     super(`The sender ${address} already exists`);
     this.name = "DuplicateSenderError";
+  }
+}
+
+/** The address is the gateway's shared default sender: no account may have it as its own. */
+export class SharedSenderAddressError extends SenderAddressError {
+  readonly code = "shared_sender";
+  constructor(address: string) {
+    super(
+      `${address} is the gateway's shared sender, which every account without a sender of its own uses: choose another`,
+    );
+    this.name = "SharedSenderAddressError";
   }
 }

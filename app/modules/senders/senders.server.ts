@@ -4,7 +4,13 @@ import { users } from "#app/db/schema/core.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { senders } from "#app/db/schema/senders.ts";
 import { clock } from "#app/utils/clock.server.ts";
-import { DuplicateSenderError, SenderNotFoundError, UnknownSenderError } from "#app/modules/senders/errors.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import {
+  DuplicateSenderError,
+  SenderNotFoundError,
+  SharedSenderAddressError,
+  UnknownSenderError,
+} from "#app/modules/senders/errors.ts";
 import { DEFAULT_TON_NPI, kindOfAddress, type SenderKind, type SenderStatus } from "#app/modules/senders/senders.ts";
 import type { SenderSource } from "#app/modules/sms/transports/types.ts";
 
@@ -41,6 +47,12 @@ const selectActiveSender = statement<[string, string], SenderIdentity>(
 export function findSenderByAddress(address: string): SenderIdentity | null {
   const withPlus = /^\d{7,15}$/.test(address) ? `+${address}` : address;
   return selectActiveSender().get(address, withPlus) ?? null;
+}
+
+/** Whether `address` is the gateway's shared default sender, as an SMSC or a customer may write it ("+", case). */
+export function isSharedSenderAddress(address: string): boolean {
+  const bare = (value: string) => value.trim().replace(/^\+/, "").toLowerCase();
+  return bare(address) === bare(getEnv().SMPP_SOURCE_ADDR);
 }
 
 /**
@@ -125,6 +137,8 @@ export function sendingSenders(userId: number): { address: string; isDefault: bo
 }
 
 function assertAddressFree(tx: Tx, address: string, exceptId?: number): void {
+  // A sender with the shared sender's address would take every reply meant for the accounts sending from it.
+  if (isSharedSenderAddress(address)) throw new SharedSenderAddressError(address);
   const other = tx
     .select({ id: senders.id })
     .from(senders)

@@ -15,12 +15,15 @@ export type ReceivedMessage = {
   receivedAt: number;
 };
 
-/** message.received: the inbound message as GET /api/v1/messages?direction=inbound lists it. */
-export function noteMessageReceived(userId: number | null, message: ReceivedMessage): void {
+/**
+ * message.received: the inbound message as GET /api/v1/messages?direction=inbound lists it; `now`
+ * is when it became the account's (on arrival, or when an admin assigned it).
+ */
+export function noteMessageReceived(userId: number | null, message: ReceivedMessage, now = message.receivedAt): void {
   if (userId === null || !wantsEvent(userId, "message.received")) return;
   const { id, receivedAt, ...rest } = message;
   const data = { id: `in_${id}`, direction: "inbound", ...rest, receivedAt: iso(receivedAt) };
-  recordEvent(userId, "message.received", data, { now: receivedAt });
+  recordEvent(userId, "message.received", data, { now });
 }
 
 export type OptOutChange = {

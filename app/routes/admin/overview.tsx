@@ -1,6 +1,6 @@
 import { href, Link } from "react-router";
 import { BarChart } from "#app/components/bar-chart.tsx";
-import { deliveryRateText, Figure, MessagesChart, PeriodForm } from "#app/components/insight/insight.tsx";
+import { deliveryRateText, Figure, MessagesChart, PeriodForm, percentText } from "#app/components/insight/insight.tsx";
 import { adminLinks } from "#app/components/nav.tsx";
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
@@ -45,7 +45,7 @@ const formatMegabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
-  const { days, timeZone, cardPaymentAvailable, sales, perDay, totals, busiest, system } = loaderData;
+  const { days, timeZone, cardPaymentAvailable, sales, perDay, totals, busiest, optOuts, system } = loaderData;
   const revenue = sum(sales.map((day) => day.revenueCents));
   const creditsSold = sum(sales.map((day) => day.creditsSold));
   const orders = sum(sales.map((day) => day.orders));
@@ -119,6 +119,45 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                   </Td>
                   <Td className="break-all">{account.email}</Td>
                   <Td className="text-right">{formatNumber(account.sent)}</Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </section>
+      <section className="mt-6">
+        <h2 className="mb-2 text-lg font-semibold text-slate-900">Accounts whose recipients answered STOP</h2>
+        <p className="mb-2 text-sm text-slate-700">
+          Of the phones each account wrote to in the period, those that replied STOP (and are still opted out). A STOP
+          to the shared sender blocks every account that sends from it.
+        </p>
+        {optOuts.length === 0 ? (
+          <p className="rounded-lg bg-white p-6 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
+            No recipient answered STOP in this period.
+          </p>
+        ) : (
+          <Table>
+            <caption className="sr-only">
+              Accounts by the share of their recipients who answered STOP, highest first
+            </caption>
+            <thead>
+              <tr>
+                <Th>Account</Th>
+                <Th className="text-right">Recipients who answered STOP</Th>
+                <Th className="text-right">Share</Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {optOuts.map((account) => (
+                <tr key={account.userId} data-testid="opt-out-row">
+                  <Td className="break-words">
+                    <Link to={href("/admin/users/:id", { id: String(account.userId) })}>{account.fullName}</Link>
+                    <div className="text-xs break-all text-slate-600">{account.email}</div>
+                  </Td>
+                  <Td className="text-right">
+                    {formatNumber(account.stopped)} of {formatNumber(account.recipients)}
+                  </Td>
+                  <Td className="text-right whitespace-nowrap">{percentText(account.stopped / account.recipients)}</Td>
                 </tr>
               ))}
             </tbody>

@@ -13,7 +13,7 @@ import { findUserByEmail } from "#app/modules/auth/users.server.ts";
 import { KEYWORD_REPLY_KINDS, KEYWORD_REPLY_LABELS } from "#app/modules/opt-outs/keywords.ts";
 import { getKeywordReplies, setKeywordReplies } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { KeywordRepliesSchema, RejectSchema, SenderFormSchema } from "#app/modules/senders/admin-schemas.ts";
-import { DuplicateSenderError, SenderNotFoundError } from "#app/modules/senders/errors.ts";
+import { SenderAddressError, SenderNotFoundError } from "#app/modules/senders/errors.ts";
 import { DEFAULT_TON_NPI, SENDER_KIND_LABELS, SENDER_KINDS } from "#app/modules/senders/senders.ts";
 import {
   approveSenderRequest,
@@ -77,7 +77,7 @@ async function saveSender(formData: FormData) {
     else createSender(sender);
   } catch (error) {
     if (error instanceof SenderNotFoundError) throw notFound();
-    if (error instanceof DuplicateSenderError)
+    if (error instanceof SenderAddressError)
       return data(
         { form: "sender" as const, result: submission.reply({ fieldErrors: { address: [error.message] } }) },
         { status: 400 },
@@ -122,7 +122,7 @@ export async function action({ request }: Route.ActionArgs) {
     else throw notFound();
   } catch (error) {
     if (error instanceof SenderNotFoundError) throw notFound();
-    if (error instanceof DuplicateSenderError)
+    if (error instanceof SenderAddressError)
       return redirectWithToast(BACK(), { type: "error", description: error.message });
     throw error;
   }
@@ -224,7 +224,8 @@ function RepliesForm({ replies, lastResult }: { replies: Record<string, string>;
     <Card>
       <h2 className="text-lg font-semibold text-slate-900">Automatic replies</h2>
       <p className="mt-1 text-sm text-slate-600">
-        Sent free of charge, from the sender the phone wrote to, once per change (and to every HELP or INFO).
+        Sent free of charge, from the sender the phone wrote to, once per change (and to a HELP or INFO, at most once in
+        10 minutes); at most 5 a day to one phone.
       </p>
       <Form method="post" className="mt-3 space-y-3" {...getFormProps(form)} noValidate>
         <FormErrors id={form.errorId} errors={form.errors} />

@@ -59,8 +59,8 @@ export default function Simulate({ loaderData, actionData }: Route.ComponentProp
       <PageHeader title="Simulate an inbound SMS" subtitle="Test mode" />
       <p className="text-sm text-slate-700">
         A phone texts the gateway: the message goes through the inbound path as real deliver_sm PDUs (long texts in
-        parts), lands in the account that owns the sender (or, on the shared sender {defaultSender}, the account that
-        last wrote to the phone) and its keywords are applied. Messages nobody owns are in{" "}
+        parts), lands in the account that owns the sender (or, on the shared sender {defaultSender}, the one account
+        that wrote to the phone from it in the last 30 days) and its keywords are applied. Messages nobody owns are in{" "}
         <Link to={href("/admin/inbound")}>Unassigned Inbound SMS</Link>. A message sent with the word "reply" in it gets
         an answer from the simulated phone after its receipt.
       </p>

@@ -9,7 +9,7 @@ import { Field, FormErrors } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
-import { DuplicateSenderError, SenderNotFoundError } from "#app/modules/senders/errors.ts";
+import { SenderAddressError, SenderNotFoundError } from "#app/modules/senders/errors.ts";
 import { SENDER_KIND_LABELS, senderRequestSchema } from "#app/modules/senders/senders.ts";
 import { listOwnSenders, requestSender, setDefaultSender } from "#app/modules/senders/senders.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -56,7 +56,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     requestSender(user.id, submission.value.address);
   } catch (error) {
-    if (error instanceof DuplicateSenderError)
+    if (error instanceof SenderAddressError)
       return data(submission.reply({ fieldErrors: { address: [error.message] } }), { status: 400 });
     throw error;
   }
@@ -80,7 +80,7 @@ export default function Senders({ loaderData, actionData }: Route.ComponentProps
       <PageHeader title="Senders" subtitle="Who your messages come from" />
       <p className="text-sm text-slate-700">
         {active.length === 0
-          ? `You have no sender of your own yet: your messages go from the gateway's shared sender, ${sharedSender}.`
+          ? `You have no sender of your own yet: your messages go from the gateway's shared sender, ${sharedSender}. A reply to it reaches your inbox when no other account wrote to that phone from it in the 30 days before; with a sender of your own, every reply is yours.`
           : "Messages go from your default sender unless you choose another in the From field of a send form (or `from` in the API)."}
       </p>
       {senders.length > 0 ? (
