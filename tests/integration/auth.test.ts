@@ -326,4 +326,22 @@ describe("sign-up abuse", () => {
       "/login",
     );
   });
+
+  it("counts an IPv6 client by its /64: 2001:db8::1 and 2001:db8::2 share one sign-up limit, another /64 has its own", async () => {
+    const env = getEnv();
+    const signUp = (ip: string, i: number) =>
+      call(
+        registerAction,
+        makeRequest("/register", {
+          ip,
+          form: { email: `v6-${i}@example.com`, fullName: "Six", password: "long-enough" },
+        }),
+      );
+    for (let i = 0; i < env.REGISTER_LIMIT_PER_HOUR; i++)
+      expect(locationOf(await signUp(i % 2 ? "2001:db8::1" : "2001:db8::2", i))).toBe("/login");
+    const refused = await signUp("2001:db8::ffff:3", 999);
+    expect(statusOf(refused)).toBe(429);
+    expect(findUserByEmail("v6-999@example.com")).toBeUndefined();
+    expect(locationOf(await signUp("2001:db8:0:1::1", 1000))).toBe("/login");
+  });
 });

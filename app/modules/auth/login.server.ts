@@ -1,4 +1,4 @@
-import { clientIp } from "#app/utils/http.server.ts";
+import { clientNetwork } from "#app/utils/http.server.ts";
 import { type Limit, type LimitState, block, giveBack, hit, peek, reset } from "#app/utils/rate-limit.server.ts";
 import { InvalidCredentialsError, authenticator } from "#app/modules/auth/authenticator.server.ts";
 import { PasswordCheckBusyError } from "#app/modules/auth/password.server.ts";
@@ -46,7 +46,7 @@ async function backOff(pair: string, attempt: LimitState, free: number): Promise
 }
 
 export async function attemptLogin(request: Request, email: string): Promise<LoginResult> {
-  const address = clientIp(request);
+  const address = clientNetwork(request);
   const pair = `${email}|${address}`;
   const [byAddress, byPair, steps] = await Promise.all([
     hit(LOGIN_LIMITS.address, address),
