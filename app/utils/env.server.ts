@@ -185,9 +185,11 @@ const schema = z.object({
     .int()
     .min(16 * 1024)
     .default(1024 * 1024),
-  // REST API: the secret that encrypts the revealable copy of every API key; requests per key per minute.
+  // REST API: the secret that encrypts the revealable copy of every API key; requests per key, and per
+  // account across its keys, per minute.
   API_KEY_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  API_ACCOUNT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   // Finished messages and support requests older than this many days are deleted hourly; unset: kept forever.
   MESSAGE_RETENTION_DAYS: retentionDays,
   SUPPORT_RETENTION_DAYS: retentionDays,
