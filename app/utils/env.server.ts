@@ -174,6 +174,7 @@ const schema = z.object({
   QUOTA_GROUPS: z.coerce.number().int().min(1).default(500),
   QUOTA_PENDING_ORDERS: z.coerce.number().int().min(1).default(10),
   QUOTA_PENDING_UPLOADS: z.coerce.number().int().min(1).default(3),
+  QUOTA_API_KEYS: z.coerce.number().int().min(1).default(20),
   // The private Redis's memory cap (redis-server syntax: 256mb, 1gb); a warning is logged past 80 % of it.
   REDIS_MAXMEMORY: z
     .string()
