@@ -31,6 +31,11 @@ export const API_ERRORS = {
     status: 409,
     description: "This Idempotency-Key was used before with a different request body.",
   },
+  endpoint_disabled: {
+    status: 409,
+    description:
+      "The webhook endpoint is turned off: turn it on (PATCH enabled: true) before sending it a test event or a redelivery; nothing was sent.",
+  },
   already_sent: {
     status: 409,
     description: "The message has already gone out (or was never a scheduled one), so it cannot be cancelled.",

@@ -153,6 +153,10 @@ const schema = z.object({
   // Webhook events and their delivery log are deleted this many days after the event (never one still retrying).
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(10_000),
+  // "Send test event" and "Redeliver" together, per endpoint per minute (each starts a retry series).
+  WEBHOOK_MANUAL_SENDS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  // Deliveries an account may have waiting; past it the oldest retries are dropped (decision 107).
+  WEBHOOK_MAX_PENDING_PER_ACCOUNT: z.coerce.number().int().min(1).default(10_000),
   // Lets webhook URLs reach loopback, private and link-local addresses (a gateway and receiver on one LAN).
   WEBHOOK_ALLOW_PRIVATE: flag(false),
   STRIPE_SECRET_KEY: optionalString,
