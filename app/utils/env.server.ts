@@ -80,6 +80,9 @@ const schema = z.object({
   // Argon2 checks (19 MiB each) running at once per process, and how many may wait for one.
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  // Failed sign-ins to one account from anywhere before each attempt waits (doubling to the cap); decision 108.
+  LOGIN_ACCOUNT_FREE_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOGIN_ACCOUNT_MAX_WAIT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
   TRUST_PROXY: trustProxy,
   ADMIN_EMAIL: optionalString,
   ADMIN_PASSWORD: optionalString,

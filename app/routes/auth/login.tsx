@@ -7,6 +7,7 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { requireAnonymous } from "#app/routes/auth/guards.server.ts";
 import { attemptLogin } from "#app/modules/auth/login.server.ts";
 import { LoginSchema } from "#app/modules/auth/schemas.ts";
+import { rememberDevice } from "#app/modules/auth/known-devices.server.ts";
 import { startSession } from "#app/modules/auth/session.server.ts";
 import { isTwoFactorEnabled } from "#app/modules/auth/two-factor.server.ts";
 import { startSecondStep } from "#app/routes/auth/second-step.server.ts";
@@ -51,15 +52,16 @@ export async function action({ request }: Route.ActionArgs) {
     });
   }
   const redirectTo = safeRedirect(submission.value.redirectTo, href("/sms/sendSms"));
-  if (isTwoFactorEnabled(result.user.id)) {
-    return redirect(`${href("/login/two-factor")}?redirectTo=${encodeURIComponent(redirectTo)}`, {
-      headers: { "Set-Cookie": await startSecondStep(result.user.id) },
-    });
-  }
-  const cookie = await startSession(request, result.user.id);
-  return redirect(redirectTo, {
-    headers: { "Set-Cookie": cookie },
+  // The password was right: this browser is not held back by failures from elsewhere from now on.
+  const knownDevice = await rememberDevice(request, submission.value.email);
+  const twoFactor = isTwoFactorEnabled(result.user.id);
+  const headers = new Headers({
+    "Set-Cookie": twoFactor ? await startSecondStep(result.user.id) : await startSession(request, result.user.id),
   });
+  headers.append("Set-Cookie", knownDevice);
+  if (twoFactor)
+    return redirect(`${href("/login/two-factor")}?redirectTo=${encodeURIComponent(redirectTo)}`, { headers });
+  return redirect(redirectTo, { headers });
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {
