@@ -2,7 +2,6 @@ import { clientNetwork } from "#app/utils/http.server.ts";
 import { type Limit, type LimitState, block, giveBack, hit, peek, reset } from "#app/utils/rate-limit.server.ts";
 import { forgetAccountFailures, giveBackAccountTurn, takeAccountTurn } from "#app/modules/auth/account-waits.server.ts";
 import { InvalidCredentialsError, authenticator } from "#app/modules/auth/authenticator.server.ts";
-import { isKnownDevice } from "#app/modules/auth/known-devices.server.ts";
 import { PasswordCheckBusyError } from "#app/modules/auth/password.server.ts";
 import type { SessionUser } from "#app/modules/auth/users.server.ts";
 
@@ -48,7 +47,8 @@ async function backOff(pair: string, attempt: LimitState, free: number): Promise
   return seconds;
 }
 
-export async function attemptLogin(request: Request, email: string): Promise<LoginResult> {
+/** `knownDevice`: the browser signed in to this account before, so the account-wide wait does not hold it back. */
+export async function attemptLogin(request: Request, email: string, knownDevice: boolean): Promise<LoginResult> {
   const address = clientNetwork(request);
   const pair = `${email}|${address}`;
   const [byAddress, byPair, steps] = await Promise.all([
@@ -60,7 +60,7 @@ export async function attemptLogin(request: Request, email: string): Promise<Log
   const free = steps.count === 0 ? LOGIN_LIMITS.pair.limit : 1;
   if (byPair.count > free) return tooMany(await backOff(pair, byPair, free));
   if (!byAddress.allowed) return tooMany(byAddress.retryAfterSeconds);
-  const counted = !(await isKnownDevice(request, email));
+  const counted = !knownDevice;
   if (counted) {
     const turn = takeAccountTurn(email);
     if (!turn.allowed) {
