@@ -246,7 +246,8 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     errors: ["not_found"],
     example: {
       params: { id: 3 },
-      body: { enabled: false },
+      // Not `enabled: false`: the test and redeliver examples that run after it need the endpoint on.
+      body: { events: ["message.delivered", "message.failed"] },
       readerParams: (userId) => ({ id: readerIds(userId).endpointId }),
     },
     handle: async ({ userId, params, body }) => ({
