@@ -1,5 +1,5 @@
-// API key authentication and the per-key rate limit, in one Redis round trip per request (shared
-// by all requests of the same millisecond).
+// API key authentication and the rate limits (per key, and per account across its keys), in one
+// Redis round trip per request (shared by all requests of the same millisecond).
 //
 // Keys are found by their SHA-256. A small in-memory cache (hash -> owner) spares the database on
 // most requests; it is safe against revocation in any process because every entry remembers the
@@ -37,7 +37,7 @@ const GATE_WINDOW_MS = 1;
 const epochKey = () => redisKey("api", "key-epoch");
 
 // One call per millisecond for every request that came in it: the current key epoch (made if
-// missing), then for each key its requests counted in the key's fixed window.
+// missing), then for each rate id (a key's, an account's) its requests counted in its fixed window.
 const GATE = `
 local epoch = redis.call('GET', KEYS[1])
 if not epoch then
@@ -69,19 +69,22 @@ function gateRedis(): GateRedis {
   return redis as GateRedis;
 }
 
-type Gate = { count: number; ttl: number; epoch: string };
-export type ApiGate = Coalescer<string, Gate>;
+type Counted = { count: number; ttl: number };
+/** A request's count in each window it was counted in (in the order of its rate ids), and the key epoch. */
+type Gate = { counted: Counted[]; epoch: string };
+export type ApiGate = Coalescer<readonly string[], Gate>;
 
-/** Counts a request of a key and reads the key epoch, together with the other requests of this millisecond. */
+/** Counts a request in its windows and reads the key epoch, together with the other requests of this millisecond. */
 export function createApiGate(): ApiGate {
   // A millisecond gathers several times more requests per Redis call than one turn does.
   return new Coalescer({ windowMs: GATE_WINDOW_MS, run: passGates });
 }
 
-/** One Redis call for the requests (their keys' rate ids, in arrival order); a gate for each. */
-async function passGates(rateIds: string[]): Promise<Gate[]> {
+/** One Redis call for the requests (each one's rate ids, in arrival order); a gate for each. */
+async function passGates(requestRateIds: (readonly string[])[]): Promise<Gate[]> {
   const requests = new Map<string, number>();
-  for (const rateId of rateIds) requests.set(rateId, (requests.get(rateId) ?? 0) + 1);
+  for (const rateIds of requestRateIds)
+    for (const rateId of rateIds) requests.set(rateId, (requests.get(rateId) ?? 0) + 1);
   const due = [...requests];
   const keys = [epochKey(), ...due.map(([rateId]) => redisKey("rl", "api", rateId))];
   const out = await gateRedis().apiGate(
@@ -95,12 +98,15 @@ async function passGates(rateIds: string[]): Promise<Gate[]> {
   const counted = new Map(
     due.map(([rateId, count], i) => [rateId, { count: Number(out[1 + 2 * i]) - count, ttl: Number(out[2 + 2 * i]) }]),
   );
-  // The requests of one key take the counts up to the total, in arrival order.
-  return rateIds.map((rateId) => {
-    const key = counted.get(rateId)!;
-    key.count += 1;
-    return { count: key.count, ttl: key.ttl, epoch };
-  });
+  // The requests of one rate id take the counts up to the total, in arrival order.
+  return requestRateIds.map((rateIds) => ({
+    epoch,
+    counted: rateIds.map((rateId) => {
+      const window = counted.get(rateId)!;
+      window.count += 1;
+      return { count: window.count, ttl: window.ttl };
+    }),
+  }));
 }
 
 type Entry = KeyOwner & { scopeSet: ReadonlySet<string>; epoch: string; loadedAt: number; usedWrittenAt: number };
@@ -120,6 +126,8 @@ function remember(hash: string, owner: KeyOwner, epoch: string, now: number): En
 }
 
 export type RateLimit = { limit: number; remaining: number; resetSeconds: number };
+/** Requests a minute: per key, and per account across all its keys. */
+export type RateLimits = { perKey: number; perAccount: number };
 /** `scopes`: what the key may do (API_SCOPES words); the core compares the route's scope with it. */
 export type Authenticated = { userId: number; scopes: ReadonlySet<string>; rate: RateLimit };
 
@@ -138,13 +146,17 @@ const invalidKey = () =>
     headers: { "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"' },
   });
 
+const accountRateId = (userId: number) => `account:${userId}`;
+const seconds = (ttlMs: number) => Math.max(1, Math.ceil(ttlMs / 1000));
+
 /**
- * The key's owner and the rate limit state, or an ApiError (401, 429). `perMinute` is the limit
- * per key. When Redis cannot be reached the key is checked in SQLite and counted in memory.
+ * The key's owner and the rate limit state, or an ApiError (401, 429): the request counts against
+ * its key and against its account (all the account's keys together). When Redis cannot be reached
+ * the key is checked in SQLite and counted in memory.
  */
 export async function authenticate(
   authorization: string | undefined,
-  perMinute: number,
+  limits: RateLimits,
   apiGate: ApiGate,
 ): Promise<Authenticated> {
   const key = bearerKey(authorization);
@@ -153,22 +165,31 @@ export async function authenticate(
   const now = clock.now();
 
   const rateId = hash.slice(0, 22);
+  // A key's owner never changes: an entry of any age names the account to count in the same call.
+  const knownOwner = cache.get(hash)?.userId;
   let gate: Gate;
   try {
-    gate = await apiGate.add(rateId);
+    gate = await apiGate.add(knownOwner === undefined ? [rateId] : [rateId, accountRateId(knownOwner)]);
   } catch (error) {
     logRedisFailure("warn", "api", "key cache skipped, rate limit counted in memory: Redis did not answer", error);
     const owner = findKeyOwner(hash);
     if (!owner) throw invalidKey();
-    // Off the hot path: only while Redis is away does the limit hold in this process's memory.
-    const counted = await hit({ name: "api", limit: perMinute, windowMs: WINDOW_MS }, rateId);
+    // Off the hot path: only while Redis is away do the limits hold in this process's memory.
+    const [byKey, byAccount] = await Promise.all([
+      hit({ name: "api", limit: limits.perKey, windowMs: WINDOW_MS }, rateId),
+      hit({ name: "api", limit: limits.perAccount, windowMs: WINDOW_MS }, accountRateId(owner.userId)),
+    ]);
     return {
       userId: owner.userId,
       scopes: new Set(owner.scopes.split(" ")),
-      rate: withinRate(perMinute, counted.count, counted.retryAfterSeconds),
+      rate: withinRates(
+        limits,
+        { count: byKey.count, ttl: byKey.retryAfterSeconds * 1000 },
+        { count: byAccount.count, ttl: byAccount.retryAfterSeconds * 1000 },
+      ),
     };
   }
-  const { count, ttl, epoch } = gate;
+  const { epoch } = gate;
 
   let entry = cache.get(hash);
   if (!entry || entry.epoch !== epoch || now - entry.loadedAt > CACHE_TTL_MS) {
@@ -181,20 +202,37 @@ export async function authenticate(
     entry.usedWrittenAt = now;
     recordKeyUse(entry.keyId, now);
   }
+  // A key this process had not seen: its account is counted now that it is known (once per key and process).
+  const [byKey, countedAccount] = gate.counted;
+  const byAccount = countedAccount ?? (await apiGate.add([accountRateId(entry.userId)])).counted[0];
 
-  return {
-    userId: entry.userId,
-    scopes: entry.scopeSet,
-    rate: withinRate(perMinute, count, Math.max(1, Math.ceil(ttl / 1000))),
-  };
+  return { userId: entry.userId, scopes: entry.scopeSet, rate: withinRates(limits, byKey, byAccount) };
 }
 
-/** The rate limit state of a request counted `count` in its window, or a 429 past the limit. */
-function withinRate(perMinute: number, count: number, resetSeconds: number): RateLimit {
-  const rate = { limit: perMinute, remaining: Math.max(0, perMinute - count), resetSeconds };
-  if (count > perMinute) {
-    throw new ApiError("rate_limited", `Too many requests: at most ${perMinute} a minute per API key`, {
-      headers: { "Retry-After": String(resetSeconds), ...rateLimitHeaders(rate) },
+/**
+ * The rate limit state of a request counted in its key's and its account's windows (the tighter of
+ * the two is what the headers show), or a 429 past either limit.
+ */
+function withinRates(limits: RateLimits, byKey: Counted, byAccount: Counted): RateLimit {
+  const key = {
+    limit: limits.perKey,
+    remaining: Math.max(0, limits.perKey - byKey.count),
+    resetSeconds: seconds(byKey.ttl),
+  };
+  const account = {
+    limit: limits.perAccount,
+    remaining: Math.max(0, limits.perAccount - byAccount.count),
+    resetSeconds: seconds(byAccount.ttl),
+  };
+  const overKey = byKey.count > limits.perKey;
+  const overAccount = byAccount.count > limits.perAccount;
+  const rate = overAccount || (!overKey && account.remaining < key.remaining) ? account : key;
+  if (overKey || overAccount) {
+    const message = overAccount
+      ? `Too many requests: at most ${limits.perAccount} a minute per account, all its API keys together`
+      : `Too many requests: at most ${limits.perKey} a minute per API key`;
+    throw new ApiError("rate_limited", message, {
+      headers: { "Retry-After": String(rate.resetSeconds), ...rateLimitHeaders(rate) },
     });
   }
   return rate;

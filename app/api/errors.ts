@@ -31,6 +31,11 @@ export const API_ERRORS = {
     status: 409,
     description: "This Idempotency-Key was used before with a different request body.",
   },
+  endpoint_disabled: {
+    status: 409,
+    description:
+      "The webhook endpoint is turned off: turn it on (PATCH enabled: true) before sending it a test event or a redelivery; nothing was sent.",
+  },
   already_sent: {
     status: 409,
     description: "The message has already gone out (or was never a scheduled one), so it cannot be cancelled.",
@@ -61,7 +66,11 @@ export const API_ERRORS = {
     status: 422,
     description: "The group has no contacts, or all of them opted out; nothing was sent.",
   },
-  rate_limited: { status: 429, description: "Too many requests with this key; wait the seconds in Retry-After." },
+  rate_limited: {
+    status: 429,
+    description:
+      "Too many requests with this key or this account (all its keys together), or too many test events or redeliveries to one webhook endpoint; wait the seconds in Retry-After.",
+  },
   internal_error: { status: 500, description: "Something went wrong on our side; the request may be retried." },
 } as const;
 

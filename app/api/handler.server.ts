@@ -38,7 +38,7 @@ export type ApiRequest = {
 
 export type ApiResponse = { status: number; headers: Record<string, string>; body: string };
 
-export type ApiOptions = { routes?: ApiRoute[]; ratePerMinute?: number };
+export type ApiOptions = { routes?: ApiRoute[]; ratePerMinute?: number; accountRatePerMinute?: number };
 
 type Compiled = { route: ApiRoute; segments: string[] };
 
@@ -208,7 +208,10 @@ export type ApiHandler = ((request: ApiRequest) => Promise<ApiResponse>) & {
 /** A handler over a route table; options let tests use a small rate limit. */
 export function createApiHandler(options: ApiOptions = {}): ApiHandler {
   const table = compile(options.routes ?? API_ROUTES);
-  const perMinute = () => options.ratePerMinute ?? getEnv().API_RATE_LIMIT_PER_MINUTE;
+  const limits = () => ({
+    perKey: options.ratePerMinute ?? getEnv().API_RATE_LIMIT_PER_MINUTE,
+    perAccount: options.accountRatePerMinute ?? getEnv().API_ACCOUNT_RATE_LIMIT_PER_MINUTE,
+  });
   const apiGate = createApiGate();
   const sendBatcher = createSendBatcher();
   const shutdown = async () => {
@@ -228,7 +231,7 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
         if (logged) logged.route = route.path;
         let userId = 0;
         if (route.auth) {
-          const authenticated = await authenticate(header(request, "authorization"), perMinute(), apiGate);
+          const authenticated = await authenticate(header(request, "authorization"), limits(), apiGate);
           userId = authenticated.userId;
           rate = authenticated.rate;
           if (route.scope && !authenticated.scopes.has(route.scope))

@@ -230,7 +230,7 @@ function build(routes: ApiRoute[], origin: string): Json {
       description: [
         "Send SMS and follow their delivery from your own software. Authenticate every request with your API key from the API Token page: `Authorization: Bearer <key>`. Keys never go in a URL. Each key has scopes (`messages:send`, `messages:read`, `contacts:manage`); an operation's `x-required-scope` names the one it needs, and a key without it gets 403 `insufficient_scope`.",
         'Requests and answers are JSON. An error answers `{ "error": { "code", "message", "field" } }` with the HTTP status of its code.',
-        `Each key may make ${formatNumber(getEnv().API_RATE_LIMIT_PER_MINUTE)} requests a minute; over that the answer is 429 with Retry-After.`,
+        `Each key may make ${formatNumber(getEnv().API_RATE_LIMIT_PER_MINUTE)} requests a minute, and all the keys of an account together ${formatNumber(getEnv().API_ACCOUNT_RATE_LIMIT_PER_MINUTE)}; over either the answer is 429 with Retry-After.`,
       ].join("\n\n"),
     },
     servers: [{ url: origin }],

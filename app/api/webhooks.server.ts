@@ -20,7 +20,12 @@ import {
   sendTestEvent,
   type WebhookDelivery,
 } from "#app/modules/webhooks/deliveries.server.ts";
-import { UnsafeWebhookUrlError, WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
+import {
+  UnsafeWebhookUrlError,
+  WebhookEndpointOffError,
+  WebhookManualSendsLimitError,
+  WebhookNotFoundError,
+} from "#app/modules/webhooks/errors.ts";
 import { WEBHOOK_EVENT_TYPES } from "#app/modules/webhooks/event-types.ts";
 import { checkWebhookUrl } from "#app/modules/webhooks/targets.server.ts";
 import { latestEndpointIds, oldestEndpointId } from "#app/modules/webhooks/examples.server.ts";
@@ -134,6 +139,11 @@ async function answering<T>(work: () => T | Promise<T>): Promise<T> {
     if (error instanceof UnsafeWebhookUrlError)
       throw new ApiError("validation_failed", error.message, { field: "url" });
     if (error instanceof TooManyEndpointsError) throw new ApiError("quota_exceeded", error.message);
+    if (error instanceof WebhookEndpointOffError) throw new ApiError("endpoint_disabled", error.message);
+    if (error instanceof WebhookManualSendsLimitError)
+      throw new ApiError("rate_limited", error.message, {
+        headers: { "Retry-After": String(error.retryAfterSeconds) },
+      });
     throw error;
   }
 }
@@ -236,7 +246,8 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     errors: ["not_found"],
     example: {
       params: { id: 3 },
-      body: { enabled: false },
+      // Not `enabled: false`: the test and redeliver examples that run after it need the endpoint on.
+      body: { events: ["message.delivered", "message.failed"] },
       readerParams: (userId) => ({ id: readerIds(userId).endpointId }),
     },
     handle: async ({ userId, params, body }) => ({
@@ -268,12 +279,12 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     tag: TAG,
     summary: "Send a test event to a webhook endpoint",
     description:
-      "A `webhook.test` event, delivered (and retried) like any other; follow it in GET /webhooks/{id}/deliveries.",
+      "A `webhook.test` event, delivered (and retried) like any other; follow it in GET /webhooks/{id}/deliveries. Only to an endpoint that is on, and at most a few a minute per endpoint with redeliveries (429 with Retry-After past them).",
     auth: true,
     scope: "webhooks:manage",
     params: EndpointIdParams,
     success: { status: 202, description: "Queued: the event's id (its webhook-id).", schema: TestEventSchema },
-    errors: ["not_found"],
+    errors: ["not_found", "endpoint_disabled"],
     example: { params: { id: 3 }, readerParams: (userId) => ({ id: readerIds(userId).endpointId }) },
     handle: async ({ userId, params }) => ({
       status: 202,
@@ -310,12 +321,12 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     tag: TAG,
     summary: "Send a delivery again",
     description:
-      "The same event (the same webhook-id and body) is sent again now, and retried as a new delivery would be.",
+      "The same event (the same webhook-id and body) is sent again now, and retried as a new delivery would be. Only to an endpoint that is on, and at most a few a minute per endpoint with test events (429 with Retry-After past them).",
     auth: true,
     scope: "webhooks:manage",
     params: DeliveryIdParams,
     success: { status: 202, description: "Queued: the delivery.", schema: DeliverySchema },
-    errors: ["not_found"],
+    errors: ["not_found", "endpoint_disabled"],
     example: {
       params: { id: 3, deliveryId: 12 },
       readerParams: (userId) => ({ id: readerIds(userId).endpointId, deliveryId: readerIds(userId).deliveryId }),

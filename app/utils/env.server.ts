@@ -80,6 +80,9 @@ const schema = z.object({
   // Argon2 checks (19 MiB each) running at once per process, and how many may wait for one.
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  // Failed sign-ins to one account from anywhere before each attempt waits (doubling to the cap); decision 108.
+  LOGIN_ACCOUNT_FREE_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOGIN_ACCOUNT_MAX_WAIT_SECONDS: z.coerce.number().int().min(5).max(3600).default(300),
   TRUST_PROXY: trustProxy,
   ADMIN_EMAIL: optionalString,
   ADMIN_PASSWORD: optionalString,
@@ -155,6 +158,10 @@ const schema = z.object({
   // Webhook events and their delivery log are deleted this many days after the event (never one still retrying).
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   WEBHOOK_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(10_000),
+  // "Send test event" and "Redeliver" together, per endpoint per minute (each starts a retry series).
+  WEBHOOK_MANUAL_SENDS_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  // Deliveries an account may have waiting; past it the oldest retries are dropped (decision 107).
+  WEBHOOK_MAX_PENDING_PER_ACCOUNT: z.coerce.number().int().min(1).default(10_000),
   // Lets webhook URLs reach loopback, private and link-local addresses (a gateway and receiver on one LAN).
   WEBHOOK_ALLOW_PRIVATE: flag(false),
   STRIPE_SECRET_KEY: optionalString,
@@ -176,6 +183,7 @@ const schema = z.object({
   QUOTA_GROUPS: z.coerce.number().int().min(1).default(500),
   QUOTA_PENDING_ORDERS: z.coerce.number().int().min(1).default(10),
   QUOTA_PENDING_UPLOADS: z.coerce.number().int().min(1).default(3),
+  QUOTA_API_KEYS: z.coerce.number().int().min(1).default(20),
   // The private Redis's memory cap (redis-server syntax: 256mb, 1gb); a warning is logged past 80 % of it.
   REDIS_MAXMEMORY: z
     .string()
@@ -187,9 +195,11 @@ const schema = z.object({
     .int()
     .min(16 * 1024)
     .default(1024 * 1024),
-  // REST API: the secret that encrypts the revealable copy of every API key; requests per key per minute.
+  // REST API: the secret that encrypts the revealable copy of every API key; requests per key, and per
+  // account across its keys, per minute.
   API_KEY_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, "must be at least 32 characters"),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  API_ACCOUNT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   // Finished messages and support requests older than this many days are deleted hourly; unset: kept forever.
   MESSAGE_RETENTION_DAYS: retentionDays,
   SUPPORT_RETENTION_DAYS: retentionDays,

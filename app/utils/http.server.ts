@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from "node:net";
 import { getEnv } from "#app/utils/env.server.ts";
 
 /** Header the HTTP server sets on every request it hands over (any client-sent copy is dropped). */
@@ -5,6 +6,44 @@ export const CLIENT_IP_HEADER = "x-smsgw-client-ip";
 
 export function clientIp(request: Request): string {
   return request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
+}
+
+/** The eight 16-bit groups of an IPv6 address (a zone id dropped, an embedded IPv4 tail read as two). */
+function ipv6Groups(address: string): number[] {
+  const plain = address.replace(/%.*$/, "");
+  const [head, tail] = plain.includes("::") ? plain.split("::") : [plain, undefined];
+  const words = (part: string | undefined) =>
+    !part
+      ? []
+      : part.split(":").flatMap((word) => {
+          if (!isIPv4(word)) return [parseInt(word, 16)];
+          const [a, b, c, d] = word.split(".").map(Number);
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const front = words(head);
+  const back = words(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+/**
+ * What a per-address limit counts: an IPv4 address as it is, an IPv6 address by its /64 network
+ * (the smallest block a subscriber is given, so every address of one client shares the limit).
+ * An IPv4-mapped IPv6 address counts as its IPv4 address.
+ */
+export function limitKeyOfAddress(address: string): string {
+  if (!isIPv6(address.replace(/%.*$/, ""))) return address;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
+    return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join(".");
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
+}
+
+/** The client's address as the per-address limits count it (see limitKeyOfAddress). */
+export function clientNetwork(request: Request): string {
+  return limitKeyOfAddress(clientIp(request));
 }
 
 export function combineHeaders(...sources: (HeadersInit | null | undefined)[]): Headers {

@@ -81,6 +81,7 @@ const appEnv: NodeJS.ProcessEnv = {
   // The bench measures throughput, not the limits: one key sends every API request, and the queue
   // holds a whole run at once.
   API_RATE_LIMIT_PER_MINUTE: "100000000",
+  API_ACCOUNT_RATE_LIMIT_PER_MINUTE: "100000000",
   REDIS_MAXMEMORY: "4gb",
   // The webhook phase's receiver listens on loopback.
   WEBHOOK_ALLOW_PRIVATE: "1",

@@ -1,7 +1,9 @@
 // Issue 17's security journeys: two-factor sign-in with a code and a recovery code, ending another
-// browser's session, and a read-only API key refused when it sends.
+// browser's session, and a read-only API key refused when it sends; issue 28's cap on API keys.
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
+import { insertApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { serverUser } from "#tests/e2e/credits.ts";
 import { expect, login, signedInCustomer, test, type Account } from "#tests/e2e/fixtures.ts";
 
 async function logout(page: Page) {
@@ -92,4 +94,20 @@ test("API keys: a read-only key reads the balance and gets 403 insufficient_scop
   const send = await page.request.post("/api/v1/messages", { headers, data: { to: "+12025550123", body: "hi" } });
   expect(send.status()).toBe(403);
   expect((await send.json()).error.code).toBe("insufficient_scope");
+});
+
+test("API keys: past the account's 20 keys the form says so above itself and makes no key", async ({ page }) => {
+  const account = await signedInCustomer(page, "keyquota");
+  const user = await serverUser(account.email);
+  for (let i = 1; i <= 20; i++) insertApiKey(user.id, { name: `Key ${i}`, scopes: ["messages:read"] });
+  await page.goto("/sms/apiToken");
+  await page.getByLabel("Name").fill("One too many");
+  await page.getByRole("button", { name: "Create API Key" }).click();
+  await expect(
+    page.getByText(
+      "Your account has reached its limit of 20 API keys. Revoke a key you no longer use before creating another.",
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Key 20" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "One too many" })).toHaveCount(0);
 });

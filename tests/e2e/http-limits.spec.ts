@@ -238,22 +238,32 @@ test("the two uploads still take what their own limits allow", async () => {
   expect(huge.status).toBe(413);
 });
 
+/** A sign-up through the proxy, which appends the address it sees to whatever the client sent. */
+function registerAs(spoofed: string, address: string) {
+  const id = randomUUID().slice(0, 8);
+  return send("/register", {
+    body: form({ email: `proxied-${id}@example.com`, fullName: `Proxied ${id}`, password: `pw-${id}-Secret!` }),
+    headers: { ...FORM, "X-Forwarded-For": `${spoofed}, ${address}` },
+  });
+}
+
 test("behind one proxy, what the client writes into X-Forwarded-For does not change its address: the sign-up limit holds", async () => {
   const client = "198.51.100.23";
-  const registerAs = (spoofed: string, address = client) => {
-    const id = randomUUID().slice(0, 8);
-    // The proxy appends the address it sees to whatever the client sent.
-    return send("/register", {
-      body: form({ email: `proxied-${id}@example.com`, fullName: `Proxied ${id}`, password: `pw-${id}-Secret!` }),
-      headers: { ...FORM, "X-Forwarded-For": `${spoofed}, ${address}` },
-    });
-  };
-  for (let i = 0; i < REGISTER_LIMIT; i++) expect((await registerAs(`10.0.0.${i}`)).status).toBe(302);
+  for (let i = 0; i < REGISTER_LIMIT; i++) expect((await registerAs(`10.0.0.${i}`, client)).status).toBe(302);
   // A new made-up address in front each time: before, the left-most entry was the address and each got a fresh limit.
-  expect((await registerAs("1.2.3.4")).status).toBe(429);
-  expect((await registerAs("5.6.7.8")).status).toBe(429);
+  expect((await registerAs("1.2.3.4", client)).status).toBe(429);
+  expect((await registerAs("5.6.7.8", client)).status).toBe(429);
   // Another client behind the same proxy has its own limit.
   expect((await registerAs("1.2.3.4", "198.51.100.24")).status).toBe(302);
+});
+
+test("an IPv6 client counts by its /64: 2001:db8::1 and 2001:db8::2 share one sign-up limit, the next /64 has its own", async () => {
+  for (let i = 0; i < REGISTER_LIMIT; i++)
+    expect((await registerAs("1.2.3.4", i % 2 ? "2001:db8::1" : "2001:db8::2")).status).toBe(302);
+  const refused = await registerAs("1.2.3.4", "2001:db8::2");
+  expect(refused.status).toBe(429);
+  expect(refused.body).toContain("Too many accounts were created from your network.");
+  expect((await registerAs("1.2.3.4", "2001:db8:0:1::1")).status).toBe(302);
 });
 
 test("signed-in answers are never stored: pages, data requests, redirects, a route's own Cache-Control; pages carry the hardened headers", async () => {

@@ -63,4 +63,14 @@ test("a customer adds a webhook endpoint, sees its secret once and sends it a te
   await expect
     .poll(() => receiver.received.filter((r) => r.id === eventId && r.verified).length, { timeout: 20_000 })
     .toBe(2);
+
+  // Turned off, it is sent nothing: each button says so where it is.
+  await page.getByRole("button", { name: "Turn off" }).click();
+  await expect(page.getByRole("button", { name: "Turn on" })).toBeVisible();
+  const off = "This endpoint is turned off: turn it on before sending it a test event or a redelivery.";
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: off })).toBeVisible();
+  await page.getByRole("button", { name: `Redeliver ${eventId}` }).click();
+  await expect(page.getByRole("alert").filter({ hasText: off })).toBeVisible();
+  expect(receiver.received.filter((r) => r.id === eventId)).toHaveLength(2);
 });

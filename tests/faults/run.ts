@@ -109,6 +109,7 @@ const appEnv: NodeJS.ProcessEnv = {
   STRIPE_API_BASE: fakeStripe.url,
   // The run measures delivery under faults, not the limits: a few keys send every message.
   API_RATE_LIMIT_PER_MINUTE: "100000000",
+  API_ACCOUNT_RATE_LIMIT_PER_MINUTE: "100000000",
   REDIS_MAXMEMORY: "4gb",
   // The webhook receiver is on loopback; its refusals are retried within the run, not after 10 s and more.
   WEBHOOK_ALLOW_PRIVATE: "1",

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { createApiHandler, MAX_BODY_BYTES } from "#app/api/handler.server.ts";
-import { generateApiKey, getOwnApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { generateApiKey, getOwnApiKey, insertApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { API_SCOPES } from "#app/modules/api-keys/scopes.ts";
 import { BalanceSchema, ErrorSchema, MessageListSchema, MessageSchema } from "#app/api/schemas.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { apiCustomer, callApi, startApiServer } from "#tests/support/api.ts";
@@ -368,6 +369,34 @@ describe("rate limit", () => {
     expect(Number(limited.headers["Retry-After"])).toBeLessThanOrEqual(60);
     expect(limited.headers["RateLimit-Remaining"]).toBe("0");
     expect((await callApi("GET", "/api/v1/balance", { key: b.key }, handle)).status).toBe(200);
+  });
+
+  it("two keys of one account share the account's limit over real HTTP: past it both get 429 with Retry-After, another account goes on", async () => {
+    const server = await startApiServer(createApiHandler({ ratePerMinute: 3, accountRatePerMinute: 4 }));
+    try {
+      const owner = await apiCustomer();
+      const second = insertApiKey(owner.id, { name: "Second", scopes: API_SCOPES }).key;
+      const other = await apiCustomer();
+      const get = (key: string) =>
+        fetch(`${server.url}/api/v1/balance`, { headers: { Authorization: `Bearer ${key}` } });
+      const statuses = [];
+      for (const key of [owner.key, owner.key, second, second]) statuses.push((await get(key)).status);
+      expect(statuses).toEqual([200, 200, 200, 200]);
+      for (const key of [second, owner.key]) {
+        const limited = await get(key);
+        expect(limited.status).toBe(429);
+        const body = ErrorSchema.parse(await limited.json());
+        expect(body.error.code).toBe("rate_limited");
+        expect(body.error.message).toBe("Too many requests: at most 4 a minute per account, all its API keys together");
+        expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+        expect(Number(limited.headers.get("Retry-After"))).toBeLessThanOrEqual(60);
+        expect(limited.headers.get("RateLimit-Limit")).toBe("4");
+        expect(limited.headers.get("RateLimit-Remaining")).toBe("0");
+      }
+      expect((await get(other.key)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 
   it("counts requests that arrive together one by one", async () => {

@@ -1,11 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { action as loginAction } from "#app/routes/auth/login.tsx";
 import { action as logoutAction } from "#app/routes/auth/logout.tsx";
 import { action as registerAction } from "#app/routes/auth/register.tsx";
 import { loader as authorizationLoader } from "#app/routes/auth/authorization.tsx";
 import { LOGIN_LIMITS } from "#app/modules/auth/login.server.ts";
+import { purgeExpired } from "#app/modules/housekeeping/housekeeping.server.ts";
 import { getSessionUser } from "#app/modules/auth/session.server.ts";
 import { findUserByEmail } from "#app/modules/auth/users.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { peek, reset } from "#app/utils/rate-limit.server.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
@@ -204,6 +206,68 @@ describe("login", () => {
     for (let i = 0; i < 5; i++) expect(await attempt("wrong-password")).toBe("Invalid email or password.");
   });
 
+  describe("across addresses", () => {
+    afterEach(() => resetClock());
+
+    it("makes each attempt on one account wait after LOGIN_ACCOUNT_FREE_FAILURES failures from anywhere, doubling to the cap; the right password works after the wait, and at any time from a browser that signed in before", async () => {
+      const user = await createTestUser();
+      let now = Date.now();
+      setClock(() => now);
+      let address = 0;
+      // Each from an address of its own: the per-address limits never come into it.
+      const attempt = async (password: string, cookie?: string) => {
+        const request = makeRequest("/login", {
+          ip: `10.60.${Math.floor(address / 250)}.${address++ % 250}`,
+          form: { email: user.email, password },
+          headers: cookie ? { Cookie: cookie } : {},
+        });
+        const result = await call(loginAction, request);
+        return { result, said: locationOf(result) ?? dataOf<Reply>(result).error?.[""]?.[0] };
+      };
+      const knownBrowser = ((await attempt(user.password)).result as Response).headers
+        .get("Set-Cookie")!
+        .split(", ")
+        .find((cookie) => cookie.startsWith("known_device="))!
+        .split(";")[0];
+
+      for (let i = 0; i <= getEnv().LOGIN_ACCOUNT_FREE_FAILURES; i++)
+        expect((await attempt("wrong-password")).said).toBe("Invalid email or password.");
+      const waiting = await attempt(user.password);
+      expect(statusOf(waiting.result)).toBe(429);
+      expect(waiting.said).toBe("Too many failed login attempts on this account. Please try again in 5 seconds.");
+      expect(((waiting.result as { init: ResponseInit }).init.headers as Record<string, string>)["Retry-After"]).toBe(
+        "5",
+      );
+      for (const wait of [
+        "10 seconds",
+        "20 seconds",
+        "40 seconds",
+        "2 minutes",
+        "3 minutes",
+        "5 minutes",
+        "5 minutes",
+      ]) {
+        now += 5 * 60_000;
+        expect((await attempt("wrong-password")).said).toBe("Invalid email or password.");
+        expect((await attempt(user.password)).said).toBe(
+          `Too many failed login attempts on this account. Please try again in ${wait}.`,
+        );
+      }
+      // The owner's browser is never held back.
+      expect((await attempt(user.password, knownBrowser)).said).toBe("/sms/sendSms");
+
+      // Elsewhere, once the wait has run out, the right password signs in, and the failures are forgotten.
+      for (let i = 0; i <= getEnv().LOGIN_ACCOUNT_FREE_FAILURES; i++) await attempt("wrong-password");
+      expect((await attempt(user.password)).said).toMatch(/^Too many failed login attempts on this account\./);
+      now += 5_000;
+      expect((await attempt(user.password)).said).toBe("/sms/sendSms");
+      expect((await attempt("wrong-password")).said).toBe("Invalid email or password.");
+      // A day later housekeeping forgets them.
+      now += 25 * 3600_000;
+      expect(purgeExpired().loginFailures).toBeGreaterThanOrEqual(1);
+    });
+  });
+
   it("throttles an address that tries many accounts", async () => {
     for (let i = 0; i < 30; i++) {
       await call(
@@ -325,5 +389,23 @@ describe("sign-up abuse", () => {
     expect(locationOf(await call(registerAction, makeRequest("/register", { ip: "10.7.7.8", form: form(1000) })))).toBe(
       "/login",
     );
+  });
+
+  it("counts an IPv6 client by its /64: 2001:db8::1 and 2001:db8::2 share one sign-up limit, another /64 has its own", async () => {
+    const env = getEnv();
+    const signUp = (ip: string, i: number) =>
+      call(
+        registerAction,
+        makeRequest("/register", {
+          ip,
+          form: { email: `v6-${i}@example.com`, fullName: "Six", password: "long-enough" },
+        }),
+      );
+    for (let i = 0; i < env.REGISTER_LIMIT_PER_HOUR; i++)
+      expect(locationOf(await signUp(i % 2 ? "2001:db8::1" : "2001:db8::2", i))).toBe("/login");
+    const refused = await signUp("2001:db8::ffff:3", 999);
+    expect(statusOf(refused)).toBe(429);
+    expect(findUserByEmail("v6-999@example.com")).toBeUndefined();
+    expect(locationOf(await signUp("2001:db8:0:1::1", 1000))).toBe("/login");
   });
 });

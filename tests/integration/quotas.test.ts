@@ -13,6 +13,8 @@ import { action as createContactAction } from "#app/routes/sms/create-contact.ts
 import { action as createGroupAction } from "#app/routes/sms/create-group.tsx";
 import { action as scheduleAction } from "#app/routes/sms/schedule-sms.tsx";
 import { action as cartAction } from "#app/routes/shop/shopping-cart.tsx";
+import { action as apiTokenAction } from "#app/routes/sms/api-token.tsx";
+import { listOwnApiKeys } from "#app/modules/api-keys/keys.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { contactCount } from "#tests/support/contacts.ts";
 import {
@@ -32,6 +34,7 @@ process.env.QUOTA_CONTACTS = "2";
 process.env.QUOTA_GROUPS = "2";
 process.env.QUOTA_SCHEDULES = "2";
 process.env.QUOTA_PENDING_ORDERS = "2";
+process.env.QUOTA_API_KEYS = "2";
 
 // Small quotas, so each is reached in a few steps; the app reads them once, at first import.
 type Reply = { error?: Record<string, string[] | null> };
@@ -43,6 +46,8 @@ const GROUPS_FULL =
   "Your account has reached its limit of 2 groups. Delete a group you no longer need before creating another.";
 const SCHEDULES_FULL =
   "Your account has reached its limit of 2 active schedules. Cancel a schedule you no longer need (Scheduled SMS) before adding another.";
+const KEYS_FULL =
+  "Your account has reached its limit of 2 API keys. Revoke a key you no longer use before creating another.";
 const ORDERS_FULL =
   "Your account has reached its limit of 2 unpaid orders. Pay or cancel one of them (My Orders) before placing another.";
 
@@ -200,6 +205,26 @@ describe("pending orders quota", () => {
     expect(statusOf(refused)).toBe(400);
     expect(formErrors(refused)).toEqual([ORDERS_FULL]);
     expect(orderCount(user.id)).toBe(2);
+  });
+});
+
+describe("API keys quota", () => {
+  it("Create API Key past the quota says so above the form and makes no key; a revoked key frees its place", async () => {
+    const user = await createTestUser();
+    const create = (name: string) =>
+      call(
+        apiTokenAction,
+        makeRequest("/sms/apiToken", { user, form: { intent: "create", name, scopes: ["messages:read"] } }),
+      );
+    for (const name of ["One", "Two"]) expect(locationOf(await create(name))).toBe("/sms/apiToken");
+    const refused = await create("Three");
+    expect(statusOf(refused)).toBe(400);
+    expect(dataOf<{ result: Reply }>(refused).result.error?.[""]).toEqual([KEYS_FULL]);
+    expect(listOwnApiKeys(user.id).map((key) => key.name)).toEqual(["One", "Two"]);
+    const [first] = listOwnApiKeys(user.id);
+    const revoke = makeRequest("/sms/apiToken", { user, form: { intent: "revoke", keyId: String(first.id) } });
+    expect(locationOf(await call(apiTokenAction, revoke))).toBe("/sms/apiToken");
+    expect(locationOf(await create("Three"))).toBe("/sms/apiToken");
   });
 });
 

@@ -9,6 +9,8 @@ import { action as loginAction } from "#app/routes/auth/login.tsx";
 import { action as registerAction } from "#app/routes/auth/register.tsx";
 import { findUserByEmail } from "#app/modules/auth/users.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+import { insertApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { API_SCOPES } from "#app/modules/api-keys/scopes.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { ownTestRedis } from "#tests/support/own-redis.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
@@ -85,4 +87,12 @@ it("login, sign-up, contact and API limits refuse past their limit with Redis st
   const third = await get();
   expect(third.status).toBe(429);
   expect(third.headers["Retry-After"]).toMatch(/^\d+$/);
+
+  // The account's limit across its keys holds too.
+  const byAccount = createApiHandler({ ratePerMinute: 5, accountRatePerMinute: 2 });
+  const secondKey = insertApiKey(customer.id, { name: "Second", scopes: API_SCOPES }).key;
+  const keys = [customer.key, secondKey, secondKey];
+  const statuses = [];
+  for (const key of keys) statuses.push((await callApi("GET", "/api/v1/messages", { key }, byAccount)).status);
+  expect(statuses).toEqual([200, 200, 429]);
 });

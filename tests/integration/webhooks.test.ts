@@ -20,11 +20,13 @@ import {
   getCallbackSecret,
   getEndpoint,
   rotateEndpointSecret,
+  updateEndpoint,
 } from "#app/modules/webhooks/endpoints.server.ts";
 import { postWebhook } from "#app/modules/webhooks/deliver.server.ts";
 import { listDeliveries, redeliver, sendTestEvent } from "#app/modules/webhooks/deliveries.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
-import { createTestUser } from "#tests/support/requests.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { action as endpointPageAction } from "#app/routes/sms/webhook-deliveries.tsx";
 import { grantCredits, waitForStatus } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { useWebhookGateway } from "#tests/support/webhook-gateway.ts";
@@ -84,7 +86,7 @@ describe("webhook deliveries", () => {
     const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/c");
     receiver().answer = (delivery, nth) =>
       delivery.body.type === "webhook.test" && nth <= 3 ? { status: 500, body: "x".repeat(5000) } : { status: 200 };
-    const eventId = sendTestEvent(user.id, endpoint.id);
+    const eventId = await sendTestEvent(user.id, endpoint.id);
     const [delivery] = await waitFor(() => {
       const rows = listDeliveries(user.id, endpoint.id);
       return rows[0]?.status === "delivered" ? rows : undefined;
@@ -104,7 +106,7 @@ describe("webhook deliveries", () => {
       delivery.body.type === "webhook.test"
         ? { status: 302, headers: { location: "http://example.com/" } }
         : { status: 200 };
-    sendTestEvent(user.id, endpoint.id);
+    await sendTestEvent(user.id, endpoint.id);
     const [retrying] = await waitFor(() => {
       const rows = listDeliveries(user.id, endpoint.id);
       return rows[0]?.attempts >= 1 && rows[0].lastStatusCode === 302 ? rows : undefined;
@@ -139,7 +141,7 @@ describe("webhook deliveries", () => {
     const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/e");
     const { secret } = rotateEndpointSecret(user.id, endpoint.id);
     receiver().secret = secret;
-    const eventId = sendTestEvent(user.id, endpoint.id);
+    const eventId = await sendTestEvent(user.id, endpoint.id);
     const got = await waitFor(() => receiver().received.find((r) => r.id === eventId));
     expect(got.verified).toBe(true);
     deleteEndpoint(user.id, endpoint.id);
@@ -189,6 +191,77 @@ describe("webhooks on the REST API", () => {
     ).toBe(true);
     expect((await callApi("DELETE", `/api/v1/webhooks/${id}`, { key: customer.key })).status).toBe(200);
     expect((await callApi("GET", `/api/v1/webhooks/${id}`, { key: customer.key })).status).toBe(404);
+  });
+
+  it("takes at most WEBHOOK_MANUAL_SENDS_PER_MINUTE test events and redeliveries a minute per endpoint (429 with Retry-After), and none for a turned-off endpoint", async () => {
+    const customer = await apiCustomer(0);
+    const post = (path: string, json?: unknown) => callApi("POST", path, { key: customer.key, json });
+    const add = async (path: string) =>
+      (await post("/api/v1/webhooks", { url: receiver().url(path), events: ["message.delivered"] })).json.id as number;
+    const [busy, quiet] = [await add("/manual-busy"), await add("/manual-quiet")];
+    for (let i = 0; i < getEnv().WEBHOOK_MANUAL_SENDS_PER_MINUTE; i++)
+      expect((await post(`/api/v1/webhooks/${busy}/test`)).status).toBe(202);
+    const [first] = listDeliveries(customer.id, busy);
+    for (const refused of [
+      await post(`/api/v1/webhooks/${busy}/test`),
+      await post(`/api/v1/webhooks/${busy}/deliveries/${first.id}/redeliver`),
+    ]) {
+      expect(refused.status).toBe(429);
+      expect(refused.json.error.code).toBe("rate_limited");
+      expect(refused.json.error.message).toMatch(
+        /^At most 5 test events and redeliveries a minute per endpoint: please try again in \d+ seconds?$/,
+      );
+      expect(Number(refused.headers["Retry-After"])).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers["Retry-After"])).toBeLessThanOrEqual(60);
+    }
+    expect(listDeliveries(customer.id, busy)).toHaveLength(getEnv().WEBHOOK_MANUAL_SENDS_PER_MINUTE);
+
+    // Another endpoint has its own count; turned off, it takes neither.
+    const tested = await post(`/api/v1/webhooks/${quiet}/test`);
+    expect(tested.status).toBe(202);
+    const [delivery] = await waitFor(() => {
+      const rows = listDeliveries(customer.id, quiet);
+      return rows[0]?.status === "delivered" ? rows : undefined;
+    });
+    await callApi("PATCH", `/api/v1/webhooks/${quiet}`, { key: customer.key, json: { enabled: false } });
+    for (const refused of [
+      await post(`/api/v1/webhooks/${quiet}/test`),
+      await post(`/api/v1/webhooks/${quiet}/deliveries/${delivery.id}/redeliver`),
+    ]) {
+      expect(refused.status).toBe(409);
+      expect(refused.json.error).toEqual({
+        code: "endpoint_disabled",
+        message: "This endpoint is turned off: turn it on before sending it a test event or a redelivery",
+      });
+    }
+    expect(listDeliveries(customer.id, quiet)).toEqual([expect.objectContaining({ id: delivery.id, attempts: 1 })]);
+  });
+
+  it("the endpoint's screen says in place why a test event or a redelivery was refused, and sends nothing", async () => {
+    const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/manual-page");
+    const post = (form: Record<string, string>) =>
+      call(endpointPageAction, makeRequest(`/sms/webhooks/${endpoint.id}`, { user, form }), {
+        id: String(endpoint.id),
+      });
+    for (let i = 0; i < getEnv().WEBHOOK_MANUAL_SENDS_PER_MINUTE; i++)
+      expect(locationOf(await post({ intent: "test" }))).toBe(`/sms/webhooks/${endpoint.id}`);
+    const limited = await post({ intent: "test" });
+    expect(statusOf(limited)).toBe(429);
+    expect(dataOf(limited)).toEqual({
+      intent: "test",
+      error: expect.stringMatching(
+        /^At most 5 test events and redeliveries a minute per endpoint: please try again in/,
+      ),
+    });
+    await updateEndpoint(user.id, endpoint.id, { enabled: false });
+    const [delivery] = listDeliveries(user.id, endpoint.id);
+    const off = await post({ intent: "redeliver", deliveryId: String(delivery.id) });
+    expect(statusOf(off)).toBe(409);
+    expect(dataOf(off)).toEqual({
+      intent: "redeliver",
+      error: "This endpoint is turned off: turn it on before sending it a test event or a redelivery",
+    });
+    expect(listDeliveries(user.id, endpoint.id)).toHaveLength(getEnv().WEBHOOK_MANUAL_SENDS_PER_MINUTE);
   });
 
   it("refuses a private address with a 422 naming the field", async () => {

@@ -157,7 +157,7 @@ async function ownWebhook(userId: number) {
     events: ["message.delivered"],
     enabled: true,
   });
-  sendTestEvent(userId, endpoint.id);
+  await sendTestEvent(userId, endpoint.id);
   const [delivery] = listDeliveries(userId, endpoint.id);
   return { webhookEndpointId: endpoint.id, webhookDeliveryId: delivery.id };
 }

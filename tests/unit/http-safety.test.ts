@@ -6,7 +6,7 @@ import proxyAddr from "proxy-addr";
 import { describe, expect, it } from "vitest";
 import { MAX_IMAGE_BYTES } from "#app/modules/shop/packages.ts";
 import { getEnv, parseEnv } from "#app/utils/env.server.ts";
-import { safeRedirect } from "#app/utils/http.server.ts";
+import { limitKeyOfAddress, safeRedirect } from "#app/utils/http.server.ts";
 import { bodyLimit } from "#server/body-limit.ts";
 
 describe("safeRedirect", () => {
@@ -70,6 +70,20 @@ describe("TRUST_PROXY", () => {
     expect(proxyAddr(req("1.2.3.4, 203.0.113.7"), oneHop)).toBe("203.0.113.7");
     expect(proxyAddr(req("203.0.113.7"), oneHop)).toBe("203.0.113.7");
     expect(proxyAddr(req("1.2.3.4, 203.0.113.7"), proxyAddr.compile(["loopback"]))).toBe("203.0.113.7");
+  });
+});
+
+describe("the address a per-address limit counts", () => {
+  it("is an IPv4 address as it is, and an IPv6 address's /64 however it is written", () => {
+    expect(limitKeyOfAddress("203.0.113.7")).toBe("203.0.113.7");
+    expect(limitKeyOfAddress("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(limitKeyOfAddress("2001:0DB8:0000:0000:ffff:1:2:3")).toBe("2001:db8:0:0::/64");
+    expect(limitKeyOfAddress("2001:db8:0:1::1")).toBe("2001:db8:0:1::/64");
+    expect(limitKeyOfAddress("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(limitKeyOfAddress("2001:db8:aa:bb:cc:dd:192.0.2.1")).toBe("2001:db8:aa:bb::/64");
+    // An IPv4 client seen on a dual-stack socket is still that IPv4 address.
+    expect(limitKeyOfAddress("::ffff:192.0.2.7")).toBe("192.0.2.7");
+    expect(limitKeyOfAddress("unknown")).toBe("unknown");
   });
 });
 

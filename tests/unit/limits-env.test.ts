@@ -17,6 +17,7 @@ describe("quotas and limits configuration", () => {
       CSV_IMPORT_MAX_ROWS: 50_000,
       CSV_IMPORT_UPLOADS_PER_HOUR: 20,
       API_RATE_LIMIT_PER_MINUTE: 600,
+      API_ACCOUNT_RATE_LIMIT_PER_MINUTE: 1200,
       REDIS_MAXMEMORY: "256mb",
     });
   });

@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import { deliverWebhooks } from "#app/modules/webhooks/deliver.server.ts";
 import { reconcileWebhooks } from "#app/modules/webhooks/outbox.server.ts";
+import { capPendingDeliveries } from "#app/modules/webhooks/pending-cap.server.ts";
 import { sendsFirst } from "#app/modules/webhooks/sends-first.server.ts";
 import { WebhookDeliveryPayload, WebhookReconcilePayload } from "#app/queue/payloads.ts";
 import { QUEUES } from "#app/queue/queues.server.ts";
@@ -12,7 +13,7 @@ export const webhooks: JobDefinition = {
   queue: QUEUES.webhooks,
   // Mostly waiting on receivers, each up to 10 s: 10 jobs of up to 25 deliveries, 5 POSTs of each at once.
   concurrency: 10,
-  // Re-adds deliveries whose job Redis lost or whose worker died mid-attempt.
+  // Drops retries past an account's cap, then re-adds deliveries whose job Redis lost or whose worker died mid-attempt.
   schedules: [{ id: RECONCILE, every: 30_000, data: { v: 1 } }],
   onStart: async () => {
     await reconcileWebhooks();
@@ -20,7 +21,8 @@ export const webhooks: JobDefinition = {
   async process(job: Job) {
     if (job.name === RECONCILE) {
       WebhookReconcilePayload.parse(job.data);
-      return reconcileWebhooks();
+      const capped = await capPendingDeliveries();
+      return { ...capped, ...(await reconcileWebhooks()) };
     }
     const { deliveries } = WebhookDeliveryPayload.parse(job.data);
     // Due when added (or when its retry delay ran out): the lag sends-first allows counts from then.

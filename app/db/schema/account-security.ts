@@ -29,3 +29,18 @@ export const recoveryCodes = sqliteTable(
   },
   (t) => [index("recovery_codes_user_idx").on(t.userId), uniqueIndex("recovery_codes_hash_unique").on(t.codeHash)],
 );
+
+/**
+ * Sign-in attempts per e-mail address (whether or not an account uses it), for the account-wide
+ * growing wait (docs/decisions/108-login-waits-per-account.md). Times in ms of the app's clock.
+ */
+export const loginFailures = sqliteTable(
+  "login_failures",
+  {
+    email: text("email").primaryKey(),
+    failures: integer("failures").notNull(),
+    lastAttemptAt: integer("last_attempt_at").notNull(),
+    waitUntil: integer("wait_until").notNull(),
+  },
+  (t) => [index("login_failures_last_attempt_idx").on(t.lastAttemptAt)],
+);

@@ -8,6 +8,7 @@ export const MAIL_KINDS = [
   "email_change_notice",
   "low_balance",
   "webhook_disabled",
+  "webhook_deliveries_dropped",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
-import { clientIp } from "#app/utils/http.server.ts";
+import { clientNetwork } from "#app/utils/http.server.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
 import { passwordResetMail } from "#app/modules/accounts/mails.server.ts";
 import { deadLinkMessage, issueToken, readToken, tokenLink, useToken } from "#app/modules/accounts/tokens.server.ts";
@@ -24,7 +24,7 @@ export type ResetRequestResult = { ok: true } | { ok: false; error: string; retr
  */
 export async function requestPasswordReset(request: Request, email: string): Promise<ResetRequestResult> {
   for (const [limit, id] of [
-    [perIp, clientIp(request)],
+    [perIp, clientNetwork(request)],
     [perEmail, email],
   ] as const) {
     const state = await hit(limit, id);

@@ -7,6 +7,7 @@ import { apiKeys } from "#app/db/schema/api.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { createSealer } from "#app/utils/sealed.server.ts";
+import { assertQuota } from "#app/modules/quotas/quotas.server.ts";
 import { API_SCOPES, type ApiScope, parseScopes } from "#app/modules/api-keys/scopes.ts";
 
 /** Every key starts with this, so people, logs and secret scanners recognise one. */
@@ -109,10 +110,11 @@ export class ApiKeyNotFoundError extends Error {
 
 export type NewApiKey = { name: string; scopes: readonly ApiScope[] };
 
-/** A new key beside the user's others. */
+/** A new key beside the user's others; QuotaExceededError when they hold QUOTA_API_KEYS already. */
 export function insertApiKey(userId: number, input: NewApiKey): { id: number; key: string } {
   const key = generateApiKey();
   return inTransaction((tx) => {
+    assertQuota(tx, userId, "apiKeys");
     const { id } = tx
       .insert(apiKeys)
       .values({

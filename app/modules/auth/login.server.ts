@@ -1,5 +1,6 @@
-import { clientIp } from "#app/utils/http.server.ts";
+import { clientNetwork } from "#app/utils/http.server.ts";
 import { type Limit, type LimitState, block, giveBack, hit, peek, reset } from "#app/utils/rate-limit.server.ts";
+import { forgetAccountFailures, giveBackAccountTurn, takeAccountTurn } from "#app/modules/auth/account-waits.server.ts";
 import { InvalidCredentialsError, authenticator } from "#app/modules/auth/authenticator.server.ts";
 import { PasswordCheckBusyError } from "#app/modules/auth/password.server.ts";
 import type { SessionUser } from "#app/modules/auth/users.server.ts";
@@ -8,7 +9,8 @@ const MINUTE = 60_000;
 
 // Every attempt is counted before its password is checked, so parallel requests cannot share one
 // look at the counter. Limits hold per (account, address): an attacker elsewhere cannot lock the
-// owner out. See docs/decisions/009-login-throttling.md.
+// owner out. See docs/decisions/009-login-throttling.md. Across addresses an account's attempts
+// also wait after a few failures, except from a browser that signed in to it before (decision 108).
 export const LOGIN_LIMITS = {
   /** Attempts one address may make on one account before the backoff starts. */
   pair: { name: "login-pair", limit: 5, windowMs: 15 * MINUTE } satisfies Limit,
@@ -23,13 +25,13 @@ const LONGEST_WAIT_SECONDS = 15 * 60;
 export type LoginResult =
   { ok: true; user: SessionUser } | { ok: false; error: string; status: 400 | 429 | 503; retryAfterSeconds?: number };
 
-function tooMany(seconds: number): LoginResult {
-  const minutes = Math.ceil(seconds / 60);
+function tooMany(seconds: number, onThisAccount = ""): LoginResult {
+  const [count, unit] = seconds < 60 ? [seconds, "second"] : [Math.ceil(seconds / 60), "minute"];
   return {
     ok: false,
     status: 429,
     retryAfterSeconds: seconds,
-    error: `Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    error: `Too many failed login attempts${onThisAccount}. Please try again in ${count} ${unit}${count === 1 ? "" : "s"}.`,
   };
 }
 
@@ -45,8 +47,9 @@ async function backOff(pair: string, attempt: LimitState, free: number): Promise
   return seconds;
 }
 
-export async function attemptLogin(request: Request, email: string): Promise<LoginResult> {
-  const address = clientIp(request);
+/** `knownDevice`: the browser signed in to this account before, so the account-wide wait does not hold it back. */
+export async function attemptLogin(request: Request, email: string, knownDevice: boolean): Promise<LoginResult> {
+  const address = clientNetwork(request);
   const pair = `${email}|${address}`;
   const [byAddress, byPair, steps] = await Promise.all([
     hit(LOGIN_LIMITS.address, address),
@@ -57,8 +60,18 @@ export async function attemptLogin(request: Request, email: string): Promise<Log
   const free = steps.count === 0 ? LOGIN_LIMITS.pair.limit : 1;
   if (byPair.count > free) return tooMany(await backOff(pair, byPair, free));
   if (!byAddress.allowed) return tooMany(byAddress.retryAfterSeconds);
+  const counted = !knownDevice;
+  if (counted) {
+    const turn = takeAccountTurn(email);
+    if (!turn.allowed) {
+      // The pair's own budget is for guesses; this one was not checked.
+      await giveBack(LOGIN_LIMITS.pair, pair);
+      return tooMany(turn.retryAfterSeconds, " on this account");
+    }
+  }
   try {
     const user = await authenticator.authenticate("form", request);
+    forgetAccountFailures(email);
     await Promise.all([
       reset(LOGIN_LIMITS.pair, pair),
       reset(LOGIN_LIMITS.steps, pair),
@@ -69,6 +82,7 @@ export async function attemptLogin(request: Request, email: string): Promise<Log
     if (error instanceof InvalidCredentialsError) return { ok: false, status: 400, error: error.message };
     if (!(error instanceof PasswordCheckBusyError)) throw error;
     // Not a guess: the password was never checked.
+    if (counted) giveBackAccountTurn(email);
     await Promise.all([giveBack(LOGIN_LIMITS.pair, pair), giveBack(LOGIN_LIMITS.address, address)]);
     return { ok: false, status: 503, retryAfterSeconds: 5, error: error.message };
   }

@@ -1,5 +1,5 @@
 import { getEnv } from "#app/utils/env.server.ts";
-import { clientIp } from "#app/utils/http.server.ts";
+import { clientNetwork } from "#app/utils/http.server.ts";
 import { giveBack, hit, type Limit } from "#app/utils/rate-limit.server.ts";
 import { isCommonPassword } from "#app/modules/auth/common-passwords.server.ts";
 import { PasswordCheckBusyError } from "#app/modules/auth/password.server.ts";
@@ -23,7 +23,7 @@ export async function registerCustomer(
 ): Promise<RegisterResult> {
   // Checked on the server only: the list stays out of the browser bundle.
   if (await isCommonPassword(input.password)) return { ok: false, field: "password", error: COMMON_PASSWORD_MESSAGE };
-  const address = clientIp(request);
+  const address = clientNetwork(request);
   const limit = await hit(perIp(), address);
   if (!limit.allowed) {
     const minutes = Math.ceil(limit.retryAfterSeconds / 60);

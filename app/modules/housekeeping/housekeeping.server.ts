@@ -2,9 +2,12 @@ import { lt } from "drizzle-orm";
 import { inTransaction } from "#app/db/client.server.ts";
 import { sessions } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
+import { purgeOldLoginFailures } from "#app/modules/auth/account-waits.server.ts";
 
 /** Removes what has expired; returns what it removed, for the job log. */
-export function purgeExpired(): { sessions: number } {
-  const removed = inTransaction((tx) => tx.delete(sessions).where(lt(sessions.expiresAt, clock.date())).run().changes);
-  return { sessions: removed };
+export function purgeExpired(): { sessions: number; loginFailures: number } {
+  return inTransaction((tx) => ({
+    sessions: tx.delete(sessions).where(lt(sessions.expiresAt, clock.date())).run().changes,
+    loginFailures: purgeOldLoginFailures(tx),
+  }));
 }

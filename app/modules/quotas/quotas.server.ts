@@ -3,13 +3,14 @@
 import { and, count, eq, type SQL } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Executor } from "#app/db/client.server.ts";
+import { apiKeys } from "#app/db/schema/api.ts";
 import { contactGroups, contacts } from "#app/db/schema/contacts.ts";
 import { schedules } from "#app/db/schema/scheduling.ts";
 import { orders } from "#app/db/schema/shop.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
 
-export type Quota = "schedules" | "contacts" | "groups" | "pendingOrders" | "pendingUploads";
+export type Quota = "schedules" | "contacts" | "groups" | "pendingOrders" | "pendingUploads" | "apiKeys";
 
 const QUOTAS: Record<Quota, { limit: () => number; what: (n: string) => string; advice: string }> = {
   schedules: {
@@ -36,6 +37,11 @@ const QUOTAS: Record<Quota, { limit: () => number; what: (n: string) => string; 
     limit: () => getEnv().QUOTA_PENDING_UPLOADS,
     what: (n) => `${n} uploaded files waiting to be imported`,
     advice: "Import or discard one of them (Import Contacts) before uploading another.",
+  },
+  apiKeys: {
+    limit: () => getEnv().QUOTA_API_KEYS,
+    what: (n) => `${n} API keys`,
+    advice: "Revoke a key you no longer use before creating another.",
   },
 };
 
@@ -69,6 +75,7 @@ const COUNTED: Record<
   contacts: (userId) => ({ table: contacts, where: eq(contacts.userId, userId) }),
   groups: (userId) => ({ table: contactGroups, where: eq(contactGroups.userId, userId) }),
   pendingOrders: (userId) => ({ table: orders, where: and(eq(orders.userId, userId), eq(orders.status, "Pending")) }),
+  apiKeys: (userId) => ({ table: apiKeys, where: eq(apiKeys.userId, userId) }),
 };
 
 /** How many more the account may add now; call it inside the transaction that adds them. */

@@ -5,6 +5,7 @@ import { type SupportSource, type SupportStatus, supportRequests } from "#app/db
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+import { limitKeyOfAddress } from "#app/utils/http.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
 import { enqueueSupportMail } from "#app/modules/support/mail.server.ts";
@@ -35,7 +36,7 @@ function tooMany(seconds: number): string {
 /** The limit message, or null when the request may go ahead. */
 // Without Redis the limits are counted in this process's memory (see hit).
 async function checkLimits(ip: string, userId: number | null): Promise<string | null> {
-  const address = await hit(perIp, ip);
+  const address = await hit(perIp, limitKeyOfAddress(ip));
   if (!address.allowed) return tooMany(address.retryAfterSeconds);
   if (userId !== null) {
     const account = await hit(perUser, String(userId));

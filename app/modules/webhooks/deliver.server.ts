@@ -12,7 +12,6 @@ import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { queueMail } from "#app/modules/mail/outbox.server.ts";
 import { endpointSecret, getCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
-import { TEST_EVENT_TYPE } from "#app/modules/webhooks/event-types.ts";
 import { webhookDisabledMail } from "#app/modules/webhooks/mails.server.ts";
 import { type DeliveryAttempt, webhookJob } from "#app/modules/webhooks/outbox.server.ts";
 import { forgetSubscriptions } from "#app/modules/webhooks/subscriptions.server.ts";
@@ -31,7 +30,6 @@ type DeliveryRow = {
   id: number;
   userId: number;
   eventId: string;
-  type: string;
   payload: string;
   endpointId: number | null;
   url: string | null;
@@ -45,7 +43,7 @@ type DeliveryRow = {
 };
 
 const selectDeliveries = statement<[string], DeliveryRow>(
-  `select d.id, e.user_id as userId, d.event_id as eventId, e.type, e.payload, d.endpoint_id as endpointId, d.url,
+  `select d.id, e.user_id as userId, d.event_id as eventId, e.payload, d.endpoint_id as endpointId, d.url,
      d.status, d.attempts, d.created_at as seriesStart, p.url as endpointUrl, p.enabled as endpointEnabled,
      p.secret_ciphertext as secretCiphertext, p.failing_since as failingSince
    from webhook_deliveries d join webhook_events e on e.id = d.event_id
@@ -56,9 +54,10 @@ const claimAttempt = statement(
   `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?
    where id = ? and status = 'pending' and attempts = ?`,
 );
+// Only while pending: a delivery dropped mid-attempt (past its account's cap) stays dropped.
 const recordAnswer = statement(
   `update webhook_deliveries set status = ?, next_attempt_at = ?, last_status_code = ?, last_duration_ms = ?,
-     last_answer = ?, delivered_at = ? where id = ?`,
+     last_answer = ?, delivered_at = ? where id = ? and status = 'pending'`,
 );
 const endpointAnswered = statement(
   "update webhook_endpoints set failing_since = null where id = ? and failing_since is not null",
@@ -229,8 +228,8 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
     .all(JSON.stringify([...expected.keys()]))
     .filter((row) => row.status === "pending" && row.attempts === expected.get(row.id));
   const now = clock.now();
-  const turnedOff = (row: DeliveryRow) =>
-    row.endpointId !== null && !row.endpointEnabled && row.type !== TEST_EVENT_TYPE;
+  // Test events too: a turned-off endpoint is sent nothing (decision 107).
+  const turnedOff = (row: DeliveryRow) => row.endpointId !== null && !row.endpointEnabled;
   const claimed = await inTransactionWithoutStalling(() =>
     rows.filter((row) => {
       if (!turnedOff(row)) return claimAttempt().run(now, now + ATTEMPT_LEASE_MS, row.id, row.attempts).changes === 1;

@@ -5,8 +5,14 @@ import { webhookDeliveries, webhookEndpoints, webhookEvents } from "#app/db/sche
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
+import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
 import { getEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
-import { WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
+import {
+  WebhookEndpointOffError,
+  WebhookManualSendsLimitError,
+  WebhookNotFoundError,
+} from "#app/modules/webhooks/errors.ts";
 import { recordTestEvent, webhookJob } from "#app/modules/webhooks/outbox.server.ts";
 
 export const DELIVERIES_PAGE_SIZE = 50;
@@ -83,12 +89,29 @@ export function getDelivery(userId: number, endpointId: number, deliveryId: numb
   return { ...row, createdAt: new Date(row.createdAt) };
 }
 
+// Each test event and redelivery starts a retry series of its own, so they are few per endpoint.
+const manualSends = (): Limit => ({
+  name: "webhook-manual",
+  limit: getEnv().WEBHOOK_MANUAL_SENDS_PER_MINUTE,
+  windowMs: 60_000,
+});
+
+/** Refuses a turned-off endpoint (WebhookEndpointOffError), then counts the send (WebhookManualSendsLimitError past the limit). */
+async function countManualSend(userId: number, endpointId: number): Promise<void> {
+  if (!getEndpoint(userId, endpointId).enabled) throw new WebhookEndpointOffError();
+  const limit = manualSends();
+  const state = await hit(limit, String(endpointId));
+  if (!state.allowed) throw new WebhookManualSendsLimitError(limit.limit, state.retryAfterSeconds);
+}
+
 /**
  * Sends a delivery again now, with the same event id and body (signed with the endpoint's current
- * secret); a new retry series starts, as long as WEBHOOK_RETRY_HOURS.
+ * secret); a new retry series starts, as long as WEBHOOK_RETRY_HOURS. Refused for a turned-off
+ * endpoint, and past WEBHOOK_MANUAL_SENDS_PER_MINUTE (test events included).
  */
 export async function redeliver(userId: number, endpointId: number, deliveryId: number): Promise<WebhookDelivery> {
   const before = getDelivery(userId, endpointId, deliveryId);
+  await countManualSend(userId, endpointId);
   const now = clock.date();
   inTransaction((tx) =>
     tx
@@ -104,8 +127,8 @@ export async function redeliver(userId: number, endpointId: number, deliveryId: 
   return getDelivery(userId, endpointId, deliveryId);
 }
 
-/** "Send test event" to one of the account's endpoints (even a turned-off one); the event id. */
-export function sendTestEvent(userId: number, endpointId: number): string {
-  getEndpoint(userId, endpointId);
+/** "Send test event" to one of the account's endpoints that is on, within WEBHOOK_MANUAL_SENDS_PER_MINUTE; the event id. */
+export async function sendTestEvent(userId: number, endpointId: number): Promise<string> {
+  await countManualSend(userId, endpointId);
   return inTransaction(() => recordTestEvent(userId, endpointId));
 }

@@ -16,3 +16,23 @@ export function webhookDisabledMail(url: string): { subject: string; text: strin
     ].join("\n"),
   };
 }
+
+export function webhookDeliveriesDroppedMail(
+  dropped: number,
+  cap: number,
+  urls: string[],
+): { subject: string; text: string } {
+  return {
+    subject: "Webhook deliveries were dropped",
+    text: [
+      `More than ${cap.toLocaleString("en-US")} webhook deliveries of your account were waiting to be retried, so we dropped the oldest ${dropped.toLocaleString("en-US")} of them.`,
+      ...(urls.length > 0 ? ["", "They were for:", ...urls] : []),
+      "",
+      "Check that your endpoints answer with a 2xx status. Each delivery log shows what was dropped; Redeliver sends one again:",
+      `${getEnv().appUrl}/sms/webhooks`,
+      "",
+      "--",
+      "SMS Gateway",
+    ].join("\n"),
+  };
+}

@@ -9,6 +9,7 @@ import { attemptLogin } from "#app/modules/auth/login.server.ts";
 import { LoginSchema } from "#app/modules/auth/schemas.ts";
 import { startSession } from "#app/modules/auth/session.server.ts";
 import { isTwoFactorEnabled } from "#app/modules/auth/two-factor.server.ts";
+import { isKnownDevice, rememberDevice } from "#app/routes/auth/known-device.server.ts";
 import { startSecondStep } from "#app/routes/auth/second-step.server.ts";
 import { safeRedirect } from "#app/utils/http.server.ts";
 import type { Route } from "./+types/login";
@@ -42,7 +43,12 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
-  const result = await attemptLogin(credentialsRequest(request, submission.value), submission.value.email);
+  const { email } = submission.value;
+  const result = await attemptLogin(
+    credentialsRequest(request, submission.value),
+    email,
+    await isKnownDevice(request, email),
+  );
   if (!result.ok) {
     const headers = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
     return data(submission.reply({ formErrors: [result.error], hideFields: ["password"] }), {
@@ -51,15 +57,16 @@ export async function action({ request }: Route.ActionArgs) {
     });
   }
   const redirectTo = safeRedirect(submission.value.redirectTo, href("/sms/sendSms"));
-  if (isTwoFactorEnabled(result.user.id)) {
-    return redirect(`${href("/login/two-factor")}?redirectTo=${encodeURIComponent(redirectTo)}`, {
-      headers: { "Set-Cookie": await startSecondStep(result.user.id) },
-    });
-  }
-  const cookie = await startSession(request, result.user.id);
-  return redirect(redirectTo, {
-    headers: { "Set-Cookie": cookie },
+  // The password was right: this browser is not held back by failures from elsewhere from now on.
+  const knownDevice = await rememberDevice(request, email);
+  const twoFactor = isTwoFactorEnabled(result.user.id);
+  const headers = new Headers({
+    "Set-Cookie": twoFactor ? await startSecondStep(result.user.id) : await startSession(request, result.user.id),
   });
+  headers.append("Set-Cookie", knownDevice);
+  if (twoFactor)
+    return redirect(`${href("/login/two-factor")}?redirectTo=${encodeURIComponent(redirectTo)}`, { headers });
+  return redirect(redirectTo, { headers });
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {

@@ -13,6 +13,7 @@ import { KeyRevocationError, regenerateApiKey, revokeApiKey } from "#app/api/aut
 import { ApiKeyNotFoundError, insertApiKey, listOwnApiKeys, maskApiKey } from "#app/modules/api-keys/keys.server.ts";
 import { API_SCOPES, SCOPE_LABELS } from "#app/modules/api-keys/scopes.ts";
 import { NewApiKeySchema } from "#app/modules/auth/security-schemas.ts";
+import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
@@ -68,7 +69,12 @@ export async function action({ request }: Route.ActionArgs) {
     const user = await requireRecentSignIn(request);
     const submission = parseWithZod(formData, { schema: NewApiKeySchema });
     if (submission.status !== "success") return data({ result: submission.reply(), error: null }, { status: 400 });
-    insertApiKey(user.id, submission.value);
+    try {
+      insertApiKey(user.id, submission.value);
+    } catch (error) {
+      if (!(error instanceof QuotaExceededError)) throw error;
+      return data({ result: submission.reply({ formErrors: [error.message] }), error: null }, { status: 400 });
+    }
     return redirectWithToast(here(), { description: "Your API key is ready." });
   }
   const parsed = KeyIntent.safeParse(Object.fromEntries(formData));

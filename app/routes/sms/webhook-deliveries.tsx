@@ -57,7 +57,17 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 const STATUS_TONES = { delivered: "success", pending: "warning", failed: "danger" } as const;
 
-export default function WebhookDeliveries({ loaderData }: Route.ComponentProps) {
+/** A refused test event or redelivery, said where its button is. */
+function Refusal({ actionData, intent }: { actionData: Route.ComponentProps["actionData"]; intent: string }) {
+  if (!actionData || actionData.intent !== intent) return null;
+  return (
+    <p role="alert" className="text-sm text-red-700">
+      {actionData.error}.
+    </p>
+  );
+}
+
+export default function WebhookDeliveries({ loaderData, actionData }: Route.ComponentProps) {
   const { endpoint, disabledReason, deliveries, timeZone, secret } = loaderData;
   return (
     <div className="space-y-6">
@@ -87,8 +97,12 @@ export default function WebhookDeliveries({ loaderData }: Route.ComponentProps) 
             Delete endpoint
           </Button>
         </Form>
+        <div className="mt-2">
+          <Refusal actionData={actionData} intent="test" />
+        </div>
       </Card>
       <h2 className="text-lg font-semibold text-slate-900">Delivery log</h2>
+      <Refusal actionData={actionData} intent="redeliver" />
       {deliveries.length === 0 ? (
         <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
           Nothing sent to this endpoint yet.

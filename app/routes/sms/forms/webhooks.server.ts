@@ -2,7 +2,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href } from "react-router";
 import { z } from "zod";
-import { UnsafeWebhookUrlError, WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
+import {
+  UnsafeWebhookUrlError,
+  WebhookEndpointOffError,
+  WebhookManualSendsLimitError,
+  WebhookNotFoundError,
+} from "#app/modules/webhooks/errors.ts";
 import { WEBHOOK_EVENT_TYPES } from "#app/modules/webhooks/event-types.ts";
 import {
   createEndpoint,
@@ -64,7 +69,7 @@ export async function endpointAction(userId: number, endpointId: number, formDat
   try {
     switch (submission.value.intent) {
       case "test":
-        sendTestEvent(userId, endpointId);
+        await sendTestEvent(userId, endpointId);
         return redirectWithToast(here, { description: "Test event queued: it appears in the delivery log below." });
       case "rotate":
         rotateEndpointSecret(userId, endpointId);
@@ -87,6 +92,11 @@ export async function endpointAction(userId: number, endpointId: number, formDat
     }
   } catch (error) {
     if (error instanceof WebhookNotFoundError) throw notFound();
+    // Shown in place: beside the endpoint's buttons for a test event, above the log for a redelivery.
+    const refused = { intent: submission.value.intent, error: (error as Error).message };
+    if (error instanceof WebhookEndpointOffError) return data(refused, { status: 409 });
+    if (error instanceof WebhookManualSendsLimitError)
+      return data(refused, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
     throw error;
   }
 }
