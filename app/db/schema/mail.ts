@@ -8,6 +8,9 @@ export const MAIL_KINDS = [
   "email_change_notice",
   "low_balance",
   "webhook_disabled",
+  "account_disabled",
+  "account_enabled",
+  "two_factor_cleared",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

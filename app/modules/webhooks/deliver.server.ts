@@ -42,12 +42,15 @@ type DeliveryRow = {
   endpointEnabled: number | null;
   secretCiphertext: string | null;
   failingSince: number | null;
+  /** 1 when an admin has disabled the owner's account: nothing is pushed for it. */
+  ownerDisabled: number;
 };
 
 const selectDeliveries = statement<[string], DeliveryRow>(
   `select d.id, e.user_id as userId, d.event_id as eventId, e.type, e.payload, d.endpoint_id as endpointId, d.url,
      d.status, d.attempts, d.created_at as seriesStart, p.url as endpointUrl, p.enabled as endpointEnabled,
-     p.secret_ciphertext as secretCiphertext, p.failing_since as failingSince
+     p.secret_ciphertext as secretCiphertext, p.failing_since as failingSince,
+     (select disabled_at is not null from users where users.id = e.user_id) as ownerDisabled
    from webhook_deliveries d join webhook_events e on e.id = d.event_id
    left join webhook_endpoints p on p.id = d.endpoint_id
    where d.id in (select value from json_each(?))`,
@@ -230,11 +233,12 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
     .filter((row) => row.status === "pending" && row.attempts === expected.get(row.id));
   const now = clock.now();
   const turnedOff = (row: DeliveryRow) =>
-    row.endpointId !== null && !row.endpointEnabled && row.type !== TEST_EVENT_TYPE;
+    Boolean(row.ownerDisabled) || (row.endpointId !== null && !row.endpointEnabled && row.type !== TEST_EVENT_TYPE);
   const claimed = await inTransactionWithoutStalling(() =>
     rows.filter((row) => {
       if (!turnedOff(row)) return claimAttempt().run(now, now + ATTEMPT_LEASE_MS, row.id, row.attempts).changes === 1;
-      recordAnswer().run("failed", now, null, null, "Not sent: the endpoint is turned off", null, row.id);
+      const why = row.ownerDisabled ? "the account is disabled" : "the endpoint is turned off";
+      recordAnswer().run("failed", now, null, null, `Not sent: ${why}`, null, row.id);
       return false;
     }),
   );
