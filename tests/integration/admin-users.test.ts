@@ -14,7 +14,8 @@ import {
   startEnrolment,
 } from "#app/modules/auth/two-factor.server.ts";
 import { ACCOUNT_DISABLED_SCHEDULE_REASON, runOccurrence } from "#app/modules/scheduling/runner.server.ts";
-import { ACCOUNT_DISABLED_REASON } from "#app/modules/sms/dispatch.server.ts";
+import { ACCOUNT_DISABLED_REASON, sendQueuedMessage } from "#app/modules/sms/dispatch.server.ts";
+import type { SmsTransport } from "#app/modules/sms/transports/types.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { deliverWebhooks } from "#app/modules/webhooks/deliver.server.ts";
 import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";
@@ -265,6 +266,13 @@ describe("one account: balance, ledger and credit adjustments", () => {
   });
 });
 
+/** A transport the test expects never to be handed a message. */
+const neverCalled: SmsTransport = {
+  name: "never-called",
+  submitMany: () => Promise.reject(new Error("a disabled account's message reached the transport")),
+  close: () => Promise.resolve(),
+};
+
 describe("disabling an account and clearing its two-factor", () => {
   const access = async (id: number, intent: string, user: TestUser = admin) =>
     call(detailsAction, makeRequest(`/admin/users/${id}`, { user, form: { intent } }), { id: String(id) });
@@ -326,6 +334,13 @@ describe("disabling an account and clearing its two-factor", () => {
         lastAnswer: "Not sent: the account is disabled",
       });
       expect(mailsTo(owner.email)).toContain("account_disabled");
+      // One queued after the disabling (a group send's fan-out still running) is refused by the worker.
+      const late = await queueMessage(owner.id, { to: "+12025550142", body: "Queued too late" });
+      expect(await sendQueuedMessage(neverCalled, late.id)).toEqual({
+        kind: "failed",
+        reason: ACCOUNT_DISABLED_REASON,
+      });
+      expect(getBalance(owner.id)).toBe(10);
 
       const list = dataOf<ListData>(
         await call(listLoader, makeRequest(`/admin/users?q=${owner.email}`, { user: admin })),
