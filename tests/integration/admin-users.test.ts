@@ -386,7 +386,7 @@ describe("disabling an account and clearing its two-factor", () => {
     expect(mailsTo(owner.email)).toContain("two_factor_cleared");
     expect(locationOf(await login(owner))).toBe("/sms/sendSms");
     expect(await toastOf(await access(owner.id, "clear-two-factor"))).toBe(
-      "Nothing to change: the account is already so.",
+      "Two-factor authentication is already off for this account.",
     );
   });
 });

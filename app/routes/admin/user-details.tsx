@@ -81,17 +81,21 @@ function accessOf(
   };
 }
 
-const REFUSALS: Record<Exclude<AccountChange, "done">, string> = {
-  "not-found": "No such account.",
+const REFUSALS: Record<Extract<AccountChange, "own-account" | "admin-account">, string> = {
   "own-account": "You cannot change your own account's access here.",
   "admin-account": "An admin's account cannot be disabled.",
-  unchanged: "Nothing to change: the account is already so.",
 };
 
-const DONE: Record<z.infer<typeof AccessIntent>["intent"], string> = {
-  disable: "Account disabled: its sessions ended, its keys are refused and its waiting messages were refunded.",
-  enable: "Account enabled again.",
-  "clear-two-factor": "Two-factor authentication cleared; the owner has been e-mailed.",
+const ANSWERS: Record<z.infer<typeof AccessIntent>["intent"], { done: string; unchanged: string }> = {
+  disable: {
+    done: "Account disabled: its sessions ended, its keys are refused and its waiting messages were refunded.",
+    unchanged: "The account is already disabled.",
+  },
+  enable: { done: "Account enabled again.", unchanged: "The account is already enabled." },
+  "clear-two-factor": {
+    done: "Two-factor authentication cleared; the owner has been e-mailed.",
+    unchanged: "Two-factor authentication is already off for this account.",
+  },
 };
 
 async function changeAccess(adminId: number, userId: number, intent: z.infer<typeof AccessIntent>["intent"]) {
@@ -99,10 +103,11 @@ async function changeAccess(adminId: number, userId: number, intent: z.infer<typ
   const result = change(adminId, userId);
   if (result === "not-found") throw notFound();
   const here = href("/admin/users/:id", { id: String(userId) });
+  if (result === "unchanged") return redirectWithToast(here, { type: "error", description: ANSWERS[intent].unchanged });
   if (result !== "done") return redirectWithToast(here, { type: "error", description: REFUSALS[result] });
   // Cached keys carry whether their account is disabled.
   if (intent !== "clear-two-factor") await reloadApiKeys();
-  return redirectWithToast(here, { description: DONE[intent] });
+  return redirectWithToast(here, { description: ANSWERS[intent].done });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
