@@ -141,6 +141,9 @@ function bearerKey(authorization: string | undefined): string {
   return match[1];
 }
 
+const accountDisabled = () =>
+  new ApiError("account_disabled", "This account has been disabled: its API keys are refused. Write to support.");
+
 const invalidKey = () =>
   new ApiError("unauthorized", "The API key is not valid (it may have been regenerated)", {
     headers: { "WWW-Authenticate": 'Bearer realm="api", error="invalid_token"' },
@@ -174,6 +177,7 @@ export async function authenticate(
     logRedisFailure("warn", "api", "key cache skipped, rate limit counted in memory: Redis did not answer", error);
     const owner = findKeyOwner(hash);
     if (!owner) throw invalidKey();
+    if (owner.disabled) throw accountDisabled();
     // Off the hot path: only while Redis is away do the limits hold in this process's memory.
     const [byKey, byAccount] = await Promise.all([
       hit({ name: "api", limit: limits.perKey, windowMs: WINDOW_MS }, rateId),
@@ -198,6 +202,7 @@ export async function authenticate(
     if (!owner) throw invalidKey();
     entry = remember(hash, owner, epoch, now);
   }
+  if (entry.disabled) throw accountDisabled();
   if (now - entry.usedWrittenAt >= LAST_USE_EVERY_MS) {
     entry.usedWrittenAt = now;
     recordKeyUse(entry.keyId, now);
@@ -278,6 +283,19 @@ async function revokeEverywhere<T extends { oldHash: string | null }>(userId: nu
     );
   }
   return result;
+}
+
+/**
+ * After an account is disabled or enabled: every process loads keys again at their next request,
+ * which sees it. When Redis is down, other processes keep their entries until these expire.
+ */
+export async function reloadApiKeys(): Promise<void> {
+  cache.clear();
+  try {
+    await getRedis().set(epochKey(), randomUUID());
+  } catch (error) {
+    log("error", "api", `other processes may keep an account's old key status for ${CACHE_TTL_MS / 1000} s`, error);
+  }
 }
 
 /**

@@ -20,6 +20,11 @@ export const API_ERRORS = {
     description:
       "The API key is valid but lacks the scope this endpoint needs (the operation's x-required-scope); make a key with it on the API Token screen.",
   },
+  account_disabled: {
+    status: 403,
+    description:
+      "The operator has disabled this account: its keys are refused until it is enabled again; nothing was done. Write to support.",
+  },
   email_unverified: {
     status: 403,
     description:

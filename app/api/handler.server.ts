@@ -200,6 +200,8 @@ function json(status: number, body: unknown, headers: Record<string, string>): A
   };
 }
 
+const NO_SCOPES: ReadonlySet<string> = new Set();
+
 export type ApiHandler = ((request: ApiRequest) => Promise<ApiResponse>) & {
   /** Runs the rate checks and sends still gathering; for process shutdown, once the server has stopped. */
   shutdown: () => Promise<void>;
@@ -230,9 +232,11 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
         const logged = logContext();
         if (logged) logged.route = route.path;
         let userId = 0;
+        let scopes: ReadonlySet<string> = NO_SCOPES;
         if (route.auth) {
           const authenticated = await authenticate(header(request, "authorization"), limits(), apiGate);
           userId = authenticated.userId;
+          scopes = authenticated.scopes;
           rate = authenticated.rate;
           if (route.scope && !authenticated.scopes.has(route.scope))
             throw new ApiError("insufficient_scope", `This API key lacks the scope ${route.scope}`);
@@ -246,6 +250,7 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
         }
         const ctx = {
           userId,
+          scopes,
           params: parsedParams,
           query: route.query ? parseQuery(route.query, search) : {},
           idempotencyKey: route.idempotent ? parseIdempotencyKey(request) : undefined,

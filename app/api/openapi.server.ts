@@ -56,7 +56,7 @@ function jsonSchema(schema: z.ZodType): Json {
 /** The errors a route can answer with: the common ones for what it reads, plus its own. */
 export function routeErrorCodes(route: ApiRoute): ApiErrorCode[] {
   const codes = new Set<ApiErrorCode>(route.errors ?? []);
-  if (route.auth) codes.add("unauthorized").add("rate_limited");
+  if (route.auth) codes.add("unauthorized").add("account_disabled").add("rate_limited");
   if (route.scope) codes.add("insufficient_scope");
   if (route.query || route.idempotent) codes.add("invalid_request");
   if (route.body)

@@ -26,7 +26,7 @@ import {
   WebhookManualSendsLimitError,
   WebhookNotFoundError,
 } from "#app/modules/webhooks/errors.ts";
-import { WEBHOOK_EVENT_TYPES } from "#app/modules/webhooks/event-types.ts";
+import { isMessageEvent, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "#app/modules/webhooks/event-types.ts";
 import { checkWebhookUrl } from "#app/modules/webhooks/targets.server.ts";
 import { latestEndpointIds, oldestEndpointId } from "#app/modules/webhooks/examples.server.ts";
 
@@ -182,6 +182,18 @@ export async function checkBatchCallbacks(items: { statusCallback?: string }[]):
   if (errors.length > 0) throw new ApiError("validation_failed", errors[0].message, { field: errors[0].field, errors });
 }
 
+/**
+ * Message events carry message bodies: a key may point an endpoint that receives them (new, moved or
+ * widened) only if it may read messages as well (docs/decisions/103-webhook-secrets-and-message-events.md).
+ */
+function mayReceiveMessages(scopes: ReadonlySet<string>, events: readonly WebhookEventType[]): void {
+  if (events.some(isMessageEvent) && !scopes.has("messages:read"))
+    throw new ApiError(
+      "insufficient_scope",
+      "Message events carry message bodies: an endpoint that receives them needs a key with messages:read as well as webhooks:manage",
+    );
+}
+
 const TAG = "Webhooks";
 const readerIds = (userId: number) => latestEndpointIds(userId);
 
@@ -204,14 +216,15 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     tag: TAG,
     summary: "Add a webhook endpoint",
     description:
-      "Events are POSTed to `url` as JSON, signed with the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). The answer carries the signing secret, this once. A URL that resolves to a private, loopback or link-local address is refused (422).",
+      "Events are POSTed to `url` as JSON, signed with the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). The answer carries the signing secret, this once. A URL that resolves to a private, loopback or link-local address is refused (422). Message events (message.*) carry message bodies: subscribing to them needs the scope messages:read as well (403 insufficient_scope).",
     auth: true,
     scope: "webhooks:manage",
     body: CreateWebhookRequest,
     success: { status: 201, description: "Created, with its secret.", schema: WebhookWithSecretSchema },
     errors: ["quota_exceeded"],
     example: { body: { url: EXAMPLE_URL, events: ["message.delivered", "message.failed"] } },
-    handle: async ({ userId, body }) => {
+    handle: async ({ userId, scopes, body }) => {
+      mayReceiveMessages(scopes, body.events);
       const { endpoint, secret } = await answering(() => createEndpoint(userId, body));
       return { status: 201, body: { ...present(endpoint), secret } };
     },
@@ -237,7 +250,7 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     tag: TAG,
     summary: "Change a webhook endpoint",
     description:
-      "Any of url, events and enabled. Turning an endpoint on again clears the reason the gateway turned it off.",
+      "Any of url, events and enabled. Turning an endpoint on again clears the reason the gateway turned it off. Changing an endpoint that receives message events (message.*) needs the scope messages:read as well (403 insufficient_scope).",
     auth: true,
     scope: "webhooks:manage",
     params: EndpointIdParams,
@@ -250,9 +263,11 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
       body: { events: ["message.delivered", "message.failed"] },
       readerParams: (userId) => ({ id: readerIds(userId).endpointId }),
     },
-    handle: async ({ userId, params, body }) => ({
-      body: present(await answering(() => updateEndpoint(userId, params.id, body))),
-    }),
+    handle: async ({ userId, scopes, params, body }) => {
+      const events = body.events ?? (await answering(() => getEndpoint(userId, params.id))).events;
+      mayReceiveMessages(scopes, events);
+      return { body: present(await answering(() => updateEndpoint(userId, params.id, body))) };
+    },
   }),
   defineRoute({
     method: "POST",

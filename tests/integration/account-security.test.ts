@@ -4,10 +4,13 @@ import { API_SCOPES } from "#app/modules/api-keys/scopes.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { Secret, TOTP } from "otpauth";
 import { listOwnApiKeys } from "#app/modules/api-keys/keys.server.ts";
+import { createEndpoint, getCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
+import { loader as webhookLoader } from "#app/routes/sms/webhook-deliveries.tsx";
+import { loader as webhooksLoader } from "#app/routes/sms/webhooks.tsx";
 import { getSessionUser } from "#app/modules/auth/session.server.ts";
 import { checkSecondFactor, pendingEnrolment } from "#app/modules/auth/two-factor.server.ts";
 import { action as tokenAction, loader as tokenLoader } from "#app/routes/sms/api-token.tsx";
-import { action as confirmAction } from "#app/routes/account/confirm-password.tsx";
+import { action as confirmAction, loader as confirmLoader } from "#app/routes/account/confirm-password.tsx";
 import { action as sessionsAction, loader as sessionsLoader } from "#app/routes/account/sessions.tsx";
 import { action as twoFactorAction, loader as twoFactorLoader } from "#app/routes/account/two-factor.tsx";
 import { action as loginAction } from "#app/routes/auth/login.tsx";
@@ -134,12 +137,35 @@ describe("two-factor authentication", () => {
     expect(page.status.enabled).toBe(false);
   });
 
+  it("turning it on needs a recent sign-in: starting, and finishing an enrolment left open", async () => {
+    const user = await createTestUser();
+    const confirmFirst = "/account/confirm-password?returnTo=%2Faccount%2Ftwo-factor";
+    await call(twoFactorAction, makeRequest("/account/two-factor", { user, form: { intent: "start" } }));
+    const { secret } = pendingEnrolment(user.id, user.email)!;
+    setClock(() => Date.now() + 11 * MINUTE);
+    const finish = await call(
+      twoFactorAction,
+      makeRequest("/account/two-factor", { user, form: { intent: "confirm", code: codeAt(secret) } }),
+    );
+    expect(locationOf(finish)).toBe(confirmFirst);
+    const start = await call(twoFactorAction, makeRequest("/account/two-factor", { user, form: { intent: "start" } }));
+    expect(locationOf(start)).toBe(confirmFirst);
+    expect(pendingEnrolment(user.id, user.email)?.secret).toBe(secret);
+    const page = dataOf<{ status: { enabled: boolean } }>(
+      await call(twoFactorLoader, makeRequest("/account/two-factor", { user })),
+    );
+    expect(page.status.enabled).toBe(false);
+  });
+
   it("ADMIN_REQUIRE_2FA sends an admin without it to the two-factor page first", async () => {
     const admin = await createTestUser("admin");
     expect(locationOf(await call(sendSmsLoader, makeRequest("/sms/sendSms", { user: admin })))).toBe(
       "/account/two-factor",
     );
     expect(statusOf(await call(twoFactorLoader, makeRequest("/account/two-factor", { user: admin })))).toBe(200);
+    // Enrolling needs a recent sign-in, so the confirm page stays open to such an admin.
+    const confirmPage = "/account/confirm-password?returnTo=%2Faccount%2Ftwo-factor";
+    expect(statusOf(await call(confirmLoader, makeRequest(confirmPage, { user: admin })))).toBe(200);
     await enrol(admin);
     expect(statusOf(await call(sendSmsLoader, makeRequest("/sms/sendSms", { user: admin })))).toBe(200);
     const customer = await createTestUser();
@@ -229,6 +255,46 @@ describe("several API keys with scopes", () => {
     expect((await callApi("GET", "/api/v1/balance", { key: customer.key })).status).toBe(401);
   });
 
+  it("a webhooks:manage key cannot point message events (their bodies) anywhere without messages:read", async () => {
+    const user = await createTestUser();
+    const makeKey = async (name: string, scopes: string[]) => {
+      await call(tokenAction, makeRequest("/sms/apiToken", { user, form: { intent: "create", name, scopes } }));
+      return listOwnApiKeys(user.id).find((k) => k.name === name)!.key!;
+    };
+    const hooksOnly = await makeKey("Hooks", ["webhooks:manage"]);
+    const hooksAndRead = await makeKey("Hooks and reading", ["webhooks:manage", "messages:read"]);
+    const { endpoint: owners } = await createEndpoint(user.id, {
+      url: "http://203.0.113.10/owner",
+      events: ["message.received"],
+      enabled: true,
+    });
+    const url = "http://203.0.113.20/elsewhere";
+    const refusals = [
+      await callApi("POST", "/api/v1/webhooks", { key: hooksOnly, json: { url, events: ["message.received"] } }),
+      await callApi("PATCH", `/api/v1/webhooks/${owners.id}`, { key: hooksOnly, json: { url } }),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).toBe(403);
+      expect(refused.json.error).toMatchObject({ code: "insufficient_scope" });
+      expect(refused.json.error.message).toContain("messages:read");
+    }
+    const balanceOnly = await callApi("POST", "/api/v1/webhooks", {
+      key: hooksOnly,
+      json: { url, events: ["balance.low"] },
+    });
+    expect(balanceOnly.status).toBe(201);
+    const widened = await callApi("PATCH", `/api/v1/webhooks/${balanceOnly.json.id}`, {
+      key: hooksOnly,
+      json: { events: ["balance.low", "message.sent"] },
+    });
+    expect(widened.status).toBe(403);
+    expect((await callApi("GET", `/api/v1/webhooks/${owners.id}`, { key: hooksOnly })).json.url).toBe(
+      "http://203.0.113.10/owner",
+    );
+    const allowed = await callApi("PATCH", `/api/v1/webhooks/${owners.id}`, { key: hooksAndRead, json: { url } });
+    expect(allowed.status).toBe(200);
+  });
+
   it("a bad new key says what is wrong and makes nothing", async () => {
     const user = await createTestUser();
     const bad = await call(tokenAction, makeRequest("/sms/apiToken", { user, form: { intent: "create", name: "" } }));
@@ -273,5 +339,35 @@ describe("several API keys with scopes", () => {
       makeRequest(confirmPath, { user: customer, form: { ...form, password: customer.password } }),
     );
     expect(statusOf(throttled)).toBe(429);
+  });
+});
+
+describe("webhook signing secrets", () => {
+  it("showing one again needs a sign-in in the last 10 minutes, as showing an API key does", async () => {
+    const user = await createTestUser();
+    const { endpoint, secret } = await createEndpoint(user.id, {
+      url: "http://203.0.113.10/hook",
+      events: ["message.delivered"],
+      enabled: true,
+    });
+    const callbackSecret = getCallbackSecret(user.id);
+    const endpointPage = `/sms/webhooks/${endpoint.id}?secret=show`;
+    const showEndpoint = () => call(webhookLoader, makeRequest(endpointPage, { user }), { id: String(endpoint.id) });
+    const showCallback = () => call(webhooksLoader, makeRequest("/sms/webhooks?callback=show", { user }));
+    expect(dataOf<{ secret: string }>(await showEndpoint()).secret).toBe(secret);
+    expect(dataOf<{ callbackSecret: string }>(await showCallback()).callbackSecret).toBe(callbackSecret);
+
+    setClock(() => Date.now() + 11 * MINUTE);
+    expect(locationOf(await showEndpoint())).toBe(
+      `/account/confirm-password?returnTo=${encodeURIComponent(endpointPage)}`,
+    );
+    expect(locationOf(await showCallback())).toBe(
+      `/account/confirm-password?returnTo=${encodeURIComponent("/sms/webhooks?callback=show")}`,
+    );
+    // The page without the secret stays open to the session.
+    const plain = await call(webhookLoader, makeRequest(`/sms/webhooks/${endpoint.id}`, { user }), {
+      id: String(endpoint.id),
+    });
+    expect(dataOf<{ secret: string | null }>(plain).secret).toBeNull();
   });
 });

@@ -1,14 +1,35 @@
 // The admin's accounts screens: the list (search, paging by URL) and one account's balance, ledger
 // and credit adjustment form (who, when, why; never below zero; a double submit books once).
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
+import { mailOutbox } from "#app/db/schema/mail.ts";
+import {
+  finishEnrolment,
+  isTwoFactorEnabled,
+  pendingEnrolment,
+  startEnrolment,
+} from "#app/modules/auth/two-factor.server.ts";
+import { ACCOUNT_DISABLED_SCHEDULE_REASON, runOccurrence } from "#app/modules/scheduling/runner.server.ts";
+import { ACCOUNT_DISABLED_REASON, sendQueuedMessage } from "#app/modules/sms/dispatch.server.ts";
+import type { SmsTransport } from "#app/modules/sms/transports/types.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { deliverWebhooks } from "#app/modules/webhooks/deliver.server.ts";
+import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";
+import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
+import { action as loginAction } from "#app/routes/auth/login.tsx";
+import { loader as sendSmsLoader } from "#app/routes/sms/send-sms.tsx";
+import { apiCustomer, startApiServer } from "#tests/support/api.ts";
+import { scheduleMessages, scheduleSoon } from "#tests/support/schedules.ts";
+import { messageRow } from "#tests/support/sms.ts";
 import { book, getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
 import { ACCOUNTS_PAGE_SIZE } from "#app/modules/credits/schemas.ts";
 import { action as detailsAction, loader as detailsLoader } from "#app/routes/admin/user-details.tsx";
 import { loader as listLoader } from "#app/routes/admin/users.tsx";
-import { clock } from "#app/utils/clock.server.ts";
+import { clock, resetClock, setClock } from "#app/utils/clock.server.ts";
 import { getToast } from "#app/utils/toast.server.ts";
 import {
   call,
@@ -242,5 +263,130 @@ describe("one account: balance, ledger and credit adjustments", () => {
     ).toBe("/accessDenied");
     expect(getBalance(user.id)).toBe(0);
     expect(getBalance(customer.id)).toBe(0);
+  });
+});
+
+/** A transport the test expects never to be handed a message. */
+const neverCalled: SmsTransport = {
+  name: "never-called",
+  submitMany: () => Promise.reject(new Error("a disabled account's message reached the transport")),
+  close: () => Promise.resolve(),
+};
+
+describe("disabling an account and clearing its two-factor", () => {
+  const access = async (id: number, intent: string, user: TestUser = admin) =>
+    call(detailsAction, makeRequest(`/admin/users/${id}`, { user, form: { intent } }), { id: String(id) });
+  const mailsTo = (email: string) =>
+    getDb()
+      .select({ kind: mailOutbox.kind })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.to, email))
+      .all()
+      .map((m) => m.kind);
+  const login = (user: TestUser) =>
+    call(loginAction, makeRequest("/login", { form: { email: user.email, password: user.password }, ip: "10.4.4.4" }));
+
+  it("signs the owner out and refuses sign-in, the API (403 JSON), waiting messages, schedules and webhooks", async () => {
+    const owner = await apiCustomer(10);
+    const waiting = await queueMessage(owner.id, { to: "+12025550141", body: "Waiting in the queue" });
+    const schedule = await scheduleSoon(owner.id, { inMs: 60 * 60_000 });
+    const { endpoint } = await createEndpoint(owner.id, {
+      url: "http://203.0.113.10/hook",
+      events: ["message.failed"],
+      enabled: true,
+    });
+    const server = await startApiServer();
+    try {
+      const balance = () =>
+        fetch(`${server.url}/api/v1/balance`, { headers: { Authorization: `Bearer ${owner.key}` } });
+      expect((await balance()).status).toBe(200);
+
+      const page = dataOf<{ confirm: string | null }>(await details(owner.id, "?confirm=disable"));
+      expect(page.confirm).toBe("disable");
+      const done = await access(owner.id, "disable");
+      expect(await toastOf(done)).toMatch(/^Account disabled/);
+
+      // Signed out at once, and the right password says why it does not sign in.
+      expect(locationOf(await call(sendSmsLoader, makeRequest("/sms/sendSms", { user: owner })))).toMatch(/^\/login/);
+      const refused = await login(owner);
+      expect(statusOf(refused)).toBe(400);
+      expect(JSON.stringify(dataOf(refused))).toContain("This account has been disabled");
+
+      const answer = await balance();
+      expect(answer.status).toBe(403);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("account_disabled");
+
+      // The waiting message is cancelled and refunded; the schedule's occurrence is not sent.
+      expect(messageRow(waiting.id)).toMatchObject({ status: "failed", error: ACCOUNT_DISABLED_REASON });
+      expect(getBalance(owner.id)).toBe(10);
+      const at = schedule.nextRunAt!;
+      setClock(() => at);
+      expect(await runOccurrence(schedule.id, at)).toBe("account-disabled");
+      resetClock();
+      expect(scheduleMessages(schedule.id)).toEqual([
+        expect.objectContaining({ status: "failed", error: ACCOUNT_DISABLED_SCHEDULE_REASON }),
+      ]);
+      // Webhooks are not called: the delivery of the cancelled message's event fails unsent.
+      const [delivery] = listDeliveries(owner.id, endpoint.id);
+      expect(await deliverWebhooks([{ deliveryId: delivery.id, attempt: 0 }])).toMatchObject({ failed: 1 });
+      expect(listDeliveries(owner.id, endpoint.id)[0]).toMatchObject({
+        status: "failed",
+        lastAnswer: "Not sent: the account is disabled",
+      });
+      expect(mailsTo(owner.email)).toContain("account_disabled");
+      // One queued after the disabling (a group send's fan-out still running) is refused by the worker.
+      const late = await queueMessage(owner.id, { to: "+12025550142", body: "Queued too late" });
+      expect(await sendQueuedMessage(neverCalled, late.id)).toEqual({
+        kind: "failed",
+        reason: ACCOUNT_DISABLED_REASON,
+      });
+      expect(getBalance(owner.id)).toBe(10);
+
+      const list = dataOf<ListData>(
+        await call(listLoader, makeRequest(`/admin/users?q=${owner.email}`, { user: admin })),
+      );
+      expect(list.accounts[0]).toMatchObject({ id: owner.id, disabledAt: expect.any(Number) });
+
+      expect(await toastOf(await access(owner.id, "enable"))).toBe("Account enabled again.");
+      expect(locationOf(await login(owner))).toBe("/sms/sendSms");
+      expect((await balance()).status).toBe(200);
+      expect(mailsTo(owner.email)).toContain("account_enabled");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses the admin's own account and another admin's, and a customer's for a customer", async () => {
+    const otherAdmin = await createTestUser("admin");
+    expect(await toastOf(await access(admin.id, "disable"))).toBe("You cannot change your own account's access here.");
+    expect(await toastOf(await access(otherAdmin.id, "disable"))).toBe("An admin's account cannot be disabled.");
+    const page = dataOf<{ access: { can: Record<string, boolean> }; confirm: string | null }>(
+      await details(admin.id, "?confirm=disable"),
+    );
+    expect(page.confirm).toBeNull();
+    expect(page.access.can).toEqual({ disable: false, enable: false, "clear-two-factor": false });
+    const target = await createTestUser();
+    expect(locationOf(await access(target.id, "disable", customer))).toBe("/accessDenied");
+    expect(statusOf(await call(sendSmsLoader, makeRequest("/sms/sendSms", { user: target })))).toBe(200);
+  });
+
+  it("clears a user's two-factor after confirmation and e-mails them; the password alone then signs in", async () => {
+    const owner = await createTestUser();
+    startEnrolment(owner.id, owner.email);
+    const { secret } = pendingEnrolment(owner.id, owner.email)!;
+    expect(finishEnrolment(owner.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate())).toHaveLength(10);
+    expect(locationOf(await login(owner))).toMatch(/^\/login\/two-factor/);
+
+    const page = dataOf<{ access: { twoFactorOn: boolean }; confirm: string | null }>(
+      await details(owner.id, "?confirm=clear-two-factor"),
+    );
+    expect(page).toMatchObject({ access: { twoFactorOn: true }, confirm: "clear-two-factor" });
+    expect(await toastOf(await access(owner.id, "clear-two-factor"))).toMatch(/^Two-factor authentication cleared/);
+    expect(isTwoFactorEnabled(owner.id)).toBe(false);
+    expect(mailsTo(owner.email)).toContain("two_factor_cleared");
+    expect(locationOf(await login(owner))).toBe("/sms/sendSms");
+    expect(await toastOf(await access(owner.id, "clear-two-factor"))).toBe(
+      "Two-factor authentication is already off for this account.",
+    );
   });
 });

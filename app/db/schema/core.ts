@@ -25,6 +25,8 @@ export const users = sqliteTable(
     // Credits below which one e-mail goes out (null: off); `alerted` until the balance is back up.
     lowBalanceThreshold: integer("low_balance_threshold"),
     lowBalanceAlerted: integer("low_balance_alerted", { mode: "boolean" }).notNull().default(false),
+    // Set by an admin: no sign-in, no API, nothing sent or pushed until cleared (decision 104).
+    disabledAt: integer("disabled_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -9,6 +9,9 @@ export const MAIL_KINDS = [
   "low_balance",
   "webhook_disabled",
   "webhook_deliveries_dropped",
+  "account_disabled",
+  "account_enabled",
+  "two_factor_cleared",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 

@@ -78,3 +78,45 @@ export function lowBalanceMail(balance: number, threshold: number): Composed {
     ].join("\n"),
   };
 }
+
+export function accountDisabledMail(): Composed {
+  return {
+    subject: "Your SMS Gateway account has been disabled",
+    text: [
+      "An administrator has disabled your SMS Gateway account.",
+      "",
+      "Until it is enabled again you cannot sign in, its API keys are refused, scheduled messages are not sent and",
+      "webhooks are not called. Messages waiting to be sent were cancelled and their credits refunded.",
+      "",
+      "If you think this is a mistake, please reply to this e-mail or write to support.",
+      signature(),
+    ].join("\n"),
+  };
+}
+
+export function accountEnabledMail(): Composed {
+  return {
+    subject: "Your SMS Gateway account is enabled again",
+    text: [
+      "An administrator has enabled your SMS Gateway account again: you can sign in, and its API keys,",
+      "scheduled messages and webhooks work as before.",
+      `Sign in: ${getEnv().appUrl}/login`,
+      signature(),
+    ].join("\n"),
+  };
+}
+
+export function twoFactorClearedMail(): Composed {
+  return {
+    subject: "Two-factor authentication was turned off on your SMS Gateway account",
+    text: [
+      "An administrator has turned off two-factor authentication on your SMS Gateway account, as asked",
+      "(for example after losing the phone with the authenticator app). Signing in now needs only your password.",
+      "",
+      `Turn it on again with your new phone: ${getEnv().appUrl}/account/two-factor`,
+      "",
+      "If you did not ask for this, change your password now and write to support.",
+      signature(),
+    ].join("\n"),
+  };
+}

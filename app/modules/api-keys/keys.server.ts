@@ -174,10 +174,13 @@ export function deleteApiKey(userId: number, keyId: number): string {
   return deleted.keyHash;
 }
 
-export type KeyOwner = { keyId: number; userId: number; lastUsedAt: number | null; scopes: string };
+/** `disabled`: 1 when an admin has disabled the owner's account (its keys are refused). */
+export type KeyOwner = { keyId: number; userId: number; lastUsedAt: number | null; scopes: string; disabled: number };
 
 const findByHash = statement<[string], KeyOwner>(
-  "select id as keyId, user_id as userId, last_used_at as lastUsedAt, scopes from api_keys where key_hash = ?",
+  `select k.id as keyId, k.user_id as userId, k.last_used_at as lastUsedAt, k.scopes,
+     u.disabled_at is not null as disabled
+   from api_keys k join users u on u.id = k.user_id where k.key_hash = ?`,
 );
 
 export function findKeyOwner(hash: string): KeyOwner | undefined {

@@ -23,6 +23,15 @@ export class DemoPasswordRefusedError extends InvalidCredentialsError {
   }
 }
 
+/** The right password of an account an admin has disabled. */
+export class AccountDisabledError extends InvalidCredentialsError {
+  constructor() {
+    super();
+    this.message = "This account has been disabled. Please contact support if you think this is a mistake.";
+    this.name = "AccountDisabledError";
+  }
+}
+
 export const authenticator = new Authenticator<SessionUser>();
 
 authenticator.use(
@@ -34,6 +43,7 @@ authenticator.use(
     const user = email ? findUserByEmail(email) : undefined;
     const ok = await verifyPassword(password, user?.passwordHash ?? null);
     if (!user || !ok) throw new InvalidCredentialsError();
+    if (user.disabledAt) throw new AccountDisabledError();
     if (isRefusedDemoPassword(password)) {
       log(
         "warn",

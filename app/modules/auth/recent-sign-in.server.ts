@@ -1,4 +1,4 @@
-// Recent sign-in: sensitive actions (revealing or creating an API key, turning two-factor off) need
+// Recent sign-in: sensitive actions (revealing or creating an API key, turning two-factor on or off) need
 // the password typed in this session within RECENT_SIGN_IN_MINUTES, at sign-in or on the confirm page.
 import { eq } from "drizzle-orm";
 import { getDb } from "#app/db/client.server.ts";

@@ -1,5 +1,5 @@
 import { hash, randomBytes } from "node:crypto";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
@@ -51,7 +51,8 @@ function findSessionUser(id: string): SessionUser | null {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, hashId(id)))
+    // A disabled account's sessions are deleted with it; this covers one started meanwhile.
+    .where(and(eq(sessions.id, hashId(id)), isNull(users.disabledAt)))
     .get();
   if (!row) return null;
   const { createdAt, expiresAt, lastSeenAt, ...user } = row;

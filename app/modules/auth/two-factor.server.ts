@@ -3,7 +3,7 @@
 import { hash, randomInt } from "node:crypto";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
 import { recoveryCodes, twoFactor } from "#app/db/schema/account-security.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { type Limit, hit, reset } from "#app/utils/rate-limit.server.ts";
@@ -174,10 +174,13 @@ export async function forgetTwoFactorAttempts(userId: number): Promise<void> {
   await reset(TWO_FACTOR_LIMIT, String(userId));
 }
 
+/** Removes the secret and the recovery codes, inside the caller's transaction. */
+export function removeTwoFactor(tx: Tx, userId: number): void {
+  tx.delete(twoFactor).where(eq(twoFactor.userId, userId)).run();
+  tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+}
+
 /** Turns two-factor off: the secret and the recovery codes go. */
 export function disableTwoFactor(userId: number): void {
-  inTransaction((tx) => {
-    tx.delete(twoFactor).where(eq(twoFactor.userId, userId)).run();
-    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
-  });
+  inTransaction((tx) => removeTwoFactor(tx, userId));
 }

@@ -26,6 +26,12 @@ export function findUserByEmail(email: string) {
   return getDb().select().from(users).where(eq(users.email, email.toLowerCase())).get();
 }
 
+/** Whether an admin has disabled the account (decision 104). */
+export function isAccountDisabled(userId: number): boolean {
+  const row = getDb().select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, userId)).get();
+  return Boolean(row?.disabledAt);
+}
+
 export function getUserById(id: number): SessionUser | undefined {
   return getDb().select(sessionUserColumns).from(users).where(eq(users.id, id)).get();
 }

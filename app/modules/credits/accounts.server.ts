@@ -11,6 +11,7 @@ const accountColumns = {
   email: users.email,
   role: users.role,
   balance: users.creditBalance,
+  disabledAt: users.disabledAt,
   createdAt: users.createdAt,
 };
 

@@ -23,6 +23,7 @@ import {
 } from "#app/modules/scheduling/job-schedulers.server.ts";
 import { isOccurrence, latestOccurrence, nextOccurrence } from "#app/modules/scheduling/recurrence.ts";
 import { recurrenceOf } from "#app/modules/scheduling/schedules.server.ts";
+import { isAccountDisabled } from "#app/modules/auth/users.server.ts";
 
 /** A job may start this much before its time (clocks of hosts differ a little); earlier waits for the catch-up. */
 const EARLY_MS = 5_000;
@@ -44,6 +45,8 @@ export type OccurrenceOutcome =
   | "opted-out"
   /** More than SCHEDULE_MAX_LATE_MINUTES late (nothing was running at its time): recorded as failed. */
   | "missed"
+  /** The account is disabled: recorded as failed at no charge; the schedule goes on once it is enabled. */
+  | "account-disabled"
   /** Nothing done: the schedule is not active, the time is not one of its occurrences, not due yet, or handled. */
   | "inactive"
   | "not-an-occurrence"
@@ -52,13 +55,17 @@ export type OccurrenceOutcome =
 
 export const INSUFFICIENT_CREDITS_REASON = "Insufficient credits";
 export const MISSED_REASON = "Missed: the gateway was not running at the scheduled time";
+export const ACCOUNT_DISABLED_SCHEDULE_REASON = "Not sent: the account is disabled";
+
+/** An occurrence recorded as failed without sending: why, and the outcome to report. */
+type Unsent = { reason: string; outcome: "missed" | "account-disabled" };
 
 function insufficientCredits(error: InsufficientCreditsError): string {
   return `${INSUFFICIENT_CREDITS_REASON}: ${error.needed} needed, ${error.balance} available`;
 }
 
 /** A number: one message, keyed by (schedule, occurrence). */
-async function deliverToPhone(row: Row, at: number, late: boolean): Promise<OccurrenceOutcome> {
+async function deliverToPhone(row: Row, at: number, unsent: Unsent | null): Promise<OccurrenceOutcome> {
   const message: NewMessage = {
     to: row.toPhone!,
     body: row.body,
@@ -67,9 +74,9 @@ async function deliverToPhone(row: Row, at: number, late: boolean): Promise<Occu
     occurrenceAt: at,
     from: row.fromAddress,
   };
-  if (late) {
-    recordUnsentMessage(row.userId, message, MISSED_REASON);
-    return "missed";
+  if (unsent) {
+    recordUnsentMessage(row.userId, message, unsent.reason);
+    return unsent.outcome;
   }
   try {
     const result = await queueMessages(row.userId, [message]);
@@ -96,7 +103,12 @@ async function deliverToPhone(row: Row, at: number, late: boolean): Promise<Occu
  * cannot pay every active member, or nobody is left to send to, the occurrence is recorded as a
  * failed group send with the reason and sends nothing.
  */
-async function deliverToGroup(row: Row, groupId: number, at: number, late: boolean): Promise<OccurrenceOutcome> {
+async function deliverToGroup(
+  row: Row,
+  groupId: number,
+  at: number,
+  unsent: Unsent | null,
+): Promise<OccurrenceOutcome> {
   const occurrence = { scheduleId: row.id, at };
   const fail = (reason: string, outcome: OccurrenceOutcome): OccurrenceOutcome => {
     const recorded = recordFailedGroupSend(row.userId, groupId, row.body, occurrence, reason);
@@ -104,7 +116,7 @@ async function deliverToGroup(row: Row, groupId: number, at: number, late: boole
     if (!recorded) return "inactive";
     return recorded.duplicate ? "duplicate" : outcome;
   };
-  if (late) return fail(MISSED_REASON, "missed");
+  if (unsent) return fail(unsent.reason, unsent.outcome);
   try {
     const send = await startGroupSend(row.userId, groupId, row.body, {
       occurrence,
@@ -171,10 +183,16 @@ async function runActive(row: Row, at: number): Promise<OccurrenceOutcome> {
   if (row.nextRunAt === null || at < row.nextRunAt.getTime()) return "handled";
 
   const late = now - at > getEnv().SCHEDULE_MAX_LATE_MINUTES * 60_000;
+  // A disabled account's schedules pause: each occurrence is recorded as not sent, the next one runs.
+  const unsent: Unsent | null = isAccountDisabled(row.userId)
+    ? { reason: ACCOUNT_DISABLED_SCHEDULE_REASON, outcome: "account-disabled" }
+    : late
+      ? { reason: MISSED_REASON, outcome: "missed" }
+      : null;
   const outcome =
     row.targetKind === "group"
-      ? await deliverToGroup(row, row.groupId!, at, late)
-      : await deliverToPhone(row, at, late);
+      ? await deliverToGroup(row, row.groupId!, at, unsent)
+      : await deliverToPhone(row, at, unsent);
   if (advance(row, at, now)) await disarmSchedule(row.id);
   return outcome;
 }

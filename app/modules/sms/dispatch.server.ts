@@ -20,6 +20,7 @@ import {
   selectAcceptedParts,
   selectPartStatuses,
   pendingReceiptsFor,
+  queuedMessageIdsOf,
   selectQueued,
   settleMessage,
   type StoredStatus,
@@ -155,6 +156,12 @@ function fail(tx: Executor, messageId: number, reason: string, acks: PartAck[], 
   return true;
 }
 
+/** Fails and refunds every message of the account still queued, inside the caller's transaction; how many. */
+export function failQueuedMessagesOf(tx: Executor, userId: number, reason: string): number {
+  const now = clock.now();
+  return queuedMessageIdsOf(userId).filter((id) => fail(tx, id, reason, [], now)).length;
+}
+
 function applyReceiptsNow(receipts: Receipt[], now: number): void {
   for (const receipt of receipts) {
     const row = findPartByProviderId(receipt.providerId);
@@ -237,6 +244,9 @@ function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): Map<nu
  */
 export const RECORD_SLICE = 25;
 
+/** Why a message of a disabled account did not go out (it is refunded). */
+export const ACCOUNT_DISABLED_REASON = "Cancelled: the account was disabled";
+
 /**
  * Sends a batch of queued messages through the transport and records the answers, a slice at a
  * time. Messages no longer queued are skipped; a temporary error puts a message back in the queue,
@@ -263,8 +273,9 @@ export async function sendQueuedMessages(
   const fromAddresses = [...new Set(rows.flatMap((row) => (row.fromAddress ? [row.fromAddress] : [])))];
   const sources = senderSources(fromAddresses);
   for (const row of rows) {
-    if (optedOut.has(row.id)) {
-      const outcome: SubmitOutcome = { kind: "permanent", reason: OPTED_OUT_REASON, acks: [] };
+    if (optedOut.has(row.id) || row.ownerDisabled) {
+      const reason = row.ownerDisabled ? ACCOUNT_DISABLED_REASON : OPTED_OUT_REASON;
+      const outcome: SubmitOutcome = { kind: "permanent", reason, acks: [] };
       settled.push({ id: row.id, attempts: row.attempts, outcome, claimed: false });
       continue;
     }

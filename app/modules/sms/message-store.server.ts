@@ -119,6 +119,8 @@ export type SendRow = {
   segments: number;
   status: MessageStatus;
   attempts: number;
+  /** 1 when an admin has disabled the owner's account: nothing of it goes out. */
+  ownerDisabled: number;
 };
 export type PartRow = {
   messageId: number;
@@ -133,7 +135,8 @@ export type StoredStatus = { status: MessageStatus; error: string | null };
 
 // A job's messages in one read: the ids travel as a JSON array.
 const selectForSend = statement<[string], SendRow>(
-  `select id, user_id as userId, to_phone as toPhone, from_address as fromAddress, source, body, segments, status, attempts
+  `select id, user_id as userId, to_phone as toPhone, from_address as fromAddress, source, body, segments, status, attempts,
+     (select disabled_at is not null from users where users.id = sms_messages.user_id) as ownerDisabled
    from sms_messages
    where id in (select value from json_each(?)) and ${whereFrom("claim")}`,
 );
@@ -172,6 +175,17 @@ const selectStuck = statement<[number, number], { id: number; segments: number }
 /** The messages among `ids` still queued, to send. */
 export function selectQueued(ids: number[]): SendRow[] {
   return selectForSend().all(JSON.stringify(ids));
+}
+
+const selectQueuedOfUser = statement<[number], { id: number }>(
+  "select id from sms_messages where user_id = ? and status = 'queued'",
+);
+
+/** The account's messages still queued (none of them has reached the carrier). */
+export function queuedMessageIdsOf(userId: number): number[] {
+  return selectQueuedOfUser()
+    .all(userId)
+    .map((row) => row.id);
 }
 
 /** queued -> submitting (counting an attempt) for the ids still queued; returns those. */

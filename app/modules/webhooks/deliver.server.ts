@@ -40,12 +40,15 @@ type DeliveryRow = {
   endpointEnabled: number | null;
   secretCiphertext: string | null;
   failingSince: number | null;
+  /** 1 when an admin has disabled the owner's account: nothing is pushed for it. */
+  ownerDisabled: number;
 };
 
 const selectDeliveries = statement<[string], DeliveryRow>(
   `select d.id, e.user_id as userId, d.event_id as eventId, e.payload, d.endpoint_id as endpointId, d.url,
      d.status, d.attempts, d.created_at as seriesStart, p.url as endpointUrl, p.enabled as endpointEnabled,
-     p.secret_ciphertext as secretCiphertext, p.failing_since as failingSince
+     p.secret_ciphertext as secretCiphertext, p.failing_since as failingSince,
+     (select disabled_at is not null from users where users.id = e.user_id) as ownerDisabled
    from webhook_deliveries d join webhook_events e on e.id = d.event_id
    left join webhook_endpoints p on p.id = d.endpoint_id
    where d.id in (select value from json_each(?))`,
@@ -228,12 +231,14 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
     .all(JSON.stringify([...expected.keys()]))
     .filter((row) => row.status === "pending" && row.attempts === expected.get(row.id));
   const now = clock.now();
-  // Test events too: a turned-off endpoint is sent nothing (decision 107).
-  const turnedOff = (row: DeliveryRow) => row.endpointId !== null && !row.endpointEnabled;
+  // Test events too: a turned-off endpoint is sent nothing (decision 107); nor is a disabled account's endpoint (decision 104).
+  const turnedOff = (row: DeliveryRow) =>
+    Boolean(row.ownerDisabled) || (row.endpointId !== null && !row.endpointEnabled);
   const claimed = await inTransactionWithoutStalling(() =>
     rows.filter((row) => {
       if (!turnedOff(row)) return claimAttempt().run(now, now + ATTEMPT_LEASE_MS, row.id, row.attempts).changes === 1;
-      recordAnswer().run("failed", now, null, null, "Not sent: the endpoint is turned off", null, row.id);
+      const why = row.ownerDisabled ? "the account is disabled" : "the endpoint is turned off";
+      recordAnswer().run("failed", now, null, null, `Not sent: ${why}`, null, row.id);
       return false;
     }),
   );

@@ -11,6 +11,9 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** The events whose data is a message, its body included. */
+export const isMessageEvent = (type: WebhookEventType) => type.startsWith("message.");
+
 /** Sent only by "Send test event"; no endpoint subscribes to it. */
 export const TEST_EVENT_TYPE = "webhook.test";
 

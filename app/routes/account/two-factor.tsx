@@ -52,9 +52,10 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders })
 const here = () => href("/account/two-factor");
 
 export async function action({ request }: Route.ActionArgs) {
+  // Every change here needs the password lately: a stolen session could otherwise lock the owner out.
+  const user = await requireRecentSignIn(request);
   const formData = await request.formData();
   if (formData.get("intent") === "confirm") {
-    const user = await requireUser(request);
     const submission = parseWithZod(formData, { schema: EnrolSchema });
     if (submission.status !== "success") return data({ result: submission.reply(), recoveryCodes: null }, 400);
     const attempt = await countTwoFactorAttempt(user.id);
@@ -74,11 +75,9 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success) return data({ result: null, recoveryCodes: null }, 400);
   const { intent } = parsed.data;
   if (intent === "start") {
-    const user = await requireUser(request);
     startEnrolment(user.id, user.email);
     return redirectWithToast(here(), { description: "Scan the code with your authenticator app." });
   }
-  const user = await requireRecentSignIn(request);
   if (!twoFactorStatus(user.id).enabled) return redirectWithToast(here(), { description: "Two-factor is off." });
   if (intent === "recovery-codes") {
     return data(

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import type { ReactNode } from "react";
 import { data, Form, href, useNavigation } from "react-router";
+import { z } from "zod";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { ErrorList, Field, FormErrors, TextareaField } from "#app/components/ui/field.tsx";
@@ -9,6 +11,14 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
+import { reloadApiKeys } from "#app/api/auth.server.ts";
+import {
+  type AccountChange,
+  clearTwoFactor,
+  disableAccount,
+  enableAccount,
+} from "#app/modules/accounts/account-status.server.ts";
+import { isTwoFactorEnabled } from "#app/modules/auth/two-factor.server.ts";
 import { getAccount } from "#app/modules/credits/accounts.server.ts";
 import { adjustCredits, type LedgerKind, listLedgerEntries } from "#app/modules/credits/ledger.server.ts";
 import { CreditAdjustmentSchema, LedgerPageSchema, MAX_ADJUSTMENT, MAX_REASON } from "#app/modules/credits/schemas.ts";
@@ -32,21 +42,81 @@ function accountOf(params: { id: string }) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const account = accountOf(params);
-  const { page } = LedgerPageSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const search = Object.fromEntries(new URL(request.url).searchParams);
+  const { page } = LedgerPageSchema.parse(search);
   const ledger = listLedgerEntries(account.id, page);
+  const access = accessOf(admin.id, account, isTwoFactorEnabled(account.id));
+  const confirm = ConfirmParam.safeParse(search.confirm);
   return {
     timeZone: admin.timeZone,
-    account: { ...account, createdAt: account.createdAt.getTime() },
+    account: { ...account, createdAt: account.createdAt.getTime(), disabledAt: account.disabledAt?.getTime() ?? null },
+    access,
+    // Only a confirmation the account offers: ?confirm=disable on a disabled account shows nothing.
+    confirm: confirm.success && access.can[confirm.data] ? confirm.data : null,
     ledger: { ...ledger, rows: ledger.rows.map((r) => ({ ...r, createdAt: r.createdAt.getTime() })) },
     // A fresh key per visit: a double submit of this form books once (see adjustCredits).
     requestKey: randomBytes(18).toString("base64url"),
   };
 }
 
+const ConfirmParam = z.enum(["disable", "clear-two-factor"]);
+const AccessIntent = z.object({ intent: z.enum(["disable", "enable", "clear-two-factor"]) });
+
+/** What the admin may do to this account's access: never to their own, nor disable another admin. */
+function accessOf(
+  adminId: number,
+  account: { id: number; role: string; disabledAt: Date | null },
+  twoFactorOn: boolean,
+) {
+  const other = adminId !== account.id;
+  const disableable = other && account.role === "customer";
+  return {
+    twoFactorOn,
+    own: !other,
+    can: {
+      disable: disableable && !account.disabledAt,
+      enable: disableable && Boolean(account.disabledAt),
+      "clear-two-factor": other && twoFactorOn,
+    },
+  };
+}
+
+const REFUSALS: Record<Extract<AccountChange, "own-account" | "admin-account">, string> = {
+  "own-account": "You cannot change your own account's access here.",
+  "admin-account": "An admin's account cannot be disabled.",
+};
+
+const ANSWERS: Record<z.infer<typeof AccessIntent>["intent"], { done: string; unchanged: string }> = {
+  disable: {
+    done: "Account disabled: its sessions ended, its keys are refused and its waiting messages were refunded.",
+    unchanged: "The account is already disabled.",
+  },
+  enable: { done: "Account enabled again.", unchanged: "The account is already enabled." },
+  "clear-two-factor": {
+    done: "Two-factor authentication cleared; the owner has been e-mailed.",
+    unchanged: "Two-factor authentication is already off for this account.",
+  },
+};
+
+async function changeAccess(adminId: number, userId: number, intent: z.infer<typeof AccessIntent>["intent"]) {
+  const change = { disable: disableAccount, enable: enableAccount, "clear-two-factor": clearTwoFactor }[intent];
+  const result = change(adminId, userId);
+  if (result === "not-found") throw notFound();
+  const here = href("/admin/users/:id", { id: String(userId) });
+  if (result === "unchanged") return redirectWithToast(here, { type: "error", description: ANSWERS[intent].unchanged });
+  if (result !== "done") return redirectWithToast(here, { type: "error", description: REFUSALS[result] });
+  // Cached keys carry whether their account is disabled.
+  if (intent !== "clear-two-factor") await reloadApiKeys();
+  return redirectWithToast(here, { description: ANSWERS[intent].done });
+}
+
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const account = accountOf(params);
-  const submission = parseWithZod(await request.formData(), { schema: CreditAdjustmentSchema });
+  const formData = await request.formData();
+  const access = AccessIntent.safeParse({ intent: formData.get("intent") });
+  if (access.success) return changeAccess(admin.id, account.id, access.data.intent);
+  const submission = parseWithZod(formData, { schema: CreditAdjustmentSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { direction, amount, reason, requestKey } = submission.value;
   const result = adjustCredits({
@@ -156,8 +226,105 @@ function AdjustForm({
   );
 }
 
+const CONFIRMATIONS = {
+  disable: {
+    title: "Disable this account?",
+    text: "Its owner is signed out and cannot sign in, its API keys are refused (403 account_disabled), its scheduled sends are skipped, its webhooks are not called, and its messages waiting to be sent are cancelled and refunded. You can enable it again later. The owner is e-mailed.",
+    yes: "Disable account",
+  },
+  "clear-two-factor": {
+    title: "Clear two-factor authentication?",
+    text: "Do this only after checking that the request comes from the owner (e.g. a lost phone and no recovery code left): signing in will then need only the password. The owner is e-mailed.",
+    yes: "Clear two-factor",
+  },
+} as const;
+
+function IntentForm({ intent, label, children }: { intent: string; label: string; children?: ReactNode }) {
+  const navigation = useNavigation();
+  return (
+    <Form method="post" className="flex flex-wrap gap-2">
+      <input type="hidden" name="intent" value={intent} />
+      <Button
+        type="submit"
+        variant={intent === "enable" ? "primary" : "danger"}
+        disabled={navigation.state === "submitting"}
+      >
+        {label}
+      </Button>
+      {children}
+    </Form>
+  );
+}
+
+function AccessCard({
+  account,
+  access,
+  confirm,
+  timeZone,
+}: Pick<Route.ComponentProps["loaderData"], "account" | "access" | "confirm" | "timeZone">) {
+  const here = href("/admin/users/:id", { id: String(account.id) });
+  return (
+    <Card className="space-y-4">
+      <h2 className="text-lg font-semibold text-slate-900">Access</h2>
+      <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="text-slate-500">Status</dt>
+          <dd data-testid="account-status">
+            {account.disabledAt ? (
+              <>
+                <Badge tone="danger">Disabled</Badge>{" "}
+                <span className="text-slate-700">
+                  since {formatDateTime(account.disabledAt, timeZone)} ({timeZone})
+                </span>
+              </>
+            ) : (
+              <Badge tone="success">Active</Badge>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Two-factor</dt>
+          <dd data-testid="account-two-factor">{access.twoFactorOn ? "On" : "Off"}</dd>
+        </div>
+      </dl>
+      {confirm ? (
+        <div className="space-y-3 rounded-md bg-red-50 p-4 ring-1 ring-red-200">
+          <h3 className="font-semibold text-slate-900">{CONFIRMATIONS[confirm].title}</h3>
+          <p className="text-sm text-slate-700">{CONFIRMATIONS[confirm].text}</p>
+          <IntentForm intent={confirm} label={CONFIRMATIONS[confirm].yes}>
+            <ButtonLink to={here} variant="secondary" replace preventScrollReset>
+              Cancel
+            </ButtonLink>
+          </IntentForm>
+        </div>
+      ) : (
+        <div className="flex flex-wrap gap-2">
+          {access.can.disable ? (
+            <ButtonLink to="?confirm=disable" variant="danger" preventScrollReset>
+              Disable account
+            </ButtonLink>
+          ) : null}
+          {access.can.enable ? <IntentForm intent="enable" label="Enable account" /> : null}
+          {access.can["clear-two-factor"] ? (
+            <ButtonLink to="?confirm=clear-two-factor" variant="secondary" preventScrollReset>
+              Clear two-factor
+            </ButtonLink>
+          ) : null}
+        </div>
+      )}
+      {access.own ? (
+        <p className="text-sm text-slate-600">
+          This is your own account: its access is changed on your Security pages.
+        </p>
+      ) : account.role === "admin" ? (
+        <p className="text-sm text-slate-600">An admin&apos;s account cannot be disabled.</p>
+      ) : null}
+    </Card>
+  );
+}
+
 export default function UserDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { account, ledger, timeZone, requestKey } = loaderData;
+  const { account, access, confirm, ledger, timeZone, requestKey } = loaderData;
   const pageHref = (page: number) =>
     `${href("/admin/users/:id", { id: String(account.id) })}${page > 1 ? `?page=${page}` : ""}`;
   return (
@@ -193,6 +360,7 @@ export default function UserDetails({ loaderData, actionData }: Route.ComponentP
           </div>
         </dl>
       </Card>
+      <AccessCard account={account} access={access} confirm={confirm} timeZone={timeZone} />
       <Card>
         <h2 className="mb-1 text-lg font-semibold text-slate-900">Add or remove credits</h2>
         <p className="mb-4 text-sm text-slate-600">

@@ -25,7 +25,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     totalPages: list.totalPages,
     total: list.total,
     timeZone: admin.timeZone,
-    accounts: list.rows.map((a) => ({ ...a, createdAt: a.createdAt.getTime() })),
+    accounts: list.rows.map((a) => ({
+      ...a,
+      createdAt: a.createdAt.getTime(),
+      disabledAt: a.disabledAt?.getTime() ?? null,
+    })),
     database: { ...databaseSize(), retention: retentionSettings() },
   };
 }
@@ -85,6 +89,11 @@ export default function Users({ loaderData }: Route.ComponentProps) {
               <tr key={a.id} data-testid="account-row">
                 <Td className="break-words">
                   <Link to={href("/admin/users/:id", { id: String(a.id) })}>{a.fullName}</Link>
+                  {a.disabledAt ? (
+                    <Badge tone="danger" className="ml-2">
+                      Disabled
+                    </Badge>
+                  ) : null}
                 </Td>
                 <Td className="break-all">{a.email}</Td>
                 <Td>{a.role === "admin" ? <Badge tone="primary">Admin</Badge> : <Badge>Customer</Badge>}</Td>

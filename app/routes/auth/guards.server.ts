@@ -19,7 +19,9 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   if (!user) throw redirect(`${href("/login")}?redirectTo=${encodeURIComponent(returnPath(request))}`);
   if (user.role === "admin" && getEnv().ADMIN_REQUIRE_2FA && !isTwoFactorEnabled(user.id)) {
     const path = new URL(request.url).pathname.replace(/\.data$/, "");
-    if (path !== href("/account/two-factor")) throw redirect(href("/account/two-factor"));
+    // The confirm page too: turning two-factor on needs a recent sign-in.
+    const allowed: string[] = [href("/account/two-factor"), href("/account/confirm-password")];
+    if (!allowed.includes(path)) throw redirect(href("/account/two-factor"));
   }
   return user;
 }

@@ -5,7 +5,7 @@ import { RowActionForm } from "#app/components/ui/row-action-form.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { SecretPanel } from "#app/components/webhook-secret.tsx";
 import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
-import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
 import { endpointAction } from "#app/routes/sms/forms/webhooks.server.ts";
 import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";
 import { getEndpoint, revealEndpointSecret } from "#app/modules/webhooks/endpoints.server.ts";
@@ -18,12 +18,13 @@ import type { Route } from "./+types/webhook-deliveries";
 export const meta: Route.MetaFunction = () => [{ title: "Webhook deliveries | SMS Gateway" }];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const user = await requireUser(request);
+  const showSecret = new URL(request.url).searchParams.get("secret") === "show";
+  // Showing the secret again is a recent sign-in's, as showing an API key is (decision 103).
+  const user = showSecret ? await requireRecentSignIn(request) : await requireUser(request);
   const id = positiveInt(params.id);
   if (!id) throw notFound();
   try {
     const endpoint = getEndpoint(user.id, id);
-    const showSecret = new URL(request.url).searchParams.get("secret") === "show";
     const deliveries = listDeliveries(user.id, id).map((d) => ({
       id: d.id,
       eventId: d.eventId,

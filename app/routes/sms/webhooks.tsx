@@ -6,7 +6,7 @@ import { ErrorList, Field, FormErrors } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { SecretPanel } from "#app/components/webhook-secret.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
-import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
 import { addWebhookAction } from "#app/routes/sms/forms/webhooks.server.ts";
 import { listEndpoints, revealCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENT_TYPES } from "#app/modules/webhooks/event-types.ts";
@@ -16,9 +16,10 @@ import type { Route } from "./+types/webhooks";
 export const meta: Route.MetaFunction = () => [{ title: "Webhooks | SMS Gateway" }];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUser(request);
-  const endpoints = listEndpoints(user.id).map((e) => ({ id: e.id, url: e.url, events: e.events, enabled: e.enabled }));
   const showCallback = new URL(request.url).searchParams.get("callback") === "show";
+  // Showing the secret again is a recent sign-in's, as showing an API key is (decision 103).
+  const user = showCallback ? await requireRecentSignIn(request) : await requireUser(request);
+  const endpoints = listEndpoints(user.id).map((e) => ({ id: e.id, url: e.url, events: e.events, enabled: e.enabled }));
   const callbackSecret = showCallback ? revealCallbackSecret(user.id) : null;
   return { endpoints, httpAllowed: allowsHttp(), callbackSecret };
 }
