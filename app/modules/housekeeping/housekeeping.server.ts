@@ -2,9 +2,10 @@ import { lt } from "drizzle-orm";
 import { inTransaction } from "#app/db/client.server.ts";
 import { sessions } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
+import { removeExpiredMailLinks } from "#app/modules/mail/outbox.server.ts";
 
 /** Removes what has expired; returns what it removed, for the job log. */
-export function purgeExpired(): { sessions: number } {
+export function purgeExpired(): { sessions: number; mailLinks: number } {
   const removed = inTransaction((tx) => tx.delete(sessions).where(lt(sessions.expiresAt, clock.date())).run().changes);
-  return { sessions: removed };
+  return { sessions: removed, mailLinks: removeExpiredMailLinks() };
 }
