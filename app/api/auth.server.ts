@@ -17,6 +17,8 @@ import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { hit } from "#app/utils/rate-limit.server.ts";
 import { ApiError } from "#app/api/errors.ts";
+import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
+import { verifyFirstMessage, type VERIFY_BEFORE } from "#app/modules/accounts/verify-first.ts";
 import {
   deleteApiKey,
   findKeyOwner,
@@ -243,6 +245,11 @@ function withinRates(limits: RateLimits, byKey: Counted, byAccount: Counted): Ra
   return rate;
 }
 
+/** Refuses (403 email_unverified) what acts for an account whose address is not verified yet. */
+export function refuseUnverified(userId: number, before: (typeof VERIFY_BEFORE)[keyof typeof VERIFY_BEFORE]): void {
+  if (mustVerifyEmail(userId)) throw new ApiError("email_unverified", verifyFirstMessage(before));
+}
+
 export function rateLimitHeaders(rate: RateLimit | null): Record<string, string> {
   if (!rate) return {};
   return {
@@ -271,18 +278,26 @@ async function revokeEverywhere<T extends { oldHash: string | null }>(userId: nu
     throw new KeyRevocationError(error);
   }
   const result = change();
-  if (result.oldHash) cache.delete(result.oldHash);
+  await forgetApiKeys(userId, result.oldHash ? [result.oldHash] : []);
+  return result;
+}
+
+/**
+ * After keys were changed or deleted in SQLite (`hashes`): drops them from this process's cache and
+ * replaces the epoch, so every process looks its cached keys up again.
+ */
+export async function forgetApiKeys(userId: number, hashes: string[]): Promise<void> {
+  for (const hash of hashes) cache.delete(hash);
   try {
     await getRedis().set(epochKey(), randomUUID());
   } catch (error) {
     log(
       "error",
       "api",
-      `API key of user ${userId} changed, but other processes may accept the old one for ${CACHE_TTL_MS / 1000} s`,
+      `API keys of user ${userId} changed, but other processes may accept the old ones for ${CACHE_TTL_MS / 1000} s`,
       error,
     );
   }
-  return result;
 }
 
 /**

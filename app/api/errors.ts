@@ -28,7 +28,7 @@ export const API_ERRORS = {
   email_unverified: {
     status: 403,
     description:
-      "The account's e-mail address is not verified yet: open the link e-mailed at sign-up (or ask for a new one on the Settings screen); nothing was sent.",
+      "The account's e-mail address is not verified yet: open the link e-mailed at sign-up (or ask for a new one on the Settings screen); nothing was sent or created.",
   },
   not_found: { status: 404, description: "No such resource, or it belongs to another account." },
   method_not_allowed: { status: 405, description: "The path exists but not with this method (see the Allow header)." },

@@ -25,8 +25,9 @@ import {
 } from "#app/api/contacts.server.ts";
 import { sendApiBatch, quoteApi } from "#app/api/batch.server.ts";
 import { API_BASE, type ApiRoute, defineRoute, MAX_BATCH_BODY_BYTES } from "#app/api/define-route.ts";
-import { ApiError, notFoundError } from "#app/api/errors.ts";
-import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
+import { refuseUnverified } from "#app/api/auth.server.ts";
+import { notFoundError } from "#app/api/errors.ts";
+import { VERIFY_BEFORE } from "#app/modules/accounts/verify-first.ts";
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
 import { listApiMessages, sendApiMessage } from "#app/api/messages.server.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
@@ -83,9 +84,7 @@ import {
 let requestSchemas: ReturnType<typeof createRequestSchemas> | undefined;
 const schemas = () => (requestSchemas ??= createRequestSchemas(smsFormConfig()));
 
-function refuseUnverifiedSender(userId: number): void {
-  if (mustVerifyEmail(userId)) throw new ApiError("email_unverified", EMAIL_UNVERIFIED_MESSAGE);
-}
+const refuseUnverifiedSender = (userId: number) => refuseUnverified(userId, VERIFY_BEFORE.sending);
 
 /** The reader's newest group and contact, for the membership examples. */
 const readerMember = (userId: number) => ({ id: latestGroupIds(userId).groupId, contactId: latestContactId(userId) });

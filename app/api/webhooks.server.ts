@@ -2,7 +2,9 @@
 // the /sms/webhooks screen's rules, another account's endpoint is a 404.
 import { z } from "zod";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
+import { refuseUnverified } from "#app/api/auth.server.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
+import { VERIFY_BEFORE } from "#app/modules/accounts/verify-first.ts";
 import { cursorPage, idParams, positiveId } from "#app/api/schemas.ts";
 import {
   createEndpoint,
@@ -221,9 +223,10 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     scope: "webhooks:manage",
     body: CreateWebhookRequest,
     success: { status: 201, description: "Created, with its secret.", schema: WebhookWithSecretSchema },
-    errors: ["quota_exceeded"],
+    errors: ["quota_exceeded", "email_unverified"],
     example: { body: { url: EXAMPLE_URL, events: ["message.delivered", "message.failed"] } },
     handle: async ({ userId, scopes, body }) => {
+      refuseUnverified(userId, VERIFY_BEFORE.webhooks);
       mayReceiveMessages(scopes, body.events);
       const { endpoint, secret } = await answering(() => createEndpoint(userId, body));
       return { status: 201, body: { ...present(endpoint), secret } };

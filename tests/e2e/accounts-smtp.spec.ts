@@ -67,6 +67,11 @@ test("a new account must open the e-mailed link before it sends; the resend butt
   const account = newAccount("verify");
   await register(page, account);
   await login(page, account);
+  // Nothing acts for the account before its address is proved: the key form gives way to the notice.
+  await page.goto("/sms/apiToken");
+  await expect(page.getByText("Please verify your e-mail address before creating API keys")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create API Key" })).toHaveCount(0);
+  await page.goto("/sms/sendSms");
 
   const notice = page.getByText("Please verify your e-mail address before sending SMS");
   await expect(notice).toBeVisible();
@@ -95,4 +100,42 @@ test("a new account must open the e-mailed link before it sends; the resend butt
   await page.getByLabel("Message").fill("After verifying");
   await page.getByRole("button", { name: "Send SMS" }).click();
   await expect(page.getByText("Failed to send SMS, please check to ensure that you have enough credits")).toBeVisible();
+});
+
+test("a reset offers to revoke every API key and webhook endpoint; ticked, the account's key is gone", async ({
+  page,
+}) => {
+  const account = newAccount("revoke");
+  await register(page, account);
+  const mailsTo = (subject: string) =>
+    sink.mails.filter((m) => m.envelope.to.includes(account.email) && m.headers.subject.startsWith(subject));
+  const linkIn = (text: string, path: string) => new RegExp(`${baseURL}${path}[A-Za-z0-9_-]{43}`).exec(text)![0];
+  const verification = await waitFor(() => mailsTo("Verify your e-mail")[0], { what: "the verification mail" });
+  await page.goto(linkIn(verification.text, "/verify-email/"));
+  await login(page, account);
+  await page.goto("/sms/apiToken");
+  await page.getByRole("button", { name: "Create API Key" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Your API key is ready." })).toBeVisible();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/localhost:\d+\/$/);
+
+  await page.goto("/forgot-password");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  const reset = await waitFor(() => mailsTo("Reset your")[0], { what: "the reset mail" });
+  expect(reset.text).toContain("“Also revoke every API key and webhook endpoint of the account”");
+  await page.goto(linkIn(reset.text, "/reset-password/"));
+  const revoke = page.getByLabel("Also revoke every API key and webhook endpoint of the account");
+  await expect(revoke).not.toBeChecked();
+  await revoke.check();
+  await page.getByLabel("New Password", { exact: true }).fill("revoked-keys-42");
+  await page.getByLabel("Confirm New Password").fill("revoked-keys-42");
+  await page.getByRole("button", { name: "Set New Password" }).click();
+  await expect(
+    page.getByTestId("toast").filter({ hasText: "1 API key and 0 webhook endpoints were revoked." }),
+  ).toBeVisible();
+
+  await login(page, { ...account, password: "revoked-keys-42" });
+  await page.goto("/sms/apiToken");
+  await expect(page.getByText("You do not have an API key yet.")).toBeVisible();
 });

@@ -60,6 +60,8 @@ test("forgot password: the link from /admin/mail sets a new one, once, and signs
   const link = await linkFromAdminMail(admin, account.email, "Reset your SMS Gateway password");
 
   await page.goto(link);
+  // Registered without a mail server, the account was never verified: this link is the first proof.
+  await expect(page.getByText("This link is the first proof that this e-mail address is yours")).toBeVisible();
   await page.getByLabel("New Password", { exact: true }).fill("a-new-secret-42");
   await page.getByLabel("Confirm New Password").fill("a-different-one");
   await page.getByRole("button", { name: "Set New Password" }).click();
@@ -69,6 +71,9 @@ test("forgot password: the link from /admin/mail sets a new one, once, and signs
   await page.getByRole("button", { name: "Set New Password" }).click();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByTestId("toast").filter({ hasText: "Your password has been changed." })).toBeVisible();
+  // Used, the link is gone from the outbox and the admins' view.
+  await admin.reload();
+  await expect(admin.getByTestId("mail-text")).toContainText("[link removed]");
 
   // The other browser was signed out.
   await other.goto("/sms/sendSms");

@@ -23,11 +23,20 @@ import { action as sendSmsAction, loader as sendSmsLoader } from "#app/routes/sm
 import { loader as documentationLoader } from "#app/routes/sms/documentation.tsx";
 import { action as scheduleAction } from "#app/routes/sms/schedule-sms.tsx";
 import { regenerateApiKey } from "#app/api/auth.server.ts";
+import { listOwnApiKeys } from "#app/modules/api-keys/keys.server.ts";
+import { pendingEnrolment } from "#app/modules/auth/two-factor.server.ts";
+import { LINK_REMOVED } from "#app/modules/mail/outbox.server.ts";
+import { listOwnSenders } from "#app/modules/senders/senders.server.ts";
+import { createEndpoint, listEndpoints, revealCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
+import { action as twoFactorAction, loader as twoFactorLoader } from "#app/routes/account/two-factor.tsx";
+import { action as tokenAction, loader as tokenLoader } from "#app/routes/sms/api-token.tsx";
+import { action as sendersAction, loader as sendersLoader } from "#app/routes/sms/senders.tsx";
+import { action as webhooksAction, loader as webhooksLoader } from "#app/routes/sms/webhooks.tsx";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { startWorkers } from "#worker/workers.ts";
 import { mail } from "#worker/jobs/mail.ts";
 import { freePort } from "#server/free-port.ts";
-import { callApi } from "#tests/support/api.ts";
+import { callApi, startApiServer } from "#tests/support/api.ts";
 import {
   call,
   createTestUser,
@@ -47,6 +56,8 @@ process.env.SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
 process.env.APP_URL = "https://sms.example.test";
 process.env.SUPPORT_MAIL_RETRY_MS = "20";
 process.env.SUPPORT_MAIL_RETRY_MAX_MS = "200";
+// Endpoints on loopback, which nothing here delivers to.
+process.env.WEBHOOK_ALLOW_PRIVATE = "1";
 
 type Reply = { error?: Record<string, string[] | null> };
 
@@ -55,15 +66,22 @@ setClock(() => now);
 
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
 let workers: Awaited<ReturnType<typeof startWorkers>>;
+let api: Awaited<ReturnType<typeof startApiServer>>;
 beforeAll(async () => {
   sink = await startSmtpSink(smtpPort);
   workers = await startWorkers([mail]);
+  api = await startApiServer();
 });
 afterAll(async () => {
+  await api.close();
   await workers.close();
   await sink.stop();
   resetClock();
 });
+
+/** A real request to the API server: the status an API key gets for listing messages. */
+const keyStatus = async (key: string) =>
+  (await fetch(`${api.url}/api/v1/messages`, { headers: { Authorization: `Bearer ${key}` } })).status;
 
 let ipCounter = 0;
 const freshIp = () => `198.51.100.${++ipCounter}`;
@@ -172,6 +190,107 @@ describe("e-mail verification", () => {
   });
 });
 
+describe("before the address is verified (a sign-up with someone else's address)", () => {
+  it("nothing acts for the account: no API key, webhook endpoint, two-factor or sender ID, by page or API", async () => {
+    const user = await signUp();
+    const page = async (loader: Parameters<typeof call>[0], path: string) =>
+      dataOf<{ mustVerifyEmail: boolean }>(await call(loader, makeRequest(path, { user }))).mustVerifyEmail;
+    const refusedWith = (result: unknown, words: string) => {
+      expect(statusOf(result)).toBe(403);
+      expect(JSON.stringify(dataOf(result))).toContain(`Please verify your e-mail address before ${words}`);
+    };
+    for (const [loader, path] of [
+      [tokenLoader, "/sms/apiToken"],
+      [webhooksLoader, "/sms/webhooks"],
+      [twoFactorLoader, "/account/two-factor"],
+      [sendersLoader, "/sms/senders"],
+    ] as const)
+      expect(await page(loader, path), path).toBe(true);
+
+    const post = (action: Parameters<typeof call>[0], path: string, form: Record<string, string>) =>
+      call(action, makeRequest(path, { user, form }));
+    const newKey = { intent: "create", name: "Shop", scopes: "messages:send" };
+    refusedWith(await post(tokenAction, "/sms/apiToken", newKey), "creating API keys");
+    refusedWith(await post(tokenAction, "/sms/apiToken", { intent: "regenerate" }), "creating API keys");
+    const hook = { intent: "add", url: "http://127.0.0.1:9/hook", events: "message.delivered", enabled: "on" };
+    refusedWith(await post(webhooksAction, "/sms/webhooks", hook), "adding webhook endpoints");
+    refusedWith(await post(webhooksAction, "/sms/webhooks", { intent: "rotate-callback" }), "adding webhook endpoints");
+    refusedWith(await post(twoFactorAction, "/account/two-factor", { intent: "start" }), "turning on two-factor");
+    refusedWith(
+      await post(sendersAction, "/sms/senders", { intent: "request", address: "MyBrand" }),
+      "requesting sender",
+    );
+    expect(listOwnApiKeys(user.id)).toEqual([]);
+    expect(listEndpoints(user.id)).toEqual([]);
+    expect(revealCallbackSecret(user.id)).toBeNull();
+    expect(pendingEnrolment(user.id, user.email)).toBeNull();
+    expect(listOwnSenders(user.id)).toEqual([]);
+
+    // A key from before this rule (made here behind the pages' backs) cannot add an endpoint either.
+    const { key } = await regenerateApiKey(user.id);
+    const viaApi = await callApi("POST", "/api/v1/webhooks", { key, json: { url: hook.url, events: [hook.events] } });
+    expect(viaApi.status).toBe(403);
+    expect(viaApi.json.error.code).toBe("email_unverified");
+    expect(listEndpoints(user.id)).toEqual([]);
+  });
+
+  it("a reset that is the first proof of the address revokes the intruder's keys, endpoints and sessions", async () => {
+    // The intruder signs up with the owner's address; their key and endpoint were made before the
+    // pages refused it (here behind the pages' backs), and the key is in use.
+    const intruder = await signUp();
+    const { key } = await regenerateApiKey(intruder.id);
+    await createEndpoint(intruder.id, { url: "http://127.0.0.1:9/spy", events: ["message.received"], enabled: true });
+    expect(await keyStatus(key)).toBe(200);
+
+    // The owner asks for a reset and sets a password, without ticking anything.
+    await call(forgotAction, makeRequest("/forgot-password", { form: { email: intruder.email }, ip: freshIp() }));
+    const path = linkIn((await mailFor(intruder.email, /Reset your/)).text, "/reset-password/");
+    const token = path.split("/").pop()!;
+    expect(dataOf(await call(resetLoader, makeRequest(path), { token }))).toEqual({ refusal: null, firstProof: true });
+    const form = { password: "the-owners-secret-9", confirmPassword: "the-owners-secret-9" };
+    const done = await call(resetAction, makeRequest(path, { form }), { token });
+    expect(locationOf(done)).toBe("/login");
+
+    expect(await keyStatus(key)).toBe(401);
+    expect(listOwnApiKeys(intruder.id)).toEqual([]);
+    expect(listEndpoints(intruder.id)).toEqual([]);
+    expect(await signedIn(intruder)).toBeNull();
+    expect(findUserByEmail(intruder.email)!.emailVerified).toBe(true);
+  });
+
+  it("a verified account keeps its keys through a reset unless the box is ticked", async () => {
+    const user = await createTestUser();
+    const { key } = await regenerateApiKey(user.id);
+    await createEndpoint(user.id, { url: "http://127.0.0.1:9/own", events: ["message.delivered"], enabled: true });
+    const reset = async (form: Record<string, string>) => {
+      const mails = () => sink.mails.filter((m) => m.envelope.to.includes(user.email));
+      const before = mails().length;
+      await call(forgotAction, makeRequest("/forgot-password", { form: { email: user.email }, ip: freshIp() }));
+      const path = await waitFor(
+        () => (mails().length > before ? linkIn(mails().at(-1)!.text, "/reset-password/") : undefined),
+        {
+          what: "a reset mail",
+        },
+      );
+      const token = path.split("/").pop()!;
+      expect(dataOf(await call(resetLoader, makeRequest(path), { token }))).toEqual({
+        refusal: null,
+        firstProof: false,
+      });
+      return call(resetAction, makeRequest(path, { form }), { token });
+    };
+    const password = { password: "kept-keys-secret-1", confirmPassword: "kept-keys-secret-1" };
+
+    expect(locationOf(await reset(password))).toBe("/login");
+    expect(await keyStatus(key)).toBe(200);
+    expect(listEndpoints(user.id)).toHaveLength(1);
+
+    expect(locationOf(await reset({ ...password, revokeAccess: "on" }))).toBe("/login");
+    expect(await keyStatus(key)).toBe(401);
+    expect(listEndpoints(user.id)).toEqual([]);
+  });
+});
+
 describe("password reset", () => {
   it("answers the same for an unknown address, and e-mails a known one a single-use link", async () => {
     const unknown = await call(
@@ -188,10 +307,25 @@ describe("password reset", () => {
     expect(locationOf(known)).toBe("/login");
     expect((unknown as Response).headers.get("Set-Cookie")).toBeTruthy();
 
-    const path = linkIn((await mailFor(user.email, /Reset your/)).text, "/reset-password/");
+    const resetMail = await mailFor(user.email, /Reset your/);
+    // The page can revoke every key and endpoint, and the mail says so.
+    expect(resetMail.text).toContain("tick “Also revoke every API key and webhook endpoint of the account”");
+    const path = linkIn(resetMail.text, "/reset-password/");
     const token = path.split("/").pop()!;
+    // Once sent, the link is in the inbox only: the outbox (and so every backup) keeps the rest of the text.
+    const stored = await waitFor(
+      () =>
+        getDb()
+          .select()
+          .from(mailOutbox)
+          .where(eq(mailOutbox.userId, user.id))
+          .all()
+          .find((m) => m.status === "sent"),
+      { what: "the reset mail marked sent" },
+    );
+    expect(stored.text).toContain(LINK_REMOVED);
+    expect(JSON.stringify(getDb().select().from(mailOutbox).all())).not.toContain(token);
     // The token is stored only as its hash.
-    expect(JSON.stringify(getDb().select().from(mailOutbox).all())).toContain(token);
     expect(getDb().$client.prepare("select count(*) as n from account_tokens where token_hash = ?").get(token)).toEqual(
       { n: 0 },
     );
@@ -254,14 +388,28 @@ describe("password reset", () => {
     }
   });
 
-  it("is throttled per address asked about", async () => {
+  it("is throttled per address asked about, and a new request never breaks a link already sent", async () => {
     const user = await createTestUser();
     const ask = () =>
       call(forgotAction, makeRequest("/forgot-password", { form: { email: user.email }, ip: freshIp() }));
-    for (let i = 0; i < 3; i++) expect(locationOf(await ask())).toBe("/login");
+    const resetMails = () => sink.mails.filter((m) => m.envelope.to.includes(user.email));
+    expect(locationOf(await ask())).toBe("/login");
+    const owners = linkIn((await mailFor(user.email, /Reset your/)).text, "/reset-password/");
+    // Someone else asks for the same address, up to the limit and past it.
+    for (let i = 0; i < 2; i++) expect(locationOf(await ask())).toBe("/login");
     const limited = await ask();
     expect(statusOf(limited)).toBe(429);
-    expect(JSON.stringify(dataOf(limited))).toContain("Too many reset requests");
+    expect(JSON.stringify(dataOf(limited))).toContain("the links we have already e-mailed it work for one hour each");
+    await waitFor(() => resetMails().length === 3 || undefined, { what: "three reset mails" });
+    const another = linkIn(resetMails()[2].text, "/reset-password/");
+
+    // The owner's link still works; once used, the others stop working.
+    const token = owners.split("/").pop()!;
+    expect(statusOf(await call(resetLoader, makeRequest(owners), { token }))).toBe(200);
+    const form = { password: "owner-secret-42", confirmPassword: "owner-secret-42" };
+    expect(locationOf(await call(resetAction, makeRequest(owners, { form }), { token }))).toBe("/login");
+    const stale = await call(resetLoader, makeRequest(another), { token: another.split("/").pop() });
+    expect(statusOf(stale)).toBe(410);
   });
 });
 

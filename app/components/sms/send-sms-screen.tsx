@@ -3,11 +3,9 @@ import type { ReactNode } from "react";
 import { href, useLocation } from "react-router";
 import type { SmsFormConfig } from "#app/modules/sms/schemas.ts";
 import { ButtonLink } from "#app/components/ui/button.tsx";
-import { Notice, PageHeader } from "#app/components/ui/page.tsx";
-import { ResendVerificationButton } from "#app/components/account/resend-verification.tsx";
-
-const EMAIL_UNVERIFIED_NOTICE =
-  "Please verify your e-mail address before sending SMS: open the link we e-mailed you when you registered.";
+import { PageHeader } from "#app/components/ui/page.tsx";
+import { VerifyEmailFirst } from "#app/components/account/verify-email-first.tsx";
+import { VERIFY_BEFORE } from "#app/modules/accounts/verify-first.ts";
 import { SendSmsForm, SendSmsHowTo } from "#app/components/sms/send-sms-form.tsx";
 import type { SenderChoice } from "#app/components/sms/from-field.tsx";
 import { TemplatePicker, type TemplateStart } from "#app/components/templates/template-picker.tsx";
@@ -46,12 +44,7 @@ export function SendSmsScreen({
           </ButtonLink>
         }
       />
-      {mustVerifyEmail ? (
-        <Notice tone="warning" className="mb-6">
-          <p className="mb-2">{EMAIL_UNVERIFIED_NOTICE}</p>
-          <ResendVerificationButton redirectTo={location.pathname} />
-        </Notice>
-      ) : null}
+      {mustVerifyEmail ? <VerifyEmailFirst before={VERIFY_BEFORE.sending} className="mb-6" /> : null}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-4">
           {template ? (

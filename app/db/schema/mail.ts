@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, users } from "#app/db/schema/core.ts";
 
@@ -30,6 +31,9 @@ export const mailOutbox = sqliteTable(
     to: text("to").notNull(),
     subject: text("subject").notNull(),
     text: text("text").notNull(),
+    // The working link in `text` while it may still be needed; removed from both once sent, used or expired.
+    secretLink: text("secret_link"),
+    secretExpiresAt: integer("secret_expires_at", { mode: "timestamp_ms" }),
     status: text("status", { enum: OUTBOX_STATUSES }).notNull(),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
@@ -38,5 +42,11 @@ export const mailOutbox = sqliteTable(
     messageId: text("message_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("mail_outbox_status_idx").on(t.status, t.id), index("mail_outbox_user_idx").on(t.userId, t.id)],
+  (t) => [
+    index("mail_outbox_status_idx").on(t.status, t.id),
+    index("mail_outbox_user_idx").on(t.userId, t.id),
+    index("mail_outbox_secret_expiry_idx")
+      .on(t.secretExpiresAt)
+      .where(sql`${t.secretLink} is not null`),
+  ],
 );

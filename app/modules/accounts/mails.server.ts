@@ -1,6 +1,7 @@
 // The words of every account e-mail, in one place.
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
+import { REVOKE_ACCESS_LABEL } from "#app/modules/accounts/schemas.ts";
 
 type Composed = { subject: string; text: string };
 
@@ -14,6 +15,9 @@ export function passwordResetMail(link: string): Composed {
       "",
       "Choose a new password here (the link works once, for one hour):",
       link,
+      "",
+      `If someone else may have used your account, tick “${REVOKE_ACCESS_LABEL}” on that page:`,
+      "your programs then need a new key, and your webhooks must be added again.",
       "",
       "If you did not ask, ignore this e-mail: your password stays as it is.",
       signature(),
@@ -30,7 +34,8 @@ export function verificationMail(fullName: string, link: string): Composed {
       "Please confirm that this is your e-mail address by opening this link (it works for seven days):",
       link,
       "",
-      "Until then you can sign in and buy credits, but not send SMS.",
+      "Until then you can sign in and buy credits, but not send SMS, make API keys or webhooks, or turn on two-factor.",
+      "If you did not sign up for SMS Gateway, do not open the link: ignore this e-mail.",
       signature(),
     ].join("\n"),
   };

@@ -4,9 +4,12 @@ import { sessions, users } from "#app/db/schema/core.ts";
 import { clientNetwork } from "#app/utils/http.server.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
 import { passwordResetMail } from "#app/modules/accounts/mails.server.ts";
-import { deadLinkMessage, issueToken, readToken, tokenLink, useToken } from "#app/modules/accounts/tokens.server.ts";
+import { deadLinkMessage, issueLink, readToken, useToken } from "#app/modules/accounts/tokens.server.ts";
+import { deleteAllApiKeys } from "#app/modules/api-keys/keys.server.ts";
 import { hashPassword } from "#app/modules/auth/password.server.ts";
 import { queueMail } from "#app/modules/mail/outbox.server.ts";
+import { deleteAllEndpoints } from "#app/modules/webhooks/endpoints.server.ts";
+import { forgetSubscriptions } from "#app/modules/webhooks/subscriptions.server.ts";
 
 const HOUR = 60 * 60 * 1000;
 // Per address against scanning, per account against flooding someone's inbox.
@@ -17,6 +20,18 @@ export const RESET_REQUESTED =
   "If an account uses that address, we have e-mailed it a link to choose a new password. The link works for one hour.";
 
 export type ResetRequestResult = { ok: true } | { ok: false; error: string; retryAfterSeconds: number };
+
+const inMinutes = (seconds: number) => {
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+};
+
+// The limit only stops more mails: the links already sent keep working (a new request voids none).
+const LIMIT_MESSAGES = {
+  [perIp.name]: (wait: string) => `Too many reset requests. Please try again in ${wait}.`,
+  [perEmail.name]: (wait: string) =>
+    `Too many reset requests for this address. If an account uses it, the links we have already e-mailed it work for one hour each: please use one of them, or try again in ${wait}.`,
+};
 
 /**
  * E-mails a reset link when the address has an account. The answer is the same either way (and
@@ -29,48 +44,85 @@ export async function requestPasswordReset(request: Request, email: string): Pro
   ] as const) {
     const state = await hit(limit, id);
     if (!state.allowed) {
-      const minutes = Math.ceil(state.retryAfterSeconds / 60);
-      return {
-        ok: false,
-        retryAfterSeconds: state.retryAfterSeconds,
-        error: `Too many reset requests. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      };
+      const error = LIMIT_MESSAGES[limit.name](inMinutes(state.retryAfterSeconds));
+      return { ok: false, retryAfterSeconds: state.retryAfterSeconds, error };
     }
   }
   inTransaction((tx) => {
     const user = tx.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, email)).get();
     if (!user) return;
-    const token = issueToken(tx, user.id, "password_reset");
+    const secret = issueLink(tx, user.id, "password_reset");
     queueMail(tx, {
       userId: user.id,
       kind: "password_reset",
       to: user.email,
-      ...passwordResetMail(tokenLink("password_reset", token)),
+      ...passwordResetMail(secret.link),
+      secret,
     });
   });
   return { ok: true };
 }
 
-/** Null when the link may be used, else what to tell the person. */
-export function resetLinkProblem(token: string): string | null {
+export type ResetLinkState = { refusal: string } | { refusal: null; firstProof: boolean };
+
+/**
+ * What the reset page shows for a link: why it does not work, or whether using it is the first
+ * proof of the address (then everything made before it is revoked anyway).
+ */
+export function resetLinkState(token: string): ResetLinkState {
   const state = readToken(getDb(), "password_reset", token);
-  return state.status === "valid" ? null : deadLinkMessage(state.status, "reset");
+  if (state.status !== "valid") return { refusal: deadLinkMessage(state.status, "reset") };
+  const user = getDb()
+    .select({ emailVerified: users.emailVerified })
+    .from(users)
+    .where(eq(users.id, state.userId))
+    .get();
+  return { refusal: null, firstProof: !user?.emailVerified };
 }
 
-/** Sets the new password through a reset link, once; every session of the account ends. */
-export async function resetPassword(
-  token: string,
-  password: string,
-): Promise<{ ok: true } | { ok: false; error: string }> {
+export type ResetResult =
+  { ok: true; revoked: { apiKeys: number; endpoints: number } | null } | { ok: false; error: string };
+
+type ResetOptions = {
+  /** The person asked for every API key and webhook endpoint to go (the reset form's checkbox). */
+  revokeAccess: boolean;
+  /** The API's key cache (a layer above): told which deleted keys to stop accepting at once. */
+  forgetApiKeys: (userId: number, hashes: string[]) => Promise<void>;
+};
+
+/**
+ * Sets the new password through a reset link, once; every session of the account ends. When the link
+ * is the first proof of the address (the account was never verified), whoever made the account may not
+ * have owned the address: every API key, webhook endpoint and the statusCallback secret go too, as
+ * they do when the person asks for it.
+ */
+export async function resetPassword(token: string, password: string, options: ResetOptions): Promise<ResetResult> {
   const passwordHash = await hashPassword(password);
-  return inTransaction((tx) => {
+  const result = inTransaction((tx) => {
     // Read again inside the transaction: of two posts of one link, one wins.
     const state = readToken(tx, "password_reset", token);
-    if (state.status !== "valid") return { ok: false, error: deadLinkMessage(state.status, "reset") };
-    useToken(tx, state.id);
+    if (state.status !== "valid") return { ok: false as const, error: deadLinkMessage(state.status, "reset") };
+    const { userId } = state;
+    const { emailVerified } = tx
+      .select({ emailVerified: users.emailVerified })
+      .from(users)
+      .where(eq(users.id, userId))
+      .get()!;
+    useToken(tx, "password_reset", userId);
     // The link proves the address too.
-    tx.update(users).set({ passwordHash, emailVerified: true }).where(eq(users.id, state.userId)).run();
-    tx.delete(sessions).where(eq(sessions.userId, state.userId)).run();
-    return { ok: true as const };
+    tx.update(users).set({ passwordHash, emailVerified: true }).where(eq(users.id, userId)).run();
+    tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+    if (emailVerified && !options.revokeAccess) return { ok: true as const, userId, keyHashes: [], endpoints: null };
+    return {
+      ok: true as const,
+      userId,
+      keyHashes: deleteAllApiKeys(tx, userId),
+      endpoints: deleteAllEndpoints(tx, userId),
+    };
   });
+  if (!result.ok) return result;
+  if (result.endpoints === null) return { ok: true, revoked: null };
+  forgetSubscriptions();
+  await options.forgetApiKeys(result.userId, result.keyHashes);
+  return { ok: true, revoked: { apiKeys: result.keyHashes.length, endpoints: result.endpoints } };
 }

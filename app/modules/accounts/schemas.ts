@@ -47,8 +47,15 @@ export const PasswordChangeSchema = z
 
 export const ForgotPasswordSchema = z.object({ email: emailField });
 
+export const REVOKE_ACCESS_LABEL = "Also revoke every API key and webhook endpoint of the account";
+
 export const ResetPasswordSchema = z
-  .object({ password: newPasswordField, confirmPassword: z.string({ error: "Confirm the new password" }) })
+  .object({
+    password: newPasswordField,
+    confirmPassword: z.string({ error: "Confirm the new password" }),
+    // Off unless ticked; the first proof of the address revokes them whatever it says.
+    revokeAccess: z.boolean().default(false),
+  })
   .refine((v) => v.password === v.confirmPassword, {
     message: "The passwords do not match",
     path: ["confirmPassword"],

@@ -5,7 +5,7 @@ import { sessions, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { emailChangeMail, emailChangeNoticeMail } from "#app/modules/accounts/mails.server.ts";
 import { checkCurrentPassword } from "#app/modules/accounts/password-checks.server.ts";
-import { deadLinkMessage, issueToken, readToken, tokenLink, useToken } from "#app/modules/accounts/tokens.server.ts";
+import { deadLinkMessage, issueLink, readToken, useToken } from "#app/modules/accounts/tokens.server.ts";
 import { hashPassword } from "#app/modules/auth/password.server.ts";
 import { EmailTakenError } from "#app/modules/auth/users.server.ts";
 import { queueMail } from "#app/modules/mail/outbox.server.ts";
@@ -81,12 +81,13 @@ export async function requestEmailChange(
         status: 400 as const,
         error: new EmailTakenError().message,
       };
-    const token = issueToken(tx, userId, "email_change", input.newEmail);
+    const secret = issueLink(tx, userId, "email_change", input.newEmail);
     queueMail(tx, {
       userId,
       kind: "email_change",
       to: input.newEmail,
-      ...emailChangeMail(input.newEmail, tokenLink("email_change", token)),
+      ...emailChangeMail(input.newEmail, secret.link),
+      secret,
     });
     queueMail(tx, {
       userId,
@@ -109,7 +110,7 @@ export function confirmEmailChange(token: string): { ok: true; email: string } |
           error: deadLinkMessage(state.status === "valid" ? "unknown" : state.status, "confirmation"),
         };
       }
-      useToken(tx, state.id);
+      useToken(tx, "email_change", state.userId);
       tx.update(users).set({ email: state.newEmail, emailVerified: true }).where(eq(users.id, state.userId)).run();
       return { ok: true as const, email: state.newEmail };
     });

@@ -4,6 +4,7 @@ import type { Executor, Tx } from "#app/db/client.server.ts";
 import { type AccountTokenPurpose, accountTokens } from "#app/db/schema/accounts.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+import { removeMailLinks } from "#app/modules/mail/outbox.server.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -24,21 +25,34 @@ const LINK_PATHS: Record<AccountTokenPurpose, string> = {
 const hashToken = (token: string) => hash("sha256", token, "base64url");
 
 /** The absolute link an e-mail carries for `token`. */
-export function tokenLink(purpose: AccountTokenPurpose, token: string): string {
+function tokenLink(purpose: AccountTokenPurpose, token: string): string {
   return `${getEnv().appUrl}${LINK_PATHS[purpose]}${token}`;
 }
 
+// Whether a new link voids the older ones. Not for resets: anyone may ask for one, so a new request
+// must never break the link already in the owner's inbox (the one used voids the rest).
+const ONLY_NEWEST: Record<AccountTokenPurpose, boolean> = {
+  password_reset: false,
+  email_verification: true,
+  email_change: true,
+};
+
+/** Makes the account's unused links of `purpose` stop working, inside the caller's transaction. */
+export function voidTokens(tx: Tx, userId: number, purpose: AccountTokenPurpose): void {
+  tx.update(accountTokens)
+    .set({ usedAt: clock.date() })
+    .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)))
+    .run();
+}
+
 /**
- * Makes a new link for the account inside the caller's transaction and returns its token; the
- * unused links of the same purpose stop working, so only the newest e-mail counts.
+ * Makes a new link for the account inside the caller's transaction and returns its token; for a
+ * verification or an e-mail change the unused older links stop working, so only the newest e-mail counts.
  */
 export function issueToken(tx: Tx, userId: number, purpose: AccountTokenPurpose, newEmail?: string): string {
   const token = randomBytes(32).toString("base64url");
   const now = clock.now();
-  tx.update(accountTokens)
-    .set({ usedAt: new Date(now) })
-    .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)))
-    .run();
+  if (ONLY_NEWEST[purpose]) voidTokens(tx, userId, purpose);
   tx.insert(accountTokens)
     .values({
       userId,
@@ -50,6 +64,17 @@ export function issueToken(tx: Tx, userId: number, purpose: AccountTokenPurpose,
     })
     .run();
   return token;
+}
+
+/** issueToken, as the link its e-mail carries and when that stops working (a mail's `secret`). */
+export function issueLink(
+  tx: Tx,
+  userId: number,
+  purpose: AccountTokenPurpose,
+  newEmail?: string,
+): { link: string; expiresAt: Date } {
+  const token = issueToken(tx, userId, purpose, newEmail);
+  return { link: tokenLink(purpose, token), expiresAt: new Date(clock.now() + TOKEN_LIFETIMES[purpose]) };
 }
 
 export type TokenState =
@@ -69,9 +94,13 @@ export function readToken(ex: Executor, purpose: AccountTokenPurpose, token: str
   return { status: "valid", id: row.id, userId: row.userId, newEmail: row.newEmail };
 }
 
-/** Marks a valid link used inside the caller's transaction: it opens nothing a second time. */
-export function useToken(tx: Tx, id: number): void {
-  tx.update(accountTokens).set({ usedAt: clock.date() }).where(eq(accountTokens.id, id)).run();
+/**
+ * Uses a valid link inside the caller's transaction: it, and every other unused link of its
+ * purpose for the account, opens nothing from now on, and their mails no longer hold them.
+ */
+export function useToken(tx: Tx, purpose: AccountTokenPurpose, userId: number): void {
+  voidTokens(tx, userId, purpose);
+  removeMailLinks(tx, userId, purpose);
 }
 
 /** The message a person sees for a link that no longer works. */

@@ -4,29 +4,33 @@ import { users } from "#app/db/schema/core.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
 import { verificationMail } from "#app/modules/accounts/mails.server.ts";
-import { deadLinkMessage, issueToken, readToken, tokenLink, useToken } from "#app/modules/accounts/tokens.server.ts";
+import { deadLinkMessage, issueLink, readToken, useToken } from "#app/modules/accounts/tokens.server.ts";
+import { VERIFY_BEFORE, verifyFirstMessage } from "#app/modules/accounts/verify-first.ts";
 import { queueMail } from "#app/modules/mail/outbox.server.ts";
 
-export const EMAIL_UNVERIFIED_MESSAGE =
-  "Please verify your e-mail address before sending SMS: open the link we e-mailed you, or ask for a new one.";
+export const EMAIL_UNVERIFIED_MESSAGE = verifyFirstMessage(VERIFY_BEFORE.sending);
 
 const resendLimit: Limit = { name: "verification-resend", limit: 5, windowMs: 60 * 60 * 1000 };
 
 /** Writes the verification link and its e-mail inside the caller's transaction (sign-up). */
 export function startEmailVerification(tx: Tx, user: { id: number; email: string; fullName: string }): void {
-  const token = issueToken(tx, user.id, "email_verification");
+  const secret = issueLink(tx, user.id, "email_verification");
   queueMail(tx, {
     userId: user.id,
     kind: "email_verification",
     to: user.email,
-    ...verificationMail(user.fullName, tokenLink("email_verification", token)),
+    ...verificationMail(user.fullName, secret.link),
+    secret,
   });
 }
 
 // Verified stays verified, so a yes is remembered and the send paths ask SQLite once per account.
 const verified = new Set<number>();
 
-/** Whether this account may not send SMS yet: verification is required and its link not opened. */
+/**
+ * Whether this account may not act yet (send SMS, make API keys or webhook endpoints, turn on
+ * two-factor, request sender IDs): verification is required and its link not opened.
+ */
 export function mustVerifyEmail(userId: number): boolean {
   if (!getEnv().requireEmailVerification || verified.has(userId)) return false;
   const row = getDb().select({ emailVerified: users.emailVerified }).from(users).where(eq(users.id, userId)).get();
@@ -63,7 +67,7 @@ export function verifyEmail(token: string): VerifyResult {
   return inTransaction((tx) => {
     const state = readToken(tx, "email_verification", token);
     if (state.status !== "valid") return { ok: false, error: deadLinkMessage(state.status, "verification") };
-    useToken(tx, state.id);
+    useToken(tx, "email_verification", state.userId);
     tx.update(users).set({ emailVerified: true }).where(eq(users.id, state.userId)).run();
     return { ok: true, userId: state.userId };
   });

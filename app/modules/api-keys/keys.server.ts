@@ -2,7 +2,7 @@
 import { hash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { and, asc, eq } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
 import { apiKeys } from "#app/db/schema/api.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -172,6 +172,16 @@ export function deleteApiKey(userId: number, keyId: number): string {
   );
   if (!deleted) throw new ApiKeyNotFoundError();
   return deleted.keyHash;
+}
+
+/** Deletes every key of the user inside the caller's transaction; their hashes, so callers can drop them from caches. */
+export function deleteAllApiKeys(tx: Tx, userId: number): string[] {
+  return tx
+    .delete(apiKeys)
+    .where(eq(apiKeys.userId, userId))
+    .returning({ keyHash: apiKeys.keyHash })
+    .all()
+    .map((row) => row.keyHash);
 }
 
 /** `disabled`: 1 when an admin has disabled the owner's account (its keys are refused). */

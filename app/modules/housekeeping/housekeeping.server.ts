@@ -3,11 +3,13 @@ import { inTransaction } from "#app/db/client.server.ts";
 import { sessions } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { purgeOldLoginFailures } from "#app/modules/auth/account-waits.server.ts";
+import { removeExpiredMailLinks } from "#app/modules/mail/outbox.server.ts";
 
 /** Removes what has expired; returns what it removed, for the job log. */
-export function purgeExpired(): { sessions: number; loginFailures: number } {
-  return inTransaction((tx) => ({
+export function purgeExpired(): { sessions: number; loginFailures: number; mailLinks: number } {
+  const removed = inTransaction((tx) => ({
     sessions: tx.delete(sessions).where(lt(sessions.expiresAt, clock.date())).run().changes,
     loginFailures: purgeOldLoginFailures(tx),
   }));
+  return { ...removed, mailLinks: removeExpiredMailLinks() };
 }

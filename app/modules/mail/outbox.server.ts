@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gt, sql } from "drizzle-orm";
-import { getDb, inTransaction, type Executor } from "#app/db/client.server.ts";
+import { and, count, desc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
+import { getDb, inTransaction, type Executor, type Tx } from "#app/db/client.server.ts";
 import { type MailKind, mailOutbox } from "#app/db/schema/mail.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import type { MailPayload } from "#app/queue/payloads.ts";
@@ -10,7 +10,31 @@ import { pageWindow } from "#app/utils/misc.ts";
 import { mailDomain } from "#app/modules/support/mail.server.ts";
 import { getMailer } from "#app/modules/support/mailer.server.ts";
 
-export type NewMail = { userId: number | null; kind: MailKind; to: string; subject: string; text: string };
+export type NewMail = {
+  userId: number | null;
+  kind: MailKind;
+  to: string;
+  subject: string;
+  text: string;
+  /** A working link in `text` (a reset, a verification): kept only while it may still be needed. */
+  secret?: { link: string; expiresAt: Date };
+};
+
+/** What stands in a mail's text where its link was, once the link is no longer kept. */
+export const LINK_REMOVED = "[link removed]";
+
+/**
+ * Whether admins see the working links of kept mails at /admin/mail: only where no mail is really
+ * sent (no SMTP_URL) and nothing else is real either (full test mode), so the demo can follow them.
+ */
+export function mailLinksShown(): boolean {
+  const { SMTP_URL, testMode } = getEnv();
+  return !SMTP_URL && testMode.full;
+}
+
+// The text without its link: SQLite's replace() leaves the text as it is for an empty link.
+const textWithoutLink = sql`replace(${mailOutbox.text}, coalesce(${mailOutbox.secretLink}, ''), ${LINK_REMOVED})`;
+const linkRemoved = { text: textWithoutLink, secretLink: null, secretExpiresAt: null };
 
 // With the defaults (SUPPORT_MAIL_RETRY_*): 10 s doubling up to an hour, about two days in all; the
 // reconciler then starts a new series, so a mail is retried until the server takes it.
@@ -45,11 +69,21 @@ function enqueueWritten(): void {
  * Transactions here are synchronous, so a callback on the next turn of the event loop runs after
  * the commit (or the rollback: then the job finds no row and does nothing).
  */
-export function queueMail(tx: Executor, mail: NewMail): number {
+export function queueMail(tx: Executor, { secret, ...mail }: NewMail): number {
   const status = getEnv().SMTP_URL ? "pending" : "kept";
+  // A link nobody will send or be shown is not stored at all.
+  const keepLink = secret && (status === "pending" || mailLinksShown());
+  const text = secret && !keepLink ? mail.text.replaceAll(secret.link, LINK_REMOVED) : mail.text;
   const { id } = tx
     .insert(mailOutbox)
-    .values({ ...mail, status, createdAt: clock.date() })
+    .values({
+      ...mail,
+      text,
+      status,
+      secretLink: keepLink ? secret.link : null,
+      secretExpiresAt: keepLink ? secret.expiresAt : null,
+      createdAt: clock.date(),
+    })
     .returning({ id: mailOutbox.id })
     .get();
   if (status === "pending") {
@@ -106,8 +140,13 @@ export async function deliverMail(mailId: number): Promise<MailDelivery> {
       // Stable across retries, so a mail the server took before a lost reply is recognised as one.
       messageId: `<mail-${row.id}.${row.createdAt.getTime()}@${mailDomain()}>`,
     });
+    // Sent: the link is in the person's inbox and no longer in the database (nor its backups).
     inTransaction((tx) =>
-      tx.update(mailOutbox).set({ status: "sent", sentAt: clock.date(), messageId, lastError: null }).where(byId).run(),
+      tx
+        .update(mailOutbox)
+        .set({ status: "sent", sentAt: clock.date(), messageId, lastError: null, ...linkRemoved })
+        .where(byId)
+        .run(),
     );
     return "sent";
   } catch (error) {
@@ -115,6 +154,26 @@ export async function deliverMail(mailId: number): Promise<MailDelivery> {
     inTransaction((tx) => tx.update(mailOutbox).set({ lastError: message }).where(byId).run());
     throw error;
   }
+}
+
+/** Removes the links of the user's mails of `kind` inside the caller's transaction: one of them was used. */
+export function removeMailLinks(tx: Tx, userId: number, kind: MailKind): void {
+  tx.update(mailOutbox)
+    .set(linkRemoved)
+    .where(and(eq(mailOutbox.userId, userId), eq(mailOutbox.kind, kind), isNotNull(mailOutbox.secretLink)))
+    .run();
+}
+
+/** Removes the links that have expired from the mails still holding them; how many. */
+export function removeExpiredMailLinks(): number {
+  return inTransaction(
+    (tx) =>
+      tx
+        .update(mailOutbox)
+        .set(linkRemoved)
+        .where(and(isNotNull(mailOutbox.secretLink), lte(mailOutbox.secretExpiresAt, clock.date())))
+        .run().changes,
+  );
 }
 
 export const OUTBOX_PAGE_SIZE = 20;
@@ -141,6 +200,10 @@ export function listOutbox(requestedPage: number) {
   return { rows, total, page, totalPages };
 }
 
+/** One mail for the admins' Mail screen; its link, while it still works, only where mailLinksShown(). */
 export function getOutboxMail(id: number) {
-  return getDb().select().from(mailOutbox).where(eq(mailOutbox.id, id)).get();
+  const mail = getDb().select().from(mailOutbox).where(eq(mailOutbox.id, id)).get();
+  if (!mail) return undefined;
+  const { secretLink, secretExpiresAt: _expiresAt, ...shown } = mail;
+  return secretLink && !mailLinksShown() ? { ...shown, text: shown.text.replaceAll(secretLink, LINK_REMOVED) } : shown;
 }

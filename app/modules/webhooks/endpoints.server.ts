@@ -1,7 +1,7 @@
 // An account's webhook endpoints: every function takes the owner's id and filters by it, so another
 // account's endpoint is simply not found (WebhookNotFoundError).
 import { and, desc, eq } from "drizzle-orm";
-import { getDb, inTransaction, type Executor } from "#app/db/client.server.ts";
+import { getDb, inTransaction, type Executor, type Tx } from "#app/db/client.server.ts";
 import { webhookCallbackSecrets, webhookEndpoints } from "#app/db/schema/webhooks.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
@@ -125,6 +125,15 @@ export function deleteEndpoint(userId: number, id: number): WebhookEndpoint {
   inTransaction((tx) => tx.delete(webhookEndpoints).where(own(userId, id)).run());
   forgetSubscriptions();
   return endpoint;
+}
+
+/**
+ * Deletes every endpoint of the user (with its delivery log) and the statusCallback secret inside
+ * the caller's transaction; the number of endpoints. Call forgetSubscriptions() once it has committed.
+ */
+export function deleteAllEndpoints(tx: Tx, userId: number): number {
+  tx.delete(webhookCallbackSecrets).where(eq(webhookCallbackSecrets.userId, userId)).run();
+  return tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).run().changes;
 }
 
 /** A new secret, returned this once; deliveries from now on (retries too) are signed with it. */

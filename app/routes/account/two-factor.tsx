@@ -4,10 +4,13 @@ import QRCode from "qrcode";
 import { data, Form, href, useNavigation } from "react-router";
 import { z } from "zod";
 import { SecurityNav } from "#app/components/account/security-nav.tsx";
+import { VerifyEmailFirst } from "#app/components/account/verify-email-first.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { ErrorList, Field } from "#app/components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
+import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
+import { VERIFY_BEFORE, verifyFirstMessage } from "#app/modules/accounts/verify-first.ts";
 import { EnrolSchema } from "#app/modules/auth/security-schemas.ts";
 import {
   countTwoFactorAttempt,
@@ -36,6 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     {
       status: twoFactorStatus(user.id),
       required,
+      mustVerifyEmail: mustVerifyEmail(user.id),
       enrolment: enrolment && {
         secret: enrolment.secret.replace(/(.{4})/g, "$1 ").trim(),
         qrSvg: await QRCode.toString(enrolment.uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" }),
@@ -51,11 +55,22 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders })
 
 const here = () => href("/account/two-factor");
 
+// A second factor set before the address is proved would lock its real owner out after a reset.
+const unverified = () =>
+  data(
+    {
+      result: { status: "error" as const, error: { "": [verifyFirstMessage(VERIFY_BEFORE.twoFactor)] } },
+      recoveryCodes: null,
+    },
+    { status: 403 },
+  );
+
 export async function action({ request }: Route.ActionArgs) {
   // Every change here needs the password lately: a stolen session could otherwise lock the owner out.
   const user = await requireRecentSignIn(request);
   const formData = await request.formData();
   if (formData.get("intent") === "confirm") {
+    if (mustVerifyEmail(user.id)) return unverified();
     const submission = parseWithZod(formData, { schema: EnrolSchema });
     if (submission.status !== "success") return data({ result: submission.reply(), recoveryCodes: null }, 400);
     const attempt = await countTwoFactorAttempt(user.id);
@@ -75,6 +90,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success) return data({ result: null, recoveryCodes: null }, 400);
   const { intent } = parsed.data;
   if (intent === "start") {
+    if (mustVerifyEmail(user.id)) return unverified();
     startEnrolment(user.id, user.email);
     return redirectWithToast(here(), { description: "Scan the code with your authenticator app." });
   }
@@ -187,7 +203,7 @@ function IntentButton({ intent, label, variant }: { intent: string; label: strin
 }
 
 export default function TwoFactor({ loaderData, actionData }: Route.ComponentProps) {
-  const { status, enrolment, required } = loaderData;
+  const { status, enrolment, required, mustVerifyEmail } = loaderData;
   const recoveryCodes = actionData?.recoveryCodes ?? null;
   return (
     <div className="max-w-3xl space-y-4">
@@ -210,6 +226,8 @@ export default function TwoFactor({ loaderData, actionData }: Route.ComponentPro
             {required ? null : <IntentButton intent="disable" label="Turn off two-factor" variant="danger" />}
           </div>
         </Card>
+      ) : mustVerifyEmail ? (
+        <VerifyEmailFirst before={VERIFY_BEFORE.twoFactor} />
       ) : enrolment ? (
         <EnrolForm enrolment={enrolment} lastResult={actionData?.result} />
       ) : (

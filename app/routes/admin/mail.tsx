@@ -7,7 +7,7 @@ import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import type { OutboxStatus } from "#app/db/schema/mail.ts";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
-import { getOutboxMail, listOutbox } from "#app/modules/mail/outbox.server.ts";
+import { getOutboxMail, listOutbox, mailLinksShown } from "#app/modules/mail/outbox.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime, pluralize } from "#app/utils/misc.ts";
 import { notFound } from "#app/utils/responses.server.ts";
@@ -31,17 +31,11 @@ function mailUrl(page: number, id?: number): string {
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const query = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const { appUrl, testMode, SMTP_URL } = getEnv();
-  // The bodies carry working sign-in links (password resets): shown only where nothing is real.
-  const bodiesShown = testMode.active;
-  let selected = null;
-  if (query.id) {
-    const mail = getOutboxMail(query.id);
-    if (!mail) throw notFound();
-    selected = { ...mail, text: bodiesShown ? mail.text : null };
-  }
+  const { appUrl, SMTP_URL } = getEnv();
+  const selected = query.id ? getOutboxMail(query.id) : null;
+  if (selected === undefined) throw notFound();
   const list = listOutbox(query.page);
-  return { list, selected, appUrl, bodiesShown, smtp: Boolean(SMTP_URL), timeZone: admin.timeZone };
+  return { list, selected, appUrl, linksShown: mailLinksShown(), smtp: Boolean(SMTP_URL), timeZone: admin.timeZone };
 }
 
 function StatusBadge({ status, attempts }: { status: OutboxStatus; attempts: number }) {
@@ -73,7 +67,7 @@ function MailText({ text, appUrl }: { text: string; appUrl: string }) {
 }
 
 export default function Mail({ loaderData }: Route.ComponentProps) {
-  const { list, selected, appUrl, bodiesShown, smtp, timeZone } = loaderData;
+  const { list, selected, appUrl, linksShown, smtp, timeZone } = loaderData;
   return (
     <div>
       <PageHeader subtitle="Admin" title="Mail" />
@@ -81,7 +75,9 @@ export default function Mail({ loaderData }: Route.ComponentProps) {
         {smtp
           ? "Every e-mail to a person (password resets, verification, e-mail changes, alerts) goes through the mail server, retried until it takes it."
           : "SMTP_URL is not set: e-mails to people are kept here and not sent."}{" "}
-        {bodiesShown ? "In test mode their text and links are shown." : "Their text is not shown outside test mode."}{" "}
+        {linksShown
+          ? "In full test mode their links work from here until used or expired."
+          : "A link that still works is never shown here: it is a way into someone's account."}{" "}
         Support requests are in the <Link to={href("/admin/support")}>Support Inbox</Link>.
       </Notice>
       {selected ? (
@@ -98,7 +94,7 @@ export default function Mail({ loaderData }: Route.ComponentProps) {
             </ButtonLink>
           </div>
           {selected.lastError ? <p className="mb-3 text-sm text-red-700">Last error: {selected.lastError}</p> : null}
-          {selected.text !== null ? <MailText text={selected.text} appUrl={appUrl} /> : null}
+          <MailText text={selected.text} appUrl={appUrl} />
         </Card>
       ) : null}
       <Table>

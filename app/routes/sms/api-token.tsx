@@ -4,12 +4,15 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { data, Form, href, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { SecurityNav } from "#app/components/account/security-nav.tsx";
+import { VerifyEmailFirst } from "#app/components/account/verify-email-first.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { BackButton } from "#app/components/ui/back-button.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { ErrorList, Field } from "#app/components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { KeyRevocationError, regenerateApiKey, revokeApiKey } from "#app/api/auth.server.ts";
+import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
+import { VERIFY_BEFORE, verifyFirstMessage } from "#app/modules/accounts/verify-first.ts";
 import { ApiKeyNotFoundError, insertApiKey, listOwnApiKeys, maskApiKey } from "#app/modules/api-keys/keys.server.ts";
 import { API_SCOPES, SCOPE_LABELS } from "#app/modules/api-keys/scopes.ts";
 import { NewApiKeySchema } from "#app/modules/auth/security-schemas.ts";
@@ -53,7 +56,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   });
   if (show !== null && !apiKeys.some((key) => key.id === show)) throw notFound();
   return data(
-    { apiKeys, confirm: confirm.success ? confirm.data : null, timeZone: user.timeZone },
+    {
+      apiKeys,
+      confirm: confirm.success ? confirm.data : null,
+      timeZone: user.timeZone,
+      mustVerifyEmail: mustVerifyEmail(user.id),
+    },
     // The page can carry a key in clear: never keep it in a cache.
     { headers: { "Cache-Control": "no-store" } },
   );
@@ -63,10 +71,14 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeade
 
 const here = () => href("/sms/apiToken");
 
+// A new secret acts for the account: not before its address is proved (an intruder's key would outlive a reset).
+const unverified = () => data({ result: null, error: verifyFirstMessage(VERIFY_BEFORE.apiKeys) }, { status: 403 });
+
 export async function action({ request }: Route.ActionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") === "create") {
     const user = await requireRecentSignIn(request);
+    if (mustVerifyEmail(user.id)) return unverified();
     const submission = parseWithZod(formData, { schema: NewApiKeySchema });
     if (submission.status !== "success") return data({ result: submission.reply(), error: null }, { status: 400 });
     try {
@@ -88,6 +100,7 @@ export async function action({ request }: Route.ActionArgs) {
     }
     // A new secret is a new key: the password, or a recent sign-in.
     const user = await requireRecentSignIn(request);
+    if (mustVerifyEmail(user.id)) return unverified();
     const { replaced } = await regenerateApiKey(user.id, intent.keyId);
     return redirectWithToast(here(), {
       description: replaced ? "Your new API key is ready. The old key no longer works." : "Your API key is ready.",
@@ -285,7 +298,7 @@ function NewKeyForm({
 }
 
 export default function ApiToken({ loaderData, actionData }: Route.ComponentProps) {
-  const { apiKeys, confirm, timeZone } = loaderData;
+  const { apiKeys, confirm, timeZone, mustVerifyEmail } = loaderData;
   const formError = actionData?.error ?? null;
   const time = (ms: number) => `${formatDateTime(ms, timeZone)} (${timeZone})`;
   const confirming = confirm && apiKeys.find((key) => key.id === confirm.key);
@@ -321,7 +334,11 @@ export default function ApiToken({ loaderData, actionData }: Route.ComponentProp
           </p>
         </Card>
       )}
-      <NewKeyForm lastResult={actionData?.result} first={apiKeys.length === 0} />
+      {mustVerifyEmail ? (
+        <VerifyEmailFirst before={VERIFY_BEFORE.apiKeys} />
+      ) : (
+        <NewKeyForm lastResult={actionData?.result} first={apiKeys.length === 0} />
+      )}
       <Notice>
         Keep your keys secret: anyone who has one can do what its scopes allow on your account. Send it with every
         request as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>, never in a URL. The{" "}

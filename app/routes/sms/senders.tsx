@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href } from "react-router";
 import { z } from "zod";
+import { VerifyEmailFirst } from "#app/components/account/verify-email-first.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { RowActionForm } from "#app/components/ui/row-action-form.tsx";
@@ -9,6 +10,8 @@ import { Field, FormErrors } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
+import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
+import { VERIFY_BEFORE, verifyFirstMessage } from "#app/modules/accounts/verify-first.ts";
 import { SenderAddressError, SenderNotFoundError } from "#app/modules/senders/errors.ts";
 import { SENDER_KIND_LABELS, senderRequestSchema } from "#app/modules/senders/senders.ts";
 import { listOwnSenders, requestSender, setDefaultSender } from "#app/modules/senders/senders.server.ts";
@@ -34,7 +37,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     createdAt: s.createdAt.getTime(),
     decidedAt: s.decidedAt?.getTime() ?? null,
   }));
-  return { senders, sharedSender: getEnv().SMPP_SOURCE_ADDR, timeZone: user.timeZone };
+  return {
+    senders,
+    sharedSender: getEnv().SMPP_SOURCE_ADDR,
+    timeZone: user.timeZone,
+    mustVerifyEmail: mustVerifyEmail(user.id),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -52,6 +60,9 @@ export async function action({ request }: Route.ActionArgs) {
     return redirectWithToast(href("/sms/senders"), { description: "Default sender changed." });
   }
   const submission = parseWithZod(formData, { schema: senderRequestSchema });
+  // A sender ID is the account speaking under a name: not before its address is proved.
+  if (mustVerifyEmail(user.id))
+    return data(submission.reply({ formErrors: [verifyFirstMessage(VERIFY_BEFORE.senders)] }), { status: 403 });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     requestSender(user.id, submission.value.address);
@@ -72,7 +83,7 @@ const STATUS_BADGES = {
 } as const;
 
 export default function Senders({ loaderData, actionData }: Route.ComponentProps) {
-  const { senders, sharedSender, timeZone } = loaderData;
+  const { senders, sharedSender, timeZone, mustVerifyEmail } = loaderData;
   const [form, fields] = useForm({ id: "request-sender", lastResult: actionData, shouldValidate: "onSubmit" });
   const active = senders.filter((s) => s.status === "active");
   return (
@@ -119,25 +130,29 @@ export default function Senders({ loaderData, actionData }: Route.ComponentProps
           </tbody>
         </Table>
       ) : null}
-      <Card>
-        <h2 className="text-lg font-semibold text-slate-900">Request a sender ID</h2>
-        <p className="mt-1 text-sm text-slate-600">
-          A name your recipients see instead of a number, such as your brand (up to 11 letters and digits). Replies
-          cannot be sent to a name. An administrator checks it before you can use it.
-        </p>
-        <Form method="post" className="mt-4 flex flex-wrap items-start gap-3" {...getFormProps(form)} noValidate>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <Field
-            className="min-w-56 flex-1"
-            label="Sender ID"
-            inputProps={{ ...getInputProps(fields.address, { type: "text" }), maxLength: 11, autoComplete: "off" }}
-            errors={fields.address.errors}
-          />
-          <Button type="submit" name="intent" value="request" className="mt-6">
-            Request
-          </Button>
-        </Form>
-      </Card>
+      {mustVerifyEmail ? (
+        <VerifyEmailFirst before={VERIFY_BEFORE.senders} />
+      ) : (
+        <Card>
+          <h2 className="text-lg font-semibold text-slate-900">Request a sender ID</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            A name your recipients see instead of a number, such as your brand (up to 11 letters and digits). Replies
+            cannot be sent to a name. An administrator checks it before you can use it.
+          </p>
+          <Form method="post" className="mt-4 flex flex-wrap items-start gap-3" {...getFormProps(form)} noValidate>
+            <FormErrors id={form.errorId} errors={form.errors} />
+            <Field
+              className="min-w-56 flex-1"
+              label="Sender ID"
+              inputProps={{ ...getInputProps(fields.address, { type: "text" }), maxLength: 11, autoComplete: "off" }}
+              errors={fields.address.errors}
+            />
+            <Button type="submit" name="intent" value="request" className="mt-6">
+              Request
+            </Button>
+          </Form>
+        </Card>
+      )}
     </div>
   );
 }

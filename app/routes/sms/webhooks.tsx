@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { Form, href, Link } from "react-router";
+import { VerifyEmailFirst } from "#app/components/account/verify-email-first.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { ErrorList, Field, FormErrors } from "#app/components/ui/field.tsx";
@@ -8,6 +9,8 @@ import { SecretPanel } from "#app/components/webhook-secret.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
 import { addWebhookAction } from "#app/routes/sms/forms/webhooks.server.ts";
+import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
+import { VERIFY_BEFORE } from "#app/modules/accounts/verify-first.ts";
 import { listEndpoints, revealCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENT_TYPES } from "#app/modules/webhooks/event-types.ts";
 import { allowsHttp } from "#app/modules/webhooks/targets.server.ts";
@@ -21,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = showCallback ? await requireRecentSignIn(request) : await requireUser(request);
   const endpoints = listEndpoints(user.id).map((e) => ({ id: e.id, url: e.url, events: e.events, enabled: e.enabled }));
   const callbackSecret = showCallback ? revealCallbackSecret(user.id) : null;
-  return { endpoints, httpAllowed: allowsHttp(), callbackSecret };
+  return { endpoints, httpAllowed: allowsHttp(), callbackSecret, mustVerifyEmail: mustVerifyEmail(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -30,7 +33,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Webhooks({ loaderData, actionData }: Route.ComponentProps) {
-  const { endpoints, httpAllowed, callbackSecret } = loaderData;
+  const { endpoints, httpAllowed, callbackSecret, mustVerifyEmail } = loaderData;
   const [form, fields] = useForm({ id: "add-webhook", lastResult: actionData, shouldValidate: "onSubmit" });
   const eventErrorId = "webhook-events-error";
   return (
@@ -42,54 +45,58 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
         retried for up to a day; order is not promised, so keep the newest <code>updatedAt</code>.
       </p>
       {callbackSecret ? <SecretPanel what="Your statusCallback secret" value={callbackSecret} /> : null}
-      <Card>
-        <h2 className="text-lg font-semibold text-slate-900">Add an endpoint</h2>
-        <Form method="post" className="mt-3 space-y-4" {...getFormProps(form)} noValidate>
-          <FormErrors id={form.errorId} errors={form.errors} />
-          <Field
-            label="URL"
-            help={httpAllowed ? "https:// (or http:// in test mode)" : "https:// only"}
-            inputProps={{ ...getInputProps(fields.url, { type: "url" }), autoComplete: "off" }}
-            errors={fields.url.errors}
-          />
-          <fieldset aria-describedby={fields.events.errors ? eventErrorId : undefined}>
-            <legend className="text-sm font-medium text-slate-700">Events</legend>
-            <div className="mt-2 grid gap-2 sm:grid-cols-2">
-              {WEBHOOK_EVENT_TYPES.map((type) => (
-                <div key={type} className="flex items-center gap-2">
-                  <input
-                    type="checkbox"
-                    id={`event-${type}`}
-                    name="events"
-                    value={type}
-                    className="h-4 w-4 rounded border-slate-300"
-                  />
-                  <label htmlFor={`event-${type}`} className="text-sm text-slate-700">
-                    <code>{type}</code>: {WEBHOOK_EVENT_LABELS[type]}
-                  </label>
-                </div>
-              ))}
-            </div>
-            <ErrorList id={eventErrorId} errors={fields.events.errors} />
-          </fieldset>
-          <div className="flex items-center gap-2">
-            <input
-              type="checkbox"
-              id="webhook-enabled"
-              name="enabled"
-              value="on"
-              defaultChecked
-              className="h-4 w-4 rounded border-slate-300"
+      {mustVerifyEmail ? (
+        <VerifyEmailFirst before={VERIFY_BEFORE.webhooks} />
+      ) : (
+        <Card>
+          <h2 className="text-lg font-semibold text-slate-900">Add an endpoint</h2>
+          <Form method="post" className="mt-3 space-y-4" {...getFormProps(form)} noValidate>
+            <FormErrors id={form.errorId} errors={form.errors} />
+            <Field
+              label="URL"
+              help={httpAllowed ? "https:// (or http:// in test mode)" : "https:// only"}
+              inputProps={{ ...getInputProps(fields.url, { type: "url" }), autoComplete: "off" }}
+              errors={fields.url.errors}
             />
-            <label htmlFor="webhook-enabled" className="text-sm text-slate-700">
-              Enabled
-            </label>
-          </div>
-          <Button type="submit" name="intent" value="add">
-            Add endpoint
-          </Button>
-        </Form>
-      </Card>
+            <fieldset aria-describedby={fields.events.errors ? eventErrorId : undefined}>
+              <legend className="text-sm font-medium text-slate-700">Events</legend>
+              <div className="mt-2 grid gap-2 sm:grid-cols-2">
+                {WEBHOOK_EVENT_TYPES.map((type) => (
+                  <div key={type} className="flex items-center gap-2">
+                    <input
+                      type="checkbox"
+                      id={`event-${type}`}
+                      name="events"
+                      value={type}
+                      className="h-4 w-4 rounded border-slate-300"
+                    />
+                    <label htmlFor={`event-${type}`} className="text-sm text-slate-700">
+                      <code>{type}</code>: {WEBHOOK_EVENT_LABELS[type]}
+                    </label>
+                  </div>
+                ))}
+              </div>
+              <ErrorList id={eventErrorId} errors={fields.events.errors} />
+            </fieldset>
+            <div className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                id="webhook-enabled"
+                name="enabled"
+                value="on"
+                defaultChecked
+                className="h-4 w-4 rounded border-slate-300"
+              />
+              <label htmlFor="webhook-enabled" className="text-sm text-slate-700">
+                Enabled
+              </label>
+            </div>
+            <Button type="submit" name="intent" value="add">
+              Add endpoint
+            </Button>
+          </Form>
+        </Card>
+      )}
       {endpoints.length === 0 ? (
         <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
           No endpoints yet.
@@ -125,11 +132,13 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
           A message sent with <code>statusCallback</code> on <code>POST /api/v1/messages</code> gets its events at that
           URL, signed with your account's callback secret. Make a new one to see it (the old one stops at once).
         </p>
-        <Form method="post" className="mt-3">
-          <Button type="submit" name="intent" value="rotate-callback" variant="secondary">
-            New callback secret
-          </Button>
-        </Form>
+        {mustVerifyEmail ? null : (
+          <Form method="post" className="mt-3">
+            <Button type="submit" name="intent" value="rotate-callback" variant="secondary">
+              New callback secret
+            </Button>
+          </Form>
+        )}
       </Card>
     </div>
   );

@@ -2,6 +2,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href } from "react-router";
 import { z } from "zod";
+import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
+import { VERIFY_BEFORE, verifyFirstMessage } from "#app/modules/accounts/verify-first.ts";
 import {
   UnsafeWebhookUrlError,
   WebhookEndpointOffError,
@@ -39,6 +41,11 @@ const IdIntent = z.object({
 const showSecret = (endpointId: number) => `${href("/sms/webhooks/:id", { id: String(endpointId) })}?secret=show`;
 
 export async function addWebhookAction(userId: number, formData: FormData) {
+  // An endpoint or a callback secret made before the address is proved could outlive its owner's reset.
+  if (mustVerifyEmail(userId)) {
+    const refused = parseWithZod(formData, { schema: AddWebhookSchema });
+    return data(refused.reply({ formErrors: [verifyFirstMessage(VERIFY_BEFORE.webhooks)] }), { status: 403 });
+  }
   if (formData.get("intent") === "rotate-callback") {
     rotateCallbackSecret(userId);
     return redirectWithToast(`${href("/sms/webhooks")}?callback=show`, {
