@@ -2,6 +2,7 @@
 // reset, e-mail change, the low-balance alert. A real SMTP sink receives the mail through the mail
 // queue; the links are read from what it received. Time moves through the injected clock.
 import { desc, eq } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
@@ -24,9 +25,14 @@ import { loader as documentationLoader } from "#app/routes/sms/documentation.tsx
 import { action as scheduleAction } from "#app/routes/sms/schedule-sms.tsx";
 import { regenerateApiKey } from "#app/api/auth.server.ts";
 import { listOwnApiKeys } from "#app/modules/api-keys/keys.server.ts";
-import { pendingEnrolment } from "#app/modules/auth/two-factor.server.ts";
+import {
+  finishEnrolment,
+  isTwoFactorEnabled,
+  pendingEnrolment,
+  startEnrolment,
+} from "#app/modules/auth/two-factor.server.ts";
 import { LINK_REMOVED } from "#app/modules/mail/outbox.server.ts";
-import { listOwnSenders } from "#app/modules/senders/senders.server.ts";
+import { listOwnSenders, requestSender } from "#app/modules/senders/senders.server.ts";
 import { createEndpoint, listEndpoints, revealCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { action as twoFactorAction, loader as twoFactorLoader } from "#app/routes/account/two-factor.tsx";
 import { action as tokenAction, loader as tokenLoader } from "#app/routes/sms/api-token.tsx";
@@ -234,13 +240,17 @@ describe("before the address is verified (a sign-up with someone else's address)
     expect(listEndpoints(user.id)).toEqual([]);
   });
 
-  it("a reset that is the first proof of the address revokes the intruder's keys, endpoints and sessions", async () => {
+  it("a reset that is the first proof of the address revokes the intruder's keys, endpoints, sessions, two-factor and sender requests", async () => {
     // The intruder signs up with the owner's address; their key and endpoint were made before the
     // pages refused it (here behind the pages' backs), and the key is in use.
     const intruder = await signUp();
     const { key } = await regenerateApiKey(intruder.id);
     await createEndpoint(intruder.id, { url: "http://127.0.0.1:9/spy", events: ["message.received"], enabled: true });
     expect(await keyStatus(key)).toBe(200);
+    // Their second factor would lock the owner out; their sender request would become the owner's sender.
+    const { secret } = startEnrolment(intruder.id, intruder.email)!;
+    expect(finishEnrolment(intruder.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate())).not.toBeNull();
+    requestSender(intruder.id, "SPYCO");
 
     // The owner asks for a reset and sets a password, without ticking anything.
     await call(forgotAction, makeRequest("/forgot-password", { form: { email: intruder.email }, ip: freshIp() }));
@@ -256,6 +266,8 @@ describe("before the address is verified (a sign-up with someone else's address)
     expect(listEndpoints(intruder.id)).toEqual([]);
     expect(await signedIn(intruder)).toBeNull();
     expect(findUserByEmail(intruder.email)!.emailVerified).toBe(true);
+    expect(isTwoFactorEnabled(intruder.id)).toBe(false);
+    expect(listOwnSenders(intruder.id)).toEqual([]);
   });
 
   it("a verified account keeps its keys through a reset unless the box is ticked", async () => {

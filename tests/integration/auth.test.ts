@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { inTransaction } from "#app/db/client.server.ts";
+import { resetPassword } from "#app/modules/accounts/password-reset.server.ts";
+import { issueLink } from "#app/modules/accounts/tokens.server.ts";
 import { action as loginAction } from "#app/routes/auth/login.tsx";
 import { action as logoutAction } from "#app/routes/auth/logout.tsx";
 import { action as registerAction } from "#app/routes/auth/register.tsx";
@@ -262,6 +265,19 @@ describe("login", () => {
       now += 5_000;
       expect((await attempt(user.password)).said).toBe("/sms/sendSms");
       expect((await attempt("wrong-password")).said).toBe("Invalid email or password.");
+      // A completed password reset (the owner proved the address) ends the wait too.
+      for (let i = 0; i <= getEnv().LOGIN_ACCOUNT_FREE_FAILURES; i++) await attempt("wrong-password");
+      expect((await attempt(user.password)).said).toMatch(/^Too many failed login attempts on this account\./);
+      const token = inTransaction((tx) => issueLink(tx, user.id, "password_reset"))
+        .link.split("/")
+        .pop()!;
+      const reset = await resetPassword(token, "a-new-owners-secret-7", {
+        revokeAccess: false,
+        forgetApiKeys: async () => {},
+      });
+      expect(reset.ok).toBe(true);
+      expect((await attempt("a-new-owners-secret-7")).said).toBe("/sms/sendSms");
+      await attempt("wrong-password");
       // A day later housekeeping forgets them.
       now += 25 * 3600_000;
       expect(purgeExpired().loginFailures).toBeGreaterThanOrEqual(1);

@@ -6,8 +6,11 @@ import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
 import { passwordResetMail } from "#app/modules/accounts/mails.server.ts";
 import { deadLinkMessage, issueLink, readToken, useToken } from "#app/modules/accounts/tokens.server.ts";
 import { deleteAllApiKeys } from "#app/modules/api-keys/keys.server.ts";
+import { forgetAccountFailures } from "#app/modules/auth/account-waits.server.ts";
 import { hashPassword } from "#app/modules/auth/password.server.ts";
+import { removeTwoFactor } from "#app/modules/auth/two-factor.server.ts";
 import { queueMail } from "#app/modules/mail/outbox.server.ts";
+import { withdrawPendingSenderRequests } from "#app/modules/senders/senders.server.ts";
 import { deleteAllEndpoints } from "#app/modules/webhooks/endpoints.server.ts";
 import { forgetSubscriptions } from "#app/modules/webhooks/subscriptions.server.ts";
 
@@ -94,7 +97,8 @@ type ResetOptions = {
  * Sets the new password through a reset link, once; every session of the account ends. When the link
  * is the first proof of the address (the account was never verified), whoever made the account may not
  * have owned the address: every API key, webhook endpoint and the statusCallback secret go too, as
- * they do when the person asks for it.
+ * they do when the person asks for it, and so do two-factor and sender requests still waiting. Any reset
+ * ends the account's sign-in wait (decision 108).
  */
 export async function resetPassword(token: string, password: string, options: ResetOptions): Promise<ResetResult> {
   const passwordHash = await hashPassword(password);
@@ -103,8 +107,8 @@ export async function resetPassword(token: string, password: string, options: Re
     const state = readToken(tx, "password_reset", token);
     if (state.status !== "valid") return { ok: false as const, error: deadLinkMessage(state.status, "reset") };
     const { userId } = state;
-    const { emailVerified } = tx
-      .select({ emailVerified: users.emailVerified })
+    const { email, emailVerified } = tx
+      .select({ email: users.email, emailVerified: users.emailVerified })
       .from(users)
       .where(eq(users.id, userId))
       .get()!;
@@ -112,6 +116,13 @@ export async function resetPassword(token: string, password: string, options: Re
     // The link proves the address too.
     tx.update(users).set({ passwordHash, emailVerified: true }).where(eq(users.id, userId)).run();
     tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+    // The owner proved the address: a wait that failed guesses put on the account no longer holds them back.
+    forgetAccountFailures(tx, email);
+    if (!emailVerified) {
+      // Made before anyone proved the address: a second factor would lock the owner out, a request is not theirs.
+      removeTwoFactor(tx, userId);
+      withdrawPendingSenderRequests(tx, userId);
+    }
     if (emailVerified && !options.revokeAccess) return { ok: true as const, userId, keyHashes: [], endpoints: null };
     return {
       ok: true as const,

@@ -51,9 +51,9 @@ export function giveBackAccountTurn(email: string): void {
   );
 }
 
-/** The owner signed in: their account's failures are forgotten. */
-export function forgetAccountFailures(email: string): void {
-  inTransaction((tx) => tx.delete(loginFailures).where(eq(loginFailures.email, email)).run());
+/** The owner signed in or reset the password: their account's failures are forgotten. */
+export function forgetAccountFailures(tx: Executor, email: string): void {
+  tx.delete(loginFailures).where(eq(loginFailures.email, email)).run();
 }
 
 /** Housekeeping: failures nobody has added to for a day. */

@@ -1,3 +1,4 @@
+import { inTransaction } from "#app/db/client.server.ts";
 import { clientNetwork } from "#app/utils/http.server.ts";
 import { type Limit, type LimitState, block, giveBack, hit, peek, reset } from "#app/utils/rate-limit.server.ts";
 import { forgetAccountFailures, giveBackAccountTurn, takeAccountTurn } from "#app/modules/auth/account-waits.server.ts";
@@ -71,7 +72,7 @@ export async function attemptLogin(request: Request, email: string, knownDevice:
   }
   try {
     const user = await authenticator.authenticate("form", request);
-    forgetAccountFailures(email);
+    inTransaction((tx) => forgetAccountFailures(tx, email));
     await Promise.all([
       reset(LOGIN_LIMITS.pair, pair),
       reset(LOGIN_LIMITS.steps, pair),

@@ -270,6 +270,14 @@ export function requestSender(userId: number, address: string): Sender {
   });
 }
 
+/** Withdraws the account's sender requests still waiting for a decision, inside the caller's transaction. */
+export function withdrawPendingSenderRequests(tx: Tx, userId: number): number {
+  return tx
+    .delete(senders)
+    .where(and(eq(senders.userId, userId), eq(senders.status, "pending")))
+    .run().changes;
+}
+
 /** Makes one of the account's active senders its default. SenderNotFoundError for any other id. */
 export function setDefaultSender(userId: number, id: number): void {
   inTransaction((tx) => {
