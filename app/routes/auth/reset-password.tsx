@@ -88,8 +88,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             />
             {firstProof ? (
               <Notice tone="warning">
-                This link is the first proof that this e-mail address is yours, so every API key and webhook endpoint
-                made in the account before it is revoked: whoever made them may not have been you.
+                This link is the first proof that this e-mail address is yours, so every API key, webhook endpoint,
+                two-factor setting and sender request made in the account before it is revoked: whoever made them may
+                not have been you.
               </Notice>
             ) : (
               <div>
