@@ -171,6 +171,12 @@ it("a message costs no more statements, commits, Redis commands or log lines tha
     });
   });
 
+  // The counts were read at all: every path runs statements in the worker, the API's in the web too.
+  const { api, group, receipts } = measured as Record<Phase, ProcessCounts>;
+  expect(
+    Math.min(api.web.statements, api.worker.statements, group.worker.statements, receipts.worker.statements),
+  ).toBeGreaterThan(1);
+
   const over: string[] = [];
   for (const [phase, processes] of Object.entries(BUDGETS) as [Phase, Record<Process, Budget>][]) {
     for (const [process, budget] of Object.entries(processes) as [Process, Budget][]) {
