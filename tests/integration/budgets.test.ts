@@ -20,7 +20,7 @@ const METRICS_TOKEN = "budgets-test-metrics-token";
 
 type Process = "web" | "worker";
 type Phase = "api" | "group" | "receipts";
-/** What a budget bounds: statements that ran (not the BEGINs refused while the other process wrote). */
+/** What a budget bounds: statements (not those of the tries refused while the other process wrote). */
 type Bounded = "statements" | "commits" | "busyRetries" | "redisCommands" | "logLines";
 type Budget = Record<Bounded, number>;
 
@@ -32,8 +32,8 @@ type Budget = Record<Bounded, number>;
 const BUDGETS: Record<Phase, Record<Process, Budget>> = {
   // 2,000 POST /api/v1/messages, 64 at a time, to every message submitted.
   api: {
-    web: { statements: 6.2, commits: 0.15, busyRetries: 2, redisCommands: 0.25, logLines: 0.01 },
-    worker: { statements: 5.2, commits: 0.3, busyRetries: 2, redisCommands: 0.45, logLines: 0.01 },
+    web: { statements: 6.0, commits: 0.15, busyRetries: 2, redisCommands: 0.25, logLines: 0.01 },
+    worker: { statements: 4.6, commits: 0.3, busyRetries: 2, redisCommands: 0.45, logLines: 0.01 },
   },
   // One POST /api/v1/groups/{id}/messages to a group of 2,000, to every message submitted.
   group: {
@@ -181,7 +181,8 @@ it("a message costs no more statements, commits, Redis commands or log lines tha
   for (const [phase, processes] of Object.entries(BUDGETS) as [Phase, Record<Process, Budget>][]) {
     for (const [process, budget] of Object.entries(processes) as [Process, Budget][]) {
       const counts = measured[phase]![process];
-      const spent: Budget = { ...counts, statements: counts.statements - counts.busyRetries };
+      // A busy retry runs its BEGIN and the two busy_timeout pragmas again: as many as the locks collided.
+      const spent: Budget = { ...counts, statements: counts.statements - 3 * counts.busyRetries };
       for (const [field, bound] of Object.entries(budget) as [Bounded, number][]) {
         if (spent[field] > bound)
           over.push(
