@@ -1,11 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import client, { type Registry } from "prom-client";
-import type { SmppBindStatus, WorkerBeat } from "#app/modules/health/heartbeat.server.ts";
+import { type SmppBindStatus, type WorkerBeat, workerId } from "#app/modules/health/heartbeat.server.ts";
 import { type GatewaySnapshot, gatewaySnapshot } from "#app/modules/health/metrics.server.ts";
 import { RECEIPT_DELAY_BUCKETS } from "#app/modules/sms/sms-counters.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
+import { type WorkCounts, workCounts } from "#app/utils/work-counts.server.ts";
 import { answer, type Extension } from "#server/http.ts";
 import { histogramText, requestMetricsText } from "#server/request-metrics.ts";
 
@@ -55,6 +56,41 @@ function workerCounter(
       }
     },
   });
+}
+
+const WORK_METRICS: [keyof WorkCounts, string, string][] = [
+  ["statements", "work_sql_statements_total", "SQL statements run, BEGIN and COMMIT included."],
+  ["commits", "work_sql_commits_total", "SQLite transactions committed."],
+  [
+    "busyRetries",
+    "work_sql_busy_retries_total",
+    "Write transactions begun again because another process held the lock.",
+  ],
+  ["rowsWritten", "work_sql_rows_written_total", "Rows inserted, updated or deleted (triggers' included)."],
+  ["redisCommands", "work_redis_commands_total", "Commands sent to Redis."],
+  ["logLines", "work_log_lines_total", "Log lines written."],
+  ["logBytes", "work_log_bytes_total", "Bytes of log lines written."],
+  ["exceptions", "work_exceptions_total", "Errors created that captured a stack trace."],
+];
+
+/** What each process's work cost (decision 113): this web process's, and each worker's from its heartbeat. */
+function workCounters(register: Registry) {
+  for (const [field, name, help] of WORK_METRICS) {
+    new client.Counter({
+      name,
+      help,
+      labelNames: ["process"],
+      registers: [register],
+      collect() {
+        this.reset();
+        this.inc({ process: "web" }, workCounts()[field]);
+        for (const [worker, beat] of snapshot?.workers ?? []) {
+          // A web running its workers itself (WORKER on) is counted once, as the web.
+          if (beat.work && worker !== workerId) this.inc({ process: worker }, beat.work[field]);
+        }
+      },
+    });
+  }
 }
 
 function metricsRegistry(): Registry {
@@ -118,6 +154,7 @@ function metricsRegistry(): Registry {
     (b) => b.counters?.retried,
   );
   workerCounter(register, "sms_receipts_total", "Delivery receipts applied.", (b) => b.counters?.receipts);
+  workCounters(register);
   return (registry = register);
 }
 

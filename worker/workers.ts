@@ -6,6 +6,7 @@ import { getQueue, queueBaseOptions } from "#app/queue/queues.server.ts";
 import { createWorkerConnection } from "#app/queue/redis.server.ts";
 import { startRedisMemoryWatch } from "#app/queue/redis-memory.server.ts";
 import { log, logs, runWithLogContext } from "#app/utils/log.server.ts";
+import { workCounts } from "#app/utils/work-counts.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 import { jobDefinitions } from "#worker/registry.ts";
 
@@ -91,8 +92,8 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
   log("info", "worker", `started: ${definitions.map((d) => d.queue).join(", ")}`);
   // Where the workers run, once per deployment: the queues are what fills Redis.
   const memoryWatch = startRedisMemoryWatch();
-  // Alive and the SMPP bind's state for /readyz (any one worker alive is enough), its counters for /metrics.
-  const heartbeat = startHeartbeat(() => ({ smpp: smppBindStatus(), counters: smsCounters() }));
+  // Alive and the SMPP bind's state for /readyz (any one worker alive is enough), its counters and work counts for /metrics.
+  const heartbeat = startHeartbeat(() => ({ smpp: smppBindStatus(), counters: smsCounters(), work: workCounts() }));
   return {
     close: async () => {
       memoryWatch.stop();

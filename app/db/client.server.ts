@@ -3,6 +3,7 @@ import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3"
 import { closeSync, openSync } from "node:fs";
 import { resolve } from "node:path";
 import { getEnv, PRIVATE_FILE } from "#app/utils/env.server.ts";
+import { countRowsWith, workCounters } from "#app/utils/work-counts.server.ts";
 
 export const databaseFile = () => resolve(getEnv().DATA_DIR, "app.db");
 
@@ -15,9 +16,44 @@ export function createPrivateFile(file: string): void {
   closeSync(openSync(file, "a", PRIVATE_FILE));
 }
 
+const COUNTED = Symbol.for("smsgw.counted");
+
+/**
+ * Counts every statement this process runs, on any connection, and the commits among them
+ * (better-sqlite3's transactions run a prepared COMMIT): once, on the shared prototypes.
+ */
+function countStatements(sqlite: Database.Database): void {
+  const statement = Object.getPrototypeOf(sqlite.prepare("select 1")) as Record<string | symbol, unknown>;
+  if (statement[COUNTED]) return;
+  statement[COUNTED] = true;
+  const counts = workCounters();
+  for (const name of ["get", "all", "iterate"]) {
+    const method = statement[name] as (...params: unknown[]) => unknown;
+    statement[name] = function (this: Database.Statement, ...params: unknown[]) {
+      counts.statements += 1;
+      return method.apply(this, params);
+    };
+  }
+  const run = statement.run as (...params: unknown[]) => Database.RunResult;
+  statement.run = function (this: Database.Statement, ...params: unknown[]) {
+    counts.statements += 1;
+    if (this.source === "COMMIT") counts.commits += 1;
+    return run.apply(this, params);
+  };
+  const database = Database.prototype as unknown as Record<string, (source: string) => unknown>;
+  const exec = database.exec;
+  database.exec = function (this: Database.Database, source: string) {
+    counts.statements += 1;
+    return exec.call(this, source);
+  };
+}
+
 function open(file: string) {
   createPrivateFile(file);
   const sqlite = new Database(file);
+  countStatements(sqlite);
+  const totalChanges = sqlite.prepare("select total_changes()").pluck();
+  countRowsWith(() => totalChanges.get() as number);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
@@ -95,6 +131,7 @@ export async function inTransactionWithoutStalling<T>(write: (tx: Tx) => T): Pro
       return inTransaction(write);
     } catch (error) {
       if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
+      workCounters().busyRetries += 1;
     } finally {
       wait.get();
     }

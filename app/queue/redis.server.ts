@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { getEnv } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
+import { workCounters } from "#app/utils/work-counts.server.ts";
 
 /** File where the start command leaves the address of the Redis it runs, for separate workers. */
 export const redisUrlFile = () => resolve(getEnv().DATA_DIR, "redis.url");
@@ -30,6 +31,19 @@ export function redisOptions(url = resolveRedisUrl()): RedisOptions {
 }
 
 let shared: SharedRedis | undefined;
+
+// Every command any connection of this process sends (BullMQ's included) is counted (decision 113).
+const COUNTED = Symbol.for("smsgw.counted");
+const redisPrototype = Redis.prototype as Redis & { [COUNTED]?: true };
+if (!redisPrototype[COUNTED]) {
+  redisPrototype[COUNTED] = true;
+  const counts = workCounters();
+  const send = redisPrototype.sendCommand;
+  redisPrototype.sendCommand = function (this: Redis, ...args: Parameters<Redis["sendCommand"]>) {
+    counts.redisCommands += 1;
+    return send.apply(this, args);
+  };
+}
 
 /** One line when the connection is lost and one when it is back, instead of ioredis's line per retry. */
 function reportOutages<Connection extends Redis>(connection: Connection): Connection {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { getEnv } from "#app/utils/env.server.ts";
+import { countLogLine } from "#app/utils/work-counts.server.ts";
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type Level = Exclude<keyof typeof LEVELS, "silent">;
@@ -70,8 +71,19 @@ function createJsonLogger(destination: DestinationStream): Logger {
   );
 }
 
+/** Standard output, each line counted (decision 113). */
+function countedStdout(): DestinationStream {
+  const stdout = pino.destination({ dest: 1, sync: true });
+  const write = stdout.write;
+  stdout.write = function (this: typeof stdout, line: string) {
+    countLogLine(Buffer.byteLength(line));
+    return write.call(this, line);
+  };
+  return stdout;
+}
+
 function json(): Logger {
-  return (state().json ??= createJsonLogger(pino.destination({ dest: 1, sync: true })));
+  return (state().json ??= createJsonLogger(countedStdout()));
 }
 
 function isFields(extra: unknown): extra is Record<string, unknown> {
@@ -108,6 +120,7 @@ export function log(level: Level, scope: string, message: string, extra?: unknow
   let line = `[${scope}] ${message}`;
   if (isFields(extra)) for (const [name, value] of Object.entries(extra)) line += ` ${name}=${String(value)}`;
   line += readableContext(context);
+  countLogLine(Buffer.byteLength(line) + 1);
   const print = level === "error" || level === "warn" ? console.error : console.log;
   if (extra === undefined || isFields(extra)) print(line);
   else print(line, extra);

@@ -18,6 +18,9 @@
 //   orders_p99_ms     admin order search with 100,000 orders
 //   dashboard_p99_ms  the dashboard for 7, 30 and 90 days over the same 1,000,000 messages (90 days of them)
 //   rss_mb            peak resident memory of the web and worker processes
+//   work_per_msg      per accepted message and process (web, workers), in the API phase and the group
+//                     send: SQL statements, commits, busy retries, rows written, Redis commands, log
+//                     lines and bytes, errors created (decision 113; from GET /metrics)
 // and prints a table and one final JSON line.
 import Database from "better-sqlite3";
 import { type ChildProcess, fork, spawn } from "node:child_process";
@@ -33,6 +36,7 @@ import { book } from "#app/modules/credits/ledger.server.ts";
 import { prepareDataDir } from "#app/utils/env.server.ts";
 import { freePort, startPrivateRedis } from "#server/redis-process.ts";
 import { waitFor } from "#tests/support/wait.ts";
+import { type ProcessCounts, perMessage, workCountsNow } from "#tests/support/work-counts.ts";
 import { buildIfStale } from "../build-if-stale.ts";
 import { percentile, runLoad } from "./http-load.ts";
 import { seedMillionMessages, seedOrders } from "./seed.ts";
@@ -85,6 +89,8 @@ const appEnv: NodeJS.ProcessEnv = {
   REDIS_MAXMEMORY: "4gb",
   // The webhook phase's receiver listens on loopback.
   WEBHOOK_ALLOW_PRIVATE: "1",
+  // Each process's work counts are read from GET /metrics.
+  METRICS_TOKEN: "bench-metrics-token-0123456789",
 };
 Object.assign(process.env, appEnv);
 // The web process's port (this process reads its configuration above but serves nothing).
@@ -215,8 +221,12 @@ const cpuTakers = () => ({
   load: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
 });
 
+/** Each process's work counts now (after a fresh heartbeat of every worker). */
+const workNow = () => workCountsNow(base, appEnv.METRICS_TOKEN!, WORKERS);
+
 // --- 1. the API, and the full cycle to delivered --------------------------------------------
 const smscBefore = await smscStats();
+const workBefore = await workNow();
 const cpuBefore = cpuTakers();
 const requestAs = (apiKey: string) => (i: number) => {
   const body = JSON.stringify({
@@ -269,6 +279,7 @@ const inbound = sqlite
   .prepare("select count(*) as n, min(received_at) as first, max(received_at) as last from inbound_messages")
   .get() as { n: number; first: number | null; last: number | null };
 const inboundLost = inboundAnswered.inboundAcked - inbound.n;
+const workApi = perMessage(workBefore, await workNow(), accepted);
 const smscAfterApi = await smscStats();
 const seenApi = smscAfterApi.counters.accepted - smscBefore.counters.accepted;
 const duplicated = smscAfterApi.counters.duplicates - smscBefore.counters.duplicates;
@@ -366,6 +377,7 @@ async function login(email: string): Promise<string> {
   return cookie.split(";")[0];
 }
 const groupCookie = await login("group@bench.test");
+const workBeforeGroup = await workNow();
 log(`group send to ${GROUP} members`);
 const groupStarted = Date.now();
 const posted = await fetch(`${base}/sms/accountGroups?panel=send&id=${group.id}`, {
@@ -392,6 +404,7 @@ const groupDone = (
   }
 ).last;
 const groupSeconds = (groupDone - groupStarted) / 1000;
+const workGroup = perMessage(workBeforeGroup, await workNow(), GROUP);
 
 // --- 3. pages over a big database ---------------------------------------------------------------
 let historyP99: number | null = null;
@@ -503,6 +516,7 @@ const result = {
   dashboard_p99_ms:
     dashboardTimes.length === 0 ? null : Number(Math.max(...dashboardTimes.map((t) => t.p99)).toFixed(1)),
   cpu_us_per_msg: { ...cpuPerMessage, gateway: cpuPerMessage.web + cpuPerMessage.worker + cpuPerMessage.redis },
+  work_per_msg: { api: workApi, group: workGroup },
   rss_mb: Math.max(rss.web, ...rss.workers),
   rss_web_mb: rss.web,
   rss_worker_mb: rss.workers,
@@ -510,6 +524,14 @@ const result = {
   concurrency: CONCURRENCY,
   workers: WORKERS,
 };
+/** One process's counts per message, as the table shows them. */
+function workText(work: ProcessCounts): string {
+  const one = (name: string, c: ProcessCounts["web"]) =>
+    `${name}: ${c.statements.toFixed(2)} statements, ${c.commits.toFixed(3)} commits (${c.busyRetries.toFixed(3)} busy retries), ` +
+    `${c.rowsWritten.toFixed(2)} rows written, ${c.redisCommands.toFixed(3)} Redis commands, ` +
+    `${c.logLines.toFixed(3)} log lines (${c.logBytes.toFixed(1)} bytes), ${c.exceptions.toFixed(3)} errors`;
+  return `${one("web", work.web)}; ${one("worker", work.worker)}`;
+}
 const rows: [string, string, string][] = [
   [
     "api_accept_per_s",
@@ -564,6 +586,8 @@ const rows: [string, string, string][] = [
       `test SMSC ${cpuPerMessage.smsc} µs, load generator ${cpuPerMessage.load} µs`,
     "",
   ],
+  ["work per message (API phase)", workText(workApi), "decision 113"],
+  ["work per message (group send)", workText(workGroup), "decision 113"],
   ["rss_mb (peak)", `web ${rss.web} MB, worker ${rss.workers.join(", ")} MB`, "< 300 MB each"],
 ];
 console.log("\n| metric | measured | target |\n|---|---|---|");

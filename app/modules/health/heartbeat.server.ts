@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { SmsCounters } from "#app/modules/sms/sms-counters.server.ts";
 import { redisForRequest, redisKey } from "#app/queue/redis.server.ts";
+import type { WorkCounts } from "#app/utils/work-counts.server.ts";
 
 /** How often a worker process says it is alive, and how old its last word may be for /readyz. */
 export const HEARTBEAT_INTERVAL_MS = 5_000;
@@ -19,6 +20,8 @@ export type WorkerBeat = {
   smpp: SmppBindStatus | null;
   /** The worker's sending counters since it started, for GET /metrics. */
   counters?: SmsCounters;
+  /** What the worker's work has cost since it started (statements, Redis commands...), for GET /metrics. */
+  work?: WorkCounts;
 };
 
 const heartbeatKey = () => redisKey("workers", "heartbeat");
