@@ -73,7 +73,10 @@ beforeAll(async () => {
   });
   worker.stdout!.resume();
   // One key sends the whole load, as in the bench: the per-key limit is not what is measured.
-  const web = start("tests/support/api-server.ts", { API_RATE_LIMIT_PER_MINUTE: "100000000" });
+  const web = start("tests/support/api-server.ts", {
+    API_RATE_LIMIT_PER_MINUTE: "100000000",
+    API_ACCOUNT_RATE_LIMIT_PER_MINUTE: "100000000",
+  });
   const port = (await createInterface({ input: web.stdout! })[Symbol.asyncIterator]().next()).value as string;
   web.stdout!.resume();
   webUrl = `http://127.0.0.1:${port}`;
