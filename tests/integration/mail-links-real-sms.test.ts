@@ -1,4 +1,4 @@
-// Real SMPP without Stripe (test mode only for payments) and no mail server: the outbox keeps the
+// Real SMPP with test cards allowed (test mode only for payments) and no mail server: the outbox keeps the
 // mails, but a working reset link is neither stored nor shown at /admin/mail, where it would be a
 // way into the account.
 import { eq } from "drizzle-orm";
@@ -14,6 +14,7 @@ import { call, createTestUser, dataOf, locationOf, makeRequest } from "#tests/su
 // Read at the first getEnv(), after the imports.
 process.env.SMS_TRANSPORT = "smpp";
 process.env.SMPP_URL = "smpp://smsgw:secret@127.0.0.1:1";
+process.env.ALLOW_TEST_PAYMENTS = "1";
 
 describe("/admin/mail with a real SMSC and no mail server", () => {
   it("shows a reset mail's text without its link, and the database never held it", async () => {

@@ -344,6 +344,12 @@ const ACTIONS: Record<string, ActionSpec> = {
     intents: ["send", "check", "read"],
     fields: ["phoneNumber", "message", "from"],
   },
+  "routes/admin/inbound.tsx": {
+    user: "admin",
+    path: () => "/admin/inbound",
+    intents: [],
+    fields: ["id", "account"],
+  },
   "routes/admin/simulate.tsx": {
     user: "admin",
     path: () => "/admin/simulate",
