@@ -1,8 +1,34 @@
+/** An upload the form refuses before reading it: its message goes beside the file field, with `status`. */
+export class UploadRefusedError extends Error {
+  readonly status: 400 | 413;
+  constructor(message: string, status: 400 | 413) {
+    super(message);
+    this.name = "UploadRefusedError";
+    this.status = status;
+  }
+}
+
 /** The request body is larger than the route accepts. */
-export class PayloadTooLargeError extends Error {
+export class PayloadTooLargeError extends UploadRefusedError {
   constructor(maxBytes: number) {
-    super(`The upload is larger than ${Math.floor(maxBytes / 1_000_000)} MB.`);
+    super(`The upload is larger than ${Math.floor(maxBytes / 1_000_000)} MB.`, 413);
     this.name = "PayloadTooLargeError";
+  }
+}
+
+/** A cut-off or malformed multipart body (no boundary, a broken part): the browser did not send a whole form. */
+export class UnreadableUploadError extends UploadRefusedError {
+  constructor() {
+    super("The upload could not be read: choose the file again and upload it.", 400);
+    this.name = "UnreadableUploadError";
+  }
+}
+
+async function parsedForm(body: Request | Response): Promise<FormData> {
+  try {
+    return await body.formData();
+  } catch {
+    throw new UnreadableUploadError();
   }
 }
 
@@ -16,7 +42,7 @@ const FORM_OVERHEAD_BYTES = 16 * 1024;
 export async function readFormDataWithLimit(request: Request, maxFileBytes: number): Promise<FormData> {
   const limit = maxFileBytes + FORM_OVERHEAD_BYTES;
   if (Number(request.headers.get("Content-Length") ?? 0) > limit) throw new PayloadTooLargeError(maxFileBytes);
-  if (!request.body) return request.formData();
+  if (!request.body) return parsedForm(request);
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = request.body.getReader();
@@ -30,7 +56,9 @@ export async function readFormDataWithLimit(request: Request, maxFileBytes: numb
     }
     chunks.push(value);
   }
-  return new Response(new Blob(chunks as BlobPart[]), {
-    headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
-  }).formData();
+  return parsedForm(
+    new Response(new Blob(chunks as BlobPart[]), {
+      headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
+    }),
+  );
 }

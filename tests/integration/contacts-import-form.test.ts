@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { importContactsAction } from "#app/routes/sms/forms/import-contacts.server.ts";
+import { action as optOutsAction } from "#app/routes/sms/opt-outs.tsx";
 import { previewImport, saveImportUpload } from "#app/modules/contacts/import.server.ts";
 import { getToast } from "#app/utils/toast.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { contactCount } from "#tests/support/contacts.ts";
-import { createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
+import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 
 const post = (userId: number, form: Record<string, string | Blob>) =>
   importContactsAction(makeRequest("/sms/importContacts", { form }), userId);
@@ -61,6 +62,30 @@ describe("importContactsAction", () => {
     expect(dataOf(huge)).toEqual({
       uploadError: `The upload is larger than ${Math.floor(getEnv().CSV_IMPORT_MAX_BYTES / 1_000_000)} MB.`,
     });
+  });
+
+  it("answers a cut-off or malformed multipart body beside the file field (400), for the CSV import and the opt-out upload", async () => {
+    const user = await createTestUser();
+    const unreadable = { uploadError: "The upload could not be read: choose the file again and upload it." };
+    const bodies: [string, string][] = [
+      ["multipart/form-data", "--x\r\nContent-Disposition: form-data; name=intent\r\n\r\nupload"],
+      [
+        "multipart/form-data; boundary=x",
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nAnn,+1202',
+      ],
+    ];
+    for (const [contentType, body] of bodies) {
+      for (const [path, action] of [
+        ["/sms/importContacts", (request: Request) => importContactsAction(request, user.id)],
+        ["/sms/optOuts", (request: Request) => call(optOutsAction, request)],
+      ] as const) {
+        const headers = makeRequest(path, { user, headers: { "Content-Type": contentType } }).headers;
+        const answer = await action(new Request(new URL(path, "http://localhost"), { method: "POST", headers, body }));
+        expect(statusOf(answer)).toBe(400);
+        expect(dataOf(answer)).toEqual(unreadable);
+      }
+    }
+    expect(contactCount(user.id)).toBe(0);
   });
 
   it("discard deletes the upload and goes back to the contacts; an unknown intent is a mapping error", async () => {

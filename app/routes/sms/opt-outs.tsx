@@ -19,7 +19,7 @@ import { formatDateTime, pluralize } from "#app/utils/misc.ts";
 import { positiveIntParam } from "#app/utils/params.ts";
 import { notFound } from "#app/utils/responses.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { PayloadTooLargeError, readFormDataWithLimit } from "#app/utils/upload.server.ts";
+import { readFormDataWithLimit, UploadRefusedError } from "#app/utils/upload.server.ts";
 import type { Route } from "./+types/opt-outs";
 
 export const meta: Route.MetaFunction = () => [{ title: "Opt-outs | SMS Gateway" }];
@@ -47,8 +47,8 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     formData = await readFormDataWithLimit(request, getEnv().CSV_IMPORT_MAX_BYTES);
   } catch (error) {
-    if (error instanceof PayloadTooLargeError)
-      return data<UploadResult>({ uploadError: error.message }, { status: 413 });
+    if (error instanceof UploadRefusedError)
+      return data<UploadResult>({ uploadError: error.message }, { status: error.status });
     throw error;
   }
   const intent = formData.get("intent");

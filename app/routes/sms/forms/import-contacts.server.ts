@@ -7,7 +7,7 @@ import { pluralize } from "#app/utils/misc.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
 import { notFound } from "#app/utils/responses.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { PayloadTooLargeError, readFormDataWithLimit } from "#app/utils/upload.server.ts";
+import { readFormDataWithLimit, UploadRefusedError } from "#app/utils/upload.server.ts";
 import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
 import { describeImport, IMPORT_PATH, ImportMappingSchema } from "#app/modules/contacts/import.ts";
@@ -60,8 +60,8 @@ export async function importContactsAction(request: Request, userId: number) {
   try {
     formData = await readFormDataWithLimit(request, getEnv().CSV_IMPORT_MAX_BYTES);
   } catch (error) {
-    if (error instanceof PayloadTooLargeError)
-      return data<UploadFailure>({ uploadError: error.message }, { status: 413 });
+    if (error instanceof UploadRefusedError)
+      return data<UploadFailure>({ uploadError: error.message }, { status: error.status });
     throw error;
   }
   const intent = formData.get("intent");
