@@ -133,6 +133,8 @@ const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
 process.env.REDIS_URL = appEnv.REDIS_URL = redis.url;
 process.env.PORT = appEnv.PORT = String(port);
+// Production with Stripe needs the public address its return links start with.
+process.env.APP_URL = appEnv.APP_URL = baseUrl;
 
 // --- the data: customers with credits and API keys, and a Pending order paid on Stripe ---
 prepareDataDir();

@@ -9,10 +9,6 @@ export const TEST_CARDS = [
   { number: "4000 0000 0000 9995", outcome: "is declined for insufficient funds" },
 ] as const;
 
-/** Neither Stripe nor test cards here (credits are sold another way): the shop, cart and payment page say so. */
-export const CARD_PAYMENT_UNAVAILABLE =
-  "Card payment is not available on this gateway. To buy credits, please contact us.";
-
 const digitsOnly = (value: string) => value.replace(/[\s-]/g, "");
 
 export function passesLuhn(digits: string): boolean {

@@ -4,7 +4,7 @@ import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
 import { offlineCharges } from "#app/db/schema/shop.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { CARD_PAYMENT_UNAVAILABLE } from "#app/modules/payments/card.ts";
+import { CARD_PAYMENT_UNAVAILABLE } from "#app/modules/payments/card-payment-unavailable.ts";
 import type { PaymentProvider } from "#app/modules/payments/provider.ts";
 
 // Stripe's test cards and messages; any other valid number is refused as a real card.

@@ -12,7 +12,7 @@ import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { createOrderFromCart } from "#app/modules/shop/orders.server.ts";
 import { packageTitle } from "#app/modules/shop/packages.ts";
 import { formatDollars, formatNumber } from "#app/utils/misc.ts";
-import { CARD_PAYMENT_UNAVAILABLE } from "#app/modules/payments/card.ts";
+import { CARD_PAYMENT_UNAVAILABLE } from "#app/modules/payments/card-payment-unavailable.ts";
 import { cardPaymentAvailable } from "#app/modules/payments/provider.server.ts";
 import { CardPaymentUnavailable } from "#app/components/shop/card-payment-unavailable.tsx";
 import type { Route } from "./+types/shopping-cart";

@@ -6,7 +6,7 @@ import { clock } from "#app/utils/clock.server.ts";
 import { type OrderWithLines, recordPaymentFailure } from "#app/modules/shop/orders.server.ts";
 import { cardSchema } from "#app/modules/payments/card.ts";
 import { fulfil } from "#app/modules/payments/fulfil.server.ts";
-import { CARD_PAYMENT_UNAVAILABLE } from "#app/modules/payments/card.ts";
+import { CARD_PAYMENT_UNAVAILABLE } from "#app/modules/payments/card-payment-unavailable.ts";
 import { chargeTestCard, testCardsAccepted } from "#app/modules/payments/offline.server.ts";
 import { log } from "#app/utils/log.server.ts";
 
