@@ -84,6 +84,8 @@ const smsc = await TestSmsc.start({
   receiptFor: (s) => carrierReceiptFor(s.destination),
 });
 const fakeStripe = await startFakeStripe();
+const port = await freePort();
+const baseUrl = `http://127.0.0.1:${port}`;
 
 // The app reads its configuration once, at the first getEnv(): set it before anything here calls it.
 const appEnv: NodeJS.ProcessEnv = {
@@ -107,6 +109,8 @@ const appEnv: NodeJS.ProcessEnv = {
   STRIPE_PUBLISHABLE_KEY: "pk_test_faults",
   STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
   STRIPE_API_BASE: fakeStripe.url,
+  // Production with Stripe needs the public address its return links start with.
+  APP_URL: baseUrl,
   // The run measures delivery under faults, not the limits: a few keys send every message.
   API_RATE_LIMIT_PER_MINUTE: "100000000",
   API_ACCOUNT_RATE_LIMIT_PER_MINUTE: "100000000",
@@ -129,12 +133,8 @@ process.on("exit", () => {
   if (redisPid) process.kill(redisPid, "SIGKILL");
 });
 await startRedis();
-const port = await freePort();
-const baseUrl = `http://127.0.0.1:${port}`;
 process.env.REDIS_URL = appEnv.REDIS_URL = redis.url;
 process.env.PORT = appEnv.PORT = String(port);
-// Production with Stripe needs the public address its return links start with.
-process.env.APP_URL = appEnv.APP_URL = baseUrl;
 
 // --- the data: customers with credits and API keys, and a Pending order paid on Stripe ---
 prepareDataDir();
