@@ -11,6 +11,7 @@ import { readHeartbeats } from "#app/modules/health/heartbeat.server.ts";
 import { type ApiCustomer, apiCustomer } from "#tests/support/api.ts";
 import { seedGroup } from "#tests/support/contacts.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
+import { stopChildren } from "#tests/support/child-processes.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { type ProcessCounts, perMessage, workCountsNow } from "#tests/support/work-counts.ts";
 
@@ -89,16 +90,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((exited) => {
-          if (child.exitCode !== null) return exited();
-          child.once("exit", () => exited());
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
+  await stopChildren(children);
   await smsc?.stop();
 }, 60_000);
 

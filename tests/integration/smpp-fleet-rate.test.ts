@@ -8,6 +8,7 @@ import { queueMessages } from "#app/modules/sms/send.server.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits } from "#tests/support/sms.ts";
+import { stopChildren } from "#tests/support/child-processes.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 const TPS = 50;
@@ -35,16 +36,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(
-    workers.map(
-      (child) =>
-        new Promise<void>((exited) => {
-          if (child.exitCode !== null) return exited();
-          child.once("exit", () => exited());
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
+  await stopChildren(workers);
   await smsc?.stop();
 }, 60_000);
 
