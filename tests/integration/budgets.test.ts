@@ -3,7 +3,11 @@
 // commits, Redis commands and log lines per message under a budget and no error created (but the
 // SQLITE_BUSY retries of a write transaction while the other process writes, bounded). Counts do
 // not depend on the machine's speed: a change that adds per-message work fails here and says so.
+// Nor does either process resolve a module while a path runs (import(), require(): see the preload).
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getSqlite } from "#app/db/client.server.ts";
@@ -53,9 +57,22 @@ let smsc: TestSmsc;
 let webUrl: string;
 let customer: ApiCustomer;
 
-function start(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ["scripts/run.mjs", entry], {
-    env: { ...process.env, LOG_LEVEL: "info", LOG_FORMAT: "json", METRICS_TOKEN, ...env },
+// Each process's module resolutions, one line each (tests/support/module-resolutions.ts).
+const resolutionsDir = mkdtempSync(join(tmpdir(), "budgets-resolutions-"));
+const resolutionsLog = (of: Process) => join(resolutionsDir, `${of}.log`);
+const resolutions = (of: Process) => readFileSync(resolutionsLog(of), "utf8").split("\n").slice(0, -1);
+
+function start(name: Process, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const preload = ["--import", "./tests/support/module-resolutions.ts"];
+  const child = spawn(process.execPath, [...preload, "scripts/run.mjs", entry], {
+    env: {
+      ...process.env,
+      LOG_LEVEL: "info",
+      LOG_FORMAT: "json",
+      METRICS_TOKEN,
+      MODULE_RESOLUTIONS_LOG: resolutionsLog(name),
+      ...env,
+    },
     stdio: ["pipe", "pipe", "inherit"],
   });
   children.push(child);
@@ -65,7 +82,7 @@ function start(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
 beforeAll(async () => {
   // Receipts only when the test sends them: each path is measured alone.
   smsc = await TestSmsc.start({ receiptFor: () => null });
-  const worker = start("worker/index.ts", {
+  const worker = start("worker", "worker/index.ts", {
     SMS_TRANSPORT: "smpp",
     SMPP_URL: smsc.url(),
     SMPP_TPS: "0",
@@ -74,7 +91,7 @@ beforeAll(async () => {
   });
   worker.stdout!.resume();
   // One key sends the whole load, as in the bench: the per-key limit is not what is measured.
-  const web = start("tests/support/api-server.ts", {
+  const web = start("web", "tests/support/api-server.ts", {
     API_RATE_LIMIT_PER_MINUTE: "100000000",
     API_ACCOUNT_RATE_LIMIT_PER_MINUTE: "100000000",
   });
@@ -92,15 +109,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopChildren(children);
   await smsc?.stop();
+  rmSync(resolutionsDir, { recursive: true, force: true });
 }, 60_000);
 
 const measured: Partial<Record<Phase, ProcessCounts>> = {};
+const resolvedWhileRunning: Partial<Record<Phase, Record<Process, string[]>>> = {};
 
-/** Runs one path's load and keeps what it cost each process per message. */
+/** Runs one path's load and keeps what it cost each process per message, and the modules they resolved meanwhile. */
 async function measure(phase: Phase, load: () => Promise<void>) {
   const before = await workCountsNow(webUrl, METRICS_TOKEN);
+  const resolvedBefore = { web: resolutions("web").length, worker: resolutions("worker").length };
   await load();
   measured[phase] = perMessage(before, await workCountsNow(webUrl, METRICS_TOKEN), MESSAGES);
+  resolvedWhileRunning[phase] = {
+    web: resolutions("web").slice(resolvedBefore.web),
+    worker: resolutions("worker").slice(resolvedBefore.worker),
+  };
 }
 
 const countMessages = (where: string, ...params: unknown[]) =>
@@ -130,7 +154,7 @@ async function postMessages() {
   expect(statuses.filter((status) => status !== 201)).toEqual([]);
 }
 
-it("a message costs no more statements, commits, Redis commands or log lines than its budget, and no error", async () => {
+it("a message costs no more statements, commits, Redis commands or log lines than its budget, no error and no module load", async () => {
   await measure("api", async () => {
     await postMessages();
     await waitFor(() => countMessages("status = 'submitted'") >= MESSAGES, {
@@ -171,6 +195,8 @@ it("a message costs no more statements, commits, Redis commands or log lines tha
   expect(
     Math.min(api.web.statements, api.worker.statements, group.worker.statements, receipts.worker.statements),
   ).toBeGreaterThan(1);
+  // And the preload saw each process resolve its modules at start-up.
+  expect(Math.min(resolutions("web").length, resolutions("worker").length)).toBeGreaterThan(100);
 
   const over: string[] = [];
   for (const [phase, processes] of Object.entries(BUDGETS) as [Phase, Record<Process, Budget>][]) {
@@ -186,6 +212,13 @@ it("a message costs no more statements, commits, Redis commands or log lines tha
       }
       const errors = Math.round((counts.exceptions - counts.busyRetries) * MESSAGES);
       if (errors > 0) over.push(`${phase} path, ${process}: ${errors} errors created on the happy path`);
+      // A module resolved per request costs package.json lookups, or a loader round trip when cached.
+      const resolved = resolvedWhileRunning[phase]![process];
+      if (resolved.length > 0)
+        over.push(
+          `${phase} path, ${process}: ${resolved.length} modules resolved while it ran (an import() or require() ` +
+            `on the hot path: import at module top level instead), e.g. ${[...new Set(resolved)].slice(0, 3).join("; ")}`,
+        );
     }
   }
   expect(
