@@ -39,7 +39,12 @@ export function routeSource(file: string): string {
 // ones included: bookkeeping, not a change the request made.
 const LAST_USE_COLUMNS: Record<string, string> = { sessions: "last_seen_at", api_keys: "last_used_at" };
 
-/** One hash over every row of every table: equal before and after means nothing was written. */
+/** Tables that count refused attempts: writing them is what a refused sign-in is for (decision 108). */
+const ATTEMPT_COUNTERS = new Set(["login_failures"]);
+
+const keptTables = (names: string[]) => names.filter((name) => !ATTEMPT_COUNTERS.has(name));
+
+/** One hash over every row of every table but the attempt counters: equal before and after means nothing was written. */
 export function databaseFingerprint(): string {
   const sqlite = getSqlite();
   const tables = sqlite
@@ -49,7 +54,7 @@ export function databaseFingerprint(): string {
     .all()
     .map((t) => t.name);
   const hash = createHash("sha256");
-  for (const table of tables) {
+  for (const table of keptTables(tables)) {
     const skipped = LAST_USE_COLUMNS[table];
     // Sorted as text: virtual and WITHOUT ROWID tables have no rowid to order by.
     const rows = sqlite
@@ -61,14 +66,18 @@ export function databaseFingerprint(): string {
   return hash.digest("hex");
 }
 
-/** The rows of each table, for a readable diff when the fingerprints differ. */
+/** The rows of each table (but the attempt counters), for a readable diff when the fingerprints differ. */
 export function tableCounts(): Record<string, number> {
   const sqlite = getSqlite();
   const tables = sqlite
     .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
-    .all();
+    .all()
+    .map((t) => t.name);
   return Object.fromEntries(
-    tables.map(({ name }) => [name, (sqlite.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n]),
+    keptTables(tables).map((name) => [
+      name,
+      (sqlite.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n,
+    ]),
   );
 }
 
