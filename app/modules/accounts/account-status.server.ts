@@ -23,6 +23,25 @@ function targetOf(tx: Tx, userId: number): Target | undefined {
     .get();
 }
 
+/** What an admin may change of an account, for the screen: the same rules the changes below enforce. */
+export function accountAccess(
+  adminId: number,
+  account: { id: number; role: string; disabledAt: Date | null },
+  twoFactorOn: boolean,
+) {
+  const other = adminId !== account.id;
+  const disableable = other && account.role === "customer";
+  return {
+    twoFactorOn,
+    own: !other,
+    can: {
+      disable: disableable && !account.disabledAt,
+      enable: disableable && Boolean(account.disabledAt),
+      "clear-two-factor": other && twoFactorOn,
+    },
+  };
+}
+
 /**
  * Disables a customer's account: its sessions end, the messages it has waiting are cancelled and
  * refunded, and from now on it cannot sign in, its keys are refused (the caller reloads the key

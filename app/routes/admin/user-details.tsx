@@ -14,6 +14,7 @@ import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { reloadApiKeys } from "#app/api/auth.server.ts";
 import {
   type AccountChange,
+  accountAccess,
   clearTwoFactor,
   disableAccount,
   enableAccount,
@@ -45,7 +46,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const search = Object.fromEntries(new URL(request.url).searchParams);
   const { page } = LedgerPageSchema.parse(search);
   const ledger = listLedgerEntries(account.id, page);
-  const access = accessOf(admin.id, account, isTwoFactorEnabled(account.id));
+  const access = accountAccess(admin.id, account, isTwoFactorEnabled(account.id));
   const confirm = ConfirmParam.safeParse(search.confirm);
   return {
     timeZone: admin.timeZone,
@@ -63,24 +64,6 @@ const ConfirmParam = z.enum(["disable", "clear-two-factor"]);
 const AccessIntent = z.object({ intent: z.enum(["disable", "enable", "clear-two-factor"]) });
 
 /** What the admin may do to this account's access: never to their own, nor disable another admin. */
-function accessOf(
-  adminId: number,
-  account: { id: number; role: string; disabledAt: Date | null },
-  twoFactorOn: boolean,
-) {
-  const other = adminId !== account.id;
-  const disableable = other && account.role === "customer";
-  return {
-    twoFactorOn,
-    own: !other,
-    can: {
-      disable: disableable && !account.disabledAt,
-      enable: disableable && Boolean(account.disabledAt),
-      "clear-two-factor": other && twoFactorOn,
-    },
-  };
-}
-
 const REFUSALS: Record<Extract<AccountChange, "own-account" | "admin-account">, string> = {
   "own-account": "You cannot change your own account's access here.",
   "admin-account": "An admin's account cannot be disabled.",
