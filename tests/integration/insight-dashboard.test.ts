@@ -5,7 +5,7 @@ import { setUserTimeZone } from "#app/modules/auth/users.server.ts";
 import { getAdminOverview } from "#app/modules/insight/admin-overview.server.ts";
 import { getDashboard } from "#app/modules/insight/dashboard.server.ts";
 import { failMessage } from "#app/modules/sms/dispatch.server.ts";
-import { markClaimed, markSubmitted, settleMessage } from "#app/modules/sms/message-store.server.ts";
+import { markClaimed, markSubmitted, moveMessages } from "#app/modules/sms/message-store.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -27,8 +27,8 @@ async function sendAt(userId: number, iso: string, body = "Hello") {
 
 function deliver(id: number, status: "delivered" | "undelivered" = "delivered") {
   markClaimed([id], Date.now());
-  markSubmitted(id, Date.now());
-  settleMessage(id, "submitted", { status, error: null }, Date.now());
+  markSubmitted([id], Date.now());
+  moveMessages([{ id, from: "submitted", status, error: null }], Date.now());
 }
 
 function receiveAt(userId: number | null, iso: string) {

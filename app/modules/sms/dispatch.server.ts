@@ -4,27 +4,30 @@ import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { bookEntry } from "#app/modules/credits/ledger.server.ts";
 import {
+  type AcceptedPart,
   acceptedPartCount,
   deleteOutbox,
   deleteOutboxRows,
-  deletePendingReceipt,
-  findPartByProviderId,
-  insertAcceptedPart,
-  insertPendingReceipt,
+  deletePendingReceipts,
+  insertAcceptedParts,
+  insertPendingReceipts,
   markClaimed,
   markFailed,
   markRequeued,
   markSubmitted,
+  type MessageMove,
+  moveMessages,
+  type PartMove,
+  type PartReceipt,
   type PartRow,
-  scheduleOutbox,
-  selectAcceptedParts,
-  selectPartStatuses,
   pendingReceiptsFor,
   queuedMessageIdsOf,
+  scheduleOutbox,
+  selectAcceptedParts,
+  selectPartsByProviderIds,
   selectQueued,
-  settleMessage,
   type StoredStatus,
-  updatePartStatus,
+  updateParts,
 } from "#app/modules/sms/message-store.server.ts";
 import { canMove, isFinal, type MessageStatus, movesFrom, statusFromParts } from "#app/modules/sms/message-status.ts";
 import { enqueueSends } from "#app/modules/sms/send.server.ts";
@@ -43,51 +46,139 @@ import type {
   SubmitOutcome,
 } from "#app/modules/sms/transports/types.ts";
 
-/** Moves an accepted message forward to what its parts say. */
-function settleFromParts(
-  messageId: number,
-  current: MessageStatus,
-  segments: number,
-  now: number,
-  only?: StoredStatus,
-) {
-  // A one-part message's status is its part's: no need to read it back.
-  const derived = statusFromParts(only && segments === 1 ? [only] : selectPartStatuses(messageId), segments);
-  if (!canMove("receipt", current, derived.status)) return;
-  const moved = settleMessage(messageId, current, derived, now);
-  if (!moved) return;
-  noteMessageStatus(moved.userId, messageId, derived.status, now);
-  if (moved.groupSendId !== null && isFinal(derived.status)) completeGroupSendIfDone(moved.groupSendId, now);
+type StatusMove = { userId: number; messageId: number; status: MessageStatus };
+
+// Until message-events and group-send-completion take a batch: the same, one at a time.
+function noteMessageStatuses(moves: StatusMove[], now: number): void {
+  for (const move of moves) noteMessageStatus(move.userId, move.messageId, move.status, now);
+}
+function completeGroupSendsIfDone(groupSendIds: number[], now: number): void {
+  for (const id of groupSendIds) completeGroupSendIfDone(id, now);
 }
 
-function applyToPart(row: PartRow, status: MessageStatus, error: string | null, now: number) {
-  if (!canMove("receipt", row.partStatus, status)) return;
-  if (row.partStatus === "submitted") countReceipt(now - row.updatedAt);
-  updatePartStatus(row, { status, error }, now);
-  // Before acceptance is recorded the message is settled by recordAccepted; a final message stays.
-  if (movesFrom("receipt", row.messageStatus))
-    settleFromParts(row.messageId, row.messageStatus, row.segments, now, { status, error });
+/** A batch's status moves, noted together: their message events, and the group sends a final status may complete. */
+type Moves = { events: StatusMove[]; groupSendIds: Set<number> };
+
+function noteMove(moves: Moves, move: StatusMove & { groupSendId: number | null }) {
+  moves.events.push({ userId: move.userId, messageId: move.messageId, status: move.status });
+  if (move.groupSendId !== null && isFinal(move.status)) moves.groupSendIds.add(move.groupSendId);
 }
 
-type EarlyReceipts = ReturnType<typeof pendingReceiptsFor>;
-const earlyReceiptsOf = (acks: PartAck[]): EarlyReceipts => pendingReceiptsFor(acks.map((ack) => ack.providerId));
+/** Records the events of the moves so far (an event shows its message as it is when recorded). */
+function noteEvents(moves: Moves, now: number) {
+  if (moves.events.length > 0) noteMessageStatuses(moves.events.splice(0), now);
+}
+
+/** Runs a batch's writes, then records their events and completes the group sends they finished (same transaction). */
+function inBatch<T>(now: number, write: (moves: Moves) => T): T {
+  const moves: Moves = { events: [], groupSendIds: new Set() };
+  const result = write(moves);
+  noteEvents(moves, now);
+  if (moves.groupSendIds.size > 0) completeGroupSendsIfDone([...moves.groupSendIds], now);
+  return result;
+}
+
+/** Moves the messages (each from the status it was read in) and notes those moved. */
+function moveAndNote(messageMoves: MessageMove[], now: number, moves: Moves) {
+  if (messageMoves.length === 0) return;
+  for (const row of moveMessages(messageMoves, now)) noteMove(moves, { ...row, messageId: row.id });
+}
+
+/** Parts by message, then by part number (in part order). */
+function partsByMessage(parts: ({ messageId: number; part: number } & StoredStatus)[]) {
+  const byMessage = new Map<number, Map<number, StoredStatus>>();
+  for (const { messageId, part, status, error } of parts) {
+    let ofMessage = byMessage.get(messageId);
+    if (!ofMessage) byMessage.set(messageId, (ofMessage = new Map()));
+    ofMessage.set(part, { status, error });
+  }
+  return byMessage;
+}
 
 /**
- * Stores the parts the SMSC accepted and applies receipts that came before their submit_sm_resp
- * (`early`: those kept for these acks, read beforehand). True when such a receipt was applied.
+ * Applies receipts, in order, to the parts their provider ids name, and moves each part's message
+ * to what its parts then say, as one by one would (a part only moves forward: a second DELIVRD for
+ * it changes nothing). One read of the parts, one of multi-part messages' other parts, one write of the
+ * parts and one of the messages, whatever the batch's size. Returns the receipts whose part is not
+ * recorded.
  */
-function storeAcks(messageId: number, acks: PartAck[], now: number, early = earlyReceiptsOf(acks)): boolean {
-  let applied = false;
-  for (const ack of acks) {
-    insertAcceptedPart(messageId, ack.part, ack.providerId, now);
-    for (const receipt of early?.get(ack.providerId) ?? []) {
-      applied = true;
-      const row = findPartByProviderId(ack.providerId);
-      if (row) applyToPart(row, receipt.status, receipt.error, now);
-      deletePendingReceipt(receipt.id);
+function applyToParts(receipts: PartReceipt[], now: number, moves: Moves): PartReceipt[] {
+  const found = new Map<string, PartRow>();
+  // Newest message first: the first row of a provider id is its part.
+  for (const row of selectPartsByProviderIds(receipts.map((r) => r.providerId)))
+    if (!found.has(row.providerId)) found.set(row.providerId, row);
+  // A message can move by receipts only from submitted or unknown (movesFrom), so only those need their other parts.
+  const multiPart = [...found.values()].filter((row) => row.segments > 1 && movesFrom("receipt", row.messageStatus));
+  const partsOf = partsByMessage(
+    multiPart.length > 0 ? selectAcceptedParts(multiPart.map((row) => row.messageId)) : [],
+  );
+  const parts = new Map<string, PartMove>();
+  const messages = new Map<number, MessageMove>();
+  const unknown: PartReceipt[] = [];
+  for (const receipt of receipts) {
+    const row = found.get(receipt.providerId);
+    if (!row) {
+      unknown.push(receipt);
+      continue;
     }
+    const key = `${row.messageId}:${row.part}`;
+    const part = parts.get(key) ?? {
+      messageId: row.messageId,
+      part: row.part,
+      from: row.partStatus,
+      status: row.partStatus,
+      error: null,
+    };
+    if (!canMove("receipt", part.status, receipt.status)) continue;
+    if (part.status === "submitted") countReceipt(now - row.updatedAt);
+    parts.set(key, { ...part, status: receipt.status, error: receipt.error });
+    const message = messages.get(row.messageId) ?? {
+      id: row.messageId,
+      from: row.messageStatus,
+      status: row.messageStatus,
+      error: null,
+    };
+    // Before acceptance is recorded the message is settled by recordAccepted; a final message stays.
+    if (!movesFrom("receipt", message.status)) continue;
+    const moved = { status: receipt.status, error: receipt.error };
+    const siblings = partsOf.get(row.messageId)?.set(row.part, moved);
+    const derived = statusFromParts(siblings ? [...siblings.values()] : [moved], row.segments);
+    if (canMove("receipt", message.status, derived.status)) messages.set(row.messageId, { ...message, ...derived });
   }
-  return applied;
+  if (parts.size > 0) updateParts([...parts.values()], now);
+  moveAndNote([...messages.values()], now, moves);
+  return unknown;
+}
+
+/** Moves submitted messages to what their parts' receipts say: one read of their parts, one write. */
+function settleFromParts(messages: { id: number; segments: number }[], now: number, moves: Moves) {
+  if (messages.length === 0) return;
+  const partsOf = partsByMessage(selectAcceptedParts(messages.map((message) => message.id)));
+  const settled = messages.flatMap(({ id, segments }): MessageMove[] => {
+    const derived = statusFromParts([...(partsOf.get(id)?.values() ?? [])], segments);
+    return canMove("receipt", "submitted", derived.status) ? [{ id, from: "submitted", ...derived }] : [];
+  });
+  moveAndNote(settled, now, moves);
+}
+
+const acceptedParts = (messageId: number, acks: PartAck[]): AcceptedPart[] =>
+  acks.map((ack) => ({ messageId, ...ack }));
+
+/**
+ * Stores the parts the SMSC accepted, in one INSERT, and applies the receipts kept for them that
+ * came before their submit_sm_resp. Returns the messages that had such receipts.
+ */
+function storeAcks(parts: AcceptedPart[], now: number, moves: Moves): Set<number> {
+  if (parts.length === 0) return new Set();
+  insertAcceptedParts(parts, now);
+  const early = pendingReceiptsFor(parts.map((part) => part.providerId));
+  const withEarly = early ? parts.filter((part) => early.has(part.providerId)) : [];
+  if (!early || withEarly.length === 0) return new Set();
+  const kept = [...new Set(withEarly.map((part) => part.providerId))].flatMap((id) => early.get(id)!);
+  // One whose part is not recorded (an earlier try's part kept another provider id) is dropped.
+  applyToParts(kept, now, moves);
+  deletePendingReceipts(kept.map((receipt) => receipt.id));
+  return new Set(withEarly.map((part) => part.messageId));
 }
 
 function claim(ids: number[], now: number): Set<number> {
@@ -106,29 +197,54 @@ export async function claimMessage(messageId: number): Promise<boolean> {
   return (await claimMessages([messageId])).has(messageId);
 }
 
-function accept(messageId: number, acks: PartAck[], now: number, early = earlyReceiptsOf(acks)) {
-  const applied = storeAcks(messageId, acks, now, early);
-  const row = markSubmitted(messageId, now);
-  if (row) noteMessageStatus(row.userId, messageId, "submitted", now);
+/**
+ * submitting -> submitted for messages whose every part the SMSC accepted (their parts stored;
+ * `early`: those that had receipts waiting), in one UPDATE; then those with a part past submitted
+ * move on.
+ */
+function accept(messages: { id: number; acks: PartAck[] }[], early: Set<number>, now: number, moves: Moves) {
+  if (messages.length === 0) return;
+  const submitted = markSubmitted(
+    messages.map((message) => message.id),
+    now,
+  );
+  for (const row of submitted) noteMove(moves, { ...row, messageId: row.id, status: "submitted", groupSendId: null });
+  // Their message.sent shows them submitted, before a receipt below moves them on.
+  noteEvents(moves, now);
+  const sentParts = new Map(messages.map((message) => [message.id, message.acks.length]));
   // Parts can be past "submitted" only through a receipt: one just applied, or one for a part an
   // earlier try had sent.
-  if (row && (applied || acks.length < row.segments)) settleFromParts(messageId, "submitted", row.segments, now);
+  settleFromParts(
+    submitted.filter((row) => early.has(row.id) || sentParts.get(row.id)! < row.segments),
+    now,
+    moves,
+  );
 }
 
 /** submitting -> submitted with the parts' provider ids (and any early receipts applied). */
 export function recordAccepted(messageId: number, acks: PartAck[]): void {
-  inTransaction(() => accept(messageId, acks, clock.now()));
+  const now = clock.now();
+  inTransaction(() =>
+    inBatch(now, (moves) =>
+      accept([{ id: messageId, acks }], storeAcks(acceptedParts(messageId, acks), now, moves), now, moves),
+    ),
+  );
 }
 
-function requeue(messageId: number, reason: string, acks: PartAck[], dueAt: number, now: number) {
-  storeAcks(messageId, acks, now);
+function requeue(messageId: number, reason: string, dueAt: number, now: number) {
   markRequeued(messageId, `Retrying: ${reason}`, now);
   scheduleOutbox(messageId, dueAt);
 }
 
 /** Back to queued after a temporary error, keeping the parts already accepted; due again at `dueAt`. */
 export function requeueMessage(messageId: number, reason: string, acks: PartAck[] = [], dueAt = clock.now()): void {
-  inTransaction(() => requeue(messageId, reason, acks, dueAt, clock.now()));
+  const now = clock.now();
+  inTransaction(() =>
+    inBatch(now, (moves) => {
+      storeAcks(acceptedParts(messageId, acks), now, moves);
+      requeue(messageId, reason, dueAt, now);
+    }),
+  );
 }
 
 /**
@@ -138,15 +254,19 @@ export function requeueMessage(messageId: number, reason: string, acks: PartAck[
  */
 export function failMessage(messageId: number, reason: string, acks: PartAck[] = []): boolean {
   const now = clock.now();
-  return inTransaction((tx) => fail(tx, messageId, reason, acks, now));
+  return inTransaction((tx) =>
+    inBatch(now, (moves) => {
+      storeAcks(acceptedParts(messageId, acks), now, moves);
+      return fail(tx, messageId, reason, now, moves);
+    }),
+  );
 }
 
-function fail(tx: Executor, messageId: number, reason: string, acks: PartAck[], now: number): boolean {
-  storeAcks(messageId, acks, now);
+/** Fails one message (its accepted parts stored) and refunds the rest; its event and group send noted in `moves`. */
+function fail(tx: Executor, messageId: number, reason: string, now: number, moves: Moves): boolean {
   const row = markFailed(messageId, reason, now);
   if (!row) return false;
-  noteMessageStatus(row.userId, messageId, "failed", now);
-  if (row.groupSendId !== null) completeGroupSendIfDone(row.groupSendId, now);
+  noteMove(moves, { ...row, messageId, status: "failed" });
   deleteOutbox(messageId);
   const accepted = acceptedPartCount(messageId);
   const refund = Math.round((row.credits * (row.segments - accepted)) / row.segments);
@@ -159,19 +279,18 @@ function fail(tx: Executor, messageId: number, reason: string, acks: PartAck[], 
 /** Fails and refunds every message of the account still queued, inside the caller's transaction; how many. */
 export function failQueuedMessagesOf(tx: Executor, userId: number, reason: string): number {
   const now = clock.now();
-  return queuedMessageIdsOf(userId).filter((id) => fail(tx, id, reason, [], now)).length;
+  return inBatch(now, (moves) => queuedMessageIdsOf(userId).filter((id) => fail(tx, id, reason, now, moves)).length);
 }
 
 function applyReceiptsNow(receipts: Receipt[], now: number): void {
-  for (const receipt of receipts) {
-    const row = findPartByProviderId(receipt.providerId);
-    // Its submit_sm_resp is not recorded yet (or never will be): keep it for storeAcks.
-    if (!row) insertPendingReceipt(receipt, now);
-    else applyToPart(row, receipt.status, receipt.error, now);
-  }
+  inBatch(now, (moves) => {
+    const unknown = applyToParts(receipts, now, moves);
+    // Their submit_sm_resp is not recorded yet (or never will be): kept for storeAcks.
+    if (unknown.length > 0) insertPendingReceipts(unknown, now);
+  });
 }
 
-/** Applies delivery receipts in one transaction; statuses only move forward. */
+/** Applies delivery receipts in one transaction, one statement per step for the batch; statuses only move forward. */
 export async function applyReceipts(receipts: Receipt[]): Promise<void> {
   if (receipts.length > 0) await inTransactionWithoutStalling(() => applyReceiptsNow(receipts, clock.now()));
 }
@@ -200,40 +319,45 @@ const NOT_CONNECTED_RETRY_MS = 5_000;
 type Recorded = { id: number; attempts: number; outcome: SubmitOutcome; claimed: boolean };
 
 function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): Map<number, SendOutcome> {
-  const results = new Map<number, SendOutcome>();
-  // One look-up for the whole slice's early receipts (a busy worker records answers after some receipts came).
-  const early = pendingReceiptsFor(
-    recorded.flatMap(({ outcome }) => ("acks" in outcome ? outcome.acks : [])).map((ack) => ack.providerId),
-  );
-  for (const { id, attempts, outcome, claimed } of recorded) {
-    switch (outcome.kind) {
-      case "not-claimed":
-        results.set(id, { kind: "skipped" });
-        break;
-      case "accepted":
-        accept(id, outcome.acks, now, early);
-        results.set(id, { kind: "submitted" });
-        break;
-      case "permanent":
-        fail(tx, id, outcome.reason, outcome.acks, now);
-        results.set(id, { kind: "failed", reason: outcome.reason });
-        break;
-      case "temporary": {
-        // Claimed messages count their attempts; one never claimed waits for the connection.
-        if (claimed && finalAttempt(attempts + 1)) {
-          const reason = `Gave up retrying: ${outcome.reason}`;
-          fail(tx, id, reason, outcome.acks, now);
-          results.set(id, { kind: "failed", reason });
+  return inBatch(now, (moves) => {
+    const results = new Map<number, SendOutcome>();
+    // Every answer's accepted parts at once: a refusal or a retry keeps those the SMSC took too.
+    const parts = recorded.flatMap(({ id, outcome }) => ("acks" in outcome ? acceptedParts(id, outcome.acks) : []));
+    const early = storeAcks(parts, now, moves);
+    const accepted = recorded.flatMap(({ id, outcome }) =>
+      outcome.kind === "accepted" ? [{ id, acks: outcome.acks }] : [],
+    );
+    accept(accepted, early, now, moves);
+    // Refusals and retries are rare: one message at a time.
+    for (const { id, attempts, outcome, claimed } of recorded) {
+      switch (outcome.kind) {
+        case "not-claimed":
+          results.set(id, { kind: "skipped" });
+          break;
+        case "accepted":
+          results.set(id, { kind: "submitted" });
+          break;
+        case "permanent":
+          fail(tx, id, outcome.reason, now, moves);
+          results.set(id, { kind: "failed", reason: outcome.reason });
+          break;
+        case "temporary": {
+          // Claimed messages count their attempts; one never claimed waits for the connection.
+          if (claimed && finalAttempt(attempts + 1)) {
+            const reason = `Gave up retrying: ${outcome.reason}`;
+            fail(tx, id, reason, now, moves);
+            results.set(id, { kind: "failed", reason });
+            break;
+          }
+          const delayMs = claimed ? retryDelayMs(attempts + 1) : NOT_CONNECTED_RETRY_MS;
+          requeue(id, outcome.reason, now + delayMs, now);
+          results.set(id, { kind: "retry", reason: outcome.reason, delayMs });
           break;
         }
-        const delayMs = claimed ? retryDelayMs(attempts + 1) : NOT_CONNECTED_RETRY_MS;
-        requeue(id, outcome.reason, outcome.acks, now + delayMs, now);
-        results.set(id, { kind: "retry", reason: outcome.reason, delayMs });
-        break;
       }
     }
-  }
-  return results;
+    return results;
+  });
 }
 
 /**

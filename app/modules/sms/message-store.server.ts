@@ -10,7 +10,6 @@ import {
   type MessageStatus,
 } from "#app/modules/sms/message-status.ts";
 import type { SegmentCount, SmsEncoding } from "#app/modules/sms/segments.ts";
-import type { Receipt } from "#app/modules/sms/transports/types.ts";
 
 /** The SQL condition under which `event` may move a row: its status is one of the event's `from`. */
 function whereFrom(event: MessageEvent): string {
@@ -123,6 +122,7 @@ export type SendRow = {
   ownerDisabled: number;
 };
 export type PartRow = {
+  providerId: string;
   messageId: number;
   part: number;
   partStatus: MessageStatus;
@@ -132,6 +132,14 @@ export type PartRow = {
   updatedAt: number;
 };
 export type StoredStatus = { status: MessageStatus; error: string | null };
+/** What a receipt says of the part its provider id names. */
+export type PartReceipt = { providerId: string } & StoredStatus;
+/** A part the SMSC accepted, with the provider id its receipts will name. */
+export type AcceptedPart = { messageId: number; part: number; providerId: string };
+/** A part's receipt to write: `from` is the status it was read in (the guard), then what it moves to. */
+export type PartMove = { messageId: number; part: number; from: MessageStatus } & StoredStatus;
+/** A message's move by its parts' receipts, from the status it was read in. */
+export type MessageMove = { id: number; from: MessageStatus } & StoredStatus;
 
 // A job's messages in one read: the ids travel as a JSON array.
 const selectForSend = statement<[string], SendRow>(
@@ -140,15 +148,18 @@ const selectForSend = statement<[string], SendRow>(
    from sms_messages
    where id in (select value from json_each(?)) and ${whereFrom("claim")}`,
 );
-const selectPartNumbers = statement<[string], { messageId: number; part: number }>(
-  "select message_id as messageId, part from sms_message_parts where message_id in (select value from json_each(?))",
+const selectPartsOf = statement<[string], { messageId: number; part: number } & StoredStatus>(
+  `select message_id as messageId, part, status, error from sms_message_parts
+   where message_id in (select value from json_each(?)) order by message_id, part`,
 );
 const claimStatement = statement<[number, string], { id: number }>(
   `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
    where id in (select value from json_each(?)) and ${whereFrom("claim")} returning id`,
 );
-const markSubmittedStatement = statement<unknown[], { segments: number; userId: number }>(
-  `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ? where id = ? and ${whereFrom("accept")} returning segments, user_id as userId`,
+const markSubmittedStatement = statement<[number, number, string], { id: number; segments: number; userId: number }>(
+  `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ?
+   where id in (select value from json_each(?)) and ${whereFrom("accept")}
+   returning id, segments, user_id as userId`,
 );
 const markRequeuedStatement = statement(
   `update sms_messages set status = 'queued', error = ?, updated_at = ? where id = ? and ${whereFrom("requeue")}`,
@@ -164,9 +175,17 @@ const markFailedStatement = statement<
 const markInterruptedStatement = statement(
   `update sms_messages set status = 'unknown', error = ?, updated_at = ? where id = ? and ${whereFrom("interrupt")}`,
 );
-// Receipts: the caller checked the move (canMove); `status = ?` keeps it to the status it checked.
-const updateMessageStatus = statement<unknown[], { userId: number; groupSendId: number | null }>(
-  "update sms_messages set status = ?, error = ?, updated_at = ?, done_at = ? where id = ? and status = ? returning user_id as userId, group_send_id as groupSendId",
+// Receipts: the caller checked each move (canMove); `status = from` keeps it to the status it checked.
+// PostgreSQL: `from jsonb_to_recordset($2) as c(id bigint, "from" text, status text, error text, "doneAt" bigint)`.
+const moveMessagesStatement = statement<
+  [number, string],
+  { id: number; userId: number; groupSendId: number | null; status: MessageStatus }
+>(
+  `update sms_messages set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?,
+     done_at = c.value ->> '$.doneAt'
+   from json_each(?) c
+   where sms_messages.id = c.value ->> '$.id' and sms_messages.status = c.value ->> '$.from'
+   returning id, user_id as userId, group_send_id as groupSendId, status`,
 );
 const selectStuck = statement<[number, number], { id: number; segments: number }>(
   "select id, segments from sms_messages where status = 'submitting' and updated_at < ? order by updated_at limit ?",
@@ -195,9 +214,9 @@ export function markClaimed(ids: number[], now: number): number[] {
     .map((row) => row.id);
 }
 
-/** submitting -> submitted; the message's segments and owner, or undefined when it was not submitting. */
-export function markSubmitted(messageId: number, now: number): { segments: number; userId: number } | undefined {
-  return markSubmittedStatement().get(now, now, messageId);
+/** submitting -> submitted for the ids still submitting; returns those, with their segments and owner. */
+export function markSubmitted(ids: number[], now: number): { id: number; segments: number; userId: number }[] {
+  return markSubmittedStatement().all(now, now, JSON.stringify(ids));
 }
 
 /** queued or submitting -> queued, with why it waits. */
@@ -215,9 +234,10 @@ export function markInterrupted(messageId: number, reason: string, now: number):
   return markInterruptedStatement().run(reason, now, messageId).changes === 1;
 }
 
-/** Moves a message from `from` (as read) to `to`, with `done_at` when `to` is final; its owner, or undefined when it had moved. */
-export function settleMessage(messageId: number, from: MessageStatus, to: StoredStatus, now: number) {
-  return updateMessageStatus().get(to.status, to.error, now, isFinal(to.status) ? now : null, messageId, from);
+/** Moves each message from `from` (as read) to its status, with `done_at` when final; those moved, with owner and group send. */
+export function moveMessages(moves: MessageMove[], now: number) {
+  const rows = moves.map((move) => ({ ...move, doneAt: isFinal(move.status) ? now : null }));
+  return moveMessagesStatement().all(now, JSON.stringify(rows));
 }
 
 /** Messages in `submitting` since before `before`, oldest first. */
@@ -225,33 +245,39 @@ export function selectStuckSubmitting(before: number, limit: number) {
   return selectStuck().all(before, limit);
 }
 
-const insertPart = statement(
-  "insert into sms_message_parts (message_id, part, provider_id, status, updated_at) values (?, ?, ?, 'submitted', ?) on conflict do nothing",
+// `where true`: SQLite's parser needs it between an INSERT's SELECT and its ON CONFLICT.
+// PostgreSQL: `select * from jsonb_to_recordset($2) as a("messageId" bigint, part int, "providerId" text)`.
+const insertParts = statement<[number, string]>(
+  `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
+   select value ->> '$.messageId', value ->> '$.part', value ->> '$.providerId', 'submitted', ? from json_each(?) where true
+   on conflict do nothing`,
 );
 const countParts = statement<[number], { n: number }>(
   "select count(*) as n from sms_message_parts where message_id = ?",
 );
-const findPart = statement<[string], PartRow>(
-  `select p.message_id as messageId, p.part, p.status as partStatus, m.status as messageStatus, m.segments,
-   p.updated_at as updatedAt
+const findParts = statement<[string], PartRow>(
+  `select p.provider_id as providerId, p.message_id as messageId, p.part, p.status as partStatus,
+     m.status as messageStatus, m.segments, p.updated_at as updatedAt
    from sms_message_parts p join sms_messages m on m.id = p.message_id
-   where p.provider_id = ? order by p.message_id desc limit 1`,
+   where p.provider_id in (select value from json_each(?)) order by p.message_id desc`,
 );
-const updatePart = statement(
-  "update sms_message_parts set status = ?, error = ?, updated_at = ? where message_id = ? and part = ?",
-);
-const selectPartStatusesStatement = statement<[number], StoredStatus>(
-  "select status, error from sms_message_parts where message_id = ?",
+// The caller checked each move (canMove); `status = from` keeps it to the status it checked.
+// PostgreSQL: `from jsonb_to_recordset($2) as c("messageId" bigint, part int, "from" text, status text, error text)`.
+const updatePartsStatement = statement<[number, string]>(
+  `update sms_message_parts set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?
+   from json_each(?) c
+   where sms_message_parts.message_id = c.value ->> '$.messageId' and sms_message_parts.part = c.value ->> '$.part'
+     and sms_message_parts.status = c.value ->> '$.from'`,
 );
 
-/** The parts of `ids` the SMSC has accepted before. */
-export function selectAcceptedParts(ids: number[]): { messageId: number; part: number }[] {
-  return selectPartNumbers().all(JSON.stringify(ids));
+/** The parts of `ids` the SMSC has accepted, with what their receipts said, in message and part order. */
+export function selectAcceptedParts(ids: number[]): ({ messageId: number; part: number } & StoredStatus)[] {
+  return selectPartsOf().all(JSON.stringify(ids));
 }
 
-/** A part the SMSC accepted, with its provider id, so receipts find their message. */
-export function insertAcceptedPart(messageId: number, part: number, providerId: string, now: number): void {
-  insertPart().run(messageId, part, providerId, now);
+/** The parts the SMSC accepted, with their provider ids, so receipts find their message (a part kept from before stays). */
+export function insertAcceptedParts(parts: AcceptedPart[], now: number): void {
+  insertParts().run(now, JSON.stringify(parts));
 }
 
 /** How many parts of a message the SMSC has accepted (provider ids recorded). */
@@ -259,17 +285,13 @@ export function acceptedPartCount(messageId: number): number {
   return countParts().get(messageId)?.n ?? 0;
 }
 
-/** The part a provider id names (the newest, should the SMSC reuse ids), with its message's status. */
-export function findPartByProviderId(providerId: string): PartRow | undefined {
-  return findPart().get(providerId);
+/** The parts these provider ids name, with their messages' status; newest message first (should the SMSC reuse ids). */
+export function selectPartsByProviderIds(providerIds: string[]): PartRow[] {
+  return findParts().all(JSON.stringify(providerIds));
 }
 
-export function updatePartStatus(row: PartRow, to: StoredStatus, now: number): void {
-  updatePart().run(to.status, to.error, now, row.messageId, row.part);
-}
-
-export function selectPartStatuses(messageId: number): StoredStatus[] {
-  return selectPartStatusesStatement().all(messageId);
+export function updateParts(moves: PartMove[], now: number): void {
+  updatePartsStatement().run(now, JSON.stringify(moves));
 }
 
 const insertOutboxStatement = statement("insert into sms_outbox (message_id, due_at) values (?, ?)");
@@ -318,21 +340,22 @@ export function postponeOutbox(messageId: number, now: number): void {
   postpone().run(now, messageId);
 }
 
-const insertPending = statement(
-  "insert into sms_pending_receipts (provider_id, status, error, received_at) values (?, ?, ?, ?)",
+const insertPending = statement<[number, string]>(
+  `insert into sms_pending_receipts (provider_id, status, error, received_at)
+   select value ->> '$.providerId', value ->> '$.status', value ->> '$.error', ? from json_each(?) order by key`,
 );
-export type PendingReceipt = { id: number; providerId: string; status: MessageStatus; error: string | null };
+export type PendingReceipt = { id: number } & PartReceipt;
 const selectPending = statement<[string], PendingReceipt>(
   `select id, provider_id as providerId, status, error from sms_pending_receipts
    where provider_id in (select value from json_each(?)) order by id`,
 );
-const deletePending = statement("delete from sms_pending_receipts where id = ?");
+const deletePending = statement("delete from sms_pending_receipts where id in (select value from json_each(?))");
 const anyPending = statement<[], { any: number }>("select exists (select 1 from sms_pending_receipts) as any");
 const purgePending = statement("delete from sms_pending_receipts where received_at < ?");
 
-/** Keeps a receipt whose submit_sm_resp is not recorded yet. */
-export function insertPendingReceipt(receipt: Receipt, now: number): void {
-  insertPending().run(receipt.providerId, receipt.status, receipt.error, now);
+/** Keeps the receipts whose submit_sm_resp is not recorded yet, in their order. */
+export function insertPendingReceipts(receipts: PartReceipt[], now: number): void {
+  insertPending().run(now, JSON.stringify(receipts));
 }
 
 /** The receipts kept for these provider ids, by provider id (oldest first); null when none is kept at all (almost always). */
@@ -347,8 +370,8 @@ export function pendingReceiptsFor(providerIds: string[]): Map<string, PendingRe
   return byProvider;
 }
 
-export function deletePendingReceipt(id: number): void {
-  deletePending().run(id);
+export function deletePendingReceipts(ids: number[]): void {
+  deletePending().run(JSON.stringify(ids));
 }
 
 /** Whether receipts wait for a provider id; almost never, so acks skip the look-up when none do. */

@@ -1,0 +1,233 @@
+// The worker records a slice's SMSC answers and a batch of receipts a statement per step, not per
+// message: what a batch does must be what its items would do one by one, in order.
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "#app/db/client.server.ts";
+import { smsPendingReceipts } from "#app/db/schema/sms.ts";
+import { webhookEvents } from "#app/db/schema/webhooks.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { applyReceipts, claimMessage, recordAccepted, sendQueuedMessages } from "#app/modules/sms/dispatch.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { smsCounters } from "#app/modules/sms/sms-counters.server.ts";
+import type { PartAck, Receipt, SmsTransport, SubmitOutcome } from "#app/modules/sms/transports/types.ts";
+import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits, messageParts, messageRow, outboxHas } from "#tests/support/sms.ts";
+
+// Read at the first getEnv(): the endpoints below are on loopback (nothing is delivered to them here).
+process.env.WEBHOOK_ALLOW_PRIVATE = "1";
+
+const TWO_PARTS = "p".repeat(200);
+
+/** A customer whose endpoint wants every message.* event (recorded in webhook_events, not delivered here). */
+async function customer() {
+  const user = await createTestUser();
+  grantCredits(user.id, 50);
+  await createEndpoint(user.id, {
+    url: "http://127.0.0.1:9/events",
+    events: ["message.sent", "message.delivered", "message.failed"],
+    enabled: true,
+  });
+  return user;
+}
+
+/** A queued message, claimed and accepted by the SMSC with provider ids `<prefix>-<part>`. */
+async function accepted(userId: number, prefix: string, body = "hello") {
+  const { id, segments } = await queueMessage(userId, { to: "+12025550190", body });
+  expect(await claimMessage(id)).toBe(true);
+  recordAccepted(
+    id,
+    Array.from({ length: segments }, (_, i) => ({ part: i + 1, providerId: `${prefix}-${i + 1}` })),
+  );
+  return id;
+}
+
+const receipt = (providerId: string, status: Receipt["status"], error: string | null = null): Receipt => ({
+  providerId,
+  status,
+  error,
+});
+
+/** The message.* events recorded for the user's message, in order: type and the status the payload shows. */
+function eventsOf(userId: number, messageId: number) {
+  return getDb()
+    .select()
+    .from(webhookEvents)
+    .where(eq(webhookEvents.userId, userId))
+    .orderBy(sql`rowid`)
+    .all()
+    .map((event) => ({ type: event.type, data: JSON.parse(event.payload).data }))
+    .filter((event) => event.data.id === messageId)
+    .map((event) => `${event.type}:${event.data.status}`);
+}
+
+const pendingFor = (providerId: string) =>
+  getDb()
+    .select()
+    .from(smsPendingReceipts)
+    .where(eq(smsPendingReceipts.providerId, providerId))
+    .orderBy(smsPendingReceipts.id)
+    .all()
+    .map((row) => row.status);
+
+describe("a batch of receipts", () => {
+  it("moves each message to its own receipt when delivered and failed ones come together", async () => {
+    const user = await customer();
+    const delivered = await accepted(user.id, "mix-a");
+    const undelivered = await accepted(user.id, "mix-b");
+    const expired = await accepted(user.id, "mix-c");
+    await applyReceipts([
+      receipt("mix-a-1", "delivered"),
+      receipt("mix-b-1", "undelivered", "001"),
+      receipt("mix-c-1", "expired"),
+    ]);
+    expect(messageRow(delivered)).toMatchObject({ status: "delivered", error: null, doneAt: expect.any(Date) });
+    expect(messageRow(undelivered)).toMatchObject({ status: "undelivered", error: "Carrier error 001" });
+    expect(messageRow(expired)).toMatchObject({ status: "expired", error: null, doneAt: expect.any(Date) });
+    expect(messageParts(undelivered)).toMatchObject([{ status: "undelivered", error: "001" }]);
+    expect(eventsOf(user.id, delivered)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
+    expect(eventsOf(user.id, undelivered)).toEqual(["message.sent:submitted", "message.failed:undelivered"]);
+    expect(eventsOf(user.id, expired)).toEqual(["message.sent:submitted", "message.failed:expired"]);
+  });
+
+  it("settles a multi-part message from its parts' receipts in the order they came", async () => {
+    const user = await customer();
+    const both = await accepted(user.id, "multi-a", TWO_PARTS);
+    const half = await accepted(user.id, "multi-b", TWO_PARTS);
+    const failedTwice = await accepted(user.id, "multi-c", TWO_PARTS);
+    const unsure = await accepted(user.id, "multi-d", TWO_PARTS);
+    await applyReceipts([
+      receipt("multi-a-1", "delivered"),
+      receipt("multi-b-1", "delivered"),
+      // The first failure to come decides, as it would alone; the second part's failure is kept on the part.
+      receipt("multi-c-2", "rejected", "0A"),
+      receipt("multi-d-1", "unknown"),
+      receipt("multi-a-2", "delivered"),
+      receipt("multi-c-1", "undelivered", "001"),
+      receipt("multi-d-2", "delivered"),
+    ]);
+    expect(messageRow(both)?.status).toBe("delivered");
+    expect(messageRow(half)?.status).toBe("submitted");
+    expect(messageParts(half).map((part) => part.status)).toEqual(["delivered", "submitted"]);
+    expect(messageRow(failedTwice)).toMatchObject({ status: "rejected", error: "Carrier error 0A" });
+    expect(messageParts(failedTwice).map((part) => part.status)).toEqual(["undelivered", "rejected"]);
+    expect(messageRow(unsure)?.status).toBe("unknown");
+    expect(eventsOf(user.id, both)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
+    expect(eventsOf(user.id, failedTwice)).toEqual(["message.sent:submitted", "message.failed:rejected"]);
+
+    // The rest come in a later batch: the unknown one moves on, the half one completes.
+    await applyReceipts([receipt("multi-d-1", "delivered"), receipt("multi-b-2", "delivered")]);
+    expect(messageRow(unsure)?.status).toBe("delivered");
+    expect(messageRow(half)?.status).toBe("delivered");
+  });
+
+  it("keeps a receipt whose part is not recorded yet, in order, and applies it with its ack", async () => {
+    const user = await customer();
+    const known = await accepted(user.id, "early-known");
+    const { id: early } = await queueMessage(user.id, { to: "+12025550191", body: "early" });
+    await applyReceipts([
+      receipt("early-later-1", "unknown"),
+      receipt("early-known-1", "delivered"),
+      receipt("early-later-1", "delivered"),
+    ]);
+    expect(messageRow(known)?.status).toBe("delivered");
+    expect(pendingFor("early-later-1")).toEqual(["unknown", "delivered"]);
+
+    expect(await claimMessage(early)).toBe(true);
+    recordAccepted(early, [{ part: 1, providerId: "early-later-1" }]);
+    expect(messageRow(early)?.status).toBe("delivered");
+    expect(messageParts(early)).toMatchObject([{ status: "delivered" }]);
+    expect(pendingFor("early-later-1")).toEqual([]);
+    // Its message.sent shows it as it was sent, before the kept receipt moved it on.
+    expect(eventsOf(user.id, early)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
+  });
+
+  it("applies two receipts for one part as one by one: the first final one wins, counted once", async () => {
+    const user = await customer();
+    const twice = await accepted(user.id, "dup-a");
+    const contradicted = await accepted(user.id, "dup-b");
+    const enRoute = await accepted(user.id, "dup-c");
+    const countedBefore = smsCounters().receipts;
+    await applyReceipts([
+      receipt("dup-a-1", "delivered"),
+      receipt("dup-b-1", "delivered"),
+      receipt("dup-c-1", "unknown"),
+      receipt("dup-a-1", "delivered"),
+      receipt("dup-b-1", "undelivered", "001"),
+      receipt("dup-c-1", "delivered"),
+    ]);
+    expect(messageRow(twice)?.status).toBe("delivered");
+    expect(messageRow(contradicted)).toMatchObject({ status: "delivered", error: null });
+    expect(messageParts(contradicted)).toMatchObject([{ status: "delivered", error: null }]);
+    expect(messageRow(enRoute)?.status).toBe("delivered");
+    expect(eventsOf(user.id, twice)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
+    expect(eventsOf(user.id, contradicted)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
+    // The receipt delay metric counts a part's first receipt only.
+    expect(smsCounters().receipts - countedBefore).toBe(3);
+  });
+});
+
+/** A transport that gives each message the answer scripted for it, claiming all but the not-claimed. */
+function scripted(answers: Map<number, SubmitOutcome>): SmsTransport {
+  return {
+    name: "scripted",
+    async submitMany(messages, claim) {
+      await claim(messages.filter((sms) => answers.get(sms.id)?.kind !== "not-claimed").map((sms) => sms.id));
+      return new Map(messages.map((sms) => [sms.id, answers.get(sms.id)!]));
+    },
+    async close() {},
+  };
+}
+
+describe("a slice of SMSC answers", () => {
+  it("records answers of every kind together as it would one by one", async () => {
+    const user = await customer();
+    const queue = async (body = "slice") => (await queueMessage(user.id, { to: "+12025550192", body })).id;
+    const [plain, long, refused, busy, taken, early] = [
+      await queue(),
+      await queue(TWO_PARTS),
+      await queue(TWO_PARTS),
+      await queue(),
+      await queue(),
+      await queue(),
+    ];
+    const balance = getBalance(user.id);
+    await applyReceipts([receipt("slice-early-1", "undelivered", "001")]);
+    const acks = (prefix: string, ...parts: number[]): PartAck[] =>
+      parts.map((part) => ({ part, providerId: `${prefix}-${part}` }));
+    const answers = new Map<number, SubmitOutcome>([
+      [plain, { kind: "accepted", acks: acks("slice-plain", 1) }],
+      [long, { kind: "accepted", acks: acks("slice-long", 1, 2) }],
+      [refused, { kind: "permanent", reason: "Invalid destination", acks: acks("slice-refused", 1) }],
+      [busy, { kind: "temporary", reason: "SMSC busy", acks: [] }],
+      [taken, { kind: "not-claimed" }],
+      [early, { kind: "accepted", acks: acks("slice-early", 1) }],
+    ]);
+    const results = await sendQueuedMessages(scripted(answers), [plain, long, refused, busy, taken, early]);
+
+    expect(Object.fromEntries([...results].map(([id, result]) => [id, result.kind]))).toEqual({
+      [plain]: "submitted",
+      [long]: "submitted",
+      [refused]: "failed",
+      [busy]: "retry",
+      [taken]: "skipped",
+      [early]: "submitted",
+    });
+    expect(messageRow(plain)).toMatchObject({ status: "submitted", submittedAt: expect.any(Date) });
+    expect(messageParts(long).map((part) => part.providerId)).toEqual(["slice-long-1", "slice-long-2"]);
+    expect(messageRow(long)?.status).toBe("submitted");
+    // Refused after its first part was accepted: that part kept, the other one refunded.
+    expect(messageRow(refused)).toMatchObject({ status: "failed", error: "Invalid destination" });
+    expect(messageParts(refused).map((part) => part.providerId)).toEqual(["slice-refused-1"]);
+    expect(getBalance(user.id) - balance).toBe(messageRow(refused)!.credits / 2);
+    expect(messageRow(busy)).toMatchObject({ status: "queued", error: "Retrying: SMSC busy", attempts: 1 });
+    expect(outboxHas(busy)).toBe(true);
+    expect(messageRow(taken)).toMatchObject({ status: "queued", attempts: 0 });
+    // The receipt that came before its answer settled it once the answer was recorded.
+    expect(messageRow(early)).toMatchObject({ status: "undelivered", error: "Carrier error 001" });
+    expect(pendingFor("slice-early-1")).toEqual([]);
+    expect(eventsOf(user.id, early)).toEqual(["message.sent:submitted", "message.failed:undelivered"]);
+    expect(eventsOf(user.id, refused)).toEqual(["message.failed:failed"]);
+    expect(eventsOf(user.id, plain)).toEqual(["message.sent:submitted"]);
+  });
+});
