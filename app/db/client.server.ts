@@ -120,11 +120,14 @@ export function runningTransaction(): number | null {
  * Runs a write transaction without sleeping in SQLite's busy handler when another process holds
  * the write lock: that handler sleeps whole milliseconds with this process's event loop stopped.
  * Instead this yields and tries again, so the process keeps serving meanwhile. For hot paths
- * whose callers can wait; after BUSY_TIMEOUT_MS it gives up like the handler would.
+ * whose callers can wait; after `patienceMs` (BUSY_TIMEOUT_MS) it gives up like the handler would.
  */
-export async function inTransactionWithoutStalling<T>(write: (tx: Tx) => T): Promise<T> {
+export async function inTransactionWithoutStalling<T>(
+  write: (tx: Tx) => T,
+  { patienceMs = BUSY_TIMEOUT_MS } = {},
+): Promise<T> {
   const { noWait, wait } = connected();
-  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  const deadline = Date.now() + patienceMs;
   for (let tries = 0; ; tries++) {
     noWait.get();
     try {

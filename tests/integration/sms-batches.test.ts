@@ -2,7 +2,8 @@
 // message: what a batch does must be what its items would do one by one, in order.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "#app/db/client.server.ts";
+import Database from "better-sqlite3";
+import { databaseFile, getDb } from "#app/db/client.server.ts";
 import { smsPendingReceipts } from "#app/db/schema/sms.ts";
 import { webhookEvents } from "#app/db/schema/webhooks.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
@@ -230,4 +231,33 @@ describe("a slice of SMSC answers", () => {
     expect(eventsOf(user.id, refused)).toEqual(["message.failed:failed"]);
     expect(eventsOf(user.id, plain)).toEqual(["message.sent:submitted"]);
   });
+
+  it("keeps the SMSC's answers while another process holds the write lock past the usual patience", async () => {
+    const user = await customer();
+    const { id } = await queueMessage(user.id, { to: "+12025550193", body: "patient" });
+    // Another process (here a second connection) writes for 6 s: longer than the 5 s other writes wait.
+    const other = new Database(databaseFile());
+    const answered = sendQueuedMessages(
+      {
+        name: "held",
+        async submitMany(messages, claim) {
+          await claim(messages.map((sms) => sms.id));
+          other.exec("begin immediate");
+          setTimeout(() => other.exec("commit"), 6_000);
+          return new Map(
+            messages.map((sms) => [sms.id, { kind: "accepted", acks: [{ part: 1, providerId: "held-1" }] }]),
+          );
+        },
+        async close() {},
+      },
+      [id],
+    );
+    try {
+      expect((await answered).get(id)).toEqual({ kind: "submitted" });
+    } finally {
+      other.close();
+    }
+    expect(messageRow(id)).toMatchObject({ status: "submitted" });
+    expect(messageParts(id).map((part) => part.providerId)).toEqual(["held-1"]);
+  }, 30_000);
 });

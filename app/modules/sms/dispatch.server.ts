@@ -413,7 +413,10 @@ export async function sendQueuedMessages(
     }
   }
   const record = async (recorded: Recorded[]) => {
-    const outcomes = await inTransactionWithoutStalling((tx) => recordOutcomes(tx, recorded, clock.now()));
+    // The SMSC's answers exist only here: given up, their messages would end `unknown` though sent.
+    const outcomes = await inTransactionWithoutStalling((tx) => recordOutcomes(tx, recorded, clock.now()), {
+      patienceMs: Infinity,
+    });
     for (const [id, outcome] of outcomes) results.set(id, outcome);
   };
   const recordSettled = async () => {
