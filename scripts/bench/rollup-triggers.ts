@@ -11,7 +11,6 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { getSqlite } from "#app/db/client.server.ts";
 import { runMigrations } from "#app/db/migrate.server.ts";
 import { prepareDataDir } from "#app/utils/env.server.ts";
 
@@ -30,11 +29,12 @@ process.env.DATA_DIR = dir;
 process.env.SESSION_SECRET ??= "rollup-bench-session-secret-0123456789";
 prepareDataDir();
 runMigrations();
-getSqlite()
+const seeding = new Database(join(dir, "app.db"));
+seeding
   .prepare("insert into users (email, full_name, password_hash) values ('rollup@bench.test', 'Rollup', 'x')")
   .run();
-getSqlite().pragma("wal_checkpoint(TRUNCATE)");
-getSqlite().close();
+seeding.pragma("wal_checkpoint(TRUNCATE)");
+seeding.close();
 const template = join(dir, "app.db");
 
 const ROLLUP_TRIGGERS = [
