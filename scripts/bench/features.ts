@@ -33,7 +33,7 @@ export function isFeature(name: string): name is Feature {
 }
 
 // The triggers of drizzle/0020_message_rollup_triggers.sql.
-const ROLLUP_TRIGGERS = [
+export const ROLLUP_TRIGGERS = [
   "message_rollup_sms_insert",
   "message_rollup_sms_status",
   "message_rollup_inbound_insert",

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runMigrations } from "#app/db/migrate.server.ts";
 import { prepareDataDir } from "#app/utils/env.server.ts";
+import { ROLLUP_TRIGGERS } from "./features.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -37,12 +38,6 @@ seeding.pragma("wal_checkpoint(TRUNCATE)");
 seeding.close();
 const template = join(dir, "app.db");
 
-const ROLLUP_TRIGGERS = [
-  "message_rollup_sms_insert",
-  "message_rollup_sms_status",
-  "message_rollup_inbound_insert",
-  "message_rollup_credits_insert",
-];
 type Way = "triggers" | "none" | "per-batch";
 const bucket = (column: string) => `${column} - ${column} % 900000`;
 
