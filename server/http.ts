@@ -8,7 +8,8 @@ import proxyAddr from "proxy-addr";
 import sirv from "sirv";
 import { getEnv } from "#app/utils/env.server.ts";
 import { CLIENT_IP_HEADER } from "#app/utils/http.server.ts";
-import { log, type LogContext, logs, runWithLogContext } from "#app/utils/log.server.ts";
+import { log, type LogContext, runWithLogContext } from "#app/utils/log.server.ts";
+import { ApiAccessLog } from "#server/access-log.ts";
 import { countBody, refuseDeclaredTooLarge } from "#server/body-limit.ts";
 import { pageRouteMatcher } from "#server/page-routes.ts";
 import { observeRequest } from "#server/request-metrics.ts";
@@ -158,6 +159,7 @@ export async function startHttpServer(extensions: Extension[] = []): Promise<Ser
   const { statics, build } = await appHandlers();
   const reactRouter = createRequestListener({ build, mode: getEnv().NODE_ENV });
   const pageRoute = pageRoutes(build);
+  const accessLog = new ApiAccessLog(getEnv().ACCESS_LOG, getEnv().ACCESS_LOG_SLOW_MS);
 
   const chain = (req: IncomingMessage, res: ServerResponse, index: number, context: LogContext) => {
     if (index < statics.length) return statics[index](req, res, () => chain(req, res, index + 1, context));
@@ -175,9 +177,7 @@ export async function startHttpServer(extensions: Extension[] = []): Promise<Ser
           const seconds = (performance.now() - context.startedAt!) / 1000;
           const route = context.route ?? "other";
           observeRequest(route, req.method ?? "GET", res.statusCode, seconds);
-          // The API's hot path: a line per request only when asked for (its errors are logged where they happen).
-          if (logs("debug"))
-            log("debug", "http", `${req.method} ${route} ${res.statusCode}`, { ms: Math.round(seconds * 1000) });
+          accessLog.record(req.method ?? "GET", route, res.statusCode, Math.round(seconds * 1000));
           return;
         }
       }
@@ -207,6 +207,8 @@ export async function startHttpServer(extensions: Extension[] = []): Promise<Ser
     }
   });
   server.keepAliveTimeout = 65_000;
+  // The last window's summary is written when the server stops.
+  server.once("close", () => accessLog.flush());
   await new Promise<void>((ready, fail) => {
     server.once("error", fail);
     server.listen(getEnv().PORT, getEnv().HOST, () => ready());

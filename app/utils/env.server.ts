@@ -101,6 +101,9 @@ const schema = z.object({
   // Accounts one client address may create per hour (sign-up abuse).
   REGISTER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // The REST API's access log: summary (failures and slow requests a line each, the rest a line per 10 s) or full (decision 117).
+  ACCESS_LOG: z.enum(["summary", "full"]).default("summary"),
+  ACCESS_LOG_SLOW_MS: z.coerce.number().int().min(1).default(1_000),
   // json: one JSON object per line (pino); pretty: readable lines. Unset: json in production.
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   // GET /metrics: on the web's port with this Bearer token, and/or alone on METRICS_PORT.

@@ -1,7 +1,9 @@
 // npm run bench: the whole gateway on this machine, measured the way the issue asks.
 //   npm run bench -- [--requests 20000] [--concurrency 64] [--workers 1] [--group 10000]
 //                    [--history 1000000] [--orders 100000] [--page-requests 300] [--skip-pages]
-//                    [--inbound-every 10]
+//                    [--inbound-every 10] [--skip-webhooks] [--all-features [--feature-off <feature>]]
+//   npm run bench -- --attribution [--rounds 3] [--requests ...]   the table of CPU per message with
+//                    each optional feature off in turn (scripts/bench/attribution.ts)
 // Builds if needed, starts its own Redis, a loopback SMSC (its own process), the app in production
 // mode (web with WORKER=off, plus worker processes) on a temp DATA_DIR, then measures:
 //   api_accept_per_s  POST /api/v1/messages accepted per second (Bearer key, concurrency 64), p50/p99
@@ -42,6 +44,8 @@ import { percentile, runLoad } from "./http-load.ts";
 import { seedMillionMessages, seedOrders } from "./seed.ts";
 import { seedHistoryFilters } from "./seed-history.ts";
 import { prepareWebhookPhase, receivedEvents } from "./webhook-phase.ts";
+import { runAttribution } from "./attribution.ts";
+import { type Feature, FEATURES, groupText, isFeature, useFeatures } from "./features.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -55,8 +59,23 @@ const { values: args } = parseArgs({
     "skip-pages": { type: "boolean", default: false },
     "keep-data": { type: "boolean", default: false },
     "inbound-every": { type: "string", default: "10" },
+    "skip-webhooks": { type: "boolean", default: false },
+    "all-features": { type: "boolean", default: false },
+    "feature-off": { type: "string" },
+    attribution: { type: "boolean", default: false },
+    rounds: { type: "string", default: "3" },
   },
 });
+if (args.attribution) {
+  await runAttribution(process.argv.slice(2), Number(args.rounds));
+  process.exit(0);
+}
+const featureOff = args["feature-off"];
+if (featureOff !== undefined && (!isFeature(featureOff) || !args["all-features"])) {
+  console.error(`--feature-off (with --all-features): one of ${FEATURES.join(", ")}`);
+  process.exit(2);
+}
+const off = featureOff as Feature | undefined;
 const N = Number(args.requests);
 const CONCURRENCY = Number(args.concurrency);
 const WORKERS = Number(args.workers);
@@ -170,6 +189,14 @@ const historyUser = await createUser({ email: "history@bench.test", fullName: "H
 // A zone with DST: the dashboard's figures include its local-day arithmetic.
 setUserTimeZone(historyUser.id, "America/New_York");
 await createUser({ email: "admin@bench.test", fullName: "Admin Bench", password, role: "admin" });
+if (args["all-features"]) {
+  const featureEnv = useFeatures(sqlite, [apiUser.id, controlUser.id, groupUser.id], off, Date.now());
+  for (const [name, value] of Object.entries(featureEnv)) {
+    if (value === undefined) delete appEnv[name];
+    else appEnv[name] = value;
+  }
+  log(`every optional feature in use${off ? `, but ${off} off` : ""}`);
+}
 
 // --- the app ------------------------------------------------------------------------------------
 // BENCH_PROFILE=dir writes a V8 CPU profile of each app process there (for finding hot spots).
@@ -221,8 +248,24 @@ const cpuTakers = () => ({
   load: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
 });
 
-/** Each process's work counts now (after a fresh heartbeat of every worker). */
-const workNow = () => workCountsNow(base, appEnv.METRICS_TOKEN!, WORKERS);
+/** CPU µs per message each process used since `before`, and the gateway's (web, workers, Redis). */
+function cpuPerMessageSince(before: ReturnType<typeof cpuTakers>, messages: number) {
+  const now = cpuTakers();
+  const used = Object.fromEntries(
+    Object.entries(now).map(([name, seconds]) => [
+      name,
+      Math.round(((seconds - before[name as keyof typeof before]) * 1e6) / messages),
+    ]),
+  ) as Record<keyof typeof now, number>;
+  return { ...used, gateway: used.web + used.worker + used.redis };
+}
+
+/** Each process's work counts now (after a fresh heartbeat of every worker); none without metrics. */
+const workNow = async () => (appEnv.METRICS_TOKEN ? await workCountsNow(base, appEnv.METRICS_TOKEN, WORKERS) : null);
+const workPerMessage = async (before: Awaited<ReturnType<typeof workNow>>, messages: number) => {
+  const after = await workNow();
+  return before && after ? perMessage(before, after, messages) : null;
+};
 
 // --- 1. the API, and the full cycle to delivered --------------------------------------------
 const smscBefore = await smscStats();
@@ -255,13 +298,7 @@ await waitFor(
     ) >= accepted,
   { timeout: 300_000, interval: 50, what: "every API message delivered" },
 );
-const cpuAfter = cpuTakers();
-const cpuPerMessage = Object.fromEntries(
-  Object.entries(cpuAfter).map(([name, seconds]) => [
-    name,
-    Math.round(((seconds - cpuBefore[name as keyof typeof cpuBefore]) * 1e6) / N),
-  ]),
-) as Record<keyof typeof cpuAfter, number>;
+const cpuPerMessage = cpuPerMessageSince(cpuBefore, N);
 const span = sqlite
   .prepare(
     "select min(created_at) as first, max(done_at) as last, sum(status = 'delivered') as delivered from sms_messages where user_id = ?",
@@ -279,7 +316,7 @@ const inbound = sqlite
   .prepare("select count(*) as n, min(received_at) as first, max(received_at) as last from inbound_messages")
   .get() as { n: number; first: number | null; last: number | null };
 const inboundLost = inboundAnswered.inboundAcked - inbound.n;
-const workApi = perMessage(workBefore, await workNow(), accepted);
+const workApi = await workPerMessage(workBefore, accepted);
 const smscAfterApi = await smscStats();
 const seenApi = smscAfterApi.counters.accepted - smscBefore.counters.accepted;
 const duplicated = smscAfterApi.counters.duplicates - smscBefore.counters.duplicates;
@@ -338,30 +375,35 @@ async function withPhase(total = N) {
   ).at;
   return { ...phase, events: receivedEvents(hooks, phase.first, phase.last), firstEventAt };
 }
-log(`webhooks: ${N} POST /api/v1/messages four times more: without, with, with, without webhooks (loopback receiver)`);
-// The first phase warmed the sending code; the webhook code has not run yet: a short burst warms it.
-const warmUp = await withPhase(N / 10);
-const basePhases = [await withoutPhase()];
-const hookPhases = [await withPhase(), await withPhase()];
-basePhases.push(await withoutPhase());
-const allEvents = receivedEvents(hooks);
-const hookDelivered = hookPhases.reduce((sum, p) => sum + p.delivered, warmUp.delivered);
-const webhooks = {
-  e2e_per_s: perSecond(hookPhases),
-  baseline_e2e_per_s: perSecond(basePhases),
-  phases_e2e_per_s: [basePhases[0], ...hookPhases, basePhases[1]].map((p) => perSecond([p])),
-  // Receipt stored to webhook received included: first accepted request -> last event received.
-  e2e_with_events_per_s: perSecond(hookPhases.map((p) => ({ ...p, last: p.events.lastAt }))),
-  // One event per delivered message (any more are counted as redundant below).
-  events_per_s: perSecond(hookPhases.map((p) => ({ ...p, first: p.firstEventAt, last: p.events.lastAt }))),
-  events: allEvents.events,
-  // Pushed while the phase's SMS were still being delivered: the rest waited for sending (decision 100).
-  events_during_sending: hookPhases.reduce((sum, p) => sum + p.events.early, 0),
-  warm_up_messages: warmUp.delivered,
-  unverified: allEvents.unverified,
-  lost: hookDelivered - allEvents.messages,
-  redundant: allEvents.events - allEvents.messages,
-};
+async function measureWebhooks() {
+  log(
+    `webhooks: ${N} POST /api/v1/messages four times more: without, with, with, without webhooks (loopback receiver)`,
+  );
+  // The first phase warmed the sending code; the webhook code has not run yet: a short burst warms it.
+  const warmUp = await withPhase(N / 10);
+  const basePhases = [await withoutPhase()];
+  const hookPhases = [await withPhase(), await withPhase()];
+  basePhases.push(await withoutPhase());
+  const allEvents = receivedEvents(hooks);
+  const hookDelivered = hookPhases.reduce((sum, p) => sum + p.delivered, warmUp.delivered);
+  return {
+    e2e_per_s: perSecond(hookPhases),
+    baseline_e2e_per_s: perSecond(basePhases),
+    phases_e2e_per_s: [basePhases[0], ...hookPhases, basePhases[1]].map((p) => perSecond([p])),
+    // Receipt stored to webhook received included: first accepted request -> last event received.
+    e2e_with_events_per_s: perSecond(hookPhases.map((p) => ({ ...p, last: p.events.lastAt }))),
+    // One event per delivered message (any more are counted as redundant below).
+    events_per_s: perSecond(hookPhases.map((p) => ({ ...p, first: p.firstEventAt, last: p.events.lastAt }))),
+    events: allEvents.events,
+    // Pushed while the phase's SMS were still being delivered: the rest waited for sending (decision 100).
+    events_during_sending: hookPhases.reduce((sum, p) => sum + p.events.early, 0),
+    warm_up_messages: warmUp.delivered,
+    unverified: allEvents.unverified,
+    lost: hookDelivered - allEvents.messages,
+    redundant: allEvents.events - allEvents.messages,
+  };
+}
+const webhooks = args["skip-webhooks"] ? null : await measureWebhooks();
 await hooks.receiver.stop();
 
 // --- 2. a group send of 10,000 members through the screen's form ------------------------------
@@ -378,14 +420,21 @@ async function login(email: string): Promise<string> {
 }
 const groupCookie = await login("group@bench.test");
 const workBeforeGroup = await workNow();
+const cpuBeforeGroup = cpuTakers();
 log(`group send to ${GROUP} members`);
 const groupStarted = Date.now();
-const posted = await fetch(`${base}/sms/accountGroups?panel=send&id=${group.id}`, {
-  method: "POST",
-  redirect: "manual",
-  headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base, Cookie: groupCookie },
-  body: new URLSearchParams({ intent: "send", id: String(group.id), message: "Group benchmark: hello everyone" }),
-});
+const groupMessage = args["all-features"] ? groupText(off) : "Group benchmark: hello everyone";
+const postGroupSend = (fields: Record<string, string> = {}) =>
+  fetch(`${base}/sms/accountGroups?panel=send&id=${group.id}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base, Cookie: groupCookie },
+    body: new URLSearchParams({ intent: "send", id: String(group.id), message: groupMessage, ...fields }),
+  });
+let posted = await postGroupSend();
+// A text with merge fields is quoted first (the total of the personalised messages) and sent once confirmed.
+const quoted = posted.status === 200 ? /name="quoted" value="([^"]+)"/.exec(await posted.text())?.[1] : undefined;
+if (quoted) posted = await postGroupSend({ quoted });
 if (posted.status !== 302) throw new Error(`group send post answered ${posted.status}`);
 const groupSend = await waitFor(
   () =>
@@ -404,7 +453,8 @@ const groupDone = (
   }
 ).last;
 const groupSeconds = (groupDone - groupStarted) / 1000;
-const workGroup = perMessage(workBeforeGroup, await workNow(), GROUP);
+const cpuGroup = cpuPerMessageSince(cpuBeforeGroup, GROUP);
+const workGroup = await workPerMessage(workBeforeGroup, GROUP);
 
 // --- 3. pages over a big database ---------------------------------------------------------------
 let historyP99: number | null = null;
@@ -515,7 +565,9 @@ const result = {
   orders_p99_ms: ordersP99 === null ? null : Number(ordersP99.toFixed(1)),
   dashboard_p99_ms:
     dashboardTimes.length === 0 ? null : Number(Math.max(...dashboardTimes.map((t) => t.p99)).toFixed(1)),
-  cpu_us_per_msg: { ...cpuPerMessage, gateway: cpuPerMessage.web + cpuPerMessage.worker + cpuPerMessage.redis },
+  cpu_us_per_msg: cpuPerMessage,
+  cpu_us_per_msg_group: cpuGroup,
+  feature_off: args["all-features"] ? (off ?? null) : undefined,
   work_per_msg: { api: workApi, group: workGroup },
   rss_mb: Math.max(rss.web, ...rss.workers),
   rss_web_mb: rss.web,
@@ -525,7 +577,8 @@ const result = {
   workers: WORKERS,
 };
 /** One process's counts per message, as the table shows them. */
-function workText(work: ProcessCounts): string {
+function workText(work: ProcessCounts | null): string {
+  if (!work) return "not measured (METRICS_TOKEN unset)";
   const one = (name: string, c: ProcessCounts["web"]) =>
     `${name}: ${c.statements.toFixed(2)} statements, ${c.commits.toFixed(3)} commits (${c.busyRetries.toFixed(3)} busy retries), ` +
     `${c.rowsWritten.toFixed(2)} rows written, ${c.redisCommands.toFixed(3)} Redis commands, ` +
@@ -549,12 +602,14 @@ const rows: [string, string, string][] = [
   ],
   [
     "webhooks (message.delivered)",
-    `e2e ${webhooks.e2e_per_s}/s = ${Math.round((100 * webhooks.e2e_per_s) / webhooks.baseline_e2e_per_s)} % of ` +
-      `e2e without, interleaved (${webhooks.baseline_e2e_per_s}/s; phases ${webhooks.phases_e2e_per_s.join(", ")}/s; ` +
-      `${Math.round((100 * webhooks.e2e_per_s) / result.e2e_per_s)} % of the first phase) ` +
-      `(${webhooks.e2e_with_events_per_s}/s to the last event received); ${webhooks.events_per_s} events/s, ` +
-      `${webhooks.events_during_sending} of them pushed before the last SMS was delivered; ` +
-      `${webhooks.lost} lost, ${webhooks.unverified} unverified, ${webhooks.redundant} sent twice`,
+    webhooks === null
+      ? "skipped"
+      : `e2e ${webhooks.e2e_per_s}/s = ${Math.round((100 * webhooks.e2e_per_s) / webhooks.baseline_e2e_per_s)} % of ` +
+        `e2e without, interleaved (${webhooks.baseline_e2e_per_s}/s; phases ${webhooks.phases_e2e_per_s.join(", ")}/s; ` +
+        `${Math.round((100 * webhooks.e2e_per_s) / result.e2e_per_s)} % of the first phase) ` +
+        `(${webhooks.e2e_with_events_per_s}/s to the last event received); ${webhooks.events_per_s} events/s, ` +
+        `${webhooks.events_during_sending} of them pushed before the last SMS was delivered; ` +
+        `${webhooks.lost} lost, ${webhooks.unverified} unverified, ${webhooks.redundant} sent twice`,
     ">= 85 % of e2e, 0 lost",
   ],
   ["group_10k_s", `${result.group_10k_s} s (${GROUP} members)`, "< 3 s"],
@@ -584,6 +639,11 @@ const rows: [string, string, string][] = [
     "CPU per message (API phase)",
     `web ${cpuPerMessage.web} µs, worker ${cpuPerMessage.worker} µs, Redis ${cpuPerMessage.redis} µs; ` +
       `test SMSC ${cpuPerMessage.smsc} µs, load generator ${cpuPerMessage.load} µs`,
+    "",
+  ],
+  [
+    "CPU per message (group send)",
+    `web ${cpuGroup.web} µs, worker ${cpuGroup.worker} µs, Redis ${cpuGroup.redis} µs (to every member's message submitted)`,
     "",
   ],
   ["work per message (API phase)", workText(workApi), "decision 113"],

@@ -1,0 +1,83 @@
+// The optional features the attribution table switches off one at a time (`npm run bench --
+// --attribution`), each through what the bench controls: its accounts' settings, its own database,
+// and environment variables the app already reads. With `--all-features` every one is in use:
+// quiet hours on (a window 12 hours from now: checked, holds nothing), 1,000 numbers on the account's
+// opt-out list, an active default sender, a merge field in the group send's text, the rollup
+// triggers, metrics served, request logs at `info` (the API's summary, decision 117).
+import type Database from "better-sqlite3";
+
+export const FEATURES = [
+  "opt-outs",
+  "quiet-hours",
+  "senders",
+  "templates",
+  "rollup",
+  "metrics",
+  "request-logs",
+] as const;
+export type Feature = (typeof FEATURES)[number];
+
+/** What "off" means for each: the switch, since some checks run whatever the account set (see docs/benchmark.md). */
+export const OFF_MEANS: Record<Feature, string> = {
+  "opt-outs": "the account's opt-out list empty (the per-send look-up itself still runs: no switch)",
+  "quiet-hours": "quiet hours disabled on the accounts",
+  senders: "no sender of the account's own (the shared sender)",
+  templates: "the group send's text without a merge field",
+  rollup: "the rollup triggers of drizzle/0020 dropped from the bench's database",
+  metrics: "METRICS_TOKEN unset (/metrics not served; the counters themselves have no switch)",
+  "request-logs": "LOG_LEVEL=warn (no access log summary)",
+};
+
+export function isFeature(name: string): name is Feature {
+  return (FEATURES as readonly string[]).includes(name);
+}
+
+// The triggers of drizzle/0020_message_rollup_triggers.sql.
+export const ROLLUP_TRIGGERS = [
+  "message_rollup_sms_insert",
+  "message_rollup_sms_status",
+  "message_rollup_inbound_insert",
+  "message_rollup_credits_insert",
+];
+
+/**
+ * Puts every feature but `off` in use for the sending accounts, in the bench's database before the
+ * app starts; returns the environment the app's processes get on top of the bench's.
+ */
+export function useFeatures(
+  sqlite: Database.Database,
+  userIds: number[],
+  off: Feature | undefined,
+  now: number,
+): Record<string, string | undefined> {
+  const minute = Math.floor(now / 60_000) % 1440;
+  const start = (minute + 720) % 1440;
+  const setQuietHours = sqlite.prepare(
+    "insert into quiet_hours (user_id, enabled, start_minute, end_minute, updated_at) values (?, ?, ?, ?, ?)",
+  );
+  const addOptOut = sqlite.prepare(
+    "insert into opt_outs (phone, source, user_id, created_at) values (?, 'manual', ?, ?)",
+  );
+  const addSender = sqlite.prepare(
+    `insert into senders (address, kind, ton, npi, user_id, is_default, status, created_at, updated_at)
+     values (?, 'alphanumeric', 5, 0, ?, 1, 'active', ?, ?)`,
+  );
+  sqlite.transaction(() => {
+    for (const userId of userIds) {
+      setQuietHours.run(userId, off === "quiet-hours" ? 0 : 1, start, (start + 60) % 1440, now);
+      // Numbers the bench never sends to (it sends to +1202...).
+      if (off !== "opt-outs")
+        for (let i = 0; i < 1000; i++) addOptOut.run(`+1303555${String(i).padStart(4, "0")}`, userId, now);
+      if (off !== "senders") addSender.run(`Bench${userId}`, userId, now, now);
+    }
+    if (off === "rollup") for (const trigger of ROLLUP_TRIGGERS) sqlite.exec(`drop trigger ${trigger}`);
+  })();
+  return {
+    LOG_LEVEL: off === "request-logs" ? "warn" : "info",
+    METRICS_TOKEN: off === "metrics" ? undefined : process.env.METRICS_TOKEN,
+  };
+}
+
+/** The group send's text: with a merge field unless the templates path is off. */
+export const groupText = (off: Feature | undefined) =>
+  off === "templates" ? "Group benchmark: hello everyone" : "Group benchmark: hello {{name|everyone}}";

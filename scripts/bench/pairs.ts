@@ -1,0 +1,91 @@
+// Interleaved pairs: this build against another build's worktree, or against Kannel, on this machine.
+//   npm run bench:pairs -- --against /work/wt/old [--pairs 5] [-- <bench options, e.g. --skip-pages --inbound-every 0>]
+//   npm run bench:pairs -- --kannel [--pairs 5] [-- <bench options>]
+// Each pair runs both sides one after the other, the first side alternating from pair to pair, so
+// warm-up and the machine's drift fall on both alike. The other build runs its own `npm run bench`
+// code (scripts/bench/run.ts in its worktree, built and installed there: `git worktree add
+// /work/wt/old df52f25 && cd /work/wt/old && npm ci`) with the same options, so give only options
+// both builds know. Kannel: ../shared/peers/kannel/run.sh with N = --requests (default 20,000); its
+// full cycle with receipts (`dlr_cycle`, `gw_cpu_us_per_msg_dlr`) against our e2e and gateway CPU.
+// Prints each pair, then the medians of each side and of the per-pair ratios (ours / theirs).
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { benchRun, median } from "./attribution.ts";
+
+const { values: args, positionals } = parseArgs({
+  options: {
+    against: { type: "string" },
+    kannel: { type: "boolean", default: false },
+    pairs: { type: "string", default: "5" },
+    "kannel-script": { type: "string", default: "/work/shared/peers/kannel/run.sh" },
+  },
+  allowPositionals: true,
+});
+if (!args.against === !args.kannel) {
+  console.error("usage: pairs.ts --against <worktree> | --kannel [--pairs 5] [-- <bench options>]");
+  process.exit(2);
+}
+const benchArgs = positionals;
+
+/** What a pair compares: messages per second through to the receipt, and gateway CPU µs per message. */
+type Side = { e2e: number; cpu: number; extra: string };
+
+function ours(cwd = process.cwd()): Promise<Side> {
+  return benchRun(benchArgs, cwd).then((run) => {
+    const cpu = run.cpu_us_per_msg as { gateway: number; web: number; worker: number; redis: number };
+    const hooks = run.webhooks as { e2e_per_s: number; baseline_e2e_per_s: number } | null | undefined;
+    const webhooks = hooks ? `, webhooks ${Math.round((100 * hooks.e2e_per_s) / hooks.baseline_e2e_per_s)} %` : "";
+    return {
+      e2e: run.e2e_per_s as number,
+      cpu: cpu.gateway,
+      extra:
+        `web/worker/Redis ${cpu.web}/${cpu.worker}/${cpu.redis} µs, group ${String(run.group_10k_s)} s` +
+        `${webhooks}, lost/dup ${String(run.lost)}/${String(run.duplicated)}`,
+    };
+  });
+}
+
+function kannel(): Promise<Side> {
+  const requests = benchArgs.indexOf("--requests");
+  const n = requests >= 0 ? benchArgs[requests + 1] : "20000";
+  return new Promise((done, fail) => {
+    const child = spawn("bash", [args["kannel-script"]!], {
+      env: { ...process.env, N: n },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.on("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("SUMMARY "));
+      if (code !== 0 || !line) return fail(new Error(`kannel run.sh exited ${code}`));
+      const summary = JSON.parse(line.slice("SUMMARY ".length)) as Record<string, number>;
+      done({
+        e2e: Math.round(summary.dlr_cycle),
+        cpu: summary.gw_cpu_us_per_msg_dlr,
+        extra: `accept ${Math.round(summary.http_accept)}/s, lost ${summary.lost}/${summary.dlr_lost}, noise ${summary.noise_pct} %`,
+      });
+    });
+  });
+}
+
+const theirName = args.kannel ? "kannel" : args.against!;
+const theirs = args.kannel ? kannel : () => ours(resolve(args.against!));
+const pairs: { ours: Side; theirs: Side }[] = [];
+for (let i = 0; i < Number(args.pairs); i++) {
+  const pair =
+    i % 2 === 0 ? { ours: await ours(), theirs: await theirs() } : { theirs: await theirs(), ours: await ours() };
+  pairs.push(pair);
+  console.log(
+    `pair ${i + 1} (${i % 2 === 0 ? "ours first" : `${theirName} first`}): ` +
+      `ours e2e ${pair.ours.e2e}/s, ${pair.ours.cpu} µs/msg (${pair.ours.extra}); ` +
+      `${theirName} e2e ${pair.theirs.e2e}/s, ${pair.theirs.cpu} µs/msg (${pair.theirs.extra}); ` +
+      `ratio e2e ${(pair.ours.e2e / pair.theirs.e2e).toFixed(2)}, CPU ${(pair.ours.cpu / pair.theirs.cpu).toFixed(2)}`,
+  );
+}
+const med = (pick: (pair: { ours: Side; theirs: Side }) => number) => median(pairs.map(pick));
+console.log(
+  `\n| median of ${pairs.length} pairs | ours | ${theirName} | ours / theirs (median of the pairs' ratios) |\n|---|---|---|---|\n` +
+    `| e2e per s | ${med((p) => p.ours.e2e)} | ${med((p) => p.theirs.e2e)} | ${med((p) => p.ours.e2e / p.theirs.e2e).toFixed(2)} |\n` +
+    `| gateway CPU µs per message | ${med((p) => p.ours.cpu)} | ${med((p) => p.theirs.cpu)} | ${med((p) => p.ours.cpu / p.theirs.cpu).toFixed(2)} |`,
+);
