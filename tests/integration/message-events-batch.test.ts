@@ -1,7 +1,7 @@
 // The message.* events and group_send.completed noted for a batch of status changes at once
 // (decision 116): the events each move wants, in the moves' order, to the endpoints and statusCallback
 // URLs they always went to, for a bounded number of statements per batch; delivered by the webhooks
-// worker to a real HTTP receiver on loopback.
+// worker to a real HTTP receiver on loopback, a job of them answered in one transaction.
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, getSqlite, inTransaction } from "#app/db/client.server.ts";
@@ -9,6 +9,8 @@ import { groupSends } from "#app/db/schema/contacts.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { webhookDeliveries, webhookEvents } from "#app/db/schema/webhooks.ts";
 import { completeGroupSendsIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
+import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";
+import { getEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
 import type { MessageStatus } from "#app/modules/sms/message-status.ts";
 import {
   type MessageMove,
@@ -247,5 +249,32 @@ describe("completeGroupSendsIfDone", () => {
     finish([], "delivered");
     expect(completions(user.id)).toHaveLength(1);
     await waitFor(() => receiver().received.some((r) => r.id === event.id));
+  });
+});
+
+describe("a webhook job of several deliveries", () => {
+  it("records each delivery's own answer, and the endpoint failing when its last answer failed, until a retry succeeds", async () => {
+    const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/job-answers");
+    const ids = storeMessages(user.id, 3, "submitted");
+    const down = ids[2];
+    receiver().answer = (delivery) =>
+      delivery.body.data.id === down ? { status: 503, body: "down for now" } : { status: 200, body: "ok" };
+    // One batch: one job of three deliveries to the endpoint, answered in one transaction.
+    move(ids.map((messageId) => ({ userId: user.id, messageId, status: "delivered" })));
+    const answered = await waitFor(() => {
+      const rows = listDeliveries(user.id, endpoint.id);
+      return rows.length === 3 && rows.every((row) => row.attempts >= 1) ? rows : undefined;
+    });
+    const [failed, ...delivered] = answered;
+    expect(failed).toMatchObject({ status: "pending", lastStatusCode: 503, lastAnswer: "down for now" });
+    expect(failed.deliveredAt).toBeNull();
+    for (const row of delivered) {
+      expect(row).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 200, lastAnswer: "ok" });
+      expect(row.deliveredAt).not.toBeNull();
+    }
+    expect(getEndpoint(user.id, endpoint.id).failingSince).not.toBeNull();
+    receiver().answer = () => ({ status: 200 });
+    await waitFor(() => listDeliveries(user.id, endpoint.id).every((row) => row.status === "delivered"));
+    expect(getEndpoint(user.id, endpoint.id).failingSince).toBeNull();
   });
 });
