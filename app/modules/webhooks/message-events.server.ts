@@ -31,31 +31,36 @@ const selectCallbacks = statement<[string], { messageId: number; url: string }>(
   `select message_id as messageId, url from webhook_message_callbacks
    where message_id in (select value from json_each(?))`,
 );
-// Every message up to `horizon` was committed with its callback (and its account's callback secret).
-const selectCallbackAccounts = statement<[], { horizon: number | null; accounts: string }>(
+// Which of these accounts have a callback secret, as of the newest message. PostgreSQL: json_agg, = any($1).
+const selectCallbackAccounts = statement<[string], { horizon: number | null; accounts: string }>(
   `select (select max(id) from sms_messages) as horizon,
-     (select json_group_array(user_id) from webhook_callback_secrets) as accounts`,
+     (select json_group_array(user_id) from webhook_callback_secrets
+      where user_id in (select value from json_each(?))) as accounts`,
 );
 
-/**
- * Which accounts may have statusCallbacks, as of `horizon`: a callback is saved in the transaction
- * that inserts its message (ids only grow), and makes its account's callback secret there too, so a
- * message up to `horizon` of an account without a secret then has none, for good. Read again only
- * for a newer message of such an account.
- */
-let callbackAccounts: { accounts: Set<number>; horizon: number } = { accounts: new Set(), horizon: 0 };
+type Moved = { userId: number; messageId: number };
 
-function readCallbackAccounts() {
-  const row = selectCallbackAccounts().get()!;
-  callbackAccounts = { accounts: new Set(JSON.parse(row.accounts) as number[]), horizon: row.horizon ?? 0 };
-}
+// A callback is saved in the transaction that inserts its message (ids only grow) and makes its
+// account's callback secret there too: an account without a secret when message N was the newest
+// has no callback on any message up to N, for good. Kept per account seen; read again only for a
+// newer message of an account without one.
+const withSecret = new Set<number>();
+const noSecretUpTo = new Map<number, number>();
+
+const mayHaveCallback = (m: Moved) => withSecret.has(m.userId) || m.messageId > (noSecretUpTo.get(m.userId) ?? 0);
 
 /** The statusCallback URLs of these messages by id: no query when none of them can have one. */
-function callbacksOf(messages: { userId: number; messageId: number }[]): Map<number, string> {
-  const mayHave = (m: { userId: number; messageId: number }) =>
-    callbackAccounts.accounts.has(m.userId) || m.messageId > callbackAccounts.horizon;
-  if (messages.some((m) => mayHave(m) && !callbackAccounts.accounts.has(m.userId))) readCallbackAccounts();
-  const ids = messages.filter(mayHave).map((m) => m.messageId);
+function callbacksOf(messages: Moved[]): Map<number, string> {
+  const unknown = new Set(messages.filter((m) => !withSecret.has(m.userId) && mayHaveCallback(m)).map((m) => m.userId));
+  if (unknown.size > 0) {
+    const row = selectCallbackAccounts().get(JSON.stringify([...unknown]))!;
+    const found = new Set(JSON.parse(row.accounts) as number[]);
+    for (const userId of unknown) {
+      if (found.has(userId)) withSecret.add(userId);
+      else noSecretUpTo.set(userId, row.horizon ?? 0);
+    }
+  }
+  const ids = messages.filter(mayHaveCallback).map((m) => m.messageId);
   if (ids.length === 0) return new Map();
   return new Map(
     selectCallbacks()
