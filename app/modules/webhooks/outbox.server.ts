@@ -102,9 +102,10 @@ function writeEvents(events: { userId: number; type: string; data: unknown; targ
   });
   if (eventRows.length === 0) return ids;
   insertEvents().run(now, JSON.stringify(eventRows));
+  const deliveries = insertDeliveries().all(now, now, JSON.stringify(deliveryRows));
   // Transactions here are synchronous: the next turn of the event loop runs after the commit.
   if (written.size === 0) setImmediate(enqueueWritten);
-  for (const delivery of insertDeliveries().all(now, now, JSON.stringify(deliveryRows))) {
+  for (const delivery of deliveries) {
     // One job per target: a slow receiver holds up only its own deliveries.
     const key = delivery.endpointId === null ? `url ${delivery.url}` : `endpoint ${delivery.endpointId}`;
     const pending = written.get(key);
