@@ -193,6 +193,26 @@ describe("noteMessageStatuses", () => {
     ]);
     expect(eventsOfMessages([old, fresh]).map((e) => [e.type, e.data.id])).toEqual([["message.sent", fresh]]);
   });
+
+  it("finds the statusCallback of a message whose id a rolled-back transaction had used", async () => {
+    const quiet = await createTestUser();
+    const callbackEvents = () => eventsOfMessages(storedIds).filter((e) => e.type === "message.sent");
+    const storedIds: number[] = [];
+    // Inserted and noted, then rolled back: SQLite gives its id again.
+    expect(() =>
+      inTransaction(() => {
+        const [gone] = storeMessages(quiet.id, 1, "submitted");
+        storedIds.push(gone);
+        noteMessageStatuses([{ userId: quiet.id, messageId: gone, status: "submitted" }], ++clock);
+        throw new Error("rolled back");
+      }),
+    ).toThrow("rolled back");
+    const [again] = storeMessages(quiet.id, 1, "submitting");
+    expect(again).toBe(storedIds[0]);
+    inTransaction((tx) => saveStatusCallbacks(tx, quiet.id, [{ messageId: again, url: receiver().url("/again") }]));
+    move([{ userId: quiet.id, messageId: again, status: "submitted" }]);
+    expect(callbackEvents()).toHaveLength(1);
+  });
 });
 
 describe("completeGroupSendsIfDone", () => {

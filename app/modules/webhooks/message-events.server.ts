@@ -3,7 +3,7 @@
 // event and without statusCallbacks costs Map look-ups and usually no query; the events wanted
 // cost one read of the messages, one of their callbacks (when any can have one) and one INSERT
 // each of events and deliveries.
-import type { Executor } from "#app/db/client.server.ts";
+import { type Executor, rolledBackTransactions } from "#app/db/client.server.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { ensureCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import type { MessageStatus } from "#app/modules/sms/message-status.ts";
@@ -46,11 +46,17 @@ type Moved = { userId: number; messageId: number };
 // newer message of an account without one.
 const withSecret = new Set<number>();
 const noSecretUpTo = new Map<number, number>();
+// What was learned inside a transaction rolled back since may count ids SQLite gives again.
+let rolledBackWhenLearned = 0;
 
 const mayHaveCallback = (m: Moved) => withSecret.has(m.userId) || m.messageId > (noSecretUpTo.get(m.userId) ?? 0);
 
 /** The statusCallback URLs of these messages by id: no query when none of them can have one. */
 function callbacksOf(messages: Moved[]): Map<number, string> {
+  if (rolledBackTransactions() !== rolledBackWhenLearned) {
+    noSecretUpTo.clear();
+    rolledBackWhenLearned = rolledBackTransactions();
+  }
   const unknown = new Set(messages.filter((m) => !withSecret.has(m.userId) && mayHaveCallback(m)).map((m) => m.userId));
   if (unknown.size > 0) {
     const row = selectCallbackAccounts().get(JSON.stringify([...unknown]))!;
