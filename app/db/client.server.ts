@@ -105,7 +105,24 @@ let transactionsBegun = 0;
 export function inTransaction<T>(write: (tx: Tx) => T): T {
   const { transaction, tx } = connected();
   transactionsBegun += 1;
-  return transaction.immediate(write, tx) as T;
+  try {
+    return transaction.immediate(write, tx) as T;
+  } catch (error) {
+    // SQLITE_BUSY: refused at BEGIN (the write lock is held from there), nothing ran.
+    if ((error as { code?: string }).code !== "SQLITE_BUSY") transactionsRolledBack += 1;
+    throw error;
+  }
+}
+
+// Write transactions (or nested ones) rolled back after their work began.
+let transactionsRolledBack = 0;
+
+/**
+ * How many write transactions this process has rolled back: a cache filled inside one may hold
+ * what never was (an id SQLite gives again), so one that outlives its transaction checks this.
+ */
+export function rolledBackTransactions(): number {
+  return transactionsRolledBack;
 }
 
 /**

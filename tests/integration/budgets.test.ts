@@ -4,6 +4,8 @@
 // SQLITE_BUSY retries of a write transaction while the other process writes, bounded). Counts do
 // not depend on the machine's speed: a change that adds per-message work fails here and says so.
 // Nor does either process resolve a module while a path runs (import(), require(): see the preload).
+// The API and receipt paths run twice: without webhooks, then for an account whose endpoint (a real
+// receiver on loopback) takes every message.* event, to every event received.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,19 +14,24 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { getSqlite } from "#app/db/client.server.ts";
 import { readHeartbeats } from "#app/modules/health/heartbeat.server.ts";
+import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
 import { type ApiCustomer, apiCustomer } from "#tests/support/api.ts";
 import { seedGroup } from "#tests/support/contacts.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
 import { stopChildren } from "#tests/support/child-processes.ts";
 import { waitFor } from "#tests/support/wait.ts";
+import { WebhookReceiver } from "#tests/support/webhook-receiver.ts";
 import { type ProcessCounts, perMessage, workCountsNow } from "#tests/support/work-counts.ts";
+
+// The receiver is on loopback (read at the first getEnv(), and by both processes).
+process.env.WEBHOOK_ALLOW_PRIVATE = "1";
 
 const MESSAGES = 2_000;
 const CONCURRENCY = 64;
 const METRICS_TOKEN = "budgets-test-metrics-token";
 
 type Process = "web" | "worker";
-type Phase = "api" | "group" | "receipts";
+type Phase = "api" | "group" | "receipts" | "apiWebhooks" | "receiptsWebhooks";
 /** What a budget bounds: statements (not those of the tries refused while the other process wrote). */
 type Bounded = "statements" | "commits" | "busyRetries" | "redisCommands" | "logLines";
 type Budget = Record<Bounded, number>;
@@ -50,12 +57,24 @@ const BUDGETS: Record<Phase, Record<Process, Budget>> = {
     web: { statements: 0.05, commits: 0.01, busyRetries: 0.05, redisCommands: 0.06, logLines: 0.01 },
     worker: { statements: 1.6, commits: 0.05, busyRetries: 0.05, redisCommands: 0.03, logLines: 0.01 },
   },
+  // The API path again for an account with an endpoint for message.*, to every message.sent received.
+  apiWebhooks: {
+    web: { statements: 6.0, commits: 0.15, busyRetries: 2, redisCommands: 0.25, logLines: 0.01 },
+    worker: { statements: 7.3, commits: 0.45, busyRetries: 2, redisCommands: 0.5, logLines: 0.01 },
+  },
+  // Those messages' 2,000 DELIVRD receipts, to every message.delivered received.
+  receiptsWebhooks: {
+    web: { statements: 0.05, commits: 0.01, busyRetries: 0.05, redisCommands: 0.06, logLines: 0.01 },
+    worker: { statements: 7.2, commits: 0.2, busyRetries: 0.05, redisCommands: 0.2, logLines: 0.01 },
+  },
 };
 
 const children: ChildProcess[] = [];
 let smsc: TestSmsc;
 let webUrl: string;
 let customer: ApiCustomer;
+let hooked: ApiCustomer;
+let receiver: WebhookReceiver;
 
 // Each process's module resolutions, one line each (tests/support/module-resolutions.ts).
 const resolutionsDir = mkdtempSync(join(tmpdir(), "budgets-resolutions-"));
@@ -80,6 +99,14 @@ function start(name: Process, entry: string, env: NodeJS.ProcessEnv): ChildProce
 }
 
 beforeAll(async () => {
+  // Made before the processes start, so both see the endpoint from their first status change.
+  receiver = await WebhookReceiver.start({ verifyLater: true });
+  hooked = await apiCustomer(MESSAGES * 2);
+  await createEndpoint(hooked.id, {
+    url: receiver.url("/budgets"),
+    events: ["message.sent", "message.delivered", "message.failed"],
+    enabled: true,
+  });
   // Receipts only when the test sends them: each path is measured alone.
   smsc = await TestSmsc.start({ receiptFor: () => null });
   const worker = start("worker", "worker/index.ts", {
@@ -109,6 +136,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopChildren(children);
   await smsc?.stop();
+  await receiver?.stop();
   rmSync(resolutionsDir, { recursive: true, force: true });
 }, 60_000);
 
@@ -134,17 +162,17 @@ const countMessages = (where: string, ...params: unknown[]) =>
       .get(customer.id, ...params) as { n: number }
   ).n;
 
-async function postMessages() {
+async function postMessages(from = customer, text = "Budget message", messages = MESSAGES) {
   let next = 0;
   const statuses: number[] = [];
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < MESSAGES) {
+      while (next < messages) {
         const i = next++;
         const response = await fetch(`${webUrl}/api/v1/messages`, {
           method: "POST",
-          headers: { Authorization: `Bearer ${customer.key}`, "Content-Type": "application/json" },
-          body: JSON.stringify({ to: `+1202${String(3000000 + i).padStart(7, "0")}`, body: `Budget message ${i}` }),
+          headers: { Authorization: `Bearer ${from.key}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ to: `+1202${String(3000000 + i).padStart(7, "0")}`, body: `${text} ${i}` }),
         });
         await response.arrayBuffer();
         statuses.push(response.status);
@@ -189,6 +217,30 @@ it("a message costs no more statements, commits, Redis commands or log lines tha
       interval: 50,
     });
   });
+
+  const eventsReceived = (type: string) => receiver.ofType(type).length;
+  // The worker's first delivery loads undici's HTTP parser once (decision 113's amendment): before the path runs.
+  await postMessages(hooked, "Webhook warm-up", 1);
+  await waitFor(() => eventsReceived("message.sent") === 1, { what: "the warm-up's message.sent", timeout: 30_000 });
+  await measure("apiWebhooks", async () => {
+    await postMessages(hooked, "Webhook budget message");
+    await waitFor(() => eventsReceived("message.sent") > MESSAGES, {
+      what: () => `${MESSAGES} message.sent received (${eventsReceived("message.sent")} so far)`,
+      timeout: 60_000,
+      interval: 50,
+    });
+  });
+  await measure("receiptsWebhooks", async () => {
+    for (const submit of smsc.accepted.filter((accepted) => accepted.text.startsWith("Webhook budget message")))
+      smsc.sendReceipt(submit.messageId, "DELIVRD");
+    await waitFor(() => eventsReceived("message.delivered") >= MESSAGES, {
+      what: () => `${MESSAGES} message.delivered received (${eventsReceived("message.delivered")} so far)`,
+      timeout: 60_000,
+      interval: 50,
+    });
+  });
+  // Every event came (at least once), and no other.
+  expect(new Set(receiver.received.map((event) => event.id)).size).toBe(2 * MESSAGES + 1);
 
   // The counts were read at all: every path runs statements in the worker, the API's in the web too.
   const { api, group, receipts } = measured as Record<Phase, ProcessCounts>;

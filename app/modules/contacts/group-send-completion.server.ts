@@ -5,16 +5,15 @@
 import { statement } from "#app/db/statements.server.ts";
 import { type GroupSendCompletion, noteGroupSendCompleted } from "#app/modules/webhooks/account-events.server.ts";
 
-const selectFinishedOpen = statement<[number], { userId: number }>(
-  "select user_id as userId from group_sends where id = ? and status in ('done', 'failed') and completed_at is null",
-);
-// Spelled like sms_messages_group_send_unfinished_idx's condition, so the look-up is one index probe.
-const anyUnfinished = statement<[number], { one: number }>(
-  `select 1 as one from sms_messages where group_send_id = ? and group_send_id is not null
-   and status not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed') limit 1`,
-);
-const markCompleted = statement(
-  "update group_sends set completed_at = ? where id = ? and completed_at is null and status in ('done', 'failed')",
+// Open, fan-out finished and no message unfinished, in one statement for the batch's sends; only the
+// UPDATE that changes a row completes it. The probe is spelled like sms_messages_group_send_unfinished_idx's
+// condition, so it is one index probe per send. PostgreSQL: id = any($2::bigint[]) in place of json_each.
+const markCompleted = statement<[number, string], { id: number; userId: number }>(
+  `update group_sends set completed_at = ?
+   where id in (select value from json_each(?)) and completed_at is null and status in ('done', 'failed')
+     and not exists (select 1 from sms_messages m where m.group_send_id = group_sends.id and m.group_send_id is not null
+       and m.status not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed'))
+   returning id, user_id as userId`,
 );
 const selectCounts = statement<[number], Omit<GroupSendCompletion, "id">>(
   `select g.group_id as groupId, g.total, g.queued, g.skipped,
@@ -24,10 +23,14 @@ const selectCounts = statement<[number], Omit<GroupSendCompletion, "id">>(
    from group_sends g where g.id = ?`,
 );
 
-/** Marks the group send complete (and records its event) when it now is; call inside the transaction of the change. */
+/** Marks each group send complete (and records its event) that now is; call inside the transaction of the change. */
+export function completeGroupSendsIfDone(groupSendIds: number[], now: number): void {
+  if (groupSendIds.length === 0) return;
+  for (const { id, userId } of markCompleted().all(now, JSON.stringify([...new Set(groupSendIds)])))
+    noteGroupSendCompleted(userId, () => ({ id, ...selectCounts().get(id)! }), now);
+}
+
+/** completeGroupSendsIfDone for one group send. */
 export function completeGroupSendIfDone(groupSendId: number, now: number): void {
-  const open = selectFinishedOpen().get(groupSendId);
-  if (!open || anyUnfinished().get(groupSendId)) return;
-  if (markCompleted().run(now, groupSendId).changes === 0) return;
-  noteGroupSendCompleted(open.userId, () => ({ id: groupSendId, ...selectCounts().get(groupSendId)! }), now);
+  completeGroupSendsIfDone([groupSendId], now);
 }

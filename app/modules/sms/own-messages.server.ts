@@ -7,15 +7,20 @@ import type { MessageStatus } from "#app/modules/sms/message-status.ts";
 /** A stored message, as the API and the webhooks present it. */
 export type OwnMessageRow = MessageResourceRow;
 
-const COLUMNS = `id, to_phone as "to", from_address as "from", body, encoding, segments, credits, status,
-  error as statusDetail, group_send_id as groupSendId, created_at as createdAt, submitted_at as submittedAt,
-  done_at as doneAt, updated_at as updatedAt`;
+// Of `sms_messages m`: a join's other table may have columns of the same names (json_each has an id).
+const COLUMNS = `m.id, m.to_phone as "to", m.from_address as "from", m.body, m.encoding, m.segments, m.credits,
+  m.status, m.error as statusDetail, m.group_send_id as groupSendId, m.created_at as createdAt,
+  m.submitted_at as submittedAt, m.done_at as doneAt, m.updated_at as updatedAt`;
 
 const selectOne = statement<[number, number], OwnMessageRow>(
-  `select ${COLUMNS} from sms_messages where id = ? and user_id = ?`,
+  `select ${COLUMNS} from sms_messages m where id = ? and user_id = ?`,
+);
+// PostgreSQL: from jsonb_to_recordset($1) as j(id bigint, "userId" bigint) join sms_messages m on ...
+const selectMany = statement<[string], OwnMessageRow>(
+  `select ${COLUMNS} from json_each(?) j join sms_messages m on m.id = j.value ->> '$.id' and m.user_id = j.value ->> '$.userId'`,
 );
 const selectOccurrence = statement<[number, number, number], OwnMessageRow>(
-  `select ${COLUMNS} from sms_messages where schedule_id = ? and occurrence_at = ? and user_id = ?`,
+  `select ${COLUMNS} from sms_messages m where schedule_id = ? and occurrence_at = ? and user_id = ?`,
 );
 const selectByApiRef = statement<[number, string], { id: number }>(
   "select id from sms_messages where user_id = ? and api_ref = ?",
@@ -32,6 +37,15 @@ export function latestMessageId(userId: number): number | null {
 
 export function findOwnMessage(userId: number, id: number): OwnMessageRow | undefined {
   return selectOne().get(id, userId);
+}
+
+/** Messages by id, each looked for among its owner's, in one query: found ones by id. */
+export function findOwnMessages(messages: { userId: number; id: number }[]): Map<number, OwnMessageRow> {
+  return new Map(
+    selectMany()
+      .all(JSON.stringify(messages))
+      .map((row) => [row.id, row]),
+  );
 }
 
 /** The message a schedule's occurrence became, once it ran. */
@@ -82,6 +96,6 @@ export function ownMessagesBefore(
   if (options.createdBefore !== undefined) add("created_at < ?", options.createdBefore);
   add("id < ?", options.before);
   // Each combination of filters is one statement, prepared on first use.
-  const source = `select ${COLUMNS} from sms_messages where ${where.join(" and ")} order by id desc limit ?`;
+  const source = `select ${COLUMNS} from sms_messages m where ${where.join(" and ")} order by id desc limit ?`;
   return statementFor<unknown[], OwnMessageRow>(source).all(...values, options.limit);
 }

@@ -53,9 +53,21 @@ const selectDeliveries = statement<[string], DeliveryRow>(
    left join webhook_endpoints p on p.id = d.endpoint_id
    where d.id in (select value from json_each(?))`,
 );
-const claimAttempt = statement(
+// A job's attempts are claimed, and their answers recorded, by one UPDATE each (PostgreSQL: UPDATE ... FROM
+// jsonb_to_recordset($3) in place of json_each); a delivery still pending after the attempts read wins.
+const claimAttempts = statement<[number, number, string], { id: number }>(
   `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?
-   where id = ? and status = 'pending' and attempts = ?`,
+   from json_each(?) j
+   where webhook_deliveries.id = j.value ->> '$.id' and webhook_deliveries.status = 'pending'
+     and webhook_deliveries.attempts = j.value ->> '$.attempts'
+   returning webhook_deliveries.id`,
+);
+const recordAnswers = statement<[string]>(
+  `update webhook_deliveries set status = j.value ->> '$.status', next_attempt_at = j.value ->> '$.nextAt',
+     last_status_code = j.value ->> '$.statusCode', last_duration_ms = j.value ->> '$.durationMs',
+     last_answer = j.value ->> '$.answer', delivered_at = j.value ->> '$.deliveredAt'
+   from json_each(?) j
+   where webhook_deliveries.id = j.value ->> '$.id' and webhook_deliveries.status = 'pending'`,
 );
 // Only while pending: a delivery dropped mid-attempt (past its account's cap) stays dropped.
 const recordAnswer = statement(
@@ -180,43 +192,62 @@ async function inTurns<T, R>(items: T[], limit: number, run: (item: T) => Promis
   return results;
 }
 
-/** Records one attempt's answer, inside the job's transaction; the delivery's new status. */
-function recordAttempt(
-  tx: Tx,
-  row: DeliveryRow,
-  url: string,
-  answer: Answer,
-  at: number,
-  nextAt: number,
-): "delivered" | "failed" | "pending" {
-  const giveUp = at - row.seriesStart >= getEnv().WEBHOOK_RETRY_HOURS * 3600_000;
-  const status = answer.ok ? "delivered" : giveUp ? "failed" : "pending";
-  recordAnswer().run(
-    status,
-    nextAt,
-    answer.statusCode,
-    answer.durationMs,
-    answer.answer,
-    answer.ok ? at : null,
-    row.id,
-  );
-  if (row.endpointId === null) return status;
-  if (answer.ok) {
-    endpointAnswered().run(row.endpointId);
-    return status;
-  }
-  endpointFailed().run(at, row.endpointId);
+type Attempt = { row: DeliveryRow; answer: Answer; nextAt: number };
+
+/**
+ * What a run of answers does to an endpoint, as they would one by one: a success clears its
+ * failing_since, a failure sets it if clear, and a failure 3 days into a run turns it off.
+ */
+function noteEndpointAnswers(tx: Tx, row: DeliveryRow, url: string, oks: boolean[], at: number): void {
+  const endpointId = row.endpointId!;
+  if (oks.some(Boolean)) endpointAnswered().run(endpointId);
+  if (oks.every(Boolean)) return;
+  if (!oks[oks.length - 1]) endpointFailed().run(at, endpointId);
   const since = row.failingSince ?? at;
-  if (row.endpointEnabled && at - since >= DISABLE_AFTER_MS) {
-    const reason = `Turned off on ${new Date(at).toISOString().slice(0, 10)}: no successful delivery for 3 days`;
-    if (disableEndpoint().run(reason, at, row.endpointId).changes === 0) return status;
-    giveUpEndpoint().run("Given up: the endpoint was turned off after failing for 3 days", row.endpointId);
-    const owner = tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).get();
-    if (owner)
-      queueMail(tx, { userId: row.userId, kind: "webhook_disabled", to: owner.email, ...webhookDisabledMail(url) });
-    forgetSubscriptions();
+  if (!row.endpointEnabled || at - since < DISABLE_AFTER_MS) return;
+  const reason = `Turned off on ${new Date(at).toISOString().slice(0, 10)}: no successful delivery for 3 days`;
+  if (disableEndpoint().run(reason, at, endpointId).changes === 0) return;
+  giveUpEndpoint().run("Given up: the endpoint was turned off after failing for 3 days", endpointId);
+  const owner = tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).get();
+  if (owner)
+    queueMail(tx, { userId: row.userId, kind: "webhook_disabled", to: owner.email, ...webhookDisabledMail(url) });
+  forgetSubscriptions();
+}
+
+/** Records a job's answers, inside its transaction; each delivery's new status. */
+function recordAttempts(tx: Tx, attempts: Attempt[], urlOf: (row: DeliveryRow) => string, at: number) {
+  const giveUpFrom = at - getEnv().WEBHOOK_RETRY_HOURS * 3600_000;
+  const statuses = attempts.map(({ row, answer }) =>
+    answer.ok ? ("delivered" as const) : row.seriesStart <= giveUpFrom ? ("failed" as const) : ("pending" as const),
+  );
+  recordAnswers().run(
+    JSON.stringify(
+      attempts.map(({ row, answer, nextAt }, i) => ({
+        id: row.id,
+        status: statuses[i],
+        nextAt,
+        statusCode: answer.statusCode,
+        durationMs: answer.durationMs,
+        answer: answer.answer,
+        deliveredAt: answer.ok ? at : null,
+      })),
+    ),
+  );
+  const byEndpoint = new Map<number, Attempt[]>();
+  for (const attempt of attempts)
+    if (attempt.row.endpointId !== null)
+      byEndpoint.set(attempt.row.endpointId, [...(byEndpoint.get(attempt.row.endpointId) ?? []), attempt]);
+  for (const ofEndpoint of byEndpoint.values()) {
+    const [{ row }] = ofEndpoint;
+    noteEndpointAnswers(
+      tx,
+      row,
+      urlOf(row),
+      ofEndpoint.map(({ answer }) => answer.ok),
+      at,
+    );
   }
-  return status;
+  return statuses;
 }
 
 /**
@@ -234,14 +265,20 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
   // Test events too: a turned-off endpoint is sent nothing (decision 107); nor is a disabled account's endpoint (decision 104).
   const turnedOff = (row: DeliveryRow) =>
     Boolean(row.ownerDisabled) || (row.endpointId !== null && !row.endpointEnabled);
-  const claimed = await inTransactionWithoutStalling(() =>
-    rows.filter((row) => {
-      if (!turnedOff(row)) return claimAttempt().run(now, now + ATTEMPT_LEASE_MS, row.id, row.attempts).changes === 1;
+  const claimed = await inTransactionWithoutStalling(() => {
+    for (const row of rows.filter(turnedOff)) {
       const why = row.ownerDisabled ? "the account is disabled" : "the endpoint is turned off";
       recordAnswer().run("failed", now, null, null, `Not sent: ${why}`, null, row.id);
-      return false;
-    }),
-  );
+    }
+    const toClaim = rows.filter((row) => !turnedOff(row)).map((row) => ({ id: row.id, attempts: row.attempts }));
+    if (toClaim.length === 0) return [];
+    const won = new Set(
+      claimAttempts()
+        .all(now, now + ATTEMPT_LEASE_MS, JSON.stringify(toClaim))
+        .map((row) => row.id),
+    );
+    return rows.filter((row) => won.has(row.id));
+  });
   results.failed = rows.filter(turnedOff).length;
   results.skipped = batch.length - claimed.length - results.failed;
   if (claimed.length === 0) return results;
@@ -262,14 +299,10 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
     postWebhook(urlOf(row), row.payload, signedHeaders(signerOf(row), row.eventId, row.payload, clock.date())),
   );
   const at = clock.now();
-  const statuses = await inTransactionWithoutStalling((tx) =>
-    claimed.map((row, i) => {
-      const nextAt = at + retryDelayMs(row.attempts + 1);
-      return { row, nextAt, status: recordAttempt(tx, row, urlOf(row), answers[i], at, nextAt) };
-    }),
-  );
-  const retries = statuses.filter(({ status }) => status === "pending");
-  for (const { status } of statuses) if (status !== "pending") results[status] += 1;
+  const attempts = claimed.map((row, i) => ({ row, answer: answers[i], nextAt: at + retryDelayMs(row.attempts + 1) }));
+  const statuses = await inTransactionWithoutStalling((tx) => recordAttempts(tx, attempts, urlOf, at));
+  const retries = attempts.filter((_, i) => statuses[i] === "pending");
+  for (const status of statuses) if (status !== "pending") results[status] += 1;
   results.retrying = retries.length;
   if (retries.length === 0) return results;
   // Each retry its own job: the jitter spreads them, and the reconciler re-adds the same job ids.

@@ -1,14 +1,16 @@
-// The message.* events, noted by the sms module inside the transaction of each status change. An
-// account with no endpoint for the event and a message without a statusCallback costs a Map look-up
-// and one primary-key read here.
-import type { Executor } from "#app/db/client.server.ts";
+// The message.* events, noted by the sms module inside the transaction of a batch of status changes
+// (docs/decisions/116-message-events-per-batch.md). A batch of accounts without an endpoint for the
+// event and without statusCallbacks costs Map look-ups and usually no query; the events wanted
+// cost one read of the messages, one of their callbacks (when any can have one) and one INSERT
+// each of events and deliveries.
+import { type Executor, rolledBackTransactions } from "#app/db/client.server.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { ensureCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import type { MessageStatus } from "#app/modules/sms/message-status.ts";
 import { toMessageResource } from "#app/modules/sms/message-resource.ts";
-import { findOwnMessage } from "#app/modules/sms/own-messages.server.ts";
+import { findOwnMessages } from "#app/modules/sms/own-messages.server.ts";
 import type { WebhookEventType } from "#app/modules/webhooks/event-types.ts";
-import { recordEvent } from "#app/modules/webhooks/outbox.server.ts";
+import { recordEvents } from "#app/modules/webhooks/outbox.server.ts";
 import { wantsEvent } from "#app/modules/webhooks/subscriptions.server.ts";
 
 const EVENT_OF_STATUS: Partial<Record<MessageStatus, WebhookEventType>> = {
@@ -20,24 +22,103 @@ const EVENT_OF_STATUS: Partial<Record<MessageStatus, WebhookEventType>> = {
   failed: "message.failed",
 };
 
-const selectCallback = statement<[number], { url: string }>(
-  "select url from webhook_message_callbacks where message_id = ?",
+// PostgreSQL: json_array_elements_text / unnest($1::bigint[]) in place of json_each.
+const insertCallbacks = statement<[string]>(
+  `insert into webhook_message_callbacks (message_id, url)
+   select value ->> '$.messageId', value ->> '$.url' from json_each(?)`,
 );
-const insertCallback = statement("insert into webhook_message_callbacks (message_id, url) values (?, ?)");
+const selectCallbacks = statement<[string], { messageId: number; url: string }>(
+  `select message_id as messageId, url from webhook_message_callbacks
+   where message_id in (select value from json_each(?))`,
+);
+// Which of these accounts have a callback secret, as of the newest message. PostgreSQL: json_agg, = any($1).
+const selectCallbackAccounts = statement<[string], { horizon: number | null; accounts: string }>(
+  `select (select max(id) from sms_messages) as horizon,
+     (select json_group_array(user_id) from webhook_callback_secrets
+      where user_id in (select value from json_each(?))) as accounts`,
+);
 
-/** Keeps a message's statusCallback URL (and makes the account's callback secret); inside the send's transaction. */
-export function saveStatusCallback(tx: Executor, userId: number, messageId: number, url: string): void {
-  ensureCallbackSecret(tx, userId);
-  insertCallback().run(messageId, url);
+type Moved = { userId: number; messageId: number };
+
+// A callback is saved in the transaction that inserts its message (ids only grow) and makes its
+// account's callback secret there too: an account without a secret when message N was the newest
+// has no callback on any message up to N, for good. Kept per account seen; read again only for a
+// newer message of an account without one.
+const withSecret = new Set<number>();
+const noSecretUpTo = new Map<number, number>();
+// What was learned inside a transaction rolled back since may count ids SQLite gives again.
+let rolledBackWhenLearned = 0;
+
+const mayHaveCallback = (m: Moved) => withSecret.has(m.userId) || m.messageId > (noSecretUpTo.get(m.userId) ?? 0);
+
+/** The statusCallback URLs of these messages by id: no query when none of them can have one. */
+function callbacksOf(messages: Moved[]): Map<number, string> {
+  if (rolledBackTransactions() !== rolledBackWhenLearned) {
+    noSecretUpTo.clear();
+    rolledBackWhenLearned = rolledBackTransactions();
+  }
+  const unknown = new Set(messages.filter((m) => !withSecret.has(m.userId) && mayHaveCallback(m)).map((m) => m.userId));
+  if (unknown.size > 0) {
+    const row = selectCallbackAccounts().get(JSON.stringify([...unknown]))!;
+    const found = new Set(JSON.parse(row.accounts) as number[]);
+    for (const userId of unknown) {
+      if (found.has(userId)) withSecret.add(userId);
+      else noSecretUpTo.set(userId, row.horizon ?? 0);
+    }
+  }
+  const ids = messages.filter(mayHaveCallback).map((m) => m.messageId);
+  if (ids.length === 0) return new Map();
+  return new Map(
+    selectCallbacks()
+      .all(JSON.stringify(ids))
+      .map((row) => [row.messageId, row.url]),
+  );
 }
 
-/** A message moved to `status`: records its event when anyone wants it. Inside the move's transaction. */
+/**
+ * Keeps messages' statusCallback URLs (and makes the account's callback secret): inside the
+ * transaction that inserts the messages, which noteMessageStatuses counts on. One INSERT.
+ */
+export function saveStatusCallbacks(tx: Executor, userId: number, callbacks: { messageId: number; url: string }[]) {
+  if (callbacks.length === 0) return;
+  ensureCallbackSecret(tx, userId);
+  insertCallbacks().run(JSON.stringify(callbacks));
+}
+
+/** saveStatusCallbacks for one message. */
+export function saveStatusCallback(tx: Executor, userId: number, messageId: number, url: string): void {
+  saveStatusCallbacks(tx, userId, [{ messageId, url }]);
+}
+
+export type MessageMove = { userId: number; messageId: number; status: MessageStatus };
+
+/**
+ * Messages moved to these statuses: records the event of each move someone wants, in the order
+ * given (a message's later move has the later event id). Inside the transaction of the moves, after
+ * them: each event carries its message as it is then (as GET /api/v1/messages/{id} shows it).
+ */
+export function noteMessageStatuses(moves: MessageMove[], now: number): void {
+  const evented = moves.flatMap((move) => {
+    const type = EVENT_OF_STATUS[move.status];
+    return type ? [{ ...move, type }] : [];
+  });
+  if (evented.length === 0) return;
+  const callbacks = callbacksOf(evented);
+  const wanted = evented.filter((move) => callbacks.has(move.messageId) || wantsEvent(move.userId, move.type));
+  if (wanted.length === 0) return;
+  const rows = findOwnMessages(wanted.map((move) => ({ userId: move.userId, id: move.messageId })));
+  recordEvents(
+    wanted.flatMap((move) => {
+      const row = rows.get(move.messageId);
+      if (!row) return [];
+      const callbackUrl = callbacks.get(move.messageId) ?? null;
+      return [{ userId: move.userId, type: move.type, data: toMessageResource(row), callbackUrl }];
+    }),
+    now,
+  );
+}
+
+/** noteMessageStatuses for one move. */
 export function noteMessageStatus(userId: number, messageId: number, status: MessageStatus, now: number): void {
-  const type = EVENT_OF_STATUS[status];
-  if (!type) return;
-  const callbackUrl = selectCallback().get(messageId)?.url ?? null;
-  if (!callbackUrl && !wantsEvent(userId, type)) return;
-  // The message as GET /api/v1/messages/{id} shows it (the webhooks contract's `data`).
-  const row = findOwnMessage(userId, messageId);
-  if (row) recordEvent(userId, type, toMessageResource(row), { callbackUrl, now });
+  noteMessageStatuses([{ userId, messageId, status }], now);
 }

@@ -13,12 +13,20 @@ import { endpointsWanting } from "#app/modules/webhooks/subscriptions.server.ts"
 
 type Target = { endpointId: number; url: null } | { endpointId: null; url: string };
 
-const insertEvent = statement(
-  "insert into webhook_events (id, user_id, type, payload, created_at) values (?, ?, ?, ?, ?)",
+// A batch's events, and their deliveries, are one INSERT each whatever its size: one prepared text
+// taking the rows as one JSON array (PostgreSQL: jsonb_to_recordset($1) in place of json_each).
+const insertEvents = statement<[number, string]>(
+  `insert into webhook_events (id, user_id, type, payload, created_at)
+   select value ->> '$.id', value ->> '$.userId', value ->> '$.type', value ->> '$.payload', ? from json_each(?)`,
 );
-const insertDelivery = statement(
+// Each row says its own target, so the rows need not come back in the order they went in.
+const insertDeliveries = statement<
+  [number, number, string],
+  { id: number; endpointId: number | null; url: string | null }
+>(
   `insert into webhook_deliveries (event_id, endpoint_id, url, status, attempts, next_attempt_at, created_at)
-   values (?, ?, ?, 'pending', 0, ?, ?)`,
+   select value ->> '$.eventId', value ->> '$.endpointId', value ->> '$.url', 'pending', 0, ?, ? from json_each(?)
+   returning id, endpoint_id as endpointId, url`,
 );
 
 // randomBytes is a system call: one for 4,096 random bytes rather than one each (inside the status change's transaction).
@@ -77,44 +85,66 @@ function enqueueWritten(): void {
   void enqueueAfterCommit(`webhook delivery jobs ${jobs.length}`, () => getQueue(QUEUES.webhooks).addBulk(jobs));
 }
 
-function writeEvent(userId: number, type: string, data: unknown, targets: Target[], now: number): string {
-  const id = newEventId(now);
-  const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
-  insertEvent().run(id, userId, type, payload, now);
-  for (const target of targets) {
-    const deliveryId = Number(insertDelivery().run(id, target.endpointId, target.url, now, now).lastInsertRowid);
-    // Transactions here are synchronous: the next turn of the event loop runs after the commit.
-    if (written.size === 0) setImmediate(enqueueWritten);
+/** An event to record: `callbackUrl` is a message's own statusCallback URL, a target besides the endpoints. */
+export type EventToRecord = { userId: number; type: WebhookEventType; data: unknown; callbackUrl?: string | null };
+
+function writeEvents(events: { userId: number; type: string; data: unknown; targets: Target[] }[], now: number) {
+  const timestamp = new Date(now).toISOString();
+  const eventRows: { id: string; userId: number; type: string; payload: string }[] = [];
+  const deliveryRows: { eventId: string; endpointId: number | null; url: string | null }[] = [];
+  const ids = events.map(({ userId, type, data, targets }) => {
+    if (targets.length === 0) return null;
+    // In the batch's order: a message's later event has the greater id.
+    const id = newEventId(now);
+    eventRows.push({ id, userId, type, payload: JSON.stringify({ type, timestamp, data }) });
+    for (const target of targets) deliveryRows.push({ eventId: id, ...target });
+    return id;
+  });
+  if (eventRows.length === 0) return ids;
+  insertEvents().run(now, JSON.stringify(eventRows));
+  const deliveries = insertDeliveries().all(now, now, JSON.stringify(deliveryRows));
+  // Transactions here are synchronous: the next turn of the event loop runs after the commit.
+  if (written.size === 0) setImmediate(enqueueWritten);
+  for (const delivery of deliveries) {
     // One job per target: a slow receiver holds up only its own deliveries.
-    const key = target.endpointId === null ? `url ${target.url}` : `endpoint ${target.endpointId}`;
-    const ids = written.get(key);
-    if (ids) ids.push(deliveryId);
-    else written.set(key, [deliveryId]);
+    const key = delivery.endpointId === null ? `url ${delivery.url}` : `endpoint ${delivery.endpointId}`;
+    const pending = written.get(key);
+    if (pending) pending.push(delivery.id);
+    else written.set(key, [delivery.id]);
   }
-  return id;
+  return ids;
 }
 
 /**
- * Records an event for every enabled endpoint of the account subscribed to `type` (and the message's
- * own statusCallback URL, if given). Call inside the transaction of the change; the event id, or null
- * when nobody wants it.
+ * Records each event for every enabled endpoint of its account subscribed to its type (and its
+ * statusCallback URL, if given), all at `now`: one INSERT of events and one of deliveries for the
+ * batch. Call inside the transaction of the change; each event's id, or null when nobody wanted it.
  */
+export function recordEvents(events: EventToRecord[], now: number): (string | null)[] {
+  return writeEvents(
+    events.map(({ userId, type, data, callbackUrl }) => {
+      const targets: Target[] = endpointsWanting(userId, type).map((endpointId) => ({ endpointId, url: null }));
+      if (callbackUrl) targets.push({ endpointId: null, url: callbackUrl });
+      return { userId, type, data, targets };
+    }),
+    now,
+  );
+}
+
+/** recordEvents for one event (at `now`, or the clock's now). */
 export function recordEvent(
   userId: number,
   type: WebhookEventType,
   data: unknown,
   options: { callbackUrl?: string | null; now?: number } = {},
 ): string | null {
-  const targets: Target[] = endpointsWanting(userId, type).map((endpointId) => ({ endpointId, url: null }));
-  if (options.callbackUrl) targets.push({ endpointId: null, url: options.callbackUrl });
-  if (targets.length === 0) return null;
-  return writeEvent(userId, type, data, targets, options.now ?? clock.now());
+  return recordEvents([{ userId, type, data, callbackUrl: options.callbackUrl }], options.now ?? clock.now())[0];
 }
 
 /** "Send test event": one event to this endpoint only (its owner checked by the caller). */
 export function recordTestEvent(userId: number, endpointId: number): string {
   const data = { endpointId, message: "This is a test event." };
-  return writeEvent(userId, TEST_EVENT_TYPE, data, [{ endpointId, url: null }], clock.now());
+  return writeEvents([{ userId, type: TEST_EVENT_TYPE, data, targets: [{ endpointId, url: null }] }], clock.now())[0]!;
 }
 
 // Past this, a pending delivery without a job in Redis is re-added: longer than one attempt (10 s) can take.
