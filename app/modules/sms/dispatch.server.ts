@@ -29,14 +29,14 @@ import {
   type StoredStatus,
   updateParts,
 } from "#app/modules/sms/message-store.server.ts";
-import { canMove, isFinal, type MessageStatus, movesFrom, statusFromParts } from "#app/modules/sms/message-status.ts";
+import { canMove, isFinal, movesFrom, statusFromParts } from "#app/modules/sms/message-status.ts";
 import { enqueueSends } from "#app/modules/sms/send.server.ts";
 import { countReceipt, smsCounters } from "#app/modules/sms/sms-counters.server.ts";
 import { OPTED_OUT_REASON } from "#app/modules/opt-outs/errors.ts";
 import { optedOutSince } from "#app/modules/opt-outs/enforcement.server.ts";
 import { senderSources } from "#app/modules/senders/senders.server.ts";
-import { completeGroupSendIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
-import { noteMessageStatus } from "#app/modules/webhooks/message-events.server.ts";
+import { completeGroupSendsIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
+import { type MessageMove as StatusMove, noteMessageStatuses } from "#app/modules/webhooks/message-events.server.ts";
 import type {
   ClaimMessages,
   OutgoingSms,
@@ -45,16 +45,6 @@ import type {
   SmsTransport,
   SubmitOutcome,
 } from "#app/modules/sms/transports/types.ts";
-
-type StatusMove = { userId: number; messageId: number; status: MessageStatus };
-
-// Until message-events and group-send-completion take a batch: the same, one at a time.
-function noteMessageStatuses(moves: StatusMove[], now: number): void {
-  for (const move of moves) noteMessageStatus(move.userId, move.messageId, move.status, now);
-}
-function completeGroupSendsIfDone(groupSendIds: number[], now: number): void {
-  for (const id of groupSendIds) completeGroupSendIfDone(id, now);
-}
 
 /** A batch's status moves, noted together: their message events, and the group sends a final status may complete. */
 type Moves = { events: StatusMove[]; groupSendIds: Set<number> };
