@@ -19,7 +19,7 @@ import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { assertOwnSender } from "#app/modules/senders/senders.server.ts";
 import { completeGroupSendIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
 import { type GroupSendReport, type GroupSendSkip } from "#app/modules/contacts/group-send.ts";
-import { type Member, memberBatch, recipientOf } from "#app/modules/contacts/group-recipient.server.ts";
+import { type Member, memberBatch, recipientsOf } from "#app/modules/contacts/group-recipient.server.ts";
 import { hasMergeFields, messageForMember } from "#app/modules/templates/merge-fields.ts";
 import { quoteTemplatedGroupSend } from "#app/modules/templates/group-quote.server.ts";
 import { assertGroupSendable, type GroupRecipients, groupRecipients } from "#app/modules/contacts/groups.server.ts";
@@ -234,8 +234,9 @@ export async function runGroupSend(
       if (members.length === 0) break;
       const messages: NewMessage[] = [];
       const skips: { member: Member; reason: string }[] = [];
-      for (const member of members) {
-        const recipient = recipientOf(row.userId, row.fromAddress, member);
+      const recipients = recipientsOf(row.userId, row.fromAddress, members);
+      for (const [i, member] of members.entries()) {
+        const recipient = recipients[i];
         // A body with merge fields is rendered (and priced, by queueMessages) for each member.
         const text = "skip" in recipient || !templated ? null : messageForMember(row.body, member, maxSegments);
         if ("skip" in recipient) skips.push({ member, reason: recipient.skip });
