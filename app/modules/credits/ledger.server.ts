@@ -60,12 +60,12 @@ function moveBalanceOf(tx: Executor, userId: number, amount: number): boolean {
   return true;
 }
 
-// The entries are one JSON parameter, so one prepared statement books any number; RETURNING gives
-// only the rows inserted, a key booked before being skipped. PostgreSQL: jsonb_to_recordset($3).
+// The entries are one JSON parameter, each an array [kind, amount, key, note, actor, reason], so one
+// prepared statement books any number; RETURNING gives only the rows inserted, a key booked before
+// being skipped. PostgreSQL: jsonb_array_elements($3).
 const insertEntries = statement<[number, number, string], { amount: number }>(
-  `insert into credit_ledger (user_id, kind, amount, shortfall, key, note, actor_user_id, reason, created_at)
-   select ?, value ->> '$.kind', value ->> '$.amount', 0, value ->> '$.key', value ->> '$.note',
-     value ->> '$.actorUserId', value ->> '$.reason', ?
+  `insert into credit_ledger (user_id, created_at, shortfall, kind, amount, key, note, actor_user_id, reason)
+   select ?, ?, 0, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5
    from json_each(?)
    where true
    on conflict(key) do nothing
@@ -85,7 +85,15 @@ export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEn
       throw new Error("Ledger amount must be a non-zero integer");
   }
   // The statement runs on the caller's connection, so inside its transaction.
-  const booked = insertEntries().all(userId, clock.now(), JSON.stringify(entries));
+  const json = entries.map((entry) => [
+    entry.kind,
+    entry.amount,
+    entry.key,
+    entry.note ?? null,
+    entry.actorUserId ?? null,
+    entry.reason ?? null,
+  ]);
+  const booked = insertEntries().all(userId, clock.now(), JSON.stringify(json));
   const sum = booked.reduce((total, entry) => total + entry.amount, 0);
   if (sum !== 0 && !moveBalanceOf(tx, userId, sum)) {
     throw new InsufficientCreditsError(-sum, getBalance(userId, tx));

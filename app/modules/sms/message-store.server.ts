@@ -86,18 +86,18 @@ const sameDedupeKey = (a: DedupeKey, b: DedupeKey): boolean =>
   a.groupSendId === b.groupSendId &&
   a.contactId === b.contactId;
 
-// The whole batch is one JSON parameter, so one prepared statement serves every batch size. Rows go
-// in the array's order, so their ids rise with it; a repeat of a unique key (an earlier message, or
-// one before it in the batch) is skipped. PostgreSQL: jsonb_to_recordset($3) with ordinality, ids in
-// that order from the sequence.
+// The whole batch is one JSON parameter, so one prepared statement serves every batch size; each
+// message is an array of its columns in the order written here (measured: reading positions costs
+// two thirds of reading keys). Rows go in the array's order, so their ids rise with it; a repeat of a
+// unique key (an earlier message, or one before it in the batch) is skipped. PostgreSQL:
+// jsonb_array_elements($3) with ordinality, ids in that order from the sequence.
 const insertMessages = statement<[number, number, number, string], DedupeKey & { id: number }>(
   `insert into sms_messages
-     (user_id, to_phone, from_address, body, encoding, segments, credits, status, error, source, schedule_id, occurrence_at,
-      group_send_id, contact_id, api_ref, deferred_until, created_at, updated_at, done_at)
-   select ?, m.value ->> '$.to', m.value ->> '$.from', m.value ->> '$.body', m.value ->> '$.encoding',
-     m.value ->> '$.segments', m.value ->> '$.credits', m.value ->> '$.status', m.value ->> '$.error',
-     m.value ->> '$.source', m.value ->> '$.scheduleId', m.value ->> '$.occurrenceAt', m.value ->> '$.groupSendId',
-     m.value ->> '$.contactId', m.value ->> '$.apiRef', m.value ->> '$.deferredUntil', ?, ?, m.value ->> '$.doneAt'
+     (user_id, created_at, updated_at, to_phone, from_address, body, encoding, segments, credits, status, error, source,
+      schedule_id, occurrence_at, api_ref, group_send_id, contact_id, deferred_until, done_at)
+   select ?, ?, ?, m.value ->> 0, m.value ->> 1, m.value ->> 2, m.value ->> 3, m.value ->> 4, m.value ->> 5,
+     m.value ->> 6, m.value ->> 7, m.value ->> 8, m.value ->> 9, m.value ->> 10, m.value ->> 11, m.value ->> 12,
+     m.value ->> 13, m.value ->> 14, m.value ->> 15
    from json_each(?) m
    where true
    order by m.key
@@ -123,20 +123,28 @@ const findDuplicates = statement<[string, number], ExistingMessage & { input: nu
 export function insertOrFindMessages(userId: number, rows: MessageToStore[], now: number): StoredMessage[] {
   if (rows.length === 0) return [];
   const keys = rows.map((row) => dedupeKeyOf(row.message));
-  const json = rows.map(({ message, count, initial }, i) => ({
-    to: message.to,
-    from: message.from ?? null,
-    body: message.body,
-    encoding: count.encoding,
-    segments: count.segments,
-    credits: initial.credits,
-    status: initial.status,
-    error: initial.error,
-    source: message.source ?? "web",
-    ...keys[i],
-    deferredUntil: message.deferredUntil ?? null,
-    doneAt: isFinal(initial.status) ? now : null,
-  }));
+  // The columns in insertMessages' order, from to_phone on.
+  const json = rows.map(({ message, count, initial }, i) => {
+    const { scheduleId, occurrenceAt, apiRef, groupSendId, contactId } = keys[i];
+    return [
+      message.to,
+      message.from ?? null,
+      message.body,
+      count.encoding,
+      count.segments,
+      initial.credits,
+      initial.status,
+      initial.error,
+      message.source ?? "web",
+      scheduleId,
+      occurrenceAt,
+      apiRef,
+      groupSendId,
+      contactId,
+      message.deferredUntil ?? null,
+      isFinal(initial.status) ? now : null,
+    ];
+  });
   const inserted = insertMessages()
     .all(userId, now, now, JSON.stringify(json))
     .sort((a, b) => a.id - b.id);
@@ -331,9 +339,9 @@ export function selectPartStatuses(messageId: number): StoredStatus[] {
   return selectPartStatusesStatement().all(messageId);
 }
 
-// PostgreSQL: from jsonb_to_recordset($1) as o(id bigint, "dueAt" bigint).
+// Each row an array [message id, due at]. PostgreSQL: jsonb_array_elements($1).
 const insertOutboxes = statement<[string]>(
-  "insert into sms_outbox (message_id, due_at) select value ->> '$.id', value ->> '$.dueAt' from json_each(?)",
+  "insert into sms_outbox (message_id, due_at) select value ->> 0, value ->> 1 from json_each(?)",
 );
 const upsertOutbox = statement(
   "insert into sms_outbox (message_id, due_at) values (?, ?) on conflict (message_id) do update set due_at = excluded.due_at",
@@ -348,7 +356,7 @@ const postpone = statement("update sms_outbox set due_at = ?, requeues = requeue
 
 /** The messages' outbox rows, in one statement. */
 export function insertOutboxRows(rows: { id: number; dueAt: number }[]): void {
-  if (rows.length > 0) insertOutboxes().run(JSON.stringify(rows));
+  if (rows.length > 0) insertOutboxes().run(JSON.stringify(rows.map(({ id, dueAt }) => [id, dueAt])));
 }
 
 /** The message's outbox row, due at `dueAt` (a retry's backoff moves it on). */
