@@ -212,6 +212,17 @@ describe("queueMessages, a batch at a time", () => {
     expect(messagesOf(user.id)).toBe(9);
   });
 
+  it("stores every body as written, through the batch's JSON: quotes, backslashes, emoji, a NUL, a lone surrogate as U+FFFD", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 10);
+    const bodies = ['say "hi" \\ back', "emoji 😀 and é", "nul\u0000x", "broken \ud800 half"];
+    const { messages } = await queueMessages(
+      user.id,
+      bodies.map((body) => ({ to: "+12025551150", body })),
+    );
+    expect(messages.map((m) => messageRow(m.id)?.body)).toEqual([...bodies.slice(0, 3), "broken \ufffd half"]);
+  });
+
   it("refuses the whole batch naming every opted-out number, and writes nothing", async () => {
     const user = await createTestUser();
     grantCredits(user.id, 10);
