@@ -13,8 +13,9 @@ import {
 } from "#app/api/schemas.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
+import { createSender } from "#app/modules/senders/senders.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
-import { messageRow } from "#tests/support/sms.ts";
+import { ledgerKeys, messageRow, outboxHas } from "#tests/support/sms.ts";
 
 type Customer = Awaited<ReturnType<typeof apiCustomer>>;
 
@@ -164,6 +165,51 @@ describe("POST /api/v1/messages/batch", () => {
     });
     expect(other.status).toBe(409);
     expect(getBalance(customer.id)).toBe(2);
+  });
+
+  it("gives each queued recipient its own row, outbox row and debit, with the refused ones (unknown sender, opted out, balance spent) in between", async () => {
+    const customer = await apiCustomer(4);
+    createSender({ address: "AcmeShop", kind: "alphanumeric", ton: 5, npi: 0, userId: customer.id });
+    addOptOuts(customer.id, ["+12025550193"], "manual");
+    const answer = await callApi("POST", "/api/v1/messages/batch", {
+      key: customer.key,
+      json: {
+        body: "hello",
+        messages: [
+          { to: "+12025550191", from: "AcmeShop" },
+          { to: "+12025550192", from: "NotOurs" },
+          { to: "+12025550193" },
+          { to: "+12025550194", body: "two parts ".repeat(20) },
+          { to: "+12025550195", body: "two parts again ".repeat(12) },
+          { to: "+12025550196" },
+          { to: "+12025550197" },
+        ],
+      },
+    });
+    expect(answer.status).toBe(200);
+    const result = BatchResultSchema.parse(answer.json);
+    expect(result.results.map((r) => (r.status === "queued" ? "queued" : r.error.code))).toEqual([
+      "queued",
+      "unknown_sender",
+      "recipient_opted_out",
+      "queued",
+      "insufficient_credits",
+      "insufficient_credits",
+      "insufficient_credits",
+    ]);
+    expect(result).toMatchObject({ queued: 2, credits: 3, balance: 1 });
+    const queued = result.results.flatMap((r) => (r.status === "queued" ? [r.message] : []));
+    expect(
+      queued.map((m) => [messageRow(m.id)?.toPhone, messageRow(m.id)?.fromAddress, messageRow(m.id)?.credits]),
+    ).toEqual([
+      ["+12025550191", "AcmeShop", 1],
+      ["+12025550194", "AcmeShop", 2],
+    ]);
+    expect(queued.map((m) => outboxHas(m.id))).toEqual([true, true]);
+    expect(ledgerKeys(customer.id).filter((key) => key.startsWith("msg:"))).toEqual(
+      queued.map((m) => `msg:${m.id}:debit`),
+    );
+    expect(getBalance(customer.id)).toBe(1);
   });
 
   it("lists every invalid field of a batch in one 422 and sends nothing", async () => {

@@ -44,13 +44,13 @@ type Budget = Record<Bounded, number>;
 const BUDGETS: Record<Phase, Record<Process, Budget>> = {
   // 2,000 POST /api/v1/messages, 64 at a time, to every message submitted.
   api: {
-    web: { statements: 6.0, commits: 0.15, busyRetries: 2, redisCommands: 0.25, logLines: 0.01 },
+    web: { statements: 1.5, commits: 0.15, busyRetries: 2, redisCommands: 0.25, logLines: 0.01 },
     worker: { statements: 2.6, commits: 0.3, busyRetries: 2, redisCommands: 0.45, logLines: 0.01 },
   },
   // One POST /api/v1/groups/{id}/messages to a group of 2,000, to every message submitted.
   group: {
     web: { statements: 0.05, commits: 0.01, busyRetries: 0.05, redisCommands: 0.06, logLines: 0.01 },
-    worker: { statements: 9.3, commits: 0.12, busyRetries: 0.05, redisCommands: 0.06, logLines: 0.01 },
+    worker: { statements: 4.2, commits: 0.12, busyRetries: 0.05, redisCommands: 0.06, logLines: 0.01 },
   },
   // The group's 2,000 DELIVRD receipts, to every message delivered.
   receipts: {

@@ -18,6 +18,8 @@ import { deleteGroup } from "#app/modules/scheduling/cancel.server.ts";
 import { messageIdsOf, SmsSendPayload } from "#app/queue/payloads.ts";
 import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { workCounts } from "#app/utils/work-counts.server.ts";
+import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { groupSend } from "#worker/jobs/group-send.ts";
 import { startWorkers } from "#worker/workers.ts";
 import { messagesOfGroupSend, seedGroup } from "#tests/support/contacts.ts";
@@ -131,6 +133,30 @@ describe("runGroupSend", () => {
     );
     expect(messagesOfGroupSend(started.id).map((m) => m.toPhone)).toEqual(["+12025554000", "+12025554002"]);
     expect(getBalance(user.id)).toBe(8);
+  });
+
+  it("fans out 300 members with as many statements as 3, and skips 20 opted-out members with as many as one", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 303);
+    const fanOut = async (members: number, firstNumber: number, optedOut: number) => {
+      const { groupId } = seedGroup(user.id, members, firstNumber);
+      const phones = Array.from({ length: optedOut }, (_, i) => `+1202555${firstNumber + 1 + i}`);
+      addOptOuts(user.id, phones, "manual");
+      const started = await startGroupSend(user.id, groupId, "hello");
+      const before = workCounts().statements;
+      const report = await runGroupSend(started.id);
+      return { statements: workCounts().statements - before, report };
+    };
+    const few = await fanOut(3, 9000, 1);
+    const many = await fanOut(300, 9100, 20);
+    expect(many.statements).toBe(few.statements);
+    expect(many.report).toMatchObject({ status: "done", queued: 280, skipped: 20 });
+    expect(many.report?.skips[0]).toEqual({
+      name: "Member 9101",
+      phone: "+12025559101",
+      reason: "opted out (replied STOP or on your opt-out list)",
+    });
+    expect(getBalance(user.id)).toBe(303 - 2 - 280);
   });
 
   it("stops, and says why, when the balance runs out on the way", async () => {

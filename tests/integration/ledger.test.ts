@@ -3,6 +3,7 @@ import { getDb } from "#app/db/client.server.ts";
 import {
   adjustCredits,
   book,
+  bookEntries,
   getBalance,
   getLedgerSum,
   InsufficientCreditsError,
@@ -38,6 +39,37 @@ describe("credit ledger", () => {
     const user = await createTestUser();
     expect(() => book({ userId: user.id, kind: "grant", amount: 0, key: "zero" })).toThrow();
     expect(() => book({ userId: user.id, kind: "grant", amount: 1.5, key: "half" })).toThrow();
+  });
+
+  it("books many entries at once, moving the balance by the keys not booked before only, or nothing when it would go below zero", async () => {
+    const user = await createTestUser();
+    book({ userId: user.id, kind: "grant", amount: 10, key: `g:${user.id}` });
+    book({ userId: user.id, kind: "debit", amount: -2, key: `d1:${user.id}` });
+    const entries = [
+      { kind: "debit" as const, amount: -2, key: `d1:${user.id}` },
+      { kind: "debit" as const, amount: -3, key: `d2:${user.id}` },
+      { kind: "debit" as const, amount: -3, key: `d2:${user.id}` },
+      { kind: "refund" as const, amount: 1, key: `r1:${user.id}`, note: "given back" },
+    ];
+    const inTx = (list: typeof entries) =>
+      getDb().transaction((tx) => bookEntries(tx, user.id, list), { behavior: "immediate" });
+    expect(inTx(entries)).toBe(-2);
+    expect(inTx(entries)).toBe(0);
+    expect(getBalance(user.id)).toBe(6);
+    expect(getLedgerSum(user.id)).toBe(6);
+    expect(listLedgerEntries(user.id).rows.map((r) => [r.kind, r.amount, r.note])).toEqual([
+      ["refund", 1, "given back"],
+      ["debit", -3, null],
+      ["debit", -2, null],
+      ["grant", 10, null],
+    ]);
+    const tooMuch = [
+      { kind: "debit" as const, amount: -4, key: `d3:${user.id}` },
+      { kind: "debit" as const, amount: -4, key: `d4:${user.id}` },
+    ];
+    expect(() => inTx(tooMuch)).toThrow(expect.objectContaining({ needed: 8, balance: 6 }));
+    expect(getBalance(user.id)).toBe(6);
+    expect(getLedgerSum(user.id)).toBe(6);
   });
 
   it("takes back at most the balance, records the rest as shortfall, and once per key", async () => {

@@ -14,6 +14,7 @@ import {
   removeOptOut,
   setKeywordReplies,
 } from "#app/modules/opt-outs/opt-outs.server.ts";
+import { resolveSends } from "#app/modules/opt-outs/enforcement.server.ts";
 import { createSender } from "#app/modules/senders/senders.server.ts";
 import { sendQueuedMessage } from "#app/modules/sms/dispatch.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
@@ -181,6 +182,38 @@ describe("STOP to an account's own sender", () => {
     expect(isOptedOut(user.id, phone, "AcmeAlerts")).toBe(false);
     const other = await queueMessage(user.id, { to: phone, body: "from the other sender", from: "AcmeAlerts" });
     expect(messageRow(other.id)).toMatchObject({ fromAddress: "AcmeAlerts", status: "queued" });
+  });
+});
+
+describe("a batch's senders and opt-outs, resolved together", () => {
+  it("gives each send its own sender and its own answer, whatever the others in the batch", async () => {
+    const user = await customer();
+    const stranger = await customer();
+    createSender({ address: "+447700900311", kind: "long_number", ton: 1, npi: 1, userId: user.id });
+    createSender({ address: "AcmeNews", kind: "alphanumeric", ton: 5, npi: 0, userId: user.id });
+    createSender({ address: "TheirOwn", kind: "alphanumeric", ton: 5, npi: 0, userId: stranger.id });
+    await applyInboundKeyword(inbound("+12025550311", "STOP", "447700900311"));
+    await applyInboundKeyword(inbound("+12025550312", "STOP", SHARED));
+    addOptOuts(user.id, ["+12025550313"], "manual");
+    addOptOuts(stranger.id, ["+12025550314"], "manual");
+    expect(
+      resolveSends(user.id, [
+        { to: "+12025550311" },
+        { to: "+12025550311", from: "AcmeNews" },
+        { to: "+12025550312" },
+        { to: "+12025550313", from: "AcmeNews" },
+        { to: "+12025550314" },
+        { to: "+12025550315", from: "TheirOwn" },
+      ]),
+    ).toEqual([
+      { fromAddress: "+447700900311", optedOut: true },
+      { fromAddress: "AcmeNews", optedOut: false },
+      // A STOP through the shared sender covers sends from it only: this account sends from its own.
+      { fromAddress: "+447700900311", optedOut: false },
+      { fromAddress: "AcmeNews", optedOut: true },
+      { fromAddress: "+447700900311", optedOut: false },
+      { fromAddress: null, optedOut: false },
+    ]);
   });
 });
 

@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { getBalance, getLedgerSum, InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
+import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
+import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { queueMessage, queueMessages } from "#app/modules/sms/send.server.ts";
+import { queueBatch } from "#app/modules/sms/send-batch.server.ts";
+import { workCounts } from "#app/utils/work-counts.server.ts";
 import { action as documentationAction } from "#app/routes/sms/documentation.tsx";
 import { action as sendSmsAction, loader as sendSmsLoader } from "#app/routes/sms/send-sms.tsx";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
@@ -87,6 +91,165 @@ describe("queueMessages", () => {
     await expect(queueMessage(user.id, { to: "+12025550146", body: "z".repeat(153 * 10 + 1) })).rejects.toThrow(
       /segments/,
     );
+  });
+});
+
+/** Statements this process runs while `work` does. */
+async function statementsOf(work: () => Promise<unknown>): Promise<number> {
+  const before = workCounts().statements;
+  await work();
+  return workCounts().statements - before;
+}
+
+const numbers = (count: number, from: number) =>
+  Array.from({ length: count }, (_, i) => `+1202555${String(from + i).padStart(4, "0")}`);
+
+describe("queueMessages, a batch at a time", () => {
+  it("runs as many statements for 200 messages as for one (the per-message work is one statement per batch)", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 201);
+    const one = await statementsOf(() => queueMessages(user.id, [{ to: "+12025551000", body: "one" }]));
+    const many = await statementsOf(() =>
+      queueMessages(
+        user.id,
+        numbers(200, 1001).map((to, i) => ({ to, body: `message ${i}`, source: "api" as const, apiRef: `ref-${i}` })),
+      ),
+    );
+    expect(many).toBe(one);
+    expect(getBalance(user.id)).toBe(0);
+  });
+
+  it("queues the batch endpoint's items with as many statements for 100 items as for 2", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 102);
+    const items = (count: number, from: number) => numbers(count, from).map((to) => ({ to, body: "batch item" }));
+    const two = await statementsOf(() => queueBatch(user.id, items(2, 1400)));
+    const hundred = await statementsOf(() => queueBatch(user.id, items(100, 1500)));
+    expect(hundred).toBe(two);
+    expect(getBalance(user.id)).toBe(0);
+  });
+
+  it("gives each message its own row, and each repeat the first one, with repeats within the batch, of earlier batches and keyless messages mixed", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 20);
+    const earlier = await queueMessages(user.id, [
+      { to: "+12025551101", body: "earlier api", source: "api", apiRef: "earlier" },
+      {
+        to: "+12025551102",
+        body: "earlier tick",
+        source: "schedule",
+        scheduleId: 4101,
+        occurrenceAt: 1_800_000_000_000,
+      },
+      { to: "+12025551103", body: "earlier member", source: "group", groupSendId: 4102, contactId: 7 },
+    ]);
+    const batch = [
+      { to: "+12025551111", body: "plain one" },
+      { to: "+12025551112", body: "new api", source: "api" as const, apiRef: "fresh" },
+      { to: "+12025551113", body: "retried api", source: "api" as const, apiRef: "earlier" },
+      { to: "+12025551114", body: "plain two" },
+      { to: "+12025551115", body: "same ref again", source: "api" as const, apiRef: "fresh" },
+      {
+        to: "+12025551116",
+        body: "retried tick",
+        source: "schedule" as const,
+        scheduleId: 4101,
+        occurrenceAt: 1_800_000_000_000,
+      },
+      {
+        to: "+12025551117",
+        body: "next tick",
+        source: "schedule" as const,
+        scheduleId: 4101,
+        occurrenceAt: 1_800_000_060_000,
+      },
+      { to: "+12025551118", body: "retried member", source: "group" as const, groupSendId: 4102, contactId: 7 },
+      { to: "+12025551119", body: "member twice", source: "group" as const, groupSendId: 4102, contactId: 8 },
+      { to: "+12025551120", body: "member twice", source: "group" as const, groupSendId: 4102, contactId: 8 },
+      { to: "+12025551121", body: "plain three" },
+    ];
+    const { messages, credits } = await queueMessages(user.id, batch);
+
+    expect(messages.map((m) => m.duplicate)).toEqual([
+      false,
+      false,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+    ]);
+    const [api, tick, member] = earlier.messages.map((m) => m.id);
+    expect(messages.map((m) => m.id)).toEqual([
+      messages[0].id,
+      messages[1].id,
+      api,
+      messages[3].id,
+      messages[1].id,
+      tick,
+      messages[6].id,
+      member,
+      messages[8].id,
+      messages[8].id,
+      messages[10].id,
+    ]);
+    // Each new message is the row of its own recipient and text, with its outbox row and debit.
+    const fresh = messages.filter((m) => !m.duplicate);
+    expect(new Set(fresh.map((m) => m.id)).size).toBe(6);
+    for (const message of fresh) {
+      const input = batch[messages.indexOf(message)];
+      expect(messageRow(message.id)).toMatchObject({ toPhone: input.to, body: input.body, status: "queued" });
+      expect(outboxHas(message.id)).toBe(true);
+    }
+    expect(credits).toBe(6);
+    expect(getBalance(user.id)).toBe(20 - 3 - 6);
+    expect(getLedgerSum(user.id)).toBe(getBalance(user.id));
+    expect(ledgerKeys(user.id).filter((key) => key.startsWith("msg:"))).toHaveLength(9);
+    expect(messagesOf(user.id)).toBe(9);
+  });
+
+  it("stores every body as written, through the batch's JSON: quotes, backslashes, emoji, a NUL, a lone surrogate as U+FFFD", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 10);
+    const bodies = ['say "hi" \\ back', "emoji 😀 and é", "nul\u0000x", "broken \ud800 half"];
+    const { messages } = await queueMessages(
+      user.id,
+      bodies.map((body) => ({ to: "+12025551150", body })),
+    );
+    expect(messages.map((m) => messageRow(m.id)?.body)).toEqual([...bodies.slice(0, 3), "broken \ufffd half"]);
+  });
+
+  it("refuses the whole batch naming every opted-out number, and writes nothing", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 10);
+    addOptOuts(user.id, ["+12025551201", "+12025551203"], "manual");
+    const error = await queueMessages(
+      user.id,
+      ["+12025551201", "+12025551202", "+12025551203", "+12025551201"].map((to) => ({ to, body: "offer" })),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OptedOutError);
+    expect((error as OptedOutError).message).toMatch(/\+12025551201.*\+12025551203/);
+    expect(messagesOf(user.id)).toBe(0);
+    expect(getBalance(user.id)).toBe(10);
+  });
+
+  it("sends an automatic keyword reply free, even to a number that opted out, beside paid messages", async () => {
+    const user = await createTestUser();
+    grantCredits(user.id, 1);
+    addOptOuts(user.id, ["+12025551301"], "manual");
+    const { messages, credits } = await queueMessages(user.id, [
+      { to: "+12025551301", body: "You are unsubscribed.", source: "keyword", from: "SMSGateway" },
+      { to: "+12025551302", body: "paid" },
+    ]);
+    expect(messages.map((m) => m.credits)).toEqual([0, 1]);
+    expect(credits).toBe(1);
+    expect(messageRow(messages[0].id)).toMatchObject({ source: "keyword", fromAddress: "SMSGateway", credits: 0 });
+    expect(ledgerKeys(user.id).filter((key) => key.startsWith("msg:"))).toEqual([`msg:${messages[1].id}:debit`]);
+    expect(getBalance(user.id)).toBe(0);
   });
 });
 

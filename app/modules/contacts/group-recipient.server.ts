@@ -3,7 +3,7 @@
 import { statement } from "#app/db/statements.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
-import { isOptedOut } from "#app/modules/opt-outs/opt-outs.server.ts";
+import { optedOutAmong } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { normalizePhone } from "#app/modules/sms/phone.ts";
 
 export type Member = { id: number; name: string; phone: string; email: string; status: number };
@@ -16,15 +16,22 @@ export const memberBatch = statement<[number, number, number, number], Member>(
    order by m.contact_id limit ?`,
 );
 
-/** The member's number to send to, or why the member is skipped (inactive, invalid number, opted out). */
-export function recipientOf(
-  userId: number,
-  fromAddress: string | null,
-  member: Member,
-): { to: string } | { skip: string } {
-  if (!member.status) return { skip: SKIP_REASONS.optedOut };
-  const phone = normalizePhone(member.phone, getEnv().DEFAULT_COUNTRY);
-  if (!phone.ok) return { skip: SKIP_REASONS.invalid };
-  if (isOptedOut(userId, phone.e164, fromAddress)) return { skip: SKIP_REASONS.optOutList };
-  return { to: phone.e164 };
+type Recipient = { to: string } | { skip: string };
+
+/** Each member's number to send to, or why the member is skipped (inactive, invalid number, opted out); one opt-out look-up for all. */
+export function recipientsOf(userId: number, fromAddress: string | null, members: Member[]): Recipient[] {
+  const defaultCountry = getEnv().DEFAULT_COUNTRY;
+  const checked = members.map((member): Recipient => {
+    if (!member.status) return { skip: SKIP_REASONS.optedOut };
+    const phone = normalizePhone(member.phone, defaultCountry);
+    return phone.ok ? { to: phone.e164 } : { skip: SKIP_REASONS.invalid };
+  });
+  const optedOut = optedOutAmong(
+    userId,
+    checked.flatMap((recipient) => ("to" in recipient ? [recipient.to] : [])),
+    fromAddress,
+  );
+  return checked.map((recipient) =>
+    "to" in recipient && optedOut.has(recipient.to) ? { skip: SKIP_REASONS.optOutList } : recipient,
+  );
 }

@@ -19,7 +19,7 @@ import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { assertOwnSender } from "#app/modules/senders/senders.server.ts";
 import { completeGroupSendIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
 import { type GroupSendReport, type GroupSendSkip } from "#app/modules/contacts/group-send.ts";
-import { type Member, memberBatch, recipientOf } from "#app/modules/contacts/group-recipient.server.ts";
+import { type Member, memberBatch, recipientsOf } from "#app/modules/contacts/group-recipient.server.ts";
 import { hasMergeFields, messageForMember } from "#app/modules/templates/merge-fields.ts";
 import { quoteTemplatedGroupSend } from "#app/modules/templates/group-quote.server.ts";
 import { assertGroupSendable, type GroupRecipients, groupRecipients } from "#app/modules/contacts/groups.server.ts";
@@ -165,8 +165,11 @@ export function recordFailedGroupSend(
 }
 
 type SendRow = typeof groupSends.$inferSelect;
-const insertSkip = statement(
-  "insert into group_send_skips (group_send_id, contact_id, name, phone, reason) values (?, ?, ?, ?, ?) on conflict do nothing",
+// A batch's skipped members in one statement, each an array [contact id, name, phone, reason].
+// PostgreSQL: jsonb_array_elements($2).
+const insertSkips = statement<[number, string]>(
+  `insert into group_send_skips (group_send_id, contact_id, name, phone, reason)
+   select ?, value ->> 0, value ->> 1, value ->> 2, value ->> 3 from json_each(?) where true on conflict do nothing`,
 );
 const saveCursor = statement("update group_sends set status = 'running', cursor = ?, updated_at = ? where id = ?");
 const countQueued = statement<[number], { queued: number; credits: number }>(
@@ -184,9 +187,8 @@ const finishSend = statement(
 );
 
 function recordSkips(groupSendId: number, skips: { member: Member; reason: string }[]): void {
-  inTransaction(() => {
-    for (const { member, reason } of skips) insertSkip().run(groupSendId, member.id, member.name, member.phone, reason);
-  });
+  const rows = skips.map(({ member, reason }) => [member.id, member.name, member.phone, reason]);
+  inTransaction(() => insertSkips().run(groupSendId, JSON.stringify(rows)));
 }
 
 /** Ends the send with the counts taken from the messages and skips themselves (right however often it ran). */
@@ -234,8 +236,9 @@ export async function runGroupSend(
       if (members.length === 0) break;
       const messages: NewMessage[] = [];
       const skips: { member: Member; reason: string }[] = [];
-      for (const member of members) {
-        const recipient = recipientOf(row.userId, row.fromAddress, member);
+      const recipients = recipientsOf(row.userId, row.fromAddress, members);
+      for (const [i, member] of members.entries()) {
+        const recipient = recipients[i];
         // A body with merge fields is rendered (and priced, by queueMessages) for each member.
         const text = "skip" in recipient || !templated ? null : messageForMember(row.body, member, maxSegments);
         if ("skip" in recipient) skips.push({ member, reason: recipient.skip });

@@ -60,35 +60,41 @@ function moveBalanceOf(tx: Executor, userId: number, amount: number): boolean {
   return true;
 }
 
+// The entries are one JSON parameter, each an array [kind, amount, key, note, actor, reason], so one
+// prepared statement books any number; RETURNING gives only the rows inserted, a key booked before
+// being skipped. PostgreSQL: jsonb_array_elements($3).
+const insertEntries = statement<[number, number, string], { amount: number }>(
+  `insert into credit_ledger (user_id, created_at, shortfall, kind, amount, key, note, actor_user_id, reason)
+   select ?, ?, 0, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5
+   from json_each(?)
+   where true
+   on conflict(key) do nothing
+   returning amount`,
+);
+
 /**
- * Books many entries of one user inside the caller's transaction with one balance update, for
- * batches (a group send, an API burst). All or nothing: when their sum would take the balance below
- * zero it throws InsufficientCreditsError naming the whole sum. Keys booked before are skipped.
- * Returns the credits moved.
+ * Books many entries of one user inside the caller's transaction with one insert and one balance
+ * update, for batches (a group send, an API burst). All or nothing: when their sum would take the
+ * balance below zero it throws InsufficientCreditsError naming the whole sum. Keys booked before
+ * are skipped. Returns the credits moved.
  */
 export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEntry, "userId">[]): number {
-  const now = clock.now();
-  let sum = 0;
+  if (entries.length === 0) return 0;
   for (const entry of entries) {
     if (!Number.isInteger(entry.amount) || entry.amount === 0)
       throw new Error("Ledger amount must be a non-zero integer");
-    // The statements run on the caller's connection, so inside its transaction.
-    if (
-      insertEntry().run(
-        userId,
-        entry.kind,
-        entry.amount,
-        0,
-        entry.key,
-        entry.note ?? null,
-        entry.actorUserId ?? null,
-        entry.reason ?? null,
-        now,
-      ).changes === 1
-    ) {
-      sum += entry.amount;
-    }
   }
+  // The statement runs on the caller's connection, so inside its transaction.
+  const json = entries.map((entry) => [
+    entry.kind,
+    entry.amount,
+    entry.key,
+    entry.note ?? null,
+    entry.actorUserId ?? null,
+    entry.reason ?? null,
+  ]);
+  const booked = insertEntries().all(userId, clock.now(), JSON.stringify(json));
+  const sum = booked.reduce((total, entry) => total + entry.amount, 0);
   if (sum !== 0 && !moveBalanceOf(tx, userId, sum)) {
     throw new InsufficientCreditsError(-sum, getBalance(userId, tx));
   }

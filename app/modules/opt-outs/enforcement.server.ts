@@ -7,18 +7,33 @@ export const SHARED_SCOPE = "";
 /** A keyword opt-out through this sender, or the shared default sender (null), covers a send from it. */
 export const scopeOf = (fromAddress: string | null): string => fromAddress ?? SHARED_SCOPE;
 
-// Two index probes with positional parameters: measured, a joined single statement (or named
-// parameters) cost ten times as much. Run inside the send's transaction, they share its snapshot.
-const accountSender = statement<[number], { address: string }>(
-  "select address from senders where user_id = ? and status = 'active' and is_default = 1",
+// One query each per batch, whatever its size. Run inside the send's transaction, they share its snapshot.
+const sendersOf = statement<[number, string], { address: string; isDefault: number }>(
+  `select address, is_default as isDefault from senders
+   where user_id = ? and status = 'active' and (is_default = 1 or address in (select value from json_each(?)))`,
 );
-const ownSender = statement<[number, string], { address: string }>(
-  "select address from senders where user_id = ? and status = 'active' and address = ?",
+// Every account's and every scope's opt-outs of the numbers: a number has few, and blocks() picks.
+const optOutsOfPhones = statement<[string], OptOutRow>(
+  `select phone, scope, user_id as userId from opt_outs where phone in (select value from json_each(?))`,
 );
-// Keyword rows have a scope and no user_id; the account's own rows a user_id and no scope.
-const optOutOf = statement<[string, number, string], { hit: 1 }>(
-  "select 1 as hit from opt_outs where phone = ? and (user_id = ? or scope = ?) limit 1",
-);
+
+type OptOutRow = { phone: string; scope: string | null; userId: number | null };
+
+/** Keyword rows have a scope and no user_id, the account's own rows a user_id and no scope. */
+function blocks(optOut: OptOutRow, userId: number, fromAddress: string | null): boolean {
+  return optOut.userId === userId || (optOut.userId === null && optOut.scope === scopeOf(fromAddress));
+}
+
+/** The opt-outs of the numbers, by number; the numbers without any are absent. */
+function optOutsByPhone(phones: string[]): Map<string, OptOutRow[]> {
+  const byPhone = new Map<string, OptOutRow[]>();
+  for (const row of optOutsOfPhones().all(JSON.stringify([...new Set(phones)]))) {
+    const rows = byPhone.get(row.phone);
+    if (rows) rows.push(row);
+    else byPhone.set(row.phone, [row]);
+  }
+  return byPhone;
+}
 
 export type ResolvedSend = {
   /** The sender it goes out from; null: the gateway's default (or `from` was not the account's). */
@@ -26,18 +41,29 @@ export type ResolvedSend = {
   optedOut: boolean;
 };
 
-/** Resolves a send from `userId` to `phone`, from `from` when given, else from the account's default sender. */
-export function resolveSend(userId: number, phone: string, from: string | null | undefined): ResolvedSend {
-  const sender = from ? ownSender().get(userId, from) : accountSender().get(userId);
-  const fromAddress = sender?.address ?? null;
-  return { fromAddress, optedOut: optOutOf().get(phone, userId, scopeOf(fromAddress)) !== undefined };
+/**
+ * Resolves sends from `userId`, each to `to` from its `from` when given, else from the account's
+ * default sender; a result per send, in order. Two queries for the whole list.
+ */
+export function resolveSends(userId: number, sends: { to: string; from?: string | null }[]): ResolvedSend[] {
+  if (sends.length === 0) return [];
+  const asked = [...new Set(sends.flatMap((send) => (send.from ? [send.from] : [])))];
+  let accountDefault: string | null = null;
+  const own = new Set<string>();
+  for (const sender of sendersOf().all(userId, JSON.stringify(asked))) {
+    if (sender.isDefault) accountDefault = sender.address;
+    own.add(sender.address);
+  }
+  const optOuts = optOutsByPhone(sends.map((send) => send.to));
+  return sends.map((send) => {
+    // An account's default is one of its senders too, so `own` holds it when it is asked for by name.
+    const fromAddress = send.from ? (own.has(send.from) ? send.from : null) : accountDefault;
+    const optedOut = optOuts.get(send.to)?.some((optOut) => blocks(optOut, userId, fromAddress)) ?? false;
+    return { fromAddress, optedOut };
+  });
 }
 
 type Queued = { id: number; userId: number; toPhone: string; fromAddress: string | null };
-
-const optOutsOfPhones = statement<[string], { phone: string; scope: string | null; userId: number | null }>(
-  `select phone, scope, user_id as userId from opt_outs where phone in (select value from json_each(?))`,
-);
 
 /**
  * The messages among `rows` whose number has opted out since they were queued: the worker checks
@@ -46,14 +72,9 @@ const optOutsOfPhones = statement<[string], { phone: string; scope: string | nul
 export function optedOutSince(rows: Queued[]): Set<number> {
   const blocked = new Set<number>();
   if (rows.length === 0) return blocked;
-  const found = optOutsOfPhones().all(JSON.stringify([...new Set(rows.map((row) => row.toPhone))]));
-  if (found.length === 0) return blocked;
+  const optOuts = optOutsByPhone(rows.map((row) => row.toPhone));
   for (const row of rows) {
-    const scope = scopeOf(row.fromAddress);
-    const hit = found.some(
-      (o) => o.phone === row.toPhone && (o.userId === row.userId || (o.userId === null && o.scope === scope)),
-    );
-    if (hit) blocked.add(row.id);
+    if (optOuts.get(row.toPhone)?.some((optOut) => blocks(optOut, row.userId, row.fromAddress))) blocked.add(row.id);
   }
   return blocked;
 }

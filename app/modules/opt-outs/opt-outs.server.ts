@@ -7,7 +7,7 @@ import { pageWindow } from "#app/utils/misc.ts";
 import type { OptOutSource } from "#app/db/enums.ts";
 import { KeywordOptOutError, OptOutNotFoundError } from "#app/modules/opt-outs/errors.ts";
 import { DEFAULT_KEYWORD_REPLIES, KEYWORD_REPLY_KINDS, type KeywordReplyKind } from "#app/modules/opt-outs/keywords.ts";
-import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
+import { resolveSends } from "#app/modules/opt-outs/enforcement.server.ts";
 import { noteOptOutChanges } from "#app/modules/webhooks/account-events.server.ts";
 
 export const OPT_OUTS_PAGE_SIZE = 50;
@@ -125,12 +125,16 @@ export function removeOptOut(userId: number, id: number): OptOut {
 
 /** Whether a send from this account to `phone` (from `from`, else its default sender) would be refused. */
 export function isOptedOut(userId: number, phone: string, from?: string | null): boolean {
-  return resolveSend(userId, phone, from).optedOut;
+  return optedOutAmong(userId, [phone], from).has(phone);
 }
 
-/** The numbers among `phones` a send from this account (from `from`, else its default) must skip. */
+/** The numbers among `phones` a send from this account (from `from`, else its default) must skip: two queries for all. */
 export function optedOutAmong(userId: number, phones: string[], from?: string | null): Set<string> {
-  return new Set(phones.filter((phone) => resolveSend(userId, phone, from).optedOut));
+  const resolved = resolveSends(
+    userId,
+    phones.map((to) => ({ to, from })),
+  );
+  return new Set(phones.filter((_, i) => resolved[i].optedOut));
 }
 
 /** The automatic replies' texts: the admin's, else the defaults. */

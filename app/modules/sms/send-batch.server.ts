@@ -9,9 +9,9 @@ import { clock } from "#app/utils/clock.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { bookEntries, getBalance } from "#app/modules/credits/ledger.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
-import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
+import { resolveSends } from "#app/modules/opt-outs/enforcement.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
-import { insertOrFindMessage, insertOutbox } from "#app/modules/sms/message-store.server.ts";
+import { insertOrFindMessages, insertOutboxRows, type MessageToStore } from "#app/modules/sms/message-store.server.ts";
 import { saveStatusCallback } from "#app/modules/webhooks/message-events.server.ts";
 import { type BatchRefusal, MAX_BATCH_MESSAGES } from "#app/modules/sms/batch.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
@@ -42,15 +42,21 @@ function storedBatch(tx: Tx, userId: number, key: string) {
     .get();
 }
 
-/** The items' outcomes, in order; the messages, outbox rows and debits written in `tx`. */
+type Refusal = Extract<BatchOutcome, { queued: false }>;
+type Sendable = Exclude<BatchItem, { invalid: string }>;
+
+/** The items' outcomes, in order; the messages, outbox rows and debits written in `tx`, a statement each for all. */
 function queueInOrder(tx: Tx, userId: number, items: BatchItem[], now: number): BatchResult {
   let remaining = getBalance(userId, tx);
   // Once the balance could not pay one item, it pays none after it: what was queued is a prefix of the paying items.
   let exhausted = false;
-  const debits: { kind: "debit"; amount: number; key: string }[] = [];
-  const outcomes = items.map((item): BatchOutcome => {
+  const sendable = items.filter((item): item is Sendable => !("invalid" in item));
+  const resolved = new Map(resolveSends(userId, sendable).map((send, i) => [sendable[i], send]));
+  const accepted: { item: Sendable; row: MessageToStore }[] = [];
+  // A refusal per item that cannot go, null for each accepted one (in order).
+  const refusals = items.map((item): Refusal | null => {
     if ("invalid" in item) return { queued: false, code: "invalid_phone", message: item.invalid };
-    const { fromAddress, optedOut } = resolveSend(userId, item.to, item.from);
+    const { fromAddress, optedOut } = resolved.get(item)!;
     if (item.from && fromAddress === null)
       return { queued: false, code: "unknown_sender", message: new UnknownSenderError(item.from).message };
     if (optedOut) return { queued: false, code: "recipient_opted_out", message: new OptedOutError([item.to]).message };
@@ -63,21 +69,46 @@ function queueInOrder(tx: Tx, userId: number, items: BatchItem[], now: number): 
         message: `Not enough credits left in this batch: it costs ${count.credits}, ${remaining} remained`,
       };
     }
-    const message = { to: item.to, body: item.body, from: fromAddress, source: "api" as const };
-    const initial = { status: "queued" as const, credits: count.credits, error: null };
-    const { id } = insertOrFindMessage(userId, message, count, initial, now);
-    insertOutbox(id, now);
-    if (item.statusCallback) saveStatusCallback(tx, userId, id, item.statusCallback);
-    debits.push({ kind: "debit", amount: -count.credits, key: `msg:${id}:debit` });
     remaining -= count.credits;
+    const message = { to: item.to, body: item.body, from: fromAddress, source: "api" as const };
+    accepted.push({
+      item,
+      row: { message, count, initial: { status: "queued", credits: count.credits, error: null } },
+    });
+    return null;
+  });
+  // Without an API reference or a schedule none is a duplicate: each is inserted.
+  const stored = insertOrFindMessages(
+    userId,
+    accepted.map(({ row }) => row),
+    now,
+  );
+  const queued = accepted.map(({ row: { message, count } }, i): QueuedMessage => {
     const { encoding, segments, credits } = count;
     return {
-      queued: true,
-      message: { id, to: item.to, from: fromAddress, encoding, segments, credits, createdAt: now, duplicate: false },
+      id: stored[i].id,
+      to: message.to,
+      from: message.from ?? null,
+      encoding,
+      segments,
+      credits,
+      createdAt: now,
+      duplicate: false,
     };
   });
+  insertOutboxRows(queued.map(({ id }) => ({ id, dueAt: now })));
+  for (const [i, { item }] of accepted.entries()) {
+    if (item.statusCallback) saveStatusCallback(tx, userId, queued[i].id, item.statusCallback);
+  }
+  const debits = queued.map(({ id, credits }) => ({
+    kind: "debit" as const,
+    amount: -credits,
+    key: `msg:${id}:debit`,
+  }));
   // Never short: each debit was checked against what remained.
   const credits = -bookEntries(tx, userId, debits);
+  let next = 0;
+  const outcomes = refusals.map((refusal): BatchOutcome => refusal ?? { queued: true, message: queued[next++] });
   return { outcomes, credits, balance: remaining, replayed: false };
 }
 

@@ -9,9 +9,9 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { bookEntries } from "#app/modules/credits/ledger.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
-import { resolveSend } from "#app/modules/opt-outs/enforcement.server.ts";
+import { resolveSends } from "#app/modules/opt-outs/enforcement.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
-import { insertOrFindMessage, insertOutbox, type NewMessage } from "#app/modules/sms/message-store.server.ts";
+import { insertOrFindMessages, insertOutboxRows, type NewMessage } from "#app/modules/sms/message-store.server.ts";
 import { saveStatusCallback } from "#app/modules/webhooks/message-events.server.ts";
 import { isE164 } from "#app/modules/sms/phone.ts";
 import { holdForQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
@@ -88,58 +88,64 @@ export async function shutdownSendJobs(): Promise<void> {
 
 type Priced = { message: NewMessage; count: SegmentCount };
 
-/** The messages, their outbox rows and their debits; throws (rolling back) when the balance is short. */
+/**
+ * The messages, their outbox rows and their debits, a statement each for the whole batch; throws
+ * (rolling back) when the balance is short.
+ */
 function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): QueueResult {
-  const queued: QueuedMessage[] = [];
-  const debits: { kind: "debit"; amount: number; key: string }[] = [];
-  for (const { message, count } of priced) {
+  const rows = priced.map(({ message, count }) => ({
+    message,
+    count,
     // Automatic replies to STOP, START and HELP are free to the customer.
-    const credits = message.source === "keyword" ? 0 : count.credits;
-    const inserted = insertOrFindMessage(userId, message, count, { status: "queued", credits, error: null }, now);
+    initial: { status: "queued" as const, credits: message.source === "keyword" ? 0 : count.credits, error: null },
+  }));
+  const stored = insertOrFindMessages(userId, rows, now);
+  const queued: QueuedMessage[] = [];
+  const outbox: { id: number; dueAt: number }[] = [];
+  const debits: { kind: "debit"; amount: number; key: string }[] = [];
+  for (const [i, { message, count, initial }] of rows.entries()) {
+    const inserted = stored[i];
+    const from = message.from ?? null;
     if (inserted.duplicate) {
-      queued.push({ ...inserted, to: message.to, from: message.from ?? null });
+      queued.push({ ...inserted, to: message.to, from });
       continue;
     }
-    // A message held by quiet hours is due when they end there; it is paid for now, like any other.
-    insertOutbox(inserted.id, message.deferredUntil ?? now);
-    if (message.statusCallback) saveStatusCallback(tx, userId, inserted.id, message.statusCallback);
-    if (credits > 0) debits.push({ kind: "debit", amount: -credits, key: `msg:${inserted.id}:debit` });
-    const { encoding, segments } = count;
+    const { id } = inserted;
     const { deferredUntil } = message;
-    const from = message.from ?? null;
-    const fresh = {
-      id: inserted.id,
-      to: message.to,
-      from,
-      encoding,
-      segments,
-      credits,
-      createdAt: now,
-      duplicate: false,
-    };
+    const { credits } = initial;
+    // A message held by quiet hours is due when they end there; it is paid for now, like any other.
+    outbox.push({ id, dueAt: deferredUntil ?? now });
+    if (message.statusCallback) saveStatusCallback(tx, userId, id, message.statusCallback);
+    if (credits > 0) debits.push({ kind: "debit", amount: -credits, key: `msg:${id}:debit` });
+    const { encoding, segments } = count;
+    const fresh = { id, to: message.to, from, encoding, segments, credits, createdAt: now, duplicate: false };
     queued.push(deferredUntil === undefined ? fresh : { ...fresh, deferredUntil });
   }
+  insertOutboxRows(outbox);
   // Throws InsufficientCreditsError for the batch's sum, rolling every row above back.
   const moved = bookEntries(tx, userId, debits);
   return { messages: queued, credits: -moved };
 }
 
 /**
- * Each message with the sender it goes out from (the one asked for, else the account's default).
- * Throws UnknownSenderError for a `from` that is not the account's, OptedOutError naming every
- * number that opted out; automatic keyword replies go where they were addressed.
+ * Each message with the sender it goes out from (the one asked for, else the account's default),
+ * resolved for the whole batch at once. Throws UnknownSenderError for the first `from` that is not
+ * the account's, OptedOutError naming every number that opted out; automatic keyword replies go
+ * where they were addressed.
  */
 function withSenders(userId: number, messages: NewMessage[]): NewMessage[] {
+  const checked = messages.filter((message) => message.source !== "keyword");
+  const resolved = new Map(resolveSends(userId, checked).map((send, i) => [checked[i], send]));
   const optedOut: string[] = [];
-  const resolved = messages.map((message) => {
-    if (message.source === "keyword") return message;
-    const { fromAddress, optedOut: blocked } = resolveSend(userId, message.to, message.from);
-    if (message.from && fromAddress === null) throw new UnknownSenderError(message.from);
-    if (blocked) optedOut.push(message.to);
-    return fromAddress === (message.from ?? null) ? message : { ...message, from: fromAddress };
+  const withFrom = messages.map((message) => {
+    const send = resolved.get(message);
+    if (!send) return message;
+    if (message.from && send.fromAddress === null) throw new UnknownSenderError(message.from);
+    if (send.optedOut) optedOut.push(message.to);
+    return send.fromAddress === (message.from ?? null) ? message : { ...message, from: send.fromAddress };
   });
   if (optedOut.length > 0) throw new OptedOutError([...new Set(optedOut)]);
-  return resolved;
+  return withFrom;
 }
 
 /**
@@ -225,12 +231,11 @@ export function recordUnsentMessage(
   message: NewMessage,
   reason: string,
 ): { id: number; duplicate: boolean } {
-  const inserted = insertOrFindMessage(
+  const initial = { status: "failed", credits: 0, error: reason } as const;
+  const [stored] = insertOrFindMessages(
     userId,
-    message,
-    countSegments(message.body),
-    { status: "failed", credits: 0, error: reason },
+    [{ message, count: countSegments(message.body), initial }],
     clock.now(),
   );
-  return { id: inserted.id, duplicate: inserted.duplicate };
+  return { id: stored.id, duplicate: stored.duplicate };
 }

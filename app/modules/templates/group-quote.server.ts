@@ -1,7 +1,7 @@
 // What a templated group send will do, counted before it starts: the confirm step shows it and the
 // start checks the balance against it. Counted member by member exactly as the fan-out sends.
 import { getEnv } from "#app/utils/env.server.ts";
-import { memberBatch, recipientOf } from "#app/modules/contacts/group-recipient.server.ts";
+import { memberBatch, recipientsOf } from "#app/modules/contacts/group-recipient.server.ts";
 import { messageForMember } from "#app/modules/templates/merge-fields.ts";
 
 const QUOTE_BATCH = 5_000;
@@ -31,8 +31,9 @@ export function quoteTemplatedGroupSend(
   for (;;) {
     const members = memberBatch().all(groupId, userId, cursor, QUOTE_BATCH);
     if (members.length === 0) break;
-    for (const member of members) {
-      const recipient = recipientOf(userId, from ?? null, member);
+    const recipients = recipientsOf(userId, from ?? null, members);
+    for (const [i, member] of members.entries()) {
+      const recipient = recipients[i];
       const message = "skip" in recipient ? recipient : messageForMember(body, member, maxSegments);
       if ("skip" in message) {
         quote.skipped += 1;
