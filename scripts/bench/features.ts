@@ -2,19 +2,12 @@
 // --attribution`), each through what the bench controls: its accounts' settings, its own database,
 // and environment variables the app already reads. With `--all-features` every one is in use:
 // quiet hours on (a window 12 hours from now: checked, holds nothing), 1,000 numbers on the account's
-// opt-out list, an active default sender, a merge field in the group send's text, the rollup
-// triggers, metrics served, request logs at `info` (the API's summary, decision 117).
+// opt-out list, an active default sender, a merge field in the group send's text, metrics served,
+// request logs at `info` (the API's summary, decision 117). The rollup is not here: it is one upsert
+// per batch in the app's code since decision 045's amendment (its cost: scripts/bench/rollup-triggers.ts).
 import type Database from "better-sqlite3";
 
-export const FEATURES = [
-  "opt-outs",
-  "quiet-hours",
-  "senders",
-  "templates",
-  "rollup",
-  "metrics",
-  "request-logs",
-] as const;
+export const FEATURES = ["opt-outs", "quiet-hours", "senders", "templates", "metrics", "request-logs"] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** What "off" means for each: the switch, since some checks run whatever the account set (see docs/benchmark.md). */
@@ -23,7 +16,6 @@ export const OFF_MEANS: Record<Feature, string> = {
   "quiet-hours": "quiet hours disabled on the accounts",
   senders: "no sender of the account's own (the shared sender)",
   templates: "the group send's text without a merge field",
-  rollup: "the rollup triggers of drizzle/0020 dropped from the bench's database",
   metrics: "METRICS_TOKEN unset (/metrics not served; the counters themselves have no switch)",
   "request-logs": "LOG_LEVEL=warn (no access log summary)",
 };
@@ -31,14 +23,6 @@ export const OFF_MEANS: Record<Feature, string> = {
 export function isFeature(name: string): name is Feature {
   return (FEATURES as readonly string[]).includes(name);
 }
-
-// The triggers of drizzle/0020_message_rollup_triggers.sql.
-export const ROLLUP_TRIGGERS = [
-  "message_rollup_sms_insert",
-  "message_rollup_sms_status",
-  "message_rollup_inbound_insert",
-  "message_rollup_credits_insert",
-];
 
 /**
  * Puts every feature but `off` in use for the sending accounts, in the bench's database before the
@@ -70,7 +54,6 @@ export function useFeatures(
         for (let i = 0; i < 1000; i++) addOptOut.run(`+1303555${String(i).padStart(4, "0")}`, userId, now);
       if (off !== "senders") addSender.run(`Bench${userId}`, userId, now, now);
     }
-    if (off === "rollup") for (const trigger of ROLLUP_TRIGGERS) sqlite.exec(`drop trigger ${trigger}`);
   })();
   return {
     LOG_LEVEL: off === "request-logs" ? "warn" : "info",

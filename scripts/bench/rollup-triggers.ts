@@ -1,19 +1,23 @@
 // What the dashboards' rollup (drizzle/0020's per-row triggers) costs the hot path, against one
 // statement per batch: SQLite CPU per message for batches as the set-based path writes them (one
 // multi-row INSERT of the messages, one of their debits, one UPDATE to delivered), in three ways:
-//   triggers   the migrations as they are (a rollup upsert per message row and per debit row)
-//   none       the triggers dropped, no rollup at all (the floor)
-//   per-batch  the triggers dropped, and one rollup upsert per write statement, grouped by bucket
+//   triggers   0020's per-row triggers put back (a rollup upsert per message row and per debit row)
+//   none       no rollup at all (the floor)
+//   per-batch  one rollup upsert per write statement, grouped by bucket (what the app does since 0032)
 // Each round runs the three in turn on a fresh copy of a migrated database file.
 //   node scripts/run.mjs scripts/bench/rollup-triggers.ts [--messages 20000] [--batch 100] [--rounds 5]
 import Database from "better-sqlite3";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runMigrations } from "#app/db/migrate.server.ts";
 import { prepareDataDir } from "#app/utils/env.server.ts";
-import { ROLLUP_TRIGGERS } from "./features.ts";
+
+// The per-row triggers of the send path as drizzle/0020 made them (0032 dropped them): the "triggers" way.
+const SEND_PATH_TRIGGERS = readFileSync("drizzle/0020_message_rollup_triggers.sql", "utf8")
+  .split("--> statement-breakpoint")
+  .filter((sql) => /CREATE TRIGGER `message_rollup_(sms_insert|sms_status|credits_insert)`/.test(sql));
 
 const { values: args } = parseArgs({
   options: {
@@ -48,7 +52,7 @@ function measure(way: Way, round: number): number {
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
-  if (way !== "triggers") for (const trigger of ROLLUP_TRIGGERS) db.exec(`drop trigger ${trigger}`);
+  if (way === "triggers") for (const trigger of SEND_PATH_TRIGGERS) db.exec(trigger);
   const userId = (db.prepare("select id from users").get() as { id: number }).id;
   const insertMessages = db.prepare(
     `insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, source, created_at, updated_at)

@@ -1,12 +1,13 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { getSqlite } from "#app/db/client.server.ts";
+import { getSqlite, inTransaction } from "#app/db/client.server.ts";
+import { takeBack } from "#app/modules/credits/ledger.server.ts";
 import { setUserTimeZone } from "#app/modules/auth/users.server.ts";
 import { getAdminOverview } from "#app/modules/insight/admin-overview.server.ts";
 import { getDashboard } from "#app/modules/insight/dashboard.server.ts";
-import { failMessage } from "#app/modules/sms/dispatch.server.ts";
+import { applyReceipts, claimMessage, failMessage, recordAccepted } from "#app/modules/sms/dispatch.server.ts";
 import { markClaimed, markSubmitted, moveMessages } from "#app/modules/sms/message-store.server.ts";
-import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { queueMessage, queueMessages, recordUnsentMessage } from "#app/modules/sms/send.server.ts";
 import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { loader as adminLoader } from "#app/routes/admin/overview.tsx";
@@ -129,6 +130,27 @@ describe("dashboard chart data", () => {
     setClock(() => at("2026-06-02T10:00:00Z"));
     failMessage(await sendAt(user.id, "2026-06-02T09:00:00Z"), "Refused");
     receiveAt(user.id, "2026-06-02T11:00:00Z");
+    // Set-based writes count what they wrote: a replayed API reference nothing, an unsent record as
+    // failed, a batch of receipts (one moving within "pending"), a debit taken back.
+    setClock(() => at("2026-06-02T12:00:00Z"));
+    const batch = [
+      { to: "+12025550181", body: "One", apiRef: "rollup-1" },
+      { to: "+12025550182", body: "Two", apiRef: "rollup-2" },
+    ];
+    const [first, second] = (await queueMessages(user.id, batch)).messages.map((m) => m.id);
+    expect((await queueMessages(user.id, batch)).messages.every((m) => m.duplicate)).toBe(true);
+    recordUnsentMessage(user.id, { to: "+12025550183", body: "Unpaid" }, "Not enough credits");
+    const third = await sendAt(user.id, "2026-06-02T12:30:00Z");
+    for (const id of [first, second, third]) {
+      expect(await claimMessage(id)).toBe(true);
+      recordAccepted(id, [{ part: 1, providerId: `rollup-${id}` }]);
+    }
+    await applyReceipts([
+      { providerId: `rollup-${first}`, status: "delivered", error: null },
+      { providerId: `rollup-${second}`, status: "undelivered", error: "001" },
+      { providerId: `rollup-${third}`, status: "unknown", error: null },
+    ]);
+    inTransaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 5, key: "rollup-take-back" }));
     // A refund can bring a bucket back to 0, where the backfill writes no row.
     const rollup = () =>
       getSqlite()

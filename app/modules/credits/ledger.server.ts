@@ -6,6 +6,7 @@ import { creditLedger, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import { type MovedBalance, noteBalanceMoved } from "#app/modules/accounts/low-balance.server.ts";
+import { addToRollup } from "#app/modules/insight/rollup-counts.server.ts";
 
 export type LedgerKind = "grant" | "debit" | "refund" | "adjustment" | "reversal";
 
@@ -63,14 +64,20 @@ function moveBalanceOf(tx: Executor, userId: number, amount: number): boolean {
 // The entries are one JSON parameter, each an array [kind, amount, key, note, actor, reason], so one
 // prepared statement books any number; RETURNING gives only the rows inserted, a key booked before
 // being skipped. PostgreSQL: jsonb_array_elements($3).
-const insertEntries = statement<[number, number, string], { amount: number }>(
+const insertEntries = statement<[number, number, string], { kind: LedgerKind; amount: number }>(
   `insert into credit_ledger (user_id, created_at, shortfall, kind, amount, key, note, actor_user_id, reason)
    select ?, ?, 0, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5
    from json_each(?)
    where true
    on conflict(key) do nothing
-   returning amount`,
+   returning kind, amount`,
 );
+
+/** The dashboards count message debits (negative) and refunds (positive) as credits spent. */
+function countSpent(userId: number, booked: { kind: LedgerKind; amount: number }[], now: number): void {
+  const spent = booked.reduce((sum, e) => (e.kind === "debit" || e.kind === "refund" ? sum - e.amount : sum), 0);
+  if (spent !== 0) addToRollup([{ userId, at: now, credits: spent }]);
+}
 
 /**
  * Books many entries of one user inside the caller's transaction with one insert and one balance
@@ -93,7 +100,9 @@ export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEn
     entry.actorUserId ?? null,
     entry.reason ?? null,
   ]);
-  const booked = insertEntries().all(userId, clock.now(), JSON.stringify(json));
+  const now = clock.now();
+  const booked = insertEntries().all(userId, now, JSON.stringify(json));
+  countSpent(userId, booked, now);
   const sum = booked.reduce((total, entry) => total + entry.amount, 0);
   if (sum !== 0 && !moveBalanceOf(tx, userId, sum)) {
     throw new InsufficientCreditsError(-sum, getBalance(userId, tx));
@@ -139,6 +148,7 @@ export type TakeBack = { booked: boolean; taken: number; shortfall: number };
 export function takeBack(tx: Executor, entry: Omit<LedgerEntry, "amount"> & { wanted: number }): TakeBack {
   if (!Number.isInteger(entry.wanted) || entry.wanted <= 0)
     throw new Error("Credits to take back must be a positive integer");
+  const now = clock.now();
   const taken = Math.min(entry.wanted, getBalance(entry.userId, tx));
   const shortfall = entry.wanted - taken;
   const inserted = insertEntry().run(
@@ -150,9 +160,10 @@ export function takeBack(tx: Executor, entry: Omit<LedgerEntry, "amount"> & { wa
     entry.note ?? null,
     entry.actorUserId ?? null,
     entry.reason ?? null,
-    clock.now(),
+    now,
   ).changes;
   if (inserted === 0) return { booked: false, taken: 0, shortfall: 0 };
+  countSpent(entry.userId, [{ kind: entry.kind, amount: -taken }], now);
   // Cannot fail: `taken` is at most the balance read in this same transaction.
   if (taken > 0) moveBalanceOf(tx, entry.userId, -taken);
   return { booked: true, taken, shortfall };

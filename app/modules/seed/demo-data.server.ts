@@ -14,7 +14,8 @@ import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { bookEntries, bookEntry } from "#app/modules/credits/ledger.server.ts";
 import { createSchedule } from "#app/modules/scheduling/schedules.server.ts";
 import type { OrderStatus } from "#app/modules/shop/orders.ts";
-import { isFinal, type MessageStatus } from "#app/modules/sms/message-status.ts";
+import { isFinal, type MessageStatus, rollupOutcome } from "#app/modules/sms/message-status.ts";
+import { addToRollup } from "#app/modules/insight/rollup-counts.server.ts";
 import { INTERRUPTED_REASON } from "#app/modules/sms/reconcile.server.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
 import { SIMULATOR_NUMBERS } from "#app/modules/sms/transports/simulator.server.ts";
@@ -172,6 +173,7 @@ function insertDemoMessage(tx: Tx, userId: number, m: DemoMessage, now: number, 
     m.accepted ? sentAt + 1_000 : null,
     doneAt,
   )!;
+  addToRollup([{ userId, at: sentAt, [rollupOutcome(m.status)]: 1 }]);
   const entries: Parameters<typeof bookEntries>[2] = [
     { kind: "debit", amount: -count.credits, key: `msg:${id}:debit` },
   ];

@@ -59,6 +59,12 @@ export function isFinal(status: MessageStatus): boolean {
   return FINAL_STATUSES.includes(status);
 }
 
+/** Where the dashboards count a message in this status (message_rollup's columns). */
+export function rollupOutcome(status: MessageStatus): "pending" | "delivered" | "failed" {
+  if (status === "delivered") return "delivered";
+  return isFinal(status) ? "failed" : "pending";
+}
+
 type PartStatus = { status: MessageStatus; error: string | null };
 
 /** A message's status from its parts' receipts: delivered only when every part is, failed when any part failed. */

@@ -1,11 +1,13 @@
 // The SQL that writes messages, their parts, their outbox rows and early receipts. A status change
 // is a conditional UPDATE from its event's statuses (message-status.ts): 0 rows means refused.
 import { statement } from "#app/db/statements.server.ts";
+import { addToRollup, type RollupChange } from "#app/modules/insight/rollup-counts.server.ts";
 import type { MessageSource } from "#app/db/schema/sms.ts";
 import {
   fromStatuses,
   type InitialStatus,
   isFinal,
+  rollupOutcome,
   type MessageEvent,
   type MessageStatus,
 } from "#app/modules/sms/message-status.ts";
@@ -164,6 +166,13 @@ export function insertOrFindMessages(userId: number, rows: MessageToStore[], now
     if (!hasDedupeKey(key)) throw new Error("A message without a unique key was refused by a constraint");
     return undefined;
   });
+  // The dashboards' counts of the rows inserted (a skipped duplicate counts nothing), at their creation.
+  const counted: RollupChange = { userId, at: now };
+  stored.forEach((result, i) => {
+    const outcome = rollupOutcome(rows[i].initial.status);
+    if (result !== undefined) counted[outcome] = (counted[outcome] ?? 0) + 1;
+  });
+  addToRollup([counted]);
   const skipped = stored.flatMap((result, i) => (result === undefined ? [i] : []));
   const earlier = new Map<number, ExistingMessage>();
   if (skipped.length > 0) {
@@ -238,11 +247,11 @@ const markRequeuedStatement = statement(
 );
 const markFailedStatement = statement<
   unknown[],
-  { userId: number; segments: number; credits: number; groupSendId: number | null }
+  { userId: number; segments: number; credits: number; groupSendId: number | null; createdAt: number }
 >(
   `update sms_messages set status = 'failed', error = ?, updated_at = ?, done_at = ?
    where id = ? and ${whereFrom("fail")}
-   returning user_id as userId, segments, credits, group_send_id as groupSendId`,
+   returning user_id as userId, segments, credits, group_send_id as groupSendId, created_at as createdAt`,
 );
 const markInterruptedStatement = statement(
   `update sms_messages set status = 'unknown', error = ?, updated_at = ? where id = ? and ${whereFrom("interrupt")}`,
@@ -251,13 +260,13 @@ const markInterruptedStatement = statement(
 // PostgreSQL: `from jsonb_to_recordset($2) as c(id bigint, "from" text, status text, error text, "doneAt" bigint)`.
 const moveMessagesStatement = statement<
   [number, string],
-  { id: number; userId: number; groupSendId: number | null; status: MessageStatus }
+  { id: number; userId: number; groupSendId: number | null; status: MessageStatus; createdAt: number }
 >(
   `update sms_messages set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?,
      done_at = c.value ->> '$.doneAt'
    from json_each(?) c
    where sms_messages.id = c.value ->> '$.id' and sms_messages.status = c.value ->> '$.from'
-   returning id, user_id as userId, group_send_id as groupSendId, status`,
+   returning id, user_id as userId, group_send_id as groupSendId, status, created_at as createdAt`,
 );
 const selectStuck = statement<[number, number], { id: number; segments: number }>(
   "select id, segments from sms_messages where status = 'submitting' and updated_at < ? order by updated_at limit ?",
@@ -298,7 +307,10 @@ export function markRequeued(messageId: number, error: string, now: number): voi
 
 /** queued or submitting -> failed; what to refund, or undefined when it had moved on. */
 export function markFailed(messageId: number, reason: string, now: number) {
-  return markFailedStatement().get(reason, now, now, messageId);
+  const failed = markFailedStatement().get(reason, now, now, messageId);
+  // From queued or submitting: pending.
+  if (failed) addToRollup([{ userId: failed.userId, at: failed.createdAt, pending: -1, failed: 1 }]);
+  return failed;
 }
 
 /** submitting -> unknown; false when it had moved on. */
@@ -309,7 +321,16 @@ export function markInterrupted(messageId: number, reason: string, now: number):
 /** Moves each message from `from` (as read) to its status, with `done_at` when final; those moved, with owner and group send. */
 export function moveMessages(moves: MessageMove[], now: number) {
   const rows = moves.map((move) => ({ ...move, doneAt: isFinal(move.status) ? now : null }));
-  return moveMessagesStatement().all(now, JSON.stringify(rows));
+  const moved = moveMessagesStatement().all(now, JSON.stringify(rows));
+  const from = new Map(moves.map((move) => [move.id, move.from]));
+  addToRollup(
+    moved.flatMap(({ id, userId, status, createdAt }) => {
+      const was = rollupOutcome(from.get(id)!);
+      const is = rollupOutcome(status);
+      return was === is ? [] : [{ userId, at: createdAt, [was]: -1, [is]: 1 }];
+    }),
+  );
+  return moved;
 }
 
 /** Messages in `submitting` since before `before`, oldest first. */
