@@ -93,7 +93,7 @@ describe("sending a queued message", () => {
 });
 
 describe("the simulator's numbers", () => {
-  it("rejects, refunds, reports undelivered or stays silent as docs/features.md says", async () => {
+  it("rejects, refunds, reports undelivered or stays silent as docs/features/sending-sms.md says", async () => {
     const user = await createTestUser();
     grantCredits(user.id, 3);
     const rejected = await queueMessage(user.id, { to: SIMULATOR_NUMBERS.rejected, body: "a" });

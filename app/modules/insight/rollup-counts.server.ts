@@ -1,6 +1,6 @@
 // Keeps message_rollup (docs/decisions/045-message-rollup.md) from the writes it counts: each batch
 // adds its changes with one upsert, summed per account and bucket first. Per-row triggers did this
-// until issue 29 at a write per row, about 26-30 µs of a message's CPU (docs/benchmark.md).
+// until issue 29 at a write per row, about 26-30 µs of a message's CPU (docs/benchmark-log.md).
 import { ROLLUP_BUCKET_MS } from "#app/db/schema/insight.ts";
 import { statement } from "#app/db/statements.server.ts";
 

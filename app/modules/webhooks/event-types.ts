@@ -1,4 +1,4 @@
-// Browser-safe: the events an endpoint can subscribe to (docs: features.md#webhooks), shared by the
+// Browser-safe: the events an endpoint can subscribe to (docs: features/webhooks.md), shared by the
 // form, the REST schemas and the outbox.
 export const WEBHOOK_EVENT_TYPES = [
   "message.sent",

@@ -10,7 +10,7 @@ import type {
   SubmitOutcome,
 } from "#app/modules/sms/transports/types.ts";
 
-/** Numbers that make the simulator misbehave on purpose (documented in docs/features.md). */
+/** Numbers that make the simulator misbehave on purpose (documented in docs/features/sending-sms.md). */
 export const SIMULATOR_NUMBERS = {
   /** The submit is refused: the message fails and its credits come back. */
   rejected: "+12025550199",
