@@ -35,6 +35,20 @@ describe("docs that cannot drift", () => {
     expect(rows).toEqual(folders);
   });
 
+  it("every decision record says its date and status right under its title, amended when it has an amendment", () => {
+    const wrong = readdirSync(join(root, "docs/decisions")).flatMap((name) => {
+      const lines = read(`docs/decisions/${name}`).split("\n");
+      const [date, status] = [lines[2], lines[3]];
+      const dated = /^Date: \d{4}-\d{2}-\d{2}\\$/.test(date);
+      const known = /^Status: (accepted|amended \d{4}-\d{2}-\d{2}|superseded by \[\d{3}\])/.test(status);
+      const amended = lines.some((line) => /^## Amend/.test(line));
+      return dated && known && (!amended || status.startsWith("Status: amended"))
+        ? []
+        : [`${name}: ${date} / ${status}`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
   it("docs/README.md names as next or unused only decision numbers no record has, the next above them all", () => {
     const taken = readdirSync(join(root, "docs/decisions"))
       .map((name) => /^(\d{3})-/.exec(name)?.[1])
