@@ -1,8 +1,6 @@
-import type { JobsOptions } from "bullmq";
 import { inTransactionWithoutStalling, type Tx } from "#app/db/client.server.ts";
-import type { SmsSendPayload } from "#app/queue/payloads.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
-import { QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
+import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -36,30 +34,13 @@ export type QueuedMessage = {
 
 export type QueueResult = { messages: QueuedMessage[]; credits: number };
 
-/** Messages per send job: a worker claims, submits and records one job's messages together. */
-export const SEND_JOB_BATCH = 200;
-
-const sendJobOptions = (delayMs: number): JobsOptions => ({
-  // Only for failures of the job itself; a message's own retries are new jobs (see dispatch).
-  attempts: 5,
-  backoff: { type: "exponential", delay: 1_000 },
-  delay: delayMs > 0 ? delayMs : undefined,
-  removeOnComplete: true,
-  removeOnFail: { age: 7 * 24 * 3600 },
-});
-
 /**
  * Adds the send jobs, SEND_JOB_BATCH messages each. The outbox keeps them safe if Redis is
  * unreachable, and a message in two jobs is still sent once (the worker's claim decides).
  */
 export async function enqueueSends(messageIds: number[], delayMs = 0): Promise<void> {
   if (messageIds.length === 0) return;
-  const jobs = [];
-  for (let i = 0; i < messageIds.length; i += SEND_JOB_BATCH) {
-    const data: SmsSendPayload = { v: 2, messageIds: messageIds.slice(i, i + SEND_JOB_BATCH) };
-    jobs.push({ name: "send", data, opts: sendJobOptions(delayMs) });
-  }
-  await queueForRequest(QUEUES.smsSend).addBulk(jobs);
+  await addSmsSendJobs(messageIds, delayMs);
 }
 
 // Messages queued within this window share one round trip to Redis and fill jobs: every job costs
