@@ -3,6 +3,7 @@ import { getDb, inTransaction, type Executor, type Tx } from "#app/db/client.ser
 import { type MailKind, mailOutbox } from "#app/db/schema/mail.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { addMailJobs } from "#app/queue/jobs/mail.server.ts";
+import { reconcileOutbox } from "#app/queue/reconcile-outbox.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
@@ -75,21 +76,17 @@ export function queueMail(tx: Executor, { secret, ...mail }: NewMail): number {
 
 /** Re-enqueues every mail the server has not taken yet: SQLite is the record, Redis can be rebuilt. */
 export async function reconcileMail(): Promise<{ enqueued: number }> {
-  let after = 0;
-  let enqueued = 0;
-  for (;;) {
-    const batch = getDb()
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(and(eq(mailOutbox.status, "pending"), gt(mailOutbox.id, after)))
-      .orderBy(mailOutbox.id)
-      .limit(500)
-      .all();
-    if (batch.length === 0) return { enqueued };
-    await addMailJobs(batch.map((row) => row.id));
-    enqueued += batch.length;
-    after = batch[batch.length - 1].id;
-  }
+  return reconcileOutbox(
+    (after, limit) =>
+      getDb()
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.status, "pending"), gt(mailOutbox.id, after)))
+        .orderBy(mailOutbox.id)
+        .limit(limit)
+        .all(),
+    (rows) => addMailJobs(rows.map((row) => row.id)),
+  );
 }
 
 export type MailDelivery = "sent" | "kept" | "nothing_to_do";

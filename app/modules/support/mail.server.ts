@@ -2,6 +2,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
 import { addSupportMailJobs } from "#app/queue/jobs/support-mail.server.ts";
+import { reconcileOutbox } from "#app/queue/reconcile-outbox.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
@@ -17,21 +18,17 @@ export function supportMailBackoff(attemptsMade: number): number {
 
 /** Re-enqueues every request whose e-mail has not gone out: SQLite is the record, Redis can be rebuilt. */
 export async function reconcileSupportMail(): Promise<{ enqueued: number }> {
-  let after = 0;
-  let enqueued = 0;
-  for (;;) {
-    const batch = getDb()
-      .select({ id: supportRequests.id })
-      .from(supportRequests)
-      .where(and(eq(supportRequests.mailStatus, "pending"), gt(supportRequests.id, after)))
-      .orderBy(supportRequests.id)
-      .limit(500)
-      .all();
-    if (batch.length === 0) return { enqueued };
-    await addSupportMailJobs(batch.map((row) => row.id));
-    enqueued += batch.length;
-    after = batch[batch.length - 1].id;
-  }
+  return reconcileOutbox(
+    (after, limit) =>
+      getDb()
+        .select({ id: supportRequests.id })
+        .from(supportRequests)
+        .where(and(eq(supportRequests.mailStatus, "pending"), gt(supportRequests.id, after)))
+        .orderBy(supportRequests.id)
+        .limit(limit)
+        .all(),
+    (rows) => addSupportMailJobs(rows.map((row) => row.id)),
+  );
 }
 
 export function mailDomain(): string {

@@ -6,6 +6,7 @@ import { monotonicFactory } from "ulid";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { addWebhookJobs, type WebhookJob } from "#app/queue/jobs/webhooks.server.ts";
+import { reconcileOutbox } from "#app/queue/reconcile-outbox.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { TEST_EVENT_TYPE, type WebhookEventType } from "#app/modules/webhooks/event-types.ts";
 import { endpointsWanting } from "#app/modules/webhooks/subscriptions.server.ts";
@@ -134,13 +135,8 @@ const selectDue = statement<[number, number, number], { id: number; attempts: nu
 
 /** Re-adds every pending delivery overdue by more than the grace period: SQLite is the record, Redis can be rebuilt. */
 export async function reconcileWebhooks(now = clock.now()): Promise<{ enqueued: number }> {
-  let after = 0;
-  let enqueued = 0;
-  for (;;) {
-    const batch = selectDue().all(now - RECONCILE_GRACE_MS, after, 500);
-    if (batch.length === 0) return { enqueued };
-    await addWebhookJobs(batch.map((row) => ({ deliveries: [{ deliveryId: row.id, attempt: row.attempts }] })));
-    enqueued += batch.length;
-    after = batch[batch.length - 1].id;
-  }
+  return reconcileOutbox(
+    (after, limit) => selectDue().all(now - RECONCILE_GRACE_MS, after, limit),
+    (rows) => addWebhookJobs(rows.map((row) => ({ deliveries: [{ deliveryId: row.id, attempt: row.attempts }] }))),
+  );
 }
