@@ -111,11 +111,6 @@ export function storeInbound(sms: InboundSms, now: number): number | null {
   return id;
 }
 
-export async function enqueueInbound(inboundIds: number[]): Promise<void> {
-  if (inboundIds.length === 0) return;
-  await addSmsInboundJobs(inboundIds);
-}
-
 // Messages stored within this window share one job (as sends do, see send.server.ts).
 const ENQUEUE_WINDOW_MS = 10;
 let inboundJobs: Coalescer<number[], void> | undefined;
@@ -124,7 +119,7 @@ function enqueueTogether(inboundIds: number[]): Promise<void> {
   inboundJobs ??= new Coalescer<number[], void>({
     windowMs: ENQUEUE_WINDOW_MS,
     run: async (lists) => {
-      await enqueueInbound(lists.flat());
+      await addSmsInboundJobs(lists.flat());
       return lists.map(() => undefined);
     },
   });

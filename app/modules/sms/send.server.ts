@@ -34,15 +34,6 @@ export type QueuedMessage = {
 
 export type QueueResult = { messages: QueuedMessage[]; credits: number };
 
-/**
- * Adds the send jobs, SEND_JOB_BATCH messages each. The outbox keeps them safe if Redis is
- * unreachable, and a message in two jobs is still sent once (the worker's claim decides).
- */
-export async function enqueueSends(messageIds: number[], delayMs = 0): Promise<void> {
-  if (messageIds.length === 0) return;
-  await addSmsSendJobs(messageIds, delayMs);
-}
-
 // Messages queued within this window share one round trip to Redis and fill jobs: every job costs
 // the worker two BullMQ scripts (fetch, finish) whatever its size, and at 2 ms that was a tenth of
 // the gateway's CPU per message. A person does not notice 10 ms; an API client does not wait for it.
@@ -50,12 +41,12 @@ const ENQUEUE_WINDOW_MS = 10;
 // Made on the first send, shut down with the process (shutdownSendJobs).
 let sendJobs: Coalescer<number[], void> | undefined;
 
-/** enqueueSends for messages queued close together; resolves once their jobs are in Redis. */
+/** addSmsSendJobs for messages queued close together; resolves once their jobs are in Redis. */
 function enqueueTogether(messageIds: number[]): Promise<void> {
   sendJobs ??= new Coalescer<number[], void>({
     windowMs: ENQUEUE_WINDOW_MS,
     run: async (lists: number[][]) => {
-      await enqueueSends(lists.flat());
+      await addSmsSendJobs(lists.flat());
       return lists.map(() => undefined);
     },
   });
@@ -192,7 +183,7 @@ function enqueueDeferred(messages: QueuedMessage[]): Promise<unknown> {
   }
   if (byDue.size === 0) return Promise.resolve();
   return enqueueAfterCommit("messages held by quiet hours", async () => {
-    for (const [due, ids] of byDue) await enqueueSends(ids, due - clock.now());
+    for (const [due, ids] of byDue) await addSmsSendJobs(ids, due - clock.now());
   });
 }
 

@@ -19,6 +19,7 @@ const INBOUND_JOB_BATCH = 200;
 
 /** The processing jobs of these messages, INBOUND_JOB_BATCH each; throws at once while Redis is down. */
 export async function addSmsInboundJobs(inboundIds: number[]): Promise<void> {
+  if (inboundIds.length === 0) return;
   const jobs = [];
   for (let i = 0; i < inboundIds.length; i += INBOUND_JOB_BATCH) {
     const data: SmsInboundPayload = { v: 1, inboundIds: inboundIds.slice(i, i + INBOUND_JOB_BATCH) };

@@ -31,8 +31,13 @@ const sendJobOptions = (delayMs: number): JobsOptions => ({
   removeOnFail: { age: 7 * 24 * 3600 },
 });
 
-/** The send jobs of these messages, SEND_JOB_BATCH each, due in `delayMs`; throws at once while Redis is down. */
+/**
+ * Adds the send jobs, SEND_JOB_BATCH messages each, due in `delayMs`; throws at once while Redis is down.
+ * The outbox keeps them safe if Redis is unreachable, and a message in two jobs is still sent once
+ * (the worker's claim decides).
+ */
 export async function addSmsSendJobs(messageIds: number[], delayMs = 0): Promise<void> {
+  if (messageIds.length === 0) return;
   const jobs = [];
   for (let i = 0; i < messageIds.length; i += SEND_JOB_BATCH) {
     const data: SmsSendPayload = { v: 2, messageIds: messageIds.slice(i, i + SEND_JOB_BATCH) };
