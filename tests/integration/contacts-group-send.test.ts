@@ -14,7 +14,7 @@ import {
 } from "#app/modules/contacts/group-send.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { deleteGroup } from "#app/modules/scheduling/cancel.server.ts";
-import { GROUP_SEND_QUEUE, groupSendJobId } from "#app/queue/jobs/group-send.server.ts";
+import { findGroupSendJob } from "#app/queue/jobs/group-send.server.ts";
 import { messageIdsOf, SMS_SEND_QUEUE, SmsSendPayload } from "#app/queue/jobs/sms-send.server.ts";
 import { getQueue } from "#app/queue/queues.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
@@ -42,7 +42,7 @@ describe("group send to 1,000 members", () => {
     const started = await startGroupSend(user.id, groupId, TWO_SEGMENTS);
     expect(started).toMatchObject({ status: "queued", total: 1_000, queued: 0, finished: false });
     // One fan-out job, waiting in Redis; nothing is sent or debited yet.
-    const job = await getQueue(GROUP_SEND_QUEUE).getJob(groupSendJobId(started.id));
+    const job = await findGroupSendJob(started.id);
     expect(job?.data).toEqual({ v: 1, groupSendId: started.id });
     expect(getBalance(user.id)).toBe(2_500);
 
@@ -207,7 +207,7 @@ describe("the group-send worker", () => {
     const { groupId } = seedGroup(user.id, 5, 8000);
     const started = await startGroupSend(user.id, groupId, "hello");
     // Lost from Redis (e.g. Redis was down when the form was posted).
-    await (await getQueue(GROUP_SEND_QUEUE).getJob(groupSendJobId(started.id)))?.remove();
+    await (await findGroupSendJob(started.id))?.remove();
     setClock(() => Date.now() + GROUP_SEND_STALE_MS + 1_000);
     try {
       expect(await reconcileGroupSends()).toEqual({ enqueued: 1, failed: 0 });

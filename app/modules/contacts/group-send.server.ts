@@ -4,8 +4,7 @@ import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
 import { groupSends } from "#app/db/schema/contacts.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
-import { addGroupSendJob, GROUP_SEND_QUEUE, groupSendJobId } from "#app/queue/jobs/group-send.server.ts";
-import { getQueue } from "#app/queue/queues.server.ts";
+import { addGroupSendJob, findGroupSendJob } from "#app/queue/jobs/group-send.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
@@ -317,10 +316,9 @@ export async function reconcileGroupSends(): Promise<{ enqueued: number; failed:
     )
     .limit(1_000)
     .all();
-  const queue = getQueue(GROUP_SEND_QUEUE);
   const report = { enqueued: 0, failed: 0 };
   for (const { id } of stale) {
-    const job = await queue.getJob(groupSendJobId(id));
+    const job = await findGroupSendJob(id);
     const state = job ? await job.getState() : "missing";
     if (state === "failed") {
       finish(id, "failed", job?.failedReason ?? "the fan-out job failed");

@@ -1,6 +1,6 @@
 // A group send's fan-out: one job per group_sends row, which holds the message and how far it got.
 import { z } from "zod";
-import { queueForRequest } from "#app/queue/queues.server.ts";
+import { getQueue, queueForRequest } from "#app/queue/queues.server.ts";
 import { originRequest } from "#app/utils/log.server.ts";
 
 export const GROUP_SEND_QUEUE = "group-send";
@@ -11,8 +11,13 @@ export type GroupSendPayload = z.infer<typeof GroupSendPayload>;
 
 export const GroupSendReconcilePayload = z.object({ v: z.literal(1) });
 
-export function groupSendJobId(groupSendId: number): string {
+function groupSendJobId(groupSendId: number): string {
   return `group-send-${groupSendId}`;
+}
+
+/** The group send's fan-out job while Redis keeps it (waiting, running, finished or failed). */
+export function findGroupSendJob(groupSendId: number) {
+  return getQueue(GROUP_SEND_QUEUE).getJob(groupSendJobId(groupSendId));
 }
 
 /** The fan-out job of a group send, carrying the request's id for the logs; throws at once while Redis is down. */
