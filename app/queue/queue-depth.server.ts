@@ -1,6 +1,31 @@
 import { getEnv } from "#app/utils/env.server.ts";
-import { QUEUES } from "#app/queue/queues.server.ts";
+import { DEMO_PURGE_QUEUE } from "#app/queue/jobs/demo-purge.server.ts";
+import { GROUP_SEND_QUEUE } from "#app/queue/jobs/group-send.server.ts";
+import { HOUSEKEEPING_QUEUE } from "#app/queue/jobs/housekeeping.server.ts";
+import { MAIL_QUEUE } from "#app/queue/jobs/mail.server.ts";
+import { SMS_INBOUND_QUEUE } from "#app/queue/jobs/sms-inbound.server.ts";
+import { SMS_RECONCILE_QUEUE } from "#app/queue/jobs/sms-reconcile.server.ts";
+import { SMS_SCHEDULE_RECONCILE_QUEUE } from "#app/queue/jobs/sms-schedule-reconcile.server.ts";
+import { SMS_SCHEDULE_QUEUE } from "#app/queue/jobs/sms-schedule.server.ts";
+import { SMS_SEND_QUEUE } from "#app/queue/jobs/sms-send.server.ts";
+import { SUPPORT_MAIL_QUEUE } from "#app/queue/jobs/support-mail.server.ts";
+import { WEBHOOKS_QUEUE } from "#app/queue/jobs/webhooks.server.ts";
 import { redisForRequest } from "#app/queue/redis.server.ts";
+
+// Every queue of the product, in the order the metrics list them.
+const QUEUES = [
+  HOUSEKEEPING_QUEUE,
+  SUPPORT_MAIL_QUEUE,
+  MAIL_QUEUE,
+  SMS_SEND_QUEUE,
+  SMS_RECONCILE_QUEUE,
+  DEMO_PURGE_QUEUE,
+  SMS_SCHEDULE_QUEUE,
+  SMS_SCHEDULE_RECONCILE_QUEUE,
+  GROUP_SEND_QUEUE,
+  SMS_INBOUND_QUEUE,
+  WEBHOOKS_QUEUE,
+];
 
 // BullMQ's own keys per state: lists for waiting and active jobs, sorted sets for the others.
 const LISTS = ["wait", "active"] as const;
@@ -15,7 +40,7 @@ export async function queueDepths(): Promise<{ queue: string; state: QueueState;
   const prefix = getEnv().QUEUE_PREFIX;
   const pipeline = redisForRequest().pipeline();
   const rows: { queue: string; state: QueueState }[] = [];
-  for (const queue of Object.values(QUEUES)) {
+  for (const queue of QUEUES) {
     for (const key of LISTS) {
       pipeline.llen(`${prefix}:${queue}:${key}`);
       rows.push({ queue, state: key === "wait" ? "waiting" : key });

@@ -3,21 +3,8 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { getRedis, redisForRequest } from "#app/queue/redis.server.ts";
 
-/** Every queue of the product, by name. Workers and producers meet here. */
-export const QUEUES = {
-  housekeeping: "housekeeping",
-  supportMail: "support-mail",
-  mail: "mail",
-  smsSend: "sms-send",
-  smsReconcile: "sms-reconcile",
-  demoPurge: "demo-purge",
-  smsSchedule: "sms-schedule",
-  smsScheduleReconcile: "sms-schedule-reconcile",
-  groupSend: "group-send",
-  smsInbound: "sms-inbound",
-  webhooks: "webhooks",
-} as const;
-export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+/** A queue's name; each is declared by its job file in app/queue/jobs/, with the job's payload and options. */
+export type QueueName = string;
 
 export const queueBaseOptions = (): Pick<QueueOptions, "prefix"> => ({ prefix: getEnv().QUEUE_PREFIX });
 

@@ -21,7 +21,7 @@ process.env.REDIS_COMMAND_TIMEOUT_MS = "0";
 const { startPrivateRedis } = await import("#server/redis-process.ts");
 const { getRedis, closeRedis } = await import("#app/queue/redis.server.ts");
 const { closeQueues } = await import("#app/queue/queues.server.ts");
-const { enqueueSends } = await import("#app/modules/sms/send.server.ts");
+const { addSmsSendJobs } = await import("#app/queue/jobs/sms-send.server.ts");
 const { armSchedule, disarmSchedule } = await import("#app/modules/scheduling/job-schedulers.server.ts");
 const { hit } = await import("#app/utils/rate-limit.server.ts");
 
@@ -48,8 +48,8 @@ const loop = async (step: () => Promise<unknown>) => {
 };
 const rule = { repeat: "daily" as const, firstSendAt: Date.now() + 3_600_000, timeZone: "UTC", endsAt: null };
 await Promise.all([
-  ...Array.from({ length: 64 }, () => loop(() => enqueueSends([nextId++]))),
-  loop(() => enqueueSends(Array.from({ length: 5_000 }, () => nextId++))),
+  ...Array.from({ length: 64 }, () => loop(() => addSmsSendJobs([nextId++]))),
+  loop(() => addSmsSendJobs(Array.from({ length: 5_000 }, () => nextId++))),
   loop(async () => {
     const id = nextId++;
     await armSchedule(id, rule).catch(() => {});

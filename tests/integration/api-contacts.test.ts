@@ -12,10 +12,10 @@ import {
   GroupSendSchema,
 } from "#app/api/schemas.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
-import { groupSendJobId, runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { findGroupSendJob } from "#app/queue/jobs/group-send.server.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { contactCount, messagesOfGroupSend, seedGroup } from "#tests/support/contacts.ts";
 
@@ -271,7 +271,7 @@ describe("POST /api/v1/groups/{id}/messages", () => {
       skipped: 0,
     });
     expect(send.statusUrl).toBe(`${getEnv().appUrl}/api/v1/group-sends/${send.id}`);
-    expect(await getQueue(QUEUES.groupSend).getJob(groupSendJobId(send.id))).toBeTruthy();
+    expect(await findGroupSendJob(send.id)).toBeTruthy();
 
     await runGroupSend(send.id);
     const report = await callApi("GET", `/api/v1/group-sends/${send.id}`, { key: customer.key });

@@ -8,15 +8,15 @@ import { describeGroupSend } from "#app/modules/contacts/group-send.ts";
 import {
   GROUP_SEND_STALE_MS,
   getGroupSendReport,
-  groupSendJobId,
   reconcileGroupSends,
   runGroupSend,
   startGroupSend,
 } from "#app/modules/contacts/group-send.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { deleteGroup } from "#app/modules/scheduling/cancel.server.ts";
-import { messageIdsOf, SmsSendPayload } from "#app/queue/payloads.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { findGroupSendJob } from "#app/queue/jobs/group-send.server.ts";
+import { messageIdsOf, SMS_SEND_QUEUE, SmsSendPayload } from "#app/queue/jobs/sms-send.server.ts";
+import { getQueue } from "#app/queue/queues.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { workCounts } from "#app/utils/work-counts.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
@@ -42,7 +42,7 @@ describe("group send to 1,000 members", () => {
     const started = await startGroupSend(user.id, groupId, TWO_SEGMENTS);
     expect(started).toMatchObject({ status: "queued", total: 1_000, queued: 0, finished: false });
     // One fan-out job, waiting in Redis; nothing is sent or debited yet.
-    const job = await getQueue(QUEUES.groupSend).getJob(groupSendJobId(started.id));
+    const job = await findGroupSendJob(started.id);
     expect(job?.data).toEqual({ v: 1, groupSendId: started.id });
     expect(getBalance(user.id)).toBe(2_500);
 
@@ -66,7 +66,7 @@ describe("group send to 1,000 members", () => {
     expect(retried).toMatchObject({ status: "done", queued: 1_000, credits: 2_000, skipped: 0, stopReason: null });
     expect(describeGroupSend(retried!)).toBe("Queued 1,000 messages (2,000 credits).");
     // Every message is in exactly one send job (a job carries a batch).
-    const jobs = await getQueue(QUEUES.smsSend).getJobs(["waiting", "delayed", "active"]);
+    const jobs = await getQueue(SMS_SEND_QUEUE).getJobs(["waiting", "delayed", "active"]);
     const carried = jobs.flatMap((job) => messageIdsOf(SmsSendPayload.parse(job.data)));
     expect(carried.sort((a, b) => a - b)).toEqual(messages.map((m) => m.id).sort((a, b) => a - b));
   });
@@ -207,7 +207,7 @@ describe("the group-send worker", () => {
     const { groupId } = seedGroup(user.id, 5, 8000);
     const started = await startGroupSend(user.id, groupId, "hello");
     // Lost from Redis (e.g. Redis was down when the form was posted).
-    await (await getQueue(QUEUES.groupSend).getJob(groupSendJobId(started.id)))?.remove();
+    await (await findGroupSendJob(started.id))?.remove();
     setClock(() => Date.now() + GROUP_SEND_STALE_MS + 1_000);
     try {
       expect(await reconcileGroupSends()).toEqual({ enqueued: 1, failed: 0 });

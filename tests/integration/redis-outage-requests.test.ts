@@ -11,7 +11,8 @@ import { groupSends } from "#app/db/schema/contacts.ts";
 import { schedules } from "#app/db/schema/scheduling.ts";
 import { smsMessages, smsOutbox } from "#app/db/schema/sms.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { SMS_SEND_QUEUE } from "#app/queue/jobs/sms-send.server.ts";
+import { getQueue } from "#app/queue/queues.server.ts";
 import { getRedis } from "#app/queue/redis.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { action as loginAction } from "#app/routes/auth/login.tsx";
@@ -45,7 +46,7 @@ it("the API, a group send, a schedule, login and /readyz answer at once while Re
   // The API answers before the message's job reaches Redis: on a busy machine that can take longer
   // than the next line takes to stop Redis, and that command would wait in ioredis's retries.
   await waitFor(
-    async () => (await getQueue(QUEUES.smsSend).getJobCountByTypes("waiting", "delayed", "prioritized")) > 0,
+    async () => (await getQueue(SMS_SEND_QUEUE).getJobCountByTypes("waiting", "delayed", "prioritized")) > 0,
     {
       what: "the first message's job in Redis",
     },

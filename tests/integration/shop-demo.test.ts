@@ -6,7 +6,8 @@ import { getDb } from "#app/db/client.server.ts";
 import { orderLines, packages } from "#app/db/schema/shop.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { getOrder, purgeDemoOrders, searchOrders } from "#app/modules/shop/orders.server.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { DEMO_PURGE_QUEUE } from "#app/queue/jobs/demo-purge.server.ts";
+import { getQueue } from "#app/queue/queues.server.ts";
 import { loader as allOrdersLoader } from "#app/routes/shop/all-orders.tsx";
 import { action as listAction, loader as listLoader } from "#app/routes/shop/menu-item-list.tsx";
 import { action as upsertAction } from "#app/routes/shop/menu-item-upsert.tsx";
@@ -68,7 +69,7 @@ describe("DEMO_MODE", () => {
     const old = await orderPlacedAt(Date.now() - 4 * DAY);
     const workers = await startWorkers([demoPurge]);
     try {
-      const queue = getQueue(QUEUES.demoPurge);
+      const queue = getQueue(DEMO_PURGE_QUEUE);
       expect((await queue.getJobSchedulers()).map((s) => s.key)).toContain("demo-order-purge");
       const job = await queue.add("purge-now", { v: 1 });
       // Polling the job, not QueueEvents: a completion event can slip past a busy machine's stream reader.

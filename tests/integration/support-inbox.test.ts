@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { SUPPORT_MAIL_QUEUE } from "#app/queue/jobs/support-mail.server.ts";
+import { getQueue } from "#app/queue/queues.server.ts";
 import { action as contactAction } from "#app/routes/content/contact.tsx";
 import { action as inboxAction, loader as inboxLoader } from "#app/routes/content/support-inbox.tsx";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
@@ -38,7 +39,7 @@ describe("without SMTP_URL requests are saved only", () => {
   it("keeps the request for the inbox and queues no e-mail", async () => {
     const row = await contact("Saved only please");
     expect(row.mailStatus).toBe("not_configured");
-    expect(await getQueue(QUEUES.supportMail).getJob(`support-mail-${row.id}`)).toBeUndefined();
+    expect(await getQueue(SUPPORT_MAIL_QUEUE).getJob(`support-mail-${row.id}`)).toBeUndefined();
   });
 });
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
 import { deliverSupportRequest, reconcileSupportMail } from "#app/modules/support/mail.server.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { SUPPORT_MAIL_QUEUE } from "#app/queue/jobs/support-mail.server.ts";
+import { getQueue } from "#app/queue/queues.server.ts";
 import { action as contactAction } from "#app/routes/content/contact.tsx";
 import { action as supportAction, loader as supportLoader } from "#app/routes/content/support.tsx";
 import { startWorkers } from "#worker/workers.ts";
@@ -29,7 +30,7 @@ type Reply = { error?: Record<string, string[] | null> };
 const rowsFrom = (email: string) =>
   getDb().select().from(supportRequests).where(eq(supportRequests.email, email)).all();
 const rowById = (id: number) => getDb().select().from(supportRequests).where(eq(supportRequests.id, id)).get()!;
-const jobOf = (id: number) => getQueue(QUEUES.supportMail).getJob(`support-mail-${id}`);
+const jobOf = (id: number) => getQueue(SUPPORT_MAIL_QUEUE).getJob(`support-mail-${id}`);
 
 let ipCounter = 0;
 /** Each test posts from its own address, so the per-address limit only bites where a test wants it. */
@@ -246,7 +247,7 @@ describe("a job lost from Redis does not lose the mail", () => {
     expect(await jobOf(row.id)).toBeTruthy();
     // Enqueuing again while the job waits changes nothing.
     await reconcileSupportMail();
-    expect(await getQueue(QUEUES.supportMail).getJobs(["waiting", "delayed", "prioritized"])).toSatisfy(
+    expect(await getQueue(SUPPORT_MAIL_QUEUE).getJobs(["waiting", "delayed", "prioritized"])).toSatisfy(
       (jobs: { id?: string }[]) => jobs.filter((j) => j.id === `support-mail-${row.id}`).length === 1,
     );
 

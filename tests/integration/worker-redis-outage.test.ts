@@ -2,7 +2,9 @@
 // found by the fault run (npm run test:faults), where a worker restarted right before a Redis restart
 // died in its start steps. This file runs its own redis-server, so stopping it touches no other file.
 import { expect, it } from "vitest";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { SMS_RECONCILE_QUEUE } from "#app/queue/jobs/sms-reconcile.server.ts";
+import { SMS_SEND_QUEUE } from "#app/queue/jobs/sms-send.server.ts";
+import { getQueue } from "#app/queue/queues.server.ts";
 import { OUTBOX_GRACE_MS } from "#app/modules/sms/reconcile.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
@@ -35,14 +37,14 @@ it("starting workers while Redis is down waits for Redis, then schedules and rec
   );
   // Commands on the shared connection give up (maxRetriesPerRequest) while Redis is away; twice over,
   // the start steps have failed too, and must still be waiting.
-  for (let i = 0; i < 2; i++) await expect(getQueue(QUEUES.smsSend).getJobCounts("waiting")).rejects.toThrow();
+  for (let i = 0; i < 2; i++) await expect(getQueue(SMS_SEND_QUEUE).getJobCounts("waiting")).rejects.toThrow();
   expect(failed).toBeNull();
   expect(started).toBe(false);
 
   await redis.restart();
   const workers = await starting;
   expect(failed).toBeNull();
-  const schedulers = await getQueue(QUEUES.smsReconcile).getJobSchedulers();
+  const schedulers = await getQueue(SMS_RECONCILE_QUEUE).getJobSchedulers();
   expect(schedulers.map((s) => s.key)).toContain("sms-reconcile");
   expect((await sendJobsFor(message.id)).length).toBeGreaterThanOrEqual(1);
   await workers?.close();

@@ -5,8 +5,8 @@ import { creditLedger } from "#app/db/schema/core.ts";
 import type { MessageStatus } from "#app/db/enums.ts";
 import { smsMessageParts, smsMessages, smsOutbox } from "#app/db/schema/sms.ts";
 import { book } from "#app/modules/credits/ledger.server.ts";
-import { messageIdsOf, SmsSendPayload } from "#app/queue/payloads.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { messageIdsOf, SMS_SEND_QUEUE, SmsSendPayload } from "#app/queue/jobs/sms-send.server.ts";
+import { getQueue } from "#app/queue/queues.server.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 let grants = 0;
@@ -57,7 +57,7 @@ export async function waitForStatus(id: number, status: MessageStatus, timeout =
 
 /** The send jobs in Redis that carry this message (a job carries a batch of message ids). */
 export async function sendJobsFor(messageId: number) {
-  const jobs = await getQueue(QUEUES.smsSend).getJobs([
+  const jobs = await getQueue(SMS_SEND_QUEUE).getJobs([
     "waiting",
     "delayed",
     "prioritized",

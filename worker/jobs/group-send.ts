@@ -1,13 +1,12 @@
 import type { Job } from "bullmq";
 import { reconcileGroupSends, runGroupSend } from "#app/modules/contacts/group-send.server.ts";
-import { GroupSendPayload, GroupSendReconcilePayload } from "#app/queue/payloads.ts";
-import { QUEUES } from "#app/queue/queues.server.ts";
+import { GROUP_SEND_QUEUE, GroupSendPayload, GroupSendReconcilePayload } from "#app/queue/jobs/group-send.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 const RECONCILE = "group-send-reconcile";
 
 export const groupSend: JobDefinition = {
-  queue: QUEUES.groupSend,
+  queue: GROUP_SEND_QUEUE,
   // Each fan-out writes in batches; two at once keep one big group from holding up the others.
   concurrency: 2,
   schedules: [{ id: RECONCILE, pattern: "30 * * * * *", data: { v: 1 } }],

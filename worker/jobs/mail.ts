@@ -1,14 +1,13 @@
 import type { Job } from "bullmq";
 import { deliverMail, reconcileMail } from "#app/modules/mail/outbox.server.ts";
 import { supportMailBackoff } from "#app/modules/support/mail.server.ts";
-import { MailPayload, MailReconcilePayload } from "#app/queue/payloads.ts";
-import { QUEUES } from "#app/queue/queues.server.ts";
+import { MAIL_QUEUE, MailPayload, MailReconcilePayload } from "#app/queue/jobs/mail.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 const RECONCILE = "mail-reconcile";
 
 export const mail: JobDefinition = {
-  queue: QUEUES.mail,
+  queue: MAIL_QUEUE,
   concurrency: 5,
   // Picks up mail whose job ran out of attempts or never reached Redis.
   schedules: [{ id: RECONCILE, pattern: "30 */5 * * * *", data: { v: 1 } }],

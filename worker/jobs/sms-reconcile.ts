@@ -1,12 +1,11 @@
 import type { Job } from "bullmq";
 import { reconcileSms } from "#app/modules/sms/reconcile.server.ts";
-import { SmsReconcilePayload } from "#app/queue/payloads.ts";
-import { QUEUES } from "#app/queue/queues.server.ts";
+import { SMS_RECONCILE_QUEUE, SmsReconcilePayload } from "#app/queue/jobs/sms-reconcile.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 export const smsReconcile: JobDefinition = {
-  queue: QUEUES.smsReconcile,
+  queue: SMS_RECONCILE_QUEUE,
   concurrency: 1,
   get schedules() {
     return [{ id: "sms-reconcile", every: getEnv().SMS_RECONCILE_INTERVAL_MS, data: { v: 1 } }];

@@ -1,11 +1,13 @@
 import type { Job } from "bullmq";
 import { reconcileSchedules } from "#app/modules/scheduling/runner.server.ts";
-import { SmsScheduleReconcilePayload } from "#app/queue/payloads.ts";
-import { QUEUES } from "#app/queue/queues.server.ts";
+import {
+  SMS_SCHEDULE_RECONCILE_QUEUE,
+  SmsScheduleReconcilePayload,
+} from "#app/queue/jobs/sms-schedule-reconcile.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 export const smsScheduleReconcile: JobDefinition = {
-  queue: QUEUES.smsScheduleReconcile,
+  queue: SMS_SCHEDULE_RECONCILE_QUEUE,
   concurrency: 1,
   schedules: [
     // Due occurrences no job ran, every minute; the full comparison with Redis every 10 minutes.

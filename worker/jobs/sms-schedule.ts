@@ -1,13 +1,12 @@
 import { type Job, UnrecoverableError } from "bullmq";
 import { SCHEDULE_QUEUE_SETTINGS } from "#app/modules/scheduling/job-schedulers.server.ts";
 import { reconcileSchedules, runOccurrence } from "#app/modules/scheduling/runner.server.ts";
-import { SmsSchedulePayload } from "#app/queue/payloads.ts";
-import { QUEUES } from "#app/queue/queues.server.ts";
+import { SMS_SCHEDULE_QUEUE, SmsSchedulePayload } from "#app/queue/jobs/sms-schedule.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 /** One occurrence of a schedule, fired by its job scheduler (see app/modules/scheduling). */
 export const smsSchedule: JobDefinition = {
-  queue: QUEUES.smsSchedule,
+  queue: SMS_SCHEDULE_QUEUE,
   concurrency: 5,
   settings: SCHEDULE_QUEUE_SETTINGS,
   async onStart() {

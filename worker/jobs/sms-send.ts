@@ -3,8 +3,7 @@ import { applyReceipts, sendAndRequeue } from "#app/modules/sms/dispatch.server.
 import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
 import { createTransport } from "#app/modules/sms/transports/index.server.ts";
 import type { SmsTransport } from "#app/modules/sms/transports/types.ts";
-import { messageIdsOf, SmsSendPayload } from "#app/queue/payloads.ts";
-import { QUEUES } from "#app/queue/queues.server.ts";
+import { messageIdsOf, SMS_SEND_QUEUE, SmsSendPayload } from "#app/queue/jobs/sms-send.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
@@ -12,7 +11,7 @@ import type { JobDefinition } from "#worker/job-definition.ts";
 export function createSmsSendJob(makeTransport: () => SmsTransport): JobDefinition {
   let transport: SmsTransport | undefined;
   return {
-    queue: QUEUES.smsSend,
+    queue: SMS_SEND_QUEUE,
     get concurrency() {
       return getEnv().WORKER_CONCURRENCY;
     },

@@ -1,13 +1,16 @@
 import type { Job } from "bullmq";
 import { deliverSupportRequest, reconcileSupportMail, supportMailBackoff } from "#app/modules/support/mail.server.ts";
-import { SupportMailPayload, SupportMailReconcilePayload } from "#app/queue/payloads.ts";
-import { QUEUES } from "#app/queue/queues.server.ts";
+import {
+  SUPPORT_MAIL_QUEUE,
+  SupportMailPayload,
+  SupportMailReconcilePayload,
+} from "#app/queue/jobs/support-mail.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 const RECONCILE = "support-mail-reconcile";
 
 export const supportMail: JobDefinition = {
-  queue: QUEUES.supportMail,
+  queue: SUPPORT_MAIL_QUEUE,
   concurrency: 5,
   // Also while running: picks up requests whose job ran out of attempts or was lost from Redis.
   schedules: [{ id: RECONCILE, pattern: "0 */15 * * * *", data: { v: 1 } }],

@@ -3,14 +3,13 @@ import { deliverWebhooks } from "#app/modules/webhooks/deliver.server.ts";
 import { reconcileWebhooks } from "#app/modules/webhooks/outbox.server.ts";
 import { capPendingDeliveries } from "#app/modules/webhooks/pending-cap.server.ts";
 import { sendsFirst } from "#app/modules/webhooks/sends-first.server.ts";
-import { WebhookDeliveryPayload, WebhookReconcilePayload } from "#app/queue/payloads.ts";
-import { QUEUES } from "#app/queue/queues.server.ts";
+import { WebhookDeliveryPayload, WebhookReconcilePayload, WEBHOOKS_QUEUE } from "#app/queue/jobs/webhooks.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 const RECONCILE = "webhooks-reconcile";
 
 export const webhooks: JobDefinition = {
-  queue: QUEUES.webhooks,
+  queue: WEBHOOKS_QUEUE,
   // Mostly waiting on receivers, each up to 10 s: 10 jobs of up to 25 deliveries, 5 POSTs of each at once.
   concurrency: 10,
   // Drops retries past an account's cap, then re-adds deliveries whose job Redis lost or whose worker died mid-attempt.

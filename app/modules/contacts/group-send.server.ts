@@ -4,9 +4,7 @@ import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
 import { groupSends } from "#app/db/schema/contacts.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
-import { getQueue, queueForRequest, QUEUES } from "#app/queue/queues.server.ts";
-import { originRequest } from "#app/utils/log.server.ts";
-import type { GroupSendPayload } from "#app/queue/payloads.ts";
+import { addGroupSendJob, findGroupSendJob } from "#app/queue/jobs/group-send.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
@@ -30,25 +28,6 @@ export const GROUP_SEND_BATCH = 1_000;
 export const SKIPS_SHOWN = 10;
 /** An unfinished send untouched this long has lost its job (never added, or gone from Redis). */
 export const GROUP_SEND_STALE_MS = 60_000;
-
-export function groupSendJobId(groupSendId: number): string {
-  return `group-send-${groupSendId}`;
-}
-
-async function enqueueFanOut(groupSendId: number): Promise<void> {
-  const data: GroupSendPayload = { v: 1, groupSendId };
-  await queueForRequest(QUEUES.groupSend).add(
-    "fan-out",
-    { ...data, ...originRequest() },
-    {
-      jobId: groupSendJobId(groupSendId),
-      attempts: 5,
-      backoff: { type: "exponential", delay: 1_000 },
-      removeOnComplete: true,
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
-  );
-}
 
 /** A scheduled group SMS's occurrence (UTC ms): at most one group send each. */
 export type ScheduledOccurrence = { scheduleId: number; at: number };
@@ -132,7 +111,7 @@ export async function startGroupSend(
     assertGroupSendable(tx, userId, group, credits, needed);
     return {};
   });
-  if (started.fresh) await enqueueAfterCommit(`group send ${started.id}`, () => enqueueFanOut(started.id));
+  if (started.fresh) await enqueueAfterCommit(`group send ${started.id}`, () => addGroupSendJob(started.id));
   return { ...reportOf(started.id)!, duplicate: !started.fresh };
 }
 
@@ -337,17 +316,16 @@ export async function reconcileGroupSends(): Promise<{ enqueued: number; failed:
     )
     .limit(1_000)
     .all();
-  const queue = getQueue(QUEUES.groupSend);
   const report = { enqueued: 0, failed: 0 };
   for (const { id } of stale) {
-    const job = await queue.getJob(groupSendJobId(id));
+    const job = await findGroupSendJob(id);
     const state = job ? await job.getState() : "missing";
     if (state === "failed") {
       finish(id, "failed", job?.failedReason ?? "the fan-out job failed");
       report.failed += 1;
     } else if (state === "missing" || state === "unknown" || state === "completed") {
       await job?.remove();
-      await enqueueFanOut(id);
+      await addGroupSendJob(id);
       report.enqueued += 1;
     }
   }

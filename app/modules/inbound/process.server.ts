@@ -3,7 +3,8 @@
 import { inTransaction } from "#app/db/client.server.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
-import { enqueueInbound, purgeStaleParts } from "#app/modules/inbound/receive.server.ts";
+import { purgeStaleParts } from "#app/modules/inbound/receive.server.ts";
+import { addSmsInboundJobs } from "#app/queue/jobs/sms-inbound.server.ts";
 import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
 
 /** An outbox row this long past due has had time to reach a worker through the normal path. */
@@ -52,6 +53,6 @@ export async function reconcileInbound(): Promise<{ enqueued: number; partsPurge
     .all(now - INBOUND_OUTBOX_GRACE_MS, BATCH)
     .map((row) => row.messageId);
   inTransaction(() => stale.forEach((id) => postpone().run(now, id)));
-  await enqueueInbound(stale);
+  await addSmsInboundJobs(stale);
   return { enqueued: stale.length, partsPurged: purgeStaleParts(now) };
 }

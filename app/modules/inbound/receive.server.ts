@@ -5,8 +5,7 @@ import { inTransaction, inTransactionWithoutStalling } from "#app/db/client.serv
 import { noteMessageReceived } from "#app/modules/webhooks/account-events.server.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
-import type { SmsInboundPayload } from "#app/queue/payloads.ts";
-import { QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
+import { addSmsInboundJobs } from "#app/queue/jobs/sms-inbound.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { decodeInboundText } from "#app/modules/inbound/text.server.ts";
@@ -112,23 +111,6 @@ export function storeInbound(sms: InboundSms, now: number): number | null {
   return id;
 }
 
-/** Inbound messages per processing job: a job costs the worker two BullMQ scripts whatever its size. */
-export const INBOUND_JOB_BATCH = 200;
-
-export async function enqueueInbound(inboundIds: number[]): Promise<void> {
-  if (inboundIds.length === 0) return;
-  const jobs = [];
-  for (let i = 0; i < inboundIds.length; i += INBOUND_JOB_BATCH) {
-    const data: SmsInboundPayload = { v: 1, inboundIds: inboundIds.slice(i, i + INBOUND_JOB_BATCH) };
-    jobs.push({
-      name: "process",
-      data,
-      opts: { attempts: 5, backoff: { type: "exponential", delay: 1_000 }, removeOnComplete: true },
-    });
-  }
-  await queueForRequest(QUEUES.smsInbound).addBulk(jobs);
-}
-
 // Messages stored within this window share one job (as sends do, see send.server.ts).
 const ENQUEUE_WINDOW_MS = 10;
 let inboundJobs: Coalescer<number[], void> | undefined;
@@ -137,7 +119,7 @@ function enqueueTogether(inboundIds: number[]): Promise<void> {
   inboundJobs ??= new Coalescer<number[], void>({
     windowMs: ENQUEUE_WINDOW_MS,
     run: async (lists) => {
-      await enqueueInbound(lists.flat());
+      await addSmsInboundJobs(lists.flat());
       return lists.map(() => undefined);
     },
   });

@@ -2,8 +2,8 @@ import { and, count, desc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
 import { getDb, inTransaction, type Executor, type Tx } from "#app/db/client.server.ts";
 import { type MailKind, mailOutbox } from "#app/db/schema/mail.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
-import type { MailPayload } from "#app/queue/payloads.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { addMailJobs } from "#app/queue/jobs/mail.server.ts";
+import { reconcileOutbox } from "#app/queue/reconcile-outbox.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
@@ -36,32 +36,13 @@ export function mailLinksShown(): boolean {
 const textWithoutLink = sql`replace(${mailOutbox.text}, coalesce(${mailOutbox.secretLink}, ''), ${LINK_REMOVED})`;
 const linkRemoved = { text: textWithoutLink, secretLink: null, secretExpiresAt: null };
 
-// With the defaults (SUPPORT_MAIL_RETRY_*): 10 s doubling up to an hour, about two days in all; the
-// reconciler then starts a new series, so a mail is retried until the server takes it.
-const MAIL_ATTEMPTS = 50;
-
-function mailJob(mailId: number) {
-  const data: MailPayload = { v: 1, mailId };
-  return {
-    name: "deliver",
-    data,
-    opts: {
-      jobId: `mail-${mailId}`,
-      attempts: MAIL_ATTEMPTS,
-      backoff: { type: "capped-exponential" },
-      removeOnComplete: true,
-      removeOnFail: true,
-    },
-  };
-}
-
 // Rows written by transactions that are running now; added to the queue once those have committed.
 const written = new Set<number>();
 
 function enqueueWritten(): void {
   const ids = [...written];
   written.clear();
-  void enqueueAfterCommit(`mail ${ids.join(", ")}`, () => getQueue(QUEUES.mail).addBulk(ids.map(mailJob)));
+  void enqueueAfterCommit(`mail ${ids.join(", ")}`, () => addMailJobs(ids));
 }
 
 /**
@@ -95,21 +76,17 @@ export function queueMail(tx: Executor, { secret, ...mail }: NewMail): number {
 
 /** Re-enqueues every mail the server has not taken yet: SQLite is the record, Redis can be rebuilt. */
 export async function reconcileMail(): Promise<{ enqueued: number }> {
-  let after = 0;
-  let enqueued = 0;
-  for (;;) {
-    const batch = getDb()
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(and(eq(mailOutbox.status, "pending"), gt(mailOutbox.id, after)))
-      .orderBy(mailOutbox.id)
-      .limit(500)
-      .all();
-    if (batch.length === 0) return { enqueued };
-    await getQueue(QUEUES.mail).addBulk(batch.map((row) => mailJob(row.id)));
-    enqueued += batch.length;
-    after = batch[batch.length - 1].id;
-  }
+  return reconcileOutbox(
+    (after, limit) =>
+      getDb()
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.status, "pending"), gt(mailOutbox.id, after)))
+        .orderBy(mailOutbox.id)
+        .limit(limit)
+        .all(),
+    (rows) => addMailJobs(rows.map((row) => row.id)),
+  );
 }
 
 export type MailDelivery = "sent" | "kept" | "nothing_to_do";

@@ -1,22 +1,14 @@
 // The Redis side of schedules: one BullMQ job scheduler per active schedule, id = the schedule's id.
-import type { JobsOptions, QueueOptions } from "bullmq";
-import type { SmsSchedulePayload } from "#app/queue/payloads.ts";
-import { getQueue, QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
+import type { QueueOptions } from "bullmq";
+import { occurrenceJob, SMS_SCHEDULE_QUEUE } from "#app/queue/jobs/sms-schedule.server.ts";
+import { getQueue, queueForRequest } from "#app/queue/queues.server.ts";
 import { type Recurrence, repeatOptionsOf, scheduleRepeatStrategy } from "#app/modules/scheduling/recurrence.ts";
 
 /** For every producer and worker of the schedule queue: upserting a scheduler computes its first run. */
 export const SCHEDULE_QUEUE_SETTINGS: QueueOptions["settings"] = { repeatStrategy: scheduleRepeatStrategy };
 
-export const scheduleQueue = () => getQueue(QUEUES.smsSchedule, SCHEDULE_QUEUE_SETTINGS);
-const scheduleQueueForRequest = () => queueForRequest(QUEUES.smsSchedule, SCHEDULE_QUEUE_SETTINGS);
-
-const OCCURRENCE_JOB_OPTIONS: JobsOptions = {
-  // A failed run (e.g. the database busy) is retried; running an occurrence twice sends it once.
-  attempts: 5,
-  backoff: { type: "exponential", delay: 1000 },
-  removeOnComplete: true,
-  removeOnFail: { age: 7 * 24 * 3600 },
-};
+export const scheduleQueue = () => getQueue(SMS_SCHEDULE_QUEUE, SCHEDULE_QUEUE_SETTINGS);
+const scheduleQueueForRequest = () => queueForRequest(SMS_SCHEDULE_QUEUE, SCHEDULE_QUEUE_SETTINGS);
 
 export function schedulerId(scheduleId: number): string {
   return String(scheduleId);
@@ -27,12 +19,11 @@ export function schedulerId(scheduleId: number): string {
  * after now (the queue's repeat strategy reads the rule) and, as each one starts, the next one.
  */
 export async function armSchedule(scheduleId: number, rule: Recurrence): Promise<void> {
-  const data: SmsSchedulePayload = { v: 1, scheduleId };
-  await scheduleQueueForRequest().upsertJobScheduler(schedulerId(scheduleId), repeatOptionsOf(rule), {
-    name: "occurrence",
-    data,
-    opts: OCCURRENCE_JOB_OPTIONS,
-  });
+  await scheduleQueueForRequest().upsertJobScheduler(
+    schedulerId(scheduleId),
+    repeatOptionsOf(rule),
+    occurrenceJob(scheduleId),
+  );
 }
 
 /** Removes the job scheduler and its waiting job; a job already running finishes. */

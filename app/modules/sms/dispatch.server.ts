@@ -30,7 +30,7 @@ import {
   updateParts,
 } from "#app/modules/sms/message-store.server.ts";
 import { canMove, isFinal, movesFrom, statusFromParts } from "#app/modules/sms/message-status.ts";
-import { enqueueSends } from "#app/modules/sms/send.server.ts";
+import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
 import { countReceipt, smsCounters } from "#app/modules/sms/sms-counters.server.ts";
 import { OPTED_OUT_REASON } from "#app/modules/opt-outs/errors.ts";
 import { optedOutSince } from "#app/modules/opt-outs/enforcement.server.ts";
@@ -469,6 +469,6 @@ export async function sendAndRequeue(transport: SmsTransport, messageIds: number
   counters.submitted += summary.submitted;
   counters.failed += summary.failed;
   counters.retried += summary.retried;
-  for (const [delay, ids] of retries) await enqueueSends(ids, delay);
+  for (const [delay, ids] of retries) await addSmsSendJobs(ids, delay);
   return summary;
 }

@@ -14,7 +14,7 @@ import {
   selectStaleOutboxRows,
   selectStuckSubmitting,
 } from "#app/modules/sms/message-store.server.ts";
-import { enqueueSends } from "#app/modules/sms/send.server.ts";
+import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
 
 /** An outbox row this long past due has had time to reach a worker through the normal path. */
 export const OUTBOX_GRACE_MS = 30_000;
@@ -61,7 +61,7 @@ export async function reconcileSms(): Promise<ReconcileReport> {
       again.push(messageId);
     }
   }
-  await enqueueSends(again);
+  await addSmsSendJobs(again);
   report.enqueued = again.length;
 
   // Claimed and then the worker vanished. Claiming happens right before the first byte leaves, so

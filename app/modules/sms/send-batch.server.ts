@@ -15,7 +15,8 @@ import { insertOrFindMessages, insertOutboxRows, type MessageToStore } from "#ap
 import { saveStatusCallback } from "#app/modules/webhooks/message-events.server.ts";
 import { type BatchRefusal, MAX_BATCH_MESSAGES } from "#app/modules/sms/batch.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
-import { enqueueSends, type QueuedMessage } from "#app/modules/sms/send.server.ts";
+import { type QueuedMessage } from "#app/modules/sms/send.server.ts";
+import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
 
 export type BatchItem =
   | { to: string; body: string; from?: string; statusCallback?: string }
@@ -152,7 +153,7 @@ export async function queueBatch(
   });
   if (!result.replayed) {
     const ids = result.outcomes.flatMap((o) => (o.queued ? [o.message.id] : []));
-    if (ids.length > 0) await enqueueAfterCommit(pluralize(ids.length, "message"), () => enqueueSends(ids));
+    if (ids.length > 0) await enqueueAfterCommit(pluralize(ids.length, "message"), () => addSmsSendJobs(ids));
   }
   return result;
 }

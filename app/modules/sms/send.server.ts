@@ -1,8 +1,6 @@
-import type { JobsOptions } from "bullmq";
 import { inTransactionWithoutStalling, type Tx } from "#app/db/client.server.ts";
-import type { SmsSendPayload } from "#app/queue/payloads.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
-import { QUEUES, queueForRequest } from "#app/queue/queues.server.ts";
+import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -36,32 +34,6 @@ export type QueuedMessage = {
 
 export type QueueResult = { messages: QueuedMessage[]; credits: number };
 
-/** Messages per send job: a worker claims, submits and records one job's messages together. */
-export const SEND_JOB_BATCH = 200;
-
-const sendJobOptions = (delayMs: number): JobsOptions => ({
-  // Only for failures of the job itself; a message's own retries are new jobs (see dispatch).
-  attempts: 5,
-  backoff: { type: "exponential", delay: 1_000 },
-  delay: delayMs > 0 ? delayMs : undefined,
-  removeOnComplete: true,
-  removeOnFail: { age: 7 * 24 * 3600 },
-});
-
-/**
- * Adds the send jobs, SEND_JOB_BATCH messages each. The outbox keeps them safe if Redis is
- * unreachable, and a message in two jobs is still sent once (the worker's claim decides).
- */
-export async function enqueueSends(messageIds: number[], delayMs = 0): Promise<void> {
-  if (messageIds.length === 0) return;
-  const jobs = [];
-  for (let i = 0; i < messageIds.length; i += SEND_JOB_BATCH) {
-    const data: SmsSendPayload = { v: 2, messageIds: messageIds.slice(i, i + SEND_JOB_BATCH) };
-    jobs.push({ name: "send", data, opts: sendJobOptions(delayMs) });
-  }
-  await queueForRequest(QUEUES.smsSend).addBulk(jobs);
-}
-
 // Messages queued within this window share one round trip to Redis and fill jobs: every job costs
 // the worker two BullMQ scripts (fetch, finish) whatever its size, and at 2 ms that was a tenth of
 // the gateway's CPU per message. A person does not notice 10 ms; an API client does not wait for it.
@@ -69,12 +41,12 @@ const ENQUEUE_WINDOW_MS = 10;
 // Made on the first send, shut down with the process (shutdownSendJobs).
 let sendJobs: Coalescer<number[], void> | undefined;
 
-/** enqueueSends for messages queued close together; resolves once their jobs are in Redis. */
+/** addSmsSendJobs for messages queued close together; resolves once their jobs are in Redis. */
 function enqueueTogether(messageIds: number[]): Promise<void> {
   sendJobs ??= new Coalescer<number[], void>({
     windowMs: ENQUEUE_WINDOW_MS,
     run: async (lists: number[][]) => {
-      await enqueueSends(lists.flat());
+      await addSmsSendJobs(lists.flat());
       return lists.map(() => undefined);
     },
   });
@@ -211,7 +183,7 @@ function enqueueDeferred(messages: QueuedMessage[]): Promise<unknown> {
   }
   if (byDue.size === 0) return Promise.resolve();
   return enqueueAfterCommit("messages held by quiet hours", async () => {
-    for (const [due, ids] of byDue) await enqueueSends(ids, due - clock.now());
+    for (const [due, ids] of byDue) await addSmsSendJobs(ids, due - clock.now());
   });
 }
 

@@ -1,9 +1,8 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
-import type { SupportMailPayload } from "#app/queue/payloads.ts";
-import { getQueue, queueForRequest, QUEUES } from "#app/queue/queues.server.ts";
-import { originRequest } from "#app/utils/log.server.ts";
+import { addSupportMailJobs } from "#app/queue/jobs/support-mail.server.ts";
+import { reconcileOutbox } from "#app/queue/reconcile-outbox.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
@@ -11,58 +10,25 @@ import { getMailer, type OutgoingMail } from "#app/modules/support/mailer.server
 
 type SupportRequestRow = typeof supportRequests.$inferSelect;
 
-// With the defaults: 10 s, 20 s, 40 s ... up to one hour between tries, about two days in all;
-// after that the reconciler starts the series again, so a request is retried until it goes out.
-const SUPPORT_MAIL_ATTEMPTS = 50;
-
 /** Exponential delay before retry number `attemptsMade + 1`, capped: support and account mail alike. */
 export function supportMailBackoff(attemptsMade: number): number {
   const { SUPPORT_MAIL_RETRY_MS, SUPPORT_MAIL_RETRY_MAX_MS } = getEnv();
   return Math.min(SUPPORT_MAIL_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1), SUPPORT_MAIL_RETRY_MAX_MS);
 }
 
-const jobId = (requestId: number) => `support-mail-${requestId}`;
-
-function mailJob(requestId: number) {
-  const data: SupportMailPayload = { v: 1, requestId };
-  return {
-    name: "deliver",
-    data,
-    opts: {
-      // One live job per request: adding it again while it waits or retries changes nothing.
-      jobId: jobId(requestId),
-      attempts: SUPPORT_MAIL_ATTEMPTS,
-      // A custom type: the support-mail worker's backoffStrategy computes the capped delay.
-      backoff: { type: "capped-exponential" },
-      removeOnComplete: true,
-      // A job that ran out of attempts is dropped so the reconciler can add it afresh.
-      removeOnFail: true,
-    },
-  };
-}
-
-export async function enqueueSupportMail(requestId: number): Promise<void> {
-  const job = mailJob(requestId);
-  await queueForRequest(QUEUES.supportMail).add(job.name, { ...job.data, ...originRequest() }, job.opts);
-}
-
 /** Re-enqueues every request whose e-mail has not gone out: SQLite is the record, Redis can be rebuilt. */
 export async function reconcileSupportMail(): Promise<{ enqueued: number }> {
-  let after = 0;
-  let enqueued = 0;
-  for (;;) {
-    const batch = getDb()
-      .select({ id: supportRequests.id })
-      .from(supportRequests)
-      .where(and(eq(supportRequests.mailStatus, "pending"), gt(supportRequests.id, after)))
-      .orderBy(supportRequests.id)
-      .limit(500)
-      .all();
-    if (batch.length === 0) return { enqueued };
-    await getQueue(QUEUES.supportMail).addBulk(batch.map((row) => mailJob(row.id)));
-    enqueued += batch.length;
-    after = batch[batch.length - 1].id;
-  }
+  return reconcileOutbox(
+    (after, limit) =>
+      getDb()
+        .select({ id: supportRequests.id })
+        .from(supportRequests)
+        .where(and(eq(supportRequests.mailStatus, "pending"), gt(supportRequests.id, after)))
+        .orderBy(supportRequests.id)
+        .limit(limit)
+        .all(),
+    (rows) => addSupportMailJobs(rows.map((row) => row.id)),
+  );
 }
 
 export function mailDomain(): string {

@@ -8,7 +8,7 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { limitKeyOfAddress } from "#app/utils/http.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
-import { enqueueSupportMail } from "#app/modules/support/mail.server.ts";
+import { addSupportMailJob } from "#app/queue/jobs/support-mail.server.ts";
 
 const HOUR = 60 * 60 * 1000;
 // Both forms share the per-address budget; signed-in users also have their own.
@@ -66,7 +66,7 @@ export async function submitSupportRequest(request: NewSupportRequest, honeypot?
   );
   if (row.mailStatus === "pending") {
     // If Redis is away now, the worker's reconciler queues it later from the saved row.
-    await enqueueAfterCommit(`support request ${row.id}`, () => enqueueSupportMail(row.id));
+    await enqueueAfterCommit(`support request ${row.id}`, () => addSupportMailJob(row.id));
   }
   return { status: "saved", id: row.id };
 }

@@ -7,13 +7,12 @@ import { inTransactionWithoutStalling, type Tx } from "#app/db/client.server.ts"
 import { users } from "#app/db/schema/core.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { addWebhookJobs, type DeliveryAttempt } from "#app/queue/jobs/webhooks.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { queueMail } from "#app/modules/mail/outbox.server.ts";
 import { endpointSecret, getCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { webhookDisabledMail } from "#app/modules/webhooks/mails.server.ts";
-import { type DeliveryAttempt, webhookJob } from "#app/modules/webhooks/outbox.server.ts";
 import { forgetSubscriptions } from "#app/modules/webhooks/subscriptions.server.ts";
 import { parseWebhookUrl, refusedLiteral, safeLookup } from "#app/modules/webhooks/targets.server.ts";
 
@@ -307,10 +306,11 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
   if (retries.length === 0) return results;
   // Each retry its own job: the jitter spreads them, and the reconciler re-adds the same job ids.
   await enqueueAfterCommit(`webhook retries ${retries.length}`, () =>
-    getQueue(QUEUES.webhooks).addBulk(
-      retries.map(({ row, nextAt }) =>
-        webhookJob([{ deliveryId: row.id, attempt: row.attempts + 1 }], nextAt - clock.now()),
-      ),
+    addWebhookJobs(
+      retries.map(({ row, nextAt }) => ({
+        deliveries: [{ deliveryId: row.id, attempt: row.attempts + 1 }],
+        delayMs: nextAt - clock.now(),
+      })),
     ),
   );
   return results;

@@ -3,7 +3,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "#app/db/schema/webhooks.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { addWebhookJob } from "#app/queue/jobs/webhooks.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
@@ -13,7 +13,7 @@ import {
   WebhookManualSendsLimitError,
   WebhookNotFoundError,
 } from "#app/modules/webhooks/errors.ts";
-import { recordTestEvent, webhookJob } from "#app/modules/webhooks/outbox.server.ts";
+import { recordTestEvent } from "#app/modules/webhooks/outbox.server.ts";
 
 export const DELIVERIES_PAGE_SIZE = 50;
 
@@ -120,10 +120,9 @@ export async function redeliver(userId: number, endpointId: number, deliveryId: 
       .where(eq(webhookDeliveries.id, deliveryId))
       .run(),
   );
-  await enqueueAfterCommit(`webhook delivery ${deliveryId}`, () => {
-    const job = webhookJob([{ deliveryId, attempt: before.attempts }]);
-    return getQueue(QUEUES.webhooks).add(job.name, job.data, job.opts);
-  });
+  await enqueueAfterCommit(`webhook delivery ${deliveryId}`, () =>
+    addWebhookJob({ deliveries: [{ deliveryId, attempt: before.attempts }] }),
+  );
   return getDelivery(userId, endpointId, deliveryId);
 }
 

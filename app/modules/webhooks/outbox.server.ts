@@ -5,8 +5,8 @@ import { randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
-import type { WebhookDeliveryPayload } from "#app/queue/payloads.ts";
-import { getQueue, QUEUES } from "#app/queue/queues.server.ts";
+import { addWebhookJobs, type WebhookJob } from "#app/queue/jobs/webhooks.server.ts";
+import { reconcileOutbox } from "#app/queue/reconcile-outbox.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { TEST_EVENT_TYPE, type WebhookEventType } from "#app/modules/webhooks/event-types.ts";
 import { endpointsWanting } from "#app/modules/webhooks/subscriptions.server.ts";
@@ -48,41 +48,19 @@ function newEventId(now: number): string {
   return `evt_${nextUlid(now)}`;
 }
 
-export type DeliveryAttempt = WebhookDeliveryPayload["deliveries"][number];
-
 /** The most deliveries one job carries: their claim and their answers are one transaction each. */
 export const DELIVERIES_PER_JOB = 25;
-
-/**
- * A job of deliveries to one target; its id names the first delivery's attempt (and how many follow),
- * so a re-added job of an attempt already made does nothing.
- */
-export function webhookJob(deliveries: DeliveryAttempt[], delayMs = 0) {
-  const data: WebhookDeliveryPayload = { v: 2, deliveries };
-  const [first] = deliveries;
-  const more = deliveries.length > 1 ? `-n${deliveries.length}` : "";
-  return {
-    name: "deliver",
-    data,
-    opts: {
-      jobId: `webhook-${first.deliveryId}-${first.attempt}${more}`,
-      delay: delayMs,
-      removeOnComplete: true,
-      removeOnFail: true,
-    },
-  };
-}
 
 // Deliveries written by transactions running now, by target; added to the queue once those have committed.
 const written = new Map<string, number[]>();
 
 function enqueueWritten(): void {
-  const jobs: ReturnType<typeof webhookJob>[] = [];
+  const jobs: WebhookJob[] = [];
   for (const ids of written.values())
     for (let i = 0; i < ids.length; i += DELIVERIES_PER_JOB)
-      jobs.push(webhookJob(ids.slice(i, i + DELIVERIES_PER_JOB).map((deliveryId) => ({ deliveryId, attempt: 0 }))));
+      jobs.push({ deliveries: ids.slice(i, i + DELIVERIES_PER_JOB).map((deliveryId) => ({ deliveryId, attempt: 0 })) });
   written.clear();
-  void enqueueAfterCommit(`webhook delivery jobs ${jobs.length}`, () => getQueue(QUEUES.webhooks).addBulk(jobs));
+  void enqueueAfterCommit(`webhook delivery jobs ${jobs.length}`, () => addWebhookJobs(jobs));
 }
 
 /** An event to record: `callbackUrl` is a message's own statusCallback URL, a target besides the endpoints. */
@@ -157,15 +135,8 @@ const selectDue = statement<[number, number, number], { id: number; attempts: nu
 
 /** Re-adds every pending delivery overdue by more than the grace period: SQLite is the record, Redis can be rebuilt. */
 export async function reconcileWebhooks(now = clock.now()): Promise<{ enqueued: number }> {
-  let after = 0;
-  let enqueued = 0;
-  for (;;) {
-    const batch = selectDue().all(now - RECONCILE_GRACE_MS, after, 500);
-    if (batch.length === 0) return { enqueued };
-    await getQueue(QUEUES.webhooks).addBulk(
-      batch.map((row) => webhookJob([{ deliveryId: row.id, attempt: row.attempts }])),
-    );
-    enqueued += batch.length;
-    after = batch[batch.length - 1].id;
-  }
+  return reconcileOutbox(
+    (after, limit) => selectDue().all(now - RECONCILE_GRACE_MS, after, limit),
+    (rows) => addWebhookJobs(rows.map((row) => ({ deliveries: [{ deliveryId: row.id, attempt: row.attempts }] }))),
+  );
 }
