@@ -4,7 +4,6 @@ import { latestContactId } from "#app/modules/contacts/contacts.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { latestWaitingScheduleId } from "#app/modules/scheduling/schedules.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
-import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import {
   addApiGroupMembers,
   deleteApiContact,
@@ -25,15 +24,13 @@ import {
 } from "#app/api/contacts.server.ts";
 import { sendApiBatch, quoteApi } from "#app/api/batch.server.ts";
 import { API_BASE, type ApiRoute, defineRoute, MAX_BATCH_BODY_BYTES } from "#app/api/define-route.ts";
-import { refuseUnverified } from "#app/api/auth.server.ts";
+import { refuseUnverifiedSender, replayed, schemas } from "#app/api/route-helpers.server.ts";
 import { notFoundError } from "#app/api/errors.ts";
-import { VERIFY_BEFORE } from "#app/modules/accounts/verify-first.ts";
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
 import { listApiMessages, sendApiMessage } from "#app/api/messages.server.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
 import { checkBatchCallbacks, checkStatusCallback, WEBHOOK_ROUTES } from "#app/api/webhooks.server.ts";
-import { createApiOptOut, deleteApiOptOut, listApiOptOuts } from "#app/api/opt-outs.server.ts";
-import { latestOwnOptOutId } from "#app/modules/opt-outs/opt-outs.server.ts";
+import { OPT_OUT_ROUTES } from "#app/api/resources/opt-outs.server.ts";
 import {
   cancelApiMessage,
   getApiMessageById,
@@ -58,7 +55,6 @@ import {
   ContactListSchema,
   ContactSchema,
   CreateGroupRequest,
-  createRequestSchemas,
   EXAMPLE_BODY,
   EXAMPLE_PHONE,
   GroupIdParams,
@@ -72,24 +68,12 @@ import {
   MessageIdParams,
   MessageListSchema,
   OpenApiDocumentSchema,
-  ListOptOutsQuery,
-  OptOutIdParams,
-  OptOutListSchema,
-  OptOutSchema,
   ScheduledMessageSchema,
   SentOrScheduledSchema,
 } from "#app/api/schemas.ts";
 
-// Made on first use: their limits come from the configuration, which import does not read.
-let requestSchemas: ReturnType<typeof createRequestSchemas> | undefined;
-const schemas = () => (requestSchemas ??= createRequestSchemas(smsFormConfig()));
-
-const refuseUnverifiedSender = (userId: number) => refuseUnverified(userId, VERIFY_BEFORE.sending);
-
 /** The reader's newest group and contact, for the membership examples. */
 const readerMember = (userId: number) => ({ id: latestGroupIds(userId).groupId, contactId: latestContactId(userId) });
-
-const replayed = (yes: boolean) => (yes ? { "Idempotent-Replayed": "true" } : undefined);
 
 export const API_ROUTES: ApiRoute[] = [
   defineRoute({
@@ -582,57 +566,7 @@ export const API_ROUTES: ApiRoute[] = [
     example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestWaitingScheduleId(userId) }) },
     handle: async ({ userId, params }) => ({ body: await cancelApiSchedule(userId, params.id) }),
   }),
-  defineRoute({
-    method: "GET",
-    path: `${API_BASE}/opt-outs`,
-    operationId: "listOptOuts",
-    tag: "Opt-outs",
-    summary: "List the numbers your messages must not go to",
-    description:
-      "Newest first, a page at a time: the phones that replied STOP to one of your senders (or to the shared sender after a message of yours), and the numbers you added. A send to any of them is refused with `recipient_opted_out`.",
-    auth: true,
-    scope: "contacts:manage",
-    query: ListOptOutsQuery,
-    success: { status: 200, description: "One page of opt-outs.", schema: OptOutListSchema },
-    example: { query: { limit: 10 } },
-    handle: ({ userId, query }) => ({ body: listApiOptOuts(userId, query) }),
-  }),
-  defineRoute({
-    method: "POST",
-    path: `${API_BASE}/opt-outs`,
-    operationId: "createOptOut",
-    tag: "Opt-outs",
-    summary: "Add a number to your opt-outs",
-    description:
-      "From now on your messages to it are refused (`recipient_opted_out`), from every one of your senders. Adding a number that is already on your list answers it with 200.",
-    auth: true,
-    scope: "contacts:manage",
-    get body() {
-      return schemas().CreateOptOutRequest;
-    },
-    success: { status: 201, description: "Added.", schema: OptOutSchema },
-    example: { body: { phone: EXAMPLE_PHONE } },
-    handle: ({ userId, body }) => {
-      const { optOut, created } = createApiOptOut(userId, body.phone);
-      return { status: created ? 201 : 200, body: optOut };
-    },
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: `${API_BASE}/opt-outs/{id}`,
-    operationId: "deleteOptOut",
-    tag: "Opt-outs",
-    summary: "Remove a number you added",
-    description:
-      "Only numbers you added (by hand, CSV or this API): a phone that replied STOP stays opted out until it sends START (409).",
-    auth: true,
-    scope: "contacts:manage",
-    params: OptOutIdParams,
-    success: { status: 200, description: "Removed: the opt-out as it was.", schema: OptOutSchema },
-    errors: ["not_found", "keyword_opt_out"],
-    example: { params: { id: 5 }, readerParams: (userId) => ({ id: latestOwnOptOutId(userId) }) },
-    handle: ({ userId, params }) => ({ body: deleteApiOptOut(userId, params.id) }),
-  }),
+  ...OPT_OUT_ROUTES,
   defineRoute({
     method: "GET",
     path: `${API_BASE}/balance`,

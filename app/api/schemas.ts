@@ -4,7 +4,7 @@ import { z } from "zod";
 import { TIME_ZONE_HINT } from "#app/modules/quiet-hours/time-zone-field.ts";
 import { canonicalTimeZone, isValidTimeZone } from "#app/utils/time-zone.ts";
 import { GROUP_SEND_STATUSES } from "#app/db/schema/contacts.ts";
-import { OPT_OUT_SOURCES, REPEATS } from "#app/db/enums.ts";
+import { REPEATS } from "#app/db/enums.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
 import { SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
 import { contactNameField, DESCRIPTION_MAX, groupNameField } from "#app/modules/contacts/schemas.ts";
@@ -276,13 +276,13 @@ export const CreateGroupRequest = z.strictObject({
 
 export const UpdateGroupRequest = CreateGroupRequest.partial().meta({ description: "Only the fields given change." });
 
-const cursorField = (what: string) =>
+export const cursorField = (what: string) =>
   z
     .string()
     .max(500)
     .optional()
     .meta({ description: `\`nextCursor\` of the previous page; leave out for the first ${what}.` });
-const limitField = (what: string) =>
+export const limitField = (what: string) =>
   z.coerce
     .number()
     .int()
@@ -518,31 +518,6 @@ export const MessageListSchema = cursorPage(
   z.union([MessageSchema, InboundMessageSchema]),
   "Newest first: Message objects, or InboundMessage objects with direction=inbound.",
 );
-
-export const OptOutIdParams = idParams("One of your opt-outs' id (GET /api/v1/opt-outs).");
-
-export const ListOptOutsQuery = z.strictObject({ cursor: cursorField("opt-outs"), limit: limitField("Opt-outs") });
-
-export const OptOutSchema = z.object({
-  id: idField(5),
-  phone: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
-  source: z.enum(OPT_OUT_SOURCES).meta({
-    description:
-      "keyword: the phone replied STOP (or UNSUBSCRIBE, CANCEL, ...); only its START lifts it. manual / csv: you added it, by hand (or this API) or by a CSV upload; you can remove it.",
-  }),
-  sender: z.string().nullable().meta({
-    description:
-      "For a keyword opt-out, the sender it replied to (null: the gateway's shared sender). null for numbers you added, which cover all your senders.",
-  }),
-  keyword: z
-    .string()
-    .nullable()
-    .meta({ description: "The word it sent, e.g. STOP.", examples: ["STOP"] }),
-  createdAt: z.string().meta({ format: "date-time", description: "When it opted out." }),
-});
-export type ApiOptOut = z.infer<typeof OptOutSchema>;
-
-export const OptOutListSchema = cursorPage(OptOutSchema, "Newest first.");
 
 export const BalanceSchema = z.object({
   credits: z.int().nonnegative().meta({ description: "Credits left; 1 credit sends one SMS segment." }),
