@@ -2,7 +2,6 @@
 // it, so every route answered is documented. A new endpoint is one defineRoute entry.
 import { latestContactId } from "#app/modules/contacts/contacts.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
-import { latestWaitingScheduleId } from "#app/modules/scheduling/schedules.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import {
   addApiGroupMembers,
@@ -37,13 +36,8 @@ import {
   latestScheduledMessageId,
   scheduleApiMessage,
 } from "#app/api/scheduled.server.ts";
-import { cancelApiSchedule, createApiSchedule, getApiSchedule, listApiSchedules } from "#app/api/schedules.server.ts";
+import { SCHEDULE_ROUTES } from "#app/api/resources/schedules.server.ts";
 import {
-  ScheduleIdParams,
-  ListSchedulesQuery,
-  ScheduleListSchema,
-  ScheduleSchema,
-  EXAMPLE_SEND_AT,
   ContactIdParams,
   GroupMemberParams,
   GroupSendListSchema,
@@ -486,86 +480,7 @@ export const API_ROUTES: ApiRoute[] = [
     example: { params: { id: 12 }, readerParams: (userId) => ({ id: latestContactId(userId) }) },
     handle: ({ userId, params }) => ({ body: deleteApiContact(userId, params.id) }),
   }),
-  defineRoute({
-    method: "POST",
-    path: `${API_BASE}/schedules`,
-    operationId: "createSchedule",
-    tag: "Schedules",
-    summary: "Schedule a message, once or repeating",
-    description:
-      "As the Schedule SMS screen: to a phone (`to`) or a group (`groupId`), once or daily, weekly or monthly at the first send's wall-clock time in an IANA time zone, until an end date or until cancelled. The balance must cover one occurrence now; each occurrence is charged when it runs (one it cannot pay becomes a failed message). A one-off to a phone is also what POST /messages with `sendAt` makes.",
-    auth: true,
-    scope: "messages:send",
-    get body() {
-      return schemas().CreateScheduleRequest;
-    },
-    success: { status: 201, description: "Scheduled.", schema: ScheduleSchema },
-    errors: [
-      "insufficient_credits",
-      "not_found",
-      "quota_exceeded",
-      "nothing_to_send",
-      "unknown_sender",
-      "email_unverified",
-    ],
-    example: {
-      body: {
-        to: EXAMPLE_PHONE,
-        body: "Weekly reminder: team meeting at 10",
-        repeat: "weekly",
-        firstSendAt: EXAMPLE_SEND_AT,
-        timeZone: "Europe/London",
-        endDate: "2030-12-31",
-      },
-    },
-    handle: async ({ userId, body }) => {
-      refuseUnverifiedSender(userId);
-      return { status: 201, body: await createApiSchedule(userId, body) };
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: `${API_BASE}/schedules`,
-    operationId: "listSchedules",
-    tag: "Schedules",
-    summary: "List your schedules",
-    description: "Newest first, active or not, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
-    auth: true,
-    scope: "messages:read",
-    query: ListSchedulesQuery,
-    success: { status: 200, description: "One page of schedules.", schema: ScheduleListSchema },
-    example: { query: { limit: 10 } },
-    handle: ({ userId, query }) => ({ body: listApiSchedules(userId, query) }),
-  }),
-  defineRoute({
-    method: "GET",
-    path: `${API_BASE}/schedules/{id}`,
-    operationId: "getSchedule",
-    tag: "Schedules",
-    summary: "Get one schedule",
-    auth: true,
-    scope: "messages:read",
-    params: ScheduleIdParams,
-    success: { status: 200, description: "The schedule.", schema: ScheduleSchema },
-    errors: ["not_found"],
-    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestWaitingScheduleId(userId) }) },
-    handle: ({ userId, params }) => ({ body: getApiSchedule(userId, params.id) }),
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: `${API_BASE}/schedules/{id}`,
-    operationId: "cancelSchedule",
-    tag: "Schedules",
-    summary: "Cancel a schedule",
-    description: "No occurrence runs after this; messages already sent stay. Cancelling again answers the same.",
-    auth: true,
-    scope: "messages:send",
-    params: ScheduleIdParams,
-    success: { status: 200, description: "Cancelled: the schedule with status `cancelled`.", schema: ScheduleSchema },
-    errors: ["not_found"],
-    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestWaitingScheduleId(userId) }) },
-    handle: async ({ userId, params }) => ({ body: await cancelApiSchedule(userId, params.id) }),
-  }),
+  ...SCHEDULE_ROUTES,
   ...OPT_OUT_ROUTES,
   defineRoute({
     method: "GET",

@@ -358,8 +358,9 @@ export const IdempotencyKeyHeader = z
     examples: ["order-1234-reminder"],
   });
 
-const isoTime = (description: string) => z.string().meta({ format: "date-time", description });
-const nullableIsoTime = (description: string) => z.string().nullable().meta({ format: "date-time", description });
+export const isoTime = (description: string) => z.string().meta({ format: "date-time", description });
+export const nullableIsoTime = (description: string) =>
+  z.string().nullable().meta({ format: "date-time", description });
 
 export const MessageSchema = z.object({
   direction: z.literal("outbound").meta({ description: "A message you sent." }),
@@ -595,40 +596,3 @@ export const QuoteSchema = z.object({
 });
 
 export const GroupSendListSchema = cursorPage(GroupSendSchema, "Newest first.");
-
-export const ScheduleIdParams = idParams("One of your schedules' id (GET /api/v1/schedules).");
-
-export const ListSchedulesQuery = z.strictObject({ cursor: cursorField("schedules"), limit: limitField("Schedules") });
-
-export const ScheduleSchema = z.object({
-  id: idField(7),
-  to: z.string().nullable().meta({ description: "The phone it goes to (E.164); null for a group." }),
-  groupId: z
-    .int()
-    .positive()
-    .nullable()
-    .meta({ description: "The group it goes to; null for a phone, or once the group is deleted." }),
-  groupName: z.string().nullable(),
-  body: z.string(),
-  from: z.string().nullable().meta({ description: "Its sender; null: your default when it runs." }),
-  repeat: z.enum(REPEATS),
-  description: z.string().meta({ description: "The rule in words.", examples: ["Weekly on Monday at 09:30"] }),
-  timeZone: z.string().meta({ examples: ["Europe/London"] }),
-  firstSendAt: isoTime("The first send."),
-  endDate: z
-    .string()
-    .nullable()
-    .meta({ description: "The last day it may send (in timeZone); null: until cancelled." }),
-  nextSendAt: nullableIsoTime("The next occurrence; null once completed or cancelled."),
-  status: z.enum(["active", "completed", "cancelled"]),
-  creditsPerOccurrence: z
-    .int()
-    .positive()
-    .meta({ description: "Credits per recipient and occurrence, charged when it runs." }),
-  createdAt: isoTime("When it was created."),
-  updatedAt: isoTime("When it last changed."),
-  finishedAt: nullableIsoTime("When it completed or was cancelled."),
-});
-export type ApiSchedule = z.infer<typeof ScheduleSchema>;
-
-export const ScheduleListSchema = cursorPage(ScheduleSchema, "Newest first.");
