@@ -4,8 +4,8 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
 import { API_ERRORS, type ApiErrorCode } from "#app/api/errors.ts";
 import type { ApiRoute } from "#app/api/define-route.ts";
+import { BalanceSchema } from "#app/api/resources/account.server.ts";
 import {
-  BalanceSchema,
   ContactListSchema,
   ContactSchema,
   ErrorSchema,

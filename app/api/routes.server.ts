@@ -2,7 +2,7 @@
 // it, so every route answered is documented. A new endpoint is one defineRoute entry.
 import { latestContactId } from "#app/modules/contacts/contacts.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
-import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { ACCOUNT_ROUTES } from "#app/api/resources/account.server.ts";
 import {
   addApiGroupMembers,
   deleteApiContact,
@@ -43,7 +43,6 @@ import {
   GroupSendListSchema,
   ListGroupSendsQuery,
   UpdateGroupRequest,
-  BalanceSchema,
   BatchResultSchema,
   QuoteSchema,
   ContactListSchema,
@@ -482,17 +481,7 @@ export const API_ROUTES: ApiRoute[] = [
   }),
   ...SCHEDULE_ROUTES,
   ...OPT_OUT_ROUTES,
-  defineRoute({
-    method: "GET",
-    path: `${API_BASE}/balance`,
-    operationId: "getBalance",
-    tag: "Account",
-    summary: "Your credit balance",
-    auth: true,
-    scope: "messages:read",
-    success: { status: 200, description: "Credits left.", schema: BalanceSchema },
-    handle: ({ userId }) => ({ body: { credits: getBalance(userId) } }),
-  }),
+  ...ACCOUNT_ROUTES,
   ...WEBHOOK_ROUTES,
   defineRoute({
     method: "GET",

@@ -520,10 +520,6 @@ export const MessageListSchema = cursorPage(
   "Newest first: Message objects, or InboundMessage objects with direction=inbound.",
 );
 
-export const BalanceSchema = z.object({
-  credits: z.int().nonnegative().meta({ description: "Credits left; 1 credit sends one SMS segment." }),
-});
-
 export const ErrorSchema = z.object({
   error: z.object({
     code: z.enum(API_ERROR_CODES),
