@@ -1,30 +1,11 @@
 // The REST API's route table: the server dispatches on it and the OpenAPI document is built from
 // it, so every route answered is documented. A new endpoint is one defineRoute entry.
-import { latestContactId } from "#app/modules/contacts/contacts.server.ts";
-import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { ACCOUNT_ROUTES } from "#app/api/resources/account.server.ts";
-import {
-  addApiGroupMembers,
-  deleteApiContact,
-  deleteApiGroup,
-  getApiContact,
-  getApiGroup,
-  listApiGroupSends,
-  removeApiGroupMember,
-  updateApiContact,
-  updateApiGroup,
-  createApiContact,
-  getApiGroupSend,
-  GROUP_SENDS_PATH,
-  latestGroupIds,
-  listApiContacts,
-  listApiGroups,
-  sendApiGroupMessage,
-} from "#app/api/contacts.server.ts";
+import { CONTACT_LIST_ROUTES, CONTACT_ROUTES } from "#app/api/resources/contacts.server.ts";
+import { GROUP_ROUTES } from "#app/api/resources/groups.server.ts";
 import { sendApiBatch, quoteApi } from "#app/api/batch.server.ts";
 import { API_BASE, type ApiRoute, defineRoute, MAX_BATCH_BODY_BYTES } from "#app/api/define-route.ts";
 import { refuseUnverifiedSender, replayed, schemas } from "#app/api/route-helpers.server.ts";
-import { notFoundError } from "#app/api/errors.ts";
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
 import { listApiMessages, sendApiMessage } from "#app/api/messages.server.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
@@ -38,25 +19,10 @@ import {
 } from "#app/api/scheduled.server.ts";
 import { SCHEDULE_ROUTES } from "#app/api/resources/schedules.server.ts";
 import {
-  ContactIdParams,
-  GroupMemberParams,
-  GroupSendListSchema,
-  ListGroupSendsQuery,
-  UpdateGroupRequest,
   BatchResultSchema,
   QuoteSchema,
-  ContactListSchema,
-  ContactSchema,
-  CreateGroupRequest,
   EXAMPLE_BODY,
   EXAMPLE_PHONE,
-  GroupIdParams,
-  GroupListSchema,
-  GroupSchema,
-  GroupSendIdParams,
-  GroupSendSchema,
-  ListContactsQuery,
-  ListGroupsQuery,
   ListMessagesQuery,
   MessageIdParams,
   MessageListSchema,
@@ -64,9 +30,6 @@ import {
   ScheduledMessageSchema,
   SentOrScheduledSchema,
 } from "#app/api/schemas.ts";
-
-/** The reader's newest group and contact, for the membership examples. */
-const readerMember = (userId: number) => ({ id: latestGroupIds(userId).groupId, contactId: latestContactId(userId) });
 
 export const API_ROUTES: ApiRoute[] = [
   defineRoute({
@@ -216,269 +179,9 @@ export const API_ROUTES: ApiRoute[] = [
     example: { params: { id: "sch_7" }, readerParams: (userId) => ({ id: latestScheduledMessageId(userId) }) },
     handle: async ({ userId, params }) => ({ body: await cancelApiMessage(userId, params.id) }),
   }),
-  defineRoute({
-    method: "GET",
-    path: `${API_BASE}/contacts`,
-    operationId: "listContacts",
-    tag: "Contacts",
-    summary: "List your contacts",
-    description: "Name A to Z, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
-    auth: true,
-    scope: "contacts:manage",
-    query: ListContactsQuery,
-    success: { status: 200, description: "One page of contacts.", schema: ContactListSchema },
-    errors: ["not_found"],
-    example: { query: { limit: 10 } },
-    handle: ({ userId, query }) => ({ body: listApiContacts(userId, query) }),
-  }),
-  defineRoute({
-    method: "POST",
-    path: `${API_BASE}/contacts`,
-    operationId: "createContact",
-    tag: "Contacts",
-    summary: "Create a contact",
-    description:
-      "The same rules as the Create Contact screen: name, phone number and e-mail are required, one contact per phone number. New contacts are active.",
-    auth: true,
-    scope: "contacts:manage",
-    get body() {
-      return schemas().CreateContactRequest;
-    },
-    success: { status: 201, description: "Created.", schema: ContactSchema },
-    errors: ["not_found", "quota_exceeded"],
-    example: { body: { name: "Ada Lovelace", phone: EXAMPLE_PHONE, email: "ada@example.com" } },
-    handle: ({ userId, body }) => ({ status: 201, body: createApiContact(userId, body) }),
-  }),
-  defineRoute({
-    method: "GET",
-    path: `${API_BASE}/groups`,
-    operationId: "listGroups",
-    tag: "Groups",
-    summary: "List your groups",
-    description: "Name A to Z, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
-    auth: true,
-    scope: "contacts:manage",
-    query: ListGroupsQuery,
-    success: { status: 200, description: "One page of groups.", schema: GroupListSchema },
-    example: { query: { limit: 10 } },
-    handle: ({ userId, query }) => ({ body: listApiGroups(userId, query) }),
-  }),
-  defineRoute({
-    method: "POST",
-    path: `${API_BASE}/groups`,
-    operationId: "createGroup",
-    tag: "Groups",
-    summary: "Create a group",
-    description: "The same rules as the Create Group screen: a name (unique among your groups) and a description.",
-    auth: true,
-    scope: "contacts:manage",
-    body: CreateGroupRequest,
-    success: { status: 201, description: "Created.", schema: GroupSchema },
-    errors: ["quota_exceeded"],
-    example: { body: { name: "Customers", description: "Everyone who bought this year" } },
-    handle: ({ userId, body }) => ({ status: 201, body: createGroup(userId, body) }),
-  }),
-  defineRoute({
-    method: "POST",
-    path: `${API_BASE}/groups/{id}/messages`,
-    operationId: "sendGroupMessage",
-    tag: "Groups",
-    summary: "Send an SMS to every member of a group",
-    description:
-      "As the Groups screen's Send SMS: the whole cost (active members x segments) must be covered, or nothing is sent (402); a group without contacts, or whose contacts all opted out, is a 422. The messages are then created in the background: follow `statusUrl` until `finished` for the counts, the skipped members and their reasons. An Idempotency-Key makes a retry answer the same group send and send nothing new.",
-    auth: true,
-    scope: "messages:send",
-    params: GroupIdParams,
-    get body() {
-      return schemas().GroupSendRequest;
-    },
-    idempotent: true,
-    success: { status: 202, description: "Started: the group send and its progress so far.", schema: GroupSendSchema },
-    errors: [
-      "insufficient_credits",
-      "not_found",
-      "idempotency_conflict",
-      "nothing_to_send",
-      "unknown_sender",
-      "email_unverified",
-    ],
-    example: {
-      params: { id: 7 },
-      body: { body: "Our store opens at 9 tomorrow" },
-      readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }),
-    },
-    handle: async ({ userId, params, body, idempotencyKey, origin }) => {
-      refuseUnverifiedSender(userId);
-      const result = await sendApiGroupMessage(userId, params.id, body.body, idempotencyKey, origin, body.from);
-      return { status: 202, body: result.groupSend, headers: replayed(result.replayed) };
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: GROUP_SENDS_PATH,
-    operationId: "listGroupSends",
-    tag: "Groups",
-    summary: "List your group sends",
-    description: "Newest first, a page at a time: pass `nextCursor` back as `cursor` until it is null.",
-    auth: true,
-    scope: "messages:read",
-    query: ListGroupSendsQuery,
-    success: { status: 200, description: "One page of group sends.", schema: GroupSendListSchema },
-    example: { query: { limit: 10 } },
-    handle: ({ userId, query, origin }) => ({ body: listApiGroupSends(userId, query, origin) }),
-  }),
-  defineRoute({
-    method: "GET",
-    path: `${GROUP_SENDS_PATH}/{id}`,
-    operationId: "getGroupSend",
-    tag: "Groups",
-    summary: "Follow a group send",
-    description: "Its progress while the messages are created, then the final report.",
-    auth: true,
-    scope: "messages:read",
-    params: GroupSendIdParams,
-    success: { status: 200, description: "The group send.", schema: GroupSendSchema },
-    errors: ["not_found"],
-    example: { params: { id: 3 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupSendId }) },
-    handle: ({ userId, params, origin }) => {
-      const groupSend = getApiGroupSend(userId, params.id, origin);
-      if (!groupSend) throw notFoundError("group send");
-      return { body: groupSend };
-    },
-  }),
-  defineRoute({
-    method: "PUT",
-    path: `${API_BASE}/groups/{id}/members/{contactId}`,
-    operationId: "addGroupMember",
-    tag: "Groups",
-    summary: "Put a contact in a group",
-    description:
-      "Adding a contact that is already a member changes nothing (200 again). Several at once: PATCH /contacts/{id} with `groupIds`, or POST /contacts with them.",
-    auth: true,
-    scope: "contacts:manage",
-    params: GroupMemberParams,
-    success: { status: 200, description: "The group with its member count.", schema: GroupSchema },
-    errors: ["not_found"],
-    example: { params: { id: 7, contactId: 12 }, readerParams: (userId) => readerMember(userId) },
-    handle: ({ userId, params }) => ({ body: addApiGroupMembers(userId, params.id, [params.contactId]) }),
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: `${API_BASE}/groups/{id}/members/{contactId}`,
-    operationId: "removeGroupMember",
-    tag: "Groups",
-    summary: "Take a contact out of a group",
-    description: "The contact itself stays.",
-    auth: true,
-    scope: "contacts:manage",
-    params: GroupMemberParams,
-    success: { status: 200, description: "The group with its new member count.", schema: GroupSchema },
-    errors: ["not_found"],
-    example: { params: { id: 7, contactId: 12 }, readerParams: (userId) => readerMember(userId) },
-    handle: ({ userId, params }) => ({ body: removeApiGroupMember(userId, params.id, params.contactId) }),
-  }),
-  defineRoute({
-    method: "GET",
-    path: `${API_BASE}/groups/{id}`,
-    operationId: "getGroup",
-    tag: "Groups",
-    summary: "Get one group",
-    auth: true,
-    scope: "contacts:manage",
-    params: GroupIdParams,
-    success: { status: 200, description: "The group.", schema: GroupSchema },
-    errors: ["not_found"],
-    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }) },
-    handle: ({ userId, params }) => ({ body: getApiGroup(userId, params.id) }),
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: `${API_BASE}/groups/{id}`,
-    operationId: "updateGroup",
-    tag: "Groups",
-    summary: "Rename a group or change its description",
-    description: "The Edit Group screen's rules; only the fields given change.",
-    auth: true,
-    scope: "contacts:manage",
-    params: GroupIdParams,
-    body: UpdateGroupRequest,
-    success: { status: 200, description: "The group as it is now.", schema: GroupSchema },
-    errors: ["not_found"],
-    example: {
-      params: { id: 7 },
-      body: { description: "Everyone who bought in 2026" },
-      readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }),
-    },
-    handle: ({ userId, params, body }) => ({ body: updateApiGroup(userId, params.id, body) }),
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: `${API_BASE}/groups/{id}`,
-    operationId: "deleteGroup",
-    tag: "Groups",
-    summary: "Delete a group",
-    description:
-      "As on the Groups screen: its contacts stay, and its scheduled messages are cancelled. Its past group sends stay readable.",
-    auth: true,
-    scope: "contacts:manage",
-    params: GroupIdParams,
-    success: { status: 200, description: "Deleted: the group as it was.", schema: GroupSchema },
-    errors: ["not_found"],
-    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }) },
-    handle: async ({ userId, params }) => ({ body: await deleteApiGroup(userId, params.id) }),
-  }),
-  defineRoute({
-    method: "GET",
-    path: `${API_BASE}/contacts/{id}`,
-    operationId: "getContact",
-    tag: "Contacts",
-    summary: "Get one contact",
-    auth: true,
-    scope: "contacts:manage",
-    params: ContactIdParams,
-    success: { status: 200, description: "The contact.", schema: ContactSchema },
-    errors: ["not_found"],
-    example: { params: { id: 12 }, readerParams: (userId) => ({ id: latestContactId(userId) }) },
-    handle: ({ userId, params }) => ({ body: getApiContact(userId, params.id) }),
-  }),
-  defineRoute({
-    method: "PATCH",
-    path: `${API_BASE}/contacts/{id}`,
-    operationId: "updateContact",
-    tag: "Contacts",
-    summary: "Change a contact",
-    description:
-      "The Edit Contact screen's rules; only the fields given change. `groupIds` replaces the contact's groups; `active: false` marks it opted out of group sends.",
-    auth: true,
-    scope: "contacts:manage",
-    params: ContactIdParams,
-    get body() {
-      return schemas().UpdateContactRequest;
-    },
-    success: { status: 200, description: "The contact as it is now.", schema: ContactSchema },
-    errors: ["not_found"],
-    example: {
-      params: { id: 12 },
-      body: { email: "ada@example.org" },
-      readerParams: (userId) => ({ id: latestContactId(userId) }),
-    },
-    handle: ({ userId, params, body }) => ({ body: updateApiContact(userId, params.id, body) }),
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: `${API_BASE}/contacts/{id}`,
-    operationId: "deleteContact",
-    tag: "Contacts",
-    summary: "Delete a contact",
-    description: "It leaves its groups; the messages sent to it stay in your history.",
-    auth: true,
-    scope: "contacts:manage",
-    params: ContactIdParams,
-    success: { status: 200, description: "Deleted: the contact as it was.", schema: ContactSchema },
-    errors: ["not_found"],
-    example: { params: { id: 12 }, readerParams: (userId) => ({ id: latestContactId(userId) }) },
-    handle: ({ userId, params }) => ({ body: deleteApiContact(userId, params.id) }),
-  }),
+  ...CONTACT_LIST_ROUTES,
+  ...GROUP_ROUTES,
+  ...CONTACT_ROUTES,
   ...SCHEDULE_ROUTES,
   ...OPT_OUT_ROUTES,
   ...ACCOUNT_ROUTES,

@@ -3,11 +3,9 @@
 import { z } from "zod";
 import { TIME_ZONE_HINT } from "#app/modules/quiet-hours/time-zone-field.ts";
 import { canonicalTimeZone, isValidTimeZone } from "#app/utils/time-zone.ts";
-import { GROUP_SEND_STATUSES } from "#app/db/schema/contacts.ts";
 import { REPEATS } from "#app/db/enums.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
-import { SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
-import { contactNameField, DESCRIPTION_MAX, groupNameField } from "#app/modules/contacts/schemas.ts";
+import { contactNameField } from "#app/modules/contacts/schemas.ts";
 import { MESSAGE_ERROR_CODES } from "#app/modules/sms/message-resource.ts";
 import { MESSAGE_STATUSES } from "#app/modules/sms/message-status.ts";
 import { phoneField } from "#app/modules/sms/phone.ts";
@@ -42,13 +40,6 @@ export const messageIdField = () => idField(42, "The message's id, for GET /api/
 export const groupSendIdField = () => idField(3, "The group send's id, for GET /api/v1/group-sends/{id}.");
 export const idParams = (description: string) => z.strictObject({ id: positiveId().meta({ description }) });
 export const GroupIdParams = idParams("One of your groups' id (GET /api/v1/groups).");
-export const ContactIdParams = idParams("One of your contacts' id (GET /api/v1/contacts).");
-export const GroupMemberParams = z.strictObject({
-  id: positiveId().meta({ description: "One of your groups' id." }),
-  contactId: positiveId().meta({ description: "The id of a contact in that group." }),
-});
-export const GroupSendIdParams = idParams("The group send's id, as POST /api/v1/groups/{id}/messages answered it.");
-
 /** Scheduled messages have ids of their own kind (they are schedules until they go out): sch_7. */
 export const SCHEDULED_ID_PREFIX = "sch_";
 const scheduledId = z.string().regex(/^sch_[1-9][0-9]{0,14}$/);
@@ -264,18 +255,6 @@ export function createRequestSchemas(config: SmsFormConfig) {
   };
 }
 
-export const CreateGroupRequest = z.strictObject({
-  name: groupNameField.meta({ description: "Unique among your groups, in any letter case.", examples: ["Customers"] }),
-  description: z
-    .string({ error: "Group description is required" })
-    .trim()
-    .min(1, "Group description is required")
-    .max(DESCRIPTION_MAX, `Group description must be ${DESCRIPTION_MAX} characters or fewer`)
-    .meta({ examples: ["Everyone who bought this year"] }),
-});
-
-export const UpdateGroupRequest = CreateGroupRequest.partial().meta({ description: "Only the fields given change." });
-
 export const cursorField = (what: string) =>
   z
     .string()
@@ -290,19 +269,6 @@ export const limitField = (what: string) =>
     .max(100)
     .default(20)
     .meta({ description: `${what} per page.` });
-
-export const ListContactsQuery = z.strictObject({
-  group: positiveId().optional().meta({ description: "Only the members of this group (one of yours)." }),
-  cursor: cursorField("contacts"),
-  limit: limitField("Contacts"),
-});
-
-export const ListGroupSendsQuery = z.strictObject({
-  cursor: cursorField("group sends"),
-  limit: limitField("Group sends"),
-});
-
-export const ListGroupsQuery = z.strictObject({ cursor: cursorField("groups"), limit: limitField("Groups") });
 
 const queryTime = (description: string) =>
   z.iso
@@ -442,65 +408,6 @@ export function cursorPage<Item extends z.ZodType>(item: Item, order: string) {
   });
 }
 
-const GroupRefSchema = z.object({ id: z.int().positive(), name: z.string() });
-
-export const ContactSchema = z.object({
-  id: idField(12),
-  name: z.string().meta({ examples: ["Ada Lovelace"] }),
-  phone: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
-  email: z.string().meta({ examples: ["ada@example.com"] }),
-  timeZone: z
-    .string()
-    .nullable()
-    .meta({ description: "Its IANA time zone for quiet hours; null: its number's country decides.", examples: [null] }),
-  active: z
-    .boolean()
-    .meta({ description: "false: the contact opted out; group sends skip it. New contacts are active." }),
-  groups: z.array(GroupRefSchema).meta({ description: "The groups it belongs to, A to Z." }),
-});
-export type ApiContact = z.infer<typeof ContactSchema>;
-
-export const ContactListSchema = cursorPage(ContactSchema, "Name A to Z.");
-
-export const GroupSchema = z.object({
-  id: idField(7),
-  name: z.string().meta({ examples: ["Customers"] }),
-  description: z.string(),
-  members: z.int().nonnegative().meta({ description: "Contacts in the group, active or not." }),
-});
-
-export const GroupListSchema = cursorPage(GroupSchema, "Name A to Z.");
-
-export const GroupSendSchema = z.object({
-  id: groupSendIdField(),
-  groupId: z.int().positive().nullable().meta({ description: "null once the group has been deleted." }),
-  groupName: z.string(),
-  body: z.string(),
-  status: z.enum(GROUP_SEND_STATUSES).meta({
-    description: "queued (waiting to start), running (creating the messages), done, or failed (see stopReason).",
-  }),
-  finished: z.boolean().meta({ description: "true once done or failed: the counts are final." }),
-  total: z.int().nonnegative().meta({ description: "Members of the group when the send started." }),
-  queued: z.int().nonnegative().meta({ description: "Messages queued so far; follow each in GET /api/v1/messages." }),
-  credits: z.int().nonnegative().meta({ description: "Credits charged so far." }),
-  skipped: z
-    .int()
-    .nonnegative()
-    .meta({ description: "Members not sent to (opted out, or a number that is not valid)." }),
-  skips: z.array(z.object({ name: z.string(), phone: z.string(), reason: z.string() })).meta({
-    description: `The first 10 skipped members and why: "${SKIP_REASONS.optedOut}", "${SKIP_REASONS.optOutList}" or "${SKIP_REASONS.invalid}".`,
-  }),
-  stopReason: z.string().nullable().meta({ description: "Why it stopped early or failed (e.g. the credits ran out)." }),
-  summary: z.string().meta({
-    description: "The report as the Groups screen words it.",
-    examples: [
-      "Queued 98 messages (196 credits); skipped 2: +12025550100 opted out, +12025550101 invalid phone number.",
-    ],
-  }),
-  statusUrl: z.string().meta({ description: "Where to follow its progress until `finished`." }),
-});
-export type ApiGroupSend = z.infer<typeof GroupSendSchema>;
-
 export const INBOUND_ID_PREFIX = "in_";
 
 export const InboundMessageSchema = z.object({
@@ -590,5 +497,3 @@ export const QuoteSchema = z.object({
   nonGsmCharacters: z.array(z.string()).meta({ description: "Every character that forces UCS-2, once each." }),
   items: z.array(QuoteItemSchema).meta({ description: "Each message's quote, in order." }),
 });
-
-export const GroupSendListSchema = cursorPage(GroupSendSchema, "Newest first.");
