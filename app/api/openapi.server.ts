@@ -9,14 +9,12 @@ import { ContactListSchema, ContactSchema } from "#app/api/resources/contacts.se
 import { GroupSendSchema } from "#app/api/resources/group-sends.server.ts";
 import { GroupListSchema, GroupSchema } from "#app/api/resources/groups.server.ts";
 import {
-  ErrorSchema,
-  IdempotencyKeyHeader,
-  MessageListSchema,
   InboundMessageSchema,
+  MessageListSchema,
   MessageSchema,
-  OpenApiDocumentSchema,
   ScheduledMessageSchema,
-} from "#app/api/schemas.ts";
+} from "#app/api/resources/message-schemas.ts";
+import { ErrorSchema, IdempotencyKeyHeader, OpenApiDocumentSchema } from "#app/api/schemas.ts";
 import {
   WEBHOOK_EVENTS,
   webhookEventSchema,

@@ -1,184 +1,19 @@
 // The REST API's route table: the server dispatches on it and the OpenAPI document is built from
 // it, so every route answered is documented. A new endpoint is one defineRoute entry.
+import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
+import { openApiDocument } from "#app/api/openapi.server.ts";
 import { ACCOUNT_ROUTES } from "#app/api/resources/account.server.ts";
 import { CONTACT_LIST_ROUTES, CONTACT_ROUTES } from "#app/api/resources/contacts.server.ts";
 import { GROUP_ROUTES } from "#app/api/resources/groups.server.ts";
-import { sendApiBatch, quoteApi } from "#app/api/batch.server.ts";
-import { API_BASE, type ApiRoute, defineRoute, MAX_BATCH_BODY_BYTES } from "#app/api/define-route.ts";
-import { refuseUnverifiedSender, replayed, schemas } from "#app/api/route-helpers.server.ts";
-import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
-import { listApiMessages, sendApiMessage } from "#app/api/messages.server.ts";
-import { openApiDocument } from "#app/api/openapi.server.ts";
-import { checkBatchCallbacks, checkStatusCallback, WEBHOOK_ROUTES } from "#app/api/webhooks.server.ts";
+import { MESSAGE_ROUTES } from "#app/api/resources/messages.server.ts";
 import { OPT_OUT_ROUTES } from "#app/api/resources/opt-outs.server.ts";
-import {
-  cancelApiMessage,
-  getApiMessageById,
-  latestScheduledMessageId,
-  scheduleApiMessage,
-} from "#app/api/scheduled.server.ts";
 import { SCHEDULE_ROUTES } from "#app/api/resources/schedules.server.ts";
-import {
-  BatchResultSchema,
-  QuoteSchema,
-  EXAMPLE_BODY,
-  EXAMPLE_PHONE,
-  ListMessagesQuery,
-  MessageIdParams,
-  MessageListSchema,
-  OpenApiDocumentSchema,
-  ScheduledMessageSchema,
-  SentOrScheduledSchema,
-} from "#app/api/schemas.ts";
+import { OpenApiDocumentSchema } from "#app/api/schemas.ts";
+import { WEBHOOK_ROUTES } from "#app/api/webhooks.server.ts";
 
 export const API_ROUTES: ApiRoute[] = [
-  defineRoute({
-    method: "POST",
-    path: `${API_BASE}/messages`,
-    operationId: "sendMessage",
-    tag: "Messages",
-    summary: "Send an SMS, now or later",
-    description:
-      "Queues one SMS and charges its credits at once (1 per segment); the same rules as the Send SMS screen apply, and the answer is a Message. With `sendAt` it is scheduled instead, as on the Schedule SMS screen: the answer is a ScheduledMessage with an id such as `sch_7`, which GET /messages/{id} follows (status `scheduled`, then the status of the message it became) and DELETE /messages/{id} cancels until it goes out. Its credits must be there when you schedule it and are charged when it goes out (if they are gone by then, it becomes a failed message). Scheduled messages are not in GET /messages until they go out.",
-    auth: true,
-    scope: "messages:send",
-    get body() {
-      return schemas().SendMessageRequest;
-    },
-    idempotent: true,
-    success: {
-      status: 201,
-      description:
-        "Queued, or scheduled when `sendAt` was given. A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.",
-      schema: SentOrScheduledSchema,
-    },
-    errors: [
-      "insufficient_credits",
-      "quota_exceeded",
-      "idempotency_conflict",
-      "recipient_opted_out",
-      "unknown_sender",
-      "email_unverified",
-    ],
-    example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
-    handle: async ({ userId, body: { sendAt, ignoreQuietHours, ...message }, idempotencyKey, sendBatcher }) => {
-      refuseUnverifiedSender(userId);
-      if (message.statusCallback !== undefined) await checkStatusCallback(message.statusCallback, sendAt);
-      const result =
-        sendAt === undefined
-          ? await sendApiMessage(
-              sendBatcher,
-              userId,
-              { ...message, respectQuietHours: !ignoreQuietHours },
-              idempotencyKey,
-            )
-          : await scheduleApiMessage(userId, { ...message, sendAt }, idempotencyKey);
-      return { status: 201, body: result.message, headers: replayed(result.replayed) };
-    },
-  }),
-  defineRoute({
-    method: "POST",
-    path: `${API_BASE}/messages/batch`,
-    operationId: "sendMessageBatch",
-    tag: "Messages",
-    summary: "Send to up to 1,000 recipients at once",
-    description:
-      "One text for all (`body`) or one per recipient (`messages[].body`), in one request and one transaction. Each recipient gets a result: `queued` with its Message, or `refused` with the reason (invalid_phone, recipient_opted_out, unknown_sender, insufficient_credits) while the others still go. Only what was queued is charged. The balance pays the recipients in their order: once one cannot be paid, it and every later recipient are refused with insufficient_credits, so a top-up and a new batch of the refused ones finishes the job. One Idempotency-Key covers the whole batch: a retry answers the same results and charges nothing more.",
-    auth: true,
-    scope: "messages:send",
-    get body() {
-      return schemas().SendBatchRequest;
-    },
-    maxBodyBytes: MAX_BATCH_BODY_BYTES,
-    idempotent: true,
-    success: {
-      status: 200,
-      description:
-        "Every recipient's result (status 200 even when some, or all, were refused). A replay of an Idempotency-Key answers the same, with Idempotent-Replayed: true.",
-      schema: BatchResultSchema,
-    },
-    errors: ["idempotency_conflict", "email_unverified"],
-    example: {
-      body: {
-        body: EXAMPLE_BODY,
-        messages: [{ to: EXAMPLE_PHONE }, { to: "+12025550124", body: "Your own text for this one" }],
-      },
-    },
-    handle: async ({ userId, body, idempotencyKey }) => {
-      refuseUnverifiedSender(userId);
-      await checkBatchCallbacks(body.messages);
-      const { result, replayed: again } = await sendApiBatch(userId, body, idempotencyKey);
-      return { body: result, headers: replayed(again) };
-    },
-  }),
-  defineRoute({
-    method: "POST",
-    path: `${API_BASE}/messages/quote`,
-    operationId: "quoteMessages",
-    tag: "Messages",
-    summary: "What a message or a batch costs",
-    description:
-      "The encoding, segments and credits of one body, or of a batch as POST /messages/batch takes it, and the characters that force UCS-2 (70 characters per SMS instead of 160): replace them to pay less. The credits are exactly what the send charges; nothing is sent or reserved.",
-    auth: true,
-    scope: "messages:read",
-    get body() {
-      return schemas().QuoteRequest;
-    },
-    maxBodyBytes: MAX_BATCH_BODY_BYTES,
-    success: { status: 200, description: "The quote.", schema: QuoteSchema },
-    example: { body: { body: "Café at 9? 😀" } },
-    handle: ({ body }) => ({ body: quoteApi(body) }),
-  }),
-  defineRoute({
-    method: "GET",
-    path: `${API_BASE}/messages`,
-    operationId: "listMessages",
-    tag: "Messages",
-    summary: "List your messages",
-    description:
-      "Newest first, a page at a time: pass `nextCursor` back as `cursor` until it is null. The messages you sent by default; with `direction=inbound`, the messages phones sent you (replies to your messages, keywords such as STOP) as InboundMessage objects.",
-    auth: true,
-    scope: "messages:read",
-    query: ListMessagesQuery,
-    success: { status: 200, description: "One page of messages.", schema: MessageListSchema },
-    example: { query: { limit: 10 } },
-    handle: ({ userId, query }) => ({ body: listApiMessages(userId, query) }),
-  }),
-  defineRoute({
-    method: "GET",
-    path: `${API_BASE}/messages/{id}`,
-    operationId: "getMessage",
-    tag: "Messages",
-    summary: "Get one message and its delivery status",
-    description: "A message id answers a Message; a scheduled message's id (`sch_...`) answers a ScheduledMessage.",
-    auth: true,
-    scope: "messages:read",
-    params: MessageIdParams,
-    success: { status: 200, description: "The message.", schema: SentOrScheduledSchema },
-    errors: ["not_found"],
-    example: { params: { id: 42 }, readerParams: (userId) => ({ id: latestMessageId(userId) }) },
-    handle: ({ userId, params }) => ({ body: getApiMessageById(userId, params.id) }),
-  }),
-  defineRoute({
-    method: "DELETE",
-    path: `${API_BASE}/messages/{id}`,
-    operationId: "cancelMessage",
-    tag: "Messages",
-    summary: "Cancel a scheduled message",
-    description:
-      "Stops a scheduled message (`sch_...`) that has not gone out; nothing is charged. Cancelling it again answers the same. A message that went out cannot be called back: 409.",
-    auth: true,
-    scope: "messages:send",
-    params: MessageIdParams,
-    success: {
-      status: 200,
-      description: "Cancelled: the scheduled message with status `cancelled`.",
-      schema: ScheduledMessageSchema,
-    },
-    errors: ["not_found", "already_sent"],
-    example: { params: { id: "sch_7" }, readerParams: (userId) => ({ id: latestScheduledMessageId(userId) }) },
-    handle: async ({ userId, params }) => ({ body: await cancelApiMessage(userId, params.id) }),
-  }),
+  ...MESSAGE_ROUTES,
+  // /contacts, the groups, then /contacts/{id}: the order the OpenAPI document has always had.
   ...CONTACT_LIST_ROUTES,
   ...GROUP_ROUTES,
   ...CONTACT_ROUTES,

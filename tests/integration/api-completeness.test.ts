@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
-import { BatchResultSchema, MessageListSchema, MessageSchema } from "#app/api/schemas.ts";
+import { BatchResultSchema, MessageListSchema, MessageSchema } from "#app/api/resources/message-schemas.ts";
 import { GroupSendListSchema } from "#app/api/resources/group-sends.server.ts";
 import { ScheduleSchema } from "#app/api/resources/schedules.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";

@@ -13,7 +13,7 @@ import { GROUP_SEND_STATUSES } from "#app/db/schema/contacts.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
 import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
 import { notFoundError } from "#app/api/errors.ts";
-import { idempotencyConflict } from "#app/api/messages.server.ts";
+import { idempotencyConflict } from "#app/api/resources/message-sends.server.ts";
 import { refuseUnverifiedSender, replayed, schemas } from "#app/api/route-helpers.server.ts";
 import { cursorField, cursorPage, GroupIdParams, groupSendIdField, idParams, limitField } from "#app/api/schemas.ts";
 
