@@ -9,7 +9,7 @@ import { MESSAGE_ROUTES } from "#app/api/resources/messages.server.ts";
 import { OPT_OUT_ROUTES } from "#app/api/resources/opt-outs.server.ts";
 import { SCHEDULE_ROUTES } from "#app/api/resources/schedules.server.ts";
 import { OpenApiDocumentSchema } from "#app/api/schemas.ts";
-import { WEBHOOK_ROUTES } from "#app/api/webhooks.server.ts";
+import { WEBHOOK_ROUTES } from "#app/api/resources/webhooks.server.ts";
 
 export const API_ROUTES: ApiRoute[] = [
   ...MESSAGE_ROUTES,

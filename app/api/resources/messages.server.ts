@@ -3,7 +3,9 @@
 import { API_BASE, type ApiRoute, defineRoute, MAX_BATCH_BODY_BYTES } from "#app/api/define-route.ts";
 import { refuseUnverifiedSender, replayed, schemas } from "#app/api/route-helpers.server.ts";
 import { EXAMPLE_BODY, EXAMPLE_PHONE } from "#app/api/schemas.ts";
-import { checkBatchCallbacks, checkStatusCallback } from "#app/api/webhooks.server.ts";
+import { ApiError } from "#app/api/errors.ts";
+import { UnsafeWebhookUrlError } from "#app/modules/webhooks/errors.ts";
+import { checkWebhookUrl } from "#app/modules/webhooks/targets.server.ts";
 import { quoteApi, sendApiBatch } from "#app/api/resources/message-batches.server.ts";
 import {
   BatchResultSchema,
@@ -22,6 +24,40 @@ import {
   scheduleApiMessage,
 } from "#app/api/resources/scheduled-messages.server.ts";
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
+
+/** A send's statusCallback: a URL a webhook endpoint could have (422 naming the field otherwise); not with sendAt. */
+async function checkStatusCallback(url: string, sendAt: unknown): Promise<void> {
+  if (sendAt !== undefined)
+    throw new ApiError("validation_failed", "statusCallback is for messages sent now, not with sendAt", {
+      field: "statusCallback",
+    });
+  try {
+    await checkWebhookUrl(url);
+  } catch (error) {
+    if (error instanceof UnsafeWebhookUrlError)
+      throw new ApiError("validation_failed", error.message, { field: "statusCallback" });
+    throw error;
+  }
+}
+
+/** Each batch item's statusCallback, checked as POST /messages checks it (each URL once); a 422 names every refused item. */
+async function checkBatchCallbacks(items: { statusCallback?: string }[]): Promise<void> {
+  const urls = [...new Set(items.flatMap((item) => (item.statusCallback === undefined ? [] : [item.statusCallback])))];
+  const refusals = new Map<string, string>();
+  await Promise.all(
+    urls.map((url) =>
+      checkWebhookUrl(url).catch((error: unknown) => {
+        if (!(error instanceof UnsafeWebhookUrlError)) throw error;
+        refusals.set(url, error.message);
+      }),
+    ),
+  );
+  const errors = items.flatMap((item, index) => {
+    const refused = item.statusCallback === undefined ? undefined : refusals.get(item.statusCallback);
+    return refused === undefined ? [] : [{ field: `messages.${index}.statusCallback`, message: refused }];
+  });
+  if (errors.length > 0) throw new ApiError("validation_failed", errors[0].message, { field: errors[0].field, errors });
+}
 
 export const MESSAGE_ROUTES: ApiRoute[] = [
   defineRoute({
