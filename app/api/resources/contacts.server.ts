@@ -14,8 +14,13 @@ import { NotFoundError } from "#app/modules/contacts/errors.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
 import { namePage, readNamePosition } from "#app/api/cursor.server.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
-import { schemas } from "#app/api/route-helpers.server.ts";
+import { fromConfig } from "#app/api/route-helpers.server.ts";
 import { cursorField, cursorPage, EXAMPLE_PHONE, idField, idParams, limitField, positiveId } from "#app/api/schemas.ts";
+import { TIME_ZONE_HINT } from "#app/modules/quiet-hours/time-zone-field.ts";
+import { canonicalTimeZone, isValidTimeZone } from "#app/utils/time-zone.ts";
+import { emailField } from "#app/modules/auth/schemas.ts";
+import { contactNameField } from "#app/modules/contacts/schemas.ts";
+import { phoneField } from "#app/modules/sms/phone.ts";
 
 const ContactIdParams = idParams("One of your contacts' id (GET /api/v1/contacts).");
 const ListContactsQuery = z.strictObject({
@@ -25,6 +30,45 @@ const ListContactsQuery = z.strictObject({
 });
 
 const GroupRefSchema = z.object({ id: z.int().positive(), name: z.string() });
+
+// Null clears it; left out, it stays as it is (a PATCH) or is null (a new contact).
+const apiTimeZoneField = z
+  .string()
+  .trim()
+  .refine(isValidTimeZone, TIME_ZONE_HINT)
+  .transform(canonicalTimeZone)
+  .nullable()
+  .optional()
+  .meta({
+    description: "An IANA time zone (e.g. Europe/Berlin) for quiet hours; null: the number's country decides.",
+    examples: ["Europe/Berlin"],
+  });
+
+const requests = fromConfig((config) => {
+  const CreateContactRequest = z.strictObject({
+    name: contactNameField.meta({ examples: ["Ada Lovelace"] }),
+    phone: phoneField(config.defaultCountry).meta({
+      description: `Best in E.164; a number without a country code is read as a ${config.defaultCountry} number. One contact per number.`,
+      examples: [EXAMPLE_PHONE],
+    }),
+    email: emailField.meta({ examples: ["ada@example.com"] }),
+    timeZone: apiTimeZoneField,
+    groupIds: z
+      .array(z.int().positive().max(Number.MAX_SAFE_INTEGER))
+      .max(1_000)
+      .default([])
+      .meta({ description: "Ids of your groups the contact joins." }),
+  });
+  const UpdateContactRequest = CreateContactRequest.extend({
+    groupIds: CreateContactRequest.shape.groupIds.unwrap().meta({
+      description: "Ids of your groups: the contact's groups become exactly these.",
+    }),
+    active: z.boolean().meta({ description: "false: the contact opted out; group sends skip it." }),
+  })
+    .partial()
+    .meta({ description: "Only the fields given change." });
+  return { CreateContactRequest, UpdateContactRequest };
+});
 
 export const ContactSchema = z.object({
   id: idField(12),
@@ -146,7 +190,7 @@ export const CONTACT_LIST_ROUTES: ApiRoute[] = [
     auth: true,
     scope: "contacts:manage",
     get body() {
-      return schemas().CreateContactRequest;
+      return requests().CreateContactRequest;
     },
     success: { status: 201, description: "Created.", schema: ContactSchema },
     errors: ["not_found", "quota_exceeded"],
@@ -182,7 +226,7 @@ export const CONTACT_ROUTES: ApiRoute[] = [
     scope: "contacts:manage",
     params: ContactIdParams,
     get body() {
-      return schemas().UpdateContactRequest;
+      return requests().UpdateContactRequest;
     },
     success: { status: 200, description: "The contact as it is now.", schema: ContactSchema },
     errors: ["not_found"],

@@ -14,14 +14,37 @@ import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
 import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
 import { notFoundError } from "#app/api/errors.ts";
 import { idempotencyConflict } from "#app/api/resources/message-sends.server.ts";
-import { refuseUnverifiedSender, replayed, schemas } from "#app/api/route-helpers.server.ts";
-import { cursorField, cursorPage, GroupIdParams, groupSendIdField, idParams, limitField } from "#app/api/schemas.ts";
+import { fromConfig, refuseUnverifiedSender, replayed } from "#app/api/route-helpers.server.ts";
+import {
+  cursorField,
+  cursorPage,
+  GroupIdParams,
+  groupSendIdField,
+  idParams,
+  limitField,
+  senderField,
+} from "#app/api/schemas.ts";
+import { messageBodyField } from "#app/modules/sms/schemas.ts";
 
 const GroupSendIdParams = idParams("The group send's id, as POST /api/v1/groups/{id}/messages answered it.");
 
 const ListGroupSendsQuery = z.strictObject({
   cursor: cursorField("group sends"),
   limit: limitField("Group sends"),
+});
+
+const requests = fromConfig((config) => {
+  const GroupSendRequest = z.strictObject({
+    body: messageBodyField(config.maxSegments).meta({
+      description: `Message text sent to every active member, in up to ${config.maxSegments} parts; 1 credit per part and member.`,
+      examples: ["Our store opens at 9 tomorrow"],
+    }),
+    from: senderField.meta({
+      description: "One of your senders; leave out for your default.",
+      examples: ["AcmeAlerts"],
+    }),
+  });
+  return { GroupSendRequest };
 });
 
 export const GroupSendSchema = z.object({
@@ -125,7 +148,7 @@ export const GROUP_SEND_ROUTES: ApiRoute[] = [
     scope: "messages:send",
     params: GroupIdParams,
     get body() {
-      return schemas().GroupSendRequest;
+      return requests().GroupSendRequest;
     },
     idempotent: true,
     success: { status: 202, description: "Started: the group send and its progress so far.", schema: GroupSendSchema },

@@ -1,7 +1,7 @@
 // Messages on the REST API: send one now or later, a batch, a quote; list, follow and cancel them.
 // The answers' shapes are in message-schemas.ts, the sending and presenting in the files it imports.
 import { API_BASE, type ApiRoute, defineRoute, MAX_BATCH_BODY_BYTES } from "#app/api/define-route.ts";
-import { refuseUnverifiedSender, replayed, schemas } from "#app/api/route-helpers.server.ts";
+import { fromConfig, refuseUnverifiedSender, replayed } from "#app/api/route-helpers.server.ts";
 import { EXAMPLE_BODY, EXAMPLE_PHONE } from "#app/api/schemas.ts";
 import { ApiError } from "#app/api/errors.ts";
 import { UnsafeWebhookUrlError } from "#app/modules/webhooks/errors.ts";
@@ -24,6 +24,9 @@ import {
   scheduleApiMessage,
 } from "#app/api/resources/scheduled-messages.server.ts";
 import { latestMessageId } from "#app/modules/sms/own-messages.server.ts";
+import { messageRequests } from "#app/api/resources/message-requests.ts";
+
+const requests = fromConfig(messageRequests);
 
 /** A send's statusCallback: a URL a webhook endpoint could have (422 naming the field otherwise); not with sendAt. */
 async function checkStatusCallback(url: string, sendAt: unknown): Promise<void> {
@@ -71,7 +74,7 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
     auth: true,
     scope: "messages:send",
     get body() {
-      return schemas().SendMessageRequest;
+      return requests().SendMessageRequest;
     },
     idempotent: true,
     success: {
@@ -115,7 +118,7 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
     auth: true,
     scope: "messages:send",
     get body() {
-      return schemas().SendBatchRequest;
+      return requests().SendBatchRequest;
     },
     maxBodyBytes: MAX_BATCH_BODY_BYTES,
     idempotent: true,
@@ -150,7 +153,7 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
     auth: true,
     scope: "messages:read",
     get body() {
-      return schemas().QuoteRequest;
+      return requests().QuoteRequest;
     },
     maxBodyBytes: MAX_BATCH_BODY_BYTES,
     success: { status: 200, description: "The quote.", schema: QuoteSchema },

@@ -10,14 +10,25 @@ import {
 } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
-import { schemas } from "#app/api/route-helpers.server.ts";
+import { fromConfig } from "#app/api/route-helpers.server.ts";
 import { cursorField, cursorPage, EXAMPLE_PHONE, idField, idParams, limitField } from "#app/api/schemas.ts";
 import { OPT_OUT_SOURCES } from "#app/db/enums.ts";
 import { latestOwnOptOutId } from "#app/modules/opt-outs/opt-outs.server.ts";
+import { phoneField } from "#app/modules/sms/phone.ts";
 
 const OptOutIdParams = idParams("One of your opt-outs' id (GET /api/v1/opt-outs).");
 
 const ListOptOutsQuery = z.strictObject({ cursor: cursorField("opt-outs"), limit: limitField("Opt-outs") });
+
+const requests = fromConfig((config) => {
+  const CreateOptOutRequest = z.strictObject({
+    phone: phoneField(config.defaultCountry).meta({
+      description: `The number your messages must not go to; without a country code it is read as a ${config.defaultCountry} number.`,
+      examples: [EXAMPLE_PHONE],
+    }),
+  });
+  return { CreateOptOutRequest };
+});
 
 export const OptOutSchema = z.object({
   id: idField(5),
@@ -103,7 +114,7 @@ export const OPT_OUT_ROUTES: ApiRoute[] = [
     auth: true,
     scope: "contacts:manage",
     get body() {
-      return schemas().CreateOptOutRequest;
+      return requests().CreateOptOutRequest;
     },
     success: { status: 201, description: "Added.", schema: OptOutSchema },
     example: { body: { phone: EXAMPLE_PHONE } },

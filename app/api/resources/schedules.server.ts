@@ -18,7 +18,7 @@ import { countSegments } from "#app/modules/sms/segments.ts";
 import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
-import { refuseUnverifiedSender, schemas } from "#app/api/route-helpers.server.ts";
+import { fromConfig, refuseUnverifiedSender } from "#app/api/route-helpers.server.ts";
 import {
   cursorField,
   cursorPage,
@@ -29,12 +29,59 @@ import {
   isoTime,
   limitField,
   nullableIsoTime,
+  senderField,
 } from "#app/api/schemas.ts";
 import { REPEATS } from "#app/db/enums.ts";
+import { phoneField } from "#app/modules/sms/phone.ts";
+import { messageBodyField } from "#app/modules/sms/schemas.ts";
 
 const ScheduleIdParams = idParams("One of your schedules' id (GET /api/v1/schedules).");
 
 const ListSchedulesQuery = z.strictObject({ cursor: cursorField("schedules"), limit: limitField("Schedules") });
+
+const requests = fromConfig((config) => {
+  const CreateScheduleRequest = z
+    .strictObject({
+      to: phoneField(config.defaultCountry)
+        .optional()
+        .meta({ description: "The phone each occurrence goes to; or give `groupId`.", examples: [EXAMPLE_PHONE] }),
+      groupId: z
+        .int()
+        .positive()
+        .max(Number.MAX_SAFE_INTEGER)
+        .optional()
+        .meta({ description: "One of your groups: each occurrence goes to its active members at that moment." }),
+      body: messageBodyField(config.maxSegments).meta({ examples: ["Weekly reminder: team meeting at 10"] }),
+      from: senderField.meta({ description: "One of your senders; leave out for your default when it runs." }),
+      repeat: z.enum(REPEATS).meta({
+        description:
+          "none (once), daily, weekly (the first send's weekday) or monthly (its day of the month, or the month's last day): at the first send's wall-clock time in `timeZone`, summer time or not.",
+      }),
+      firstSendAt: z.iso
+        .datetime({ offset: true, error: "firstSendAt must be a date and time with a zone, e.g. 2030-01-15T09:30:00Z" })
+        .meta({ description: "The first send, in the future (to the second).", examples: [EXAMPLE_SEND_AT] }),
+      timeZone: z
+        .string()
+        .max(64)
+        .optional()
+        .meta({
+          description: "The IANA zone the rule lives in; leave out for your account's (Settings).",
+          examples: ["Europe/London"],
+        }),
+      endDate: z.iso
+        .date("endDate must be a date (YYYY-MM-DD)")
+        .optional()
+        .meta({
+          description: "The last day it may send (inclusive, in `timeZone`); leave out to repeat until cancelled.",
+          examples: ["2030-12-31"],
+        }),
+    })
+    .superRefine((request, ctx) => {
+      if ((request.to === undefined) === (request.groupId === undefined))
+        ctx.addIssue({ code: "custom", path: ["to"], message: "Give either to or groupId" });
+    });
+  return { CreateScheduleRequest };
+});
 
 export const ScheduleSchema = z.object({
   id: idField(7),
@@ -176,7 +223,7 @@ export const SCHEDULE_ROUTES: ApiRoute[] = [
     auth: true,
     scope: "messages:send",
     get body() {
-      return schemas().CreateScheduleRequest;
+      return requests().CreateScheduleRequest;
     },
     success: { status: 201, description: "Scheduled.", schema: ScheduleSchema },
     errors: [
