@@ -1,5 +1,6 @@
 // The REST API's route table: the server dispatches on it and the OpenAPI document is built from
-// it, so every route answered is documented. A new endpoint is one defineRoute entry.
+// it, so every route answered is documented. A new endpoint is one defineRoute entry in its
+// resource's file in app/api/resources/, whose routes are spread here.
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
 import { openApiDocument } from "#app/api/openapi.server.ts";
 import { ACCOUNT_ROUTES } from "#app/api/resources/account.server.ts";
