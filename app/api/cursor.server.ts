@@ -1,7 +1,8 @@
 // Opaque page cursors: clients pass back what they were given, so the paging scheme can change
 // without breaking them. Each list has its own kind, so one list's cursor is refused by another.
-import type { z } from "zod";
+import { z } from "zod";
 import { ApiError } from "#app/api/errors.ts";
+import type { NamePosition } from "#app/modules/contacts/contacts.server.ts";
 
 export function encodeCursor(kind: string, position: unknown): string {
   return Buffer.from(`${kind}:${JSON.stringify(position)}`).toString("base64url");
@@ -20,4 +21,28 @@ export function decodeCursor<T>(kind: string, cursor: string, schema: z.ZodType<
     if (result.success) return result.data;
   }
   throw new ApiError("invalid_request", "cursor is not one this API gave out", { field: "cursor" });
+}
+
+// Lists in name order (contacts, groups) page on the last row's name and id.
+const Position = z.tuple([z.string().max(1_000), z.int().positive().max(Number.MAX_SAFE_INTEGER)]);
+
+export function readNamePosition(kind: string, cursor: string | undefined): NamePosition | null {
+  if (cursor === undefined) return null;
+  const [name, id] = decodeCursor(kind, cursor, Position);
+  return { name, id };
+}
+
+/** One row more than asked says whether there is a next page. */
+export function namePage<T extends { id: number; name: string }, U>(
+  kind: string,
+  rows: T[],
+  limit: number,
+  present: (row: T) => U,
+) {
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return {
+    data: shown.map(present),
+    nextCursor: rows.length > limit ? encodeCursor(kind, [last.name, last.id]) : null,
+  };
 }

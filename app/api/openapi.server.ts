@@ -4,21 +4,17 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
 import { API_ERRORS, type ApiErrorCode } from "#app/api/errors.ts";
 import type { ApiRoute } from "#app/api/define-route.ts";
+import { BalanceSchema } from "#app/api/resources/account.server.ts";
+import { ContactListSchema, ContactSchema } from "#app/api/resources/contacts.server.ts";
+import { GroupSendSchema } from "#app/api/resources/group-sends.server.ts";
+import { GroupListSchema, GroupSchema } from "#app/api/resources/groups.server.ts";
 import {
-  BalanceSchema,
-  ContactListSchema,
-  ContactSchema,
-  ErrorSchema,
-  GroupListSchema,
-  GroupSchema,
-  GroupSendSchema,
-  IdempotencyKeyHeader,
-  MessageListSchema,
   InboundMessageSchema,
+  MessageListSchema,
   MessageSchema,
-  OpenApiDocumentSchema,
   ScheduledMessageSchema,
-} from "#app/api/schemas.ts";
+} from "#app/api/resources/message-schemas.ts";
+import { ErrorSchema, IdempotencyKeyHeader, OpenApiDocumentSchema } from "#app/api/schemas.ts";
 import {
   WEBHOOK_EVENTS,
   webhookEventSchema,

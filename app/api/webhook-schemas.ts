@@ -2,14 +2,8 @@
 // contract), from which the OpenAPI document's `webhooks` section and the public reference are generated.
 import { z } from "zod";
 import { MESSAGE_STATUSES, OPT_OUT_SOURCES } from "#app/db/enums.ts";
-import {
-  EXAMPLE_BODY,
-  EXAMPLE_PHONE,
-  groupSendIdField,
-  idField,
-  InboundMessageSchema,
-  messageIdField,
-} from "#app/api/schemas.ts";
+import { EXAMPLE_BODY, EXAMPLE_PHONE, groupSendIdField, idField, messageIdField } from "#app/api/schemas.ts";
+import { InboundMessageSchema } from "#app/api/resources/message-schemas.ts";
 
 const isoTime = (description: string, example: string) =>
   z.string().meta({ format: "date-time", description, examples: [example] });

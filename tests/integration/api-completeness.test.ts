@@ -4,13 +4,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
-import {
-  BatchResultSchema,
-  GroupSendListSchema,
-  MessageListSchema,
-  MessageSchema,
-  ScheduleSchema,
-} from "#app/api/schemas.ts";
+import { BatchResultSchema, MessageListSchema, MessageSchema } from "#app/api/resources/message-schemas.ts";
+import { GroupSendListSchema } from "#app/api/resources/group-sends.server.ts";
+import { ScheduleSchema } from "#app/api/resources/schedules.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { createSender } from "#app/modules/senders/senders.server.ts";

@@ -3,14 +3,10 @@ import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { contactGroups, contacts, groupSends } from "#app/db/schema/contacts.ts";
-import {
-  ContactListSchema,
-  ContactSchema,
-  ErrorSchema,
-  GroupListSchema,
-  GroupSchema,
-  GroupSendSchema,
-} from "#app/api/schemas.ts";
+import { ErrorSchema } from "#app/api/schemas.ts";
+import { ContactListSchema, ContactSchema } from "#app/api/resources/contacts.server.ts";
+import { GroupSendSchema } from "#app/api/resources/group-sends.server.ts";
+import { GroupListSchema, GroupSchema } from "#app/api/resources/groups.server.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";

@@ -12,7 +12,7 @@ import * as inbox from "#app/routes/sms/inbox.tsx";
 import * as thread from "#app/routes/sms/inbox-thread.tsx";
 import * as unassigned from "#app/routes/admin/inbound.tsx";
 import * as simulate from "#app/routes/admin/simulate.tsx";
-import { MessageListSchema } from "#app/api/schemas.ts";
+import { MessageListSchema } from "#app/api/resources/message-schemas.ts";
 import { apiCustomer, callApi } from "#tests/support/api.ts";
 import { inboundFrom, newPhone } from "#tests/support/inbound.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";

@@ -21,8 +21,8 @@ import {
   getOccurrenceMessage,
   idempotencyConflict,
   keyUsedByMessage,
-} from "#app/api/messages.server.ts";
-import { type ApiMessage, type ApiScheduledMessage, SCHEDULED_ID_PREFIX } from "#app/api/schemas.ts";
+} from "#app/api/resources/message-sends.server.ts";
+import { type ApiMessage, type ApiScheduledMessage, SCHEDULED_ID_PREFIX } from "#app/api/resources/message-schemas.ts";
 
 type OneOff = Schedule & { target: { kind: "phone"; to: string } };
 

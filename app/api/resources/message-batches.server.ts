@@ -5,8 +5,8 @@ import { normalizePhone } from "#app/modules/sms/phone.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
 import { BatchKeyConflictError, type BatchItem, queueBatch } from "#app/modules/sms/send-batch.server.ts";
 import { messageHasApiRef, scheduleHasApiRef } from "#app/modules/sms/own-messages.server.ts";
-import { asAccepted, idempotencyConflict } from "#app/api/messages.server.ts";
-import type { ApiBatchResult } from "#app/api/schemas.ts";
+import { asAccepted, idempotencyConflict } from "#app/api/resources/message-sends.server.ts";
+import type { ApiBatchResult } from "#app/api/resources/message-schemas.ts";
 
 type BatchRequest = {
   body?: string;

@@ -19,7 +19,7 @@ import {
   type ApiMessage,
   INBOUND_ID_PREFIX,
   type ListMessagesOptions,
-} from "#app/api/schemas.ts";
+} from "#app/api/resources/message-schemas.ts";
 import { type InboundRow, ownInboundBefore } from "#app/modules/inbound/inbox.server.ts";
 import type { SendBatcher } from "#app/api/send-batcher.server.ts";
 import type { QueuedMessage } from "#app/modules/sms/send.server.ts";

@@ -1,11 +1,23 @@
 // Webhook endpoints on the REST API (scope webhooks:manage), on the webhooks module's own functions:
-// the /sms/webhooks screen's rules, another account's endpoint is a 404.
-import { z } from "zod";
+// the /sms/webhooks screen's rules, another account's endpoint is a 404. Their shapes: webhook-endpoint-schemas.ts.
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
 import { refuseUnverified } from "#app/api/auth.server.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
 import { VERIFY_BEFORE } from "#app/modules/accounts/verify-first.ts";
-import { cursorPage, idParams, positiveId } from "#app/api/schemas.ts";
+import {
+  CreateWebhookRequest,
+  DeliveryIdParams,
+  DeliveryListSchema,
+  DeliverySchema,
+  EndpointIdParams,
+  EXAMPLE_URL,
+  ListDeliveriesQuery,
+  TestEventSchema,
+  UpdateWebhookRequest,
+  WebhookListSchema,
+  WebhookSchema,
+  WebhookWithSecretSchema,
+} from "#app/api/resources/webhook-endpoint-schemas.ts";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -28,89 +40,10 @@ import {
   WebhookManualSendsLimitError,
   WebhookNotFoundError,
 } from "#app/modules/webhooks/errors.ts";
-import { isMessageEvent, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "#app/modules/webhooks/event-types.ts";
-import { checkWebhookUrl } from "#app/modules/webhooks/targets.server.ts";
+import { isMessageEvent, type WebhookEventType } from "#app/modules/webhooks/event-types.ts";
 import { latestEndpointIds, oldestEndpointId } from "#app/modules/webhooks/examples.server.ts";
 
 const WEBHOOKS_PATH = `${API_BASE}/webhooks`;
-const EXAMPLE_URL = "https://example.com/webhooks/sms";
-
-const EndpointIdParams = idParams("One of your webhook endpoints' id (GET /api/v1/webhooks).");
-const DeliveryIdParams = z.strictObject({
-  id: positiveId().meta({ description: "One of your webhook endpoints' id." }),
-  deliveryId: positiveId().meta({ description: "One of its deliveries (GET /api/v1/webhooks/{id}/deliveries)." }),
-});
-
-const urlField = z
-  .string()
-  .trim()
-  .min(1, "url is required")
-  .max(2000, "url is too long")
-  .meta({
-    description:
-      "Where events are POSTed: https (http only on a test-mode gateway); it must resolve to a public address.",
-    examples: [EXAMPLE_URL],
-  });
-const eventsField = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES))
-  .min(1, "events must name at least one event")
-  .transform((events) => [...new Set(events)])
-  .meta({ description: "The events it receives.", examples: [["message.delivered", "message.failed"]] });
-const enabledField = z.boolean().meta({ description: "false: nothing is sent to it (its events are not kept)." });
-
-const CreateWebhookRequest = z.strictObject({
-  url: urlField,
-  events: eventsField,
-  enabled: enabledField.default(true),
-});
-const UpdateWebhookRequest = z
-  .strictObject({ url: urlField.optional(), events: eventsField.optional(), enabled: enabledField.optional() })
-  .refine((body) => Object.keys(body).length > 0, "Give at least one of url, events and enabled");
-
-const WebhookSchema = z.object({
-  id: z.int().positive(),
-  url: z.string(),
-  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
-  enabled: z.boolean(),
-  failingSince: z.string().nullable().meta({ description: "Since when deliveries fail (null while they succeed)." }),
-  disabledReason: z
-    .string()
-    .nullable()
-    .meta({ description: "Why the gateway turned it off (failing for 3 days); null otherwise." }),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-const WebhookWithSecretSchema = WebhookSchema.extend({
-  secret: z.string().meta({
-    description:
-      "The signing secret (whsec_...), shown this once: verify each delivery's webhook-signature with it (Standard Webhooks).",
-  }),
-});
-const WebhookListSchema = z.object({ data: z.array(WebhookSchema) });
-const DeliverySchema = z.object({
-  id: z.int().positive(),
-  eventId: z.string().meta({ description: "The webhook-id header: the same on every retry and redelivery." }),
-  type: z.string(),
-  status: z.enum(["pending", "delivered", "failed"]),
-  attempts: z.int().nonnegative(),
-  lastStatusCode: z.int().nullable(),
-  lastDurationMs: z.int().nullable(),
-  lastAnswer: z.string().nullable().meta({ description: "At most 1 KB of the last answer, or why there was none." }),
-  lastAttemptAt: z.string().nullable(),
-  nextAttemptAt: z.string().nullable().meta({ description: "When a pending delivery is tried next." }),
-  deliveredAt: z.string().nullable(),
-  createdAt: z.string(),
-});
-const DeliveryListSchema = cursorPage(DeliverySchema, "Newest first.");
-const ListDeliveriesQuery = z.strictObject({
-  cursor: z
-    .string()
-    .regex(/^[1-9][0-9]{0,15}$/, "cursor is not one this API gave")
-    .optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
-const TestEventSchema = z.object({ eventId: z.string() });
-
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 function present(endpoint: WebhookEndpoint) {
@@ -148,40 +81,6 @@ async function answering<T>(work: () => T | Promise<T>): Promise<T> {
       });
     throw error;
   }
-}
-
-/** A send's statusCallback: a URL a webhook endpoint could have (422 naming the field otherwise); not with sendAt. */
-export async function checkStatusCallback(url: string, sendAt: unknown): Promise<void> {
-  if (sendAt !== undefined)
-    throw new ApiError("validation_failed", "statusCallback is for messages sent now, not with sendAt", {
-      field: "statusCallback",
-    });
-  try {
-    await checkWebhookUrl(url);
-  } catch (error) {
-    if (error instanceof UnsafeWebhookUrlError)
-      throw new ApiError("validation_failed", error.message, { field: "statusCallback" });
-    throw error;
-  }
-}
-
-/** Each batch item's statusCallback, checked as POST /messages checks it (each URL once); a 422 names every refused item. */
-export async function checkBatchCallbacks(items: { statusCallback?: string }[]): Promise<void> {
-  const urls = [...new Set(items.flatMap((item) => (item.statusCallback === undefined ? [] : [item.statusCallback])))];
-  const refusals = new Map<string, string>();
-  await Promise.all(
-    urls.map((url) =>
-      checkWebhookUrl(url).catch((error: unknown) => {
-        if (!(error instanceof UnsafeWebhookUrlError)) throw error;
-        refusals.set(url, error.message);
-      }),
-    ),
-  );
-  const errors = items.flatMap((item, index) => {
-    const refused = item.statusCallback === undefined ? undefined : refusals.get(item.statusCallback);
-    return refused === undefined ? [] : [{ field: `messages.${index}.statusCallback`, message: refused }];
-  });
-  if (errors.length > 0) throw new ApiError("validation_failed", errors[0].message, { field: errors[0].field, errors });
 }
 
 /**
