@@ -1,10 +1,12 @@
 // The customer's dashboard and the admin overview, with and without JavaScript: the chart, its
 // table, switching the period in the URL, and who may open /admin.
 import { getSqlite } from "#app/db/client.server.ts";
+import { addToRollup } from "#app/modules/insight/rollup-counts.server.ts";
+import { type MessageStatus, rollupOutcome } from "#app/modules/sms/message-status.ts";
 import { serverUser } from "#tests/e2e/credits.ts";
 import { demoAdmin, expect, signedInCustomer, signInByRequest, test } from "#tests/e2e/fixtures.ts";
 
-/** Messages sent just now, straight into the server's database (the rollup's triggers count them). */
+/** Messages sent just now, straight into the server's database, counted in the rollup as the send path does. */
 async function messagesSentNow(email: string, statuses: string[]) {
   const user = await serverUser(email);
   const insert = getSqlite().prepare(
@@ -13,6 +15,7 @@ async function messagesSentNow(email: string, statuses: string[]) {
   );
   const now = Date.now();
   for (const status of statuses) insert.run(user.id, status, now, now);
+  addToRollup(statuses.map((status) => ({ userId: user.id, at: now, [rollupOutcome(status as MessageStatus)]: 1 })));
 }
 
 test("a customer sees messages per day, their table, and switches the period", async ({ page, javaScriptEnabled }) => {
