@@ -46,3 +46,20 @@ export function namePage<T extends { id: number; name: string }, U>(
     nextCursor: rows.length > limit ? encodeCursor(kind, [last.name, last.id]) : null,
   };
 }
+
+// Lists newest first page on the last row's id.
+const IdPosition = z.int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** The id to list before: the cursor's, or past every id on the first page. */
+export function readIdPosition(kind: string, cursor: string | undefined): number {
+  return cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(kind, cursor, IdPosition);
+}
+
+/** One row more than asked says whether there is a next page. */
+export function idPage<T extends { id: number }, U>(kind: string, rows: T[], limit: number, present: (row: T) => U) {
+  const shown = rows.slice(0, limit);
+  return {
+    data: shown.map(present),
+    nextCursor: rows.length > limit ? encodeCursor(kind, shown[shown.length - 1].id) : null,
+  };
+}

@@ -11,7 +11,7 @@ import {
 import { latestGroupId } from "#app/modules/contacts/groups.server.ts";
 import { GROUP_SEND_STATUSES } from "#app/db/schema/contacts.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
-import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
+import { idPage, readIdPosition } from "#app/api/cursor.server.ts";
 import { notFoundError } from "#app/api/errors.ts";
 import { idempotencyConflict } from "#app/api/resources/message-sends.server.ts";
 import { fromConfig, refuseUnverifiedSender, replayed } from "#app/api/route-helpers.server.ts";
@@ -79,8 +79,6 @@ export type ApiGroupSend = z.infer<typeof GroupSendSchema>;
 
 export const GroupSendListSchema = cursorPage(GroupSendSchema, "Newest first.");
 
-const GroupSendPosition = z.int().positive().max(Number.MAX_SAFE_INTEGER);
-
 /** The user's newest group and group send, for the documentation's examples. */
 export function latestGroupIds(userId: number): { groupId: number | null; groupSendId: number | null } {
   return { groupId: latestGroupId(userId), groupSendId: latestGroupSendId(userId) };
@@ -120,14 +118,9 @@ async function sendApiGroupMessage(
 const GROUP_SENDS = "s1";
 
 function listApiGroupSends(userId: number, query: { cursor?: string; limit: number }, origin: string) {
-  const before =
-    query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(GROUP_SENDS, query.cursor, GroupSendPosition);
+  const before = readIdPosition(GROUP_SENDS, query.cursor);
   const rows = listGroupSendReportsBefore(userId, { before, limit: query.limit + 1 });
-  const shown = rows.slice(0, query.limit);
-  return {
-    data: shown.map((report) => presentGroupSend(report, origin)),
-    nextCursor: rows.length > query.limit ? encodeCursor(GROUP_SENDS, shown[shown.length - 1].id) : null,
-  };
+  return idPage(GROUP_SENDS, rows, query.limit, (report) => presentGroupSend(report, origin));
 }
 
 function getApiGroupSend(userId: number, id: number, origin: string): ApiGroupSend | null {

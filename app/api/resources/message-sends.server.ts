@@ -1,6 +1,5 @@
 // Messages as the REST API shows them, read through the sms module's own-messages (another
 // account's message is simply not found). Sending goes through the same queueMessages as the screens.
-import { z } from "zod";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { toMessageResource } from "#app/modules/sms/message-resource.ts";
 import { normalizePhone } from "#app/modules/sms/phone.ts";
@@ -12,7 +11,7 @@ import {
   ownMessagesBefore,
   scheduleHasApiRef,
 } from "#app/modules/sms/own-messages.server.ts";
-import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
+import { idPage, readIdPosition } from "#app/api/cursor.server.ts";
 import { ApiError } from "#app/api/errors.ts";
 import {
   type ApiInboundMessage,
@@ -63,7 +62,6 @@ export const idempotencyConflict = () =>
   });
 
 const CURSOR = "m1";
-const CursorPosition = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 
 const INBOUND_CURSOR = "i1";
 
@@ -84,10 +82,7 @@ function listApiInbound(userId: number, options: ListMessagesOptions) {
     if (options[field] !== undefined)
       throw new ApiError("invalid_request", `${field} filters outbound messages only`, { field });
   }
-  const before =
-    options.cursor === undefined
-      ? Number.MAX_SAFE_INTEGER
-      : decodeCursor(INBOUND_CURSOR, options.cursor, CursorPosition);
+  const before = readIdPosition(INBOUND_CURSOR, options.cursor);
   const rows = ownInboundBefore(userId, {
     from: phoneFilter("from", options.from),
     to: options.to,
@@ -96,18 +91,13 @@ function listApiInbound(userId: number, options: ListMessagesOptions) {
     before,
     limit: options.limit + 1,
   });
-  const page = rows.slice(0, options.limit);
-  return {
-    data: page.map(presentInbound),
-    nextCursor: rows.length > options.limit ? encodeCursor(INBOUND_CURSOR, page[page.length - 1].id) : null,
-  };
+  return idPage(INBOUND_CURSOR, rows, options.limit, presentInbound);
 }
 
 /** One page of the user's messages, newest first, with every filter given. */
 export function listApiMessages(userId: number, options: ListMessagesOptions) {
   if (options.direction === "inbound") return listApiInbound(userId, options);
-  const before =
-    options.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(CURSOR, options.cursor, CursorPosition);
+  const before = readIdPosition(CURSOR, options.cursor);
   // One row more than asked says whether there is a next page.
   const rows = ownMessagesBefore(userId, {
     status: options.status,
@@ -119,11 +109,7 @@ export function listApiMessages(userId: number, options: ListMessagesOptions) {
     before,
     limit: options.limit + 1,
   });
-  const page = rows.slice(0, options.limit);
-  return {
-    data: page.map(present),
-    nextCursor: rows.length > options.limit ? encodeCursor(CURSOR, page[page.length - 1].id) : null,
-  };
+  return idPage(CURSOR, rows, options.limit, present);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type OptOut,
   removeOptOut,
 } from "#app/modules/opt-outs/opt-outs.server.ts";
-import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
+import { idPage, readIdPosition } from "#app/api/cursor.server.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
 import { fromConfig } from "#app/api/route-helpers.server.ts";
 import { cursorField, cursorPage, EXAMPLE_PHONE, idField, idParams, limitField } from "#app/api/schemas.ts";
@@ -52,7 +52,6 @@ export type ApiOptOut = z.infer<typeof OptOutSchema>;
 const OptOutListSchema = cursorPage(OptOutSchema, "Newest first.");
 
 const CURSOR = "o1";
-const CursorPosition = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 
 function present(row: OptOut): ApiOptOut {
   return {
@@ -66,15 +65,8 @@ function present(row: OptOut): ApiOptOut {
 }
 
 function listApiOptOuts(userId: number, query: { cursor?: string; limit: number }) {
-  const before =
-    query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(CURSOR, query.cursor, CursorPosition);
-  // One row more than asked says whether there is a next page.
-  const rows = listOptOutsBefore(userId, before, query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  return {
-    data: page.map(present),
-    nextCursor: rows.length > query.limit ? encodeCursor(CURSOR, page[page.length - 1].id) : null,
-  };
+  const rows = listOptOutsBefore(userId, readIdPosition(CURSOR, query.cursor), query.limit + 1);
+  return idPage(CURSOR, rows, query.limit, present);
 }
 
 /** Adds a number to the account's own list; one already there answers as it is (`created: false`). */

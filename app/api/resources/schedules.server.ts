@@ -15,7 +15,7 @@ import {
 } from "#app/modules/scheduling/schedules.server.ts";
 import type { Repeat } from "#app/modules/scheduling/recurrence.ts";
 import { countSegments } from "#app/modules/sms/segments.ts";
-import { decodeCursor, encodeCursor } from "#app/api/cursor.server.ts";
+import { idPage, readIdPosition } from "#app/api/cursor.server.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
 import { fromConfig, refuseUnverifiedSender } from "#app/api/route-helpers.server.ts";
@@ -194,16 +194,10 @@ function getApiSchedule(userId: number, id: number): ApiSchedule {
 }
 
 const CURSOR = "sc1";
-const Position = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 
 function listApiSchedules(userId: number, query: { cursor?: string; limit: number }) {
-  const before = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(CURSOR, query.cursor, Position);
-  const rows = listSchedulesBefore(userId, { before, limit: query.limit + 1 });
-  const shown = rows.slice(0, query.limit);
-  return {
-    data: shown.map(present),
-    nextCursor: rows.length > query.limit ? encodeCursor(CURSOR, shown[shown.length - 1].id) : null,
-  };
+  const rows = listSchedulesBefore(userId, { before: readIdPosition(CURSOR, query.cursor), limit: query.limit + 1 });
+  return idPage(CURSOR, rows, query.limit, present);
 }
 
 /** Stops its future occurrences (messages already sent stay); cancelling again answers the same. */
