@@ -7,7 +7,7 @@ export const ROLLUP_BUCKET_MS = 15 * 60_000;
 /**
  * Counts per account per 15-minute UTC bucket, so a dashboard sums a few thousand rows instead of
  * grouping millions of messages. Kept in the transaction of the write it counts: by one upsert per
- * batch from the code that writes messages and ledger entries (insight/rollup-counts.server.ts), by a
+ * batch from the code that writes messages and ledger entries (app/db/rollup-counts.server.ts), by a
  * trigger for inbound_messages: see docs/decisions/045-message-rollup.md. A message counts in the bucket it was
  * created in, under its current outcome; retention deleting old messages leaves their counts.
  */

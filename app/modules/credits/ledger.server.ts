@@ -6,7 +6,7 @@ import { creditLedger, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import { type MovedBalance, noteBalanceMoved } from "#app/modules/accounts/low-balance.server.ts";
-import { addToRollup } from "#app/modules/insight/rollup-counts.server.ts";
+import { addToRollup } from "#app/db/rollup-counts.server.ts";
 
 export type LedgerKind = "grant" | "debit" | "refund" | "adjustment" | "reversal";
 

@@ -1,7 +1,7 @@
 // The SQL that writes messages, their parts, their outbox rows and early receipts. A status change
 // is a conditional UPDATE from its event's statuses (message-status.ts): 0 rows means refused.
 import { statement } from "#app/db/statements.server.ts";
-import { addToRollup, type RollupChange } from "#app/modules/insight/rollup-counts.server.ts";
+import { addToRollup, type RollupChange } from "#app/db/rollup-counts.server.ts";
 import type { MessageSource } from "#app/db/schema/sms.ts";
 import {
   fromStatuses,

@@ -1,6 +1,7 @@
 // Keeps message_rollup (docs/decisions/045-message-rollup.md) from the writes it counts: each batch
 // adds its changes with one upsert, summed per account and bucket first. Per-row triggers did this
-// until issue 29 at a write per row, about 26-30 µs of a message's CPU (docs/benchmark-log.md).
+// until issue 29 at a write per row, about 26-30 µs of a message's CPU (docs/benchmark-log.md). In the
+// data layer, as the triggers were: sms and credits call it without importing a domain folder above them.
 import { ROLLUP_BUCKET_MS } from "#app/db/schema/insight.ts";
 import { statement } from "#app/db/statements.server.ts";
 
