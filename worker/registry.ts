@@ -1,7 +1,6 @@
 import { demoPurge } from "#worker/jobs/demo-purge.ts";
 import { housekeeping } from "#worker/jobs/housekeeping.ts";
 import { mail } from "#worker/jobs/mail.ts";
-import { supportMail } from "#worker/jobs/support-mail.ts";
 import { smsReconcile } from "#worker/jobs/sms-reconcile.ts";
 import { smsSchedule } from "#worker/jobs/sms-schedule.ts";
 import { smsScheduleReconcile } from "#worker/jobs/sms-schedule-reconcile.ts";
@@ -13,7 +12,6 @@ import type { JobDefinition } from "#worker/job-definition.ts";
 
 export const jobDefinitions: JobDefinition[] = [
   housekeeping,
-  supportMail,
   mail,
   smsSend,
   smsReconcile,

@@ -8,14 +8,12 @@ import { SMS_RECONCILE_QUEUE } from "#app/queue/jobs/sms-reconcile.server.ts";
 import { SMS_SCHEDULE_RECONCILE_QUEUE } from "#app/queue/jobs/sms-schedule-reconcile.server.ts";
 import { SMS_SCHEDULE_QUEUE } from "#app/queue/jobs/sms-schedule.server.ts";
 import { SMS_SEND_QUEUE } from "#app/queue/jobs/sms-send.server.ts";
-import { SUPPORT_MAIL_QUEUE } from "#app/queue/jobs/support-mail.server.ts";
 import { WEBHOOKS_QUEUE } from "#app/queue/jobs/webhooks.server.ts";
 import { redisForRequest } from "#app/queue/redis.server.ts";
 
 // Every queue of the product, in the order the metrics list them.
 const QUEUES = [
   HOUSEKEEPING_QUEUE,
-  SUPPORT_MAIL_QUEUE,
   MAIL_QUEUE,
   SMS_SEND_QUEUE,
   SMS_RECONCILE_QUEUE,

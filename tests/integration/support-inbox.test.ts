@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
+import { mailOutbox } from "#app/db/schema/mail.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
-import { SUPPORT_MAIL_QUEUE } from "#app/queue/jobs/support-mail.server.ts";
+import { MAIL_QUEUE } from "#app/queue/jobs/mail.server.ts";
 import { getQueue } from "#app/queue/queues.server.ts";
 import { action as contactAction } from "#app/routes/content/contact.tsx";
 import { action as inboxAction, loader as inboxLoader } from "#app/routes/content/support-inbox.tsx";
@@ -36,10 +37,12 @@ async function contact(subject: string) {
 }
 
 describe("without SMTP_URL requests are saved only", () => {
-  it("keeps the request for the inbox and queues no e-mail", async () => {
+  it("keeps the request for the inbox and its e-mail in the outbox, queueing no job", async () => {
     const row = await contact("Saved only please");
     expect(row.mailStatus).toBe("not_configured");
-    expect(await getQueue(SUPPORT_MAIL_QUEUE).getJob(`support-mail-${row.id}`)).toBeUndefined();
+    const mail = getDb().select().from(mailOutbox).where(eq(mailOutbox.supportRequestId, row.id)).get()!;
+    expect(mail).toMatchObject({ kind: "support", status: "kept", subject: `[Contact #${row.id}] Saved only please` });
+    expect(await getQueue(MAIL_QUEUE).getJob(`mail-${mail.id}`)).toBeUndefined();
   });
 });
 

@@ -1,15 +1,18 @@
-import { eq } from "drizzle-orm";
+import { readdirSync, readFileSync } from "node:fs";
+import { and, eq, gt, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { getDb } from "#app/db/client.server.ts";
+import { getDb, getSqlite } from "#app/db/client.server.ts";
+import { mailOutbox } from "#app/db/schema/mail.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
-import { deliverSupportRequest, reconcileSupportMail } from "#app/modules/support/mail.server.ts";
-import { SUPPORT_MAIL_QUEUE } from "#app/queue/jobs/support-mail.server.ts";
+import { deliverMail, reconcileMail } from "#app/modules/mail/outbox.server.ts";
+import { composeSupportMail } from "#app/modules/support/mail.server.ts";
+import { MAIL_QUEUE } from "#app/queue/jobs/mail.server.ts";
 import { getQueue } from "#app/queue/queues.server.ts";
 import { action as contactAction } from "#app/routes/content/contact.tsx";
 import { action as supportAction, loader as supportLoader } from "#app/routes/content/support.tsx";
 import { startWorkers } from "#worker/workers.ts";
-import { supportMail } from "#worker/jobs/support-mail.ts";
+import { mail as mailJob } from "#worker/jobs/mail.ts";
 import { freePort } from "#server/free-port.ts";
 import { startSmtpSink } from "#tests/support/smtp.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
@@ -30,7 +33,9 @@ type Reply = { error?: Record<string, string[] | null> };
 const rowsFrom = (email: string) =>
   getDb().select().from(supportRequests).where(eq(supportRequests.email, email)).all();
 const rowById = (id: number) => getDb().select().from(supportRequests).where(eq(supportRequests.id, id)).get()!;
-const jobOf = (id: number) => getQueue(SUPPORT_MAIL_QUEUE).getJob(`support-mail-${id}`);
+/** The request's e-mail in the mail outbox. */
+const mailOf = (id: number) => getDb().select().from(mailOutbox).where(eq(mailOutbox.supportRequestId, id)).get()!;
+const jobOf = (id: number) => getQueue(MAIL_QUEUE).getJob(`mail-${mailOf(id).id}`);
 
 let ipCounter = 0;
 /** Each test posts from its own address, so the per-address limit only bites where a test wants it. */
@@ -119,7 +124,7 @@ describe("saved first, then e-mailed by the queue", () => {
   let sink: Awaited<ReturnType<typeof startSmtpSink>> | undefined;
 
   beforeAll(async () => {
-    workers = await startWorkers([supportMail]);
+    workers = await startWorkers([mailJob]);
   });
   afterAll(async () => {
     await workers.close();
@@ -165,6 +170,7 @@ describe("saved first, then e-mailed by the queue", () => {
     expect(sent.mailAttempts).toBe(1);
     expect(sent.mailMessageId).toBe(mail.headers["message-id"]);
     expect(sent.mailSentAt).toBeInstanceOf(Date);
+    expect(mailOf(row.id)).toMatchObject({ kind: "support", status: "sent", to: "helpdesk@example.com", attempts: 1 });
   });
 
   it("the support form takes name and e-mail from the session, not from the form", async () => {
@@ -242,22 +248,101 @@ describe("a job lost from Redis does not lose the mail", () => {
 
     await job!.remove(); // as if Redis had lost it
     expect(await jobOf(row.id)).toBeUndefined();
-    const { enqueued } = await reconcileSupportMail();
+    const { enqueued } = await reconcileMail();
     expect(enqueued).toBeGreaterThanOrEqual(1);
     expect(await jobOf(row.id)).toBeTruthy();
     // Enqueuing again while the job waits changes nothing.
-    await reconcileSupportMail();
-    expect(await getQueue(SUPPORT_MAIL_QUEUE).getJobs(["waiting", "delayed", "prioritized"])).toSatisfy(
-      (jobs: { id?: string }[]) => jobs.filter((j) => j.id === `support-mail-${row.id}`).length === 1,
+    await reconcileMail();
+    expect(await getQueue(MAIL_QUEUE).getJobs(["waiting", "delayed", "prioritized"])).toSatisfy(
+      (jobs: { id?: string }[]) => jobs.filter((j) => j.id === `mail-${mailOf(row.id).id}`).length === 1,
     );
 
     // The job's own step, run directly: the mail goes out once and the row says so.
     const sink = await startSmtpSink(smtp.port);
     try {
-      expect(await deliverSupportRequest(row.id)).toBe("sent");
-      expect(await deliverSupportRequest(row.id)).toBe("nothing_to_do");
+      expect(await deliverMail(mailOf(row.id).id)).toBe("sent");
+      expect(await deliverMail(mailOf(row.id).id)).toBe("nothing_to_do");
       expect(sink.mails.filter((m) => m.headers.subject?.endsWith(form.subject))).toHaveLength(1);
       expect(rowById(row.id).mailStatus).toBe("sent");
+    } finally {
+      await sink.stop();
+    }
+  });
+});
+
+describe("upgrading from the support-mail queue", () => {
+  it("moves each request whose e-mail had not gone out into the outbox, composed as before", async () => {
+    const pending = getDb()
+      .insert(supportRequests)
+      .values({
+        source: "support",
+        userId: (await createTestUser()).id,
+        name: "Zoë O'Brien",
+        email: "zoe-upgrade@example.com",
+        subject: "Saved before the upgrade",
+        message: "Line one\nline two",
+        mailStatus: "pending",
+        mailAttempts: 2,
+        mailLastError: "Connection refused",
+        createdAt: new Date("2026-03-04T05:06:59.789Z"),
+      })
+      .returning()
+      .get();
+    const sent = getDb()
+      .insert(supportRequests)
+      .values({ ...contactForm(), source: "contact", userId: null, mailStatus: "sent" })
+      .returning()
+      .get();
+    const lastBefore = Math.max(
+      0,
+      ...getDb()
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .all()
+        .map((m) => m.id),
+    );
+
+    // The migration's own hand-written statement, run on rows written as the old code wrote them.
+    const file = readdirSync("drizzle").find((name) => name.endsWith("_support_mail_in_outbox.sql"))!;
+    const [upgrade] = readFileSync(`drizzle/${file}`, "utf8")
+      .split("--> statement-breakpoint")
+      .filter((sql) => sql.includes("INSERT INTO `mail_outbox`"));
+    getSqlite().exec(upgrade);
+    expect(getDb().select().from(mailOutbox).where(eq(mailOutbox.supportRequestId, sent.id)).all()).toHaveLength(0);
+    // Only this test's request counts here: the others of this file had their mail before it ran.
+    getDb()
+      .delete(mailOutbox)
+      .where(and(gt(mailOutbox.id, lastBefore), ne(mailOutbox.supportRequestId, pending.id)))
+      .run();
+
+    const moved = mailOf(pending.id);
+    const composed = composeSupportMail(pending);
+    expect(moved).toMatchObject({
+      kind: "support",
+      status: "pending",
+      subject: composed.subject,
+      text: composed.text,
+      replyToName: "Zoë O'Brien",
+      replyToAddress: "zoe-upgrade@example.com",
+      attempts: 2,
+      lastError: "Connection refused",
+      createdAt: pending.createdAt,
+    });
+
+    // Sent by the outbox with the headers the old queue used, and the request shows it.
+    const sink = await startSmtpSink(smtp.port);
+    try {
+      expect(await deliverMail(moved.id)).toBe("sent");
+      const mail = sink.mails.find(
+        (m) => m.headers.subject === "[Support #" + pending.id + "] Saved before the upgrade",
+      )!;
+      expect(mail.envelope.to).toEqual(["helpdesk@example.com"]);
+      expect(mail.headers["reply-to"]).toContain("<zoe-upgrade@example.com>");
+      expect(mail.headers["message-id"]).toBe(
+        `<support-request-${pending.id}.${pending.createdAt.getTime()}@example.com>`,
+      );
+      expect(mail.text).toContain("Received: 2026-03-04 05:06 UTC");
+      expect(rowById(pending.id)).toMatchObject({ mailStatus: "sent", mailAttempts: 3, mailLastError: null });
     } finally {
       await sink.stop();
     }

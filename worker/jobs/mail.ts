@@ -1,6 +1,5 @@
 import type { Job } from "bullmq";
-import { deliverMail, reconcileMail } from "#app/modules/mail/outbox.server.ts";
-import { supportMailBackoff } from "#app/modules/support/mail.server.ts";
+import { deliverMail, mailBackoff, reconcileMail } from "#app/modules/mail/outbox.server.ts";
 import { MAIL_QUEUE, MailPayload, MailReconcilePayload } from "#app/queue/jobs/mail.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
@@ -11,7 +10,7 @@ export const mail: JobDefinition = {
   concurrency: 5,
   // Picks up mail whose job ran out of attempts or never reached Redis.
   schedules: [{ id: RECONCILE, pattern: "30 */5 * * * *", data: { v: 1 } }],
-  settings: { backoffStrategy: (attemptsMade: number) => supportMailBackoff(attemptsMade) },
+  settings: { backoffStrategy: (attemptsMade: number) => mailBackoff(attemptsMade) },
   onStart: async () => {
     await reconcileMail();
   },

@@ -13,6 +13,8 @@ export const MAIL_KINDS = [
   "account_disabled",
   "account_enabled",
   "two_factor_cleared",
+  // A contact or support request, to SUPPORT_EMAIL with the requester as Reply-To.
+  "support",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -20,7 +22,7 @@ export type MailKind = (typeof MAIL_KINDS)[number];
 export const OUTBOX_STATUSES = ["pending", "sent", "kept"] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
-/** Every e-mail to a person, written in the transaction that causes it; the mail queue delivers it. */
+/** Every e-mail to a person or to the support desk, written in the transaction that causes it; the mail queue delivers it. */
 export const mailOutbox = sqliteTable(
   "mail_outbox",
   {
@@ -40,6 +42,11 @@ export const mailOutbox = sqliteTable(
     lastAttemptAt: integer("last_attempt_at", { mode: "timestamp_ms" }),
     sentAt: integer("sent_at", { mode: "timestamp_ms" }),
     messageId: text("message_id"),
+    replyToName: text("reply_to_name"),
+    replyToAddress: text("reply_to_address"),
+    // The request a support mail carries, whose row shows its delivery state in the Support Inbox. No
+    // foreign key: the outbox is the record of what was sent and outlives a request that retention deletes.
+    supportRequestId: integer("support_request_id"),
     createdAt: createdAt(),
   },
   (t) => [

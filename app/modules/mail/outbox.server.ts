@@ -1,14 +1,15 @@
 import { and, count, desc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { getDb, inTransaction, type Executor, type Tx } from "#app/db/client.server.ts";
 import { type MailKind, mailOutbox } from "#app/db/schema/mail.ts";
+import { supportRequests } from "#app/db/schema/support.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { addMailJobs } from "#app/queue/jobs/mail.server.ts";
 import { reconcileOutbox } from "#app/queue/reconcile-outbox.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
-import { mailDomain } from "#app/modules/support/mail.server.ts";
-import { getMailer } from "#app/modules/support/mailer.server.ts";
+import { type Address, getMailer, mailDomain } from "#app/modules/mail/mailer.server.ts";
 
 export type NewMail = {
   userId: number | null;
@@ -18,7 +19,16 @@ export type NewMail = {
   text: string;
   /** A working link in `text` (a reset, a verification): kept only while it may still be needed. */
   secret?: { link: string; expiresAt: Date };
+  replyTo?: Address;
+  /** The support request this mail carries (kind "support"), written at the same `createdAt`. */
+  supportRequest?: { id: number; createdAt: Date };
 };
+
+/** Exponential delay before retry number `attemptsMade + 1`, capped (SUPPORT_MAIL_RETRY_*). */
+export function mailBackoff(attemptsMade: number): number {
+  const { SUPPORT_MAIL_RETRY_MS, SUPPORT_MAIL_RETRY_MAX_MS } = getEnv();
+  return Math.min(SUPPORT_MAIL_RETRY_MS * 2 ** Math.max(0, attemptsMade - 1), SUPPORT_MAIL_RETRY_MAX_MS);
+}
 
 /** What stands in a mail's text where its link was, once the link is no longer kept. */
 export const LINK_REMOVED = "[link removed]";
@@ -50,7 +60,7 @@ function enqueueWritten(): void {
  * Transactions here are synchronous, so a callback on the next turn of the event loop runs after
  * the commit (or the rollback: then the job finds no row and does nothing).
  */
-export function queueMail(tx: Executor, { secret, ...mail }: NewMail): number {
+export function queueMail(tx: Executor, { secret, replyTo, supportRequest, ...mail }: NewMail): number {
   const status = getEnv().SMTP_URL ? "pending" : "kept";
   // A link nobody will send or be shown is not stored at all.
   const keepLink = secret && (status === "pending" || mailLinksShown());
@@ -63,7 +73,10 @@ export function queueMail(tx: Executor, { secret, ...mail }: NewMail): number {
       status,
       secretLink: keepLink ? secret.link : null,
       secretExpiresAt: keepLink ? secret.expiresAt : null,
-      createdAt: clock.date(),
+      replyToName: replyTo?.name,
+      replyToAddress: replyTo?.address,
+      supportRequestId: supportRequest?.id,
+      createdAt: supportRequest?.createdAt ?? clock.date(),
     })
     .returning({ id: mailOutbox.id })
     .get();
@@ -91,44 +104,63 @@ export async function reconcileMail(): Promise<{ enqueued: number }> {
 
 export type MailDelivery = "sent" | "kept" | "nothing_to_do";
 
+type OutboxRow = typeof mailOutbox.$inferSelect;
+
+/**
+ * Writes a step of the delivery on the mail and, for a support request's mail, copies the mail's
+ * delivery state to the request in the same transaction: the Support Inbox shows it from there.
+ */
+function recordDelivery(row: OutboxRow, step: SQLiteUpdateSetSource<typeof mailOutbox>): void {
+  inTransaction((tx) => {
+    const mail = tx.update(mailOutbox).set(step).where(eq(mailOutbox.id, row.id)).returning().get();
+    if (row.supportRequestId === null) return;
+    tx.update(supportRequests)
+      .set({
+        mailStatus: mail.status === "kept" ? "not_configured" : mail.status,
+        mailAttempts: mail.attempts,
+        mailLastError: mail.lastError,
+        mailLastAttemptAt: mail.lastAttemptAt,
+        mailSentAt: mail.sentAt,
+        mailMessageId: mail.messageId,
+      })
+      .where(eq(supportRequests.id, row.supportRequestId))
+      .run();
+  });
+}
+
+/** Stable across retries, so a mail the server took before a lost reply is recognised as one. */
+function messageIdOf(row: OutboxRow): string {
+  // A support mail's replies thread by its request, as they did before it moved to the outbox.
+  const local = row.supportRequestId === null ? `mail-${row.id}` : `support-request-${row.supportRequestId}`;
+  return `<${local}.${row.createdAt.getTime()}@${mailDomain()}>`;
+}
+
 /** Hands one pending mail to the SMTP server; throws when it does not take it, so the queue retries. */
 export async function deliverMail(mailId: number): Promise<MailDelivery> {
-  const byId = eq(mailOutbox.id, mailId);
-  const row = getDb().select().from(mailOutbox).where(byId).get();
+  const row = getDb().select().from(mailOutbox).where(eq(mailOutbox.id, mailId)).get();
   if (!row || row.status !== "pending") return "nothing_to_do";
   const mailer = getMailer();
   if (!mailer) {
-    inTransaction((tx) => tx.update(mailOutbox).set({ status: "kept" }).where(byId).run());
+    recordDelivery(row, { status: "kept" });
     return "kept";
   }
-  inTransaction((tx) =>
-    tx
-      .update(mailOutbox)
-      .set({ attempts: sql`${mailOutbox.attempts} + 1`, lastAttemptAt: clock.date() })
-      .where(byId)
-      .run(),
-  );
+  recordDelivery(row, { attempts: sql`${mailOutbox.attempts} + 1`, lastAttemptAt: clock.date() });
+  // The support desk's address as configured when the mail goes out, as for From.
+  const to = row.kind === "support" ? getEnv().SUPPORT_EMAIL : row.to;
   try {
     const { messageId } = await mailer.send({
       from: getEnv().MAIL_FROM,
-      to: row.to,
+      to,
+      replyTo: row.replyToAddress === null ? undefined : { name: row.replyToName ?? "", address: row.replyToAddress },
       subject: row.subject,
       text: row.text,
-      // Stable across retries, so a mail the server took before a lost reply is recognised as one.
-      messageId: `<mail-${row.id}.${row.createdAt.getTime()}@${mailDomain()}>`,
+      messageId: messageIdOf(row),
     });
     // Sent: the link is in the person's inbox and no longer in the database (nor its backups).
-    inTransaction((tx) =>
-      tx
-        .update(mailOutbox)
-        .set({ status: "sent", sentAt: clock.date(), messageId, lastError: null, ...linkRemoved })
-        .where(byId)
-        .run(),
-    );
+    recordDelivery(row, { status: "sent", to, sentAt: clock.date(), messageId, lastError: null, ...linkRemoved });
     return "sent";
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-    inTransaction((tx) => tx.update(mailOutbox).set({ lastError: message }).where(byId).run());
+    recordDelivery(row, { lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500) });
     throw error;
   }
 }

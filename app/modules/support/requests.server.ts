@@ -2,13 +2,13 @@ import { count, desc, eq } from "drizzle-orm";
 import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { type SupportSource, type SupportStatus, supportRequests } from "#app/db/schema/support.ts";
-import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { limitKeyOfAddress } from "#app/utils/http.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
-import { addSupportMailJob } from "#app/queue/jobs/support-mail.server.ts";
+import { queueMail } from "#app/modules/mail/outbox.server.ts";
+import { composeSupportMail } from "#app/modules/support/mail.server.ts";
 
 const HOUR = 60 * 60 * 1000;
 // Both forms share the per-address budget; signed-in users also have their own.
@@ -46,29 +46,28 @@ async function checkLimits(ip: string, userId: number | null): Promise<string | 
 }
 
 /**
- * Saves the request first, then queues its e-mail. A filled honeypot is counted against the
- * address and dropped without a trace, so the bot sees the same answer as a person.
+ * Saves the request and its e-mail in the mail outbox, in one transaction. A filled honeypot is
+ * counted against the address and dropped without a trace, so the bot sees the same answer as a person.
  */
 export async function submitSupportRequest(request: NewSupportRequest, honeypot?: string): Promise<SubmitResult> {
   const limited = await checkLimits(request.ip, request.userId);
   if (limited) return { status: "limited", error: limited };
   if (honeypot) return { status: "discarded" };
-  const row = inTransaction((tx) =>
-    tx
+  const id = inTransaction((tx) => {
+    const row = tx
       .insert(supportRequests)
       .values({
         ...request,
+        // As the outbox decides: the mail goes out, or is kept only when there is no mail server.
         mailStatus: getEnv().SMTP_URL ? "pending" : "not_configured",
         createdAt: clock.date(),
       })
-      .returning({ id: supportRequests.id, mailStatus: supportRequests.mailStatus })
-      .get(),
-  );
-  if (row.mailStatus === "pending") {
-    // If Redis is away now, the worker's reconciler queues it later from the saved row.
-    await enqueueAfterCommit(`support request ${row.id}`, () => addSupportMailJob(row.id));
-  }
-  return { status: "saved", id: row.id };
+      .returning()
+      .get();
+    queueMail(tx, composeSupportMail(row));
+    return row.id;
+  });
+  return { status: "saved", id };
 }
 
 export const INBOX_PAGE_SIZE = 10;

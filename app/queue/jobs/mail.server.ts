@@ -1,4 +1,4 @@
-// Account mail (resets, verifications, notices): one job per mail_outbox row, which is the record.
+// Every e-mail (account mail, support and contact requests): one job per mail_outbox row, which is the record.
 import { z } from "zod";
 import { getQueue } from "#app/queue/queues.server.ts";
 

@@ -18,7 +18,12 @@ export type Mailer = { send: (mail: OutgoingMail) => Promise<{ messageId: string
 
 let mailer: Mailer | undefined;
 
-/** The configured SMTP server, or null when SMTP_URL is unset (requests are then saved only). */
+/** The domain of MAIL_FROM, which every Message-ID we make ends in. */
+export function mailDomain(): string {
+  return /@([^\s>]+)/.exec(getEnv().MAIL_FROM)?.[1] ?? "smsgw.invalid";
+}
+
+/** The configured SMTP server, or null when SMTP_URL is unset (mail is then kept in the outbox only). */
 export function getMailer(): Mailer | null {
   if (!getEnv().SMTP_URL) return null;
   if (!mailer) {
