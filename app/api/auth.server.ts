@@ -1,5 +1,6 @@
 // API key authentication and the rate limits (per key, and per account across its keys), in one
-// Redis round trip per request (shared by all requests of the same millisecond).
+// Redis round trip per request: the rate gate (rate-gate.server.ts), shared by all requests of the
+// same millisecond.
 //
 // Keys are found by their SHA-256. A small in-memory cache (hash -> owner) spares the database on
 // most requests; it is safe against revocation in any process because every entry remembers the
@@ -10,13 +11,20 @@
 // invalidates what the read found. If Redis forgets the epoch (restart without persistence, flush)
 // the script creates a new random one, which invalidates every entry too.
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
-import { getRedis, logRedisFailure, redisForRequest, redisKey } from "#app/queue/redis.server.ts";
+import { getRedis, logRedisFailure } from "#app/queue/redis.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
-import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { hit } from "#app/utils/rate-limit.server.ts";
 import { ApiError } from "#app/api/errors.ts";
+import {
+  type ApiGate,
+  epochKey,
+  type Gate,
+  type RateLimit,
+  type RateLimits,
+  WINDOW_MS,
+  withinRates,
+} from "#app/api/rate-gate.server.ts";
 import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { verifyFirstMessage, type VERIFY_BEFORE } from "#app/modules/accounts/verify-first.ts";
 import {
@@ -29,87 +37,10 @@ import {
   storeNewApiKey,
 } from "#app/modules/api-keys/keys.server.ts";
 
-const WINDOW_MS = 60_000;
 // Only a safety net for the case where Redis could not be told about a regeneration.
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX = 10_000;
 const LAST_USE_EVERY_MS = 60_000;
-const GATE_WINDOW_MS = 1;
-
-const epochKey = () => redisKey("api", "key-epoch");
-
-// One call per millisecond for every request that came in it: the current key epoch (made if
-// missing), then for each rate id (a key's, an account's) its requests counted in its fixed window.
-const GATE = `
-local epoch = redis.call('GET', KEYS[1])
-if not epoch then
-  epoch = ARGV[2]
-  redis.call('SET', KEYS[1], epoch)
-end
-local out = {epoch}
-for i = 2, #KEYS do
-  local n = tonumber(ARGV[i + 1])
-  local count = redis.call('INCRBY', KEYS[i], n)
-  if count == n then redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
-  out[#out + 1] = count
-  out[#out + 1] = redis.call('PTTL', KEYS[i])
-end
-return out`;
-
-type GateRedis = Redis & {
-  apiGate(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Promise<(string | number)[]>;
-};
-const defined = new WeakSet<Redis>();
-
-function gateRedis(): GateRedis {
-  const redis = redisForRequest();
-  // EVALSHA with a fallback to EVAL: the script is not sent with every call.
-  if (!defined.has(redis)) {
-    redis.defineCommand("apiGate", { lua: GATE });
-    defined.add(redis);
-  }
-  return redis as GateRedis;
-}
-
-type Counted = { count: number; ttl: number };
-/** A request's count in each window it was counted in (in the order of its rate ids), and the key epoch. */
-type Gate = { counted: Counted[]; epoch: string };
-export type ApiGate = Coalescer<readonly string[], Gate>;
-
-/** Counts a request in its windows and reads the key epoch, together with the other requests of this millisecond. */
-export function createApiGate(): ApiGate {
-  // A millisecond gathers several times more requests per Redis call than one turn does.
-  return new Coalescer({ windowMs: GATE_WINDOW_MS, run: passGates });
-}
-
-/** One Redis call for the requests (each one's rate ids, in arrival order); a gate for each. */
-async function passGates(requestRateIds: (readonly string[])[]): Promise<Gate[]> {
-  const requests = new Map<string, number>();
-  for (const rateIds of requestRateIds)
-    for (const rateId of rateIds) requests.set(rateId, (requests.get(rateId) ?? 0) + 1);
-  const due = [...requests];
-  const keys = [epochKey(), ...due.map(([rateId]) => redisKey("rl", "api", rateId))];
-  const out = await gateRedis().apiGate(
-    keys.length,
-    ...keys,
-    WINDOW_MS,
-    randomUUID(),
-    ...due.map(([, count]) => count),
-  );
-  const epoch = String(out[0]);
-  const counted = new Map(
-    due.map(([rateId, count], i) => [rateId, { count: Number(out[1 + 2 * i]) - count, ttl: Number(out[2 + 2 * i]) }]),
-  );
-  // The requests of one rate id take the counts up to the total, in arrival order.
-  return requestRateIds.map((rateIds) => ({
-    epoch,
-    counted: rateIds.map((rateId) => {
-      const window = counted.get(rateId)!;
-      window.count += 1;
-      return { count: window.count, ttl: window.ttl };
-    }),
-  }));
-}
 
 type Entry = KeyOwner & { scopeSet: ReadonlySet<string>; epoch: string; loadedAt: number; usedWrittenAt: number };
 const cache = new Map<string, Entry>();
@@ -127,9 +58,6 @@ function remember(hash: string, owner: KeyOwner, epoch: string, now: number): En
   return entry;
 }
 
-export type RateLimit = { limit: number; remaining: number; resetSeconds: number };
-/** Requests a minute: per key, and per account across all its keys. */
-export type RateLimits = { perKey: number; perAccount: number };
 /** `scopes`: what the key may do (API_SCOPES words); the core compares the route's scope with it. */
 export type Authenticated = { userId: number; scopes: ReadonlySet<string>; rate: RateLimit };
 
@@ -152,8 +80,6 @@ const invalidKey = () =>
   });
 
 const accountRateId = (userId: number) => `account:${userId}`;
-const seconds = (ttlMs: number) => Math.max(1, Math.ceil(ttlMs / 1000));
-
 /**
  * The key's owner and the rate limit state, or an ApiError (401, 429): the request counts against
  * its key and against its account (all the account's keys together). When Redis cannot be reached
@@ -216,47 +142,9 @@ export async function authenticate(
   return { userId: entry.userId, scopes: entry.scopeSet, rate: withinRates(limits, byKey, byAccount) };
 }
 
-/**
- * The rate limit state of a request counted in its key's and its account's windows (the tighter of
- * the two is what the headers show), or a 429 past either limit.
- */
-function withinRates(limits: RateLimits, byKey: Counted, byAccount: Counted): RateLimit {
-  const key = {
-    limit: limits.perKey,
-    remaining: Math.max(0, limits.perKey - byKey.count),
-    resetSeconds: seconds(byKey.ttl),
-  };
-  const account = {
-    limit: limits.perAccount,
-    remaining: Math.max(0, limits.perAccount - byAccount.count),
-    resetSeconds: seconds(byAccount.ttl),
-  };
-  const overKey = byKey.count > limits.perKey;
-  const overAccount = byAccount.count > limits.perAccount;
-  const rate = overAccount || (!overKey && account.remaining < key.remaining) ? account : key;
-  if (overKey || overAccount) {
-    const message = overAccount
-      ? `Too many requests: at most ${limits.perAccount} a minute per account, all its API keys together`
-      : `Too many requests: at most ${limits.perKey} a minute per API key`;
-    throw new ApiError("rate_limited", message, {
-      headers: { "Retry-After": String(rate.resetSeconds), ...rateLimitHeaders(rate) },
-    });
-  }
-  return rate;
-}
-
 /** Refuses (403 email_unverified) what acts for an account whose address is not verified yet. */
 export function refuseUnverified(userId: number, before: (typeof VERIFY_BEFORE)[keyof typeof VERIFY_BEFORE]): void {
   if (mustVerifyEmail(userId)) throw new ApiError("email_unverified", verifyFirstMessage(before));
-}
-
-export function rateLimitHeaders(rate: RateLimit | null): Record<string, string> {
-  if (!rate) return {};
-  return {
-    "RateLimit-Limit": String(rate.limit),
-    "RateLimit-Remaining": String(rate.remaining),
-    "RateLimit-Reset": String(rate.resetSeconds),
-  };
 }
 
 export class KeyRevocationError extends Error {
