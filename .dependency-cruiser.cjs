@@ -18,6 +18,15 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "no-folder-cycles",
+      severity: "error",
+      comment:
+        "Domain folders form a ladder (docs/architecture.md): a folder imports only the folders below it, so each can be read, tested and changed without the ones above.",
+      scope: "folder",
+      from: { path: "^app/modules/" },
+      to: { circular: true },
+    },
+    {
       name: "scheduling-builds-on-contacts",
       severity: "error",
       comment:

@@ -1,6 +1,6 @@
 import { type Job, Worker } from "bullmq";
 import { startHeartbeat } from "#app/modules/health/heartbeat.server.ts";
-import { smsCounters } from "#app/modules/sms/sms-counters.server.ts";
+import { smsCounters } from "#app/modules/health/sms-counters.server.ts";
 import { smppBindStatus } from "#app/modules/sms/transports/smpp-status.server.ts";
 import { getQueue, queueBaseOptions } from "#app/queue/queues.server.ts";
 import { createWorkerConnection } from "#app/queue/redis.server.ts";

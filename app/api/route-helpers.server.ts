@@ -3,7 +3,7 @@
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { VERIFY_BEFORE } from "#app/modules/accounts/verify-first.ts";
 import { refuseUnverified } from "#app/api/auth.server.ts";
-import type { SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import type { SmsFormConfig } from "#app/modules/messaging/schemas.ts";
 
 /** Request shapes whose rules depend on the settings (default country, longest message), made on first use: import does not read the configuration. */
 export function fromConfig<Shapes>(make: (config: SmsFormConfig) => Shapes): () => Shapes {

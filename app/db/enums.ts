@@ -1,6 +1,6 @@
 // Browser-safe: the values of the schema's enum columns. The data layer owns them; the domain
 // re-exports them beside its rules (shop/orders.ts, shop/packages.ts, scheduling/recurrence.ts,
-// sms/message-status.ts).
+// messaging/message-status.ts).
 
 export const ORDER_STATUSES = [
   "Pending",

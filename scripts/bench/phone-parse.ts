@@ -11,7 +11,7 @@ import { isValidPhoneNumber, parsePhoneNumberFromString } from "libphonenumber-j
 import { parsePhoneNumberFromString as parseWithMetadata } from "libphonenumber-js/core";
 import minMetadata from "libphonenumber-js/min/metadata";
 import { parseArgs } from "node:util";
-import { normalizePhone } from "#app/modules/sms/phone.ts";
+import { normalizePhone } from "#app/modules/messaging/phone.ts";
 
 const { values: args } = parseArgs({
   options: { numbers: { type: "string", default: "50000" }, rounds: { type: "string", default: "3" } },

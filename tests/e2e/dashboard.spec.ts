@@ -2,7 +2,7 @@
 // table, switching the period in the URL, and who may open /admin.
 import { getSqlite } from "#app/db/client.server.ts";
 import { addToRollup } from "#app/db/rollup-counts.server.ts";
-import { type MessageStatus, rollupOutcome } from "#app/modules/sms/message-status.ts";
+import { type MessageStatus, rollupOutcome } from "#app/modules/messaging/message-status.ts";
 import { serverUser } from "#tests/e2e/credits.ts";
 import { demoAdmin, expect, signedInCustomer, signInByRequest, test } from "#tests/e2e/fixtures.ts";
 

@@ -40,7 +40,7 @@ import { addToCart } from "#app/modules/shop/cart.server.ts";
 import { createOrderFromCart, getOrder } from "#app/modules/shop/orders.server.ts";
 import { listAllPackages } from "#app/modules/shop/packages.server.ts";
 import { ensurePaymentIntent } from "#app/modules/payments/stripe.server.ts";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import { RECORD_SLICE } from "#app/modules/sms/dispatch.server.ts";
 import { closeRedis } from "#app/queue/redis.server.ts";
 

@@ -15,7 +15,7 @@ import {
 } from "#app/modules/auth/two-factor.server.ts";
 import { ACCOUNT_DISABLED_SCHEDULE_REASON, runOccurrence } from "#app/modules/scheduling/runner.server.ts";
 import { ACCOUNT_DISABLED_REASON, sendQueuedMessage } from "#app/modules/sms/dispatch.server.ts";
-import type { SmsTransport } from "#app/modules/sms/transports/types.ts";
+import type { SmsTransport } from "#app/modules/messaging/transport-types.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { deliverWebhooks } from "#app/modules/webhooks/deliver.server.ts";
 import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";

@@ -8,7 +8,7 @@ import { ContactListSchema, ContactSchema } from "#app/api/resources/contacts.se
 import { GroupSendSchema } from "#app/api/resources/group-sends.server.ts";
 import { GroupListSchema, GroupSchema } from "#app/api/resources/groups.server.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
-import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { runGroupSend, startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { findGroupSendJob } from "#app/queue/jobs/group-send.server.ts";

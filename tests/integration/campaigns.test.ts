@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { contacts } from "#app/db/schema/contacts.ts";
-import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { runGroupSend, startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { applyReceipts, claimMessage, recordAccepted } from "#app/modules/sms/dispatch.server.ts";
 import { loader as campaignExport } from "#app/routes/sms/campaign-export.ts";
 import { loader as campaignLoader } from "#app/routes/sms/campaign.tsx";

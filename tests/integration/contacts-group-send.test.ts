@@ -4,14 +4,14 @@ import { getDb } from "#app/db/client.server.ts";
 import { contacts, groupSends } from "#app/db/schema/contacts.ts";
 import { book, getBalance, getLedgerSum, InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "#app/modules/contacts/errors.ts";
-import { describeGroupSend } from "#app/modules/contacts/group-send.ts";
+import { describeGroupSend } from "#app/modules/group-sends/group-send.ts";
 import {
   GROUP_SEND_STALE_MS,
   getGroupSendReport,
   reconcileGroupSends,
   runGroupSend,
   startGroupSend,
-} from "#app/modules/contacts/group-send.server.ts";
+} from "#app/modules/group-sends/group-send.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { deleteGroup } from "#app/modules/scheduling/cancel.server.ts";
 import { findGroupSendJob } from "#app/queue/jobs/group-send.server.ts";

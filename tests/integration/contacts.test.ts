@@ -5,7 +5,7 @@ import { contactGroups, contacts } from "#app/db/schema/contacts.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { createContact, getContact, listContacts, setContactGroups } from "#app/modules/contacts/contacts.server.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
-import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { runGroupSend, startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { createGroup, getGroup, listGroups } from "#app/modules/contacts/groups.server.ts";
 import { saveImportUpload } from "#app/modules/contacts/import.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";

@@ -8,7 +8,7 @@ import { getDashboard } from "#app/modules/insight/dashboard.server.ts";
 import { applyReceipts, claimMessage, failMessage, recordAccepted } from "#app/modules/sms/dispatch.server.ts";
 import { markClaimed, markSubmitted, moveMessages } from "#app/modules/sms/message-store.server.ts";
 import { queueMessage, queueMessages, recordUnsentMessage } from "#app/modules/sms/send.server.ts";
-import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
+import { applyInboundKeyword } from "#app/modules/inbound/keywords.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { loader as adminLoader } from "#app/routes/admin/overview.tsx";
 import { loader as dashboardLoader } from "#app/routes/sms/dashboard.tsx";

@@ -8,15 +8,11 @@ import { getDb, getSqlite, inTransaction } from "#app/db/client.server.ts";
 import { groupSends } from "#app/db/schema/contacts.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { webhookDeliveries, webhookEvents } from "#app/db/schema/webhooks.ts";
-import { completeGroupSendsIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
+import { completeGroupSendsIfDone } from "#app/modules/sms/group-send-completion.server.ts";
 import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";
 import { getEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
-import type { MessageStatus } from "#app/modules/sms/message-status.ts";
-import {
-  type MessageMove,
-  noteMessageStatuses,
-  saveStatusCallbacks,
-} from "#app/modules/webhooks/message-events.server.ts";
+import type { MessageStatus } from "#app/modules/messaging/message-status.ts";
+import { type MessageMove, noteMessageStatuses, saveStatusCallbacks } from "#app/modules/sms/message-events.server.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { useWebhookGateway } from "#tests/support/webhook-gateway.ts";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { KeywordOptOutError, OptedOutError, OptOutNotFoundError } from "#app/modules/opt-outs/errors.ts";
 import { keywordOf } from "#app/modules/opt-outs/keywords.ts";
-import { applyInboundKeyword, HELP_REPLY_INTERVAL_MS } from "#app/modules/opt-outs/keywords.server.ts";
+import { applyInboundKeyword, HELP_REPLY_INTERVAL_MS } from "#app/modules/inbound/keywords.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import {
   addOptOuts,
@@ -18,7 +18,7 @@ import { resolveSends } from "#app/modules/opt-outs/enforcement.server.ts";
 import { createSender } from "#app/modules/senders/senders.server.ts";
 import { sendQueuedMessage } from "#app/modules/sms/dispatch.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
-import type { SmsTransport } from "#app/modules/sms/transports/types.ts";
+import type { SmsTransport } from "#app/modules/messaging/transport-types.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, ledgerKeys, messageRow } from "#tests/support/sms.ts";
 

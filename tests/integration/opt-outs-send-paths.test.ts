@@ -3,10 +3,10 @@
 // From choice: a send goes from the sender asked for, which must be the account's.
 import { describe, expect, it } from "vitest";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
-import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { runGroupSend, startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
-import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
+import { applyInboundKeyword } from "#app/modules/inbound/keywords.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { createSender } from "#app/modules/senders/senders.server.ts";
 import { runOccurrence } from "#app/modules/scheduling/runner.server.ts";

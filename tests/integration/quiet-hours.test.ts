@@ -6,7 +6,7 @@ import { getDb } from "#app/db/client.server.ts";
 import { contacts, groupSends } from "#app/db/schema/contacts.ts";
 import { smsMessages, smsOutbox } from "#app/db/schema/sms.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
-import { getGroupSendReport, runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { getGroupSendReport, runGroupSend, startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { holdForQuietHours, saveQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { runOccurrence } from "#app/modules/scheduling/runner.server.ts";
 import { createSchedule } from "#app/modules/scheduling/schedules.server.ts";

@@ -2,7 +2,7 @@
 // without a sender from SMPP_SOURCE_ADDR as before, and a STOP that arrives while it waits wins.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
-import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
+import { applyInboundKeyword } from "#app/modules/inbound/keywords.server.ts";
 import { createSender } from "#app/modules/senders/senders.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import type { TestSmsc } from "#tests/support/smpp-server.ts";

@@ -4,7 +4,7 @@ import { getDb, getSqlite } from "#app/db/client.server.ts";
 import { inboundMessages } from "#app/db/schema/inbound.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { setUserTimeZone } from "#app/modules/auth/users.server.ts";
-import { startGroupSend, runGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { startGroupSend, runGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { EXPORT_CHUNK, TEXT_SEARCH_WINDOW } from "#app/modules/sms/history.server.ts";
 import { queueMessages } from "#app/modules/sms/send.server.ts";
 import { loader as exportLoader } from "#app/routes/sms/message-history-export.ts";

@@ -10,7 +10,7 @@ import { DEFAULT_KEYWORD_REPLIES } from "#app/modules/opt-outs/keywords.ts";
 import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { concatUdh } from "#app/modules/sms/transports/smpp.server.ts";
-import { encodeGsm7 } from "#app/modules/sms/segments.ts";
+import { encodeGsm7 } from "#app/modules/messaging/segments.ts";
 import { getSqlite } from "#app/db/client.server.ts";
 import { smsInbound } from "#worker/jobs/sms-inbound.ts";
 import type { TestSmsc } from "#tests/support/smpp-server.ts";

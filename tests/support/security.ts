@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { getSqlite } from "#app/db/client.server.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
-import { runGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { runGroupSend, startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { runImport, saveImportUpload } from "#app/modules/contacts/import.server.ts";
 import { simulateInbound } from "#app/modules/inbound/simulate.server.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Article, Block } from "#app/modules/content/article.ts";
+import type { Article, Block } from "#app/modules/content/articles/article.ts";
 import { articlePath, articles, findArticle, quickLinks } from "#app/modules/content/articles.server.ts";
 import { guide } from "#app/modules/content/articles/ultimate-guide.ts";
 import { termsSections } from "#app/modules/content/terms.ts";

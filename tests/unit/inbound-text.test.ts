@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { alphabetOf, decodeInboundText } from "#app/modules/inbound/text.server.ts";
-import { decodeGsm7, encodeGsm7 } from "#app/modules/sms/segments.ts";
+import { decodeGsm7, encodeGsm7 } from "#app/modules/messaging/segments.ts";
 
 describe("inbound text by data_coding", () => {
   it("reads GSM-7 septets back, the extension table included", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { messageBodyField } from "#app/modules/sms/schemas.ts";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { messageBodyField } from "#app/modules/messaging/schemas.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import {
   hasMergeFields,
   mergeFieldsOf,
@@ -9,7 +9,7 @@ import {
   renderMergeFields,
   SAMPLE_CONTACT,
   unknownMergeFieldsError,
-} from "#app/modules/templates/merge-fields.ts";
+} from "#app/modules/messaging/merge-fields.ts";
 import { describeQuote } from "#app/modules/templates/quote.ts";
 
 const ana = { name: "Ana", phone: "+15550100", email: "ana@example.com" };

@@ -11,7 +11,7 @@ import {
   type MessageStatus,
   movesFrom,
   statusFromParts,
-} from "#app/modules/sms/message-status.ts";
+} from "#app/modules/messaging/message-status.ts";
 
 const CARRIER_FINAL = ["delivered", "undelivered", "expired", "rejected"] as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizePhone, phoneField } from "#app/modules/sms/phone.ts";
+import { normalizePhone, phoneField } from "#app/modules/messaging/phone.ts";
 
 describe("normalizePhone", () => {
   it("reads local numbers with the default country", () => {

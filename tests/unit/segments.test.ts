@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { messageBodyField } from "#app/modules/sms/schemas.ts";
-import { countSegments, encodeGsm7, splitMessage } from "#app/modules/sms/segments.ts";
+import { messageBodyField } from "#app/modules/messaging/schemas.ts";
+import { countSegments, encodeGsm7, splitMessage } from "#app/modules/messaging/segments.ts";
 
 const gsm = (n: number) => "a".repeat(n);
 const ucs2 = (n: number) => "ж".repeat(n);

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { reconcileGroupSends, runGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { reconcileGroupSends, runGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { GROUP_SEND_QUEUE, GroupSendPayload, GroupSendReconcilePayload } from "#app/queue/jobs/group-send.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 

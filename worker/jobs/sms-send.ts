@@ -2,7 +2,7 @@ import type { Job } from "bullmq";
 import { applyReceipts, sendAndRequeue } from "#app/modules/sms/dispatch.server.ts";
 import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
 import { createTransport } from "#app/modules/sms/transports/index.server.ts";
-import type { SmsTransport } from "#app/modules/sms/transports/types.ts";
+import type { SmsTransport } from "#app/modules/messaging/transport-types.ts";
 import { messageIdsOf, SMS_SEND_QUEUE, SmsSendPayload } from "#app/queue/jobs/sms-send.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";

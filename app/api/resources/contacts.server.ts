@@ -20,7 +20,7 @@ import { TIME_ZONE_HINT } from "#app/modules/quiet-hours/time-zone-field.ts";
 import { canonicalTimeZone, isValidTimeZone } from "#app/utils/time-zone.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
 import { contactNameField } from "#app/modules/contacts/schemas.ts";
-import { phoneField } from "#app/modules/sms/phone.ts";
+import { phoneField } from "#app/modules/messaging/phone.ts";
 
 const ContactIdParams = idParams("One of your contacts' id (GET /api/v1/contacts).");
 const ListContactsQuery = z.strictObject({

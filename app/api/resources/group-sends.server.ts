@@ -1,13 +1,13 @@
 // Group sends on the REST API: one SMS to every member of a group, created in the background and
 // followed by its report, on the contacts module's group-send functions (the Groups screen's rules).
 import { z } from "zod";
-import { describeGroupSend, type GroupSendReport, SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
+import { describeGroupSend, type GroupSendReport, SKIP_REASONS } from "#app/modules/group-sends/group-send.ts";
 import {
   getGroupSendReport,
   latestGroupSendId,
   listGroupSendReportsBefore,
   startGroupSend,
-} from "#app/modules/contacts/group-send.server.ts";
+} from "#app/modules/group-sends/group-send.server.ts";
 import { latestGroupId } from "#app/modules/contacts/groups.server.ts";
 import { GROUP_SEND_STATUSES } from "#app/db/schema/contacts.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
@@ -24,7 +24,7 @@ import {
   limitField,
   senderField,
 } from "#app/api/schemas.ts";
-import { messageBodyField } from "#app/modules/sms/schemas.ts";
+import { messageBodyField } from "#app/modules/messaging/schemas.ts";
 
 const GroupSendIdParams = idParams("The group send's id, as POST /api/v1/groups/{id}/messages answered it.");
 

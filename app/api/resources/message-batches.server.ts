@@ -1,8 +1,8 @@
 // Batch sends and quotes as the REST API shows them, on the sms module's queueBatch and countSegments.
 import { createHash } from "node:crypto";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
-import { normalizePhone } from "#app/modules/sms/phone.ts";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { normalizePhone } from "#app/modules/messaging/phone.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import { BatchKeyConflictError, type BatchItem, queueBatch } from "#app/modules/sms/send-batch.server.ts";
 import { messageHasApiRef, scheduleHasApiRef } from "#app/modules/sms/own-messages.server.ts";
 import { asAccepted, idempotencyConflict } from "#app/api/resources/message-sends.server.ts";

@@ -1,8 +1,8 @@
 // What the messages resource takes: one message, a batch, a quote. Their rules depend on the
 // deployment's settings (default country, longest message), so they are made from its configuration.
 import { z } from "zod";
-import { phoneField } from "#app/modules/sms/phone.ts";
-import { messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { phoneField } from "#app/modules/messaging/phone.ts";
+import { messageBodyField, type SmsFormConfig } from "#app/modules/messaging/schemas.ts";
 import { MAX_BATCH_MESSAGES } from "#app/modules/sms/batch.ts";
 import { EXAMPLE_BODY, EXAMPLE_PHONE, EXAMPLE_SEND_AT, senderField, statusCallbackField } from "#app/api/schemas.ts";
 

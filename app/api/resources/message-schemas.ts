@@ -2,7 +2,7 @@
 // ScheduledMessage, InboundMessage, batch result and quote it answers.
 import { z } from "zod";
 import { MESSAGE_ERROR_CODES } from "#app/modules/sms/message-resource.ts";
-import { MESSAGE_STATUSES } from "#app/modules/sms/message-status.ts";
+import { MESSAGE_STATUSES } from "#app/modules/messaging/message-status.ts";
 import { BATCH_REFUSALS } from "#app/modules/sms/batch.ts";
 import {
   cursorField,

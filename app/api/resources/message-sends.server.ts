@@ -2,7 +2,7 @@
 // account's message is simply not found). Sending goes through the same queueMessages as the screens.
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { toMessageResource } from "#app/modules/sms/message-resource.ts";
-import { normalizePhone } from "#app/modules/sms/phone.ts";
+import { normalizePhone } from "#app/modules/messaging/phone.ts";
 import {
   findOccurrenceMessage,
   findOwnMessage,

@@ -14,7 +14,7 @@ import { fromConfig } from "#app/api/route-helpers.server.ts";
 import { cursorField, cursorPage, EXAMPLE_PHONE, idField, idParams, limitField } from "#app/api/schemas.ts";
 import { OPT_OUT_SOURCES } from "#app/db/enums.ts";
 import { latestOwnOptOutId } from "#app/modules/opt-outs/opt-outs.server.ts";
-import { phoneField } from "#app/modules/sms/phone.ts";
+import { phoneField } from "#app/modules/messaging/phone.ts";
 
 const OptOutIdParams = idParams("One of your opt-outs' id (GET /api/v1/opt-outs).");
 

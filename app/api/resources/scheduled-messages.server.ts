@@ -14,7 +14,7 @@ import {
   type ScheduleField,
   ScheduleInputError,
 } from "#app/modules/scheduling/schedules.server.ts";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
 import {
   getApiMessage,

@@ -14,7 +14,7 @@ import {
   ScheduleInputError,
 } from "#app/modules/scheduling/schedules.server.ts";
 import type { Repeat } from "#app/modules/scheduling/recurrence.ts";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import { idPage, readIdPosition } from "#app/api/cursor.server.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
@@ -32,8 +32,8 @@ import {
   senderField,
 } from "#app/api/schemas.ts";
 import { REPEATS } from "#app/db/enums.ts";
-import { phoneField } from "#app/modules/sms/phone.ts";
-import { messageBodyField } from "#app/modules/sms/schemas.ts";
+import { phoneField } from "#app/modules/messaging/phone.ts";
+import { messageBodyField } from "#app/modules/messaging/schemas.ts";
 
 const ScheduleIdParams = idParams("One of your schedules' id (GET /api/v1/schedules).");
 

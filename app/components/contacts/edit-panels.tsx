@@ -5,7 +5,7 @@ import { Form, useNavigation } from "react-router";
 import type { Contact } from "#app/modules/contacts/contacts.server.ts";
 import type { Group } from "#app/modules/contacts/groups.server.ts";
 import { createEditContactSchema, EditGroupSchema } from "#app/modules/contacts/schemas.ts";
-import type { CountryCode } from "#app/modules/sms/phone.ts";
+import type { CountryCode } from "#app/modules/messaging/phone.ts";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { CheckboxField, FormErrors } from "#app/components/ui/field.tsx";
 import { ContactFields } from "#app/components/contacts/contact-fields.tsx";

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { href, useFetcher, useRevalidator } from "react-router";
-import { describeGroupSend, type GroupSendReport, groupSendPercent } from "#app/modules/contacts/group-send.ts";
+import { describeGroupSend, type GroupSendReport, groupSendPercent } from "#app/modules/group-sends/group-send.ts";
 import { formatNumber } from "#app/utils/misc.ts";
 import { useHydrated } from "#app/components/use-hydrated.ts";
 import { ButtonLink } from "#app/components/ui/button.tsx";

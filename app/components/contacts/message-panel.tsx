@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { type ReactNode, useMemo, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { createPanelSendSchema, SEND_PANEL_INTENT } from "#app/modules/contacts/schemas.ts";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { SegmentCounter } from "#app/components/sms/send-sms-form.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
@@ -12,7 +12,7 @@ import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { FormErrors, TextareaField } from "#app/components/ui/field.tsx";
 import { TemplateConfirm } from "#app/components/templates/template-confirm.tsx";
 import type { TemplateSendQuote } from "#app/modules/templates/quote.ts";
-import { hasMergeFields } from "#app/modules/templates/merge-fields.ts";
+import { hasMergeFields } from "#app/modules/messaging/merge-fields.ts";
 
 /**
  * The send panel of a contact or a group: the message with the live counter (a "Check cost" post

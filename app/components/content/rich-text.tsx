@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Block, Section } from "#app/modules/content/article.ts";
+import type { Block, Section } from "#app/modules/content/articles/article.ts";
 
 const LINK = /\[([^\]]+)\]\((\/[^)\s]*)\)/g;
 

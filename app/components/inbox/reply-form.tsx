@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { Form, useNavigation } from "react-router";
-import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "#app/modules/messaging/schemas.ts";
 import { MessageField } from "#app/components/sms/send-sms-form.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { ErrorList, FormErrors } from "#app/components/ui/field.tsx";

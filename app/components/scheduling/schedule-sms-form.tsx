@@ -9,7 +9,7 @@ import {
   SCHEDULE_INTENT,
   STEP_MINUTES,
 } from "#app/modules/scheduling/schemas.ts";
-import type { SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import type { SmsFormConfig } from "#app/modules/messaging/schemas.ts";
 import { BackButton } from "#app/components/ui/back-button.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { Field, FormErrors, SelectField } from "#app/components/ui/field.tsx";

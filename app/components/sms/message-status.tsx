@@ -1,4 +1,4 @@
-import { MESSAGE_STATUS_LABELS, type MessageStatus } from "#app/modules/sms/message-status.ts";
+import { MESSAGE_STATUS_LABELS, type MessageStatus } from "#app/modules/messaging/message-status.ts";
 import { Badge, type BadgeTone } from "#app/components/ui/badge.tsx";
 
 const TONES: Record<MessageStatus, BadgeTone> = {

@@ -9,8 +9,8 @@ import {
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type ReactNode, useMemo, useState } from "react";
 import { Form, href, Link, useNavigation } from "react-router";
-import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
-import { countSegments, SEGMENT_LIMITS } from "#app/modules/sms/segments.ts";
+import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "#app/modules/messaging/schemas.ts";
+import { countSegments, SEGMENT_LIMITS } from "#app/modules/messaging/segments.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";

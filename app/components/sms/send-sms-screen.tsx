@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { href, useLocation } from "react-router";
-import type { SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import type { SmsFormConfig } from "#app/modules/messaging/schemas.ts";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { PageHeader } from "#app/components/ui/page.tsx";
 import { VerifyEmailFirst } from "#app/components/account/verify-email-first.tsx";

@@ -1,4 +1,4 @@
-import { previewTemplate, SAMPLE_CONTACT } from "#app/modules/templates/merge-fields.ts";
+import { previewTemplate, SAMPLE_CONTACT } from "#app/modules/messaging/merge-fields.ts";
 import { SegmentCounter } from "#app/components/sms/send-sms-form.tsx";
 
 /**

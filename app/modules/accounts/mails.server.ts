@@ -1,6 +1,5 @@
-// The words of every account e-mail, in one place.
+// The words of every account e-mail, in one place (the low-balance alert's are the ledger's, in credits/low-balance.server.ts).
 import { getEnv } from "#app/utils/env.server.ts";
-import { formatNumber } from "#app/utils/misc.ts";
 import { REVOKE_ACCESS_LABEL } from "#app/modules/accounts/schemas.ts";
 
 type Composed = { subject: string; text: string };
@@ -64,21 +63,6 @@ export function emailChangeNoticeMail(oldEmail: string, newEmail: string): Compo
       "",
       "Nothing changes until the link sent to the new address is opened.",
       "If this was not you, sign in and change your password now, and write to support.",
-      signature(),
-    ].join("\n"),
-  };
-}
-
-export function lowBalanceMail(balance: number, threshold: number): Composed {
-  return {
-    subject: `Your SMS Gateway balance is low: ${formatNumber(balance)} credits`,
-    text: [
-      `Your balance has fallen below ${formatNumber(threshold)} credits: ${formatNumber(balance)} credits are left.`,
-      "",
-      `Buy credits: ${getEnv().appUrl}/`,
-      `Change or turn off this alert: ${getEnv().appUrl}/account/settings`,
-      "",
-      "We write once each time the balance falls below the threshold.",
       signature(),
     ].join("\n"),
   };

@@ -1,7 +1,7 @@
 import { csvStream } from "#app/utils/csv.server.ts";
 import { campaignRecipientChunks } from "#app/modules/campaigns/campaigns.server.ts";
 import { csvDateTime } from "#app/modules/sms/history-export.server.ts";
-import { MESSAGE_STATUS_LABELS } from "#app/modules/sms/message-status.ts";
+import { MESSAGE_STATUS_LABELS } from "#app/modules/messaging/message-status.ts";
 
 /** The campaign's recipients as a CSV stream (messages, then skipped members); null when not the user's. */
 export function campaignCsv(userId: number, campaignId: number, timeZone: string): ReadableStream<Uint8Array> | null {

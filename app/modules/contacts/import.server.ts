@@ -13,7 +13,7 @@ import { formatNumber } from "#app/utils/misc.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
 import { optionalTimeZoneField } from "#app/modules/quiet-hours/time-zone-field.ts";
 import { assertRoomFor, QuotaExceededError, quotaRoom } from "#app/modules/quotas/quotas.server.ts";
-import { normalizePhone } from "#app/modules/sms/phone.ts";
+import { normalizePhone } from "#app/modules/messaging/phone.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
 import { listGroupChoices } from "#app/modules/contacts/groups.server.ts";
 import {

@@ -1,8 +1,8 @@
 // Browser-safe: the contact and group forms validate with these in the browser and in the actions.
 import { z } from "zod";
 import { emailField } from "#app/modules/auth/schemas.ts";
-import { type CountryCode, phoneField } from "#app/modules/sms/phone.ts";
-import { fromField, messageBodyField } from "#app/modules/sms/schemas.ts";
+import { type CountryCode, phoneField } from "#app/modules/messaging/phone.ts";
+import { fromField, messageBodyField } from "#app/modules/messaging/schemas.ts";
 import { optionalTimeZoneField } from "#app/modules/quiet-hours/time-zone-field.ts";
 
 export const CONTACTS_PATH = "/sms/accountContacts";

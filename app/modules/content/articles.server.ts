@@ -1,4 +1,4 @@
-import { type Article, GUIDE_PATH, type QuickLink } from "#app/modules/content/article.ts";
+import { type Article, GUIDE_PATH, type QuickLink } from "#app/modules/content/articles/article.ts";
 import { article as appointmentConfirmation } from "#app/modules/content/articles/appointment-confirmation.ts";
 import { article as emergingTrends } from "#app/modules/content/articles/emerging-trends-forecasts.ts";
 import { article as patientCare } from "#app/modules/content/articles/enhancing-patient-care.ts";

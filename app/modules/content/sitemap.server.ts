@@ -1,4 +1,4 @@
-import { GUIDE_PATH } from "#app/modules/content/article.ts";
+import { GUIDE_PATH } from "#app/modules/content/articles/article.ts";
 import { articlePath, articles } from "#app/modules/content/articles.server.ts";
 
 /** The site's public pages, in the order a visitor meets them. */

@@ -1,4 +1,4 @@
-import type { Section } from "#app/modules/content/article.ts";
+import type { Section } from "#app/modules/content/articles/article.ts";
 
 export const TERMS_EFFECTIVE_DATE = "2025-03-13";
 

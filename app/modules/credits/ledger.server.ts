@@ -5,7 +5,7 @@ import { statement } from "#app/db/statements.server.ts";
 import { creditLedger, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
-import { type MovedBalance, noteBalanceMoved } from "#app/modules/accounts/low-balance.server.ts";
+import { type MovedBalance, noteBalanceMoved } from "#app/modules/credits/low-balance.server.ts";
 import { addToRollup } from "#app/db/rollup-counts.server.ts";
 
 export type LedgerKind = "grant" | "debit" | "refund" | "adjustment" | "reversal";

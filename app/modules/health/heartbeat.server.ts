@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { SmsCounters } from "#app/modules/sms/sms-counters.server.ts";
+import type { SmsCounters } from "#app/modules/health/sms-counters.server.ts";
 import { redisForRequest, redisKey } from "#app/queue/redis.server.ts";
 import type { WorkCounts } from "#app/utils/work-counts.server.ts";
 

@@ -4,7 +4,7 @@ import { inTransaction } from "#app/db/client.server.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { MESSAGE_STATUSES, type MessageStatus } from "#app/modules/sms/message-status.ts";
+import { MESSAGE_STATUSES, type MessageStatus } from "#app/modules/messaging/message-status.ts";
 import { purgeOldWebhookEvents } from "#app/modules/webhooks/retention.server.ts";
 
 /** Rows per delete: each is one short write transaction, and other writers go between two. */

@@ -5,7 +5,7 @@ import { statement, statementFor } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import type { InboundEncoding } from "#app/db/schema/inbound.ts";
-import type { MessageStatus } from "#app/modules/sms/message-status.ts";
+import type { MessageStatus } from "#app/modules/messaging/message-status.ts";
 import { findSenderByAddress, isSharedSenderAddress } from "#app/modules/senders/senders.server.ts";
 import { sharedSenderWriters } from "#app/modules/inbound/receive.server.ts";
 import { noteMessageReceived } from "#app/modules/webhooks/account-events.server.ts";

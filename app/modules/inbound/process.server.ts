@@ -5,7 +5,7 @@ import { statement } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { purgeStaleParts } from "#app/modules/inbound/receive.server.ts";
 import { addSmsInboundJobs } from "#app/queue/jobs/sms-inbound.server.ts";
-import { applyInboundKeyword } from "#app/modules/opt-outs/keywords.server.ts";
+import { applyInboundKeyword } from "#app/modules/inbound/keywords.server.ts";
 
 /** An outbox row this long past due has had time to reach a worker through the normal path. */
 export const INBOUND_OUTBOX_GRACE_MS = 30_000;

@@ -10,7 +10,7 @@ import { clock } from "#app/utils/clock.server.ts";
 import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { decodeInboundText } from "#app/modules/inbound/text.server.ts";
 import { findSenderByAddress, isSharedSenderAddress } from "#app/modules/senders/senders.server.ts";
-import type { InboundSms } from "#app/modules/sms/transports/types.ts";
+import type { InboundSms } from "#app/modules/messaging/transport-types.ts";
 
 /** A PDU seen again within this long (its acknowledgement was lost) is the same message. */
 export const DEDUPE_WINDOW_MS = 10 * 60_000;

@@ -2,8 +2,8 @@
 // in the browser and by their actions.
 import { z } from "zod";
 import { emailField } from "#app/modules/auth/schemas.ts";
-import { phoneField } from "#app/modules/sms/phone.ts";
-import { messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
+import { phoneField } from "#app/modules/messaging/phone.ts";
+import { messageBodyField, type SmsFormConfig } from "#app/modules/messaging/schemas.ts";
 
 export function createSimulateInboundSchema(config: SmsFormConfig) {
   return z.object({

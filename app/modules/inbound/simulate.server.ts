@@ -4,7 +4,7 @@
 import { randomInt } from "node:crypto";
 import smpp from "smpp";
 import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
-import { encodeGsm7, splitMessage } from "#app/modules/sms/segments.ts";
+import { encodeGsm7, splitMessage } from "#app/modules/messaging/segments.ts";
 import { inboundOf } from "#app/modules/sms/transports/smpp-inbound.server.ts";
 import { decodeHotPdu } from "#app/modules/sms/transports/smpp-pdu.server.ts";
 import { concatUdh } from "#app/modules/sms/transports/smpp.server.ts";

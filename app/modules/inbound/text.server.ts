@@ -1,6 +1,6 @@
 // An inbound message's text from its bytes and data_coding (SMPP 3.4 section 5.2.19, 3GPP TS 23.038).
 import type { InboundEncoding } from "#app/db/schema/inbound.ts";
-import { decodeGsm7 } from "#app/modules/sms/segments.ts";
+import { decodeGsm7 } from "#app/modules/messaging/segments.ts";
 
 /** The alphabet a data_coding value names; 8-bit data and unknown values read as Latin-1. */
 export function alphabetOf(dataCoding: number): InboundEncoding {

@@ -1,6 +1,6 @@
 // Reading a list of numbers to opt out: one per line, the first column of a CSV (a header line is
 // simply a line that is not a number).
-import { type CountryCode, normalizePhone } from "#app/modules/sms/phone.ts";
+import { type CountryCode, normalizePhone } from "#app/modules/messaging/phone.ts";
 
 export type OptOutCsv = { phones: string[]; invalid: number };
 

@@ -4,7 +4,6 @@ import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { quietHours } from "#app/db/schema/quiet-hours.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
-import type { NewMessage } from "#app/modules/sms/message-store.server.ts";
 import { zoneOfNumber } from "#app/modules/quiet-hours/recipient-zone.ts";
 import { type QuietWindow, quietUntil } from "#app/modules/quiet-hours/window.ts";
 
@@ -40,13 +39,20 @@ const contactZones = statement<[number, string, string], { id: number; phone: st
      and (id in (select value from json_each(?)) or phone in (select value from json_each(?)))`,
 );
 
+/** What quiet hours read of a message about to be queued (the send path's NewMessage). */
+type HeldMessage = { to: string; contactId?: number; respectQuietHours?: boolean; deferredUntil?: number };
+
 /**
  * The messages with `deferredUntil` set on those that ask for quiet hours (`respectQuietHours`)
  * and would reach their recipient inside the account's window, in the recipient's zone: the
  * contact's own, else the number's country's (recipient-zone.ts), else the account's. The same
  * array when quiet hours are off or nobody asks: one look-up per batch.
  */
-export function holdForQuietHours(userId: number, messages: NewMessage[], now: number): NewMessage[] {
+export function holdForQuietHours<M extends HeldMessage>(
+  userId: number,
+  messages: M[],
+  now: number,
+): (M & Pick<HeldMessage, "deferredUntil">)[] {
   if (!messages.some((message) => message.respectQuietHours)) return messages;
   const window = enabledWindow().get(userId);
   if (!window) return messages;

@@ -7,7 +7,7 @@ import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { EmptyGroupError, InactiveContactError, NotFoundError } from "#app/modules/contacts/errors.ts";
-import { recordFailedGroupSend, startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { recordFailedGroupSend, startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { OPTED_OUT_REASON, OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";

@@ -1,8 +1,8 @@
 // Browser-safe: the Schedule SMS form's schema, run by conform in the browser and by the action.
 import { z } from "zod";
 import { instantOf, isValidTimeZone, parseDate, parseLocalDateTime } from "#app/utils/time-zone.ts";
-import { fromField, messageBodyField, type SmsFormConfig } from "#app/modules/sms/schemas.ts";
-import { phoneField } from "#app/modules/sms/phone.ts";
+import { fromField, messageBodyField, type SmsFormConfig } from "#app/modules/messaging/schemas.ts";
+import { phoneField } from "#app/modules/messaging/phone.ts";
 import { type Repeat, REPEATS, timingIssues } from "#app/modules/scheduling/recurrence.ts";
 
 /** The spec's picker interval. */

@@ -14,10 +14,10 @@ import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { bookEntries, bookEntry } from "#app/modules/credits/ledger.server.ts";
 import { createSchedule } from "#app/modules/scheduling/schedules.server.ts";
 import type { OrderStatus } from "#app/modules/shop/orders.ts";
-import { isFinal, type MessageStatus, rollupOutcome } from "#app/modules/sms/message-status.ts";
+import { isFinal, type MessageStatus, rollupOutcome } from "#app/modules/messaging/message-status.ts";
 import { addToRollup } from "#app/db/rollup-counts.server.ts";
 import { INTERRUPTED_REASON } from "#app/modules/sms/reconcile.server.ts";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import { SIMULATOR_NUMBERS } from "#app/modules/sms/transports/simulator.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 

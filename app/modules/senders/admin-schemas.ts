@@ -1,6 +1,6 @@
 // Browser-safe: the admin's sender and automatic-reply forms.
 import { z } from "zod";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import { KEYWORD_REPLY_MAX_LENGTH } from "#app/modules/opt-outs/keywords.ts";
 import { SENDER_KINDS, senderAddressError } from "#app/modules/senders/senders.ts";
 

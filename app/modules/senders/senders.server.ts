@@ -12,7 +12,7 @@ import {
   UnknownSenderError,
 } from "#app/modules/senders/errors.ts";
 import { DEFAULT_TON_NPI, kindOfAddress, type SenderKind, type SenderStatus } from "#app/modules/senders/senders.ts";
-import type { SenderSource } from "#app/modules/sms/transports/types.ts";
+import type { SenderSource } from "#app/modules/messaging/transport-types.ts";
 
 export type SenderIdentity = {
   id: number;

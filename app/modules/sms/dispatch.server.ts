@@ -29,14 +29,14 @@ import {
   type StoredStatus,
   updateParts,
 } from "#app/modules/sms/message-store.server.ts";
-import { canMove, isFinal, movesFrom, statusFromParts } from "#app/modules/sms/message-status.ts";
+import { canMove, isFinal, movesFrom, statusFromParts } from "#app/modules/messaging/message-status.ts";
 import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
-import { countReceipt, smsCounters } from "#app/modules/sms/sms-counters.server.ts";
+import { countReceipt, smsCounters } from "#app/modules/health/sms-counters.server.ts";
 import { OPTED_OUT_REASON } from "#app/modules/opt-outs/errors.ts";
 import { optedOutSince } from "#app/modules/opt-outs/enforcement.server.ts";
 import { senderSources } from "#app/modules/senders/senders.server.ts";
-import { completeGroupSendsIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
-import { type MessageMove as StatusMove, noteMessageStatuses } from "#app/modules/webhooks/message-events.server.ts";
+import { completeGroupSendsIfDone } from "#app/modules/sms/group-send-completion.server.ts";
+import { type MessageMove as StatusMove, noteMessageStatuses } from "#app/modules/sms/message-events.server.ts";
 import type {
   ClaimMessages,
   OutgoingSms,
@@ -44,7 +44,7 @@ import type {
   Receipt,
   SmsTransport,
   SubmitOutcome,
-} from "#app/modules/sms/transports/types.ts";
+} from "#app/modules/messaging/transport-types.ts";
 
 /** A batch's status moves, noted together: their message events, and the group sends a final status may complete. */
 type Moves = { events: StatusMove[]; groupSendIds: Set<number> };

@@ -2,7 +2,7 @@ import { csvStream } from "#app/utils/csv.server.ts";
 import { wallTimeAt } from "#app/utils/time-zone.ts";
 import type { HistoryFilters } from "#app/modules/sms/history-filters.ts";
 import { historyChunks } from "#app/modules/sms/history.server.ts";
-import { MESSAGE_STATUS_LABELS } from "#app/modules/sms/message-status.ts";
+import { MESSAGE_STATUS_LABELS } from "#app/modules/messaging/message-status.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 

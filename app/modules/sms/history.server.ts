@@ -19,7 +19,7 @@ import {
   TEXT_MAX_LENGTH,
   TEXT_MIN_LENGTH,
 } from "#app/modules/sms/history-filters.ts";
-import { normalizePhone } from "#app/modules/sms/phone.ts";
+import { normalizePhone } from "#app/modules/messaging/phone.ts";
 
 export const HISTORY_PAGE_SIZE = 10;
 /** The spec's banner: the history shows the newest 10,000 messages. */

@@ -1,8 +1,8 @@
 // Browser-safe: an outbound message as integrators see it, the one shape of GET /api/v1/messages/{id}
 // and of the webhooks' message.* payloads, so a receiver and a poller read the same fields.
 import { OPTED_OUT_REASON } from "#app/modules/opt-outs/errors.ts";
-import type { MessageStatus } from "#app/modules/sms/message-status.ts";
-import type { SmsEncoding } from "#app/modules/sms/segments.ts";
+import type { MessageStatus } from "#app/modules/messaging/message-status.ts";
+import type { SmsEncoding } from "#app/modules/messaging/segments.ts";
 
 export type MessageResourceRow = {
   id: number;

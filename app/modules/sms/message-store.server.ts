@@ -10,8 +10,8 @@ import {
   rollupOutcome,
   type MessageEvent,
   type MessageStatus,
-} from "#app/modules/sms/message-status.ts";
-import type { SegmentCount, SmsEncoding } from "#app/modules/sms/segments.ts";
+} from "#app/modules/messaging/message-status.ts";
+import type { SegmentCount, SmsEncoding } from "#app/modules/messaging/segments.ts";
 
 /** The SQL condition under which `event` may move a row: its status is one of the event's `from`. */
 function whereFrom(event: MessageEvent): string {

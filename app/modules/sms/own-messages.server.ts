@@ -2,7 +2,7 @@
 // owner's id is in every WHERE clause, so another account's message is simply not found.
 import { statement, statementFor } from "#app/db/statements.server.ts";
 import type { MessageResourceRow } from "#app/modules/sms/message-resource.ts";
-import type { MessageStatus } from "#app/modules/sms/message-status.ts";
+import type { MessageStatus } from "#app/modules/messaging/message-status.ts";
 
 /** A stored message, as the API and the webhooks present it. */
 export type OwnMessageRow = MessageResourceRow;

@@ -12,9 +12,9 @@ import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { resolveSends } from "#app/modules/opt-outs/enforcement.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { insertOrFindMessages, insertOutboxRows, type MessageToStore } from "#app/modules/sms/message-store.server.ts";
-import { saveStatusCallback } from "#app/modules/webhooks/message-events.server.ts";
+import { saveStatusCallback } from "#app/modules/sms/message-events.server.ts";
 import { type BatchRefusal, MAX_BATCH_MESSAGES } from "#app/modules/sms/batch.ts";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import { type QueuedMessage } from "#app/modules/sms/send.server.ts";
 import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
 

@@ -10,10 +10,10 @@ import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { resolveSends } from "#app/modules/opt-outs/enforcement.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { insertOrFindMessages, insertOutboxRows, type NewMessage } from "#app/modules/sms/message-store.server.ts";
-import { saveStatusCallback } from "#app/modules/webhooks/message-events.server.ts";
-import { isE164 } from "#app/modules/sms/phone.ts";
+import { saveStatusCallback } from "#app/modules/sms/message-events.server.ts";
+import { isE164 } from "#app/modules/messaging/phone.ts";
 import { holdForQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
-import { countSegments, type SegmentCount, type SmsEncoding } from "#app/modules/sms/segments.ts";
+import { countSegments, type SegmentCount, type SmsEncoding } from "#app/modules/messaging/segments.ts";
 
 export type { NewMessage };
 

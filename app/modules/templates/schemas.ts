@@ -1,6 +1,6 @@
 // Browser-safe: the template form's schema, used by conform in the browser and by the action.
 import { z } from "zod";
-import { messageBodyField } from "#app/modules/sms/schemas.ts";
+import { messageBodyField } from "#app/modules/messaging/schemas.ts";
 
 export const TEMPLATES_PATH = "/sms/templates";
 export const TEMPLATE_NAME_MAX = 60;

@@ -5,7 +5,7 @@ import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
 import { contacts } from "#app/db/schema/contacts.ts";
 import { messageTemplates } from "#app/db/schema/templates.ts";
 import { clock } from "#app/utils/clock.server.ts";
-import { hasMergeFields, type MergeField, renderMergeFields } from "#app/modules/templates/merge-fields.ts";
+import { hasMergeFields, type MergeField, renderMergeFields } from "#app/modules/messaging/merge-fields.ts";
 
 export type MessageTemplate = { id: number; name: string; body: string; updatedAt: Date };
 export type TemplateInput = { name: string; body: string };

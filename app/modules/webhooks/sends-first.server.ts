@@ -3,7 +3,7 @@
 // keeps its pace and the pushes catch up when the burst is over
 // (docs/decisions/100-webhook-pushes-yield-to-sending.md).
 import { performance } from "node:perf_hooks";
-import { smsCounters } from "#app/modules/sms/sms-counters.server.ts";
+import { smsCounters } from "#app/modules/health/sms-counters.server.ts";
 
 export type SendsFirstOptions = {
   /** A number that grows with every message submitted, failed or retried and every receipt applied. */

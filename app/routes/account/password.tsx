@@ -9,7 +9,7 @@ import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { PasswordChangeSchema } from "#app/modules/accounts/schemas.ts";
 import { changePassword } from "#app/modules/accounts/settings.server.ts";
 import { isCommonPassword } from "#app/modules/auth/common-passwords.server.ts";
-import { COMMON_PASSWORD_MESSAGE } from "#app/modules/auth/register.server.ts";
+import { COMMON_PASSWORD_MESSAGE } from "#app/modules/accounts/register.server.ts";
 import { startSession } from "#app/modules/auth/session.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/password";

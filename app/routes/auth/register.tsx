@@ -6,7 +6,7 @@ import { Field, FormErrors } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { requireAnonymous } from "#app/routes/auth/guards.server.ts";
 import { RegisterSchema } from "#app/modules/auth/schemas.ts";
-import { registerCustomer } from "#app/modules/auth/register.server.ts";
+import { registerCustomer } from "#app/modules/accounts/register.server.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";
 import type { Route } from "./+types/register";
 

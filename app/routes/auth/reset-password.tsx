@@ -9,7 +9,7 @@ import { forgetApiKeys } from "#app/api/auth.server.ts";
 import { resetLinkState, resetPassword } from "#app/modules/accounts/password-reset.server.ts";
 import { ResetPasswordSchema, REVOKE_ACCESS_LABEL } from "#app/modules/accounts/schemas.ts";
 import { isCommonPassword } from "#app/modules/auth/common-passwords.server.ts";
-import { COMMON_PASSWORD_MESSAGE } from "#app/modules/auth/register.server.ts";
+import { COMMON_PASSWORD_MESSAGE } from "#app/modules/accounts/register.server.ts";
 import { endSession } from "#app/modules/auth/session.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { redirectWithToast } from "#app/utils/toast.server.ts";

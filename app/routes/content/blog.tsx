@@ -1,5 +1,5 @@
 import { ArticlePage } from "#app/components/content/article-page.tsx";
-import { articleMeta, GUIDE_PATH } from "#app/modules/content/article.ts";
+import { articleMeta, GUIDE_PATH } from "#app/modules/content/articles/article.ts";
 import { quickLinks } from "#app/modules/content/articles.server.ts";
 import { guide } from "#app/modules/content/articles/ultimate-guide.ts";
 import type { Route } from "./+types/blog";

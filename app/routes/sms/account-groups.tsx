@@ -11,7 +11,7 @@ import { Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { LabelledCell } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { groupsListAction } from "#app/routes/sms/forms/contacts.server.ts";
-import { getGroupSendReport } from "#app/modules/contacts/group-send.server.ts";
+import { getGroupSendReport } from "#app/modules/group-sends/group-send.server.ts";
 import { type Group, getGroup, groupMemberCounts, listGroups } from "#app/modules/contacts/groups.server.ts";
 import {
   GROUPS_PATH,

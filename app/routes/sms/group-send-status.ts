@@ -1,5 +1,5 @@
 import { requireUser } from "#app/routes/auth/guards.server.ts";
-import { getGroupSendReport } from "#app/modules/contacts/group-send.server.ts";
+import { getGroupSendReport } from "#app/modules/group-sends/group-send.server.ts";
 import { positiveInt } from "#app/utils/params.ts";
 import { notFound } from "#app/utils/responses.server.ts";
 import type { Route } from "./+types/group-send-status";

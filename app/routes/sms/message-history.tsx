@@ -18,7 +18,7 @@ import {
   parseHistoryFilters,
   TEXT_SEARCH_WINDOW,
 } from "#app/modules/sms/history.server.ts";
-import { MESSAGE_STATUS_LABELS } from "#app/modules/sms/message-status.ts";
+import { MESSAGE_STATUS_LABELS } from "#app/modules/messaging/message-status.ts";
 import { formatDateTime, formatNumber, pluralize } from "#app/utils/misc.ts";
 import { positiveIntParam } from "#app/utils/params.ts";
 import { notFound } from "#app/utils/responses.server.ts";

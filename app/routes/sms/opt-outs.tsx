@@ -13,7 +13,7 @@ import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { readOptOutCsv } from "#app/modules/opt-outs/csv.ts";
 import { KeywordOptOutError, OptOutNotFoundError } from "#app/modules/opt-outs/errors.ts";
 import { addOptOuts, listOptOuts, removeOptOut } from "#app/modules/opt-outs/opt-outs.server.ts";
-import { phoneField } from "#app/modules/sms/phone.ts";
+import { phoneField } from "#app/modules/messaging/phone.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime, pluralize } from "#app/utils/misc.ts";
 import { positiveIntParam } from "#app/utils/params.ts";

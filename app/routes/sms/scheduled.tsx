@@ -6,7 +6,7 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { ActionsTh, LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
-import { describeGroupSend, type GroupSendReport } from "#app/modules/contacts/group-send.ts";
+import { describeGroupSend, type GroupSendReport } from "#app/modules/group-sends/group-send.ts";
 import { describeRecurrence } from "#app/modules/scheduling/recurrence.ts";
 import { cancelScheduleFormAction } from "#app/routes/sms/forms/schedule-sms.server.ts";
 import {

@@ -10,7 +10,7 @@ import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { templatesAction } from "#app/routes/sms/forms/templates.server.ts";
-import { MERGE_FIELDS } from "#app/modules/templates/merge-fields.ts";
+import { MERGE_FIELDS } from "#app/modules/messaging/merge-fields.ts";
 import { createTemplateSchema, TEMPLATE_INTENT, TEMPLATE_NAME_MAX } from "#app/modules/templates/schemas.ts";
 import { getTemplate, listTemplates } from "#app/modules/templates/templates.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";

@@ -1,4 +1,4 @@
-import type { Article } from "#app/modules/content/article.ts";
+import type { Article } from "#app/modules/content/articles/article.ts";
 
 export const article: Article = {
   slug: "hiring-smarter",

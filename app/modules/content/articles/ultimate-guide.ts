@@ -1,4 +1,4 @@
-import type { Article } from "#app/modules/content/article.ts";
+import type { Article } from "#app/modules/content/articles/article.ts";
 
 /** The long guide served at /sms/blog, with a table of contents of in-page anchors. */
 export const guide: Article = {

@@ -3,7 +3,7 @@ import { SimulatorTransport } from "#app/modules/sms/transports/simulator.server
 import { fleetRate } from "#app/modules/sms/transports/fleet-rate.server.ts";
 import { MultiBindTransport } from "#app/modules/sms/transports/multi-bind.server.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
-import type { InboundSink, ReceiptSink, SmsTransport } from "#app/modules/sms/transports/types.ts";
+import type { InboundSink, ReceiptSink, SmsTransport } from "#app/modules/messaging/transport-types.ts";
 
 /** The transport SMS_TRANSPORT names, configured from the environment. */
 export function createTransport(onReceipts: ReceiptSink, onInbound: InboundSink): SmsTransport {

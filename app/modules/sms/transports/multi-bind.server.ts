@@ -1,4 +1,9 @@
-import type { ClaimMessages, OutgoingSms, SmsTransport, SubmitOutcome } from "#app/modules/sms/transports/types.ts";
+import type {
+  ClaimMessages,
+  OutgoingSms,
+  SmsTransport,
+  SubmitOutcome,
+} from "#app/modules/messaging/transport-types.ts";
 
 /**
  * SMPP_BINDS sessions of one worker as one transport: a job's messages are dealt out over the

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { log } from "#app/utils/log.server.ts";
-import { encodeGsm7, splitMessage } from "#app/modules/sms/segments.ts";
+import { encodeGsm7, splitMessage } from "#app/modules/messaging/segments.ts";
 import type {
   ClaimMessages,
   InboundSink,
@@ -8,7 +8,7 @@ import type {
   ReceiptSink,
   SmsTransport,
   SubmitOutcome,
-} from "#app/modules/sms/transports/types.ts";
+} from "#app/modules/messaging/transport-types.ts";
 
 /** Numbers that make the simulator misbehave on purpose (documented in docs/features/sending-sms.md). */
 export const SIMULATOR_NUMBERS = {

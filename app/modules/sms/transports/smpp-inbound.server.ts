@@ -1,7 +1,7 @@
 // What an inbound deliver_sm or data_sm carries, read from the fields decodeMessagePdu gives
 // (smpp-pdu.server.ts): the addresses, the data coding, the text's bytes and the concatenation.
 import type { PDU, ShortMessage } from "smpp";
-import type { InboundSms } from "#app/modules/sms/transports/types.ts";
+import type { InboundSms } from "#app/modules/messaging/transport-types.ts";
 
 const ESM_UDHI = 0x40;
 const TON_INTERNATIONAL = 1;

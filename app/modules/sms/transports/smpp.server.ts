@@ -10,7 +10,7 @@ import {
   type SubmitSmFields,
 } from "#app/modules/sms/transports/smpp-pdu.server.ts";
 import { inboundOf } from "#app/modules/sms/transports/smpp-inbound.server.ts";
-import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "#app/modules/sms/segments.ts";
+import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "#app/modules/messaging/segments.ts";
 import {
   type ClaimMessages,
   type InboundSink,
@@ -23,7 +23,7 @@ import {
   type SmsTransport,
   type SenderSource,
   type SubmitOutcome,
-} from "#app/modules/sms/transports/types.ts";
+} from "#app/modules/messaging/transport-types.ts";
 
 export type SmppOptions = {
   /** smpp://system_id:password@host:port (ssmpp:// for TLS). */

@@ -14,7 +14,7 @@ import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { schedulePanelAction } from "#app/routes/sms/forms/schedule-sms.server.ts";
 import { deleteGroup } from "#app/modules/scheduling/cancel.server.ts";
 import { SCHEDULE_INTENT } from "#app/modules/scheduling/schemas.ts";
-import { createCheckCostSchema } from "#app/modules/sms/schemas.ts";
+import { createCheckCostSchema } from "#app/modules/messaging/schemas.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import {
   NOT_ENOUGH_CREDITS,
@@ -33,7 +33,7 @@ import {
   InactiveContactError,
   NotFoundError,
 } from "#app/modules/contacts/errors.ts";
-import { startGroupSend } from "#app/modules/contacts/group-send.server.ts";
+import { startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { templatedGroupSendCheck } from "#app/routes/sms/forms/templates.server.ts";
 import { renderForPhone } from "#app/modules/templates/templates.server.ts";
 import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";

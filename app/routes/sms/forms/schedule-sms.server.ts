@@ -19,7 +19,7 @@ import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { checkCost } from "#app/routes/sms/forms/send-sms.server.ts";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import { renderForPhone, UnrenderableMessageError } from "#app/modules/templates/templates.server.ts";
 import {
   cancelSchedule,

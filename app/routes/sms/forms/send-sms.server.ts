@@ -10,7 +10,7 @@ import {
   createSendSmsSchema,
   SEND_INTENT,
   type SmsFormConfig,
-} from "#app/modules/sms/schemas.ts";
+} from "#app/modules/messaging/schemas.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { type QueuedMessage, queueMessage } from "#app/modules/sms/send.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";

@@ -13,8 +13,8 @@ import {
   templateParam,
 } from "#app/modules/templates/schemas.ts";
 import { getGroup } from "#app/modules/contacts/groups.server.ts";
-import { type GroupSendQuote, quoteTemplatedGroupSend } from "#app/modules/templates/group-quote.server.ts";
-import { hasMergeFields } from "#app/modules/templates/merge-fields.ts";
+import { type GroupSendQuote, quoteTemplatedGroupSend } from "#app/modules/group-sends/group-quote.server.ts";
+import { hasMergeFields } from "#app/modules/messaging/merge-fields.ts";
 import { describeQuote, type TemplateSendQuote } from "#app/modules/templates/quote.ts";
 import {
   createTemplate,

@@ -1,4 +1,4 @@
-import type { ReceiptStatus } from "#app/modules/sms/message-status.ts";
+import type { ReceiptStatus } from "#app/modules/messaging/message-status.ts";
 
 export type OutgoingSms = {
   id: number;

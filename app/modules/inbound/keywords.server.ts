@@ -8,7 +8,7 @@ import { noteOptOutChanges } from "#app/modules/webhooks/account-events.server.t
 import { users } from "#app/db/schema/core.ts";
 import { optOuts } from "#app/db/schema/opt-outs.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { isE164 } from "#app/modules/sms/phone.ts";
+import { isE164 } from "#app/modules/messaging/phone.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { findSenderByAddress } from "#app/modules/senders/senders.server.ts";
 import { scopeOf } from "#app/modules/opt-outs/enforcement.server.ts";

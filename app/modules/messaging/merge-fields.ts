@@ -1,6 +1,6 @@
 // Browser-safe: merge fields ({{name}}, {{phone}}, {{email}}, with a fallback {{name|there}}) in a
 // message body, checked by the forms, rendered per recipient by the send paths and the live preview.
-import { countSegments, type SegmentCount } from "#app/modules/sms/segments.ts";
+import { countSegments, type SegmentCount } from "#app/modules/messaging/segments.ts";
 
 export const MERGE_FIELDS = ["name", "phone", "email"] as const;
 export type MergeField = (typeof MERGE_FIELDS)[number];

@@ -9,17 +9,17 @@ import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
-import { countSegments } from "#app/modules/sms/segments.ts";
+import { countSegments } from "#app/modules/messaging/segments.ts";
 import { type NewMessage, queueMessages } from "#app/modules/sms/send.server.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
 import { heldByQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { assertOwnSender } from "#app/modules/senders/senders.server.ts";
-import { completeGroupSendIfDone } from "#app/modules/contacts/group-send-completion.server.ts";
-import { type GroupSendReport, type GroupSendSkip } from "#app/modules/contacts/group-send.ts";
-import { type Member, memberBatch, recipientsOf } from "#app/modules/contacts/group-recipient.server.ts";
-import { hasMergeFields, messageForMember } from "#app/modules/templates/merge-fields.ts";
-import { quoteTemplatedGroupSend } from "#app/modules/templates/group-quote.server.ts";
+import { completeGroupSendIfDone } from "#app/modules/sms/group-send-completion.server.ts";
+import { type GroupSendReport, type GroupSendSkip } from "#app/modules/group-sends/group-send.ts";
+import { type Member, memberBatch, recipientsOf } from "#app/modules/group-sends/group-recipient.server.ts";
+import { hasMergeFields, messageForMember } from "#app/modules/messaging/merge-fields.ts";
+import { quoteTemplatedGroupSend } from "#app/modules/group-sends/group-quote.server.ts";
 import { assertGroupSendable, type GroupRecipients, groupRecipients } from "#app/modules/contacts/groups.server.ts";
 
 /** Members per transaction: short write locks, one addBulk each. */

@@ -1,8 +1,8 @@
 // Browser-safe form schemas for sending; other forms (contacts, schedules, groups) reuse the fields.
 import { z } from "zod";
-import { type CountryCode, phoneField } from "#app/modules/sms/phone.ts";
-import { countSegments, SEGMENT_LIMITS } from "#app/modules/sms/segments.ts";
-import { unknownMergeFieldsError } from "#app/modules/templates/merge-fields.ts";
+import { type CountryCode, phoneField } from "#app/modules/messaging/phone.ts";
+import { countSegments, SEGMENT_LIMITS } from "#app/modules/messaging/segments.ts";
+import { unknownMergeFieldsError } from "#app/modules/messaging/merge-fields.ts";
 
 /** Browsers post textarea line breaks as CRLF but count them as LF: store what was counted. */
 function normalizeBody(body: string): string {

@@ -1,8 +1,8 @@
 // What a templated group send will do, counted before it starts: the confirm step shows it and the
 // start checks the balance against it. Counted member by member exactly as the fan-out sends.
 import { getEnv } from "#app/utils/env.server.ts";
-import { memberBatch, recipientsOf } from "#app/modules/contacts/group-recipient.server.ts";
-import { messageForMember } from "#app/modules/templates/merge-fields.ts";
+import { memberBatch, recipientsOf } from "#app/modules/group-sends/group-recipient.server.ts";
+import { messageForMember } from "#app/modules/messaging/merge-fields.ts";
 
 const QUOTE_BATCH = 5_000;
 /** Members' rendered texts shown as examples on the confirm step. */

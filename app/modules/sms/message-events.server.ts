@@ -6,7 +6,7 @@
 import { type Executor, rolledBackTransactions } from "#app/db/client.server.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { ensureCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
-import type { MessageStatus } from "#app/modules/sms/message-status.ts";
+import type { MessageStatus } from "#app/modules/messaging/message-status.ts";
 import { toMessageResource } from "#app/modules/sms/message-resource.ts";
 import { findOwnMessages } from "#app/modules/sms/own-messages.server.ts";
 import type { WebhookEventType } from "#app/modules/webhooks/event-types.ts";

@@ -2,9 +2,9 @@
 // (which counts before sending), so the quote always equals the charge.
 import { statement } from "#app/db/statements.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { SKIP_REASONS } from "#app/modules/contacts/group-send.ts";
+import { SKIP_REASONS } from "#app/modules/group-sends/group-send.ts";
 import { optedOutAmong } from "#app/modules/opt-outs/opt-outs.server.ts";
-import { normalizePhone } from "#app/modules/sms/phone.ts";
+import { normalizePhone } from "#app/modules/messaging/phone.ts";
 
 export type Member = { id: number; name: string; phone: string; email: string; status: number };
 
