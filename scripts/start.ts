@@ -2,10 +2,7 @@
 import "./default-production.ts";
 import { closeDb } from "#app/db/client.server.ts";
 import { startCheckpointer } from "#app/db/checkpointer.server.ts";
-import { runMigrations } from "#app/db/migrate.server.ts";
 import { DEMO_ACCOUNTS } from "#app/modules/auth/demo-accounts.server.ts";
-import { adminExists, issueSetupToken } from "#app/modules/auth/first-admin.server.ts";
-import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { shutdownSendJobs } from "#app/modules/sms/send.server.ts";
 import { shutdownInboundJobs } from "#app/modules/inbound/receive.server.ts";
 import { closeQueues } from "#app/queue/queues.server.ts";
@@ -20,13 +17,13 @@ import { startPrivateRedis } from "#server/redis-process.ts";
 import { sameOrigin } from "#server/same-origin.ts";
 import { startWorkers } from "#worker/workers.ts";
 import { buildIfStale } from "./build-if-stale.ts";
+import { prepareDatabase } from "./prepare-database.ts";
 
 // The configuration first: a refused one stops the start before a build.
 const env = getEnv();
 if (env.isProduction && !buildIfStale((line) => log("info", "start", line))) process.exit(1);
 
 prepareDataDir(env);
-runMigrations();
 
 let privateRedis: Awaited<ReturnType<typeof startPrivateRedis>> | undefined;
 if (!env.REDIS_URL) {
@@ -54,7 +51,7 @@ async function failStart(error: unknown): Promise<never> {
 }
 
 // After Redis: the demo customer's scheduled message gets its job scheduler right away.
-const { demoSeeded } = await seedDatabase().catch(failStart);
+const { demoSeeded, setupLink } = await prepareDatabase().catch(failStart);
 
 const checkpointer = startCheckpointer();
 const server = await startHttpServer([health, metrics, sameOrigin, api]).catch(failStart);
@@ -86,8 +83,8 @@ if (demoSeeded) {
     `demo accounts created: ${DEMO_ACCOUNTS.admin.email} (admin), ${DEMO_ACCOUNTS.customer.email} (customer); passwords in the README`,
   );
 }
-if (!adminExists()) {
-  const { token, expiresAt } = issueSetupToken();
+if (setupLink) {
+  const { token, expiresAt } = setupLink;
   // A warning: the operator has something to do, and it shows whatever LOG_LEVEL hides.
   log(
     "warn",

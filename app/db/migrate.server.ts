@@ -2,11 +2,21 @@ import { readFileSync } from "node:fs";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { resolve } from "node:path";
 import { getDb, getSqlite } from "#app/db/client.server.ts";
+import { acquireStartLock } from "#app/db/start-lock.server.ts";
 
 const migrationsFolder = () => resolve(process.cwd(), "drizzle");
 
+/**
+ * Applies the migrations this database lacks. Under the start lock: Drizzle reads the newest applied
+ * migration before its own BEGIN, so two processes starting together would both apply the same one.
+ */
 export function runMigrations() {
-  migrate(getDb(), { migrationsFolder: migrationsFolder() });
+  const release = acquireStartLock();
+  try {
+    migrate(getDb(), { migrationsFolder: migrationsFolder() });
+  } finally {
+    release();
+  }
 }
 
 let newestShipped: number | undefined;

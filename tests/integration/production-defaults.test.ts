@@ -13,6 +13,7 @@ import {
   adminExists,
   issueSetupToken,
   SETUP_LINK_TTL_MS,
+  currentSetupToken,
   setupLinkState,
 } from "#app/modules/auth/first-admin.server.ts";
 import { createUser, findUserByEmail } from "#app/modules/auth/users.server.ts";
@@ -193,6 +194,19 @@ describe("the first admin's setup link", () => {
     expect(
       dataOf<{ refusal: string }>(await call(setupLoader, makeRequest(`/setup/${token}`), { token })).refusal,
     ).toMatch(/already been used/);
+  });
+
+  it("is printed again by the next start while it has time left, and replaced when nearly expired", () => {
+    getSqlite().prepare("update users set role = 'customer' where role = 'admin'").run();
+    const first = currentSetupToken();
+    expect(currentSetupToken()).toEqual(first);
+    expect(setupLinkState(first.token)).toBe("valid");
+    // 10 minutes or less left: a link printed now could run out while the operator opens it.
+    setClock(() => first.expiresAt.getTime() - 10 * 60 * 1000);
+    const next = currentSetupToken();
+    expect(next.token).not.toBe(first.token);
+    expect(setupLinkState(first.token)).toBe("unknown");
+    expect(setupLinkState(next.token)).toBe("valid");
   });
 
   it("refuses an unknown, a replaced and an expired link with a clear message", async () => {

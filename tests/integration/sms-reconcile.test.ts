@@ -1,7 +1,8 @@
 // The worker's record keeping around the transport: claims, early receipts, the simulator and the
 // reconciler that repairs what a crash leaves behind.
 import { afterEach, describe, expect, it } from "vitest";
-import { getDb } from "#app/db/client.server.ts";
+import { eq } from "drizzle-orm";
+import { getDb, inTransaction } from "#app/db/client.server.ts";
 import { smsOutbox, smsPendingReceipts } from "#app/db/schema/sms.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import {
@@ -11,6 +12,7 @@ import {
   requeueMessage,
   sendQueuedMessage,
 } from "#app/modules/sms/dispatch.server.ts";
+import { postponeOutbox, selectStaleOutboxRows } from "#app/modules/sms/message-store.server.ts";
 import { INTERRUPTED_REASON, MAX_REQUEUES, OUTBOX_GRACE_MS, reconcileSms } from "#app/modules/sms/reconcile.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { SIMULATOR_NUMBERS, SimulatorTransport } from "#app/modules/sms/transports/simulator.server.ts";
@@ -132,6 +134,17 @@ describe("the reconciler", () => {
     resetClock();
     const outcomes = [await sendQueuedMessage(simulator, id), await sendQueuedMessage(simulator, id)];
     expect(outcomes).toEqual([{ kind: "submitted" }, { kind: "skipped" }]);
+  });
+
+  it("counts a requeue once when two sweeps (on two workers) read the same overdue row", async () => {
+    const { id } = await queuedMessage();
+    const start = Date.now();
+    setClock(() => start + 31_000);
+    // The other worker's sweep read the row, then this one counted its requeue first.
+    const seen = selectStaleOutboxRows(start + 31_000 - OUTBOX_GRACE_MS, 1_000).find((row) => row.messageId === id)!;
+    expect((await reconcileSms()).enqueued).toBeGreaterThanOrEqual(1);
+    expect(inTransaction(() => postponeOutbox(id, start + 31_000, seen.requeues))).toBe(false);
+    expect(getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, id)).get()?.requeues).toBe(1);
   });
 
   it("drops the outbox row of a message that has moved on", async () => {

@@ -6,7 +6,7 @@ export async function stopChildren(children: ChildProcess[]): Promise<void> {
     children.map(
       (child) =>
         new Promise<void>((exited) => {
-          if (child.exitCode !== null) return exited();
+          if (child.exitCode !== null || child.signalCode !== null) return exited();
           child.once("exit", () => exited());
           child.kill("SIGTERM");
         }),

@@ -2,7 +2,10 @@ import type { Job } from "bullmq";
 import { reconcileSms } from "#app/modules/sms/reconcile.server.ts";
 import { SMS_RECONCILE_QUEUE, SmsReconcilePayload } from "#app/queue/jobs/sms-reconcile.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+import { reconciler } from "#app/queue/run-alone.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
+
+const reconcileAlone = reconciler("sms-reconcile", reconcileSms);
 
 export const smsReconcile: JobDefinition = {
   queue: SMS_RECONCILE_QUEUE,
@@ -11,10 +14,10 @@ export const smsReconcile: JobDefinition = {
     return [{ id: "sms-reconcile", every: getEnv().SMS_RECONCILE_INTERVAL_MS, data: { v: 1 } }];
   },
   async onStart() {
-    await reconcileSms();
+    await reconcileAlone();
   },
   async process(job: Job) {
     SmsReconcilePayload.parse(job.data);
-    return reconcileSms();
+    return reconcileAlone();
   },
 };

@@ -4,7 +4,11 @@ import {
   SMS_SCHEDULE_RECONCILE_QUEUE,
   SmsScheduleReconcilePayload,
 } from "#app/queue/jobs/sms-schedule-reconcile.server.ts";
+import { reconciler } from "#app/queue/run-alone.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
+
+/** One run at a time across every worker, whether a start's, a catch-up or a sync. */
+export const reconcileSchedulesAlone = reconciler("schedules-reconcile", reconcileSchedules);
 
 export const smsScheduleReconcile: JobDefinition = {
   queue: SMS_SCHEDULE_RECONCILE_QUEUE,
@@ -15,6 +19,6 @@ export const smsScheduleReconcile: JobDefinition = {
     { id: "schedule-sync", pattern: "40 */10 * * * *", data: { v: 1, sync: true } },
   ],
   async process(job: Job) {
-    return reconcileSchedules(SmsScheduleReconcilePayload.parse(job.data));
+    return reconcileSchedulesAlone(SmsScheduleReconcilePayload.parse(job.data));
   },
 };

@@ -1,7 +1,8 @@
 import { type Job, UnrecoverableError } from "bullmq";
 import { SCHEDULE_QUEUE_SETTINGS } from "#app/modules/scheduling/job-schedulers.server.ts";
-import { reconcileSchedules, runOccurrence } from "#app/modules/scheduling/runner.server.ts";
+import { runOccurrence } from "#app/modules/scheduling/runner.server.ts";
 import { SMS_SCHEDULE_QUEUE, SmsSchedulePayload } from "#app/queue/jobs/sms-schedule.server.ts";
+import { reconcileSchedulesAlone } from "#worker/jobs/sms-schedule-reconcile.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 /** One occurrence of a schedule, fired by its job scheduler (see app/modules/scheduling). */
@@ -11,7 +12,7 @@ export const smsSchedule: JobDefinition = {
   settings: SCHEDULE_QUEUE_SETTINGS,
   async onStart() {
     // Before the first occurrence runs: send what fell due while down, and rebuild lost schedulers.
-    await reconcileSchedules({ sync: true });
+    await reconcileSchedulesAlone({ sync: true });
   },
   async process(job: Job) {
     const { scheduleId } = SmsSchedulePayload.parse(job.data);

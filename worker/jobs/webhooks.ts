@@ -4,9 +4,11 @@ import { reconcileWebhooks } from "#app/modules/webhooks/outbox.server.ts";
 import { capPendingDeliveries } from "#app/modules/webhooks/pending-cap.server.ts";
 import { sendsFirst } from "#app/modules/webhooks/sends-first.server.ts";
 import { WebhookDeliveryPayload, WebhookReconcilePayload, WEBHOOKS_QUEUE } from "#app/queue/jobs/webhooks.server.ts";
+import { reconciler } from "#app/queue/run-alone.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
 
 const RECONCILE = "webhooks-reconcile";
+const reconcileAlone = reconciler(RECONCILE, reconcileWebhooks);
 
 export const webhooks: JobDefinition = {
   queue: WEBHOOKS_QUEUE,
@@ -15,13 +17,13 @@ export const webhooks: JobDefinition = {
   // Drops retries past an account's cap, then re-adds deliveries whose job Redis lost or whose worker died mid-attempt.
   schedules: [{ id: RECONCILE, every: 30_000, data: { v: 1 } }],
   onStart: async () => {
-    await reconcileWebhooks();
+    await reconcileAlone();
   },
   async process(job: Job) {
     if (job.name === RECONCILE) {
       WebhookReconcilePayload.parse(job.data);
       const capped = await capPendingDeliveries();
-      return { ...capped, ...(await reconcileWebhooks()) };
+      return { ...capped, ...(await reconcileAlone()) };
     }
     const { deliveries } = WebhookDeliveryPayload.parse(job.data);
     // Due when added (or when its retry delay ran out): the lag sends-first allows counts from then.

@@ -1,14 +1,17 @@
 // The first admin of a production gateway, made through a one-time link that start prints, so no
 // password is ever known in advance or printed.
-import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, isNull } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
 import { setupTokens, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
+import { getSecrets } from "#app/utils/env.server.ts";
 import { hashPassword } from "#app/modules/auth/password.server.ts";
 import { type SessionUser, sessionUserColumns } from "#app/modules/auth/users.server.ts";
 
 export const SETUP_LINK_TTL_MS = 60 * 60 * 1000;
+/** A start reprints a link with at least this long left; one closer to expiry is replaced, so a printed link gives time to use it. */
+const SETUP_LINK_REUSE_MS = 10 * 60 * 1000;
 
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -18,8 +21,7 @@ export type SetupLinkState = "valid" | "used" | "expired" | "unknown" | "admin-e
 export const SETUP_LINK_MESSAGES: Record<Exclude<SetupLinkState, "valid">, string> = {
   used: "This setup link has already been used. Sign in with the administrator account it created.",
   expired: "This setup link has expired. Restart the gateway to print a new one (it is valid for an hour).",
-  unknown:
-    "This setup link is not valid. Use the link printed at the gateway's latest start; each start replaces the previous one.",
+  unknown: "This setup link is not valid. Use the link printed at the gateway's latest start.",
   "admin-exists": "An administrator account already exists. Sign in instead.",
 };
 
@@ -27,17 +29,52 @@ export function adminExists(): boolean {
   return getDb().select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get() !== undefined;
 }
 
+/**
+ * The token of setup link `id`: derived from the row and the session secret, so every start (of
+ * every process) can print the same link again while only its hash is stored.
+ */
+const tokenOf = (id: number) =>
+  createHmac("sha256", getSecrets().session[0]).update(`setup-link:${id}`).digest("base64url");
+
+function issue(tx: Tx): { token: string; expiresAt: Date } {
+  const expiresAt = new Date(clock.now() + SETUP_LINK_TTL_MS);
+  tx.delete(setupTokens).where(isNull(setupTokens.usedAt)).run();
+  // The token needs the row's id: a random placeholder keeps the unique hash until it is set.
+  const { id } = tx
+    .insert(setupTokens)
+    .values({ tokenHash: randomBytes(32).toString("hex"), createdAt: clock.date(), expiresAt })
+    .returning({ id: setupTokens.id })
+    .get();
+  const token = tokenOf(id);
+  tx.update(setupTokens)
+    .set({ tokenHash: hashToken(token) })
+    .where(eq(setupTokens.id, id))
+    .run();
+  return { token, expiresAt };
+}
+
 /** A new setup link's token (shown once, kept only as a hash); any unused earlier one stops working. */
 export function issueSetupToken(): { token: string; expiresAt: Date } {
-  const token = randomBytes(32).toString("base64url");
-  const expiresAt = new Date(clock.now() + SETUP_LINK_TTL_MS);
-  inTransaction((tx) => {
-    tx.delete(setupTokens).where(isNull(setupTokens.usedAt)).run();
-    tx.insert(setupTokens)
-      .values({ tokenHash: hashToken(token), createdAt: clock.date(), expiresAt })
-      .run();
+  return inTransaction(issue);
+}
+
+/**
+ * The setup link a start prints: the unused one still valid for at least a while when there is one
+ * (another start printed it, perhaps a moment ago), else a new one. Its caller holds the start lock.
+ */
+export function currentSetupToken(): { token: string; expiresAt: Date } {
+  return inTransaction((tx) => {
+    const live = tx
+      .select()
+      .from(setupTokens)
+      .where(and(isNull(setupTokens.usedAt), gt(setupTokens.expiresAt, new Date(clock.now() + SETUP_LINK_REUSE_MS))))
+      .orderBy(desc(setupTokens.id))
+      .get();
+    const token = live && tokenOf(live.id);
+    // A changed session secret derives another token: that link is replaced like an expired one.
+    if (live && token && hashToken(token) === live.tokenHash) return { token, expiresAt: live.expiresAt };
+    return issue(tx);
   });
-  return { token, expiresAt };
 }
 
 export function setupLinkState(token: string): SetupLinkState {

@@ -400,7 +400,10 @@ const selectStaleOutbox = statement<[number, number], { messageId: number; statu
   `select o.message_id as messageId, m.status, o.requeues from sms_outbox o join sms_messages m on m.id = o.message_id
    where o.due_at < ? order by o.due_at limit ?`,
 );
-const postpone = statement("update sms_outbox set due_at = ?, requeues = requeues + 1 where message_id = ?");
+// Only from the count the sweep read: two sweeps that read the same row count its requeue once.
+const postpone = statement<[number, number, number]>(
+  "update sms_outbox set due_at = ?, requeues = requeues + 1 where message_id = ? and requeues = ?",
+);
 
 /** The messages' outbox rows, in one statement. */
 export function insertOutboxRows(rows: { id: number; dueAt: number }[]): void {
@@ -432,9 +435,12 @@ export function moveOutboxBack(ms: number): number {
   return moveOutboxBackStatement().run(ms).changes;
 }
 
-/** Looks at an outbox row again after another grace period, counting the requeue. */
-export function postponeOutbox(messageId: number, now: number): void {
-  postpone().run(now, messageId);
+/**
+ * Looks at an outbox row again after another grace period, counting the requeue; false when the row
+ * is gone or no longer has the `requeues` its sweep read (another sweep counted it first).
+ */
+export function postponeOutbox(messageId: number, now: number, requeues: number): boolean {
+  return postpone().run(now, messageId, requeues).changes > 0;
 }
 
 const insertPending = statement<[number, string]>(

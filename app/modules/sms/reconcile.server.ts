@@ -56,8 +56,7 @@ export async function reconcileSms(): Promise<ReconcileReport> {
     if (status !== "queued") inTransaction(() => deleteOutbox(messageId));
     else if (requeues >= MAX_REQUEUES) {
       if (failMessage(messageId, "Could not be sent: its send job kept failing")) report.failed += 1;
-    } else {
-      inTransaction(() => postponeOutbox(messageId, now));
+    } else if (inTransaction(() => postponeOutbox(messageId, now, requeues))) {
       again.push(messageId);
     }
   }
