@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type CountryCode, isSupportedCountry } from "libphonenumber-js";
 import proxyAddr from "proxy-addr";
@@ -380,7 +380,7 @@ const API_KEY_SECRET_FILE = "api-key-secret";
 
 /**
  * Creates DATA_DIR and the secrets the environment does not give, once: the start script, the
- * worker and test setups call it before anything reads a secret. `wx` makes concurrent first starts agree.
+ * worker and test setups call it before anything reads a secret. linking a whole file into place makes concurrent first starts agree.
  */
 export function prepareDataDir(env: Env = getEnv()): void {
   // The database, secrets, uploads and Redis's files are this user's alone.
@@ -388,10 +388,15 @@ export function prepareDataDir(env: Env = getEnv()): void {
   const missing = [!env.SESSION_SECRET && SESSION_SECRET_FILE, !env.API_KEY_SECRET && API_KEY_SECRET_FILE];
   for (const name of missing) {
     if (!name) continue;
+    // Written whole under a name of its own, then linked into place: a start never reads a half-written secret.
+    const draft = resolve(env.DATA_DIR, `${name}.${process.pid}.${randomBytes(4).toString("hex")}`);
+    writeFileSync(draft, randomBytes(32).toString("hex"), { flag: "wx", mode: PRIVATE_FILE });
     try {
-      writeFileSync(resolve(env.DATA_DIR, name), randomBytes(32).toString("hex"), { flag: "wx", mode: PRIVATE_FILE });
+      linkSync(draft, resolve(env.DATA_DIR, name));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      unlinkSync(draft);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,6 +21,8 @@ describe("configuration", () => {
     expect(readFileSync(join(dir, "session-secret"), "utf8")).toBe(secrets.session[0]);
     prepareDataDir(first);
     expect(readSecrets(parseEnv({ DATA_DIR: dir })).session).toEqual(secrets.session);
+    // Each secret is written under a draft name and linked into place whole; no draft stays behind.
+    expect(readdirSync(dir).sort()).toEqual(["api-key-secret", "session-secret"]);
   });
 
   it("accepts a comma-separated secret list for rotation, newest first", () => {
