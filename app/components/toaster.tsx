@@ -1,5 +1,5 @@
 import { type PointerEvent, useEffect, useRef, useState } from "react";
-import type { Toast } from "#app/utils/toast.ts";
+import type { Toast } from "#app/web/toast.ts";
 import { cn } from "#app/utils/misc.ts";
 
 const TOAST_MS = 5000;

@@ -13,8 +13,8 @@ import { saveQuietHoursForm } from "#app/routes/account/forms/quiet-hours.server
 import { QUIET_HOURS_INTENT } from "#app/modules/quiet-hours/schemas.ts";
 import { getQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { timeZoneNames } from "#app/utils/time-zone.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/settings";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | SMS Gateway" }];

@@ -17,8 +17,8 @@ import {
 } from "#app/modules/shop/packages.ts";
 import { getPackage, savePackage } from "#app/modules/shop/packages.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/menu-item-upsert";
 
 export const meta: Route.MetaFunction = ({ params }) => [

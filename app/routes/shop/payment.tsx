@@ -17,7 +17,7 @@ import { isPaid, isPayable } from "#app/modules/shop/orders.ts";
 import { getOrderForUser, orderLinesView } from "#app/modules/shop/orders.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDollars } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/payment";
 
 // Loaded only when Stripe is configured and JavaScript runs.

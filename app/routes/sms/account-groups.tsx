@@ -29,8 +29,8 @@ import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { countActiveGroupSchedules } from "#app/modules/scheduling/schedules.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { logUnexpected } from "#app/utils/unexpected-failure.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { logUnexpected } from "#app/web/unexpected-failure.server.ts";
 import type { Route } from "./+types/account-groups";
 
 export const meta: Route.MetaFunction = () => [{ title: "Groups | SMS Gateway" }];

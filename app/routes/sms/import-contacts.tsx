@@ -18,7 +18,7 @@ import {
 } from "#app/modules/contacts/import.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber, pluralize } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/import-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Contacts | SMS Gateway" }];

@@ -12,7 +12,7 @@ import { getThread, hasThread, markThreadRead, replySender } from "#app/modules/
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { isE164 } from "#app/modules/sms/phone.ts";
 import { cn, formatDateTime } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/inbox-thread";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

@@ -15,8 +15,8 @@ import { createTemplateSchema, TEMPLATE_INTENT, TEMPLATE_NAME_MAX } from "#app/m
 import { getTemplate, listTemplates } from "#app/modules/templates/templates.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
-import { positiveIntParam } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { positiveIntParam } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/templates";
 
 export const meta: Route.MetaFunction = () => [{ title: "Templates | SMS Gateway" }];

@@ -11,8 +11,8 @@ import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";
 import { getEndpoint, revealEndpointSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
-import { positiveInt } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { positiveInt } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/webhook-deliveries";
 
 export const meta: Route.MetaFunction = () => [{ title: "Webhook deliveries | SMS Gateway" }];

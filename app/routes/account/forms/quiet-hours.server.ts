@@ -1,7 +1,7 @@
 // The quiet-hours form's action on /account/settings.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href } from "react-router";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import { saveQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { QuietHoursSchema } from "#app/modules/quiet-hours/schemas.ts";
 import { formatTimeOfDay } from "#app/modules/quiet-hours/window.ts";

@@ -2,8 +2,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { formatDateTime, pluralize } from "#app/utils/misc.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
+import { unexpectedFormFailure } from "#app/web/unexpected-failure.server.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import {
   createCheckCostSchema,

@@ -4,8 +4,8 @@ import { createHash } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href } from "react-router";
 import { getEnv } from "#app/utils/env.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import {
   createTemplateSchema,
   DeleteTemplateSchema,

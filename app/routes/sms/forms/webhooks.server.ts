@@ -20,8 +20,8 @@ import {
   updateEndpoint,
 } from "#app/modules/webhooks/endpoints.server.ts";
 import { redeliver, sendTestEvent } from "#app/modules/webhooks/deliveries.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 
 export const AddWebhookSchema = z.object({
   intent: z.literal("add"),
