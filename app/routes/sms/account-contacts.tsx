@@ -20,7 +20,7 @@ import {
   listHref,
   readListQuery,
   TEXT,
-} from "#app/modules/contacts/schemas.ts";
+} from "#app/web/contact-lists.ts";
 import { scheduleFormLoaderData } from "#app/routes/sms/forms/schedule-sms.server.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";

@@ -13,14 +13,7 @@ import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { groupsListAction } from "#app/routes/sms/forms/contacts.server.ts";
 import { getGroupSendReport } from "#app/modules/contacts/group-send.server.ts";
 import { type Group, getGroup, groupMemberCounts, listGroups } from "#app/modules/contacts/groups.server.ts";
-import {
-  GROUPS_PATH,
-  type ListPanel,
-  type ListQuery,
-  listHref,
-  readListQuery,
-  TEXT,
-} from "#app/modules/contacts/schemas.ts";
+import { GROUPS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, TEXT } from "#app/web/contact-lists.ts";
 import { scheduleFormLoaderData } from "#app/routes/sms/forms/schedule-sms.server.ts";
 import { templateStart } from "#app/routes/sms/forms/templates.server.ts";
 import { TemplatePicker } from "#app/components/templates/template-picker.tsx";

@@ -39,20 +39,15 @@ import { renderForPhone } from "#app/modules/templates/templates.server.ts";
 import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { createGroup, updateGroup } from "#app/modules/contacts/groups.server.ts";
 import {
-  CONTACTS_PATH,
   createContactSchema,
   createEditContactSchema,
   createPanelSendSchema,
   DeleteSchema,
   EditGroupSchema,
-  GROUPS_PATH,
   GroupSchema,
-  type ListQuery,
-  listHref,
-  readListQuery,
   SEND_PANEL_INTENT,
-  TEXT,
 } from "#app/modules/contacts/schemas.ts";
+import { CONTACTS_PATH, GROUPS_PATH, type ListQuery, listHref, readListQuery, TEXT } from "#app/web/contact-lists.ts";
 
 /** The spec's "Failed to ... ." followed by the reasons, above the form; field errors stay beside their fields. */
 function failed<T>(

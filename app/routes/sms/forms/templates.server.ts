@@ -6,12 +6,7 @@ import { data, href } from "react-router";
 import { getEnv } from "#app/utils/env.server.ts";
 import { notFound } from "#app/web/responses.server.ts";
 import { redirectWithToast } from "#app/web/toast.server.ts";
-import {
-  createTemplateSchema,
-  DeleteTemplateSchema,
-  TEMPLATE_INTENT,
-  templateParam,
-} from "#app/modules/templates/schemas.ts";
+import { createTemplateSchema, DeleteTemplateSchema, TEMPLATE_INTENT } from "#app/modules/templates/schemas.ts";
 import { getGroup } from "#app/modules/contacts/groups.server.ts";
 import { type GroupSendQuote, quoteTemplatedGroupSend } from "#app/modules/templates/group-quote.server.ts";
 import { hasMergeFields } from "#app/modules/templates/merge-fields.ts";
@@ -24,6 +19,13 @@ import {
   listTemplates,
   updateTemplate,
 } from "#app/modules/templates/templates.server.ts";
+
+/** The template a send form starts from: `?template=ID` (a positive integer), else none. */
+function templateParam(url: string): number | null {
+  const raw = new URL(url).searchParams.get("template");
+  const id = raw && /^\d{1,12}$/.test(raw) ? Number(raw) : 0;
+  return id > 0 ? id : null;
+}
 
 /**
  * What a send form needs to start from a template: the choices, and the body of `?template=ID`
