@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { importContactsAction } from "#app/routes/sms/forms/import-contacts.server.ts";
+import { importContactsAction } from "#app/routes/sms/import-contacts.server.ts";
 import { action as optOutsAction } from "#app/routes/sms/opt-outs.tsx";
 import { previewImport, saveImportUpload } from "#app/modules/contacts/import.server.ts";
 import { getToast } from "#app/web/toast.server.ts";

@@ -6,7 +6,7 @@ import { CheckboxField, Field, FormErrors, SelectField } from "#app/components/u
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
-import { importContactsAction } from "#app/routes/sms/forms/import-contacts.server.ts";
+import { importContactsAction } from "#app/routes/sms/import-contacts.server.ts";
 import { describeImport, IMPORT_FIELDS, ImportMappingSchema } from "#app/modules/contacts/import.ts";
 import {
   getImportReport,
