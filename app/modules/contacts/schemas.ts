@@ -7,7 +7,7 @@ import { optionalTimeZoneField } from "#app/modules/quiet-hours/time-zone-field.
 
 export const CONTACTS_PAGE_SIZE = 10;
 export const GROUPS_PAGE_SIZE = 10;
-export const NAME_MAX = 100;
+const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 500;
 
 const requiredText = (label: string, max: number) =>

@@ -18,7 +18,7 @@ const paidOrders = statement<[number, number], { at: number; cents: number; cred
 );
 
 /** Revenue, credits sold and paid orders per local day. */
-export function salesByDay(days: LocalDay[]): SalesDay[] {
+function salesByDay(days: LocalDay[]): SalesDay[] {
   const sales = days.map((day) => ({ date: day.date, revenueCents: 0, creditsSold: 0, orders: 0 }));
   if (days.length === 0) return sales;
   for (const order of paidOrders().all(days[0].start, days.at(-1)!.end)) {
@@ -82,7 +82,7 @@ export type OptOutShare = { userId: number; fullName: string; email: string; rec
  * The accounts whose recipients in the period answered STOP (and are still opted out), the highest
  * share first: an account provoking opt-outs, which on the shared sender block every account, stands out.
  */
-export function optOutShares(days: LocalDay[]): OptOutShare[] {
+function optOutShares(days: LocalDay[]): OptOutShare[] {
   const rows = optOutsByAccount()
     .all({ start: days[0].start, end: days.at(-1)!.end, window: SHARED_REPLY_WINDOW_MS })
     .sort((a, b) => b.stopped / b.recipients - a.stopped / a.recipients || b.stopped - a.stopped)
@@ -97,7 +97,7 @@ export type SystemState = {
 };
 
 /** Queue depths, live workers and their SMPP binds (null when Redis does not answer), and the database's size. */
-export async function systemState(now: number): Promise<SystemState> {
+async function systemState(now: number): Promise<SystemState> {
   const [depths, beats] = await Promise.allSettled([queueDepths(), readHeartbeats(now)]);
   let queues: SystemState["queues"] = null;
   if (depths.status === "fulfilled") {

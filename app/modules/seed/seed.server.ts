@@ -13,7 +13,7 @@ import { seedDemoData } from "#app/modules/seed/demo-data.server.ts";
 const DEMO_CREDITS = 100;
 
 // The credit ladder: the more credits, the lower the price per SMS (5.0, 4.5, 4.0, 3.5, 3.0 cents).
-export const PACKAGE_LADDER = [
+const PACKAGE_LADDER = [
   {
     name: "100",
     credits: 100,

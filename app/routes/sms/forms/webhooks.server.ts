@@ -23,7 +23,7 @@ import { redeliver, sendTestEvent } from "#app/modules/webhooks/deliveries.serve
 import { notFound } from "#app/web/responses.server.ts";
 import { redirectWithToast } from "#app/web/toast.server.ts";
 
-export const AddWebhookSchema = z.object({
+const AddWebhookSchema = z.object({
   intent: z.literal("add"),
   url: z.string({ error: "Enter the URL events are sent to" }).trim().max(2000, "The URL is too long"),
   events: z
