@@ -6,7 +6,7 @@ import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "#app/components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
-import { parsePackageFormData } from "#app/modules/shop/images.server.ts";
+import { parsePackageFormData } from "#app/routes/shop/menu-item-upsert.server.ts";
 import { PackageFormSchema } from "#app/modules/shop/package-forms.ts";
 import {
   CATEGORY_LABELS,
