@@ -6,7 +6,7 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { SecretPanel } from "#app/components/webhook-secret.tsx";
 import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
-import { endpointAction } from "#app/routes/sms/forms/webhooks.server.ts";
+import { endpointAction } from "#app/routes/sms/webhook-deliveries.server.ts";
 import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";
 import { getEndpoint, revealEndpointSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
