@@ -9,7 +9,7 @@ import { lastLocalDaysCached, type LocalDay, type Period } from "#app/modules/in
 import { queueDepths, type QueueState } from "#app/queue/queue-depth.server.ts";
 import { SHARED_REPLY_WINDOW_MS } from "#app/modules/inbound/receive.server.ts";
 
-export type SalesDay = { date: string; revenueCents: number; creditsSold: number; orders: number };
+type SalesDay = { date: string; revenueCents: number; creditsSold: number; orders: number };
 
 // Paid orders by the time they were paid, net of what was refunded or taken back since.
 const paidOrders = statement<[number, number], { at: number; cents: number; credits: number }>(
@@ -76,7 +76,7 @@ const optOutsByAccount = statement<
    from stops group by userId`,
 );
 
-export type OptOutShare = { userId: number; fullName: string; email: string; recipients: number; stopped: number };
+type OptOutShare = { userId: number; fullName: string; email: string; recipients: number; stopped: number };
 
 /**
  * The accounts whose recipients in the period answered STOP (and are still opted out), the highest
@@ -90,7 +90,7 @@ function optOutShares(days: LocalDay[]): OptOutShare[] {
   return withNames(rows);
 }
 
-export type SystemState = {
+type SystemState = {
   queues: { queue: string; jobs: Record<QueueState, number> }[] | null;
   workers: { alive: number; smppBinds: number; smppBound: number; smpp: boolean } | null;
   database: { bytes: number; freeBytes: number };
