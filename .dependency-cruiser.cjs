@@ -1,11 +1,11 @@
-// The layers, one direction: delivery (app/routes, app/api, server, worker) -> domain (app/modules) -> data (app/db).
+// The layers, one direction: delivery (app/routes, app/components, app/web, app/api, server, worker) -> domain (app/modules) -> data (app/db).
 // `npm run lint:layers`; `npm test` runs it and counts it as one test.
 
 // Imports the domain may not make: web frameworks, and what sits above it (the delivery layers, scripts, tests).
 // Matched anywhere in the path: a symlinked node_modules resolves to its real folder.
 const WEB_PACKAGES = "(^|/)node_modules/(react-router|@react-router|@conform-to)/";
 const ABOVE_DOMAIN =
-  "^(app/routes/|app/api/|app/components/|app/root\\.tsx$|app/entry\\.server\\.tsx$|server/|worker/|scripts/|tests/)";
+  "^(app/routes/|app/api/|app/components/|app/web/|app/root\\.tsx$|app/entry\\.server\\.tsx$|server/|worker/|scripts/|tests/)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -45,7 +45,7 @@ module.exports = {
     {
       name: "domain-not-web-indirectly",
       severity: "error",
-      comment: "Nor through a helper (the toast and form-failure helpers in app/utils are the page layer's).",
+      comment: "Nor through a helper (the toast and form-failure helpers in app/web are the page layer's).",
       from: { path: "^app/modules/", pathNot: "^app/modules/auth/session\\.server\\.ts$" },
       to: { path: WEB_PACKAGES, reachable: true },
     },
@@ -62,14 +62,14 @@ module.exports = {
         "app/utils and app/queue (environment, clock, logs, Redis, queues) sit under the domain: a domain rule they need is passed in by its owner.",
       severity: "error",
       from: { path: "^app/(utils|queue)/" },
-      to: { path: "^(app/modules|app/routes|app/api|app/components|server|worker)/" },
+      to: { path: "^(app/modules|app/routes|app/api|app/components|app/web|server|worker)/" },
     },
     {
       name: "data-not-domain",
       severity: "error",
       comment: "app/db holds schema and connections; the domain builds on it.",
       from: { path: "^app/db/" },
-      to: { path: "^(app/modules|app/routes|app/api|app/components|server|worker)/" },
+      to: { path: "^(app/modules|app/routes|app/api|app/components|app/web|server|worker)/" },
     },
     {
       name: "database-through-the-domain",
@@ -82,9 +82,10 @@ module.exports = {
     {
       name: "api-not-pages",
       severity: "error",
-      comment: "The REST API and the pages are two delivery layers side by side over the same domain.",
+      comment:
+        "The REST API and the pages are two delivery layers side by side over the same domain (app/web holds the pages' helpers).",
       from: { path: "^app/api/" },
-      to: { path: "^(app/routes|app/components)/" },
+      to: { path: "^(app/routes|app/components|app/web)/" },
     },
     {
       name: "not-to-unresolvable",

@@ -4,7 +4,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from "react-router";
-import { contentSecurityPolicy, createNonce } from "#app/utils/csp.server.ts";
+import { contentSecurityPolicy, createNonce } from "#app/web/csp.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
 

@@ -25,7 +25,7 @@ import { getCartCount } from "#app/modules/shop/cart.server.ts";
 import { unreadInboundCount } from "#app/modules/inbound/inbox.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { getToast } from "#app/utils/toast.server.ts";
+import { getToast } from "#app/web/toast.server.ts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "SMS Gateway: bulk SMS, scheduling and an SMS API" },

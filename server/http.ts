@@ -28,7 +28,7 @@ function trustedProxy(): (address: string, hop: number) => boolean {
  * The client's address: the socket's, or with trusted proxies the right-most X-Forwarded-For entry
  * a trusted proxy wrote (entries left of it are whatever the client sent).
  */
-export function clientAddress(req: IncomingMessage): string {
+function clientAddress(req: IncomingMessage): string {
   return proxyAddr(req, trustedProxy()) || "unknown";
 }
 

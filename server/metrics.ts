@@ -176,7 +176,7 @@ function receiptDelayText(s: GatewaySnapshot): string {
 }
 
 /** The Prometheus text: process, deployment, HTTP and worker metrics. */
-export async function metricsText(): Promise<string> {
+async function metricsText(): Promise<string> {
   const register = metricsRegistry();
   snapshot = await gatewaySnapshot();
   const text = (await register.metrics()) + requestMetricsText() + receiptDelayText(snapshot);

@@ -13,7 +13,7 @@ import { jobDefinitions } from "#worker/registry.ts";
 export type RunningWorkers = { close: () => Promise<void> };
 
 /** How long a starting worker keeps trying its start steps (Redis starting or restarting) before it gives up. */
-export const START_RETRY_MS = 60_000;
+const START_RETRY_MS = 60_000;
 
 /**
  * A start step that needs Redis, tried again with backoff while it fails: a worker started before

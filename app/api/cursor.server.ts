@@ -4,11 +4,11 @@ import { z } from "zod";
 import { ApiError } from "#app/api/errors.ts";
 import type { NamePosition } from "#app/modules/contacts/contacts.server.ts";
 
-export function encodeCursor(kind: string, position: unknown): string {
+function encodeCursor(kind: string, position: unknown): string {
   return Buffer.from(`${kind}:${JSON.stringify(position)}`).toString("base64url");
 }
 
-export function decodeCursor<T>(kind: string, cursor: string, schema: z.ZodType<T>): T {
+function decodeCursor<T>(kind: string, cursor: string, schema: z.ZodType<T>): T {
   const text = Buffer.from(cursor, "base64url").toString("utf8");
   if (text.startsWith(`${kind}:`)) {
     let position: unknown;

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { useHydrated } from "#app/components/use-hydrated.ts";
-import { cn, formatNumber } from "#app/utils/misc.ts";
+import { formatNumber } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 
 export type BarSeries<Key extends string> = {
   key: Key;

@@ -1,5 +1,6 @@
 import { Form, href, Link, NavLink, useLocation } from "react-router";
-import { cn, formatNumber } from "#app/utils/misc.ts";
+import { formatNumber } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 import { buttonClass } from "#app/components/ui/button.tsx";
 
 export type NavUser = { id: number; fullName: string; role: "customer" | "admin" };

@@ -1,6 +1,6 @@
 import { type PointerEvent, useEffect, useRef, useState } from "react";
-import type { Toast } from "#app/utils/toast.ts";
-import { cn } from "#app/utils/misc.ts";
+import type { Toast } from "#app/web/toast.ts";
+import { cn } from "#app/web/class-names.ts";
 
 const TOAST_MS = 5000;
 /** The spec's drag threshold: a toast dragged sideways past this share of its width closes. */

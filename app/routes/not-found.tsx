@@ -1,4 +1,4 @@
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 
 export const handle = { bare: true };
 

@@ -249,7 +249,7 @@ export type Env = z.infer<typeof schema> & {
 };
 
 /** A configuration the app refuses to start with; the entry script prints its message alone (scripts/run.mjs). */
-export class ConfigurationError extends Error {
+class ConfigurationError extends Error {
   constructor(problems: string[]) {
     super(
       problems.length === 1

@@ -1,7 +1,3 @@
-export function cn(...classes: (string | false | null | undefined)[]): string {
-  return classes.filter(Boolean).join(" ");
-}
-
 export function formatDollars(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;
 }

@@ -30,7 +30,7 @@ import { ACCOUNTS_PAGE_SIZE } from "#app/modules/credits/schemas.ts";
 import { action as detailsAction, loader as detailsLoader } from "#app/routes/admin/user-details.tsx";
 import { loader as listLoader } from "#app/routes/admin/users.tsx";
 import { clock, resetClock, setClock } from "#app/utils/clock.server.ts";
-import { getToast } from "#app/utils/toast.server.ts";
+import { getToast } from "#app/web/toast.server.ts";
 import {
   call,
   createTestUser,

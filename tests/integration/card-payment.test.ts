@@ -3,7 +3,7 @@ import { getDb } from "#app/db/client.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { packages } from "#app/db/schema/shop.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
-import { testCardPaymentAction } from "#app/routes/shop/forms/card-payment.server.ts";
+import { testCardPaymentAction } from "#app/routes/shop/payment.server.ts";
 import { chargeTestCard } from "#app/modules/payments/offline.server.ts";
 import { getOrder } from "#app/modules/shop/orders.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { importContactsAction } from "#app/routes/sms/forms/import-contacts.server.ts";
+import { importContactsAction } from "#app/routes/sms/import-contacts.server.ts";
 import { action as optOutsAction } from "#app/routes/sms/opt-outs.tsx";
 import { previewImport, saveImportUpload } from "#app/modules/contacts/import.server.ts";
-import { getToast } from "#app/utils/toast.server.ts";
+import { getToast } from "#app/web/toast.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { contactCount } from "#tests/support/contacts.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";

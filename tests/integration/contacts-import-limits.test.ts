@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { listGroupChoices } from "#app/modules/contacts/groups.server.ts";
-import { importContactsAction } from "#app/routes/sms/forms/import-contacts.server.ts";
+import { importContactsAction } from "#app/routes/sms/import-contacts.server.ts";
 import {
   IMPORT_MAX_COLUMNS,
   listPendingUploads,

@@ -9,7 +9,7 @@ import { getOrder, purgeDemoOrders, searchOrders } from "#app/modules/shop/order
 import { loader as allOrdersLoader } from "#app/routes/shop/all-orders.tsx";
 import { action as orderDetailsAction, loader as orderDetailsLoader } from "#app/routes/shop/order-details.tsx";
 import { clock, resetClock, setClock } from "#app/utils/clock.server.ts";
-import { getToast } from "#app/utils/toast.server.ts";
+import { getToast } from "#app/web/toast.server.ts";
 import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
 import { call } from "#tests/support/shop.ts";
 

@@ -6,7 +6,7 @@ import { cartItems, orderLines, packages } from "#app/db/schema/shop.ts";
 import { getPackage } from "#app/modules/shop/packages.server.ts";
 import { action as listAction, loader as listLoader } from "#app/routes/shop/menu-item-list.tsx";
 import { action as upsertAction } from "#app/routes/shop/menu-item-upsert.tsx";
-import { getToast } from "#app/utils/toast.server.ts";
+import { getToast } from "#app/web/toast.server.ts";
 import { appended, jpeg, jpegComment, png, pngChunk } from "#tests/support/images.ts";
 import { createTestUser, dataOf, locationOf, makeRequest, statusOf, type TestUser } from "#tests/support/requests.ts";
 import { addToCart, call, placeOrder } from "#tests/support/shop.ts";

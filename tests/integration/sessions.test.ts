@@ -5,7 +5,7 @@ import { getSessionUser, startSession } from "#app/modules/auth/session.server.t
 import { setPassword, setRole, upsertUser } from "#app/modules/auth/users.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import { createTestUser, makeRequest } from "#tests/support/requests.ts";
 
 const MINUTE = 60_000;

@@ -84,7 +84,7 @@ export const ContactSchema = z.object({
     .meta({ description: "false: the contact opted out; group sends skip it. New contacts are active." }),
   groups: z.array(GroupRefSchema).meta({ description: "The groups it belongs to, A to Z." }),
 });
-export type ApiContact = z.infer<typeof ContactSchema>;
+type ApiContact = z.infer<typeof ContactSchema>;
 
 export const ContactListSchema = cursorPage(ContactSchema, "Name A to Z.");
 

@@ -75,7 +75,7 @@ export const GroupSendSchema = z.object({
   }),
   statusUrl: z.string().meta({ description: "Where to follow its progress until `finished`." }),
 });
-export type ApiGroupSend = z.infer<typeof GroupSendSchema>;
+type ApiGroupSend = z.infer<typeof GroupSendSchema>;
 
 export const GroupSendListSchema = cursorPage(GroupSendSchema, "Newest first.");
 

@@ -66,7 +66,7 @@ const CURSOR = "m1";
 const INBOUND_CURSOR = "i1";
 
 /** `from=default`: the gateway's shared sender. */
-export const SHARED_SENDER_FILTER = "default";
+const SHARED_SENDER_FILTER = "default";
 
 function phoneFilter(field: "to" | "from", value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

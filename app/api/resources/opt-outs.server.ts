@@ -30,7 +30,7 @@ const requests = fromConfig((config) => {
   return { CreateOptOutRequest };
 });
 
-export const OptOutSchema = z.object({
+const OptOutSchema = z.object({
   id: idField(5),
   phone: z.string().meta({ description: "E.164", examples: [EXAMPLE_PHONE] }),
   source: z.enum(OPT_OUT_SOURCES).meta({
@@ -47,7 +47,7 @@ export const OptOutSchema = z.object({
     .meta({ description: "The word it sent, e.g. STOP.", examples: ["STOP"] }),
   createdAt: z.string().meta({ format: "date-time", description: "When it opted out." }),
 });
-export type ApiOptOut = z.infer<typeof OptOutSchema>;
+type ApiOptOut = z.infer<typeof OptOutSchema>;
 
 const OptOutListSchema = cursorPage(OptOutSchema, "Newest first.");
 

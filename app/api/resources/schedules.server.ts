@@ -112,7 +112,7 @@ export const ScheduleSchema = z.object({
   updatedAt: isoTime("When it last changed."),
   finishedAt: nullableIsoTime("When it completed or was cancelled."),
 });
-export type ApiSchedule = z.infer<typeof ScheduleSchema>;
+type ApiSchedule = z.infer<typeof ScheduleSchema>;
 
 const ScheduleListSchema = cursorPage(ScheduleSchema, "Newest first.");
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -151,7 +151,7 @@ const API_FIELDS: Record<ScheduleField, string> = {
   from: "from",
 };
 
-export type NewApiSchedule = {
+type NewApiSchedule = {
   to?: string;
   groupId?: number;
   body: string;

@@ -1,5 +1,5 @@
 import { href, NavLink } from "react-router";
-import { cn } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 
 const links = [
   { to: href("/account/two-factor"), label: "Two-factor authentication" },

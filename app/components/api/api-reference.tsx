@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode } from "react";
 import { href, Link } from "react-router";
 import type { ReferenceEndpoint, ReferenceField, ReferenceObject } from "#app/api/reference.server.ts";
-import { cn } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { Card } from "#app/components/ui/page.tsx";
 

@@ -1,6 +1,6 @@
 import { createContext, type KeyboardEvent, type ReactNode, useContext, useEffect, useId, useState } from "react";
 import { LANGUAGES, type LanguageId } from "#app/api/code-examples.ts";
-import { cn } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 import { Code } from "#app/components/api/api-reference.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
 

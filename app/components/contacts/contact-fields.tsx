@@ -1,5 +1,5 @@
 import { type FieldMetadata, getCollectionProps, getInputProps } from "@conform-to/react";
-import { TEXT } from "#app/modules/contacts/schemas.ts";
+import { TEXT } from "#app/web/contact-lists.ts";
 import { CheckboxField, ErrorList, Field } from "#app/components/ui/field.tsx";
 
 type ContactFieldset = {

@@ -9,7 +9,7 @@ import { QuietHoursHeld } from "#app/components/quiet-hours/deferred-until.tsx";
 const POLL_MS = 500;
 
 /** The resource route that reports one group send as JSON (polled while it runs). */
-export function groupSendStatusHref(id: number): string {
+function groupSendStatusHref(id: number): string {
   return href("/sms/groupSends/:id", { id: String(id) });
 }
 

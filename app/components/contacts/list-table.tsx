@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from "react";
-import type { ListPanel } from "#app/modules/contacts/schemas.ts";
+import type { ListPanel } from "#app/web/contact-lists.ts";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { Pager } from "#app/components/ui/pager.tsx";
 import { LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";

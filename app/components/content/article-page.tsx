@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { href, Link } from "react-router";
 import type { Article, QuickLink } from "#app/modules/content/articles/article.ts";
-import { cn } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 import { BackButton } from "#app/components/ui/back-button.tsx";
 import { buttonClass } from "#app/components/ui/button.tsx";
 import { Sections } from "#app/components/content/rich-text.tsx";

@@ -4,7 +4,7 @@ import type { Block, Section } from "#app/modules/content/articles/article.ts";
 const LINK = /\[([^\]]+)\]\((\/[^)\s]*)\)/g;
 
 /** Plain text with `[label](/path)` turned into links inside the site. */
-export function InlineText({ text }: { text: string }) {
+function InlineText({ text }: { text: string }) {
   const parts: React.ReactNode[] = [];
   let last = 0;
   for (const match of text.matchAll(LINK)) {

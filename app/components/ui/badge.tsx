@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { cn } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 
 // The spec's colour names: primary, secondary, danger, success, info, warning.
 const tones = {

@@ -1,6 +1,6 @@
 import type { ComponentProps } from "react";
 import { Link } from "react-router";
-import { cn } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 
 const variants = {
   primary: "bg-brand-600 text-white hover:bg-brand-700 hover:text-white shadow-sm",

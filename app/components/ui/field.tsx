@@ -1,5 +1,5 @@
 import { type ComponentProps, type ReactNode, useId } from "react";
-import { cn } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 
 export type ListOfErrors = Array<string | null | undefined> | null | undefined;
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { cn } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 
 export function PageHeader({
   title,

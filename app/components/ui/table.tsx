@@ -1,5 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
-import { cn } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
 
 export function Table({ className, children, ...props }: ComponentProps<"table">) {
   // Relative: the sr-only text of a scrolled cell stays inside the scroller instead of widening the page.

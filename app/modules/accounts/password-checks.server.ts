@@ -9,7 +9,7 @@ const perAccount: Limit = { name: "current-password", limit: 5, windowMs: 15 * 6
 
 export type PasswordCheck = { ok: true } | { ok: false; error: string; status: 400 | 429 };
 
-export const WRONG_PASSWORD = "That is not your current password.";
+const WRONG_PASSWORD = "That is not your current password.";
 
 /** Checks a signed-in person's current password, at most five wrong tries per account per 15 minutes. */
 export async function checkCurrentPassword(userId: number, password: string): Promise<PasswordCheck> {

@@ -9,7 +9,7 @@ import { removeMailLinks } from "#app/modules/mail/outbox.server.ts";
 const HOUR = 60 * 60 * 1000;
 
 /** How long each link works after it is sent. */
-export const TOKEN_LIFETIMES: Record<AccountTokenPurpose, number> = {
+const TOKEN_LIFETIMES: Record<AccountTokenPurpose, number> = {
   password_reset: HOUR,
   email_verification: 7 * 24 * HOUR,
   email_change: 24 * HOUR,
@@ -38,7 +38,7 @@ const ONLY_NEWEST: Record<AccountTokenPurpose, boolean> = {
 };
 
 /** Makes the account's unused links of `purpose` stop working, inside the caller's transaction. */
-export function voidTokens(tx: Tx, userId: number, purpose: AccountTokenPurpose): void {
+function voidTokens(tx: Tx, userId: number, purpose: AccountTokenPurpose): void {
   tx.update(accountTokens)
     .set({ usedAt: clock.date() })
     .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)))

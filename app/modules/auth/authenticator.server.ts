@@ -13,7 +13,7 @@ export class InvalidCredentialsError extends Error {
 }
 
 /** The right password, but a published demo one while real SMS or payments are configured. */
-export class DemoPasswordRefusedError extends InvalidCredentialsError {
+class DemoPasswordRefusedError extends InvalidCredentialsError {
   constructor() {
     super();
     this.message =
@@ -24,7 +24,7 @@ export class DemoPasswordRefusedError extends InvalidCredentialsError {
 }
 
 /** The right password of an account an admin has disabled. */
-export class AccountDisabledError extends InvalidCredentialsError {
+class AccountDisabledError extends InvalidCredentialsError {
   constructor() {
     super();
     this.message = "This account has been disabled. Please contact support if you think this is a mistake.";

@@ -9,7 +9,7 @@ import { type Limit, giveBack, hit, reset } from "#app/utils/rate-limit.server.t
 import { PasswordCheckBusyError, verifyPassword } from "#app/modules/auth/password.server.ts";
 
 /** Five wrong passwords per account in 15 minutes: a stolen session cannot guess its way further. */
-export const CONFIRM_PASSWORD_LIMIT: Limit = { name: "confirm-password", limit: 5, windowMs: 15 * 60_000 };
+const CONFIRM_PASSWORD_LIMIT: Limit = { name: "confirm-password", limit: 5, windowMs: 15 * 60_000 };
 
 /** Whether a password typed at `lastPasswordAt` (the session's; see lastPasswordAt) is recent enough. */
 export function isRecentSignIn(lastPasswordAt: number | null): boolean {

@@ -14,7 +14,7 @@ const HOUR = 60 * MINUTE;
 const LAST_SEEN_EVERY_MS = MINUTE;
 
 /** How long a session lives without a request (idle) and since sign-in (max): admins' are shorter. */
-export function sessionLifetimes(role: Role): { idleMs: number; maxMs: number } {
+function sessionLifetimes(role: Role): { idleMs: number; maxMs: number } {
   const env = getEnv();
   return role === "admin"
     ? { idleMs: env.ADMIN_SESSION_IDLE_MINUTES * MINUTE, maxMs: env.ADMIN_SESSION_MAX_HOURS * HOUR }

@@ -11,12 +11,12 @@ import { createSealer } from "#app/utils/sealed.server.ts";
 
 const ISSUER = "SMS Gateway";
 const PERIOD_SECONDS = 30;
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 // No 0/o, 1/l/i: a code copied from paper is read back right.
 const RECOVERY_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
 
 /** Five wrong codes per account in 15 minutes, then a wait: 10^6 codes leave nothing to guess. */
-export const TWO_FACTOR_LIMIT: Limit = { name: "two-factor", limit: 5, windowMs: 15 * 60_000 };
+const TWO_FACTOR_LIMIT: Limit = { name: "two-factor", limit: 5, windowMs: 15 * 60_000 };
 
 const sealer = createSealer("smsgw-totp");
 const context = (userId: number) => `user:${userId}`;

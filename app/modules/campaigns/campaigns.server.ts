@@ -7,8 +7,8 @@ import { smsMessages } from "#app/db/schema/sms.ts";
 import { pageWindow } from "#app/utils/misc.ts";
 import { emptyCounts, OUTCOME_OF, type OutcomeCounts } from "#app/modules/campaigns/campaign-counts.ts";
 
-export const CAMPAIGNS_PAGE_SIZE = 10;
-export const RECIPIENTS_PAGE_SIZE = 20;
+const CAMPAIGNS_PAGE_SIZE = 10;
+const RECIPIENTS_PAGE_SIZE = 20;
 
 const campaignColumns = {
   id: groupSends.id,

@@ -25,16 +25,16 @@ import {
 import { contactNameField, groupNameField } from "#app/modules/contacts/schemas.ts";
 
 /** Rows per write transaction. */
-export const IMPORT_BATCH = 1_000;
+const IMPORT_BATCH = 1_000;
 /** Skipped rows kept in the report (all are counted). */
-export const IMPORT_REPORT_ROWS = 1_000;
+const IMPORT_REPORT_ROWS = 1_000;
 /** Uploads never imported are removed after this. */
-export const UPLOAD_TTL_MS = 24 * 3600 * 1000;
+const UPLOAD_TTL_MS = 24 * 3600 * 1000;
 const PREVIEW_ROWS = 5;
 /** A contacts file needs four columns; more than this is the wrong file (or separator), refused at its first row. */
 export const IMPORT_MAX_COLUMNS = 50;
 /** Characters in one row's cells together. */
-export const IMPORT_MAX_ROW_CHARS = 10_000;
+const IMPORT_MAX_ROW_CHARS = 10_000;
 /** The separator is guessed from this much of the first line. */
 const DELIMITER_SAMPLE_CHARS = 10_000;
 

@@ -2,8 +2,6 @@
 import { z } from "zod";
 import { formatNumber, pluralize } from "#app/utils/misc.ts";
 
-export const IMPORT_PATH = "/sms/importContacts";
-
 export const IMPORT_FIELDS = [
   { key: "name", label: "Name", required: true },
   { key: "phone", label: "Phone Number", required: true },

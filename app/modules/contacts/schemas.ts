@@ -5,35 +5,10 @@ import { type CountryCode, phoneField } from "#app/modules/messaging/phone.ts";
 import { fromField, messageBodyField } from "#app/modules/messaging/schemas.ts";
 import { optionalTimeZoneField } from "#app/modules/quiet-hours/time-zone-field.ts";
 
-export const CONTACTS_PATH = "/sms/accountContacts";
-export const GROUPS_PATH = "/sms/accountGroups";
 export const CONTACTS_PAGE_SIZE = 10;
 export const GROUPS_PAGE_SIZE = 10;
-export const NAME_MAX = 100;
+const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 500;
-
-export const TEXT = {
-  contactCreated: "Contact created successfully!",
-  contactUpdated: "Contact updated successfully!",
-  contactDeleted: "Contact deleted successfully!",
-  contactCreateFailed: "Failed to create contact.",
-  contactUpdateFailed: "Failed to update contact",
-  groupCreated: "Group created successfully!",
-  groupUpdated: "Group updated successfully!",
-  groupDeleted: "Group deleted successfully!",
-  groupCreateFailed: "Failed to create group.",
-  groupUpdateFailed: "Failed to update group",
-  // The spec's messages when the database or queue fails (not the input).
-  contactCreateError: "Error creating contact",
-  groupCreateError: "Error creating group",
-  contactsFetchError: "Error fetching contacts",
-  groupsFetchError: "Error fetching groups",
-  contactDeleteError: "Failed to delete contact",
-  groupDeleteError: "Failed to delete group",
-  confirmDeleteContact: "Are you sure you want to delete this contact?",
-  confirmDeleteGroup: "Are you sure you want to delete this group?",
-  noGroups: "No groups available",
-} as const;
 
 const requiredText = (label: string, max: number) =>
   z
@@ -91,35 +66,4 @@ export function createPanelSendSchema(maxSegments: number) {
     // A templated group send's confirmed total (the confirm step's key).
     quoted: z.string().max(200).optional(),
   });
-}
-
-export const LIST_PANELS = ["edit", "send", "schedule", "delete", "sent"] as const;
-export type ListPanel = (typeof LIST_PANELS)[number];
-
-/** The contacts and groups lists' URL state: the page, the one open panel and its row, a group filter. */
-export const ListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).catch(1),
-  panel: z.enum(LIST_PANELS).optional().catch(undefined),
-  id: idField.optional().catch(undefined),
-  group: idField.optional().catch(undefined),
-  send: idField.optional().catch(undefined),
-});
-export type ListQuery = z.infer<typeof ListQuerySchema>;
-
-export function readListQuery(url: string | URL): ListQuery {
-  return ListQuerySchema.parse(Object.fromEntries(new URL(url).searchParams));
-}
-
-/** A list URL with only what differs from the defaults, e.g. `/sms/accountContacts?page=2&panel=edit&id=4`. */
-export function listHref(path: string, query: Partial<ListQuery>): string {
-  const params = new URLSearchParams();
-  if (query.group) params.set("group", String(query.group));
-  if (query.page && query.page > 1) params.set("page", String(query.page));
-  if (query.panel && query.id) {
-    params.set("panel", query.panel);
-    params.set("id", String(query.id));
-    if (query.panel === "sent" && query.send) params.set("send", String(query.send));
-  }
-  const search = params.toString();
-  return search ? `${path}?${search}` : path;
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
 export const MAX_ADJUSTMENT = 1_000_000;
 export const MAX_REASON = 500;
 const TOO_MANY = `Amount must be at most ${MAX_ADJUSTMENT.toLocaleString("en-US")} credits`;
-export const ADJUSTMENT_DIRECTIONS = ["add", "remove"] as const;
+const ADJUSTMENT_DIRECTIONS = ["add", "remove"] as const;
 
 export const CreditAdjustmentSchema = z.object({
   direction: z.enum(ADJUSTMENT_DIRECTIONS, { error: "Choose whether to add or remove credits" }),

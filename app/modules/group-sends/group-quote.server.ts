@@ -6,7 +6,7 @@ import { messageForMember } from "#app/modules/messaging/merge-fields.ts";
 
 const QUOTE_BATCH = 5_000;
 /** Members' rendered texts shown as examples on the confirm step. */
-export const QUOTE_EXAMPLES = 3;
+const QUOTE_EXAMPLES = 3;
 
 export type GroupSendQuote = {
   messages: number;

@@ -23,9 +23,9 @@ import { quoteTemplatedGroupSend } from "#app/modules/group-sends/group-quote.se
 import { assertGroupSendable, type GroupRecipients, groupRecipients } from "#app/modules/contacts/groups.server.ts";
 
 /** Members per transaction: short write locks, one addBulk each. */
-export const GROUP_SEND_BATCH = 1_000;
+const GROUP_SEND_BATCH = 1_000;
 /** Skipped members listed in the report (all are counted). */
-export const SKIPS_SHOWN = 10;
+const SKIPS_SHOWN = 10;
 /** An unfinished send untouched this long has lost its job (never added, or gone from Redis). */
 export const GROUP_SEND_STALE_MS = 60_000;
 

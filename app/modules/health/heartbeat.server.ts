@@ -4,7 +4,7 @@ import { redisForRequest, redisKey } from "#app/queue/redis.server.ts";
 import type { WorkCounts } from "#app/utils/work-counts.server.ts";
 
 /** How often a worker process says it is alive, and how old its last word may be for /readyz. */
-export const HEARTBEAT_INTERVAL_MS = 5_000;
+const HEARTBEAT_INTERVAL_MS = 5_000;
 export const HEARTBEAT_FRESH_MS = 30_000;
 // A worker gone without a goodbye (killed) is forgotten after this long.
 const HEARTBEAT_FORGET_MS = 10 * 60_000;

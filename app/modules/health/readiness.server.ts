@@ -8,7 +8,7 @@ import { getEnv } from "#app/utils/env.server.ts";
 const REDIS_CHECK_MS = 1_000;
 
 /** Short, fixed reasons: anyone may ask /readyz, so they name what is wrong, never an internal error. */
-export const NOT_READY = {
+const NOT_READY = {
   database: "database unreachable",
   migrations: "database migrations not applied",
   redis: "redis unreachable",

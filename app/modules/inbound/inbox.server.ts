@@ -10,8 +10,8 @@ import { findSenderByAddress, isSharedSenderAddress } from "#app/modules/senders
 import { sharedSenderWriters } from "#app/modules/inbound/receive.server.ts";
 import { noteMessageReceived } from "#app/modules/webhooks/account-events.server.ts";
 
-export const CONVERSATIONS_PAGE_SIZE = 20;
-export const THREAD_PAGE_SIZE = 50;
+const CONVERSATIONS_PAGE_SIZE = 20;
+const THREAD_PAGE_SIZE = 50;
 
 export type Conversation = {
   phone: string;
@@ -201,9 +201,9 @@ export function ownInboundBefore(
   return statementFor<unknown[], InboundRow>(source).all(...values, options.limit);
 }
 
-export const UNASSIGNED_PAGE_SIZE = 20;
+const UNASSIGNED_PAGE_SIZE = 20;
 /** The accounts named as a reply's candidates; past this many the admin looks the phone up. */
-export const MAX_CANDIDATES = 5;
+const MAX_CANDIDATES = 5;
 
 export type CandidateAccount = { id: number; email: string; fullName: string };
 

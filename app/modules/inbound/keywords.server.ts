@@ -37,7 +37,7 @@ export type KeywordOutcome = {
 /** HELP and INFO are answered at most once in this long per phone: a free answer invites SMS pumping. */
 export const HELP_REPLY_INTERVAL_MS = 10 * 60_000;
 /** At most this many automatic replies (HELP, STOP, START) go to one phone in 24 hours. */
-export const AUTO_REPLIES_PER_PHONE_PER_DAY = 5;
+const AUTO_REPLIES_PER_PHONE_PER_DAY = 5;
 const DAY_MS = 24 * 3_600_000;
 
 // The reply of this same inbound message (a retried job) does not count against it.

@@ -8,7 +8,7 @@ import { addSmsInboundJobs } from "#app/queue/jobs/sms-inbound.server.ts";
 import { applyInboundKeyword } from "#app/modules/inbound/keywords.server.ts";
 
 /** An outbox row this long past due has had time to reach a worker through the normal path. */
-export const INBOUND_OUTBOX_GRACE_MS = 30_000;
+const INBOUND_OUTBOX_GRACE_MS = 30_000;
 const BATCH = 1_000;
 
 // One statement per job, not per message: a job carries up to INBOUND_JOB_BATCH ids.

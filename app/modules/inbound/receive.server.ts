@@ -13,11 +13,11 @@ import { findSenderByAddress, isSharedSenderAddress } from "#app/modules/senders
 import type { InboundSms } from "#app/modules/messaging/transport-types.ts";
 
 /** A PDU seen again within this long (its acknowledgement was lost) is the same message. */
-export const DEDUPE_WINDOW_MS = 10 * 60_000;
+const DEDUPE_WINDOW_MS = 10 * 60_000;
 /** An inbound to the shared sender belongs to the one account that wrote to that phone within this long. */
 export const SHARED_REPLY_WINDOW_MS = 30 * 24 * 3_600_000;
 /** Parts of a message whose other parts never came are dropped after this. */
-export const PARTS_TTL_MS = 24 * 3_600_000;
+const PARTS_TTL_MS = 24 * 3_600_000;
 
 const selectRecent = statement<[string, number], { id: number }>(
   "select id from inbound_messages where dedupe_key = ? and received_at >= ? limit 1",
@@ -59,7 +59,7 @@ export function sharedSenderWriters(phone: string, at: number, limit: number): n
  * and more: nobody, so no account reads another's reply); otherwise nobody
  * (docs/decisions/051-who-owns-an-inbound-message.md).
  */
-export function ownerOf(from: string, to: string, now: number): number | null {
+function ownerOf(from: string, to: string, now: number): number | null {
   const sender = findSenderByAddress(to);
   if (sender) return sender.userId;
   if (!isSharedSenderAddress(to)) return null;
@@ -89,7 +89,7 @@ function wholeMessage(sms: InboundSms, now: number): Whole | null {
 }
 
 /** Stores the PDU's message (or part); the new message's id, or null (a part, or a retransmission). */
-export function storeInbound(sms: InboundSms, now: number): number | null {
+function storeInbound(sms: InboundSms, now: number): number | null {
   const whole = wholeMessage(sms, now);
   if (!whole || (whole.parts === 1 && selectRecent().get(whole.dedupeKey, now - DEDUPE_WINDOW_MS))) return null;
   const { text, encoding } = decodeInboundText(whole.payload, whole.dataCoding);

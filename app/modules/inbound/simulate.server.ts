@@ -14,7 +14,7 @@ function address(value: string) {
 }
 
 /** The deliver_sm PDUs (their bytes) a carrier would send for this text from `from` to `to`. */
-export function inboundPdus(from: string, to: string, text: string): Buffer[] {
+function inboundPdus(from: string, to: string, text: string): Buffer[] {
   const split = splitMessage(text);
   const total = split.parts.length;
   const reference = randomInt(256);

@@ -9,7 +9,7 @@ import { lastLocalDaysCached, type LocalDay, type Period } from "#app/modules/in
 import { queueDepths, type QueueState } from "#app/queue/queue-depth.server.ts";
 import { SHARED_REPLY_WINDOW_MS } from "#app/modules/inbound/receive.server.ts";
 
-export type SalesDay = { date: string; revenueCents: number; creditsSold: number; orders: number };
+type SalesDay = { date: string; revenueCents: number; creditsSold: number; orders: number };
 
 // Paid orders by the time they were paid, net of what was refunded or taken back since.
 const paidOrders = statement<[number, number], { at: number; cents: number; credits: number }>(
@@ -18,7 +18,7 @@ const paidOrders = statement<[number, number], { at: number; cents: number; cred
 );
 
 /** Revenue, credits sold and paid orders per local day. */
-export function salesByDay(days: LocalDay[]): SalesDay[] {
+function salesByDay(days: LocalDay[]): SalesDay[] {
   const sales = days.map((day) => ({ date: day.date, revenueCents: 0, creditsSold: 0, orders: 0 }));
   if (days.length === 0) return sales;
   for (const order of paidOrders().all(days[0].start, days.at(-1)!.end)) {
@@ -76,13 +76,13 @@ const optOutsByAccount = statement<
    from stops group by userId`,
 );
 
-export type OptOutShare = { userId: number; fullName: string; email: string; recipients: number; stopped: number };
+type OptOutShare = { userId: number; fullName: string; email: string; recipients: number; stopped: number };
 
 /**
  * The accounts whose recipients in the period answered STOP (and are still opted out), the highest
  * share first: an account provoking opt-outs, which on the shared sender block every account, stands out.
  */
-export function optOutShares(days: LocalDay[]): OptOutShare[] {
+function optOutShares(days: LocalDay[]): OptOutShare[] {
   const rows = optOutsByAccount()
     .all({ start: days[0].start, end: days.at(-1)!.end, window: SHARED_REPLY_WINDOW_MS })
     .sort((a, b) => b.stopped / b.recipients - a.stopped / a.recipients || b.stopped - a.stopped)
@@ -90,14 +90,14 @@ export function optOutShares(days: LocalDay[]): OptOutShare[] {
   return withNames(rows);
 }
 
-export type SystemState = {
+type SystemState = {
   queues: { queue: string; jobs: Record<QueueState, number> }[] | null;
   workers: { alive: number; smppBinds: number; smppBound: number; smpp: boolean } | null;
   database: { bytes: number; freeBytes: number };
 };
 
 /** Queue depths, live workers and their SMPP binds (null when Redis does not answer), and the database's size. */
-export async function systemState(now: number): Promise<SystemState> {
+async function systemState(now: number): Promise<SystemState> {
   const [depths, beats] = await Promise.allSettled([queueDepths(), readHeartbeats(now)]);
   let queues: SystemState["queues"] = null;
   if (depths.status === "fulfilled") {

@@ -31,7 +31,7 @@ export function totalsOf(days: DayCounts[]): PeriodTotals {
   };
 }
 
-export type CampaignSummary = {
+type CampaignSummary = {
   id: number;
   groupName: string;
   body: string;

@@ -71,7 +71,7 @@ export function renderMergeFields(body: string, values: Partial<MergeValues>): R
 }
 
 /** The skip reason of a recipient whose `field` is empty where the body has no fallback for it. */
-export function missingFieldReason(field: MergeField): string {
+function missingFieldReason(field: MergeField): string {
   return `no ${field} and no fallback`;
 }
 

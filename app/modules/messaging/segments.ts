@@ -91,7 +91,7 @@ export type SegmentCount = {
   nonGsm: string[];
 };
 
-export const CREDITS_PER_SEGMENT = 1;
+const CREDITS_PER_SEGMENT = 1;
 
 /** What a body costs: the one rule behind the live counter, the form's limit and the debit. */
 export function countSegments(body: string): SegmentCount {

@@ -2,7 +2,7 @@
 import { statement } from "#app/db/statements.server.ts";
 
 /** The scope of a keyword opt-out made through the gateway's shared default sender. */
-export const SHARED_SCOPE = "";
+const SHARED_SCOPE = "";
 
 /** A keyword opt-out through this sender, or the shared default sender (null), covers a send from it. */
 export const scopeOf = (fromAddress: string | null): string => fromAddress ?? SHARED_SCOPE;

@@ -10,7 +10,7 @@ import { DEFAULT_KEYWORD_REPLIES, KEYWORD_REPLY_KINDS, type KeywordReplyKind } f
 import { resolveSends } from "#app/modules/opt-outs/enforcement.server.ts";
 import { noteOptOutChanges } from "#app/modules/webhooks/account-events.server.ts";
 
-export const OPT_OUTS_PAGE_SIZE = 50;
+const OPT_OUTS_PAGE_SIZE = 50;
 
 export type OptOut = {
   id: number;
@@ -64,7 +64,7 @@ export function listOptOuts(userId: number, requestedPage = 1) {
 }
 
 /** One of the account's opt-outs, or OptOutNotFoundError. */
-export function getOptOut(userId: number, id: number): OptOut {
+function getOptOut(userId: number, id: number): OptOut {
   const row = getDb()
     .select(optOutColumns)
     .from(optOuts)

@@ -15,7 +15,7 @@ export type ReversalResult =
   | { status: "unknown-payment" };
 
 /** The credits a share of the order's price stands for, rounded down (in the customer's favour). */
-export function creditsForCents(order: Pick<Order, "totalCents" | "totalCredits">, cents: number): number {
+function creditsForCents(order: Pick<Order, "totalCents" | "totalCredits">, cents: number): number {
   if (order.totalCents <= 0) return order.totalCredits;
   return Math.floor((order.totalCredits * Math.min(cents, order.totalCents)) / order.totalCents);
 }

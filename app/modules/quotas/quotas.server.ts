@@ -59,7 +59,7 @@ export class QuotaExceededError extends Error {
   }
 }
 
-export function quotaLimit(quota: Quota): number {
+function quotaLimit(quota: Quota): number {
   return QUOTAS[quota].limit();
 }
 

@@ -17,7 +17,7 @@ export function cancelledValues(now: Date) {
  * Cancels the user's active schedules to a group, inside the caller's transaction (before the group
  * row goes, while group_id still finds them). Returns their ids for disarmSchedules.
  */
-export function cancelGroupSchedules(tx: Tx, userId: number, groupId: number, now: Date): number[] {
+function cancelGroupSchedules(tx: Tx, userId: number, groupId: number, now: Date): number[] {
   return tx
     .update(schedules)
     .set(cancelledValues(now))

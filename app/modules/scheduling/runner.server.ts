@@ -28,7 +28,7 @@ import { isAccountDisabled } from "#app/modules/auth/users.server.ts";
 /** A job may start this much before its time (clocks of hosts differ a little); earlier waits for the catch-up. */
 const EARLY_MS = 5_000;
 /** The catch-up leaves a due occurrence this long to its own job first. */
-export const CATCH_UP_GRACE_MS = 30_000;
+const CATCH_UP_GRACE_MS = 30_000;
 const BATCH = 500;
 
 type Row = typeof schedules.$inferSelect;

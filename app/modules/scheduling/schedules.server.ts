@@ -92,7 +92,7 @@ export class ScheduleNotFoundError extends Error {
   }
 }
 
-export const SCHEDULES_PAGE_SIZE = 10;
+const SCHEDULES_PAGE_SIZE = 10;
 
 type Row = typeof schedules.$inferSelect;
 

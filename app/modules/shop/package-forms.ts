@@ -9,7 +9,7 @@ import {
 
 // Browser-safe: the add-to-cart and package forms' schemas (apart from packages.ts, which the home page loads).
 
-export const QuantitySchema = z.coerce
+const QuantitySchema = z.coerce
   .number({ error: "Enter a quantity" })
   .int("Enter a whole number")
   .min(1, "Quantity must be at least 1")

@@ -21,7 +21,7 @@ import {
 } from "#app/modules/sms/history-filters.ts";
 import { normalizePhone } from "#app/modules/messaging/phone.ts";
 
-export const HISTORY_PAGE_SIZE = 10;
+const HISTORY_PAGE_SIZE = 10;
 /** The spec's banner: the history shows the newest 10,000 messages. */
 export const HISTORY_LIMIT = 10_000;
 /** "Text contains" looks through this many of the account's newest messages (decision 053). */

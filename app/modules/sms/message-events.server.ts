@@ -117,8 +117,3 @@ export function noteMessageStatuses(moves: MessageMove[], now: number): void {
     now,
   );
 }
-
-/** noteMessageStatuses for one move. */
-export function noteMessageStatus(userId: number, messageId: number, status: MessageStatus, now: number): void {
-  noteMessageStatuses([{ userId, messageId, status }], now);
-}

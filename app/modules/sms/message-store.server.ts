@@ -478,7 +478,7 @@ export function deletePendingReceipts(ids: number[]): void {
 }
 
 /** Whether receipts wait for a provider id; almost never, so acks skip the look-up when none do. */
-export function anyPendingReceipts(): boolean {
+function anyPendingReceipts(): boolean {
   return anyPending().get()!.any === 1;
 }
 

@@ -21,7 +21,7 @@ export const OUTBOX_GRACE_MS = 30_000;
 /** Times the reconciler adds a message's job again before it gives up on it (about an hour). */
 export const MAX_REQUEUES = 60;
 /** A receipt whose submit_sm_resp was never recorded is dropped after this. */
-export const PENDING_RECEIPT_TTL_MS = 3_600_000;
+const PENDING_RECEIPT_TTL_MS = 3_600_000;
 const BATCH = 1_000;
 
 export const INTERRUPTED_REASON =

@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { messageBodyField } from "#app/modules/messaging/schemas.ts";
 
-export const TEMPLATES_PATH = "/sms/templates";
 export const TEMPLATE_NAME_MAX = 60;
 export const TEMPLATE_INTENT = { save: "save", preview: "preview", delete: "delete" } as const;
 
@@ -23,10 +22,3 @@ export const DeleteTemplateSchema = z.object({
   intent: z.literal(TEMPLATE_INTENT.delete),
   id: z.coerce.number().int().positive(),
 });
-
-/** The template a send form starts from: `?template=ID` (a positive integer), else none. */
-export function templateParam(url: string): number | null {
-  const raw = new URL(url).searchParams.get("template");
-  const id = raw && /^\d{1,12}$/.test(raw) ? Number(raw) : 0;
-  return id > 0 ? id : null;
-}

@@ -16,11 +16,11 @@ import { webhookDisabledMail } from "#app/modules/webhooks/mails.server.ts";
 import { forgetSubscriptions } from "#app/modules/webhooks/subscriptions.server.ts";
 import { parseWebhookUrl, refusedLiteral, safeLookup } from "#app/modules/webhooks/targets.server.ts";
 
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 /** The most of an answer kept in the delivery log. */
-export const ANSWER_LIMIT = 1024;
+const ANSWER_LIMIT = 1024;
 /** An endpoint failing this long without a success is turned off and its owner told. */
-export const DISABLE_AFTER_MS = 3 * 24 * 3600_000;
+const DISABLE_AFTER_MS = 3 * 24 * 3600_000;
 const MAX_DELAY_MS = 3600_000;
 // While an attempt runs, the row is due this much later, so the reconciler leaves it to its job.
 const ATTEMPT_LEASE_MS = WEBHOOK_TIMEOUT_MS + 5_000;
@@ -89,7 +89,7 @@ const giveUpEndpoint = statement(
 export type Answer = { ok: boolean; statusCode: number | null; durationMs: number; answer: string };
 
 /** Doubling from WEBHOOK_RETRY_DELAY_MS, at most an hour, with 10 % jitter: retries of many events spread out. */
-export function retryDelayMs(attempts: number): number {
+function retryDelayMs(attempts: number): number {
   const base = Math.min(getEnv().WEBHOOK_RETRY_DELAY_MS * 2 ** Math.max(0, attempts - 1), MAX_DELAY_MS);
   return Math.round(base * (0.9 + Math.random() * 0.2));
 }
@@ -164,7 +164,7 @@ export async function postWebhook(
 }
 
 /** The Standard Webhooks headers for one attempt: the event's id, this attempt's time, the signature. */
-export function signedHeaders(signer: Webhook, eventId: string, payload: string, at: Date): Record<string, string> {
+function signedHeaders(signer: Webhook, eventId: string, payload: string, at: Date): Record<string, string> {
   return {
     "webhook-id": eventId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),

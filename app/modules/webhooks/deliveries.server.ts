@@ -15,7 +15,7 @@ import {
 } from "#app/modules/webhooks/errors.ts";
 import { recordTestEvent } from "#app/modules/webhooks/outbox.server.ts";
 
-export const DELIVERIES_PAGE_SIZE = 50;
+const DELIVERIES_PAGE_SIZE = 50;
 
 const columns = {
   id: webhookDeliveries.id,
@@ -71,7 +71,7 @@ export function listDeliveries(
 }
 
 /** One delivery of one of the account's endpoints, or WebhookNotFoundError. */
-export function getDelivery(userId: number, endpointId: number, deliveryId: number): WebhookDelivery {
+function getDelivery(userId: number, endpointId: number, deliveryId: number): WebhookDelivery {
   const row = getDb()
     .select(columns)
     .from(webhookDeliveries)

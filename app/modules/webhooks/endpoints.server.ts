@@ -11,7 +11,7 @@ import { forgetSubscriptions } from "#app/modules/webhooks/subscriptions.server.
 import { checkWebhookUrl } from "#app/modules/webhooks/targets.server.ts";
 
 /** At most this many endpoints per account: each one multiplies every event's deliveries. */
-export const MAX_ENDPOINTS = 10;
+const MAX_ENDPOINTS = 10;
 
 export type WebhookEndpoint = {
   id: number;

@@ -49,7 +49,7 @@ function newEventId(now: number): string {
 }
 
 /** The most deliveries one job carries: their claim and their answers are one transaction each. */
-export const DELIVERIES_PER_JOB = 25;
+const DELIVERIES_PER_JOB = 25;
 
 // Deliveries written by transactions running now, by target; added to the queue once those have committed.
 const written = new Map<string, number[]>();

@@ -2,7 +2,7 @@ import { data, href, Link } from "react-router";
 import { LinkRefused } from "#app/components/account/link-refused.tsx";
 import { confirmEmailChange } from "#app/modules/accounts/settings.server.ts";
 import { getSessionUser } from "#app/modules/auth/session.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/confirm-email";
 
 export const meta: Route.MetaFunction = () => [

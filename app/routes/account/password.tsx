@@ -11,7 +11,7 @@ import { changePassword } from "#app/modules/accounts/settings.server.ts";
 import { isCommonPassword } from "#app/modules/auth/common-passwords.server.ts";
 import { COMMON_PASSWORD_MESSAGE } from "#app/modules/accounts/register.server.ts";
 import { startSession } from "#app/modules/auth/session.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Change Password | SMS Gateway" }];

@@ -2,7 +2,7 @@ import { href, redirect } from "react-router";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { resendVerification } from "#app/modules/accounts/verification.server.ts";
 import { safeRedirect } from "#app/utils/http.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/resend-verification";
 
 // Only the resend button posts here; a visit goes to the settings, which show the same button.

@@ -8,8 +8,8 @@ import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { endOtherSessions, endOwnSession, listOwnSessions } from "#app/modules/auth/session.server.ts";
 import { describeBrowser } from "#app/modules/auth/user-agent.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/sessions";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sessions | SMS Gateway" }];

@@ -9,12 +9,12 @@ import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { EmailChangeSchema, ProfileSchema, SETTINGS_INTENT } from "#app/modules/accounts/schemas.ts";
 import { getAccountSettings, requestEmailChange, updateProfile } from "#app/modules/accounts/settings.server.ts";
 import { QuietHoursForm } from "#app/components/quiet-hours/quiet-hours-form.tsx";
-import { saveQuietHoursForm } from "#app/routes/account/forms/quiet-hours.server.ts";
-import { QUIET_HOURS_INTENT } from "#app/modules/quiet-hours/schemas.ts";
-import { getQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
+import { QUIET_HOURS_INTENT, QuietHoursSchema } from "#app/modules/quiet-hours/schemas.ts";
+import { getQuietHours, saveQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
+import { formatTimeOfDay } from "#app/modules/quiet-hours/window.ts";
 import { timeZoneNames } from "#app/utils/time-zone.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/settings";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings | SMS Gateway" }];
@@ -50,6 +50,17 @@ export async function action({ request }: Route.ActionArgs) {
   const { fullName, timeZone, lowBalanceThreshold } = submission.value;
   updateProfile(user.id, { fullName, timeZone, lowBalanceThreshold: lowBalanceThreshold ?? null });
   return redirectWithToast(href("/account/settings"), { description: "Settings saved." });
+}
+
+function saveQuietHoursForm(userId: number, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: QuietHoursSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { enabled, start, end } = submission.value;
+  saveQuietHours(userId, { enabled, startMinute: start, endMinute: end });
+  const description = enabled
+    ? `Quiet hours on: ${formatTimeOfDay(start)}-${formatTimeOfDay(end)} in each recipient's local time.`
+    : "Quiet hours off.";
+  return redirectWithToast(href("/account/settings"), { description });
 }
 
 function ProfileForm({

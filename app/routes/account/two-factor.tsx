@@ -23,7 +23,7 @@ import {
   twoFactorStatus,
 } from "#app/modules/auth/two-factor.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/two-factor";
 
 export const meta: Route.MetaFunction = () => [{ title: "Two-factor authentication | SMS Gateway" }];

@@ -11,7 +11,7 @@ import { assignInbound, type CandidateAccount, listUnassignedInbound } from "#ap
 import { AssignInboundSchema } from "#app/modules/inbound/schemas.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime, pluralize } from "#app/utils/misc.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/inbound";
 
 export const meta: Route.MetaFunction = () => [{ title: "Unassigned inbound SMS | SMS Gateway" }];

@@ -10,7 +10,7 @@ import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { getOutboxMail, listOutbox, mailLinksShown } from "#app/modules/mail/outbox.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime, pluralize } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/mail";
 
 export const meta: Route.MetaFunction = () => [{ title: "Mail | SMS Gateway" }];

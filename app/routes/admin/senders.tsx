@@ -25,9 +25,9 @@ import {
   updateSender,
 } from "#app/modules/senders/senders.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { positiveIntParam } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { positiveIntParam } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/senders";
 
 export const meta: Route.MetaFunction = () => [{ title: "Senders | SMS Gateway" }];

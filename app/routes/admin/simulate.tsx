@@ -11,9 +11,9 @@ import { createSimulateInboundSchema } from "#app/modules/inbound/schemas.ts";
 import { simulateInbound } from "#app/modules/inbound/simulate.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
+import { unexpectedFormFailure } from "#app/web/unexpected-failure.server.ts";
 import type { Route } from "./+types/simulate";
 
 export const meta: Route.MetaFunction = () => [{ title: "Simulate an inbound SMS | SMS Gateway" }];

@@ -24,8 +24,8 @@ import { getAccount } from "#app/modules/credits/accounts.server.ts";
 import { adjustCredits, type LedgerKind, listLedgerEntries } from "#app/modules/credits/ledger.server.ts";
 import { CreditAdjustmentSchema, LedgerPageSchema, MAX_ADJUSTMENT, MAX_REASON } from "#app/modules/credits/schemas.ts";
 import { formatDateTime, formatNumber, pluralize } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/user-details";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

@@ -7,7 +7,7 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { requireAnonymous } from "#app/routes/auth/guards.server.ts";
 import { RESET_REQUESTED, requestPasswordReset } from "#app/modules/accounts/password-reset.server.ts";
 import { ForgotPasswordSchema } from "#app/modules/accounts/schemas.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/forgot-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot Password | SMS Gateway" }];

@@ -7,7 +7,7 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { requireAnonymous } from "#app/routes/auth/guards.server.ts";
 import { RegisterSchema } from "#app/modules/auth/schemas.ts";
 import { registerCustomer } from "#app/modules/accounts/register.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [{ title: "Register | SMS Gateway" }];

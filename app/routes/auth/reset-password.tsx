@@ -12,7 +12,7 @@ import { isCommonPassword } from "#app/modules/auth/common-passwords.server.ts";
 import { COMMON_PASSWORD_MESSAGE } from "#app/modules/accounts/register.server.ts";
 import { endSession } from "#app/modules/auth/session.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = () => [

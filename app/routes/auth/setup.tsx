@@ -7,7 +7,7 @@ import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { createFirstAdmin, SETUP_LINK_MESSAGES, setupLinkState } from "#app/modules/auth/first-admin.server.ts";
 import { startSession } from "#app/modules/auth/session.server.ts";
 import { SetupAdminSchema } from "#app/modules/auth/setup-schema.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/setup";
 
 export const meta: Route.MetaFunction = () => [

@@ -3,7 +3,7 @@ import { LinkRefused } from "#app/components/account/link-refused.tsx";
 import { ResendVerificationButton } from "#app/components/account/resend-verification.tsx";
 import { verifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { getSessionUser } from "#app/modules/auth/session.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/verify-email";
 
 export const meta: Route.MetaFunction = () => [

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { ArticlePage } from "#app/components/content/article-page.tsx";
 import { articleMeta, GUIDE_PATH } from "#app/modules/content/articles/article.ts";
 import { articlePath, findArticle, quickLinks } from "#app/modules/content/articles.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/blog-article";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => (loaderData ? articleMeta(loaderData.article) : []);

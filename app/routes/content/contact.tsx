@@ -17,8 +17,8 @@ import {
   SUPPORT_SUCCESS,
 } from "#app/modules/support/schemas.ts";
 import { clientIp } from "#app/utils/http.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
+import { unexpectedFormFailure } from "#app/web/unexpected-failure.server.ts";
 import type { Route } from "./+types/contact";
 
 export const meta: Route.MetaFunction = () => [

@@ -10,9 +10,10 @@ import type { MailStatus } from "#app/db/schema/support.ts";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { getSupportRequest, listSupportRequests, setSupportStatus } from "#app/modules/support/requests.server.ts";
 import { type InboxQuery, InboxQuerySchema, SupportInboxActionSchema } from "#app/modules/support/schemas.ts";
-import { cn, formatDateTime, pluralize } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { formatDateTime, pluralize } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/support-inbox";
 
 export const meta: Route.MetaFunction = () => [{ title: "Support Inbox | SMS Gateway" }];

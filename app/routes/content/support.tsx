@@ -10,8 +10,8 @@ import { listOwnSupportRequests, submitSupportRequest } from "#app/modules/suppo
 import { SUPPORT_ERROR, SUPPORT_FAILURE, SUPPORT_SUCCESS, SupportSchema } from "#app/modules/support/schemas.ts";
 import { clientIp } from "#app/utils/http.server.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
+import { unexpectedFormFailure } from "#app/web/unexpected-failure.server.ts";
 import type { Route } from "./+types/support";
 
 export const meta: Route.MetaFunction = () => [{ title: "Support | SMS Gateway" }];

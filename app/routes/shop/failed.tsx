@@ -4,7 +4,7 @@ import { Card, Notice } from "#app/components/ui/page.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { isPayable } from "#app/modules/shop/orders.ts";
 import { getOrderForUser } from "#app/modules/shop/orders.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/failed";
 
 export const meta: Route.MetaFunction = () => [{ title: "Order Not Confirmed | SMS Gateway" }];

@@ -7,7 +7,7 @@ import { CATEGORY_LABELS, DEMO_PACKAGE_NOTICE, packageTitle } from "#app/modules
 import { deletePackage, listAllPackages } from "#app/modules/shop/packages.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDollars } from "#app/utils/misc.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/menu-item-list";
 
 export const meta: Route.MetaFunction = () => [{ title: "Menu Items | SMS Gateway" }];

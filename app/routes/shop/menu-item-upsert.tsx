@@ -6,7 +6,7 @@ import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { ErrorList, Field, SelectField, TextareaField } from "#app/components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
-import { parsePackageFormData } from "#app/modules/shop/images.server.ts";
+import { parsePackageFormData } from "#app/routes/shop/menu-item-upsert.server.ts";
 import { PackageFormSchema } from "#app/modules/shop/package-forms.ts";
 import {
   CATEGORY_LABELS,
@@ -17,8 +17,8 @@ import {
 } from "#app/modules/shop/packages.ts";
 import { getPackage, savePackage } from "#app/modules/shop/packages.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/menu-item-upsert";
 
 export const meta: Route.MetaFunction = ({ params }) => [

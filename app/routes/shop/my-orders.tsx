@@ -3,7 +3,7 @@ import { NumberedPager } from "#app/components/ui/pager.tsx";
 import { PageHeader } from "#app/components/ui/page.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { listUserOrders } from "#app/modules/shop/orders.server.ts";
-import { positiveIntParam } from "#app/utils/params.ts";
+import { positiveIntParam } from "#app/web/params.ts";
 import type { Route } from "./+types/my-orders";
 
 export const meta: Route.MetaFunction = () => [{ title: "Orders | SMS Gateway" }];

@@ -5,7 +5,7 @@ import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { isPaid } from "#app/modules/shop/orders.ts";
 import { getOrderForUser } from "#app/modules/shop/orders.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/order-confirmed";
 
 export const meta: Route.MetaFunction = () => [{ title: "Order Confirmed | SMS Gateway" }];

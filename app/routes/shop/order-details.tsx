@@ -18,8 +18,8 @@ import {
 } from "#app/modules/shop/orders.ts";
 import { getOrderForViewer, orderLinesView } from "#app/modules/shop/orders.server.ts";
 import { formatDateTime, formatDollars, formatNumber } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/order-details";
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Order ${params.id} | SMS Gateway` }];

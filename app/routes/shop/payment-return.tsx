@@ -7,7 +7,7 @@ import { stripeConfigured } from "#app/modules/payments/provider.server.ts";
 import { paymentIdFromCheckoutSession } from "#app/modules/payments/stripe.server.ts";
 import { getOrderForUser } from "#app/modules/shop/orders.server.ts";
 import { type Limit, hit } from "#app/utils/rate-limit.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/payment-return";
 import { log } from "#app/utils/log.server.ts";
 

@@ -9,7 +9,7 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { cardSchema, TEST_CARDS } from "#app/modules/payments/card.ts";
-import { testCardPaymentAction } from "#app/routes/shop/forms/card-payment.server.ts";
+import { testCardPaymentAction } from "#app/routes/shop/payment.server.ts";
 import { cardPaymentAvailable, stripeConfigured } from "#app/modules/payments/provider.server.ts";
 import { CardPaymentUnavailable } from "#app/components/shop/card-payment-unavailable.tsx";
 import { createCheckoutSession, ensurePaymentIntent } from "#app/modules/payments/stripe.server.ts";
@@ -17,7 +17,7 @@ import { isPaid, isPayable } from "#app/modules/shop/orders.ts";
 import { getOrderForUser, orderLinesView } from "#app/modules/shop/orders.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDollars } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/payment";
 
 // Loaded only when Stripe is configured and JavaScript runs.

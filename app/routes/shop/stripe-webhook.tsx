@@ -1,7 +1,7 @@
 import { stripeConfigured } from "#app/modules/payments/provider.server.ts";
 import { verifyWebhook } from "#app/modules/payments/stripe.server.ts";
 import { handleStripeEvent } from "#app/modules/payments/stripe-webhook.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/stripe-webhook";
 import { log } from "#app/utils/log.server.ts";
 

@@ -20,13 +20,13 @@ import {
   listHref,
   readListQuery,
   TEXT,
-} from "#app/modules/contacts/schemas.ts";
+} from "#app/web/contact-lists.ts";
 import { scheduleFormLoaderData } from "#app/routes/sms/forms/schedule-sms.server.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { logUnexpected } from "#app/utils/unexpected-failure.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { logUnexpected } from "#app/web/unexpected-failure.server.ts";
 import { templateStart } from "#app/routes/sms/forms/templates.server.ts";
 import { TemplatePicker } from "#app/components/templates/template-picker.tsx";
 import type { Route } from "./+types/account-contacts";

@@ -13,14 +13,7 @@ import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { groupsListAction } from "#app/routes/sms/forms/contacts.server.ts";
 import { getGroupSendReport } from "#app/modules/group-sends/group-send.server.ts";
 import { type Group, getGroup, groupMemberCounts, listGroups } from "#app/modules/contacts/groups.server.ts";
-import {
-  GROUPS_PATH,
-  type ListPanel,
-  type ListQuery,
-  listHref,
-  readListQuery,
-  TEXT,
-} from "#app/modules/contacts/schemas.ts";
+import { GROUPS_PATH, type ListPanel, type ListQuery, listHref, readListQuery, TEXT } from "#app/web/contact-lists.ts";
 import { scheduleFormLoaderData } from "#app/routes/sms/forms/schedule-sms.server.ts";
 import { templateStart } from "#app/routes/sms/forms/templates.server.ts";
 import { TemplatePicker } from "#app/components/templates/template-picker.tsx";
@@ -29,8 +22,8 @@ import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { countActiveGroupSchedules } from "#app/modules/scheduling/schedules.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { logUnexpected } from "#app/utils/unexpected-failure.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { logUnexpected } from "#app/web/unexpected-failure.server.ts";
 import type { Route } from "./+types/account-groups";
 
 export const meta: Route.MetaFunction = () => [{ title: "Groups | SMS Gateway" }];

@@ -20,8 +20,8 @@ import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/api-token";
 
 export const meta: Route.MetaFunction = () => [{ title: "API Token | SMS Gateway" }];

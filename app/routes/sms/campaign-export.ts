@@ -1,8 +1,8 @@
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { campaignCsv } from "#app/modules/campaigns/campaign-export.server.ts";
 import { csvHeaders } from "#app/utils/csv.server.ts";
-import { positiveInt } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { positiveInt } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/campaign-export";
 
 /** A campaign's recipients and their outcomes as a CSV download, streamed as it is read. */

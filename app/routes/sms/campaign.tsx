@@ -10,8 +10,8 @@ import { useHydrated } from "#app/components/use-hydrated.ts";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { getCampaign } from "#app/modules/campaigns/campaigns.server.ts";
 import { formatDateTime, formatNumber, pluralize } from "#app/utils/misc.ts";
-import { positiveInt, positiveIntParam } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { positiveInt, positiveIntParam } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/campaign";
 
 /** While messages wait for their receipts the page refreshes its counts this often (with JavaScript). */

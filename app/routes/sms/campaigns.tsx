@@ -7,7 +7,7 @@ import { LabelledCell, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { listCampaigns } from "#app/modules/campaigns/campaigns.server.ts";
 import { formatDateTime, formatNumber } from "#app/utils/misc.ts";
-import { positiveIntParam } from "#app/utils/params.ts";
+import { positiveIntParam } from "#app/web/params.ts";
 import type { Route } from "./+types/campaigns";
 
 export const meta: Route.MetaFunction = () => [{ title: "Campaigns | SMS Gateway" }];

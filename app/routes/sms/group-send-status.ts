@@ -1,7 +1,7 @@
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { getGroupSendReport } from "#app/modules/group-sends/group-send.server.ts";
-import { positiveInt } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { positiveInt } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/group-send-status";
 
 /** One group send's progress as JSON, polled by the groups list's progress bar. */

@@ -6,8 +6,8 @@ import { CheckboxField, Field, FormErrors, SelectField } from "#app/components/u
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
-import { importContactsAction } from "#app/routes/sms/forms/import-contacts.server.ts";
-import { describeImport, IMPORT_FIELDS, IMPORT_PATH, ImportMappingSchema } from "#app/modules/contacts/import.ts";
+import { importContactsAction } from "#app/routes/sms/import-contacts.server.ts";
+import { describeImport, IMPORT_FIELDS, ImportMappingSchema } from "#app/modules/contacts/import.ts";
 import {
   getImportReport,
   ImportFileError,
@@ -18,7 +18,7 @@ import {
 } from "#app/modules/contacts/import.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber, pluralize } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/import-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Contacts | SMS Gateway" }];
@@ -62,7 +62,7 @@ function PendingUploads({ pending }: { pending: PendingUpload[] }) {
       <ul className="list-disc space-y-1 pl-5 text-sm">
         {pending.map((upload) => (
           <li key={upload.token}>
-            <Link to={`${IMPORT_PATH}?file=${upload.token}`}>{upload.fileName}</Link>{" "}
+            <Link to={`${href("/sms/importContacts")}?file=${upload.token}`}>{upload.fileName}</Link>{" "}
             <span className="text-slate-600">(open it to import or cancel it)</span>
           </li>
         ))}
@@ -256,7 +256,7 @@ function Report({ report }: { report: Extract<Route.ComponentProps["loaderData"]
       ) : null}
       <div className="flex flex-wrap gap-2">
         <ButtonLink to={href("/sms/accountContacts")}>Contacts</ButtonLink>
-        <ButtonLink to={IMPORT_PATH} variant="secondary">
+        <ButtonLink to={href("/sms/importContacts")} variant="secondary">
           Import another file
         </ButtonLink>
       </div>

@@ -11,8 +11,9 @@ import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
 import { getThread, hasThread, markThreadRead, replySender } from "#app/modules/inbound/inbox.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { isE164 } from "#app/modules/messaging/phone.ts";
-import { cn, formatDateTime } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { formatDateTime } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/inbox-thread";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

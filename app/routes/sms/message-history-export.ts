@@ -2,7 +2,7 @@ import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { historyCsv } from "#app/modules/sms/history-export.server.ts";
 import { isOwnCampaign, parseHistoryFilters } from "#app/modules/sms/history.server.ts";
 import { csvHeaders } from "#app/utils/csv.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/message-history-export";
 
 /** Every message matching the history's filters as a CSV download, streamed as it is read. */

@@ -20,8 +20,8 @@ import {
 } from "#app/modules/sms/history.server.ts";
 import { MESSAGE_STATUS_LABELS } from "#app/modules/messaging/message-status.ts";
 import { formatDateTime, formatNumber, pluralize } from "#app/utils/misc.ts";
-import { positiveIntParam } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { positiveIntParam } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/message-history";
 
 export const meta: Route.MetaFunction = () => [{ title: "Message History | SMS Gateway" }];

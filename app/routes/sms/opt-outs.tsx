@@ -16,10 +16,10 @@ import { addOptOuts, listOptOuts, removeOptOut } from "#app/modules/opt-outs/opt
 import { phoneField } from "#app/modules/messaging/phone.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime, pluralize } from "#app/utils/misc.ts";
-import { positiveIntParam } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { readFormDataWithLimit, UploadRefusedError } from "#app/utils/upload.server.ts";
+import { positiveIntParam } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
+import { readFormDataWithLimit, UploadRefusedError } from "#app/web/upload.server.ts";
 import type { Route } from "./+types/opt-outs";
 
 export const meta: Route.MetaFunction = () => [{ title: "Opt-outs | SMS Gateway" }];

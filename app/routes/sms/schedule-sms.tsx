@@ -3,10 +3,10 @@ import { ScheduleSmsForm } from "#app/components/scheduling/schedule-sms-form.ts
 import { SendSmsHowTo } from "#app/components/sms/send-sms-form.tsx";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { PageHeader } from "#app/components/ui/page.tsx";
-import { notFound } from "#app/utils/responses.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
 import { getGroup } from "#app/modules/contacts/groups.server.ts";
-import { GROUPS_PATH, listHref } from "#app/modules/contacts/schemas.ts";
+import { GROUPS_PATH, listHref } from "#app/web/contact-lists.ts";
 import { scheduleFormLoaderData, scheduleSmsFormAction } from "#app/routes/sms/forms/schedule-sms.server.ts";
 import { templateStart } from "#app/routes/sms/forms/templates.server.ts";
 import { TemplatePicker } from "#app/components/templates/template-picker.tsx";

@@ -15,9 +15,10 @@ import {
   type Schedule,
   type ScheduleStatus,
 } from "#app/modules/scheduling/schedules.server.ts";
-import { cn, formatDateTime } from "#app/utils/misc.ts";
-import { positiveInt, positiveIntParam } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { formatDateTime } from "#app/utils/misc.ts";
+import { cn } from "#app/web/class-names.ts";
+import { positiveInt, positiveIntParam } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/scheduled";
 
 export const meta: Route.MetaFunction = () => [{ title: "Scheduled SMS | SMS Gateway" }];

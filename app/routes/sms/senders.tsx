@@ -17,8 +17,8 @@ import { SENDER_KIND_LABELS, senderRequestSchema } from "#app/modules/senders/se
 import { listOwnSenders, requestSender, setDefaultSender } from "#app/modules/senders/senders.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/senders";
 
 export const meta: Route.MetaFunction = () => [{ title: "Senders | SMS Gateway" }];

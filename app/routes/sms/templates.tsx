@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo, useState } from "react";
-import { Form, href, Link, useLocation, useNavigation } from "react-router";
+import { data, Form, href, Link, useLocation, useNavigation } from "react-router";
 import { TemplatePreview } from "#app/components/templates/template-preview.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
@@ -9,14 +9,26 @@ import { Field, FormErrors, TextareaField } from "#app/components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireUser } from "#app/routes/auth/guards.server.ts";
-import { templatesAction } from "#app/routes/sms/forms/templates.server.ts";
 import { MERGE_FIELDS } from "#app/modules/messaging/merge-fields.ts";
-import { createTemplateSchema, TEMPLATE_INTENT, TEMPLATE_NAME_MAX } from "#app/modules/templates/schemas.ts";
-import { getTemplate, listTemplates } from "#app/modules/templates/templates.server.ts";
+import {
+  createTemplateSchema,
+  DeleteTemplateSchema,
+  TEMPLATE_INTENT,
+  TEMPLATE_NAME_MAX,
+} from "#app/modules/templates/schemas.ts";
+import {
+  createTemplate,
+  deleteTemplate,
+  DuplicateTemplateNameError,
+  getTemplate,
+  listTemplates,
+  updateTemplate,
+} from "#app/modules/templates/templates.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
-import { positiveIntParam } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { positiveIntParam } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/templates";
 
 export const meta: Route.MetaFunction = () => [{ title: "Templates | SMS Gateway" }];
@@ -44,7 +56,30 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return templatesAction(request, user.id);
+  const formData = await request.formData();
+  const path = href("/sms/templates");
+  if (formData.get("intent") === TEMPLATE_INTENT.delete) {
+    const submission = parseWithZod(formData, { schema: DeleteTemplateSchema });
+    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+    if (!deleteTemplate(user.id, submission.value.id)) throw notFound();
+    return redirectWithToast(path, { description: "Template deleted." });
+  }
+  const submission = parseWithZod(formData, { schema: createTemplateSchema(getEnv().SMS_MAX_SEGMENTS) });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { id, name, body, intent } = submission.value;
+  // Editing someone else's template is a 404 even when only previewing it.
+  if (id !== undefined && !getTemplate(user.id, id)) throw notFound();
+  // Without JavaScript "Preview" posts the form: the page renders the preview of what was typed.
+  if (intent === TEMPLATE_INTENT.preview) return data(submission.reply(), { status: 200 });
+  try {
+    if (id === undefined) createTemplate(user.id, { name, body });
+    else if (!updateTemplate(user.id, id, { name, body })) throw notFound();
+  } catch (error) {
+    if (error instanceof DuplicateTemplateNameError)
+      return data(submission.reply({ fieldErrors: { name: [error.message] } }), { status: 400 });
+    throw error;
+  }
+  return redirectWithToast(path, { description: id === undefined ? "Template created." : "Template saved." });
 }
 
 const FIELD_LIST = MERGE_FIELDS.map((f) => `{{${f}}}`).join(", ");

@@ -6,13 +6,13 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { SecretPanel } from "#app/components/webhook-secret.tsx";
 import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
-import { endpointAction } from "#app/routes/sms/forms/webhooks.server.ts";
+import { endpointAction } from "#app/routes/sms/webhook-deliveries.server.ts";
 import { listDeliveries } from "#app/modules/webhooks/deliveries.server.ts";
 import { getEndpoint, revealEndpointSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import { WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
 import { formatDateTime } from "#app/utils/misc.ts";
-import { positiveInt } from "#app/utils/params.ts";
-import { notFound } from "#app/utils/responses.server.ts";
+import { positiveInt } from "#app/web/params.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/webhook-deliveries";
 
 export const meta: Route.MetaFunction = () => [{ title: "Webhook deliveries | SMS Gateway" }];

@@ -8,7 +8,7 @@ import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { SecretPanel } from "#app/components/webhook-secret.tsx";
 import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
-import { addWebhookAction } from "#app/routes/sms/forms/webhooks.server.ts";
+import { addWebhookAction } from "#app/routes/sms/webhooks.server.ts";
 import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { VERIFY_BEFORE } from "#app/modules/accounts/verify-first.ts";
 import { listEndpoints, revealCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";

@@ -15,7 +15,7 @@ const TON_UNKNOWN = 0;
  * send international numbers with TON 0 (unknown): 8 digits or more are read as one too (short
  * codes are shorter).
  */
-export function inboundAddress(address: string, ton: number): string {
+function inboundAddress(address: string, ton: number): string {
   const international =
     (ton === TON_INTERNATIONAL && /^\d+$/.test(address)) || (ton === TON_UNKNOWN && /^\d{8,15}$/.test(address));
   return international ? `+${address}` : address;

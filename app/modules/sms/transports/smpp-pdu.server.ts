@@ -34,7 +34,7 @@ export type SubmitSmFields = {
 };
 
 /** A PDU whose bytes are made when the session has given it its sequence number. */
-export class EncodedPdu {
+class EncodedPdu {
   readonly command: string;
   sequence_number: number;
   private readonly response: boolean;

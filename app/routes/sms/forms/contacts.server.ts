@@ -5,9 +5,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
+import { unexpectedFormFailure } from "#app/web/unexpected-failure.server.ts";
 import type { SessionUser } from "#app/modules/auth/users.server.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
@@ -39,20 +39,15 @@ import { renderForPhone } from "#app/modules/templates/templates.server.ts";
 import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 import { createGroup, updateGroup } from "#app/modules/contacts/groups.server.ts";
 import {
-  CONTACTS_PATH,
   createContactSchema,
   createEditContactSchema,
   createPanelSendSchema,
   DeleteSchema,
   EditGroupSchema,
-  GROUPS_PATH,
   GroupSchema,
-  type ListQuery,
-  listHref,
-  readListQuery,
   SEND_PANEL_INTENT,
-  TEXT,
 } from "#app/modules/contacts/schemas.ts";
+import { CONTACTS_PATH, GROUPS_PATH, type ListQuery, listHref, readListQuery, TEXT } from "#app/web/contact-lists.ts";
 
 /** The spec's "Failed to ... ." followed by the reasons, above the form; field errors stay beside their fields. */
 function failed<T>(

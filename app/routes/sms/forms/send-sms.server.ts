@@ -2,8 +2,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { formatDateTime, pluralize } from "#app/utils/misc.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { unexpectedFormFailure } from "#app/utils/unexpected-failure.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
+import { unexpectedFormFailure } from "#app/web/unexpected-failure.server.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import {
   createCheckCostSchema,
@@ -18,7 +18,7 @@ import { UnknownSenderError } from "#app/modules/senders/errors.ts";
 import { renderForPhone, UnrenderableMessageError } from "#app/modules/templates/templates.server.ts";
 import { EMAIL_UNVERIFIED_MESSAGE, mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";
 
-export const SMS_SENT = "SMS sent successfully!";
+const SMS_SENT = "SMS sent successfully!";
 export const NOT_ENOUGH_CREDITS = "Failed to send SMS, please check to ensure that you have enough credits";
 /** When the send fails for another reason than the input or the balance (e.g. the database). */
 export const SMS_SEND_ERROR = "Error sending SMS";

@@ -1,29 +1,19 @@
-// The Templates screen's forms (save, preview without JavaScript, delete) and the send forms' start
-// from a template (?template=ID).
+// What the send screens share about templates: the start from a template (?template=ID) and the
+// confirm step of a templated group send.
 import { createHash } from "node:crypto";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, href } from "react-router";
-import { getEnv } from "#app/utils/env.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
-import {
-  createTemplateSchema,
-  DeleteTemplateSchema,
-  TEMPLATE_INTENT,
-  templateParam,
-} from "#app/modules/templates/schemas.ts";
+import { notFound } from "#app/web/responses.server.ts";
 import { getGroup } from "#app/modules/contacts/groups.server.ts";
 import { type GroupSendQuote, quoteTemplatedGroupSend } from "#app/modules/group-sends/group-quote.server.ts";
 import { hasMergeFields } from "#app/modules/messaging/merge-fields.ts";
 import { describeQuote, type TemplateSendQuote } from "#app/modules/templates/quote.ts";
-import {
-  createTemplate,
-  deleteTemplate,
-  DuplicateTemplateNameError,
-  getTemplate,
-  listTemplates,
-  updateTemplate,
-} from "#app/modules/templates/templates.server.ts";
+import { getTemplate, listTemplates } from "#app/modules/templates/templates.server.ts";
+
+/** The template a send form starts from: `?template=ID` (a positive integer), else none. */
+function templateParam(url: string): number | null {
+  const raw = new URL(url).searchParams.get("template");
+  const id = raw && /^\d{1,12}$/.test(raw) ? Number(raw) : 0;
+  return id > 0 ? id : null;
+}
 
 /**
  * What a send form needs to start from a template: the choices, and the body of `?template=ID`
@@ -36,33 +26,6 @@ export function templateStart(request: Request, userId: number) {
   const template = getTemplate(userId, id);
   if (!template) throw notFound();
   return { templates, templateId: template.id, templateBody: template.body };
-}
-
-export async function templatesAction(request: Request, userId: number) {
-  const formData = await request.formData();
-  const path = href("/sms/templates");
-  if (formData.get("intent") === TEMPLATE_INTENT.delete) {
-    const submission = parseWithZod(formData, { schema: DeleteTemplateSchema });
-    if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    if (!deleteTemplate(userId, submission.value.id)) throw notFound();
-    return redirectWithToast(path, { description: "Template deleted." });
-  }
-  const submission = parseWithZod(formData, { schema: createTemplateSchema(getEnv().SMS_MAX_SEGMENTS) });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const { id, name, body, intent } = submission.value;
-  // Editing someone else's template is a 404 even when only previewing it.
-  if (id !== undefined && !getTemplate(userId, id)) throw notFound();
-  // Without JavaScript "Preview" posts the form: the page renders the preview of what was typed.
-  if (intent === TEMPLATE_INTENT.preview) return data(submission.reply(), { status: 200 });
-  try {
-    if (id === undefined) createTemplate(userId, { name, body });
-    else if (!updateTemplate(userId, id, { name, body })) throw notFound();
-  } catch (error) {
-    if (error instanceof DuplicateTemplateNameError)
-      return data(submission.reply({ fieldErrors: { name: [error.message] } }), { status: 400 });
-    throw error;
-  }
-  return redirectWithToast(path, { description: id === undefined ? "Template created." : "Template saved." });
 }
 
 function quoteKey(quote: GroupSendQuote, body: string, from: string | undefined): string {

@@ -9,7 +9,7 @@ export class UploadRefusedError extends Error {
 }
 
 /** The request body is larger than the route accepts. */
-export class PayloadTooLargeError extends UploadRefusedError {
+class PayloadTooLargeError extends UploadRefusedError {
   constructor(maxBytes: number) {
     super(`The upload is larger than ${Math.floor(maxBytes / 1_000_000)} MB.`, 413);
     this.name = "PayloadTooLargeError";
@@ -17,7 +17,7 @@ export class PayloadTooLargeError extends UploadRefusedError {
 }
 
 /** A cut-off or malformed multipart body (no boundary, a broken part): the browser did not send a whole form. */
-export class UnreadableUploadError extends UploadRefusedError {
+class UnreadableUploadError extends UploadRefusedError {
   constructor() {
     super("The upload could not be read: choose the file again and upload it.", 400);
     this.name = "UnreadableUploadError";

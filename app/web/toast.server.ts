@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createCookieSessionStorage, redirect } from "react-router";
 import { getEnv, getSecrets } from "#app/utils/env.server.ts";
 import { combineHeaders } from "#app/utils/http.server.ts";
-import { type Toast, type ToastInput, ToastSchema } from "#app/utils/toast.ts";
+import { type Toast, type ToastInput, ToastSchema } from "#app/web/toast.ts";
 
 // Toasts ride in their own short-lived cookie, so they survive a redirect with JavaScript off.
 // `__Host-` when Secure, like the session cookie: no subdomain can plant a toast.

@@ -1,23 +1,23 @@
 // The Import Contacts screen's forms, told apart by `intent`: upload a file, discard it, or import
 // it with a column mapping. Answers with a redirect (and toast) or the errors for the screen.
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
-import { notFound } from "#app/utils/responses.server.ts";
-import { redirectWithToast } from "#app/utils/toast.server.ts";
-import { readFormDataWithLimit, UploadRefusedError } from "#app/utils/upload.server.ts";
+import { notFound } from "#app/web/responses.server.ts";
+import { redirectWithToast } from "#app/web/toast.server.ts";
+import { readFormDataWithLimit, UploadRefusedError } from "#app/web/upload.server.ts";
 import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
-import { describeImport, IMPORT_PATH, ImportMappingSchema } from "#app/modules/contacts/import.ts";
+import { describeImport, ImportMappingSchema } from "#app/modules/contacts/import.ts";
 import {
   discardImportUpload,
   ImportFileError,
   runImport,
   saveImportUpload,
 } from "#app/modules/contacts/import.server.ts";
-import { CONTACTS_PATH } from "#app/modules/contacts/schemas.ts";
+import { CONTACTS_PATH } from "#app/web/contact-lists.ts";
 
 /** The upload form's error, shown beside its file field. */
 type UploadFailure = { uploadError: string };
@@ -47,7 +47,7 @@ async function upload(formData: FormData, userId: number) {
   }
   try {
     const token = saveImportUpload(userId, file.name, new Uint8Array(await file.arrayBuffer()));
-    return redirect(`${IMPORT_PATH}?file=${token}`);
+    return redirect(`${href("/sms/importContacts")}?file=${token}`);
   } catch (error) {
     if (error instanceof ImportFileError || error instanceof QuotaExceededError) return fail(error.message);
     throw error;
@@ -80,5 +80,7 @@ export async function importContactsAction(request: Request, userId: number) {
     if (error instanceof NotFoundError) throw notFound();
     throw error;
   }
-  return redirectWithToast(`${IMPORT_PATH}?report=${report.id}`, { description: describeImport(report, "short") });
+  return redirectWithToast(`${href("/sms/importContacts")}?report=${report.id}`, {
+    description: describeImport(report, "short"),
+  });
 }
