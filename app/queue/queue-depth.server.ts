@@ -11,8 +11,8 @@ import { SMS_SEND_QUEUE } from "#app/queue/jobs/sms-send.server.ts";
 import { WEBHOOKS_QUEUE } from "#app/queue/jobs/webhooks.server.ts";
 import { redisForRequest } from "#app/queue/redis.server.ts";
 
-// Every queue of the product, in the order the metrics list them.
-const QUEUES = [
+// Every queue of the product, in the order the metrics list them (tests/unit/job-files.test.ts checks it is whole).
+export const QUEUES = [
   HOUSEKEEPING_QUEUE,
   MAIL_QUEUE,
   SMS_SEND_QUEUE,
