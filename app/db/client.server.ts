@@ -3,6 +3,7 @@ import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3"
 import { closeSync, openSync } from "node:fs";
 import { resolve } from "node:path";
 import { getEnv, PRIVATE_FILE } from "#app/utils/env.server.ts";
+import { log } from "#app/utils/log.server.ts";
 import { countRowsWith, workCounters } from "#app/utils/work-counts.server.ts";
 
 export const databaseFile = () => resolve(getEnv().DATA_DIR, "app.db");
@@ -72,8 +73,28 @@ function open(file: string) {
   };
 }
 
-let connection: ReturnType<typeof open> | undefined;
-const connected = () => (connection ??= open(databaseFile()));
+/** Work to run once a transaction has committed: a hook, or a batch of items handed over at once. */
+type AfterCommit = (() => void) | { flush: (items: never[]) => void; items: unknown[] };
+
+/** What must be one per process, not one per copy of this module (the web process loads two, decision 122). */
+type DbState = {
+  connection?: ReturnType<typeof open>;
+  /** Write transactions begun by this process: tells a per-transaction cache which one filled it. */
+  transactionsBegun: number;
+  /** Write transactions (or nested ones) rolled back after their work began. */
+  transactionsRolledBack: number;
+  /** The after-commit work of each running transaction, outermost first (savepoints nest). */
+  pending: AfterCommit[][];
+};
+
+const STATE = Symbol.for("smsgw.db");
+const shared = ((globalThis as { [STATE]?: DbState })[STATE] ??= {
+  transactionsBegun: 0,
+  transactionsRolledBack: 0,
+  pending: [],
+});
+
+const connected = () => (shared.connection ??= open(databaseFile()));
 
 /** The Drizzle database on the one connection, opened on first use (DATA_DIR/app.db). */
 export function getDb() {
@@ -87,42 +108,102 @@ export function getSqlite(): Database.Database {
 
 /** Closes the connection at shutdown; a later getDb() would open it again. */
 export function closeDb(): void {
-  connection?.sqlite.close();
-  connection = undefined;
+  shared.connection?.sqlite.close();
+  shared.connection = undefined;
 }
 
 export type Db = ReturnType<typeof getDb>;
 /** Runs queries inside the caller's open transaction: a Drizzle transaction, or the database under a raw one. */
 export type Executor = Tx | Db;
 
-// Write transactions begun by this process: tells a per-transaction cache which one filled it.
-let transactionsBegun = 0;
-
 /**
  * Every write transaction goes through here. IMMEDIATE takes the write lock at BEGIN, so two
- * writers never both read and then fail to upgrade; queries in `write` run inside it.
+ * writers never both read and then fail to upgrade; queries in `write` run inside it. Work given
+ * to afterCommit() inside runs once the outermost transaction has committed, and never after a
+ * rollback (of it, or of the savepoint of a nested call).
  */
 export function inTransaction<T>(write: (tx: Tx) => T): T {
   const { transaction, tx } = connected();
-  transactionsBegun += 1;
+  const { pending } = shared;
+  const work: AfterCommit[] = [];
+  shared.transactionsBegun += 1;
+  pending.push(work);
+  let result: T;
   try {
-    return transaction.immediate(write, tx) as T;
+    result = transaction.immediate(write, tx) as T;
   } catch (error) {
+    pending.pop();
     // SQLITE_BUSY: refused at BEGIN (the write lock is held from there), nothing ran.
-    if ((error as { code?: string }).code !== "SQLITE_BUSY") transactionsRolledBack += 1;
+    if ((error as { code?: string }).code !== "SQLITE_BUSY") shared.transactionsRolledBack += 1;
     throw error;
+  }
+  pending.pop();
+  if (work.length > 0) {
+    const outer = pending.at(-1);
+    if (outer) for (const entry of work) handOver(outer, entry);
+    else for (const entry of work) runAfterCommit(entry);
+  }
+  return result;
+}
+
+/** Adds a released savepoint's work to its parent's: a batch joins the parent's batch of the same flush. */
+function handOver(outer: AfterCommit[], entry: AfterCommit): void {
+  const same = typeof entry === "function" ? undefined : batchOf(outer, entry.flush);
+  if (!same) outer.push(entry);
+  else if (typeof entry !== "function") same.items.push(...entry.items);
+}
+
+function batchOf(work: AfterCommit[], flush: (items: never[]) => void) {
+  for (const entry of work) if (typeof entry !== "function" && entry.flush === flush) return entry;
+}
+
+/** Runs one piece of after-commit work; one that throws is logged, and the transaction stays committed. */
+function runAfterCommit(entry: AfterCommit): void {
+  try {
+    if (typeof entry === "function") entry();
+    else entry.flush(entry.items as never[]);
+  } catch (error) {
+    log(
+      "error",
+      "db",
+      "after-commit work failed; the transaction did commit (the reconcilers redo what it missed)",
+      error,
+    );
   }
 }
 
-// Write transactions (or nested ones) rolled back after their work began.
-let transactionsRolledBack = 0;
+/**
+ * Runs `hook` once the running transaction has committed: after the outermost COMMIT, in the order
+ * given, or never when it (or the savepoint it was given in) rolls back. Outside a transaction it
+ * runs at once. A hook that throws is logged and the others still run.
+ */
+export function afterCommit(hook: () => void): void {
+  const work = shared.pending.at(-1);
+  if (work) work.push(hook);
+  else runAfterCommit(hook);
+}
+
+/**
+ * Collects items written in the running transaction and hands them to `flush` in one call once it
+ * has committed (as afterCommit, at the place of the first ones): one job per transaction rather
+ * than one per write. Outside a transaction, each call's items are flushed at once.
+ */
+export function afterCommitBatch<T>(flush: (items: T[]) => void): (items: T[]) => void {
+  return (items) => {
+    const work = shared.pending.at(-1);
+    if (!work) return runAfterCommit({ flush, items });
+    const batch = batchOf(work, flush);
+    if (batch) batch.items.push(...items);
+    else work.push({ flush, items: [...items] });
+  };
+}
 
 /**
  * How many write transactions this process has rolled back: a cache filled inside one may hold
  * what never was (an id SQLite gives again), so one that outlives its transaction checks this.
  */
 export function rolledBackTransactions(): number {
-  return transactionsRolledBack;
+  return shared.transactionsRolledBack;
 }
 
 /**
@@ -130,7 +211,7 @@ export function rolledBackTransactions(): number {
  * it reads stays true until it commits, since it holds the write lock: a cache keyed by it is exact.
  */
 export function runningTransaction(): number | null {
-  return connected().sqlite.inTransaction ? transactionsBegun : null;
+  return connected().sqlite.inTransaction ? shared.transactionsBegun : null;
 }
 
 /**

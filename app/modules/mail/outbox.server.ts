@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { getDb, inTransaction, type Executor, type Tx } from "#app/db/client.server.ts";
+import { afterCommitBatch, getDb, inTransaction, type Executor, type Tx } from "#app/db/client.server.ts";
 import { type MailKind, mailOutbox } from "#app/db/schema/mail.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
@@ -46,19 +46,14 @@ export function mailLinksShown(): boolean {
 const textWithoutLink = sql`replace(${mailOutbox.text}, coalesce(${mailOutbox.secretLink}, ''), ${LINK_REMOVED})`;
 const linkRemoved = { text: textWithoutLink, secretLink: null, secretExpiresAt: null };
 
-// Rows written by transactions that are running now; added to the queue once those have committed.
-const written = new Set<number>();
-
-function enqueueWritten(): void {
-  const ids = [...written];
-  written.clear();
+// The pending mails a transaction wrote: added to the queue once it has committed, in one call.
+const enqueueWritten = afterCommitBatch<number>((ids) => {
   void enqueueAfterCommit(`mail ${ids.join(", ")}`, () => addMailJobs(ids));
-}
+});
 
 /**
- * Writes an e-mail inside the caller's transaction, so it exists exactly when what caused it does.
- * Transactions here are synchronous, so a callback on the next turn of the event loop runs after
- * the commit (or the rollback: then the job finds no row and does nothing).
+ * Writes an e-mail inside the caller's transaction, so it exists exactly when what caused it does;
+ * its job is added after the commit, and not at all when the transaction rolls back.
  */
 export function queueMail(tx: Executor, { secret, replyTo, supportRequest, ...mail }: NewMail): number {
   const status = getEnv().SMTP_URL ? "pending" : "kept";
@@ -80,10 +75,7 @@ export function queueMail(tx: Executor, { secret, replyTo, supportRequest, ...ma
     })
     .returning({ id: mailOutbox.id })
     .get();
-  if (status === "pending") {
-    if (written.size === 0) setImmediate(enqueueWritten);
-    written.add(id);
-  }
+  if (status === "pending") enqueueWritten([id]);
   return id;
 }
 

@@ -3,6 +3,7 @@
 // reconciler re-adds what Redis lost (docs/decisions/094-webhook-outbox-and-own-queue.md).
 import { randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
+import { afterCommitBatch } from "#app/db/client.server.ts";
 import { statement } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { addWebhookJobs, type WebhookJob } from "#app/queue/jobs/webhooks.server.ts";
@@ -19,11 +20,10 @@ const insertEvents = statement<[number, string]>(
   `insert into webhook_events (id, user_id, type, payload, created_at)
    select value ->> '$.id', value ->> '$.userId', value ->> '$.type', value ->> '$.payload', ? from json_each(?)`,
 );
+
+type WrittenDelivery = { id: number; endpointId: number | null; url: string | null };
 // Each row says its own target, so the rows need not come back in the order they went in.
-const insertDeliveries = statement<
-  [number, number, string],
-  { id: number; endpointId: number | null; url: string | null }
->(
+const insertDeliveries = statement<[number, number, string], WrittenDelivery>(
   `insert into webhook_deliveries (event_id, endpoint_id, url, status, attempts, next_attempt_at, created_at)
    select value ->> '$.eventId', value ->> '$.endpointId', value ->> '$.url', 'pending', 0, ?, ? from json_each(?)
    returning id, endpoint_id as endpointId, url`,
@@ -51,17 +51,22 @@ function newEventId(now: number): string {
 /** The most deliveries one job carries: their claim and their answers are one transaction each. */
 const DELIVERIES_PER_JOB = 25;
 
-// Deliveries written by transactions running now, by target; added to the queue once those have committed.
-const written = new Map<string, number[]>();
-
-function enqueueWritten(): void {
+// The deliveries a transaction wrote: added to the queue once it has committed, in one call.
+const enqueueWritten = afterCommitBatch<WrittenDelivery>((deliveries) => {
+  // One job per target: a slow receiver holds up only its own deliveries.
+  const byTarget = new Map<string, number[]>();
+  for (const delivery of deliveries) {
+    const key = delivery.endpointId === null ? `url ${delivery.url}` : `endpoint ${delivery.endpointId}`;
+    const ids = byTarget.get(key);
+    if (ids) ids.push(delivery.id);
+    else byTarget.set(key, [delivery.id]);
+  }
   const jobs: WebhookJob[] = [];
-  for (const ids of written.values())
+  for (const ids of byTarget.values())
     for (let i = 0; i < ids.length; i += DELIVERIES_PER_JOB)
       jobs.push({ deliveries: ids.slice(i, i + DELIVERIES_PER_JOB).map((deliveryId) => ({ deliveryId, attempt: 0 })) });
-  written.clear();
   void enqueueAfterCommit(`webhook delivery jobs ${jobs.length}`, () => addWebhookJobs(jobs));
-}
+});
 
 /** An event to record: `callbackUrl` is a message's own statusCallback URL, a target besides the endpoints. */
 export type EventToRecord = { userId: number; type: WebhookEventType; data: unknown; callbackUrl?: string | null };
@@ -80,16 +85,7 @@ function writeEvents(events: { userId: number; type: string; data: unknown; targ
   });
   if (eventRows.length === 0) return ids;
   insertEvents().run(now, JSON.stringify(eventRows));
-  const deliveries = insertDeliveries().all(now, now, JSON.stringify(deliveryRows));
-  // Transactions here are synchronous: the next turn of the event loop runs after the commit.
-  if (written.size === 0) setImmediate(enqueueWritten);
-  for (const delivery of deliveries) {
-    // One job per target: a slow receiver holds up only its own deliveries.
-    const key = delivery.endpointId === null ? `url ${delivery.url}` : `endpoint ${delivery.endpointId}`;
-    const pending = written.get(key);
-    if (pending) pending.push(delivery.id);
-    else written.set(key, [delivery.id]);
-  }
+  enqueueWritten(insertDeliveries().all(now, now, JSON.stringify(deliveryRows)));
   return ids;
 }
 
