@@ -29,6 +29,8 @@ function trustedProxy(): (address: string, hop: number) => boolean {
  * a trusted proxy wrote (entries left of it are whatever the client sent).
  */
 export function clientAddress(req: IncomingMessage): string {
+  // No proxy trusted (the default): the socket's address, without reading X-Forwarded-For at all.
+  if (getEnv().TRUST_PROXY === 0) return req.socket.remoteAddress || "unknown";
   return proxyAddr(req, trustedProxy()) || "unknown";
 }
 
