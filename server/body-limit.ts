@@ -28,7 +28,7 @@ const PAGE = `<!doctype html>
 const DRAIN_MS = 5_000;
 
 /** 413; what is left of the body is read away without being kept, and the connection closed if that takes too long. */
-function refuse(req: IncomingMessage, res: ServerResponse, limit: number): void {
+export function refuse(req: IncomingMessage, res: ServerResponse, limit: number): void {
   const api = (req.url ?? "").startsWith("/api/");
   const body = api
     ? JSON.stringify({ error: { code: "payload_too_large", message: `The body may be at most ${limit} bytes` } })
@@ -45,10 +45,16 @@ function refuse(req: IncomingMessage, res: ServerResponse, limit: number): void 
   req.resume();
 }
 
+/** The limit a request's declared body is larger than, or null when it declares no more than its route accepts. */
+export function declaredTooLarge(req: IncomingMessage): number | null {
+  const limit = bodyLimit(req.url ?? "/");
+  return Number(req.headers["content-length"]) > limit ? limit : null;
+}
+
 /** True when the request declares a body larger than its route accepts; it has been answered 413. */
 export function refuseDeclaredTooLarge(req: IncomingMessage, res: ServerResponse): boolean {
-  const limit = bodyLimit(req.url ?? "/");
-  if (!(Number(req.headers["content-length"]) > limit)) return false;
+  const limit = declaredTooLarge(req);
+  if (limit === null) return false;
   refuse(req, res, limit);
   return true;
 }

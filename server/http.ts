@@ -8,9 +8,9 @@ import proxyAddr from "proxy-addr";
 import sirv from "sirv";
 import { getEnv } from "#app/utils/env.server.ts";
 import { CLIENT_IP_HEADER } from "#app/utils/http.server.ts";
-import { log, type LogContext, runWithLogContext } from "#app/utils/log.server.ts";
+import { log, type LogContext, logContext, runWithLogContext } from "#app/utils/log.server.ts";
 import { ApiAccessLog } from "#server/access-log.ts";
-import { countBody, refuseDeclaredTooLarge } from "#server/body-limit.ts";
+import { countBody, declaredTooLarge, refuse, refuseDeclaredTooLarge } from "#server/body-limit.ts";
 import { pageRouteMatcher } from "#server/page-routes.ts";
 import { observeRequest } from "#server/request-metrics.ts";
 import { serveUploads } from "#server/uploads.ts";
@@ -29,6 +29,8 @@ function trustedProxy(): (address: string, hop: number) => boolean {
  * a trusted proxy wrote (entries left of it are whatever the client sent).
  */
 function clientAddress(req: IncomingMessage): string {
+  // No proxy trusted (the default): the socket's address, without reading X-Forwarded-For at all.
+  if (getEnv().TRUST_PROXY === 0) return req.socket.remoteAddress || "unknown";
   return proxyAddr(req, trustedProxy()) || "unknown";
 }
 
@@ -45,25 +47,33 @@ const baseHeaders = (): Readonly<Record<string, string>> =>
     ...(getEnv().isProduction ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
   });
 
-function setBaseHeaders(res: ServerResponse) {
+let baseList: readonly string[] | undefined;
+/** The base headers as writeHead takes them fastest: name, value, name, value... */
+const baseHeaderList = () => (baseList ??= Object.entries(baseHeaders()).flat());
+
+/** The base headers and the request's id, set on a response that React Router (or a 413) answers. */
+function setCommonHeaders(res: ServerResponse, requestId: string) {
   const headers = baseHeaders();
   for (const name in headers) res.setHeader(name, headers[name]);
+  res.setHeader("Request-Id", requestId);
 }
 
 // Extensions answer JSON or text, never a document that loads anything (OWASP's API setting).
-const EXTENSION_CSP = { "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'" };
+const EXTENSION_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /**
- * A whole answer of an extension, the base headers included, in one writeHead: cheaper than
- * setHeader one by one on the API's hot path (Node validates and merges each of those).
+ * A whole answer of an extension, the base headers and the request's id included, in one writeHead
+ * of a flat list on a response with no header set before: Node's fast path (setHeader, or
+ * writeHead on a response that has some, validates and merges each header one by one).
  */
 export function answer(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
-  res.writeHead(status, {
-    ...baseHeaders(),
-    ...EXTENSION_CSP,
-    ...headers,
-    "Content-Length": String(Buffer.byteLength(body)),
-  });
+  const head = [...baseHeaderList()];
+  const requestId = logContext()?.requestId;
+  if (requestId) head.push("Request-Id", requestId);
+  head.push("Content-Security-Policy", EXTENSION_CSP);
+  for (const name in headers) head.push(name, headers[name]);
+  head.push("Content-Length", String(Buffer.byteLength(body)));
+  res.writeHead(status, head);
   res.end(body);
 }
 
@@ -170,7 +180,12 @@ export async function startHttpServer(extensions: Extension[] = []): Promise<Ser
 
   const handle = async (req: IncomingMessage, res: ServerResponse, context: LogContext) => {
     try {
-      if (refuseDeclaredTooLarge(req, res)) return;
+      const limit = declaredTooLarge(req);
+      if (limit !== null) {
+        setCommonHeaders(res, context.requestId!);
+        refuse(req, res, limit);
+        return;
+      }
       for (const extension of extensions) {
         if (await extension(req, res)) {
           // The API names its route in the context; the other extensions answer fixed paths.
@@ -181,6 +196,8 @@ export async function startHttpServer(extensions: Extension[] = []): Promise<Ser
           return;
         }
       }
+      // The extensions' answers carry these headers themselves (answer), the rest gets them here.
+      setCommonHeaders(res, context.requestId!);
       countBody(req, res);
       chain(req, res, 0, context);
     } catch (error) {
@@ -193,10 +210,8 @@ export async function startHttpServer(extensions: Extension[] = []): Promise<Ser
   const server = createServer((req, res) => {
     delete req.headers[CLIENT_IP_HEADER];
     req.headers[CLIENT_IP_HEADER] = clientAddress(req);
-    setBaseHeaders(res);
-    // Every line logged for this request carries its id; the client gets it to quote to support.
+    // Every line logged for this request carries its id; the client gets it (Request-Id) to quote to support.
     const context: LogContext = { requestId: randomUUID(), startedAt: performance.now() };
-    res.setHeader("Request-Id", context.requestId!);
     return runWithLogContext(context, () => handle(req, res, context));
   });
   // `Expect: 100-continue` (curl's way with large bodies): a body over the limit is refused before it is sent.

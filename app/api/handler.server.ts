@@ -41,10 +41,23 @@ export type ApiResponse = { status: number; headers: Record<string, string>; bod
 
 export type ApiOptions = { routes?: ApiRoute[]; ratePerMinute?: number; accountRatePerMinute?: number };
 
-type Compiled = { route: ApiRoute; segments: string[] };
+const literals = (segments: string[]) => segments.filter((segment) => !segment.startsWith("{")).length;
 
-function compile(routes: ApiRoute[]): Compiled[] {
-  return routes.map((route) => ({ route, segments: route.path.split("/") }));
+type Compiled = { route: ApiRoute; segments: string[] };
+/** The routes' templates, and the routes without path parameters by method and path. */
+type Table = { templates: Compiled[]; literal: Map<string, ApiRoute> };
+
+const literalKey = (method: string, path: string) => `${method} ${path}`;
+
+function compile(routes: ApiRoute[]): Table {
+  const templates = routes.map((route) => ({ route, segments: route.path.split("/") }));
+  // Such a path is one string (POST /messages on the hot path): a map look-up, not a match with every template.
+  const literal = new Map(
+    templates
+      .filter(({ segments }) => literals(segments) === segments.length)
+      .map(({ route }) => [literalKey(route.method, route.path), route]),
+  );
+  return { templates, literal };
 }
 
 function matchPath(segments: string[], parts: string[]): Record<string, string> | null {
@@ -60,18 +73,19 @@ function matchPath(segments: string[], parts: string[]): Record<string, string> 
   return params;
 }
 
-const literals = (segments: string[]) => segments.filter((segment) => !segment.startsWith("{")).length;
-
 function findRoute(
-  table: Compiled[],
+  table: Table,
   method: string,
   pathname: string,
 ): { route: ApiRoute; params: Record<string, string> } {
-  const parts = pathname.split("/");
   const wanted = method === "HEAD" ? "GET" : method;
+  // A template without parameters is the most specific there is for its path.
+  const literal = table.literal.get(literalKey(wanted, pathname));
+  if (literal) return { route: literal, params: {} };
+  const parts = pathname.split("/");
   // The most specific template owns the path: /messages/batch is not /messages/{id}.
   let matches: { route: ApiRoute; params: Record<string, string>; literals: number }[] = [];
-  for (const { route, segments } of table) {
+  for (const { route, segments } of table.templates) {
     const params = matchPath(segments, parts);
     if (params) matches.push({ route, params, literals: literals(segments) });
   }
@@ -87,13 +101,16 @@ function findRoute(
   });
 }
 
-let defaultTable: Compiled[] | undefined;
+let defaultTable: Table | undefined;
 
 /** The largest body the route at `method` `url` reads, for the adapter to stop reading past it. */
 export function bodyLimitOf(method: string, url: string): number {
   defaultTable ??= compile(API_ROUTES);
-  const parts = url.split("?")[0].split("/");
-  const route = defaultTable.find((c) => c.route.method === method && matchPath(c.segments, parts))?.route;
+  const pathname = url.split("?")[0];
+  const parts = pathname.split("/");
+  const route =
+    defaultTable.literal.get(literalKey(method, pathname)) ??
+    defaultTable.templates.find((c) => c.route.method === method && matchPath(c.segments, parts))?.route;
   return route?.maxBodyBytes ?? MAX_BODY_BYTES;
 }
 
@@ -127,6 +144,19 @@ function parseQuery(schema: z.ZodType, search: string): unknown {
   throw new ApiError("invalid_request", message, { field });
 }
 
+/** application/json, with no charset or UTF-8's, in any case and spacing. */
+function isJsonType(contentType: string | undefined): boolean {
+  const type = contentType
+    ?.toLowerCase()
+    .split(";")
+    .map((part) => part.trim());
+  return (
+    type !== undefined &&
+    type[0] === "application/json" &&
+    !type.slice(1).some((p) => p.startsWith("charset=") && p !== "charset=utf-8")
+  );
+}
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 function parseBody(schema: z.ZodType, request: ApiRequest, limit: number): unknown {
@@ -134,15 +164,9 @@ function parseBody(schema: z.ZodType, request: ApiRequest, limit: number): unkno
   if (request.bodyTooLarge || bytes > limit) {
     throw new ApiError("payload_too_large", `The body may be at most ${limit} bytes`);
   }
-  const type = header(request, "content-type")
-    ?.toLowerCase()
-    .split(";")
-    .map((part) => part.trim());
-  if (
-    !type ||
-    type[0] !== "application/json" ||
-    type.slice(1).some((p) => p.startsWith("charset=") && p !== "charset=utf-8")
-  ) {
+  const contentType = header(request, "content-type");
+  // What nearly every client sends is taken as it is; anything else is read part by part.
+  if (contentType !== "application/json" && !isJsonType(contentType)) {
     throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json");
   }
   let json: unknown;
