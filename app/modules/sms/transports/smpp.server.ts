@@ -2,7 +2,12 @@ import smpp, { type PDU, type Session, type ShortMessage } from "smpp";
 import { Coalescer } from "#app/utils/coalescer.server.ts";
 import type { SharedRate } from "#app/modules/sms/transports/fleet-rate.server.ts";
 import { log } from "#app/utils/log.server.ts";
-import { dataSmResp, deliverSmResp, readHotPdusByHand, submitSm } from "#app/modules/sms/transports/smpp-pdu.server.ts";
+import {
+  type Answered,
+  emptyMessageIdResps,
+  readHotPdusByHand,
+  submitSm,
+} from "#app/modules/sms/transports/smpp-pdu.server.ts";
 import { inboundOf } from "#app/modules/sms/transports/smpp-inbound.server.ts";
 import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "#app/modules/messaging/segments.ts";
 import {
@@ -189,8 +194,8 @@ type InFlight = { part: number; index: number; message: SentMessage; settled: bo
 type Waiter = { parts: number; resolve: (session: Session | null) => void; timer?: NodeJS.Timeout };
 
 /** A deliver_sm receipt waiting to be stored, and how to answer it once it is. */
-type ReceivedReceipt = { receipt: Receipt; session: Session; respond: (status: number) => void };
-type ReceivedInbound = { sms: InboundSms; session: Session; respond: (status: number) => void };
+type ReceivedReceipt = { receipt: Receipt; session: Session; request: Answered };
+type ReceivedInbound = { sms: InboundSms; session: Session; request: Answered };
 
 /** The SMPP transports of this process, for its heartbeat and metrics (smppBindStatus). */
 export const openSmppTransports = new Set<SmppTransport>();
@@ -487,8 +492,8 @@ export class SmppTransport implements SmsTransport {
         this.pump();
       });
     });
-    session.on("deliver_sm", (pdu: PDU) => this.onDeliverSm(session, pdu, deliverSmResp));
-    session.on("data_sm", (pdu: PDU) => this.onDeliverSm(session, pdu, dataSmResp));
+    session.on("deliver_sm", (pdu: PDU) => this.onDeliverSm(session, pdu));
+    session.on("data_sm", (pdu: PDU) => this.onDeliverSm(session, pdu));
     session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
     session.on("unbind", (pdu: PDU) => {
       session.send(pdu.response());
@@ -539,13 +544,13 @@ export class SmppTransport implements SmsTransport {
 
   // --- delivery receipts: persisted in batches, acknowledged after they are stored ---
 
-  private onDeliverSm(session: Session, pdu: PDU, response: typeof deliverSmResp) {
+  private onDeliverSm(session: Session, pdu: PDU) {
     const receipt = parseReceipt(pdu);
     if (!receipt) {
       void this.inbound.add({
         sms: inboundOf(pdu),
         session,
-        respond: (status) => session.send(response(pdu.sequence_number, status)),
+        request: pdu,
       });
       return;
     }
@@ -553,7 +558,7 @@ export class SmppTransport implements SmsTransport {
     this.receipts.post({
       receipt,
       session,
-      respond: (status) => session.send(response(pdu.sequence_number, status)),
+      request: pdu,
     });
   }
 
@@ -582,7 +587,12 @@ export class SmppTransport implements SmsTransport {
     }
     const sessions = new Set(batch.map((b) => b.session));
     for (const session of sessions)
-      corked(session, () => batch.filter((b) => b.session === session).forEach((b) => b.respond(status)));
+      session.send(
+        emptyMessageIdResps(
+          batch.flatMap((b) => (b.session === session ? [b.request] : [])),
+          status,
+        ),
+      );
     return batch.map(() => undefined);
   }
 
