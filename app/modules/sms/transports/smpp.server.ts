@@ -91,7 +91,10 @@ const MESSAGE_STATES: Record<number, string> = { 2: "DELIVRD", 3: "EXPIRED", 5: 
 
 /** The message body of one part: UCS-2 is UTF-16BE without a byte order mark. */
 function encodePart(text: string, split: SplitMessage): Buffer {
-  if (split.encoding === "GSM-7") return Buffer.from(encodeGsm7(text));
+  if (split.encoding === "GSM-7") {
+    const septets = encodeGsm7(text);
+    return Buffer.from(septets.buffer, septets.byteOffset, septets.length);
+  }
   return Buffer.from(text, "utf16le").swap16();
 }
 
