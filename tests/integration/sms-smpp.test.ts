@@ -254,6 +254,36 @@ describe("the SMPP session", () => {
     expect(smsc.counters.unbinds - before.unbinds).toBe(1);
   });
 
+  it("drops a link whose submit_sm_resp is late and counts every part in flight as not accepted", async () => {
+    const before = { ...smsc.counters };
+    const session = new SmppTransport({
+      url: smsc.url(),
+      sourceAddr: "SMSGateway",
+      tps: 0,
+      window: 10,
+      onReceipts: applyReceipts,
+      responseTimeoutMs: 50,
+      reconnectMinMs: 10,
+    });
+    smsc.options.responseDelayMs = 1_000;
+    try {
+      expect(await session.ready()).toBe(true);
+      const messages = [1, 2, 3].map((id) => ({ id, to: `+120255503${id}0`, body: "late ".repeat(40), parts: [1, 2] }));
+      const outcomes = await session.submitMany(messages, async (ids) => new Set(ids));
+      const lost = { kind: "temporary", reason: "Connection to the SMSC lost", acks: [] };
+      expect([...outcomes]).toEqual([
+        [1, lost],
+        [2, lost],
+        [3, lost],
+      ]);
+      expect(session.bindStatus.inFlight).toBe(0);
+      await waitFor(() => smsc.counters.binds - before.binds >= 2, { what: "the link bound again" });
+    } finally {
+      smsc.options.responseDelayMs = 0;
+      await session.close();
+    }
+  });
+
   it("keeps trying to bind, with backoff, when the SMSC refuses the credentials", async () => {
     const before = smsc.counters.bindFailures;
     const session = new SmppTransport({

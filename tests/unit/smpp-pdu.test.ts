@@ -3,7 +3,7 @@ import smpp from "smpp";
 import { describe, expect, it } from "vitest";
 import {
   decodeHotPdu,
-  deliverSmResp,
+  emptyMessageIdResps,
   submitSm,
   type SubmitSmFields,
 } from "#app/modules/sms/transports/smpp-pdu.server.ts";
@@ -85,14 +85,20 @@ describe("submit_sm", () => {
   });
 });
 
-describe("deliver_sm_resp", () => {
-  it.each([0, smpp.errors.ESME_RX_T_APPN])("status %i", (status) => {
-    const request = new smpp.PDU("deliver_sm", { sequence_number: 77 });
-    request.sequence_number = 77;
-    const expected = request.response({ command_status: status }).toBuffer();
-    const pdu = deliverSmResp(77, status);
+describe("deliver_sm_resp and data_sm_resp", () => {
+  it.each([0, smpp.errors.ESME_RX_T_APPN])("status %i, several in one buffer", (status) => {
+    const requests = [
+      ["deliver_sm", 77],
+      ["data_sm", 78],
+      ["deliver_sm", 0x7fffffff],
+    ].map(([command, sequence]) => {
+      const request = new smpp.PDU(command as string, { sequence_number: sequence });
+      request.sequence_number = sequence as number;
+      return request;
+    });
+    const expected = Buffer.concat(requests.map((r) => r.response({ command_status: status }).toBuffer()));
+    const pdu = emptyMessageIdResps(requests, status);
     expect(pdu.isResponse()).toBe(true);
-    expect(pdu.sequence_number).toBe(77);
     expect(pdu.toBuffer().toString("hex")).toBe(expected.toString("hex"));
   });
 });

@@ -116,17 +116,21 @@ export function countSegments(body: string): SegmentCount {
 
 /** GSM-7 text as unpacked septets, one per octet, as SMPP carries data_coding 0. */
 export function encodeGsm7(text: string): Uint8Array {
-  const out: number[] = [];
+  // At most two septets a character, and every GSM character is one UTF-16 unit.
+  const out = new Uint8Array(text.length * 2);
+  let length = 0;
   for (const char of text) {
     const extension = GSM_EXTENSION[char];
-    if (extension !== undefined) out.push(GSM_ESCAPE, extension);
-    else {
+    if (extension !== undefined) {
+      out[length++] = GSM_ESCAPE;
+      out[length++] = extension;
+    } else {
       const septet = gsmBasic.get(char);
       if (septet === undefined) throw new Error(`Not in the GSM 03.38 alphabet: ${JSON.stringify(char)}`);
-      out.push(septet);
+      out[length++] = septet;
     }
   }
-  return Uint8Array.from(out);
+  return out.subarray(0, length);
 }
 
 /** Reverses encodeGsm7 (e.g. receipt text that a library decoded as GSM). */

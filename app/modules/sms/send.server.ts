@@ -138,9 +138,12 @@ export async function queueMessages(
   { waitForJobs = true } = {},
 ): Promise<QueueResult> {
   const now = clock.now();
+  // Counted once per distinct body: a group send's batch is a thousand of the same text.
+  const counts = new Map<string, SegmentCount>();
   const priced: Priced[] = holdForQuietHours(userId, messages, now).map((message) => {
     if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
-    const count = countSegments(message.body);
+    let count = counts.get(message.body);
+    if (!count) counts.set(message.body, (count = countSegments(message.body)));
     if (count.segments < 1 || count.segments > getEnv().SMS_MAX_SEGMENTS) {
       throw new Error(`A message must have 1 to ${getEnv().SMS_MAX_SEGMENTS} segments, this one has ${count.segments}`);
     }

@@ -9,9 +9,7 @@ import smpp, { type PDU } from "smpp";
 const SUBMIT_SM = 0x00000004;
 const SUBMIT_SM_RESP = 0x80000004;
 const DELIVER_SM = 0x00000005;
-const DELIVER_SM_RESP = 0x80000005;
 const DATA_SM = 0x00000103;
-const DATA_SM_RESP = 0x80000103;
 const HEADER_BYTES = 16;
 const TLV_USER_MESSAGE_REFERENCE = 0x0204;
 // Every submit_sm byte but the addresses' and the message's: 5 C-string NULs (service_type,
@@ -95,31 +93,27 @@ export function submitSm(fields: SubmitSmFields): EncodedPdu {
   });
 }
 
+/** What a response needs of the PDU it answers: its command (deliver_sm or data_sm) and sequence number. */
+export type Answered = { command_id: number; sequence_number: number };
+
 /**
- * A response carrying only an empty message_id (deliver_sm_resp, data_sm_resp); a refusal is the
- * header alone.
+ * The responses to these deliver_sm and data_sm, written as one: deliver_sm_resp or data_sm_resp
+ * carrying only an empty message_id, or the header alone for a refusal; the same bytes as one
+ * response after another, in one buffer instead of a write each.
  */
-function emptyMessageIdResp(name: string, commandId: number, sequence: number, status: number): EncodedPdu {
-  return new EncodedPdu(
-    name,
-    true,
-    () => {
-      const buffer = Buffer.alloc(HEADER_BYTES + (status === 0 ? 1 : 0));
-      header(buffer, commandId, status, sequence);
-      return buffer;
-    },
-    sequence,
-  );
-}
-
-/** deliver_sm_resp to the deliver_sm with this sequence number. */
-export function deliverSmResp(sequence: number, status: number): EncodedPdu {
-  return emptyMessageIdResp("deliver_sm_resp", DELIVER_SM_RESP, sequence, status);
-}
-
-/** data_sm_resp to the data_sm with this sequence number. */
-export function dataSmResp(sequence: number, status: number): EncodedPdu {
-  return emptyMessageIdResp("data_sm_resp", DATA_SM_RESP, sequence, status);
+export function emptyMessageIdResps(requests: Answered[], status: number): EncodedPdu {
+  return new EncodedPdu("responses", true, () => {
+    const size = HEADER_BYTES + (status === 0 ? 1 : 0);
+    const buffer = Buffer.alloc(size * requests.length);
+    for (const [i, request] of requests.entries())
+      header(
+        buffer.subarray(i * size, (i + 1) * size),
+        (request.command_id | 0x80000000) >>> 0,
+        status,
+        request.sequence_number,
+      );
+    return buffer;
+  });
 }
 
 // --- reading ---------------------------------------------------------------------------------------
@@ -136,9 +130,18 @@ function cString(buffer: Buffer, at: number): [string, number] {
   return [buffer.toString("ascii", at, end), end + 1];
 }
 
-/** A PDU the package's own methods (response(), isResponse()) work on. */
-function pduOf(fields: Record<string, unknown>): PDU {
-  return Object.assign(Object.create(smpp.PDU.prototype) as PDU, fields);
+/**
+ * A PDU the package's own methods (response(), isResponse()) work on, with the header's fields and
+ * its command's name; the decoder adds the rest to it (not copied over from another object).
+ */
+function pduOf(body: Buffer, commandLength: number, command: string): PDU {
+  const pdu = Object.create(smpp.PDU.prototype) as PDU;
+  pdu.command_length = commandLength;
+  pdu.command_id = body.readUInt32BE(0);
+  pdu.command_status = body.readUInt32BE(4);
+  pdu.sequence_number = body.readUInt32BE(8);
+  pdu.command = command;
+  return pdu;
 }
 
 /**
@@ -149,29 +152,27 @@ function pduOf(fields: Record<string, unknown>): PDU {
  */
 export function decodeHotPdu(body: Buffer, commandLength: number): PDU | null {
   if (body.length !== commandLength - 4 || body.length < 12) return null;
-  const head = {
-    command_length: commandLength,
-    command_id: body.readUInt32BE(0),
-    command_status: body.readUInt32BE(4),
-    sequence_number: body.readUInt32BE(8),
-  };
+  const commandId = body.readUInt32BE(0);
   try {
-    if (head.command_id === SUBMIT_SM_RESP) {
-      if (body.length === 12) return pduOf({ ...head, command: "submit_sm_resp" });
-      const [message_id, end] = cString(body, 12);
-      return end === body.length ? pduOf({ ...head, command: "submit_sm_resp", message_id }) : null;
+    if (commandId === SUBMIT_SM_RESP) {
+      const pdu = pduOf(body, commandLength, "submit_sm_resp");
+      if (body.length === 12) return pdu;
+      const [messageId, end] = cString(body, 12);
+      pdu.message_id = messageId;
+      return end === body.length ? pdu : null;
     }
-    if (head.command_id === DELIVER_SM) return decodeReceipt(body, head) ?? decodeMessagePdu(body, head);
-    if (head.command_id === DATA_SM) return decodeMessagePdu(body, head);
+    if (commandId === DELIVER_SM)
+      return decodeReceipt(body, commandLength) ?? decodeMessagePdu(body, commandLength, "deliver_sm");
+    if (commandId === DATA_SM) return decodeMessagePdu(body, commandLength, "data_sm");
   } catch {
     // Malformed: the package decides what that means.
   }
   return null;
 }
 
-function decodeReceipt(body: Buffer, head: Record<string, number>): PDU | null {
+function decodeReceipt(body: Buffer, commandLength: number): PDU | null {
   let at = 12;
-  const fields: Record<string, unknown> = { ...head, command: "deliver_sm" };
+  const fields = pduOf(body, commandLength, "deliver_sm");
   [fields.service_type, at] = cString(body, at);
   fields.source_addr_ton = body[at++];
   fields.source_addr_npi = body[at++];
@@ -207,7 +208,7 @@ function decodeReceipt(body: Buffer, head: Record<string, number>): PDU | null {
   }
   if (at !== body.length || fields.receipted_message_id === undefined || fields.message_state === undefined)
     return null;
-  return pduOf(fields);
+  return fields;
 }
 
 const TLV_SAR_MSG_REF_NUM = 0x020c;
@@ -221,10 +222,10 @@ const TLV_MESSAGE_PAYLOAD = 0x0424;
  * the package would decode the text by data_coding and lose the UDH and GSM extension characters.
  * TLVs the gateway does not read are skipped.
  */
-function decodeMessagePdu(body: Buffer, head: Record<string, number>): PDU | null {
-  const dataSm = head.command_id === DATA_SM;
+function decodeMessagePdu(body: Buffer, commandLength: number, command: "deliver_sm" | "data_sm"): PDU | null {
+  const dataSm = command === "data_sm";
   let at = 12;
-  const fields: Record<string, unknown> = { ...head, command: dataSm ? "data_sm" : "deliver_sm" };
+  const fields = pduOf(body, commandLength, command);
   [fields.service_type, at] = cString(body, at);
   fields.source_addr_ton = body[at++];
   fields.source_addr_npi = body[at++];
@@ -265,7 +266,7 @@ function decodeMessagePdu(body: Buffer, head: Record<string, number>): PDU | nul
     else if (tag === TLV_SAR_TOTAL_SEGMENTS && length === 1) fields.sar_total_segments = body[value];
     else if (tag === TLV_SAR_SEGMENT_SEQNUM && length === 1) fields.sar_segment_seqnum = body[value];
   }
-  return at === body.length ? pduOf(fields) : null;
+  return at === body.length ? fields : null;
 }
 
 let installed = false;
@@ -278,8 +279,10 @@ export function readHotPdusByHand(): void {
   PDU.fromStream = (stream, commandLength) => {
     const body = stream.read(commandLength - 4);
     if (!body) return false;
+    const hot = decodeHotPdu(body, commandLength);
+    if (hot) return hot;
     const prefix = Buffer.alloc(4);
     prefix.writeUInt32BE(commandLength, 0);
-    return decodeHotPdu(body, commandLength) ?? new PDU(Buffer.concat([prefix, body]));
+    return new PDU(Buffer.concat([prefix, body]));
   };
 }

@@ -3,11 +3,10 @@ import { Coalescer } from "#app/utils/coalescer.server.ts";
 import type { SharedRate } from "#app/modules/sms/transports/fleet-rate.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import {
-  dataSmResp,
-  deliverSmResp,
+  type Answered,
+  emptyMessageIdResps,
   readHotPdusByHand,
   submitSm,
-  type SubmitSmFields,
 } from "#app/modules/sms/transports/smpp-pdu.server.ts";
 import { inboundOf } from "#app/modules/sms/transports/smpp-inbound.server.ts";
 import { encodeGsm7, gsmSeptetOf, splitMessage, type SplitMessage } from "#app/modules/messaging/segments.ts";
@@ -92,7 +91,10 @@ const MESSAGE_STATES: Record<number, string> = { 2: "DELIVRD", 3: "EXPIRED", 5: 
 
 /** The message body of one part: UCS-2 is UTF-16BE without a byte order mark. */
 function encodePart(text: string, split: SplitMessage): Buffer {
-  if (split.encoding === "GSM-7") return Buffer.from(encodeGsm7(text));
+  if (split.encoding === "GSM-7") {
+    const septets = encodeGsm7(text);
+    return Buffer.from(septets.buffer, septets.byteOffset, septets.length);
+  }
   return Buffer.from(text, "utf16le").swap16();
 }
 
@@ -148,6 +150,25 @@ export function parseReceipt(pdu: PDU): Receipt | null {
   return { providerId, status, error: status === "delivered" || !err || /^0+$/.test(err) ? null : err };
 }
 
+/** A part's outcome from its submit_sm_resp. */
+function answerOf(part: number, resp: PDU): PartResult {
+  if (resp.command_status === ESME_ROK && resp.message_id) return { part, ok: true, providerId: resp.message_id };
+  const temporary = TEMPORARY_STATUSES.has(resp.command_status);
+  const reason = `${temporary ? "SMSC busy" : "Rejected by the SMSC"}: ${describeStatus(resp.command_status)}`;
+  return { part, ok: false, status: resp.command_status, temporary, reason };
+}
+
+/** A message's outcome from its parts' answers (in part order): accepted, or the first refusal, a permanent one first. */
+function outcomeOf(results: PartResult[]): SubmitOutcome {
+  const acks: PartAck[] = [];
+  for (const r of results) if (r.ok) acks.push({ part: r.part, providerId: r.providerId });
+  const failures = results.filter((r) => !r.ok);
+  if (failures.length === 0) return { kind: "accepted", acks };
+  const permanent = failures.find((f) => !f.temporary);
+  if (permanent) return { kind: "permanent", reason: permanent.reason, acks };
+  return { kind: "temporary", reason: failures[0].reason, acks };
+}
+
 /** Runs `write` with the session's socket corked, so what it sends goes out in one system call. */
 function corked<T>(session: Session, write: () => T): T {
   session.socket.cork();
@@ -162,13 +183,22 @@ type PartResult =
   | { part: number; ok: true; providerId: string }
   | { part: number; ok: false; temporary: boolean; reason: string; status?: number };
 
-type InFlight = { settle: (result: PartResult) => void; part: number };
+/** A group's parts written together: one deadline for all, done when the last is answered. */
+type SentGroup = {
+  outcomes: Map<number, SubmitOutcome>;
+  unanswered: number;
+  timer?: NodeJS.Timeout;
+  done: () => void;
+};
+/** A message of a group: its parts' answers in part order, its outcome once the last comes. */
+type SentMessage = { sms: OutgoingSms; results: PartResult[]; unanswered: number; group: SentGroup };
+type InFlight = { part: number; index: number; message: SentMessage; settled: boolean };
 
 type Waiter = { parts: number; resolve: (session: Session | null) => void; timer?: NodeJS.Timeout };
 
 /** A deliver_sm receipt waiting to be stored, and how to answer it once it is. */
-type ReceivedReceipt = { receipt: Receipt; session: Session; respond: (status: number) => void };
-type ReceivedInbound = { sms: InboundSms; session: Session; respond: (status: number) => void };
+type ReceivedReceipt = { receipt: Receipt; session: Session; request: Answered };
+type ReceivedInbound = { sms: InboundSms; session: Session; request: Answered };
 
 /** The SMPP transports of this process, for its heartbeat and metrics (smppBindStatus). */
 export const openSmppTransports = new Set<SmppTransport>();
@@ -191,6 +221,7 @@ export class SmppTransport implements SmsTransport {
   private reconnectTimer?: NodeJS.Timeout;
   private enquireTimer?: NodeJS.Timeout;
   private readonly inFlight = new WeakMap<Session, Set<InFlight>>();
+  private readonly defaultSource: ReturnType<typeof sourceAddress>;
   private inFlightCount = 0;
   private readonly waiters: Waiter[] = [];
   private tokens: number;
@@ -214,6 +245,7 @@ export class SmppTransport implements SmsTransport {
       ...options,
     };
     this.tokens = options.sharedRate ? 0 : options.tps;
+    this.defaultSource = sourceAddress(options.sourceAddr);
     this.receipts = new Coalescer({
       windowMs: RECEIPT_FLUSH_MS,
       maxBatch: RECEIPT_BATCH_MAX,
@@ -282,80 +314,72 @@ export class SmppTransport implements SmsTransport {
       const unused = group.filter((sms) => !claimed.has(sms.id)).reduce((n, sms) => n + sms.parts.length, 0);
       if (unused > 0) this.release(unused);
     }
-    // The group's PDUs leave in one write instead of one system call each.
-    const sent = corked(session, () =>
-      group.map(async (sms) => {
-        outcomes.set(sms.id, claimed.has(sms.id) ? await this.sendMessage(session, sms) : { kind: "not-claimed" });
-      }),
-    );
-    await Promise.all(sent);
+    const sending = group.filter((sms) => claimed.has(sms.id));
+    for (const sms of group) if (!claimed.has(sms.id)) outcomes.set(sms.id, { kind: "not-claimed" });
+    if (sending.length === 0) return;
+    await new Promise<void>((done) => {
+      const sent: SentGroup = { outcomes, unanswered: 0, done };
+      const messages = sending.map((sms): SentMessage => {
+        sent.unanswered += sms.parts.length;
+        return { sms, results: [], unanswered: sms.parts.length, group: sent };
+      });
+      // The group's PDUs leave in one write instead of one system call each.
+      corked(session, () => {
+        for (const message of messages) this.sendMessage(session, message);
+      });
+      // No answer in time: the link is dead; closing it fails this group's parts and every other in flight.
+      if (sent.unanswered > 0) sent.timer = setTimeout(() => session.destroy(), this.options.responseTimeoutMs);
+    });
   }
 
-  /** Every part of a claimed message at once; its outcome from the SMSC's answers. */
-  private async sendMessage(session: Session, sms: OutgoingSms): Promise<SubmitOutcome> {
+  /** Every part of a claimed message at once. */
+  private sendMessage(session: Session, message: SentMessage) {
+    const { sms } = message;
     const split = splitMessage(sms.body);
     const total = split.parts.length;
-    const results = await Promise.all(
-      sms.parts.map((part) => {
-        const body = encodePart(split.parts[part - 1], split);
-        const multipart = total > 1;
-        return this.sendPart(session, part, {
-          ...(sms.from ? senderSource(sms.from) : sourceAddress(this.options.sourceAddr)),
-          dest_addr_ton: 1,
-          dest_addr_npi: 1,
-          destination_addr: sms.to.replace(/^\+/, ""),
-          esm_class: multipart ? ESM_UDHI : 0,
-          registered_delivery: 1,
-          data_coding: DATA_CODING[split.encoding],
-          short_message: multipart ? Buffer.concat([concatUdh(sms.id, total, part), body]) : body,
-          user_message_reference: sms.id & 0xffff,
-        });
-      }),
-    );
-    const acks: PartAck[] = [];
-    for (const r of results) if (r.ok) acks.push({ part: r.part, providerId: r.providerId });
-    const failures = results.filter((r) => !r.ok);
-    if (failures.length === 0) return { kind: "accepted", acks };
-    const permanent = failures.find((f) => !f.temporary);
-    if (permanent) return { kind: "permanent", reason: permanent.reason, acks };
-    return { kind: "temporary", reason: failures[0].reason, acks };
+    const multipart = total > 1;
+    const source = sms.from ? senderSource(sms.from) : this.defaultSource;
+    const destination = sms.to.startsWith("+") ? sms.to.slice(1) : sms.to;
+    const entries = this.inFlight.get(session) ?? new Set<InFlight>();
+    this.inFlight.set(session, entries);
+    for (const [index, part] of sms.parts.entries()) {
+      const body = encodePart(split.parts[part - 1], split);
+      const entry: InFlight = { part, index, message, settled: false };
+      entries.add(entry);
+      const pdu = submitSm({
+        ...source,
+        dest_addr_ton: 1,
+        dest_addr_npi: 1,
+        destination_addr: destination,
+        esm_class: multipart ? ESM_UDHI : 0,
+        registered_delivery: 1,
+        data_coding: DATA_CODING[split.encoding],
+        short_message: multipart ? Buffer.concat([concatUdh(sms.id, total, part), body]) : body,
+        user_message_reference: sms.id & 0xffff,
+      });
+      const written = session.send(pdu, (resp) => {
+        if (resp.command_status === ESME_RTHROTTLED) this.pause(this.options.throttlePauseMs);
+        this.settle(entries, entry, answerOf(part, resp));
+      });
+      if (!written)
+        this.settle(entries, entry, { part, ok: false, temporary: true, reason: "Connection to the SMSC lost" });
+    }
   }
 
-  private sendPart(session: Session, part: number, fields: SubmitSmFields): Promise<PartResult> {
-    return new Promise((resolve) => {
-      const entries = this.inFlight.get(session) ?? new Set<InFlight>();
-      this.inFlight.set(session, entries);
-      let done = false;
-      const entry: InFlight = {
-        part,
-        settle: (result) => {
-          if (done) return;
-          done = true;
-          clearTimeout(timer);
-          entries.delete(entry);
-          this.release(1);
-          resolve(result);
-        },
-      };
-      // No answer in time: the link is dead; closing it fails this and every other part in flight.
-      const timer = setTimeout(() => session.destroy(), this.options.responseTimeoutMs);
-      entries.add(entry);
-      const written = session.send(submitSm(fields), (resp) => {
-        if (resp.command_status === ESME_ROK && resp.message_id) {
-          entry.settle({ part, ok: true, providerId: resp.message_id });
-          return;
-        }
-        if (resp.command_status === ESME_RTHROTTLED) this.pause(this.options.throttlePauseMs);
-        entry.settle({
-          part,
-          ok: false,
-          status: resp.command_status,
-          temporary: TEMPORARY_STATUSES.has(resp.command_status),
-          reason: `${TEMPORARY_STATUSES.has(resp.command_status) ? "SMSC busy" : "Rejected by the SMSC"}: ${describeStatus(resp.command_status)}`,
-        });
-      });
-      if (!written) entry.settle({ part, ok: false, temporary: true, reason: "Connection to the SMSC lost" });
-    });
+  /** A part's answer (or its loss): frees its window slot; the last of a message sets its outcome, the last of a group ends it. */
+  private settle(entries: Set<InFlight>, entry: InFlight, result: PartResult) {
+    if (entry.settled) return;
+    entry.settled = true;
+    entries.delete(entry);
+    this.release(1);
+    const { message } = entry;
+    message.results[entry.index] = result;
+    const { group } = message;
+    if (--message.unanswered === 0) group.outcomes.set(message.sms.id, outcomeOf(message.results));
+    if (--group.unanswered === 0) {
+      clearTimeout(group.timer);
+      group.done();
+    }
   }
 
   // --- capacity: bound session, window and rate limit, granted in arrival order ---
@@ -471,8 +495,8 @@ export class SmppTransport implements SmsTransport {
         this.pump();
       });
     });
-    session.on("deliver_sm", (pdu: PDU) => this.onDeliverSm(session, pdu, deliverSmResp));
-    session.on("data_sm", (pdu: PDU) => this.onDeliverSm(session, pdu, dataSmResp));
+    session.on("deliver_sm", (pdu: PDU) => this.onDeliverSm(session, pdu));
+    session.on("data_sm", (pdu: PDU) => this.onDeliverSm(session, pdu));
     session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
     session.on("unbind", (pdu: PDU) => {
       session.send(pdu.response());
@@ -497,8 +521,14 @@ export class SmppTransport implements SmsTransport {
   private onClose(session: Session) {
     // Parts written but never answered count as not accepted: the SMSC takes a message over with
     // its submit_sm_resp, so they are retried (docs/decisions/020-never-send-twice-over-smpp.md).
-    for (const entry of this.inFlight.get(session) ?? []) {
-      entry.settle({ part: entry.part, ok: false, temporary: true, reason: "Connection to the SMSC lost" });
+    const entries = this.inFlight.get(session);
+    for (const entry of entries ?? []) {
+      this.settle(entries!, entry, {
+        part: entry.part,
+        ok: false,
+        temporary: true,
+        reason: "Connection to the SMSC lost",
+      });
     }
     if (this.session !== session) return;
     this.session = null;
@@ -517,13 +547,13 @@ export class SmppTransport implements SmsTransport {
 
   // --- delivery receipts: persisted in batches, acknowledged after they are stored ---
 
-  private onDeliverSm(session: Session, pdu: PDU, response: typeof deliverSmResp) {
+  private onDeliverSm(session: Session, pdu: PDU) {
     const receipt = parseReceipt(pdu);
     if (!receipt) {
       void this.inbound.add({
         sms: inboundOf(pdu),
         session,
-        respond: (status) => session.send(response(pdu.sequence_number, status)),
+        request: pdu,
       });
       return;
     }
@@ -531,7 +561,7 @@ export class SmppTransport implements SmsTransport {
     this.receipts.post({
       receipt,
       session,
-      respond: (status) => session.send(response(pdu.sequence_number, status)),
+      request: pdu,
     });
   }
 
@@ -560,7 +590,12 @@ export class SmppTransport implements SmsTransport {
     }
     const sessions = new Set(batch.map((b) => b.session));
     for (const session of sessions)
-      corked(session, () => batch.filter((b) => b.session === session).forEach((b) => b.respond(status)));
+      session.send(
+        emptyMessageIdResps(
+          batch.flatMap((b) => (b.session === session ? [b.request] : [])),
+          status,
+        ),
+      );
     return batch.map(() => undefined);
   }
 
