@@ -77,11 +77,6 @@ const dedupeKeyOf = (message: NewMessage): DedupeKey => ({
   contactId: message.contactId ?? null,
 });
 
-// A lone surrogate (half of a UTF-16 pair) that JSON would carry as an escape SQLite decodes to
-// three bytes: stored as one replacement character, as a bound parameter stores it.
-const LONE_SURROGATE = /\p{Cs}/gu;
-const wellFormed = (text: string): string => text.replace(LONE_SURROGATE, "\uFFFD");
-
 const hasDedupeKey = (key: DedupeKey): boolean =>
   key.scheduleId !== null || key.apiRef !== null || key.groupSendId !== null;
 
@@ -135,7 +130,9 @@ export function insertOrFindMessages(userId: number, rows: MessageToStore[], now
     return [
       message.to,
       message.from ?? null,
-      wellFormed(message.body),
+      // A lone surrogate, carried by JSON as an escape SQLite decodes to three bytes, is stored as one
+      // replacement character, as a bound parameter stores it.
+      message.body.toWellFormed(),
       count.encoding,
       count.segments,
       initial.credits,
