@@ -45,7 +45,7 @@ it("skips while another process holds the lock, and runs once its holder's time 
   expect(await runAlone("test-lapsed", work)).toEqual({ skipped: expect.any(String) });
   // The holder died: its lock lapses (here at once) and the next run takes it.
   await getRedis().pexpire(key, 1);
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  await waitFor(async () => (await getRedis().exists(key)) === 0, { what: "the lock to lapse" });
   expect(await runAlone("test-lapsed", work)).toBe(1);
   expect(await getRedis().exists(key)).toBe(0);
 });
