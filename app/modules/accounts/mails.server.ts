@@ -1,10 +1,9 @@
 // The words of every account e-mail, in one place (the low-balance alert's are the ledger's, in credits/low-balance.server.ts).
 import { getEnv } from "#app/utils/env.server.ts";
 import { REVOKE_ACCESS_LABEL } from "#app/modules/accounts/schemas.ts";
+import { mailSignature } from "#app/modules/mail/outbox.server.ts";
 
 type Composed = { subject: string; text: string };
-
-const signature = () => ["", "--", "SMS Gateway", getEnv().appUrl].join("\n");
 
 export function passwordResetMail(link: string): Composed {
   return {
@@ -19,7 +18,7 @@ export function passwordResetMail(link: string): Composed {
       "your programs then need a new key, and your webhooks must be added again.",
       "",
       "If you did not ask, ignore this e-mail: your password stays as it is.",
-      signature(),
+      mailSignature(),
     ].join("\n"),
   };
 }
@@ -35,7 +34,7 @@ export function verificationMail(fullName: string, link: string): Composed {
       "",
       "Until then you can sign in and buy credits, but not send SMS, make API keys or webhooks, or turn on two-factor.",
       "If you did not sign up for SMS Gateway, do not open the link: ignore this e-mail.",
-      signature(),
+      mailSignature(),
     ].join("\n"),
   };
 }
@@ -50,7 +49,7 @@ export function emailChangeMail(newEmail: string, link: string): Composed {
       link,
       "",
       "Until you do, the account keeps its current address.",
-      signature(),
+      mailSignature(),
     ].join("\n"),
   };
 }
@@ -63,7 +62,7 @@ export function emailChangeNoticeMail(oldEmail: string, newEmail: string): Compo
       "",
       "Nothing changes until the link sent to the new address is opened.",
       "If this was not you, sign in and change your password now, and write to support.",
-      signature(),
+      mailSignature(),
     ].join("\n"),
   };
 }
@@ -78,7 +77,7 @@ export function accountDisabledMail(): Composed {
       "webhooks are not called. Messages waiting to be sent were cancelled and their credits refunded.",
       "",
       "If you think this is a mistake, please reply to this e-mail or write to support.",
-      signature(),
+      mailSignature(),
     ].join("\n"),
   };
 }
@@ -90,7 +89,7 @@ export function accountEnabledMail(): Composed {
       "An administrator has enabled your SMS Gateway account again: you can sign in, and its API keys,",
       "scheduled messages and webhooks work as before.",
       `Sign in: ${getEnv().appUrl}/login`,
-      signature(),
+      mailSignature(),
     ].join("\n"),
   };
 }
@@ -105,7 +104,7 @@ export function twoFactorClearedMail(): Composed {
       `Turn it on again with your new phone: ${getEnv().appUrl}/account/two-factor`,
       "",
       "If you did not ask for this, change your password now and write to support.",
-      signature(),
+      mailSignature(),
     ].join("\n"),
   };
 }

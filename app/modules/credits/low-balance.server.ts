@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
-import { queueMail } from "#app/modules/mail/outbox.server.ts";
+import { mailSignature, queueMail } from "#app/modules/mail/outbox.server.ts";
 import { noteBalanceLow } from "#app/modules/webhooks/account-events.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -25,7 +25,7 @@ export function noteBalanceMoved(tx: Executor, userId: number, moved: MovedBalan
     queueMail(tx, { userId, kind: "low_balance", to: user.email, ...lowBalanceMail(moved.balance, moved.threshold) });
 }
 
-/** The alert's words, signed as every account e-mail (accounts/mails.server.ts). */
+/** The alert's words, signed as every account e-mail. */
 function lowBalanceMail(balance: number, threshold: number) {
   return {
     subject: `Your SMS Gateway balance is low: ${formatNumber(balance)} credits`,
@@ -36,10 +36,7 @@ function lowBalanceMail(balance: number, threshold: number) {
       `Change or turn off this alert: ${getEnv().appUrl}/account/settings`,
       "",
       "We write once each time the balance falls below the threshold.",
-      "",
-      "--",
-      "SMS Gateway",
-      getEnv().appUrl,
+      mailSignature(),
     ].join("\n"),
   };
 }

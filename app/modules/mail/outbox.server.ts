@@ -31,6 +31,9 @@ export function mailBackoff(attemptsMade: number): number {
 }
 
 /** What stands in a mail's text where its link was, once the link is no longer kept. */
+/** The last lines of every account e-mail (the accounts' mails and the low-balance alert). */
+export const mailSignature = (): string => ["", "--", "SMS Gateway", getEnv().appUrl].join("\n");
+
 export const LINK_REMOVED = "[link removed]";
 
 /**
