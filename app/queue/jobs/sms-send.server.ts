@@ -9,14 +9,28 @@ export const SMS_SEND_QUEUE = "sms-send";
  * Messages to hand to the SMSC; everything else is read from SQLite, the record. Version 2 carries a
  * batch (the worker claims, submits and records it together); version 1, one message, is still read.
  */
-export const SmsSendPayload = z.union([
+const SmsSendPayload = z.union([
   z.object({ v: z.literal(2), messageIds: z.array(z.number().int().positive()).min(1) }),
   z.object({ v: z.literal(1), messageId: z.number().int().positive() }),
 ]);
-export type SmsSendPayload = z.infer<typeof SmsSendPayload>;
+type SmsSendPayload = z.infer<typeof SmsSendPayload>;
 
-export function messageIdsOf(payload: SmsSendPayload): number[] {
+/** A send job's message ids; anything but a well-formed batch (version 1, a malformed payload) goes through the schema and its errors. */
+export function messageIdsOf(data: unknown): number[] {
+  const ids = batchIdsOf(data);
+  if (ids) return ids;
+  const payload = SmsSendPayload.parse(data);
   return payload.v === 2 ? payload.messageIds : [payload.messageId];
+}
+
+/** A batch's ids, checked by hand: zod's walk over up to 200 ids was 2 % of the worker's CPU. */
+function batchIdsOf(data: unknown): number[] | null {
+  if (typeof data !== "object" || data === null || !("v" in data) || data.v !== 2 || !("messageIds" in data))
+    return null;
+  const ids = data.messageIds;
+  if (!Array.isArray(ids) || ids.length === 0) return null;
+  for (const id of ids) if (!Number.isSafeInteger(id) || id <= 0) return null;
+  return ids as number[];
 }
 
 /** Messages per send job: a worker claims, submits and records one job's messages together. */
