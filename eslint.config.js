@@ -21,6 +21,36 @@ export default defineConfig(
     },
   },
   {
+    // Every database call is a promise (decision 123): one left unawaited would run outside the
+    // transaction it was written in, or lose its error. Type-aware, so these two rules read the types.
+    files: ["**/*.ts", "**/*.tsx"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
+    // The raw connection and its synchronous statements stay in app/db (decision 123); the engine's
+    // own packages are kept there by dependency-cruiser's engine-behind-app-db rule.
+    files: ["app/**/*.{ts,tsx}", "server/**/*.ts", "worker/**/*.ts"],
+    ignores: ["app/db/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "#app/db/client.server.ts",
+              importNames: ["getSqlite", "prepared", "onConnection"],
+              message: "Synchronous database access stays in app/db: use the executor (getDb(), withTx(), read()).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Only the two classic hook rules: the plugin's React Compiler rules (set-state-in-effect, refs, ...) are written
     // for compiled components, and this app's after-hydration effects (useHydrated, toasts, clipboard) are deliberate.
     files: ["**/*.tsx", "app/**/*.ts"],

@@ -44,9 +44,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(
     {
       user: user ? { id: user.id, fullName: user.fullName, role: user.role, timeZone: user.timeZone } : null,
-      balance: user ? getBalance(user.id) : 0,
-      cartCount: user ? getCartCount(user.id) : 0,
-      unreadInbound: user ? unreadInboundCount(user.id) : 0,
+      balance: user ? await getBalance(user.id) : 0,
+      cartCount: user ? await getCartCount(user.id) : 0,
+      unreadInbound: user ? await unreadInboundCount(user.id) : 0,
       toast,
       analyticsId: ANALYTICS_ID ?? null,
       demoMode: DEMO_MODE,

@@ -10,6 +10,6 @@ export function prepareDatabase() {
   return underStartLock(async () => {
     runMigrations();
     const { demoSeeded } = await seedDatabase();
-    return { demoSeeded, setupLink: adminExists() ? undefined : currentSetupToken() };
+    return { demoSeeded, setupLink: (await adminExists()) ? undefined : await currentSetupToken() };
   });
 }

@@ -105,7 +105,7 @@ mkdirSync(env.DATA_DIR, { recursive: true, mode: PRIVATE_DIR });
 const { keptAs } = installDatabase(backup);
 say(`${resolve(env.DATA_DIR, "app.db")} is now the backup ${backup} (${check.migrations} migrations applied in it)`);
 if (keptAs) say(`the database it replaced is kept as ${keptAs}`);
-const waiting = handOutboxToReconciler();
+const waiting = await handOutboxToReconciler();
 if (waiting)
   say(`${pluralize(waiting, "queued message")} go to the workers when they start (the reconciler re-adds their jobs)`);
 say("start the gateway: migrations run, the workers re-add queued messages and schedules from the database");

@@ -212,7 +212,8 @@ export async function startHttpServer(extensions: Extension[] = []): Promise<Ser
     req.headers[CLIENT_IP_HEADER] = clientAddress(req);
     // Every line logged for this request carries its id; the client gets it (Request-Id) to quote to support.
     const context: LogContext = { requestId: randomUUID(), startedAt: performance.now() };
-    return runWithLogContext(context, () => handle(req, res, context));
+    // handle() answers its own failures (500).
+    void runWithLogContext(context, () => handle(req, res, context));
   });
   // `Expect: 100-continue` (curl's way with large bodies): a body over the limit is refused before it is sent.
   server.on("checkContinue", (req, res) => {

@@ -103,7 +103,7 @@ export async function authenticate(
     gate = await apiGate.add(knownOwner === undefined ? [rateId] : [rateId, accountRateId(knownOwner)]);
   } catch (error) {
     logRedisFailure("warn", "api", "key cache skipped, rate limit counted in memory: Redis did not answer", error);
-    const owner = findKeyOwner(hash);
+    const owner = await findKeyOwner(hash);
     if (!owner) throw invalidKey();
     if (owner.disabled) throw accountDisabled();
     // Off the hot path: only while Redis is away do the limits hold in this process's memory.
@@ -126,14 +126,14 @@ export async function authenticate(
   let entry = cache.get(hash);
   if (!entry || entry.epoch !== epoch || now - entry.loadedAt > CACHE_TTL_MS) {
     cache.delete(hash);
-    const owner = findKeyOwner(hash);
+    const owner = await findKeyOwner(hash);
     if (!owner) throw invalidKey();
     entry = remember(hash, owner, epoch, now);
   }
   if (entry.disabled) throw accountDisabled();
   if (now - entry.usedWrittenAt >= LAST_USE_EVERY_MS) {
     entry.usedWrittenAt = now;
-    recordKeyUse(entry.keyId, now);
+    await recordKeyUse(entry.keyId, now);
   }
   // A key this process had not seen: its account is counted now that it is known (once per key and process).
   const [byKey, countedAccount] = gate.counted;
@@ -143,8 +143,11 @@ export async function authenticate(
 }
 
 /** Refuses (403 email_unverified) what acts for an account whose address is not verified yet. */
-export function refuseUnverified(userId: number, before: (typeof VERIFY_BEFORE)[keyof typeof VERIFY_BEFORE]): void {
-  if (mustVerifyEmail(userId)) throw new ApiError("email_unverified", verifyFirstMessage(before));
+export async function refuseUnverified(
+  userId: number,
+  before: (typeof VERIFY_BEFORE)[keyof typeof VERIFY_BEFORE],
+): Promise<void> {
+  if (await mustVerifyEmail(userId)) throw new ApiError("email_unverified", verifyFirstMessage(before));
 }
 
 export class KeyRevocationError extends Error {
@@ -159,13 +162,16 @@ export class KeyRevocationError extends Error {
  * refused at once in every process. The epoch is replaced before the database (so nothing changes
  * when Redis is down: KeyRevocationError) and again after, which invalidates entries loaded in between.
  */
-async function revokeEverywhere<T extends { oldHash: string | null }>(userId: number, change: () => T): Promise<T> {
+async function revokeEverywhere<T extends { oldHash: string | null }>(
+  userId: number,
+  change: () => Promise<T>,
+): Promise<T> {
   try {
     await getRedis().set(epochKey(), randomUUID());
   } catch (error) {
     throw new KeyRevocationError(error);
   }
-  const result = change();
+  const result = await change();
   await forgetApiKeys(userId, result.oldHash ? [result.oldHash] : []);
   return result;
 }
@@ -212,5 +218,5 @@ export async function regenerateApiKey(userId: number, keyId?: number): Promise<
 
 /** Deletes the user's key `keyId`; it stops working at once in every process. */
 export async function revokeApiKey(userId: number, keyId: number): Promise<void> {
-  await revokeEverywhere(userId, () => ({ oldHash: deleteApiKey(userId, keyId) }));
+  await revokeEverywhere(userId, async () => ({ oldHash: await deleteApiKey(userId, keyId) }));
 }

@@ -57,7 +57,7 @@ export type ApiRoute = {
     query?: Record<string, string | number>;
     body?: Record<string, unknown>;
     /** Path parameters from the reader's own data (e.g. their newest message), so the example works as printed. */
-    readerParams?: (userId: number) => Record<string, string | number | null>;
+    readerParams?: (userId: number) => Promise<Record<string, string | number | null>>;
   };
   handle: (ctx: RouteContext<never, never, never>) => RouteResult | Promise<RouteResult>;
 };

@@ -1,9 +1,9 @@
 import { getOwnApiKey } from "#app/modules/api-keys/keys.server.ts";
 
 /** The reader's own key for the documentation's examples; null when they have none or it cannot be opened. */
-export function exampleApiKey(userId: number): string | null {
+export async function exampleApiKey(userId: number): Promise<string | null> {
   try {
-    return getOwnApiKey(userId)?.key ?? null;
+    return (await getOwnApiKey(userId))?.key ?? null;
   } catch {
     // The API Token page says what is wrong; the examples simply keep the placeholder.
     return null;

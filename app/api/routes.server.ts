@@ -40,10 +40,10 @@ export const API_ROUTES: ApiRoute[] = [
 ];
 
 /** The reader's own ids for the documentation's curl examples, per operation (none where they have nothing yet). */
-export function readerExampleValues(userId: number): Record<string, Record<string, string>> {
+export async function readerExampleValues(userId: number): Promise<Record<string, Record<string, string>>> {
   const values: Record<string, Record<string, string>> = {};
   for (const route of API_ROUTES) {
-    const own = route.example?.readerParams?.(userId) ?? {};
+    const own = (await route.example?.readerParams?.(userId)) ?? {};
     const known = Object.entries(own).filter((entry): entry is [string, string | number] => entry[1] !== null);
     if (known.length)
       values[route.operationId] = Object.fromEntries(known.map(([name, value]) => [name, String(value)]));

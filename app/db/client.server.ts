@@ -1,5 +1,9 @@
 import Database from "better-sqlite3";
-import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { fillPlaceholders, type Query } from "drizzle-orm";
+import { BetterSQLiteSession, PreparedQuery } from "drizzle-orm/better-sqlite3/session";
+import { BaseSQLiteDatabase, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import * as drizzleUtils from "drizzle-orm/utils";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, openSync } from "node:fs";
 import { resolve } from "node:path";
 import { getEnv, PRIVATE_FILE } from "#app/utils/env.server.ts";
@@ -10,8 +14,6 @@ export const databaseFile = () => resolve(getEnv().DATA_DIR, "app.db");
 
 const BUSY_TIMEOUT_MS = 5000;
 
-export type Tx = Parameters<Parameters<BetterSQLite3Database["transaction"]>[0]>[0];
-
 /** Creates `file` empty and private when it is missing; SQLite gives its -wal and -shm files the same mode. */
 export function createPrivateFile(file: string): void {
   closeSync(openSync(file, "a", PRIVATE_FILE));
@@ -20,8 +22,8 @@ export function createPrivateFile(file: string): void {
 const COUNTED = Symbol.for("smsgw.counted");
 
 /**
- * Counts every statement this process runs, on any connection, and the commits among them
- * (better-sqlite3's transactions run a prepared COMMIT): once, on the shared prototypes.
+ * Counts every statement this process runs, on any connection, and the commits among them: once,
+ * on the shared prototypes.
  */
 function countStatements(sqlite: Database.Database): void {
   const statement = Object.getPrototypeOf(sqlite.prepare("select 1")) as Record<string | symbol, unknown>;
@@ -49,6 +51,214 @@ function countStatements(sqlite: Database.Database): void {
   };
 }
 
+/** What a write statement reports: rows changed, and the last inserted rowid. */
+export type RunResult = Database.RunResult;
+
+/**
+ * The one way the domain reaches the database (decision 123): Drizzle's query builder whose every
+ * terminal (`await q`, `.all()`, `.get()`, `.run()`, `.values()`) is a promise. On SQLite a
+ * statement runs once this async chain may use the connection (see `withTx`), so it never runs
+ * inside another chain's transaction.
+ */
+export type Executor = BaseSQLiteDatabase<"async", RunResult>;
+/** The executor inside `withTx`: the same interface (SQLite has one connection; the chain is the transaction). */
+export type Tx = Executor;
+export type Db = Executor;
+
+/** Work to run once a transaction has committed: a hook, or a batch of items handed over at once. */
+type AfterCommit = (() => void) | { flush: (items: never[]) => void; items: unknown[] };
+
+/** One transaction of an async chain: the outermost, or a savepoint inside it. */
+type Frame = {
+  /** The outermost transaction: the lock's holder while it runs. */
+  root: object;
+  /** Its number among the write transactions this process began (a nested one gets its own). */
+  number: number;
+  /** After-commit work given inside it. */
+  work: AfterCommit[];
+  /** The nested transaction running inside it now (one at a time). */
+  child?: Frame;
+};
+
+/** What must be one per process, not one per copy of this module (the web process loads two, decision 122). */
+type DbState = {
+  connection?: ReturnType<typeof open>;
+  /** Which transaction (if any) the running async chain is inside. */
+  context: AsyncLocalStorage<Frame>;
+  /** The connection's lock: held by a transaction's chain, or for one statement's turn. */
+  lock: { held: boolean; holder: object | undefined; waiting: (() => void)[] };
+  /** Write transactions begun by this process: tells a per-transaction cache which one filled it. */
+  transactionsBegun: number;
+  /** Write transactions (or nested ones) rolled back after their work began. */
+  transactionsRolledBack: number;
+  /** Prepared statements by SQL text, most recently used last. */
+  prepared: Map<string, Database.Statement>;
+};
+
+const STATE = Symbol.for("smsgw.db");
+const shared: DbState = ((globalThis as { [STATE]?: DbState })[STATE] ??= {
+  context: new AsyncLocalStorage<Frame>(),
+  lock: { held: false, holder: undefined, waiting: [] },
+  transactionsBegun: 0,
+  transactionsRolledBack: 0,
+  prepared: new Map(),
+});
+
+/** Enough for every fixed statement; texts built per call (an IN list's length) come and go. */
+const PREPARED_KEPT = 1000;
+
+/** The connection's prepared statement for `source`, prepared once while it stays among the recently used. */
+export function prepared(source: string): Database.Statement {
+  const cache = shared.prepared;
+  let statement = cache.get(source);
+  if (statement) {
+    if (cache.size > PREPARED_KEPT / 2) {
+      cache.delete(source);
+      cache.set(source, statement);
+    }
+    return statement;
+  }
+  statement = getSqlite().prepare(source);
+  cache.set(source, statement);
+  if (cache.size > PREPARED_KEPT) cache.delete(cache.keys().next().value as string);
+  return statement;
+}
+
+/** True when the running chain may use the connection now: nobody holds it, or its transaction does. */
+function mayRunNow(): boolean {
+  const { lock } = shared;
+  if (!lock.held) return true;
+  const frame = shared.context.getStore();
+  return frame !== undefined && frame.root === lock.holder;
+}
+
+/** Takes the connection's lock, waiting in line (first come, first served) while another chain holds it. */
+function acquire(): Promise<void> | undefined {
+  const { lock } = shared;
+  if (!lock.held) {
+    lock.held = true;
+    return undefined;
+  }
+  return new Promise((granted) => lock.waiting.push(granted));
+}
+
+function release(): void {
+  const { lock } = shared;
+  lock.holder = undefined;
+  const next = lock.waiting.shift();
+  if (next) next();
+  else lock.held = false;
+}
+
+/**
+ * Runs one statement's synchronous work when this chain may use the connection: at once when it
+ * is free or this chain's transaction holds it, else after the transactions ahead in line.
+ */
+export function onConnection<T>(work: () => T): Promise<T> {
+  if (mayRunNow()) {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+  return (async () => {
+    await acquire();
+    try {
+      return work();
+    } finally {
+      release();
+    }
+  })();
+}
+
+/** Drizzle maps a row of values to its selected fields with this (exported, though not in its types). */
+const { mapResultRow } = drizzleUtils as unknown as {
+  mapResultRow: (fields: unknown, row: unknown[], joinsNotNullableMap: unknown) => unknown;
+};
+
+/** The parts of Drizzle's better-sqlite3 prepared query that AsyncQuery reads. */
+type QueryParts = {
+  stmt: Database.Statement;
+  query: Query;
+  fields?: unknown;
+  customResultMapper?: (rows: unknown[][]) => unknown;
+  joinsNotNullableMap?: unknown;
+  mode: string;
+};
+const SyncQuery = PreparedQuery as unknown as new (...args: unknown[]) => QueryParts;
+
+/** Drizzle's better-sqlite3 query, with each terminal a promise that waits for its turn on the connection. */
+class AsyncQuery extends SyncQuery {
+  constructor(...args: unknown[]) {
+    super(...args);
+    this.mode = "async";
+  }
+
+  private params(placeholderValues?: Record<string, unknown>): unknown[] {
+    return fillPlaceholders(this.query.params, placeholderValues ?? {});
+  }
+
+  private mapped(rows: unknown[][]): unknown[] {
+    const { fields, joinsNotNullableMap, customResultMapper } = this;
+    if (customResultMapper) return customResultMapper(rows) as unknown[];
+    return rows.map((row) => mapResultRow(fields, row, joinsNotNullableMap));
+  }
+
+  run(placeholderValues?: Record<string, unknown>) {
+    const params = this.params(placeholderValues);
+    return onConnection(() => this.stmt.run(...params));
+  }
+
+  all(placeholderValues?: Record<string, unknown>) {
+    const params = this.params(placeholderValues);
+    const { stmt } = this;
+    if (!this.fields && !this.customResultMapper) return onConnection(() => stmt.raw(false).all(...params));
+    return onConnection(() => this.mapped(stmt.raw(true).all(...params) as unknown[][]));
+  }
+
+  get(placeholderValues?: Record<string, unknown>) {
+    const params = this.params(placeholderValues);
+    const { stmt } = this;
+    if (!this.fields && !this.customResultMapper) return onConnection(() => stmt.raw(false).get(...params));
+    return onConnection(() => {
+      const row = stmt.raw(true).get(...params) as unknown[] | undefined;
+      return row === undefined ? undefined : this.mapped([row])[0];
+    });
+  }
+
+  values(placeholderValues?: Record<string, unknown>) {
+    const params = this.params(placeholderValues);
+    return onConnection(() => this.stmt.raw(true).all(...params));
+  }
+}
+
+type SessionParts = { logger: unknown; cache: unknown };
+const SyncSession = BetterSQLiteSession as unknown as new (...args: unknown[]) => SessionParts;
+
+/** Drizzle's better-sqlite3 session, preparing each text once and answering with AsyncQuery. */
+class AsyncSession extends SyncSession {
+  prepareQuery(query: Query, ...rest: unknown[]) {
+    const [fields, executeMethod, isResponseInArrayMode, customResultMapper, queryMetadata, cacheConfig] = rest;
+    return new AsyncQuery(
+      prepared(query.sql),
+      query,
+      this.logger,
+      this.cache,
+      queryMetadata,
+      cacheConfig,
+      fields,
+      executeMethod,
+      isResponseInArrayMode,
+      customResultMapper,
+    );
+  }
+
+  transaction(): never {
+    throw new Error("use withTx() from app/db/client.server.ts: it holds the connection's lock");
+  }
+}
+
 function open(file: string) {
   createPrivateFile(file);
   const sqlite = new Database(file);
@@ -59,49 +269,28 @@ function open(file: string) {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  const db = drizzle({ client: sqlite });
+  const dialect = new SQLiteAsyncDialect();
+  const session = new AsyncSession(sqlite, dialect, undefined);
+  const db = new BaseSQLiteDatabase("async", dialect, session as never, undefined) as unknown as Executor;
   return {
     sqlite,
     db,
-    // Made once, not per write as db.transaction() does (about 5 µs each): better-sqlite3's
-    // wrapper (BEGIN, COMMIT, ROLLBACK, savepoints when nested) and Drizzle's transaction object,
-    // which holds no state of its own transaction.
-    transaction: sqlite.transaction((write: (tx: Tx) => unknown, tx: Tx) => write(tx)),
-    tx: db.transaction((tx) => tx),
+    begin: sqlite.prepare("BEGIN IMMEDIATE"),
+    commit: sqlite.prepare("COMMIT"),
+    rollback: sqlite.prepare("ROLLBACK"),
     noWait: sqlite.prepare(`pragma busy_timeout = 0`),
     wait: sqlite.prepare(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`),
   };
 }
 
-/** Work to run once a transaction has committed: a hook, or a batch of items handed over at once. */
-type AfterCommit = (() => void) | { flush: (items: never[]) => void; items: unknown[] };
-
-/** What must be one per process, not one per copy of this module (the web process loads two, decision 122). */
-type DbState = {
-  connection?: ReturnType<typeof open>;
-  /** Write transactions begun by this process: tells a per-transaction cache which one filled it. */
-  transactionsBegun: number;
-  /** Write transactions (or nested ones) rolled back after their work began. */
-  transactionsRolledBack: number;
-  /** The after-commit work of each running transaction, outermost first (savepoints nest). */
-  pending: AfterCommit[][];
-};
-
-const STATE = Symbol.for("smsgw.db");
-const shared = ((globalThis as { [STATE]?: DbState })[STATE] ??= {
-  transactionsBegun: 0,
-  transactionsRolledBack: 0,
-  pending: [],
-});
-
 const connected = () => (shared.connection ??= open(databaseFile()));
 
-/** The Drizzle database on the one connection, opened on first use (DATA_DIR/app.db). */
-export function getDb() {
+/** The executor on the one connection, opened on first use (DATA_DIR/app.db). */
+export function getDb(): Executor {
   return connected().db;
 }
 
-/** The same connection without Drizzle: prepared statements on hot paths, pragmas. */
+/** The raw connection, for app/db alone: pragmas, migrations, backups. */
 export function getSqlite(): Database.Database {
   return connected().sqlite;
 }
@@ -110,40 +299,122 @@ export function getSqlite(): Database.Database {
 export function closeDb(): void {
   shared.connection?.sqlite.close();
   shared.connection = undefined;
+  shared.prepared.clear();
 }
 
-export type Db = ReturnType<typeof getDb>;
-/** Runs queries inside the caller's open transaction: a Drizzle transaction, or the database under a raw one. */
-export type Executor = Tx | Db;
+/** The transaction the running chain is inside, if it still runs. */
+function runningFrame(): Frame | undefined {
+  const frame = shared.context.getStore();
+  return frame !== undefined && frame.root === shared.lock.holder ? frame : undefined;
+}
+
+type TxOptions = {
+  /**
+   * When another process holds the write lock, yield and try again instead of sleeping in SQLite's
+   * busy handler (which stops this process's event loop for whole milliseconds); give up after
+   * `patienceMs` like the handler would. For hot paths whose callers can wait.
+   */
+  withoutStalling?: boolean;
+  patienceMs?: number;
+};
 
 /**
- * Every write transaction goes through here. IMMEDIATE takes the write lock at BEGIN, so two
- * writers never both read and then fail to upgrade; queries in `write` run inside it. Work given
- * to afterCommit() inside runs once the outermost transaction has committed, and never after a
- * rollback (of it, or of the savepoint of a nested call).
+ * Every write transaction goes through here. It takes the connection's lock (statements of other
+ * async chains wait for it, so none runs inside this transaction) and SQLite's write lock at BEGIN
+ * IMMEDIATE, so two writers never both read and then fail to upgrade. Called inside a transaction
+ * it runs as a savepoint of it. Work given to afterCommit() inside runs once the outermost
+ * transaction has committed, and never after a rollback (of it, or of the savepoint of a nested call).
+ * `write` should await only the database: the connection is this chain's until it settles.
  */
-export function inTransaction<T>(write: (tx: Tx) => T): T {
-  const { transaction, tx } = connected();
-  const { pending } = shared;
-  const work: AfterCommit[] = [];
-  shared.transactionsBegun += 1;
-  pending.push(work);
+export async function withTx<T>(write: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
+  const outer = runningFrame();
+  if (outer) return nested(outer, write);
+  const { db, begin, commit, rollback } = connected();
+  await begun(begin, options);
+  const root = {};
+  const frame: Frame = { root, number: ++shared.transactionsBegun, work: [] };
+  shared.lock.holder = root;
   let result: T;
   try {
-    result = transaction.immediate(write, tx) as T;
+    result = await shared.context.run(frame, () => write(db));
+    commit.run();
   } catch (error) {
-    pending.pop();
-    // SQLITE_BUSY: refused at BEGIN (the write lock is held from there), nothing ran.
-    if ((error as { code?: string }).code !== "SQLITE_BUSY") shared.transactionsRolledBack += 1;
+    if (getSqlite().inTransaction) rollback.run();
+    shared.transactionsRolledBack += 1;
     throw error;
+  } finally {
+    release();
   }
-  pending.pop();
-  if (work.length > 0) {
-    const outer = pending.at(-1);
-    if (outer) for (const entry of work) handOver(outer, entry);
-    else for (const entry of work) runAfterCommit(entry);
-  }
+  for (const entry of frame.work) runAfterCommit(entry);
   return result;
+}
+
+/** Takes the connection's lock and begins; SQLITE_BUSY (another process writes) waits as `options` say. */
+async function begun(begin: Database.Statement, { withoutStalling = false, patienceMs = BUSY_TIMEOUT_MS }: TxOptions) {
+  const { noWait, wait } = connected();
+  const deadline = Date.now() + patienceMs;
+  for (let tries = 0; ; tries++) {
+    await acquire();
+    if (withoutStalling) noWait.get();
+    try {
+      begin.run();
+      return;
+    } catch (error) {
+      release();
+      if (!withoutStalling || (error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
+      workCounters().busyRetries += 1;
+    } finally {
+      if (withoutStalling) wait.get();
+    }
+    await new Promise((resume) => (tries < 20 ? setImmediate(resume) : setTimeout(resume, 1)));
+  }
+}
+
+/** A transaction inside a running one: a savepoint, one at a time per transaction. */
+async function nested<T>(outer: Frame, write: (tx: Tx) => Promise<T>): Promise<T> {
+  if (outer.child) throw new Error("nested transactions of one transaction must run one after another, not at once");
+  const frame: Frame = { root: outer.root, number: ++shared.transactionsBegun, work: [] };
+  const name = `sp${frame.number}`;
+  const sqlite = getSqlite();
+  outer.child = frame;
+  try {
+    sqlite.exec(`SAVEPOINT ${name}`);
+    let result: T;
+    try {
+      result = await shared.context.run(frame, () => write(getDb()));
+    } catch (error) {
+      sqlite.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      shared.transactionsRolledBack += 1;
+      throw error;
+    }
+    sqlite.exec(`RELEASE ${name}`);
+    for (const entry of frame.work) handOver(outer.work, entry);
+    return result;
+  } finally {
+    outer.child = undefined;
+  }
+}
+
+/**
+ * Runs `work` holding the connection in one read transaction: what it reads is one state of the
+ * database, and no other chain's transaction runs meanwhile. Inside a transaction it just runs.
+ */
+export async function read<T>(work: (db: Executor) => Promise<T>): Promise<T> {
+  if (runningFrame()) return work(getDb());
+  const { db, sqlite } = connected();
+  await acquire();
+  const root = {};
+  shared.lock.holder = root;
+  try {
+    sqlite.exec("BEGIN");
+    try {
+      return await shared.context.run({ root, number: 0, work: [] }, () => work(db));
+    } finally {
+      sqlite.exec("COMMIT");
+    }
+  } finally {
+    release();
+  }
 }
 
 /** Adds a released savepoint's work to its parent's: a batch joins the parent's batch of the same flush. */
@@ -178,8 +449,8 @@ function runAfterCommit(entry: AfterCommit): void {
  * runs at once. A hook that throws is logged and the others still run.
  */
 export function afterCommit(hook: () => void): void {
-  const work = shared.pending.at(-1);
-  if (work) work.push(hook);
+  const frame = runningFrame();
+  if (frame) frame.work.push(hook);
   else runAfterCommit(hook);
 }
 
@@ -190,11 +461,11 @@ export function afterCommit(hook: () => void): void {
  */
 export function afterCommitBatch<T>(flush: (items: T[]) => void): (items: T[]) => void {
   return (items) => {
-    const work = shared.pending.at(-1);
-    if (!work) return runAfterCommit({ flush, items });
-    const batch = batchOf(work, flush);
+    const frame = runningFrame();
+    if (!frame) return runAfterCommit({ flush, items });
+    const batch = batchOf(frame.work, flush);
     if (batch) batch.items.push(...items);
-    else work.push({ flush, items: [...items] });
+    else frame.work.push({ flush, items: [...items] });
   };
 }
 
@@ -211,31 +482,13 @@ export function rolledBackTransactions(): number {
  * it reads stays true until it commits, since it holds the write lock: a cache keyed by it is exact.
  */
 export function runningTransaction(): number | null {
-  return connected().sqlite.inTransaction ? shared.transactionsBegun : null;
+  return runningFrame()?.number ?? null;
 }
 
-/**
- * Runs a write transaction without sleeping in SQLite's busy handler when another process holds
- * the write lock: that handler sleeps whole milliseconds with this process's event loop stopped.
- * Instead this yields and tries again, so the process keeps serving meanwhile. For hot paths
- * whose callers can wait; after `patienceMs` (BUSY_TIMEOUT_MS) it gives up like the handler would.
- */
-export async function inTransactionWithoutStalling<T>(
-  write: (tx: Tx) => T,
+/** withTx() for hot paths whose callers can wait: it yields instead of stalling the process while another holds the write lock. */
+export function withTxWithoutStalling<T>(
+  write: (tx: Tx) => Promise<T>,
   { patienceMs = BUSY_TIMEOUT_MS } = {},
 ): Promise<T> {
-  const { noWait, wait } = connected();
-  const deadline = Date.now() + patienceMs;
-  for (let tries = 0; ; tries++) {
-    noWait.get();
-    try {
-      return inTransaction(write);
-    } catch (error) {
-      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
-      workCounters().busyRetries += 1;
-    } finally {
-      wait.get();
-    }
-    await new Promise((resume) => (tries < 20 ? setImmediate(resume) : setTimeout(resume, 1)));
-  }
+  return withTx(write, { withoutStalling: true, patienceMs });
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { resolve } from "node:path";
-import { getDb, getSqlite } from "#app/db/client.server.ts";
+import { getSqlite, onConnection } from "#app/db/client.server.ts";
 import { acquireStartLock } from "#app/db/start-lock.server.ts";
 
 const migrationsFolder = () => resolve(process.cwd(), "drizzle");
@@ -10,10 +11,11 @@ const migrationsFolder = () => resolve(process.cwd(), "drizzle");
  * Applies the migrations this database lacks. Under the start lock: Drizzle reads the newest applied
  * migration before its own BEGIN, so two processes starting together would both apply the same one.
  */
-export function runMigrations() {
+export function runMigrations(): void {
   const release = acquireStartLock();
   try {
-    migrate(getDb(), { migrationsFolder: migrationsFolder() });
+    // Before the process serves anything: Drizzle's migrator is synchronous, on the raw connection.
+    migrate(drizzle({ client: getSqlite() }), { migrationsFolder: migrationsFolder() });
   } finally {
     release();
   }
@@ -25,7 +27,7 @@ let newestShipped: number | undefined;
  * True when the database has every migration this code ships: drizzle records each applied one
  * with its journal time, so the newest recorded must be the journal's newest (GET /readyz).
  */
-export function migrationsApplied(): boolean {
+export async function migrationsApplied(): Promise<boolean> {
   newestShipped ??= Math.max(
     ...(
       JSON.parse(readFileSync(resolve(migrationsFolder(), "meta/_journal.json"), "utf8")) as {
@@ -34,9 +36,9 @@ export function migrationsApplied(): boolean {
     ).entries.map((entry) => entry.when),
   );
   try {
-    const row = getSqlite().prepare("select max(created_at) as newest from __drizzle_migrations").get() as {
-      newest: number | null;
-    };
+    const row = (await onConnection(() =>
+      getSqlite().prepare("select max(created_at) as newest from __drizzle_migrations").get(),
+    )) as { newest: number | null };
     return Number(row.newest) >= newestShipped;
   } catch {
     // No migrations table: nothing was ever applied.

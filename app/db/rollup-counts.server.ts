@@ -3,7 +3,7 @@
 // until issue 29 at a write per row, about 26-30 µs of a message's CPU (docs/benchmark-log.md). In the
 // data layer, as the triggers were: sms and credits call it without importing a domain folder above them.
 import { ROLLUP_BUCKET_MS } from "#app/db/schema/insight.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 
 /** What one write changes in one account's counts at one instant (a message's creation time, an entry's booking). */
 export type RollupChange = {
@@ -17,16 +17,18 @@ export type RollupChange = {
 
 type Row = [userId: number, bucket: number, pending: number, delivered: number, failed: number, credits: number];
 
-// PostgreSQL: `select * from jsonb_to_recordset($1)` (or unnest), the same ON CONFLICT.
-const addRows = statement<[string]>(
-  `insert into message_rollup (user_id, bucket, pending, delivered, failed, credits)
+const queries = statements({
+  // PostgreSQL: `select * from jsonb_to_recordset($1)` (or unnest), the same ON CONFLICT.
+  addRows: sqlText<[string]>(
+    `insert into message_rollup (user_id, bucket, pending, delivered, failed, credits)
    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 from json_each(?) where true
    on conflict do update set pending = pending + excluded.pending, delivered = delivered + excluded.delivered,
      failed = failed + excluded.failed, credits = credits + excluded.credits`,
-);
+  ),
+});
 
 /** Adds the changes to the rollup inside the caller's transaction: one statement, none when they sum to nothing. */
-export function addToRollup(changes: RollupChange[]): void {
+export async function addToRollup(changes: RollupChange[]): Promise<void> {
   const rows = new Map<string, Row>();
   for (const change of changes) {
     const bucket = change.at - (change.at % ROLLUP_BUCKET_MS);
@@ -39,5 +41,5 @@ export function addToRollup(changes: RollupChange[]): void {
     row[5] += change.credits ?? 0;
   }
   const changed = [...rows.values()].filter((row) => row[2] !== 0 || row[3] !== 0 || row[4] !== 0 || row[5] !== 0);
-  if (changed.length > 0) addRows().run(JSON.stringify(changed));
+  if (changed.length > 0) await queries.addRows.run(JSON.stringify(changed));
 }

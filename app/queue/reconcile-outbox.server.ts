@@ -9,13 +9,13 @@ const RECONCILE_PAGE = 500;
  * it returns up to `limit` rows with an id above `afterId`, ordered by id).
  */
 export async function reconcileOutbox<Row extends { id: number }>(
-  pendingAfter: (afterId: number, limit: number) => Row[],
+  pendingAfter: (afterId: number, limit: number) => Promise<Row[]>,
   addJobs: (rows: Row[]) => Promise<void>,
 ): Promise<{ enqueued: number }> {
   let after = 0;
   let enqueued = 0;
   for (;;) {
-    const page = pendingAfter(after, RECONCILE_PAGE);
+    const page = await pendingAfter(after, RECONCILE_PAGE);
     if (page.length === 0) return { enqueued };
     await addJobs(page);
     enqueued += page.length;

@@ -24,7 +24,7 @@ export const handle: PageHandle = { hydrate: false };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const filters = parseHomeFilters(new URL(request.url).searchParams);
-  const packages = listPackages(filters).map((p) => ({
+  const packages = (await listPackages(filters)).map((p) => ({
     id: p.id,
     name: p.name,
     description: p.description,
@@ -67,7 +67,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         className="mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-[1fr_12rem_12rem_auto] sm:items-end"
         onChange={(event) => {
           // With JavaScript the selects apply at once; typing waits for Search (or Enter).
-          if ((event.target as HTMLElement).tagName === "SELECT") submit(event.currentTarget);
+          if ((event.target as HTMLElement).tagName === "SELECT") void submit(event.currentTarget);
         }}
       >
         <Field

@@ -13,13 +13,16 @@ export function spreadsheetSafe(value: string | number | null | undefined): stri
  * A CSV download produced as it is read: the header, then one `nextRows()` call per pull until it
  * returns []. Nothing is read ahead of the reader, so a million rows never sit in memory.
  */
-export function csvStream(header: string[], nextRows: () => (string | number | null)[][]): ReadableStream<Uint8Array> {
+export function csvStream(
+  header: string[],
+  nextRows: () => Promise<(string | number | null)[][]>,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let started = false;
   return new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
-        const rows = nextRows();
+      async pull(controller) {
+        const rows = await nextRows();
         const lines = rows.map((row) => row.map(spreadsheetSafe));
         if (!started) lines.unshift(header);
         started = true;

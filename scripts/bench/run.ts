@@ -159,11 +159,11 @@ const sqlite = new Database(join(dataDir, "app.db"));
 sqlite.pragma("busy_timeout = 5000");
 const password = "bench-password-1";
 const apiUser = await createUser({ email: "api@bench.test", fullName: "API Bench", password });
-book({ userId: apiUser.id, kind: "grant", amount: N * 2, key: "bench-grant-api" });
-const { key } = storeNewApiKey(apiUser.id);
+await book({ userId: apiUser.id, kind: "grant", amount: N * 2, key: "bench-grant-api" });
+const { key } = await storeNewApiKey(apiUser.id);
 const groupUser = await createUser({ email: "group@bench.test", fullName: "Group Bench", password });
-book({ userId: groupUser.id, kind: "grant", amount: GROUP * 2, key: "bench-grant-group" });
-const group = createGroup(groupUser.id, { name: "Everyone", description: "The benchmark's members" });
+await book({ userId: groupUser.id, kind: "grant", amount: GROUP * 2, key: "bench-grant-group" });
+const group = await createGroup(groupUser.id, { name: "Everyone", description: "The benchmark's members" });
 {
   const now = Date.now();
   const insertContact = sqlite.prepare(
@@ -182,12 +182,12 @@ const group = createGroup(groupUser.id, { name: "Everyone", description: "The be
 }
 // The webhook phase's baseline: the same load again just before it, from an account without endpoints.
 const controlUser = await createUser({ email: "control@bench.test", fullName: "Control Bench", password });
-book({ userId: controlUser.id, kind: "grant", amount: N * 2, key: "bench-grant-control" });
-const { key: controlKey } = storeNewApiKey(controlUser.id);
+await book({ userId: controlUser.id, kind: "grant", amount: N * 2, key: "bench-grant-control" });
+const { key: controlKey } = await storeNewApiKey(controlUser.id);
 const hooks = await prepareWebhookPhase(password, N * 3);
 const historyUser = await createUser({ email: "history@bench.test", fullName: "History Bench", password });
 // A zone with DST: the dashboard's figures include its local-day arithmetic.
-setUserTimeZone(historyUser.id, "America/New_York");
+await setUserTimeZone(historyUser.id, "America/New_York");
 await createUser({ email: "admin@bench.test", fullName: "Admin Bench", password, role: "admin" });
 if (args["all-features"]) {
   const featureEnv = useFeatures(sqlite, [apiUser.id, controlUser.id, groupUser.id], off, Date.now());

@@ -11,8 +11,8 @@ export type WebhookPhase = { userId: number; key: string; receiver: WebhookRecei
 /** Before the app starts: the account, its key and its endpoint (WEBHOOK_ALLOW_PRIVATE=1 lets it be loopback). */
 export async function prepareWebhookPhase(password: string, credits: number): Promise<WebhookPhase> {
   const user = await createUser({ email: "hooks@bench.test", fullName: "Webhook Bench", password });
-  book({ userId: user.id, kind: "grant", amount: credits, key: "bench-grant-hooks" });
-  const { key } = storeNewApiKey(user.id);
+  await book({ userId: user.id, kind: "grant", amount: credits, key: "bench-grant-hooks" });
+  const { key } = await storeNewApiKey(user.id);
   // Verified after the phase: the receiver (an integrator's server, elsewhere in real life) shares
   // this machine's two cores with the gateway.
   const receiver = await WebhookReceiver.start({ verifyLater: true });

@@ -99,7 +99,7 @@ test("API keys: a read-only key reads the balance and gets 403 insufficient_scop
 test("API keys: past the account's 20 keys the form says so above itself and makes no key", async ({ page }) => {
   const account = await signedInCustomer(page, "keyquota");
   const user = await serverUser(account.email);
-  for (let i = 1; i <= 20; i++) insertApiKey(user.id, { name: `Key ${i}`, scopes: ["messages:read"] });
+  for (let i = 1; i <= 20; i++) await insertApiKey(user.id, { name: `Key ${i}`, scopes: ["messages:read"] });
   await page.goto("/sms/apiToken");
   await page.getByLabel("Name").fill("One too many");
   await page.getByRole("button", { name: "Create API Key" }).click();

@@ -11,7 +11,7 @@ test.slow();
 /** Orders straight into the e2e database, tagged so parallel tests never see each other's. */
 async function seedOrders(tag: string, count: number) {
   useServerData();
-  const customer = findUserByEmail("demo@example.com")!;
+  const customer = (await findUserByEmail("demo@example.com"))!;
   const rows = Array.from({ length: count }, (_, i) => ({
     userId: customer.id,
     pickupName: `${tag} Buyer ${i}`,
@@ -22,7 +22,7 @@ async function seedOrders(tag: string, count: number) {
     totalCredits: 100,
     status: "Confirmed" as const,
   }));
-  getDb().insert(orders).values(rows).run();
+  await getDb().insert(orders).values(rows).run();
 }
 
 test("Previous and Next keep the chosen page size (the spec's reset to 5 is a defect)", async ({ page }) => {

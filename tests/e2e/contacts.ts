@@ -42,11 +42,12 @@ export async function seedAddressBook(
   book: { groups: string[]; contacts: SeedContact[] },
 ): Promise<void> {
   const user = await serverUser(email);
-  const groupIds = new Map(
-    book.groups.map((name) => [name, insertGroup(user.id, { name, description: `The ${name} group` }).id]),
-  );
+  const groupIds = new Map<string, number>();
+  for (const name of book.groups) {
+    groupIds.set(name, (await insertGroup(user.id, { name, description: `The ${name} group` })).id);
+  }
   for (const contact of book.contacts) {
-    insertContact(user.id, {
+    await insertContact(user.id, {
       name: contact.name,
       phone: contact.phone,
       email: contact.email,

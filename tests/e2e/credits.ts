@@ -6,7 +6,7 @@ import { useServerData } from "#tests/e2e/server-data.ts";
 /** The account with this e-mail address, read with the app's own modules from the server's data. */
 export async function serverUser(email: string) {
   useServerData();
-  const user = findUserByEmail(email);
+  const user = await findUserByEmail(email);
   if (!user) throw new Error(`No user ${email}`);
   return user;
 }
@@ -14,5 +14,5 @@ export async function serverUser(email: string) {
 // Grants credits (the shop is not needed for SMS journeys).
 export async function grantCredits(email: string, amount: number): Promise<void> {
   const user = await serverUser(email);
-  book({ userId: user.id, kind: "grant", amount, key: `e2e-grant:${user.id}:${Date.now()}:${Math.random()}` });
+  await book({ userId: user.id, kind: "grant", amount, key: `e2e-grant:${user.id}:${Date.now()}:${Math.random()}` });
 }

@@ -15,7 +15,9 @@ async function messagesSentNow(email: string, statuses: string[]) {
   );
   const now = Date.now();
   for (const status of statuses) insert.run(user.id, status, now, now);
-  addToRollup(statuses.map((status) => ({ userId: user.id, at: now, [rollupOutcome(status as MessageStatus)]: 1 })));
+  await addToRollup(
+    statuses.map((status) => ({ userId: user.id, at: now, [rollupOutcome(status as MessageStatus)]: 1 })),
+  );
 }
 
 test("a customer sees messages per day, their table, and switches the period", async ({ page, javaScriptEnabled }) => {

@@ -53,22 +53,31 @@ test.slow();
 async function app() {
   useServerData();
   const sqlite = getSqlite();
-  const userId = (email: string) => users.findUserByEmail(email)!.id;
+  const userId = async (email: string) => (await users.findUserByEmail(email))!.id;
   const smallestPackage = () =>
     (sqlite.prepare("select id from packages order by credits limit 1").get() as { id: number }).id;
   return {
     sqlite,
     smallestPackage,
-    grant: (email: string, amount: number) =>
-      ledger.book({ userId: userId(email), kind: "grant", amount, key: `e2e-retry:${randomUUID()}` }),
-    addToCart: (email: string) => cart.addToCart(userId(email), smallestPackage(), 1),
-    contact: (email: string, name: string) =>
-      contacts.createContact(userId(email), { name, phone: uniquePhone(), email: "someone@example.com", groupIds: [] }),
-    group: (email: string, name: string) =>
-      groups.createGroup(userId(email), { name, description: "Made by forms-retry" }),
-    pendingOrder: (email: string) => {
-      cart.addToCart(userId(email), smallestPackage(), 1);
-      const order = orders.createOrderFromCart(userId(email), { name: "Retry Buyer", email, phone: "+15550102030" });
+    grant: async (email: string, amount: number) =>
+      await ledger.book({ userId: await userId(email), kind: "grant", amount, key: `e2e-retry:${randomUUID()}` }),
+    addToCart: async (email: string) => await cart.addToCart(await userId(email), smallestPackage(), 1),
+    contact: async (email: string, name: string) =>
+      await contacts.createContact(await userId(email), {
+        name,
+        phone: uniquePhone(),
+        email: "someone@example.com",
+        groupIds: [],
+      }),
+    group: async (email: string, name: string) =>
+      await groups.createGroup(await userId(email), { name, description: "Made by forms-retry" }),
+    pendingOrder: async (email: string) => {
+      await cart.addToCart(await userId(email), smallestPackage(), 1);
+      const order = await orders.createOrderFromCart(await userId(email), {
+        name: "Retry Buyer",
+        email,
+        phone: "+15550102030",
+      });
       if (!order.ok) throw new Error("empty cart");
       return order.orderId;
     },
@@ -139,7 +148,7 @@ test.describe("customer", () => {
   });
 
   test("send SMS", async ({ page, customer }) => {
-    (await app()).grant(customer.email, 1);
+    await (await app()).grant(customer.email, 1);
     const body = `Retry send ${suffix()}`;
     await page.goto("/sms/sendSms");
     await page.getByLabel("Phone Number").fill("12");
@@ -154,7 +163,7 @@ test.describe("customer", () => {
   });
 
   test("schedule SMS", async ({ page, customer }) => {
-    (await app()).grant(customer.email, 1);
+    await (await app()).grant(customer.email, 1);
     const body = `Retry schedule ${suffix()}`;
     await page.goto("/sms/scheduleSms");
     await page.getByLabel("Start Date and Time").fill("2020-01-15T09:00");
@@ -195,7 +204,7 @@ test.describe("customer", () => {
   });
 
   test("edit contact panel", async ({ page, customer }) => {
-    const contact = (await app()).contact(customer.email, `Retry Edit ${suffix()}`);
+    const contact = await (await app()).contact(customer.email, `Retry Edit ${suffix()}`);
     await page.goto(`/sms/accountContacts?panel=edit&id=${contact.id}`);
     const panel = page.getByRole("region", { name: `Edit Contact: ${contact.name}` });
     await panel.getByLabel("Name").fill("");
@@ -209,8 +218,8 @@ test.describe("customer", () => {
 
   test("send panel of a contact", async ({ page, customer }) => {
     const setup = await app();
-    setup.grant(customer.email, 1);
-    const contact = setup.contact(customer.email, `Retry Send ${suffix()}`);
+    await setup.grant(customer.email, 1);
+    const contact = await setup.contact(customer.email, `Retry Send ${suffix()}`);
     await page.goto(`/sms/accountContacts?panel=send&id=${contact.id}`);
     const panel = page.getByRole("region", { name: `Send SMS to ${contact.name}` });
     await panel.getByRole("button", { name: "Send SMS" }).click();
@@ -222,7 +231,7 @@ test.describe("customer", () => {
   });
 
   test("edit group panel", async ({ page, customer }) => {
-    const group = (await app()).group(customer.email, `Retry Edit Group ${suffix()}`);
+    const group = await (await app()).group(customer.email, `Retry Edit Group ${suffix()}`);
     await page.goto(`/sms/accountGroups?panel=edit&id=${group.id}`);
     const panel = page.getByRole("region", { name: `Edit Group: ${group.name}` });
     await panel.getByLabel("Group Name").fill("");
@@ -264,7 +273,7 @@ test.describe("customer", () => {
   });
 
   test("shopping cart: order details", async ({ page, customer }) => {
-    (await app()).addToCart(customer.email);
+    await (await app()).addToCart(customer.email);
     await page.goto("/shoppingCart");
     await page.getByLabel("Name").fill("");
     await page.getByLabel("Phone Number").fill("+1 555 010 2030");
@@ -276,7 +285,7 @@ test.describe("customer", () => {
   });
 
   test("payment", async ({ page, customer }) => {
-    const orderId = (await app()).pendingOrder(customer.email);
+    const orderId = await (await app()).pendingOrder(customer.email);
     await page.goto(`/payment?orderId=${orderId}`);
     await page.getByLabel("Card number").fill("4242 4242 4242 4241");
     await page.getByLabel("Expiry (MM/YY)").fill("12/40");
@@ -297,7 +306,7 @@ test.describe("admin", () => {
   test.use({ as: "admin" });
 
   test("order status", async ({ page }) => {
-    const orderId = (await app()).pendingOrder("demo@example.com");
+    const orderId = await (await app()).pendingOrder("demo@example.com");
     await page.goto(`/order/orderDetails/${orderId}`);
     const status = page.getByLabel("New status");
     // The screen offers only allowed statuses: a stale or edited page can still post another.

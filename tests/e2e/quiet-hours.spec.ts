@@ -14,9 +14,9 @@ test("set quiet hours, then a group send to a member inside them is deferred unt
 }) => {
   const account = await signedInCustomer(page, "quiethours");
   const user = await serverUser(account.email);
-  const group = insertGroup(user.id, { name: "Night owls", description: "Late readers" });
+  const group = await insertGroup(user.id, { name: "Night owls", description: "Late readers" });
   // The member lives in UTC; the window runs from an hour ago to two hours ahead there, so it is quiet now.
-  insertContact(user.id, {
+  await insertContact(user.id, {
     name: "Olga Owl",
     phone: "+12025550177",
     email: "olga@example.com",

@@ -48,13 +48,13 @@ async function payWith(page: Page, card: string) {
 async function seedCart(email: string, lines: { name: string; quantity: number }[]) {
   const user = await serverUser(email);
   for (const line of lines) {
-    const pack = getDb()
+    const pack = await getDb()
       .select({ id: packages.id })
       .from(packages)
       .where(eq(packages.name, line.name))
       .orderBy(asc(packages.id))
       .get();
-    if (!pack || !addToCart(user.id, pack.id, line.quantity)) throw new Error(`No package ${line.name}`);
+    if (!pack || !(await addToCart(user.id, pack.id, line.quantity))) throw new Error(`No package ${line.name}`);
   }
 }
 
@@ -199,7 +199,7 @@ test.describe("admin", () => {
   // Orders straight into the e2e database, tagged so parallel tests never see each other's.
   async function seedOrders(tag: string) {
     useServerData();
-    const customer = findUserByEmail("demo@example.com")!;
+    const customer = (await findUserByEmail("demo@example.com"))!;
     const statuses = [
       "Confirmed",
       "Being Cooked",
@@ -209,7 +209,7 @@ test.describe("admin", () => {
       "Cancelled",
       "Confirmed",
     ] as const;
-    getDb()
+    await getDb()
       .insert(orders)
       .values(
         statuses.map((status, i) => ({

@@ -28,14 +28,14 @@ function failFor(userId: number, table: string, event: "insert" | "update" | "de
 async function customer(page: Page) {
   useServerData();
   const account = await signedInCustomer(page, "unexpected");
-  return findUserByEmail(account.email)!.id;
+  return (await findUserByEmail(account.email))!.id;
 }
 
 const YEAR = new Date().getFullYear() + 1;
 
 test("Schedule SMS: the spec's message above the form, and the form kept", async ({ page }) => {
   const userId = await customer(page);
-  book({ userId, kind: "grant", amount: 5, key: `e2e-unexpected:${randomUUID()}` });
+  await book({ userId, kind: "grant", amount: 5, key: `e2e-unexpected:${randomUUID()}` });
   const restore = failFor(userId, "schedules", "insert");
   try {
     await page.goto("/sms/scheduleSms");
@@ -58,7 +58,7 @@ test("Schedule SMS: the spec's message above the form, and the form kept", async
 
 test('edit contact: "Failed to update contact" in the panel, what was typed kept', async ({ page }) => {
   const userId = await customer(page);
-  const contact = createContact(userId, {
+  const contact = await createContact(userId, {
     name: "Iris Unchanged",
     phone: "+12025550161",
     email: "iris@example.com",
@@ -83,7 +83,7 @@ test('delete group: "Failed to delete group" in the confirmation, which stays op
   javaScriptEnabled,
 }) => {
   const userId = await customer(page);
-  const group = createGroup(userId, { name: "Keepers", description: "Still here" });
+  const group = await createGroup(userId, { name: "Keepers", description: "Still here" });
   const restore = failFor(userId, "contact_groups", "delete");
   try {
     await page.goto(`/sms/accountGroups?panel=delete&id=${group.id}`);

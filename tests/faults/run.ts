@@ -167,20 +167,20 @@ for (let u = 0; u < USERS; u++) {
   const needed = plan.filter((s) => s.user === u).reduce((sum, s) => sum + countSegments(s.body).segments, 0);
   // The last customer can pay for about 90 % of its sends: the rest must be refused (402), storing nothing.
   const granted = u === USERS - 1 && USERS > 1 ? Math.floor(needed * 0.9) : needed;
-  book({ userId: user.id, kind: "grant", amount: granted, key: `faults:grant:${u}`, note: "Fault run" });
+  await book({ userId: user.id, kind: "grant", amount: granted, key: `faults:grant:${u}`, note: "Fault run" });
   const { key } = await regenerateApiKey(user.id);
   users.push({ id: user.id, granted, key });
 }
 const webhooks = await FaultWebhooks.start(users[0].id);
-const stripePack = listAllPackages().find((p) => p.credits === 1000) ?? listAllPackages()[0];
-addToCart(users[0].id, stripePack.id, 1);
-const placed = createOrderFromCart(users[0].id, {
+const stripePack = (await listAllPackages()).find((p) => p.credits === 1000) ?? (await listAllPackages())[0];
+await addToCart(users[0].id, stripePack.id, 1);
+const placed = await createOrderFromCart(users[0].id, {
   name: "Fault Run",
   email: "faults-0@example.com",
   phone: "+1 202 555 0100",
 });
 if (!placed.ok) throw new Error("could not place the Stripe order");
-const { clientSecret } = await ensurePaymentIntent(getOrder(placed.orderId)!);
+const { clientSecret } = await ensurePaymentIntent((await getOrder(placed.orderId))!);
 const intent = fakeStripe.succeed(clientSecret.split("_secret_")[0]);
 const stripe: StripeFacts = {
   orderId: placed.orderId,

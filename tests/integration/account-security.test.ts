@@ -83,7 +83,7 @@ describe("two-factor authentication", () => {
   it("enrols by code, then signs in with a code, with a recovery code once, and refuses it again", async () => {
     const user = await createTestUser();
     const { secret, recoveryCodes } = await enrol(user);
-    expect(pendingEnrolment(user.id, user.email)).toBeNull();
+    expect(await pendingEnrolment(user.id, user.email)).toBeNull();
 
     const pending = await passwordStep(user);
     // The password alone made no session.
@@ -104,7 +104,7 @@ describe("two-factor authentication", () => {
     const again = await secondStep(await passwordStep(user), recoveryCodes[3]);
     expect(statusOf(again)).toBe(400);
     expect(JSON.stringify(dataOf(again))).toContain("That recovery code has been used already");
-    expect(checkSecondFactor(user.id, recoveryCodes[4])).toBe("ok");
+    expect(await checkSecondFactor(user.id, recoveryCodes[4])).toBe("ok");
   });
 
   it("throttles wrong codes per account: the sixth in 15 minutes is a 429 even if right", async () => {
@@ -141,7 +141,7 @@ describe("two-factor authentication", () => {
     const user = await createTestUser();
     const confirmFirst = "/account/confirm-password?returnTo=%2Faccount%2Ftwo-factor";
     await call(twoFactorAction, makeRequest("/account/two-factor", { user, form: { intent: "start" } }));
-    const { secret } = pendingEnrolment(user.id, user.email)!;
+    const { secret } = (await pendingEnrolment(user.id, user.email))!;
     setClock(() => Date.now() + 11 * MINUTE);
     const finish = await call(
       twoFactorAction,
@@ -150,7 +150,7 @@ describe("two-factor authentication", () => {
     expect(locationOf(finish)).toBe(confirmFirst);
     const start = await call(twoFactorAction, makeRequest("/account/two-factor", { user, form: { intent: "start" } }));
     expect(locationOf(start)).toBe(confirmFirst);
-    expect(pendingEnrolment(user.id, user.email)?.secret).toBe(secret);
+    expect((await pendingEnrolment(user.id, user.email))?.secret).toBe(secret);
     const page = dataOf<{ status: { enabled: boolean } }>(
       await call(twoFactorLoader, makeRequest("/account/two-factor", { user })),
     );
@@ -216,13 +216,13 @@ async function loginAgain(user: TestUser) {
 describe("several API keys with scopes", () => {
   it("a read-only key reads but gets 403 insufficient_scope when sending, over real HTTP", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
+    await grantCredits(user.id, 5);
     const made = await call(
       tokenAction,
       makeRequest("/sms/apiToken", { user, form: { intent: "create", name: "Reports", scopes: ["messages:read"] } }),
     );
     expect(statusOf(made)).toBe(302);
-    const [readOnly] = listOwnApiKeys(user.id);
+    const [readOnly] = await listOwnApiKeys(user.id);
     expect(readOnly).toMatchObject({ name: "Reports", scopes: ["messages:read"] });
     const server = await startApiServer();
     try {
@@ -245,7 +245,7 @@ describe("several API keys with scopes", () => {
   it("a key made without choosing scopes has every scope; a key is revoked at once", async () => {
     const customer = await apiCustomer(2);
     expect((await callApi("GET", "/api/v1/contacts", { key: customer.key })).status).toBe(200);
-    const [key] = listOwnApiKeys(customer.id);
+    const [key] = await listOwnApiKeys(customer.id);
     expect(key.scopes).toEqual([...API_SCOPES]);
     const revoked = await call(
       tokenAction,
@@ -259,7 +259,7 @@ describe("several API keys with scopes", () => {
     const user = await createTestUser();
     const makeKey = async (name: string, scopes: string[]) => {
       await call(tokenAction, makeRequest("/sms/apiToken", { user, form: { intent: "create", name, scopes } }));
-      return listOwnApiKeys(user.id).find((k) => k.name === name)!.key!;
+      return (await listOwnApiKeys(user.id)).find((k) => k.name === name)!.key!;
     };
     const hooksOnly = await makeKey("Hooks", ["webhooks:manage"]);
     const hooksAndRead = await makeKey("Hooks and reading", ["webhooks:manage", "messages:read"]);
@@ -300,12 +300,12 @@ describe("several API keys with scopes", () => {
     const bad = await call(tokenAction, makeRequest("/sms/apiToken", { user, form: { intent: "create", name: "" } }));
     expect(statusOf(bad)).toBe(400);
     expect(JSON.stringify(dataOf(bad))).toContain("Choose at least one thing this key may do.");
-    expect(listOwnApiKeys(user.id)).toEqual([]);
+    expect(await listOwnApiKeys(user.id)).toEqual([]);
   });
 
   it("showing or creating a key needs a sign-in in the last 10 minutes, else the password (throttled)", async () => {
     const customer = await apiCustomer();
-    const [key] = listOwnApiKeys(customer.id);
+    const [key] = await listOwnApiKeys(customer.id);
     expect(statusOf(await call(tokenLoader, makeRequest(`/sms/apiToken?show=${key.id}`, { user: customer })))).toBe(
       200,
     );
@@ -318,7 +318,7 @@ describe("several API keys with scopes", () => {
       makeRequest("/sms/apiToken", { user: customer, form: { intent: "create", name: "x", scopes: "messages:send" } }),
     );
     expect(locationOf(create)).toBe("/account/confirm-password?returnTo=%2Fsms%2FapiToken");
-    expect(listOwnApiKeys(customer.id)).toHaveLength(1);
+    expect(await listOwnApiKeys(customer.id)).toHaveLength(1);
 
     const form = { password: "not it", returnTo: `/sms/apiToken?show=${key.id}` };
     const wrong = await call(confirmAction, makeRequest(confirmPath, { user: customer, form }));
@@ -350,7 +350,7 @@ describe("webhook signing secrets", () => {
       events: ["message.delivered"],
       enabled: true,
     });
-    const callbackSecret = getCallbackSecret(user.id);
+    const callbackSecret = await getCallbackSecret(user.id);
     const endpointPage = `/sms/webhooks/${endpoint.id}?secret=show`;
     const showEndpoint = () => call(webhookLoader, makeRequest(endpointPage, { user }), { id: String(endpoint.id) });
     const showCallback = () => call(webhooksLoader, makeRequest("/sms/webhooks?callback=show", { user }));

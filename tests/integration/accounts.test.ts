@@ -4,11 +4,10 @@
 import { desc, eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "#app/db/client.server.ts";
+import { getDb, getSqlite, withTx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { mailOutbox } from "#app/db/schema/mail.ts";
 import { bookEntry } from "#app/modules/credits/ledger.server.ts";
-import { inTransaction } from "#app/db/client.server.ts";
 import { getSessionUser } from "#app/modules/auth/session.server.ts";
 import { findUserByEmail } from "#app/modules/auth/users.server.ts";
 import { action as changePasswordAction } from "#app/routes/account/password.tsx";
@@ -121,7 +120,7 @@ async function signUp(): Promise<TestUser> {
   expect(locationOf(registered)).toBe("/login");
   const login = await call(loginAction, makeRequest("/login", { form: { email, password }, ip: freshIp() }));
   expect(locationOf(login)).toBe("/sms/sendSms");
-  const user = findUserByEmail(email)!;
+  const user = (await findUserByEmail(email))!;
   return {
     id: user.id,
     email,
@@ -138,7 +137,7 @@ const sendForm = { phoneNumber: "+12025550123", message: "Hello from the test" }
 describe("e-mail verification", () => {
   it("a new account signs in but sends nothing, by form or API, until it opens the link", async () => {
     const user = await signUp();
-    grantCredits(user.id, 10);
+    await grantCredits(user.id, 10);
     const { key } = await regenerateApiKey(user.id);
 
     expect(
@@ -189,7 +188,7 @@ describe("e-mail verification", () => {
 
   it("accounts made before verification existed (and by admins or the seed) send at once", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
+    await grantCredits(user.id, 5);
     expect(locationOf(await call(sendSmsAction, makeRequest("/sms/sendSms", { user, form: sendForm })))).toBe(
       "/sms/sendSms",
     );
@@ -226,18 +225,18 @@ describe("before the address is verified (a sign-up with someone else's address)
       await post(sendersAction, "/sms/senders", { intent: "request", address: "MyBrand" }),
       "requesting sender",
     );
-    expect(listOwnApiKeys(user.id)).toEqual([]);
-    expect(listEndpoints(user.id)).toEqual([]);
-    expect(revealCallbackSecret(user.id)).toBeNull();
-    expect(pendingEnrolment(user.id, user.email)).toBeNull();
-    expect(listOwnSenders(user.id)).toEqual([]);
+    expect(await listOwnApiKeys(user.id)).toEqual([]);
+    expect(await listEndpoints(user.id)).toEqual([]);
+    expect(await revealCallbackSecret(user.id)).toBeNull();
+    expect(await pendingEnrolment(user.id, user.email)).toBeNull();
+    expect(await listOwnSenders(user.id)).toEqual([]);
 
     // A key from before this rule (made here behind the pages' backs) cannot add an endpoint either.
     const { key } = await regenerateApiKey(user.id);
     const viaApi = await callApi("POST", "/api/v1/webhooks", { key, json: { url: hook.url, events: [hook.events] } });
     expect(viaApi.status).toBe(403);
     expect(viaApi.json.error.code).toBe("email_unverified");
-    expect(listEndpoints(user.id)).toEqual([]);
+    expect(await listEndpoints(user.id)).toEqual([]);
   });
 
   it("a reset that is the first proof of the address revokes the intruder's keys, endpoints, sessions, two-factor and sender requests", async () => {
@@ -248,9 +247,11 @@ describe("before the address is verified (a sign-up with someone else's address)
     await createEndpoint(intruder.id, { url: "http://127.0.0.1:9/spy", events: ["message.received"], enabled: true });
     expect(await keyStatus(key)).toBe(200);
     // Their second factor would lock the owner out; their sender request would become the owner's sender.
-    const { secret } = startEnrolment(intruder.id, intruder.email)!;
-    expect(finishEnrolment(intruder.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate())).not.toBeNull();
-    requestSender(intruder.id, "SPYCO");
+    const { secret } = (await startEnrolment(intruder.id, intruder.email))!;
+    expect(
+      await finishEnrolment(intruder.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate()),
+    ).not.toBeNull();
+    await requestSender(intruder.id, "SPYCO");
 
     // The owner asks for a reset and sets a password, without ticking anything.
     await call(forgotAction, makeRequest("/forgot-password", { form: { email: intruder.email }, ip: freshIp() }));
@@ -262,12 +263,12 @@ describe("before the address is verified (a sign-up with someone else's address)
     expect(locationOf(done)).toBe("/login");
 
     expect(await keyStatus(key)).toBe(401);
-    expect(listOwnApiKeys(intruder.id)).toEqual([]);
-    expect(listEndpoints(intruder.id)).toEqual([]);
+    expect(await listOwnApiKeys(intruder.id)).toEqual([]);
+    expect(await listEndpoints(intruder.id)).toEqual([]);
     expect(await signedIn(intruder)).toBeNull();
-    expect(findUserByEmail(intruder.email)!.emailVerified).toBe(true);
-    expect(isTwoFactorEnabled(intruder.id)).toBe(false);
-    expect(listOwnSenders(intruder.id)).toEqual([]);
+    expect((await findUserByEmail(intruder.email))!.emailVerified).toBe(true);
+    expect(await isTwoFactorEnabled(intruder.id)).toBe(false);
+    expect(await listOwnSenders(intruder.id)).toEqual([]);
   });
 
   it("a verified account keeps its keys through a reset unless the box is ticked", async () => {
@@ -295,11 +296,11 @@ describe("before the address is verified (a sign-up with someone else's address)
 
     expect(locationOf(await reset(password))).toBe("/login");
     expect(await keyStatus(key)).toBe(200);
-    expect(listEndpoints(user.id)).toHaveLength(1);
+    expect(await listEndpoints(user.id)).toHaveLength(1);
 
     expect(locationOf(await reset({ ...password, revokeAccess: "on" }))).toBe("/login");
     expect(await keyStatus(key)).toBe(401);
-    expect(listEndpoints(user.id)).toEqual([]);
+    expect(await listEndpoints(user.id)).toEqual([]);
   });
 });
 
@@ -326,21 +327,18 @@ describe("password reset", () => {
     const token = path.split("/").pop()!;
     // Once sent, the link is in the inbox only: the outbox (and so every backup) keeps the rest of the text.
     const stored = await waitFor(
-      () =>
-        getDb()
-          .select()
-          .from(mailOutbox)
-          .where(eq(mailOutbox.userId, user.id))
-          .all()
-          .find((m) => m.status === "sent"),
+      async () =>
+        (await getDb().select().from(mailOutbox).where(eq(mailOutbox.userId, user.id)).all()).find(
+          (m) => m.status === "sent",
+        ),
       { what: "the reset mail marked sent" },
     );
     expect(stored.text).toContain(LINK_REMOVED);
-    expect(JSON.stringify(getDb().select().from(mailOutbox).all())).not.toContain(token);
+    expect(JSON.stringify(await getDb().select().from(mailOutbox).all())).not.toContain(token);
     // The token is stored only as its hash.
-    expect(getDb().$client.prepare("select count(*) as n from account_tokens where token_hash = ?").get(token)).toEqual(
-      { n: 0 },
-    );
+    expect(getSqlite().prepare("select count(*) as n from account_tokens where token_hash = ?").get(token)).toEqual({
+      n: 0,
+    });
 
     expect(await signedIn(user)).toBe(user.id);
     const mismatch = await call(
@@ -381,7 +379,7 @@ describe("password reset", () => {
     await call(forgotAction, makeRequest("/forgot-password", { form: { email: user.email }, ip: freshIp() }));
     const path = linkIn((await mailFor(user.email, /Reset your/)).text, "/reset-password/");
     const token = path.split("/").pop()!;
-    const before = findUserByEmail(user.email)!.passwordHash;
+    const before = (await findUserByEmail(user.email))!.passwordHash;
     now += 60 * 60 * 1000 + 1;
     try {
       const page = await call(resetLoader, makeRequest(path), { token });
@@ -393,7 +391,7 @@ describe("password reset", () => {
         { token },
       );
       expect(statusOf(post)).toBe(410);
-      expect(findUserByEmail(user.email)!.passwordHash).toBe(before);
+      expect((await findUserByEmail(user.email))!.passwordHash).toBe(before);
       expect(await signedIn(user)).toBe(user.id);
     } finally {
       now = Date.now();
@@ -514,7 +512,7 @@ describe("settings and e-mail change", () => {
     expect(dataOf<Reply>(takenReply).error!.newEmail).toEqual(["An account with this email already exists."]);
 
     expect(locationOf(await post({ newEmail, currentPassword: user.password }))).toBe("/account/settings");
-    expect(findUserByEmail(user.email)?.id).toBe(user.id);
+    expect((await findUserByEmail(user.email))?.id).toBe(user.id);
     const notice = await mailFor(user.email, /being changed/);
     expect(notice.text).toContain(newEmail);
     const path = linkIn((await mailFor(newEmail, /Confirm your new e-mail/)).text, "/account/confirm-email/");
@@ -522,38 +520,35 @@ describe("settings and e-mail change", () => {
 
     const confirmed = await call(confirmEmailLoader, makeRequest(path, { user }), { token });
     expect(locationOf(confirmed)).toBe("/account/settings");
-    expect(findUserByEmail(newEmail)?.id).toBe(user.id);
-    expect(findUserByEmail(user.email)).toBeUndefined();
+    expect((await findUserByEmail(newEmail))?.id).toBe(user.id);
+    expect(await findUserByEmail(user.email)).toBeUndefined();
     const again = await call(confirmEmailLoader, makeRequest(path), { token });
     expect(statusOf(again)).toBe(410);
   });
 });
 
 describe("low-balance alert", () => {
-  const alerts = (userId: number) =>
-    getDb()
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.userId, userId))
-      .orderBy(desc(mailOutbox.id))
-      .all()
-      .filter((m) => m.kind === "low_balance");
+  const alerts = async (userId: number) =>
+    (
+      await getDb().select().from(mailOutbox).where(eq(mailOutbox.userId, userId)).orderBy(desc(mailOutbox.id)).all()
+    ).filter((m) => m.kind === "low_balance");
   let key = 0;
-  const move = (userId: number, amount: number) =>
-    inTransaction((tx) =>
-      bookEntry(tx, { userId, kind: amount > 0 ? "grant" : "debit", amount, key: `alert-test:${++key}` }),
+  const move = async (userId: number, amount: number) =>
+    await withTx(
+      async (tx) =>
+        await bookEntry(tx, { userId, kind: amount > 0 ? "grant" : "debit", amount, key: `alert-test:${++key}` }),
     );
 
   it("is off by default: no mail however low the balance goes", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
-    move(user.id, -5);
-    expect(alerts(user.id)).toHaveLength(0);
+    await grantCredits(user.id, 5);
+    await move(user.id, -5);
+    expect(await alerts(user.id)).toHaveLength(0);
   });
 
   it("e-mails once per fall below the threshold, again only after the balance was back above it", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 100);
+    await grantCredits(user.id, 100);
     await call(
       settingsAction,
       makeRequest("/account/settings", {
@@ -562,20 +557,20 @@ describe("low-balance alert", () => {
       }),
     );
 
-    move(user.id, -70); // 30: above
-    expect(alerts(user.id)).toHaveLength(0);
-    move(user.id, -15); // 15: below, first crossing
-    move(user.id, -5); // 10: still below, no second mail
-    expect(alerts(user.id)).toHaveLength(1);
-    expect(alerts(user.id)[0].subject).toBe("Your SMS Gateway balance is low: 15 credits");
+    await move(user.id, -70); // 30: above
+    expect(await alerts(user.id)).toHaveLength(0);
+    await move(user.id, -15); // 15: below, first crossing
+    await move(user.id, -5); // 10: still below, no second mail
+    expect(await alerts(user.id)).toHaveLength(1);
+    expect((await alerts(user.id))[0].subject).toBe("Your SMS Gateway balance is low: 15 credits");
 
-    move(user.id, 50); // 60: above again, re-armed
-    move(user.id, -45); // 15: second crossing
-    move(user.id, -1);
-    expect(alerts(user.id)).toHaveLength(2);
-    expect(getDb().select({ alerted: users.lowBalanceAlerted }).from(users).where(eq(users.id, user.id)).get()).toEqual(
-      { alerted: true },
-    );
+    await move(user.id, 50); // 60: above again, re-armed
+    await move(user.id, -45); // 15: second crossing
+    await move(user.id, -1);
+    expect(await alerts(user.id)).toHaveLength(2);
+    expect(
+      await getDb().select({ alerted: users.lowBalanceAlerted }).from(users).where(eq(users.id, user.id)).get(),
+    ).toEqual({ alerted: true });
     // Both went out through the mail server.
     await waitFor(() => sink.mails.filter((m) => m.envelope.to.includes(user.email)).length === 2 || undefined, {
       what: "two alert mails",

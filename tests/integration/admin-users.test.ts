@@ -3,8 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import { describe, expect, it } from "vitest";
-import { getDb } from "#app/db/client.server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { mailOutbox } from "#app/db/schema/mail.ts";
 import {
@@ -69,17 +69,21 @@ type DetailsData = {
 
 /** Accounts straight into the table (no password hashing), newest last. */
 function insertAccounts(count: number, make: (i: number) => { fullName: string; email: string }) {
-  return getDb().transaction((tx) =>
-    Array.from(
-      { length: count },
-      (_, i) =>
-        tx
-          .insert(users)
-          .values({ ...make(i), passwordHash: "x", createdAt: clock.date() })
-          .returning({ id: users.id })
-          .get().id,
-    ),
-  );
+  return withTx(async (tx) => {
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      ids.push(
+        (
+          await tx
+            .insert(users)
+            .values({ ...make(i), passwordHash: "x", createdAt: clock.date() })
+            .returning({ id: users.id })
+            .get()
+        ).id,
+      );
+    }
+    return ids;
+  });
 }
 
 const list = async (search: string, user: TestUser = admin) =>
@@ -97,10 +101,13 @@ const freshKey = () => randomUUID().replaceAll("-", "");
 
 describe("accounts list", () => {
   const tag = `acc${randomUUID().slice(0, 6)}`;
-  const ids = insertAccounts(ACCOUNTS_PAGE_SIZE + 5, (i) => ({
-    fullName: `${tag} Person ${i}`,
-    email: `person${i}.${tag}@example.com`,
-  }));
+  let ids: number[] = [];
+  beforeAll(async () => {
+    ids = await insertAccounts(ACCOUNTS_PAGE_SIZE + 5, (i) => ({
+      fullName: `${tag} Person ${i}`,
+      email: `person${i}.${tag}@example.com`,
+    }));
+  });
 
   it("searches by name or e-mail, newest first, with name, e-mail, role and balance", async () => {
     const byName = dataOf<ListData>(await list(`?q=${tag}%20Person%203`));
@@ -156,8 +163,8 @@ describe("one account: balance, ledger and credit adjustments", () => {
       requestKey: freshKey(),
     });
     expect(await toastOf(removed)).toBe("Removed 40 credits. Balance: 210.");
-    expect(getBalance(user.id)).toBe(210);
-    expect(getLedgerSum(user.id)).toBe(210);
+    expect(await getBalance(user.id)).toBe(210);
+    expect(await getLedgerSum(user.id)).toBe(210);
 
     const page = dataOf<DetailsData>(await details(user.id));
     expect(page.account.balance).toBe(210);
@@ -177,7 +184,7 @@ describe("one account: balance, ledger and credit adjustments", () => {
 
   it("a removal beyond the balance is refused next to the amount and changes nothing", async () => {
     const user = await createTestUser();
-    book({ userId: user.id, kind: "grant", amount: 30, key: `grant:${user.id}` });
+    await book({ userId: user.id, kind: "grant", amount: 30, key: `grant:${user.id}` });
     const refused = await adjust(user.id, {
       direction: "remove",
       amount: "31",
@@ -188,8 +195,8 @@ describe("one account: balance, ledger and credit adjustments", () => {
     expect(dataOf<{ error: Record<string, string[]> }>(refused).error.amount).toEqual([
       "Only 30 credits available: remove at most 30.",
     ]);
-    expect(getBalance(user.id)).toBe(30);
-    expect(getLedgerSum(user.id)).toBe(30);
+    expect(await getBalance(user.id)).toBe(30);
+    expect(await getLedgerSum(user.id)).toBe(30);
     expect(dataOf<DetailsData>(await details(user.id)).ledger.total).toBe(1);
   });
 
@@ -219,7 +226,7 @@ describe("one account: balance, ledger and credit adjustments", () => {
     }
     const noKey = await adjust(user.id, { direction: "add", amount: "5", reason: "x" });
     expect(statusOf(noKey)).toBe(400);
-    expect(getBalance(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(0);
     expect(dataOf<DetailsData>(await details(user.id)).ledger.total).toBe(0);
   });
 
@@ -234,14 +241,15 @@ describe("one account: balance, ledger and credit adjustments", () => {
       "This change was already recorded; it was not booked twice.",
       "This change was already recorded; it was not booked twice.",
     ]);
-    expect(getBalance(user.id)).toBe(100);
+    expect(await getBalance(user.id)).toBe(100);
     // Each visit gets a new key, so the next change is booked.
     expect(dataOf<DetailsData>(await details(user.id)).requestKey).not.toBe(requestKey);
   });
 
   it("pages the ledger by URL", async () => {
     const user = await createTestUser();
-    for (let i = 0; i < 25; i += 1) book({ userId: user.id, kind: "grant", amount: i + 1, key: `g:${user.id}:${i}` });
+    for (let i = 0; i < 25; i += 1)
+      await book({ userId: user.id, kind: "grant", amount: i + 1, key: `g:${user.id}:${i}` });
     const second = dataOf<DetailsData>(await details(user.id, "?page=2"));
     expect(second.ledger).toMatchObject({ page: 2, totalPages: 2, total: 25 });
     expect(second.ledger.rows.map((r) => r.amount)).toEqual([5, 4, 3, 2, 1]);
@@ -261,8 +269,8 @@ describe("one account: balance, ledger and credit adjustments", () => {
         await adjust(customer.id, { direction: "add", amount: "5", reason: "x", requestKey: freshKey() }, customer),
       ),
     ).toBe("/accessDenied");
-    expect(getBalance(user.id)).toBe(0);
-    expect(getBalance(customer.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(0);
+    expect(await getBalance(customer.id)).toBe(0);
   });
 });
 
@@ -276,13 +284,10 @@ const neverCalled: SmsTransport = {
 describe("disabling an account and clearing its two-factor", () => {
   const access = async (id: number, intent: string, user: TestUser = admin) =>
     call(detailsAction, makeRequest(`/admin/users/${id}`, { user, form: { intent } }), { id: String(id) });
-  const mailsTo = (email: string) =>
-    getDb()
-      .select({ kind: mailOutbox.kind })
-      .from(mailOutbox)
-      .where(eq(mailOutbox.to, email))
-      .all()
-      .map((m) => m.kind);
+  const mailsTo = async (email: string) =>
+    (await getDb().select({ kind: mailOutbox.kind }).from(mailOutbox).where(eq(mailOutbox.to, email)).all()).map(
+      (m) => m.kind,
+    );
   const login = (user: TestUser) =>
     call(loginAction, makeRequest("/login", { form: { email: user.email, password: user.password }, ip: "10.4.4.4" }));
 
@@ -317,30 +322,30 @@ describe("disabling an account and clearing its two-factor", () => {
       expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("account_disabled");
 
       // The waiting message is cancelled and refunded; the schedule's occurrence is not sent.
-      expect(messageRow(waiting.id)).toMatchObject({ status: "failed", error: ACCOUNT_DISABLED_REASON });
-      expect(getBalance(owner.id)).toBe(10);
+      expect(await messageRow(waiting.id)).toMatchObject({ status: "failed", error: ACCOUNT_DISABLED_REASON });
+      expect(await getBalance(owner.id)).toBe(10);
       const at = schedule.nextRunAt!;
       setClock(() => at);
       expect(await runOccurrence(schedule.id, at)).toBe("account-disabled");
       resetClock();
-      expect(scheduleMessages(schedule.id)).toEqual([
+      expect(await scheduleMessages(schedule.id)).toEqual([
         expect.objectContaining({ status: "failed", error: ACCOUNT_DISABLED_SCHEDULE_REASON }),
       ]);
       // Webhooks are not called: the delivery of the cancelled message's event fails unsent.
-      const [delivery] = listDeliveries(owner.id, endpoint.id);
+      const [delivery] = await listDeliveries(owner.id, endpoint.id);
       expect(await deliverWebhooks([{ deliveryId: delivery.id, attempt: 0 }])).toMatchObject({ failed: 1 });
-      expect(listDeliveries(owner.id, endpoint.id)[0]).toMatchObject({
+      expect((await listDeliveries(owner.id, endpoint.id))[0]).toMatchObject({
         status: "failed",
         lastAnswer: "Not sent: the account is disabled",
       });
-      expect(mailsTo(owner.email)).toContain("account_disabled");
+      expect(await mailsTo(owner.email)).toContain("account_disabled");
       // One queued after the disabling (a group send's fan-out still running) is refused by the worker.
       const late = await queueMessage(owner.id, { to: "+12025550142", body: "Queued too late" });
       expect(await sendQueuedMessage(neverCalled, late.id)).toEqual({
         kind: "failed",
         reason: ACCOUNT_DISABLED_REASON,
       });
-      expect(getBalance(owner.id)).toBe(10);
+      expect(await getBalance(owner.id)).toBe(10);
 
       const list = dataOf<ListData>(
         await call(listLoader, makeRequest(`/admin/users?q=${owner.email}`, { user: admin })),
@@ -350,7 +355,7 @@ describe("disabling an account and clearing its two-factor", () => {
       expect(await toastOf(await access(owner.id, "enable"))).toBe("Account enabled again.");
       expect(locationOf(await login(owner))).toBe("/sms/sendSms");
       expect((await balance()).status).toBe(200);
-      expect(mailsTo(owner.email)).toContain("account_enabled");
+      expect(await mailsTo(owner.email)).toContain("account_enabled");
     } finally {
       await server.close();
     }
@@ -372,9 +377,11 @@ describe("disabling an account and clearing its two-factor", () => {
 
   it("clears a user's two-factor after confirmation and e-mails them; the password alone then signs in", async () => {
     const owner = await createTestUser();
-    startEnrolment(owner.id, owner.email);
-    const { secret } = pendingEnrolment(owner.id, owner.email)!;
-    expect(finishEnrolment(owner.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate())).toHaveLength(10);
+    await startEnrolment(owner.id, owner.email);
+    const { secret } = (await pendingEnrolment(owner.id, owner.email))!;
+    expect(await finishEnrolment(owner.id, new TOTP({ secret: Secret.fromBase32(secret) }).generate())).toHaveLength(
+      10,
+    );
     expect(locationOf(await login(owner))).toMatch(/^\/login\/two-factor/);
 
     const page = dataOf<{ access: { twoFactorOn: boolean }; confirm: string | null }>(
@@ -382,8 +389,8 @@ describe("disabling an account and clearing its two-factor", () => {
     );
     expect(page).toMatchObject({ access: { twoFactorOn: true }, confirm: "clear-two-factor" });
     expect(await toastOf(await access(owner.id, "clear-two-factor"))).toMatch(/^Two-factor authentication cleared/);
-    expect(isTwoFactorEnabled(owner.id)).toBe(false);
-    expect(mailsTo(owner.email)).toContain("two_factor_cleared");
+    expect(await isTwoFactorEnabled(owner.id)).toBe(false);
+    expect(await mailsTo(owner.email)).toContain("two_factor_cleared");
     expect(locationOf(await login(owner))).toBe("/sms/sendSms");
     expect(await toastOf(await access(owner.id, "clear-two-factor"))).toBe(
       "Two-factor authentication is already off for this account.",

@@ -1,7 +1,7 @@
 // Work given to afterCommit() inside a transaction runs once, after the outermost COMMIT, and never
 // after a rollback (decision 122); the mail and webhook outboxes add their jobs that way.
 import { beforeEach, expect, it, vi } from "vitest";
-import { afterCommit, afterCommitBatch, getSqlite, inTransaction } from "#app/db/client.server.ts";
+import { afterCommit, afterCommitBatch, getSqlite, withTx } from "#app/db/client.server.ts";
 import { addMailJobs } from "#app/queue/jobs/mail.server.ts";
 import { addWebhookJobs } from "#app/queue/jobs/webhooks.server.ts";
 import { queueMail } from "#app/modules/mail/outbox.server.ts";
@@ -31,21 +31,21 @@ beforeEach(() => {
 const rolledBack = new Error("rolled back");
 
 /** Runs `write` in a transaction that then rolls back, and waits the turn a setImmediate would take. */
-async function inRolledBackTransaction(write: () => void): Promise<void> {
-  expect(() =>
-    inTransaction(() => {
-      write();
+async function inRolledBackTransaction(write: () => unknown): Promise<void> {
+  await expect(
+    withTx(async () => {
+      await write();
       throw rolledBack;
     }),
-  ).toThrow(rolledBack);
+  ).rejects.toThrow(rolledBack);
   await new Promise((resume) => setImmediate(resume));
 }
 
 const mail = { userId: null, kind: "support" as const, to: "someone@example.com", subject: "Hello", text: "Hi" };
 
-it("runs hooks once, in order, after the COMMIT, with the transaction's rows there to read", () => {
+it("runs hooks once, in order, after the COMMIT, with the transaction's rows there to read", async () => {
   const ran: string[] = [];
-  const result = inTransaction(() => {
+  const result = await withTx(async () => {
     afterCommit(() => ran.push(`first, in a transaction: ${getSqlite().inTransaction}`));
     afterCommit(() => ran.push("second"));
     expect(ran).toEqual([]);
@@ -60,38 +60,38 @@ it("drops the hooks of a transaction that rolls back", async () => {
   await inRolledBackTransaction(() => afterCommit(() => ran.push("hook")));
   expect(ran).toEqual([]);
   // Nothing left over for the next transaction either.
-  inTransaction(() => afterCommit(() => ran.push("next")));
+  await withTx(async () => afterCommit(() => ran.push("next")));
   expect(ran).toEqual(["next"]);
 });
 
-it("runs a savepoint's hooks when the outermost transaction commits, and drops them when the savepoint rolls back", () => {
+it("runs a savepoint's hooks when the outermost transaction commits, and drops them when the savepoint rolls back", async () => {
   const ran: string[] = [];
-  inTransaction(() => {
+  await withTx(async () => {
     afterCommit(() => ran.push("outer"));
-    inTransaction(() => afterCommit(() => ran.push("released savepoint")));
-    expect(() =>
-      inTransaction(() => {
+    await withTx(async () => afterCommit(() => ran.push("released savepoint")));
+    await expect(
+      withTx(async () => {
         afterCommit(() => ran.push("rolled-back savepoint"));
         throw rolledBack;
       }),
-    ).toThrow(rolledBack);
+    ).rejects.toThrow(rolledBack);
     expect(ran).toEqual([]);
   });
   expect(ran).toEqual(["outer", "released savepoint"]);
 });
 
-it("hands a batch over once per transaction, savepoints included, and each call's items at once outside one", () => {
+it("hands a batch over once per transaction, savepoints included, and each call's items at once outside one", async () => {
   const flushes: number[][] = [];
   const collect = afterCommitBatch<number>((items) => flushes.push(items));
-  inTransaction(() => {
+  await withTx(async () => {
     collect([1, 2]);
-    inTransaction(() => collect([3]));
-    expect(() =>
-      inTransaction(() => {
+    await withTx(async () => collect([3]));
+    await expect(
+      withTx(async () => {
         collect([4]);
         throw rolledBack;
       }),
-    ).toThrow(rolledBack);
+    ).rejects.toThrow(rolledBack);
     collect([5]);
   });
   expect(flushes).toEqual([[1, 2, 3, 5]]);
@@ -99,11 +99,11 @@ it("hands a batch over once per transaction, savepoints included, and each call'
   expect(flushes).toEqual([[1, 2, 3, 5], [6]]);
 });
 
-it("logs a hook that throws, runs the others, and reports the transaction as committed", () => {
+it("logs a hook that throws, runs the others, and reports the transaction as committed", async () => {
   const logged = vi.spyOn(console, "error").mockImplementation(() => {});
   const ran: string[] = [];
   try {
-    const result = inTransaction(() => {
+    const result = await withTx(async () => {
       afterCommit(() => {
         throw new Error("hook broke");
       });
@@ -127,12 +127,12 @@ it("runs a hook at once outside a transaction", () => {
 });
 
 it("adds no mail job for a mail written in a transaction that rolls back", async () => {
-  await inRolledBackTransaction(() => inTransaction((tx) => queueMail(tx, mail)));
+  await inRolledBackTransaction(async () => await withTx(async (tx) => await queueMail(tx, mail)));
   expect(addMailJobs).not.toHaveBeenCalled();
 });
 
-it("adds the mails a transaction wrote in one call once it has committed", () => {
-  const ids = inTransaction((tx) => [queueMail(tx, mail), queueMail(tx, mail)]);
+it("adds the mails a transaction wrote in one call once it has committed", async () => {
+  const ids = await withTx(async (tx) => [await queueMail(tx, mail), await queueMail(tx, mail)]);
   expect(vi.mocked(addMailJobs).mock.calls).toEqual([[ids]]);
 });
 
@@ -141,10 +141,10 @@ it("adds no webhook delivery job for an event written in a transaction that roll
   await createEndpoint(user.id, { url: "http://127.0.0.1:9/hook", events: ["opt_out.changed"], enabled: true });
   vi.mocked(addWebhookJobs).mockClear();
 
-  await inRolledBackTransaction(() => recordEvent(user.id, "opt_out.changed", { phone: "+12025550100" }));
+  await inRolledBackTransaction(async () => await recordEvent(user.id, "opt_out.changed", { phone: "+12025550100" }));
   expect(addWebhookJobs).not.toHaveBeenCalled();
 
-  inTransaction(() => recordEvent(user.id, "opt_out.changed", { phone: "+12025550101" }));
+  await withTx(async () => await recordEvent(user.id, "opt_out.changed", { phone: "+12025550101" }));
   expect(addWebhookJobs).toHaveBeenCalledTimes(1);
   expect(vi.mocked(addWebhookJobs).mock.calls[0][0]).toEqual([
     { deliveries: [{ deliveryId: expect.any(Number), attempt: 0 }] },

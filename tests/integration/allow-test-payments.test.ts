@@ -17,7 +17,7 @@ process.env.SMPP_URL = "smpp://smsgw:secret@127.0.0.1:1";
 process.env.ALLOW_TEST_PAYMENTS = "1";
 
 await seedDatabase();
-const [pack] = getDb().select().from(packages).all();
+const [pack] = await getDb().select().from(packages).all();
 
 describe("ALLOW_TEST_PAYMENTS=1 with SMS_TRANSPORT=smpp", () => {
   it("takes test cards: the form is there and 4242 confirms the order and grants its credits", async () => {
@@ -33,7 +33,7 @@ describe("ALLOW_TEST_PAYMENTS=1 with SMS_TRANSPORT=smpp", () => {
     expect(locationOf(await payWithCard(user, orderId, "4242 4242 4242 4242"))).toBe(
       `/order/orderconfirmed/${orderId}`,
     );
-    expect(getOrder(orderId)!.status).toBe("Confirmed");
-    expect(getBalance(user.id)).toBe(pack.credits);
+    expect((await getOrder(orderId))!.status).toBe("Confirmed");
+    expect(await getBalance(user.id)).toBe(pack.credits);
   });
 });

@@ -46,7 +46,7 @@ describe("the message resource", () => {
       updatedAt: sent.createdAt,
     });
     const now = Date.now();
-    getDb()
+    await getDb()
       .update(smsMessages)
       .set({
         status: "undelivered",
@@ -77,11 +77,11 @@ describe("GET /api/v1/messages filters", () => {
     const a2 = await send(customer, "(202) 555-0171");
     const a3 = await send(customer, "+12025550171");
     const t0 = Date.now();
-    const set = (id: number, values: Partial<typeof smsMessages.$inferInsert>) =>
-      getDb().update(smsMessages).set(values).where(eq(smsMessages.id, id)).run();
-    set(a1.id, { status: "delivered", createdAt: new Date(t0 - 3 * 3600_000) });
-    set(b1.id, { fromAddress: "AcmeAlerts", createdAt: new Date(t0 - 2 * 3600_000) });
-    set(a2.id, { status: "delivered", groupSendId: 9_999, createdAt: new Date(t0 - 3600_000) });
+    const set = async (id: number, values: Partial<typeof smsMessages.$inferInsert>) =>
+      await getDb().update(smsMessages).set(values).where(eq(smsMessages.id, id)).run();
+    await set(a1.id, { status: "delivered", createdAt: new Date(t0 - 3 * 3600_000) });
+    await set(b1.id, { fromAddress: "AcmeAlerts", createdAt: new Date(t0 - 2 * 3600_000) });
+    await set(a2.id, { status: "delivered", groupSendId: 9_999, createdAt: new Date(t0 - 3600_000) });
 
     expect(ids(await list(customer, "to=%2B12025550171"))).toEqual([a3.id, a2.id, a1.id]);
     expect(ids(await list(customer, "to=2025550171&status=delivered"))).toEqual([a2.id, a1.id]);
@@ -117,7 +117,7 @@ describe("GET /api/v1/messages filters", () => {
 describe("POST /api/v1/messages/batch", () => {
   it("queues each valid recipient in order until the balance runs out; the rest get their reason; one key, one charge", async () => {
     const customer = await apiCustomer(5);
-    addOptOuts(customer.id, ["+12025550183"], "manual");
+    await addOptOuts(customer.id, ["+12025550183"], "manual");
     const request = {
       key: customer.key,
       headers: { "idempotency-key": "batch-1" },
@@ -145,28 +145,31 @@ describe("POST /api/v1/messages/batch", () => {
       "insufficient_credits",
       "insufficient_credits",
     ]);
-    expect(getBalance(customer.id)).toBe(2);
+    expect(await getBalance(customer.id)).toBe(2);
     const queuedIds = result.results.flatMap((r) => (r.status === "queued" ? [r.message.id] : []));
-    expect(queuedIds.map((id) => messageRow(id)?.status)).toEqual(["queued", "queued"]);
+    expect(await Promise.all(queuedIds.map(async (id) => (await messageRow(id))?.status))).toEqual([
+      "queued",
+      "queued",
+    ]);
 
     const again = await callApi("POST", "/api/v1/messages/batch", request);
     expect(again.status).toBe(200);
     expect(again.headers["Idempotent-Replayed"]).toBe("true");
     expect(again.json.results).toEqual(first.json.results);
-    expect(getBalance(customer.id)).toBe(2);
+    expect(await getBalance(customer.id)).toBe(2);
 
     const other = await callApi("POST", "/api/v1/messages/batch", {
       ...request,
       json: { ...request.json, body: "another text" },
     });
     expect(other.status).toBe(409);
-    expect(getBalance(customer.id)).toBe(2);
+    expect(await getBalance(customer.id)).toBe(2);
   });
 
   it("gives each queued recipient its own row, outbox row and debit, with the refused ones (unknown sender, opted out, balance spent) in between", async () => {
     const customer = await apiCustomer(4);
-    createSender({ address: "AcmeShop", kind: "alphanumeric", ton: 5, npi: 0, userId: customer.id });
-    addOptOuts(customer.id, ["+12025550193"], "manual");
+    await createSender({ address: "AcmeShop", kind: "alphanumeric", ton: 5, npi: 0, userId: customer.id });
+    await addOptOuts(customer.id, ["+12025550193"], "manual");
     const answer = await callApi("POST", "/api/v1/messages/batch", {
       key: customer.key,
       json: {
@@ -196,16 +199,21 @@ describe("POST /api/v1/messages/batch", () => {
     expect(result).toMatchObject({ queued: 2, credits: 3, balance: 1 });
     const queued = result.results.flatMap((r) => (r.status === "queued" ? [r.message] : []));
     expect(
-      queued.map((m) => [messageRow(m.id)?.toPhone, messageRow(m.id)?.fromAddress, messageRow(m.id)?.credits]),
+      await Promise.all(
+        queued.map(async (m) => {
+          const row = await messageRow(m.id);
+          return [row?.toPhone, row?.fromAddress, row?.credits];
+        }),
+      ),
     ).toEqual([
       ["+12025550191", "AcmeShop", 1],
       ["+12025550194", "AcmeShop", 2],
     ]);
-    expect(queued.map((m) => outboxHas(m.id))).toEqual([true, true]);
-    expect(ledgerKeys(customer.id).filter((key) => key.startsWith("msg:"))).toEqual(
+    expect(await Promise.all(queued.map(async (m) => await outboxHas(m.id)))).toEqual([true, true]);
+    expect((await ledgerKeys(customer.id)).filter((key) => key.startsWith("msg:"))).toEqual(
       queued.map((m) => `msg:${m.id}:debit`),
     );
-    expect(getBalance(customer.id)).toBe(1);
+    expect(await getBalance(customer.id)).toBe(1);
   });
 
   it("lists every invalid field of a batch in one 422 and sends nothing", async () => {
@@ -221,7 +229,7 @@ describe("POST /api/v1/messages/batch", () => {
       "messages.1.body",
       "messages.2.to",
     ]);
-    expect(getBalance(customer.id)).toBe(5);
+    expect(await getBalance(customer.id)).toBe(5);
   });
 
   it("answers a body that is no object (null, a list, a number) with 422, never 500", async () => {
@@ -242,9 +250,9 @@ describe("POST /api/v1/messages/quote", () => {
     for (const body of bodies) {
       const quote = await callApi("POST", "/api/v1/messages/quote", { key: customer.key, json: { body } });
       expect(quote.status).toBe(200);
-      const before = getBalance(customer.id);
+      const before = await getBalance(customer.id);
       const sent = await send(customer, "+12025550190", body);
-      expect(quote.json.credits).toBe(before - getBalance(customer.id));
+      expect(quote.json.credits).toBe(before - (await getBalance(customer.id)));
       expect(quote.json.items[0]).toMatchObject({
         encoding: sent.encoding,
         segments: sent.segments,
@@ -260,10 +268,10 @@ describe("POST /api/v1/messages/quote", () => {
     const batch = { body: "hello", messages: [{ to: "+12025550191" }, { to: "+12025550192", body: "😀".repeat(40) }] };
     const quote = await callApi("POST", "/api/v1/messages/quote", { key: customer.key, json: batch });
     expect(quote.json).toMatchObject({ messages: 2, segments: 3, credits: 3, encoding: "UCS-2" });
-    const before = getBalance(customer.id);
+    const before = await getBalance(customer.id);
     const sent = await callApi("POST", "/api/v1/messages/batch", { key: customer.key, json: batch });
     expect(sent.json.credits).toBe(quote.json.credits);
-    expect(before - getBalance(customer.id)).toBe(quote.json.credits);
+    expect(before - (await getBalance(customer.id))).toBe(quote.json.credits);
   });
 });
 

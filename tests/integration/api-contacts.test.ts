@@ -22,10 +22,10 @@ function expectError(response: { status: number; json: unknown }, status: number
   if (field !== undefined) expect(body.error.field).toBe(field);
 }
 
-const groupCount = (userId: number) =>
-  getDb().select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get()!.n;
-const groupSendCount = (userId: number) =>
-  getDb().select({ n: count() }).from(groupSends).where(eq(groupSends.userId, userId)).get()!.n;
+const groupCount = async (userId: number) =>
+  (await getDb().select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get())!.n;
+const groupSendCount = async (userId: number) =>
+  (await getDb().select({ n: count() }).from(groupSends).where(eq(groupSends.userId, userId)).get())!.n;
 
 /** Every page of a list, following nextCursor. */
 async function allPages(key: string, path: string, limit: number) {
@@ -45,7 +45,7 @@ async function allPages(key: string, path: string, limit: number) {
 describe("POST /api/v1/contacts", () => {
   it("creates a contact with the Create Contact screen's rules and answers it", async () => {
     const customer = await apiCustomer();
-    const group = createGroup(customer.id, { name: "Staff", description: "Work" });
+    const group = await createGroup(customer.id, { name: "Staff", description: "Work" });
     const created = await callApi("POST", "/api/v1/contacts", {
       key: customer.key,
       json: {
@@ -94,8 +94,8 @@ describe("POST /api/v1/contacts", () => {
   it("refuses bad input with the field at fault and creates nothing", async () => {
     const customer = await apiCustomer();
     const other = await apiCustomer();
-    const othersGroup = createGroup(other.id, { name: "Theirs", description: "Not yours" });
-    createContact(customer.id, { name: "Existing", phone: "+12025550162", email: "e@example.com", groupIds: [] });
+    const othersGroup = await createGroup(other.id, { name: "Theirs", description: "Not yours" });
+    await createContact(customer.id, { name: "Existing", phone: "+12025550162", email: "e@example.com", groupIds: [] });
     const post = (json: unknown) => callApi("POST", "/api/v1/contacts", { key: customer.key, json });
     const valid = { name: "New", phone: "+12025550163", email: "new@example.com" };
     expectError(await post({ ...valid, name: " " }), 422, "validation_failed", "name");
@@ -114,8 +114,8 @@ describe("POST /api/v1/contacts", () => {
     );
     // Another account's group is not found, and the contact is not made either.
     expectError(await post({ ...valid, groupIds: [othersGroup.id] }), 404, "not_found", "groupIds");
-    expect(contactCount(customer.id)).toBe(1);
-    expect(contactCount(other.id)).toBe(0);
+    expect(await contactCount(customer.id)).toBe(1);
+    expect(await contactCount(other.id)).toBe(0);
   });
 });
 
@@ -123,20 +123,20 @@ describe("GET /api/v1/contacts", () => {
   it("pages through the user's contacts A to Z by cursor, filters by group, and shows no one else's", async () => {
     const customer = await apiCustomer();
     const other = await apiCustomer();
-    const group = createGroup(customer.id, { name: "Evens", description: "Every other" });
+    const group = await createGroup(customer.id, { name: "Evens", description: "Every other" });
     const names = Array.from(
       { length: 23 },
       (_, i) => `${i % 2 ? "b" : "B"}${String.fromCharCode(97 + ((i * 7) % 23))} person ${i}`,
     );
     for (const [i, name] of names.entries()) {
-      createContact(customer.id, {
+      await createContact(customer.id, {
         name,
         phone: `+1202555${String(1000 + i)}`,
         email: `p${i}@example.com`,
         groupIds: i % 2 ? [] : [group.id],
       });
     }
-    createContact(other.id, { name: "Other's", phone: "+12025559999", email: "o@example.com", groupIds: [] });
+    await createContact(other.id, { name: "Other's", phone: "+12025559999", email: "o@example.com", groupIds: [] });
 
     const pages = await allPages(customer.key, "/api/v1/contacts", 10);
     expect(pages.map((p) => p.length)).toEqual([10, 10, 3]);
@@ -200,10 +200,10 @@ describe("groups", () => {
     expectError(await post({ name: "No description" }), 422, "validation_failed", "description");
     expectError(await post({ name: "", description: "x" }), 422, "validation_failed", "name");
     expectError(await post({ name: "x", description: "d".repeat(501) }), 422, "validation_failed", "description");
-    expect(groupCount(customer.id)).toBe(1);
+    expect(await groupCount(customer.id)).toBe(1);
 
     for (const name of ["beta", "Alpha", "delta", "Charlie", "echo"]) await post({ name, description: "d" });
-    seedGroup(customer.id, 3);
+    await seedGroup(customer.id, 3);
     const pages = await allPages(customer.key, "/api/v1/groups", 2);
     const all = pages.flat() as unknown as { name: string; members: number }[];
     expect(all.slice(0, 6).map((g) => g.name)).toEqual(["Alpha", "beta", "Charlie", "Customers", "delta", "echo"]);
@@ -216,9 +216,14 @@ describe("groups", () => {
 describe("GET /api/v1/groups with a bad page query", () => {
   it("answers 400 invalid_request naming the parameter at fault, as the contacts list does", async () => {
     const customer = await apiCustomer();
-    for (const name of ["Alpha", "Beta"]) createGroup(customer.id, { name, description: "d" });
+    for (const name of ["Alpha", "Beta"]) await createGroup(customer.id, { name, description: "d" });
     for (const i of [0, 1])
-      createContact(customer.id, { name: `P${i}`, phone: `+1202555017${i}`, email: `p${i}@example.com`, groupIds: [] });
+      await createContact(customer.id, {
+        name: `P${i}`,
+        phone: `+1202555017${i}`,
+        email: `p${i}@example.com`,
+        groupIds: [],
+      });
     const list = (query: string) => callApi("GET", `/api/v1/groups?${query}`, { key: customer.key });
     expectError(await list("limit=0"), 400, "invalid_request", "limit");
     expectError(await list("limit=101"), 400, "invalid_request", "limit");
@@ -246,10 +251,10 @@ describe("GET /api/v1/groups with a bad page query", () => {
 describe("POST /api/v1/groups/{id}/messages", () => {
   it("starts the group send as the screen does and reports it as the screen words it", async () => {
     const customer = await apiCustomer(10);
-    const { groupId, contactIds } = seedGroup(customer.id, 4);
-    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[1])).run();
+    const { groupId, contactIds } = await seedGroup(customer.id, 4);
+    await getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[1])).run();
     // A stored number that no longer validates (kept from before a numbering-plan change).
-    getDb().update(contacts).set({ phone: "+1202" }).where(eq(contacts.id, contactIds[3])).run();
+    await getDb().update(contacts).set({ phone: "+1202" }).where(eq(contacts.id, contactIds[3])).run();
 
     const started = await callApi("POST", `/api/v1/groups/${groupId}/messages`, {
       key: customer.key,
@@ -284,8 +289,8 @@ describe("POST /api/v1/groups/{id}/messages", () => {
       ],
       summary: "Queued 2 messages (2 credits); skipped 2: +12025551001 opted out, +1202 invalid phone number.",
     });
-    expect(messagesOfGroupSend(send.id)).toHaveLength(2);
-    expect(getBalance(customer.id)).toBe(8);
+    expect(await messagesOfGroupSend(send.id)).toHaveLength(2);
+    expect(await getBalance(customer.id)).toBe(8);
   });
 
   it("refuses what the screen refuses, sending and recording nothing", async () => {
@@ -293,10 +298,10 @@ describe("POST /api/v1/groups/{id}/messages", () => {
     const other = await apiCustomer(100);
     const post = (id: number | string, json: unknown, key = customer.key) =>
       callApi("POST", `/api/v1/groups/${id}/messages`, { key, json });
-    const { groupId } = seedGroup(customer.id, 3);
-    const empty = createGroup(customer.id, { name: "Empty", description: "none" });
-    const { groupId: optedOut, contactIds } = seedGroup(customer.id, 2, 2000);
-    for (const id of contactIds) getDb().update(contacts).set({ status: false }).where(eq(contacts.id, id)).run();
+    const { groupId } = await seedGroup(customer.id, 3);
+    const empty = await createGroup(customer.id, { name: "Empty", description: "none" });
+    const { groupId: optedOut, contactIds } = await seedGroup(customer.id, 2, 2000);
+    for (const id of contactIds) await getDb().update(contacts).set({ status: false }).where(eq(contacts.id, id)).run();
 
     const none = await post(empty.id, { body: "hi" });
     expectError(none, 422, "nothing_to_send");
@@ -315,15 +320,15 @@ describe("POST /api/v1/groups/{id}/messages", () => {
     expectError(await post(groupId, { body: "hi" }, other.key), 404, "not_found");
     for (const id of ["abc", "0", "-1", "1e3", "..", "%2e%2e"])
       expectError(await post(id, { body: "hi" }), 404, "not_found");
-    expect(groupSendCount(customer.id) + groupSendCount(other.id)).toBe(0);
-    expect(getBalance(customer.id)).toBe(2);
-    expect(getBalance(other.id)).toBe(100);
+    expect((await groupSendCount(customer.id)) + (await groupSendCount(other.id))).toBe(0);
+    expect(await getBalance(customer.id)).toBe(2);
+    expect(await getBalance(other.id)).toBe(100);
   });
 
   it("answers a retried Idempotency-Key with the same group send and sends nothing new", async () => {
     const customer = await apiCustomer(10);
-    const { groupId } = seedGroup(customer.id, 2);
-    const other = seedGroup(customer.id, 1, 3000);
+    const { groupId } = await seedGroup(customer.id, 2);
+    const other = await seedGroup(customer.id, 1, 3000);
     const request = { key: customer.key, json: { body: "Once only" }, headers: { "idempotency-key": "promo-1" } };
     const answers = await Promise.all(
       Array.from({ length: 5 }, () => callApi("POST", `/api/v1/groups/${groupId}/messages`, request)),
@@ -331,14 +336,14 @@ describe("POST /api/v1/groups/{id}/messages", () => {
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([202]));
     expect(new Set(answers.map((a) => a.json.id)).size).toBe(1);
     expect(answers.filter((a) => a.headers["Idempotent-Replayed"] === "true")).toHaveLength(4);
-    expect(groupSendCount(customer.id)).toBe(1);
+    expect(await groupSendCount(customer.id)).toBe(1);
 
     await runGroupSend(answers[0].json.id);
     const replay = await callApi("POST", `/api/v1/groups/${groupId}/messages`, request);
     expect(replay.status).toBe(202);
     expect(replay.headers["Idempotent-Replayed"]).toBe("true");
     expect(replay.json).toMatchObject({ id: answers[0].json.id, finished: true, queued: 2 });
-    expect(getBalance(customer.id)).toBe(8);
+    expect(await getBalance(customer.id)).toBe(8);
 
     expectError(
       await callApi("POST", `/api/v1/groups/${groupId}/messages`, { ...request, json: { body: "Other text" } }),
@@ -354,10 +359,10 @@ describe("POST /api/v1/groups/{id}/messages", () => {
     // The Groups screen's one-time form keys live beside the API's keys without meeting them.
     const fromForm = await startGroupSend(customer.id, groupId, "Once only", { requestKey: "promo-1" });
     expect(fromForm.id).not.toBe(answers[0].json.id);
-    expect(groupSendCount(customer.id)).toBe(2);
+    expect(await groupSendCount(customer.id)).toBe(2);
     // Keys are per account.
     const b = await apiCustomer(10);
-    const bGroup = seedGroup(b.id, 1, 4000);
+    const bGroup = await seedGroup(b.id, 1, 4000);
     expect(
       (await callApi("POST", `/api/v1/groups/${bGroup.groupId}/messages`, { ...request, key: b.key })).headers[
         "Idempotent-Replayed"
@@ -368,7 +373,7 @@ describe("POST /api/v1/groups/{id}/messages", () => {
   it("GET /api/v1/group-sends/{id} is a 404 for another account's send", async () => {
     const a = await apiCustomer(5);
     const b = await apiCustomer(5);
-    const { groupId } = seedGroup(a.id, 1);
+    const { groupId } = await seedGroup(a.id, 1);
     const started = await callApi("POST", `/api/v1/groups/${groupId}/messages`, { key: a.key, json: { body: "hi" } });
     expectError(await callApi("GET", `/api/v1/group-sends/${started.json.id}`, { key: b.key }), 404, "not_found");
     expectError(await callApi("GET", "/api/v1/group-sends/999999", { key: a.key }), 404, "not_found");

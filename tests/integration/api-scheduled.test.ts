@@ -24,12 +24,12 @@ function expectError(response: { status: number; json: unknown }, status: number
   if (field !== undefined) expect(body.error.field).toBe(field);
 }
 
-function schedulesOf(userId: number): number {
-  return getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
+async function schedulesOf(userId: number): Promise<number> {
+  return (await getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get())!.n;
 }
 
-function messagesOf(userId: number): number {
-  return getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get()!.n;
+async function messagesOf(userId: number): Promise<number> {
+  return (await getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get())!.n;
 }
 
 /** A moment an hour or so ahead, on an odd second (the API is not bound to the screen's 5-minute steps). */
@@ -65,7 +65,7 @@ describe("POST /api/v1/messages with sendAt", () => {
     });
     expect(scheduled.id).toMatch(/^sch_\d+$/);
     // A one-off schedule, as the Schedule SMS screen makes, armed in BullMQ; nothing charged yet.
-    const schedule = getSchedule(customer.id, scheduleId(scheduled.id));
+    const schedule = await getSchedule(customer.id, scheduleId(scheduled.id));
     expect(schedule).toMatchObject({
       repeat: "none",
       status: "active",
@@ -73,7 +73,7 @@ describe("POST /api/v1/messages with sendAt", () => {
       firstSendAt: whole.getTime(),
     });
     expect(await schedulerOf(schedule!.id)).toBeTruthy();
-    expect(getBalance(customer.id)).toBe(5);
+    expect(await getBalance(customer.id)).toBe(5);
 
     const read = await callApi("GET", `/api/v1/messages/${scheduled.id}`, { key: customer.key });
     expect(read.status).toBe(200);
@@ -92,7 +92,7 @@ describe("POST /api/v1/messages with sendAt", () => {
     );
     expect(afterwards).toMatchObject({ id: scheduled.id, status: "queued", credits: 2, sendAt: whole.toISOString() });
     expect(afterwards.messageId).toBeGreaterThan(0);
-    expect(getBalance(customer.id)).toBe(3);
+    expect(await getBalance(customer.id)).toBe(3);
     const message = MessageSchema.parse(
       (await callApi("GET", `/api/v1/messages/${afterwards.messageId}`, { key: customer.key })).json,
     );
@@ -105,7 +105,7 @@ describe("POST /api/v1/messages with sendAt", () => {
       "already_sent",
     );
     expectError(await callApi("DELETE", `/api/v1/messages/${message.id}`, { key: customer.key }), 409, "already_sent");
-    expect(getSchedule(customer.id, schedule!.id)?.status).toBe("completed");
+    expect((await getSchedule(customer.id, schedule!.id))?.status).toBe("completed");
   });
 
   it("takes any future second; refuses a past time, a time without a zone and a balance that cannot pay it", async () => {
@@ -143,8 +143,8 @@ describe("POST /api/v1/messages with sendAt", () => {
     const short = await post({ to: "+12025550151", body: TWO_SEGMENTS, sendAt: later().toISOString() });
     expectError(short, 402, "insufficient_credits");
     expect(short.json.error.message).toMatch(/costs 2 when it goes out and your balance is 1\. Nothing was scheduled/);
-    expect(schedulesOf(customer.id)).toBe(1);
-    expect(getBalance(customer.id)).toBe(1);
+    expect(await schedulesOf(customer.id)).toBe(1);
+    expect(await getBalance(customer.id)).toBe(1);
   });
 
   it("becomes a failed message if the credits are gone when it goes out", async () => {
@@ -184,7 +184,7 @@ describe("DELETE /api/v1/messages/{id}", () => {
       status: "cancelled",
       updatedAt: expect.any(String),
     });
-    expect(getSchedule(customer.id, id)?.status).toBe("cancelled");
+    expect((await getSchedule(customer.id, id))?.status).toBe("cancelled");
     expect(await schedulerOf(id)).toBeFalsy();
     const again = await callApi("DELETE", `/api/v1/messages/${sent.json.id}`, { key: customer.key });
     expect(again.status).toBe(200);
@@ -192,11 +192,11 @@ describe("DELETE /api/v1/messages/{id}", () => {
     expect((await callApi("GET", `/api/v1/messages/${sent.json.id}`, { key: customer.key })).json.status).toBe(
       "cancelled",
     );
-    const when = getSchedule(customer.id, id)!.firstSendAt;
+    const when = (await getSchedule(customer.id, id))!.firstSendAt;
     setClock(() => when);
     expect(await runOccurrence(id, when)).toBe("inactive");
-    expect(messagesOf(customer.id)).toBe(0);
-    expect(getBalance(customer.id)).toBe(5);
+    expect(await messagesOf(customer.id)).toBe(0);
+    expect(await getBalance(customer.id)).toBe(5);
   });
 
   it("is a 404 for another account's ids, for repeating schedules and for malformed ids, and changes nothing", async () => {
@@ -214,12 +214,12 @@ describe("DELETE /api/v1/messages/{id}", () => {
       expectError(await callApi("GET", `/api/v1/messages/${id}`, { key: b.key }), 404, "not_found");
       expectError(await callApi("DELETE", `/api/v1/messages/${id}`, { key: b.key }), 404, "not_found");
     }
-    expect(getSchedule(a.id, scheduleId(scheduled.json.id))?.status).toBe("active");
+    expect((await getSchedule(a.id, scheduleId(scheduled.json.id)))?.status).toBe("active");
     // A repeating schedule (made on the Schedule SMS screen) is not a scheduled message.
     const daily = await scheduleSoon(a.id, { repeat: "daily", inMs: HOUR });
     expectError(await callApi("GET", `/api/v1/messages/sch_${daily.id}`, { key: a.key }), 404, "not_found");
     expectError(await callApi("DELETE", `/api/v1/messages/sch_${daily.id}`, { key: a.key }), 404, "not_found");
-    expect(getSchedule(a.id, daily.id)?.status).toBe("active");
+    expect((await getSchedule(a.id, daily.id))?.status).toBe("active");
     for (const id of [
       "sch_0",
       "sch_",
@@ -235,7 +235,7 @@ describe("DELETE /api/v1/messages/{id}", () => {
       expectError(await callApi("GET", `/api/v1/messages/${id}`, { key: a.key }), 404, "not_found");
     }
     expectError(await callApi("DELETE", `/api/v1/messages/${scheduled.json.id}`), 401, "unauthorized");
-    expect(getSchedule(a.id, scheduleId(scheduled.json.id))?.status).toBe("active");
+    expect((await getSchedule(a.id, scheduleId(scheduled.json.id)))?.status).toBe("active");
   });
 });
 
@@ -256,7 +256,7 @@ describe("Idempotency-Key with sendAt", () => {
       expect(again.json).toEqual(first.json);
       expect(again.headers["Idempotent-Replayed"]).toBe("true");
     }
-    expect(schedulesOf(customer.id)).toBe(1);
+    expect(await schedulesOf(customer.id)).toBe(1);
     // Still the first answer after it was cancelled, and even once sendAt has passed.
     await callApi("DELETE", `/api/v1/messages/${first.json.id}`, { key: customer.key });
     setClock(() => at.getTime() + HOUR);
@@ -279,7 +279,7 @@ describe("Idempotency-Key with sendAt", () => {
       409,
       "idempotency_conflict",
     );
-    expect(schedulesOf(customer.id)).toBe(1);
-    expect(messagesOf(customer.id)).toBe(1);
+    expect(await schedulesOf(customer.id)).toBe(1);
+    expect(await messagesOf(customer.id)).toBe(1);
   });
 });

@@ -53,7 +53,7 @@ describe("API Token screen", () => {
 
     const made = await regenerate(user);
     expect(locationOf(made)).toBe("/sms/apiToken");
-    const key = getOwnApiKey(user.id)!.key;
+    const key = (await getOwnApiKey(user.id))!.key;
     expect(isWellFormedApiKey(key)).toBe(true);
     expect(key.startsWith(API_KEY_PREFIX)).toBe(true);
 
@@ -75,35 +75,39 @@ describe("API Token screen", () => {
 
   it("regenerates: the old key is refused at once, the new one works, last use is shown", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 3);
+    await grantCredits(user.id, 3);
     await regenerate(user);
-    const oldKey = getOwnApiKey(user.id)!.key;
+    const oldKey = (await getOwnApiKey(user.id))!.key;
     expect((await callApi("GET", "/api/v1/balance", { key: oldKey })).status).toBe(200);
     expect((await tokenPage(user)).apiKey!.lastUsedAt).toEqual(expect.any(Number));
 
     expect(statusOf(await regenerate(user))).toBe(302);
-    const newKey = getOwnApiKey(user.id)!.key;
+    const newKey = (await getOwnApiKey(user.id))!.key;
     expect(newKey).not.toBe(oldKey);
-    expect(getOwnApiKey(user.id)!.lastUsedAt).toBeNull();
+    expect((await getOwnApiKey(user.id))!.lastUsedAt).toBeNull();
     expect((await callApi("GET", "/api/v1/balance", { key: oldKey })).status).toBe(401);
     expect((await callApi("GET", "/api/v1/balance", { key: newKey })).json).toEqual({ credits: 3 });
-    expect(getOwnApiKey(user.id)!.lastUsedAt?.getTime()).toBeGreaterThan(0);
+    expect((await getOwnApiKey(user.id))!.lastUsedAt?.getTime()).toBeGreaterThan(0);
   });
 
   it("keeps no usable key in the database: a hash to find it and a copy sealed with the server secret", async () => {
     const customer = await apiCustomer();
-    const row = getDb().select().from(apiKeys).where(eq(apiKeys.userId, customer.id)).get()!;
+    const row = (await getDb().select().from(apiKeys).where(eq(apiKeys.userId, customer.id)).get())!;
     expect(row.keyHash).toBe(createHash("sha256").update(customer.key).digest("base64url"));
     expect(row.keyCiphertext).not.toContain(customer.key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + 8));
     // The sealed copy is bound to its owner: moved to another user's row it does not open.
     const other = await apiCustomer();
-    getDb().update(apiKeys).set({ keyCiphertext: row.keyCiphertext }).where(eq(apiKeys.userId, other.id)).run();
-    expect(() => getOwnApiKey(other.id)).toThrow();
+    await getDb().update(apiKeys).set({ keyCiphertext: row.keyCiphertext }).where(eq(apiKeys.userId, other.id)).run();
+    await expect(getOwnApiKey(other.id)).rejects.toThrow();
   });
 
   it('says "Error fetching user" when the key cannot be read, and a new key mends it', async () => {
     const customer = await apiCustomer();
-    getDb().update(apiKeys).set({ keyCiphertext: "v1.AAAA.BBBB.CCCC" }).where(eq(apiKeys.userId, customer.id)).run();
+    await getDb()
+      .update(apiKeys)
+      .set({ keyCiphertext: "v1.AAAA.BBBB.CCCC" })
+      .where(eq(apiKeys.userId, customer.id))
+      .run();
     expect((await tokenPage(customer)).apiKey).toMatchObject({ masked: null, key: null });
     await regenerate(customer);
     expect((await tokenPage(customer)).apiKey).toMatchObject({ masked: expect.stringMatching(/^smsgw_live_/) });
@@ -116,7 +120,7 @@ describe("API Token screen", () => {
     );
     const user = await createTestUser();
     expect(statusOf(await call(action, makeRequest("/sms/apiToken", { user, form: { intent: "delete" } })))).toBe(400);
-    expect(getOwnApiKey(user.id)).toBeNull();
+    expect(await getOwnApiKey(user.id)).toBeNull();
   });
 });
 

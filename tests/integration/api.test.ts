@@ -16,8 +16,8 @@ import { waitFor } from "#tests/support/wait.ts";
 
 const TWO_SEGMENTS = "x".repeat(161);
 
-function messagesOf(userId: number): number {
-  return getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get()!.n;
+async function messagesOf(userId: number): Promise<number> {
+  return (await getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get())!.n;
 }
 
 function expectError(response: { status: number; json: unknown }, status: number, code: string, field?: string) {
@@ -45,9 +45,9 @@ describe("POST /api/v1/messages", () => {
       credits: 2,
       status: "queued",
     });
-    expect(Date.parse(message.createdAt)).toBe(messageRow(message.id)!.createdAt.getTime());
-    expect(messageRow(message.id)).toMatchObject({ userId: customer.id, source: "api", status: "queued" });
-    expect(getBalance(customer.id)).toBe(3);
+    expect(Date.parse(message.createdAt)).toBe((await messageRow(message.id))!.createdAt.getTime());
+    expect(await messageRow(message.id)).toMatchObject({ userId: customer.id, source: "api", status: "queued" });
+    expect(await getBalance(customer.id)).toBe(3);
     // The answer does not wait for Redis: the job follows the commit.
     await waitFor(async () => (await sendJobsFor(message.id)).length > 0, { what: "the message's send job" });
     expect(await sendJobsFor(message.id)).toHaveLength(1);
@@ -133,8 +133,8 @@ describe("POST /api/v1/messages", () => {
       400,
       "invalid_request",
     );
-    expect(messagesOf(customer.id)).toBe(0);
-    expect(getBalance(customer.id)).toBe(100);
+    expect(await messagesOf(customer.id)).toBe(0);
+    expect(await getBalance(customer.id)).toBe(100);
   });
 
   it("answers 402 without sending or charging when the credits do not cover it", async () => {
@@ -145,8 +145,8 @@ describe("POST /api/v1/messages", () => {
     });
     expectError(refused, 402, "insufficient_credits");
     expect(refused.json.error.message).toMatch(/costs 2 .* balance is 1/);
-    expect(messagesOf(customer.id)).toBe(0);
-    expect(getBalance(customer.id)).toBe(1);
+    expect(await messagesOf(customer.id)).toBe(0);
+    expect(await getBalance(customer.id)).toBe(1);
   });
 
   it("sends each of many concurrent requests that the balance covers, and refuses the rest", async () => {
@@ -158,8 +158,8 @@ describe("POST /api/v1/messages", () => {
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(7);
     expect(results.filter((r) => r.status === 402)).toHaveLength(3);
-    expect(messagesOf(customer.id)).toBe(7);
-    expect(getBalance(customer.id)).toBe(0);
+    expect(await messagesOf(customer.id)).toBe(7);
+    expect(await getBalance(customer.id)).toBe(0);
   });
 });
 
@@ -184,9 +184,9 @@ describe("Idempotency-Key", () => {
       json: { to: "(202) 555-0141", body: "Your code is 1234" },
     });
     expect(sameNumber.json).toEqual(first.json);
-    expect(messagesOf(customer.id)).toBe(1);
-    expect(getBalance(customer.id)).toBe(9);
-    expect(ledgerKeys(customer.id).filter((k) => k.endsWith(":debit"))).toHaveLength(1);
+    expect(await messagesOf(customer.id)).toBe(1);
+    expect(await getBalance(customer.id)).toBe(9);
+    expect((await ledgerKeys(customer.id)).filter((k) => k.endsWith(":debit"))).toHaveLength(1);
   });
 
   it("is a 409 with another body, and the first message stands", async () => {
@@ -203,8 +203,8 @@ describe("Idempotency-Key", () => {
       headers,
     });
     expectError(conflict, 409, "idempotency_conflict", "Idempotency-Key");
-    expect(messagesOf(customer.id)).toBe(1);
-    expect(messageRow(first.json.id)?.body).toBe("one");
+    expect(await messagesOf(customer.id)).toBe(1);
+    expect((await messageRow(first.json.id))?.body).toBe("one");
   });
 
   it("sends once when the same key arrives many times at once", async () => {
@@ -217,8 +217,8 @@ describe("Idempotency-Key", () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => callApi("POST", "/api/v1/messages", request)));
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([201]));
     expect(new Set(answers.map((a) => a.json.id)).size).toBe(1);
-    expect(messagesOf(customer.id)).toBe(1);
-    expect(getBalance(customer.id)).toBe(9);
+    expect(await messagesOf(customer.id)).toBe(1);
+    expect(await getBalance(customer.id)).toBe(9);
   });
 
   it("is per account, and must be short visible text", async () => {
@@ -249,7 +249,7 @@ describe("GET /api/v1/messages and /api/v1/messages/{id}", () => {
     const a = await apiCustomer(5);
     const b = await apiCustomer(5);
     const sent = await callApi("POST", "/api/v1/messages", { key: a.key, json: { to: "+12025550145", body: "mine" } });
-    getDb()
+    await getDb()
       .update(smsMessages)
       .set({ status: "failed", error: "Refused by the carrier" })
       .where(eq(smsMessages.id, sent.json.id))
@@ -280,7 +280,8 @@ describe("GET /api/v1/messages and /api/v1/messages/{id}", () => {
       );
     }
     const failed = ids.filter((_, i) => i % 4 === 0);
-    for (const id of failed) getDb().update(smsMessages).set({ status: "failed" }).where(eq(smsMessages.id, id)).run();
+    for (const id of failed)
+      await getDb().update(smsMessages).set({ status: "failed" }).where(eq(smsMessages.id, id)).run();
 
     const seen: number[] = [];
     let cursor: string | null = null;
@@ -335,9 +336,9 @@ describe("GET /api/v1/balance", () => {
 describe("authentication", () => {
   it("refuses a missing, malformed, unknown or replaced key with 401, and records the last use", async () => {
     const customer = await apiCustomer(5);
-    expect(getOwnApiKey(customer.id)?.lastUsedAt).toBeNull();
+    expect((await getOwnApiKey(customer.id))?.lastUsedAt).toBeNull();
     expect((await callApi("GET", "/api/v1/balance", { key: customer.key })).status).toBe(200);
-    expect(getOwnApiKey(customer.id)?.lastUsedAt).toBeInstanceOf(Date);
+    expect((await getOwnApiKey(customer.id))?.lastUsedAt).toBeInstanceOf(Date);
 
     const get = (authorization?: string) =>
       callApi("GET", "/api/v1/balance", { headers: authorization ? { authorization } : {} });
@@ -377,7 +378,7 @@ describe("rate limit", () => {
     const server = await startApiServer(createApiHandler({ ratePerMinute: 3, accountRatePerMinute: 4 }));
     try {
       const owner = await apiCustomer();
-      const second = insertApiKey(owner.id, { name: "Second", scopes: API_SCOPES }).key;
+      const second = (await insertApiKey(owner.id, { name: "Second", scopes: API_SCOPES })).key;
       const other = await apiCustomer();
       const get = (key: string) =>
         fetch(`${server.url}/api/v1/balance`, { headers: { Authorization: `Bearer ${key}` } });
@@ -495,7 +496,7 @@ describe("over real HTTP", () => {
     );
     expect(streamed.status).toBe(413);
     expect(streamed.connection).toBe("close");
-    expect(messagesOf(customer.id)).toBe(0);
+    expect(await messagesOf(customer.id)).toBe(0);
   });
 
   it("leaves other paths to the rest of the server", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { inTransaction } from "#app/db/client.server.ts";
+import { withTx } from "#app/db/client.server.ts";
 import { resetPassword } from "#app/modules/accounts/password-reset.server.ts";
 import { issueLink } from "#app/modules/accounts/tokens.server.ts";
 import { action as loginAction } from "#app/routes/auth/login.tsx";
@@ -27,7 +27,7 @@ describe("register", () => {
     );
     expect(locationOf(result)).toBe("/login");
     expect((result as Response).headers.get("Set-Cookie")).toContain("en_toast=");
-    const user = findUserByEmail("new.user@example.com");
+    const user = await findUserByEmail("new.user@example.com");
     expect(user?.role).toBe("customer");
     expect(user?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
@@ -42,7 +42,7 @@ describe("register", () => {
     );
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.email).toEqual(["An account with this email already exists."]);
-    expect(findUserByEmail(existing.email)?.fullName).toBe(existing.fullName);
+    expect((await findUserByEmail(existing.email))?.fullName).toBe(existing.fullName);
   });
 
   it("refuses a password among the 10,000 most common, whatever its case, next to the field, and creates nothing", async () => {
@@ -56,7 +56,7 @@ describe("register", () => {
       expect(dataOf<Reply>(result).error?.password).toEqual([
         "This password is too common: it is among the 10,000 most used passwords. Please choose another one.",
       ]);
-      expect(findUserByEmail(email)).toBeUndefined();
+      expect(await findUserByEmail(email)).toBeUndefined();
     }
     const fine = await call(
       registerAction,
@@ -268,9 +268,7 @@ describe("login", () => {
       // A completed password reset (the owner proved the address) ends the wait too.
       for (let i = 0; i <= getEnv().LOGIN_ACCOUNT_FREE_FAILURES; i++) await attempt("wrong-password");
       expect((await attempt(user.password)).said).toMatch(/^Too many failed login attempts on this account\./);
-      const token = inTransaction((tx) => issueLink(tx, user.id, "password_reset"))
-        .link.split("/")
-        .pop()!;
+      const token = (await withTx(async (tx) => await issueLink(tx, user.id, "password_reset"))).link.split("/").pop()!;
       const reset = await resetPassword(token, "a-new-owners-secret-7", {
         revokeAccess: false,
         forgetApiKeys: async () => {},
@@ -280,7 +278,7 @@ describe("login", () => {
       await attempt("wrong-password");
       // A day later housekeeping forgets them.
       now += 25 * 3600_000;
-      expect(purgeExpired().loginFailures).toBeGreaterThanOrEqual(1);
+      expect((await purgeExpired()).loginFailures).toBeGreaterThanOrEqual(1);
     });
   });
 
@@ -379,7 +377,7 @@ describe("sign-up abuse", () => {
         expect(dataOf<Reply>(result).error?.[""]).toEqual([
           "The server is busy checking passwords. Please try again in a moment.",
         ]);
-        expect(findUserByEmail(`rush-${i}@example.com`)).toBeUndefined();
+        expect(await findUserByEmail(`rush-${i}@example.com`)).toBeUndefined();
       }
     } finally {
       env.PASSWORD_HASH_CONCURRENCY = saved.concurrency;
@@ -400,7 +398,7 @@ describe("sign-up abuse", () => {
     expect(dataOf<Reply>(refused).error?.[""]?.[0]).toMatch(
       /^Too many accounts were created from your network\. Please try again in 60 minutes\.$/,
     );
-    expect(findUserByEmail("burst-999@example.com")).toBeUndefined();
+    expect(await findUserByEmail("burst-999@example.com")).toBeUndefined();
     // Another address is not affected.
     expect(locationOf(await call(registerAction, makeRequest("/register", { ip: "10.7.7.8", form: form(1000) })))).toBe(
       "/login",
@@ -421,7 +419,7 @@ describe("sign-up abuse", () => {
       expect(locationOf(await signUp(i % 2 ? "2001:db8::1" : "2001:db8::2", i))).toBe("/login");
     const refused = await signUp("2001:db8::ffff:3", 999);
     expect(statusOf(refused)).toBe(429);
-    expect(findUserByEmail("v6-999@example.com")).toBeUndefined();
+    expect(await findUserByEmail("v6-999@example.com")).toBeUndefined();
     expect(locationOf(await signUp("2001:db8:0:1::1", 1000))).toBe("/login");
   });
 });

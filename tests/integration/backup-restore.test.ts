@@ -48,7 +48,7 @@ const count = (db: Database.Database, sql: string) => (db.prepare(sql).get() as 
 
 it("backs up during a send burst, restores into a fresh DATA_DIR, and the restored gateway settles with every invariant", async () => {
   const user = await createTestUser();
-  grantCredits(user.id, CREDITS);
+  await grantCredits(user.id, CREDITS);
 
   // The burst: processes queueing one message after another against the same database.
   const bursts = Array.from({ length: BURSTS }, () => {

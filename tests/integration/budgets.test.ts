@@ -193,7 +193,7 @@ it("a message costs no more statements, commits, Redis commands or log lines tha
     });
   });
 
-  const { groupId } = seedGroup(customer.id, MESSAGES, 0);
+  const { groupId } = await seedGroup(customer.id, MESSAGES, 0);
   await measure("group", async () => {
     const started = await fetch(`${webUrl}/api/v1/groups/${groupId}/messages`, {
       method: "POST",

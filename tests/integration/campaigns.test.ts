@@ -30,10 +30,10 @@ async function campaignPage(user: TestUser, id: number, search = "") {
 /** A finished group send to `members` contacts, the first `optedOut` of them opted out. */
 async function campaignOf(members: number, optedOut = 0) {
   const user = await createTestUser();
-  grantCredits(user.id, members);
-  const { groupId, contactIds } = seedGroup(user.id, members);
+  await grantCredits(user.id, members);
+  const { groupId, contactIds } = await seedGroup(user.id, members);
   for (const id of contactIds.slice(0, optedOut))
-    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, id)).run();
+    await getDb().update(contacts).set({ status: false }).where(eq(contacts.id, id)).run();
   const send = await startGroupSend(user.id, groupId, "Campaign text");
   await runGroupSend(send.id);
   return { user, id: send.id };
@@ -53,10 +53,10 @@ describe("campaign page", () => {
     });
     expect(start.recipients).toHaveLength(20);
 
-    const ids = messagesOfGroupSend(id).map((m) => m.id);
+    const ids = (await messagesOfGroupSend(id)).map((m) => m.id);
     for (const messageId of ids) {
       expect(await claimMessage(messageId)).toBe(true);
-      recordAccepted(messageId, [{ part: 1, providerId: `camp-${messageId}` }]);
+      await recordAccepted(messageId, [{ part: 1, providerId: `camp-${messageId}` }]);
     }
     expect((await campaignPage(user, id)).counts).toEqual({ queued: 0, sent: 23, delivered: 0, failed: 0 });
 

@@ -14,14 +14,14 @@ import { addToCart, call, payWithCard, placeOrder } from "#tests/support/shop.ts
 type Reply = { error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
 
 await seedDatabase();
-const [pack] = getDb().select().from(packages).all();
+const [pack] = await getDb().select().from(packages).all();
 
 afterEach(() => resetClock());
 
 async function pendingOrder() {
   const user = await createTestUser();
   await addToCart(user, pack.id, 1);
-  return { user, order: getOrder(await placeOrder(user))! };
+  return { user, order: (await getOrder(await placeOrder(user)))! };
 }
 
 function card(cardNumber: string, expiry = "12/40", cvc = "123") {
@@ -37,8 +37,8 @@ describe("testCardPaymentAction", () => {
     const { user, order } = await pendingOrder();
     const result = await testCardPaymentAction(order, card("4242 4242 4242 4242"));
     expect(locationOf(result)).toBe(`/order/orderconfirmed/${order.id}`);
-    expect(getOrder(order.id)!.status).toBe("Confirmed");
-    expect(getBalance(user.id)).toBe(pack.credits);
+    expect((await getOrder(order.id))!.status).toBe("Confirmed");
+    expect(await getBalance(user.id)).toBe(pack.credits);
   });
 
   it("checks the expiry against the server's clock and never echoes the card number or CVC", async () => {
@@ -50,7 +50,7 @@ describe("testCardPaymentAction", () => {
     const echoed = JSON.stringify(dataOf(result));
     expect(echoed).not.toContain("4242");
     expect(echoed).not.toContain("987");
-    expect(getOrder(order.id)!.status).toBe("Pending");
+    expect((await getOrder(order.id))!.status).toBe("Pending");
   });
 
   it("records a decline on the order and answers 402 with the processor's message", async () => {
@@ -58,8 +58,8 @@ describe("testCardPaymentAction", () => {
     const result = await testCardPaymentAction(order, card("4000 0000 0000 0002"));
     expect(statusOf(result)).toBe(402);
     expect(dataOf<Reply>(result).error?.[""]).toEqual(["Your card was declined."]);
-    expect(getOrder(order.id)).toMatchObject({ status: "Pending", paymentError: "Your card was declined." });
-    expect(getBalance(user.id)).toBe(0);
+    expect(await getOrder(order.id)).toMatchObject({ status: "Pending", paymentError: "Your card was declined." });
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("sends the buyer to the failed page when fulfil does not confirm the charge", async () => {
@@ -70,8 +70,8 @@ describe("testCardPaymentAction", () => {
       card("4242424242424242"),
     );
     expect(locationOf(result)).toBe(`/failed?orderId=${order.id}`);
-    expect(getOrder(order.id)!.status).toBe("Pending");
-    expect(getBalance(user.id)).toBe(0);
+    expect((await getOrder(order.id))!.status).toBe("Pending");
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("answers an unexpected failure with the spec's message and a 500, the order still payable", async () => {
@@ -100,7 +100,7 @@ describe("an admin cancelling a Pending order cancels its offline payment", () =
     const admin = await createTestUser("admin");
     const { user, order } = await pendingOrder();
     expect(locationOf(await cancel(admin, order.id))).toBe(`/order/orderDetails/${order.id}`);
-    expect(getOrder(order.id)!.status).toBe("Cancelled");
+    expect((await getOrder(order.id))!.status).toBe("Cancelled");
     // The payment page turns the customer away; the processor itself refuses the order too.
     expect(locationOf(await payWithCard(user, order.id, "4242 4242 4242 4242"))).toBe(
       `/order/orderDetails/${order.id}`,
@@ -108,18 +108,18 @@ describe("an admin cancelling a Pending order cancels its offline payment", () =
     const late = await testCardPaymentAction(order, card("4242 4242 4242 4242"));
     expect(statusOf(late)).toBe(402);
     expect(dataOf<Reply>(late).error?.[""]).toEqual(["This order was cancelled, so it can no longer be paid."]);
-    expect(getOrder(order.id)!.status).toBe("Cancelled");
-    expect(getBalance(user.id)).toBe(0);
+    expect((await getOrder(order.id))!.status).toBe("Cancelled");
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("a payment that succeeded first wins: the cancel is refused and the order confirmed", async () => {
     const admin = await createTestUser("admin");
     const { user, order } = await pendingOrder();
-    chargeTestCard(order, "4242424242424242");
+    await chargeTestCard(order, "4242424242424242");
     const refused = await cancel(admin, order.id);
     expect(statusOf(refused)).toBe(409);
     expect(dataOf<Reply>(refused).error?.[""]?.[0]).toMatch(/^This order was paid meanwhile, so it was not cancelled/);
-    expect(getOrder(order.id)!.status).toBe("Confirmed");
-    expect(getBalance(user.id)).toBe(pack.credits);
+    expect((await getOrder(order.id))!.status).toBe("Confirmed");
+    expect(await getBalance(user.id)).toBe(pack.credits);
   });
 });

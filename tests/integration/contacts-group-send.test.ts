@@ -29,40 +29,40 @@ import { waitFor } from "#tests/support/wait.ts";
 
 const TWO_SEGMENTS = "x".repeat(200);
 
-function groupSendRows(userId: number) {
-  return getDb().select().from(groupSends).where(eq(groupSends.userId, userId)).all();
+async function groupSendRows(userId: number) {
+  return await getDb().select().from(groupSends).where(eq(groupSends.userId, userId)).all();
 }
 
 describe("group send to 1,000 members", () => {
   it("creates exactly 1,000 messages and debits each once, however often the fan-out runs", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 2_500);
-    const { groupId, contactIds } = seedGroup(user.id, 1_000);
+    await grantCredits(user.id, 2_500);
+    const { groupId, contactIds } = await seedGroup(user.id, 1_000);
 
     const started = await startGroupSend(user.id, groupId, TWO_SEGMENTS);
     expect(started).toMatchObject({ status: "queued", total: 1_000, queued: 0, finished: false });
     // One fan-out job, waiting in Redis; nothing is sent or debited yet.
     const job = await findGroupSendJob(started.id);
     expect(job?.data).toEqual({ v: 1, groupSendId: started.id });
-    expect(getBalance(user.id)).toBe(2_500);
+    expect(await getBalance(user.id)).toBe(2_500);
 
     // The job runs twice at once (a stalled job picked up again while the first still runs)...
     const [first, second] = await Promise.all([runGroupSend(started.id), runGroupSend(started.id)]);
     expect(first?.finished).toBe(true);
     expect(second?.finished).toBe(true);
     // ...then again after a crash that lost its progress (as if it died before saving its cursor).
-    getDb().update(groupSends).set({ status: "running", cursor: 0 }).where(eq(groupSends.id, started.id)).run();
+    await getDb().update(groupSends).set({ status: "running", cursor: 0 }).where(eq(groupSends.id, started.id)).run();
     const retried = await runGroupSend(started.id);
 
-    const messages = messagesOfGroupSend(started.id);
+    const messages = await messagesOfGroupSend(started.id);
     expect(messages).toHaveLength(1_000);
     expect(new Set(messages.map((m) => m.contactId))).toEqual(new Set(contactIds));
     expect(messages.every((m) => m.source === "group" && m.segments === 2 && m.body === TWO_SEGMENTS)).toBe(true);
-    const debits = ledgerKeys(user.id).filter((key) => key.endsWith(":debit"));
+    const debits = (await ledgerKeys(user.id)).filter((key) => key.endsWith(":debit"));
     expect(debits).toHaveLength(1_000);
     expect(new Set(debits)).toEqual(new Set(messages.map((m) => `msg:${m.id}:debit`)));
-    expect(getBalance(user.id)).toBe(500);
-    expect(getLedgerSum(user.id)).toBe(500);
+    expect(await getBalance(user.id)).toBe(500);
+    expect(await getLedgerSum(user.id)).toBe(500);
     expect(retried).toMatchObject({ status: "done", queued: 1_000, credits: 2_000, skipped: 0, stopReason: null });
     expect(describeGroupSend(retried!)).toBe("Queued 1,000 messages (2,000 credits).");
     // Every message is in exactly one send job (a job carries a batch).
@@ -75,53 +75,53 @@ describe("group send to 1,000 members", () => {
 describe("startGroupSend", () => {
   it("refuses an empty group, a group of inactive contacts, and another user's group", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
-    const empty = createGroup(user.id, { name: "Empty", description: "No one" });
+    await grantCredits(user.id, 10);
+    const empty = await createGroup(user.id, { name: "Empty", description: "No one" });
     await expect(startGroupSend(user.id, empty.id, "hi")).rejects.toBeInstanceOf(EmptyGroupError);
 
-    const { groupId, contactIds } = seedGroup(user.id, 2);
-    getDb().update(contacts).set({ status: false }).where(eq(contacts.userId, user.id)).run();
+    const { groupId, contactIds } = await seedGroup(user.id, 2);
+    await getDb().update(contacts).set({ status: false }).where(eq(contacts.userId, user.id)).run();
     const error = await startGroupSend(user.id, groupId, "hi").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InactiveContactError);
     expect((error as Error).message).toBe("All 2 contacts of this group are inactive (opted out): nothing to send");
     expect(contactIds).toHaveLength(2);
 
     const other = await createTestUser();
-    grantCredits(other.id, 10);
+    await grantCredits(other.id, 10);
     await expect(startGroupSend(other.id, groupId, "hi")).rejects.toBeInstanceOf(NotFoundError);
-    expect(groupSendRows(user.id)).toEqual([]);
-    expect(groupSendRows(other.id)).toEqual([]);
+    expect(await groupSendRows(user.id)).toEqual([]);
+    expect(await groupSendRows(other.id)).toEqual([]);
   });
 
   it("checks the whole cost up front: short of it, nothing is recorded, sent or debited", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
-    const { groupId } = seedGroup(user.id, 3, 2000);
+    await grantCredits(user.id, 5);
+    const { groupId } = await seedGroup(user.id, 3, 2000);
     const error = await startGroupSend(user.id, groupId, TWO_SEGMENTS).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientCreditsError);
     expect(error).toMatchObject({ needed: 6, balance: 5 });
-    expect(groupSendRows(user.id)).toEqual([]);
-    expect(getBalance(user.id)).toBe(5);
+    expect(await groupSendRows(user.id)).toEqual([]);
+    expect(await getBalance(user.id)).toBe(5);
   });
 
   it("starts one send for a form posted twice (the same request key)", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
-    const { groupId } = seedGroup(user.id, 2, 3000);
+    await grantCredits(user.id, 10);
+    const { groupId } = await seedGroup(user.id, 2, 3000);
     const first = await startGroupSend(user.id, groupId, "hello", { requestKey: "k-1" });
     const again = await startGroupSend(user.id, groupId, "hello", { requestKey: "k-1" });
     expect(again.id).toBe(first.id);
-    expect(groupSendRows(user.id)).toHaveLength(1);
+    expect(await groupSendRows(user.id)).toHaveLength(1);
   });
 });
 
 describe("runGroupSend", () => {
   it("skips inactive contacts and numbers that no longer validate, and says so", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
-    const { groupId, contactIds } = seedGroup(user.id, 4, 4000);
-    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[1])).run();
-    getDb().update(contacts).set({ phone: "+1555" }).where(eq(contacts.id, contactIds[3])).run();
+    await grantCredits(user.id, 10);
+    const { groupId, contactIds } = await seedGroup(user.id, 4, 4000);
+    await getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[1])).run();
+    await getDb().update(contacts).set({ phone: "+1555" }).where(eq(contacts.id, contactIds[3])).run();
 
     const started = await startGroupSend(user.id, groupId, "Sale today");
     // Three were active when it started: 3 credits needed.
@@ -131,17 +131,17 @@ describe("runGroupSend", () => {
     expect(describeGroupSend(report!)).toBe(
       "Queued 2 messages (2 credits); skipped 2: +12025554001 opted out, +1555 invalid phone number.",
     );
-    expect(messagesOfGroupSend(started.id).map((m) => m.toPhone)).toEqual(["+12025554000", "+12025554002"]);
-    expect(getBalance(user.id)).toBe(8);
+    expect((await messagesOfGroupSend(started.id)).map((m) => m.toPhone)).toEqual(["+12025554000", "+12025554002"]);
+    expect(await getBalance(user.id)).toBe(8);
   });
 
   it("fans out 300 members with as many statements as 3, and skips 20 opted-out members with as many as one", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 303);
+    await grantCredits(user.id, 303);
     const fanOut = async (members: number, firstNumber: number, optedOut: number) => {
-      const { groupId } = seedGroup(user.id, members, firstNumber);
+      const { groupId } = await seedGroup(user.id, members, firstNumber);
       const phones = Array.from({ length: optedOut }, (_, i) => `+1202555${firstNumber + 1 + i}`);
-      addOptOuts(user.id, phones, "manual");
+      await addOptOuts(user.id, phones, "manual");
       const started = await startGroupSend(user.id, groupId, "hello");
       const before = workCounts().statements;
       const report = await runGroupSend(started.id);
@@ -156,28 +156,28 @@ describe("runGroupSend", () => {
       phone: "+12025559101",
       reason: "opted out (replied STOP or on your opt-out list)",
     });
-    expect(getBalance(user.id)).toBe(303 - 2 - 280);
+    expect(await getBalance(user.id)).toBe(303 - 2 - 280);
   });
 
   it("stops, and says why, when the balance runs out on the way", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 1_500);
-    const { groupId } = seedGroup(user.id, 1_500, 5000);
+    await grantCredits(user.id, 1_500);
+    const { groupId } = await seedGroup(user.id, 1_500, 5000);
     const started = await startGroupSend(user.id, groupId, "hello");
     // Spent elsewhere between the check and the fan-out.
-    book({ userId: user.id, kind: "debit", amount: -1_000, key: `elsewhere:${user.id}` });
+    await book({ userId: user.id, kind: "debit", amount: -1_000, key: `elsewhere:${user.id}` });
     const report = await runGroupSend(started.id);
     expect(report).toMatchObject({ status: "done", queued: 0, credits: 0 });
     expect(report?.stopReason).toBe(
       "Stopped early: not enough credits for the next 1,000 messages (1,000 credits needed, balance 500 credits).",
     );
-    expect(getBalance(user.id)).toBe(500);
+    expect(await getBalance(user.id)).toBe(500);
   });
 
   it("finishes what it can after the group is deleted, keeping the report", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
-    const { groupId } = seedGroup(user.id, 2, 6000);
+    await grantCredits(user.id, 5);
+    const { groupId } = await seedGroup(user.id, 2, 6000);
     const started = await startGroupSend(user.id, groupId, "hello");
     await deleteGroup(user.id, groupId);
     const report = await runGroupSend(started.id);
@@ -191,20 +191,20 @@ describe("runGroupSend", () => {
 
   it("reports only to its owner", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
-    const { groupId } = seedGroup(user.id, 1, 7000);
+    await grantCredits(user.id, 5);
+    const { groupId } = await seedGroup(user.id, 1, 7000);
     const started = await startGroupSend(user.id, groupId, "hello");
     const other = await createTestUser();
-    expect(getGroupSendReport(other.id, started.id)).toBeNull();
-    expect(getGroupSendReport(user.id, started.id)?.id).toBe(started.id);
+    expect(await getGroupSendReport(other.id, started.id)).toBeNull();
+    expect((await getGroupSendReport(user.id, started.id))?.id).toBe(started.id);
   });
 });
 
 describe("the group-send worker", () => {
   it("fans out the job the form post enqueued, and the reconciler re-adds a lost one", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 20);
-    const { groupId } = seedGroup(user.id, 5, 8000);
+    await grantCredits(user.id, 20);
+    const { groupId } = await seedGroup(user.id, 5, 8000);
     const started = await startGroupSend(user.id, groupId, "hello");
     // Lost from Redis (e.g. Redis was down when the form was posted).
     await (await findGroupSendJob(started.id))?.remove();
@@ -216,8 +216,8 @@ describe("the group-send worker", () => {
     }
     const workers = await startWorkers([groupSend]);
     try {
-      const done = await waitFor(() => {
-        const report = getGroupSendReport(user.id, started.id);
+      const done = await waitFor(async () => {
+        const report = await getGroupSendReport(user.id, started.id);
         return report?.finished ? report : undefined;
       });
       expect(done).toMatchObject({ status: "done", queued: 5, credits: 5 });

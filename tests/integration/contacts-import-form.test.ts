@@ -40,7 +40,7 @@ describe("importContactsAction", () => {
     });
     expect(locationOf(imported)).toMatch(/^\/sms\/importContacts\?report=\d+$/);
     expect(await toastOf(imported)).toBe("Imported 1 contact, updated 0, skipped 0.");
-    expect(contactCount(user.id)).toBe(1);
+    expect(await contactCount(user.id)).toBe(1);
   });
 
   it("keeps upload errors beside the file field: none chosen, unreadable, too large", async () => {
@@ -85,7 +85,7 @@ describe("importContactsAction", () => {
         expect(dataOf(answer)).toEqual(unreadable);
       }
     }
-    expect(contactCount(user.id)).toBe(0);
+    expect(await contactCount(user.id)).toBe(0);
   });
 
   it("discard deletes the upload and goes back to the contacts; an unknown intent is a mapping error", async () => {
@@ -107,7 +107,7 @@ describe("importContactsAction", () => {
       thrown = error;
     }
     expect(statusOf(thrown)).toBe(404);
-    expect(contactCount(other.id)).toBe(0);
+    expect(await contactCount(other.id)).toBe(0);
     expect(previewImport(owner.id, token)).not.toBeNull();
   });
 });

@@ -120,9 +120,9 @@ describe("uploads per account", () => {
 describe("quotas on import", () => {
   it("imports new contacts up to QUOTA_CONTACTS, still updates known numbers, and skips the rest with the reason", async () => {
     const user = await createTestUser();
-    createContact(user.id, { name: "Known", phone: "+12025553000", email: "known@example.com", groupIds: [] });
+    await createContact(user.id, { name: "Known", phone: "+12025553000", email: "known@example.com", groupIds: [] });
     const token = saveImportUpload(user.id, "people.csv", encode(rows(5)));
-    const report = runImport(user.id, token, { hasHeader: false, name: 0, phone: 1, email: 2 });
+    const report = await runImport(user.id, token, { hasHeader: false, name: 0, phone: 1, email: 2 });
     const full =
       "Your account has reached its limit of 3 contacts. Delete contacts you no longer need before adding more.";
     expect(report).toMatchObject({
@@ -135,13 +135,13 @@ describe("quotas on import", () => {
         { row: 5, reason: full },
       ],
     });
-    expect(contactCount(user.id)).toBe(3);
+    expect(await contactCount(user.id)).toBe(3);
   });
 
   it("creates new groups up to QUOTA_GROUPS and skips the rows that name one past it", async () => {
     const user = await createTestUser();
     const csv = ["Ann,+12025554001,ann@example.com,Alpha", "Bob,+12025554002,bob@example.com,Beta"].join("\n");
-    const report = runImport(user.id, saveImportUpload(user.id, "people.csv", encode(csv)), {
+    const report = await runImport(user.id, saveImportUpload(user.id, "people.csv", encode(csv)), {
       hasHeader: false,
       name: 0,
       phone: 1,
@@ -159,6 +159,6 @@ describe("quotas on import", () => {
         },
       ],
     });
-    expect(listGroupChoices(user.id).map((g) => g.name)).toEqual(["Alpha"]);
+    expect((await listGroupChoices(user.id)).map((g) => g.name)).toEqual(["Alpha"]);
   });
 });

@@ -25,8 +25,8 @@ const CSV = [
 describe("CSV import", () => {
   it("imports good rows, updates known numbers, and reports every bad row with its number and reason", async () => {
     const user = await createTestUser();
-    const customers = createGroup(user.id, { name: "customers", description: "Existing" });
-    const existing = createContact(user.id, {
+    const customers = await createGroup(user.id, { name: "customers", description: "Existing" });
+    const existing = await createContact(user.id, {
       name: "Before",
       phone: "+12025550103",
       email: "old@example.com",
@@ -81,16 +81,16 @@ describe("CSV import", () => {
       ],
     });
 
-    const { contacts } = listContacts(user.id, { page: 1 });
+    const { contacts } = await listContacts(user.id, { page: 1 });
     expect(contacts.map((c) => [c.name, c.phone, c.groups.map((g) => g.name)])).toEqual([
       ["Ann Able", "+12025550101", ["customers"]],
       ["Fay Fox", "+447911123457", ["Staff", "VIP"]],
       ["Old Name", "+12025550103", []],
     ]);
-    expect(getContact(user.id, existing.id)).toMatchObject({ name: "Old Name", email: "new@example.com" });
+    expect(await getContact(user.id, existing.id)).toMatchObject({ name: "Old Name", email: "new@example.com" });
     // "Customers" found the existing group in any letter case; the others were created.
-    expect(listGroupChoices(user.id).map((g) => g.name)).toEqual(["customers", "Staff", "VIP"]);
-    expect(listGroupChoices(user.id)[0].id).toBe(customers.id);
+    expect((await listGroupChoices(user.id)).map((g) => g.name)).toEqual(["customers", "Staff", "VIP"]);
+    expect((await listGroupChoices(user.id))[0].id).toBe(customers.id);
     // The upload is gone once imported.
     expect(existsSync(join(getEnv().DATA_DIR, "imports", String(user.id), `${token}.csv`))).toBe(false);
     expect(statusOf(await call(importLoader, makeRequest(location, { user })))).toBe(404);
@@ -102,9 +102,9 @@ describe("CSV import", () => {
     for (let i = 0; i < 10_000; i++)
       lines.push(`Person ${i},+1 202 555 ${String(i).padStart(4, "0")},p${i}@example.com`);
     const token = saveImportUpload(user.id, "big.csv", encode(lines.join("\r\n")));
-    const report = runImport(user.id, token, { hasHeader: true, name: 0, phone: 1, email: 2 });
+    const report = await runImport(user.id, token, { hasHeader: true, name: 0, phone: 1, email: 2 });
     expect(report).toMatchObject({ rows: 10_000, imported: 10_000, updated: 0, skipped: 0 });
-    expect(contactCount(user.id)).toBe(10_000);
+    expect(await contactCount(user.id)).toBe(10_000);
   }, 60_000);
 
   it("refuses files it cannot read, and a mapping without the required columns", async () => {
@@ -159,7 +159,7 @@ describe("CSV import", () => {
       ),
     );
     const token = saveImportUpload(user.id, "win.csv", latin1);
-    expect(runImport(user.id, token, { hasHeader: true, name: 0, phone: 1, email: 2 }).imported).toBe(1);
-    expect(listContacts(user.id, { page: 1 }).contacts[0].name).toBe("José");
+    expect((await runImport(user.id, token, { hasHeader: true, name: 0, phone: 1, email: 2 })).imported).toBe(1);
+    expect((await listContacts(user.id, { page: 1 })).contacts[0].name).toBe("José");
   });
 });

@@ -39,13 +39,13 @@ function contactInput(groupIds: number[] = [], name = `Contact ${phones}`) {
 describe("customer B and customer A's contacts and groups", async () => {
   const a = await createTestUser();
   const b = await createTestUser();
-  grantCredits(a.id, 10);
-  grantCredits(b.id, 10);
-  const groupA = createGroup(a.id, { name: "A's customers", description: "Private" });
-  const contactA = createContact(a.id, contactInput([groupA.id], "Alice A"));
+  await grantCredits(a.id, 10);
+  await grantCredits(b.id, 10);
+  const groupA = await createGroup(a.id, { name: "A's customers", description: "Private" });
+  const contactA = await createContact(a.id, contactInput([groupA.id], "Alice A"));
   const sendA = await startGroupSend(a.id, groupA.id, "hi");
-  const ownContactB = createContact(b.id, contactInput([], "Bob B"));
-  const ownGroupB = createGroup(b.id, { name: "B's", description: "Mine" });
+  const ownContactB = await createContact(b.id, contactInput([], "Bob B"));
+  const ownGroupB = await createGroup(b.id, { name: "B's", description: "Mine" });
 
   const expect404 = async (fn: Parameters<typeof call>[0], path: string, form?: Record<string, string | string[]>) => {
     const result = await call(fn, makeRequest(path, { user: b, form }));
@@ -96,9 +96,9 @@ describe("customer B and customer A's contacts and groups", async () => {
       groupIds: [String(groupA.id)],
     });
     // The domain functions the API will call say the same.
-    expect(setContactGroups(b.id, contactA.id, [])).toBe(false);
-    expect(() => setContactGroups(b.id, ownContactB.id, [groupA.id])).toThrow(NotFoundError);
-    expect(getContact(b.id, contactA.id)).toBeNull();
+    expect(await setContactGroups(b.id, contactA.id, [])).toBe(false);
+    await expect(setContactGroups(b.id, ownContactB.id, [groupA.id])).rejects.toThrow(NotFoundError);
+    expect(await getContact(b.id, contactA.id)).toBeNull();
   });
 
   it("gets 404 editing, deleting or sending to A's group", async () => {
@@ -110,7 +110,7 @@ describe("customer B and customer A's contacts and groups", async () => {
     });
     await expect404(groupsAction, "/sms/accountGroups", { intent: "delete", id: String(groupA.id) });
     await expect404(groupsAction, "/sms/accountGroups", { intent: "send", id: String(groupA.id), message: "hi" });
-    expect(getGroup(b.id, groupA.id)).toBeNull();
+    expect(await getGroup(b.id, groupA.id)).toBeNull();
   });
 
   it("gets 404 for A's CSV upload and import report", async () => {
@@ -132,15 +132,15 @@ describe("customer B and customer A's contacts and groups", async () => {
   });
 
   it("leaves A's data as it was, and never lists it for B", async () => {
-    expect(getContact(a.id, contactA.id)).toMatchObject({
+    expect(await getContact(a.id, contactA.id)).toMatchObject({
       name: "Alice A",
       groups: [{ id: groupA.id, name: "A's customers" }],
     });
-    expect(getGroup(a.id, groupA.id)).toMatchObject({ name: "A's customers", members: 1 });
-    expect(listContacts(b.id, { page: 1 }).contacts.map((c) => c.id)).toEqual([ownContactB.id]);
-    expect(listGroups(b.id, { page: 1 }).groups.map((g) => g.id)).toEqual([ownGroupB.id]);
-    expect(getDb().select().from(smsMessages).where(eq(smsMessages.userId, b.id)).all()).toEqual([]);
-    expect(getBalance(b.id)).toBe(10);
+    expect(await getGroup(a.id, groupA.id)).toMatchObject({ name: "A's customers", members: 1 });
+    expect((await listContacts(b.id, { page: 1 })).contacts.map((c) => c.id)).toEqual([ownContactB.id]);
+    expect((await listGroups(b.id, { page: 1 })).groups.map((g) => g.id)).toEqual([ownGroupB.id]);
+    expect(await getDb().select().from(smsMessages).where(eq(smsMessages.userId, b.id)).all()).toEqual([]);
+    expect(await getBalance(b.id)).toBe(10);
   });
 });
 
@@ -156,9 +156,9 @@ async function post(
 describe("creating contacts and groups", () => {
   it("creates a contact in its groups and opens the list where it sits, with the toast", async () => {
     const user = await createTestUser();
-    const vip = createGroup(user.id, { name: "VIP", description: "Best customers" });
+    const vip = await createGroup(user.id, { name: "VIP", description: "Best customers" });
     // Eleven names before "Zoe" push her to page 2.
-    for (let i = 0; i < 11; i++) createContact(user.id, contactInput([], `Anna ${String(i).padStart(2, "0")}`));
+    for (let i = 0; i < 11; i++) await createContact(user.id, contactInput([], `Anna ${String(i).padStart(2, "0")}`));
     const result = await post(createContactAction, "/sms/createContact", user, {
       name: "Zoe",
       phoneNumber: "(202) 555-0188",
@@ -167,9 +167,9 @@ describe("creating contacts and groups", () => {
     });
     expect(locationOf(result)).toBe("/sms/accountContacts?page=2");
     expect((result as Response).headers.get("Set-Cookie")).toContain("en_toast=");
-    const zoe = getDb().select().from(contacts).where(eq(contacts.name, "Zoe")).get()!;
+    const zoe = (await getDb().select().from(contacts).where(eq(contacts.name, "Zoe")).get())!;
     expect(zoe).toMatchObject({ phone: "+12025550188", email: "zoe@example.com", status: true, userId: user.id });
-    expect(getContact(user.id, zoe.id)?.groups).toEqual([{ id: vip.id, name: "VIP" }]);
+    expect((await getContact(user.id, zoe.id))?.groups).toEqual([{ id: vip.id, name: "VIP" }]);
     const page2 = dataOf<{ list: { contacts: { name: string }[]; page: number } }>(
       await call(contactsLoader, makeRequest("/sms/accountContacts?page=2", { user })),
     );
@@ -178,7 +178,7 @@ describe("creating contacts and groups", () => {
 
   it("refuses the same phone number twice with a clear field error", async () => {
     const user = await createTestUser();
-    createContact(user.id, { name: "First", phone: "+12025550177", email: "f@example.com", groupIds: [] });
+    await createContact(user.id, { name: "First", phone: "+12025550177", email: "f@example.com", groupIds: [] });
     const result = await post(createContactAction, "/sms/createContact", user, {
       name: "Second",
       phoneNumber: "202-555-0177",
@@ -251,9 +251,9 @@ describe("creating contacts and groups", () => {
 describe("the contacts list's panels", () => {
   it("edits a contact, its status and its group membership, keeping the page", async () => {
     const user = await createTestUser();
-    const one = createGroup(user.id, { name: "One", description: "1" });
-    const two = createGroup(user.id, { name: "Two", description: "2" });
-    const contact = createContact(user.id, contactInput([one.id], "Carl"));
+    const one = await createGroup(user.id, { name: "One", description: "1" });
+    const two = await createGroup(user.id, { name: "Two", description: "2" });
+    const contact = await createContact(user.id, contactInput([one.id], "Carl"));
     const panel = dataOf<{ panel: { kind: string; contact: { id: number } }; groups: { name: string }[] }>(
       await call(contactsLoader, makeRequest(`/sms/accountContacts?panel=edit&id=${contact.id}`, { user })),
     );
@@ -269,7 +269,7 @@ describe("the contacts list's panels", () => {
     });
     // Back to the page it came from, with the panel closed.
     expect(locationOf(result)).toBe("/sms/accountContacts?page=3");
-    expect(getContact(user.id, contact.id)).toMatchObject({
+    expect(await getContact(user.id, contact.id)).toMatchObject({
       name: "Carl Jr",
       email: "carl@example.com",
       status: false,
@@ -279,22 +279,22 @@ describe("the contacts list's panels", () => {
 
   it("sends to one contact through the normal send path, and refuses an inactive one", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 3);
-    const contact = createContact(user.id, contactInput([], "Dora"));
+    await grantCredits(user.id, 3);
+    const contact = await createContact(user.id, contactInput([], "Dora"));
     const sent = await post(contactsAction, `/sms/accountContacts?panel=send&id=${contact.id}`, user, {
       intent: "send",
       id: String(contact.id),
       message: "Your table is ready",
     });
     expect(locationOf(sent)).toBe("/sms/accountContacts");
-    const message = getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).get();
+    const message = await getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).get();
     expect(message).toMatchObject({
       toPhone: contact.phone,
       body: "Your table is ready",
       contactId: contact.id,
       status: "queued",
     });
-    expect(getBalance(user.id)).toBe(2);
+    expect(await getBalance(user.id)).toBe(2);
 
     const short = await post(contactsAction, "/sms/accountContacts", user, {
       intent: "send",
@@ -306,7 +306,7 @@ describe("the contacts list's panels", () => {
       "This message costs 3 credits; your balance is 2 credits.",
     ]);
 
-    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contact.id)).run();
+    await getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contact.id)).run();
     const inactive = await post(contactsAction, "/sms/accountContacts", user, {
       intent: "send",
       id: String(contact.id),
@@ -315,50 +315,50 @@ describe("the contacts list's panels", () => {
     expect(dataOf<Reply>(inactive).error?.[""]).toEqual([
       "This contact is inactive (opted out): mark it active to send to it",
     ]);
-    expect(getBalance(user.id)).toBe(2);
+    expect(await getBalance(user.id)).toBe(2);
   });
 
   it("checks the cost without sending (no JavaScript)", async () => {
     const user = await createTestUser();
-    const contact = createContact(user.id, contactInput([], "Eve"));
+    const contact = await createContact(user.id, contactInput([], "Eve"));
     const result = await post(contactsAction, "/sms/accountContacts", user, {
       intent: "check",
       id: String(contact.id),
       message: "Привет",
     });
     expect(statusOf(result)).toBe(200);
-    expect(getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).all()).toEqual([]);
+    expect(await getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).all()).toEqual([]);
   });
 
   it("deletes a contact, and deleting a group keeps its contacts", async () => {
     const user = await createTestUser();
-    const group = createGroup(user.id, { name: "Club", description: "Members" });
-    const keep = createContact(user.id, contactInput([group.id], "Kept"));
-    const gone = createContact(user.id, contactInput([group.id], "Gone"));
+    const group = await createGroup(user.id, { name: "Club", description: "Members" });
+    const keep = await createContact(user.id, contactInput([group.id], "Kept"));
+    const gone = await createContact(user.id, contactInput([group.id], "Gone"));
     const deleted = await post(contactsAction, `/sms/accountContacts?panel=delete&id=${gone.id}`, user, {
       intent: "delete",
       id: String(gone.id),
     });
     expect(locationOf(deleted)).toBe("/sms/accountContacts");
-    expect(getContact(user.id, gone.id)).toBeNull();
+    expect(await getContact(user.id, gone.id)).toBeNull();
     const groupDeleted = await post(groupsAction, `/sms/accountGroups?panel=delete&id=${group.id}`, user, {
       intent: "delete",
       id: String(group.id),
     });
     expect(locationOf(groupDeleted)).toBe("/sms/accountGroups");
-    expect(getDb().select().from(contactGroups).where(eq(contactGroups.id, group.id)).get()).toBeUndefined();
-    expect(getContact(user.id, keep.id)).toMatchObject({ name: "Kept", groups: [] });
+    expect(await getDb().select().from(contactGroups).where(eq(contactGroups.id, group.id)).get()).toBeUndefined();
+    expect(await getContact(user.id, keep.id)).toMatchObject({ name: "Kept", groups: [] });
   });
 });
 
 describe("the groups list's send panel", () => {
   it("posts once, enqueues the fan-out and shows its result panel; every member gets the message", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
-    const group = createGroup(user.id, { name: "Team", description: "All of us" });
+    await grantCredits(user.id, 10);
+    const group = await createGroup(user.id, { name: "Team", description: "All of us" });
     const members = [
-      createContact(user.id, contactInput([group.id])),
-      createContact(user.id, contactInput([group.id])),
+      await createContact(user.id, contactInput([group.id])),
+      await createContact(user.id, contactInput([group.id])),
     ];
     const opened = dataOf<{ panel: { activeMembers: number; requestKey: string } }>(
       await call(groupsLoader, makeRequest(`/sms/accountGroups?panel=send&id=${group.id}`, { user })),
@@ -386,19 +386,16 @@ describe("the groups list's send panel", () => {
       id: String(sendId),
     })) as Response;
     expect(await status.json()).toMatchObject({ id: sendId, status: "done", queued: 2, credits: 2, skipped: 0 });
-    const sentTo = getDb()
-      .select()
-      .from(smsMessages)
-      .where(eq(smsMessages.groupSendId, sendId))
-      .all()
-      .map((m) => m.toPhone);
+    const sentTo = (await getDb().select().from(smsMessages).where(eq(smsMessages.groupSendId, sendId)).all()).map(
+      (m) => m.toPhone,
+    );
     expect(sentTo.sort()).toEqual(members.map((m) => m.phone).sort());
   });
 
   it("says an empty group is an error, and how many credits a group send needs", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 1);
-    const empty = createGroup(user.id, { name: "Nobody", description: "Empty" });
+    await grantCredits(user.id, 1);
+    const empty = await createGroup(user.id, { name: "Nobody", description: "Empty" });
     const none = await post(groupsAction, "/sms/accountGroups", user, {
       intent: "send",
       id: String(empty.id),
@@ -407,9 +404,9 @@ describe("the groups list's send panel", () => {
     expect(statusOf(none)).toBe(400);
     expect(dataOf<Reply>(none).error?.[""]).toEqual(["This group has no contacts: add contacts to it first"]);
 
-    const group = createGroup(user.id, { name: "Pair", description: "Two" });
-    createContact(user.id, contactInput([group.id]));
-    createContact(user.id, contactInput([group.id]));
+    const group = await createGroup(user.id, { name: "Pair", description: "Two" });
+    await createContact(user.id, contactInput([group.id]));
+    await createContact(user.id, contactInput([group.id]));
     const short = await post(groupsAction, "/sms/accountGroups", user, {
       intent: "send",
       id: String(group.id),

@@ -21,7 +21,7 @@ import { getEnv } from "#app/utils/env.server.ts";
 process.env.SEED_DEMO = "auto";
 
 const first = await seedDatabase();
-const customer = findUserByEmail(DEMO_ACCOUNTS.customer.email)!;
+const customer = (await findUserByEmail(DEMO_ACCOUNTS.customer.email))!;
 
 const count = (sql: string, ...params: unknown[]) =>
   (
@@ -31,7 +31,7 @@ const count = (sql: string, ...params: unknown[]) =>
   ).n;
 
 describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
-  it("is full test mode, and seeds both demo accounts", () => {
+  it("is full test mode, and seeds both demo accounts", async () => {
     expect(getEnv().testMode).toMatchObject({
       sms: true,
       payments: true,
@@ -41,20 +41,20 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
     });
     expect(getEnv().seedDemo).toBe(true);
     expect(first.demoSeeded).toBe(true);
-    expect(findUserByEmail(DEMO_ACCOUNTS.admin.email)?.role).toBe("admin");
+    expect((await findUserByEmail(DEMO_ACCOUNTS.admin.email))?.role).toBe("admin");
     expect(customer.role).toBe("customer");
   });
 
-  it("gives the demo customer contacts in two groups", () => {
-    const contacts = listContacts(customer.id, { page: 1 });
+  it("gives the demo customer contacts in two groups", async () => {
+    const contacts = await listContacts(customer.id, { page: 1 });
     expect(contacts.total).toBeGreaterThanOrEqual(4);
-    const groups = listGroups(customer.id, { page: 1 }).groups;
+    const groups = (await listGroups(customer.id, { page: 1 })).groups;
     expect(groups).toHaveLength(2);
     for (const group of groups) expect(group.members).toBeGreaterThanOrEqual(2);
   });
 
-  it("shows every delivery outcome in the history, each failure with its reason", () => {
-    const { messages } = getMessageHistory(customer.id, 1);
+  it("shows every delivery outcome in the history, each failure with its reason", async () => {
+    const { messages } = await getMessageHistory(customer.id, 1);
     const statuses = new Set(messages.map((m) => m.status));
     for (const status of ["submitted", "delivered", "undelivered", "expired", "rejected", "failed", "unknown"])
       expect(statuses).toContain(status);
@@ -64,9 +64,9 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
     }
   });
 
-  it("keeps the ledger's invariants: cached balance = sum; one debit per message; a refund only for a message failed before the carrier", () => {
-    expect(getBalance(customer.id)).toBe(getLedgerSum(customer.id));
-    expect(getBalance(customer.id)).toBeGreaterThan(0);
+  it("keeps the ledger's invariants: cached balance = sum; one debit per message; a refund only for a message failed before the carrier", async () => {
+    expect(await getBalance(customer.id)).toBe(await getLedgerSum(customer.id));
+    expect(await getBalance(customer.id)).toBeGreaterThan(0);
     const messages = getSqlite()
       .prepare("select id, status, credits from sms_messages where user_id = ?")
       .all(customer.id) as { id: number; status: string; credits: number }[];
@@ -104,23 +104,23 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
   });
 
   it("has a scheduled message armed in BullMQ, a confirmed order, an API key, orders in several statuses and a support request", async () => {
-    const { schedules } = listSchedules(customer.id);
+    const { schedules } = await listSchedules(customer.id);
     expect(schedules).toHaveLength(1);
     expect(schedules[0].status).toBe("active");
     expect(await isArmed(schedules[0].id)).toBe(true);
     expect(count("select count(*) as n from orders where user_id = ? and status = 'Confirmed'", customer.id)).toBe(1);
     expect(count("select count(distinct status) as n from orders")).toBeGreaterThanOrEqual(3);
-    expect(getOwnApiKey(customer.id)?.key).toBeTruthy();
-    expect(listSupportRequests({ filter: "open", page: 1 }).total).toBeGreaterThanOrEqual(1);
+    expect((await getOwnApiKey(customer.id))?.key).toBeTruthy();
+    expect((await listSupportRequests({ filter: "open", page: 1 })).total).toBeGreaterThanOrEqual(1);
   });
 
-  it("has a finished campaign to the Customers group, its messages in the history and its outcomes counted", () => {
-    const { campaigns } = listCampaigns(customer.id, 1);
+  it("has a finished campaign to the Customers group, its messages in the history and its outcomes counted", async () => {
+    const { campaigns } = await listCampaigns(customer.id, 1);
     expect(campaigns).toHaveLength(1);
     const [campaign] = campaigns;
     expect(campaign).toMatchObject({ groupName: "Customers", status: "done", total: 3, skipped: 0 });
     expect(campaign.counts).toMatchObject({ delivered: 2, failed: 1 });
-    const history = getMessageHistory(customer.id, 1, {}, { direction: "outbound", campaign: campaign.id });
+    const history = await getMessageHistory(customer.id, 1, {}, { direction: "outbound", campaign: campaign.id });
     expect(history.total).toBe(3);
     expect(count("select count(*) as n from group_sends where completed_at is null")).toBe(0);
   });

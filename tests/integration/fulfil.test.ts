@@ -16,15 +16,15 @@ import { createTestUser, type TestUser } from "#tests/support/requests.ts";
 import { addToCart, placeOrder } from "#tests/support/shop.ts";
 
 await seedDatabase();
-const [pack] = getDb().select().from(packages).all();
+const [pack] = await getDb().select().from(packages).all();
 
 async function pendingOrder(user: TestUser, quantity = 1) {
   await addToCart(user, pack.id, quantity);
-  return getOrder(await placeOrder(user))!;
+  return (await getOrder(await placeOrder(user)))!;
 }
 
-const ledgerRows = (paymentId: string) =>
-  getDb()
+const ledgerRows = async (paymentId: string) =>
+  await getDb()
     .select()
     .from(creditLedger)
     .where(eq(creditLedger.key, `payment:${paymentId}`))
@@ -58,21 +58,21 @@ describe("fulfil", () => {
   it("five concurrent calls for one payment confirm once and grant once", async () => {
     const user = await createTestUser();
     const order = await pendingOrder(user, 3);
-    const charge = chargeTestCard(order, "4242424242424242");
+    const charge = await chargeTestCard(order, "4242424242424242");
     const results = await Promise.all(Array.from({ length: 5 }, () => fulfil(order.id, charge.id)));
     expect(results.every((r) => r.status === "confirmed")).toBe(true);
     expect(results.filter((r) => r.status === "confirmed" && r.granted)).toHaveLength(1);
-    expect(getBalance(user.id)).toBe(3 * pack.credits);
-    expect(getLedgerSum(user.id)).toBe(3 * pack.credits);
-    expect(ledgerRows(charge.id)).toHaveLength(1);
-    expect(getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: charge.id });
-    expect(getCartCount(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(3 * pack.credits);
+    expect(await getLedgerSum(user.id)).toBe(3 * pack.credits);
+    expect(await ledgerRows(charge.id)).toHaveLength(1);
+    expect(await getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: charge.id });
+    expect(await getCartCount(user.id)).toBe(0);
   });
 
   it("three processes and two in-process calls racing on the same database grant once", async () => {
     const user = await createTestUser();
     const order = await pendingOrder(user, 2);
-    const charge = chargeTestCard(order, "4242424242424242");
+    const charge = await chargeTestCard(order, "4242424242424242");
     const children = await Promise.all([1, 2, 3].map(() => childFulfil(order.id, charge.id)));
     const results = await Promise.all([
       ...children.map((c) => c.go()),
@@ -81,36 +81,36 @@ describe("fulfil", () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(Array(5).fill("confirmed"));
     expect(results.filter((r) => r.status === "confirmed" && r.granted)).toHaveLength(1);
-    expect(getBalance(user.id)).toBe(2 * pack.credits);
-    expect(getLedgerSum(user.id)).toBe(2 * pack.credits);
-    expect(ledgerRows(charge.id)).toHaveLength(1);
+    expect(await getBalance(user.id)).toBe(2 * pack.credits);
+    expect(await getLedgerSum(user.id)).toBe(2 * pack.credits);
+    expect(await ledgerRows(charge.id)).toHaveLength(1);
   });
 
   it("believes only the provider: unknown, declined and other orders' payments confirm nothing", async () => {
     const user = await createTestUser();
     const order = await pendingOrder(user);
     const other = await pendingOrder(await createTestUser());
-    const declined = chargeTestCard(order, "4000000000000002");
-    const othersCharge = chargeTestCard(other, "4242424242424242");
+    const declined = await chargeTestCard(order, "4000000000000002");
+    const othersCharge = await chargeTestCard(other, "4242424242424242");
     expect(await fulfil(order.id, "offch_made_up")).toMatchObject({ status: "not-paid" });
     expect(await fulfil(order.id, declined.id)).toMatchObject({ status: "not-paid" });
     expect(await fulfil(order.id, othersCharge.id)).toMatchObject({ status: "mismatch" });
     expect(await fulfil(999_999, othersCharge.id)).toEqual({ status: "not-found" });
-    expect(getOrder(order.id)!.status).toBe("Pending");
-    expect(getBalance(user.id)).toBe(0);
+    expect((await getOrder(order.id))!.status).toBe("Pending");
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("a second payment for an already confirmed order, or a payment for a cancelled one, grants nothing", async () => {
     const user = await createTestUser();
     const order = await pendingOrder(user);
-    const first = chargeTestCard(order, "4242424242424242");
+    const first = await chargeTestCard(order, "4242424242424242");
     await fulfil(order.id, first.id);
     expect(await fulfil(order.id, "offch_another")).toMatchObject({ status: "conflict" });
 
     const cancelled = await pendingOrder(user);
-    const late = chargeTestCard(cancelled, "4242424242424242");
-    changeOrderStatus(cancelled.id, "Cancelled");
+    const late = await chargeTestCard(cancelled, "4242424242424242");
+    await changeOrderStatus(cancelled.id, "Cancelled");
     expect(await fulfil(cancelled.id, late.id)).toMatchObject({ status: "conflict" });
-    expect(getBalance(user.id)).toBe(pack.credits);
+    expect(await getBalance(user.id)).toBe(pack.credits);
   });
 });

@@ -22,7 +22,7 @@ const SHARED = () => getEnv().SMPP_SOURCE_ADDR;
 
 async function conversationWith(credits = 10) {
   const user = await createTestUser();
-  grantCredits(user.id, credits);
+  await grantCredits(user.id, credits);
   const phone = newPhone();
   await queueMessage(user.id, { to: phone, body: "Shall we meet at 5? Please reply" });
   await simulateInbound({ from: phone, to: SHARED(), text: "Yes, see you then" });
@@ -34,7 +34,7 @@ const threadPath = (phone: string) => `/sms/inbox/${phone}`;
 describe("the inbox", () => {
   it("lists conversations with the contact's name and the unread count; the thread page marks them read", async () => {
     const { user, phone } = await conversationWith();
-    createContact(user.id, { name: "Maria", phone, email: "maria@example.com", groupIds: [] });
+    await createContact(user.id, { name: "Maria", phone, email: "maria@example.com", groupIds: [] });
     const list = dataOf<Awaited<ReturnType<typeof inbox.loader>>>(
       await call(inbox.loader, makeRequest("/sms/inbox", { user })),
     );
@@ -51,12 +51,12 @@ describe("the inbox", () => {
     ]);
     // Seeing it changes nothing (a GET never writes); the page then posts that it was read.
     expect(seen.unread).toBe(1);
-    expect(inboundFrom(phone)[0].readAt).toBeNull();
+    expect((await inboundFrom(phone))[0].readAt).toBeNull();
     const read = await call(thread.action, makeRequest(threadPath(phone), { user, form: { intent: "read" } }), {
       phone,
     });
     expect(locationOf(read)).toBe(threadPath(phone));
-    expect(inboundFrom(phone)[0].readAt).not.toBeNull();
+    expect((await inboundFrom(phone))[0].readAt).not.toBeNull();
     // The page's own post in the background answers in place instead of redirecting.
     const background = await call(
       thread.action,
@@ -69,14 +69,14 @@ describe("the inbox", () => {
 
   it("a reply goes through the send path: charged, queued, in the thread", async () => {
     const { user, phone } = await conversationWith(10);
-    const before = getBalance(user.id);
+    const before = await getBalance(user.id);
     const result = await call(
       thread.action,
       makeRequest(threadPath(phone), { user, form: { intent: "send", phoneNumber: phone, message: "Great!" } }),
       { phone },
     );
     expect(locationOf(result)).toBe(threadPath(phone));
-    expect(getBalance(user.id)).toBe(before - 1);
+    expect(await getBalance(user.id)).toBe(before - 1);
     const seen = dataOf<Awaited<ReturnType<typeof thread.loader>>>(
       await call(thread.loader, makeRequest(threadPath(phone), { user }), { phone }),
     );
@@ -85,8 +85,8 @@ describe("the inbox", () => {
 
   it("a reply goes from the account's number the phone wrote to", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
-    getDb()
+    await grantCredits(user.id, 5);
+    await getDb()
       .insert(senders)
       .values({ address: "+4479460077", kind: "long_number", ton: 1, npi: 1, userId: user.id, updatedAt: new Date() })
       .run();
@@ -127,7 +127,7 @@ describe("the inbox", () => {
     expect(statusOf(await call(thread.loader, makeRequest(threadPath(phone), { user: stranger }), { phone }))).toBe(
       404,
     );
-    expect(inboundFrom(phone)[0].readAt).toBeNull();
+    expect((await inboundFrom(phone))[0].readAt).toBeNull();
   });
 });
 
@@ -197,7 +197,7 @@ describe("admin: unassigned messages and the simulator", () => {
       makeRequest("/admin/simulate", { user: admin, form: { from: phone, to: SHARED(), message: text } }),
     );
     expect(locationOf(result)).toBe("/admin/simulate");
-    expect(inboundFrom(phone)).toEqual([expect.objectContaining({ body: text, parts: 2, userId: null })]);
+    expect(await inboundFrom(phone)).toEqual([expect.objectContaining({ body: text, parts: 2, userId: null })]);
   });
 
   it("is not there outside test mode", async () => {

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { getSqlite, inTransaction } from "#app/db/client.server.ts";
+import { getSqlite, withTx } from "#app/db/client.server.ts";
 import { takeBack } from "#app/modules/credits/ledger.server.ts";
 import { setUserTimeZone } from "#app/modules/auth/users.server.ts";
 import { getAdminOverview } from "#app/modules/insight/admin-overview.server.ts";
@@ -26,10 +26,10 @@ async function sendAt(userId: number, iso: string, body = "Hello") {
   return (await queueMessage(userId, { to: "+12025550180", body })).id;
 }
 
-function deliver(id: number, status: "delivered" | "undelivered" = "delivered") {
-  markClaimed([id], Date.now());
-  markSubmitted([id], Date.now());
-  moveMessages([{ id, from: "submitted", status, error: null }], Date.now());
+async function deliver(id: number, status: "delivered" | "undelivered" = "delivered") {
+  await markClaimed([id], Date.now());
+  await markSubmitted([id], Date.now());
+  await moveMessages([{ id, from: "submitted", status, error: null }], Date.now());
 }
 
 function receiveAt(userId: number | null, iso: string) {
@@ -47,26 +47,26 @@ const byDate = <Day extends { date: string }>(days: Day[]): Record<string, Omit<
 describe("dashboard chart data", () => {
   it("counts messages per local day by outcome, inbound, and credits spent net of refunds", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 100);
-    setUserTimeZone(user.id, "UTC");
+    await grantCredits(user.id, 100);
+    await setUserTimeZone(user.id, "UTC");
     const delivered = await sendAt(user.id, "2026-05-10T08:00:00Z");
     const undelivered = await sendAt(user.id, "2026-05-10T09:00:00Z");
     const failed = await sendAt(user.id, "2026-05-11T10:00:00Z");
     await sendAt(user.id, "2026-05-11T11:00:00Z"); // stays queued
     await sendAt(user.id, "2026-05-11T12:00:00Z", "ж".repeat(80)); // two UCS-2 segments, queued
     await sendAt(user.id, "2026-05-01T12:00:00Z"); // before the period
-    deliver(delivered);
-    deliver(undelivered, "undelivered");
+    await deliver(delivered);
+    await deliver(undelivered, "undelivered");
     setClock(() => at("2026-05-11T13:00:00Z"));
-    failMessage(failed, "Refused");
+    await failMessage(failed, "Refused");
     receiveAt(user.id, "2026-05-11T14:00:00Z");
     receiveAt(null, "2026-05-11T14:00:00Z"); // nobody's: not on any account's dashboard
 
     const other = await createTestUser();
-    grantCredits(other.id, 10);
+    await grantCredits(other.id, 10);
     await sendAt(other.id, "2026-05-11T12:00:00Z");
 
-    const dashboard = getDashboard(user.id, 7, "UTC", at("2026-05-12T06:00:00Z"));
+    const dashboard = await getDashboard(user.id, 7, "UTC", at("2026-05-12T06:00:00Z"));
     expect(dashboard.perDay.map((d) => d.date)).toEqual([
       "2026-05-06",
       "2026-05-07",
@@ -94,13 +94,13 @@ describe("dashboard chart data", () => {
 
   it("starts each day at local midnight: the zone's day boundary, 23 and 25-hour days, +5:45", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 100);
+    await grantCredits(user.id, 100);
     // New York springs forward on 2026-03-08 (a 23-hour day, 05:00Z to 04:00Z next day).
     await sendAt(user.id, "2026-03-08T04:59:00Z"); // 23:59 EST on 03-07
     await sendAt(user.id, "2026-03-08T05:00:00Z"); // 00:00 EST on 03-08
     await sendAt(user.id, "2026-03-09T03:59:00Z"); // 23:59 EDT on 03-08
     await sendAt(user.id, "2026-03-09T04:00:00Z"); // 00:00 EDT on 03-09
-    const spring = byDate(getDashboard(user.id, 7, "America/New_York", at("2026-03-10T12:00:00Z")).perDay);
+    const spring = byDate((await getDashboard(user.id, 7, "America/New_York", at("2026-03-10T12:00:00Z"))).perDay);
     expect([spring["2026-03-07"].pending, spring["2026-03-08"].pending, spring["2026-03-09"].pending]).toEqual([
       1, 2, 1,
     ]);
@@ -110,25 +110,25 @@ describe("dashboard chart data", () => {
     await sendAt(user.id, "2026-11-01T04:00:00Z"); // 00:00 EDT on 11-01
     await sendAt(user.id, "2026-11-02T04:59:00Z"); // 23:59 EST on 11-01
     await sendAt(user.id, "2026-11-02T05:00:00Z"); // 00:00 EST on 11-02
-    const fall = byDate(getDashboard(user.id, 7, "America/New_York", at("2026-11-03T12:00:00Z")).perDay);
+    const fall = byDate((await getDashboard(user.id, 7, "America/New_York", at("2026-11-03T12:00:00Z"))).perDay);
     expect([fall["2026-10-31"].pending, fall["2026-11-01"].pending, fall["2026-11-02"].pending]).toEqual([1, 2, 1]);
 
     // Kathmandu is 5:45 ahead: midnight on 03-09 is 18:15Z on 03-08.
-    const nepal = byDate(getDashboard(user.id, 7, "Asia/Kathmandu", at("2026-03-10T12:00:00Z")).perDay);
+    const nepal = byDate((await getDashboard(user.id, 7, "Asia/Kathmandu", at("2026-03-10T12:00:00Z"))).perDay);
     await sendAt(user.id, "2026-03-05T18:14:00Z"); // 23:59 on 03-05
     await sendAt(user.id, "2026-03-05T18:15:00Z"); // 00:00 on 03-06
-    const after = byDate(getDashboard(user.id, 7, "Asia/Kathmandu", at("2026-03-10T12:00:00Z")).perDay);
+    const after = byDate((await getDashboard(user.id, 7, "Asia/Kathmandu", at("2026-03-10T12:00:00Z"))).perDay);
     expect(after["2026-03-05"].pending - nepal["2026-03-05"].pending).toBe(1);
     expect(after["2026-03-06"].pending - nepal["2026-03-06"].pending).toBe(1);
   });
 
   it("backfills the rollup from the rows already there (the migration's own SQL)", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 100);
-    deliver(await sendAt(user.id, "2026-06-01T10:00:00Z"));
+    await grantCredits(user.id, 100);
+    await deliver(await sendAt(user.id, "2026-06-01T10:00:00Z"));
     await sendAt(user.id, "2026-06-01T10:20:00Z");
     setClock(() => at("2026-06-02T10:00:00Z"));
-    failMessage(await sendAt(user.id, "2026-06-02T09:00:00Z"), "Refused");
+    await failMessage(await sendAt(user.id, "2026-06-02T09:00:00Z"), "Refused");
     receiveAt(user.id, "2026-06-02T11:00:00Z");
     // Set-based writes count what they wrote: a replayed API reference nothing, an unsent record as
     // failed, a batch of receipts (one moving within "pending"), a debit taken back.
@@ -139,18 +139,20 @@ describe("dashboard chart data", () => {
     ];
     const [first, second] = (await queueMessages(user.id, batch)).messages.map((m) => m.id);
     expect((await queueMessages(user.id, batch)).messages.every((m) => m.duplicate)).toBe(true);
-    recordUnsentMessage(user.id, { to: "+12025550183", body: "Unpaid" }, "Not enough credits");
+    await recordUnsentMessage(user.id, { to: "+12025550183", body: "Unpaid" }, "Not enough credits");
     const third = await sendAt(user.id, "2026-06-02T12:30:00Z");
     for (const id of [first, second, third]) {
       expect(await claimMessage(id)).toBe(true);
-      recordAccepted(id, [{ part: 1, providerId: `rollup-${id}` }]);
+      await recordAccepted(id, [{ part: 1, providerId: `rollup-${id}` }]);
     }
     await applyReceipts([
       { providerId: `rollup-${first}`, status: "delivered", error: null },
       { providerId: `rollup-${second}`, status: "undelivered", error: "001" },
       { providerId: `rollup-${third}`, status: "unknown", error: null },
     ]);
-    inTransaction((tx) => takeBack(tx, { userId: user.id, kind: "reversal", wanted: 5, key: "rollup-take-back" }));
+    await withTx(
+      async (tx) => await takeBack(tx, { userId: user.id, kind: "reversal", wanted: 5, key: "rollup-take-back" }),
+    );
     // A refund can bring a bucket back to 0, where the backfill writes no row.
     const rollup = () =>
       getSqlite()
@@ -173,7 +175,7 @@ describe("dashboard chart data", () => {
 describe("dashboard page", () => {
   it("takes its period from ?days= (7, 30 or 90; anything else is 7) in the user's zone", async () => {
     const user = await createTestUser();
-    setUserTimeZone(user.id, "Asia/Kathmandu");
+    await setUserTimeZone(user.id, "Asia/Kathmandu");
     const days = async (search: string) =>
       dataOf<{ days: number; perDay: unknown[]; timeZone: string }>(
         await call(dashboardLoader, makeRequest(`/sms/dashboard${search}`, { user })),
@@ -194,11 +196,11 @@ describe("dashboard page", () => {
 describe("admin overview", () => {
   it("sums every account's messages and sales per day, and ranks the senders", async () => {
     const [busy, quiet] = [await createTestUser(), await createTestUser()];
-    grantCredits(busy.id, 100);
-    grantCredits(quiet.id, 100);
+    await grantCredits(busy.id, 100);
+    await grantCredits(quiet.id, 100);
     const base = getAdminOverview(7, "UTC", at("2026-07-12T12:00:00Z"));
     const before = byDate((await base).perDay);
-    for (let i = 0; i < 3; i++) deliver(await sendAt(busy.id, `2026-07-10T1${i}:00:00Z`));
+    for (let i = 0; i < 3; i++) await deliver(await sendAt(busy.id, `2026-07-10T1${i}:00:00Z`));
     await sendAt(quiet.id, "2026-07-11T10:00:00Z");
     const insertOrder = getSqlite().prepare(
       `insert into orders (user_id, pickup_name, pickup_email, pickup_phone, total_cents, total_items, total_credits, status, refunded_cents, created_at, confirmed_at)
@@ -226,7 +228,7 @@ describe("admin overview", () => {
 
   it("shows per account the share of its recipients who answered STOP, the highest first", async () => {
     const [provoking, careful, other] = [await createTestUser(), await createTestUser(), await createTestUser()];
-    for (const user of [provoking, careful, other]) grantCredits(user.id, 100);
+    for (const user of [provoking, careful, other]) await grantCredits(user.id, 100);
     const sendTo = async (userId: number, phone: string, iso: string) => {
       setClock(() => at(iso));
       await queueMessage(userId, { to: phone, body: "Offer" });

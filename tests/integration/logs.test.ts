@@ -54,7 +54,7 @@ const parsed = () => captured.lines.map((line) => JSON.parse(line) as Line);
 
 it("logs one JSON line per page request and the job it enqueued under the request's id, and no secret or message body", async () => {
   const customer = await apiCustomer(100);
-  const { groupId } = seedGroup(customer.id, 3, 7100);
+  const { groupId } = await seedGroup(customer.id, 3, 7100);
 
   // A login through the form, with the password in the body.
   const login = await fetch(`${base}/login`, {
@@ -89,9 +89,9 @@ it("logs one JSON line per page request and the job it enqueued under the reques
   const { id } = (await sent.json()) as { id: number };
   await waitForStatus(id, "delivered");
   await waitFor(
-    () => {
-      const row = getDb().select().from(groupSends).where(eq(groupSends.userId, customer.id)).get();
-      const messages = row ? messagesOfGroupSend(row.id) : [];
+    async () => {
+      const row = await getDb().select().from(groupSends).where(eq(groupSends.userId, customer.id)).get();
+      const messages = row ? await messagesOfGroupSend(row.id) : [];
       return messages.length === 3 && messages.every((m) => m.status === "delivered");
     },
     { what: "the group's three messages delivered" },

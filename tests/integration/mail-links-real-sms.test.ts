@@ -26,7 +26,7 @@ describe("/admin/mail with a real SMSC and no mail server", () => {
       makeRequest("/forgot-password", { form: { email: user.email }, ip: "203.0.113.7" }),
     );
     expect(locationOf(asked)).toBe("/login");
-    const mail = getDb().select().from(mailOutbox).where(eq(mailOutbox.userId, user.id)).get()!;
+    const mail = (await getDb().select().from(mailOutbox).where(eq(mailOutbox.userId, user.id)).get())!;
     expect(mail.text).toContain(LINK_REMOVED);
     expect(mail.text).not.toMatch(/reset-password\/[A-Za-z0-9_-]{43}/);
 

@@ -20,7 +20,11 @@ const LINK = /\/reset-password\/([A-Za-z0-9_-]{43})/;
 /** Asks for a reset of `user`; the admin's view of its mail. */
 async function resetMailAsAdminSeesIt(user: TestUser, admin: TestUser) {
   await call(forgotAction, makeRequest("/forgot-password", { form: { email: user.email }, ip: "203.0.113.8" }));
-  const { id } = getDb().select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.userId, user.id)).get()!;
+  const { id } = (await getDb()
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(eq(mailOutbox.userId, user.id))
+    .get())!;
   return { id, view: () => mailView(id, admin) };
 }
 
@@ -31,7 +35,8 @@ async function mailView(id: number, admin: TestUser) {
   return page.selected.text;
 }
 
-const storedText = (id: number) => getDb().select().from(mailOutbox).where(eq(mailOutbox.id, id)).get()!.text;
+const storedText = async (id: number) =>
+  (await getDb().select().from(mailOutbox).where(eq(mailOutbox.id, id)).get())!.text;
 
 describe("account links at /admin/mail in full test mode", () => {
   it("shows the working link until it is used; then neither the view nor the database holds it", async () => {
@@ -44,7 +49,7 @@ describe("account links at /admin/mail in full test mode", () => {
       "/login",
     );
     expect(await view()).toContain(LINK_REMOVED);
-    expect(storedText(id)).not.toContain(token);
+    expect(await storedText(id)).not.toContain(token);
   });
 
   it("removes a link that expired unused at the next hourly purge", async () => {
@@ -52,8 +57,8 @@ describe("account links at /admin/mail in full test mode", () => {
     const { id, view } = await resetMailAsAdminSeesIt(user, admin);
     const token = LINK.exec(await view())![1];
     setClock(() => Date.now() + 60 * 60 * 1000 + 1);
-    expect(purgeExpired().mailLinks).toBeGreaterThanOrEqual(1);
-    expect(storedText(id)).not.toContain(token);
+    expect((await purgeExpired()).mailLinks).toBeGreaterThanOrEqual(1);
+    expect(await storedText(id)).not.toContain(token);
     // Back to now, where the admin's session still is.
     resetClock();
     expect(await view()).toContain(LINK_REMOVED);

@@ -2,7 +2,7 @@
 // clear, the refusal is logged, and the mail stays pending in the outbox for the next attempt.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { mailOutbox } from "#app/db/schema/mail.ts";
 import { queueMail, reconcileMail } from "#app/modules/mail/outbox.server.ts";
 import { captureLogs } from "#app/utils/log.server.ts";
@@ -30,11 +30,18 @@ afterAll(async () => {
 });
 
 it("sends nothing without STARTTLS, logs why, and keeps the mail pending to retry", async () => {
-  const id = inTransaction((tx) =>
-    queueMail(tx, { userId: null, kind: "password_reset", to: "ada@example.com", subject: "Reset", text: "A link" }),
+  const id = await withTx(
+    async (tx) =>
+      await queueMail(tx, {
+        userId: null,
+        kind: "password_reset",
+        to: "ada@example.com",
+        subject: "Reset",
+        text: "A link",
+      }),
   );
-  const row = await waitFor(() => {
-    const found = getDb().select().from(mailOutbox).where(eq(mailOutbox.id, id)).get();
+  const row = await waitFor(async () => {
+    const found = await getDb().select().from(mailOutbox).where(eq(mailOutbox.id, id)).get();
     return found?.lastError || found?.status === "sent" ? found : undefined;
   });
   expect(row).toMatchObject({ status: "pending", sentAt: null });

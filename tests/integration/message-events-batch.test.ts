@@ -4,7 +4,7 @@
 // worker to a real HTTP receiver on loopback, a job of them answered in one transaction.
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, getSqlite, inTransaction } from "#app/db/client.server.ts";
+import { getDb, getSqlite, withTx } from "#app/db/client.server.ts";
 import { groupSends } from "#app/db/schema/contacts.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { webhookDeliveries, webhookEvents } from "#app/db/schema/webhooks.ts";
@@ -26,7 +26,7 @@ const SUBSCRIPTIONS = "select user_id as userId, events from webhook_endpoints w
 const ENDPOINTS_OF_ACCOUNT = "select id, events from webhook_endpoints where user_id = ? and enabled = 1";
 
 /** The SQL of every statement `work` runs, but the subscriptions' read. */
-function statementsOf(work: () => void): string[] {
+async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   const prototype = Object.getPrototypeOf(getSqlite().prepare("select 1")) as Record<
     string,
     (...a: unknown[]) => unknown
@@ -40,7 +40,7 @@ function statementsOf(work: () => void): string[] {
       return saved[name].apply(this, params);
     };
   try {
-    work();
+    await work();
   } finally {
     Object.assign(prototype, saved);
   }
@@ -48,48 +48,51 @@ function statementsOf(work: () => void): string[] {
 }
 
 /** Stored messages in `status` (no outbox row: the worker leaves them alone), their ids. */
-function storeMessages(userId: number, count: number, status: MessageStatus, groupSendId: number | null = null) {
+async function storeMessages(userId: number, count: number, status: MessageStatus, groupSendId: number | null = null) {
   const at = new Date(clock);
-  return getDb()
-    .insert(smsMessages)
-    .values(
-      Array.from({ length: count }, (_, i) => ({
-        userId,
-        toPhone: `+1202555${String(8000 + i).padStart(4, "0")}`,
-        body: `Batch message ${i}`,
-        encoding: "GSM-7" as const,
-        segments: 1,
-        credits: 1,
-        status,
-        groupSendId,
-        createdAt: at,
-        updatedAt: at,
-      })),
-    )
-    .returning({ id: smsMessages.id })
-    .all()
-    .map((row) => row.id);
+  return (
+    await getDb()
+      .insert(smsMessages)
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          userId,
+          toPhone: `+1202555${String(8000 + i).padStart(4, "0")}`,
+          body: `Batch message ${i}`,
+          encoding: "GSM-7" as const,
+          segments: 1,
+          credits: 1,
+          status,
+          groupSendId,
+          createdAt: at,
+          updatedAt: at,
+        })),
+      )
+      .returning({ id: smsMessages.id })
+      .all()
+  ).map((row) => row.id);
 }
 
 /** Moves the messages (as the sms module does) and notes them in the same transaction; the statements noting ran. */
-function move(moves: MessageMove[]): string[] {
+async function move(moves: MessageMove[]): Promise<string[]> {
   const now = ++clock;
-  return inTransaction(() => {
+  return await withTx(async () => {
     for (const { messageId, status } of moves)
-      getDb()
+      await getDb()
         .update(smsMessages)
         .set({ status, updatedAt: new Date(now) })
         .where(eq(smsMessages.id, messageId))
         .run();
-    return statementsOf(() => noteMessageStatuses(moves, now));
+    return await statementsOf(async () => await noteMessageStatuses(moves, now));
   });
 }
 
-const eventsOfMessages = (ids: number[]) =>
-  getDb()
-    .select({ id: webhookEvents.id, type: webhookEvents.type, payload: webhookEvents.payload })
-    .from(webhookEvents)
-    .all()
+const eventsOfMessages = async (ids: number[]) =>
+  (
+    await getDb()
+      .select({ id: webhookEvents.id, type: webhookEvents.type, payload: webhookEvents.payload })
+      .from(webhookEvents)
+      .all()
+  )
     .map((event) => ({ ...event, data: (JSON.parse(event.payload) as { data: { id: number; status: string } }).data }))
     .filter((event) => ids.includes(event.data.id))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -99,14 +102,15 @@ describe("noteMessageStatuses", () => {
     const subscribed = await customerWithEndpoint(["message.sent", "message.delivered"], "/batch-endpoint");
     const quiet = await createTestUser();
     const calling = await createTestUser();
-    const [a1, a2] = storeMessages(subscribed.user.id, 2, "submitting");
-    const [b1] = storeMessages(quiet.id, 1, "submitting");
-    const [c1, c2] = storeMessages(calling.id, 2, "submitting");
-    inTransaction((tx) =>
-      saveStatusCallbacks(tx, calling.id, [{ messageId: c1, url: receiver().url("/batch-callback") }]),
+    const [a1, a2] = await storeMessages(subscribed.user.id, 2, "submitting");
+    const [b1] = await storeMessages(quiet.id, 1, "submitting");
+    const [c1, c2] = await storeMessages(calling.id, 2, "submitting");
+    await withTx(
+      async (tx) =>
+        await saveStatusCallbacks(tx, calling.id, [{ messageId: c1, url: receiver().url("/batch-callback") }]),
     );
 
-    const statements = move([
+    const statements = await move([
       { userId: subscribed.user.id, messageId: a1, status: "submitted" },
       { userId: quiet.id, messageId: b1, status: "submitted" },
       { userId: calling.id, messageId: c1, status: "submitted" },
@@ -125,7 +129,7 @@ describe("noteMessageStatuses", () => {
     expect(perBatch.length).toBeLessThanOrEqual(5);
     expect(new Set(perBatch).size).toBe(perBatch.length);
 
-    const events = eventsOfMessages([a1, a2, b1, c1, c2]);
+    const events = await eventsOfMessages([a1, a2, b1, c1, c2]);
     // One event per wanted move, in the batch's order (event ids grow); each carries its message as it now is.
     expect(events.map((e) => [e.type, e.data.id])).toEqual([
       ["message.sent", a1],
@@ -141,7 +145,7 @@ describe("noteMessageStatuses", () => {
       "delivered",
       "undelivered",
     ]);
-    const targets = getDb()
+    const targets = await getDb()
       .select({
         eventId: webhookDeliveries.eventId,
         endpointId: webhookDeliveries.endpointId,
@@ -170,68 +174,74 @@ describe("noteMessageStatuses", () => {
 
   it("runs no statement for a batch nobody wants and no message of which can have a statusCallback", async () => {
     const quiet = await createTestUser();
-    const ids = storeMessages(quiet.id, 50, "submitting");
+    const ids = await storeMessages(quiet.id, 50, "submitting");
     // One look at which accounts have callbacks, for messages newer than the last look; then none.
-    expect(move(ids.map((messageId) => ({ userId: quiet.id, messageId, status: "submitted" })))).toHaveLength(1);
-    expect(move(ids.map((messageId) => ({ userId: quiet.id, messageId, status: "delivered" })))).toEqual([]);
-    expect(eventsOfMessages(ids)).toEqual([]);
+    expect(await move(ids.map((messageId) => ({ userId: quiet.id, messageId, status: "submitted" })))).toHaveLength(1);
+    expect(await move(ids.map((messageId) => ({ userId: quiet.id, messageId, status: "delivered" })))).toEqual([]);
+    expect(await eventsOfMessages(ids)).toEqual([]);
   });
 
   it("finds the statusCallback of a message newer than the last look, of an account that had none before", async () => {
     const quiet = await createTestUser();
-    const [old] = storeMessages(quiet.id, 1, "submitting");
-    move([{ userId: quiet.id, messageId: old, status: "submitted" }]);
-    const [fresh] = storeMessages(quiet.id, 1, "submitting");
-    inTransaction((tx) => saveStatusCallbacks(tx, quiet.id, [{ messageId: fresh, url: receiver().url("/fresh") }]));
-    move([
+    const [old] = await storeMessages(quiet.id, 1, "submitting");
+    await move([{ userId: quiet.id, messageId: old, status: "submitted" }]);
+    const [fresh] = await storeMessages(quiet.id, 1, "submitting");
+    await withTx(
+      async (tx) => await saveStatusCallbacks(tx, quiet.id, [{ messageId: fresh, url: receiver().url("/fresh") }]),
+    );
+    await move([
       { userId: quiet.id, messageId: old, status: "delivered" },
       { userId: quiet.id, messageId: fresh, status: "submitted" },
     ]);
-    expect(eventsOfMessages([old, fresh]).map((e) => [e.type, e.data.id])).toEqual([["message.sent", fresh]]);
+    expect((await eventsOfMessages([old, fresh])).map((e) => [e.type, e.data.id])).toEqual([["message.sent", fresh]]);
   });
 
   it("finds the statusCallback of a message whose id a rolled-back transaction had used", async () => {
     const quiet = await createTestUser();
-    const callbackEvents = () => eventsOfMessages(storedIds).filter((e) => e.type === "message.sent");
+    const callbackEvents = async () => (await eventsOfMessages(storedIds)).filter((e) => e.type === "message.sent");
     const storedIds: number[] = [];
     // Inserted and noted, then rolled back: SQLite gives its id again.
-    expect(() =>
-      inTransaction(() => {
-        const [gone] = storeMessages(quiet.id, 1, "submitted");
+    await expect(
+      withTx(async () => {
+        const [gone] = await storeMessages(quiet.id, 1, "submitted");
         storedIds.push(gone);
-        noteMessageStatuses([{ userId: quiet.id, messageId: gone, status: "submitted" }], ++clock);
+        await noteMessageStatuses([{ userId: quiet.id, messageId: gone, status: "submitted" }], ++clock);
         throw new Error("rolled back");
       }),
-    ).toThrow("rolled back");
-    const [again] = storeMessages(quiet.id, 1, "submitting");
+    ).rejects.toThrow("rolled back");
+    const [again] = await storeMessages(quiet.id, 1, "submitting");
     expect(again).toBe(storedIds[0]);
-    inTransaction((tx) => saveStatusCallbacks(tx, quiet.id, [{ messageId: again, url: receiver().url("/again") }]));
-    move([{ userId: quiet.id, messageId: again, status: "submitted" }]);
-    expect(callbackEvents()).toHaveLength(1);
+    await withTx(
+      async (tx) => await saveStatusCallbacks(tx, quiet.id, [{ messageId: again, url: receiver().url("/again") }]),
+    );
+    await move([{ userId: quiet.id, messageId: again, status: "submitted" }]);
+    expect(await callbackEvents()).toHaveLength(1);
   });
 });
 
 describe("completeGroupSendsIfDone", () => {
-  function storeGroupSend(userId: number, status: "running" | "done", total: number) {
-    return getDb()
-      .insert(groupSends)
-      .values({
-        userId,
-        groupName: "Batch group",
-        body: "Hi",
-        segments: 1,
-        status,
-        total,
-        queued: total,
-        updatedAt: new Date(clock),
-      })
-      .returning({ id: groupSends.id })
-      .get().id;
+  async function storeGroupSend(userId: number, status: "running" | "done", total: number) {
+    return (
+      await getDb()
+        .insert(groupSends)
+        .values({
+          userId,
+          groupName: "Batch group",
+          body: "Hi",
+          segments: 1,
+          status,
+          total,
+          queued: total,
+          updatedAt: new Date(clock),
+        })
+        .returning({ id: groupSends.id })
+        .get()
+    ).id;
   }
-  const completedAt = (id: number) =>
-    getDb().select({ at: groupSends.completedAt }).from(groupSends).where(eq(groupSends.id, id)).get()!.at;
-  const completions = (userId: number) =>
-    getDb()
+  const completedAt = async (id: number) =>
+    (await getDb().select({ at: groupSends.completedAt }).from(groupSends).where(eq(groupSends.id, id)).get())!.at;
+  const completions = async (userId: number) =>
+    await getDb()
       .select()
       .from(webhookEvents)
       .where(and(eq(webhookEvents.userId, userId), eq(webhookEvents.type, "group_send.completed")))
@@ -239,31 +249,33 @@ describe("completeGroupSendsIfDone", () => {
 
   it("completes a send whose last two messages finish in one batch, once, and leaves the others open", async () => {
     const { user } = await customerWithEndpoint(["group_send.completed"], "/batch-group");
-    const finishing = storeGroupSend(user.id, "done", 3);
-    const unfinished = storeGroupSend(user.id, "done", 2);
-    const fanningOut = storeGroupSend(user.id, "running", 1);
-    const [first, second, third] = storeMessages(user.id, 3, "submitted", finishing);
-    storeMessages(user.id, 2, "submitted", unfinished);
-    const [lone] = storeMessages(user.id, 1, "submitted", fanningOut);
-    const finish = (ids: number[], status: MessageStatus) => {
+    const finishing = await storeGroupSend(user.id, "done", 3);
+    const unfinished = await storeGroupSend(user.id, "done", 2);
+    const fanningOut = await storeGroupSend(user.id, "running", 1);
+    const [first, second, third] = await storeMessages(user.id, 3, "submitted", finishing);
+    await storeMessages(user.id, 2, "submitted", unfinished);
+    const [lone] = await storeMessages(user.id, 1, "submitted", fanningOut);
+    const finish = async (ids: number[], status: MessageStatus) => {
       const now = ++clock;
-      return inTransaction(() => {
-        if (ids.length > 0) getDb().update(smsMessages).set({ status }).where(inArray(smsMessages.id, ids)).run();
-        return statementsOf(() => completeGroupSendsIfDone([finishing, finishing, unfinished, fanningOut], now));
+      return await withTx(async () => {
+        if (ids.length > 0) await getDb().update(smsMessages).set({ status }).where(inArray(smsMessages.id, ids)).run();
+        return await statementsOf(
+          async () => await completeGroupSendsIfDone([finishing, finishing, unfinished, fanningOut], now),
+        );
       });
     };
     // One statement for the batch's sends, while none completes.
-    expect(finish([first, lone], "delivered")).toHaveLength(1);
-    expect(completedAt(finishing)).toBeNull();
-    finish([second, third], "undelivered");
-    expect(completedAt(finishing)).toEqual(new Date(clock));
-    expect(completedAt(unfinished)).toBeNull();
-    expect(completedAt(fanningOut)).toBeNull();
-    const [event] = completions(user.id);
+    expect(await finish([first, lone], "delivered")).toHaveLength(1);
+    expect(await completedAt(finishing)).toBeNull();
+    await finish([second, third], "undelivered");
+    expect(await completedAt(finishing)).toEqual(new Date(clock));
+    expect(await completedAt(unfinished)).toBeNull();
+    expect(await completedAt(fanningOut)).toBeNull();
+    const [event] = await completions(user.id);
     expect(JSON.parse(event.payload).data).toMatchObject({ id: finishing, total: 3, delivered: 1, failed: 2 });
     // Asked again: nothing more.
-    finish([], "delivered");
-    expect(completions(user.id)).toHaveLength(1);
+    await finish([], "delivered");
+    expect(await completions(user.id)).toHaveLength(1);
     await waitFor(() => receiver().received.some((r) => r.id === event.id));
   });
 });
@@ -271,14 +283,14 @@ describe("completeGroupSendsIfDone", () => {
 describe("a webhook job of several deliveries", () => {
   it("records each delivery's own answer, and the endpoint failing when its last answer failed, until a retry succeeds", async () => {
     const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/job-answers");
-    const ids = storeMessages(user.id, 3, "submitted");
+    const ids = await storeMessages(user.id, 3, "submitted");
     const down = ids[2];
     receiver().answer = (delivery) =>
       delivery.body.data.id === down ? { status: 503, body: "down for now" } : { status: 200, body: "ok" };
     // One batch: one job of three deliveries to the endpoint, answered in one transaction.
-    move(ids.map((messageId) => ({ userId: user.id, messageId, status: "delivered" })));
-    const answered = await waitFor(() => {
-      const rows = listDeliveries(user.id, endpoint.id);
+    await move(ids.map((messageId) => ({ userId: user.id, messageId, status: "delivered" })));
+    const answered = await waitFor(async () => {
+      const rows = await listDeliveries(user.id, endpoint.id);
       // A claim counts the attempt before the answer comes back: wait for the answers themselves.
       return rows.length === 3 && rows.every((row) => row.lastStatusCode !== null) ? rows : undefined;
     });
@@ -289,9 +301,9 @@ describe("a webhook job of several deliveries", () => {
       expect(row).toMatchObject({ status: "delivered", attempts: 1, lastStatusCode: 200, lastAnswer: "ok" });
       expect(row.deliveredAt).not.toBeNull();
     }
-    expect(getEndpoint(user.id, endpoint.id).failingSince).not.toBeNull();
+    expect((await getEndpoint(user.id, endpoint.id)).failingSince).not.toBeNull();
     receiver().answer = () => ({ status: 200 });
-    await waitFor(() => listDeliveries(user.id, endpoint.id).every((row) => row.status === "delivered"));
-    expect(getEndpoint(user.id, endpoint.id).failingSince).toBeNull();
+    await waitFor(async () => (await listDeliveries(user.id, endpoint.id)).every((row) => row.status === "delivered"));
+    expect((await getEndpoint(user.id, endpoint.id)).failingSince).toBeNull();
   });
 });

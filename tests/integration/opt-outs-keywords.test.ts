@@ -34,7 +34,7 @@ const inbound = (phone: string, body: string, toAddress = SHARED, accountId: num
 
 async function customer(credits = 10) {
   const user = await createTestUser();
-  grantCredits(user.id, credits);
+  await grantCredits(user.id, credits);
   return user;
 }
 
@@ -78,7 +78,7 @@ describe("STOP and START through the shared default sender", () => {
 
     const stop = await applyInboundKeyword(inbound("12025550301", "Stop", SHARED, first.id));
     expect(stop).toMatchObject({ kind: "stop", changed: true });
-    const reply = messageRow(stop!.replyId!)!;
+    const reply = (await messageRow(stop!.replyId!))!;
     expect(reply).toMatchObject({
       userId: first.id,
       toPhone: phone,
@@ -86,38 +86,38 @@ describe("STOP and START through the shared default sender", () => {
       source: "keyword",
       credits: 0,
       status: "queued",
-      body: getKeywordReplies().stop,
+      body: (await getKeywordReplies()).stop,
     });
-    expect(getBalance(first.id)).toBe(10);
-    expect(ledgerKeys(first.id).filter((k) => k.startsWith("msg:"))).toEqual([]);
+    expect(await getBalance(first.id)).toBe(10);
+    expect((await ledgerKeys(first.id)).filter((k) => k.startsWith("msg:"))).toEqual([]);
 
     // A second STOP changes nothing and is not answered.
     expect(await applyInboundKeyword(inbound(phone, "STOP"))).toMatchObject({ changed: false, replyId: null });
 
     for (const user of [first, second]) {
-      expect(isOptedOut(user.id, phone)).toBe(true);
+      expect(await isOptedOut(user.id, phone)).toBe(true);
       const error = await queueMessage(user.id, { to: phone, body: "hi" }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OptedOutError);
       expect(error).toMatchObject({ code: "recipient_opted_out", phones: [phone] });
-      expect(getBalance(user.id)).toBe(10);
+      expect(await getBalance(user.id)).toBe(10);
     }
     // The account the STOP was assigned to sees it, with its date.
-    expect(listOptOuts(first.id).items).toEqual([
+    expect((await listOptOuts(first.id)).items).toEqual([
       expect.objectContaining({ phone, source: "keyword", keyword: "STOP", scope: "" }),
     ]);
-    expect(listOptOuts(second.id).items).toEqual([]);
+    expect((await listOptOuts(second.id)).items).toEqual([]);
 
     const start = await applyInboundKeyword(inbound(phone, "start", SHARED, first.id));
     expect(start).toMatchObject({ kind: "start", changed: true });
-    expect(messageRow(start!.replyId!)).toMatchObject({ credits: 0, body: getKeywordReplies().start });
-    expect(isOptedOut(second.id, phone)).toBe(false);
+    expect(await messageRow(start!.replyId!)).toMatchObject({ credits: 0, body: (await getKeywordReplies()).start });
+    expect(await isOptedOut(second.id, phone)).toBe(false);
     const sent = await queueMessage(second.id, { to: phone, body: "welcome back" });
-    expect(messageRow(sent.id)?.status).toBe("queued");
-    expect(getBalance(second.id)).toBe(9);
+    expect((await messageRow(sent.id))?.status).toBe("queued");
+    expect(await getBalance(second.id)).toBe(9);
   });
 
   it("answers HELP with the admin's text once per inbound message however often it is handled, and once in 10 minutes per phone", async () => {
-    setKeywordReplies({ ...getKeywordReplies(), help: "Acme alerts. Reply STOP to end." });
+    await setKeywordReplies({ ...(await getKeywordReplies()), help: "Acme alerts. Reply STOP to end." });
     const user = await customer();
     let now = Date.UTC(2026, 10, 2, 9);
     setClock(() => now);
@@ -126,7 +126,7 @@ describe("STOP and START through the shared default sender", () => {
       const first = await applyInboundKeyword(message);
       const again = await applyInboundKeyword(message);
       expect(again?.replyId).toBe(first?.replyId);
-      expect(messageRow(first!.replyId!)).toMatchObject({ body: "Acme alerts. Reply STOP to end.", credits: 0 });
+      expect(await messageRow(first!.replyId!)).toMatchObject({ body: "Acme alerts. Reply STOP to end.", credits: 0 });
       now += HELP_REPLY_INTERVAL_MS - 1;
       const soon = await applyInboundKeyword(inbound("+12025550302", "info", SHARED, user.id));
       expect(soon).toMatchObject({ kind: "help", replyId: null });
@@ -134,7 +134,7 @@ describe("STOP and START through the shared default sender", () => {
       const later = await applyInboundKeyword(inbound("+12025550302", "info", SHARED, user.id));
       expect(later?.replyId).not.toBeNull();
       expect(later?.replyId).not.toBe(first?.replyId);
-      expect(isOptedOut(user.id, "+12025550302")).toBe(false);
+      expect(await isOptedOut(user.id, "+12025550302")).toBe(false);
     } finally {
       resetClock();
     }
@@ -153,7 +153,7 @@ describe("STOP and START through the shared default sender", () => {
       }
       expect(replies.map((r) => r?.replyId !== null)).toEqual([true, true, true, true, true, false]);
       expect(replies.at(-1)).toMatchObject({ kind: "stop", changed: true });
-      expect(isOptedOut(user.id, phone)).toBe(true);
+      expect(await isOptedOut(user.id, phone)).toBe(true);
       now += 24 * 3_600_000;
       expect((await applyInboundKeyword(inbound(phone, "HELP", SHARED, user.id)))?.replyId).not.toBeNull();
     } finally {
@@ -169,19 +169,19 @@ describe("STOP and START through the shared default sender", () => {
 describe("STOP to an account's own sender", () => {
   it("covers sends from that sender only, and the reply goes from it", async () => {
     const user = await customer();
-    createSender({ address: "+447700900301", kind: "long_number", ton: 1, npi: 1, userId: user.id });
-    createSender({ address: "AcmeAlerts", kind: "alphanumeric", ton: 5, npi: 0, userId: user.id });
+    await createSender({ address: "+447700900301", kind: "long_number", ton: 1, npi: 1, userId: user.id });
+    await createSender({ address: "AcmeAlerts", kind: "alphanumeric", ton: 5, npi: 0, userId: user.id });
     const phone = "+12025550304";
     // The SMSC writes the number without its "+"; no account given: the sender's owner gets it.
     const stop = await applyInboundKeyword(inbound(phone, "QUIT", "447700900301"));
-    expect(messageRow(stop!.replyId!)).toMatchObject({ userId: user.id, fromAddress: "+447700900301" });
-    expect(listOptOuts(user.id).items.map((o) => o.scope)).toEqual(["+447700900301"]);
-    expect(isOptedOut(user.id, phone, "+447700900301")).toBe(true);
+    expect(await messageRow(stop!.replyId!)).toMatchObject({ userId: user.id, fromAddress: "+447700900301" });
+    expect((await listOptOuts(user.id)).items.map((o) => o.scope)).toEqual(["+447700900301"]);
+    expect(await isOptedOut(user.id, phone, "+447700900301")).toBe(true);
     // The default sender is the first assigned: the long number.
-    expect(isOptedOut(user.id, phone)).toBe(true);
-    expect(isOptedOut(user.id, phone, "AcmeAlerts")).toBe(false);
+    expect(await isOptedOut(user.id, phone)).toBe(true);
+    expect(await isOptedOut(user.id, phone, "AcmeAlerts")).toBe(false);
     const other = await queueMessage(user.id, { to: phone, body: "from the other sender", from: "AcmeAlerts" });
-    expect(messageRow(other.id)).toMatchObject({ fromAddress: "AcmeAlerts", status: "queued" });
+    expect(await messageRow(other.id)).toMatchObject({ fromAddress: "AcmeAlerts", status: "queued" });
   });
 });
 
@@ -189,15 +189,15 @@ describe("a batch's senders and opt-outs, resolved together", () => {
   it("gives each send its own sender and its own answer, whatever the others in the batch", async () => {
     const user = await customer();
     const stranger = await customer();
-    createSender({ address: "+447700900311", kind: "long_number", ton: 1, npi: 1, userId: user.id });
-    createSender({ address: "AcmeNews", kind: "alphanumeric", ton: 5, npi: 0, userId: user.id });
-    createSender({ address: "TheirOwn", kind: "alphanumeric", ton: 5, npi: 0, userId: stranger.id });
+    await createSender({ address: "+447700900311", kind: "long_number", ton: 1, npi: 1, userId: user.id });
+    await createSender({ address: "AcmeNews", kind: "alphanumeric", ton: 5, npi: 0, userId: user.id });
+    await createSender({ address: "TheirOwn", kind: "alphanumeric", ton: 5, npi: 0, userId: stranger.id });
     await applyInboundKeyword(inbound("+12025550311", "STOP", "447700900311"));
     await applyInboundKeyword(inbound("+12025550312", "STOP", SHARED));
-    addOptOuts(user.id, ["+12025550313"], "manual");
-    addOptOuts(stranger.id, ["+12025550314"], "manual");
+    await addOptOuts(user.id, ["+12025550313"], "manual");
+    await addOptOuts(stranger.id, ["+12025550314"], "manual");
     expect(
-      resolveSends(user.id, [
+      await resolveSends(user.id, [
         { to: "+12025550311" },
         { to: "+12025550311", from: "AcmeNews" },
         { to: "+12025550312" },
@@ -222,12 +222,12 @@ describe("a STOP that arrives while the message waits in the queue", () => {
     const user = await customer(5);
     const phone = "+12025550305";
     const queued = await queueMessage(user.id, { to: phone, body: "x".repeat(200) });
-    expect(getBalance(user.id)).toBe(3);
+    expect(await getBalance(user.id)).toBe(3);
     await applyInboundKeyword(inbound(phone, "STOP", SHARED, user.id));
     expect(await sendQueuedMessage(acceptAll, queued.id)).toEqual({ kind: "failed", reason: "Opted out" });
-    expect(messageRow(queued.id)).toMatchObject({ status: "failed", error: "Opted out" });
-    expect(getBalance(user.id)).toBe(5);
-    expect(ledgerKeys(user.id)).toContain(`msg:${queued.id}:refund`);
+    expect(await messageRow(queued.id)).toMatchObject({ status: "failed", error: "Opted out" });
+    expect(await getBalance(user.id)).toBe(5);
+    expect(await ledgerKeys(user.id)).toContain(`msg:${queued.id}:refund`);
   });
 
   it("still sends the free confirmation to the phone that opted out", async () => {
@@ -241,20 +241,20 @@ describe("numbers an account adds itself", () => {
   it("blocks its own sends only; it can remove them, but not a keyword opt-out, nor another account's", async () => {
     const user = await customer();
     const stranger = await customer();
-    expect(addOptOuts(user.id, ["+12025550307", "+12025550308", "+12025550307"], "manual")).toBe(2);
-    expect(addOptOuts(user.id, ["+12025550308"], "csv")).toBe(0);
-    expect(isOptedOut(user.id, "+12025550307")).toBe(true);
-    expect(isOptedOut(stranger.id, "+12025550307")).toBe(false);
+    expect(await addOptOuts(user.id, ["+12025550307", "+12025550308", "+12025550307"], "manual")).toBe(2);
+    expect(await addOptOuts(user.id, ["+12025550308"], "csv")).toBe(0);
+    expect(await isOptedOut(user.id, "+12025550307")).toBe(true);
+    expect(await isOptedOut(stranger.id, "+12025550307")).toBe(false);
     await expect(queueMessage(user.id, { to: "+12025550307", body: "no" })).rejects.toBeInstanceOf(OptedOutError);
 
-    const [manual] = listOptOuts(user.id).items.filter((o) => o.phone === "+12025550307");
-    expect(() => removeOptOut(stranger.id, manual.id)).toThrow(OptOutNotFoundError);
-    removeOptOut(user.id, manual.id);
-    expect(isOptedOut(user.id, "+12025550307")).toBe(false);
+    const [manual] = (await listOptOuts(user.id)).items.filter((o) => o.phone === "+12025550307");
+    await expect(removeOptOut(stranger.id, manual.id)).rejects.toThrow(OptOutNotFoundError);
+    await removeOptOut(user.id, manual.id);
+    expect(await isOptedOut(user.id, "+12025550307")).toBe(false);
 
     await applyInboundKeyword(inbound("+12025550309", "STOP", SHARED, user.id));
-    const keyword = listOptOuts(user.id).items.find((o) => o.phone === "+12025550309")!;
-    expect(() => removeOptOut(user.id, keyword.id)).toThrow(KeywordOptOutError);
-    expect(isOptedOut(user.id, "+12025550309")).toBe(true);
+    const keyword = (await listOptOuts(user.id)).items.find((o) => o.phone === "+12025550309")!;
+    await expect(removeOptOut(user.id, keyword.id)).rejects.toThrow(KeywordOptOutError);
+    expect(await isOptedOut(user.id, "+12025550309")).toBe(true);
   });
 });

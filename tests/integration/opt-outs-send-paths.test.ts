@@ -35,17 +35,17 @@ describe("a phone that replied STOP", () => {
     const refused = await call(sendSmsAction, makeRequest("/sms/sendSms", { user, form }));
     expect(statusOf(refused)).toBe(400);
     expect(dataOf<Reply>(refused).error?.phoneNumber?.[0]).toMatch(/\+12025550401 has opted out/);
-    expect(getBalance(user.id)).toBe(10);
+    expect(await getBalance(user.id)).toBe(10);
 
     await start("12025550401");
     const sent = await call(sendSmsAction, makeRequest("/sms/sendSms", { user, form }));
     expect(locationOf(sent)).toBe("/sms/sendSms");
-    expect(getBalance(user.id)).toBe(9);
+    expect(await getBalance(user.id)).toBe(9);
   });
 
   it("is refused by the contact panel, nothing charged", async () => {
     const user = await apiCustomer(10);
-    const contact = createContact(user.id, {
+    const contact = await createContact(user.id, {
       name: "Ann",
       phone: "+12025550402",
       email: "ann@example.com",
@@ -56,7 +56,7 @@ describe("a phone that replied STOP", () => {
     const refused = await call(contactsAction, makeRequest("/sms/accountContacts?panel=send", { user, form }));
     expect(statusOf(refused)).toBe(400);
     expect(dataOf<Reply>(refused).error?.[""]?.[0]).toMatch(/\+12025550402 has opted out/);
-    expect(getBalance(user.id)).toBe(10);
+    expect(await getBalance(user.id)).toBe(10);
   });
 
   it("is refused by the API with recipient_opted_out, nothing charged", async () => {
@@ -68,24 +68,24 @@ describe("a phone that replied STOP", () => {
     });
     expect(answer.status).toBe(422);
     expect(answer.json.error).toMatchObject({ code: "recipient_opted_out", field: "to" });
-    expect(getBalance(user.id)).toBe(10);
+    expect(await getBalance(user.id)).toBe(10);
     // Another recipient in the same millisecond is not held back by it.
     const [refused, sent] = await Promise.all([
       callApi("POST", "/api/v1/messages", { key: user.key, json: { to: "+12025550403", body: "again" } }),
       callApi("POST", "/api/v1/messages", { key: user.key, json: { to: "+12025550404", body: "fine" } }),
     ]);
     expect([refused.status, sent.status]).toEqual([422, 201]);
-    expect(getBalance(user.id)).toBe(9);
+    expect(await getBalance(user.id)).toBe(9);
   });
 
   it("is skipped by a group send, which says so in its report and charges only the others", async () => {
     const user = await apiCustomer(10);
-    const group = createGroup(user.id, { name: "Club", description: "Members" });
+    const group = await createGroup(user.id, { name: "Club", description: "Members" });
     for (const [name, phone] of [
       ["Bea", "+12025550405"],
       ["Cy", "+12025550406"],
     ])
-      createContact(user.id, { name, phone, email: `${name}@example.com`, groupIds: [group.id] });
+      await createContact(user.id, { name, phone, email: `${name}@example.com`, groupIds: [group.id] });
     await stop("+12025550405");
     const started = await startGroupSend(user.id, group.id, "Meeting at 7");
     const report = (await runGroupSend(started.id))!;
@@ -93,7 +93,7 @@ describe("a phone that replied STOP", () => {
     expect(report.skips).toEqual([
       { name: "Bea", phone: "+12025550405", reason: "opted out (replied STOP or on your opt-out list)" },
     ]);
-    expect(getBalance(user.id)).toBe(9);
+    expect(await getBalance(user.id)).toBe(9);
   });
 
   it("makes a schedule's occurrence a failed 'Opted out' message at no charge", async () => {
@@ -113,33 +113,33 @@ describe("a phone that replied STOP", () => {
     } finally {
       resetClock();
     }
-    expect(scheduleMessages(schedule.id)).toEqual([
+    expect(await scheduleMessages(schedule.id)).toEqual([
       expect.objectContaining({ status: "failed", error: "Opted out", credits: 0 }),
     ]);
-    expect(getBalance(user.id)).toBe(10);
+    expect(await getBalance(user.id)).toBe(10);
   });
 });
 
 describe("the From choice", () => {
   it("sends from the sender chosen, and refuses one that is not the account's, by form and by API", async () => {
     const user = await apiCustomer(10);
-    createSender({ address: "AcmeShop", kind: "alphanumeric", ton: 5, npi: 0, userId: user.id });
-    createSender({ address: "+447700900401", kind: "long_number", ton: 1, npi: 1, userId: user.id });
+    await createSender({ address: "AcmeShop", kind: "alphanumeric", ton: 5, npi: 0, userId: user.id });
+    await createSender({ address: "+447700900401", kind: "long_number", ton: 1, npi: 1, userId: user.id });
     const other = await apiCustomer(0);
-    createSender({ address: "NotYours", kind: "alphanumeric", ton: 5, npi: 0, userId: other.id });
+    await createSender({ address: "NotYours", kind: "alphanumeric", ton: 5, npi: 0, userId: other.id });
 
     const api = await callApi("POST", "/api/v1/messages", {
       key: user.key,
       json: { to: "+12025550408", body: "hi", from: "+447700900401" },
     });
     expect(api.status).toBe(201);
-    expect(messageRow(api.json.id)?.fromAddress).toBe("+447700900401");
+    expect((await messageRow(api.json.id))?.fromAddress).toBe("+447700900401");
     // Without `from`: the default, the first sender assigned.
     const byDefault = await callApi("POST", "/api/v1/messages", {
       key: user.key,
       json: { to: "+12025550408", body: "x" },
     });
-    expect(messageRow(byDefault.json.id)?.fromAddress).toBe("AcmeShop");
+    expect((await messageRow(byDefault.json.id))?.fromAddress).toBe("AcmeShop");
 
     const wrong = await callApi("POST", "/api/v1/messages", {
       key: user.key,
@@ -151,7 +151,7 @@ describe("the From choice", () => {
     const form = { intent: "send", phoneNumber: "+12025550408", message: "hello", from: "NotYours" };
     const refused = await call(sendSmsAction, makeRequest("/sms/sendSms", { user, form }));
     expect(dataOf<Reply>(refused).error?.from?.[0]).toBe('"NotYours" is not one of your senders');
-    expect(getBalance(user.id)).toBe(8);
+    expect(await getBalance(user.id)).toBe(8);
 
     await expect(startGroupSend(user.id, 1, "x", { from: "NotYours" })).rejects.toBeInstanceOf(UnknownSenderError);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import { getDb } from "#app/db/client.server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema/shop.ts";
 import { book, getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
 import type { OrderStatus } from "#app/modules/shop/orders.ts";
@@ -35,26 +35,32 @@ function insertOrders(
     credits?: number;
   },
 ) {
-  return getDb().transaction((tx) =>
-    Array.from({ length: count }, (_, i) => {
+  return withTx(async (tx) => {
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
       const o = make(i);
-      return tx
-        .insert(orders)
-        .values({
-          userId: o.userId ?? customer.id,
-          pickupName: o.name ?? `Customer ${i}`,
-          pickupEmail: o.email ?? `customer${i}@example.com`,
-          pickupPhone: o.phone ?? `+1555000${String(i).padStart(4, "0")}`,
-          totalCents: 500,
-          totalItems: 1,
-          totalCredits: o.credits ?? 100,
-          status: o.status ?? "Confirmed",
-          createdAt: clock.date(),
-        })
-        .returning({ id: orders.id })
-        .get().id;
-    }),
-  );
+      ids.push(
+        (
+          await tx
+            .insert(orders)
+            .values({
+              userId: o.userId ?? customer.id,
+              pickupName: o.name ?? `Customer ${i}`,
+              pickupEmail: o.email ?? `customer${i}@example.com`,
+              pickupPhone: o.phone ?? `+1555000${String(i).padStart(4, "0")}`,
+              totalCents: 500,
+              totalItems: 1,
+              totalCredits: o.credits ?? 100,
+              status: o.status ?? "Confirmed",
+              createdAt: clock.date(),
+            })
+            .returning({ id: orders.id })
+            .get()
+        ).id,
+      );
+    }
+    return ids;
+  });
 }
 
 const list = async (search: string, user: TestUser = admin) =>
@@ -71,8 +77,12 @@ describe("admin orders list", () => {
     "Completed",
     "Confirmed",
   ];
-  const ids = insertOrders(12, (i) => ({ name: `${tag} Buyer ${i}`, status: statuses[i % statuses.length] }));
-  const newestFirst = [...ids].reverse();
+  let ids: number[] = [];
+  let newestFirst: number[] = [];
+  beforeAll(async () => {
+    ids = await insertOrders(12, (i) => ({ name: `${tag} Buyer ${i}`, status: statuses[i % statuses.length] }));
+    newestFirst = [...ids].reverse();
+  });
 
   it("is for admins only", async () => {
     expect(locationOf(await list("", customer))).toBe("/accessDenied");
@@ -119,43 +129,43 @@ describe("admin orders list", () => {
     expect(bogus.total).toBe(12);
   });
 
-  it("a very common term is scanned newest-first and counted only as far as paging needs", () => {
+  it("a very common term is scanned newest-first and counted only as far as paging needs", async () => {
     const common = `cm${randomUUID().slice(0, 5)}`;
-    const many = insertOrders(2100, (i) => ({
+    const many = await insertOrders(2100, (i) => ({
       email: `${common}.${i}@example.com`,
       status: i % 2 ? "Confirmed" : "Cancelled",
     }));
-    const page1 = searchOrders({ q: common, status: "", page: 1, size: 5 });
+    const page1 = await searchOrders({ q: common, status: "", page: 1, size: 5 });
     expect(page1.rows.map((r) => r.id)).toEqual([...many].reverse().slice(0, 5));
     expect(page1).toMatchObject({ exact: false, total: 6 });
-    const filtered = searchOrders({ q: common, status: "Cancelled", page: 2, size: 20 });
+    const filtered = await searchOrders({ q: common, status: "Cancelled", page: 2, size: 20 });
     expect(filtered.rows.every((r) => r.status === "Cancelled")).toBe(true);
     expect(filtered.rows[0].id).toBe([...many].reverse().filter((_, i) => i % 2 === 1)[20]);
     // Past the end of a term counted only partly: the count reaches the end, so the last page is exact.
-    const past = searchOrders({ q: common, status: "", page: 9999, size: 20 });
+    const past = await searchOrders({ q: common, status: "", page: 9999, size: 20 });
     expect(past).toMatchObject({ exact: true, total: 2100, page: 105 });
     expect(past.rows.map((r) => r.id)).toEqual([...many].reverse().slice(2080));
     // Terms of one or two characters cannot use the trigram index: same answers by scanning.
-    expect(searchOrders({ q: "%", status: "", page: 1, size: 5 }).rows).toEqual([]);
-    expect(searchOrders({ q: tag.slice(0, 2), status: "", page: 1, size: 5 }).rows.length).toBeGreaterThan(0);
+    expect((await searchOrders({ q: "%", status: "", page: 1, size: 5 })).rows).toEqual([]);
+    expect((await searchOrders({ q: tag.slice(0, 2), status: "", page: 1, size: 5 })).rows.length).toBeGreaterThan(0);
   });
 
-  it("forgets deleted orders in the search index", () => {
+  it("forgets deleted orders in the search index", async () => {
     const gone = `gn${randomUUID().slice(0, 6)}`;
-    const [id] = insertOrders(1, () => ({ name: `${gone} Person` }));
-    expect(searchOrders({ q: gone, status: "", page: 1, size: 5 }).rows.map((r) => r.id)).toEqual([id]);
-    getDb().delete(orders).where(eq(orders.id, id)).run();
-    expect(searchOrders({ q: gone, status: "", page: 1, size: 5 }).rows).toEqual([]);
+    const [id] = await insertOrders(1, () => ({ name: `${gone} Person` }));
+    expect((await searchOrders({ q: gone, status: "", page: 1, size: 5 })).rows.map((r) => r.id)).toEqual([id]);
+    await getDb().delete(orders).where(eq(orders.id, id)).run();
+    expect((await searchOrders({ q: gone, status: "", page: 1, size: 5 })).rows).toEqual([]);
   });
 });
 
 describe("without DEMO_MODE", () => {
-  it("old orders are kept: the purge does nothing", () => {
+  it("old orders are kept: the purge does nothing", async () => {
     setClock(() => Date.now() - 30 * 24 * 60 * 60 * 1000);
-    const [old] = insertOrders(1, () => ({}));
+    const [old] = await insertOrders(1, () => ({}));
     resetClock();
-    expect(purgeDemoOrders()).toEqual({ orders: 0 });
-    expect(getOrder(old)).toBeDefined();
+    expect(await purgeDemoOrders()).toEqual({ orders: 0 });
+    expect(await getOrder(old)).toBeDefined();
   });
 });
 
@@ -170,8 +180,8 @@ describe("admin changes an order's status", () => {
 
   async function paidOrder(credits: number) {
     const user = await createTestUser();
-    const [id] = insertOrders(1, () => ({ credits, userId: user.id }));
-    book({ userId: user.id, kind: "grant", amount: credits, key: `test-grant:${id}` });
+    const [id] = await insertOrders(1, () => ({ credits, userId: user.id }));
+    await book({ userId: user.id, kind: "grant", amount: credits, key: `test-grant:${id}` });
     return { user, id };
   }
 
@@ -191,19 +201,19 @@ describe("admin changes an order's status", () => {
     const full = await paidOrder(1000);
     const result = await change(full.id, "Cancelled");
     expect(await toast(result)).toBe("Order cancelled. 1,000 credits were taken back from the customer's balance.");
-    expect(getBalance(full.user.id)).toBe(0);
-    expect(getOrder(full.id)).toMatchObject({ status: "Cancelled", creditsReversed: 1000 });
+    expect(await getBalance(full.user.id)).toBe(0);
+    expect(await getOrder(full.id)).toMatchObject({ status: "Cancelled", creditsReversed: 1000 });
 
     const partly = await paidOrder(1000);
-    book({ userId: partly.user.id, kind: "debit", amount: -400, key: `spent:${partly.id}` });
+    await book({ userId: partly.user.id, kind: "debit", amount: -400, key: `spent:${partly.id}` });
     expect(await toast(await change(partly.id, "Cancelled"))).toBe(
       "Order cancelled. 600 of 1,000 credits were taken back; the customer had already spent the other 400.",
     );
-    expect(getBalance(partly.user.id)).toBe(0);
-    expect(getLedgerSum(partly.user.id)).toBe(0);
+    expect(await getBalance(partly.user.id)).toBe(0);
+    expect(await getLedgerSum(partly.user.id)).toBe(0);
 
     const spent = await paidOrder(500);
-    book({ userId: spent.user.id, kind: "debit", amount: -500, key: `spent:${spent.id}` });
+    await book({ userId: spent.user.id, kind: "debit", amount: -500, key: `spent:${spent.id}` });
     expect(await toast(await change(spent.id, "Cancelled"))).toBe(
       "Order cancelled. No credits were taken back: the customer has already spent the 500 credits of this order.",
     );
@@ -212,7 +222,7 @@ describe("admin changes an order's status", () => {
   });
 
   it("a pending order can only be cancelled, with no credits involved", async () => {
-    const [id] = insertOrders(1, () => ({ status: "Pending" }));
+    const [id] = await insertOrders(1, () => ({ status: "Pending" }));
     expect(statusOf(await change(id, "Confirmed"))).toBe(409);
     expect(await toast(await change(id, "Cancelled"))).toBe(
       "Order cancelled. It was never paid, so no credits were involved.",
@@ -220,8 +230,8 @@ describe("admin changes an order's status", () => {
   });
 
   it("customers cannot change a status, not even of their own order", async () => {
-    const [id] = insertOrders(1, () => ({}));
+    const [id] = await insertOrders(1, () => ({}));
     expect(locationOf(await change(id, "Cancelled", customer))).toBe("/accessDenied");
-    expect(getOrder(id)!.status).toBe("Confirmed");
+    expect((await getOrder(id))!.status).toBe("Confirmed");
   });
 });

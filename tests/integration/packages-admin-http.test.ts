@@ -55,7 +55,7 @@ function post(body: string, contentType = `multipart/form-data; boundary=${BOUND
   });
 }
 
-const packageCount = () => getDb().select().from(packages).all().length;
+const packageCount = async () => (await getDb().select().from(packages).all()).length;
 
 describe("a malformed upload on the package form", () => {
   it.each([
@@ -68,13 +68,13 @@ describe("a malformed upload on the package form", () => {
       `${Array.from({ length: 30 }, (_, i) => field(`f${i}`, "x")).join("")}--${BOUNDARY}--\r\n`,
     ],
   ])("%s: a message next to the image, 400", async (_, body) => {
-    const before = packageCount();
+    const before = await packageCount();
     const answer = await post(body);
     expect(answer.status).toBe(400);
     const html = await answer.text();
     expect(html).toContain(UNREADABLE);
     expect(html).toContain("<h1");
-    expect(packageCount()).toBe(before);
+    expect(await packageCount()).toBe(before);
   });
 
   it("multipart without a boundary: the same message", async () => {

@@ -50,11 +50,7 @@ describe("package images", () => {
     );
     expect(locationOf(result)).toBe("/menuItem/menuitemlist");
     expect(await toastOf(result)).toBe("Menu Item created/updated successfully");
-    const created = getDb()
-      .select()
-      .from(packages)
-      .all()
-      .find((p) => p.name === "Starter Plus")!;
+    const created = (await getDb().select().from(packages).all()).find((p) => p.name === "Starter Plus")!;
     expect(created).toMatchObject({ priceCents: 1250, credits: 250, category: "beverages", specialTag: "New" });
     expect(created.image).toMatch(/^\/uploads\/packages\/[0-9a-f-]{36}\.png$/);
     const added = storedFiles().filter((f) => !before.includes(f));
@@ -69,13 +65,7 @@ describe("package images", () => {
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.image).toEqual(["File Must be in jpeg, jpg or png"]);
     expect(storedFiles()).toEqual(before);
-    expect(
-      getDb()
-        .select()
-        .from(packages)
-        .all()
-        .some((p) => p.name === "Renamed"),
-    ).toBe(false);
+    expect((await getDb().select().from(packages).all()).some((p) => p.name === "Renamed")).toBe(false);
   });
 
   it("refuses a 1,024,001-byte file and accepts one byte under the limit", async () => {
@@ -167,13 +157,7 @@ describe("package images", () => {
       expect(dataOf<Reply>(result).error?.image, name).toEqual([error]);
     }
     expect(storedFiles()).toEqual(before);
-    expect(
-      getDb()
-        .select()
-        .from(packages)
-        .all()
-        .some((p) => p.name.startsWith("Hostile")),
-    ).toBe(false);
+    expect((await getDb().select().from(packages).all()).some((p) => p.name.startsWith("Hostile"))).toBe(false);
   });
 
   it("requires an image on create only, and name and price always", async () => {
@@ -189,16 +173,12 @@ describe("package images", () => {
 
   it("updates without a new image and keeps the old one; a new image replaces the old file", async () => {
     await upsert(fields({ name: "Updatable", image: new File([realPng], "a.png") }));
-    const item = getDb()
-      .select()
-      .from(packages)
-      .all()
-      .find((p) => p.name === "Updatable")!;
+    const item = (await getDb().select().from(packages).all()).find((p) => p.name === "Updatable")!;
     const kept = await upsert(fields({ name: "Updated", price: "99" }), item.id);
     expect(locationOf(kept)).toBe("/menuItem/menuitemlist");
-    expect(getPackage(item.id)).toMatchObject({ name: "Updated", priceCents: 9900, image: item.image });
+    expect(await getPackage(item.id)).toMatchObject({ name: "Updated", priceCents: 9900, image: item.image });
     await upsert(fields({ name: "Updated", image: new File([realPng], "b.png") }), item.id);
-    const replaced = getPackage(item.id)!;
+    const replaced = (await getPackage(item.id))!;
     expect(replaced.image).not.toBe(item.image);
     expect(existsSync(join(uploads, item.image.split("/").pop()!))).toBe(false);
     expect(statusOf(await upsert(fields(), 999_999))).toBe(404);
@@ -218,11 +198,7 @@ describe("package images", () => {
 describe("deleting a package", () => {
   it("asks first through the URL, then deletes; carts lose the line, orders keep their copy", async () => {
     await upsert(fields({ name: "Doomed", image: new File([realPng], "a.png") }));
-    const item = getDb()
-      .select()
-      .from(packages)
-      .all()
-      .find((p) => p.name === "Doomed")!;
+    const item = (await getDb().select().from(packages).all()).find((p) => p.name === "Doomed")!;
     const customer = await createTestUser();
     await addToCart(customer, item.id, 1);
     const orderId = await placeOrder(customer);
@@ -238,21 +214,9 @@ describe("deleting a package", () => {
       makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(item.id) } }),
     );
     expect(await toastOf(result)).toBe("Menu Item Deleted Successfully");
-    expect(getPackage(item.id)).toBeUndefined();
-    expect(
-      getDb()
-        .select()
-        .from(cartItems)
-        .all()
-        .some((c) => c.packageId === item.id),
-    ).toBe(false);
-    expect(
-      getDb()
-        .select()
-        .from(orderLines)
-        .all()
-        .find((l) => l.orderId === orderId)?.itemName,
-    ).toBe("Doomed");
+    expect(await getPackage(item.id)).toBeUndefined();
+    expect((await getDb().select().from(cartItems).all()).some((c) => c.packageId === item.id)).toBe(false);
+    expect((await getDb().select().from(orderLines).all()).find((l) => l.orderId === orderId)?.itemName).toBe("Doomed");
     expect(existsSync(join(uploads, item.image.split("/").pop()!))).toBe(false);
 
     const again = await call(

@@ -11,7 +11,7 @@ import { appended, jpeg, png } from "#tests/support/images.ts";
 const uploads = join(process.env.DATA_DIR!, "uploads", "packages");
 const storedFiles = () => (existsSync(uploads) ? readdirSync(uploads) : []);
 const fileOf = (image: string) => join(uploads, image.split("/").pop()!);
-const byName = (name: string) => getDb().select().from(packages).where(eq(packages.name, name)).get();
+const byName = async (name: string) => await getDb().select().from(packages).where(eq(packages.name, name)).get();
 
 const input = (name: string): PackageInput => ({
   name,
@@ -24,7 +24,7 @@ const input = (name: string): PackageInput => ({
 
 async function created(name: string) {
   expect(await savePackage(null, input(name), new Blob([png(40, 30)]))).toEqual({ ok: true });
-  return byName(name)!;
+  return (await byName(name))!;
 }
 
 describe("savePackage", () => {
@@ -52,25 +52,30 @@ describe("savePackage", () => {
       imageError: IMAGE_MESSAGES.dimensions,
     });
     expect(storedFiles()).toEqual(before);
-    expect(["Imageless", "Svg", "Polyglot", "Huge"].map(byName)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(await Promise.all(["Imageless", "Svg", "Polyglot", "Huge"].map(byName))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it("keeps the image on an update without one; a refused image changes nothing", async () => {
     const item = await created("Kept");
     expect(await savePackage(item.id, { ...input("Kept"), priceCents: 2500 }, undefined)).toEqual({ ok: true });
-    expect(getPackage(item.id)).toMatchObject({ priceCents: 2500, image: item.image });
+    expect(await getPackage(item.id)).toMatchObject({ priceCents: 2500, image: item.image });
     const refused = await savePackage(item.id, { ...input("Kept"), priceCents: 9900 }, new Blob(["not an image"]));
     expect(refused).toEqual({ ok: false, imageError: IMAGE_MESSAGES.type });
-    expect(getPackage(item.id)).toMatchObject({ priceCents: 2500, image: item.image });
+    expect(await getPackage(item.id)).toMatchObject({ priceCents: 2500, image: item.image });
     expect(existsSync(fileOf(item.image))).toBe(true);
   });
 
   it("replaces the image file, keeping the old one while another package still shows it", async () => {
     const item = await created("Replaced");
     const sharing = await created("Sharing");
-    getDb().update(packages).set({ image: item.image }).where(eq(packages.id, sharing.id)).run();
+    await getDb().update(packages).set({ image: item.image }).where(eq(packages.id, sharing.id)).run();
     await savePackage(item.id, input("Replaced"), new Blob([jpeg(60, 40)]));
-    const replaced = getPackage(item.id)!;
+    const replaced = (await getPackage(item.id))!;
     expect(replaced.image).toMatch(/\.jpg$/);
     expect(existsSync(fileOf(replaced.image))).toBe(true);
     expect(existsSync(fileOf(item.image))).toBe(true);
@@ -83,9 +88,9 @@ describe("deletePackage", () => {
   it("deletes the row and its image file, unless another package shows the same file", async () => {
     const first = await created("First");
     const second = await created("Second");
-    getDb().update(packages).set({ image: first.image }).where(eq(packages.id, second.id)).run();
+    await getDb().update(packages).set({ image: first.image }).where(eq(packages.id, second.id)).run();
     expect((await deletePackage(first.id))?.id).toBe(first.id);
-    expect(getPackage(first.id)).toBeUndefined();
+    expect(await getPackage(first.id)).toBeUndefined();
     expect(existsSync(fileOf(first.image))).toBe(true);
     await deletePackage(second.id);
     expect(existsSync(fileOf(first.image))).toBe(false);

@@ -24,11 +24,11 @@ type TestUser = Awaited<ReturnType<typeof createTestUser>>;
 afterAll(() => fake.close());
 
 await seedDatabase();
-const [pack] = getDb().select().from(packages).all();
+const [pack] = await getDb().select().from(packages).all();
 
 async function orderWithIntent(user: TestUser) {
   await addToCart(user, pack.id, 1);
-  const order = getOrder(await placeOrder(user))!;
+  const order = (await getOrder(await placeOrder(user)))!;
   const { clientSecret } = (await call(
     payment.action,
     makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent: "stripe-intent" } }),
@@ -68,7 +68,7 @@ describe("/payment/return", () => {
       );
     }
     expect(stripeCalls()).toBe(before);
-    expect(getOrder(order.id)!.status).toBe("Pending");
+    expect((await getOrder(order.id))!.status).toBe("Pending");
     expect(warned.mock.calls.flat().join(" ")).not.toContain("forged");
     warned.mockRestore();
   });
@@ -80,7 +80,7 @@ describe("/payment/return", () => {
     expect(locationOf(await visit(user, `orderId=${order.id}&payment_intent=${intentId}`))).toBe(
       `/order/orderconfirmed/${order.id}`,
     );
-    expect(getBalance(user.id)).toBe(pack.credits);
+    expect(await getBalance(user.id)).toBe(pack.credits);
     const before = stripeCalls();
     for (let i = 0; i < 3; i++) {
       expect(locationOf(await visit(user, `orderId=${order.id}&payment_intent=${intentId}`))).toBe(
@@ -88,7 +88,7 @@ describe("/payment/return", () => {
       );
     }
     expect(stripeCalls()).toBe(before);
-    expect(getBalance(user.id)).toBe(pack.credits);
+    expect(await getBalance(user.id)).toBe(pack.credits);
   });
 
   it("limits each user's visits with 429 and Retry-After; another user is not affected", async () => {

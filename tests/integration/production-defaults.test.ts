@@ -4,10 +4,9 @@
 // comes from a one-time setup link.
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { getSqlite } from "#app/db/client.server.ts";
+import { getDb, getSqlite } from "#app/db/client.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { packages } from "#app/db/schema/shop.ts";
-import { getDb } from "#app/db/client.server.ts";
 import { DEMO_ACCOUNTS } from "#app/modules/auth/demo-accounts.server.ts";
 import {
   adminExists,
@@ -42,7 +41,7 @@ process.env.LOG_LEVEL = "warn";
 type Reply = { error?: Record<string, string[] | null> };
 
 const seeded = await seedDatabase();
-const [pack] = getDb().select().from(packages).all();
+const [pack] = await getDb().select().from(packages).all();
 
 afterEach(() => {
   resetClock();
@@ -57,8 +56,8 @@ describe("production defaults with a real SMSC and no Stripe", () => {
     expect(getEnv().testMode).toEqual({ sms: false, payments: false, demo: false, active: false, full: false });
     expect(getEnv().cardPayments).toBe("unavailable");
     expect(seeded.demoSeeded).toBe(false);
-    expect(findUserByEmail(DEMO_ACCOUNTS.admin.email)).toBeUndefined();
-    expect(findUserByEmail(DEMO_ACCOUNTS.customer.email)).toBeUndefined();
+    expect(await findUserByEmail(DEMO_ACCOUNTS.admin.email)).toBeUndefined();
+    expect(await findUserByEmail(DEMO_ACCOUNTS.customer.email)).toBeUndefined();
     const user = await createTestUser();
     for (const who of [null, user]) {
       expect(
@@ -98,7 +97,7 @@ describe("production defaults with a real SMSC and no Stripe", () => {
   it("refuses test cards for an order placed before: the payment page says card payment is not available, and nothing is charged or confirmed", async () => {
     const user = await createTestUser();
     await addToCart(user, pack.id, 1);
-    const placed = createOrderFromCart(user.id, { name: "Ada", email: "ada@example.com", phone: "+15551234567" });
+    const placed = await createOrderFromCart(user.id, { name: "Ada", email: "ada@example.com", phone: "+15551234567" });
     if (!placed.ok) throw new Error("empty cart");
     const { orderId } = placed;
     const page = dataOf<Shop>(await call(paymentLoader, makeRequest(`/payment?orderId=${orderId}`, { user })));
@@ -106,9 +105,9 @@ describe("production defaults with a real SMSC and no Stripe", () => {
     const result = await payWithCard(user, orderId, "4242 4242 4242 4242");
     expect(statusOf(result)).toBe(503);
     expect(dataOf<Reply>(result).error?.[""]).toEqual([expect.stringMatching(UNAVAILABLE)]);
-    expect(getOrder(orderId)).toMatchObject({ status: "Pending", paymentId: null });
-    expect(getBalance(user.id)).toBe(0);
-    expect(() => chargeTestCard(getOrder(orderId)!, "4242424242424242")).toThrow(TestCardsRefusedError);
+    expect(await getOrder(orderId)).toMatchObject({ status: "Pending", paymentId: null });
+    expect(await getBalance(user.id)).toBe(0);
+    await expect(chargeTestCard((await getOrder(orderId))!, "4242424242424242")).rejects.toThrow(TestCardsRefusedError);
     expect(
       (
         getSqlite().prepare("select count(*) as n from offline_charges where order_id = ?").get(orderId) as {
@@ -161,15 +160,15 @@ describe("the first admin's setup link", () => {
   const post = (token: string, fields: Record<string, string> = form) =>
     call(setupAction, makeRequest(`/setup/${token}`, { form: fields }), { token });
 
-  it("stores only the token's hash", () => {
-    const { token } = issueSetupToken();
+  it("stores only the token's hash", async () => {
+    const { token } = await issueSetupToken();
     const stored = JSON.stringify(getSqlite().prepare("select * from setup_tokens").all());
     expect(stored).not.toContain(token);
   });
 
   it("shows field errors, then creates the first admin, signs in, and works once", async () => {
-    expect(adminExists()).toBe(false);
-    const { token } = issueSetupToken();
+    expect(await adminExists()).toBe(false);
+    const { token } = await issueSetupToken();
     expect(statusOf(await call(setupLoader, makeRequest(`/setup/${token}`), { token }))).toBe(200);
 
     const bad = await post(token, { email: "not-an-email", fullName: "", password: "short", confirmPassword: "other" });
@@ -180,33 +179,33 @@ describe("the first admin's setup link", () => {
     expect(errors.password).toBeTruthy();
     const mismatch = await post(token, { ...form, confirmPassword: "a-long-secret-2" });
     expect(dataOf<Reply>(mismatch).error?.confirmPassword).toEqual(["The passwords do not match"]);
-    expect(adminExists()).toBe(false);
+    expect(await adminExists()).toBe(false);
 
     const created = (await post(token)) as Response;
     expect(locationOf(created)).toBe("/order/allOrders");
     expect(created.headers.get("Set-Cookie")).toMatch(/session/i);
-    expect(findUserByEmail(form.email)?.role).toBe("admin");
+    expect((await findUserByEmail(form.email))?.role).toBe("admin");
 
     const again = await post(token, { ...form, email: "intruder@example.com" });
     expect(statusOf(again)).toBe(410);
     expect(dataOf<{ refusal: string }>(again).refusal).toMatch(/already been used/);
-    expect(findUserByEmail("intruder@example.com")).toBeUndefined();
+    expect(await findUserByEmail("intruder@example.com")).toBeUndefined();
     expect(
       dataOf<{ refusal: string }>(await call(setupLoader, makeRequest(`/setup/${token}`), { token })).refusal,
     ).toMatch(/already been used/);
   });
 
-  it("is printed again by the next start while it has time left, and replaced when nearly expired", () => {
+  it("is printed again by the next start while it has time left, and replaced when nearly expired", async () => {
     getSqlite().prepare("update users set role = 'customer' where role = 'admin'").run();
-    const first = currentSetupToken();
-    expect(currentSetupToken()).toEqual(first);
-    expect(setupLinkState(first.token)).toBe("valid");
+    const first = await currentSetupToken();
+    expect(await currentSetupToken()).toEqual(first);
+    expect(await setupLinkState(first.token)).toBe("valid");
     // 10 minutes or less left: a link printed now could run out while the operator opens it.
     setClock(() => first.expiresAt.getTime() - 10 * 60 * 1000);
-    const next = currentSetupToken();
+    const next = await currentSetupToken();
     expect(next.token).not.toBe(first.token);
-    expect(setupLinkState(first.token)).toBe("unknown");
-    expect(setupLinkState(next.token)).toBe("valid");
+    expect(await setupLinkState(first.token)).toBe("unknown");
+    expect(await setupLinkState(next.token)).toBe("valid");
   });
 
   it("refuses an unknown, a replaced and an expired link with a clear message", async () => {
@@ -215,15 +214,15 @@ describe("the first admin's setup link", () => {
     expect(statusOf(unknown)).toBe(404);
     expect(dataOf<{ refusal: string }>(unknown).refusal).toMatch(/not valid/);
 
-    const { token: old } = issueSetupToken();
-    const { token: fresh } = issueSetupToken();
-    expect(setupLinkState(old)).toBe("unknown");
-    expect(setupLinkState(fresh)).toBe("valid");
+    const { token: old } = await issueSetupToken();
+    const { token: fresh } = await issueSetupToken();
+    expect(await setupLinkState(old)).toBe("unknown");
+    expect(await setupLinkState(fresh)).toBe("valid");
 
     setClock(() => Date.now() + SETUP_LINK_TTL_MS + 1_000);
     const expired = await post(fresh, { ...form, email: "late@example.com" });
     expect(statusOf(expired)).toBe(410);
     expect(dataOf<{ refusal: string }>(expired).refusal).toMatch(/expired/);
-    expect(findUserByEmail("late@example.com")).toBeUndefined();
+    expect(await findUserByEmail("late@example.com")).toBeUndefined();
   });
 });

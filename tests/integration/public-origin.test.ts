@@ -62,12 +62,12 @@ describe("absolute links with a forged Host header", () => {
     const user = await createTestUser();
     const answer = await send("/forgot-password", { method: "POST", form: { email: user.email } });
     expect(answer.status).toBeLessThan(400);
-    const mail = getDb()
+    const mail = (await getDb()
       .select()
       .from(mailOutbox)
       .where(eq(mailOutbox.to, user.email))
       .orderBy(desc(mailOutbox.id))
-      .get()!;
+      .get())!;
     expect(await deliverMail(mail.id)).toBe("sent");
     const received = sink.mails.find((m) => m.envelope.to.includes(user.email))!;
     expect(received.text).toMatch(new RegExp(`${APP_URL}/reset-password/[A-Za-z0-9_-]+`));

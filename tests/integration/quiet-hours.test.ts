@@ -65,39 +65,39 @@ function clockAt(iso: string) {
 }
 
 const NIGHT = { enabled: true, startMinute: 21 * 60, endMinute: 8 * 60 };
-const outboxDue = (id: number) =>
-  getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, id)).get()?.dueAt.getTime();
+const outboxDue = async (id: number) =>
+  (await getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, id)).get())?.dueAt.getTime();
 
 async function customer(credits = 10) {
   const user = await createTestUser();
-  grantCredits(user.id, credits);
+  await grantCredits(user.id, credits);
   return user;
 }
 
 describe("a group send across New York's fall back", () => {
   it("holds the New York member until 08:00 EST, sends the Tokyo member now, and delivers both", async () => {
     const user = await customer();
-    saveQuietHours(user.id, NIGHT);
-    const { groupId, contactIds } = seedGroup(user.id, 2, 7100); // +1 202 555 7100 and 7101: US numbers
+    await saveQuietHours(user.id, NIGHT);
+    const { groupId, contactIds } = await seedGroup(user.id, 2, 7100); // +1 202 555 7100 and 7101: US numbers
     // The second member lives in Tokyo whatever the number says.
-    getDb().update(contacts).set({ timeZone: "Asia/Tokyo" }).where(eq(contacts.id, contactIds[1])).run();
+    await getDb().update(contacts).set({ timeZone: "Asia/Tokyo" }).where(eq(contacts.id, contactIds[1])).run();
 
     // 23:00 EDT on 31 October in New York, 12:00 in Tokyo; New York's clocks go back at 02:00.
     clockAt("2026-11-01T03:00:00Z");
     const started = await startGroupSend(user.id, groupId, "Doors open at 9");
     await runGroupSend(started.id);
 
-    const [newYork, tokyo] = messagesOfGroupSend(started.id).sort((a, b) => a.contactId! - b.contactId!);
+    const [newYork, tokyo] = (await messagesOfGroupSend(started.id)).sort((a, b) => a.contactId! - b.contactId!);
     const endInNewYork = Date.parse("2026-11-01T13:00:00Z"); // 08:00 EST, ten hours later
     expect(newYork.deferredUntil?.getTime()).toBe(endInNewYork);
-    expect(outboxDue(newYork.id)).toBe(endInNewYork);
+    expect(await outboxDue(newYork.id)).toBe(endInNewYork);
     expect(tokyo.deferredUntil).toBeNull();
     // Both are paid for when queued, the held one too.
-    expect(getBalance(user.id)).toBe(8);
+    expect(await getBalance(user.id)).toBe(8);
 
     await waitForStatus(tokyo.id, "delivered");
-    expect(messageRow(newYork.id)?.status).toBe("queued");
-    const report = getGroupSendReport(user.id, started.id);
+    expect((await messageRow(newYork.id))?.status).toBe("queued");
+    const report = await getGroupSendReport(user.id, started.id);
     expect(report?.deferred).toEqual({ messages: 1, until: endInNewYork });
 
     // After the window the due-outbox sweep hands it to a worker and it reaches the SMSC: nothing is dropped.
@@ -105,21 +105,21 @@ describe("a group send across New York's fall back", () => {
     expect((await reconcileSms()).enqueued).toBeGreaterThanOrEqual(1);
     await waitForStatus(newYork.id, "delivered");
     expect(smsc.accepted.filter((s) => s.destination === newYork.toPhone.slice(1))).toHaveLength(1);
-    expect(getGroupSendReport(user.id, started.id)?.deferred).toBeNull();
-    expect(getBalance(user.id)).toBe(8);
+    expect((await getGroupSendReport(user.id, started.id))?.deferred).toBeNull();
+    expect(await getBalance(user.id)).toBe(8);
   });
 });
 
 describe("a group send across Berlin's spring forward", () => {
   it("holds a German number (by its country) until 08:00 CEST", async () => {
     const user = await customer();
-    saveQuietHours(user.id, NIGHT);
-    const { groupId, contactIds } = seedGroup(user.id, 1, 7200);
-    getDb().update(contacts).set({ phone: "+4930901820" }).where(eq(contacts.id, contactIds[0])).run();
+    await saveQuietHours(user.id, NIGHT);
+    const { groupId, contactIds } = await seedGroup(user.id, 1, 7200);
+    await getDb().update(contacts).set({ phone: "+4930901820" }).where(eq(contacts.id, contactIds[0])).run();
     clockAt("2026-03-28T23:00:00Z"); // 00:00 CET; at 02:00 the clocks jump to 03:00
     const started = await startGroupSend(user.id, groupId, "Guten Morgen");
     await runGroupSend(started.id);
-    const [message] = messagesOfGroupSend(started.id);
+    const [message] = await messagesOfGroupSend(started.id);
     expect(message.deferredUntil?.getTime()).toBe(Date.parse("2026-03-29T06:00:00Z"));
   });
 });
@@ -127,14 +127,14 @@ describe("a group send across Berlin's spring forward", () => {
 describe("single sends", () => {
   it("respect quiet hours by default; the send form's checkbox overrides them", async () => {
     const user = await customer();
-    saveQuietHours(user.id, NIGHT);
+    await saveQuietHours(user.id, NIGHT);
     clockAt("2026-06-11T03:00:00Z"); // 23:00 in New York
     const send = (form: Record<string, string>) =>
       call(sendSmsAction, makeRequest("/sms/sendSms", { user, form: { phoneNumber: "+12025550188", ...form } }));
 
     expect(locationOf(await send({ message: "held" }))).toBe("/sms/sendSms");
     expect(locationOf(await send({ message: "now", ignoreQuietHours: "on" }))).toBe("/sms/sendSms");
-    const [held, now] = getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).all();
+    const [held, now] = await getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).all();
     expect([held.body, held.deferredUntil?.getTime()]).toEqual(["held", Date.parse("2026-06-11T12:00:00Z")]);
     expect([now.body, now.deferredUntil]).toEqual(["now", null]);
     const asked = await queueMessage(user.id, { to: "+12025550189", body: "held too", respectQuietHours: true });
@@ -146,7 +146,7 @@ describe("single sends", () => {
 
   it("through the API: held unless ignoreQuietHours is true", async () => {
     const user = await apiCustomer(10);
-    saveQuietHours(user.id, NIGHT);
+    await saveQuietHours(user.id, NIGHT);
     clockAt("2026-06-11T03:00:00Z");
     const held = await callApi("POST", "/api/v1/messages", { key: user.key, json: { to: "+12025550190", body: "a" } });
     const sent = await callApi("POST", "/api/v1/messages", {
@@ -154,8 +154,8 @@ describe("single sends", () => {
       json: { to: "+12025550190", body: "b", ignoreQuietHours: true },
     });
     expect([held.status, sent.status]).toEqual([201, 201]);
-    expect(messageRow(held.json.id)?.deferredUntil?.getTime()).toBe(Date.parse("2026-06-11T12:00:00Z"));
-    expect(messageRow(sent.json.id)?.deferredUntil).toBeNull();
+    expect((await messageRow(held.json.id))?.deferredUntil?.getTime()).toBe(Date.parse("2026-06-11T12:00:00Z"));
+    expect((await messageRow(sent.json.id))?.deferredUntil).toBeNull();
   });
 });
 
@@ -163,15 +163,15 @@ describe("when quiet hours are off", () => {
   it("leaves the messages as they are (the same array: nothing per message)", async () => {
     const user = await customer();
     const messages = [{ to: "+12025550191", body: "x", respectQuietHours: true }];
-    expect(holdForQuietHours(user.id, messages, Date.parse("2026-06-11T03:00:00Z"))).toBe(messages);
-    saveQuietHours(user.id, { ...NIGHT, enabled: false });
-    expect(holdForQuietHours(user.id, messages, Date.parse("2026-06-11T03:00:00Z"))).toBe(messages);
+    expect(await holdForQuietHours(user.id, messages, Date.parse("2026-06-11T03:00:00Z"))).toBe(messages);
+    await saveQuietHours(user.id, { ...NIGHT, enabled: false });
+    expect(await holdForQuietHours(user.id, messages, Date.parse("2026-06-11T03:00:00Z"))).toBe(messages);
   });
 
   it("uses the account's zone for a number whose country is unknown", async () => {
     const user = await customer();
-    saveQuietHours(user.id, NIGHT); // the test user's zone is UTC
-    const [held] = holdForQuietHours(
+    await saveQuietHours(user.id, NIGHT); // the test user's zone is UTC
+    const [held] = await holdForQuietHours(
       user.id,
       [{ to: "+9991234567", body: "x", respectQuietHours: true }],
       Date.parse("2026-06-11T22:00:00Z"),
@@ -225,16 +225,17 @@ describe("a contact's time zone", () => {
     ].join("\n");
     const token = saveImportUpload(user.id, "zones.csv", new TextEncoder().encode(csv));
     expect(previewImport(user.id, token)?.guess).toMatchObject({ hasHeader: true, timeZone: 3 });
-    const report = runImport(user.id, token, { hasHeader: true, name: 0, phone: 1, email: 2, timeZone: 3 });
+    const report = await runImport(user.id, token, { hasHeader: true, name: 0, phone: 1, email: 2, timeZone: 3 });
     expect(report).toMatchObject({ imported: 2, skipped: 1 });
     expect(report.skippedRows[0].reason).toMatch(/time zone/);
     const zones = Object.fromEntries(
-      getDb()
-        .select({ name: contacts.name, timeZone: contacts.timeZone })
-        .from(contacts)
-        .where(eq(contacts.userId, user.id))
-        .all()
-        .map((c) => [c.name, c.timeZone]),
+      (
+        await getDb()
+          .select({ name: contacts.name, timeZone: contacts.timeZone })
+          .from(contacts)
+          .where(eq(contacts.userId, user.id))
+          .all()
+      ).map((c) => [c.name, c.timeZone]),
     );
     expect(zones).toEqual({ Zed: "Europe/Berlin", Ann: "Asia/Tokyo", Ben: null });
   });
@@ -243,8 +244,8 @@ describe("a contact's time zone", () => {
 describe("a group schedule's occurrence", () => {
   it("holds the members inside the window like a group send", async () => {
     const user = await customer();
-    saveQuietHours(user.id, NIGHT);
-    const { groupId } = seedGroup(user.id, 1, 7300); // a US number: New York
+    await saveQuietHours(user.id, NIGHT);
+    const { groupId } = await seedGroup(user.id, 1, 7300); // a US number: New York
     clockAt("2026-12-01T02:00:00Z"); // 21:00 EST
     const schedule = await createSchedule(user.id, {
       target: { kind: "group", groupId },
@@ -255,9 +256,9 @@ describe("a group schedule's occurrence", () => {
     });
     clockAt("2026-12-01T03:00:00Z");
     expect(await runOccurrence(schedule.id, schedule.firstSendAt)).toBe("queued");
-    const send = getDb().select().from(groupSends).where(eq(groupSends.scheduleId, schedule.id)).get()!;
+    const send = (await getDb().select().from(groupSends).where(eq(groupSends.scheduleId, schedule.id)).get())!;
     await runGroupSend(send.id);
-    const [message] = messagesOfGroupSend(send.id);
+    const [message] = await messagesOfGroupSend(send.id);
     expect([message.source, message.status, message.deferredUntil?.getTime()]).toEqual([
       "schedule",
       "queued",

@@ -1,7 +1,7 @@
 // Per-account quotas: the last place is taken, the next one is refused with a message that says what
 // to do (beside the form on the web, quota_exceeded from the REST API), and nothing is created.
 import { count, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { contactGroups } from "#app/db/schema/contacts.ts";
 import { schedules } from "#app/db/schema/scheduling.ts";
@@ -57,12 +57,12 @@ const contact = (n: number) => ({
   email: `p${n}@example.com`,
   groupIds: [],
 });
-const groupCount = (userId: number) =>
-  getDb().select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get()!.n;
-const scheduleCount = (userId: number) =>
-  getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
-const orderCount = (userId: number) =>
-  getDb().select({ n: count() }).from(orders).where(eq(orders.userId, userId)).get()!.n;
+const groupCount = async (userId: number) =>
+  (await getDb().select({ n: count() }).from(contactGroups).where(eq(contactGroups.userId, userId)).get())!.n;
+const scheduleCount = async (userId: number) =>
+  (await getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get())!.n;
+const orderCount = async (userId: number) =>
+  (await getDb().select({ n: count() }).from(orders).where(eq(orders.userId, userId)).get())!.n;
 const inADay = () => new Date(Date.now() + 86_400_000).toISOString();
 
 function schedule(userId: number) {
@@ -78,7 +78,7 @@ function schedule(userId: number) {
 describe("contacts quota", () => {
   it("the web form refuses the contact past the quota with the reason above the form; nothing is created", async () => {
     const user = await createTestUser();
-    createContact(user.id, contact(1));
+    await createContact(user.id, contact(1));
     const second = await call(
       createContactAction,
       makeRequest("/sms/createContact", {
@@ -96,10 +96,10 @@ describe("contacts quota", () => {
     );
     expect(statusOf(third)).toBe(400);
     expect(formErrors(third)).toEqual(["Failed to create contact.", CONTACTS_FULL]);
-    expect(contactCount(user.id)).toBe(2);
+    expect(await contactCount(user.id)).toBe(2);
     // Another account has its own quota.
     const other = await createTestUser();
-    expect(createContact(other.id, contact(1)).name).toBe("Person 1");
+    expect((await createContact(other.id, contact(1))).name).toBe("Person 1");
   });
 
   it("the API answers 403 quota_exceeded and creates nothing", async () => {
@@ -109,21 +109,21 @@ describe("contacts quota", () => {
     const refused = await callApi("POST", "/api/v1/contacts", { key: user.key, json: contact(3) });
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({ error: { code: "quota_exceeded", message: CONTACTS_FULL } });
-    expect(contactCount(user.id)).toBe(2);
+    expect(await contactCount(user.id)).toBe(2);
   });
 });
 
 describe("groups quota", () => {
   it("the web form refuses the group past the quota; nothing is created", async () => {
     const user = await createTestUser();
-    createGroup(user.id, { name: "One", description: "" });
+    await createGroup(user.id, { name: "One", description: "" });
     const post = (name: string) =>
       call(createGroupAction, makeRequest("/sms/createGroup", { user, form: { groupName: name, description: "x" } }));
     expect(locationOf(await post("Two"))).toMatch(/^\/sms\/accountGroups/);
     const refused = await post("Three");
     expect(statusOf(refused)).toBe(400);
     expect(formErrors(refused)).toEqual(["Failed to create group.", GROUPS_FULL]);
-    expect(groupCount(user.id)).toBe(2);
+    expect(await groupCount(user.id)).toBe(2);
   });
 
   it("the API answers 403 quota_exceeded and creates nothing", async () => {
@@ -138,7 +138,7 @@ describe("groups quota", () => {
     });
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({ error: { code: "quota_exceeded", message: GROUPS_FULL } });
-    expect(groupCount(user.id)).toBe(2);
+    expect(await groupCount(user.id)).toBe(2);
   });
 });
 
@@ -154,18 +154,18 @@ describe("active schedules quota", () => {
 
   it("the Schedule SMS form refuses the schedule past the quota; a cancelled schedule frees its place", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
+    await grantCredits(user.id, 10);
     const first = await schedule(user.id);
     await schedule(user.id);
     const refused = await call(scheduleAction, makeRequest("/sms/scheduleSms", { user, form }));
     expect(statusOf(refused)).toBe(400);
     expect(formErrors(refused)).toEqual([SCHEDULES_FULL]);
-    expect(scheduleCount(user.id)).toBe(2);
+    expect(await scheduleCount(user.id)).toBe(2);
     await cancelSchedule(user.id, first.id);
     expect(locationOf(await call(scheduleAction, makeRequest("/sms/scheduleSms", { user, form })))).toBe(
       "/sms/scheduleSms",
     );
-    expect(scheduleCount(user.id)).toBe(3);
+    expect(await scheduleCount(user.id)).toBe(3);
   });
 
   it("POST /messages with sendAt answers 403 quota_exceeded and schedules nothing", async () => {
@@ -179,12 +179,19 @@ describe("active schedules quota", () => {
     const refused = await send();
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({ error: { code: "quota_exceeded", message: SCHEDULES_FULL } });
-    expect(scheduleCount(user.id)).toBe(2);
+    expect(await scheduleCount(user.id)).toBe(2);
   });
 });
 
 describe("pending orders quota", () => {
-  const pkg = getDb().insert(packages).values({ name: "Quota pack", priceCents: 500, credits: 100 }).returning().get();
+  let pkg: typeof packages.$inferSelect;
+  beforeAll(async () => {
+    pkg = await getDb()
+      .insert(packages)
+      .values({ name: "Quota pack", priceCents: 500, credits: 100 })
+      .returning()
+      .get();
+  });
   const placeOrder = (user: TestUser) =>
     call(
       cartAction,
@@ -204,7 +211,7 @@ describe("pending orders quota", () => {
     const refused = await placeOrder(user);
     expect(statusOf(refused)).toBe(400);
     expect(formErrors(refused)).toEqual([ORDERS_FULL]);
-    expect(orderCount(user.id)).toBe(2);
+    expect(await orderCount(user.id)).toBe(2);
   });
 });
 
@@ -220,8 +227,8 @@ describe("API keys quota", () => {
     const refused = await create("Three");
     expect(statusOf(refused)).toBe(400);
     expect(dataOf<{ result: Reply }>(refused).result.error?.[""]).toEqual([KEYS_FULL]);
-    expect(listOwnApiKeys(user.id).map((key) => key.name)).toEqual(["One", "Two"]);
-    const [first] = listOwnApiKeys(user.id);
+    expect((await listOwnApiKeys(user.id)).map((key) => key.name)).toEqual(["One", "Two"]);
+    const [first] = await listOwnApiKeys(user.id);
     const revoke = makeRequest("/sms/apiToken", { user, form: { intent: "revoke", keyId: String(first.id) } });
     expect(locationOf(await call(apiTokenAction, revoke))).toBe("/sms/apiToken");
     expect(locationOf(await create("Three"))).toBe("/sms/apiToken");
@@ -235,6 +242,6 @@ describe("race safety", () => {
       [3, 4, 5, 6].map((n) => callApi("POST", "/api/v1/contacts", { key: user.key, json: contact(n) })),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 403, 403]);
-    expect(contactCount(user.id)).toBe(2);
+    expect(await contactCount(user.id)).toBe(2);
   });
 });

@@ -61,7 +61,7 @@ it("login, sign-up, contact and API limits refuse past their limit with Redis st
   for (let i = 0; i < 3; i++) expect(locationOf(await signUp(i))).toBe("/login");
   const refused = await signUp(3);
   expect(statusOf(refused)).toBe(429);
-  expect(findUserByEmail("outage-3@example.com")).toBeUndefined();
+  expect(await findUserByEmail("outage-3@example.com")).toBeUndefined();
 
   // Contact form: 10 an hour per address.
   const contact = (i: number) =>
@@ -90,7 +90,7 @@ it("login, sign-up, contact and API limits refuse past their limit with Redis st
 
   // The account's limit across its keys holds too.
   const byAccount = createApiHandler({ ratePerMinute: 5, accountRatePerMinute: 2 });
-  const secondKey = insertApiKey(customer.id, { name: "Second", scopes: API_SCOPES }).key;
+  const secondKey = (await insertApiKey(customer.id, { name: "Second", scopes: API_SCOPES })).key;
   const keys = [customer.key, secondKey, secondKey];
   const statuses = [];
   for (const key of keys) statuses.push((await callApi("GET", "/api/v1/messages", { key }, byAccount)).status);

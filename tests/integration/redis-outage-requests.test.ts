@@ -36,7 +36,7 @@ async function probe(path: "/healthz" | "/readyz"): Promise<{ status: number; re
 it("the API, a group send, a schedule, login and /readyz answer at once while Redis is down, and all is as before when it is back", async () => {
   const customer = await apiCustomer(10);
   const user = await createTestUser();
-  const group = createGroup(customer.id, { name: "Regulars", description: "Weekly" });
+  const group = await createGroup(customer.id, { name: "Regulars", description: "Weekly" });
   const contact = { name: "Ada", phone: "+12025550160", email: "ada@example.com", groupIds: [group.id] };
   expect((await callApi("POST", "/api/v1/contacts", { key: customer.key, json: contact })).status).toBe(201);
   expect(
@@ -74,9 +74,9 @@ it("the API, a group send, a schedule, login and /readyz answer at once while Re
   }
   // The rate limit holds in memory meanwhile, and the message waits in SQLite for the reconciler.
   expect(sent.headers["RateLimit-Limit"]).toBeDefined();
-  const row = getDb().select().from(smsMessages).where(eq(smsMessages.id, sent.json.id)).get()!;
+  const row = (await getDb().select().from(smsMessages).where(eq(smsMessages.id, sent.json.id)).get())!;
   expect(row.status).toBe("queued");
-  expect(getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, row.id)).get()).toBeDefined();
+  expect(await getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, row.id)).get()).toBeDefined();
   expect((await callApi("GET", `/api/v1/messages/${row.id}`, { key: customer.key })).status).toBe(200);
   expect((await callApi("GET", "/api/v1/messages", { key: "sk_wrong" })).status).toBe(401);
 
@@ -85,7 +85,9 @@ it("the API, a group send, a schedule, login and /readyz answer at once while Re
     json: { body: "Sale today" },
   });
   expect(started.status).toBe(202);
-  expect(getDb().select().from(groupSends).where(eq(groupSends.id, started.json.id)).get()?.status).toBe("queued");
+  expect((await getDb().select().from(groupSends).where(eq(groupSends.id, started.json.id)).get())?.status).toBe(
+    "queued",
+  );
   const sendAt = new Date(Date.now() + 3_600_000).toISOString();
   const scheduled = await callApi("POST", "/api/v1/messages", {
     key: customer.key,
@@ -94,11 +96,13 @@ it("the API, a group send, a schedule, login and /readyz answer at once while Re
   expect(scheduled.status).toBe(201);
   expect(scheduled.json.status).toBe("scheduled");
   expect(
-    getDb()
-      .select()
-      .from(schedules)
-      .where(eq(schedules.id, Number(String(scheduled.json.id).slice("sch_".length))))
-      .get()?.status,
+    (
+      await getDb()
+        .select()
+        .from(schedules)
+        .where(eq(schedules.id, Number(String(scheduled.json.id).slice("sch_".length))))
+        .get()
+    )?.status,
   ).toBe("active");
 
   const login = await call(

@@ -27,7 +27,7 @@ async function messageAt(userId: number, daysAgo: number, status: "delivered" | 
   setClock(() => now - daysAgo * DAY);
   const { id } = await queueMessage(userId, { to: "+12025550170", body: `${daysAgo} days ago` });
   // Failing refunds through the ledger, as the worker would; delivered is what a receipt leaves.
-  if (status === "failed") failMessage(id, "Refused by the carrier");
+  if (status === "failed") await failMessage(id, "Refused by the carrier");
   if (status === "delivered") getSqlite().prepare("update sms_messages set status = 'delivered' where id = ?").run(id);
   resetClock();
   return id;
@@ -70,7 +70,7 @@ const runHousekeeping = () => housekeeping.process({ data: { v: 1 } } as never);
 
 it("deletes finished messages and support requests older than the window, in batches, and the balance stays exact", async () => {
   const user = await createTestUser();
-  grantCredits(user.id, 20);
+  await grantCredits(user.id, 20);
   const oldFinished = [
     await messageAt(user.id, 45, "delivered"),
     await messageAt(user.id, 40, "failed"),
@@ -81,7 +81,7 @@ it("deletes finished messages and support requests older than the window, in bat
   // Old but still on its way (a worker or a receipt may change it): kept.
   const oldQueued = await messageAt(user.id, 33, "queued");
   const recent = [await messageAt(user.id, 29, "delivered"), await messageAt(user.id, 1, "failed")];
-  const balance = getBalance(user.id);
+  const balance = await getBalance(user.id);
   const entries = ledgerRows(user.id);
   expect(balance).toBe(20 - 8 + 3);
 
@@ -111,8 +111,8 @@ it("deletes finished messages and support requests older than the window, in bat
   expect(existing("support_requests", [pendingMail, recentRequest])).toEqual([pendingMail, recentRequest]);
 
   // The ledger keeps every debit and refund of the deleted messages: the balance is what it was.
-  expect(getBalance(user.id)).toBe(balance);
-  expect(getLedgerSum(user.id)).toBe(balance);
+  expect(await getBalance(user.id)).toBe(balance);
+  expect(await getLedgerSum(user.id)).toBe(balance);
   expect(ledgerRows(user.id)).toBe(entries);
 
   // The hourly job does the same, and a second run finds nothing more.
@@ -120,7 +120,7 @@ it("deletes finished messages and support requests older than the window, in bat
   setClock(() => now + 2 * DAY);
   expect(await runHousekeeping()).toMatchObject({ messages: 1, supportRequests: 1 });
   expect(existing("sms_messages", recent)).toEqual([recent[1]]);
-  expect(getBalance(user.id)).toBe(balance);
+  expect(await getBalance(user.id)).toBe(balance);
 });
 
 it("shows the database size and the retention to admins on the accounts list", async () => {
@@ -136,7 +136,7 @@ it("shows the database size and the retention to admins on the accounts list", a
 // Last: its old rows would count in the tests above.
 it("unset, nothing is deleted however old", async () => {
   const user = await createTestUser();
-  grantCredits(user.id, 5);
+  await grantCredits(user.id, 5);
   const ids = [await messageAt(user.id, 4000, "delivered"), await messageAt(user.id, 3000, "failed")];
   const request = await requestAt(4000 / 100);
   await runHousekeeping();

@@ -67,7 +67,7 @@ const TWO_SEGMENTS = "x".repeat(200);
 
 async function customer(credits: number) {
   const user = await createTestUser();
-  grantCredits(user.id, credits);
+  await grantCredits(user.id, credits);
   return user;
 }
 
@@ -83,8 +83,8 @@ function scheduleGroup(userId: number, groupId: number, overrides: Partial<NewSc
 }
 
 /** The group sends of a schedule's occurrences, oldest first. */
-function sendsOf(scheduleId: number) {
-  return getDb()
+async function sendsOf(scheduleId: number) {
+  return await getDb()
     .select()
     .from(groupSends)
     .where(eq(groupSends.scheduleId, scheduleId))
@@ -93,15 +93,17 @@ function sendsOf(scheduleId: number) {
 }
 
 /** The messages every occurrence of a group schedule created. */
-function messagesOf(scheduleId: number) {
-  const ids = sendsOf(scheduleId).map((send) => send.id);
-  return ids.length === 0 ? [] : getDb().select().from(smsMessages).where(inArray(smsMessages.groupSendId, ids)).all();
+async function messagesOf(scheduleId: number) {
+  const ids = (await sendsOf(scheduleId)).map((send) => send.id);
+  return ids.length === 0
+    ? []
+    : await getDb().select().from(smsMessages).where(inArray(smsMessages.groupSendId, ids)).all();
 }
 
 function finished(userId: number, groupSendId: number) {
   return waitFor(
-    () => {
-      const report = getGroupSendReport(userId, groupSendId);
+    async () => {
+      const report = await getGroupSendReport(userId, groupSendId);
       return report?.finished ? report : undefined;
     },
     { what: `group send ${groupSendId} to finish` },
@@ -111,21 +113,21 @@ function finished(userId: number, groupSendId: number) {
 describe("a group schedule run by BullMQ", () => {
   it("fans a due occurrence out to every active member exactly once, then completes", async () => {
     const user = await customer(20);
-    const { groupId, contactIds } = seedGroup(user.id, 4, 1000);
+    const { groupId, contactIds } = await seedGroup(user.id, 4, 1000);
     // Opted out after it was scheduled: "the group's members at that time".
     const schedule = await scheduleGroup(user.id, groupId, {
       repeat: "none",
       firstSendAt: Date.now() + 1_500,
       timeZone: "UTC",
     });
-    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[3])).run();
+    await getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contactIds[3])).run();
     expect(await schedulerOf(schedule.id)).toMatchObject({ next: schedule.firstSendAt });
 
-    await waitFor(() => getSchedule(user.id, schedule.id)?.status === "completed", {
+    await waitFor(async () => (await getSchedule(user.id, schedule.id))?.status === "completed", {
       what: "the schedule to complete",
     });
-    const [send] = sendsOf(schedule.id);
-    expect(sendsOf(schedule.id)).toHaveLength(1);
+    const [send] = await sendsOf(schedule.id);
+    expect(await sendsOf(schedule.id)).toHaveLength(1);
     expect(send.occurrenceAt?.getTime()).toBe(schedule.firstSendAt);
     const report = await finished(user.id, send.id);
     expect(report).toMatchObject({
@@ -137,17 +139,17 @@ describe("a group schedule run by BullMQ", () => {
       occurrenceAt: schedule.firstSendAt,
     });
 
-    const messages = messagesOf(schedule.id);
+    const messages = await messagesOf(schedule.id);
     expect(messages.map((m) => m.contactId).sort()).toEqual(contactIds.slice(0, 3).sort());
     expect(messages.every((m) => m.source === "schedule" && m.body === "Team meeting at 10")).toBe(true);
     for (const message of messages) await waitForStatus(message.id, "delivered");
-    expect(getBalance(user.id)).toBe(17);
+    expect(await getBalance(user.id)).toBe(17);
     await waitFor(async () => (await schedulerOf(schedule.id)) === undefined, { what: "the job scheduler to go" });
   });
 
   it("sends nothing twice for a duplicate tick or a retried fan-out", async () => {
     const user = await customer(20);
-    const { groupId, contactIds } = seedGroup(user.id, 5, 2000);
+    const { groupId, contactIds } = await seedGroup(user.id, 5, 2000);
     const schedule = await scheduleGroup(user.id, groupId);
     const at = schedule.firstSendAt;
     setClock(() => at);
@@ -159,101 +161,109 @@ describe("a group schedule run by BullMQ", () => {
       runOccurrence(schedule.id, at),
     ]);
     expect(outcomes.filter((o) => o === "queued")).toHaveLength(1);
-    expect(sendsOf(schedule.id)).toHaveLength(1);
-    const [send] = sendsOf(schedule.id);
+    expect(await sendsOf(schedule.id)).toHaveLength(1);
+    const [send] = await sendsOf(schedule.id);
 
     // The worker runs its fan-out job; meanwhile it is run twice more, then again after losing its progress.
     await Promise.all([runGroupSend(send.id), runGroupSend(send.id)]);
     await finished(user.id, send.id);
-    getDb().update(groupSends).set({ status: "running", cursor: 0 }).where(eq(groupSends.id, send.id)).run();
+    await getDb().update(groupSends).set({ status: "running", cursor: 0 }).where(eq(groupSends.id, send.id)).run();
     await runGroupSend(send.id);
 
     // Even if the table forgets the occurrence was handled (BullMQ and the table disagreeing), the key holds.
     expect(await runOccurrence(schedule.id, at)).toBe("handled");
-    getDb()
+    await getDb()
       .update(schedules)
       .set({ nextRunAt: new Date(at) })
       .where(eq(schedules.id, schedule.id))
       .run();
     expect(await runOccurrence(schedule.id, at)).toBe("duplicate");
 
-    expect(sendsOf(schedule.id)).toHaveLength(1);
-    const messages = messagesOf(schedule.id);
+    expect(await sendsOf(schedule.id)).toHaveLength(1);
+    const messages = await messagesOf(schedule.id);
     expect(messages).toHaveLength(5);
     expect(new Set(messages.map((m) => m.contactId))).toEqual(new Set(contactIds));
-    const debits = ledgerKeys(user.id).filter((key) => key.endsWith(":debit"));
+    const debits = (await ledgerKeys(user.id)).filter((key) => key.endsWith(":debit"));
     expect(debits.sort()).toEqual(messages.map((m) => `msg:${m.id}:debit`).sort());
-    expect(getBalance(user.id)).toBe(15);
-    expect(getGroupSendReport(user.id, send.id)).toMatchObject({ status: "done", queued: 5, credits: 5 });
-    expect(getSchedule(user.id, schedule.id)?.nextRunAt).toBe(at + DAY);
+    expect(await getBalance(user.id)).toBe(15);
+    expect(await getGroupSendReport(user.id, send.id)).toMatchObject({ status: "done", queued: 5, credits: 5 });
+    expect((await getSchedule(user.id, schedule.id))?.nextRunAt).toBe(at + DAY);
   });
 });
 
 describe("a group occurrence that cannot go out", () => {
   it("without credits for every active member: a failed group send that sends nothing; the schedule goes on", async () => {
     const user = await customer(6);
-    const { groupId } = seedGroup(user.id, 3, 3000);
+    const { groupId } = await seedGroup(user.id, 3, 3000);
     // 3 members x 2 segments: the balance pays one occurrence when it is scheduled...
     const schedule = await scheduleGroup(user.id, groupId, { body: TWO_SEGMENTS });
     const at = schedule.firstSendAt;
     // ...then some is spent elsewhere (scheduling reserves nothing).
-    book({ userId: user.id, kind: "debit", amount: -1, key: `spent:${user.id}` });
+    await book({ userId: user.id, kind: "debit", amount: -1, key: `spent:${user.id}` });
     setClock(() => at);
     expect(await runOccurrence(schedule.id, at)).toBe("insufficient-credits");
 
-    const [failed] = sendsOf(schedule.id);
+    const [failed] = await sendsOf(schedule.id);
     expect(failed).toMatchObject({
       status: "failed",
       stopReason: `${INSUFFICIENT_CREDITS_REASON}: 6 needed, 5 available`,
       total: 3,
     });
-    expect(messagesOf(schedule.id)).toEqual([]);
-    expect(getBalance(user.id)).toBe(5);
-    expect(getSchedule(user.id, schedule.id)).toMatchObject({ status: "active", nextRunAt: at + DAY });
+    expect(await messagesOf(schedule.id)).toEqual([]);
+    expect(await getBalance(user.id)).toBe(5);
+    expect(await getSchedule(user.id, schedule.id)).toMatchObject({ status: "active", nextRunAt: at + DAY });
     // The Scheduled SMS list says what happened.
-    const [listed] = listSchedules(user.id).schedules;
+    const [listed] = (await listSchedules(user.id)).schedules;
     expect(describeGroupSend(listed.lastGroupSend!)).toBe("Not sent: Insufficient credits: 6 needed, 5 available.");
 
     // Credits bought later do not resend that occurrence; the next one goes out to everyone.
-    grantCredits(user.id, 10);
+    await grantCredits(user.id, 10);
     expect(await runOccurrence(schedule.id, at)).toBe("handled");
     setClock(() => at + DAY);
     expect(await runOccurrence(schedule.id, at + DAY)).toBe("queued");
-    const next = sendsOf(schedule.id)[1];
+    const next = (await sendsOf(schedule.id))[1];
     expect(await finished(user.id, next.id)).toMatchObject({ status: "done", queued: 3, credits: 6 });
-    expect(getBalance(user.id)).toBe(9);
-    expect(listSchedules(user.id).schedules[0].lastGroupSend).toMatchObject({ id: next.id, occurrenceAt: at + DAY });
+    expect(await getBalance(user.id)).toBe(9);
+    expect((await listSchedules(user.id)).schedules[0].lastGroupSend).toMatchObject({
+      id: next.id,
+      occurrenceAt: at + DAY,
+    });
   });
 
   it("with nobody left in the group, or far too late: recorded as failed, and the schedule goes on", async () => {
     const user = await customer(10);
-    const { groupId, contactIds } = seedGroup(user.id, 1, 4000);
+    const { groupId, contactIds } = await seedGroup(user.id, 1, 4000);
     const schedule = await scheduleGroup(user.id, groupId);
     const at = schedule.firstSendAt;
-    deleteContact(user.id, contactIds[0]);
+    await deleteContact(user.id, contactIds[0]);
     setClock(() => at);
     expect(await runOccurrence(schedule.id, at)).toBe("no-recipients");
-    expect(sendsOf(schedule.id)[0]).toMatchObject({
+    expect((await sendsOf(schedule.id))[0]).toMatchObject({
       status: "failed",
       stopReason: "This group has no contacts: add contacts to it first",
     });
 
     // The next one, two hours late (nothing was running): missed, not sent.
-    createContact(user.id, { name: "Back", phone: "+12025554100", email: "back@example.com", groupIds: [groupId] });
+    await createContact(user.id, {
+      name: "Back",
+      phone: "+12025554100",
+      email: "back@example.com",
+      groupIds: [groupId],
+    });
     setClock(() => at + DAY + 2 * 3_600_000);
     expect(await runOccurrence(schedule.id, at + DAY)).toBe("missed");
-    expect(sendsOf(schedule.id)[1]).toMatchObject({ status: "failed", stopReason: MISSED_REASON });
-    expect(messagesOf(schedule.id)).toEqual([]);
-    expect(getBalance(user.id)).toBe(10);
-    expect(getSchedule(user.id, schedule.id)).toMatchObject({ status: "active", nextRunAt: at + 2 * DAY });
+    expect((await sendsOf(schedule.id))[1]).toMatchObject({ status: "failed", stopReason: MISSED_REASON });
+    expect(await messagesOf(schedule.id)).toEqual([]);
+    expect(await getBalance(user.id)).toBe(10);
+    expect(await getSchedule(user.id, schedule.id)).toMatchObject({ status: "active", nextRunAt: at + 2 * DAY });
   });
 });
 
 describe("deleting a group", () => {
   it("cancels its schedules and removes their job schedulers; what was sent stays; other schedules go on", async () => {
     const user = await customer(20);
-    const { groupId } = seedGroup(user.id, 2, 5000);
-    const other = seedGroup(user.id, 1, 5100);
+    const { groupId } = await seedGroup(user.id, 2, 5000);
+    const other = await seedGroup(user.id, 1, 5100);
     const daily = await scheduleGroup(user.id, groupId, { body: "Daily" });
     const once = await scheduleGroup(user.id, groupId, { repeat: "none", body: "Once" });
     const otherGroup = await scheduleGroup(user.id, other.groupId, { body: "Other group" });
@@ -266,9 +276,9 @@ describe("deleting a group", () => {
     });
     setClock(() => daily.firstSendAt);
     expect(await runOccurrence(daily.id, daily.firstSendAt)).toBe("queued");
-    await finished(user.id, sendsOf(daily.id)[0].id);
+    await finished(user.id, (await sendsOf(daily.id))[0].id);
     resetClock();
-    expect(messagesOf(daily.id)).toHaveLength(2);
+    expect(await messagesOf(daily.id)).toHaveLength(2);
 
     // The confirmation says what else goes.
     const confirm = dataOf<{ panel: { activeSchedules: number } }>(
@@ -283,10 +293,10 @@ describe("deleting a group", () => {
       }),
     );
     expect(locationOf(deleted)).toBe("/sms/accountGroups");
-    expect(getGroup(user.id, groupId)).toBeNull();
+    expect(await getGroup(user.id, groupId)).toBeNull();
 
     for (const id of [daily.id, once.id]) {
-      expect(getSchedule(user.id, id)).toMatchObject({
+      expect(await getSchedule(user.id, id)).toMatchObject({
         status: "cancelled",
         nextRunAt: null,
         finishedAt: expect.any(Number),
@@ -295,27 +305,27 @@ describe("deleting a group", () => {
       expect(await schedulerOf(id)).toBeUndefined();
     }
     for (const id of [otherGroup.id, phone.id]) {
-      expect(getSchedule(user.id, id)?.status).toBe("active");
+      expect((await getSchedule(user.id, id))?.status).toBe("active");
       expect(await schedulerOf(id)).toBeDefined();
     }
     // Its messages and the report of what it sent are kept.
-    expect(messagesOf(daily.id)).toHaveLength(2);
-    expect(sendsOf(daily.id)[0]).toMatchObject({ groupId: null, status: "done", queued: 2 });
+    expect(await messagesOf(daily.id)).toHaveLength(2);
+    expect((await sendsOf(daily.id))[0]).toMatchObject({ groupId: null, status: "done", queued: 2 });
     setClock(() => daily.firstSendAt + DAY);
     expect(await runOccurrence(daily.id, daily.firstSendAt + DAY)).toBe("inactive");
-    expect(sendsOf(daily.id)).toHaveLength(1);
+    expect(await sendsOf(daily.id)).toHaveLength(1);
   });
 
   it("a group schedule left active without its group (not through deleteGroup) is cancelled when it runs", async () => {
     const user = await customer(10);
-    const { groupId } = seedGroup(user.id, 1, 5300);
+    const { groupId } = await seedGroup(user.id, 1, 5300);
     const schedule = await scheduleGroup(user.id, groupId);
-    getDb().update(schedules).set({ groupId: null }).where(eq(schedules.id, schedule.id)).run();
+    await getDb().update(schedules).set({ groupId: null }).where(eq(schedules.id, schedule.id)).run();
     setClock(() => schedule.firstSendAt);
     expect(await runOccurrence(schedule.id, schedule.firstSendAt)).toBe("inactive");
-    expect(getSchedule(user.id, schedule.id)).toMatchObject({ status: "cancelled", nextRunAt: null });
+    expect(await getSchedule(user.id, schedule.id)).toMatchObject({ status: "cancelled", nextRunAt: null });
     expect(await schedulerOf(schedule.id)).toBeUndefined();
-    expect(sendsOf(schedule.id)).toEqual([]);
+    expect(await sendsOf(schedule.id)).toEqual([]);
   });
 });
 
@@ -330,7 +340,7 @@ describe("the schedule panels", () => {
 
   it("contacts list: the panel schedules for the contact's number and closes with the toast", async () => {
     const user = await customer(5);
-    const contact = createContact(user.id, {
+    const contact = await createContact(user.id, {
       name: "Sam Stone",
       phone: "+12025556100",
       email: "sam@example.com",
@@ -361,7 +371,7 @@ describe("the schedule panels", () => {
       firstSend: ["The first send must be in the future"],
       message: ["Message is required"],
     });
-    expect(listSchedules(user.id).total).toBe(0);
+    expect((await listSchedules(user.id)).total).toBe(0);
 
     const result = (await post(contactsAction, path, user, {
       ...timing,
@@ -371,7 +381,7 @@ describe("the schedule panels", () => {
     })) as Response;
     expect(locationOf(result)).toBe("/sms/accountContacts");
     expect(result.headers.get("Set-Cookie")).toContain("en_toast=");
-    const [schedule] = listSchedules(user.id).schedules;
+    const [schedule] = (await listSchedules(user.id)).schedules;
     expect(schedule).toMatchObject({
       target: { kind: "phone", to: "+12025556100" },
       body: "See you Monday",
@@ -384,7 +394,7 @@ describe("the schedule panels", () => {
     expect(await schedulerOf(schedule.id)).toBeDefined();
 
     // An opted-out contact is refused, as a send to it is.
-    getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contact.id)).run();
+    await getDb().update(contacts).set({ status: false }).where(eq(contacts.id, contact.id)).run();
     const inactive = await post(contactsAction, path, user, {
       ...timing,
       intent: "schedule",
@@ -394,13 +404,13 @@ describe("the schedule panels", () => {
     expect(dataOf<Reply>(inactive).error?.[""]).toEqual([
       "This contact is inactive (opted out): mark it active to send to it",
     ]);
-    expect(listSchedules(user.id).total).toBe(1);
+    expect((await listSchedules(user.id)).total).toBe(1);
   });
 
   it("groups list: credits for every active member are checked; the schedule shows the group's name", async () => {
     const user = await customer(5);
-    const { groupId } = seedGroup(user.id, 3, 6200);
-    const group = getGroup(user.id, groupId)!;
+    const { groupId } = await seedGroup(user.id, 3, 6200);
+    const group = (await getGroup(user.id, groupId))!;
     const path = `/sms/accountGroups?panel=schedule&id=${groupId}`;
     const form = { ...timing, intent: "schedule", id: String(groupId), message: TWO_SEGMENTS };
 
@@ -410,25 +420,25 @@ describe("the schedule panels", () => {
       SCHEDULE_FAILED,
       "Each time, sending it to the group's 3 active contacts costs 6 credits; your balance is 5 credits.",
     ]);
-    expect(listSchedules(user.id).total).toBe(0);
+    expect((await listSchedules(user.id)).total).toBe(0);
 
-    grantCredits(user.id, 1);
+    await grantCredits(user.id, 1);
     expect(locationOf(await post(groupsAction, path, user, form))).toBe("/sms/accountGroups");
-    const [schedule] = listSchedules(user.id).schedules;
+    const [schedule] = (await listSchedules(user.id)).schedules;
     expect(schedule).toMatchObject({
       target: { kind: "group", groupId, groupName: group.name },
       repeat: "weekly",
       lastGroupSend: null,
     });
     // Scheduling reserves nothing.
-    expect(getBalance(user.id)).toBe(6);
+    expect(await getBalance(user.id)).toBe(6);
 
     const listed = dataOf<{ schedules: { target: unknown }[] }>(
       await call(scheduledLoader, makeRequest("/sms/scheduled", { user })),
     );
     expect(listed.schedules[0].target).toEqual({ kind: "group", groupId, groupName: group.name });
 
-    const empty = createGroup(user.id, { name: "Nobody yet", description: "Empty" });
+    const empty = await createGroup(user.id, { name: "Nobody yet", description: "Empty" });
     const refused = await post(groupsAction, `/sms/accountGroups?panel=schedule&id=${empty.id}`, user, {
       ...form,
       id: String(empty.id),
@@ -442,7 +452,7 @@ describe("the schedule panels", () => {
       await call(scheduleLoader, makeRequest("/sms/scheduleSms?phoneNumber=%2B12025550151", { user })),
     );
     expect(loaded.phoneNumber).toBe("+12025550151");
-    const { groupId } = seedGroup(user.id, 1, 7200);
+    const { groupId } = await seedGroup(user.id, 1, 7200);
     const panel = locationOf(await call(scheduleLoader, makeRequest(`/sms/scheduleSms?groupId=${groupId}`, { user })));
     expect(panel).toBe(`/sms/accountGroups?panel=schedule&id=${groupId}`);
   });
@@ -451,10 +461,10 @@ describe("the schedule panels", () => {
 describe("customer B and customer A's contacts, groups and schedules", async () => {
   const a = await customer(20);
   const b = await customer(20);
-  const { groupId: groupA, contactIds } = seedGroup(a.id, 2, 7000);
+  const { groupId: groupA, contactIds } = await seedGroup(a.id, 2, 7000);
   const contactA = contactIds[0];
   const scheduleA = await scheduleGroup(a.id, groupA, { body: "A's group reminder" });
-  const ownGroupB = seedGroup(b.id, 1, 7100).groupId;
+  const ownGroupB = (await seedGroup(b.id, 1, 7100)).groupId;
   const timing = { firstSend: "2030-01-15T09:00", repeat: "none", timeZone: "UTC", message: "hi", intent: "schedule" };
 
   const expect404 = async (fn: Parameters<typeof call>[0], path: string, form?: Record<string, string>) => {
@@ -474,7 +484,7 @@ describe("customer B and customer A's contacts, groups and schedules", async () 
     await expect404(scheduleLoader, `/sms/scheduleSms?groupId=${groupA}`);
     // The domain function the REST API will call says the same.
     await expect(scheduleGroup(b.id, groupA)).rejects.toBeInstanceOf(NotFoundError);
-    expect(listSchedules(b.id).total).toBe(0);
+    expect((await listSchedules(b.id)).total).toBe(0);
   });
 
   it("gets 404 asking to cancel, or cancelling, A's group schedule, or deleting A's group", async () => {
@@ -482,7 +492,7 @@ describe("customer B and customer A's contacts, groups and schedules", async () 
     await expect404(scheduledAction, "/sms/scheduled", { intent: "cancel", id: String(scheduleA.id) });
     await expect404(groupsLoader, `/sms/accountGroups?panel=delete&id=${groupA}`);
     await expect404(groupsAction, "/sms/accountGroups", { intent: "delete", id: String(groupA) });
-    expect(getSchedule(a.id, scheduleA.id)).toMatchObject({ status: "active", target: { groupId: groupA } });
+    expect(await getSchedule(a.id, scheduleA.id)).toMatchObject({ status: "active", target: { groupId: groupA } });
     expect(await schedulerOf(scheduleA.id)).toBeDefined();
   });
 
@@ -492,7 +502,7 @@ describe("customer B and customer A's contacts, groups and schedules", async () 
       await call(scheduledLoader, makeRequest("/sms/scheduled", { user: b })),
     );
     expect(listed.schedules.map((s) => s.id)).toEqual([ownB.id]);
-    expect(getSchedule(b.id, scheduleA.id)).toBeNull();
-    expect(listSchedules(a.id).schedules.map((s) => s.body)).toEqual(["A's group reminder"]);
+    expect(await getSchedule(b.id, scheduleA.id)).toBeNull();
+    expect((await listSchedules(a.id)).schedules.map((s) => s.body)).toEqual(["A's group reminder"]);
   });
 });

@@ -32,7 +32,7 @@ async function flushAll() {
 
 async function customer(credits: number) {
   const user = await createTestUser();
-  book({ userId: user.id, kind: "grant", amount: credits, key: `grant:${user.id}` });
+  await book({ userId: user.id, kind: "grant", amount: credits, key: `grant:${user.id}` });
   return user;
 }
 
@@ -51,12 +51,12 @@ it("FLUSHALL then a worker restart restores the schedulers, removes orphans and 
   const cancelled = await scheduleSoon(user.id, { body: "Never", inMs: 3_600_000 });
   await cancelSchedule(user.id, cancelled.id);
   // The daily schedule's message is stored before its row moves on to the next occurrence.
-  const firstOccurrencesDone = () =>
-    getSchedule(user.id, oneOff.id)?.status === "completed" &&
-    sentOccurrences(daily.id).length === 1 &&
-    getSchedule(user.id, daily.id)?.nextRunAt !== daily.firstSendAt;
+  const firstOccurrencesDone = async () =>
+    (await getSchedule(user.id, oneOff.id))?.status === "completed" &&
+    (await sentOccurrences(daily.id)).length === 1 &&
+    (await getSchedule(user.id, daily.id))?.nextRunAt !== daily.firstSendAt;
   await waitFor(firstOccurrencesDone, { what: "the first occurrences" });
-  const dailyNext = getSchedule(user.id, daily.id)!.nextRunAt!;
+  const dailyNext = (await getSchedule(user.id, daily.id))!.nextRunAt!;
   await waitFor(() => occurrenceJob(daily.id, dailyNext), { what: "the daily schedule's next job" });
 
   await workers.close();
@@ -81,15 +81,15 @@ it("FLUSHALL then a worker restart restores the schedulers, removes orphans and 
   });
   expect(await schedulerOf(oneOff.id)).toBeUndefined();
   expect(await schedulerOf(cancelled.id)).toBeUndefined();
-  expect(sentOccurrences(oneOff.id)).toHaveLength(1);
-  expect(sentOccurrences(daily.id)).toHaveLength(1);
+  expect(await sentOccurrences(oneOff.id)).toHaveLength(1);
+  expect(await sentOccurrences(daily.id)).toHaveLength(1);
 
   // The restored scheduler runs the next tick, once; reconciling again sends nothing more.
   await tick(user.id, daily.id);
   expect(await reconcileSchedules({ sync: true })).toEqual({ caughtUp: 0, armed: 0, removed: 0 });
-  expect(sentOccurrences(daily.id)).toEqual([daily.firstSendAt, dailyNext]);
-  expect(sentOccurrences(cancelled.id)).toEqual([]);
-  expect(getBalance(user.id)).toBe(17);
+  expect(await sentOccurrences(daily.id)).toEqual([daily.firstSendAt, dailyNext]);
+  expect(await sentOccurrences(cancelled.id)).toEqual([]);
+  expect(await getBalance(user.id)).toBe(17);
 });
 
 it("an occurrence that fell due while Redis was flushed and the worker down is sent once when it is back", async () => {
@@ -101,19 +101,19 @@ it("an occurrence that fell due while Redis was flushed and the worker down is s
   // Back two minutes after it was due (well within SCHEDULE_MAX_LATE_MINUTES).
   setClock(() => daily.firstSendAt + 120_000);
   workers = await startWorkers([smsSchedule]);
-  expect(sentOccurrences(daily.id)).toEqual([daily.firstSendAt]);
+  expect(await sentOccurrences(daily.id)).toEqual([daily.firstSendAt]);
   const next = daily.firstSendAt + 86_400_000;
-  expect(getSchedule(user.id, daily.id)).toMatchObject({ status: "active", nextRunAt: next });
+  expect(await getSchedule(user.id, daily.id)).toMatchObject({ status: "active", nextRunAt: next });
   // BullMQ's time is real time, behind the test clock: it re-armed the schedule at its first send.
   // That tick finds the occurrence handled and sends nothing, and the scheduler moves on to the next.
   await waitFor(async () => (await schedulerOf(daily.id))?.next === next, {
     what: "the scheduler to reach the next day",
   });
-  expect(sentOccurrences(daily.id)).toEqual([daily.firstSendAt]);
+  expect(await sentOccurrences(daily.id)).toEqual([daily.firstSendAt]);
 
   // Another restart finds nothing to do.
   await workers.close();
   workers = await startWorkers([smsSchedule]);
-  expect(sentOccurrences(daily.id)).toEqual([daily.firstSendAt]);
-  expect(getBalance(user.id)).toBe(4);
+  expect(await sentOccurrences(daily.id)).toEqual([daily.firstSendAt]);
+  expect(await getBalance(user.id)).toBe(4);
 });

@@ -57,22 +57,22 @@ afterEach(() => resetClock());
 
 const NY = "America/New_York";
 
-function schedulesOf(userId: number): number {
-  return getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()!.n;
+async function schedulesOf(userId: number): Promise<number> {
+  return (await getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get())!.n;
 }
 
 async function customer(credits: number) {
   const user = await createTestUser();
-  grantCredits(user.id, credits);
+  await grantCredits(user.id, credits);
   return user;
 }
 
 /** The first occurrence sent and the schedule moved on (its message is stored before the schedule row). */
 function waitForFirstOccurrence(userId: number, scheduleId: number) {
   return waitFor(
-    () =>
-      sentOccurrences(scheduleId).length === 1 &&
-      getSchedule(userId, scheduleId)?.nextRunAt !== sentOccurrences(scheduleId)[0],
+    async () =>
+      (await sentOccurrences(scheduleId)).length === 1 &&
+      (await getSchedule(userId, scheduleId))?.nextRunAt !== (await sentOccurrences(scheduleId))[0],
     { what: "the first occurrence" },
   );
 }
@@ -83,16 +83,16 @@ describe("running schedules with BullMQ", () => {
     const schedule = await scheduleSoon(user.id, { body: "Due soon" });
     expect(await schedulerOf(schedule.id)).toMatchObject({ pattern: "none", tz: "UTC", next: schedule.firstSendAt });
 
-    await waitFor(() => getSchedule(user.id, schedule.id)?.status === "completed", {
+    await waitFor(async () => (await getSchedule(user.id, schedule.id))?.status === "completed", {
       what: "the schedule to complete",
     });
-    const [message] = scheduleMessages(schedule.id);
-    expect(scheduleMessages(schedule.id)).toHaveLength(1);
+    const [message] = await scheduleMessages(schedule.id);
+    expect(await scheduleMessages(schedule.id)).toHaveLength(1);
     expect(message).toMatchObject({ source: "schedule", toPhone: "+12025550180", body: "Due soon" });
     expect(message.occurrenceAt?.getTime()).toBe(schedule.firstSendAt);
     await waitForStatus(message.id, "delivered");
-    expect(getBalance(user.id)).toBe(4);
-    expect(getSchedule(user.id, schedule.id)).toMatchObject({ nextRunAt: null, finishedAt: expect.any(Number) });
+    expect(await getBalance(user.id)).toBe(4);
+    expect(await getSchedule(user.id, schedule.id)).toMatchObject({ nextRunAt: null, finishedAt: expect.any(Number) });
     await waitFor(async () => (await schedulerOf(schedule.id)) === undefined, { what: "the job scheduler to go" });
   });
 
@@ -112,9 +112,9 @@ describe("running schedules with BullMQ", () => {
     const rule = { repeat: "daily" as const, firstSendAt: first, timeZone: NY, endsAt: null };
     expect(second).toBe(nextOccurrence(rule, first));
     expect(third).toBe(nextOccurrence(rule, second));
-    expect(sentOccurrences(schedule.id)).toEqual([first, second, third]);
-    expect(getSchedule(user.id, schedule.id)).toMatchObject({ status: "completed", nextRunAt: null, endDate });
-    expect(getBalance(user.id)).toBe(7);
+    expect(await sentOccurrences(schedule.id)).toEqual([first, second, third]);
+    expect(await getSchedule(user.id, schedule.id)).toMatchObject({ status: "completed", nextRunAt: null, endDate });
+    expect(await getBalance(user.id)).toBe(7);
     await waitFor(async () => (await schedulerOf(schedule.id)) === undefined, { what: "the job scheduler to go" });
     expect(await scheduleQueue().getDelayedCount()).toBe(0);
   });
@@ -123,8 +123,8 @@ describe("running schedules with BullMQ", () => {
     const user = await customer(10);
     const schedule = await scheduleSoon(user.id, { repeat: "weekly" });
     await waitForFirstOccurrence(user.id, schedule.id);
-    const [sent] = scheduleMessages(schedule.id);
-    const next = getSchedule(user.id, schedule.id)!.nextRunAt!;
+    const [sent] = await scheduleMessages(schedule.id);
+    const next = (await getSchedule(user.id, schedule.id))!.nextRunAt!;
     await waitFor(() => occurrenceJob(schedule.id, next), { what: "the next occurrence's job" });
 
     const cancelled = await cancelSchedule(user.id, schedule.id);
@@ -135,8 +135,8 @@ describe("running schedules with BullMQ", () => {
     // Even a tick that had already started when it was cancelled sends nothing.
     setClock(() => next);
     expect(await runOccurrence(schedule.id, next)).toBe("inactive");
-    expect(scheduleMessages(schedule.id).map((m) => m.id)).toEqual([sent.id]);
-    expect(getBalance(user.id)).toBe(9);
+    expect((await scheduleMessages(schedule.id)).map((m) => m.id)).toEqual([sent.id]);
+    expect(await getBalance(user.id)).toBe(9);
     // Cancelling again changes nothing; another user's id is not found.
     expect(await cancelSchedule(user.id, schedule.id)).toEqual(cancelled);
     const other = await createTestUser();
@@ -167,31 +167,31 @@ describe("an occurrence", () => {
     ]);
     expect(outcomes).toContain("queued");
     expect(outcomes.filter((o) => o === "queued")).toHaveLength(1);
-    expect(scheduleMessages(schedule.id)).toHaveLength(1);
-    expect(getBalance(user.id)).toBe(4);
+    expect(await scheduleMessages(schedule.id)).toHaveLength(1);
+    expect(await getBalance(user.id)).toBe(4);
     expect(await runOccurrence(schedule.id, at)).toBe("handled");
-    expect(getSchedule(user.id, schedule.id)?.nextRunAt).toBe(at + 86_400_000);
+    expect((await getSchedule(user.id, schedule.id))?.nextRunAt).toBe(at + 86_400_000);
   });
 
   it("without enough credits is a failed message that costs nothing, and the schedule goes on", async () => {
     const { user, schedule, at } = await daily(2, "x".repeat(200));
     // Spent elsewhere since it was scheduled (scheduling checks one occurrence's cost, reserves nothing).
-    book({ userId: user.id, kind: "debit", amount: -1, key: `spent:${user.id}` });
+    await book({ userId: user.id, kind: "debit", amount: -1, key: `spent:${user.id}` });
     setClock(() => at);
     expect(await runOccurrence(schedule.id, at)).toBe("insufficient-credits");
-    const [failed] = scheduleMessages(schedule.id);
+    const [failed] = await scheduleMessages(schedule.id);
     expect(failed).toMatchObject({ status: "failed", credits: 0, segments: 2 });
     expect(failed.error).toBe(`${INSUFFICIENT_CREDITS_REASON}: 2 needed, 1 available`);
-    expect(getBalance(user.id)).toBe(1);
-    expect(getSchedule(user.id, schedule.id)).toMatchObject({ status: "active", nextRunAt: at + 86_400_000 });
+    expect(await getBalance(user.id)).toBe(1);
+    expect(await getSchedule(user.id, schedule.id)).toMatchObject({ status: "active", nextRunAt: at + 86_400_000 });
 
     // Credits bought later do not resend that occurrence; the next one goes out.
-    grantCredits(user.id, 5);
+    await grantCredits(user.id, 5);
     expect(await runOccurrence(schedule.id, at)).toBe("handled");
     setClock(() => at + 86_400_000);
     expect(await runOccurrence(schedule.id, at + 86_400_000)).toBe("queued");
-    expect(scheduleMessages(schedule.id).map((m) => m.status)).toEqual(["failed", "queued"]);
-    expect(getBalance(user.id)).toBe(4);
+    expect((await scheduleMessages(schedule.id)).map((m) => m.status)).toEqual(["failed", "queued"]);
+    expect(await getBalance(user.id)).toBe(4);
   });
 
   it("is not sent early, nor at a time that is not one of its occurrences", async () => {
@@ -200,16 +200,16 @@ describe("an occurrence", () => {
     expect(await runOccurrence(schedule.id, at)).toBe("not-due");
     setClock(() => at + 1_000);
     expect(await runOccurrence(schedule.id, at + 1_000)).toBe("not-an-occurrence");
-    expect(scheduleMessages(schedule.id)).toHaveLength(0);
+    expect(await scheduleMessages(schedule.id)).toHaveLength(0);
   });
 
   it("far too late (nothing ran at its time) is recorded as missed, not sent", async () => {
     const { user, schedule, at } = await daily(5);
     setClock(() => at + 2 * 3_600_000);
     expect(await runOccurrence(schedule.id, at)).toBe("missed");
-    expect(scheduleMessages(schedule.id)).toMatchObject([{ status: "failed", error: MISSED_REASON, credits: 0 }]);
-    expect(getBalance(user.id)).toBe(5);
-    expect(getSchedule(user.id, schedule.id)?.nextRunAt).toBe(at + 86_400_000);
+    expect(await scheduleMessages(schedule.id)).toMatchObject([{ status: "failed", error: MISSED_REASON, credits: 0 }]);
+    expect(await getBalance(user.id)).toBe(5);
+    expect((await getSchedule(user.id, schedule.id))?.nextRunAt).toBe(at + 86_400_000);
   });
 });
 
@@ -234,8 +234,8 @@ describe("creating schedules", () => {
     expect(await issuesOf({ timeZone: "Nowhere/Land" })).toEqual(["timeZone"]);
     // A group that is not the user's is not found.
     expect(await issuesOf({ target: { kind: "group", groupId: 1 } } as never)).toBeInstanceOf(NotFoundError);
-    expect(schedulesOf(user.id)).toBe(0);
-    expect(listSchedules(user.id)).toMatchObject({ schedules: [], total: 0, totalPages: 1 });
+    expect(await schedulesOf(user.id)).toBe(0);
+    expect(await listSchedules(user.id)).toMatchObject({ schedules: [], total: 0, totalPages: 1 });
   });
 });
 
@@ -263,7 +263,7 @@ describe("the Schedule SMS screen", () => {
     const result = (await post(user, form())) as Response;
     expect(locationOf(result)).toBe("/sms/scheduleSms");
     expect(result.headers.get("Set-Cookie")).toContain("en_toast=");
-    const [schedule] = listSchedules(user.id).schedules;
+    const [schedule] = (await listSchedules(user.id)).schedules;
     expect(schedule).toMatchObject({
       target: { kind: "phone", to: "+447911123456" },
       repeat: "weekly",
@@ -273,11 +273,11 @@ describe("the Schedule SMS screen", () => {
       status: "active",
     });
     expect(await schedulerOf(schedule.id)).toMatchObject({ next: schedule.firstSendAt, tz: "Europe/London" });
-    expect(getDb().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get()?.timeZone).toBe(
-      "Europe/London",
-    );
+    expect(
+      (await getDb().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get())?.timeZone,
+    ).toBe("Europe/London");
     // Scheduling reserves nothing: each occurrence pays when it runs.
-    expect(getBalance(user.id)).toBe(5);
+    expect(await getBalance(user.id)).toBe(5);
     expect(SMS_SCHEDULED).toBe("SMS scheduled successfully!");
   });
 
@@ -306,17 +306,17 @@ describe("the Schedule SMS screen", () => {
     const all = await errorsOf(form({ firstSend: "2020-01-15T09:00", phoneNumber: "1", message: " " }));
     expect(Object.keys(all ?? {}).sort()).toEqual(["firstSend", "message", "phoneNumber"]);
 
-    expect(schedulesOf(user.id)).toBe(0);
-    expect(getBalance(user.id)).toBe(5);
-    expect(getDb().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get()?.timeZone).toBe(
-      "UTC",
-    );
+    expect(await schedulesOf(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(5);
+    expect(
+      (await getDb().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, user.id)).get())?.timeZone,
+    ).toBe("UTC");
   });
 
   it("a one-off ignores the end date the form always shows without JavaScript", async () => {
     const user = await customer(5);
     expect(locationOf(await post(user, form({ repeat: "none", endDate: "2001-01-01" })))).toBe("/sms/scheduleSms");
-    expect(listSchedules(user.id).schedules[0]).toMatchObject({ repeat: "none", endDate: null });
+    expect((await listSchedules(user.id)).schedules[0]).toMatchObject({ repeat: "none", endDate: null });
   });
 
   it("refuses when the balance cannot pay one message, with the spec's words, and keeps the form", async () => {
@@ -329,14 +329,14 @@ describe("the Schedule SMS screen", () => {
       "Each message costs 2 credits when it is sent; your balance is 1 credit.",
     ]);
     expect(reply.initialValue).toMatchObject({ message: "y".repeat(200), phoneNumber: "+44 7911 123456" });
-    expect(schedulesOf(user.id)).toBe(0);
+    expect(await schedulesOf(user.id)).toBe(0);
   });
 
   it("Check cost (no JavaScript) answers with the counter and creates nothing", async () => {
     const user = await customer(5);
     const result = await post(user, { ...form(), intent: "check" });
     expect(statusOf(result)).toBe(200);
-    expect(schedulesOf(user.id)).toBe(0);
+    expect(await schedulesOf(user.id)).toBe(0);
   });
 });
 
@@ -370,7 +370,7 @@ describe("the Scheduled SMS list", () => {
       await call(scheduledLoader, makeRequest(`/sms/scheduled?cancel=${schedule.id}`, { user: owner })),
     );
     expect(confirm.confirming.id).toBe(schedule.id);
-    expect(getSchedule(owner.id, schedule.id)?.status).toBe("active");
+    expect((await getSchedule(owner.id, schedule.id))?.status).toBe("active");
 
     // Someone else's id is a 404 (a thrown data(null, { status: 404 })), whether asked about or posted.
     const thrown = (promise: Promise<unknown>) => promise.catch((error: unknown) => error);
@@ -386,7 +386,7 @@ describe("the Scheduled SMS list", () => {
       ),
     );
     expect(statusOf(refused)).toBe(404);
-    expect(getSchedule(owner.id, schedule.id)?.status).toBe("active");
+    expect((await getSchedule(owner.id, schedule.id))?.status).toBe("active");
 
     const result = (await call(
       scheduledAction,
@@ -394,7 +394,7 @@ describe("the Scheduled SMS list", () => {
     )) as Response;
     expect(locationOf(result)).toBe("/sms/scheduled");
     expect(result.headers.get("Set-Cookie")).toContain("en_toast=");
-    expect(getSchedule(owner.id, schedule.id)).toMatchObject({ status: "cancelled", nextRunAt: null });
+    expect(await getSchedule(owner.id, schedule.id)).toMatchObject({ status: "cancelled", nextRunAt: null });
     expect(await schedulerOf(schedule.id)).toBeUndefined();
     expect(SCHEDULE_CANCELLED).toBe("Scheduled SMS cancelled.");
   });

@@ -6,11 +6,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { getDb } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { packages } from "#app/db/schema/shop.ts";
 import { issueSetupToken } from "#app/modules/auth/first-admin.server.ts";
-import { inTransaction } from "#app/db/client.server.ts";
 import { issueToken } from "#app/modules/accounts/tokens.server.ts";
 import { createApiHandler } from "#app/api/handler.server.ts";
 import { API_ROUTES } from "#app/api/routes.server.ts";
@@ -29,16 +28,16 @@ import {
 } from "#tests/support/security.ts";
 
 await seedDatabase();
-const [pack] = getDb().select().from(packages).all();
+const [pack] = await getDb().select().from(packages).all();
 const owner = await customerWithEverything(pack.id);
 const admin = await createTestUser("admin");
 // Logging out ends its session: a user of its own, so the others stay signed in.
 const leaver = await createTestUser();
 // A first-admin link of the kind start prints (with an admin already there, every use is refused).
-const { token: setupToken } = issueSetupToken();
+const { token: setupToken } = await issueSetupToken();
 // A password-reset link of an account of its own: a fuzzed post that succeeds ends only its sessions.
 const resetUser = await createTestUser();
-const resetToken = inTransaction((tx) => issueToken(tx, resetUser.id, "password_reset"));
+const resetToken = await withTx(async (tx) => await issueToken(tx, resetUser.id, "password_reset"));
 
 // Each action's property runs this often; the whole file stays well under a minute on 2 cores.
 const RUNS_PER_ACTION = 60;

@@ -31,17 +31,17 @@ import {
 import { schedulerOf } from "#tests/support/schedules.ts";
 
 await seedDatabase();
-const [pack] = getDb().select().from(packages).all();
+const [pack] = await getDb().select().from(packages).all();
 
 const a = await customerWithEverything(pack.id);
 const b = await apiCustomer(100);
-const bGroup = createGroup(b.id, { name: "B's own", description: "Mine" });
+const bGroup = await createGroup(b.id, { name: "B's own", description: "Mine" });
 const bWebhook = await createEndpoint(b.id, {
   url: "http://203.0.113.11/hook",
   events: ["message.sent"],
   enabled: true,
 });
-const bContact = createContact(b.id, {
+const bContact = await createContact(b.id, {
   name: "B's contact",
   phone: "+12025550995",
   email: "mine@example.com",
@@ -49,16 +49,16 @@ const bContact = createContact(b.id, {
 });
 const admin = await createTestUser("admin");
 // A's API key and session, named as A's own pages name them.
-const [aKey] = listOwnApiKeys(a.customer.id);
+const [aKey] = await listOwnApiKeys(a.customer.id);
 const [aSession] = await listOwnSessions(makeRequest("/", { user: a.customer }), a.customer.id);
 // A's sender (and a request of theirs) and a number A added to their opt-outs.
-const aSender = createSender({ address: "OwnerA", kind: "alphanumeric", ton: 5, npi: 0, userId: a.customer.id });
-createSender({ address: "+447700900950", kind: "long_number", ton: 1, npi: 1, userId: a.customer.id });
-const aRequest = requestSender(a.customer.id, "AskedByA");
-addOptOuts(a.customer.id, ["+12025550960"], "manual");
-const aOptOut = listOptOuts(a.customer.id).items[0];
+const aSender = await createSender({ address: "OwnerA", kind: "alphanumeric", ton: 5, npi: 0, userId: a.customer.id });
+await createSender({ address: "+447700900950", kind: "long_number", ton: 1, npi: 1, userId: a.customer.id });
+const aRequest = await requestSender(a.customer.id, "AskedByA");
+await addOptOuts(a.customer.id, ["+12025550960"], "manual");
+const aOptOut = (await listOptOuts(a.customer.id)).items[0];
 // A's message template.
-const aTemplate = createTemplate(a.customer.id, { name: "A's welcome", body: "Hi {{name|there}}" });
+const aTemplate = await createTemplate(a.customer.id, { name: "A's welcome", body: "Hi {{name|there}}" });
 
 type Expected = 404 | { redirect: string };
 type Attempt = {

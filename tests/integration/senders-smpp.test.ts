@@ -24,15 +24,15 @@ const submitsTo = (destination: string) => smsc.accepted.filter((s) => s.destina
 describe("the sender on the wire", () => {
   it("submits with the message's sender and its TON/NPI, and the gateway default without one", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
-    createSender({ address: "+447700900601", kind: "long_number", ton: 1, npi: 1, userId: user.id });
-    createSender({ address: "60601", kind: "short_code", ton: 3, npi: 0, userId: user.id });
-    createSender({ address: "Acme Ltd", kind: "alphanumeric", ton: 5, npi: 0, userId: user.id });
+    await grantCredits(user.id, 10);
+    await createSender({ address: "+447700900601", kind: "long_number", ton: 1, npi: 1, userId: user.id });
+    await createSender({ address: "60601", kind: "short_code", ton: 3, npi: 0, userId: user.id });
+    await createSender({ address: "Acme Ltd", kind: "alphanumeric", ton: 5, npi: 0, userId: user.id });
     const long = await queueMessage(user.id, { to: "+12025550601", body: "from a number" });
     const short = await queueMessage(user.id, { to: "+12025550602", body: "from a short code", from: "60601" });
     const name = await queueMessage(user.id, { to: "+12025550603", body: "from a name", from: "Acme Ltd" });
     const other = await createTestUser();
-    grantCredits(other.id, 1);
+    await grantCredits(other.id, 1);
     const shared = await queueMessage(other.id, { to: "+12025550604", body: "from the gateway" });
     for (const { id } of [long, short, name, shared]) await waitForStatus(id, "delivered");
     expect(submitsTo("12025550601")[0]).toMatchObject({ source: "447700900601", sourceTon: 1, sourceNpi: 1 });
@@ -43,8 +43,8 @@ describe("the sender on the wire", () => {
 
   it("sends the free STOP confirmation from the sender written to, and nothing else to that phone", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
-    createSender({ address: "+447700900602", kind: "long_number", ton: 1, npi: 1, userId: user.id });
+    await grantCredits(user.id, 5);
+    await createSender({ address: "+447700900602", kind: "long_number", ton: 1, npi: 1, userId: user.id });
     const outcome = await applyInboundKeyword({
       phone: "12025550605",
       toAddress: "447700900602",
@@ -57,6 +57,6 @@ describe("the sender on the wire", () => {
     await expect(queueMessage(user.id, { to: "+12025550605", body: "promo" })).rejects.toMatchObject({
       code: "recipient_opted_out",
     });
-    expect(getBalance(user.id)).toBe(5);
+    expect(await getBalance(user.id)).toBe(5);
   });
 });

@@ -52,7 +52,7 @@ describe("a customer's sender ID request", () => {
     );
     expect(locationOf(rejected)).toBe("/admin/senders");
     expect((await ownSenders(customer))[0]).toMatchObject({ status: "rejected", rejectionReason: "Misleading name" });
-    expect(sendingSenders(customer.id)).toEqual([]);
+    expect(await sendingSenders(customer.id)).toEqual([]);
 
     await call(
       sendersAction,
@@ -63,7 +63,7 @@ describe("a customer's sender ID request", () => {
       adminAction,
       makeRequest("/admin/senders", { user: admin, form: { intent: "approve", id: String(pending.id) } }),
     );
-    expect(sendingSenders(customer.id)).toEqual([{ address: "CafeLuna", isDefault: true }]);
+    expect(await sendingSenders(customer.id)).toEqual([{ address: "CafeLuna", isDefault: true }]);
   });
 
   it("refuses the gateway's shared sender (any letter case) beside the field, for the customer and the admin", async () => {
@@ -88,7 +88,7 @@ describe("a customer's sender ID request", () => {
     const created = await call(adminAction, makeRequest("/admin/senders", { user: admin, form }));
     expect(statusOf(created)).toBe(400);
     expect(dataOf<{ result: Reply }>(created).result.error?.address?.[0]).toMatch(/shared sender/);
-    expect(sendingSenders(customer.id)).toEqual([]);
+    expect(await sendingSenders(customer.id)).toEqual([]);
   });
 });
 
@@ -142,7 +142,7 @@ describe("the admin's senders", () => {
       sendersAction,
       makeRequest("/sms/senders", { user: customer, form: { intent: "default", id: String(shortCode.id) } }),
     );
-    expect(sendingSenders(customer.id)[0]).toEqual({ address: "60501", isDefault: true });
+    expect((await sendingSenders(customer.id))[0]).toEqual({ address: "60501", isDefault: true });
     // Its edit form is reachable by URL; an unknown id is a 404.
     expect(statusOf(await call(adminLoader, makeRequest(`/admin/senders?edit=${shortCode.id}`, { user: admin })))).toBe(
       200,
@@ -155,7 +155,11 @@ describe("the admin's senders", () => {
     const bad = await call(adminAction, makeRequest("/admin/senders", { user: admin, form }));
     expect(dataOf<{ result: Reply }>(bad).result.error?.help?.[0]).toBe("The reply is required");
     await call(adminAction, makeRequest("/admin/senders", { user: admin, form: { ...form, help: "Call us." } }));
-    expect(getKeywordReplies()).toEqual({ stop: "Bye. START to return.", start: "Welcome back.", help: "Call us." });
+    expect(await getKeywordReplies()).toEqual({
+      stop: "Bye. START to return.",
+      start: "Welcome back.",
+      help: "Call us.",
+    });
   });
 });
 
@@ -170,7 +174,7 @@ describe("the Opt-outs screen", () => {
     expect(locationOf(await post({ intent: "add", phoneNumber: "+1 202 555 0501" }))).toBe("/sms/optOuts");
     const csv = new File(["phone\n+12025550502\nnot a number\n+12025550503,Bob\n"], "stop.csv", { type: "text/csv" });
     expect(locationOf(await post({ intent: "import", file: csv }))).toBe("/sms/optOuts");
-    expect(isOptedOut(customer.id, "+12025550503")).toBe(true);
+    expect(await isOptedOut(customer.id, "+12025550503")).toBe(true);
 
     const list = dataOf<{ items: { id: number; phone: string; source: string }[]; total: number }>(
       await call(optOutsLoader, makeRequest("/sms/optOuts", { user: customer })),
@@ -179,6 +183,6 @@ describe("the Opt-outs screen", () => {
     expect(list.items.map((o) => o.source).sort()).toEqual(["csv", "csv", "manual"]);
     const manual = list.items.find((o) => o.source === "manual")!;
     expect(locationOf(await post({ intent: "remove", id: String(manual.id) }))).toBe("/sms/optOuts");
-    expect(isOptedOut(customer.id, "+12025550501")).toBe(false);
+    expect(await isOptedOut(customer.id, "+12025550501")).toBe(false);
   });
 });

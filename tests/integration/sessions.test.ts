@@ -91,7 +91,7 @@ describe("revocation", () => {
 
   it("a role change signs the user out everywhere", async () => {
     const user = await createTestUser("admin");
-    setRole(user.id, "customer");
+    await setRole(user.id, "customer");
     expect(await signedIn(user)).toBeNull();
   });
 

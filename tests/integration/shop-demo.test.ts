@@ -26,7 +26,7 @@ const DAY = 24 * 60 * 60 * 1000;
 
 await seedDatabase();
 const admin = await createTestUser("admin");
-const [pack] = getDb().select().from(packages).all();
+const [pack] = await getDb().select().from(packages).all();
 
 afterEach(() => resetClock());
 
@@ -52,17 +52,13 @@ describe("DEMO_MODE", () => {
     const old = await orderPlacedAt(now - 3 * DAY - 60_000);
     const recent = await orderPlacedAt(now - 3 * DAY + 60_000);
     setClock(() => now);
-    expect(purgeDemoOrders().orders).toBeGreaterThanOrEqual(1);
-    expect(getOrder(old)).toBeUndefined();
-    expect(
-      getDb()
-        .select()
-        .from(orderLines)
-        .all()
-        .some((l) => l.orderId === old),
-    ).toBe(false);
-    expect(getOrder(recent)).toBeDefined();
-    expect(searchOrders({ q: "Ada Lovelace", status: "", page: 1, size: 20 }).rows.map((r) => r.id)).toEqual([recent]);
+    expect((await purgeDemoOrders()).orders).toBeGreaterThanOrEqual(1);
+    expect(await getOrder(old)).toBeUndefined();
+    expect((await getDb().select().from(orderLines).all()).some((l) => l.orderId === old)).toBe(false);
+    expect(await getOrder(recent)).toBeDefined();
+    expect((await searchOrders({ q: "Ada Lovelace", status: "", page: 1, size: 20 })).rows.map((r) => r.id)).toEqual([
+      recent,
+    ]);
   });
 
   it("runs as a scheduled BullMQ job", async () => {
@@ -75,7 +71,7 @@ describe("DEMO_MODE", () => {
       // Polling the job, not QueueEvents: a completion event can slip past a busy machine's stream reader.
       await waitFor(async () => (await queue.getJob(job.id!))?.finishedOn, { timeout: 20_000, what: "the purge job" });
       expect((await queue.getJob(job.id!))?.returnvalue).toEqual({ orders: 1 });
-      expect(getOrder(old)).toBeUndefined();
+      expect(await getOrder(old)).toBeUndefined();
     } finally {
       await workers.close();
     }
@@ -99,20 +95,8 @@ describe("DEMO_MODE", () => {
       listAction,
       makeRequest("/menuItem/menuitemlist", { user: admin, form: { intent: "delete", id: String(pack.id) } }),
     );
-    expect(
-      getDb()
-        .select()
-        .from(packages)
-        .all()
-        .find((p) => p.id === pack.id),
-    ).toEqual(pack);
-    expect(
-      getDb()
-        .select()
-        .from(packages)
-        .all()
-        .some((p) => p.name === "Demo Pack"),
-    ).toBe(false);
+    expect((await getDb().select().from(packages).all()).find((p) => p.id === pack.id)).toEqual(pack);
+    expect((await getDb().select().from(packages).all()).some((p) => p.name === "Demo Pack")).toBe(false);
     expect(
       dataOf<{ demoMode: boolean }>(await call(listLoader, makeRequest("/menuItem/menuitemlist", { user: admin })))
         .demoMode,

@@ -21,7 +21,7 @@ import { addToCart, call, payWithCard, placeOrder } from "#tests/support/shop.ts
 type Reply = { error?: Record<string, string[] | null> };
 
 await seedDatabase();
-const ladder = getDb().select().from(packages).all();
+const ladder = await getDb().select().from(packages).all();
 const byName = (name: string) => ladder.find((p) => p.name === name)!;
 
 const pay = payWithCard;
@@ -48,9 +48,9 @@ describe("package details and cart", () => {
     const result = await addToCart(user, p.id, 2, { price: "0.01", priceCents: "1" });
     expect(locationOf(result)).toBe("/");
     expect((result as Response).headers.get("Set-Cookie")).toContain("en_toast=");
-    expect(getCart(user.id)).toMatchObject({ totalItems: 2, totalCents: 2 * p.priceCents, totalCredits: 1000 });
+    expect(await getCart(user.id)).toMatchObject({ totalItems: 2, totalCents: 2 * p.priceCents, totalCredits: 1000 });
     await addToCart(user, p.id, 3);
-    expect(getCartCount(user.id)).toBe(5);
+    expect(await getCartCount(user.id)).toBe(5);
   });
 
   it("refuses a quantity below 1 and answers 404 for an unknown package", async () => {
@@ -80,14 +80,14 @@ describe("package details and cart", () => {
     const step = (intent: string, who = user) =>
       call(cartAction, makeRequest("/shoppingCart", { user: who, form: { intent, packageId: String(p.id) } }));
     expect(locationOf(await step("increment"))).toBe("/shoppingCart");
-    expect(getCartCount(user.id)).toBe(2);
+    expect(await getCartCount(user.id)).toBe(2);
     await step("decrement");
     await step("decrement");
-    expect(getCart(user.id).lines).toEqual([]);
+    expect((await getCart(user.id)).lines).toEqual([]);
     await addToCart(user, p.id, 3);
     await step("remove");
-    expect(getCart(user.id).lines).toEqual([]);
-    expect(getCartCount(other.id)).toBe(4);
+    expect((await getCart(user.id)).lines).toEqual([]);
+    expect(await getCartCount(other.id)).toBe(4);
   });
 });
 
@@ -102,7 +102,7 @@ describe("placing and paying an order with the offline test-card processor", () 
       price: "0",
       "orderDetails[0].price": "0",
     });
-    const order = getOrder(orderId)!;
+    const order = (await getOrder(orderId))!;
     expect(order).toMatchObject({
       status: "Pending",
       totalCents: 2 * 4000 + 500,
@@ -115,7 +115,7 @@ describe("placing and paying an order with the offline test-card processor", () 
       ["100", 500, 1],
     ]);
     // The cart stays until the order is paid.
-    expect(getCartCount(user.id)).toBe(3);
+    expect(await getCartCount(user.id)).toBe(3);
   });
 
   it("refuses an empty cart and bad contact details", async () => {
@@ -150,10 +150,14 @@ describe("placing and paying an order with the offline test-card processor", () 
     await addToCart(user, byName("100").id, 1);
     const result = await pay(user, orderId, "4242 4242 4242 4242");
     expect(locationOf(result)).toBe(`/order/orderconfirmed/${orderId}`);
-    expect(getOrder(orderId)).toMatchObject({ status: "Confirmed", paymentProvider: "offline", paymentError: null });
-    expect(getBalance(user.id)).toBe(2000);
-    expect(getLedgerSum(user.id)).toBe(2000);
-    expect(getCart(user.id).lines.map((l) => [l.name, l.quantity])).toEqual([["100", 1]]);
+    expect(await getOrder(orderId)).toMatchObject({
+      status: "Confirmed",
+      paymentProvider: "offline",
+      paymentError: null,
+    });
+    expect(await getBalance(user.id)).toBe(2000);
+    expect(await getLedgerSum(user.id)).toBe(2000);
+    expect((await getCart(user.id)).lines.map((l) => [l.name, l.quantity])).toEqual([["100", 1]]);
 
     const confirmed = dataOf<{ order: { id: number; totalCredits: number } }>(
       await call(confirmedLoader, makeRequest(`/order/orderconfirmed/${orderId}`, { user }), { id: String(orderId) }),
@@ -161,7 +165,7 @@ describe("placing and paying an order with the offline test-card processor", () 
     expect(confirmed.order).toEqual({ id: orderId, totalCredits: 2000 });
     // Paying again (a double submit or the back button) charges and grants nothing more.
     expect(locationOf(await pay(user, orderId, "4242424242424242"))).toBe(`/order/orderconfirmed/${orderId}`);
-    expect(getBalance(user.id)).toBe(2000);
+    expect(await getBalance(user.id)).toBe(2000);
     const mine = dataOf<{ orders: { id: number; status: string }[] }>(
       await call(myOrdersLoader, makeRequest("/order/myOrders", { user })),
     );
@@ -179,10 +183,10 @@ describe("placing and paying an order with the offline test-card processor", () 
       const result = await pay(user, orderId, card);
       expect(statusOf(result)).toBe(402);
       expect(dataOf<Reply>(result).error?.[""]).toEqual([message]);
-      expect(getOrder(orderId)).toMatchObject({ status: "Pending", paymentError: message });
+      expect(await getOrder(orderId)).toMatchObject({ status: "Pending", paymentError: message });
     }
-    expect(getBalance(user.id)).toBe(0);
-    expect(getCartCount(user.id)).toBe(1);
+    expect(await getBalance(user.id)).toBe(0);
+    expect(await getCartCount(user.id)).toBe(1);
     expect(
       locationOf(
         await call(confirmedLoader, makeRequest(`/order/orderconfirmed/${orderId}`, { user }), { id: String(orderId) }),
@@ -194,7 +198,7 @@ describe("placing and paying an order with the offline test-card processor", () 
     expect(failed.order.paymentError).toBe("Your card has insufficient funds.");
     // The same order can still be paid.
     expect(locationOf(await pay(user, orderId, "4242424242424242"))).toBe(`/order/orderconfirmed/${orderId}`);
-    expect(getBalance(user.id)).toBe(500);
+    expect(await getBalance(user.id)).toBe(500);
   });
 
   it("checks the card: Luhn, expiry and CVC errors sit on their fields; nothing is charged", async () => {
@@ -215,7 +219,7 @@ describe("placing and paying an order with the offline test-card processor", () 
     expect(dataOf<Reply>(cvc).error?.cvc).toEqual(["Your card's security code is incomplete."]);
     // The card number is never echoed back to the page.
     expect(JSON.stringify(dataOf(luhn))).not.toContain("4241");
-    expect(getOrder(orderId)!.status).toBe("Pending");
+    expect((await getOrder(orderId))!.status).toBe("Pending");
   });
 });
 
@@ -232,7 +236,7 @@ describe("my orders", () => {
       const id = await placeOrder(user);
       ids.push(id);
       // Past orders, not unpaid ones: 12 Pending orders would pass QUOTA_PENDING_ORDERS.
-      if (i < 10) getDb().update(orders).set({ status: "Cancelled" }).where(eq(orders.id, id)).run();
+      if (i < 10) await getDb().update(orders).set({ status: "Cancelled" }).where(eq(orders.id, id)).run();
     }
     const newestFirst = ids.toReversed();
 
@@ -280,8 +284,8 @@ describe("another customer's order is a 404 everywhere", () => {
         ),
       ),
     ).toBe(404);
-    expect(getOrder(orderId)!.status).toBe("Pending");
-    expect(getBalance(bob.id)).toBe(0);
+    expect((await getOrder(orderId))!.status).toBe("Pending");
+    expect(await getBalance(bob.id)).toBe(0);
     // The owner and an admin can see it.
     expect(
       statusOf(await call(detailsOrderLoader, makeRequest(`/order/orderDetails/${id}`, { user: alice }), { id })),
@@ -304,6 +308,6 @@ describe("another customer's order is a 404 everywhere", () => {
       await call(cartLoader, makeRequest("/shoppingCart", { user: bob })),
     );
     expect(bobsCart.cart.lines).toEqual([]);
-    expect(getDb().select().from(orders).where(eq(orders.userId, bob.id)).all()).toEqual([]);
+    expect(await getDb().select().from(orders).where(eq(orders.userId, bob.id)).all()).toEqual([]);
   });
 });

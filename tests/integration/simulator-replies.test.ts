@@ -36,14 +36,14 @@ afterAll(async () => {
 
 it("a message with the word reply gets an answer after its receipt, in the sender's inbox", async () => {
   const user = await createTestUser();
-  grantCredits(user.id, 5);
+  await grantCredits(user.id, 5);
   const phone = newPhone();
   const body = "Can you come on Friday? Please reply";
   const { id } = await queueMessage(user.id, { to: phone, body });
   await waitForStatus(id, "delivered");
   const [answer] = await waitFor(
-    () => {
-      const rows = inboundFrom(phone);
+    async () => {
+      const rows = await inboundFrom(phone);
       return rows.length > 0 ? rows : null;
     },
     { what: "the simulated answer" },
@@ -53,18 +53,18 @@ it("a message with the word reply gets an answer after its receipt, in the sende
     body: simulatedReplyText(body),
     toAddress: getEnv().SMPP_SOURCE_ADDR,
   });
-  expect(listConversations(user.id, 1).conversations).toEqual([expect.objectContaining({ phone, unread: 1 })]);
+  expect((await listConversations(user.id, 1)).conversations).toEqual([expect.objectContaining({ phone, unread: 1 })]);
 });
 
 it("a message without it gets none", async () => {
   const user = await createTestUser();
-  grantCredits(user.id, 5);
+  await grantCredits(user.id, 5);
   const phone = newPhone();
   const { id } = await queueMessage(user.id, { to: phone, body: "Replying is not needed" });
   await waitForStatus(id, "delivered");
   const { id: second } = await queueMessage(user.id, { to: phone, body: "Please reply" });
   // The second one's answer comes after the first one's receipt: if the first had one, it would be there.
-  await waitFor(() => inboundFrom(phone).length > 0, { what: "the second message's answer" });
-  expect(inboundFrom(phone)).toHaveLength(1);
+  await waitFor(async () => (await inboundFrom(phone)).length > 0, { what: "the second message's answer" });
+  expect(await inboundFrom(phone)).toHaveLength(1);
   await waitForStatus(second, "delivered");
 });

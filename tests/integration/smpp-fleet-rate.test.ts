@@ -50,7 +50,7 @@ it("three workers together send at SMPP_TPS, never 5 % over it in any 10 s windo
     },
   );
   const user = await createTestUser();
-  grantCredits(user.id, MESSAGES);
+  await grantCredits(user.id, MESSAGES);
   await queueMessages(
     user.id,
     Array.from({ length: MESSAGES }, (_, i) => ({

@@ -23,7 +23,7 @@ const TWO_PARTS = "p".repeat(200);
 /** A customer whose endpoint wants every message.* event (recorded in webhook_events, not delivered here). */
 async function customer() {
   const user = await createTestUser();
-  grantCredits(user.id, 50);
+  await grantCredits(user.id, 50);
   await createEndpoint(user.id, {
     url: "http://127.0.0.1:9/events",
     events: ["message.sent", "message.delivered", "message.failed"],
@@ -36,7 +36,7 @@ async function customer() {
 async function accepted(userId: number, prefix: string, body = "hello") {
   const { id, segments } = await queueMessage(userId, { to: "+12025550190", body });
   expect(await claimMessage(id)).toBe(true);
-  recordAccepted(
+  await recordAccepted(
     id,
     Array.from({ length: segments }, (_, i) => ({ part: i + 1, providerId: `${prefix}-${i + 1}` })),
   );
@@ -50,26 +50,29 @@ const receipt = (providerId: string, status: Receipt["status"], error: string | 
 });
 
 /** The message.* events recorded for the user's message, in order: type and the status the payload shows. */
-function eventsOf(userId: number, messageId: number) {
-  return getDb()
-    .select()
-    .from(webhookEvents)
-    .where(eq(webhookEvents.userId, userId))
-    .orderBy(sql`rowid`)
-    .all()
+async function eventsOf(userId: number, messageId: number) {
+  return (
+    await getDb()
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.userId, userId))
+      .orderBy(sql`rowid`)
+      .all()
+  )
     .map((event) => ({ type: event.type, data: JSON.parse(event.payload).data }))
     .filter((event) => event.data.id === messageId)
     .map((event) => `${event.type}:${event.data.status}`);
 }
 
-const pendingFor = (providerId: string) =>
-  getDb()
-    .select()
-    .from(smsPendingReceipts)
-    .where(eq(smsPendingReceipts.providerId, providerId))
-    .orderBy(smsPendingReceipts.id)
-    .all()
-    .map((row) => row.status);
+const pendingFor = async (providerId: string) =>
+  (
+    await getDb()
+      .select()
+      .from(smsPendingReceipts)
+      .where(eq(smsPendingReceipts.providerId, providerId))
+      .orderBy(smsPendingReceipts.id)
+      .all()
+  ).map((row) => row.status);
 
 describe("a batch of receipts", () => {
   it("moves each message to its own receipt when delivered and failed ones come together", async () => {
@@ -82,13 +85,13 @@ describe("a batch of receipts", () => {
       receipt("mix-b-1", "undelivered", "001"),
       receipt("mix-c-1", "expired"),
     ]);
-    expect(messageRow(delivered)).toMatchObject({ status: "delivered", error: null, doneAt: expect.any(Date) });
-    expect(messageRow(undelivered)).toMatchObject({ status: "undelivered", error: "Carrier error 001" });
-    expect(messageRow(expired)).toMatchObject({ status: "expired", error: null, doneAt: expect.any(Date) });
-    expect(messageParts(undelivered)).toMatchObject([{ status: "undelivered", error: "001" }]);
-    expect(eventsOf(user.id, delivered)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
-    expect(eventsOf(user.id, undelivered)).toEqual(["message.sent:submitted", "message.failed:undelivered"]);
-    expect(eventsOf(user.id, expired)).toEqual(["message.sent:submitted", "message.failed:expired"]);
+    expect(await messageRow(delivered)).toMatchObject({ status: "delivered", error: null, doneAt: expect.any(Date) });
+    expect(await messageRow(undelivered)).toMatchObject({ status: "undelivered", error: "Carrier error 001" });
+    expect(await messageRow(expired)).toMatchObject({ status: "expired", error: null, doneAt: expect.any(Date) });
+    expect(await messageParts(undelivered)).toMatchObject([{ status: "undelivered", error: "001" }]);
+    expect(await eventsOf(user.id, delivered)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
+    expect(await eventsOf(user.id, undelivered)).toEqual(["message.sent:submitted", "message.failed:undelivered"]);
+    expect(await eventsOf(user.id, expired)).toEqual(["message.sent:submitted", "message.failed:expired"]);
   });
 
   it("settles a multi-part message from its parts' receipts in the order they came", async () => {
@@ -107,19 +110,19 @@ describe("a batch of receipts", () => {
       receipt("multi-c-1", "undelivered", "001"),
       receipt("multi-d-2", "delivered"),
     ]);
-    expect(messageRow(both)?.status).toBe("delivered");
-    expect(messageRow(half)?.status).toBe("submitted");
-    expect(messageParts(half).map((part) => part.status)).toEqual(["delivered", "submitted"]);
-    expect(messageRow(failedTwice)).toMatchObject({ status: "rejected", error: "Carrier error 0A" });
-    expect(messageParts(failedTwice).map((part) => part.status)).toEqual(["undelivered", "rejected"]);
-    expect(messageRow(unsure)?.status).toBe("unknown");
-    expect(eventsOf(user.id, both)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
-    expect(eventsOf(user.id, failedTwice)).toEqual(["message.sent:submitted", "message.failed:rejected"]);
+    expect((await messageRow(both))?.status).toBe("delivered");
+    expect((await messageRow(half))?.status).toBe("submitted");
+    expect((await messageParts(half)).map((part) => part.status)).toEqual(["delivered", "submitted"]);
+    expect(await messageRow(failedTwice)).toMatchObject({ status: "rejected", error: "Carrier error 0A" });
+    expect((await messageParts(failedTwice)).map((part) => part.status)).toEqual(["undelivered", "rejected"]);
+    expect((await messageRow(unsure))?.status).toBe("unknown");
+    expect(await eventsOf(user.id, both)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
+    expect(await eventsOf(user.id, failedTwice)).toEqual(["message.sent:submitted", "message.failed:rejected"]);
 
     // The rest come in a later batch: the unknown one moves on, the half one completes.
     await applyReceipts([receipt("multi-d-1", "delivered"), receipt("multi-b-2", "delivered")]);
-    expect(messageRow(unsure)?.status).toBe("delivered");
-    expect(messageRow(half)?.status).toBe("delivered");
+    expect((await messageRow(unsure))?.status).toBe("delivered");
+    expect((await messageRow(half))?.status).toBe("delivered");
   });
 
   it("keeps a receipt whose part is not recorded yet, in order, and applies it with its ack", async () => {
@@ -131,16 +134,16 @@ describe("a batch of receipts", () => {
       receipt("early-known-1", "delivered"),
       receipt("early-later-1", "delivered"),
     ]);
-    expect(messageRow(known)?.status).toBe("delivered");
-    expect(pendingFor("early-later-1")).toEqual(["unknown", "delivered"]);
+    expect((await messageRow(known))?.status).toBe("delivered");
+    expect(await pendingFor("early-later-1")).toEqual(["unknown", "delivered"]);
 
     expect(await claimMessage(early)).toBe(true);
-    recordAccepted(early, [{ part: 1, providerId: "early-later-1" }]);
-    expect(messageRow(early)?.status).toBe("delivered");
-    expect(messageParts(early)).toMatchObject([{ status: "delivered" }]);
-    expect(pendingFor("early-later-1")).toEqual([]);
+    await recordAccepted(early, [{ part: 1, providerId: "early-later-1" }]);
+    expect((await messageRow(early))?.status).toBe("delivered");
+    expect(await messageParts(early)).toMatchObject([{ status: "delivered" }]);
+    expect(await pendingFor("early-later-1")).toEqual([]);
     // Its message.sent shows it as it was sent, before the kept receipt moved it on.
-    expect(eventsOf(user.id, early)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
+    expect(await eventsOf(user.id, early)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
   });
 
   it("applies two receipts for one part as one by one: the first final one wins, counted once", async () => {
@@ -157,12 +160,12 @@ describe("a batch of receipts", () => {
       receipt("dup-b-1", "undelivered", "001"),
       receipt("dup-c-1", "delivered"),
     ]);
-    expect(messageRow(twice)?.status).toBe("delivered");
-    expect(messageRow(contradicted)).toMatchObject({ status: "delivered", error: null });
-    expect(messageParts(contradicted)).toMatchObject([{ status: "delivered", error: null }]);
-    expect(messageRow(enRoute)?.status).toBe("delivered");
-    expect(eventsOf(user.id, twice)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
-    expect(eventsOf(user.id, contradicted)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
+    expect((await messageRow(twice))?.status).toBe("delivered");
+    expect(await messageRow(contradicted)).toMatchObject({ status: "delivered", error: null });
+    expect(await messageParts(contradicted)).toMatchObject([{ status: "delivered", error: null }]);
+    expect((await messageRow(enRoute))?.status).toBe("delivered");
+    expect(await eventsOf(user.id, twice)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
+    expect(await eventsOf(user.id, contradicted)).toEqual(["message.sent:submitted", "message.delivered:delivered"]);
     // The receipt delay metric counts a part's first receipt only.
     expect(smsCounters().receipts - countedBefore).toBe(3);
   });
@@ -192,7 +195,7 @@ describe("a slice of SMSC answers", () => {
       await queue(),
       await queue(),
     ];
-    const balance = getBalance(user.id);
+    const balance = await getBalance(user.id);
     await applyReceipts([receipt("slice-early-1", "undelivered", "001")]);
     const acks = (prefix: string, ...parts: number[]): PartAck[] =>
       parts.map((part) => ({ part, providerId: `${prefix}-${part}` }));
@@ -214,22 +217,22 @@ describe("a slice of SMSC answers", () => {
       [taken]: "skipped",
       [early]: "submitted",
     });
-    expect(messageRow(plain)).toMatchObject({ status: "submitted", submittedAt: expect.any(Date) });
-    expect(messageParts(long).map((part) => part.providerId)).toEqual(["slice-long-1", "slice-long-2"]);
-    expect(messageRow(long)?.status).toBe("submitted");
+    expect(await messageRow(plain)).toMatchObject({ status: "submitted", submittedAt: expect.any(Date) });
+    expect((await messageParts(long)).map((part) => part.providerId)).toEqual(["slice-long-1", "slice-long-2"]);
+    expect((await messageRow(long))?.status).toBe("submitted");
     // Refused after its first part was accepted: that part kept, the other one refunded.
-    expect(messageRow(refused)).toMatchObject({ status: "failed", error: "Invalid destination" });
-    expect(messageParts(refused).map((part) => part.providerId)).toEqual(["slice-refused-1"]);
-    expect(getBalance(user.id) - balance).toBe(messageRow(refused)!.credits / 2);
-    expect(messageRow(busy)).toMatchObject({ status: "queued", error: "Retrying: SMSC busy", attempts: 1 });
-    expect(outboxHas(busy)).toBe(true);
-    expect(messageRow(taken)).toMatchObject({ status: "queued", attempts: 0 });
+    expect(await messageRow(refused)).toMatchObject({ status: "failed", error: "Invalid destination" });
+    expect((await messageParts(refused)).map((part) => part.providerId)).toEqual(["slice-refused-1"]);
+    expect((await getBalance(user.id)) - balance).toBe((await messageRow(refused))!.credits / 2);
+    expect(await messageRow(busy)).toMatchObject({ status: "queued", error: "Retrying: SMSC busy", attempts: 1 });
+    expect(await outboxHas(busy)).toBe(true);
+    expect(await messageRow(taken)).toMatchObject({ status: "queued", attempts: 0 });
     // The receipt that came before its answer settled it once the answer was recorded.
-    expect(messageRow(early)).toMatchObject({ status: "undelivered", error: "Carrier error 001" });
-    expect(pendingFor("slice-early-1")).toEqual([]);
-    expect(eventsOf(user.id, early)).toEqual(["message.sent:submitted", "message.failed:undelivered"]);
-    expect(eventsOf(user.id, refused)).toEqual(["message.failed:failed"]);
-    expect(eventsOf(user.id, plain)).toEqual(["message.sent:submitted"]);
+    expect(await messageRow(early)).toMatchObject({ status: "undelivered", error: "Carrier error 001" });
+    expect(await pendingFor("slice-early-1")).toEqual([]);
+    expect(await eventsOf(user.id, early)).toEqual(["message.sent:submitted", "message.failed:undelivered"]);
+    expect(await eventsOf(user.id, refused)).toEqual(["message.failed:failed"]);
+    expect(await eventsOf(user.id, plain)).toEqual(["message.sent:submitted"]);
   });
 
   it("keeps the SMSC's answers while another process holds the write lock past the usual patience", async () => {
@@ -257,7 +260,7 @@ describe("a slice of SMSC answers", () => {
     } finally {
       other.close();
     }
-    expect(messageRow(id)).toMatchObject({ status: "submitted" });
-    expect(messageParts(id).map((part) => part.providerId)).toEqual(["held-1"]);
+    expect(await messageRow(id)).toMatchObject({ status: "submitted" });
+    expect((await messageParts(id)).map((part) => part.providerId)).toEqual(["held-1"]);
   }, 30_000);
 });

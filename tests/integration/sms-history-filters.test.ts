@@ -40,17 +40,18 @@ async function exportCsv(user: TestUser, search = "") {
 /** Messages for a fresh user, with the given statuses and creation times (UTC ms) set on them. */
 async function userWith(rows: { to?: string; body: string; status?: string; createdAt?: number }[]) {
   const user = await createTestUser();
-  grantCredits(user.id, rows.length);
+  await grantCredits(user.id, rows.length);
   const { messages } = await queueMessages(
     user.id,
     rows.map((r) => ({ to: r.to ?? "+12025550180", body: r.body })),
   );
-  rows.forEach((r, i) => {
+  for (const [i, r] of rows.entries()) {
     const set: Record<string, unknown> = {};
     if (r.status) set.status = r.status;
     if (r.createdAt) set.createdAt = new Date(r.createdAt);
-    if (Object.keys(set).length) getDb().update(smsMessages).set(set).where(eq(smsMessages.id, messages[i].id)).run();
-  });
+    if (Object.keys(set).length)
+      await getDb().update(smsMessages).set(set).where(eq(smsMessages.id, messages[i].id)).run();
+  }
   return { user, ids: messages.map((m) => m.id) };
 }
 
@@ -108,7 +109,7 @@ describe("message history filters", () => {
       { body: "last minute", createdAt: Date.UTC(2026, 2, 10, 3, 59) },
       { body: "after", createdAt: Date.UTC(2026, 2, 10, 4, 0) },
     ]);
-    setUserTimeZone(user.id, "America/New_York");
+    await setUserTimeZone(user.id, "America/New_York");
     const zoned = { ...user, timeZone: "America/New_York" };
     // Clocks spring forward on 2026-03-08 in New York: the 9th ends at 04:00 UTC on the 10th.
     expect(bodies(await history(zoned, "?from=2026-03-08&to=2026-03-09"))).toEqual(["last minute", "first minute"]);
@@ -137,14 +138,14 @@ describe("message history filters", () => {
 
   it("filters by campaign (group send) and by direction", async () => {
     const { user } = await userWith([{ body: "single" }]);
-    grantCredits(user.id, 10);
-    const { groupId } = seedGroup(user.id, 3);
+    await grantCredits(user.id, 10);
+    const { groupId } = await seedGroup(user.id, 3);
     const send = await startGroupSend(user.id, groupId, "to the group");
     await runGroupSend(send.id);
     const campaign = await history(user, `?campaign=${send.id}`);
     expect(campaign.total).toBe(3);
     expect(new Set(bodies(campaign))).toEqual(new Set(["to the group"]));
-    getDb()
+    await getDb()
       .insert(inboundMessages)
       .values({
         userId: user.id,
@@ -189,7 +190,7 @@ describe("history export", () => {
       { body: 'plain, with "quotes"\nand a line', status: "delivered", createdAt: Date.UTC(2026, 6, 1, 13, 0) },
       { body: "@SUM(A1)", status: "failed", createdAt: Date.UTC(2026, 6, 1, 14, 0) },
     ]);
-    setUserTimeZone(user.id, "Europe/Berlin");
+    await setUserTimeZone(user.id, "Europe/Berlin");
     const { response, text } = await exportCsv({ ...user, timeZone: "Europe/Berlin" }, "?status=delivered");
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="messages.csv"');
@@ -244,8 +245,12 @@ describe("history export", () => {
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value).split("\n")).toHaveLength(EXPORT_CHUNK + 2);
     // Nothing else was read ahead, and no cursor holds the connection: other statements run meanwhile.
-    const ids = getDb().select({ id: smsMessages.id }).from(smsMessages).where(eq(smsMessages.userId, user.id)).all();
-    getDb()
+    const ids = await getDb()
+      .select({ id: smsMessages.id })
+      .from(smsMessages)
+      .where(eq(smsMessages.userId, user.id))
+      .all();
+    await getDb()
       .delete(smsMessages)
       .where(
         inArray(

@@ -23,7 +23,7 @@ async function history(user: TestUser, search = "") {
 
 async function userWithMessages(n: number) {
   const user = await createTestUser();
-  grantCredits(user.id, n);
+  await grantCredits(user.id, n);
   const { messages } = await queueMessages(
     user.id,
     Array.from({ length: n }, (_, i) => ({ to: "+12025550180", body: `message ${i + 1}` })),
@@ -85,7 +85,7 @@ describe("message history", () => {
 
   it("labels times with the user's time zone", async () => {
     const { user } = await userWithMessages(1);
-    setUserTimeZone(user.id, "Europe/Berlin");
+    await setUserTimeZone(user.id, "Europe/Berlin");
     expect((await history(user)).timeZone).toBe("Europe/Berlin");
   });
 });
@@ -94,13 +94,13 @@ describe("getMessageHistory's links", () => {
   it("keys the next page from this page's last id and the previous one from its first; page 1 has no cursor", async () => {
     const { user, ids } = await userWithMessages(25);
     const newestFirst = ids.slice().reverse();
-    expect(getMessageHistory(user.id, 1)).toMatchObject({
+    expect(await getMessageHistory(user.id, 1)).toMatchObject({
       previousHref: null,
       nextHref: `?page=2&after=${newestFirst[9]}`,
     });
-    const page2 = getMessageHistory(user.id, 2, { after: newestFirst[9] });
+    const page2 = await getMessageHistory(user.id, 2, { after: newestFirst[9] });
     expect(page2).toMatchObject({ previousHref: "?page=1", nextHref: `?page=3&after=${newestFirst[19]}` });
-    expect(getMessageHistory(user.id, 3)).toMatchObject({
+    expect(await getMessageHistory(user.id, 3)).toMatchObject({
       previousHref: `?page=2&before=${newestFirst[20]}`,
       nextHref: null,
     });
@@ -108,6 +108,6 @@ describe("getMessageHistory's links", () => {
 
   it("has no links for an empty history", async () => {
     const empty = await createTestUser();
-    expect(getMessageHistory(empty.id, 1)).toMatchObject({ previousHref: null, nextHref: null });
+    expect(await getMessageHistory(empty.id, 1)).toMatchObject({ previousHref: null, nextHref: null });
   });
 });

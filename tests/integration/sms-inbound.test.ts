@@ -1,7 +1,7 @@
 // Inbound SMS over real SMPP: a loopback SMSC sends deliver_sm and data_sm PDUs as a phone's carrier
 // would; the gateway stores each message (parts joined, retransmissions once) before acknowledging.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "#app/db/client.server.ts";
+import { getDb, getSqlite } from "#app/db/client.server.ts";
 import { senders } from "#app/db/schema/senders.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { processInbound } from "#app/modules/inbound/process.server.ts";
@@ -11,7 +11,6 @@ import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { concatUdh } from "#app/modules/sms/transports/smpp.server.ts";
 import { encodeGsm7 } from "#app/modules/messaging/segments.ts";
-import { getSqlite } from "#app/db/client.server.ts";
 import { smsInbound } from "#worker/jobs/sms-inbound.ts";
 import type { TestSmsc } from "#tests/support/smpp-server.ts";
 import { type SmppGateway, startSmppGateway } from "#tests/support/smpp-gateway.ts";
@@ -42,9 +41,9 @@ describe("an inbound SMS is stored before it is acknowledged", () => {
     });
     expect(status).toBe(0);
     // Answered only once stored: the row is there when the answer is.
-    const [row] = inboundFrom(phone);
+    const [row] = await inboundFrom(phone);
     expect(row).toMatchObject({ body: text, encoding: "GSM-7", parts: 1, toAddress: "SMSGateway", readAt: null });
-    await waitFor(() => !inboundOutboxHas(row.id), { what: "the inbound processing job" });
+    await waitFor(async () => !(await inboundOutboxHas(row.id)), { what: "the inbound processing job" });
   });
 
   it("decodes Latin-1 (data_coding 3)", async () => {
@@ -57,7 +56,7 @@ describe("an inbound SMS is stored before it is acknowledged", () => {
         shortMessage: Buffer.from("Grüße, café", "latin1"),
       }),
     ).toBe(0);
-    expect(inboundFrom(phone)[0]).toMatchObject({ body: "Grüße, café", encoding: "Latin-1" });
+    expect((await inboundFrom(phone))[0]).toMatchObject({ body: "Grüße, café", encoding: "Latin-1" });
   });
 
   it("joins a three-part UCS-2 message with a 16-bit reference, whatever order the parts come in", async () => {
@@ -73,14 +72,14 @@ describe("an inbound SMS is stored before it is acknowledged", () => {
       });
     expect(await send(2)).toBe(0);
     expect(await send(1)).toBe(0);
-    expect(inboundFrom(phone)).toEqual([]);
+    expect(await inboundFrom(phone)).toEqual([]);
     expect(await send(3)).toBe(0);
-    const rows = inboundFrom(phone);
+    const rows = await inboundFrom(phone);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ body: parts.join(""), encoding: "UCS-2", parts: 3 });
     // A part sent again after the message was joined starts nothing new.
     expect(await send(2)).toBe(0);
-    expect(inboundFrom(phone)).toHaveLength(1);
+    expect(await inboundFrom(phone)).toHaveLength(1);
   });
 
   it("joins a message whose parts say where they belong with the SAR options (data_sm, message_payload)", async () => {
@@ -100,7 +99,7 @@ describe("an inbound SMS is stored before it is acknowledged", () => {
       });
       expect(status).toBe(0);
     }
-    expect(inboundFrom(phone)).toEqual([expect.objectContaining({ body: parts.join(""), parts: 2 })]);
+    expect(await inboundFrom(phone)).toEqual([expect.objectContaining({ body: parts.join(""), parts: 2 })]);
   });
 
   it("joins an 8-bit reference UDH message too", async () => {
@@ -113,7 +112,7 @@ describe("an inbound SMS is stored before it is acknowledged", () => {
         shortMessage: Buffer.concat([concatUdh(7, 2, index + 1), Buffer.from(encodeGsm7(part))]),
       });
     }
-    expect(inboundFrom(phone)).toEqual([expect.objectContaining({ body: "Part one, part two", parts: 2 })]);
+    expect(await inboundFrom(phone)).toEqual([expect.objectContaining({ body: "Part one, part two", parts: 2 })]);
   });
 
   it("stores the same PDU sent twice (its answer lost) once", async () => {
@@ -121,7 +120,7 @@ describe("an inbound SMS is stored before it is acknowledged", () => {
     const pdu = { source: digits(phone), destination: "SMSGateway", shortMessage: Buffer.from(encodeGsm7("YES")) };
     expect(await smsc.sendInbound(pdu)).toBe(0);
     expect(await smsc.sendInbound(pdu)).toBe(0);
-    expect(inboundFrom(phone)).toHaveLength(1);
+    expect(await inboundFrom(phone)).toHaveLength(1);
   });
 });
 
@@ -130,7 +129,7 @@ describe("who an inbound message belongs to", () => {
     const customers = [];
     for (let i = 0; i < count; i++) {
       const user = await createTestUser();
-      grantCredits(user.id, 5);
+      await grantCredits(user.id, 5);
       const { id } = await queueMessage(user.id, { to: phone, body: "Are you coming?" });
       await waitForStatus(id, "delivered");
       customers.push(user);
@@ -142,33 +141,33 @@ describe("who an inbound message belongs to", () => {
     const phone = newPhone();
     const [only] = await customersWhoWroteTo(phone, 1);
     await smsc.sendInbound({ source: digits(phone), destination: "SMSGateway", shortMessage: Buffer.from("Yes") });
-    expect(inboundFrom(phone)[0].userId).toBe(only.id);
+    expect((await inboundFrom(phone))[0].userId).toBe(only.id);
 
     const stranger = newPhone();
     await smsc.sendInbound({ source: digits(stranger), destination: "SMSGateway", shortMessage: Buffer.from("Hi") });
-    expect(inboundFrom(stranger)[0].userId).toBeNull();
+    expect((await inboundFrom(stranger))[0].userId).toBeNull();
   });
 
   it("on the shared sender with two accounts in the window: nobody's, whichever wrote last", async () => {
     const phone = newPhone();
     await customersWhoWroteTo(phone, 2);
     await smsc.sendInbound({ source: digits(phone), destination: "SMSGateway", shortMessage: Buffer.from("YES") });
-    expect(inboundFrom(phone)[0]).toMatchObject({ userId: null, body: "YES" });
+    expect((await inboundFrom(phone))[0]).toMatchObject({ userId: null, body: "YES" });
   });
 
   it("to a number assigned to an account: that account, whoever sent to the phone last", async () => {
     const owner = await createTestUser();
     const other = await createTestUser();
-    grantCredits(other.id, 5);
+    await grantCredits(other.id, 5);
     const phone = newPhone();
     const { id } = await queueMessage(other.id, { to: phone, body: "Hello" });
     await waitForStatus(id, "delivered");
-    getDb()
+    await getDb()
       .insert(senders)
       .values({ address: "+4479460001", kind: "long_number", ton: 1, npi: 1, userId: owner.id, updatedAt: new Date() })
       .run();
     await smsc.sendInbound({ source: digits(phone), destination: "4479460001", shortMessage: Buffer.from("Hi") });
-    expect(inboundFrom(phone)[0]).toMatchObject({ userId: owner.id, toAddress: "+4479460001" });
+    expect((await inboundFrom(phone))[0]).toMatchObject({ userId: owner.id, toAddress: "+4479460001" });
   });
 
   it("reads a number with TON 0 (unknown) of 8 digits or more as international, a short code as it is", async () => {
@@ -180,13 +179,13 @@ describe("who an inbound message belongs to", () => {
       destTon: 3,
       shortMessage: Buffer.from("Hi"),
     });
-    expect(inboundFrom(phone)[0]).toMatchObject({ fromPhone: phone, toAddress: "73055" });
+    expect((await inboundFrom(phone))[0]).toMatchObject({ fromPhone: phone, toAddress: "73055" });
   });
 
   it("to an address that is not the shared sender and nobody's: unassigned", async () => {
     const phone = newPhone();
     await smsc.sendInbound({ source: digits(phone), destination: "4479460000", shortMessage: Buffer.from("Hi") });
-    expect(inboundFrom(phone)[0]).toMatchObject({ userId: null, toAddress: "+4479460000" });
+    expect((await inboundFrom(phone))[0]).toMatchObject({ userId: null, toAddress: "+4479460000" });
   });
 });
 
@@ -198,7 +197,7 @@ describe("keywords in real inbound PDUs", () => {
 
   async function customerWhoWroteTo(phone: string) {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
+    await grantCredits(user.id, 10);
     const { id } = await queueMessage(user.id, { to: phone, body: "Our sale starts today" });
     await waitForStatus(id, "delivered");
     return user;
@@ -209,9 +208,9 @@ describe("keywords in real inbound PDUs", () => {
     const user = await customerWhoWroteTo(phone);
     expect(await text(phone, "stop please")).toBe(0);
     await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.stop).length === 1, { what: "the STOP confirmation" });
-    const balance = getBalance(user.id);
+    const balance = await getBalance(user.id);
     await expect(queueMessage(user.id, { to: phone, body: "Last chance!" })).rejects.toBeInstanceOf(OptedOutError);
-    expect(getBalance(user.id)).toBe(balance);
+    expect(await getBalance(user.id)).toBe(balance);
 
     expect(await text(phone, "START")).toBe(0);
     await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.start).length === 1, { what: "the START reply" });
@@ -226,7 +225,7 @@ describe("keywords in real inbound PDUs", () => {
     // A reply nobody owns goes out on the operator's (the first admin's) account.
     await createTestUser("admin");
     expect(await text(phone, "STOP")).toBe(0);
-    expect(inboundFrom(phone)[0]).toMatchObject({ userId: null, body: "STOP" });
+    expect((await inboundFrom(phone))[0]).toMatchObject({ userId: null, body: "STOP" });
     await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.stop).length === 1, { what: "the STOP confirmation" });
     for (const user of [first, second])
       await expect(queueMessage(user.id, { to: phone, body: "Still there?" })).rejects.toBeInstanceOf(OptedOutError);
@@ -237,7 +236,7 @@ describe("keywords in real inbound PDUs", () => {
     await customerWhoWroteTo(phone);
     expect(await text(phone, "Help")).toBe(0);
     expect(await text(phone, "Help")).toBe(0);
-    const [row] = inboundFrom(phone);
+    const [row] = await inboundFrom(phone);
     await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.help).length === 1, { what: "the HELP reply" });
     // The job again (a worker that crashed before dropping the outbox row): no second reply.
     getSqlite().prepare("insert into inbound_outbox (message_id, due_at) values (?, ?)").run(row.id, Date.now());

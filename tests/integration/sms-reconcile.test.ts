@@ -2,7 +2,7 @@
 // reconciler that repairs what a crash leaves behind.
 import { afterEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { smsOutbox, smsPendingReceipts } from "#app/db/schema/sms.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import {
@@ -41,7 +41,7 @@ function reconcileAfter(ms: number) {
 
 async function queuedMessage(to = "+12025550170", body = "hello") {
   const user = await createTestUser();
-  grantCredits(user.id, 5);
+  await grantCredits(user.id, 5);
   const message = await queueMessage(user.id, { to, body });
   return { user, id: message.id };
 }
@@ -51,8 +51,8 @@ describe("sending a queued message", () => {
     const { id } = await queuedMessage();
     const outcomes = await Promise.all([sendQueuedMessage(simulator, id), sendQueuedMessage(simulator, id)]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(["skipped", "submitted"]);
-    expect(messageParts(id)).toHaveLength(1);
-    expect(outboxHas(id)).toBe(false);
+    expect(await messageParts(id)).toHaveLength(1);
+    expect(await outboxHas(id)).toBe(false);
     await waitForStatus(id, "delivered");
     expect(await sendQueuedMessage(simulator, id)).toEqual({ kind: "skipped" });
   });
@@ -60,34 +60,22 @@ describe("sending a queued message", () => {
   it("keeps a receipt that arrives before the submit is recorded and applies it then", async () => {
     const { id } = await queuedMessage();
     await applyReceipts([{ providerId: "early-1", status: "delivered", error: null }]);
-    expect(
-      getDb()
-        .select()
-        .from(smsPendingReceipts)
-        .all()
-        .map((r) => r.providerId),
-    ).toContain("early-1");
+    expect((await getDb().select().from(smsPendingReceipts).all()).map((r) => r.providerId)).toContain("early-1");
     expect(await claimMessage(id)).toBe(true);
-    recordAccepted(id, [{ part: 1, providerId: "early-1" }]);
-    expect(messageRow(id)?.status).toBe("delivered");
-    expect(
-      getDb()
-        .select()
-        .from(smsPendingReceipts)
-        .all()
-        .map((r) => r.providerId),
-    ).not.toContain("early-1");
+    await recordAccepted(id, [{ part: 1, providerId: "early-1" }]);
+    expect((await messageRow(id))?.status).toBe("delivered");
+    expect((await getDb().select().from(smsPendingReceipts).all()).map((r) => r.providerId)).not.toContain("early-1");
   });
 
   it("goes back to the queue after a temporary error, keeping the parts already accepted", async () => {
     const { id } = await queuedMessage("+12025550171", "p".repeat(300));
     expect(await claimMessage(id)).toBe(true);
-    requeueMessage(id, "SMSC busy", [{ part: 2, providerId: "kept-2" }]);
-    expect(messageRow(id)).toMatchObject({ status: "queued", error: "Retrying: SMSC busy" });
-    expect(outboxHas(id)).toBe(true);
+    await requeueMessage(id, "SMSC busy", [{ part: 2, providerId: "kept-2" }]);
+    expect(await messageRow(id)).toMatchObject({ status: "queued", error: "Retrying: SMSC busy" });
+    expect(await outboxHas(id)).toBe(true);
     await sendQueuedMessage(simulator, id);
     // Only part 1 went again; part 2 kept its provider id.
-    expect(messageParts(id).map((p) => [p.part, p.providerId.startsWith("sim-")])).toEqual([
+    expect((await messageParts(id)).map((p) => [p.part, p.providerId.startsWith("sim-")])).toEqual([
       [1, true],
       [2, false],
     ]);
@@ -97,20 +85,20 @@ describe("sending a queued message", () => {
 describe("the simulator's numbers", () => {
   it("rejects, refunds, reports undelivered or stays silent as docs/features/sending-sms.md says", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 3);
+    await grantCredits(user.id, 3);
     const rejected = await queueMessage(user.id, { to: SIMULATOR_NUMBERS.rejected, body: "a" });
     const undelivered = await queueMessage(user.id, { to: SIMULATOR_NUMBERS.undelivered, body: "b" });
     const silent = await queueMessage(user.id, { to: SIMULATOR_NUMBERS.noReceipt, body: "c" });
     for (const m of [rejected, undelivered, silent]) await sendQueuedMessage(simulator, m.id);
-    expect(messageRow(rejected.id)).toMatchObject({
+    expect(await messageRow(rejected.id)).toMatchObject({
       status: "failed",
       error: "Rejected by the carrier (simulated): invalid destination",
     });
-    expect(ledgerKeys(user.id)).toContain(`msg:${rejected.id}:refund`);
-    expect(getBalance(user.id)).toBe(1);
+    expect(await ledgerKeys(user.id)).toContain(`msg:${rejected.id}:refund`);
+    expect(await getBalance(user.id)).toBe(1);
     await waitForStatus(undelivered.id, "undelivered");
-    expect(messageRow(undelivered.id)?.error).toBe("Carrier error 001");
-    expect(messageRow(silent.id)?.status).toBe("submitted");
+    expect((await messageRow(undelivered.id))?.error).toBe("Carrier error 001");
+    expect((await messageRow(silent.id))?.status).toBe("submitted");
   });
 });
 
@@ -141,19 +129,21 @@ describe("the reconciler", () => {
     const start = Date.now();
     setClock(() => start + 31_000);
     // The other worker's sweep read the row, then this one counted its requeue first.
-    const seen = selectStaleOutboxRows(start + 31_000 - OUTBOX_GRACE_MS, 1_000).find((row) => row.messageId === id)!;
+    const seen = (await selectStaleOutboxRows(start + 31_000 - OUTBOX_GRACE_MS, 1_000)).find(
+      (row) => row.messageId === id,
+    )!;
     expect((await reconcileSms()).enqueued).toBeGreaterThanOrEqual(1);
-    expect(inTransaction(() => postponeOutbox(id, start + 31_000, seen.requeues))).toBe(false);
-    expect(getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, id)).get()?.requeues).toBe(1);
+    expect(await withTx(async () => await postponeOutbox(id, start + 31_000, seen.requeues))).toBe(false);
+    expect((await getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, id)).get())?.requeues).toBe(1);
   });
 
   it("drops the outbox row of a message that has moved on", async () => {
     const { id } = await queuedMessage();
     expect(await claimMessage(id)).toBe(true);
-    recordAccepted(id, [{ part: 1, providerId: "moved-1" }]);
-    getDb().insert(smsOutbox).values({ messageId: id, dueAt: new Date() }).run();
+    await recordAccepted(id, [{ part: 1, providerId: "moved-1" }]);
+    await getDb().insert(smsOutbox).values({ messageId: id, dueAt: new Date() }).run();
     await reconcileAfter(31_000);
-    expect(outboxHas(id)).toBe(false);
+    expect(await outboxHas(id)).toBe(false);
   });
 
   it("fails and refunds a message whose job keeps failing before it reaches the SMSC", async () => {
@@ -166,14 +156,17 @@ describe("the reconciler", () => {
     }
     setClock(() => start + (MAX_REQUEUES + 1) * (OUTBOX_GRACE_MS + 1_000));
     expect((await reconcileSms()).failed).toBeGreaterThanOrEqual(1);
-    expect(messageRow(id)).toMatchObject({ status: "failed", error: "Could not be sent: its send job kept failing" });
-    expect(getBalance(user.id)).toBe(5);
+    expect(await messageRow(id)).toMatchObject({
+      status: "failed",
+      error: "Could not be sent: its send job kept failing",
+    });
+    expect(await getBalance(user.id)).toBe(5);
   });
 
   it("settles a message stuck mid-submit from its provider ids, and never sends it again", async () => {
     const accepted = await queuedMessage("+12025550172", "r".repeat(200));
     expect(await claimMessage(accepted.id)).toBe(true);
-    requeueMessage(accepted.id, "lost", [
+    await requeueMessage(accepted.id, "lost", [
       { part: 1, providerId: "stuck-1" },
       { part: 2, providerId: "stuck-2" },
     ]);
@@ -186,23 +179,17 @@ describe("the reconciler", () => {
     const report = await reconcileAfter(121_000);
     expect(report.submitted).toBeGreaterThanOrEqual(1);
     expect(report.unknown).toBeGreaterThanOrEqual(1);
-    expect(messageRow(accepted.id)?.status).toBe("submitted");
-    expect(messageRow(unanswered.id)).toMatchObject({ status: "unknown", error: INTERRUPTED_REASON });
+    expect((await messageRow(accepted.id))?.status).toBe("submitted");
+    expect(await messageRow(unanswered.id)).toMatchObject({ status: "unknown", error: INTERRUPTED_REASON });
     // Its credits stay debited: the carrier may have sent it.
-    expect(getBalance(unanswered.user.id)).toBe(4);
+    expect(await getBalance(unanswered.user.id)).toBe(4);
     expect(await sendQueuedMessage(simulator, unanswered.id)).toEqual({ kind: "skipped" });
-    expect(messageParts(unanswered.id)).toHaveLength(0);
+    expect(await messageParts(unanswered.id)).toHaveLength(0);
   });
 
   it("forgets receipts that never found their message after an hour", async () => {
     await applyReceipts([{ providerId: "orphan-1", status: "delivered", error: null }]);
     expect((await reconcileAfter(3_600_001)).receiptsPurged).toBeGreaterThanOrEqual(1);
-    expect(
-      getDb()
-        .select()
-        .from(smsPendingReceipts)
-        .all()
-        .map((r) => r.providerId),
-    ).not.toContain("orphan-1");
+    expect((await getDb().select().from(smsPendingReceipts).all()).map((r) => r.providerId)).not.toContain("orphan-1");
   });
 });

@@ -17,32 +17,32 @@ import { grantCredits, ledgerKeys, messageRow, outboxHas, sendJobsFor } from "#t
 
 type Reply = { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
 
-function messagesOf(userId: number): number {
-  return getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get()!.n;
+async function messagesOf(userId: number): Promise<number> {
+  return (await getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.userId, userId)).get())!.n;
 }
 
 describe("queueMessages", () => {
   it("reserves the credits, queues the message with its outbox row and enqueues its job", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
+    await grantCredits(user.id, 5);
     const sent = await queueMessage(user.id, { to: "+12025550140", body: "x".repeat(161) });
     expect(sent).toMatchObject({ segments: 2, credits: 2, duplicate: false });
-    expect(messageRow(sent.id)).toMatchObject({
+    expect(await messageRow(sent.id)).toMatchObject({
       status: "queued",
       toPhone: "+12025550140",
       encoding: "GSM-7",
       source: "web",
     });
-    expect(outboxHas(sent.id)).toBe(true);
-    expect(getBalance(user.id)).toBe(3);
-    expect(ledgerKeys(user.id)).toContain(`msg:${sent.id}:debit`);
+    expect(await outboxHas(sent.id)).toBe(true);
+    expect(await getBalance(user.id)).toBe(3);
+    expect(await ledgerKeys(user.id)).toContain(`msg:${sent.id}:debit`);
     const jobs = await sendJobsFor(sent.id);
     expect(jobs.map((job) => job.data)).toEqual([{ v: 2, messageIds: [sent.id] }]);
   });
 
   it("writes nothing when the batch costs more than the balance, and says what it needs", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 3);
+    await grantCredits(user.id, 3);
     const batch = [
       { to: "+12025550141", body: "one" },
       { to: "+12025550142", body: "y".repeat(200) },
@@ -51,14 +51,14 @@ describe("queueMessages", () => {
     const error = await queueMessages(user.id, batch).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientCreditsError);
     expect(error).toMatchObject({ needed: 4, balance: 3 });
-    expect(messagesOf(user.id)).toBe(0);
-    expect(getBalance(user.id)).toBe(3);
-    expect(ledgerKeys(user.id).filter((k) => k.startsWith("msg:"))).toEqual([]);
+    expect(await messagesOf(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(3);
+    expect((await ledgerKeys(user.id)).filter((k) => k.startsWith("msg:"))).toEqual([]);
   });
 
   it("sends nothing for a duplicate schedule occurrence or API reference", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
+    await grantCredits(user.id, 10);
     const occurrence = {
       to: "+12025550144",
       body: "weekly",
@@ -75,17 +75,17 @@ describe("queueMessages", () => {
     ]);
     expect(api.messages.map((m) => m.duplicate)).toEqual([false, true]);
     expect(api.credits).toBe(1);
-    expect(messagesOf(user.id)).toBe(2);
-    expect(getBalance(user.id)).toBe(8);
+    expect(await messagesOf(user.id)).toBe(2);
+    expect(await getBalance(user.id)).toBe(8);
     // Another user may use the same API reference.
     const other = await createTestUser();
-    grantCredits(other.id, 1);
+    await grantCredits(other.id, 1);
     expect((await queueMessage(other.id, { to: "+12025550145", body: "api", apiRef: "req-1" })).duplicate).toBe(false);
   });
 
   it("refuses what the forms would have refused", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 50);
+    await grantCredits(user.id, 50);
     await expect(queueMessage(user.id, { to: "2025550146", body: "hi" })).rejects.toThrow(/E\.164/);
     await expect(queueMessage(user.id, { to: "+12025550146", body: "" })).rejects.toThrow(/segments/);
     await expect(queueMessage(user.id, { to: "+12025550146", body: "z".repeat(153 * 10 + 1) })).rejects.toThrow(
@@ -107,7 +107,7 @@ const numbers = (count: number, from: number) =>
 describe("queueMessages, a batch at a time", () => {
   it("runs as many statements for 200 messages as for one (the per-message work is one statement per batch)", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 201);
+    await grantCredits(user.id, 201);
     const one = await statementsOf(() => queueMessages(user.id, [{ to: "+12025551000", body: "one" }]));
     const many = await statementsOf(() =>
       queueMessages(
@@ -116,22 +116,22 @@ describe("queueMessages, a batch at a time", () => {
       ),
     );
     expect(many).toBe(one);
-    expect(getBalance(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("queues the batch endpoint's items with as many statements for 100 items as for 2", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 102);
+    await grantCredits(user.id, 102);
     const items = (count: number, from: number) => numbers(count, from).map((to) => ({ to, body: "batch item" }));
     const two = await statementsOf(() => queueBatch(user.id, items(2, 1400)));
     const hundred = await statementsOf(() => queueBatch(user.id, items(100, 1500)));
     expect(hundred).toBe(two);
-    expect(getBalance(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("gives each message its own row, and each repeat the first one, with repeats within the batch, of earlier batches and keyless messages mixed", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 20);
+    await grantCredits(user.id, 20);
     const earlier = await queueMessages(user.id, [
       { to: "+12025551101", body: "earlier api", source: "api", apiRef: "earlier" },
       {
@@ -202,61 +202,70 @@ describe("queueMessages, a batch at a time", () => {
     expect(new Set(fresh.map((m) => m.id)).size).toBe(6);
     for (const message of fresh) {
       const input = batch[messages.indexOf(message)];
-      expect(messageRow(message.id)).toMatchObject({ toPhone: input.to, body: input.body, status: "queued" });
-      expect(outboxHas(message.id)).toBe(true);
+      expect(await messageRow(message.id)).toMatchObject({ toPhone: input.to, body: input.body, status: "queued" });
+      expect(await outboxHas(message.id)).toBe(true);
     }
     expect(credits).toBe(6);
-    expect(getBalance(user.id)).toBe(20 - 3 - 6);
-    expect(getLedgerSum(user.id)).toBe(getBalance(user.id));
-    expect(ledgerKeys(user.id).filter((key) => key.startsWith("msg:"))).toHaveLength(9);
-    expect(messagesOf(user.id)).toBe(9);
+    expect(await getBalance(user.id)).toBe(20 - 3 - 6);
+    expect(await getLedgerSum(user.id)).toBe(await getBalance(user.id));
+    expect((await ledgerKeys(user.id)).filter((key) => key.startsWith("msg:"))).toHaveLength(9);
+    expect(await messagesOf(user.id)).toBe(9);
   });
 
   it("stores every body as written, through the batch's JSON: quotes, backslashes, emoji, a NUL, a lone surrogate as U+FFFD", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
+    await grantCredits(user.id, 10);
     const bodies = ['say "hi" \\ back', "emoji 😀 and é", "nul\u0000x", "broken \ud800 half"];
     const { messages } = await queueMessages(
       user.id,
       bodies.map((body) => ({ to: "+12025551150", body })),
     );
-    expect(messages.map((m) => messageRow(m.id)?.body)).toEqual([...bodies.slice(0, 3), "broken \ufffd half"]);
+    expect(await Promise.all(messages.map(async (m) => (await messageRow(m.id))?.body))).toEqual([
+      ...bodies.slice(0, 3),
+      "broken \ufffd half",
+    ]);
   });
 
   it("refuses the whole batch naming every opted-out number, and writes nothing", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
-    addOptOuts(user.id, ["+12025551201", "+12025551203"], "manual");
+    await grantCredits(user.id, 10);
+    await addOptOuts(user.id, ["+12025551201", "+12025551203"], "manual");
     const error = await queueMessages(
       user.id,
       ["+12025551201", "+12025551202", "+12025551203", "+12025551201"].map((to) => ({ to, body: "offer" })),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OptedOutError);
     expect((error as OptedOutError).message).toMatch(/\+12025551201.*\+12025551203/);
-    expect(messagesOf(user.id)).toBe(0);
-    expect(getBalance(user.id)).toBe(10);
+    expect(await messagesOf(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(10);
   });
 
   it("sends an automatic keyword reply free, even to a number that opted out, beside paid messages", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 1);
-    addOptOuts(user.id, ["+12025551301"], "manual");
+    await grantCredits(user.id, 1);
+    await addOptOuts(user.id, ["+12025551301"], "manual");
     const { messages, credits } = await queueMessages(user.id, [
       { to: "+12025551301", body: "You are unsubscribed.", source: "keyword", from: "SMSGateway" },
       { to: "+12025551302", body: "paid" },
     ]);
     expect(messages.map((m) => m.credits)).toEqual([0, 1]);
     expect(credits).toBe(1);
-    expect(messageRow(messages[0].id)).toMatchObject({ source: "keyword", fromAddress: "SMSGateway", credits: 0 });
-    expect(ledgerKeys(user.id).filter((key) => key.startsWith("msg:"))).toEqual([`msg:${messages[1].id}:debit`]);
-    expect(getBalance(user.id)).toBe(0);
+    expect(await messageRow(messages[0].id)).toMatchObject({
+      source: "keyword",
+      fromAddress: "SMSGateway",
+      credits: 0,
+    });
+    expect((await ledgerKeys(user.id)).filter((key) => key.startsWith("msg:"))).toEqual([
+      `msg:${messages[1].id}:debit`,
+    ]);
+    expect(await getBalance(user.id)).toBe(0);
   });
 });
 
 describe("concurrent sends against a small balance", () => {
   it("50 concurrent posts against 10 credits: exactly 10 queued, balance 0", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
+    await grantCredits(user.id, 10);
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         call(
@@ -267,14 +276,14 @@ describe("concurrent sends against a small balance", () => {
     );
     expect(results.filter((r) => locationOf(r) === "/sms/sendSms")).toHaveLength(10);
     expect(results.filter((r) => statusOf(r) === 400)).toHaveLength(40);
-    expect(messagesOf(user.id)).toBe(10);
-    expect(getBalance(user.id)).toBe(0);
-    expect(getLedgerSum(user.id)).toBe(0);
+    expect(await messagesOf(user.id)).toBe(10);
+    expect(await getBalance(user.id)).toBe(0);
+    expect(await getLedgerSum(user.id)).toBe(0);
   });
 
   it("holds across processes writing the same database at once", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 10);
+    await grantCredits(user.id, 10);
     const children = Array.from({ length: 3 }, () =>
       spawn(process.execPath, ["tests/support/send-burst.ts", String(user.id), "10"], {
         stdio: ["pipe", "pipe", "inherit"],
@@ -287,31 +296,31 @@ describe("concurrent sends against a small balance", () => {
     const tallies = await Promise.all(lines.map(async (line) => JSON.parse((await line.next()).value as string)));
     expect(tallies.reduce((sum, t) => sum + t.queued, 0)).toBe(10);
     expect(tallies.reduce((sum, t) => sum + t.refused, 0)).toBe(20);
-    expect(messagesOf(user.id)).toBe(10);
-    expect(getBalance(user.id)).toBe(0);
-    expect(getLedgerSum(user.id)).toBe(0);
+    expect(await messagesOf(user.id)).toBe(10);
+    expect(await getBalance(user.id)).toBe(0);
+    expect(await getLedgerSum(user.id)).toBe(0);
   }, 60_000);
 });
 
 describe("the send form's action", () => {
   it("queues the message and comes back to the form with the success toast", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 3);
+    await grantCredits(user.id, 3);
     const result = (await call(
       sendSmsAction,
       makeRequest("/sms/sendSms", { user, form: { phoneNumber: "(202) 555-0160", message: "Line one\r\nLine two" } }),
     )) as Response;
     expect(locationOf(result)).toBe("/sms/sendSms");
     expect(result.headers.get("Set-Cookie")).toContain("en_toast=");
-    const row = getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).get();
+    const row = await getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).get();
     // Stored in E.164, with the line break the browser counted.
     expect(row).toMatchObject({ toPhone: "+12025550160", body: "Line one\nLine two", segments: 1, status: "queued" });
-    expect(getBalance(user.id)).toBe(2);
+    expect(await getBalance(user.id)).toBe(2);
   });
 
   it("answers from /sms/documentation too, and comes back there", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 1);
+    await grantCredits(user.id, 1);
     const result = await call(
       documentationAction,
       makeRequest("/sms/documentation", { user, form: { phoneNumber: "+12025550161", message: "hi" } }),
@@ -321,7 +330,7 @@ describe("the send form's action", () => {
 
   it("says so inline when credits are short, and queues and debits nothing", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 1);
+    await grantCredits(user.id, 1);
     const result = await call(
       sendSmsAction,
       makeRequest("/sms/sendSms", { user, form: { phoneNumber: "+12025550162", message: "w".repeat(200) } }),
@@ -332,13 +341,13 @@ describe("the send form's action", () => {
       "This message costs 2 credits; your balance is 1 credit.",
     ]);
     expect(dataOf<Reply>(result).initialValue?.message).toBe("w".repeat(200));
-    expect(messagesOf(user.id)).toBe(0);
-    expect(getBalance(user.id)).toBe(1);
+    expect(await messagesOf(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(1);
   });
 
   it("names a bad number and refuses a message over the segment limit", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 100);
+    await grantCredits(user.id, 100);
     const result = await call(
       sendSmsAction,
       makeRequest("/sms/sendSms", { user, form: { phoneNumber: "12345", message: "é".repeat(1531) } }),
@@ -348,20 +357,20 @@ describe("the send form's action", () => {
       phoneNumber: ['"12345" is not a valid phone number'],
       message: ["Message is too long: 11 segments, the maximum is 10"],
     });
-    expect(messagesOf(user.id)).toBe(0);
+    expect(await messagesOf(user.id)).toBe(0);
   });
 
   it("checks the cost without sending (the counter without JavaScript)", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
+    await grantCredits(user.id, 5);
     const result = await call(
       sendSmsAction,
       makeRequest("/sms/sendSms", { user, form: { intent: "check", phoneNumber: "", message: "Привет" } }),
     );
     expect(statusOf(result)).toBe(200);
     expect(dataOf<Reply>(result).initialValue).toMatchObject({ intent: "check", message: "Привет" });
-    expect(messagesOf(user.id)).toBe(0);
-    expect(getBalance(user.id)).toBe(5);
+    expect(await messagesOf(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(5);
   });
 
   it("asks for login first", async () => {
@@ -372,7 +381,7 @@ describe("the send form's action", () => {
     );
     expect(locationOf(posted)).toMatch(/^\/login/);
     expect(
-      getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.toPhone, "+12025550163")).get()!.n,
+      (await getDb().select({ n: count() }).from(smsMessages).where(eq(smsMessages.toPhone, "+12025550163")).get())!.n,
     ).toBe(0);
   });
 });

@@ -29,7 +29,7 @@ afterAll(() => gateway?.stop());
 
 async function customer(credits: number) {
   const user = await createTestUser();
-  grantCredits(user.id, credits);
+  await grantCredits(user.id, credits);
   return user;
 }
 
@@ -89,8 +89,8 @@ describe("what arrives at the SMSC", () => {
     }
     expect(parts.map((p) => p.payload.length)).toEqual([153, 153, 10]);
     expect(parts.map((p) => p.text).join("")).toBe(body);
-    expect(messageParts(id).map((p) => p.status)).toEqual(["delivered", "delivered", "delivered"]);
-    expect(getBalance(user.id)).toBe(2);
+    expect((await messageParts(id)).map((p) => p.status)).toEqual(["delivered", "delivered", "delivered"]);
+    expect(await getBalance(user.id)).toBe(2);
   });
 });
 
@@ -101,8 +101,8 @@ describe("delivery receipts", () => {
     const row = await waitForStatus(id, "delivered");
     expect(row.submittedAt).not.toBeNull();
     expect(row.doneAt).not.toBeNull();
-    expect(messageParts(id)[0].providerId).toBe(submitsTo("12025550111")[0].messageId);
-    expect(getBalance(user.id)).toBe(0);
+    expect((await messageParts(id))[0].providerId).toBe(submitsTo("12025550111")[0].messageId);
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("reads receipts from their text alone, and maps UNDELIV to undelivered with the error", async () => {
@@ -126,7 +126,7 @@ describe("delivery receipts", () => {
     const acked = smsc.counters.receiptsAcked;
     smsc.sendReceipt(submitsTo("12025550113")[0].messageId, "ENROUTE");
     await waitFor(() => smsc.counters.receiptsAcked > acked);
-    expect(messageRow(id)?.status).toBe("delivered");
+    expect((await messageRow(id))?.status).toBe("delivered");
   });
 
   it("delivers a multipart message only when every part is delivered", async () => {
@@ -134,10 +134,10 @@ describe("delivery receipts", () => {
     try {
       const user = await customer(3);
       const { id } = await queueMessage(user.id, { to: "+12025550114", body: "z".repeat(200) });
-      await waitFor(() => messageParts(id).filter((p) => p.status === "delivered").length === 1, {
+      await waitFor(async () => (await messageParts(id)).filter((p) => p.status === "delivered").length === 1, {
         what: "part 1 delivered",
       });
-      expect(messageRow(id)?.status).toBe("submitted");
+      expect((await messageRow(id))?.status).toBe("submitted");
       smsc.sendReceipt(submitsTo("12025550114").find((s) => s.concat?.sequence === 2)!.messageId, "DELIVRD");
       await waitForStatus(id, "delivered");
     } finally {
@@ -150,11 +150,11 @@ describe("delivery receipts", () => {
     try {
       const user = await customer(1);
       const { id } = await queueMessage(user.id, { to: "+12025550115", body: "race" });
-      await waitFor(() => getDb().select().from(smsPendingReceipts).all().length > 0, {
+      await waitFor(async () => (await getDb().select().from(smsPendingReceipts).all()).length > 0, {
         what: "the early receipt to be kept",
       });
       await waitForStatus(id, "delivered");
-      expect(getDb().select().from(smsPendingReceipts).all()).toEqual([]);
+      expect(await getDb().select().from(smsPendingReceipts).all()).toEqual([]);
     } finally {
       smsc.options.responseDelayMs = 0;
     }
@@ -172,7 +172,7 @@ describe("errors from the SMSC", () => {
     expect(submitsTo("12025550121")).toHaveLength(1);
     expect(row.attempts).toBe(3);
     expect(row.error).toBeNull();
-    expect(getBalance(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("fails a message refused with a permanent error and refunds its credits once", async () => {
@@ -181,9 +181,12 @@ describe("errors from the SMSC", () => {
     const { id } = await queueMessage(user.id, { to: "+12025550122", body: "nobody there" });
     const row = await waitForStatus(id, "failed");
     expect(row.error).toBe("Rejected by the SMSC: ESME_RINVDSTADR (0x0000000b)");
-    expect(getBalance(user.id)).toBe(2);
-    expect(ledgerKeys(user.id).filter((k) => k.startsWith("msg:"))).toEqual([`msg:${id}:debit`, `msg:${id}:refund`]);
-    expect(getLedgerSum(user.id)).toBe(2);
+    expect(await getBalance(user.id)).toBe(2);
+    expect((await ledgerKeys(user.id)).filter((k) => k.startsWith("msg:"))).toEqual([
+      `msg:${id}:debit`,
+      `msg:${id}:refund`,
+    ]);
+    expect(await getLedgerSum(user.id)).toBe(2);
   });
 
   it("refunds only the parts the SMSC refused", async () => {
@@ -191,8 +194,8 @@ describe("errors from the SMSC", () => {
     smsc.respondWith(0, SMPP_STATUS.ESME_RINVDSTADR);
     const { id } = await queueMessage(user.id, { to: "+12025550123", body: "q".repeat(400) });
     await waitForStatus(id, "failed");
-    expect(messageParts(id).map((p) => p.part)).toEqual([1, 3]);
-    expect(getBalance(user.id)).toBe(1);
+    expect((await messageParts(id)).map((p) => p.part)).toEqual([1, 3]);
+    expect(await getBalance(user.id)).toBe(1);
   });
 
   it("gives up after SMS_RETRY_ATTEMPTS temporary errors: failed and refunded", async () => {
@@ -202,7 +205,7 @@ describe("errors from the SMSC", () => {
     const row = await waitForStatus(id, "failed");
     expect(row.error).toBe("Gave up retrying: SMSC busy: ESME_RMSGQFUL (0x00000014)");
     expect(row.attempts).toBe(4);
-    expect(getBalance(user.id)).toBe(1);
+    expect(await getBalance(user.id)).toBe(1);
   });
 });
 
@@ -231,9 +234,9 @@ describe("the SMSC dropping the connection", () => {
     expect(smsc.counters.binds - before.binds).toBeGreaterThanOrEqual(1);
     expect(smsc.counters.accepted - before.accepted).toBe(40);
     expect(smsc.counters.duplicates - before.duplicates).toBe(0);
-    for (const m of messages) expect(messageParts(m.id)).toHaveLength(1);
-    expect(getBalance(user.id)).toBe(0);
-    expect(getLedgerSum(user.id)).toBe(0);
+    for (const m of messages) expect(await messageParts(m.id)).toHaveLength(1);
+    expect(await getBalance(user.id)).toBe(0);
+    expect(await getLedgerSum(user.id)).toBe(0);
   });
 });
 

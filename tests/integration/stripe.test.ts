@@ -33,11 +33,11 @@ type TestUser = Awaited<ReturnType<typeof createTestUser>>;
 afterAll(() => fake.close());
 
 await seedDatabase();
-const [pack] = getDb().select().from(packages).all();
+const [pack] = await getDb().select().from(packages).all();
 
 async function pendingOrder(user: TestUser, quantity = 2) {
   await addToCart(user, pack.id, quantity);
-  return getOrder(await placeOrder(user))!;
+  return (await getOrder(await placeOrder(user)))!;
 }
 
 async function createIntent(user: TestUser, orderId: number) {
@@ -107,7 +107,7 @@ describe("Stripe payments", () => {
       automatic_payment_methods: { enabled: "true" },
     });
     const intentId = intentIdOf(first.clientSecret);
-    expect(getOrder(order.id)!.providerRef).toBe(intentId);
+    expect((await getOrder(order.id))!.providerRef).toBe(intentId);
     // Later visits reuse the stored intent instead of making another.
     const before = fake.requests.length;
     expect((await createIntent(user, order.id)).clientSecret).toBe(first.clientSecret);
@@ -127,14 +127,18 @@ describe("Stripe payments", () => {
       );
 
     expect(locationOf(await back())).toBe(`/failed?orderId=${order.id}`);
-    expect(getOrder(order.id)!.status).toBe("Pending");
+    expect((await getOrder(order.id))!.status).toBe("Pending");
 
     fake.succeed(intentId);
     expect(locationOf(await back())).toBe(`/order/orderconfirmed/${order.id}`);
     expect(locationOf(await back())).toBe(`/order/orderconfirmed/${order.id}`);
-    expect(getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: intentId, paymentProvider: "stripe" });
-    expect(getBalance(user.id)).toBe(2 * pack.credits);
-    expect(getCartCount(user.id)).toBe(0);
+    expect(await getOrder(order.id)).toMatchObject({
+      status: "Confirmed",
+      paymentId: intentId,
+      paymentProvider: "stripe",
+    });
+    expect(await getBalance(user.id)).toBe(2 * pack.credits);
+    expect(await getCartCount(user.id)).toBe(0);
   });
 
   it("refuses a payment whose amount or currency differs from the order", async () => {
@@ -153,8 +157,8 @@ describe("Stripe payments", () => {
     fake.succeed(intentId, { amount: order.totalCents, currency: "eur" });
     const signed = event("payment_intent.succeeded", fake.intents.get(intentId));
     expect(statusOf(await webhook.action({ request: webhookRequest(signed, sign(signed)) } as never))).toBe(200);
-    expect(getOrder(order.id)!.status).toBe("Pending");
-    expect(getBalance(user.id)).toBe(0);
+    expect((await getOrder(order.id))!.status).toBe("Pending");
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("without JavaScript, pays through Stripe Checkout and comes back confirmed", async () => {
@@ -197,7 +201,7 @@ describe("Stripe payments", () => {
       makeRequest(`/payment/return?orderId=${order.id}&session_id=${sessionId}`, { user }),
     );
     expect(locationOf(paid)).toBe(`/order/orderconfirmed/${order.id}`);
-    expect(getBalance(user.id)).toBe(3 * pack.credits);
+    expect(await getBalance(user.id)).toBe(3 * pack.credits);
   });
 
   it("another customer's order is a 404 on the payment page, its actions and the return page", async () => {
@@ -231,8 +235,8 @@ describe("Stripe payments", () => {
         ),
       ),
     ).toBe(404);
-    expect(getOrder(order.id)!.status).toBe("Pending");
-    expect(getBalance(bob.id)).toBe(0);
+    expect((await getOrder(order.id))!.status).toBe("Pending");
+    expect(await getBalance(bob.id)).toBe(0);
   });
 });
 
@@ -246,9 +250,9 @@ describe("Stripe webhook", () => {
       Array.from({ length: 5 }, () => webhook.action({ request: webhookRequest(payload, sign(payload)) } as never)),
     );
     expect(responses.map((r) => (r as Response).status)).toEqual([200, 200, 200, 200, 200]);
-    expect(getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: intentId });
-    expect(getBalance(user.id)).toBe(2 * pack.credits);
-    expect(getLedgerSum(user.id)).toBe(2 * pack.credits);
+    expect(await getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: intentId });
+    expect(await getBalance(user.id)).toBe(2 * pack.credits);
+    expect(await getLedgerSum(user.id)).toBe(2 * pack.credits);
   });
 
   it("rejects a tampered, stale, unsigned or wrongly signed webhook and changes nothing", async () => {
@@ -270,8 +274,8 @@ describe("Stripe webhook", () => {
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({ error: "Invalid signature" });
     }
-    expect(getOrder(order.id)).toMatchObject({ status: "Pending", paymentId: null });
-    expect(getBalance(user.id)).toBe(0);
+    expect(await getOrder(order.id)).toMatchObject({ status: "Pending", paymentId: null });
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("payment_intent.payment_failed records the reason and leaves the order Pending", async () => {
@@ -280,8 +284,8 @@ describe("Stripe webhook", () => {
     const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
     const payload = event("payment_intent.payment_failed", fake.fail(intentId, "Your card was declined."));
     expect(statusOf(await webhook.action({ request: webhookRequest(payload, sign(payload)) } as never))).toBe(200);
-    expect(getOrder(order.id)).toMatchObject({ status: "Pending", paymentError: "Your card was declined." });
-    expect(getCartCount(user.id)).toBe(2);
+    expect(await getOrder(order.id)).toMatchObject({ status: "Pending", paymentError: "Your card was declined." });
+    expect(await getCartCount(user.id)).toBe(2);
   });
 
   it("checkout.session.completed confirms a Checkout payment", async () => {
@@ -296,8 +300,8 @@ describe("Stripe webhook", () => {
     const session = fake.completeSession(location.split("/").pop()!);
     const payload = event("checkout.session.completed", session);
     expect(statusOf(await webhook.action({ request: webhookRequest(payload, sign(payload)) } as never))).toBe(200);
-    expect(getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: session.payment_intent });
-    expect(getBalance(user.id)).toBe(2 * pack.credits);
+    expect(await getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: session.payment_intent });
+    expect(await getBalance(user.id)).toBe(2 * pack.credits);
   });
 
   it("acknowledges events it does not handle", async () => {
@@ -319,7 +323,7 @@ async function paidOrder(user: TestUser, quantity = 2) {
       ),
     ),
   ).toBe(`/order/orderconfirmed/${order.id}`);
-  return { order: getOrder(order.id)!, intentId };
+  return { order: (await getOrder(order.id))!, intentId };
 }
 
 /** The same signed event delivered five times at once, as Stripe's retries can. */
@@ -331,23 +335,23 @@ async function deliverFiveTimes(type: string, object: unknown) {
   expect(responses.map((r) => (r as Response).status)).toEqual([200, 200, 200, 200, 200]);
 }
 
-const ledgerOf = (userId: number) =>
-  getDb().select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(creditLedger.id).all();
+const ledgerOf = async (userId: number) =>
+  await getDb().select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(creditLedger.id).all();
 
 describe("Stripe refunds and disputes take the order's credits back", () => {
   it("charge.refunded delivered five times takes all credits back once and the order is Refunded", async () => {
     const user = await createTestUser();
     const { order, intentId } = await paidOrder(user);
     await deliverFiveTimes("charge.refunded", fake.refund(intentId));
-    expect(getBalance(user.id)).toBe(0);
-    expect(getLedgerSum(user.id)).toBe(0);
-    expect(getOrder(order.id)).toMatchObject({
+    expect(await getBalance(user.id)).toBe(0);
+    expect(await getLedgerSum(user.id)).toBe(0);
+    expect(await getOrder(order.id)).toMatchObject({
       status: "Refunded",
       refundedCents: order.totalCents,
       creditsReversed: order.totalCredits,
       creditsShortfall: 0,
     });
-    const reversals = ledgerOf(user.id).filter((e) => e.kind === "reversal");
+    const reversals = (await ledgerOf(user.id)).filter((e) => e.kind === "reversal");
     expect(reversals).toEqual([
       expect.objectContaining({ amount: -order.totalCredits, shortfall: 0, note: `Order ${order.id} refunded` }),
     ]);
@@ -357,27 +361,36 @@ describe("Stripe refunds and disputes take the order's credits back", () => {
     const user = await createTestUser();
     const { order, intentId } = await paidOrder(user);
     const spent = order.totalCredits - 30;
-    book({ userId: user.id, kind: "debit", amount: -spent, key: `spent:${order.id}` });
+    await book({ userId: user.id, kind: "debit", amount: -spent, key: `spent:${order.id}` });
     await deliverFiveTimes("charge.refunded", fake.refund(intentId));
-    expect(getBalance(user.id)).toBe(0);
-    expect(getLedgerSum(user.id)).toBe(0);
-    expect(getOrder(order.id)).toMatchObject({ status: "Refunded", creditsReversed: 30, creditsShortfall: spent });
-    expect(ledgerOf(user.id).filter((e) => e.kind === "reversal")).toEqual([
+    expect(await getBalance(user.id)).toBe(0);
+    expect(await getLedgerSum(user.id)).toBe(0);
+    expect(await getOrder(order.id)).toMatchObject({
+      status: "Refunded",
+      creditsReversed: 30,
+      creditsShortfall: spent,
+    });
+    expect((await ledgerOf(user.id)).filter((e) => e.kind === "reversal")).toEqual([
       expect.objectContaining({ amount: -30, shortfall: spent }),
     ]);
 
     // Everything spent: the entry still records what could not be taken back.
     const broke = await createTestUser();
     const second = await paidOrder(broke);
-    book({ userId: broke.id, kind: "debit", amount: -second.order.totalCredits, key: `spent:${second.order.id}` });
+    await book({
+      userId: broke.id,
+      kind: "debit",
+      amount: -second.order.totalCredits,
+      key: `spent:${second.order.id}`,
+    });
     await deliverFiveTimes("charge.refunded", fake.refund(second.intentId));
-    expect(getBalance(broke.id)).toBe(0);
-    expect(getOrder(second.order.id)).toMatchObject({
+    expect(await getBalance(broke.id)).toBe(0);
+    expect(await getOrder(second.order.id)).toMatchObject({
       status: "Refunded",
       creditsReversed: 0,
       creditsShortfall: second.order.totalCredits,
     });
-    expect(ledgerOf(broke.id).filter((e) => e.kind === "reversal")).toEqual([
+    expect((await ledgerOf(broke.id)).filter((e) => e.kind === "reversal")).toEqual([
       expect.objectContaining({ amount: 0, shortfall: second.order.totalCredits }),
     ]);
   });
@@ -391,45 +404,48 @@ describe("Stripe refunds and disputes take the order's credits back", () => {
     // The full refund's event arrives first; the partial one, late, changes nothing.
     await deliverFiveTimes("charge.refunded", second);
     await deliverFiveTimes("charge.refunded", first);
-    expect(getOrder(order.id)).toMatchObject({ status: "Refunded", creditsReversed: order.totalCredits });
-    expect(getBalance(user.id)).toBe(0);
+    expect(await getOrder(order.id)).toMatchObject({ status: "Refunded", creditsReversed: order.totalCredits });
+    expect(await getBalance(user.id)).toBe(0);
 
     const other = await createTestUser();
     const partly = await paidOrder(other, 3);
     await deliverFiveTimes("charge.refunded", fake.refund(partly.intentId, third));
     const share = Math.floor((partly.order.totalCredits * third) / partly.order.totalCents);
-    expect(getOrder(partly.order.id)).toMatchObject({
+    expect(await getOrder(partly.order.id)).toMatchObject({
       status: "Confirmed",
       refundedCents: third,
       creditsReversed: share,
     });
-    expect(getBalance(other.id)).toBe(partly.order.totalCredits - share);
+    expect(await getBalance(other.id)).toBe(partly.order.totalCredits - share);
     await deliverFiveTimes("charge.refunded", fake.refund(partly.intentId));
-    expect(getOrder(partly.order.id)).toMatchObject({ status: "Refunded", creditsReversed: partly.order.totalCredits });
-    expect(getBalance(other.id)).toBe(0);
+    expect(await getOrder(partly.order.id)).toMatchObject({
+      status: "Refunded",
+      creditsReversed: partly.order.totalCredits,
+    });
+    expect(await getBalance(other.id)).toBe(0);
   });
 
   it("charge.dispute.created delivered five times takes the credits back once and the order is Disputed", async () => {
     const user = await createTestUser();
     const { order, intentId } = await paidOrder(user);
-    book({ userId: user.id, kind: "debit", amount: -10, key: `spent:${order.id}` });
+    await book({ userId: user.id, kind: "debit", amount: -10, key: `spent:${order.id}` });
     await deliverFiveTimes("charge.dispute.created", fake.dispute(intentId));
-    expect(getBalance(user.id)).toBe(0);
-    expect(getLedgerSum(user.id)).toBe(0);
-    expect(getOrder(order.id)).toMatchObject({
+    expect(await getBalance(user.id)).toBe(0);
+    expect(await getLedgerSum(user.id)).toBe(0);
+    expect(await getOrder(order.id)).toMatchObject({
       status: "Disputed",
       creditsReversed: order.totalCredits - 10,
       creditsShortfall: 10,
     });
-    expect(ledgerOf(user.id).filter((e) => e.kind === "reversal")).toHaveLength(1);
+    expect((await ledgerOf(user.id)).filter((e) => e.kind === "reversal")).toHaveLength(1);
     // A refund after the dispute has nothing left to take.
     await deliverFiveTimes("charge.refunded", fake.refund(intentId));
-    expect(getOrder(order.id)).toMatchObject({
+    expect(await getOrder(order.id)).toMatchObject({
       status: "Disputed",
       creditsReversed: order.totalCredits - 10,
       creditsShortfall: 10,
     });
-    expect(ledgerOf(user.id).filter((e) => e.kind === "reversal")).toHaveLength(1);
+    expect((await ledgerOf(user.id)).filter((e) => e.kind === "reversal")).toHaveLength(1);
   });
 
   it("a refund of a payment that confirmed no order changes nothing", async () => {
@@ -438,7 +454,7 @@ describe("Stripe refunds and disputes take the order's credits back", () => {
     const intentId = intentIdOf((await createIntent(user, order.id)).clientSecret);
     fake.succeed(intentId);
     await deliverFiveTimes("charge.refunded", fake.refund(intentId));
-    expect(getOrder(order.id)).toMatchObject({ status: "Pending", refundedCents: 0 });
+    expect(await getOrder(order.id)).toMatchObject({ status: "Pending", refundedCents: 0 });
   });
 });
 
@@ -462,11 +478,11 @@ describe("an admin cancelling a Pending order cancels its payment", () => {
       ),
     )!;
     const sessionId = checkout.split("/").pop()!;
-    expect(getOrder(order.id)!.checkoutSessionRef).toBe(sessionId);
+    expect((await getOrder(order.id))!.checkoutSessionRef).toBe(sessionId);
 
     const result = await cancel(admin, order.id);
     expect(locationOf(result)).toBe(`/order/orderDetails/${order.id}`);
-    expect(getOrder(order.id)!.status).toBe("Cancelled");
+    expect((await getOrder(order.id))!.status).toBe("Cancelled");
     expect(fake.intents.get(intentId)!.status).toBe("canceled");
     expect(fake.sessions.get(sessionId)!.status).toBe("expired");
     expect(() => fake.succeed(intentId)).toThrow(/cannot be paid/);
@@ -477,7 +493,7 @@ describe("an admin cancelling a Pending order cancels its payment", () => {
         locationOf(await call(payment.action, makeRequest(`/payment?orderId=${order.id}`, { user, form: { intent } }))),
       ).toBe(`/order/orderDetails/${order.id}`);
     }
-    expect(getBalance(user.id)).toBe(0);
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("refuses the cancel when the payment succeeded meanwhile, and confirms the order instead", async () => {
@@ -489,8 +505,8 @@ describe("an admin cancelling a Pending order cancels its payment", () => {
     const result = await cancel(admin, order.id);
     expect(statusOf(result)).toBe(409);
     expect(JSON.stringify(dataOf(result))).toContain("This order was paid meanwhile, so it was not cancelled");
-    expect(getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: intentId });
-    expect(getBalance(user.id)).toBe(2 * pack.credits);
+    expect(await getOrder(order.id)).toMatchObject({ status: "Confirmed", paymentId: intentId });
+    expect(await getBalance(user.id)).toBe(2 * pack.credits);
     expect(fake.intents.get(intentId)!.status).toBe("succeeded");
   });
 
@@ -503,7 +519,7 @@ describe("an admin cancelling a Pending order cancels its payment", () => {
     const result = await cancel(admin, order.id);
     expect(statusOf(result)).toBe(409);
     expect(JSON.stringify(dataOf(result))).toContain("still processing");
-    expect(getOrder(order.id)!.status).toBe("Pending");
+    expect((await getOrder(order.id))!.status).toBe("Pending");
   });
 
   it("a Pending order never sent to Stripe is simply cancelled", async () => {
@@ -518,6 +534,6 @@ describe("an admin cancelling a Pending order cancels its payment", () => {
         }),
       ).then((t) => t.toast?.description),
     ).toBe("Order cancelled. It was never paid, so no credits were involved.");
-    expect(getOrder(order.id)!.status).toBe("Cancelled");
+    expect((await getOrder(order.id))!.status).toBe("Cancelled");
   });
 });

@@ -33,14 +33,14 @@ async function contact(subject: string) {
     }),
   );
   expect(locationOf(result)).toBe("/sms/contact");
-  return getDb().select().from(supportRequests).where(eq(supportRequests.subject, subject)).get()!;
+  return (await getDb().select().from(supportRequests).where(eq(supportRequests.subject, subject)).get())!;
 }
 
 describe("without SMTP_URL requests are saved only", () => {
   it("keeps the request for the inbox and its e-mail in the outbox, queueing no job", async () => {
     const row = await contact("Saved only please");
     expect(row.mailStatus).toBe("not_configured");
-    const mail = getDb().select().from(mailOutbox).where(eq(mailOutbox.supportRequestId, row.id)).get()!;
+    const mail = (await getDb().select().from(mailOutbox).where(eq(mailOutbox.supportRequestId, row.id)).get())!;
     expect(mail).toMatchObject({ kind: "support", status: "kept", subject: `[Contact #${row.id}] Saved only please` });
     expect(await getQueue(MAIL_QUEUE).getJob(`mail-${mail.id}`)).toBeUndefined();
   });
@@ -58,7 +58,9 @@ describe("support inbox", () => {
       makeRequest("/admin/support", { user: customer, form: { intent: "handle", id: String(row.id) } }),
     );
     expect(locationOf(post)).toBe("/accessDenied");
-    expect(getDb().select().from(supportRequests).where(eq(supportRequests.id, row.id)).get()!.status).toBe("open");
+    expect((await getDb().select().from(supportRequests).where(eq(supportRequests.id, row.id)).get())!.status).toBe(
+      "open",
+    );
   });
 
   it("shows the last page for a page past the end, the first for junk, and one empty page for none", async () => {
@@ -123,7 +125,7 @@ describe("support inbox", () => {
       inboxAction,
       makeRequest("/admin/support?filter=handled", { user: admin, form: { intent: "reopen", id: String(newest.id) } }),
     );
-    expect(getDb().select().from(supportRequests).where(eq(supportRequests.id, newest.id)).get()).toMatchObject({
+    expect(await getDb().select().from(supportRequests).where(eq(supportRequests.id, newest.id)).get()).toMatchObject({
       status: "open",
       handledAt: null,
       handledBy: null,

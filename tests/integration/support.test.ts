@@ -30,12 +30,14 @@ process.env.SUPPORT_MAIL_RETRY_MAX_MS = "200";
 
 type Reply = { error?: Record<string, string[] | null> };
 
-const rowsFrom = (email: string) =>
-  getDb().select().from(supportRequests).where(eq(supportRequests.email, email)).all();
-const rowById = (id: number) => getDb().select().from(supportRequests).where(eq(supportRequests.id, id)).get()!;
+const rowsFrom = async (email: string) =>
+  await getDb().select().from(supportRequests).where(eq(supportRequests.email, email)).all();
+const rowById = async (id: number) =>
+  (await getDb().select().from(supportRequests).where(eq(supportRequests.id, id)).get())!;
 /** The request's e-mail in the mail outbox. */
-const mailOf = (id: number) => getDb().select().from(mailOutbox).where(eq(mailOutbox.supportRequestId, id)).get()!;
-const jobOf = (id: number) => getQueue(MAIL_QUEUE).getJob(`mail-${mailOf(id).id}`);
+const mailOf = async (id: number) =>
+  (await getDb().select().from(mailOutbox).where(eq(mailOutbox.supportRequestId, id)).get())!;
+const jobOf = async (id: number) => getQueue(MAIL_QUEUE).getJob(`mail-${(await mailOf(id)).id}`);
 
 let ipCounter = 0;
 /** Each test posts from its own address, so the per-address limit only bites where a test wants it. */
@@ -58,7 +60,7 @@ async function postContact(form: Record<string, string>, ip = freshIp()) {
 
 describe("bad input changes nothing", () => {
   it("reports each missing or bad field next to it and saves nothing", async () => {
-    const before = getDb().select().from(supportRequests).all().length;
+    const before = (await getDb().select().from(supportRequests).all()).length;
     const result = await postContact({ name: " ", email: "not-an-email", subject: "", message: "" });
     expect(statusOf(result)).toBe(400);
     const errors = dataOf<Reply>(result).error!;
@@ -66,7 +68,7 @@ describe("bad input changes nothing", () => {
     expect(errors.email).toEqual(["Enter a valid email address"]);
     expect(errors.subject).toEqual(["Subject is required"]);
     expect(errors.message).toEqual(["Message is required"]);
-    expect(getDb().select().from(supportRequests).all()).toHaveLength(before);
+    expect(await getDb().select().from(supportRequests).all()).toHaveLength(before);
   });
 
   it("refuses an over-long message on the support form", async () => {
@@ -77,14 +79,16 @@ describe("bad input changes nothing", () => {
     );
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.message).toEqual(["Message must be 5,000 characters or fewer"]);
-    expect(getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(0);
+    expect(await getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(
+      0,
+    );
   });
 
   it("drops a submission whose honeypot is filled, answering like a success", async () => {
     const form = contactForm({ website: "http://spam.example" });
     const result = await postContact(form);
     expect(locationOf(result)).toBe("/sms/contact");
-    expect(rowsFrom(form.email)).toHaveLength(0);
+    expect(await rowsFrom(form.email)).toHaveLength(0);
   });
 });
 
@@ -99,7 +103,7 @@ describe("abuse limits", () => {
       "Failed to send support request",
       "You have sent too many messages. Please try again in 60 minutes.",
     ]);
-    expect(rowsFrom(form.email)).toHaveLength(0);
+    expect(await rowsFrom(form.email)).toHaveLength(0);
     // Another address is not affected.
     expect(locationOf(await postContact(contactForm()))).toBe("/sms/contact");
   });
@@ -115,7 +119,9 @@ describe("abuse limits", () => {
     const refused = await post();
     expect(statusOf(refused)).toBe(429);
     expect(dataOf<Reply>(refused).error?.[""]?.[0]).toBe("Failed to send support request");
-    expect(getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(5);
+    expect(await getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all()).toHaveLength(
+      5,
+    );
   });
 });
 
@@ -138,7 +144,7 @@ describe("saved first, then e-mailed by the queue", () => {
     expect(locationOf(result)).toBe("/sms/contact");
     expect((result as Response).headers.get("Set-Cookie")).toContain("en_toast=");
 
-    const [row] = rowsFrom(form.email);
+    const [row] = await rowsFrom(form.email);
     expect(row).toMatchObject({
       source: "contact",
       name: "Zoë O'Brien",
@@ -161,8 +167,8 @@ describe("saved first, then e-mailed by the queue", () => {
     expect(mail.text).toContain(form.message);
 
     const sent = await waitFor(
-      () => {
-        const r = rowById(row.id);
+      async () => {
+        const r = await rowById(row.id);
         return r.mailStatus === "sent" ? r : null;
       },
       { timeout: 10_000 },
@@ -170,7 +176,12 @@ describe("saved first, then e-mailed by the queue", () => {
     expect(sent.mailAttempts).toBe(1);
     expect(sent.mailMessageId).toBe(mail.headers["message-id"]);
     expect(sent.mailSentAt).toBeInstanceOf(Date);
-    expect(mailOf(row.id)).toMatchObject({ kind: "support", status: "sent", to: "helpdesk@example.com", attempts: 1 });
+    expect(await mailOf(row.id)).toMatchObject({
+      kind: "support",
+      status: "sent",
+      to: "helpdesk@example.com",
+      attempts: 1,
+    });
   });
 
   it("the support form takes name and e-mail from the session, not from the form", async () => {
@@ -186,7 +197,7 @@ describe("saved first, then e-mailed by the queue", () => {
       }),
     );
     expect(locationOf(result)).toBe("/sms/support");
-    const [row] = getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all();
+    const [row] = await getDb().select().from(supportRequests).where(eq(supportRequests.userId, user.id)).all();
     expect(row).toMatchObject({ source: "support", name: user.fullName, email: user.email, subject });
     const mail = await waitFor(() => sink!.mails.find((m) => m.headers.subject === `[Support #${row.id}] ${subject}`), {
       timeout: 10_000,
@@ -206,12 +217,12 @@ describe("saved first, then e-mailed by the queue", () => {
     sink = undefined;
     const form = contactForm();
     expect(locationOf(await postContact(form))).toBe("/sms/contact");
-    const [row] = rowsFrom(form.email);
+    const [row] = await rowsFrom(form.email);
 
     // The worker keeps trying: attempts grow and the connection error is recorded.
     const failing = await waitFor(
-      () => {
-        const r = rowById(row.id);
+      async () => {
+        const r = await rowById(row.id);
         return r.mailAttempts >= 3 ? r : null;
       },
       { timeout: 10_000 },
@@ -227,8 +238,8 @@ describe("saved first, then e-mailed by the queue", () => {
     });
     expect(mail.headers["reply-to"]).toContain(form.email);
     const sent = await waitFor(
-      () => {
-        const r = rowById(row.id);
+      async () => {
+        const r = await rowById(row.id);
         return r.mailStatus === "sent" ? r : null;
       },
       { timeout: 10_000 },
@@ -242,7 +253,7 @@ describe("a job lost from Redis does not lose the mail", () => {
   it("the reconciler re-enqueues every saved request whose mail has not gone out", async () => {
     const form = contactForm();
     expect(locationOf(await postContact(form))).toBe("/sms/contact");
-    const [row] = rowsFrom(form.email);
+    const [row] = await rowsFrom(form.email);
     const job = await jobOf(row.id);
     expect(job).toBeTruthy();
 
@@ -253,17 +264,18 @@ describe("a job lost from Redis does not lose the mail", () => {
     expect(await jobOf(row.id)).toBeTruthy();
     // Enqueuing again while the job waits changes nothing.
     await reconcileMail();
+    const mailJobId = `mail-${(await mailOf(row.id)).id}`;
     expect(await getQueue(MAIL_QUEUE).getJobs(["waiting", "delayed", "prioritized"])).toSatisfy(
-      (jobs: { id?: string }[]) => jobs.filter((j) => j.id === `mail-${mailOf(row.id).id}`).length === 1,
+      (jobs: { id?: string }[]) => jobs.filter((j) => j.id === mailJobId).length === 1,
     );
 
     // The job's own step, run directly: the mail goes out once and the row says so.
     const sink = await startSmtpSink(smtp.port);
     try {
-      expect(await deliverMail(mailOf(row.id).id)).toBe("sent");
-      expect(await deliverMail(mailOf(row.id).id)).toBe("nothing_to_do");
+      expect(await deliverMail((await mailOf(row.id)).id)).toBe("sent");
+      expect(await deliverMail((await mailOf(row.id)).id)).toBe("nothing_to_do");
       expect(sink.mails.filter((m) => m.headers.subject?.endsWith(form.subject))).toHaveLength(1);
-      expect(rowById(row.id).mailStatus).toBe("sent");
+      expect((await rowById(row.id)).mailStatus).toBe("sent");
     } finally {
       await sink.stop();
     }
@@ -272,7 +284,7 @@ describe("a job lost from Redis does not lose the mail", () => {
 
 describe("upgrading from the support-mail queue", () => {
   it("moves each request whose e-mail had not gone out into the outbox, composed as before", async () => {
-    const pending = getDb()
+    const pending = await getDb()
       .insert(supportRequests)
       .values({
         source: "support",
@@ -288,18 +300,14 @@ describe("upgrading from the support-mail queue", () => {
       })
       .returning()
       .get();
-    const sent = getDb()
+    const sent = await getDb()
       .insert(supportRequests)
       .values({ ...contactForm(), source: "contact", userId: null, mailStatus: "sent" })
       .returning()
       .get();
     const lastBefore = Math.max(
       0,
-      ...getDb()
-        .select({ id: mailOutbox.id })
-        .from(mailOutbox)
-        .all()
-        .map((m) => m.id),
+      ...(await getDb().select({ id: mailOutbox.id }).from(mailOutbox).all()).map((m) => m.id),
     );
 
     // The migration's own hand-written statement, run on rows written as the old code wrote them.
@@ -308,14 +316,16 @@ describe("upgrading from the support-mail queue", () => {
       .split("--> statement-breakpoint")
       .filter((sql) => sql.includes("INSERT INTO `mail_outbox`"));
     getSqlite().exec(upgrade);
-    expect(getDb().select().from(mailOutbox).where(eq(mailOutbox.supportRequestId, sent.id)).all()).toHaveLength(0);
+    expect(await getDb().select().from(mailOutbox).where(eq(mailOutbox.supportRequestId, sent.id)).all()).toHaveLength(
+      0,
+    );
     // Only this test's request counts here: the others of this file had their mail before it ran.
-    getDb()
+    await getDb()
       .delete(mailOutbox)
       .where(and(gt(mailOutbox.id, lastBefore), ne(mailOutbox.supportRequestId, pending.id)))
       .run();
 
-    const moved = mailOf(pending.id);
+    const moved = await mailOf(pending.id);
     const composed = composeSupportMail(pending);
     expect(moved).toMatchObject({
       kind: "support",
@@ -342,7 +352,7 @@ describe("upgrading from the support-mail queue", () => {
         `<support-request-${pending.id}.${pending.createdAt.getTime()}@example.com>`,
       );
       expect(mail.text).toContain("Received: 2026-03-04 05:06 UTC");
-      expect(rowById(pending.id)).toMatchObject({ mailStatus: "sent", mailAttempts: 3, mailLastError: null });
+      expect(await rowById(pending.id)).toMatchObject({ mailStatus: "sent", mailAttempts: 3, mailLastError: null });
     } finally {
       await sink.stop();
     }

@@ -46,21 +46,21 @@ const BODY = `Hi {{name}}, your code is ready. ${"x".repeat(30)}`;
 /** A group of 4: two GSM names, one UCS-2 name that needs a second segment, one without a name. */
 async function mixedGroup(credits: number) {
   const user = await createTestUser();
-  grantCredits(user.id, credits);
-  const { groupId, contactIds } = seedGroup(user.id, 4, 5000);
-  const rename = (i: number, name: string) =>
-    getDb().update(contacts).set({ name }).where(eq(contacts.id, contactIds[i])).run();
-  rename(0, "Ana");
-  rename(1, "Bo");
-  rename(2, "Łukasz Nowakowski");
-  rename(3, "");
+  await grantCredits(user.id, credits);
+  const { groupId, contactIds } = await seedGroup(user.id, 4, 5000);
+  const rename = async (i: number, name: string) =>
+    await getDb().update(contacts).set({ name }).where(eq(contacts.id, contactIds[i])).run();
+  await rename(0, "Ana");
+  await rename(1, "Bo");
+  await rename(2, "Łukasz Nowakowski");
+  await rename(3, "");
   return { user, groupId, contactIds };
 }
 
 describe("a templated group send", () => {
   it("renders each member's text, prices it by its own segments, skips a member with no name, and charges the quote", async () => {
     const { user, groupId, contactIds } = await mixedGroup(20);
-    const quote = quoteTemplatedGroupSend(user.id, groupId, BODY);
+    const quote = await quoteTemplatedGroupSend(user.id, groupId, BODY);
     expect(quote).toMatchObject({
       messages: 3,
       credits: 4,
@@ -74,9 +74,9 @@ describe("a templated group send", () => {
     const report = await runGroupSend(started.id);
     expect(report).toMatchObject({ status: "done", queued: quote.messages, credits: quote.credits, skipped: 1 });
     expect(report?.skips).toEqual([expect.objectContaining({ name: "", reason: "no name and no fallback" })]);
-    expect(getBalance(user.id)).toBe(20 - quote.credits);
+    expect(await getBalance(user.id)).toBe(20 - quote.credits);
 
-    const byContact = new Map(messagesOfGroupSend(started.id).map((m) => [m.contactId, m]));
+    const byContact = new Map((await messagesOfGroupSend(started.id)).map((m) => [m.contactId, m]));
     expect(byContact.get(contactIds[0])).toMatchObject({
       body: BODY.replace("{{name}}", "Ana"),
       segments: 1,
@@ -97,18 +97,18 @@ describe("a templated group send", () => {
     const withFallback = BODY.replace("{{name}}", "{{name|there}}");
     // 1 + 1 + 2 + 1 = 5 credits: one more than the balance, though 4 members x 1 segment would pass.
     await expect(startGroupSend(user.id, groupId, withFallback)).rejects.toBeInstanceOf(InsufficientCreditsError);
-    grantCredits(user.id, 1);
+    await grantCredits(user.id, 1);
     const started = await startGroupSend(user.id, groupId, withFallback);
     expect(await runGroupSend(started.id)).toMatchObject({ queued: 4, credits: 5, skipped: 0 });
-    expect(messagesOfGroupSend(started.id).map((m) => m.body)).toContain(BODY.replace("{{name}}", "there"));
-    expect(getBalance(user.id)).toBe(0);
+    expect((await messagesOfGroupSend(started.id)).map((m) => m.body)).toContain(BODY.replace("{{name}}", "there"));
+    expect(await getBalance(user.id)).toBe(0);
   });
 
   it("a body without merge fields goes out unchanged to everyone", async () => {
     const { user, groupId } = await mixedGroup(10);
     const started = await startGroupSend(user.id, groupId, "Plain {{ text");
     expect(await runGroupSend(started.id)).toMatchObject({ queued: 4, credits: 4, skipped: 0 });
-    expect(new Set(messagesOfGroupSend(started.id).map((m) => m.body))).toEqual(new Set(["Plain {{ text"]));
+    expect(new Set((await messagesOfGroupSend(started.id)).map((m) => m.body))).toEqual(new Set(["Plain {{ text"]));
   });
 });
 
@@ -124,30 +124,32 @@ describe("a templated group schedule", () => {
     });
     const at = schedule.firstSendAt;
     // Renamed after scheduling: the occurrence uses the name of that moment.
-    getDb().update(contacts).set({ name: "Bea" }).where(eq(contacts.id, contactIds[1])).run();
+    await getDb().update(contacts).set({ name: "Bea" }).where(eq(contacts.id, contactIds[1])).run();
     setClock(() => at);
     expect(await runOccurrence(schedule.id, at)).toBe("queued");
-    const row = getDb().select().from(groupSends).where(eq(groupSends.scheduleId, schedule.id)).get()!;
+    const row = (await getDb().select().from(groupSends).where(eq(groupSends.scheduleId, schedule.id)).get())!;
     expect(await runGroupSend(row.id)).toMatchObject({ queued: 4, skipped: 0 });
-    const bodies = new Map(messagesOfGroupSend(row.id).map((m) => [m.contactId, m.body]));
+    const bodies = new Map((await messagesOfGroupSend(row.id)).map((m) => [m.contactId, m.body]));
     expect(bodies.get(contactIds[0])).toBe("Hello Ana, see you at 10");
     expect(bodies.get(contactIds[1])).toBe("Hello Bea, see you at 10");
     expect(bodies.get(contactIds[3])).toBe("Hello friend, see you at 10");
-    expect(messagesOfGroupSend(row.id).every((m) => m.source === "schedule")).toBe(true);
+    expect((await messagesOfGroupSend(row.id)).every((m) => m.source === "schedule")).toBe(true);
   });
 });
 
 describe("a templated message to one number", () => {
   it("renders from the contact with that number, else from the fallback, else is refused", async () => {
     const user = await createTestUser();
-    createContact(user.id, { name: "Ana", phone: "+12025556001", email: "", groupIds: [] });
-    expect(renderForPhone(user.id, "+12025556001", "Hi {{name}} at {{phone}}")).toBe("Hi Ana at +12025556001");
-    expect(renderForPhone(user.id, "+12025556002", "Hi {{name|there}} at {{phone}}")).toBe("Hi there at +12025556002");
-    expect(() => renderForPhone(user.id, "+12025556002", "Hi {{name}}")).toThrow(UnrenderableMessageError);
-    expect(() => renderForPhone(user.id, "+12025556001", "Mail {{email}}")).toThrow(/has no email/);
+    await createContact(user.id, { name: "Ana", phone: "+12025556001", email: "", groupIds: [] });
+    expect(await renderForPhone(user.id, "+12025556001", "Hi {{name}} at {{phone}}")).toBe("Hi Ana at +12025556001");
+    expect(await renderForPhone(user.id, "+12025556002", "Hi {{name|there}} at {{phone}}")).toBe(
+      "Hi there at +12025556002",
+    );
+    await expect(renderForPhone(user.id, "+12025556002", "Hi {{name}}")).rejects.toThrow(UnrenderableMessageError);
+    await expect(renderForPhone(user.id, "+12025556001", "Mail {{email}}")).rejects.toThrow(/has no email/);
     // Another account's contact with that number is not used.
     const other = await createTestUser();
-    expect(() => renderForPhone(other.id, "+12025556001", "Hi {{name}}")).toThrow(/not one of your contacts/);
+    await expect(renderForPhone(other.id, "+12025556001", "Hi {{name}}")).rejects.toThrow(/not one of your contacts/);
   });
 });
 
@@ -155,16 +157,18 @@ describe("templates", () => {
   it("are their owner's only; names are unique per account, case aside", async () => {
     const a = await createTestUser();
     const b = await createTestUser();
-    const t = createTemplate(a.id, { name: "Welcome", body: "Hi {{name|there}}" });
-    expect(() => createTemplate(a.id, { name: "welcome", body: "x" })).toThrow(DuplicateTemplateNameError);
-    expect(createTemplate(b.id, { name: "Welcome", body: "Mine" })).toMatchObject({ name: "Welcome" });
-    expect(getTemplate(b.id, t.id)).toBeNull();
-    expect(updateTemplate(b.id, t.id, { name: "Taken", body: "x" })).toBeNull();
-    expect(deleteTemplate(b.id, t.id)).toBe(false);
-    expect(listTemplates(a.id)).toEqual([expect.objectContaining({ id: t.id, body: "Hi {{name|there}}" })]);
-    expect(updateTemplate(a.id, t.id, { name: "Hello", body: "Hello {{name}}" })).toMatchObject({ name: "Hello" });
-    expect(deleteTemplate(a.id, t.id)).toBe(true);
-    expect(listTemplates(a.id)).toEqual([]);
+    const t = await createTemplate(a.id, { name: "Welcome", body: "Hi {{name|there}}" });
+    await expect(createTemplate(a.id, { name: "welcome", body: "x" })).rejects.toThrow(DuplicateTemplateNameError);
+    expect(await createTemplate(b.id, { name: "Welcome", body: "Mine" })).toMatchObject({ name: "Welcome" });
+    expect(await getTemplate(b.id, t.id)).toBeNull();
+    expect(await updateTemplate(b.id, t.id, { name: "Taken", body: "x" })).toBeNull();
+    expect(await deleteTemplate(b.id, t.id)).toBe(false);
+    expect(await listTemplates(a.id)).toEqual([expect.objectContaining({ id: t.id, body: "Hi {{name|there}}" })]);
+    expect(await updateTemplate(a.id, t.id, { name: "Hello", body: "Hello {{name}}" })).toMatchObject({
+      name: "Hello",
+    });
+    expect(await deleteTemplate(a.id, t.id)).toBe(true);
+    expect(await listTemplates(a.id)).toEqual([]);
   });
 });
 
@@ -178,7 +182,7 @@ describe("the screens", () => {
     const bad = await post(templatesAction, "/sms/templates", user, { name: "Welcome", body: "Hi {{nmae}}" });
     expect(statusOf(bad)).toBe(400);
     expect(dataOf<Reply>(bad).error?.body?.[0]).toMatch(/^Unknown merge field \{\{nmae\}\}/);
-    expect(listTemplates(user.id)).toEqual([]);
+    expect(await listTemplates(user.id)).toEqual([]);
 
     const preview = await post(templatesAction, "/sms/templates", user, {
       intent: "preview",
@@ -186,11 +190,11 @@ describe("the screens", () => {
       body: "Hi {{name|there}}",
     });
     expect(statusOf(preview)).toBe(200);
-    expect(listTemplates(user.id)).toEqual([]);
+    expect(await listTemplates(user.id)).toEqual([]);
 
     const saved = await post(templatesAction, "/sms/templates", user, { name: "Welcome", body: "Hi {{name|there}}" });
     expect(locationOf(saved)).toBe("/sms/templates");
-    const [template] = listTemplates(user.id);
+    const [template] = await listTemplates(user.id);
     const again = await post(templatesAction, "/sms/templates", user, { name: "WELCOME", body: "Other" });
     expect(dataOf<Reply>(again).error?.name).toEqual(['You already have a template named "WELCOME"']);
 
@@ -206,8 +210,8 @@ describe("the screens", () => {
 
   it("Send SMS to a number renders from the contact with that number, else the fallback, else refuses beside the message", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
-    createContact(user.id, { name: "Ana", phone: "+12025556101", email: "", groupIds: [] });
+    await grantCredits(user.id, 5);
+    await createContact(user.id, { name: "Ana", phone: "+12025556101", email: "", groupIds: [] });
     const send = (phoneNumber: string, message: string) =>
       post(sendSmsAction, "/sms/sendSms", user, { intent: "send", phoneNumber, message });
     expect(locationOf(await send("+12025556101", "Hi {{name}}"))).toBe("/sms/sendSms");
@@ -215,12 +219,9 @@ describe("the screens", () => {
     const refused = await send("+12025556102", "Hi {{name}}");
     expect(statusOf(refused)).toBe(400);
     expect(dataOf<Reply>(refused).error?.message?.[0]).toMatch(/is not one of your contacts/);
-    const bodies = getDb()
-      .select()
-      .from(smsMessages)
-      .where(eq(smsMessages.userId, user.id))
-      .all()
-      .map((m) => m.body);
+    const bodies = (await getDb().select().from(smsMessages).where(eq(smsMessages.userId, user.id)).all()).map(
+      (m) => m.body,
+    );
     expect(bodies.sort()).toEqual(["Hi Ana", "Hi there"]);
   });
 
@@ -232,11 +233,11 @@ describe("the screens", () => {
     expect(statusOf(first)).toBe(200);
     const quote = dataOf<Reply>(first).templateQuote!;
     expect(quote.description).toBe("3 messages, 4 credits; 1 skipped: no name and no fallback");
-    expect(getBalance(user.id)).toBe(20);
+    expect(await getBalance(user.id)).toBe(20);
 
     // A member added since the total was shown: the new total is shown, nothing is sent.
-    const [extra] = seedGroup(user.id, 1, 5900).contactIds;
-    getDb().run(sql`insert into contact_group_members (group_id, contact_id) values (${groupId}, ${extra})`);
+    const [extra] = (await seedGroup(user.id, 1, 5900)).contactIds;
+    await getDb().run(sql`insert into contact_group_members (group_id, contact_id) values (${groupId}, ${extra})`);
     const stale = await post(groupsAction, path, user, { ...form, quoted: quote.key });
     const fresh = dataOf<Reply>(stale).templateQuote!;
     expect(fresh.description).toMatch(/^The total changed since you checked it: 4 messages, 5 credits; 1 skipped/);
@@ -244,7 +245,7 @@ describe("the screens", () => {
     const sent = await post(groupsAction, path, user, { ...form, quoted: fresh.key });
     const sendId = Number(new URL(locationOf(sent)!, "http://x").searchParams.get("send"));
     expect(await runGroupSend(sendId)).toMatchObject({ queued: 4, credits: 5, skipped: 1 });
-    expect(getBalance(user.id)).toBe(15);
+    expect(await getBalance(user.id)).toBe(15);
 
     // Someone else's group: 404, even for the total.
     const other = await createTestUser();
@@ -265,8 +266,8 @@ describe("the screens", () => {
     const first = await post(groupsAction, path, user, form);
     const quote = dataOf<Reply>(first).templateQuote!;
     expect(quote.description).toBe("3 messages, 4 credits; 1 skipped: no name and no fallback");
-    expect(listSchedules(user.id).total).toBe(0);
+    expect((await listSchedules(user.id)).total).toBe(0);
     expect(locationOf(await post(groupsAction, path, user, { ...form, quoted: quote.key }))).toBe("/sms/accountGroups");
-    expect(listSchedules(user.id).schedules[0]).toMatchObject({ body: BODY });
+    expect((await listSchedules(user.id)).schedules[0]).toMatchObject({ body: BODY });
   });
 });

@@ -75,21 +75,21 @@ function expectFormFailure(result: unknown, message: string, typed: Record<strin
 describe("a database failure while saving", () => {
   it('send SMS: "Error sending SMS", the form kept, no credits taken, no message', async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
+    await grantCredits(user.id, 5);
     failOn("sms_messages", "insert");
     watchLog();
     const form = { intent: "send", phoneNumber: "+12025550100", message: "Hello there" };
     const result = await call(sendSmsAction, makeRequest("/sms/sendSms", { user, form }));
     expectFormFailure(result, "Error sending SMS", { phoneNumber: "+12025550100", message: "Hello there" });
-    expect(getBalance(user.id)).toBe(5);
+    expect(await getBalance(user.id)).toBe(5);
     expect(count("sms_messages", user.id)).toBe(0);
   });
 
   it('send SMS from a contact\'s panel and to a group: "Error sending SMS", nothing taken or queued', async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
-    const group = createGroup(user.id, { name: "Team", description: "All of us" });
-    const contact = createContact(user.id, {
+    await grantCredits(user.id, 5);
+    const group = await createGroup(user.id, { name: "Team", description: "All of us" });
+    const contact = await createContact(user.id, {
       name: "Ann",
       phone: "+12025550111",
       email: "ann@example.com",
@@ -114,7 +114,7 @@ describe("a database failure while saving", () => {
       }),
     );
     expectFormFailure(toGroup, "Error sending SMS", { message: "Hi team" });
-    expect(getBalance(user.id)).toBe(5);
+    expect(await getBalance(user.id)).toBe(5);
     expect(count("sms_messages", user.id)).toBe(0);
     expect(count("group_sends", user.id)).toBe(0);
   });
@@ -149,7 +149,7 @@ describe("a database failure while saving", () => {
 
   it('create contact: "Error creating contact", the form kept, neither the contact nor its groups saved', async () => {
     const user = await createTestUser();
-    const group = createGroup(user.id, { name: "Friends", description: "People we like" });
+    const group = await createGroup(user.id, { name: "Friends", description: "People we like" });
     failOn("contact_group_members", "insert");
     watchLog();
     const form = { name: "Ben", phoneNumber: "+12025550122", email: "ben@example.com", groupIds: String(group.id) };
@@ -178,21 +178,21 @@ describe("a database failure while scheduling", () => {
 
   it('Schedule SMS: "Failed to schedule SMS, ...", the form kept, nothing scheduled', async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
+    await grantCredits(user.id, 5);
     failOn("schedules", "insert");
     watchLog();
     const form = { ...timing, phoneNumber: "+12025550155", message: "Weekly hello" };
     const result = await call(scheduleSmsAction, makeRequest("/sms/scheduleSms", { user, form }));
     expectFormFailure(result, SCHEDULE_FAILED, { phoneNumber: "+12025550155", message: "Weekly hello", ...timing });
     expect(count("schedules", user.id)).toBe(0);
-    expect(getBalance(user.id)).toBe(5);
+    expect(await getBalance(user.id)).toBe(5);
   });
 
   it("the contact's and the group's schedule panels: the same message, the panel's form kept", async () => {
     const user = await createTestUser();
-    grantCredits(user.id, 5);
-    const group = createGroup(user.id, { name: "Weekly", description: "Gets the news" });
-    const contact = createContact(user.id, {
+    await grantCredits(user.id, 5);
+    const group = await createGroup(user.id, { name: "Weekly", description: "Gets the news" });
+    const contact = await createContact(user.id, {
       name: "Eve",
       phone: "+12025550166",
       email: "eve@example.com",
@@ -223,7 +223,7 @@ describe("a database failure while scheduling", () => {
 describe("a database failure while updating", () => {
   it('edit contact: "Failed to update contact" in the panel, what was typed kept, the contact unchanged', async () => {
     const user = await createTestUser();
-    const contact = createContact(user.id, {
+    const contact = await createContact(user.id, {
       name: "Fay",
       phone: "+12025550177",
       email: "fay@example.com",
@@ -252,7 +252,7 @@ describe("a database failure while updating", () => {
 
   it('edit group: "Failed to update group" in the panel, what was typed kept, the group unchanged', async () => {
     const user = await createTestUser();
-    const group = createGroup(user.id, { name: "Gardeners", description: "Green thumbs" });
+    const group = await createGroup(user.id, { name: "Gardeners", description: "Green thumbs" });
     failOn("contact_groups", "update");
     watchLog();
     const form = { intent: "update", id: String(group.id), groupName: "Growers", description: "Greener" };
@@ -277,7 +277,7 @@ describe("a database failure while deleting", () => {
 
   it('contact: "Failed to delete contact" in the confirmation, the contact kept', async () => {
     const user = await createTestUser();
-    const contact = createContact(user.id, {
+    const contact = await createContact(user.id, {
       name: "Cat",
       phone: "+12025550133",
       email: "cat@example.com",
@@ -296,8 +296,13 @@ describe("a database failure while deleting", () => {
 
   it('group: "Failed to delete group" in the confirmation, the group and its members kept', async () => {
     const user = await createTestUser();
-    const group = createGroup(user.id, { name: "Doomed", description: "Not today" });
-    createContact(user.id, { name: "Dan", phone: "+12025550144", email: "dan@example.com", groupIds: [group.id] });
+    const group = await createGroup(user.id, { name: "Doomed", description: "Not today" });
+    await createContact(user.id, {
+      name: "Dan",
+      phone: "+12025550144",
+      email: "dan@example.com",
+      groupIds: [group.id],
+    });
     failOn("contact_groups", "delete");
     watchLog();
     const form = { intent: "delete", id: String(group.id) };

@@ -4,7 +4,7 @@
 import { WEBHOOK_EVENTS, webhookEventSchema } from "#app/api/webhook-schemas.ts";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { groupSends } from "#app/db/schema/contacts.ts";
 import { webhookDeliveries, webhookEvents } from "#app/db/schema/webhooks.ts";
 import { completeGroupSendIfDone } from "#app/modules/sms/group-send-completion.server.ts";
@@ -25,8 +25,8 @@ const { receiver, customerWithEndpoint } = useWebhookGateway({
   receiptFor: (submit) => (submit.destination.endsWith("9") ? "UNDELIV" : "DELIVRD"),
 });
 
-function eventsOf(userId: number, type: string) {
-  return getDb()
+async function eventsOf(userId: number, type: string) {
+  return await getDb()
     .select()
     .from(webhookEvents)
     .where(and(eq(webhookEvents.userId, userId), eq(webhookEvents.type, type)))
@@ -37,11 +37,11 @@ describe("group_send.completed", () => {
   it("comes once, when every message of the send has a final status, with its counts", async () => {
     const { user } = await customerWithEndpoint(["group_send.completed"], "/group");
     // +12025557007 (delivered), +12025557008 (opted out: skipped), +12025557009 (undelivered).
-    const { groupId } = seedGroup(user.id, 3, 7007);
-    addOptOuts(user.id, ["+12025557008"], "manual");
+    const { groupId } = await seedGroup(user.id, 3, 7007);
+    await addOptOuts(user.id, ["+12025557008"], "manual");
     const send = await startGroupSend(user.id, groupId, "Group news");
     await runGroupSend(send.id);
-    const messages = messagesOfGroupSend(send.id);
+    const messages = await messagesOfGroupSend(send.id);
     expect(messages).toHaveLength(2);
     for (const message of messages)
       await waitForStatus(message.id, message.toPhone.endsWith("9") ? "undelivered" : "delivered");
@@ -65,19 +65,19 @@ describe("group_send.completed", () => {
     // What the OpenAPI document's webhooks section promises.
     const documented = WEBHOOK_EVENTS.find((event) => event.type === "group_send.completed")!;
     expect(() => webhookEventSchema(documented).parse(got.body)).not.toThrow();
-    const row = getDb().select().from(groupSends).where(eq(groupSends.id, send.id)).get()!;
+    const row = (await getDb().select().from(groupSends).where(eq(groupSends.id, send.id)).get())!;
     expect(row.completedAt?.toISOString()).toBe(got.body.data.completedAt);
     // Asked again (a late duplicate receipt, a re-run fan-out): nothing more.
-    inTransaction(() => completeGroupSendIfDone(send.id, Date.now()));
+    await withTx(async () => await completeGroupSendIfDone(send.id, Date.now()));
     await runGroupSend(send.id);
-    expect(eventsOf(user.id, "group_send.completed")).toHaveLength(1);
+    expect(await eventsOf(user.id, "group_send.completed")).toHaveLength(1);
   });
 
   it("comes when the fan-out ends with nothing to send (every member skipped)", async () => {
     const { user } = await customerWithEndpoint(["group_send.completed"], "/group-skipped");
-    const { groupId } = seedGroup(user.id, 2, 7100);
+    const { groupId } = await seedGroup(user.id, 2, 7100);
     const send = await startGroupSend(user.id, groupId, "Nobody gets this");
-    addOptOuts(user.id, ["+12025557100", "+12025557101"], "manual");
+    await addOptOuts(user.id, ["+12025557100", "+12025557101"], "manual");
     await runGroupSend(send.id);
     const got = await waitFor(() =>
       receiver()
@@ -85,18 +85,20 @@ describe("group_send.completed", () => {
         .find((r) => r.body.data.id === send.id),
     );
     expect(got.body.data).toMatchObject({ total: 2, queued: 0, skipped: 2, sent: 0, delivered: 0, failed: 0 });
-    expect(eventsOf(user.id, "group_send.completed")).toHaveLength(1);
+    expect(await eventsOf(user.id, "group_send.completed")).toHaveLength(1);
   });
 
   it("is not recorded for an account without an endpoint for it, but the send is still marked complete", async () => {
     const { user } = await customerWithEndpoint(["message.delivered"], "/group-other");
-    const { groupId } = seedGroup(user.id, 1, 7200);
+    const { groupId } = await seedGroup(user.id, 1, 7200);
     const send = await startGroupSend(user.id, groupId, "Quiet");
     await runGroupSend(send.id);
-    const [message] = messagesOfGroupSend(send.id);
+    const [message] = await messagesOfGroupSend(send.id);
     await waitForStatus(message.id, "delivered");
-    await waitFor(() => getDb().select().from(groupSends).where(eq(groupSends.id, send.id)).get()?.completedAt);
-    expect(eventsOf(user.id, "group_send.completed")).toEqual([]);
+    await waitFor(
+      async () => (await getDb().select().from(groupSends).where(eq(groupSends.id, send.id)).get())?.completedAt,
+    );
+    expect(await eventsOf(user.id, "group_send.completed")).toEqual([]);
   });
 });
 
@@ -145,11 +147,11 @@ describe("opt_out.changed from keywords", () => {
     expect(starts.filter((r) => r.verified)).toHaveLength(1);
     expect(starts[0].body.data).toEqual(starts[1].body.data);
     expect(starts[0].body.data).toMatchObject({ optedOut: false, keyword: "START", sender: "SMSGateway" });
-    expect(eventsOf(first.user.id, "opt_out.changed")).toHaveLength(2);
-    expect(eventsOf(second.id, "opt_out.changed")).toHaveLength(1);
+    expect(await eventsOf(first.user.id, "opt_out.changed")).toHaveLength(2);
+    expect(await eventsOf(second.id, "opt_out.changed")).toHaveLength(1);
     // A second START changes nothing and says nothing.
     await applyInboundKeyword(keyword(phone.slice(1), "START", second.id));
-    expect(eventsOf(second.id, "opt_out.changed")).toHaveLength(1);
+    expect(await eventsOf(second.id, "opt_out.changed")).toHaveLength(1);
   });
 });
 
@@ -170,7 +172,7 @@ describe("statusCallback on POST /api/v1/messages/batch", () => {
     expect(sent.status).toBe(200);
     expect(sent.json.queued).toBe(3);
     const [first, second, third] = sent.json.results.map((r: { message: { id: number } }) => r.message.id);
-    receiver().secret = getCallbackSecret(customer.id);
+    receiver().secret = await getCallbackSecret(customer.id);
     const delivered = await waitFor(() =>
       receiver()
         .ofType("message.delivered")
@@ -220,13 +222,15 @@ describe("retention of webhook events", () => {
     const ids = ["evt_retention_old", "evt_retention_retrying", "evt_retention_recent"];
     const ages = [40 * day, 40 * day, 2 * day];
     const statuses = ["delivered", "pending", "delivered"] as const;
-    getDb().transaction((tx) => {
-      ids.forEach((id, i) => {
+    await withTx(async (tx) => {
+      for (const [i, id] of ids.entries()) {
         const at = new Date(now - ages[i]);
-        tx.insert(webhookEvents)
+        await tx
+          .insert(webhookEvents)
           .values({ id, userId: user.id, type: "message.delivered", payload: "{}", createdAt: at })
           .run();
-        tx.insert(webhookDeliveries)
+        await tx
+          .insert(webhookDeliveries)
           .values({
             eventId: id,
             endpointId: endpoint.id,
@@ -235,18 +239,15 @@ describe("retention of webhook events", () => {
             createdAt: at,
           })
           .run();
-      });
+      }
     });
     // Batches of one: the walk goes on past a full batch.
     expect(await purgeOldWebhookEvents(now - 30 * day, 1)).toBeGreaterThanOrEqual(1);
-    const left = (table: typeof webhookEvents | typeof webhookDeliveries) =>
-      getDb()
-        .select()
-        .from(table)
-        .all()
+    const left = async (table: typeof webhookEvents | typeof webhookDeliveries) =>
+      (await getDb().select().from(table).all())
         .map((row) => ("eventId" in row ? row.eventId : row.id))
         .filter((id) => ids.includes(id));
-    expect(left(webhookEvents).sort()).toEqual(["evt_retention_recent", "evt_retention_retrying"]);
-    expect(left(webhookDeliveries).sort()).toEqual(["evt_retention_recent", "evt_retention_retrying"]);
+    expect((await left(webhookEvents)).sort()).toEqual(["evt_retention_recent", "evt_retention_retrying"]);
+    expect((await left(webhookDeliveries)).sort()).toEqual(["evt_retention_recent", "evt_retention_retrying"]);
   });
 });

@@ -30,7 +30,7 @@ describe("webhook targets", () => {
   ])("refuses %s when it is saved", async (url, names) => {
     const user = await createTestUser();
     await expect(createEndpoint(user.id, { url, events: ["message.delivered"], enabled: true })).rejects.toThrow(names);
-    expect(listEndpoints(user.id)).toEqual([]);
+    expect(await listEndpoints(user.id)).toEqual([]);
   });
 
   it("refuses what is not a plain http(s) URL", async () => {
@@ -93,8 +93,8 @@ describe("webhook targets", () => {
       expect(answer).not.toContain("127.0.0.1");
       expect(answer).not.toContain("::1");
     }
-    expect(listEndpoints(user.id)).toEqual([]);
-    expect(listEndpoints(customer.id)).toEqual([]);
+    expect(await listEndpoints(user.id)).toEqual([]);
+    expect(await listEndpoints(customer.id)).toEqual([]);
   });
 
   it("refuses at delivery too: a host resolving to loopback is never connected to, nor an IP literal", async () => {

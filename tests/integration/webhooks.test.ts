@@ -5,7 +5,7 @@ import { toMessageResource } from "#app/modules/sms/message-resource.ts";
 import { findOwnMessage } from "#app/modules/sms/own-messages.server.ts";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { mailOutbox } from "#app/db/schema/mail.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "#app/db/schema/webhooks.ts";
 import { recordTestEvent } from "#app/modules/webhooks/outbox.server.ts";
@@ -59,7 +59,7 @@ describe("webhook deliveries", () => {
     // What the OpenAPI document's webhooks section promises, and what GET /api/v1/messages/{id} answers.
     const documented = WEBHOOK_EVENTS.find((event) => event.type === "message.delivered")!;
     expect(() => webhookEventSchema(documented).parse(delivered.body)).not.toThrow();
-    expect(delivered.body.data).toEqual(toMessageResource(findOwnMessage(user.id, id)!));
+    expect(delivered.body.data).toEqual(toMessageResource((await findOwnMessage(user.id, id))!));
     const sent = await waitFor(() =>
       receiver()
         .ofType("message.sent")
@@ -72,14 +72,14 @@ describe("webhook deliveries", () => {
   it("sends nothing for events the endpoint did not subscribe to, nor for an account without endpoints", async () => {
     const { user, endpoint } = await customerWithEndpoint(["message.failed"], "/b");
     const other = await createTestUser();
-    grantCredits(other.id, 5);
+    await grantCredits(other.id, 5);
     const mine = await queueMessage(user.id, { to: "+12025550112", body: "Not failing" });
     const theirs = await queueMessage(other.id, { to: "+12025550113", body: "No endpoint" });
     await waitForStatus(mine.id, "delivered");
     await waitForStatus(theirs.id, "delivered");
     const ids = [mine.id, theirs.id];
     expect(receiver().received.filter((r) => ids.includes(r.body.data.id as number))).toEqual([]);
-    expect(listDeliveries(user.id, endpoint.id)).toEqual([]);
+    expect(await listDeliveries(user.id, endpoint.id)).toEqual([]);
   });
 
   it("retries a receiver that answers 500 three times: the fourth try gets it, with the same webhook-id", async () => {
@@ -87,8 +87,8 @@ describe("webhook deliveries", () => {
     receiver().answer = (delivery, nth) =>
       delivery.body.type === "webhook.test" && nth <= 3 ? { status: 500, body: "x".repeat(5000) } : { status: 200 };
     const eventId = await sendTestEvent(user.id, endpoint.id);
-    const [delivery] = await waitFor(() => {
-      const rows = listDeliveries(user.id, endpoint.id);
+    const [delivery] = await waitFor(async () => {
+      const rows = await listDeliveries(user.id, endpoint.id);
       return rows[0]?.status === "delivered" ? rows : undefined;
     });
     const tries = receiver().received.filter((r) => r.id === eventId);
@@ -107,14 +107,14 @@ describe("webhook deliveries", () => {
         ? { status: 302, headers: { location: "http://example.com/" } }
         : { status: 200 };
     await sendTestEvent(user.id, endpoint.id);
-    const [retrying] = await waitFor(() => {
-      const rows = listDeliveries(user.id, endpoint.id);
+    const [retrying] = await waitFor(async () => {
+      const rows = await listDeliveries(user.id, endpoint.id);
       return rows[0]?.attempts >= 1 && rows[0].lastStatusCode === 302 ? rows : undefined;
     });
     expect(retrying.lastAnswer).toBe("Redirect to http://example.com/ not followed");
     receiver().answer = () => ({ status: 200 });
     await redeliver(user.id, endpoint.id, retrying.id);
-    await waitFor(() => listDeliveries(user.id, endpoint.id)[0]?.status === "delivered");
+    await waitFor(async () => (await listDeliveries(user.id, endpoint.id))[0]?.status === "delivered");
   });
 
   it("keeps at most 1 KB of an answer", async () => {
@@ -139,13 +139,13 @@ describe("webhook deliveries", () => {
 
   it("signs with the new secret after a rotation, and stops at a deleted endpoint", async () => {
     const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/e");
-    const { secret } = rotateEndpointSecret(user.id, endpoint.id);
+    const { secret } = await rotateEndpointSecret(user.id, endpoint.id);
     receiver().secret = secret;
     const eventId = await sendTestEvent(user.id, endpoint.id);
     const got = await waitFor(() => receiver().received.find((r) => r.id === eventId));
     expect(got.verified).toBe(true);
-    deleteEndpoint(user.id, endpoint.id);
-    expect(() => listDeliveries(user.id, endpoint.id)).toThrow(/No such webhook endpoint/);
+    await deleteEndpoint(user.id, endpoint.id);
+    await expect(listDeliveries(user.id, endpoint.id)).rejects.toThrow(/No such webhook endpoint/);
   });
 });
 
@@ -201,7 +201,7 @@ describe("webhooks on the REST API", () => {
     const [busy, quiet] = [await add("/manual-busy"), await add("/manual-quiet")];
     for (let i = 0; i < getEnv().WEBHOOK_MANUAL_SENDS_PER_MINUTE; i++)
       expect((await post(`/api/v1/webhooks/${busy}/test`)).status).toBe(202);
-    const [first] = listDeliveries(customer.id, busy);
+    const [first] = await listDeliveries(customer.id, busy);
     for (const refused of [
       await post(`/api/v1/webhooks/${busy}/test`),
       await post(`/api/v1/webhooks/${busy}/deliveries/${first.id}/redeliver`),
@@ -214,13 +214,13 @@ describe("webhooks on the REST API", () => {
       expect(Number(refused.headers["Retry-After"])).toBeGreaterThanOrEqual(1);
       expect(Number(refused.headers["Retry-After"])).toBeLessThanOrEqual(60);
     }
-    expect(listDeliveries(customer.id, busy)).toHaveLength(getEnv().WEBHOOK_MANUAL_SENDS_PER_MINUTE);
+    expect(await listDeliveries(customer.id, busy)).toHaveLength(getEnv().WEBHOOK_MANUAL_SENDS_PER_MINUTE);
 
     // Another endpoint has its own count; turned off, it takes neither.
     const tested = await post(`/api/v1/webhooks/${quiet}/test`);
     expect(tested.status).toBe(202);
-    const [delivery] = await waitFor(() => {
-      const rows = listDeliveries(customer.id, quiet);
+    const [delivery] = await waitFor(async () => {
+      const rows = await listDeliveries(customer.id, quiet);
       return rows[0]?.status === "delivered" ? rows : undefined;
     });
     await callApi("PATCH", `/api/v1/webhooks/${quiet}`, { key: customer.key, json: { enabled: false } });
@@ -234,7 +234,9 @@ describe("webhooks on the REST API", () => {
         message: "This endpoint is turned off: turn it on before sending it a test event or a redelivery",
       });
     }
-    expect(listDeliveries(customer.id, quiet)).toEqual([expect.objectContaining({ id: delivery.id, attempts: 1 })]);
+    expect(await listDeliveries(customer.id, quiet)).toEqual([
+      expect.objectContaining({ id: delivery.id, attempts: 1 }),
+    ]);
   });
 
   it("the endpoint's screen says in place why a test event or a redelivery was refused, and sends nothing", async () => {
@@ -254,14 +256,14 @@ describe("webhooks on the REST API", () => {
       ),
     });
     await updateEndpoint(user.id, endpoint.id, { enabled: false });
-    const [delivery] = listDeliveries(user.id, endpoint.id);
+    const [delivery] = await listDeliveries(user.id, endpoint.id);
     const off = await post({ intent: "redeliver", deliveryId: String(delivery.id) });
     expect(statusOf(off)).toBe(409);
     expect(dataOf(off)).toEqual({
       intent: "redeliver",
       error: "This endpoint is turned off: turn it on before sending it a test event or a redelivery",
     });
-    expect(listDeliveries(user.id, endpoint.id)).toHaveLength(getEnv().WEBHOOK_MANUAL_SENDS_PER_MINUTE);
+    expect(await listDeliveries(user.id, endpoint.id)).toHaveLength(getEnv().WEBHOOK_MANUAL_SENDS_PER_MINUTE);
   });
 
   it("refuses a private address with a 422 naming the field", async () => {
@@ -281,7 +283,7 @@ describe("webhooks on the REST API", () => {
       json: { to: "+12025550131", body: "Call me back", statusCallback: receiver().url("/callback") },
     });
     expect(sent.status).toBe(201);
-    receiver().secret = getCallbackSecret(customer.id);
+    receiver().secret = await getCallbackSecret(customer.id);
     const delivered = await waitFor(() =>
       receiver()
         .ofType("message.delivered")
@@ -304,7 +306,7 @@ describe("webhooks on the REST API", () => {
 describe("account events", () => {
   it("sends opt_out.changed, balance.low and message.received to an endpoint that wants them", async () => {
     const { user } = await customerWithEndpoint(["opt_out.changed", "balance.low", "message.received"], "/g");
-    addOptOuts(user.id, ["+12025550141"], "manual");
+    await addOptOuts(user.id, ["+12025550141"], "manual");
     const added = await waitFor(() =>
       receiver()
         .ofType("opt_out.changed")
@@ -312,14 +314,14 @@ describe("account events", () => {
     );
     expect(added.verified).toBe(true);
     expect(added.body.data).toMatchObject({ optedOut: true, source: "manual", sender: null, keyword: null });
-    removeOptOut(user.id, listOptOuts(user.id).items[0].id);
+    await removeOptOut(user.id, (await listOptOuts(user.id)).items[0].id);
     await waitFor(() =>
       receiver()
         .ofType("opt_out.changed")
         .find((r) => r.body.data.phone === "+12025550141" && !r.body.data.optedOut),
     );
 
-    getDb().update(users).set({ lowBalanceThreshold: 15 }).where(eq(users.id, user.id)).run();
+    await getDb().update(users).set({ lowBalanceThreshold: 15 }).where(eq(users.id, user.id)).run();
     const { id } = await queueMessage(user.id, { to: "+12025550142", body: "x".repeat(1000) });
     const low = await waitFor(() =>
       receiver()
@@ -340,8 +342,8 @@ describe("account events", () => {
   });
 });
 
-const eventsOf = (userId: number, type: string) =>
-  getDb()
+const eventsOf = async (userId: number, type: string) =>
+  await getDb()
     .select()
     .from(webhookEvents)
     .where(and(eq(webhookEvents.userId, userId), eq(webhookEvents.type, type)))
@@ -351,15 +353,15 @@ describe("a reply on the shared sender that two accounts wrote to", () => {
   it("sends no message.received on arrival; the admin's assignment sends it once, as for a routed reply", async () => {
     const { user } = await customerWithEndpoint(["message.received"], "/assigned");
     const other = await createTestUser();
-    grantCredits(other.id, 5);
+    await grantCredits(other.id, 5);
     const phone = "+12025550177";
     for (const sender of [user, other]) await queueMessage(sender.id, { to: phone, body: "See you Friday?" });
     await simulateInbound({ from: phone, to: getEnv().SMPP_SOURCE_ADDR, text: "Which Friday?" });
-    const [{ id }] = listUnassignedInbound(1).messages.filter((m) => m.from === phone);
-    expect(eventsOf(user.id, "message.received")).toEqual([]);
+    const [{ id }] = (await listUnassignedInbound(1)).messages.filter((m) => m.from === phone);
+    expect(await eventsOf(user.id, "message.received")).toEqual([]);
 
-    expect(assignInbound(id, user.id)).toBe(true);
-    expect(assignInbound(id, user.id)).toBe(false);
+    expect(await assignInbound(id, user.id)).toBe(true);
+    expect(await assignInbound(id, user.id)).toBe(false);
     const received = await waitFor(() =>
       receiver()
         .ofType("message.received")
@@ -367,7 +369,7 @@ describe("a reply on the shared sender that two accounts wrote to", () => {
     );
     expect(received.verified).toBe(true);
     expect(received.body.data).toMatchObject({ direction: "inbound", from: phone, body: "Which Friday?" });
-    expect(eventsOf(user.id, "message.received")).toHaveLength(1);
+    expect(await eventsOf(user.id, "message.received")).toHaveLength(1);
   });
 });
 
@@ -376,23 +378,27 @@ describe("failing endpoints", () => {
     const { user, endpoint } = await customerWithEndpoint(["message.delivered"], "/h");
     receiver().answer = (delivery) => (delivery.body.type === "webhook.test" ? { status: 503 } : { status: 200 });
     const longAgo = new Date(Date.now() - 4 * 24 * 3600_000);
-    getDb().update(webhookEndpoints).set({ failingSince: longAgo }).where(eq(webhookEndpoints.id, endpoint.id)).run();
-    const eventId = inTransaction(() => recordTestEvent(user.id, endpoint.id));
+    await getDb()
+      .update(webhookEndpoints)
+      .set({ failingSince: longAgo })
+      .where(eq(webhookEndpoints.id, endpoint.id))
+      .run();
+    const eventId = await withTx(async () => await recordTestEvent(user.id, endpoint.id));
     // Its series started 25 hours ago: the first failure is its last.
-    getDb()
+    await getDb()
       .update(webhookDeliveries)
       .set({ createdAt: new Date(Date.now() - 25 * 3600_000) })
       .where(eq(webhookDeliveries.eventId, eventId))
       .run();
-    const [delivery] = await waitFor(() => {
-      const rows = listDeliveries(user.id, endpoint.id);
+    const [delivery] = await waitFor(async () => {
+      const rows = await listDeliveries(user.id, endpoint.id);
       return rows[0]?.status === "failed" ? rows : undefined;
     });
     expect(delivery).toMatchObject({ attempts: 1, lastStatusCode: 503 });
-    const turnedOff = getEndpoint(user.id, endpoint.id);
+    const turnedOff = await getEndpoint(user.id, endpoint.id);
     expect(turnedOff.enabled).toBe(false);
     expect(turnedOff.disabledReason).toMatch(/no successful delivery for 3 days/);
-    const mail = getDb().select().from(mailOutbox).where(eq(mailOutbox.userId, user.id)).all();
+    const mail = await getDb().select().from(mailOutbox).where(eq(mailOutbox.userId, user.id)).all();
     expect(mail.map((m) => m.kind)).toEqual(["webhook_disabled"]);
     expect(mail[0].text).toContain(endpoint.url);
     receiver().answer = () => ({ status: 200 });

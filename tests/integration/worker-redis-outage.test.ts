@@ -19,7 +19,7 @@ const redis = ownTestRedis("outage");
 it("starting workers while Redis is down waits for Redis, then schedules and reconciles as usual", async () => {
   // A message queued a minute ago: the reconciler that runs at start adds its job again.
   const user = await createTestUser();
-  grantCredits(user.id, 1);
+  await grantCredits(user.id, 1);
   setClock(() => Date.now() - 60_000);
   const message = await queueMessage(user.id, { to: "+12025550140", body: "Queued before the outage" });
   resetClock();

@@ -12,7 +12,7 @@ export type ApiCustomer = TestUser & { key: string };
 
 export async function apiCustomer(credits = 0): Promise<ApiCustomer> {
   const user = await createTestUser();
-  if (credits) grantCredits(user.id, credits);
+  if (credits) await grantCredits(user.id, credits);
   const { key } = await regenerateApiKey(user.id);
   return { ...user, key };
 }

@@ -1,24 +1,24 @@
 // Helpers for contact tests: a group with many members, written in one go.
 import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
-import { getDb } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { contactGroupMembers, contacts } from "#app/db/schema/contacts.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 
 /** A group of `members` active contacts with numbers +1 202 555 xxxx (from `firstNumber` on). */
-export function seedGroup(
+export async function seedGroup(
   userId: number,
   members: number,
   firstNumber = 1000,
-): { groupId: number; contactIds: number[] } {
-  const group = createGroup(userId, { name: `Group ${randomUUID().slice(0, 8)}`, description: "Seeded" });
+): Promise<{ groupId: number; contactIds: number[] }> {
+  const group = await createGroup(userId, { name: `Group ${randomUUID().slice(0, 8)}`, description: "Seeded" });
   const now = new Date();
-  const contactIds = getDb().transaction((tx) => {
+  const contactIds = await withTx(async (tx) => {
     const ids: number[] = [];
     for (let i = 0; i < members; i++) {
       const number = String(firstNumber + i).padStart(4, "0");
-      const row = tx
+      const row = await tx
         .insert(contacts)
         .values({
           userId,
@@ -30,7 +30,7 @@ export function seedGroup(
         })
         .returning({ id: contacts.id })
         .get();
-      tx.insert(contactGroupMembers).values({ groupId: group.id, contactId: row.id }).run();
+      await tx.insert(contactGroupMembers).values({ groupId: group.id, contactId: row.id }).run();
       ids.push(row.id);
     }
     return ids;
@@ -38,10 +38,10 @@ export function seedGroup(
   return { groupId: group.id, contactIds };
 }
 
-export function messagesOfGroupSend(groupSendId: number) {
-  return getDb().select().from(smsMessages).where(eq(smsMessages.groupSendId, groupSendId)).all();
+export async function messagesOfGroupSend(groupSendId: number) {
+  return await getDb().select().from(smsMessages).where(eq(smsMessages.groupSendId, groupSendId)).all();
 }
 
-export function contactCount(userId: number): number {
-  return getDb().select({ n: count() }).from(contacts).where(eq(contacts.userId, userId)).get()!.n;
+export async function contactCount(userId: number): Promise<number> {
+  return (await getDb().select({ n: count() }).from(contacts).where(eq(contacts.userId, userId)).get())!.n;
 }

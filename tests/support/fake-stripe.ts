@@ -120,18 +120,20 @@ export async function startFakeStripe() {
     };
   }
 
-  const server = createServer(async (req, res) => {
-    const body = parseForm(await readBody(req));
-    const path = new URL(req.url ?? "/", "http://stripe.local").pathname;
-    const idempotencyKey = req.headers["idempotency-key"] as string | undefined;
-    requests.push({ method: req.method ?? "GET", path, idempotencyKey, body });
-    const replay = idempotencyKey ? answered.get(idempotencyKey) : undefined;
-    const answer =
-      replay ??
-      (({ status, body: out }) => ({ status, body: JSON.stringify(out) }))(route(req.method ?? "GET", path, body));
-    if (idempotencyKey && !replay) answered.set(idempotencyKey, answer);
-    res.writeHead(answer.status, { "Content-Type": "application/json", "Request-Id": id("req") });
-    res.end(answer.body);
+  const server = createServer((req, res) => {
+    void (async () => {
+      const body = parseForm(await readBody(req));
+      const path = new URL(req.url ?? "/", "http://stripe.local").pathname;
+      const idempotencyKey = req.headers["idempotency-key"] as string | undefined;
+      requests.push({ method: req.method ?? "GET", path, idempotencyKey, body });
+      const replay = idempotencyKey ? answered.get(idempotencyKey) : undefined;
+      const answer =
+        replay ??
+        (({ status, body: out }) => ({ status, body: JSON.stringify(out) }))(route(req.method ?? "GET", path, body));
+      if (idempotencyKey && !replay) answered.set(idempotencyKey, answer);
+      res.writeHead(answer.status, { "Content-Type": "application/json", "Request-Id": id("req") });
+      res.end(answer.body);
+    })();
   });
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const { port } = server.address() as AddressInfo;

@@ -3,8 +3,8 @@ import { desc, eq } from "drizzle-orm";
 import { getDb } from "#app/db/client.server.ts";
 import { inboundMessages, inboundOutbox } from "#app/db/schema/inbound.ts";
 
-export function inboundFrom(phone: string) {
-  return getDb()
+export async function inboundFrom(phone: string) {
+  return await getDb()
     .select()
     .from(inboundMessages)
     .where(eq(inboundMessages.fromPhone, phone))
@@ -12,8 +12,8 @@ export function inboundFrom(phone: string) {
     .all();
 }
 
-export function inboundOutboxHas(id: number): boolean {
-  return getDb().select().from(inboundOutbox).where(eq(inboundOutbox.messageId, id)).get() !== undefined;
+export async function inboundOutboxHas(id: number): Promise<boolean> {
+  return (await getDb().select().from(inboundOutbox).where(eq(inboundOutbox.messageId, id)).get()) !== undefined;
 }
 
 /** UTF-16BE, as UCS-2 travels. */

@@ -7,8 +7,8 @@ import { createSchedule, getSchedule, type NewSchedule } from "#app/modules/sche
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
-export function scheduleMessages(scheduleId: number) {
-  return getDb()
+export async function scheduleMessages(scheduleId: number) {
+  return await getDb()
     .select()
     .from(smsMessages)
     .where(eq(smsMessages.scheduleId, scheduleId))
@@ -17,8 +17,8 @@ export function scheduleMessages(scheduleId: number) {
 }
 
 /** The occurrence times (UTC ms) that made a message, in order. */
-export function sentOccurrences(scheduleId: number): number[] {
-  return scheduleMessages(scheduleId).map((m) => m.occurrenceAt!.getTime());
+export async function sentOccurrences(scheduleId: number): Promise<number[]> {
+  return (await scheduleMessages(scheduleId)).map((m) => m.occurrenceAt!.getTime());
 }
 
 export function schedulerOf(scheduleId: number) {
@@ -48,15 +48,19 @@ export function scheduleSoon(userId: number, overrides: Partial<NewSchedule> & {
  * to its time and its delayed job is promoted for the running worker. Returns the occurrence time.
  */
 export async function tick(userId: number, scheduleId: number): Promise<number> {
-  const at = getSchedule(userId, scheduleId)?.nextRunAt;
+  const at = (await getSchedule(userId, scheduleId))?.nextRunAt;
   if (!at) throw new Error(`Schedule ${scheduleId} has no next occurrence`);
   const job = await waitFor(() => occurrenceJob(scheduleId, at), { what: `the job of occurrence ${at}` });
   setClock(() => at);
   try {
     await job.promote();
-    await waitFor(() => sentOccurrences(scheduleId).includes(at) && getSchedule(userId, scheduleId)?.nextRunAt !== at, {
-      what: `occurrence ${at} of schedule ${scheduleId} to run`,
-    });
+    await waitFor(
+      async () =>
+        (await sentOccurrences(scheduleId)).includes(at) && (await getSchedule(userId, scheduleId))?.nextRunAt !== at,
+      {
+        what: `occurrence ${at} of schedule ${scheduleId} to run`,
+      },
+    );
   } finally {
     resetClock();
   }

@@ -105,8 +105,8 @@ const nextPhone = () => `+1202555${String(7000 + ++phone)}`;
 /** A customer (with an API key) who has one of everything a customer can own. Needs the package ladder seeded. */
 export async function customerWithEverything(packageId: number): Promise<Owned> {
   const customer = await apiCustomer(100);
-  const group = createGroup(customer.id, { name: `Group ${customer.id}`, description: "Private" });
-  const contact = createContact(customer.id, {
+  const group = await createGroup(customer.id, { name: `Group ${customer.id}`, description: "Private" });
+  const contact = await createContact(customer.id, {
     name: "Alice",
     phone: nextPhone(),
     email: `alice${customer.id}@example.com`,
@@ -125,7 +125,7 @@ export async function customerWithEverything(packageId: number): Promise<Owned> 
   const confirmedOrderId = await placeOrder(customer);
   await payWithCard(customer, confirmedOrderId, "4242 4242 4242 4242");
   const csv = new TextEncoder().encode(`name,phone,email\nBob,${nextPhone()},bob@example.com\n`);
-  const report = runImport(customer.id, saveImportUpload(customer.id, "a.csv", csv), {
+  const report = await runImport(customer.id, saveImportUpload(customer.id, "a.csv", csv), {
     hasHeader: true,
     name: 0,
     phone: 1,
@@ -167,6 +167,6 @@ async function ownWebhook(userId: number) {
     enabled: true,
   });
   await sendTestEvent(userId, endpoint.id);
-  const [delivery] = listDeliveries(userId, endpoint.id);
+  const [delivery] = await listDeliveries(userId, endpoint.id);
   return { webhookEndpointId: endpoint.id, webhookDeliveryId: delivery.id };
 }

@@ -11,16 +11,16 @@ import { waitFor } from "#tests/support/wait.ts";
 
 let grants = 0;
 
-export function grantCredits(userId: number, amount: number): void {
-  book({ userId, kind: "grant", amount, key: `test-grant:${userId}:${++grants}` });
+export async function grantCredits(userId: number, amount: number): Promise<void> {
+  await book({ userId, kind: "grant", amount, key: `test-grant:${userId}:${++grants}` });
 }
 
-export function messageRow(id: number) {
-  return getDb().select().from(smsMessages).where(eq(smsMessages.id, id)).get();
+export async function messageRow(id: number) {
+  return await getDb().select().from(smsMessages).where(eq(smsMessages.id, id)).get();
 }
 
-export function messageParts(id: number) {
-  return getDb()
+export async function messageParts(id: number) {
+  return await getDb()
     .select()
     .from(smsMessageParts)
     .where(eq(smsMessageParts.messageId, id))
@@ -28,29 +28,30 @@ export function messageParts(id: number) {
     .all();
 }
 
-export function outboxHas(id: number): boolean {
-  return getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, id)).get() !== undefined;
+export async function outboxHas(id: number): Promise<boolean> {
+  return (await getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, id)).get()) !== undefined;
 }
 
-export function ledgerKeys(userId: number): string[] {
-  return getDb()
-    .select({ key: creditLedger.key })
-    .from(creditLedger)
-    .where(eq(creditLedger.userId, userId))
-    .orderBy(creditLedger.id)
-    .all()
-    .map((r) => r.key);
+export async function ledgerKeys(userId: number): Promise<string[]> {
+  return (
+    await getDb()
+      .select({ key: creditLedger.key })
+      .from(creditLedger)
+      .where(eq(creditLedger.userId, userId))
+      .orderBy(creditLedger.id)
+      .all()
+  ).map((r) => r.key);
 }
 
 export async function waitForStatus(id: number, status: MessageStatus, timeout = 15_000) {
   return waitFor(
-    () => {
-      const row = messageRow(id);
+    async () => {
+      const row = await messageRow(id);
       return row?.status === status ? row : undefined;
     },
     {
       timeout,
-      what: () => `message ${id} to be ${status} (it is ${messageRow(id)?.status})`,
+      what: async () => `message ${id} to be ${status} (it is ${(await messageRow(id))?.status})`,
     },
   );
 }

@@ -1,4 +1,4 @@
-type WaitOptions = { timeout?: number; interval?: number; what?: string | (() => string) };
+type WaitOptions = { timeout?: number; interval?: number; what?: string | (() => string | Promise<string>) };
 
 /** Polls until `check` returns something truthy (bounded), instead of sleeping on the wall clock. */
 export async function waitFor<T>(
@@ -10,7 +10,7 @@ export async function waitFor<T>(
     const value = await check();
     if (value) return value as NonNullable<T>;
     if (Date.now() > deadline)
-      throw new Error(`Timed out after ${timeout} ms waiting for ${typeof what === "function" ? what() : what}`);
+      throw new Error(`Timed out after ${timeout} ms waiting for ${typeof what === "function" ? await what() : what}`);
     await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }

@@ -7,7 +7,7 @@ it("re-adds every pending row once, in id order, one page per addBulk, until a p
   const pages: { after: number; limit: number }[] = [];
   const added: number[][] = [];
   const report = await reconcileOutbox(
-    (after, limit) => {
+    async (after, limit) => {
       pages.push({ after, limit });
       return pending.filter((row) => row.id > after).slice(0, limit);
     },
@@ -23,7 +23,7 @@ it("re-adds every pending row once, in id order, one page per addBulk, until a p
 
 it("adds nothing when nothing is pending", async () => {
   const report = await reconcileOutbox(
-    () => [],
+    async () => [],
     async () => {
       throw new Error("no rows, no jobs");
     },

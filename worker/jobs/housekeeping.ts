@@ -10,6 +10,6 @@ export const housekeeping: JobDefinition = {
   schedules: [{ id: "hourly-purge", pattern: "0 0 * * * *", data: { v: 1 } }],
   async process(job: Job) {
     HousekeepingPayload.parse(job.data);
-    return { ...purgeExpired(), ...(await applyRetention()) };
+    return { ...(await purgeExpired()), ...(await applyRetention()) };
   },
 };

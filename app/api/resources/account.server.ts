@@ -17,6 +17,6 @@ export const ACCOUNT_ROUTES: ApiRoute[] = [
     auth: true,
     scope: "messages:read",
     success: { status: 200, description: "Credits left.", schema: BalanceSchema },
-    handle: ({ userId }) => ({ body: { credits: getBalance(userId) } }),
+    handle: async ({ userId }) => ({ body: { credits: await getBalance(userId) } }),
   }),
 ];

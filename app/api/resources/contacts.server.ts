@@ -94,18 +94,18 @@ function presentContact({ status, ...contact }: Contact): ApiContact {
 
 const CONTACTS = "c1";
 
-function listApiContacts(userId: number, query: { group?: number; cursor?: string; limit: number }) {
+async function listApiContacts(userId: number, query: { group?: number; cursor?: string; limit: number }) {
   const after = readNamePosition(CONTACTS, query.cursor);
-  const rows = listContactsAfter(userId, { after, limit: query.limit + 1, groupId: query.group });
+  const rows = await listContactsAfter(userId, { after, limit: query.limit + 1, groupId: query.group });
   return namePage(CONTACTS, rows, query.limit, presentContact);
 }
 
-function createApiContact(
+async function createApiContact(
   userId: number,
   input: { name: string; phone: string; email: string; timeZone?: string | null; groupIds: number[] },
-): ApiContact {
+): Promise<ApiContact> {
   try {
-    return presentContact(createContact(userId, input));
+    return presentContact(await createContact(userId, input));
   } catch (error) {
     // The only id in the body: one of them is not one of the user's groups.
     if (error instanceof NotFoundError)
@@ -114,14 +114,14 @@ function createApiContact(
   }
 }
 
-function getApiContact(userId: number, id: number): ApiContact {
-  const contact = getContact(userId, id);
+async function getApiContact(userId: number, id: number): Promise<ApiContact> {
+  const contact = await getContact(userId, id);
   if (!contact) throw notFoundError("contact");
   return presentContact(contact);
 }
 
 /** Changes only the fields given (the Edit Contact screen's rules); `groupIds` replaces the groups. */
-function updateApiContact(
+async function updateApiContact(
   userId: number,
   id: number,
   changes: {
@@ -132,8 +132,8 @@ function updateApiContact(
     active?: boolean;
     groupIds?: number[];
   },
-): ApiContact {
-  const current = getContact(userId, id);
+): Promise<ApiContact> {
+  const current = await getContact(userId, id);
   if (!current) throw notFoundError("contact");
   const { active, ...fields } = changes;
   const input = {
@@ -145,7 +145,7 @@ function updateApiContact(
     ...fields,
   };
   try {
-    const updated = updateContact(userId, id, input);
+    const updated = await updateContact(userId, id, input);
     if (!updated) throw notFoundError("contact");
     return presentContact(updated);
   } catch (error) {
@@ -156,9 +156,9 @@ function updateApiContact(
 }
 
 /** Deletes a contact (its messages stay in the history); the answer is the contact as it was. */
-function deleteApiContact(userId: number, id: number): ApiContact {
-  const contact = getApiContact(userId, id);
-  if (!deleteContact(userId, id)) throw notFoundError("contact");
+async function deleteApiContact(userId: number, id: number): Promise<ApiContact> {
+  const contact = await getApiContact(userId, id);
+  if (!(await deleteContact(userId, id))) throw notFoundError("contact");
   return contact;
 }
 
@@ -177,7 +177,7 @@ export const CONTACT_LIST_ROUTES: ApiRoute[] = [
     success: { status: 200, description: "One page of contacts.", schema: ContactListSchema },
     errors: ["not_found"],
     example: { query: { limit: 10 } },
-    handle: ({ userId, query }) => ({ body: listApiContacts(userId, query) }),
+    handle: async ({ userId, query }) => ({ body: await listApiContacts(userId, query) }),
   }),
   defineRoute({
     method: "POST",
@@ -195,7 +195,7 @@ export const CONTACT_LIST_ROUTES: ApiRoute[] = [
     success: { status: 201, description: "Created.", schema: ContactSchema },
     errors: ["not_found", "quota_exceeded"],
     example: { body: { name: "Ada Lovelace", phone: EXAMPLE_PHONE, email: "ada@example.com" } },
-    handle: ({ userId, body }) => ({ status: 201, body: createApiContact(userId, body) }),
+    handle: async ({ userId, body }) => ({ status: 201, body: await createApiContact(userId, body) }),
   }),
 ];
 
@@ -211,8 +211,8 @@ export const CONTACT_ROUTES: ApiRoute[] = [
     params: ContactIdParams,
     success: { status: 200, description: "The contact.", schema: ContactSchema },
     errors: ["not_found"],
-    example: { params: { id: 12 }, readerParams: (userId) => ({ id: latestContactId(userId) }) },
-    handle: ({ userId, params }) => ({ body: getApiContact(userId, params.id) }),
+    example: { params: { id: 12 }, readerParams: async (userId) => ({ id: await latestContactId(userId) }) },
+    handle: async ({ userId, params }) => ({ body: await getApiContact(userId, params.id) }),
   }),
   defineRoute({
     method: "PATCH",
@@ -233,9 +233,9 @@ export const CONTACT_ROUTES: ApiRoute[] = [
     example: {
       params: { id: 12 },
       body: { email: "ada@example.org" },
-      readerParams: (userId) => ({ id: latestContactId(userId) }),
+      readerParams: async (userId) => ({ id: await latestContactId(userId) }),
     },
-    handle: ({ userId, params, body }) => ({ body: updateApiContact(userId, params.id, body) }),
+    handle: async ({ userId, params, body }) => ({ body: await updateApiContact(userId, params.id, body) }),
   }),
   defineRoute({
     method: "DELETE",
@@ -249,7 +249,7 @@ export const CONTACT_ROUTES: ApiRoute[] = [
     params: ContactIdParams,
     success: { status: 200, description: "Deleted: the contact as it was.", schema: ContactSchema },
     errors: ["not_found"],
-    example: { params: { id: 12 }, readerParams: (userId) => ({ id: latestContactId(userId) }) },
-    handle: ({ userId, params }) => ({ body: deleteApiContact(userId, params.id) }),
+    example: { params: { id: 12 }, readerParams: async (userId) => ({ id: await latestContactId(userId) }) },
+    handle: async ({ userId, params }) => ({ body: await deleteApiContact(userId, params.id) }),
   }),
 ];

@@ -80,8 +80,8 @@ type ApiGroupSend = z.infer<typeof GroupSendSchema>;
 export const GroupSendListSchema = cursorPage(GroupSendSchema, "Newest first.");
 
 /** The user's newest group and group send, for the documentation's examples. */
-export function latestGroupIds(userId: number): { groupId: number | null; groupSendId: number | null } {
-  return { groupId: latestGroupId(userId), groupSendId: latestGroupSendId(userId) };
+export async function latestGroupIds(userId: number): Promise<{ groupId: number | null; groupSendId: number | null }> {
+  return { groupId: await latestGroupId(userId), groupSendId: await latestGroupSendId(userId) };
 }
 
 const GROUP_SENDS_PATH = "/api/v1/group-sends";
@@ -117,14 +117,14 @@ async function sendApiGroupMessage(
 
 const GROUP_SENDS = "s1";
 
-function listApiGroupSends(userId: number, query: { cursor?: string; limit: number }, origin: string) {
+async function listApiGroupSends(userId: number, query: { cursor?: string; limit: number }, origin: string) {
   const before = readIdPosition(GROUP_SENDS, query.cursor);
-  const rows = listGroupSendReportsBefore(userId, { before, limit: query.limit + 1 });
+  const rows = await listGroupSendReportsBefore(userId, { before, limit: query.limit + 1 });
   return idPage(GROUP_SENDS, rows, query.limit, (report) => presentGroupSend(report, origin));
 }
 
-function getApiGroupSend(userId: number, id: number, origin: string): ApiGroupSend | null {
-  const report = getGroupSendReport(userId, id);
+async function getApiGroupSend(userId: number, id: number, origin: string): Promise<ApiGroupSend | null> {
+  const report = await getGroupSendReport(userId, id);
   return report && presentGroupSend(report, origin);
 }
 
@@ -156,10 +156,10 @@ export const GROUP_SEND_ROUTES: ApiRoute[] = [
     example: {
       params: { id: 7 },
       body: { body: "Our store opens at 9 tomorrow" },
-      readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }),
+      readerParams: async (userId) => ({ id: (await latestGroupIds(userId)).groupId }),
     },
     handle: async ({ userId, params, body, idempotencyKey, origin }) => {
-      refuseUnverifiedSender(userId);
+      await refuseUnverifiedSender(userId);
       const result = await sendApiGroupMessage(userId, params.id, body.body, idempotencyKey, origin, body.from);
       return { status: 202, body: result.groupSend, headers: replayed(result.replayed) };
     },
@@ -176,7 +176,7 @@ export const GROUP_SEND_ROUTES: ApiRoute[] = [
     query: ListGroupSendsQuery,
     success: { status: 200, description: "One page of group sends.", schema: GroupSendListSchema },
     example: { query: { limit: 10 } },
-    handle: ({ userId, query, origin }) => ({ body: listApiGroupSends(userId, query, origin) }),
+    handle: async ({ userId, query, origin }) => ({ body: await listApiGroupSends(userId, query, origin) }),
   }),
   defineRoute({
     method: "GET",
@@ -190,9 +190,12 @@ export const GROUP_SEND_ROUTES: ApiRoute[] = [
     params: GroupSendIdParams,
     success: { status: 200, description: "The group send.", schema: GroupSendSchema },
     errors: ["not_found"],
-    example: { params: { id: 3 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupSendId }) },
-    handle: ({ userId, params, origin }) => {
-      const groupSend = getApiGroupSend(userId, params.id, origin);
+    example: {
+      params: { id: 3 },
+      readerParams: async (userId) => ({ id: (await latestGroupIds(userId)).groupSendId }),
+    },
+    handle: async ({ userId, params, origin }) => {
+      const groupSend = await getApiGroupSend(userId, params.id, origin);
       if (!groupSend) throw notFoundError("group send");
       return { body: groupSend };
     },

@@ -49,29 +49,33 @@ export const GroupListSchema = cursorPage(GroupSchema, "Name A to Z.");
 
 const GROUPS = "g1";
 
-function getApiGroup(userId: number, id: number): Group {
-  const group = getGroup(userId, id);
+async function getApiGroup(userId: number, id: number): Promise<Group> {
+  const group = await getGroup(userId, id);
   if (!group) throw notFoundError("group");
   return group;
 }
 
-function updateApiGroup(userId: number, id: number, changes: { name?: string; description?: string }): Group {
-  const updated = updateGroup(userId, id, { ...getApiGroup(userId, id), ...changes });
+async function updateApiGroup(
+  userId: number,
+  id: number,
+  changes: { name?: string; description?: string },
+): Promise<Group> {
+  const updated = await updateGroup(userId, id, { ...(await getApiGroup(userId, id)), ...changes });
   if (!updated) throw notFoundError("group");
   return updated;
 }
 
 /** Deletes a group as the Groups screen does: its schedules are cancelled, its contacts stay. */
 async function deleteApiGroup(userId: number, id: number): Promise<Group> {
-  const group = getApiGroup(userId, id);
+  const group = await getApiGroup(userId, id);
   if (!(await deleteGroup(userId, id))) throw notFoundError("group");
   return group;
 }
 
-function addApiGroupMembers(userId: number, groupId: number, contactIds: number[]): Group {
+async function addApiGroupMembers(userId: number, groupId: number, contactIds: number[]): Promise<Group> {
   let group: Group | null;
   try {
-    group = addGroupMembers(userId, groupId, contactIds);
+    group = await addGroupMembers(userId, groupId, contactIds);
   } catch (error) {
     if (error instanceof NotFoundError)
       throw new ApiError("not_found", "No contact with one of these ids in your account", { field: "contactIds" });
@@ -81,10 +85,10 @@ function addApiGroupMembers(userId: number, groupId: number, contactIds: number[
   return group;
 }
 
-function removeApiGroupMember(userId: number, groupId: number, contactId: number): Group {
+async function removeApiGroupMember(userId: number, groupId: number, contactId: number): Promise<Group> {
   let group: Group | null;
   try {
-    group = removeGroupMember(userId, groupId, contactId);
+    group = await removeGroupMember(userId, groupId, contactId);
   } catch (error) {
     if (error instanceof NotFoundError) throw new ApiError("not_found", "No such contact in this group");
     throw error;
@@ -93,13 +97,16 @@ function removeApiGroupMember(userId: number, groupId: number, contactId: number
   return group;
 }
 
-function listApiGroups(userId: number, query: { cursor?: string; limit: number }) {
-  const rows = listGroupsAfter(userId, { after: readNamePosition(GROUPS, query.cursor), limit: query.limit + 1 });
+async function listApiGroups(userId: number, query: { cursor?: string; limit: number }) {
+  const rows = await listGroupsAfter(userId, { after: readNamePosition(GROUPS, query.cursor), limit: query.limit + 1 });
   return namePage(GROUPS, rows, query.limit, (group: Group) => group);
 }
 
 /** The reader's newest group and contact, for the membership examples. */
-const readerMember = (userId: number) => ({ id: latestGroupIds(userId).groupId, contactId: latestContactId(userId) });
+const readerMember = async (userId: number) => ({
+  id: (await latestGroupIds(userId)).groupId,
+  contactId: await latestContactId(userId),
+});
 
 export const GROUP_ROUTES: ApiRoute[] = [
   defineRoute({
@@ -114,7 +121,7 @@ export const GROUP_ROUTES: ApiRoute[] = [
     query: ListGroupsQuery,
     success: { status: 200, description: "One page of groups.", schema: GroupListSchema },
     example: { query: { limit: 10 } },
-    handle: ({ userId, query }) => ({ body: listApiGroups(userId, query) }),
+    handle: async ({ userId, query }) => ({ body: await listApiGroups(userId, query) }),
   }),
   defineRoute({
     method: "POST",
@@ -129,7 +136,7 @@ export const GROUP_ROUTES: ApiRoute[] = [
     success: { status: 201, description: "Created.", schema: GroupSchema },
     errors: ["quota_exceeded"],
     example: { body: { name: "Customers", description: "Everyone who bought this year" } },
-    handle: ({ userId, body }) => ({ status: 201, body: createGroup(userId, body) }),
+    handle: async ({ userId, body }) => ({ status: 201, body: await createGroup(userId, body) }),
   }),
   ...GROUP_SEND_ROUTES,
   defineRoute({
@@ -145,8 +152,8 @@ export const GROUP_ROUTES: ApiRoute[] = [
     params: GroupMemberParams,
     success: { status: 200, description: "The group with its member count.", schema: GroupSchema },
     errors: ["not_found"],
-    example: { params: { id: 7, contactId: 12 }, readerParams: (userId) => readerMember(userId) },
-    handle: ({ userId, params }) => ({ body: addApiGroupMembers(userId, params.id, [params.contactId]) }),
+    example: { params: { id: 7, contactId: 12 }, readerParams: async (userId) => await readerMember(userId) },
+    handle: async ({ userId, params }) => ({ body: await addApiGroupMembers(userId, params.id, [params.contactId]) }),
   }),
   defineRoute({
     method: "DELETE",
@@ -160,8 +167,8 @@ export const GROUP_ROUTES: ApiRoute[] = [
     params: GroupMemberParams,
     success: { status: 200, description: "The group with its new member count.", schema: GroupSchema },
     errors: ["not_found"],
-    example: { params: { id: 7, contactId: 12 }, readerParams: (userId) => readerMember(userId) },
-    handle: ({ userId, params }) => ({ body: removeApiGroupMember(userId, params.id, params.contactId) }),
+    example: { params: { id: 7, contactId: 12 }, readerParams: async (userId) => await readerMember(userId) },
+    handle: async ({ userId, params }) => ({ body: await removeApiGroupMember(userId, params.id, params.contactId) }),
   }),
   defineRoute({
     method: "GET",
@@ -174,8 +181,8 @@ export const GROUP_ROUTES: ApiRoute[] = [
     params: GroupIdParams,
     success: { status: 200, description: "The group.", schema: GroupSchema },
     errors: ["not_found"],
-    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }) },
-    handle: ({ userId, params }) => ({ body: getApiGroup(userId, params.id) }),
+    example: { params: { id: 7 }, readerParams: async (userId) => ({ id: (await latestGroupIds(userId)).groupId }) },
+    handle: async ({ userId, params }) => ({ body: await getApiGroup(userId, params.id) }),
   }),
   defineRoute({
     method: "PATCH",
@@ -193,9 +200,9 @@ export const GROUP_ROUTES: ApiRoute[] = [
     example: {
       params: { id: 7 },
       body: { description: "Everyone who bought in 2026" },
-      readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }),
+      readerParams: async (userId) => ({ id: (await latestGroupIds(userId)).groupId }),
     },
-    handle: ({ userId, params, body }) => ({ body: updateApiGroup(userId, params.id, body) }),
+    handle: async ({ userId, params, body }) => ({ body: await updateApiGroup(userId, params.id, body) }),
   }),
   defineRoute({
     method: "DELETE",
@@ -210,7 +217,7 @@ export const GROUP_ROUTES: ApiRoute[] = [
     params: GroupIdParams,
     success: { status: 200, description: "Deleted: the group as it was.", schema: GroupSchema },
     errors: ["not_found"],
-    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestGroupIds(userId).groupId }) },
+    example: { params: { id: 7 }, readerParams: async (userId) => ({ id: (await latestGroupIds(userId)).groupId }) },
     handle: async ({ userId, params }) => ({ body: await deleteApiGroup(userId, params.id) }),
   }),
 ];

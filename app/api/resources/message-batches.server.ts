@@ -34,7 +34,7 @@ export async function sendApiBatch(
   let idempotency: { key: string; fingerprint: string } | undefined;
   if (idempotencyKey !== undefined) {
     // One namespace with POST /messages: a key used there is another request.
-    if (messageHasApiRef(userId, idempotencyKey) || scheduleHasApiRef(userId, idempotencyKey))
+    if ((await messageHasApiRef(userId, idempotencyKey)) || (await scheduleHasApiRef(userId, idempotencyKey)))
       throw idempotencyConflict();
     idempotency = {
       key: idempotencyKey,

@@ -39,21 +39,25 @@ function presentInbound(row: InboundRow): ApiInboundMessage {
   };
 }
 
-export function getApiMessage(userId: number, id: number): ApiMessage | undefined {
-  const row = findOwnMessage(userId, id);
+export async function getApiMessage(userId: number, id: number): Promise<ApiMessage | undefined> {
+  const row = await findOwnMessage(userId, id);
   return row && present(row);
 }
 
 /** The message a schedule's occurrence became, once it ran. */
-export function getOccurrenceMessage(userId: number, scheduleId: number, at: number): ApiMessage | undefined {
-  const row = findOccurrenceMessage(userId, scheduleId, at);
+export async function getOccurrenceMessage(
+  userId: number,
+  scheduleId: number,
+  at: number,
+): Promise<ApiMessage | undefined> {
+  const row = await findOccurrenceMessage(userId, scheduleId, at);
   return row && present(row);
 }
 
 // Idempotency-Keys of POST /messages are one namespace, whether a message went out at once or was
 // scheduled: the same key on the other kind is another request.
-export function keyUsedByMessage(userId: number, key: string): boolean {
-  return messageHasApiRef(userId, key);
+export async function keyUsedByMessage(userId: number, key: string): Promise<boolean> {
+  return await messageHasApiRef(userId, key);
 }
 
 export const idempotencyConflict = () =>
@@ -77,13 +81,13 @@ function phoneFilter(field: "to" | "from", value: string | undefined): string | 
 
 const timeFilter = (value: string | undefined) => (value === undefined ? undefined : Date.parse(value));
 
-function listApiInbound(userId: number, options: ListMessagesOptions) {
+async function listApiInbound(userId: number, options: ListMessagesOptions) {
   for (const field of ["status", "groupSendId"] as const) {
     if (options[field] !== undefined)
       throw new ApiError("invalid_request", `${field} filters outbound messages only`, { field });
   }
   const before = readIdPosition(INBOUND_CURSOR, options.cursor);
-  const rows = ownInboundBefore(userId, {
+  const rows = await ownInboundBefore(userId, {
     from: phoneFilter("from", options.from),
     to: options.to,
     receivedAfter: timeFilter(options.createdAfter),
@@ -95,11 +99,11 @@ function listApiInbound(userId: number, options: ListMessagesOptions) {
 }
 
 /** One page of the user's messages, newest first, with every filter given. */
-export function listApiMessages(userId: number, options: ListMessagesOptions) {
-  if (options.direction === "inbound") return listApiInbound(userId, options);
+export async function listApiMessages(userId: number, options: ListMessagesOptions) {
+  if (options.direction === "inbound") return await listApiInbound(userId, options);
   const before = readIdPosition(CURSOR, options.cursor);
   // One row more than asked says whether there is a next page.
-  const rows = ownMessagesBefore(userId, {
+  const rows = await ownMessagesBefore(userId, {
     status: options.status,
     to: phoneFilter("to", options.to),
     from: options.from === SHARED_SENDER_FILTER ? null : options.from,
@@ -122,10 +126,10 @@ export async function sendApiMessage(
   input: { to: string; body: string; from?: string; respectQuietHours?: boolean; statusCallback?: string },
   idempotencyKey: string | undefined,
 ): Promise<{ message: ApiMessage; replayed: boolean }> {
-  if (idempotencyKey !== undefined && scheduleHasApiRef(userId, idempotencyKey)) throw idempotencyConflict();
+  if (idempotencyKey !== undefined && (await scheduleHasApiRef(userId, idempotencyKey))) throw idempotencyConflict();
   const queued = await sendBatcher.add({ userId, message: { ...input, source: "api", apiRef: idempotencyKey } });
   // A repeat compares with what was stored; a new message is what was just written.
-  const stored = queued.duplicate ? getApiMessage(userId, queued.id) : undefined;
+  const stored = queued.duplicate ? await getApiMessage(userId, queued.id) : undefined;
   if (queued.duplicate && (stored?.to !== input.to || stored?.body !== input.body)) throw idempotencyConflict();
   return { message: asAccepted(queued, input.body, stored), replayed: queued.duplicate };
 }

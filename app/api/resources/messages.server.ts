@@ -93,7 +93,7 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
     ],
     example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
     handle: async ({ userId, body: { sendAt, ignoreQuietHours, ...message }, idempotencyKey, sendBatcher }) => {
-      refuseUnverifiedSender(userId);
+      await refuseUnverifiedSender(userId);
       if (message.statusCallback !== undefined) await checkStatusCallback(message.statusCallback, sendAt);
       const result =
         sendAt === undefined
@@ -136,7 +136,7 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
       },
     },
     handle: async ({ userId, body, idempotencyKey }) => {
-      refuseUnverifiedSender(userId);
+      await refuseUnverifiedSender(userId);
       await checkBatchCallbacks(body.messages);
       const { result, replayed: again } = await sendApiBatch(userId, body, idempotencyKey);
       return { body: result, headers: replayed(again) };
@@ -173,7 +173,7 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
     query: ListMessagesQuery,
     success: { status: 200, description: "One page of messages.", schema: MessageListSchema },
     example: { query: { limit: 10 } },
-    handle: ({ userId, query }) => ({ body: listApiMessages(userId, query) }),
+    handle: async ({ userId, query }) => ({ body: await listApiMessages(userId, query) }),
   }),
   defineRoute({
     method: "GET",
@@ -187,8 +187,8 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
     params: MessageIdParams,
     success: { status: 200, description: "The message.", schema: SentOrScheduledSchema },
     errors: ["not_found"],
-    example: { params: { id: 42 }, readerParams: (userId) => ({ id: latestMessageId(userId) }) },
-    handle: ({ userId, params }) => ({ body: getApiMessageById(userId, params.id) }),
+    example: { params: { id: 42 }, readerParams: async (userId) => ({ id: await latestMessageId(userId) }) },
+    handle: async ({ userId, params }) => ({ body: await getApiMessageById(userId, params.id) }),
   }),
   defineRoute({
     method: "DELETE",
@@ -207,7 +207,10 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
       schema: ScheduledMessageSchema,
     },
     errors: ["not_found", "already_sent"],
-    example: { params: { id: "sch_7" }, readerParams: (userId) => ({ id: latestScheduledMessageId(userId) }) },
+    example: {
+      params: { id: "sch_7" },
+      readerParams: async (userId) => ({ id: await latestScheduledMessageId(userId) }),
+    },
     handle: async ({ userId, params }) => ({ body: await cancelApiMessage(userId, params.id) }),
   }),
 ];

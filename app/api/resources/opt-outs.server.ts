@@ -64,19 +64,19 @@ function present(row: OptOut): ApiOptOut {
   };
 }
 
-function listApiOptOuts(userId: number, query: { cursor?: string; limit: number }) {
-  const rows = listOptOutsBefore(userId, readIdPosition(CURSOR, query.cursor), query.limit + 1);
+async function listApiOptOuts(userId: number, query: { cursor?: string; limit: number }) {
+  const rows = await listOptOutsBefore(userId, readIdPosition(CURSOR, query.cursor), query.limit + 1);
   return idPage(CURSOR, rows, query.limit, present);
 }
 
 /** Adds a number to the account's own list; one already there answers as it is (`created: false`). */
-function createApiOptOut(userId: number, phone: string): { optOut: ApiOptOut; created: boolean } {
-  const created = addOptOuts(userId, [phone], "manual") > 0;
-  return { optOut: present(findOwnOptOut(userId, phone)!), created };
+async function createApiOptOut(userId: number, phone: string): Promise<{ optOut: ApiOptOut; created: boolean }> {
+  const created = (await addOptOuts(userId, [phone], "manual")) > 0;
+  return { optOut: present((await findOwnOptOut(userId, phone))!), created };
 }
 
-function deleteApiOptOut(userId: number, id: number): ApiOptOut {
-  return present(removeOptOut(userId, id));
+async function deleteApiOptOut(userId: number, id: number): Promise<ApiOptOut> {
+  return present(await removeOptOut(userId, id));
 }
 
 export const OPT_OUT_ROUTES: ApiRoute[] = [
@@ -93,7 +93,7 @@ export const OPT_OUT_ROUTES: ApiRoute[] = [
     query: ListOptOutsQuery,
     success: { status: 200, description: "One page of opt-outs.", schema: OptOutListSchema },
     example: { query: { limit: 10 } },
-    handle: ({ userId, query }) => ({ body: listApiOptOuts(userId, query) }),
+    handle: async ({ userId, query }) => ({ body: await listApiOptOuts(userId, query) }),
   }),
   defineRoute({
     method: "POST",
@@ -110,8 +110,8 @@ export const OPT_OUT_ROUTES: ApiRoute[] = [
     },
     success: { status: 201, description: "Added.", schema: OptOutSchema },
     example: { body: { phone: EXAMPLE_PHONE } },
-    handle: ({ userId, body }) => {
-      const { optOut, created } = createApiOptOut(userId, body.phone);
+    handle: async ({ userId, body }) => {
+      const { optOut, created } = await createApiOptOut(userId, body.phone);
       return { status: created ? 201 : 200, body: optOut };
     },
   }),
@@ -128,7 +128,7 @@ export const OPT_OUT_ROUTES: ApiRoute[] = [
     params: OptOutIdParams,
     success: { status: 200, description: "Removed: the opt-out as it was.", schema: OptOutSchema },
     errors: ["not_found", "keyword_opt_out"],
-    example: { params: { id: 5 }, readerParams: (userId) => ({ id: latestOwnOptOutId(userId) }) },
-    handle: ({ userId, params }) => ({ body: deleteApiOptOut(userId, params.id) }),
+    example: { params: { id: 5 }, readerParams: async (userId) => ({ id: await latestOwnOptOutId(userId) }) },
+    handle: async ({ userId, params }) => ({ body: await deleteApiOptOut(userId, params.id) }),
   }),
 ];

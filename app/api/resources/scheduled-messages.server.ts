@@ -64,9 +64,9 @@ function waiting(schedule: OneOff): ApiScheduledMessage {
   };
 }
 
-function present(userId: number, schedule: OneOff): ApiScheduledMessage {
+async function present(userId: number, schedule: OneOff): Promise<ApiScheduledMessage> {
   const answer = waiting(schedule);
-  const message = getOccurrenceMessage(userId, schedule.id, schedule.firstSendAt);
+  const message = await getOccurrenceMessage(userId, schedule.id, schedule.firstSendAt);
   if (message)
     return { ...message, id: answer.id, sendAt: answer.sendAt, createdAt: answer.createdAt, messageId: message.id };
   return schedule.status === "cancelled"
@@ -84,7 +84,7 @@ export async function scheduleApiMessage(
   input: { to: string; body: string; sendAt: string; from?: string },
   idempotencyKey: string | undefined,
 ): Promise<{ message: ApiScheduledMessage; replayed: boolean }> {
-  if (idempotencyKey !== undefined && keyUsedByMessage(userId, idempotencyKey)) throw idempotencyConflict();
+  if (idempotencyKey !== undefined && (await keyUsedByMessage(userId, idempotencyKey))) throw idempotencyConflict();
   const firstSendAt = Date.parse(input.sendAt);
   let schedule: Schedule & { duplicate: boolean };
   try {
@@ -96,7 +96,7 @@ export async function scheduleApiMessage(
         body: input.body,
         repeat: "none",
         firstSendAt,
-        timeZone: getUserById(userId)?.timeZone ?? "UTC",
+        timeZone: (await getUserById(userId))?.timeZone ?? "UTC",
         from: input.from,
       },
       { apiRef: idempotencyKey },
@@ -124,8 +124,8 @@ export async function scheduleApiMessage(
 }
 
 /** The id of the user's newest scheduled message still waiting, for the documentation's examples. */
-export function latestScheduledMessageId(userId: number): string | null {
-  const id = latestWaitingScheduleId(userId);
+export async function latestScheduledMessageId(userId: number): Promise<string | null> {
+  const id = await latestWaitingScheduleId(userId);
   return id === null ? null : `${SCHEDULED_ID_PREFIX}${id}`;
 }
 
@@ -134,15 +134,18 @@ function scheduledIdOf(id: string): number {
 }
 
 /** A message (by number) or a scheduled message (sch_N) of the user; ApiError not_found otherwise. */
-export function getApiMessageById(userId: number, id: number | string): ApiMessage | ApiScheduledMessage {
+export async function getApiMessageById(
+  userId: number,
+  id: number | string,
+): Promise<ApiMessage | ApiScheduledMessage> {
   if (typeof id === "number") {
-    const message = getApiMessage(userId, id);
+    const message = await getApiMessage(userId, id);
     if (!message) throw notFoundError("message");
     return message;
   }
-  const schedule = getSchedule(userId, scheduledIdOf(id));
+  const schedule = await getSchedule(userId, scheduledIdOf(id));
   if (!isOneOff(schedule)) throw notFoundError("message");
-  return present(userId, schedule);
+  return await present(userId, schedule);
 }
 
 /**
@@ -151,16 +154,16 @@ export function getApiMessageById(userId: number, id: number | string): ApiMessa
  */
 export async function cancelApiMessage(userId: number, id: number | string): Promise<ApiScheduledMessage> {
   if (typeof id === "number") {
-    if (!getApiMessage(userId, id)) throw notFoundError("message");
+    if (!(await getApiMessage(userId, id))) throw notFoundError("message");
     throw new ApiError(
       "already_sent",
       `Message ${id} has already been sent: only a scheduled message (an sch_ id) can be cancelled`,
     );
   }
-  const schedule = getSchedule(userId, scheduledIdOf(id));
+  const schedule = await getSchedule(userId, scheduledIdOf(id));
   if (!isOneOff(schedule)) throw notFoundError("message");
-  const wentOut = (current: OneOff) => {
-    const message = present(userId, current);
+  const wentOut = async (current: OneOff) => {
+    const message = await present(userId, current);
     if (message.messageId !== null || current.status === "completed") {
       throw new ApiError(
         "already_sent",
@@ -169,7 +172,7 @@ export async function cancelApiMessage(userId: number, id: number | string): Pro
     }
     return message;
   };
-  wentOut(schedule);
+  await wentOut(schedule);
   // An occurrence already running when the cancel lands still goes out: the second look says so.
-  return wentOut({ ...(await cancelSchedule(userId, schedule.id)), target: schedule.target });
+  return await wentOut({ ...(await cancelSchedule(userId, schedule.id)), target: schedule.target });
 }

@@ -171,7 +171,7 @@ async function createApiSchedule(userId: number, input: NewApiSchedule): Promise
       body: input.body,
       repeat: input.repeat,
       firstSendAt: Date.parse(input.firstSendAt),
-      timeZone: input.timeZone ?? getUserById(userId)?.timeZone ?? "UTC",
+      timeZone: input.timeZone ?? (await getUserById(userId))?.timeZone ?? "UTC",
       endDate: input.endDate ?? null,
       from: input.from,
     });
@@ -187,16 +187,19 @@ async function createApiSchedule(userId: number, input: NewApiSchedule): Promise
   }
 }
 
-function getApiSchedule(userId: number, id: number): ApiSchedule {
-  const schedule = getSchedule(userId, id);
+async function getApiSchedule(userId: number, id: number): Promise<ApiSchedule> {
+  const schedule = await getSchedule(userId, id);
   if (!schedule) throw notFoundError("schedule");
   return present(schedule);
 }
 
 const CURSOR = "sc1";
 
-function listApiSchedules(userId: number, query: { cursor?: string; limit: number }) {
-  const rows = listSchedulesBefore(userId, { before: readIdPosition(CURSOR, query.cursor), limit: query.limit + 1 });
+async function listApiSchedules(userId: number, query: { cursor?: string; limit: number }) {
+  const rows = await listSchedulesBefore(userId, {
+    before: readIdPosition(CURSOR, query.cursor),
+    limit: query.limit + 1,
+  });
   return idPage(CURSOR, rows, query.limit, present);
 }
 
@@ -239,7 +242,7 @@ export const SCHEDULE_ROUTES: ApiRoute[] = [
       },
     },
     handle: async ({ userId, body }) => {
-      refuseUnverifiedSender(userId);
+      await refuseUnverifiedSender(userId);
       return { status: 201, body: await createApiSchedule(userId, body) };
     },
   }),
@@ -255,7 +258,7 @@ export const SCHEDULE_ROUTES: ApiRoute[] = [
     query: ListSchedulesQuery,
     success: { status: 200, description: "One page of schedules.", schema: ScheduleListSchema },
     example: { query: { limit: 10 } },
-    handle: ({ userId, query }) => ({ body: listApiSchedules(userId, query) }),
+    handle: async ({ userId, query }) => ({ body: await listApiSchedules(userId, query) }),
   }),
   defineRoute({
     method: "GET",
@@ -268,8 +271,8 @@ export const SCHEDULE_ROUTES: ApiRoute[] = [
     params: ScheduleIdParams,
     success: { status: 200, description: "The schedule.", schema: ScheduleSchema },
     errors: ["not_found"],
-    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestWaitingScheduleId(userId) }) },
-    handle: ({ userId, params }) => ({ body: getApiSchedule(userId, params.id) }),
+    example: { params: { id: 7 }, readerParams: async (userId) => ({ id: await latestWaitingScheduleId(userId) }) },
+    handle: async ({ userId, params }) => ({ body: await getApiSchedule(userId, params.id) }),
   }),
   defineRoute({
     method: "DELETE",
@@ -283,7 +286,7 @@ export const SCHEDULE_ROUTES: ApiRoute[] = [
     params: ScheduleIdParams,
     success: { status: 200, description: "Cancelled: the schedule with status `cancelled`.", schema: ScheduleSchema },
     errors: ["not_found"],
-    example: { params: { id: 7 }, readerParams: (userId) => ({ id: latestWaitingScheduleId(userId) }) },
+    example: { params: { id: 7 }, readerParams: async (userId) => ({ id: await latestWaitingScheduleId(userId) }) },
     handle: async ({ userId, params }) => ({ body: await cancelApiSchedule(userId, params.id) }),
   }),
 ];

@@ -96,7 +96,7 @@ function mayReceiveMessages(scopes: ReadonlySet<string>, events: readonly Webhoo
 }
 
 const TAG = "Webhooks";
-const readerIds = (userId: number) => latestEndpointIds(userId);
+const readerIds = async (userId: number) => await latestEndpointIds(userId);
 
 export const WEBHOOK_ROUTES: ApiRoute[] = [
   defineRoute({
@@ -108,7 +108,7 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     auth: true,
     scope: "webhooks:manage",
     success: { status: 200, description: "Every endpoint, newest first.", schema: WebhookListSchema },
-    handle: ({ userId }) => ({ body: { data: listEndpoints(userId).map(present) } }),
+    handle: async ({ userId }) => ({ body: { data: (await listEndpoints(userId)).map(present) } }),
   }),
   defineRoute({
     method: "POST",
@@ -125,7 +125,7 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     errors: ["quota_exceeded", "email_unverified"],
     example: { body: { url: EXAMPLE_URL, events: ["message.delivered", "message.failed"] } },
     handle: async ({ userId, scopes, body }) => {
-      refuseUnverified(userId, VERIFY_BEFORE.webhooks);
+      await refuseUnverified(userId, VERIFY_BEFORE.webhooks);
       mayReceiveMessages(scopes, body.events);
       const { endpoint, secret } = await answering(() => createEndpoint(userId, body));
       return { status: 201, body: { ...present(endpoint), secret } };
@@ -142,8 +142,10 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     params: EndpointIdParams,
     success: { status: 200, description: "The endpoint.", schema: WebhookSchema },
     errors: ["not_found"],
-    example: { params: { id: 3 }, readerParams: (userId) => ({ id: readerIds(userId).endpointId }) },
-    handle: async ({ userId, params }) => ({ body: present(await answering(() => getEndpoint(userId, params.id))) }),
+    example: { params: { id: 3 }, readerParams: async (userId) => ({ id: (await readerIds(userId)).endpointId }) },
+    handle: async ({ userId, params }) => ({
+      body: present(await answering(async () => await getEndpoint(userId, params.id))),
+    }),
   }),
   defineRoute({
     method: "PATCH",
@@ -163,10 +165,10 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
       params: { id: 3 },
       // Not `enabled: false`: the test and redeliver examples that run after it need the endpoint on.
       body: { events: ["message.delivered", "message.failed"] },
-      readerParams: (userId) => ({ id: readerIds(userId).endpointId }),
+      readerParams: async (userId) => ({ id: (await readerIds(userId)).endpointId }),
     },
     handle: async ({ userId, scopes, params, body }) => {
-      const events = body.events ?? (await answering(() => getEndpoint(userId, params.id))).events;
+      const events = body.events ?? (await answering(async () => await getEndpoint(userId, params.id))).events;
       mayReceiveMessages(scopes, events);
       return { body: present(await answering(() => updateEndpoint(userId, params.id, body))) };
     },
@@ -183,9 +185,9 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     params: EndpointIdParams,
     success: { status: 200, description: "The endpoint with its new secret.", schema: WebhookWithSecretSchema },
     errors: ["not_found"],
-    example: { params: { id: 3 }, readerParams: (userId) => ({ id: readerIds(userId).endpointId }) },
+    example: { params: { id: 3 }, readerParams: async (userId) => ({ id: (await readerIds(userId)).endpointId }) },
     handle: async ({ userId, params }) => {
-      const { endpoint, secret } = await answering(() => rotateEndpointSecret(userId, params.id));
+      const { endpoint, secret } = await answering(async () => await rotateEndpointSecret(userId, params.id));
       return { body: { ...present(endpoint), secret } };
     },
   }),
@@ -202,7 +204,7 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     params: EndpointIdParams,
     success: { status: 202, description: "Queued: the event's id (its webhook-id).", schema: TestEventSchema },
     errors: ["not_found", "endpoint_disabled"],
-    example: { params: { id: 3 }, readerParams: (userId) => ({ id: readerIds(userId).endpointId }) },
+    example: { params: { id: 3 }, readerParams: async (userId) => ({ id: (await readerIds(userId)).endpointId }) },
     handle: async ({ userId, params }) => ({
       status: 202,
       body: { eventId: await answering(() => sendTestEvent(userId, params.id)) },
@@ -222,10 +224,12 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     query: ListDeliveriesQuery,
     success: { status: 200, description: "One page of deliveries.", schema: DeliveryListSchema },
     errors: ["not_found"],
-    example: { params: { id: 3 }, readerParams: (userId) => ({ id: readerIds(userId).endpointId }) },
+    example: { params: { id: 3 }, readerParams: async (userId) => ({ id: (await readerIds(userId)).endpointId }) },
     handle: async ({ userId, params, query }) => {
       const before = query.cursor === undefined ? undefined : Number(query.cursor);
-      const rows = await answering(() => listDeliveries(userId, params.id, { before, limit: query.limit + 1 }));
+      const rows = await answering(
+        async () => await listDeliveries(userId, params.id, { before, limit: query.limit + 1 }),
+      );
       const page = rows.slice(0, query.limit);
       const nextCursor = rows.length > query.limit ? String(page[page.length - 1].id) : null;
       return { body: { data: page.map(presentDelivery), nextCursor } };
@@ -246,7 +250,10 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     errors: ["not_found", "endpoint_disabled"],
     example: {
       params: { id: 3, deliveryId: 12 },
-      readerParams: (userId) => ({ id: readerIds(userId).endpointId, deliveryId: readerIds(userId).deliveryId }),
+      readerParams: async (userId) => ({
+        id: (await readerIds(userId)).endpointId,
+        deliveryId: (await readerIds(userId)).deliveryId,
+      }),
     },
     handle: async ({ userId, params }) => ({
       status: 202,
@@ -265,7 +272,9 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     params: EndpointIdParams,
     success: { status: 200, description: "Deleted: the endpoint as it was.", schema: WebhookSchema },
     errors: ["not_found"],
-    example: { params: { id: 3 }, readerParams: (userId) => ({ id: oldestEndpointId(userId) }) },
-    handle: async ({ userId, params }) => ({ body: present(await answering(() => deleteEndpoint(userId, params.id))) }),
+    example: { params: { id: 3 }, readerParams: async (userId) => ({ id: await oldestEndpointId(userId) }) },
+    handle: async ({ userId, params }) => ({
+      body: present(await answering(async () => await deleteEndpoint(userId, params.id))),
+    }),
   }),
 ];

@@ -35,7 +35,7 @@ export function GroupSendProgress({
 
   useEffect(() => {
     if (current.finished || fetcher.state !== "idle") return;
-    const timer = setTimeout(() => fetcher.load(groupSendStatusHref(report.id)), POLL_MS);
+    const timer = setTimeout(() => void fetcher.load(groupSendStatusHref(report.id)), POLL_MS);
     return () => clearTimeout(timer);
   }, [current.finished, fetcher, report.id]);
 

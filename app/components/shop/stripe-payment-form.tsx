@@ -34,7 +34,7 @@ function CardForm({ orderId }: { orderId: number }) {
         return;
       }
       // The server asks Stripe itself before it confirms anything.
-      navigate(`${returnPath}&payment_intent=${encodeURIComponent(result.paymentIntent.id)}`);
+      void navigate(`${returnPath}&payment_intent=${encodeURIComponent(result.paymentIntent.id)}`);
     } catch {
       setError(UNEXPECTED);
       setBusy(false);

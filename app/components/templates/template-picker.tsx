@@ -41,7 +41,7 @@ export function TemplatePicker({
           name="template"
           defaultValue={selected ?? ""}
           onChange={(event) => {
-            if (event.currentTarget.value) submit(event.currentTarget.form, { preventScrollReset: true });
+            if (event.currentTarget.value) void submit(event.currentTarget.form, { preventScrollReset: true });
           }}
           className="block w-full rounded-md border-0 bg-white px-3 py-2 text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-500 focus:ring-inset sm:text-sm"
         >

@@ -11,7 +11,7 @@ export function BackButton({ fallback }: { fallback: string }) {
       onClick={(event) => {
         if (((window.history.state as { idx?: number } | null)?.idx ?? 0) > 0) {
           event.preventDefault();
-          navigate(-1);
+          void navigate(-1);
         }
       }}
     >

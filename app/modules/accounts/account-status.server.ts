@@ -1,7 +1,7 @@
 // What an admin does to a customer's account (decision 104): disable and enable it, and clear its
 // two-factor when its owner lost the phone. Each change is logged with the admin's id and e-mailed.
 import { eq } from "drizzle-orm";
-import { inTransaction, type Tx } from "#app/db/client.server.ts";
+import { withTx, type Tx } from "#app/db/client.server.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { log } from "#app/utils/log.server.ts";
@@ -15,8 +15,8 @@ export type AccountChange = "done" | "not-found" | "own-account" | "admin-accoun
 
 type Target = { id: number; email: string; role: "customer" | "admin"; disabledAt: Date | null };
 
-function targetOf(tx: Tx, userId: number): Target | undefined {
-  return tx
+async function targetOf(tx: Tx, userId: number): Promise<Target | undefined> {
+  return await tx
     .select({ id: users.id, email: users.email, role: users.role, disabledAt: users.disabledAt })
     .from(users)
     .where(eq(users.id, userId))
@@ -47,17 +47,17 @@ export function accountAccess(
  * refunded, and from now on it cannot sign in, its keys are refused (the caller reloads the key
  * caches), its schedules and webhooks pause. Not an admin's account, nor the admin's own.
  */
-export function disableAccount(adminId: number, userId: number): AccountChange {
+export async function disableAccount(adminId: number, userId: number): Promise<AccountChange> {
   if (adminId === userId) return "own-account";
-  const result = inTransaction((tx): AccountChange | { cancelled: number } => {
-    const target = targetOf(tx, userId);
+  const result = await withTx(async (tx): Promise<AccountChange | { cancelled: number }> => {
+    const target = await targetOf(tx, userId);
     if (!target) return "not-found";
     if (target.role === "admin") return "admin-account";
     if (target.disabledAt) return "unchanged";
-    tx.update(users).set({ disabledAt: clock.date() }).where(eq(users.id, userId)).run();
-    tx.delete(sessions).where(eq(sessions.userId, userId)).run();
-    const cancelled = failQueuedMessagesOf(tx, userId, ACCOUNT_DISABLED_REASON);
-    queueMail(tx, { userId, kind: "account_disabled", to: target.email, ...accountDisabledMail() });
+    await tx.update(users).set({ disabledAt: clock.date() }).where(eq(users.id, userId)).run();
+    await tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+    const cancelled = await failQueuedMessagesOf(tx, userId, ACCOUNT_DISABLED_REASON);
+    await queueMail(tx, { userId, kind: "account_disabled", to: target.email, ...accountDisabledMail() });
     return { cancelled };
   });
   if (typeof result === "string") return result;
@@ -66,13 +66,13 @@ export function disableAccount(adminId: number, userId: number): AccountChange {
 }
 
 /** Enables a disabled account again: its owner signs in anew; schedules run from their next occurrence. */
-export function enableAccount(adminId: number, userId: number): AccountChange {
-  const result = inTransaction((tx): AccountChange => {
-    const target = targetOf(tx, userId);
+export async function enableAccount(adminId: number, userId: number): Promise<AccountChange> {
+  const result = await withTx(async (tx): Promise<AccountChange> => {
+    const target = await targetOf(tx, userId);
     if (!target) return "not-found";
     if (!target.disabledAt) return "unchanged";
-    tx.update(users).set({ disabledAt: null }).where(eq(users.id, userId)).run();
-    queueMail(tx, { userId, kind: "account_enabled", to: target.email, ...accountEnabledMail() });
+    await tx.update(users).set({ disabledAt: null }).where(eq(users.id, userId)).run();
+    await queueMail(tx, { userId, kind: "account_enabled", to: target.email, ...accountEnabledMail() });
     return "done";
   });
   if (result === "done") log("info", "admin", "account enabled", { adminId, userId });
@@ -83,14 +83,14 @@ export function enableAccount(adminId: number, userId: number): AccountChange {
  * Turns another user's two-factor off (lost phone, no recovery code left), after the admin has
  * checked who asks; the owner is e-mailed. An admin's own goes through the Two-factor page.
  */
-export function clearTwoFactor(adminId: number, userId: number): AccountChange {
+export async function clearTwoFactor(adminId: number, userId: number): Promise<AccountChange> {
   if (adminId === userId) return "own-account";
-  const result = inTransaction((tx): AccountChange => {
-    const target = targetOf(tx, userId);
+  const result = await withTx(async (tx): Promise<AccountChange> => {
+    const target = await targetOf(tx, userId);
     if (!target) return "not-found";
-    if (!isTwoFactorEnabled(userId)) return "unchanged";
-    removeTwoFactor(tx, userId);
-    queueMail(tx, { userId, kind: "two_factor_cleared", to: target.email, ...twoFactorClearedMail() });
+    if (!(await isTwoFactorEnabled(userId))) return "unchanged";
+    await removeTwoFactor(tx, userId);
+    await queueMail(tx, { userId, kind: "two_factor_cleared", to: target.email, ...twoFactorClearedMail() });
     return "done";
   });
   if (result === "done") log("info", "admin", "two-factor cleared", { adminId, userId });

@@ -22,7 +22,7 @@ export async function checkCurrentPassword(userId: number, password: string): Pr
       error: `Too many wrong passwords. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
     };
   }
-  const row = getDb().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
+  const row = await getDb().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
   if (!row || !(await verifyPassword(password, row.passwordHash)))
     return { ok: false, status: 400, error: WRONG_PASSWORD };
   // Only wrong guesses count.

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
 import { clientNetwork } from "#app/utils/http.server.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
@@ -51,11 +51,11 @@ export async function requestPasswordReset(request: Request, email: string): Pro
       return { ok: false, retryAfterSeconds: state.retryAfterSeconds, error };
     }
   }
-  inTransaction((tx) => {
-    const user = tx.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, email)).get();
+  await withTx(async (tx) => {
+    const user = await tx.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, email)).get();
     if (!user) return;
-    const secret = issueLink(tx, user.id, "password_reset");
-    queueMail(tx, {
+    const secret = await issueLink(tx, user.id, "password_reset");
+    await queueMail(tx, {
       userId: user.id,
       kind: "password_reset",
       to: user.email,
@@ -72,10 +72,10 @@ export type ResetLinkState = { refusal: string } | { refusal: null; firstProof: 
  * What the reset page shows for a link: why it does not work, or whether using it is the first
  * proof of the address (then everything made before it is revoked anyway).
  */
-export function resetLinkState(token: string): ResetLinkState {
-  const state = readToken(getDb(), "password_reset", token);
+export async function resetLinkState(token: string): Promise<ResetLinkState> {
+  const state = await readToken(getDb(), "password_reset", token);
   if (state.status !== "valid") return { refusal: deadLinkMessage(state.status, "reset") };
-  const user = getDb()
+  const user = await getDb()
     .select({ emailVerified: users.emailVerified })
     .from(users)
     .where(eq(users.id, state.userId))
@@ -102,33 +102,33 @@ type ResetOptions = {
  */
 export async function resetPassword(token: string, password: string, options: ResetOptions): Promise<ResetResult> {
   const passwordHash = await hashPassword(password);
-  const result = inTransaction((tx) => {
+  const result = await withTx(async (tx) => {
     // Read again inside the transaction: of two posts of one link, one wins.
-    const state = readToken(tx, "password_reset", token);
+    const state = await readToken(tx, "password_reset", token);
     if (state.status !== "valid") return { ok: false as const, error: deadLinkMessage(state.status, "reset") };
     const { userId } = state;
-    const { email, emailVerified } = tx
+    const { email, emailVerified } = (await tx
       .select({ email: users.email, emailVerified: users.emailVerified })
       .from(users)
       .where(eq(users.id, userId))
-      .get()!;
-    useToken(tx, "password_reset", userId);
+      .get())!;
+    await useToken(tx, "password_reset", userId);
     // The link proves the address too.
-    tx.update(users).set({ passwordHash, emailVerified: true }).where(eq(users.id, userId)).run();
-    tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+    await tx.update(users).set({ passwordHash, emailVerified: true }).where(eq(users.id, userId)).run();
+    await tx.delete(sessions).where(eq(sessions.userId, userId)).run();
     // The owner proved the address: a wait that failed guesses put on the account no longer holds them back.
-    forgetAccountFailures(tx, email);
+    await forgetAccountFailures(tx, email);
     if (!emailVerified) {
       // Made before anyone proved the address: a second factor would lock the owner out, a request is not theirs.
-      removeTwoFactor(tx, userId);
-      withdrawPendingSenderRequests(tx, userId);
+      await removeTwoFactor(tx, userId);
+      await withdrawPendingSenderRequests(tx, userId);
     }
     if (emailVerified && !options.revokeAccess) return { ok: true as const, userId, keyHashes: [], endpoints: null };
     return {
       ok: true as const,
       userId,
-      keyHashes: deleteAllApiKeys(tx, userId),
-      endpoints: deleteAllEndpoints(tx, userId),
+      keyHashes: await deleteAllApiKeys(tx, userId),
+      endpoints: await deleteAllEndpoints(tx, userId),
     };
   });
   if (!result.ok) return result;

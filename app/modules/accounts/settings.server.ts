@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { accountTokens } from "#app/db/schema/accounts.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -11,8 +11,8 @@ import { EmailTakenError } from "#app/modules/auth/users.server.ts";
 import { queueMail } from "#app/modules/mail/outbox.server.ts";
 
 /** What the Settings screen shows, with the address an e-mail change waits to move to. */
-export function getAccountSettings(userId: number) {
-  const user = getDb()
+export async function getAccountSettings(userId: number) {
+  const user = await getDb()
     .select({
       email: users.email,
       fullName: users.fullName,
@@ -24,7 +24,7 @@ export function getAccountSettings(userId: number) {
     .where(eq(users.id, userId))
     .get();
   if (!user) return undefined;
-  const pending = getDb()
+  const pending = await getDb()
     .select({ newEmail: accountTokens.newEmail })
     .from(accountTokens)
     .where(
@@ -46,12 +46,13 @@ export type Profile = { fullName: string; timeZone: string; lowBalanceThreshold:
  * Saves name, zone and alert threshold. A threshold the balance is already below counts as
  * alerted: the e-mail is for falling below it, so the next one comes after a top-up and a fall.
  */
-export function updateProfile(userId: number, profile: Profile): void {
-  inTransaction((tx) => {
-    const row = tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
+export async function updateProfile(userId: number, profile: Profile): Promise<void> {
+  await withTx(async (tx) => {
+    const row = await tx.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
     if (!row) return;
     const alerted = profile.lowBalanceThreshold !== null && row.balance < profile.lowBalanceThreshold;
-    tx.update(users)
+    await tx
+      .update(users)
       .set({ ...profile, lowBalanceAlerted: alerted })
       .where(eq(users.id, userId))
       .run();
@@ -65,15 +66,15 @@ export async function requestEmailChange(
   userId: number,
   input: { newEmail: string; currentPassword: string },
 ): Promise<{ ok: true } | FieldProblem<"newEmail" | "currentPassword">> {
-  const user = getDb().select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
+  const user = await getDb().select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
   if (!user) return { ok: false, field: null, status: 400, error: "No such account." };
   if (input.newEmail === user.email) {
     return { ok: false, field: "newEmail", status: 400, error: "That is already your e-mail address." };
   }
   const check = await checkCurrentPassword(userId, input.currentPassword);
   if (!check.ok) return { ...check, field: check.status === 400 ? "currentPassword" : null };
-  return inTransaction((tx) => {
-    const taken = tx.select({ id: users.id }).from(users).where(eq(users.email, input.newEmail)).get();
+  return await withTx(async (tx) => {
+    const taken = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.newEmail)).get();
     if (taken)
       return {
         ok: false as const,
@@ -81,15 +82,15 @@ export async function requestEmailChange(
         status: 400 as const,
         error: new EmailTakenError().message,
       };
-    const secret = issueLink(tx, userId, "email_change", input.newEmail);
-    queueMail(tx, {
+    const secret = await issueLink(tx, userId, "email_change", input.newEmail);
+    await queueMail(tx, {
       userId,
       kind: "email_change",
       to: input.newEmail,
       ...emailChangeMail(input.newEmail, secret.link),
       secret,
     });
-    queueMail(tx, {
+    await queueMail(tx, {
       userId,
       kind: "email_change_notice",
       to: user.email,
@@ -100,18 +101,24 @@ export async function requestEmailChange(
 }
 
 /** Opens the link sent to the new address: from now on the account signs in with it. */
-export function confirmEmailChange(token: string): { ok: true; email: string } | { ok: false; error: string } {
+export async function confirmEmailChange(
+  token: string,
+): Promise<{ ok: true; email: string } | { ok: false; error: string }> {
   try {
-    return inTransaction((tx) => {
-      const state = readToken(tx, "email_change", token);
+    return await withTx(async (tx) => {
+      const state = await readToken(tx, "email_change", token);
       if (state.status !== "valid" || !state.newEmail) {
         return {
           ok: false as const,
           error: deadLinkMessage(state.status === "valid" ? "unknown" : state.status, "confirmation"),
         };
       }
-      useToken(tx, "email_change", state.userId);
-      tx.update(users).set({ email: state.newEmail, emailVerified: true }).where(eq(users.id, state.userId)).run();
+      await useToken(tx, "email_change", state.userId);
+      await tx
+        .update(users)
+        .set({ email: state.newEmail, emailVerified: true })
+        .where(eq(users.id, state.userId))
+        .run();
       return { ok: true as const, email: state.newEmail };
     });
   } catch (error) {
@@ -132,9 +139,9 @@ export async function changePassword(
   const check = await checkCurrentPassword(userId, input.currentPassword);
   if (!check.ok) return { ...check, field: check.status === 400 ? "currentPassword" : null };
   const passwordHash = await hashPassword(input.newPassword);
-  inTransaction((tx) => {
-    tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
-    tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+  await withTx(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+    await tx.delete(sessions).where(eq(sessions.userId, userId)).run();
   });
   return { ok: true };
 }

@@ -38,8 +38,9 @@ const ONLY_NEWEST: Record<AccountTokenPurpose, boolean> = {
 };
 
 /** Makes the account's unused links of `purpose` stop working, inside the caller's transaction. */
-function voidTokens(tx: Tx, userId: number, purpose: AccountTokenPurpose): void {
-  tx.update(accountTokens)
+async function voidTokens(tx: Tx, userId: number, purpose: AccountTokenPurpose): Promise<void> {
+  await tx
+    .update(accountTokens)
     .set({ usedAt: clock.date() })
     .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)))
     .run();
@@ -49,11 +50,17 @@ function voidTokens(tx: Tx, userId: number, purpose: AccountTokenPurpose): void 
  * Makes a new link for the account inside the caller's transaction and returns its token; for a
  * verification or an e-mail change the unused older links stop working, so only the newest e-mail counts.
  */
-export function issueToken(tx: Tx, userId: number, purpose: AccountTokenPurpose, newEmail?: string): string {
+export async function issueToken(
+  tx: Tx,
+  userId: number,
+  purpose: AccountTokenPurpose,
+  newEmail?: string,
+): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   const now = clock.now();
-  if (ONLY_NEWEST[purpose]) voidTokens(tx, userId, purpose);
-  tx.insert(accountTokens)
+  if (ONLY_NEWEST[purpose]) await voidTokens(tx, userId, purpose);
+  await tx
+    .insert(accountTokens)
     .values({
       userId,
       purpose,
@@ -67,13 +74,13 @@ export function issueToken(tx: Tx, userId: number, purpose: AccountTokenPurpose,
 }
 
 /** issueToken, as the link its e-mail carries and when that stops working (a mail's `secret`). */
-export function issueLink(
+export async function issueLink(
   tx: Tx,
   userId: number,
   purpose: AccountTokenPurpose,
   newEmail?: string,
-): { link: string; expiresAt: Date } {
-  const token = issueToken(tx, userId, purpose, newEmail);
+): Promise<{ link: string; expiresAt: Date }> {
+  const token = await issueToken(tx, userId, purpose, newEmail);
   return { link: tokenLink(purpose, token), expiresAt: new Date(clock.now() + TOKEN_LIFETIMES[purpose]) };
 }
 
@@ -81,9 +88,9 @@ export type TokenState =
   { status: "valid"; id: number; userId: number; newEmail: string | null } | { status: "used" | "expired" | "unknown" };
 
 /** What a link is worth now, read through `ex` (pass the transaction that will use it). */
-export function readToken(ex: Executor, purpose: AccountTokenPurpose, token: string): TokenState {
+export async function readToken(ex: Executor, purpose: AccountTokenPurpose, token: string): Promise<TokenState> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { status: "unknown" };
-  const row = ex
+  const row = await ex
     .select()
     .from(accountTokens)
     .where(and(eq(accountTokens.tokenHash, hashToken(token)), eq(accountTokens.purpose, purpose)))
@@ -98,9 +105,9 @@ export function readToken(ex: Executor, purpose: AccountTokenPurpose, token: str
  * Uses a valid link inside the caller's transaction: it, and every other unused link of its
  * purpose for the account, opens nothing from now on, and their mails no longer hold them.
  */
-export function useToken(tx: Tx, purpose: AccountTokenPurpose, userId: number): void {
-  voidTokens(tx, userId, purpose);
-  removeMailLinks(tx, userId, purpose);
+export async function useToken(tx: Tx, purpose: AccountTokenPurpose, userId: number): Promise<void> {
+  await voidTokens(tx, userId, purpose);
+  await removeMailLinks(tx, userId, purpose);
 }
 
 /** The message a person sees for a link that no longer works. */

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { hit, type Limit } from "#app/utils/rate-limit.server.ts";
@@ -13,9 +13,12 @@ export const EMAIL_UNVERIFIED_MESSAGE = verifyFirstMessage(VERIFY_BEFORE.sending
 const resendLimit: Limit = { name: "verification-resend", limit: 5, windowMs: 60 * 60 * 1000 };
 
 /** Writes the verification link and its e-mail inside the caller's transaction (sign-up). */
-export function startEmailVerification(tx: Tx, user: { id: number; email: string; fullName: string }): void {
-  const secret = issueLink(tx, user.id, "email_verification");
-  queueMail(tx, {
+export async function startEmailVerification(
+  tx: Tx,
+  user: { id: number; email: string; fullName: string },
+): Promise<void> {
+  const secret = await issueLink(tx, user.id, "email_verification");
+  await queueMail(tx, {
     userId: user.id,
     kind: "email_verification",
     to: user.email,
@@ -31,9 +34,13 @@ const verified = new Set<number>();
  * Whether this account may not act yet (send SMS, make API keys or webhook endpoints, turn on
  * two-factor, request sender IDs): verification is required and its link not opened.
  */
-export function mustVerifyEmail(userId: number): boolean {
+export async function mustVerifyEmail(userId: number): Promise<boolean> {
   if (!getEnv().requireEmailVerification || verified.has(userId)) return false;
-  const row = getDb().select({ emailVerified: users.emailVerified }).from(users).where(eq(users.id, userId)).get();
+  const row = await getDb()
+    .select({ emailVerified: users.emailVerified })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
   if (row?.emailVerified) verified.add(userId);
   return row !== undefined && !row.emailVerified;
 }
@@ -42,7 +49,7 @@ export type ResendResult = { status: "sent" | "already_verified" } | { status: "
 
 /** A new link (the older ones stop working), at most five an hour. */
 export async function resendVerification(userId: number): Promise<ResendResult> {
-  const user = getDb()
+  const user = await getDb()
     .select({ id: users.id, email: users.email, fullName: users.fullName, emailVerified: users.emailVerified })
     .from(users)
     .where(eq(users.id, userId))
@@ -56,19 +63,19 @@ export async function resendVerification(userId: number): Promise<ResendResult> 
       error: `Too many links asked for. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
     };
   }
-  inTransaction((tx) => startEmailVerification(tx, user));
+  await withTx(async (tx) => await startEmailVerification(tx, user));
   return { status: "sent" };
 }
 
 export type VerifyResult = { ok: true; userId: number } | { ok: false; error: string };
 
 /** Opens a verification link: the account may send from now on. */
-export function verifyEmail(token: string): VerifyResult {
-  return inTransaction((tx) => {
-    const state = readToken(tx, "email_verification", token);
+export async function verifyEmail(token: string): Promise<VerifyResult> {
+  return await withTx(async (tx) => {
+    const state = await readToken(tx, "email_verification", token);
     if (state.status !== "valid") return { ok: false, error: deadLinkMessage(state.status, "verification") };
-    useToken(tx, "email_verification", state.userId);
-    tx.update(users).set({ emailVerified: true }).where(eq(users.id, state.userId)).run();
+    await useToken(tx, "email_verification", state.userId);
+    await tx.update(users).set({ emailVerified: true }).where(eq(users.id, state.userId)).run();
     return { ok: true, userId: state.userId };
   });
 }

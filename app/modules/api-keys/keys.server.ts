@@ -2,9 +2,9 @@
 import { hash, randomBytes } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { and, asc, eq } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { apiKeys } from "#app/db/schema/api.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { createSealer } from "#app/utils/sealed.server.ts";
 import { assertQuota } from "#app/modules/quotas/quotas.server.ts";
@@ -87,16 +87,20 @@ function openRow(row: typeof apiKeys.$inferSelect): OwnApiKey {
 }
 
 /** The user's keys, oldest first. */
-export function listOwnApiKeys(userId: number): OwnApiKey[] {
-  return getDb().select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(asc(apiKeys.id)).all().map(openRow);
+export async function listOwnApiKeys(userId: number): Promise<OwnApiKey[]> {
+  return (await getDb().select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(asc(apiKeys.id)).all()).map(
+    openRow,
+  );
 }
 
 /**
  * The user's first key in clear, or null when they have none yet (the documentation's examples use
  * it). Throws when it cannot be opened.
  */
-export function getOwnApiKey(userId: number): { key: string; createdAt: Date; lastUsedAt: Date | null } | null {
-  const row = getDb().select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(asc(apiKeys.id)).get();
+export async function getOwnApiKey(
+  userId: number,
+): Promise<{ key: string; createdAt: Date; lastUsedAt: Date | null } | null> {
+  const row = await getDb().select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(asc(apiKeys.id)).get();
   if (!row) return null;
   return { key: decryptKey(userId, row.keyCiphertext), createdAt: row.createdAt, lastUsedAt: row.lastUsedAt };
 }
@@ -111,11 +115,11 @@ export class ApiKeyNotFoundError extends Error {
 export type NewApiKey = { name: string; scopes: readonly ApiScope[] };
 
 /** A new key beside the user's others; QuotaExceededError when they hold QUOTA_API_KEYS already. */
-export function insertApiKey(userId: number, input: NewApiKey): { id: number; key: string } {
+export async function insertApiKey(userId: number, input: NewApiKey): Promise<{ id: number; key: string }> {
   const key = generateApiKey();
-  return inTransaction((tx) => {
-    assertQuota(tx, userId, "apiKeys");
-    const { id } = tx
+  return await withTx(async (tx) => {
+    await assertQuota(tx, userId, "apiKeys");
+    const { id } = await tx
       .insert(apiKeys)
       .values({
         userId,
@@ -135,11 +139,11 @@ export function insertApiKey(userId: number, input: NewApiKey): { id: number; ke
  * Replaces key `keyId` (by default the user's first, or makes one with every scope) with a new
  * secret, keeping its name and scopes; the old hash no longer finds anyone.
  */
-export function storeNewApiKey(userId: number, keyId?: number): { key: string; oldHash: string | null } {
+export async function storeNewApiKey(userId: number, keyId?: number): Promise<{ key: string; oldHash: string | null }> {
   const key = generateApiKey();
   const now = clock.date();
-  return inTransaction((tx) => {
-    const old = tx
+  return await withTx(async (tx) => {
+    const old = await tx
       .select({ id: apiKeys.id, keyHash: apiKeys.keyHash })
       .from(apiKeys)
       .where(keyId === undefined ? eq(apiKeys.userId, userId) : and(eq(apiKeys.userId, userId), eq(apiKeys.id, keyId)))
@@ -152,9 +156,10 @@ export function storeNewApiKey(userId: number, keyId?: number): { key: string; o
       createdAt: now,
       lastUsedAt: null,
     };
-    if (old) tx.update(apiKeys).set(values).where(eq(apiKeys.id, old.id)).run();
+    if (old) await tx.update(apiKeys).set(values).where(eq(apiKeys.id, old.id)).run();
     else
-      tx.insert(apiKeys)
+      await tx
+        .insert(apiKeys)
         .values({ userId, ...values, scopes: API_SCOPES.join(" ") })
         .run();
     return { key, oldHash: old?.keyHash ?? null };
@@ -162,46 +167,45 @@ export function storeNewApiKey(userId: number, keyId?: number): { key: string; o
 }
 
 /** Deletes the user's key `keyId`; its hash, so callers can drop it from caches. */
-export function deleteApiKey(userId: number, keyId: number): string {
-  const deleted = inTransaction((tx) =>
-    tx
-      .delete(apiKeys)
-      .where(and(eq(apiKeys.userId, userId), eq(apiKeys.id, keyId)))
-      .returning({ keyHash: apiKeys.keyHash })
-      .get(),
+export async function deleteApiKey(userId: number, keyId: number): Promise<string> {
+  const deleted = await withTx(
+    async (tx) =>
+      await tx
+        .delete(apiKeys)
+        .where(and(eq(apiKeys.userId, userId), eq(apiKeys.id, keyId)))
+        .returning({ keyHash: apiKeys.keyHash })
+        .get(),
   );
   if (!deleted) throw new ApiKeyNotFoundError();
   return deleted.keyHash;
 }
 
 /** Deletes every key of the user inside the caller's transaction; their hashes, so callers can drop them from caches. */
-export function deleteAllApiKeys(tx: Tx, userId: number): string[] {
-  return tx
-    .delete(apiKeys)
-    .where(eq(apiKeys.userId, userId))
-    .returning({ keyHash: apiKeys.keyHash })
-    .all()
-    .map((row) => row.keyHash);
+export async function deleteAllApiKeys(tx: Tx, userId: number): Promise<string[]> {
+  return (await tx.delete(apiKeys).where(eq(apiKeys.userId, userId)).returning({ keyHash: apiKeys.keyHash }).all()).map(
+    (row) => row.keyHash,
+  );
 }
 
 /** `disabled`: 1 when an admin has disabled the owner's account (its keys are refused). */
 export type KeyOwner = { keyId: number; userId: number; lastUsedAt: number | null; scopes: string; disabled: number };
 
-const findByHash = statement<[string], KeyOwner>(
-  `select k.id as keyId, k.user_id as userId, k.last_used_at as lastUsedAt, k.scopes,
+const queries = statements({
+  findByHash: sqlText<[string], KeyOwner>(
+    `select k.id as keyId, k.user_id as userId, k.last_used_at as lastUsedAt, k.scopes,
      u.disabled_at is not null as disabled
    from api_keys k join users u on u.id = k.user_id where k.key_hash = ?`,
-);
+  ),
+  touch: sqlText<[number, number, number]>(
+    "update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)",
+  ),
+});
 
-export function findKeyOwner(hash: string): KeyOwner | undefined {
-  return findByHash().get(hash);
+export async function findKeyOwner(hash: string): Promise<KeyOwner | undefined> {
+  return await queries.findByHash.get(hash);
 }
 
-const touch = statement(
-  "update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)",
-);
-
 /** Records a use; callers throttle it, so at most one small write a minute per key. */
-export function recordKeyUse(keyId: number, now: number): void {
-  inTransaction(() => touch().run(now, keyId, now));
+export async function recordKeyUse(keyId: number, now: number): Promise<void> {
+  await withTx(async () => await queries.touch.run(now, keyId, now));
 }

@@ -2,7 +2,7 @@
 // then each attempt waits for the one before it, the wait doubling up to a cap. Kept in SQLite on
 // the app's clock (docs/decisions/108-login-waits-per-account.md).
 import { eq, lt, sql } from "drizzle-orm";
-import { type Executor, inTransaction } from "#app/db/client.server.ts";
+import { type Executor, withTx } from "#app/db/client.server.ts";
 import { loginFailures } from "#app/db/schema/account-security.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -22,17 +22,18 @@ function waitMs(pastFree: number): number {
  * Counts a sign-in attempt on `email` before its password is checked, or says how long to wait.
  * One transaction: of attempts arriving together past the free ones, the first goes and the rest wait.
  */
-export function takeAccountTurn(email: string): AccountTurn {
+export async function takeAccountTurn(email: string): Promise<AccountTurn> {
   const now = clock.now();
-  return inTransaction((tx) => {
-    const row = tx.select().from(loginFailures).where(eq(loginFailures.email, email)).get();
+  return await withTx(async (tx) => {
+    const row = await tx.select().from(loginFailures).where(eq(loginFailures.email, email)).get();
     const current = row && now - row.lastAttemptAt < FORGET_AFTER_MS ? row : undefined;
     if (current && now < current.waitUntil)
       return { allowed: false, retryAfterSeconds: Math.ceil((current.waitUntil - now) / 1000) };
     const failures = (current?.failures ?? 0) + 1;
     const pastFree = failures - getEnv().LOGIN_ACCOUNT_FREE_FAILURES;
     const values = { failures, lastAttemptAt: now, waitUntil: pastFree > 0 ? now + waitMs(pastFree) : 0 };
-    tx.insert(loginFailures)
+    await tx
+      .insert(loginFailures)
       .values({ email, ...values })
       .onConflictDoUpdate({ target: loginFailures.email, set: values })
       .run();
@@ -41,25 +42,28 @@ export function takeAccountTurn(email: string): AccountTurn {
 }
 
 /** An attempt whose password was never checked (the server was busy) is not a failure. */
-export function giveBackAccountTurn(email: string): void {
-  inTransaction((tx) =>
-    tx
-      .update(loginFailures)
-      .set({ failures: sql`max(${loginFailures.failures} - 1, 0)` })
-      .where(eq(loginFailures.email, email))
-      .run(),
+export async function giveBackAccountTurn(email: string): Promise<void> {
+  await withTx(
+    async (tx) =>
+      await tx
+        .update(loginFailures)
+        .set({ failures: sql`max(${loginFailures.failures} - 1, 0)` })
+        .where(eq(loginFailures.email, email))
+        .run(),
   );
 }
 
 /** The owner signed in or reset the password: their account's failures are forgotten. */
-export function forgetAccountFailures(tx: Executor, email: string): void {
-  tx.delete(loginFailures).where(eq(loginFailures.email, email)).run();
+export async function forgetAccountFailures(tx: Executor, email: string): Promise<void> {
+  await tx.delete(loginFailures).where(eq(loginFailures.email, email)).run();
 }
 
 /** Housekeeping: failures nobody has added to for a day. */
-export function purgeOldLoginFailures(tx: Executor): number {
-  return tx
-    .delete(loginFailures)
-    .where(lt(loginFailures.lastAttemptAt, clock.now() - FORGET_AFTER_MS))
-    .run().changes;
+export async function purgeOldLoginFailures(tx: Executor): Promise<number> {
+  return (
+    await tx
+      .delete(loginFailures)
+      .where(lt(loginFailures.lastAttemptAt, clock.now() - FORGET_AFTER_MS))
+      .run()
+  ).changes;
 }

@@ -40,7 +40,7 @@ authenticator.use(
       .trim()
       .toLowerCase();
     const password = String(form.get("password") ?? "");
-    const user = email ? findUserByEmail(email) : undefined;
+    const user = email ? await findUserByEmail(email) : undefined;
     const ok = await verifyPassword(password, user?.passwordHash ?? null);
     if (!user || !ok) throw new InvalidCredentialsError();
     if (user.disabledAt) throw new AccountDisabledError();

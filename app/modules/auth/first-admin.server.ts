@@ -2,7 +2,7 @@
 // password is ever known in advance or printed.
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { setupTokens, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getSecrets } from "#app/utils/env.server.ts";
@@ -25,8 +25,10 @@ export const SETUP_LINK_MESSAGES: Record<Exclude<SetupLinkState, "valid">, strin
   "admin-exists": "An administrator account already exists. Sign in instead.",
 };
 
-export function adminExists(): boolean {
-  return getDb().select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get() !== undefined;
+export async function adminExists(): Promise<boolean> {
+  return (
+    (await getDb().select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get()) !== undefined
+  );
 }
 
 /**
@@ -36,17 +38,18 @@ export function adminExists(): boolean {
 const tokenOf = (id: number) =>
   createHmac("sha256", getSecrets().session[0]).update(`setup-link:${id}`).digest("base64url");
 
-function issue(tx: Tx): { token: string; expiresAt: Date } {
+async function issue(tx: Tx): Promise<{ token: string; expiresAt: Date }> {
   const expiresAt = new Date(clock.now() + SETUP_LINK_TTL_MS);
-  tx.delete(setupTokens).where(isNull(setupTokens.usedAt)).run();
+  await tx.delete(setupTokens).where(isNull(setupTokens.usedAt)).run();
   // The token needs the row's id: a random placeholder keeps the unique hash until it is set.
-  const { id } = tx
+  const { id } = await tx
     .insert(setupTokens)
     .values({ tokenHash: randomBytes(32).toString("hex"), createdAt: clock.date(), expiresAt })
     .returning({ id: setupTokens.id })
     .get();
   const token = tokenOf(id);
-  tx.update(setupTokens)
+  await tx
+    .update(setupTokens)
     .set({ tokenHash: hashToken(token) })
     .where(eq(setupTokens.id, id))
     .run();
@@ -54,17 +57,17 @@ function issue(tx: Tx): { token: string; expiresAt: Date } {
 }
 
 /** A new setup link's token (shown once, kept only as a hash); any unused earlier one stops working. */
-export function issueSetupToken(): { token: string; expiresAt: Date } {
-  return inTransaction(issue);
+export async function issueSetupToken(): Promise<{ token: string; expiresAt: Date }> {
+  return await withTx(issue);
 }
 
 /**
  * The setup link a start prints: the unused one still valid for at least a while when there is one
  * (another start printed it, perhaps a moment ago), else a new one. Its caller holds the start lock.
  */
-export function currentSetupToken(): { token: string; expiresAt: Date } {
-  return inTransaction((tx) => {
-    const live = tx
+export async function currentSetupToken(): Promise<{ token: string; expiresAt: Date }> {
+  return await withTx(async (tx) => {
+    const live = await tx
       .select()
       .from(setupTokens)
       .where(and(isNull(setupTokens.usedAt), gt(setupTokens.expiresAt, new Date(clock.now() + SETUP_LINK_REUSE_MS))))
@@ -73,13 +76,13 @@ export function currentSetupToken(): { token: string; expiresAt: Date } {
     const token = live && tokenOf(live.id);
     // A changed session secret derives another token: that link is replaced like an expired one.
     if (live && token && hashToken(token) === live.tokenHash) return { token, expiresAt: live.expiresAt };
-    return issue(tx);
+    return await issue(tx);
   });
 }
 
-export function setupLinkState(token: string): SetupLinkState {
+export async function setupLinkState(token: string): Promise<SetupLinkState> {
   if (!TOKEN_FORMAT.test(token)) return "unknown";
-  const row = getDb()
+  const row = await getDb()
     .select()
     .from(setupTokens)
     .where(eq(setupTokens.tokenHash, hashToken(token)))
@@ -87,7 +90,7 @@ export function setupLinkState(token: string): SetupLinkState {
   if (!row) return "unknown";
   if (row.usedAt) return "used";
   if (row.expiresAt.getTime() <= clock.now()) return "expired";
-  return adminExists() ? "admin-exists" : "valid";
+  return (await adminExists()) ? "admin-exists" : "valid";
 }
 
 export type FirstAdminResult =
@@ -103,25 +106,27 @@ export async function createFirstAdmin(
   token: string,
   input: { email: string; fullName: string; password: string },
 ): Promise<FirstAdminResult> {
-  const before = setupLinkState(token);
+  const before = await setupLinkState(token);
   if (before !== "valid") return { ok: false, field: null, state: before };
   const passwordHash = await hashPassword(input.password);
-  return inTransaction((tx): FirstAdminResult => {
-    const state = setupLinkState(token);
+  return await withTx(async (tx): Promise<FirstAdminResult> => {
+    const state = await setupLinkState(token);
     if (state !== "valid") return { ok: false, field: null, state };
-    if (tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get()) {
+    if (await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get()) {
       return { ok: false, field: "email", error: "An account with this email already exists." };
     }
     const now = clock.date();
-    const used = tx
-      .update(setupTokens)
-      .set({ usedAt: now })
-      .where(
-        and(eq(setupTokens.tokenHash, hashToken(token)), isNull(setupTokens.usedAt), gt(setupTokens.expiresAt, now)),
-      )
-      .run().changes;
+    const used = (
+      await tx
+        .update(setupTokens)
+        .set({ usedAt: now })
+        .where(
+          and(eq(setupTokens.tokenHash, hashToken(token)), isNull(setupTokens.usedAt), gt(setupTokens.expiresAt, now)),
+        )
+        .run()
+    ).changes;
     if (used === 0) return { ok: false, field: null, state: "used" };
-    const user = tx
+    const user = await tx
       .insert(users)
       .values({ email: input.email, fullName: input.fullName, passwordHash, role: "admin", createdAt: now })
       .returning(sessionUserColumns)

@@ -1,4 +1,4 @@
-import { inTransaction } from "#app/db/client.server.ts";
+import { withTx } from "#app/db/client.server.ts";
 import { clientNetwork } from "#app/utils/http.server.ts";
 import { type Limit, type LimitState, block, giveBack, hit, peek, reset } from "#app/utils/rate-limit.server.ts";
 import { forgetAccountFailures, giveBackAccountTurn, takeAccountTurn } from "#app/modules/auth/account-waits.server.ts";
@@ -63,7 +63,7 @@ export async function attemptLogin(request: Request, email: string, knownDevice:
   if (!byAddress.allowed) return tooMany(byAddress.retryAfterSeconds);
   const counted = !knownDevice;
   if (counted) {
-    const turn = takeAccountTurn(email);
+    const turn = await takeAccountTurn(email);
     if (!turn.allowed) {
       // The pair's own budget is for guesses; this one was not checked.
       await giveBack(LOGIN_LIMITS.pair, pair);
@@ -72,7 +72,7 @@ export async function attemptLogin(request: Request, email: string, knownDevice:
   }
   try {
     const user = await authenticator.authenticate("form", request);
-    inTransaction((tx) => forgetAccountFailures(tx, email));
+    await withTx(async (tx) => await forgetAccountFailures(tx, email));
     await Promise.all([
       reset(LOGIN_LIMITS.pair, pair),
       reset(LOGIN_LIMITS.steps, pair),
@@ -83,7 +83,7 @@ export async function attemptLogin(request: Request, email: string, knownDevice:
     if (error instanceof InvalidCredentialsError) return { ok: false, status: 400, error: error.message };
     if (!(error instanceof PasswordCheckBusyError)) throw error;
     // Not a guess: the password was never checked.
-    if (counted) giveBackAccountTurn(email);
+    if (counted) await giveBackAccountTurn(email);
     await Promise.all([giveBack(LOGIN_LIMITS.pair, pair), giveBack(LOGIN_LIMITS.address, address)]);
     return { ok: false, status: 503, retryAfterSeconds: 5, error: error.message };
   }

@@ -29,7 +29,7 @@ export async function confirmPassword(userId: number, password: string): Promise
       error: `Too many wrong passwords. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
     };
   }
-  const row = getDb().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
+  const row = await getDb().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
   try {
     if (!row || !(await verifyPassword(password, row.passwordHash)))
       return { ok: false, status: 400, error: "That is not your password." };

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from "node:crypto";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { createCookie } from "react-router";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv, getSecrets } from "#app/utils/env.server.ts";
@@ -41,8 +41,8 @@ async function readSessionId(request: Request): Promise<string | null> {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-function findSessionUser(id: string): SessionUser | null {
-  const row = getDb()
+async function findSessionUser(id: string): Promise<SessionUser | null> {
+  const row = await getDb()
     .select({
       ...sessionUserColumns,
       createdAt: sessions.createdAt,
@@ -59,21 +59,23 @@ function findSessionUser(id: string): SessionUser | null {
   const now = clock.now();
   const lastSeen = (lastSeenAt ?? createdAt).getTime();
   if (now >= expiresAt.getTime() || now - lastSeen >= sessionLifetimes(user.role).idleMs) {
-    inTransaction((tx) =>
-      tx
-        .delete(sessions)
-        .where(eq(sessions.id, hashId(id)))
-        .run(),
+    await withTx(
+      async (tx) =>
+        await tx
+          .delete(sessions)
+          .where(eq(sessions.id, hashId(id)))
+          .run(),
     );
     return null;
   }
   if (now - lastSeen >= LAST_SEEN_EVERY_MS) {
-    inTransaction((tx) =>
-      tx
-        .update(sessions)
-        .set({ lastSeenAt: new Date(now) })
-        .where(eq(sessions.id, hashId(id)))
-        .run(),
+    await withTx(
+      async (tx) =>
+        await tx
+          .update(sessions)
+          .set({ lastSeenAt: new Date(now) })
+          .where(eq(sessions.id, hashId(id)))
+          .run(),
     );
   }
   return user;
@@ -85,7 +87,7 @@ const cache = new WeakMap<Request, Promise<SessionUser | null>>();
 export function getSessionUser(request: Request): Promise<SessionUser | null> {
   let pending = cache.get(request);
   if (!pending) {
-    pending = readSessionId(request).then((id) => (id ? findSessionUser(id) : null));
+    pending = readSessionId(request).then(async (id) => (id ? await findSessionUser(id) : null));
     cache.set(request, pending);
   }
   return pending;
@@ -95,28 +97,30 @@ export function getSessionUser(request: Request): Promise<SessionUser | null> {
 export async function startSession(request: Request, userId: number): Promise<string> {
   const previous = await readSessionId(request);
   if (previous)
-    inTransaction((tx) =>
-      tx
-        .delete(sessions)
-        .where(eq(sessions.id, hashId(previous)))
-        .run(),
+    await withTx(
+      async (tx) =>
+        await tx
+          .delete(sessions)
+          .where(eq(sessions.id, hashId(previous)))
+          .run(),
     );
-  const { role } = getDb().select({ role: users.role }).from(users).where(eq(users.id, userId)).get()!;
+  const { role } = (await getDb().select({ role: users.role }).from(users).where(eq(users.id, userId)).get())!;
   const { maxMs } = sessionLifetimes(role);
   const id = randomBytes(32).toString("base64url");
-  inTransaction((tx) =>
-    tx
-      .insert(sessions)
-      .values({
-        id: hashId(id),
-        userId,
-        createdAt: clock.date(),
-        lastSeenAt: clock.date(),
-        expiresAt: new Date(clock.now() + maxMs),
-        ip: clientIp(request),
-        userAgent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
-      })
-      .run(),
+  await withTx(
+    async (tx) =>
+      await tx
+        .insert(sessions)
+        .values({
+          id: hashId(id),
+          userId,
+          createdAt: clock.date(),
+          lastSeenAt: clock.date(),
+          expiresAt: new Date(clock.now() + maxMs),
+          ip: clientIp(request),
+          userAgent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
+        })
+        .run(),
   );
   return sessionCookie().serialize(id, { maxAge: Math.floor(maxMs / 1000) });
 }
@@ -125,11 +129,12 @@ export async function startSession(request: Request, userId: number): Promise<st
 export async function endSession(request: Request): Promise<string> {
   const id = await readSessionId(request);
   if (id)
-    inTransaction((tx) =>
-      tx
-        .delete(sessions)
-        .where(eq(sessions.id, hashId(id)))
-        .run(),
+    await withTx(
+      async (tx) =>
+        await tx
+          .delete(sessions)
+          .where(eq(sessions.id, hashId(id)))
+          .run(),
     );
   return sessionCookie().serialize("", { maxAge: 0 });
 }
@@ -146,15 +151,15 @@ export type SessionSummary = {
 
 const handleOf = (storedId: string) => hash("sha256", storedId, "base64url").slice(0, 22);
 
-function ownSessionRows(userId: number) {
-  return getDb().select().from(sessions).where(eq(sessions.userId, userId)).all();
+async function ownSessionRows(userId: number) {
+  return await getDb().select().from(sessions).where(eq(sessions.userId, userId)).all();
 }
 
 /** The user's sessions, the request's own first, then the most recently used. */
 export async function listOwnSessions(request: Request, userId: number): Promise<SessionSummary[]> {
   const id = await readSessionId(request);
   const currentId = id ? hashId(id) : null;
-  return ownSessionRows(userId)
+  return (await ownSessionRows(userId))
     .map((row) => ({
       handle: handleOf(row.id),
       current: row.id === currentId,
@@ -167,14 +172,15 @@ export async function listOwnSessions(request: Request, userId: number): Promise
 }
 
 /** Ends the user's session named by `handle`; false when they have none by that name. */
-export function endOwnSession(userId: number, handle: string): boolean {
-  const row = ownSessionRows(userId).find((candidate) => handleOf(candidate.id) === handle);
+export async function endOwnSession(userId: number, handle: string): Promise<boolean> {
+  const row = (await ownSessionRows(userId)).find((candidate) => handleOf(candidate.id) === handle);
   if (!row) return false;
-  inTransaction((tx) =>
-    tx
-      .delete(sessions)
-      .where(and(eq(sessions.userId, userId), eq(sessions.id, row.id)))
-      .run(),
+  await withTx(
+    async (tx) =>
+      await tx
+        .delete(sessions)
+        .where(and(eq(sessions.userId, userId), eq(sessions.id, row.id)))
+        .run(),
   );
   return true;
 }
@@ -183,12 +189,14 @@ export function endOwnSession(userId: number, handle: string): boolean {
 export async function endOtherSessions(request: Request, userId: number): Promise<number> {
   const id = await readSessionId(request);
   const keep = id ? hashId(id) : "";
-  return inTransaction(
-    (tx) =>
-      tx
-        .delete(sessions)
-        .where(and(eq(sessions.userId, userId), ne(sessions.id, keep)))
-        .run().changes,
+  return await withTx(
+    async (tx) =>
+      (
+        await tx
+          .delete(sessions)
+          .where(and(eq(sessions.userId, userId), ne(sessions.id, keep)))
+          .run()
+      ).changes,
   );
 }
 
@@ -196,7 +204,7 @@ export async function endOtherSessions(request: Request, userId: number): Promis
 export async function lastPasswordAt(request: Request): Promise<number | null> {
   const id = await readSessionId(request);
   if (!id) return null;
-  const row = getDb()
+  const row = await getDb()
     .select({ createdAt: sessions.createdAt, reauthenticatedAt: sessions.reauthenticatedAt })
     .from(sessions)
     .where(eq(sessions.id, hashId(id)))
@@ -209,11 +217,12 @@ export async function lastPasswordAt(request: Request): Promise<number | null> {
 export async function markPasswordConfirmed(request: Request): Promise<void> {
   const id = await readSessionId(request);
   if (!id) return;
-  inTransaction((tx) =>
-    tx
-      .update(sessions)
-      .set({ reauthenticatedAt: clock.date() })
-      .where(eq(sessions.id, hashId(id)))
-      .run(),
+  await withTx(
+    async (tx) =>
+      await tx
+        .update(sessions)
+        .set({ reauthenticatedAt: clock.date() })
+        .where(eq(sessions.id, hashId(id)))
+        .run(),
   );
 }

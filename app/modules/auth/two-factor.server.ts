@@ -3,7 +3,7 @@
 import { hash, randomInt } from "node:crypto";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { recoveryCodes, twoFactor } from "#app/db/schema/account-security.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { type Limit, hit, reset } from "#app/utils/rate-limit.server.ts";
@@ -27,22 +27,24 @@ function totpFor(secret: string, label: string): TOTP {
 
 export type TwoFactorStatus = { enabled: boolean; recoveryCodesLeft: number };
 
-export function twoFactorStatus(userId: number): TwoFactorStatus {
-  const row = getDb()
+export async function twoFactorStatus(userId: number): Promise<TwoFactorStatus> {
+  const row = await getDb()
     .select({ enabledAt: twoFactor.enabledAt })
     .from(twoFactor)
     .where(eq(twoFactor.userId, userId))
     .get();
-  const left = getDb()
-    .select({ id: recoveryCodes.id })
-    .from(recoveryCodes)
-    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
-    .all().length;
+  const left = (
+    await getDb()
+      .select({ id: recoveryCodes.id })
+      .from(recoveryCodes)
+      .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
+      .all()
+  ).length;
   return { enabled: Boolean(row?.enabledAt), recoveryCodesLeft: left };
 }
 
-export function isTwoFactorEnabled(userId: number): boolean {
-  const row = getDb()
+export async function isTwoFactorEnabled(userId: number): Promise<boolean> {
+  const row = await getDb()
     .select({ enabledAt: twoFactor.enabledAt })
     .from(twoFactor)
     .where(eq(twoFactor.userId, userId))
@@ -53,24 +55,26 @@ export function isTwoFactorEnabled(userId: number): boolean {
 export type Enrolment = { secret: string; uri: string };
 
 /** The enrolment waiting for its first code, or null (none started, or two-factor is already on). */
-export function pendingEnrolment(userId: number, email: string): Enrolment | null {
-  const row = getDb().select().from(twoFactor).where(eq(twoFactor.userId, userId)).get();
+export async function pendingEnrolment(userId: number, email: string): Promise<Enrolment | null> {
+  const row = await getDb().select().from(twoFactor).where(eq(twoFactor.userId, userId)).get();
   if (!row || row.enabledAt) return null;
   const secret = sealer.open(row.secretCiphertext, context(userId));
   return { secret, uri: totpFor(secret, email).toString() };
 }
 
 /** A fresh secret for an enrolment (replacing one not finished); nothing changes when two-factor is on. */
-export function startEnrolment(userId: number, email: string): Enrolment | null {
+export async function startEnrolment(userId: number, email: string): Promise<Enrolment | null> {
   const secret = new Secret({ size: 20 }).base32;
   const values = { secretCiphertext: sealer.seal(secret, context(userId)), enabledAt: null, lastStep: null };
-  const started = inTransaction(
-    (tx) =>
-      tx
-        .insert(twoFactor)
-        .values({ userId, ...values, createdAt: clock.date() })
-        .onConflictDoUpdate({ target: twoFactor.userId, set: values, where: isNull(twoFactor.enabledAt) })
-        .run().changes,
+  const started = await withTx(
+    async (tx) =>
+      (
+        await tx
+          .insert(twoFactor)
+          .values({ userId, ...values, createdAt: clock.date() })
+          .onConflictDoUpdate({ target: twoFactor.userId, set: values, where: isNull(twoFactor.enabledAt) })
+          .run()
+      ).changes,
   );
   return started ? { secret, uri: totpFor(secret, email).toString() } : null;
 }
@@ -89,25 +93,27 @@ function matchingStep(secret: string, code: string): number | null {
  * so a code seen over a shoulder does not sign in a second time. `enabled: false` checks the
  * enrolment's pending secret instead.
  */
-function spendTotpCode(userId: number, code: string, enabled: boolean): boolean {
-  const row = getDb().select().from(twoFactor).where(eq(twoFactor.userId, userId)).get();
+async function spendTotpCode(userId: number, code: string, enabled: boolean): Promise<boolean> {
+  const row = await getDb().select().from(twoFactor).where(eq(twoFactor.userId, userId)).get();
   if (!row || Boolean(row.enabledAt) !== enabled) return false;
   const step = matchingStep(sealer.open(row.secretCiphertext, context(userId)), code);
   if (step === null || (row.lastStep !== null && step <= row.lastStep)) return false;
-  return inTransaction(
-    (tx) =>
-      tx
-        .update(twoFactor)
-        .set({ lastStep: step, ...(enabled ? {} : { enabledAt: clock.date() }) })
-        // Conditional: of two requests with the same code at once, one wins.
-        .where(
-          and(
-            eq(twoFactor.userId, userId),
-            eq(twoFactor.secretCiphertext, row.secretCiphertext),
-            or(isNull(twoFactor.lastStep), lt(twoFactor.lastStep, step)),
-          ),
-        )
-        .run().changes === 1,
+  return await withTx(
+    async (tx) =>
+      (
+        await tx
+          .update(twoFactor)
+          .set({ lastStep: step, ...(enabled ? {} : { enabledAt: clock.date() }) })
+          // Conditional: of two requests with the same code at once, one wins.
+          .where(
+            and(
+              eq(twoFactor.userId, userId),
+              eq(twoFactor.secretCiphertext, row.secretCiphertext),
+              or(isNull(twoFactor.lastStep), lt(twoFactor.lastStep, step)),
+            ),
+          )
+          .run()
+      ).changes === 1,
   );
 }
 
@@ -122,11 +128,12 @@ function newRecoveryCode(): string {
 }
 
 /** Ten new recovery codes in clear (shown once); the old ones stop working. */
-export function replaceRecoveryCodes(userId: number): string[] {
+export async function replaceRecoveryCodes(userId: number): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  inTransaction((tx) => {
-    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
-    tx.insert(recoveryCodes)
+  await withTx(async (tx) => {
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+    await tx
+      .insert(recoveryCodes)
       .values(codes.map((code) => ({ userId, codeHash: hashRecoveryCode(userId, code) })))
       .run();
   });
@@ -134,30 +141,32 @@ export function replaceRecoveryCodes(userId: number): string[] {
 }
 
 /** Turns two-factor on when `code` matches the pending secret; the recovery codes, or null. */
-export function finishEnrolment(userId: number, code: string): string[] | null {
-  if (!spendTotpCode(userId, code, false)) return null;
-  return replaceRecoveryCodes(userId);
+export async function finishEnrolment(userId: number, code: string): Promise<string[] | null> {
+  if (!(await spendTotpCode(userId, code, false))) return null;
+  return await replaceRecoveryCodes(userId);
 }
 
 export type SecondFactorResult = "ok" | "wrong" | "recovery-code-used";
 
 /** A sign-in's second step: a current TOTP code, or a recovery code not used before (then used up). */
-export function checkSecondFactor(userId: number, code: string): SecondFactorResult {
-  if (spendTotpCode(userId, code, true)) return "ok";
+export async function checkSecondFactor(userId: number, code: string): Promise<SecondFactorResult> {
+  if (await spendTotpCode(userId, code, true)) return "ok";
   if (normaliseRecoveryCode(code).length !== 10) return "wrong";
   const codeHash = hashRecoveryCode(userId, code);
-  const used = inTransaction(
-    (tx) =>
-      tx
-        .update(recoveryCodes)
-        .set({ usedAt: clock.date() })
-        .where(
-          and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)),
-        )
-        .run().changes,
+  const used = await withTx(
+    async (tx) =>
+      (
+        await tx
+          .update(recoveryCodes)
+          .set({ usedAt: clock.date() })
+          .where(
+            and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)),
+          )
+          .run()
+      ).changes,
   );
   if (used) return "ok";
-  const spent = getDb()
+  const spent = await getDb()
     .select({ id: recoveryCodes.id })
     .from(recoveryCodes)
     .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash)))
@@ -175,12 +184,12 @@ export async function forgetTwoFactorAttempts(userId: number): Promise<void> {
 }
 
 /** Removes the secret and the recovery codes, inside the caller's transaction. */
-export function removeTwoFactor(tx: Tx, userId: number): void {
-  tx.delete(twoFactor).where(eq(twoFactor.userId, userId)).run();
-  tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+export async function removeTwoFactor(tx: Tx, userId: number): Promise<void> {
+  await tx.delete(twoFactor).where(eq(twoFactor.userId, userId)).run();
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
 }
 
 /** Turns two-factor off: the secret and the recovery codes go. */
-export function disableTwoFactor(userId: number): void {
-  inTransaction((tx) => removeTwoFactor(tx, userId));
+export async function disableTwoFactor(userId: number): Promise<void> {
+  await withTx(async (tx) => await removeTwoFactor(tx, userId));
 }

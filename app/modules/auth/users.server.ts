@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { hashPassword, verifyPassword } from "#app/modules/auth/password.server.ts";
@@ -22,29 +22,29 @@ export class EmailTakenError extends Error {
   }
 }
 
-export function findUserByEmail(email: string) {
-  return getDb().select().from(users).where(eq(users.email, email.toLowerCase())).get();
+export async function findUserByEmail(email: string) {
+  return await getDb().select().from(users).where(eq(users.email, email.toLowerCase())).get();
 }
 
 /** Whether an admin has disabled the account (decision 104). */
-export function isAccountDisabled(userId: number): boolean {
-  const row = getDb().select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, userId)).get();
+export async function isAccountDisabled(userId: number): Promise<boolean> {
+  const row = await getDb().select({ disabledAt: users.disabledAt }).from(users).where(eq(users.id, userId)).get();
   return Boolean(row?.disabledAt);
 }
 
-export function getUserById(id: number): SessionUser | undefined {
-  return getDb().select(sessionUserColumns).from(users).where(eq(users.id, id)).get();
+export async function getUserById(id: number): Promise<SessionUser | undefined> {
+  return await getDb().select(sessionUserColumns).from(users).where(eq(users.id, id)).get();
 }
 
 /** `onCreated` runs in the same transaction (e.g. the sign-up's verification e-mail). */
 export async function createUser(
   input: { email: string; fullName: string; password: string; role?: Role; emailVerified?: boolean },
-  onCreated?: (tx: Tx, user: SessionUser) => void,
+  onCreated?: (tx: Tx, user: SessionUser) => Promise<void>,
 ) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return inTransaction((tx) => {
-      const user = tx
+    return await withTx(async (tx) => {
+      const user = await tx
         .insert(users)
         .values({
           email: input.email.toLowerCase(),
@@ -56,7 +56,7 @@ export async function createUser(
         })
         .returning(sessionUserColumns)
         .get();
-      onCreated?.(tx, user);
+      await onCreated?.(tx, user);
       return user;
     });
   } catch (error) {
@@ -66,24 +66,24 @@ export async function createUser(
 }
 
 /** Signs the user out everywhere, inside the caller's transaction: every session row goes. */
-function revokeAllSessions(userId: number, tx: Tx): void {
-  tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+async function revokeAllSessions(userId: number, tx: Tx): Promise<void> {
+  await tx.delete(sessions).where(eq(sessions.userId, userId)).run();
 }
 
 /** A new password ends every session, so whoever knew the old one is out. */
 export async function setPassword(userId: number, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  inTransaction((tx) => {
-    tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
-    revokeAllSessions(userId, tx);
+  await withTx(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+    await revokeAllSessions(userId, tx);
   });
 }
 
 /** A new role ends every session: none keeps the rights (or the lifetime) of the old one. */
-export function setRole(userId: number, role: Role): void {
-  inTransaction((tx) => {
-    tx.update(users).set({ role }).where(eq(users.id, userId)).run();
-    revokeAllSessions(userId, tx);
+export async function setRole(userId: number, role: Role): Promise<void> {
+  await withTx(async (tx) => {
+    await tx.update(users).set({ role }).where(eq(users.id, userId)).run();
+    await revokeAllSessions(userId, tx);
   });
 }
 
@@ -92,13 +92,13 @@ export function setRole(userId: number, role: Role): void {
  * already so is left alone, so a restart does not sign the admin out.
  */
 export async function upsertUser(input: { email: string; fullName: string; password: string; role: Role }) {
-  const existing = findUserByEmail(input.email);
+  const existing = await findUserByEmail(input.email);
   if (!existing) return createUser(input);
   if (!(await verifyPassword(input.password, existing.passwordHash))) await setPassword(existing.id, input.password);
-  if (existing.role !== input.role) setRole(existing.id, input.role);
-  return getUserById(existing.id)!;
+  if (existing.role !== input.role) await setRole(existing.id, input.role);
+  return (await getUserById(existing.id))!;
 }
 
-export function setUserTimeZone(userId: number, timeZone: string) {
-  inTransaction((tx) => tx.update(users).set({ timeZone }).where(eq(users.id, userId)).run());
+export async function setUserTimeZone(userId: number, timeZone: string) {
+  await withTx(async (tx) => await tx.update(users).set({ timeZone }).where(eq(users.id, userId)).run());
 }

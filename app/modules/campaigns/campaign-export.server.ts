@@ -4,8 +4,12 @@ import { csvDateTime } from "#app/modules/sms/history-export.server.ts";
 import { MESSAGE_STATUS_LABELS } from "#app/modules/messaging/message-status.ts";
 
 /** The campaign's recipients as a CSV stream (messages, then skipped members); null when not the user's. */
-export function campaignCsv(userId: number, campaignId: number, timeZone: string): ReadableStream<Uint8Array> | null {
-  const next = campaignRecipientChunks(userId, campaignId);
+export async function campaignCsv(
+  userId: number,
+  campaignId: number,
+  timeZone: string,
+): Promise<ReadableStream<Uint8Array> | null> {
+  const next = await campaignRecipientChunks(userId, campaignId);
   if (!next) return null;
   const header = [
     "Message ID",
@@ -16,8 +20,8 @@ export function campaignCsv(userId: number, campaignId: number, timeZone: string
     `Queued At (${timeZone})`,
     `Final At (${timeZone})`,
   ];
-  return csvStream(header, () =>
-    next().map((r) => [
+  return csvStream(header, async () =>
+    (await next()).map((r) => [
       r.id,
       r.name,
       r.phone,

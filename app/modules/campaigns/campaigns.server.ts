@@ -26,10 +26,10 @@ const campaignColumns = {
 };
 
 /** The outcome counts of each campaign's messages, counted now (receipts move them on). */
-function outcomeCounts(userId: number, campaignIds: number[]): Map<number, OutcomeCounts> {
+async function outcomeCounts(userId: number, campaignIds: number[]): Promise<Map<number, OutcomeCounts>> {
   const byCampaign = new Map(campaignIds.map((id) => [id, emptyCounts()]));
   if (campaignIds.length === 0) return byCampaign;
-  const rows = getDb()
+  const rows = await getDb()
     .select({ campaignId: smsMessages.groupSendId, status: smsMessages.status, n: count() })
     .from(smsMessages)
     .where(and(eq(smsMessages.userId, userId), inArray(smsMessages.groupSendId, campaignIds)))
@@ -40,10 +40,11 @@ function outcomeCounts(userId: number, campaignIds: number[]): Map<number, Outco
 }
 
 /** The user's campaigns, newest first, one page, each with its outcome counts. */
-export function listCampaigns(userId: number, requestedPage: number) {
-  const total = getDb().select({ n: count() }).from(groupSends).where(eq(groupSends.userId, userId)).get()?.n ?? 0;
+export async function listCampaigns(userId: number, requestedPage: number) {
+  const total =
+    (await getDb().select({ n: count() }).from(groupSends).where(eq(groupSends.userId, userId)).get())?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, requestedPage, CAMPAIGNS_PAGE_SIZE);
-  const rows = getDb()
+  const rows = await getDb()
     .select(campaignColumns)
     .from(groupSends)
     .where(eq(groupSends.userId, userId))
@@ -51,11 +52,11 @@ export function listCampaigns(userId: number, requestedPage: number) {
     .limit(CAMPAIGNS_PAGE_SIZE)
     .offset(offset)
     .all();
-  const counts = outcomeCounts(
+  const counts = await outcomeCounts(
     userId,
     rows.map((r) => r.id),
   );
-  const live = liveSkips(rows.filter((r) => !isFinished(r.status)).map((r) => r.id));
+  const live = await liveSkips(rows.filter((r) => !isFinished(r.status)).map((r) => r.id));
   return {
     campaigns: rows.map((r) => ({ ...r, skipped: live.get(r.id) ?? r.skipped, counts: counts.get(r.id)! })),
     page,
@@ -67,9 +68,9 @@ export function listCampaigns(userId: number, requestedPage: number) {
 const isFinished = (status: string) => status === "done" || status === "failed";
 
 /** Skips of sends still fanning out (their stored count is written at the end). */
-function liveSkips(campaignIds: number[]): Map<number, number> {
+async function liveSkips(campaignIds: number[]): Promise<Map<number, number>> {
   if (campaignIds.length === 0) return new Map();
-  const rows = getDb()
+  const rows = await getDb()
     .select({ id: groupSendSkips.groupSendId, n: count() })
     .from(groupSendSkips)
     .where(inArray(groupSendSkips.groupSendId, campaignIds))
@@ -82,15 +83,15 @@ function liveSkips(campaignIds: number[]): Map<number, number> {
  * One of the user's campaigns with its live counts, skip reasons and one page of recipients;
  * null when it is not the user's.
  */
-export function getCampaign(userId: number, campaignId: number, requestedPage: number) {
-  const campaign = getDb()
+export async function getCampaign(userId: number, campaignId: number, requestedPage: number) {
+  const campaign = await getDb()
     .select(campaignColumns)
     .from(groupSends)
     .where(and(eq(groupSends.id, campaignId), eq(groupSends.userId, userId)))
     .get();
   if (!campaign) return null;
-  const counts = outcomeCounts(userId, [campaignId]).get(campaignId)!;
-  const skipReasons = getDb()
+  const counts = (await outcomeCounts(userId, [campaignId])).get(campaignId)!;
+  const skipReasons = await getDb()
     .select({ reason: groupSendSkips.reason, n: count() })
     .from(groupSendSkips)
     .where(eq(groupSendSkips.groupSendId, campaignId))
@@ -100,7 +101,7 @@ export function getCampaign(userId: number, campaignId: number, requestedPage: n
   const skipped = skipReasons.reduce((sum, r) => sum + r.n, 0);
   const messages = counts.delivered + counts.failed + counts.sent + counts.queued;
   const { page, totalPages, offset } = pageWindow(messages, requestedPage, RECIPIENTS_PAGE_SIZE);
-  const recipients = getDb()
+  const recipients = await getDb()
     .select(recipientColumns)
     .from(smsMessages)
     .leftJoin(contacts, eq(contacts.id, smsMessages.contactId))
@@ -147,8 +148,11 @@ const EXPORT_CHUNK = 1_000;
  * Every recipient of the user's campaign for its export, EXPORT_CHUNK per call: its messages by id,
  * then the skipped members with the reason. Null when the campaign is not the user's.
  */
-export function campaignRecipientChunks(userId: number, campaignId: number): (() => CampaignRecipient[]) | null {
-  const owned = getDb()
+export async function campaignRecipientChunks(
+  userId: number,
+  campaignId: number,
+): Promise<(() => Promise<CampaignRecipient[]>) | null> {
+  const owned = await getDb()
     .select({ id: groupSends.id })
     .from(groupSends)
     .where(and(eq(groupSends.id, campaignId), eq(groupSends.userId, userId)))
@@ -156,9 +160,9 @@ export function campaignRecipientChunks(userId: number, campaignId: number): (()
   if (!owned) return null;
   let lastMessage = 0;
   let lastSkip = -1;
-  return () => {
+  return async () => {
     if (lastSkip < 0) {
-      const rows = getDb()
+      const rows = await getDb()
         .select(recipientColumns)
         .from(smsMessages)
         .leftJoin(contacts, eq(contacts.id, smsMessages.contactId))
@@ -174,7 +178,7 @@ export function campaignRecipientChunks(userId: number, campaignId: number): (()
       }
       lastSkip = 0;
     }
-    const skips = getDb()
+    const skips = await getDb()
       .select({
         contactId: groupSendSkips.contactId,
         name: groupSendSkips.name,

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, lt, or, sql } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { contactGroupMembers, contactGroups, contacts } from "#app/db/schema/contacts.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
@@ -42,10 +42,10 @@ const contactColumns = {
 const byName = [sql`${contacts.name} collate nocase`, asc(contacts.id)];
 
 /** Throws NotFoundError unless every id is one of this user's groups. */
-function assertOwnGroups(tx: Tx, userId: number, groupIds: number[]): number[] {
+async function assertOwnGroups(tx: Tx, userId: number, groupIds: number[]): Promise<number[]> {
   const unique = [...new Set(groupIds)];
   if (unique.length === 0) return unique;
-  const found = tx
+  const found = await tx
     .select({ n: count() })
     .from(contactGroups)
     .where(and(eq(contactGroups.userId, userId), inArray(contactGroups.id, unique)))
@@ -54,8 +54,8 @@ function assertOwnGroups(tx: Tx, userId: number, groupIds: number[]): number[] {
   return unique;
 }
 
-function assertPhoneFree(tx: Tx, userId: number, phone: string, exceptId?: number): void {
-  const other = tx
+async function assertPhoneFree(tx: Tx, userId: number, phone: string, exceptId?: number): Promise<void> {
+  const other = await tx
     .select({ id: contacts.id, name: contacts.name })
     .from(contacts)
     .where(and(eq(contacts.userId, userId), eq(contacts.phone, phone)))
@@ -63,10 +63,10 @@ function assertPhoneFree(tx: Tx, userId: number, phone: string, exceptId?: numbe
   if (other && other.id !== exceptId) throw new DuplicatePhoneError(phone, other.name);
 }
 
-function groupsOf(userId: number, contactIds: number[]): Map<number, GroupRef[]> {
+async function groupsOf(userId: number, contactIds: number[]): Promise<Map<number, GroupRef[]>> {
   const map = new Map<number, GroupRef[]>();
   if (contactIds.length === 0) return map;
-  const rows = getDb()
+  const rows = await getDb()
     .select({ contactId: contactGroupMembers.contactId, id: contactGroups.id, name: contactGroups.name })
     .from(contactGroupMembers)
     .innerJoin(contactGroups, eq(contactGroups.id, contactGroupMembers.groupId))
@@ -85,13 +85,13 @@ function groupsOf(userId: number, contactIds: number[]): Map<number, GroupRef[]>
  * Creates a contact (active) in the given groups. Throws DuplicatePhoneError, QuotaExceededError
  * (the account holds QUOTA_CONTACTS), or NotFoundError for a group that is not the user's.
  */
-export function createContact(userId: number, input: ContactInput): Contact {
+export async function createContact(userId: number, input: ContactInput): Promise<Contact> {
   const now = clock.date();
-  return inTransaction((tx) => {
-    const groupIds = assertOwnGroups(tx, userId, input.groupIds);
-    assertPhoneFree(tx, userId, input.phone);
-    assertQuota(tx, userId, "contacts");
-    const row = tx
+  return await withTx(async (tx) => {
+    const groupIds = await assertOwnGroups(tx, userId, input.groupIds);
+    await assertPhoneFree(tx, userId, input.phone);
+    await assertQuota(tx, userId, "contacts");
+    const row = await tx
       .insert(contacts)
       .values({
         userId,
@@ -106,16 +106,17 @@ export function createContact(userId: number, input: ContactInput): Contact {
       .returning(contactColumns)
       .get();
     if (groupIds.length > 0) {
-      tx.insert(contactGroupMembers)
+      await tx
+        .insert(contactGroupMembers)
         .values(groupIds.map((groupId) => ({ groupId, contactId: row.id })))
         .run();
     }
-    return { ...row, groups: groupsOfTx(tx, userId, row.id) };
+    return { ...row, groups: await groupsOfTx(tx, userId, row.id) };
   });
 }
 
-function groupsOfTx(tx: Tx, userId: number, contactId: number): GroupRef[] {
-  return tx
+async function groupsOfTx(tx: Tx, userId: number, contactId: number): Promise<GroupRef[]> {
+  return await tx
     .select({ id: contactGroups.id, name: contactGroups.name })
     .from(contactGroupMembers)
     .innerJoin(contactGroups, eq(contactGroups.id, contactGroupMembers.groupId))
@@ -124,10 +125,11 @@ function groupsOfTx(tx: Tx, userId: number, contactId: number): GroupRef[] {
     .all();
 }
 
-function replaceGroups(tx: Tx, contactId: number, groupIds: number[]): void {
-  tx.delete(contactGroupMembers).where(eq(contactGroupMembers.contactId, contactId)).run();
+async function replaceGroups(tx: Tx, contactId: number, groupIds: number[]): Promise<void> {
+  await tx.delete(contactGroupMembers).where(eq(contactGroupMembers.contactId, contactId)).run();
   if (groupIds.length > 0) {
-    tx.insert(contactGroupMembers)
+    await tx
+      .insert(contactGroupMembers)
       .values(groupIds.map((groupId) => ({ groupId, contactId })))
       .run();
   }
@@ -137,16 +139,16 @@ function replaceGroups(tx: Tx, contactId: number, groupIds: number[]): void {
  * Changes a contact and sets its groups to exactly `groupIds`. Returns null when the contact is
  * not the user's; throws DuplicatePhoneError, or NotFoundError for a group that is not the user's.
  */
-export function updateContact(
+export async function updateContact(
   userId: number,
   contactId: number,
   input: ContactInput & { status: boolean },
-): Contact | null {
-  return inTransaction((tx) => {
-    if (!ownContact(tx, userId, contactId)) return null;
-    assertPhoneFree(tx, userId, input.phone, contactId);
-    const groupIds = assertOwnGroups(tx, userId, input.groupIds);
-    const row = tx
+): Promise<Contact | null> {
+  return await withTx(async (tx) => {
+    if (!(await ownContact(tx, userId, contactId))) return null;
+    await assertPhoneFree(tx, userId, input.phone, contactId);
+    const groupIds = await assertOwnGroups(tx, userId, input.groupIds);
+    const row = await tx
       .update(contacts)
       .set({
         name: input.name,
@@ -159,49 +161,51 @@ export function updateContact(
       .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
       .returning(contactColumns)
       .get();
-    replaceGroups(tx, contactId, groupIds);
-    return { ...row, groups: groupsOfTx(tx, userId, contactId) };
+    await replaceGroups(tx, contactId, groupIds);
+    return { ...row, groups: await groupsOfTx(tx, userId, contactId) };
   });
 }
 
-function ownContact(tx: Tx, userId: number, contactId: number): boolean {
+async function ownContact(tx: Tx, userId: number, contactId: number): Promise<boolean> {
   return (
-    tx
+    (await tx
       .select({ id: contacts.id })
       .from(contacts)
       .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
-      .get() !== undefined
+      .get()) !== undefined
   );
 }
 
 /** Sets a contact's groups to exactly `groupIds` (the API's membership update). False when the contact is not the user's. */
-export function setContactGroups(userId: number, contactId: number, groupIds: number[]): boolean {
-  return inTransaction((tx) => {
-    if (!ownContact(tx, userId, contactId)) return false;
-    replaceGroups(tx, contactId, assertOwnGroups(tx, userId, groupIds));
+export async function setContactGroups(userId: number, contactId: number, groupIds: number[]): Promise<boolean> {
+  return await withTx(async (tx) => {
+    if (!(await ownContact(tx, userId, contactId))) return false;
+    await replaceGroups(tx, contactId, await assertOwnGroups(tx, userId, groupIds));
     return true;
   });
 }
 
 /** Deletes a contact (its memberships go with it; its messages stay in the history). False when not the user's. */
-export function deleteContact(userId: number, contactId: number): boolean {
-  return inTransaction(
-    (tx) =>
-      tx
-        .delete(contacts)
-        .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
-        .run().changes > 0,
+export async function deleteContact(userId: number, contactId: number): Promise<boolean> {
+  return await withTx(
+    async (tx) =>
+      (
+        await tx
+          .delete(contacts)
+          .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
+          .run()
+      ).changes > 0,
   );
 }
 
-export function getContact(userId: number, contactId: number): Contact | null {
-  const row = getDb()
+export async function getContact(userId: number, contactId: number): Promise<Contact | null> {
+  const row = await getDb()
     .select(contactColumns)
     .from(contacts)
     .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
     .get();
   if (!row) return null;
-  return { ...row, groups: groupsOf(userId, [row.id]).get(row.id) ?? [] };
+  return { ...row, groups: (await groupsOf(userId, [row.id])).get(row.id) ?? [] };
 }
 
 export type ContactPage = { contacts: Contact[]; page: number; totalPages: number; total: number };
@@ -210,11 +214,11 @@ export type ContactPage = { contacts: Contact[]; page: number; totalPages: numbe
  * One page of the user's contacts, name A to Z, CONTACTS_PAGE_SIZE a page; with `groupId`, only
  * that group's members (NotFoundError when the group is not the user's). A page past the end gives the last.
  */
-export function listContacts(userId: number, options: { page: number; groupId?: number }): ContactPage {
-  const where = and(eq(contacts.userId, userId), memberOf(userId, options.groupId));
-  const total = getDb().select({ n: count() }).from(contacts).where(where).get()?.n ?? 0;
+export async function listContacts(userId: number, options: { page: number; groupId?: number }): Promise<ContactPage> {
+  const where = and(eq(contacts.userId, userId), await memberOf(userId, options.groupId));
+  const total = (await getDb().select({ n: count() }).from(contacts).where(where).get())?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, options.page, CONTACTS_PAGE_SIZE);
-  const rows = getDb()
+  const rows = await getDb()
     .select(contactColumns)
     .from(contacts)
     .where(where)
@@ -222,7 +226,7 @@ export function listContacts(userId: number, options: { page: number; groupId?: 
     .limit(CONTACTS_PAGE_SIZE)
     .offset(offset)
     .all();
-  const groups = groupsOf(
+  const groups = await groupsOf(
     userId,
     rows.map((r) => r.id),
   );
@@ -230,9 +234,9 @@ export function listContacts(userId: number, options: { page: number; groupId?: 
 }
 
 /** The condition "is a member of the group" (none without a group); NotFoundError when the group is not the user's. */
-function memberOf(userId: number, groupId: number | undefined) {
+async function memberOf(userId: number, groupId: number | undefined) {
   if (groupId === undefined) return undefined;
-  const own = getDb()
+  const own = await getDb()
     .select({ id: contactGroups.id })
     .from(contactGroups)
     .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
@@ -255,18 +259,18 @@ export type NamePosition = { name: string; id: number };
  * read by key on the (user_id, name, id) index however deep the page; with `groupId` only that
  * group's members (NotFoundError when the group is not the user's). The REST API's paging.
  */
-export function listContactsAfter(
+export async function listContactsAfter(
   userId: number,
   options: { after: NamePosition | null; limit: number; groupId?: number },
-): Contact[] {
+): Promise<Contact[]> {
   const { after } = options;
-  const rows = getDb()
+  const rows = await getDb()
     .select(contactColumns)
     .from(contacts)
     .where(
       and(
         eq(contacts.userId, userId),
-        memberOf(userId, options.groupId),
+        await memberOf(userId, options.groupId),
         // The collation on the value's side is what lets SQLite seek the index instead of scanning to the page.
         after ? sql`(${contacts.name}, ${contacts.id}) > (${after.name} collate nocase, ${after.id})` : undefined,
       ),
@@ -274,7 +278,7 @@ export function listContactsAfter(
     .orderBy(...byName)
     .limit(options.limit)
     .all();
-  const groups = groupsOf(
+  const groups = await groupsOf(
     userId,
     rows.map((r) => r.id),
   );
@@ -282,8 +286,8 @@ export function listContactsAfter(
 }
 
 /** The list page a contact sits on, so the list can open where a new contact is. */
-export function contactListPage(userId: number, contactId: number): number {
-  const target = getDb()
+export async function contactListPage(userId: number, contactId: number): Promise<number> {
+  const target = await getDb()
     .select({ name: contacts.name })
     .from(contacts)
     .where(and(eq(contacts.id, contactId), eq(contacts.userId, userId)))
@@ -291,29 +295,33 @@ export function contactListPage(userId: number, contactId: number): number {
   if (!target) return 1;
   const lower = sql`${contacts.name} collate nocase`;
   const before =
-    getDb()
-      .select({ n: count() })
-      .from(contacts)
-      .where(
-        and(
-          eq(contacts.userId, userId),
-          or(
-            lt(lower, sql`${target.name} collate nocase`),
-            and(sql`${lower} = ${target.name}`, lt(contacts.id, contactId)),
+    (
+      await getDb()
+        .select({ n: count() })
+        .from(contacts)
+        .where(
+          and(
+            eq(contacts.userId, userId),
+            or(
+              lt(lower, sql`${target.name} collate nocase`),
+              and(sql`${lower} = ${target.name}`, lt(contacts.id, contactId)),
+            ),
           ),
-        ),
-      )
-      .get()?.n ?? 0;
+        )
+        .get()
+    )?.n ?? 0;
   return Math.floor(before / CONTACTS_PAGE_SIZE) + 1;
 }
 
 /** The id of the user's newest contact, for the documentation's examples. */
-export function latestContactId(userId: number): number | null {
+export async function latestContactId(userId: number): Promise<number | null> {
   return (
-    getDb()
-      .select({ id: sql<number | null>`max(${contacts.id})` })
-      .from(contacts)
-      .where(eq(contacts.userId, userId))
-      .get()?.id ?? null
+    (
+      await getDb()
+        .select({ id: sql<number | null>`max(${contacts.id})` })
+        .from(contacts)
+        .where(eq(contacts.userId, userId))
+        .get()
+    )?.id ?? null
   );
 }

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { contactGroupMembers, contactGroups, contacts } from "#app/db/schema/contacts.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
@@ -27,8 +27,8 @@ const groupColumns = {
   members: memberCount,
 };
 
-function assertNameFree(tx: Tx, userId: number, name: string, exceptId?: number): void {
-  const other = tx
+async function assertNameFree(tx: Tx, userId: number, name: string, exceptId?: number): Promise<void> {
+  const other = await tx
     .select({ id: contactGroups.id })
     .from(contactGroups)
     .where(
@@ -43,12 +43,12 @@ function assertNameFree(tx: Tx, userId: number, name: string, exceptId?: number)
 }
 
 /** Throws DuplicateGroupNameError when the user has a group of that name (in any letter case), QuotaExceededError past QUOTA_GROUPS. */
-export function createGroup(userId: number, input: GroupInput): Group {
+export async function createGroup(userId: number, input: GroupInput): Promise<Group> {
   const now = clock.date();
-  return inTransaction((tx) => {
-    assertNameFree(tx, userId, input.name);
-    assertQuota(tx, userId, "groups");
-    const row = tx
+  return await withTx(async (tx) => {
+    await assertNameFree(tx, userId, input.name);
+    await assertQuota(tx, userId, "groups");
+    const row = await tx
       .insert(contactGroups)
       .values({ userId, name: input.name, description: input.description, createdAt: now, updatedAt: now })
       .returning({ id: contactGroups.id, name: contactGroups.name, description: contactGroups.description })
@@ -58,53 +58,55 @@ export function createGroup(userId: number, input: GroupInput): Group {
 }
 
 /** Null when the group is not the user's; throws DuplicateGroupNameError. */
-export function updateGroup(userId: number, groupId: number, input: GroupInput): Group | null {
-  return inTransaction((tx) => {
+export async function updateGroup(userId: number, groupId: number, input: GroupInput): Promise<Group | null> {
+  return await withTx(async (tx) => {
     const own = and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId));
-    if (!tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get()) return null;
-    assertNameFree(tx, userId, input.name, groupId);
-    tx.update(contactGroups)
+    if (!(await tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get())) return null;
+    await assertNameFree(tx, userId, input.name, groupId);
+    await tx
+      .update(contactGroups)
       .set({ name: input.name, description: input.description, updatedAt: clock.date() })
       .where(own)
       .run();
-    return tx.select(groupColumns).from(contactGroups).where(own).get() ?? null;
+    return (await tx.select(groupColumns).from(contactGroups).where(own).get()) ?? null;
   });
 }
 
 /** Whether the group is the user's, read inside the caller's transaction. */
-export function ownsGroup(tx: Tx, userId: number, groupId: number): boolean {
+export async function ownsGroup(tx: Tx, userId: number, groupId: number): Promise<boolean> {
   const own = and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId));
-  return tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get() !== undefined;
+  return (await tx.select({ id: contactGroups.id }).from(contactGroups).where(own).get()) !== undefined;
 }
 
 /**
  * Deletes the user's group and its memberships inside the caller's transaction; its contacts stay.
  * Deleting a group from a screen goes through scheduling's deleteGroup, which cancels its schedules first.
  */
-export function deleteGroupRow(tx: Tx, userId: number, groupId: number): void {
-  tx.delete(contactGroups)
+export async function deleteGroupRow(tx: Tx, userId: number, groupId: number): Promise<void> {
+  await tx
+    .delete(contactGroups)
     .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
     .run();
 }
 
-export function getGroup(userId: number, groupId: number): Group | null {
+export async function getGroup(userId: number, groupId: number): Promise<Group | null> {
   return (
-    getDb()
+    (await getDb()
       .select(groupColumns)
       .from(contactGroups)
       .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
-      .get() ?? null
+      .get()) ?? null
   );
 }
 
 export type GroupPage = { groups: Group[]; page: number; totalPages: number; total: number };
 
 /** One page of the user's groups, name A to Z, with their member counts. */
-export function listGroups(userId: number, options: { page: number }): GroupPage {
+export async function listGroups(userId: number, options: { page: number }): Promise<GroupPage> {
   const owner = eq(contactGroups.userId, userId);
-  const total = getDb().select({ n: count() }).from(contactGroups).where(owner).get()?.n ?? 0;
+  const total = (await getDb().select({ n: count() }).from(contactGroups).where(owner).get())?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, options.page, GROUPS_PAGE_SIZE);
-  const groups = getDb()
+  const groups = await getDb()
     .select(groupColumns)
     .from(contactGroups)
     .where(owner)
@@ -116,9 +118,12 @@ export function listGroups(userId: number, options: { page: number }): GroupPage
 }
 
 /** Up to `limit` of the user's groups in the list's order (name A to Z) after `after`, read by key: the REST API's paging. */
-export function listGroupsAfter(userId: number, options: { after: NamePosition | null; limit: number }): Group[] {
+export async function listGroupsAfter(
+  userId: number,
+  options: { after: NamePosition | null; limit: number },
+): Promise<Group[]> {
   const { after } = options;
-  return getDb()
+  return await getDb()
     .select(groupColumns)
     .from(contactGroups)
     .where(
@@ -135,8 +140,8 @@ export function listGroupsAfter(userId: number, options: { after: NamePosition |
 }
 
 /** Every group of the user (id and name), for the membership checkboxes. */
-export function listGroupChoices(userId: number): { id: number; name: string }[] {
-  return getDb()
+export async function listGroupChoices(userId: number): Promise<{ id: number; name: string }[]> {
+  return await getDb()
     .select({ id: contactGroups.id, name: contactGroups.name })
     .from(contactGroups)
     .where(eq(contactGroups.userId, userId))
@@ -144,15 +149,18 @@ export function listGroupChoices(userId: number): { id: number; name: string }[]
     .all();
 }
 
-const memberCounts = statement<[number, number], { total: number; active: number }>(
-  `select count(*) as total, coalesce(sum(c.status), 0) as active
+const queries = statements({
+  memberCounts: sqlText<[number, number], { total: number; active: number }>(
+    `select count(*) as total, coalesce(sum(c.status), 0) as active
    from contact_group_members m join contacts c on c.id = m.contact_id
    where m.group_id = ? and c.user_id = ?`,
-);
+  ),
+  latestGroup: sqlText<[number], { id: number | null }>("select max(id) as id from contact_groups where user_id = ?"),
+});
 
 /** A group's members, and how many of them are active (have not opted out). Runs inside an open transaction too. */
-export function groupMemberCounts(userId: number, groupId: number): { total: number; active: number } {
-  return memberCounts().get(groupId, userId) ?? { total: 0, active: 0 };
+export async function groupMemberCounts(userId: number, groupId: number): Promise<{ total: number; active: number }> {
+  return (await queries.memberCounts.get(groupId, userId)) ?? { total: 0, active: 0 };
 }
 
 /** Whom a send to a group reaches at this moment: the group's name, its members and how many of them are active. */
@@ -162,14 +170,14 @@ export type GroupRecipients = { name: string; total: number; active: number };
  * The user's group and its members, read inside the caller's transaction so that what follows
  * (a group send, a schedule) is written against the same members. NotFoundError when it is not the user's group.
  */
-export function groupRecipients(tx: Tx, userId: number, groupId: number): GroupRecipients {
-  const group = tx
+export async function groupRecipients(tx: Tx, userId: number, groupId: number): Promise<GroupRecipients> {
+  const group = await tx
     .select({ name: contactGroups.name })
     .from(contactGroups)
     .where(and(eq(contactGroups.id, groupId), eq(contactGroups.userId, userId)))
     .get();
   if (!group) throw new NotFoundError("group");
-  return { name: group.name, ...groupMemberCounts(userId, groupId) };
+  return { name: group.name, ...(await groupMemberCounts(userId, groupId)) };
 }
 
 /**
@@ -178,48 +186,45 @@ export function groupRecipients(tx: Tx, userId: number, groupId: number): GroupR
  * InsufficientCreditsError (needed, balance). Kept apart from groupRecipients because a repeated
  * group send is answered between the two, unchecked.
  */
-export function assertGroupSendable(
+export async function assertGroupSendable(
   tx: Tx,
   userId: number,
   recipients: GroupRecipients,
   perMessage: number,
   // The whole cost when members' messages differ (a templated body), else active members x perMessage.
   needed = recipients.active * perMessage,
-): void {
+): Promise<void> {
   if (recipients.total === 0) throw new EmptyGroupError();
   if (recipients.active === 0) throw new InactiveContactError(recipients.total);
-  assertBalance(userId, needed, tx);
+  await assertBalance(userId, needed, tx);
 }
 
-const latestGroup = statement<[number], { id: number | null }>(
-  "select max(id) as id from contact_groups where user_id = ?",
-);
-
 /** The id of the user's newest group. */
-export function latestGroupId(userId: number): number | null {
-  return latestGroup().get(userId)?.id ?? null;
+export async function latestGroupId(userId: number): Promise<number | null> {
+  return (await queries.latestGroup.get(userId))?.id ?? null;
 }
 
 /**
  * Adds the user's contacts to the user's group (those already in it stay, once). Null when the
  * group is not the user's; NotFoundError when a contact is not.
  */
-export function addGroupMembers(userId: number, groupId: number, contactIds: number[]): Group | null {
-  return inTransaction((tx) => {
-    if (!ownsGroup(tx, userId, groupId)) return null;
+export async function addGroupMembers(userId: number, groupId: number, contactIds: number[]): Promise<Group | null> {
+  return await withTx(async (tx) => {
+    if (!(await ownsGroup(tx, userId, groupId))) return null;
     const unique = [...new Set(contactIds)];
-    const own = tx
+    const own = await tx
       .select({ id: contacts.id })
       .from(contacts)
       .where(and(eq(contacts.userId, userId), inArray(contacts.id, unique)))
       .all();
     if (own.length !== unique.length) throw new NotFoundError("contact");
     if (unique.length > 0)
-      tx.insert(contactGroupMembers)
+      await tx
+        .insert(contactGroupMembers)
         .values(unique.map((contactId) => ({ groupId, contactId })))
         .onConflictDoNothing()
         .run();
-    return tx.select(groupColumns).from(contactGroups).where(eq(contactGroups.id, groupId)).get() ?? null;
+    return (await tx.select(groupColumns).from(contactGroups).where(eq(contactGroups.id, groupId)).get()) ?? null;
   });
 }
 
@@ -227,24 +232,26 @@ export function addGroupMembers(userId: number, groupId: number, contactIds: num
  * Takes one contact out of the user's group (the contact stays). Null when the group is not the
  * user's; NotFoundError when the contact is not the user's or not in the group.
  */
-export function removeGroupMember(userId: number, groupId: number, contactId: number): Group | null {
-  return inTransaction((tx) => {
-    if (!ownsGroup(tx, userId, groupId)) return null;
-    const removed = tx
-      .delete(contactGroupMembers)
-      .where(
-        and(
-          eq(contactGroupMembers.groupId, groupId),
-          eq(contactGroupMembers.contactId, contactId),
-          // The member must be the user's too (it always is when the group is: belt and braces).
-          inArray(
-            contactGroupMembers.contactId,
-            tx.select({ id: contacts.id }).from(contacts).where(eq(contacts.userId, userId)),
+export async function removeGroupMember(userId: number, groupId: number, contactId: number): Promise<Group | null> {
+  return await withTx(async (tx) => {
+    if (!(await ownsGroup(tx, userId, groupId))) return null;
+    const removed = (
+      await tx
+        .delete(contactGroupMembers)
+        .where(
+          and(
+            eq(contactGroupMembers.groupId, groupId),
+            eq(contactGroupMembers.contactId, contactId),
+            // The member must be the user's too (it always is when the group is: belt and braces).
+            inArray(
+              contactGroupMembers.contactId,
+              tx.select({ id: contacts.id }).from(contacts).where(eq(contacts.userId, userId)),
+            ),
           ),
-        ),
-      )
-      .run().changes;
+        )
+        .run()
+    ).changes;
     if (removed === 0) throw new NotFoundError("member");
-    return tx.select(groupColumns).from(contactGroups).where(eq(contactGroups.id, groupId)).get() ?? null;
+    return (await tx.select(groupColumns).from(contactGroups).where(eq(contactGroups.id, groupId)).get()) ?? null;
   });
 }

@@ -4,9 +4,9 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { and, eq } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { contactImports, contacts } from "#app/db/schema/contacts.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
@@ -295,18 +295,20 @@ function validateRow(row: ParsedRow, mapping: ImportMapping): ValidRow | { line:
   return { line: row.line, name: name.data, phone: phone.e164, email: email.data, timeZone: timeZone.data, groups };
 }
 
-const upsertContact = statement<unknown[], { id: number }>(
-  `insert into contacts (user_id, name, phone, email, time_zone, status, created_at, updated_at) values (?, ?, ?, ?, ?, 1, ?, ?)
+const queries = statements({
+  upsertContact: sqlText<[number, string, string, string, string | null, number, number], { id: number }>(
+    `insert into contacts (user_id, name, phone, email, time_zone, status, created_at, updated_at) values (?, ?, ?, ?, ?, 1, ?, ?)
    on conflict (user_id, phone) do update set name = excluded.name, email = excluded.email,
      time_zone = coalesce(excluded.time_zone, time_zone), updated_at = excluded.updated_at
    returning id`,
-);
-const insertGroup = statement<unknown[], { id: number }>(
-  "insert into contact_groups (user_id, name, description, created_at, updated_at) values (?, ?, ?, ?, ?) returning id",
-);
-const insertMember = statement(
-  "insert into contact_group_members (group_id, contact_id) values (?, ?) on conflict do nothing",
-);
+  ),
+  insertGroup: sqlText<[number, string, string, number, number], { id: number }>(
+    "insert into contact_groups (user_id, name, description, created_at, updated_at) values (?, ?, ?, ?, ?) returning id",
+  ),
+  insertMember: sqlText<[number, number]>(
+    "insert into contact_group_members (group_id, contact_id) values (?, ?) on conflict do nothing",
+  ),
+});
 
 /**
  * Imports an uploaded CSV with the given column mapping: a row with a new phone number becomes a
@@ -317,7 +319,7 @@ const insertMember = statement(
  * Writes IMPORT_BATCH rows per transaction, saves the report and deletes the upload. Throws
  * NotFoundError when the token is not one of the user's uploads.
  */
-export function runImport(userId: number, token: string, mapping: ImportMapping): ImportReport {
+export async function runImport(userId: number, token: string, mapping: ImportMapping): Promise<ImportReport> {
   const upload = readUpload(userId, token);
   if (!upload) throw new NotFoundError("import");
   const dataRows = mapping.hasHeader ? upload.rows.slice(1) : upload.rows;
@@ -341,24 +343,24 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
   }
 
   const existing = new Set(
-    getDb()
-      .select({ phone: contacts.phone })
-      .from(contacts)
-      .where(eq(contacts.userId, userId))
-      .all()
-      .map((r) => r.phone),
+    (await getDb().select({ phone: contacts.phone }).from(contacts).where(eq(contacts.userId, userId)).all()).map(
+      (r) => r.phone,
+    ),
   );
-  const groupIds = new Map(listGroupChoices(userId).map((g) => [g.name.toLowerCase(), g.id]));
+  const groupIds = new Map((await listGroupChoices(userId)).map((g) => [g.name.toLowerCase(), g.id]));
   const now = clock.now();
   const missingGroups = new Map<string, string>();
   for (const row of valid)
     for (const name of row.groups) if (!groupIds.has(name.toLowerCase())) missingGroups.set(name.toLowerCase(), name);
 
-  inTransaction(() => {
-    let room = quotaRoom(getDb(), userId, "groups");
+  await withTx(async () => {
+    let room = await quotaRoom(getDb(), userId, "groups");
     for (const [key, name] of missingGroups) {
       if (room-- <= 0) break;
-      groupIds.set(key, insertGroup().get(userId, name, `Imported from ${upload.fileName}`, now, now)!.id);
+      groupIds.set(
+        key,
+        (await queries.insertGroup.get(userId, name, `Imported from ${upload.fileName}`, now, now))!.id,
+      );
     }
   });
   // Past a quota the rest is skipped with the reason, and what fitted is imported (decision 012).
@@ -374,16 +376,24 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
   let updated = 0;
   for (let start = 0; start < writable.length; start += IMPORT_BATCH) {
     const batch = writable.slice(start, start + IMPORT_BATCH);
-    inTransaction(() => {
-      let room = quotaRoom(getDb(), userId, "contacts");
+    await withTx(async () => {
+      let room = await quotaRoom(getDb(), userId, "contacts");
       for (const row of batch) {
         const isNew = !existing.has(row.phone);
         if (isNew && room <= 0) {
           skipped.push({ row: row.line, reason: contactsFull });
           continue;
         }
-        const { id } = upsertContact().get(userId, row.name, row.phone, row.email, row.timeZone, now, now)!;
-        for (const group of row.groups) insertMember().run(groupIds.get(group.toLowerCase()), id);
+        const { id } = (await queries.upsertContact.get(
+          userId,
+          row.name,
+          row.phone,
+          row.email,
+          row.timeZone,
+          now,
+          now,
+        ))!;
+        for (const group of row.groups) await queries.insertMember.run(groupIds.get(group.toLowerCase())!, id);
         if (isNew) {
           room--;
           imported++;
@@ -393,29 +403,30 @@ export function runImport(userId: number, token: string, mapping: ImportMapping)
   }
 
   skipped.sort((a, b) => a.row - b.row);
-  const saved = inTransaction((tx) =>
-    tx
-      .insert(contactImports)
-      .values({
-        userId,
-        fileName: upload.fileName,
-        rows: dataRows.length,
-        imported,
-        updated,
-        skipped: skipped.length,
-        skippedRows: JSON.stringify(skipped.slice(0, IMPORT_REPORT_ROWS)),
-        createdAt: new Date(now),
-      })
-      .returning({ id: contactImports.id })
-      .get(),
+  const saved = await withTx(
+    async (tx) =>
+      await tx
+        .insert(contactImports)
+        .values({
+          userId,
+          fileName: upload.fileName,
+          rows: dataRows.length,
+          imported,
+          updated,
+          skipped: skipped.length,
+          skippedRows: JSON.stringify(skipped.slice(0, IMPORT_REPORT_ROWS)),
+          createdAt: new Date(now),
+        })
+        .returning({ id: contactImports.id })
+        .get(),
   );
   discardImportUpload(userId, token);
-  return getImportReport(userId, saved.id)!;
+  return (await getImportReport(userId, saved.id))!;
 }
 
 /** One of the user's import reports; null when it is not the user's. */
-export function getImportReport(userId: number, importId: number): ImportReport | null {
-  const row = getDb()
+export async function getImportReport(userId: number, importId: number): Promise<ImportReport | null> {
+  const row = await getDb()
     .select()
     .from(contactImports)
     .where(and(eq(contactImports.id, importId), eq(contactImports.userId, userId)))

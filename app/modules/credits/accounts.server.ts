@@ -16,11 +16,11 @@ const accountColumns = {
 };
 
 /** The admin's accounts list: search by name or e-mail, newest first, one page; a page past the end shows the last one. */
-export function searchAccounts(query: AccountsQuery) {
+export async function searchAccounts(query: AccountsQuery) {
   const where = query.q ? or(likeContains(users.fullName, query.q), likeContains(users.email, query.q)) : undefined;
-  const [{ total }] = getDb().select({ total: count() }).from(users).where(where).all();
+  const [{ total }] = await getDb().select({ total: count() }).from(users).where(where).all();
   const { page, totalPages, offset } = pageWindow(total, query.page, ACCOUNTS_PAGE_SIZE);
-  const rows = getDb()
+  const rows = await getDb()
     .select(accountColumns)
     .from(users)
     .where(where)
@@ -32,6 +32,6 @@ export function searchAccounts(query: AccountsQuery) {
 }
 
 /** One account with its balance, for the admin. */
-export function getAccount(userId: number) {
-  return getDb().select(accountColumns).from(users).where(eq(users.id, userId)).get();
+export async function getAccount(userId: number) {
+  return await getDb().select(accountColumns).from(users).where(eq(users.id, userId)).get();
 }

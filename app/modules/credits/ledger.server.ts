@@ -1,7 +1,7 @@
 import { count, desc, eq, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
-import { type Executor, getDb, inTransaction } from "#app/db/client.server.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { alias } from "#app/db/dialect.server.ts";
+import { type Executor, getDb, withTx } from "#app/db/client.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { creditLedger, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pageWindow } from "#app/utils/misc.ts";
@@ -39,44 +39,47 @@ export type LedgerEntry = {
  * Returns false when the key was booked before. Throws InsufficientCreditsError (rolling the
  * caller's transaction back) when a negative amount would take the balance below zero.
  */
-export function bookEntry(tx: Executor, entry: LedgerEntry): boolean {
+export async function bookEntry(tx: Executor, entry: LedgerEntry): Promise<boolean> {
   const { userId, ...rest } = entry;
   // A single entry moves exactly its (non-zero) amount when booked, and nothing when booked before.
-  return bookEntries(tx, userId, [rest]) !== 0;
+  return (await bookEntries(tx, userId, [rest])) !== 0;
 }
 
-const insertEntry = statement(
-  "insert into credit_ledger (user_id, kind, amount, shortfall, key, note, actor_user_id, reason, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict(key) do nothing",
-);
-// Returns what the low-balance alert needs, so an account without one pays a null check and no query.
-const moveBalance = statement<[number, number, number], MovedBalance>(
-  "update users set credit_balance = credit_balance + ? where id = ? and credit_balance >= ? returning credit_balance as balance, low_balance_threshold as threshold, low_balance_alerted as alerted",
-);
-
-/** Moves the cached balance; false (nothing moved) when it would go below zero. */
-function moveBalanceOf(tx: Executor, userId: number, amount: number): boolean {
-  const moved = moveBalance().get(amount, userId, Math.max(0, -amount));
-  if (!moved) return false;
-  if (moved.threshold !== null) noteBalanceMoved(tx, userId, { ...moved, threshold: moved.threshold });
-  return true;
-}
-
-// The entries are one JSON parameter, each an array [kind, amount, key, note, actor, reason], so one
-// prepared statement books any number; RETURNING gives only the rows inserted, a key booked before
-// being skipped. PostgreSQL: jsonb_array_elements($3).
-const insertEntries = statement<[number, number, string], { kind: LedgerKind; amount: number }>(
-  `insert into credit_ledger (user_id, created_at, shortfall, kind, amount, key, note, actor_user_id, reason)
+const queries = statements({
+  insertEntry: sqlText<
+    [number, LedgerKind, number, number, string, string | null, number | null, string | null, number]
+  >(
+    "insert into credit_ledger (user_id, kind, amount, shortfall, key, note, actor_user_id, reason, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict(key) do nothing",
+  ),
+  // Returns what the low-balance alert needs, so an account without one pays a null check and no query.
+  moveBalance: sqlText<[number, number, number], MovedBalance>(
+    "update users set credit_balance = credit_balance + ? where id = ? and credit_balance >= ? returning credit_balance as balance, low_balance_threshold as threshold, low_balance_alerted as alerted",
+  ),
+  // The entries are one JSON parameter, each an array [kind, amount, key, note, actor, reason], so one
+  // prepared statement books any number; RETURNING gives only the rows inserted, a key booked before
+  // being skipped. PostgreSQL: jsonb_array_elements($3).
+  insertEntries: sqlText<[number, number, string], { kind: LedgerKind; amount: number }>(
+    `insert into credit_ledger (user_id, created_at, shortfall, kind, amount, key, note, actor_user_id, reason)
    select ?, ?, 0, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5
    from json_each(?)
    where true
    on conflict(key) do nothing
    returning kind, amount`,
-);
+  ),
+});
+
+/** Moves the cached balance; false (nothing moved) when it would go below zero. */
+async function moveBalanceOf(tx: Executor, userId: number, amount: number): Promise<boolean> {
+  const moved = await queries.moveBalance.get(amount, userId, Math.max(0, -amount));
+  if (!moved) return false;
+  if (moved.threshold !== null) await noteBalanceMoved(tx, userId, { ...moved, threshold: moved.threshold });
+  return true;
+}
 
 /** The dashboards count message debits (negative) and refunds (positive) as credits spent. */
-function countSpent(userId: number, booked: { kind: LedgerKind; amount: number }[], now: number): void {
+async function countSpent(userId: number, booked: { kind: LedgerKind; amount: number }[], now: number): Promise<void> {
   const spent = booked.reduce((sum, e) => (e.kind === "debit" || e.kind === "refund" ? sum - e.amount : sum), 0);
-  if (spent !== 0) addToRollup([{ userId, at: now, credits: spent }]);
+  if (spent !== 0) await addToRollup([{ userId, at: now, credits: spent }]);
 }
 
 /**
@@ -85,7 +88,11 @@ function countSpent(userId: number, booked: { kind: LedgerKind; amount: number }
  * balance below zero it throws InsufficientCreditsError naming the whole sum. Keys booked before
  * are skipped. Returns the credits moved.
  */
-export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEntry, "userId">[]): number {
+export async function bookEntries(
+  tx: Executor,
+  userId: number,
+  entries: Omit<LedgerEntry, "userId">[],
+): Promise<number> {
   if (entries.length === 0) return 0;
   for (const entry of entries) {
     if (!Number.isInteger(entry.amount) || entry.amount === 0)
@@ -101,35 +108,35 @@ export function bookEntries(tx: Executor, userId: number, entries: Omit<LedgerEn
     entry.reason ?? null,
   ]);
   const now = clock.now();
-  const booked = insertEntries().all(userId, now, JSON.stringify(json));
-  countSpent(userId, booked, now);
+  const booked = await queries.insertEntries.all(userId, now, JSON.stringify(json));
+  await countSpent(userId, booked, now);
   const sum = booked.reduce((total, entry) => total + entry.amount, 0);
-  if (sum !== 0 && !moveBalanceOf(tx, userId, sum)) {
-    throw new InsufficientCreditsError(-sum, getBalance(userId, tx));
+  if (sum !== 0 && !(await moveBalanceOf(tx, userId, sum))) {
+    throw new InsufficientCreditsError(-sum, await getBalance(userId, tx));
   }
   return sum;
 }
 
 /** Books one entry in its own transaction. */
-export function book(entry: LedgerEntry): boolean {
-  return inTransaction((tx) => bookEntry(tx, entry));
+export async function book(entry: LedgerEntry): Promise<boolean> {
+  return await withTx(async (tx) => await bookEntry(tx, entry));
 }
 
 /** The user's cached balance, read through `ex`: pass the caller's transaction to read inside it. */
-export function getBalance(userId: number, ex: Executor = getDb()): number {
-  const row = ex.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
+export async function getBalance(userId: number, ex: Executor = getDb()): Promise<number> {
+  const row = await ex.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
   return row?.balance ?? 0;
 }
 
 /** Throws InsufficientCreditsError unless the balance, read through `ex`, covers `needed`: a check before a send, not a reservation. */
-export function assertBalance(userId: number, needed: number, ex: Executor = getDb()): void {
-  const balance = getBalance(userId, ex);
+export async function assertBalance(userId: number, needed: number, ex: Executor = getDb()): Promise<void> {
+  const balance = await getBalance(userId, ex);
   if (balance < needed) throw new InsufficientCreditsError(needed, balance);
 }
 
 /** Sum of the ledger itself: what the cached balance must always equal. */
-export function getLedgerSum(userId: number): number {
-  const row = getDb()
+export async function getLedgerSum(userId: number): Promise<number> {
+  const row = await getDb()
     .select({ total: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` })
     .from(creditLedger)
     .where(eq(creditLedger.userId, userId))
@@ -145,27 +152,32 @@ export type TakeBack = { booked: boolean; taken: number; shortfall: number };
  * same entry as its shortfall. The balance never goes below zero. When nothing can be taken the
  * entry still exists (amount 0) so the shortfall is on record. A key booked before takes nothing.
  */
-export function takeBack(tx: Executor, entry: Omit<LedgerEntry, "amount"> & { wanted: number }): TakeBack {
+export async function takeBack(
+  tx: Executor,
+  entry: Omit<LedgerEntry, "amount"> & { wanted: number },
+): Promise<TakeBack> {
   if (!Number.isInteger(entry.wanted) || entry.wanted <= 0)
     throw new Error("Credits to take back must be a positive integer");
   const now = clock.now();
-  const taken = Math.min(entry.wanted, getBalance(entry.userId, tx));
+  const taken = Math.min(entry.wanted, await getBalance(entry.userId, tx));
   const shortfall = entry.wanted - taken;
-  const inserted = insertEntry().run(
-    entry.userId,
-    entry.kind,
-    -taken,
-    shortfall,
-    entry.key,
-    entry.note ?? null,
-    entry.actorUserId ?? null,
-    entry.reason ?? null,
-    now,
+  const inserted = (
+    await queries.insertEntry.run(
+      entry.userId,
+      entry.kind,
+      -taken,
+      shortfall,
+      entry.key,
+      entry.note ?? null,
+      entry.actorUserId ?? null,
+      entry.reason ?? null,
+      now,
+    )
   ).changes;
   if (inserted === 0) return { booked: false, taken: 0, shortfall: 0 };
-  countSpent(entry.userId, [{ kind: entry.kind, amount: -taken }], now);
+  await countSpent(entry.userId, [{ kind: entry.kind, amount: -taken }], now);
   // Cannot fail: `taken` is at most the balance read in this same transaction.
-  if (taken > 0) moveBalanceOf(tx, entry.userId, -taken);
+  if (taken > 0) await moveBalanceOf(tx, entry.userId, -taken);
   return { booked: true, taken, shortfall };
 }
 
@@ -186,12 +198,12 @@ export type OperatorAdjustmentResult =
   | { status: "not-found" };
 
 /** An admin adds or removes credits with a reason; a removal never takes the balance below zero. */
-export function adjustCredits(adjustment: OperatorAdjustment): OperatorAdjustmentResult {
+export async function adjustCredits(adjustment: OperatorAdjustment): Promise<OperatorAdjustmentResult> {
   try {
-    return inTransaction((tx) => {
-      const user = tx.select({ id: users.id }).from(users).where(eq(users.id, adjustment.userId)).get();
+    return await withTx(async (tx) => {
+      const user = await tx.select({ id: users.id }).from(users).where(eq(users.id, adjustment.userId)).get();
       if (!user) return { status: "not-found" as const };
-      const booked = bookEntry(tx, {
+      const booked = await bookEntry(tx, {
         userId: adjustment.userId,
         kind: "adjustment",
         amount: adjustment.amount,
@@ -202,7 +214,7 @@ export function adjustCredits(adjustment: OperatorAdjustment): OperatorAdjustmen
       });
       return {
         status: booked ? ("booked" as const) : ("duplicate" as const),
-        balance: getBalance(adjustment.userId, tx),
+        balance: await getBalance(adjustment.userId, tx),
       };
     });
   } catch (error) {
@@ -217,14 +229,14 @@ export const LEDGER_PAGE_SIZE = 20;
 const actors = alias(users, "actors");
 
 /** One page of the user's ledger, newest first, with the admin behind each operator entry. */
-export function listLedgerEntries(userId: number, requestedPage = 1) {
-  const [{ total }] = getDb()
+export async function listLedgerEntries(userId: number, requestedPage = 1) {
+  const [{ total }] = await getDb()
     .select({ total: count() })
     .from(creditLedger)
     .where(eq(creditLedger.userId, userId))
     .all();
   const { page, totalPages, offset } = pageWindow(total, requestedPage, LEDGER_PAGE_SIZE);
-  const rows = getDb()
+  const rows = await getDb()
     .select({
       id: creditLedger.id,
       kind: creditLedger.kind,

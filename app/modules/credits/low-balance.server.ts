@@ -14,15 +14,24 @@ export type MovedBalance = { balance: number; threshold: number | null; alerted:
  * Called by the ledger, inside its transaction, when an account with an alert threshold moved its
  * balance: falling below writes one e-mail, coming back up re-arms it. Anything else costs nothing.
  */
-export function noteBalanceMoved(tx: Executor, userId: number, moved: MovedBalance & { threshold: number }): void {
+export async function noteBalanceMoved(
+  tx: Executor,
+  userId: number,
+  moved: MovedBalance & { threshold: number },
+): Promise<void> {
   const below = moved.balance < moved.threshold;
   if (below === Boolean(moved.alerted)) return;
-  tx.update(users).set({ lowBalanceAlerted: below }).where(eq(users.id, userId)).run();
+  await tx.update(users).set({ lowBalanceAlerted: below }).where(eq(users.id, userId)).run();
   if (!below) return;
-  noteBalanceLow(userId, moved.balance, moved.threshold, clock.now());
-  const user = tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
+  await noteBalanceLow(userId, moved.balance, moved.threshold, clock.now());
+  const user = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
   if (user)
-    queueMail(tx, { userId, kind: "low_balance", to: user.email, ...lowBalanceMail(moved.balance, moved.threshold) });
+    await queueMail(tx, {
+      userId,
+      kind: "low_balance",
+      to: user.email,
+      ...lowBalanceMail(moved.balance, moved.threshold),
+    });
 }
 
 /** The alert's words, signed as every account e-mail. */

@@ -19,19 +19,19 @@ export type GroupSendQuote = {
 };
 
 /** The quote of sending `body` to the user's group `groupId` now (the caller has checked the group is theirs). */
-export function quoteTemplatedGroupSend(
+export async function quoteTemplatedGroupSend(
   userId: number,
   groupId: number,
   body: string,
   from?: string | null,
-): GroupSendQuote {
+): Promise<GroupSendQuote> {
   const quote: GroupSendQuote = { messages: 0, credits: 0, skipped: 0, skipReasons: {}, examples: [] };
   const maxSegments = getEnv().SMS_MAX_SEGMENTS;
   let cursor = 0;
   for (;;) {
-    const members = memberBatch().all(groupId, userId, cursor, QUOTE_BATCH);
+    const members = await memberBatch(groupId, userId, cursor, QUOTE_BATCH);
     if (members.length === 0) break;
-    const recipients = recipientsOf(userId, from ?? null, members);
+    const recipients = await recipientsOf(userId, from ?? null, members);
     for (const [i, member] of members.entries()) {
       const recipient = recipients[i];
       const message = "skip" in recipient ? recipient : messageForMember(body, member, maxSegments);

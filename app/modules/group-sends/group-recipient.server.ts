@@ -1,6 +1,6 @@
 // Who in a group gets a message, shared by the fan-out (which sends) and the templated send's quote
 // (which counts before sending), so the quote always equals the charge.
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { SKIP_REASONS } from "#app/modules/group-sends/group-send.ts";
 import { optedOutAmong } from "#app/modules/opt-outs/opt-outs.server.ts";
@@ -8,25 +8,35 @@ import { normalizePhone } from "#app/modules/messaging/phone.ts";
 
 export type Member = { id: number; name: string; phone: string; email: string; status: number };
 
-/** Up to `limit` members of a group after contact id `after`, in contact id order (the primary key). */
-export const memberBatch = statement<[number, number, number, number], Member>(
-  `select c.id, c.name, c.phone, c.email, c.status from contact_group_members m
+const queries = statements({
+  memberBatch: sqlText<[number, number, number, number], Member>(
+    `select c.id, c.name, c.phone, c.email, c.status from contact_group_members m
    join contacts c on c.id = m.contact_id
    where m.group_id = ? and c.user_id = ? and m.contact_id > ?
    order by m.contact_id limit ?`,
-);
+  ),
+});
+
+/** Up to `limit` members of a group after contact id `after`, in contact id order (the primary key). */
+export async function memberBatch(groupId: number, userId: number, after: number, limit: number): Promise<Member[]> {
+  return await queries.memberBatch.all(groupId, userId, after, limit);
+}
 
 type Recipient = { to: string } | { skip: string };
 
 /** Each member's number to send to, or why the member is skipped (inactive, invalid number, opted out); one opt-out look-up for all. */
-export function recipientsOf(userId: number, fromAddress: string | null, members: Member[]): Recipient[] {
+export async function recipientsOf(
+  userId: number,
+  fromAddress: string | null,
+  members: Member[],
+): Promise<Recipient[]> {
   const defaultCountry = getEnv().DEFAULT_COUNTRY;
   const checked = members.map((member): Recipient => {
     if (!member.status) return { skip: SKIP_REASONS.optedOut };
     const phone = normalizePhone(member.phone, defaultCountry);
     return phone.ok ? { to: phone.e164 } : { skip: SKIP_REASONS.invalid };
   });
-  const optedOut = optedOutAmong(
+  const optedOut = await optedOutAmong(
     userId,
     checked.flatMap((recipient) => ("to" in recipient ? [recipient.to] : [])),
     fromAddress,

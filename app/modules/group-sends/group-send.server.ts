@@ -1,8 +1,8 @@
 // Sending one message to a whole group: one form post starts it, one BullMQ job fans it out.
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { groupSends } from "#app/db/schema/contacts.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { addGroupSendJob, findGroupSendJob } from "#app/queue/jobs/group-send.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -47,25 +47,28 @@ type SendKey = { requestKey?: string; occurrence?: ScheduledOccurrence; from?: s
  * request key or schedule occurrence, or a new row completed by `decide` (which may throw, writing
  * nothing).
  */
-function openSend(
+async function openSend(
   userId: number,
   groupId: number,
   body: string,
   key: SendKey,
-  decide: (tx: Tx, group: GroupRecipients) => Partial<typeof groupSends.$inferInsert>,
-): { id: number; fresh: boolean } {
+  decide: (
+    tx: Tx,
+    group: GroupRecipients,
+  ) => Partial<typeof groupSends.$inferInsert> | Promise<Partial<typeof groupSends.$inferInsert>>,
+): Promise<{ id: number; fresh: boolean }> {
   const { segments } = checkedSegments(body);
   const now = clock.date();
-  return inTransaction((tx) => {
-    const group = groupRecipients(tx, userId, groupId);
+  return await withTx(async (tx) => {
+    const group = await groupRecipients(tx, userId, groupId);
     const { requestKey, occurrence } = key;
     const earlier = requestKey
       ? and(eq(groupSends.userId, userId), eq(groupSends.requestKey, requestKey))
       : occurrence &&
         and(eq(groupSends.scheduleId, occurrence.scheduleId), eq(groupSends.occurrenceAt, new Date(occurrence.at)));
-    const found = earlier && tx.select({ id: groupSends.id }).from(groupSends).where(earlier).get();
+    const found = earlier && (await tx.select({ id: groupSends.id }).from(groupSends).where(earlier).get());
     if (found) return { id: found.id, fresh: false };
-    const row = tx
+    const row = await tx
       .insert(groupSends)
       .values({
         userId,
@@ -80,7 +83,7 @@ function openSend(
         total: group.total,
         createdAt: now,
         updatedAt: now,
-        ...decide(tx, group),
+        ...(await decide(tx, group)),
       })
       .returning({ id: groupSends.id })
       .get();
@@ -104,15 +107,17 @@ export async function startGroupSend(
   key: SendKey = {},
 ): Promise<GroupSendReport & { duplicate: boolean }> {
   const { credits } = checkedSegments(body);
-  assertOwnSender(userId, key.from);
-  const started = openSend(userId, groupId, body, key, (tx, group) => {
+  await assertOwnSender(userId, key.from);
+  const started = await openSend(userId, groupId, body, key, async (tx, group) => {
     // A templated body costs what each member's own text costs, counted as the fan-out will.
-    const needed = hasMergeFields(body) ? quoteTemplatedGroupSend(userId, groupId, body, key.from).credits : undefined;
-    assertGroupSendable(tx, userId, group, credits, needed);
+    const needed = hasMergeFields(body)
+      ? (await quoteTemplatedGroupSend(userId, groupId, body, key.from)).credits
+      : undefined;
+    await assertGroupSendable(tx, userId, group, credits, needed);
     return {};
   });
   if (started.fresh) await enqueueAfterCommit(`group send ${started.id}`, () => addGroupSendJob(started.id));
-  return { ...reportOf(started.id)!, duplicate: !started.fresh };
+  return { ...(await reportOf(started.id))!, duplicate: !started.fresh };
 }
 
 /**
@@ -120,23 +125,23 @@ export async function startGroupSend(
  * late) as a failed group send with the reason, so its report says why. The occurrence's earlier
  * send, if any, is returned instead (`duplicate: true`). Null when the group is not the user's.
  */
-export function recordFailedGroupSend(
+export async function recordFailedGroupSend(
   userId: number,
   groupId: number,
   body: string,
   occurrence: ScheduledOccurrence,
   reason: string,
-): (GroupSendReport & { duplicate: boolean }) | null {
+): Promise<(GroupSendReport & { duplicate: boolean }) | null> {
   try {
     const now = clock.date();
-    const recorded = openSend(userId, groupId, body, { occurrence }, () => ({
+    const recorded = await openSend(userId, groupId, body, { occurrence }, () => ({
       status: "failed",
       stopReason: reason,
       finishedAt: now,
     }));
     // Nothing was queued: it is complete as recorded.
-    if (recorded.fresh) inTransaction(() => completeGroupSendIfDone(recorded.id, now.getTime()));
-    return { ...reportOf(recorded.id)!, duplicate: !recorded.fresh };
+    if (recorded.fresh) await withTx(async () => await completeGroupSendIfDone(recorded.id, now.getTime()));
+    return { ...(await reportOf(recorded.id))!, duplicate: !recorded.fresh };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;
@@ -144,40 +149,51 @@ export function recordFailedGroupSend(
 }
 
 type SendRow = typeof groupSends.$inferSelect;
-// A batch's skipped members in one statement, each an array [contact id, name, phone, reason].
-// PostgreSQL: jsonb_array_elements($2).
-const insertSkips = statement<[number, string]>(
-  `insert into group_send_skips (group_send_id, contact_id, name, phone, reason)
+const queries = statements({
+  // A batch's skipped members in one statement, each an array [contact id, name, phone, reason].
+  // PostgreSQL: jsonb_array_elements($2).
+  insertSkips: sqlText<[number, string]>(
+    `insert into group_send_skips (group_send_id, contact_id, name, phone, reason)
    select ?, value ->> 0, value ->> 1, value ->> 2, value ->> 3 from json_each(?) where true on conflict do nothing`,
-);
-const saveCursor = statement("update group_sends set status = 'running', cursor = ?, updated_at = ? where id = ?");
-const countQueued = statement<[number], { queued: number; credits: number }>(
-  "select count(*) as queued, coalesce(sum(credits), 0) as credits from sms_messages where group_send_id = ?",
-);
-const countSkipped = statement<[number], { skipped: number }>(
-  "select count(*) as skipped from group_send_skips where group_send_id = ?",
-);
-const firstSkips = statement<[number, number], GroupSendSkip>(
-  "select name, phone, reason from group_send_skips where group_send_id = ? order by contact_id limit ?",
-);
-const finishSend = statement(
-  `update group_sends set status = ?, stop_reason = ?, queued = ?, credits = ?, skipped = ?, finished_at = ?, updated_at = ?
+  ),
+  saveCursor: sqlText<[number, number, number]>(
+    "update group_sends set status = 'running', cursor = ?, updated_at = ? where id = ?",
+  ),
+  countQueued: sqlText<[number], { queued: number; credits: number }>(
+    "select count(*) as queued, coalesce(sum(credits), 0) as credits from sms_messages where group_send_id = ?",
+  ),
+  countSkipped: sqlText<[number], { skipped: number }>(
+    "select count(*) as skipped from group_send_skips where group_send_id = ?",
+  ),
+  firstSkips: sqlText<[number, number], GroupSendSkip>(
+    "select name, phone, reason from group_send_skips where group_send_id = ? order by contact_id limit ?",
+  ),
+  finishSend: sqlText<[string, string | null, number, number, number, number, number, number]>(
+    `update group_sends set status = ?, stop_reason = ?, queued = ?, credits = ?, skipped = ?, finished_at = ?, updated_at = ?
    where id = ? and status in ('queued', 'running')`,
-);
+  ),
+  latestOfSchedule: sqlText<[number, number], { id: number }>(
+    "select id from group_sends where schedule_id = ? and user_id = ? order by occurrence_at desc limit 1",
+  ),
+  latestGroupSend: sqlText<[number], { id: number | null }>("select max(id) as id from group_sends where user_id = ?"),
+  groupSendsBefore: sqlText<[number, number, number], { id: number }>(
+    "select id from group_sends where user_id = ? and id < ? order by id desc limit ?",
+  ),
+});
 
-function recordSkips(groupSendId: number, skips: { member: Member; reason: string }[]): void {
+async function recordSkips(groupSendId: number, skips: { member: Member; reason: string }[]): Promise<void> {
   const rows = skips.map(({ member, reason }) => [member.id, member.name, member.phone, reason]);
-  inTransaction(() => insertSkips().run(groupSendId, JSON.stringify(rows)));
+  await withTx(async () => await queries.insertSkips.run(groupSendId, JSON.stringify(rows)));
 }
 
 /** Ends the send with the counts taken from the messages and skips themselves (right however often it ran). */
-function finish(groupSendId: number, status: "done" | "failed", stopReason: string | null): void {
+async function finish(groupSendId: number, status: "done" | "failed", stopReason: string | null): Promise<void> {
   const now = clock.now();
-  inTransaction(() => {
-    const { queued, credits } = countQueued().get(groupSendId)!;
-    const { skipped } = countSkipped().get(groupSendId)!;
-    finishSend().run(status, stopReason, queued, credits, skipped, now, now, groupSendId);
-    completeGroupSendIfDone(groupSendId, now);
+  await withTx(async () => {
+    const { queued, credits } = (await queries.countQueued.get(groupSendId))!;
+    const { skipped } = (await queries.countSkipped.get(groupSendId))!;
+    await queries.finishSend.run(status, stopReason, queued, credits, skipped, now, now, groupSendId);
+    await completeGroupSendIfDone(groupSendId, now);
   });
 }
 
@@ -200,9 +216,9 @@ export async function runGroupSend(
   groupSendId: number,
   options: { finalAttempt?: boolean } = {},
 ): Promise<GroupSendReport | null> {
-  const row: SendRow | undefined = getDb().select().from(groupSends).where(eq(groupSends.id, groupSendId)).get();
+  const row: SendRow | undefined = await getDb().select().from(groupSends).where(eq(groupSends.id, groupSendId)).get();
   if (!row) return null;
-  if (row.status === "done" || row.status === "failed") return reportOf(groupSendId);
+  if (row.status === "done" || row.status === "failed") return await reportOf(groupSendId);
   try {
     let cursor = row.cursor;
     let stopReason: string | null = row.groupId === null ? "Stopped early: the group was deleted." : null;
@@ -211,11 +227,11 @@ export async function runGroupSend(
     const templated = hasMergeFields(row.body);
     const maxSegments = getEnv().SMS_MAX_SEGMENTS;
     while (row.groupId !== null && !stopReason) {
-      const members = memberBatch().all(row.groupId, row.userId, cursor, GROUP_SEND_BATCH);
+      const members = await memberBatch(row.groupId, row.userId, cursor, GROUP_SEND_BATCH);
       if (members.length === 0) break;
       const messages: NewMessage[] = [];
       const skips: { member: Member; reason: string }[] = [];
-      const recipients = recipientsOf(row.userId, row.fromAddress, members);
+      const recipients = await recipientsOf(row.userId, row.fromAddress, members);
       for (const [i, member] of members.entries()) {
         const recipient = recipients[i];
         // A body with merge fields is rendered (and priced, by queueMessages) for each member.
@@ -233,7 +249,7 @@ export async function runGroupSend(
             respectQuietHours: true,
           });
       }
-      if (skips.length > 0) recordSkips(groupSendId, skips);
+      if (skips.length > 0) await recordSkips(groupSendId, skips);
       if (messages.length > 0) {
         try {
           await queueMessages(row.userId, messages);
@@ -248,18 +264,19 @@ export async function runGroupSend(
         }
       }
       cursor = members[members.length - 1].id;
-      inTransaction(() => saveCursor().run(cursor, clock.now(), groupSendId));
+      await withTx(async () => await queries.saveCursor.run(cursor, clock.now(), groupSendId));
     }
-    finish(groupSendId, "done", stopReason);
+    await finish(groupSendId, "done", stopReason);
   } catch (error) {
-    if (options.finalAttempt) finish(groupSendId, "failed", error instanceof Error ? error.message : String(error));
+    if (options.finalAttempt)
+      await finish(groupSendId, "failed", error instanceof Error ? error.message : String(error));
     throw error;
   }
-  return reportOf(groupSendId);
+  return await reportOf(groupSendId);
 }
 
-function reportOf(groupSendId: number, userId?: number): GroupSendReport | null {
-  const row = getDb()
+async function reportOf(groupSendId: number, userId?: number): Promise<GroupSendReport | null> {
+  const row = await getDb()
     .select()
     .from(groupSends)
     .where(and(eq(groupSends.id, groupSendId), userId === undefined ? undefined : eq(groupSends.userId, userId)))
@@ -267,7 +284,9 @@ function reportOf(groupSendId: number, userId?: number): GroupSendReport | null 
   if (!row) return null;
   const finished = row.status === "done" || row.status === "failed";
   // While it runs the counts come from the rows it has written so far.
-  const live = finished ? null : { ...countQueued().get(groupSendId)!, ...countSkipped().get(groupSendId)! };
+  const live = finished
+    ? null
+    : { ...(await queries.countQueued.get(groupSendId))!, ...(await queries.countSkipped.get(groupSendId))! };
   return {
     id: row.id,
     groupId: row.groupId,
@@ -279,26 +298,22 @@ function reportOf(groupSendId: number, userId?: number): GroupSendReport | null 
     queued: live?.queued ?? row.queued,
     credits: live?.credits ?? row.credits,
     skipped: live?.skipped ?? row.skipped,
-    skips: firstSkips().all(groupSendId, SKIPS_SHOWN),
+    skips: await queries.firstSkips.all(groupSendId, SKIPS_SHOWN),
     stopReason: row.stopReason,
     occurrenceAt: row.occurrenceAt?.getTime() ?? null,
-    deferred: heldByQuietHours(groupSendId),
+    deferred: await heldByQuietHours(groupSendId),
   };
 }
 
 /** One of the user's group sends, with its progress; null when it is not the user's. */
-export function getGroupSendReport(userId: number, groupSendId: number): GroupSendReport | null {
-  return reportOf(groupSendId, userId);
+export async function getGroupSendReport(userId: number, groupSendId: number): Promise<GroupSendReport | null> {
+  return await reportOf(groupSendId, userId);
 }
 
-const latestOfSchedule = statement<[number, number], { id: number }>(
-  "select id from group_sends where schedule_id = ? and user_id = ? order by occurrence_at desc limit 1",
-);
-
 /** The group send of a scheduled group SMS's latest occurrence so far (the user's only), or null. */
-export function latestScheduledGroupSend(userId: number, scheduleId: number): GroupSendReport | null {
-  const latest = latestOfSchedule().get(scheduleId, userId);
-  return latest ? reportOf(latest.id) : null;
+export async function latestScheduledGroupSend(userId: number, scheduleId: number): Promise<GroupSendReport | null> {
+  const latest = await queries.latestOfSchedule.get(scheduleId, userId);
+  return latest ? await reportOf(latest.id) : null;
 }
 
 /**
@@ -307,7 +322,7 @@ export function latestScheduledGroupSend(userId: number, scheduleId: number): Gr
  * marked failed.
  */
 export async function reconcileGroupSends(): Promise<{ enqueued: number; failed: number }> {
-  const stale = getDb()
+  const stale = await getDb()
     .select({ id: groupSends.id })
     .from(groupSends)
     // Spelled like the partial index's condition, so the look-up uses it.
@@ -321,7 +336,7 @@ export async function reconcileGroupSends(): Promise<{ enqueued: number; failed:
     const job = await findGroupSendJob(id);
     const state = job ? await job.getState() : "missing";
     if (state === "failed") {
-      finish(id, "failed", job?.failedReason ?? "the fan-out job failed");
+      await finish(id, "failed", job?.failedReason ?? "the fan-out job failed");
       report.failed += 1;
     } else if (state === "missing" || state === "unknown" || state === "completed") {
       await job?.remove();
@@ -332,25 +347,18 @@ export async function reconcileGroupSends(): Promise<{ enqueued: number; failed:
   return report;
 }
 
-const latestGroupSend = statement<[number], { id: number | null }>(
-  "select max(id) as id from group_sends where user_id = ?",
-);
-
 /** The id of the user's newest group send. */
-export function latestGroupSendId(userId: number): number | null {
-  return latestGroupSend().get(userId)?.id ?? null;
+export async function latestGroupSendId(userId: number): Promise<number | null> {
+  return (await queries.latestGroupSend.get(userId))?.id ?? null;
 }
 
-const groupSendsBefore = statement<[number, number, number], { id: number }>(
-  "select id from group_sends where user_id = ? and id < ? order by id desc limit ?",
-);
-
 /** The user's group sends, newest first, ids below `before`, at most `limit` (keyset pages). */
-export function listGroupSendReportsBefore(
+export async function listGroupSendReportsBefore(
   userId: number,
   options: { before: number; limit: number },
-): GroupSendReport[] {
-  return groupSendsBefore()
-    .all(userId, options.before, options.limit)
-    .map(({ id }) => reportOf(id, userId)!);
+): Promise<GroupSendReport[]> {
+  const reports: GroupSendReport[] = [];
+  for (const { id } of await queries.groupSendsBefore.all(userId, options.before, options.limit))
+    reports.push((await reportOf(id, userId))!);
+  return reports;
 }

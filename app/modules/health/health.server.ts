@@ -1,18 +1,19 @@
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 
-const selectOne = statement("select 1");
+const queries = statements({
+  one: sqlText<[], unknown>("select 1"),
+  pageCount: sqlText<[], { n: number }>("select page_count as n from pragma_page_count()"),
+  pageSize: sqlText<[], { n: number }>("select page_size as n from pragma_page_size()"),
+  freePages: sqlText<[], { n: number }>("select freelist_count as n from pragma_freelist_count()"),
+});
 
 /** Throws when SQLite does not answer (GET /readyz). */
-export function checkDatabase(): void {
-  selectOne().get();
+export async function checkDatabase(): Promise<void> {
+  await queries.one.get();
 }
 
-const pageCount = statement<[], { n: number }>("select page_count as n from pragma_page_count()");
-const pageSize = statement<[], { n: number }>("select page_size as n from pragma_page_size()");
-const freePages = statement<[], { n: number }>("select freelist_count as n from pragma_freelist_count()");
-
 /** The database file's size and how much of it is free pages (reused by new rows; VACUUM would return them). */
-export function databaseSize(): { bytes: number; freeBytes: number } {
-  const size = pageSize().get()!.n;
-  return { bytes: pageCount().get()!.n * size, freeBytes: freePages().get()!.n * size };
+export async function databaseSize(): Promise<{ bytes: number; freeBytes: number }> {
+  const size = (await queries.pageSize.get())!.n;
+  return { bytes: (await queries.pageCount.get())!.n * size, freeBytes: (await queries.freePages.get())!.n * size };
 }

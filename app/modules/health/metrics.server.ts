@@ -1,20 +1,22 @@
 import { checkDatabase } from "#app/modules/health/health.server.ts";
 import { HEARTBEAT_FRESH_MS, readHeartbeats, type WorkerBeat } from "#app/modules/health/heartbeat.server.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { queueDepths, type QueueState } from "#app/queue/queue-depth.server.ts";
 import { redisForRequest } from "#app/queue/redis.server.ts";
 
-const countByStatus = statement<[], { status: string; messages: number }>(
-  "select status, count(*) as messages from sms_messages group by status",
-);
+const queries = statements({
+  countByStatus: sqlText<[], { status: string; messages: number }>(
+    "select status, count(*) as messages from sms_messages group by status",
+  ),
+});
 
 // Counting a large message table takes a while: a scrape every few seconds reuses the last count.
 const MESSAGE_COUNT_TTL_MS = 30_000;
 let messageCounts: { at: number; rows: { status: string; messages: number }[] } | undefined;
 
-function messagesByStatus(now: number) {
+async function messagesByStatus(now: number) {
   if (!messageCounts || now - messageCounts.at > MESSAGE_COUNT_TTL_MS) {
-    messageCounts = { at: now, rows: countByStatus().all() };
+    messageCounts = { at: now, rows: await queries.countByStatus.all() };
   }
   return messageCounts.rows;
 }
@@ -33,9 +35,9 @@ export type GatewaySnapshot = {
 export async function gatewaySnapshot(now = Date.now()): Promise<GatewaySnapshot> {
   const snapshot: GatewaySnapshot = { sqliteUp: false, redisUp: false, messages: [], queues: [], workers: new Map() };
   try {
-    checkDatabase();
+    await checkDatabase();
     snapshot.sqliteUp = true;
-    snapshot.messages = messagesByStatus(now);
+    snapshot.messages = await messagesByStatus(now);
   } catch {
     // Reported as sqlite_up 0; /readyz and the log say more.
   }

@@ -39,8 +39,8 @@ export async function checkReadiness(now = Date.now()): Promise<Readiness> {
     causes.push(error ? `${reason}: ${(error as Error).message}` : reason);
   };
   try {
-    checkDatabase();
-    if (!migrationsApplied()) fail(NOT_READY.migrations);
+    await checkDatabase();
+    if (!(await migrationsApplied())) fail(NOT_READY.migrations);
   } catch (error) {
     fail(NOT_READY.database, error);
   }

@@ -1,7 +1,7 @@
 // MESSAGE_RETENTION_DAYS and SUPPORT_RETENTION_DAYS: old rows go in small batches from the hourly
 // housekeeping job (docs/operations.md#retention, docs/decisions/082-retention.md).
-import { inTransaction } from "#app/db/client.server.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { withTx } from "#app/db/client.server.ts";
+import { type RawStatement, sqlText, statements } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { MESSAGE_STATUSES, type MessageStatus } from "#app/modules/messaging/message-status.ts";
@@ -17,21 +17,23 @@ const DELETABLE = new Set(MESSAGE_STATUSES.filter((status) => !IN_PROGRESS.inclu
 
 type AgedRow = { id: number; createdAt: number };
 
-const oldestMessages = statement<[number, number], AgedRow & { status: MessageStatus }>(
-  "select id, created_at as createdAt, status from sms_messages where id > ? order by id limit ?",
-);
-// Their parts and outbox rows go with them (foreign keys, on delete cascade); the ledger keeps its entries.
-const deleteMessages = statement("delete from sms_messages where id in (select value from json_each(?))");
-// An inbound message whose keyword (STOP, START, HELP) is still to be processed has an outbox row.
-const oldestInbound = statement<[number, number], AgedRow & { pending: 0 | 1 }>(
-  `select id, received_at as createdAt, exists(select 1 from inbound_outbox o where o.message_id = m.id) as pending
+const queries = statements({
+  oldestMessages: sqlText<[number, number], AgedRow & { status: MessageStatus }>(
+    "select id, created_at as createdAt, status from sms_messages where id > ? order by id limit ?",
+  ),
+  // Their parts and outbox rows go with them (foreign keys, on delete cascade); the ledger keeps its entries.
+  deleteMessages: sqlText<[string]>("delete from sms_messages where id in (select value from json_each(?))"),
+  // An inbound message whose keyword (STOP, START, HELP) is still to be processed has an outbox row.
+  oldestInbound: sqlText<[number, number], AgedRow & { pending: 0 | 1 }>(
+    `select id, received_at as createdAt, exists(select 1 from inbound_outbox o where o.message_id = m.id) as pending
      from inbound_messages m where id > ? order by id limit ?`,
-);
-const deleteInbound = statement("delete from inbound_messages where id in (select value from json_each(?))");
-const deleteSupportRequests = statement(
-  `delete from support_requests where id in (
+  ),
+  deleteInbound: sqlText<[string]>("delete from inbound_messages where id in (select value from json_each(?))"),
+  deleteSupportRequests: sqlText<[number, number]>(
+    `delete from support_requests where id in (
      select id from support_requests where created_at < ? and mail_status != 'pending' order by id limit ?)`,
-);
+  ),
+});
 
 const nextTurn = () => new Promise((resume) => setImmediate(resume));
 
@@ -44,20 +46,20 @@ async function purgeOld<Row extends AgedRow>(
   days: number,
   batch: number,
   table: {
-    oldest: () => { all(after: number, limit: number): Row[] };
-    remove: () => { run(ids: string): { changes: number } };
+    oldest: RawStatement<[number, number], Row>;
+    remove: RawStatement<[string], unknown>;
   },
   deletable: (row: Row) => boolean,
 ): Promise<number> {
   const cutoff = clock.now() - days * DAY_MS;
   let deleted = 0;
   for (let after = 0; ;) {
-    const rows = table.oldest().all(after, batch);
+    const rows = await table.oldest.all(after, batch);
     const window = rows.findIndex((row) => row.createdAt >= cutoff);
     const old = (window === -1 ? rows : rows.slice(0, window)).filter(deletable);
     if (old.length > 0) {
       const ids = JSON.stringify(old.map((row) => row.id));
-      deleted += inTransaction(() => table.remove().run(ids).changes);
+      deleted += await withTx(async () => (await table.remove.run(ids)).changes);
     }
     if (window !== -1 || rows.length < batch) return deleted;
     after = rows[rows.length - 1].id;
@@ -67,12 +69,14 @@ async function purgeOld<Row extends AgedRow>(
 
 /** Deletes finished messages created before `days` ago. */
 export function purgeOldMessages(days: number, batch = RETENTION_BATCH): Promise<number> {
-  return purgeOld(days, batch, { oldest: oldestMessages, remove: deleteMessages }, (row) => DELETABLE.has(row.status));
+  return purgeOld(days, batch, { oldest: queries.oldestMessages, remove: queries.deleteMessages }, (row) =>
+    DELETABLE.has(row.status),
+  );
 }
 
 /** Deletes inbound messages received before `days` ago, once their keyword has been processed. */
 export function purgeOldInbound(days: number, batch = RETENTION_BATCH): Promise<number> {
-  return purgeOld(days, batch, { oldest: oldestInbound, remove: deleteInbound }, (row) => !row.pending);
+  return purgeOld(days, batch, { oldest: queries.oldestInbound, remove: queries.deleteInbound }, (row) => !row.pending);
 }
 
 /** Deletes support requests created before `days` ago, except one whose e-mail is still being tried. */
@@ -80,7 +84,7 @@ export async function purgeOldSupportRequests(days: number, batch = RETENTION_BA
   const cutoff = clock.now() - days * DAY_MS;
   let deleted = 0;
   for (;;) {
-    const changes = inTransaction(() => deleteSupportRequests().run(cutoff, batch).changes);
+    const changes = await withTx(async () => (await queries.deleteSupportRequests.run(cutoff, batch)).changes);
     deleted += changes;
     if (changes < batch) return deleted;
     await nextTurn();

@@ -1,8 +1,8 @@
 // What an inbound message's first word does: opt the phone out of the sender it wrote to, back in,
 // or ask for help; each change is confirmed once with a free reply through the normal send path.
 import { and, asc, eq } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { noteOptOutChanges } from "#app/modules/webhooks/account-events.server.ts";
 import { users } from "#app/db/schema/core.ts";
@@ -40,43 +40,49 @@ export const HELP_REPLY_INTERVAL_MS = 10 * 60_000;
 const AUTO_REPLIES_PER_PHONE_PER_DAY = 5;
 const DAY_MS = 24 * 3_600_000;
 
-// The reply of this same inbound message (a retried job) does not count against it.
-const recentAutoReplies = statement<[string, string, number], { n: number; lastAt: number | null }>(
-  `select count(*) as n, max(created_at) as lastAt from sms_messages
+const queries = statements({
+  // The reply of this same inbound message (a retried job) does not count against it.
+  recentAutoReplies: sqlText<[string, string, number], { n: number; lastAt: number | null }>(
+    `select count(*) as n, max(created_at) as lastAt from sms_messages
    where to_phone = ? and source = 'keyword' and api_ref is not ? and created_at >= ?`,
-);
+  ),
+});
 
 /** Whether the phone has had its share of automatic replies: a HELP within the interval, or the day's cap. */
-function autoReplyThrottled(phone: string, kind: KeywordReplyKind, apiRef: string): boolean {
+async function autoReplyThrottled(phone: string, kind: KeywordReplyKind, apiRef: string): Promise<boolean> {
   const now = clock.now();
-  const { n, lastAt } = recentAutoReplies().get(phone, apiRef, now - DAY_MS)!;
+  const { n, lastAt } = (await queries.recentAutoReplies.get(phone, apiRef, now - DAY_MS))!;
   if (n >= AUTO_REPLIES_PER_PHONE_PER_DAY) return true;
   return kind === "help" && lastAt !== null && lastAt > now - HELP_REPLY_INTERVAL_MS;
 }
 
 /** Whose the reply is when the inbound message belongs to nobody: the gateway's first admin. */
-function operatorId(): number | undefined {
-  return getDb().select({ id: users.id }).from(users).where(eq(users.role, "admin")).orderBy(asc(users.id)).get()?.id;
+async function operatorId(): Promise<number | undefined> {
+  return (
+    await getDb().select({ id: users.id }).from(users).where(eq(users.role, "admin")).orderBy(asc(users.id)).get()
+  )?.id;
 }
 
 /** A keyword's change, as opt_out.changed tells it; `sender` is the address written to (the shared one too). */
 type KeywordChange = { phone: string; scope: string; sender: string; word: string; at: number };
 
 /** Opts out; true when the phone was not opted out of this scope before (or this same message did it). */
-function optOut({ phone, scope, sender, word, at }: KeywordChange, accountId: number | null): boolean {
-  return inTransaction((tx) => {
-    const inserted = tx
-      .insert(optOuts)
-      .values({ phone, scope, source: "keyword", keyword: word, assignedUserId: accountId, createdAt: new Date(at) })
-      .onConflictDoNothing()
-      .run().changes;
+async function optOut({ phone, scope, sender, word, at }: KeywordChange, accountId: number | null): Promise<boolean> {
+  return await withTx(async (tx) => {
+    const inserted = (
+      await tx
+        .insert(optOuts)
+        .values({ phone, scope, source: "keyword", keyword: word, assignedUserId: accountId, createdAt: new Date(at) })
+        .onConflictDoNothing()
+        .run()
+    ).changes;
     if (inserted > 0) {
       const change = { phone, sender, optedOut: true, source: "keyword" as const, keyword: word, at };
-      if (accountId !== null) noteOptOutChanges(accountId, [change]);
+      if (accountId !== null) await noteOptOutChanges(accountId, [change]);
       return true;
     }
     // A retried inbound job: the opt-out it made is there, and its reply is found by its reference.
-    const existing = tx
+    const existing = await tx
       .select({ createdAt: optOuts.createdAt })
       .from(optOuts)
       .where(and(eq(optOuts.phone, phone), eq(optOuts.scope, scope), eq(optOuts.source, "keyword")))
@@ -89,9 +95,9 @@ function optOut({ phone, scope, sender, word, at }: KeywordChange, accountId: nu
  * Lifts the keyword opt-out; true when there was one. Told to the account the STOP was told to and
  * the one this START is assigned to (docs/decisions/097-keyword-opt-out-events.md).
  */
-function optIn({ phone, scope, sender, word, at }: KeywordChange, accountId: number | null): boolean {
-  return inTransaction((tx) => {
-    const removed = tx
+async function optIn({ phone, scope, sender, word, at }: KeywordChange, accountId: number | null): Promise<boolean> {
+  return await withTx(async (tx) => {
+    const removed = await tx
       .delete(optOuts)
       .where(and(eq(optOuts.phone, phone), eq(optOuts.scope, scope), eq(optOuts.source, "keyword")))
       .returning({ assignedUserId: optOuts.assignedUserId })
@@ -99,7 +105,7 @@ function optIn({ phone, scope, sender, word, at }: KeywordChange, accountId: num
     if (removed.length === 0) return false;
     const change = { phone, sender, optedOut: false, source: "keyword" as const, keyword: word, at };
     const told = new Set([accountId, ...removed.map((row) => row.assignedUserId)]);
-    for (const userId of told) if (userId !== null) noteOptOutChanges(userId, [change]);
+    for (const userId of told) if (userId !== null) await noteOptOutChanges(userId, [change]);
     return true;
   });
 }
@@ -116,7 +122,7 @@ export async function applyInboundKeyword(inbound: InboundKeyword): Promise<Keyw
   const keyword = keywordOf(inbound.body);
   const phone = /^\d+$/.test(inbound.phone) ? `+${inbound.phone}` : inbound.phone;
   if (!keyword || !isE164(phone)) return null;
-  const sender = findSenderByAddress(inbound.toAddress);
+  const sender = await findSenderByAddress(inbound.toAddress);
   const from = sender?.address ?? null;
   const scope = scopeOf(from);
   const at = Number(inbound.receivedAt);
@@ -124,17 +130,21 @@ export async function applyInboundKeyword(inbound: InboundKeyword): Promise<Keyw
 
   const change = { phone, scope, sender: from ?? getEnv().SMPP_SOURCE_ADDR, word: keyword.word, at };
   const changed =
-    keyword.kind === "stop" ? optOut(change, accountId) : keyword.kind === "start" ? optIn(change, accountId) : true;
+    keyword.kind === "stop"
+      ? await optOut(change, accountId)
+      : keyword.kind === "start"
+        ? await optIn(change, accountId)
+        : true;
   if (!changed) return { kind: keyword.kind, changed, replyId: null };
 
-  const owner = accountId ?? operatorId();
+  const owner = accountId ?? (await operatorId());
   // One reply per inbound message, however often it is handled.
   const apiRef = `keyword:${scope}:${phone}:${at}`;
-  if (owner === undefined || autoReplyThrottled(phone, keyword.kind, apiRef))
+  if (owner === undefined || (await autoReplyThrottled(phone, keyword.kind, apiRef)))
     return { kind: keyword.kind, changed, replyId: null };
   const reply = await queueMessage(owner, {
     to: phone,
-    body: getKeywordReplies()[keyword.kind],
+    body: (await getKeywordReplies())[keyword.kind],
     source: "keyword",
     from,
     apiRef,

@@ -1,7 +1,7 @@
 // After an inbound message is stored: its processing (keywords, replies) and the sweep that re-adds
 // the jobs Redis lost (docs/decisions/021-outbox-and-reconcilers.md).
-import { inTransaction } from "#app/db/client.server.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { withTx } from "#app/db/client.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { purgeStaleParts } from "#app/modules/inbound/receive.server.ts";
 import { addSmsInboundJobs } from "#app/queue/jobs/sms-inbound.server.ts";
@@ -11,25 +11,25 @@ import { applyInboundKeyword } from "#app/modules/inbound/keywords.server.ts";
 const INBOUND_OUTBOX_GRACE_MS = 30_000;
 const BATCH = 1_000;
 
-// One statement per job, not per message: a job carries up to INBOUND_JOB_BATCH ids.
-const selectPending = statement<
-  [string],
-  { id: number; phone: string; toAddress: string; accountId: number | null; body: string; receivedAt: number }
->(
-  `select m.id, m.from_phone as phone, m.to_address as toAddress, m.user_id as accountId, m.body,
+const queries = statements({
+  // One statement per job, not per message: a job carries up to INBOUND_JOB_BATCH ids.
+  pending: sqlText<
+    [string],
+    { id: number; phone: string; toAddress: string; accountId: number | null; body: string; receivedAt: number }
+  >(
+    `select m.id, m.from_phone as phone, m.to_address as toAddress, m.user_id as accountId, m.body,
      m.received_at as receivedAt
    from inbound_outbox o join inbound_messages m on m.id = o.message_id
    where o.message_id in (select value from json_each(?)) order by m.id`,
-);
-const deleteOutbox = statement<[string]>(
-  "delete from inbound_outbox where message_id in (select value from json_each(?))",
-);
-const selectStale = statement<[number, number], { messageId: number }>(
-  "select message_id as messageId from inbound_outbox where due_at < ? order by due_at limit ?",
-);
-const postpone = statement<[number, number]>(
-  "update inbound_outbox set due_at = ?, requeues = requeues + 1 where message_id = ?",
-);
+  ),
+  deleteOutbox: sqlText<[string]>("delete from inbound_outbox where message_id in (select value from json_each(?))"),
+  stale: sqlText<[number, number], { messageId: number }>(
+    "select message_id as messageId from inbound_outbox where due_at < ? order by due_at limit ?",
+  ),
+  postpone: sqlText<[number, number]>(
+    "update inbound_outbox set due_at = ?, requeues = requeues + 1 where message_id = ?",
+  ),
+});
 
 /**
  * Runs what each inbound message sets off (its keyword: STOP, START, HELP), then drops their outbox
@@ -38,21 +38,21 @@ const postpone = statement<[number, number]>(
 export async function processInbound(inboundIds: number[]) {
   const done: number[] = [];
   const keywords: Record<string, number> = {};
-  for (const inbound of selectPending().all(JSON.stringify(inboundIds))) {
+  for (const inbound of await queries.pending.all(JSON.stringify(inboundIds))) {
     const outcome = await applyInboundKeyword(inbound);
     if (outcome) keywords[outcome.kind] = (keywords[outcome.kind] ?? 0) + 1;
     done.push(inbound.id);
   }
-  inTransaction(() => deleteOutbox().run(JSON.stringify(done)));
+  await withTx(async () => await queries.deleteOutbox.run(JSON.stringify(done)));
   return { processed: done.length, keywords };
 }
 
 export async function reconcileInbound(): Promise<{ enqueued: number; partsPurged: number }> {
   const now = clock.now();
-  const stale = selectStale()
-    .all(now - INBOUND_OUTBOX_GRACE_MS, BATCH)
-    .map((row) => row.messageId);
-  inTransaction(() => stale.forEach((id) => postpone().run(now, id)));
+  const stale = (await queries.stale.all(now - INBOUND_OUTBOX_GRACE_MS, BATCH)).map((row) => row.messageId);
+  await withTx(async () => {
+    for (const id of stale) await queries.postpone.run(now, id);
+  });
   await addSmsInboundJobs(stale);
-  return { enqueued: stale.length, partsPurged: purgeStaleParts(now) };
+  return { enqueued: stale.length, partsPurged: await purgeStaleParts(now) };
 }

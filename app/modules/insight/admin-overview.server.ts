@@ -1,6 +1,6 @@
 // The admin overview: sales and messages per local day, the busiest accounts, the accounts whose
 // recipients answer STOP, and the system's state.
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { databaseSize } from "#app/modules/health/health.server.ts";
 import { HEARTBEAT_FRESH_MS, readHeartbeats } from "#app/modules/health/heartbeat.server.ts";
 import { countsByDay, topSendersBetween } from "#app/modules/insight/rollup.server.ts";
@@ -11,58 +11,22 @@ import { SHARED_REPLY_WINDOW_MS } from "#app/modules/inbound/receive.server.ts";
 
 type SalesDay = { date: string; revenueCents: number; creditsSold: number; orders: number };
 
-// Paid orders by the time they were paid, net of what was refunded or taken back since.
-const paidOrders = statement<[number, number], { at: number; cents: number; credits: number }>(
-  `select confirmed_at as at, total_cents - refunded_cents as cents, total_credits - credits_reversed as credits
+const queries = statements({
+  // Paid orders by the time they were paid, net of what was refunded or taken back since.
+  paidOrders: sqlText<[number, number], { at: number; cents: number; credits: number }>(
+    `select confirmed_at as at, total_cents - refunded_cents as cents, total_credits - credits_reversed as credits
    from orders where confirmed_at >= ? and confirmed_at < ?`,
-);
-
-/** Revenue, credits sold and paid orders per local day. */
-function salesByDay(days: LocalDay[]): SalesDay[] {
-  const sales = days.map((day) => ({ date: day.date, revenueCents: 0, creditsSold: 0, orders: 0 }));
-  if (days.length === 0) return sales;
-  for (const order of paidOrders().all(days[0].start, days.at(-1)!.end)) {
-    const index = days.findLastIndex((day) => day.start <= order.at);
-    sales[index].revenueCents += order.cents;
-    sales[index].creditsSold += order.credits;
-    sales[index].orders += 1;
-  }
-  return sales;
-}
-
-const TOP_ACCOUNTS = 10;
-const accountNames = statement<[string], { id: number; fullName: string; email: string }>(
-  "select id, full_name as fullName, email from users where id in (select value from json_each(?))",
-);
-
-/** The rows with their account's name and e-mail. */
-function withNames<Row extends { userId: number }>(rows: Row[]) {
-  const names = new Map(
-    accountNames()
-      .all(JSON.stringify(rows.map((row) => row.userId)))
-      .map((u) => [u.id, u]),
-  );
-  return rows.map((row) => ({
-    ...row,
-    fullName: names.get(row.userId)?.fullName ?? "",
-    email: names.get(row.userId)?.email ?? "",
-  }));
-}
-
-/** The accounts that sent the most in the period, most first, with their names. */
-function busiestAccounts(days: LocalDay[]) {
-  return withNames(topSendersBetween(days[0].start, days.at(-1)!.end, TOP_ACCOUNTS));
-}
-
-const OPT_OUT_ACCOUNTS = 10;
-
-// A keyword opt-out made in the period counts against every account that wrote to the phone from the
-// sender it answered (the shared one: scope "") in the period and the 30 days before it.
-const optOutsByAccount = statement<
-  [{ start: number; end: number; window: number }],
-  { userId: number; stopped: number; recipients: number }
->(
-  `with stops as (
+  ),
+  accountNames: sqlText<[string], { id: number; fullName: string; email: string }>(
+    "select id, full_name as fullName, email from users where id in (select value from json_each(?))",
+  ),
+  // A keyword opt-out made in the period counts against every account that wrote to the phone from the
+  // sender it answered (the shared one: scope "") in the period and the 30 days before it.
+  optOutsByAccount: sqlText<
+    [{ start: number; end: number; window: number }],
+    { userId: number; stopped: number; recipients: number }
+  >(
+    `with stops as (
      select distinct m.user_id as userId, o.phone
      from opt_outs o join sms_messages m on m.to_phone = o.phone
      where o.source = 'keyword' and o.created_at >= @start and o.created_at < @end
@@ -74,7 +38,42 @@ const optOutsByAccount = statement<
       where r.user_id = stops.userId and r.created_at >= @start and r.created_at < @end and r.source <> 'keyword')
        as recipients
    from stops group by userId`,
-);
+  ),
+});
+
+/** Revenue, credits sold and paid orders per local day. */
+async function salesByDay(days: LocalDay[]): Promise<SalesDay[]> {
+  const sales = days.map((day) => ({ date: day.date, revenueCents: 0, creditsSold: 0, orders: 0 }));
+  if (days.length === 0) return sales;
+  for (const order of await queries.paidOrders.all(days[0].start, days.at(-1)!.end)) {
+    const index = days.findLastIndex((day) => day.start <= order.at);
+    sales[index].revenueCents += order.cents;
+    sales[index].creditsSold += order.credits;
+    sales[index].orders += 1;
+  }
+  return sales;
+}
+
+const TOP_ACCOUNTS = 10;
+
+/** The rows with their account's name and e-mail. */
+async function withNames<Row extends { userId: number }>(rows: Row[]) {
+  const names = new Map(
+    (await queries.accountNames.all(JSON.stringify(rows.map((row) => row.userId)))).map((u) => [u.id, u]),
+  );
+  return rows.map((row) => ({
+    ...row,
+    fullName: names.get(row.userId)?.fullName ?? "",
+    email: names.get(row.userId)?.email ?? "",
+  }));
+}
+
+/** The accounts that sent the most in the period, most first, with their names. */
+async function busiestAccounts(days: LocalDay[]) {
+  return await withNames(await topSendersBetween(days[0].start, days.at(-1)!.end, TOP_ACCOUNTS));
+}
+
+const OPT_OUT_ACCOUNTS = 10;
 
 type OptOutShare = { userId: number; fullName: string; email: string; recipients: number; stopped: number };
 
@@ -82,12 +81,13 @@ type OptOutShare = { userId: number; fullName: string; email: string; recipients
  * The accounts whose recipients in the period answered STOP (and are still opted out), the highest
  * share first: an account provoking opt-outs, which on the shared sender block every account, stands out.
  */
-function optOutShares(days: LocalDay[]): OptOutShare[] {
-  const rows = optOutsByAccount()
-    .all({ start: days[0].start, end: days.at(-1)!.end, window: SHARED_REPLY_WINDOW_MS })
+async function optOutShares(days: LocalDay[]): Promise<OptOutShare[]> {
+  const rows = (
+    await queries.optOutsByAccount.all({ start: days[0].start, end: days.at(-1)!.end, window: SHARED_REPLY_WINDOW_MS })
+  )
     .sort((a, b) => b.stopped / b.recipients - a.stopped / a.recipients || b.stopped - a.stopped)
     .slice(0, OPT_OUT_ACCOUNTS);
-  return withNames(rows);
+  return await withNames(rows);
 }
 
 type SystemState = {
@@ -119,19 +119,19 @@ async function systemState(now: number): Promise<SystemState> {
       smppBound: alive.reduce((sum, beat) => sum + (beat.smpp?.bound ?? 0), 0),
     };
   }
-  return { queues, workers, database: databaseSize() };
+  return { queues, workers, database: await databaseSize() };
 }
 
 /** Everything the admin overview shows for the last `period` days in the admin's time zone. */
 export async function getAdminOverview(period: Period, timeZone: string, now: number) {
   const days = lastLocalDaysCached(period, timeZone, now);
-  const perDay = countsByDay(null, days);
+  const perDay = await countsByDay(null, days);
   return {
-    sales: salesByDay(days),
+    sales: await salesByDay(days),
     perDay,
     totals: totalsOf(perDay),
-    busiest: busiestAccounts(days),
-    optOuts: optOutShares(days),
+    busiest: await busiestAccounts(days),
+    optOuts: await optOutShares(days),
     system: await systemState(now),
   };
 }

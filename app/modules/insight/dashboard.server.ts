@@ -1,5 +1,5 @@
 // The customer's dashboard: messages per local day by outcome, delivery rate, credits spent, latest campaigns.
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { countsByDay } from "#app/modules/insight/rollup.server.ts";
 import { type DayCounts, lastLocalDaysCached, type Period } from "#app/modules/insight/periods.ts";
 import type { GroupSendStatus } from "#app/db/schema/contacts.ts";
@@ -43,13 +43,15 @@ type CampaignSummary = {
 };
 
 const LATEST_CAMPAIGNS = 5;
-const latestGroupSends = statement<[number, number], CampaignSummary>(
-  `select id, group_name as groupName, body, status, total, queued, skipped, created_at as createdAt
+const queries = statements({
+  latestGroupSends: sqlText<[number, number], CampaignSummary>(
+    `select id, group_name as groupName, body, status, total, queued, skipped, created_at as createdAt
    from group_sends where user_id = ? order by id desc limit ?`,
-);
+  ),
+});
 
 /** Everything the dashboard shows for the last `period` days in the account's time zone. */
-export function getDashboard(userId: number, period: Period, timeZone: string, now: number) {
-  const perDay = countsByDay(userId, lastLocalDaysCached(period, timeZone, now));
-  return { perDay, totals: totalsOf(perDay), campaigns: latestGroupSends().all(userId, LATEST_CAMPAIGNS) };
+export async function getDashboard(userId: number, period: Period, timeZone: string, now: number) {
+  const perDay = await countsByDay(userId, lastLocalDaysCached(period, timeZone, now));
+  return { perDay, totals: totalsOf(perDay), campaigns: await queries.latestGroupSends.all(userId, LATEST_CAMPAIGNS) };
 }

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
-import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { afterCommitBatch, getDb, inTransaction, type Executor, type Tx } from "#app/db/client.server.ts";
+import type { UpdateSet } from "#app/db/dialect.server.ts";
+import { afterCommitBatch, getDb, withTx, type Executor, type Tx } from "#app/db/client.server.ts";
 import { type MailKind, mailOutbox } from "#app/db/schema/mail.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
@@ -58,12 +58,12 @@ const enqueueWritten = afterCommitBatch<number>((ids) => {
  * Writes an e-mail inside the caller's transaction, so it exists exactly when what caused it does;
  * its job is added after the commit, and not at all when the transaction rolls back.
  */
-export function queueMail(tx: Executor, { secret, replyTo, supportRequest, ...mail }: NewMail): number {
+export async function queueMail(tx: Executor, { secret, replyTo, supportRequest, ...mail }: NewMail): Promise<number> {
   const status = getEnv().SMTP_URL ? "pending" : "kept";
   // A link nobody will send or be shown is not stored at all.
   const keepLink = secret && (status === "pending" || mailLinksShown());
   const text = secret && !keepLink ? mail.text.replaceAll(secret.link, LINK_REMOVED) : mail.text;
-  const { id } = tx
+  const { id } = await tx
     .insert(mailOutbox)
     .values({
       ...mail,
@@ -85,8 +85,8 @@ export function queueMail(tx: Executor, { secret, replyTo, supportRequest, ...ma
 /** Re-enqueues every mail the server has not taken yet: SQLite is the record, Redis can be rebuilt. */
 export async function reconcileMail(): Promise<{ enqueued: number }> {
   return reconcileOutbox(
-    (after, limit) =>
-      getDb()
+    async (after, limit) =>
+      await getDb()
         .select({ id: mailOutbox.id })
         .from(mailOutbox)
         .where(and(eq(mailOutbox.status, "pending"), gt(mailOutbox.id, after)))
@@ -105,11 +105,12 @@ type OutboxRow = typeof mailOutbox.$inferSelect;
  * Writes a step of the delivery on the mail and, for a support request's mail, copies the mail's
  * delivery state to the request in the same transaction: the Support Inbox shows it from there.
  */
-function recordDelivery(row: OutboxRow, step: SQLiteUpdateSetSource<typeof mailOutbox>): void {
-  inTransaction((tx) => {
-    const mail = tx.update(mailOutbox).set(step).where(eq(mailOutbox.id, row.id)).returning().get();
+async function recordDelivery(row: OutboxRow, step: UpdateSet<typeof mailOutbox>): Promise<void> {
+  await withTx(async (tx) => {
+    const mail = await tx.update(mailOutbox).set(step).where(eq(mailOutbox.id, row.id)).returning().get();
     if (row.supportRequestId === null) return;
-    tx.update(supportRequests)
+    await tx
+      .update(supportRequests)
       .set({
         mailStatus: mail.status === "kept" ? "not_configured" : mail.status,
         mailAttempts: mail.attempts,
@@ -132,14 +133,14 @@ function messageIdOf(row: OutboxRow): string {
 
 /** Hands one pending mail to the SMTP server; throws when it does not take it, so the queue retries. */
 export async function deliverMail(mailId: number): Promise<MailDelivery> {
-  const row = getDb().select().from(mailOutbox).where(eq(mailOutbox.id, mailId)).get();
+  const row = await getDb().select().from(mailOutbox).where(eq(mailOutbox.id, mailId)).get();
   if (!row || row.status !== "pending") return "nothing_to_do";
   const mailer = getMailer();
   if (!mailer) {
-    recordDelivery(row, { status: "kept" });
+    await recordDelivery(row, { status: "kept" });
     return "kept";
   }
-  recordDelivery(row, { attempts: sql`${mailOutbox.attempts} + 1`, lastAttemptAt: clock.date() });
+  await recordDelivery(row, { attempts: sql`${mailOutbox.attempts} + 1`, lastAttemptAt: clock.date() });
   // The support desk's address as configured when the mail goes out, as for From.
   const to = row.kind === "support" ? getEnv().SUPPORT_EMAIL : row.to;
   try {
@@ -152,41 +153,44 @@ export async function deliverMail(mailId: number): Promise<MailDelivery> {
       messageId: messageIdOf(row),
     });
     // Sent: the link is in the person's inbox and no longer in the database (nor its backups).
-    recordDelivery(row, { status: "sent", to, sentAt: clock.date(), messageId, lastError: null, ...linkRemoved });
+    await recordDelivery(row, { status: "sent", to, sentAt: clock.date(), messageId, lastError: null, ...linkRemoved });
     return "sent";
   } catch (error) {
-    recordDelivery(row, { lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500) });
+    await recordDelivery(row, { lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500) });
     throw error;
   }
 }
 
 /** Removes the links of the user's mails of `kind` inside the caller's transaction: one of them was used. */
-export function removeMailLinks(tx: Tx, userId: number, kind: MailKind): void {
-  tx.update(mailOutbox)
+export async function removeMailLinks(tx: Tx, userId: number, kind: MailKind): Promise<void> {
+  await tx
+    .update(mailOutbox)
     .set(linkRemoved)
     .where(and(eq(mailOutbox.userId, userId), eq(mailOutbox.kind, kind), isNotNull(mailOutbox.secretLink)))
     .run();
 }
 
 /** Removes the links that have expired from the mails still holding them; how many. */
-export function removeExpiredMailLinks(): number {
-  return inTransaction(
-    (tx) =>
-      tx
-        .update(mailOutbox)
-        .set(linkRemoved)
-        .where(and(isNotNull(mailOutbox.secretLink), lte(mailOutbox.secretExpiresAt, clock.date())))
-        .run().changes,
+export async function removeExpiredMailLinks(): Promise<number> {
+  return await withTx(
+    async (tx) =>
+      (
+        await tx
+          .update(mailOutbox)
+          .set(linkRemoved)
+          .where(and(isNotNull(mailOutbox.secretLink), lte(mailOutbox.secretExpiresAt, clock.date())))
+          .run()
+      ).changes,
   );
 }
 
 export const OUTBOX_PAGE_SIZE = 20;
 
 /** One page of the outbox, newest first, for the admins' Mail screen. */
-export function listOutbox(requestedPage: number) {
-  const [{ total }] = getDb().select({ total: count() }).from(mailOutbox).all();
+export async function listOutbox(requestedPage: number) {
+  const [{ total }] = await getDb().select({ total: count() }).from(mailOutbox).all();
   const { page, totalPages, offset } = pageWindow(total, requestedPage, OUTBOX_PAGE_SIZE);
-  const rows = getDb()
+  const rows = await getDb()
     .select({
       id: mailOutbox.id,
       kind: mailOutbox.kind,
@@ -205,8 +209,8 @@ export function listOutbox(requestedPage: number) {
 }
 
 /** One mail for the admins' Mail screen; its link, while it still works, only where mailLinksShown(). */
-export function getOutboxMail(id: number) {
-  const mail = getDb().select().from(mailOutbox).where(eq(mailOutbox.id, id)).get();
+export async function getOutboxMail(id: number) {
+  const mail = await getDb().select().from(mailOutbox).where(eq(mailOutbox.id, id)).get();
   if (!mail) return undefined;
   const { secretLink, secretExpiresAt: _expiresAt, ...shown } = mail;
   return secretLink && !mailLinksShown() ? { ...shown, text: shown.text.replaceAll(secretLink, LINK_REMOVED) } : shown;

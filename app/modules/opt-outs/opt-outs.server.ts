@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, lt, ne, or } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { keywordReplies, optOuts } from "#app/db/schema/opt-outs.ts";
 import { senders } from "#app/db/schema/senders.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -48,11 +48,11 @@ const optOutColumns = {
 };
 
 /** The account's opt-outs, newest first, a page at a time. */
-export function listOptOuts(userId: number, requestedPage = 1) {
+export async function listOptOuts(userId: number, requestedPage = 1) {
   const where = visibleTo(userId);
-  const total = getDb().select({ n: count() }).from(optOuts).where(where).get()?.n ?? 0;
+  const total = (await getDb().select({ n: count() }).from(optOuts).where(where).get())?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, requestedPage, OPT_OUTS_PAGE_SIZE);
-  const items: OptOut[] = getDb()
+  const items: OptOut[] = await getDb()
     .select(optOutColumns)
     .from(optOuts)
     .where(where)
@@ -64,8 +64,8 @@ export function listOptOuts(userId: number, requestedPage = 1) {
 }
 
 /** One of the account's opt-outs, or OptOutNotFoundError. */
-function getOptOut(userId: number, id: number): OptOut {
-  const row = getDb()
+async function getOptOut(userId: number, id: number): Promise<OptOut> {
+  const row = await getDb()
     .select(optOutColumns)
     .from(optOuts)
     .where(and(eq(optOuts.id, id), visibleTo(userId)))
@@ -75,21 +75,30 @@ function getOptOut(userId: number, id: number): OptOut {
 }
 
 /** Adds numbers (E.164) to the account's own list; ones already there stay as they were. Returns how many were new. */
-export function addOptOuts(userId: number, phones: string[], source: Exclude<OptOutSource, "keyword">): number {
+export async function addOptOuts(
+  userId: number,
+  phones: string[],
+  source: Exclude<OptOutSource, "keyword">,
+): Promise<number> {
   const unique = [...new Set(phones)];
   if (unique.length === 0) return 0;
   const now = clock.date();
-  return inTransaction((tx) => {
+  return await withTx(async (tx) => {
     const added: string[] = [];
     // Chunks keep each statement within SQLite's variable limit.
     for (let i = 0; i < unique.length; i += 500) {
       const rows = unique.slice(i, i + 500).map((phone) => ({ phone, source, userId, createdAt: now }));
-      const inserted = tx.insert(optOuts).values(rows).onConflictDoNothing().returning({ phone: optOuts.phone }).all();
+      const inserted = await tx
+        .insert(optOuts)
+        .values(rows)
+        .onConflictDoNothing()
+        .returning({ phone: optOuts.phone })
+        .all();
       added.push(...inserted.map((row) => row.phone));
     }
     const at = now.getTime();
     const change = { sender: null, optedOut: true, source, keyword: null, at };
-    noteOptOutChanges(
+    await noteOptOutChanges(
       userId,
       added.map((phone) => ({ phone, ...change })),
     );
@@ -98,8 +107,8 @@ export function addOptOuts(userId: number, phones: string[], source: Exclude<Opt
 }
 
 /** The account's opt-out of this number that it added itself, or undefined. */
-export function findOwnOptOut(userId: number, phone: string): OptOut | undefined {
-  return getDb()
+export async function findOwnOptOut(userId: number, phone: string): Promise<OptOut | undefined> {
+  return await getDb()
     .select(optOutColumns)
     .from(optOuts)
     .where(and(eq(optOuts.userId, userId), eq(optOuts.phone, phone), ne(optOuts.source, "keyword")))
@@ -110,27 +119,28 @@ export function findOwnOptOut(userId: number, phone: string): OptOut | undefined
  * Removes a number the account added itself. Another account's id: OptOutNotFoundError; a keyword
  * opt-out: KeywordOptOutError (only the phone's START lifts it).
  */
-export function removeOptOut(userId: number, id: number): OptOut {
-  const row = getOptOut(userId, id);
+export async function removeOptOut(userId: number, id: number): Promise<OptOut> {
+  const row = await getOptOut(userId, id);
   if (row.source === "keyword") throw new KeywordOptOutError(row.phone);
-  inTransaction((tx) => {
-    tx.delete(optOuts)
+  await withTx(async (tx) => {
+    await tx
+      .delete(optOuts)
       .where(and(eq(optOuts.id, id), eq(optOuts.userId, userId)))
       .run();
     const change = { phone: row.phone, sender: null, optedOut: false, source: row.source, keyword: null };
-    noteOptOutChanges(userId, [{ ...change, at: clock.now() }]);
+    await noteOptOutChanges(userId, [{ ...change, at: clock.now() }]);
   });
   return row;
 }
 
 /** Whether a send from this account to `phone` (from `from`, else its default sender) would be refused. */
-export function isOptedOut(userId: number, phone: string, from?: string | null): boolean {
-  return optedOutAmong(userId, [phone], from).has(phone);
+export async function isOptedOut(userId: number, phone: string, from?: string | null): Promise<boolean> {
+  return (await optedOutAmong(userId, [phone], from)).has(phone);
 }
 
 /** The numbers among `phones` a send from this account (from `from`, else its default) must skip: two queries for all. */
-export function optedOutAmong(userId: number, phones: string[], from?: string | null): Set<string> {
-  const resolved = resolveSends(
+export async function optedOutAmong(userId: number, phones: string[], from?: string | null): Promise<Set<string>> {
+  const resolved = await resolveSends(
     userId,
     phones.map((to) => ({ to, from })),
   );
@@ -138,18 +148,19 @@ export function optedOutAmong(userId: number, phones: string[], from?: string | 
 }
 
 /** The automatic replies' texts: the admin's, else the defaults. */
-export function getKeywordReplies(): Record<KeywordReplyKind, string> {
+export async function getKeywordReplies(): Promise<Record<KeywordReplyKind, string>> {
   const texts = { ...DEFAULT_KEYWORD_REPLIES };
-  for (const row of getDb().select().from(keywordReplies).all()) texts[row.kind] = row.body;
+  for (const row of await getDb().select().from(keywordReplies).all()) texts[row.kind] = row.body;
   return texts;
 }
 
 /** Sets the automatic replies' texts (validated by the admin's form). */
-export function setKeywordReplies(texts: Record<KeywordReplyKind, string>): void {
+export async function setKeywordReplies(texts: Record<KeywordReplyKind, string>): Promise<void> {
   const now = clock.date();
-  inTransaction((tx) => {
+  await withTx(async (tx) => {
     for (const kind of KEYWORD_REPLY_KINDS) {
-      tx.insert(keywordReplies)
+      await tx
+        .insert(keywordReplies)
         .values({ kind, body: texts[kind], updatedAt: now })
         .onConflictDoUpdate({ target: keywordReplies.kind, set: { body: texts[kind], updatedAt: now } })
         .run();
@@ -158,8 +169,8 @@ export function setKeywordReplies(texts: Record<KeywordReplyKind, string>): void
 }
 
 /** The account's opt-outs with an id below `before`, newest (highest id) first: the REST API's pages. */
-export function listOptOutsBefore(userId: number, before: number, limit: number): OptOut[] {
-  return getDb()
+export async function listOptOutsBefore(userId: number, before: number, limit: number): Promise<OptOut[]> {
+  return await getDb()
     .select(optOutColumns)
     .from(optOuts)
     .where(and(visibleTo(userId), lt(optOuts.id, before)))
@@ -169,13 +180,15 @@ export function listOptOutsBefore(userId: number, before: number, limit: number)
 }
 
 /** The id of the account's newest opt-out it may remove, for the documentation's examples. */
-export function latestOwnOptOutId(userId: number): number | null {
+export async function latestOwnOptOutId(userId: number): Promise<number | null> {
   return (
-    getDb()
-      .select({ id: optOuts.id })
-      .from(optOuts)
-      .where(and(eq(optOuts.userId, userId), ne(optOuts.source, "keyword")))
-      .orderBy(desc(optOuts.id))
-      .get()?.id ?? null
+    (
+      await getDb()
+        .select({ id: optOuts.id })
+        .from(optOuts)
+        .where(and(eq(optOuts.userId, userId), ne(optOuts.source, "keyword")))
+        .orderBy(desc(optOuts.id))
+        .get()
+    )?.id ?? null
   );
 }

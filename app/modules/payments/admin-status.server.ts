@@ -11,7 +11,7 @@ export type AdminStatusChange = StatusChange | { ok: false; reason: "paid" | "pr
  * the cancel is refused and the order confirmed instead, so no money is ever left without credits.
  */
 export async function adminChangeOrderStatus(orderId: number, status: OrderStatus): Promise<AdminStatusChange> {
-  const order = getOrder(orderId);
+  const order = await getOrder(orderId);
   if (!order) return { ok: false, reason: "not-found" };
   if (order.status === "Pending" && status === "Cancelled") {
     const payment = await getPaymentProvider().cancelPayment(order);
@@ -21,5 +21,5 @@ export async function adminChangeOrderStatus(orderId: number, status: OrderStatu
       return { ok: false, reason: "paid" };
     }
   }
-  return changeOrderStatus(orderId, status);
+  return await changeOrderStatus(orderId, status);
 }

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { inTransaction } from "#app/db/client.server.ts";
+import { withTx } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema/shop.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { bookEntry } from "#app/modules/credits/ledger.server.ts";
@@ -26,9 +26,9 @@ export type FulfilResult =
  * order payment id all stand in the way of a second grant.
  */
 export async function fulfil(orderId: number, paymentId: string): Promise<FulfilResult> {
-  const order = getOrder(orderId);
+  const order = await getOrder(orderId);
   if (!order) return { status: "not-found" };
-  if (order.status !== "Pending") return settled(order.id, paymentId);
+  if (order.status !== "Pending") return await settled(order.id, paymentId);
 
   const provider = getPaymentProvider();
   const payment = await provider.retrievePayment(paymentId);
@@ -38,44 +38,47 @@ export async function fulfil(orderId: number, paymentId: string): Promise<Fulfil
     return { status: "mismatch", reason: "The amount paid does not match the order." };
   }
   if (payment.status !== "succeeded") {
-    if (payment.status === "failed" && payment.failureMessage) recordPaymentFailure(order.id, payment.failureMessage);
+    if (payment.status === "failed" && payment.failureMessage)
+      await recordPaymentFailure(order.id, payment.failureMessage);
     return {
       status: "not-paid",
       reason: payment.status === "processing" ? "The payment is still processing." : "The payment has not succeeded.",
     };
   }
 
-  const granted = inTransaction((tx) => {
-    const confirmed = tx
-      .update(orders)
-      .set({
-        status: "Confirmed",
-        paymentId,
-        paymentProvider: provider.name,
-        paymentError: null,
-        confirmedAt: clock.date(),
-      })
-      .where(and(eq(orders.id, order.id), eq(orders.status, "Pending")))
-      .run().changes;
+  const granted = await withTx(async (tx) => {
+    const confirmed = (
+      await tx
+        .update(orders)
+        .set({
+          status: "Confirmed",
+          paymentId,
+          paymentProvider: provider.name,
+          paymentError: null,
+          confirmedAt: clock.date(),
+        })
+        .where(and(eq(orders.id, order.id), eq(orders.status, "Pending")))
+        .run()
+    ).changes;
     if (confirmed === 0) return false;
-    bookEntry(tx, {
+    await bookEntry(tx, {
       userId: order.userId,
       kind: "grant",
       amount: order.totalCredits,
       key: `payment:${paymentId}`,
       note: `Order ${order.id}`,
     });
-    takeOrderedFromCart(tx, order.userId, order.lines);
+    await takeOrderedFromCart(tx, order.userId, order.lines);
     return true;
   });
   return granted
     ? { status: "confirmed", orderId: order.id, credits: order.totalCredits, granted: true }
-    : settled(order.id, paymentId);
+    : await settled(order.id, paymentId);
 }
 
 /** The answer for an order that is no longer Pending. */
-function settled(orderId: number, paymentId: string): FulfilResult {
-  const order = getOrder(orderId);
+async function settled(orderId: number, paymentId: string): Promise<FulfilResult> {
+  const order = await getOrder(orderId);
   if (!order) return { status: "not-found" };
   if (order.status === "Cancelled") return { status: "conflict", reason: "The order was cancelled." };
   if (order.paymentId !== paymentId) {

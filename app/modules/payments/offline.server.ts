@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { offlineCharges } from "#app/db/schema/shop.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -35,8 +35,8 @@ const CANCELLED_MESSAGE = "This order was cancelled, so it can no longer be paid
 const cancellationId = (orderId: number) => `offcancel_${orderId}`;
 
 /** The order's successful charge, if it has one: an order is never charged twice nor cancelled once paid. */
-const succeededCharge = (tx: Tx, orderId: number) =>
-  tx
+const succeededCharge = async (tx: Tx, orderId: number) =>
+  await tx
     .select({ id: offlineCharges.id })
     .from(offlineCharges)
     .where(and(eq(offlineCharges.orderId, orderId), eq(offlineCharges.status, "succeeded")))
@@ -49,15 +49,15 @@ export type TestCardResult = { status: "succeeded"; id: string } | { status: "de
  * card number. An order already paid is not charged twice (a double submit gets the first charge).
  * Outside test mode (and without ALLOW_TEST_PAYMENTS): TestCardsRefusedError, nothing charged or recorded.
  */
-export function chargeTestCard(
+export async function chargeTestCard(
   order: { id: number; totalCents: number; currency: string },
   cardNumber: string,
-): TestCardResult {
+): Promise<TestCardResult> {
   if (!testCardsAccepted()) throw new TestCardsRefusedError();
-  return inTransaction((tx) => {
-    const paid = succeededCharge(tx, order.id);
+  return await withTx(async (tx) => {
+    const paid = await succeededCharge(tx, order.id);
     if (paid) return { status: "succeeded" as const, id: paid.id };
-    const cancelled = tx
+    const cancelled = await tx
       .select({ id: offlineCharges.id })
       .from(offlineCharges)
       .where(eq(offlineCharges.id, cancellationId(order.id)))
@@ -65,7 +65,8 @@ export function chargeTestCard(
     if (cancelled) return { status: "declined" as const, id: cancelled.id, message: CANCELLED_MESSAGE };
     const decline = SUCCEEDS.has(cardNumber) ? null : (DECLINES[cardNumber] ?? NOT_A_TEST_CARD);
     const id = `offch_${randomBytes(12).toString("base64url")}`;
-    tx.insert(offlineCharges)
+    await tx
+      .insert(offlineCharges)
       .values({
         id,
         orderId: order.id,
@@ -85,7 +86,7 @@ export function chargeTestCard(
 export const offlineProvider: PaymentProvider = {
   name: "offline",
   async retrievePayment(paymentId) {
-    const charge = getDb().select().from(offlineCharges).where(eq(offlineCharges.id, paymentId)).get();
+    const charge = await getDb().select().from(offlineCharges).where(eq(offlineCharges.id, paymentId)).get();
     if (!charge) return null;
     return {
       id: charge.id,
@@ -98,10 +99,11 @@ export const offlineProvider: PaymentProvider = {
   },
   /** Like cancelling a PaymentIntent: recorded on the processor's side, so a later charge is refused (both in immediate transactions). */
   async cancelPayment(order) {
-    return inTransaction((tx) => {
-      const paid = succeededCharge(tx, order.id);
+    return await withTx(async (tx) => {
+      const paid = await succeededCharge(tx, order.id);
       if (paid) return { status: "paid" as const, paymentId: paid.id };
-      tx.insert(offlineCharges)
+      await tx
+        .insert(offlineCharges)
         .values({
           id: cancellationId(order.id),
           orderId: order.id,

@@ -2,7 +2,7 @@
 // the ledger, once per event however often it is delivered, and never below a zero balance: what
 // the customer had already spent is recorded as the order's shortfall (decision record 004).
 import { eq } from "drizzle-orm";
-import { type Executor, inTransaction } from "#app/db/client.server.ts";
+import { type Executor, withTx } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema/shop.ts";
 import { takeBack } from "#app/modules/credits/ledger.server.ts";
 import type { Order } from "#app/modules/shop/orders.server.ts";
@@ -24,14 +24,14 @@ function creditsForCents(order: Pick<Order, "totalCents" | "totalCredits">, cent
  * Brings what was claimed back from the order (taken plus shortfall) up to `claim` credits.
  * Claims only grow, so a replayed or out-of-order event takes nothing twice.
  */
-function claimCredits(tx: Executor, order: Order, claim: number, key: string, note: string) {
+async function claimCredits(tx: Executor, order: Order, claim: number, key: string, note: string) {
   const due = claim - (order.creditsReversed + order.creditsShortfall);
   if (due <= 0) return { taken: 0, shortfall: 0 };
-  return takeBack(tx, { userId: order.userId, kind: "reversal", wanted: due, key, note });
+  return await takeBack(tx, { userId: order.userId, kind: "reversal", wanted: due, key, note });
 }
 
-function paidOrder(tx: Executor, paymentId: string): Order | undefined {
-  return tx.select().from(orders).where(eq(orders.paymentId, paymentId)).get();
+async function paidOrder(tx: Executor, paymentId: string): Promise<Order | undefined> {
+  return await tx.select().from(orders).where(eq(orders.paymentId, paymentId)).get();
 }
 
 /**
@@ -39,12 +39,16 @@ function paidOrder(tx: Executor, paymentId: string): Order | undefined {
  * `amount_refunded`), so a partial refund takes back its share of the credits and a later one the
  * rest. Fully refunded, the order becomes Refunded.
  */
-export function recordRefund(refund: { paymentId: string; chargeId: string; refundedCents: number }): ReversalResult {
-  return inTransaction((tx) => {
-    const order = paidOrder(tx, refund.paymentId);
+export async function recordRefund(refund: {
+  paymentId: string;
+  chargeId: string;
+  refundedCents: number;
+}): Promise<ReversalResult> {
+  return await withTx(async (tx) => {
+    const order = await paidOrder(tx, refund.paymentId);
     if (!order) return { status: "unknown-payment" as const };
     if (refund.refundedCents <= order.refundedCents) return { status: "unchanged" as const, orderId: order.id };
-    const { taken, shortfall } = claimCredits(
+    const { taken, shortfall } = await claimCredits(
       tx,
       order,
       creditsForCents(order, refund.refundedCents),
@@ -52,7 +56,8 @@ export function recordRefund(refund: { paymentId: string; chargeId: string; refu
       `Order ${order.id} refunded`,
     );
     const fully = refund.refundedCents >= order.totalCents;
-    tx.update(orders)
+    await tx
+      .update(orders)
       .set({
         refundedCents: refund.refundedCents,
         creditsReversed: order.creditsReversed + taken,
@@ -66,19 +71,24 @@ export function recordRefund(refund: { paymentId: string; chargeId: string; refu
 }
 
 /** A dispute (chargeback) opened on the payment: the disputed share of the credits comes back and the order is Disputed. */
-export function recordDispute(dispute: { paymentId: string; disputeId: string; amountCents: number }): ReversalResult {
-  return inTransaction((tx) => {
-    const order = paidOrder(tx, dispute.paymentId);
+export async function recordDispute(dispute: {
+  paymentId: string;
+  disputeId: string;
+  amountCents: number;
+}): Promise<ReversalResult> {
+  return await withTx(async (tx) => {
+    const order = await paidOrder(tx, dispute.paymentId);
     if (!order) return { status: "unknown-payment" as const };
     if (order.status === "Disputed") return { status: "unchanged" as const, orderId: order.id };
-    const { taken, shortfall } = claimCredits(
+    const { taken, shortfall } = await claimCredits(
       tx,
       order,
       creditsForCents(order, dispute.amountCents),
       `dispute:${dispute.disputeId}`,
       `Order ${order.id} disputed`,
     );
-    tx.update(orders)
+    await tx
+      .update(orders)
       .set({
         status: "Disputed",
         creditsReversed: order.creditsReversed + taken,

@@ -20,7 +20,7 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookOut
     case "payment_intent.payment_failed": {
       const orderId = stripeOrderId(event.data.object.metadata);
       if (!orderId) return { handled: false };
-      recordPaymentFailure(
+      await recordPaymentFailure(
         orderId,
         event.data.object.last_payment_error?.message ?? "Your payment was not successful.",
       );
@@ -40,7 +40,7 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookOut
       if (!paymentId) return { handled: false };
       return {
         handled: true,
-        result: recordRefund({ paymentId, chargeId: charge.id, refundedCents: charge.amount_refunded }),
+        result: await recordRefund({ paymentId, chargeId: charge.id, refundedCents: charge.amount_refunded }),
       };
     }
     case "charge.dispute.created": {
@@ -49,7 +49,7 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookOut
       if (!paymentId) return { handled: false };
       return {
         handled: true,
-        result: recordDispute({ paymentId, disputeId: dispute.id, amountCents: dispute.amount }),
+        result: await recordDispute({ paymentId, disputeId: dispute.id, amountCents: dispute.amount }),
       };
     }
     default:

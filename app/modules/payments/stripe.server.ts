@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import Stripe from "stripe";
-import { inTransaction } from "#app/db/client.server.ts";
+import { withTx } from "#app/db/client.server.ts";
 import { orders } from "#app/db/schema/shop.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -137,17 +137,18 @@ export async function ensurePaymentIntent(order: PayableOrder): Promise<{ client
     },
     { idempotencyKey: `order-${order.id}-payment-intent${order.providerRef ? `-after-${order.providerRef}` : ""}` },
   );
-  inTransaction((tx) =>
-    tx
-      .update(orders)
-      .set({ providerRef: intent.id })
-      .where(
-        and(
-          eq(orders.id, order.id),
-          order.providerRef ? eq(orders.providerRef, order.providerRef) : isNull(orders.providerRef),
-        ),
-      )
-      .run(),
+  await withTx(
+    async (tx) =>
+      await tx
+        .update(orders)
+        .set({ providerRef: intent.id })
+        .where(
+          and(
+            eq(orders.id, order.id),
+            order.providerRef ? eq(orders.providerRef, order.providerRef) : isNull(orders.providerRef),
+          ),
+        )
+        .run(),
   );
   if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} came without a client secret`);
   return { clientSecret: intent.client_secret };
@@ -178,7 +179,9 @@ export async function createCheckoutSession(order: PayableOrder & Pick<OrderWith
     { idempotencyKey: `order-${order.id}-checkout` },
   );
   // Kept so that an admin cancelling the order can expire the session.
-  inTransaction((tx) => tx.update(orders).set({ checkoutSessionRef: session.id }).where(eq(orders.id, order.id)).run());
+  await withTx(
+    async (tx) => await tx.update(orders).set({ checkoutSessionRef: session.id }).where(eq(orders.id, order.id)).run(),
+  );
   if (!session.url) throw new Error(`Checkout Session ${session.id} came without a URL`);
   return session.url;
 }

@@ -1,7 +1,7 @@
 // Per-account quotas: how much of each kind one account may hold at once, counted where the new row
 // is written (inside its transaction), so two requests at once cannot both take the last place.
 import { and, count, eq, type SQL } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Table } from "#app/db/dialect.server.ts";
 import type { Executor } from "#app/db/client.server.ts";
 import { apiKeys } from "#app/db/schema/api.ts";
 import { contactGroups, contacts } from "#app/db/schema/contacts.ts";
@@ -66,7 +66,7 @@ function quotaLimit(quota: Quota): number {
 // The rows each database-held quota counts; pending uploads are files, counted by their module.
 const COUNTED: Record<
   Exclude<Quota, "pendingUploads">,
-  (userId: number) => { table: SQLiteTable; where: SQL | undefined }
+  (userId: number) => { table: Table; where: SQL | undefined }
 > = {
   schedules: (userId) => ({
     table: schedules,
@@ -79,15 +79,23 @@ const COUNTED: Record<
 };
 
 /** How many more the account may add now; call it inside the transaction that adds them. */
-export function quotaRoom(tx: Executor, userId: number, quota: Exclude<Quota, "pendingUploads">): number {
+export async function quotaRoom(
+  tx: Executor,
+  userId: number,
+  quota: Exclude<Quota, "pendingUploads">,
+): Promise<number> {
   const { table, where } = COUNTED[quota](userId);
-  const used = tx.select({ n: count() }).from(table).where(where).get()?.n ?? 0;
+  const used = (await tx.select({ n: count() }).from(table).where(where).get())?.n ?? 0;
   return Math.max(0, quotaLimit(quota) - used);
 }
 
 /** Throws QuotaExceededError unless one more fits; inside the transaction that adds it. */
-export function assertQuota(tx: Executor, userId: number, quota: Exclude<Quota, "pendingUploads">): void {
-  if (quotaRoom(tx, userId, quota) < 1) throw new QuotaExceededError(quota);
+export async function assertQuota(
+  tx: Executor,
+  userId: number,
+  quota: Exclude<Quota, "pendingUploads">,
+): Promise<void> {
+  if ((await quotaRoom(tx, userId, quota)) < 1) throw new QuotaExceededError(quota);
 }
 
 /** For quotas counted elsewhere (files): throws QuotaExceededError when `used` already fills it. */

@@ -1,7 +1,7 @@
 // Stopping schedules, and deleting a group with its schedules: here, not in contacts, because
 // scheduling builds on contacts (group schedules) and never the other way.
 import { and, eq } from "drizzle-orm";
-import { inTransaction, type Tx } from "#app/db/client.server.ts";
+import { withTx, type Tx } from "#app/db/client.server.ts";
 import { schedules } from "#app/db/schema/scheduling.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { log } from "#app/utils/log.server.ts";
@@ -17,14 +17,15 @@ export function cancelledValues(now: Date) {
  * Cancels the user's active schedules to a group, inside the caller's transaction (before the group
  * row goes, while group_id still finds them). Returns their ids for disarmSchedules.
  */
-function cancelGroupSchedules(tx: Tx, userId: number, groupId: number, now: Date): number[] {
-  return tx
-    .update(schedules)
-    .set(cancelledValues(now))
-    .where(and(eq(schedules.userId, userId), eq(schedules.groupId, groupId), eq(schedules.status, "active")))
-    .returning({ id: schedules.id })
-    .all()
-    .map((row) => row.id);
+async function cancelGroupSchedules(tx: Tx, userId: number, groupId: number, now: Date): Promise<number[]> {
+  return (
+    await tx
+      .update(schedules)
+      .set(cancelledValues(now))
+      .where(and(eq(schedules.userId, userId), eq(schedules.groupId, groupId), eq(schedules.status, "active")))
+      .returning({ id: schedules.id })
+      .all()
+  ).map((row) => row.id);
 }
 
 /** Removes the job schedulers of schedules that are no longer active; Redis trouble is left to the reconciler. */
@@ -42,10 +43,10 @@ export async function disarmSchedules(ids: number[]): Promise<void> {
  * (they stay in the Scheduled SMS list, to "a deleted group"). False when not the user's.
  */
 export async function deleteGroup(userId: number, groupId: number): Promise<boolean> {
-  const cancelled = inTransaction((tx) => {
-    if (!ownsGroup(tx, userId, groupId)) return null;
-    const ids = cancelGroupSchedules(tx, userId, groupId, clock.date());
-    deleteGroupRow(tx, userId, groupId);
+  const cancelled = await withTx(async (tx) => {
+    if (!(await ownsGroup(tx, userId, groupId))) return null;
+    const ids = await cancelGroupSchedules(tx, userId, groupId, clock.date());
+    await deleteGroupRow(tx, userId, groupId);
     return ids;
   });
   if (cancelled === null) return false;

@@ -1,7 +1,7 @@
 // Running schedules: each occurrence through the normal send path, and the reconciler that keeps
 // Redis in step with the schedules table (the record) and sends what fell due while nobody ran it.
 import { and, asc, eq, gt, lte } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { schedules } from "#app/db/schema/scheduling.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -75,7 +75,7 @@ async function deliverToPhone(row: Row, at: number, unsent: Unsent | null): Prom
     from: row.fromAddress,
   };
   if (unsent) {
-    recordUnsentMessage(row.userId, message, unsent.reason);
+    await recordUnsentMessage(row.userId, message, unsent.reason);
     return unsent.outcome;
   }
   try {
@@ -84,15 +84,15 @@ async function deliverToPhone(row: Row, at: number, unsent: Unsent | null): Prom
   } catch (error) {
     // Recorded failed at no charge, so the schedule's history says why nothing went.
     if (error instanceof OptedOutError) {
-      recordUnsentMessage(row.userId, message, OPTED_OUT_REASON);
+      await recordUnsentMessage(row.userId, message, OPTED_OUT_REASON);
       return "opted-out";
     }
     if (error instanceof UnknownSenderError) {
-      recordUnsentMessage(row.userId, message, `${error.message} any more`);
+      await recordUnsentMessage(row.userId, message, `${error.message} any more`);
       return "no-recipients";
     }
     if (!(error instanceof InsufficientCreditsError)) throw error;
-    recordUnsentMessage(row.userId, message, insufficientCredits(error));
+    await recordUnsentMessage(row.userId, message, insufficientCredits(error));
     return "insufficient-credits";
   }
 }
@@ -110,13 +110,13 @@ async function deliverToGroup(
   unsent: Unsent | null,
 ): Promise<OccurrenceOutcome> {
   const occurrence = { scheduleId: row.id, at };
-  const fail = (reason: string, outcome: OccurrenceOutcome): OccurrenceOutcome => {
-    const recorded = recordFailedGroupSend(row.userId, groupId, row.body, occurrence, reason);
+  const fail = async (reason: string, outcome: OccurrenceOutcome): Promise<OccurrenceOutcome> => {
+    const recorded = await recordFailedGroupSend(row.userId, groupId, row.body, occurrence, reason);
     // No group: it was deleted meanwhile, which cancelled the schedule.
     if (!recorded) return "inactive";
     return recorded.duplicate ? "duplicate" : outcome;
   };
-  if (unsent) return fail(unsent.reason, unsent.outcome);
+  if (unsent) return await fail(unsent.reason, unsent.outcome);
   try {
     const send = await startGroupSend(row.userId, groupId, row.body, {
       occurrence,
@@ -124,31 +124,34 @@ async function deliverToGroup(
     });
     return send.duplicate ? "duplicate" : "queued";
   } catch (error) {
-    if (error instanceof InsufficientCreditsError) return fail(insufficientCredits(error), "insufficient-credits");
+    if (error instanceof InsufficientCreditsError)
+      return await fail(insufficientCredits(error), "insufficient-credits");
     if (error instanceof EmptyGroupError || error instanceof InactiveContactError)
-      return fail(error.message, "no-recipients");
+      return await fail(error.message, "no-recipients");
     if (error instanceof NotFoundError) return "inactive";
-    if (error instanceof UnknownSenderError) return fail(`${error.message} any more`, "no-recipients");
+    if (error instanceof UnknownSenderError) return await fail(`${error.message} any more`, "no-recipients");
     throw error;
   }
 }
 
 /** Moves the schedule past `at`; the last occurrence completes it. True when it completed. */
-function advance(row: Row, at: number, now: number): boolean {
+async function advance(row: Row, at: number, now: number): Promise<boolean> {
   const next = nextOccurrence(recurrenceOf(row), at);
-  const changed = inTransaction(
-    (tx) =>
-      tx
-        .update(schedules)
-        .set({
-          nextRunAt: next === null ? null : new Date(next),
-          status: next === null ? "completed" : "active",
-          finishedAt: next === null ? new Date(now) : null,
-          updatedAt: new Date(now),
-        })
-        // A concurrent cancel wins; a run of an older occurrence never moves it back.
-        .where(and(eq(schedules.id, row.id), eq(schedules.status, "active"), lte(schedules.nextRunAt, new Date(at))))
-        .run().changes,
+  const changed = await withTx(
+    async (tx) =>
+      (
+        await tx
+          .update(schedules)
+          .set({
+            nextRunAt: next === null ? null : new Date(next),
+            status: next === null ? "completed" : "active",
+            finishedAt: next === null ? new Date(now) : null,
+            updatedAt: new Date(now),
+          })
+          // A concurrent cancel wins; a run of an older occurrence never moves it back.
+          .where(and(eq(schedules.id, row.id), eq(schedules.status, "active"), lte(schedules.nextRunAt, new Date(at))))
+          .run()
+      ).changes,
   );
   return next === null && changed === 1;
 }
@@ -159,17 +162,18 @@ function advance(row: Row, at: number, now: number): boolean {
  * moves the schedule on. Occurrences skipped over (nothing ran at their time) are not sent.
  */
 export async function runOccurrence(scheduleId: number, at: number): Promise<OccurrenceOutcome> {
-  const row = getDb().select().from(schedules).where(eq(schedules.id, scheduleId)).get();
+  const row = await getDb().select().from(schedules).where(eq(schedules.id, scheduleId)).get();
   const groupGone = row?.targetKind === "group" && row.groupId === null;
   if (row?.status === "active" && !groupGone) return runActive(row, at);
   if (row?.status === "active") {
     // deleteGroup cancels a group's schedules with it; this covers a group gone any other way.
-    inTransaction((tx) =>
-      tx
-        .update(schedules)
-        .set(cancelledValues(clock.date()))
-        .where(and(eq(schedules.id, row.id), eq(schedules.status, "active")))
-        .run(),
+    await withTx(
+      async (tx) =>
+        await tx
+          .update(schedules)
+          .set(cancelledValues(clock.date()))
+          .where(and(eq(schedules.id, row.id), eq(schedules.status, "active")))
+          .run(),
     );
   }
   await disarmSchedule(scheduleId);
@@ -184,7 +188,7 @@ async function runActive(row: Row, at: number): Promise<OccurrenceOutcome> {
 
   const late = now - at > getEnv().SCHEDULE_MAX_LATE_MINUTES * 60_000;
   // A disabled account's schedules pause: each occurrence is recorded as not sent, the next one runs.
-  const unsent: Unsent | null = isAccountDisabled(row.userId)
+  const unsent: Unsent | null = (await isAccountDisabled(row.userId))
     ? { reason: ACCOUNT_DISABLED_SCHEDULE_REASON, outcome: "account-disabled" }
     : late
       ? { reason: MISSED_REASON, outcome: "missed" }
@@ -193,7 +197,7 @@ async function runActive(row: Row, at: number): Promise<OccurrenceOutcome> {
     row.targetKind === "group"
       ? await deliverToGroup(row, row.groupId!, at, unsent)
       : await deliverToPhone(row, at, unsent);
-  if (advance(row, at, now)) await disarmSchedule(row.id);
+  if (await advance(row, at, now)) await disarmSchedule(row.id);
   return outcome;
 }
 
@@ -204,7 +208,7 @@ async function runActive(row: Row, at: number): Promise<OccurrenceOutcome> {
  */
 async function catchUpSchedules(): Promise<number> {
   const now = clock.now();
-  const due = getDb()
+  const due = await getDb()
     .select()
     .from(schedules)
     .where(and(eq(schedules.status, "active"), lte(schedules.nextRunAt, new Date(now - CATCH_UP_GRACE_MS))))
@@ -215,11 +219,9 @@ async function catchUpSchedules(): Promise<number> {
     const rule = recurrenceOf(row);
     const latest = latestOccurrence(rule, row.nextRunAt!.getTime(), now);
     if (latest !== null) await runOccurrence(row.id, latest);
-    const status = getDb()
-      .select({ status: schedules.status })
-      .from(schedules)
-      .where(eq(schedules.id, row.id))
-      .get()?.status;
+    const status = (
+      await getDb().select({ status: schedules.status }).from(schedules).where(eq(schedules.id, row.id)).get()
+    )?.status;
     if (status === "active" && !(await isArmed(row.id))) await armSchedule(row.id, rule);
   }
   return due.length;
@@ -230,7 +232,7 @@ async function syncJobSchedulers(): Promise<{ armed: number; removed: number }> 
   const orphans = new Set(await armedScheduleIds());
   let armed = 0;
   for (let after = 0; ;) {
-    const rows = getDb()
+    const rows = await getDb()
       .select()
       .from(schedules)
       .where(and(eq(schedules.status, "active"), gt(schedules.id, after)))

@@ -1,10 +1,10 @@
 // Scheduled SMS as their owner sees them: create, list, cancel. Plain data and typed errors, so the
 // web screens and the REST API share them.
 import { and, count, desc, eq, lt } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { contactGroups } from "#app/db/schema/contacts.ts";
 import { SCHEDULE_STATUSES, schedules } from "#app/db/schema/scheduling.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -126,7 +126,7 @@ function toSchedule(row: Row, groupName: string | null): Schedule {
   };
 }
 
-function inputIssues(userId: number, input: NewSchedule, now: number): ScheduleInputError["issues"] {
+async function inputIssues(userId: number, input: NewSchedule, now: number): Promise<ScheduleInputError["issues"]> {
   const issues: ScheduleInputError["issues"] = [];
   if (input.target.kind === "phone" && !isE164(input.target.to)) {
     issues.push({ field: "target", message: `"${input.target.to}" is not a valid phone number` });
@@ -145,13 +145,13 @@ function inputIssues(userId: number, input: NewSchedule, now: number): ScheduleI
   const endValid = endDate === null || parseDate(endDate) !== null;
   if (!endValid) issues.push({ field: "endDate", message: "End Date must be a date (YYYY-MM-DD)" });
   if (zoneValid && startValid && endValid) issues.push(...timingIssues({ ...input, endDate }, now));
-  if (input.from && !sendingSenders(userId).some((s) => s.address === input.from))
+  if (input.from && !(await sendingSenders(userId)).some((s) => s.address === input.from))
     issues.push({ field: "from", message: new UnknownSenderError(input.from).message });
   return issues;
 }
 
-function scheduleByApiRef(userId: number, apiRef: string): Schedule | null {
-  const found = withGroupNames()
+async function scheduleByApiRef(userId: number, apiRef: string): Promise<Schedule | null> {
+  const found = await withGroupNames()
     .where(and(eq(schedules.userId, userId), eq(schedules.apiRef, apiRef)))
     .get();
   return found ? toSchedule(found.row, found.groupName) : null;
@@ -173,34 +173,34 @@ export async function createSchedule(
   options: { apiRef?: string } = {},
 ): Promise<Schedule & { duplicate: boolean }> {
   if (options.apiRef !== undefined) {
-    const earlier = scheduleByApiRef(userId, options.apiRef);
+    const earlier = await scheduleByApiRef(userId, options.apiRef);
     if (earlier) return { ...earlier, duplicate: true };
   }
   // Whole seconds: later occurrences are wall-clock times, which have no milliseconds.
   const input = { ...given, firstSendAt: Math.floor(given.firstSendAt / 1000) * 1000 };
   const now = clock.now();
-  const issues = inputIssues(userId, input, now);
+  const issues = await inputIssues(userId, input, now);
   if (issues.length > 0) throw new ScheduleInputError(issues);
   const perMessage = countSegments(input.body).credits;
   const timeZone = canonicalTimeZone(input.timeZone);
   const endDate = input.repeat === "none" ? null : (input.endDate ?? null);
   const { target } = input;
 
-  const { row, groupName } = inTransaction((tx) => {
-    assertQuota(tx, userId, "schedules");
+  const { row, groupName } = await withTx(async (tx) => {
+    await assertQuota(tx, userId, "schedules");
     let groupName: string | null = null;
     if (target.kind === "group") {
-      const group = groupRecipients(tx, userId, target.groupId);
+      const group = await groupRecipients(tx, userId, target.groupId);
       // A templated body: what the members' own texts cost at this moment.
       const needed = hasMergeFields(input.body)
-        ? quoteTemplatedGroupSend(userId, target.groupId, input.body, input.from).credits
+        ? (await quoteTemplatedGroupSend(userId, target.groupId, input.body, input.from)).credits
         : undefined;
-      assertGroupSendable(tx, userId, group, perMessage, needed);
+      await assertGroupSendable(tx, userId, group, perMessage, needed);
       groupName = group.name;
     } else {
-      assertBalance(userId, perMessage, tx);
+      await assertBalance(userId, perMessage, tx);
     }
-    const row = tx
+    const row = await tx
       .insert(schedules)
       .values({
         userId,
@@ -224,7 +224,7 @@ export async function createSchedule(
       .get();
     return { row, groupName };
   });
-  if (!row) return { ...scheduleByApiRef(userId, options.apiRef!)!, duplicate: true };
+  if (!row) return { ...(await scheduleByApiRef(userId, options.apiRef!))!, duplicate: true };
   // Should Redis not take it, the reconciler arms it when Redis is back, and sends what fell due.
   await enqueueAfterCommit(`schedule ${row.id}`, () => armSchedule(row.id, recurrenceOf(row)));
   return { ...toSchedule(row, groupName), duplicate: false };
@@ -239,8 +239,8 @@ function withGroupNames() {
 }
 
 /** The owner's schedule, or null (another user's id is nobody's). */
-export function getSchedule(userId: number, id: number): Schedule | null {
-  const found = withGroupNames()
+export async function getSchedule(userId: number, id: number): Promise<Schedule | null> {
+  const found = await withGroupNames()
     .where(and(eq(schedules.id, id), eq(schedules.userId, userId)))
     .get();
   return found ? toSchedule(found.row, found.groupName) : null;
@@ -250,40 +250,49 @@ export function getSchedule(userId: number, id: number): Schedule | null {
 export type ScheduleListItem = Schedule & { lastGroupSend: GroupSendReport | null };
 
 /** The owner's schedules, newest first, a page at a time. */
-export function listSchedules(userId: number, requestedPage = 1) {
-  const total = getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get()?.n ?? 0;
+export async function listSchedules(userId: number, requestedPage = 1) {
+  const total =
+    (await getDb().select({ n: count() }).from(schedules).where(eq(schedules.userId, userId)).get())?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, requestedPage, SCHEDULES_PAGE_SIZE);
-  const rows = withGroupNames()
+  const rows = await withGroupNames()
     .where(eq(schedules.userId, userId))
     .orderBy(desc(schedules.id))
     .limit(SCHEDULES_PAGE_SIZE)
     .offset(offset)
     .all();
-  const items: ScheduleListItem[] = rows.map(({ row, groupName }) => ({
-    ...toSchedule(row, groupName),
-    lastGroupSend: row.targetKind === "group" ? latestScheduledGroupSend(userId, row.id) : null,
-  }));
+  const items: ScheduleListItem[] = [];
+  for (const { row, groupName } of rows)
+    items.push({
+      ...toSchedule(row, groupName),
+      lastGroupSend: row.targetKind === "group" ? await latestScheduledGroupSend(userId, row.id) : null,
+    });
   return { schedules: items, page, totalPages, total };
 }
 
 /** The owner's schedules, newest first, ids below `before`, at most `limit` (the REST API's keyset pages). */
-export function listSchedulesBefore(userId: number, options: { before: number; limit: number }): Schedule[] {
-  return withGroupNames()
-    .where(and(eq(schedules.userId, userId), lt(schedules.id, options.before)))
-    .orderBy(desc(schedules.id))
-    .limit(options.limit)
-    .all()
-    .map(({ row, groupName }) => toSchedule(row, groupName));
+export async function listSchedulesBefore(
+  userId: number,
+  options: { before: number; limit: number },
+): Promise<Schedule[]> {
+  return (
+    await withGroupNames()
+      .where(and(eq(schedules.userId, userId), lt(schedules.id, options.before)))
+      .orderBy(desc(schedules.id))
+      .limit(options.limit)
+      .all()
+  ).map(({ row, groupName }) => toSchedule(row, groupName));
 }
 
 /** How many of the user's schedules to a group are still to run (deleting the group cancels them). */
-export function countActiveGroupSchedules(userId: number, groupId: number): number {
+export async function countActiveGroupSchedules(userId: number, groupId: number): Promise<number> {
   return (
-    getDb()
-      .select({ n: count() })
-      .from(schedules)
-      .where(and(eq(schedules.userId, userId), eq(schedules.groupId, groupId), eq(schedules.status, "active")))
-      .get()?.n ?? 0
+    (
+      await getDb()
+        .select({ n: count() })
+        .from(schedules)
+        .where(and(eq(schedules.userId, userId), eq(schedules.groupId, groupId), eq(schedules.status, "active")))
+        .get()
+    )?.n ?? 0
   );
 }
 
@@ -292,25 +301,29 @@ export function countActiveGroupSchedules(userId: number, groupId: number): numb
  * completed or cancelled schedule changes nothing. Another user's id: ScheduleNotFoundError.
  */
 export async function cancelSchedule(userId: number, id: number): Promise<Schedule> {
-  const changed = inTransaction(
-    (tx) =>
-      tx
-        .update(schedules)
-        .set(cancelledValues(clock.date()))
-        .where(and(eq(schedules.id, id), eq(schedules.userId, userId), eq(schedules.status, "active")))
-        .run().changes,
+  const changed = await withTx(
+    async (tx) =>
+      (
+        await tx
+          .update(schedules)
+          .set(cancelledValues(clock.date()))
+          .where(and(eq(schedules.id, id), eq(schedules.userId, userId), eq(schedules.status, "active")))
+          .run()
+      ).changes,
   );
   if (changed > 0) await disarmSchedules([id]);
-  const schedule = getSchedule(userId, id);
+  const schedule = await getSchedule(userId, id);
   if (!schedule) throw new ScheduleNotFoundError(id);
   return schedule;
 }
 
-const latestWaiting = statement<[number], { id: number }>(
-  "select id from schedules where user_id = ? and status = 'active' and repeat = 'none' and target_kind = 'phone' order by id desc limit 1",
-);
+const queries = statements({
+  latestWaiting: sqlText<[number], { id: number }>(
+    "select id from schedules where user_id = ? and status = 'active' and repeat = 'none' and target_kind = 'phone' order by id desc limit 1",
+  ),
+});
 
 /** The id of the user's newest one-off message schedule still waiting to go out. */
-export function latestWaitingScheduleId(userId: number): number | null {
-  return latestWaiting().get(userId)?.id ?? null;
+export async function latestWaitingScheduleId(userId: number): Promise<number | null> {
+  return (await queries.latestWaiting.get(userId))?.id ?? null;
 }

@@ -4,8 +4,8 @@
 // ledger: every message that cost credits has its debit, every failure before the carrier its refund.
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { statement } from "#app/db/statements.server.ts";
-import { inTransaction, type Tx } from "#app/db/client.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
+import { withTx, type Tx } from "#app/db/client.server.ts";
 import { orderLines, orders, offlineCharges } from "#app/db/schema/shop.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
 import { storeNewApiKey } from "#app/modules/api-keys/keys.server.ts";
@@ -140,24 +140,67 @@ const CAMPAIGN = {
   ] satisfies { to: string; status: MessageStatus; error: string | null }[],
 };
 
-const insertMessage = statement<unknown[], { id: number }>(
-  `insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, error, source, group_send_id, attempts, created_at, updated_at, submitted_at, done_at)
+const queries = statements({
+  insertMessage: sqlText<
+    [
+      userId: number,
+      to: string,
+      body: string,
+      encoding: string,
+      segments: number,
+      credits: number,
+      status: MessageStatus,
+      error: string | null,
+      source: string,
+      groupSendId: number | null,
+      createdAt: number,
+      updatedAt: number,
+      submittedAt: number | null,
+      doneAt: number | null,
+    ],
+    { id: number }
+  >(
+    `insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, error, source, group_send_id, attempts, created_at, updated_at, submitted_at, done_at)
    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) returning id`,
-);
-const insertPart = statement(
-  "insert into sms_message_parts (message_id, part, provider_id, status, error, updated_at) values (?, ?, ?, ?, ?, ?)",
-);
-const insertGroupSend = statement<unknown[], { id: number }>(
-  `insert into group_sends (user_id, group_id, group_name, body, segments, status, total, cursor, queued, credits, created_at, updated_at, finished_at, completed_at)
+  ),
+  insertPart: sqlText<[number, number, string, MessageStatus, string | null, number]>(
+    "insert into sms_message_parts (message_id, part, provider_id, status, error, updated_at) values (?, ?, ?, ?, ?, ?)",
+  ),
+  insertGroupSend: sqlText<
+    [
+      userId: number,
+      groupId: number,
+      groupName: string,
+      body: string,
+      segments: number,
+      total: number,
+      cursor: number,
+      queued: number,
+      credits: number,
+      createdAt: number,
+      updatedAt: number,
+      finishedAt: number,
+      completedAt: number,
+    ],
+    { id: number }
+  >(
+    `insert into group_sends (user_id, group_id, group_name, body, segments, status, total, cursor, queued, credits, created_at, updated_at, finished_at, completed_at)
    values (?, ?, ?, ?, ?, 'done', ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-);
+  ),
+});
 
 /** One message with its debit (and refund when it failed before the carrier) and its parts. */
-function insertDemoMessage(tx: Tx, userId: number, m: DemoMessage, now: number, groupSendId: number | null): void {
+async function insertDemoMessage(
+  tx: Tx,
+  userId: number,
+  m: DemoMessage,
+  now: number,
+  groupSendId: number | null,
+): Promise<void> {
   const count = countSegments(m.body);
   const sentAt = now - m.hoursAgo * HOUR;
   const doneAt = isFinal(m.status) ? sentAt + 5_000 : null;
-  const { id } = insertMessage().get(
+  const { id } = (await queries.insertMessage.get(
     userId,
     m.to,
     m.body,
@@ -172,26 +215,26 @@ function insertDemoMessage(tx: Tx, userId: number, m: DemoMessage, now: number, 
     doneAt ?? sentAt,
     m.accepted ? sentAt + 1_000 : null,
     doneAt,
-  )!;
-  addToRollup([{ userId, at: sentAt, [rollupOutcome(m.status)]: 1 }]);
+  ))!;
+  await addToRollup([{ userId, at: sentAt, [rollupOutcome(m.status)]: 1 }]);
   const entries: Parameters<typeof bookEntries>[2] = [
     { kind: "debit", amount: -count.credits, key: `msg:${id}:debit` },
   ];
   if (m.status === "failed")
     entries.push({ kind: "refund", amount: count.credits, key: `msg:${id}:refund`, note: m.error ?? undefined });
-  bookEntries(tx, userId, entries);
+  await bookEntries(tx, userId, entries);
   if (!m.accepted) return;
   const partError = m.error?.replace("Carrier error ", "") ?? null;
   for (let part = 1; part <= count.segments; part++)
-    insertPart().run(id, part, `sim-${randomUUID()}`, m.status, partError, doneAt ?? sentAt);
+    await queries.insertPart.run(id, part, `sim-${randomUUID()}`, m.status, partError, doneAt ?? sentAt);
 }
 
-function seedMessages(userId: number, customersGroupId: number, now: number): void {
-  inTransaction((tx) => {
+async function seedMessages(userId: number, customersGroupId: number, now: number): Promise<void> {
+  await withTx(async (tx) => {
     const count = countSegments(CAMPAIGN.body);
     const sentAt = now - CAMPAIGN.hoursAgo * HOUR;
     const total = CAMPAIGN.messages.length;
-    const { id: groupSendId } = insertGroupSend().get(
+    const { id: groupSendId } = (await queries.insertGroupSend.get(
       userId,
       customersGroupId,
       "Customers",
@@ -205,7 +248,7 @@ function seedMessages(userId: number, customersGroupId: number, now: number): vo
       sentAt + 5_000,
       sentAt + 1_000,
       sentAt + 5_000,
-    )!;
+    ))!;
     const campaign = CAMPAIGN.messages.map((m) => ({
       message: { ...m, body: CAMPAIGN.body, hoursAgo: CAMPAIGN.hoursAgo, accepted: true },
       groupSendId,
@@ -214,15 +257,15 @@ function seedMessages(userId: number, customersGroupId: number, now: number): vo
     const all = [...MESSAGES.map((message) => ({ message, groupSendId: null })), ...campaign].sort(
       (a, b) => b.message.hoursAgo - a.message.hoursAgo,
     );
-    for (const { message, groupSendId } of all) insertDemoMessage(tx, userId, message, now, groupSendId);
+    for (const { message, groupSendId } of all) await insertDemoMessage(tx, userId, message, now, groupSendId);
   });
 }
 
 /** An order as the shop and the offline processor would have left it; a paid one with its charge and its credits. */
-function seedOrder(user: DemoUser, pack: DemoPackage, status: OrderStatus, placedAt: number): void {
-  inTransaction((tx) => {
+async function seedOrder(user: DemoUser, pack: DemoPackage, status: OrderStatus, placedAt: number): Promise<void> {
+  await withTx(async (tx) => {
     const paid = status !== "Pending" && status !== "Cancelled";
-    const order = tx
+    const order = await tx
       .insert(orders)
       .values({
         userId: user.id,
@@ -238,7 +281,8 @@ function seedOrder(user: DemoUser, pack: DemoPackage, status: OrderStatus, place
       })
       .returning({ id: orders.id })
       .get();
-    tx.insert(orderLines)
+    await tx
+      .insert(orderLines)
       .values({
         orderId: order.id,
         packageId: pack.id,
@@ -250,7 +294,8 @@ function seedOrder(user: DemoUser, pack: DemoPackage, status: OrderStatus, place
       .run();
     if (!paid) return;
     const chargeId = `offch_${randomUUID().replaceAll("-", "")}`;
-    tx.insert(offlineCharges)
+    await tx
+      .insert(offlineCharges)
       .values({
         id: chargeId,
         orderId: order.id,
@@ -260,11 +305,12 @@ function seedOrder(user: DemoUser, pack: DemoPackage, status: OrderStatus, place
         createdAt: new Date(placedAt + 60_000),
       })
       .run();
-    tx.update(orders)
+    await tx
+      .update(orders)
       .set({ paymentId: chargeId, paymentProvider: "offline", confirmedAt: new Date(placedAt + 60_000) })
       .where(eq(orders.id, order.id))
       .run();
-    bookEntry(tx, {
+    await bookEntry(tx, {
       userId: user.id,
       kind: "grant",
       amount: pack.credits,
@@ -277,9 +323,10 @@ function seedOrder(user: DemoUser, pack: DemoPackage, status: OrderStatus, place
 /** The demo customer's and admin's data; `packages` is the seeded ladder, cheapest first. */
 export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]): Promise<void> {
   const now = clock.now();
-  const groups = new Map(GROUPS.map((g) => [g.name, createGroup(customer.id, g).id]));
+  const groups = new Map<string, number>();
+  for (const g of GROUPS) groups.set(g.name, (await createGroup(customer.id, g)).id);
   for (const c of CONTACTS) {
-    createContact(customer.id, {
+    await createContact(customer.id, {
       name: c.name,
       phone: c.phone,
       email: c.email,
@@ -288,13 +335,13 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
   }
 
   const [small, medium, large] = packages;
-  seedOrder(customer, medium, "Completed", now - 6 * DAY);
-  seedOrder(customer, small, "Confirmed", now - 3 * DAY);
-  seedOrder(customer, small, "Cancelled", now - 2 * DAY);
-  seedOrder(customer, large, "Pending", now - 4 * HOUR);
+  await seedOrder(customer, medium, "Completed", now - 6 * DAY);
+  await seedOrder(customer, small, "Confirmed", now - 3 * DAY);
+  await seedOrder(customer, small, "Cancelled", now - 2 * DAY);
+  await seedOrder(customer, large, "Pending", now - 4 * HOUR);
 
-  seedMessages(customer.id, groups.get("Customers")!, now);
-  storeNewApiKey(customer.id);
+  await seedMessages(customer.id, groups.get("Customers")!, now);
+  await storeNewApiKey(customer.id);
 
   // Every Monday at 09:00 UTC, to the Staff group: its job scheduler is armed now, or by the
   // schedule reconciler when the worker starts if Redis is not there yet.
@@ -310,20 +357,21 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
     endDate: null,
   });
 
-  inTransaction((tx) =>
-    tx
-      .insert(supportRequests)
-      .values({
-        source: "support",
-        userId: customer.id,
-        name: customer.fullName,
-        email: customer.email,
-        subject: "Sender name for our messages",
-        message: "Hello, can our messages show our shop's name instead of a number? Thanks, the demo customer.",
-        ip: "127.0.0.1",
-        mailStatus: "not_configured",
-        createdAt: new Date(now - 20 * HOUR),
-      })
-      .run(),
+  await withTx(
+    async (tx) =>
+      await tx
+        .insert(supportRequests)
+        .values({
+          source: "support",
+          userId: customer.id,
+          name: customer.fullName,
+          email: customer.email,
+          subject: "Sender name for our messages",
+          message: "Hello, can our messages show our shop's name instead of a number? Thanks, the demo customer.",
+          ip: "127.0.0.1",
+          mailStatus: "not_configured",
+          createdAt: new Date(now - 20 * HOUR),
+        })
+        .run(),
   );
 }

@@ -1,6 +1,6 @@
 // What an empty database starts with (packages, demo accounts, their demo data): written through the domain (users, ledger), so it lives here and not in app/db.
 import { count } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { packages } from "#app/db/schema/shop.ts";
 import { book } from "#app/modules/credits/ledger.server.ts";
@@ -60,14 +60,15 @@ const describe = (p: (typeof PACKAGE_LADDER)[number]) =>
   `${p.credits.toLocaleString("en-US")} SMS credits at ${(p.priceCents / p.credits).toFixed(1)} cents each. ` +
   "One credit sends one SMS segment; credits never expire.";
 
-function seedPackages() {
-  const [{ n }] = getDb().select({ n: count() }).from(packages).all();
+async function seedPackages() {
+  const [{ n }] = await getDb().select({ n: count() }).from(packages).all();
   if (n > 0) return;
-  inTransaction((tx) =>
-    tx
-      .insert(packages)
-      .values(PACKAGE_LADDER.map((p) => ({ ...p, description: describe(p) })))
-      .run(),
+  await withTx(
+    async (tx) =>
+      await tx
+        .insert(packages)
+        .values(PACKAGE_LADDER.map((p) => ({ ...p, description: describe(p) })))
+        .run(),
   );
 }
 
@@ -77,20 +78,20 @@ function seedPackages() {
  * there is no account at all yet.
  */
 export async function seedDatabase(): Promise<{ demoSeeded: boolean }> {
-  seedPackages();
+  await seedPackages();
   let demoSeeded = false;
-  const [{ n }] = getDb().select({ n: count() }).from(users).all();
+  const [{ n }] = await getDb().select({ n: count() }).from(users).all();
   if (getEnv().seedDemo && n === 0) {
     await createUser(DEMO_ACCOUNTS.admin);
     const customer = await createUser(DEMO_ACCOUNTS.customer);
-    book({
+    await book({
       userId: customer.id,
       kind: "adjustment",
       amount: DEMO_CREDITS,
       key: "seed:demo-credits",
       note: "Demo credits",
     });
-    await seedDemoData(customer, getDb().select().from(packages).orderBy(packages.credits).all());
+    await seedDemoData(customer, await getDb().select().from(packages).orderBy(packages.credits).all());
     demoSeeded = true;
   }
   const { ADMIN_EMAIL, ADMIN_PASSWORD } = getEnv();

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { senders } from "#app/db/schema/senders.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -33,20 +33,22 @@ const identityColumns = {
   userId: senders.userId,
 };
 
-// Prepared once: every inbound message and keyword looks its sender up (Drizzle would build and
-// prepare this query on each call, about 100 µs).
-const selectActiveSender = statement<[string, string], SenderIdentity>(
-  `select id, address, kind, ton, npi, user_id as userId from senders
+const queries = statements({
+  // Prepared once: every inbound message and keyword looks its sender up (Drizzle would build and
+  // prepare this query on each call, about 100 µs).
+  activeSender: sqlText<[string, string], SenderIdentity>(
+    `select id, address, kind, ton, npi, user_id as userId from senders
    where address in (?, ?) and status = 'active' limit 1`,
-);
+  ),
+});
 
 /**
  * The active sender with this address, as an SMSC writes it (a long number may come without its
  * "+"), or null: the address is the shared default sender or unknown.
  */
-export function findSenderByAddress(address: string): SenderIdentity | null {
+export async function findSenderByAddress(address: string): Promise<SenderIdentity | null> {
   const withPlus = /^\d{7,15}$/.test(address) ? `+${address}` : address;
-  return selectActiveSender().get(address, withPlus) ?? null;
+  return (await queries.activeSender.get(address, withPlus)) ?? null;
 }
 
 /** Whether `address` is the gateway's shared default sender, as an SMSC or a customer may write it ("+", case). */
@@ -59,10 +61,10 @@ export function isSharedSenderAddress(address: string): boolean {
  * How each address goes out over SMPP: its sender's TON/NPI, or its kind's defaults when the sender
  * has since been removed (the message keeps the address it was queued with).
  */
-export function senderSources(addresses: string[]): Map<string, SenderSource> {
+export async function senderSources(addresses: string[]): Promise<Map<string, SenderSource>> {
   const sources = new Map<string, SenderSource>();
   if (addresses.length === 0) return sources;
-  const rows = getDb()
+  const rows = await getDb()
     .select({ address: senders.address, ton: senders.ton, npi: senders.npi })
     .from(senders)
     .where(and(inArray(senders.address, addresses), eq(senders.status, "active")))
@@ -96,8 +98,8 @@ const senderColumns = {
 };
 
 /** Every sender and request, requests waiting for a decision first. */
-export function listAllSenders(): AdminSender[] {
-  return getDb()
+export async function listAllSenders(): Promise<AdminSender[]> {
+  return await getDb()
     .select({ ...senderColumns, ownerEmail: users.email })
     .from(senders)
     .leftJoin(users, eq(users.id, senders.userId))
@@ -105,8 +107,8 @@ export function listAllSenders(): AdminSender[] {
     .all();
 }
 
-export function getSender(id: number): AdminSender {
-  const row = getDb()
+export async function getSender(id: number): Promise<AdminSender> {
+  const row = await getDb()
     .select({ ...senderColumns, ownerEmail: users.email })
     .from(senders)
     .leftJoin(users, eq(users.id, senders.userId))
@@ -117,8 +119,8 @@ export function getSender(id: number): AdminSender {
 }
 
 /** The account's senders and requests: active ones first, the default at the top. */
-export function listOwnSenders(userId: number): Sender[] {
-  return getDb()
+export async function listOwnSenders(userId: number): Promise<Sender[]> {
+  return await getDb()
     .select(senderColumns)
     .from(senders)
     .where(eq(senders.userId, userId))
@@ -127,8 +129,8 @@ export function listOwnSenders(userId: number): Sender[] {
 }
 
 /** The senders the account may send from (the From choice), the default first. */
-export function sendingSenders(userId: number): { address: string; isDefault: boolean }[] {
-  return getDb()
+export async function sendingSenders(userId: number): Promise<{ address: string; isDefault: boolean }[]> {
+  return await getDb()
     .select({ address: senders.address, isDefault: senders.isDefault })
     .from(senders)
     .where(and(eq(senders.userId, userId), eq(senders.status, "active")))
@@ -136,10 +138,10 @@ export function sendingSenders(userId: number): { address: string; isDefault: bo
     .all();
 }
 
-function assertAddressFree(tx: Tx, address: string, exceptId?: number): void {
+async function assertAddressFree(tx: Tx, address: string, exceptId?: number): Promise<void> {
   // A sender with the shared sender's address would take every reply meant for the accounts sending from it.
   if (isSharedSenderAddress(address)) throw new SharedSenderAddressError(address);
-  const other = tx
+  const other = await tx
     .select({ id: senders.id })
     .from(senders)
     .where(and(eq(senders.address, address), eq(senders.status, "active")))
@@ -148,66 +150,67 @@ function assertAddressFree(tx: Tx, address: string, exceptId?: number): void {
 }
 
 /** An account with active senders but no default gets its oldest one as default. */
-function ensureDefault(tx: Tx, userId: number | null): void {
+async function ensureDefault(tx: Tx, userId: number | null): Promise<void> {
   if (userId === null) return;
   const active = and(eq(senders.userId, userId), eq(senders.status, "active"));
-  const current = tx
+  const current = await tx
     .select({ id: senders.id })
     .from(senders)
     .where(and(active, eq(senders.isDefault, true)))
     .get();
   if (current) return;
-  const first = tx.select({ id: senders.id }).from(senders).where(active).orderBy(asc(senders.id)).get();
-  if (first) tx.update(senders).set({ isDefault: true }).where(eq(senders.id, first.id)).run();
+  const first = await tx.select({ id: senders.id }).from(senders).where(active).orderBy(asc(senders.id)).get();
+  if (first) await tx.update(senders).set({ isDefault: true }).where(eq(senders.id, first.id)).run();
 }
 
 /** An admin's new active sender (assigned or not). DuplicateSenderError when the address is taken. */
-export function createSender(input: SenderInput): Sender {
+export async function createSender(input: SenderInput): Promise<Sender> {
   const now = clock.date();
-  return inTransaction((tx) => {
-    assertAddressFree(tx, input.address);
-    const row = tx
+  return await withTx(async (tx) => {
+    await assertAddressFree(tx, input.address);
+    const row = await tx
       .insert(senders)
       .values({ ...input, status: "active", createdAt: now, updatedAt: now, decidedAt: now })
       .returning({ id: senders.id })
       .get();
-    ensureDefault(tx, input.userId);
-    return tx.select(senderColumns).from(senders).where(eq(senders.id, row.id)).get()!;
+    await ensureDefault(tx, input.userId);
+    return (await tx.select(senderColumns).from(senders).where(eq(senders.id, row.id)).get())!;
   });
 }
 
 /** An admin's edit of a sender (address, kind, TON/NPI, the account it is assigned to). */
-export function updateSender(id: number, input: SenderInput): Sender {
+export async function updateSender(id: number, input: SenderInput): Promise<Sender> {
   const now = clock.date();
-  return inTransaction((tx) => {
-    const before = tx
+  return await withTx(async (tx) => {
+    const before = await tx
       .select({ userId: senders.userId, status: senders.status })
       .from(senders)
       .where(eq(senders.id, id))
       .get();
     if (!before) throw new SenderNotFoundError();
-    if (before.status === "active") assertAddressFree(tx, input.address, id);
+    if (before.status === "active") await assertAddressFree(tx, input.address, id);
     const moved = before.userId !== input.userId;
-    tx.update(senders)
+    await tx
+      .update(senders)
       .set({ ...input, updatedAt: now, ...(moved && { isDefault: false }) })
       .where(eq(senders.id, id))
       .run();
-    ensureDefault(tx, before.userId);
-    ensureDefault(tx, input.userId);
-    return tx.select(senderColumns).from(senders).where(eq(senders.id, id)).get()!;
+    await ensureDefault(tx, before.userId);
+    await ensureDefault(tx, input.userId);
+    return (await tx.select(senderColumns).from(senders).where(eq(senders.id, id)).get())!;
   });
 }
 
-export function deleteSender(id: number): void {
-  inTransaction((tx) => {
-    const row = tx.delete(senders).where(eq(senders.id, id)).returning({ userId: senders.userId }).get();
+export async function deleteSender(id: number): Promise<void> {
+  await withTx(async (tx) => {
+    const row = await tx.delete(senders).where(eq(senders.id, id)).returning({ userId: senders.userId }).get();
     if (!row) throw new SenderNotFoundError();
-    ensureDefault(tx, row.userId);
+    await ensureDefault(tx, row.userId);
   });
 }
 
-function pendingRequest(tx: Tx, id: number) {
-  const row = tx
+async function pendingRequest(tx: Tx, id: number) {
+  const row = await tx
     .select({ address: senders.address, userId: senders.userId })
     .from(senders)
     .where(and(eq(senders.id, id), eq(senders.status, "pending")))
@@ -217,22 +220,23 @@ function pendingRequest(tx: Tx, id: number) {
 }
 
 /** Approves a customer's request: the sender becomes active on their account. */
-export function approveSenderRequest(id: number): void {
+export async function approveSenderRequest(id: number): Promise<void> {
   const now = clock.date();
-  inTransaction((tx) => {
-    const request = pendingRequest(tx, id);
-    assertAddressFree(tx, request.address);
-    tx.update(senders).set({ status: "active", decidedAt: now, updatedAt: now }).where(eq(senders.id, id)).run();
-    ensureDefault(tx, request.userId);
+  await withTx(async (tx) => {
+    const request = await pendingRequest(tx, id);
+    await assertAddressFree(tx, request.address);
+    await tx.update(senders).set({ status: "active", decidedAt: now, updatedAt: now }).where(eq(senders.id, id)).run();
+    await ensureDefault(tx, request.userId);
   });
 }
 
 /** Rejects a customer's request with the reason they will see. */
-export function rejectSenderRequest(id: number, reason: string): void {
+export async function rejectSenderRequest(id: number, reason: string): Promise<void> {
   const now = clock.date();
-  inTransaction((tx) => {
-    pendingRequest(tx, id);
-    tx.update(senders)
+  await withTx(async (tx) => {
+    await pendingRequest(tx, id);
+    await tx
+      .update(senders)
       .set({ status: "rejected", rejectionReason: reason, decidedAt: now, updatedAt: now })
       .where(eq(senders.id, id))
       .run();
@@ -243,17 +247,17 @@ export function rejectSenderRequest(id: number, reason: string): void {
  * A customer's request for an alphanumeric sender ID. DuplicateSenderError when it is already in use
  * or they already asked for it and wait for the decision.
  */
-export function requestSender(userId: number, address: string): Sender {
+export async function requestSender(userId: number, address: string): Promise<Sender> {
   const now = clock.date();
-  return inTransaction((tx) => {
-    assertAddressFree(tx, address);
-    const waiting = tx
+  return await withTx(async (tx) => {
+    await assertAddressFree(tx, address);
+    const waiting = await tx
       .select({ id: senders.id })
       .from(senders)
       .where(and(eq(senders.userId, userId), eq(senders.address, address), eq(senders.status, "pending")))
       .get();
     if (waiting) throw new DuplicateSenderError(address);
-    const row = tx
+    const row = await tx
       .insert(senders)
       .values({
         address,
@@ -266,36 +270,38 @@ export function requestSender(userId: number, address: string): Sender {
       })
       .returning({ id: senders.id })
       .get();
-    return tx.select(senderColumns).from(senders).where(eq(senders.id, row.id)).get()!;
+    return (await tx.select(senderColumns).from(senders).where(eq(senders.id, row.id)).get())!;
   });
 }
 
 /** Withdraws the account's sender requests still waiting for a decision, inside the caller's transaction. */
-export function withdrawPendingSenderRequests(tx: Tx, userId: number): number {
-  return tx
-    .delete(senders)
-    .where(and(eq(senders.userId, userId), eq(senders.status, "pending")))
-    .run().changes;
+export async function withdrawPendingSenderRequests(tx: Tx, userId: number): Promise<number> {
+  return (
+    await tx
+      .delete(senders)
+      .where(and(eq(senders.userId, userId), eq(senders.status, "pending")))
+      .run()
+  ).changes;
 }
 
 /** Makes one of the account's active senders its default. SenderNotFoundError for any other id. */
-export function setDefaultSender(userId: number, id: number): void {
-  inTransaction((tx) => {
-    const own = tx
+export async function setDefaultSender(userId: number, id: number): Promise<void> {
+  await withTx(async (tx) => {
+    const own = await tx
       .select({ id: senders.id })
       .from(senders)
       .where(and(eq(senders.id, id), eq(senders.userId, userId), eq(senders.status, "active")))
       .get();
     if (!own) throw new SenderNotFoundError();
-    tx.update(senders).set({ isDefault: false }).where(eq(senders.userId, userId)).run();
-    tx.update(senders).set({ isDefault: true }).where(eq(senders.id, id)).run();
+    await tx.update(senders).set({ isDefault: false }).where(eq(senders.userId, userId)).run();
+    await tx.update(senders).set({ isDefault: true }).where(eq(senders.id, id)).run();
   });
 }
 
 /** `from` when it is one of the account's active senders, else UnknownSenderError; undefined stays undefined. */
-export function assertOwnSender(userId: number, from: string | null | undefined): string | undefined {
+export async function assertOwnSender(userId: number, from: string | null | undefined): Promise<string | undefined> {
   if (!from) return undefined;
-  const own = getDb()
+  const own = await getDb()
     .select({ address: senders.address })
     .from(senders)
     .where(and(eq(senders.userId, userId), eq(senders.address, from), eq(senders.status, "active")))

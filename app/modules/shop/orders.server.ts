@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { orderLines, orders } from "#app/db/schema/shop.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -21,15 +21,15 @@ export const ORDER_CURRENCY = "usd";
  * transaction: whatever the browser posted about prices or totals is never read. Throws
  * QuotaExceededError when the user already has QUOTA_PENDING_ORDERS Pending orders.
  */
-export function createOrderFromCart(
+export async function createOrderFromCart(
   userId: number,
   contact: { name: string; email: string; phone: string },
-): { ok: true; orderId: number } | { ok: false; reason: "empty" } {
-  return inTransaction((tx) => {
-    const cart = getCart(userId, tx);
+): Promise<{ ok: true; orderId: number } | { ok: false; reason: "empty" }> {
+  return await withTx(async (tx) => {
+    const cart = await getCart(userId, tx);
     if (cart.lines.length === 0) return { ok: false as const, reason: "empty" as const };
-    assertQuota(tx, userId, "pendingOrders");
-    const order = tx
+    await assertQuota(tx, userId, "pendingOrders");
+    const order = await tx
       .insert(orders)
       .values({
         userId,
@@ -45,7 +45,8 @@ export function createOrderFromCart(
       })
       .returning({ id: orders.id })
       .get();
-    tx.insert(orderLines)
+    await tx
+      .insert(orderLines)
       .values(
         cart.lines.map((line) => ({
           orderId: order.id,
@@ -61,16 +62,21 @@ export function createOrderFromCart(
   });
 }
 
-function withLines(order: Order | undefined): OrderWithLines | undefined {
+async function withLines(order: Order | undefined): Promise<OrderWithLines | undefined> {
   if (!order) return undefined;
-  const lines = getDb().select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(orderLines.id).all();
+  const lines = await getDb()
+    .select()
+    .from(orderLines)
+    .where(eq(orderLines.orderId, order.id))
+    .orderBy(orderLines.id)
+    .all();
   return { ...order, lines };
 }
 
 /** One of the user's own orders; another user's id finds nothing. */
-export function getOrderForUser(userId: number, orderId: number): OrderWithLines | undefined {
-  return withLines(
-    getDb()
+export async function getOrderForUser(userId: number, orderId: number): Promise<OrderWithLines | undefined> {
+  return await withLines(
+    await getDb()
       .select()
       .from(orders)
       .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
@@ -79,13 +85,16 @@ export function getOrderForUser(userId: number, orderId: number): OrderWithLines
 }
 
 /** Any order: for admins and for payment confirmations (which carry their own proof). */
-export function getOrder(orderId: number): OrderWithLines | undefined {
-  return withLines(getDb().select().from(orders).where(eq(orders.id, orderId)).get());
+export async function getOrder(orderId: number): Promise<OrderWithLines | undefined> {
+  return await withLines(await getDb().select().from(orders).where(eq(orders.id, orderId)).get());
 }
 
 /** Admins see every order; a customer only their own. */
-export function getOrderForViewer(viewer: { id: number; role: string }, orderId: number): OrderWithLines | undefined {
-  return viewer.role === "admin" ? getOrder(orderId) : getOrderForUser(viewer.id, orderId);
+export async function getOrderForViewer(
+  viewer: { id: number; role: string },
+  orderId: number,
+): Promise<OrderWithLines | undefined> {
+  return viewer.role === "admin" ? await getOrder(orderId) : await getOrderForUser(viewer.id, orderId);
 }
 
 /** An order's lines with only what the pages show (what the order recorded, not today's prices). */
@@ -100,10 +109,10 @@ export function orderLinesView(order: OrderWithLines) {
 }
 
 /** The user's orders, newest first, one page; a page past the end shows the last one. */
-export function listUserOrders(userId: number, requestedPage = 1) {
-  const [{ total }] = getDb().select({ total: count() }).from(orders).where(eq(orders.userId, userId)).all();
+export async function listUserOrders(userId: number, requestedPage = 1) {
+  const [{ total }] = await getDb().select({ total: count() }).from(orders).where(eq(orders.userId, userId)).all();
   const { page, totalPages, offset } = pageWindow(total, requestedPage, MY_ORDERS_PAGE_SIZE);
-  const rows = getDb()
+  const rows = await getDb()
     .select()
     .from(orders)
     .where(eq(orders.userId, userId))
@@ -130,11 +139,13 @@ const INDEXED_MATCH_LIMIT = 2000;
 const ftsPhrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
 /** The search term's condition, and whether the match count is exact (the index) or bounded (a scan). */
-function searchTermFilter(term: string): { filter: SQL; exact: boolean } {
+async function searchTermFilter(term: string): Promise<{ filter: SQL; exact: boolean }> {
   const indexed =
     term.length >= 3 &&
-    getDb().get<{ n: number }>(
-      sql`select count(*) as n from (select rowid from orders_search where orders_search match ${ftsPhrase(term)} limit ${INDEXED_MATCH_LIMIT})`,
+    (
+      await getDb().get<{ n: number }>(
+        sql`select count(*) as n from (select rowid from orders_search where orders_search match ${ftsPhrase(term)} limit ${INDEXED_MATCH_LIMIT})`,
+      )
     ).n < INDEXED_MATCH_LIMIT;
   if (indexed) {
     return {
@@ -156,16 +167,16 @@ function searchTermFilter(term: string): { filter: SQL; exact: boolean } {
  * The admin list: search name, email or phone, filter by status, newest first, one page; a page
  * past the end shows the last one.
  */
-export function searchOrders(query: AdminOrderQuery): OrderSearchResult {
+export async function searchOrders(query: AdminOrderQuery): Promise<OrderSearchResult> {
   const filters: SQL[] = [];
   if (query.status) filters.push(eq(orders.status, query.status));
-  const term = query.q ? searchTermFilter(query.q) : null;
+  const term = query.q ? await searchTermFilter(query.q) : null;
   if (term) filters.push(term.filter);
   const where = filters.length ? and(...filters) : undefined;
   let total: number;
   let exact = true;
   if (!term || term.exact) {
-    [{ total }] = getDb().select({ total: count() }).from(orders).where(where).all();
+    [{ total }] = await getDb().select({ total: count() }).from(orders).where(where).all();
   } else {
     // Counting every match of a common term costs a full scan; count only as far as paging needs
     // (a page past the end is then counted to the end, exactly).
@@ -177,11 +188,11 @@ export function searchOrders(query: AdminOrderQuery): OrderSearchResult {
       .orderBy(desc(orders.id))
       .limit(needed)
       .as("m");
-    [{ total }] = getDb().select({ total: count() }).from(sub).all();
+    [{ total }] = await getDb().select({ total: count() }).from(sub).all();
     exact = total < needed;
   }
   const { page, offset } = pageWindow(total, query.page, query.size);
-  const rows = getDb()
+  const rows = await getDb()
     .select()
     .from(orders)
     .where(where)
@@ -192,13 +203,14 @@ export function searchOrders(query: AdminOrderQuery): OrderSearchResult {
   return { rows, total, exact, page };
 }
 
-export function recordPaymentFailure(orderId: number, message: string): void {
-  inTransaction((tx) =>
-    tx
-      .update(orders)
-      .set({ paymentError: message.slice(0, 500) })
-      .where(and(eq(orders.id, orderId), eq(orders.status, "Pending")))
-      .run(),
+export async function recordPaymentFailure(orderId: number, message: string): Promise<void> {
+  await withTx(
+    async (tx) =>
+      await tx
+        .update(orders)
+        .set({ paymentError: message.slice(0, 500) })
+        .where(and(eq(orders.id, orderId), eq(orders.status, "Pending")))
+        .run(),
   );
 }
 
@@ -212,16 +224,16 @@ export type StatusChange =
  * the order's shortfall, and the result says how much was reversed. A Pending order's payment
  * must be cancelled with the provider first (payments' `cancelPendingOrder`).
  */
-export function changeOrderStatus(orderId: number, status: OrderStatus): StatusChange {
-  return inTransaction((tx) => {
-    const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+export async function changeOrderStatus(orderId: number, status: OrderStatus): Promise<StatusChange> {
+  return await withTx(async (tx) => {
+    const order = await tx.select().from(orders).where(eq(orders.id, orderId)).get();
     if (!order) return { ok: false as const, reason: "not-found" as const };
     if (!nextStatuses(order.status).includes(status)) return { ok: false as const, reason: "not-allowed" as const };
     const wasPaid = order.status !== "Pending";
     let reversed = 0;
     let shortfall = 0;
     if (status === "Cancelled" && wasPaid && order.totalCredits > 0) {
-      ({ taken: reversed, shortfall } = takeBack(tx, {
+      ({ taken: reversed, shortfall } = await takeBack(tx, {
         userId: order.userId,
         kind: "adjustment",
         wanted: order.totalCredits,
@@ -229,7 +241,8 @@ export function changeOrderStatus(orderId: number, status: OrderStatus): StatusC
         note: `Order ${order.id} cancelled`,
       }));
     }
-    tx.update(orders)
+    await tx
+      .update(orders)
       .set(
         status === "Cancelled"
           ? { status, cancelledAt: clock.date(), creditsReversed: reversed, creditsShortfall: shortfall }
@@ -244,25 +257,32 @@ export function changeOrderStatus(orderId: number, status: OrderStatus): StatusC
 export const DEMO_ORDER_MAX_AGE_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** In DEMO_MODE only: deletes orders older than 3 days (lines and test charges go with them). */
-export function purgeDemoOrders(): { orders: number } {
+export async function purgeDemoOrders(): Promise<{ orders: number }> {
   if (!getEnv().DEMO_MODE) return { orders: 0 };
   const cutoff = new Date(clock.now() - DEMO_ORDER_MAX_AGE_MS);
   let removed = 0;
   // In batches, so the write lock is never held for long.
   for (;;) {
-    const batch = getDb().select({ id: orders.id }).from(orders).where(lt(orders.createdAt, cutoff)).limit(500).all();
+    const batch = await getDb()
+      .select({ id: orders.id })
+      .from(orders)
+      .where(lt(orders.createdAt, cutoff))
+      .limit(500)
+      .all();
     if (batch.length === 0) return { orders: removed };
-    removed += inTransaction(
-      (tx) =>
-        tx
-          .delete(orders)
-          .where(
-            inArray(
-              orders.id,
-              batch.map((b) => b.id),
-            ),
-          )
-          .run().changes,
+    removed += await withTx(
+      async (tx) =>
+        (
+          await tx
+            .delete(orders)
+            .where(
+              inArray(
+                orders.id,
+                batch.map((b) => b.id),
+              ),
+            )
+            .run()
+        ).changes,
     );
   }
 }

@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { packages } from "#app/db/schema/shop.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { likeContains } from "#app/utils/sql.server.ts";
@@ -22,12 +22,12 @@ const withoutGrouping = (name: string) => name.replace(/(?<=\d),(?=\d{3})/g, "")
 const byName = { compare: (a: string, b: string) => collator.compare(withoutGrouping(a), withoutGrouping(b)) };
 
 /** Home's list: filtered in SQL, sorted here (a shop has a handful of packages). */
-export function listPackages(filters: HomeFilters): Package[] {
+export async function listPackages(filters: HomeFilters): Promise<Package[]> {
   const where: SQL[] = [];
   // "1000" finds "1,000": thousands separators are ignored on both sides.
   if (filters.q) where.push(likeContains(sql`replace(${packages.name}, ',', '')`, filters.q.replaceAll(",", "")));
   if (filters.category) where.push(eq(packages.category, filters.category));
-  const rows = getDb()
+  const rows = await getDb()
     .select()
     .from(packages)
     .where(where.length ? and(...where) : undefined)
@@ -42,12 +42,12 @@ export function listPackages(filters: HomeFilters): Package[] {
 }
 
 /** Admin list: every package, newest last. */
-export function listAllPackages(): Package[] {
-  return getDb().select().from(packages).orderBy(packages.id).all();
+export async function listAllPackages(): Promise<Package[]> {
+  return await getDb().select().from(packages).orderBy(packages.id).all();
 }
 
-export function getPackage(id: number): Package | undefined {
-  return getDb().select().from(packages).where(eq(packages.id, id)).get();
+export async function getPackage(id: number): Promise<Package | undefined> {
+  return await getDb().select().from(packages).where(eq(packages.id, id)).get();
 }
 
 /**
@@ -69,9 +69,9 @@ export async function savePackage(
     stored = await storePackageImage(bytes, checked.info);
   }
   if (id === null) {
-    insertPackage({ ...input, image: stored! });
+    await insertPackage({ ...input, image: stored! });
   } else {
-    const before = updatePackageRow(id, { ...input, ...(stored && { image: stored }) });
+    const before = await updatePackageRow(id, { ...input, ...(stored && { image: stored }) });
     if (stored && before?.image) await removeUnusedImage(before.image);
   }
   return { ok: true };
@@ -79,33 +79,34 @@ export async function savePackage(
 
 /** Cart lines go with it; orders keep their own copy of name and price. Its image file goes too, unless another package shows it. */
 export async function deletePackage(id: number): Promise<Package | undefined> {
-  const deleted = inTransaction((tx) => tx.delete(packages).where(eq(packages.id, id)).returning().get());
+  const deleted = await withTx(async (tx) => await tx.delete(packages).where(eq(packages.id, id)).returning().get());
   if (deleted?.image) await removeUnusedImage(deleted.image);
   return deleted;
 }
 
-function insertPackage(input: PackageInput & { image: string }): Package {
-  return inTransaction((tx) =>
-    tx
-      .insert(packages)
-      .values({ ...input, createdAt: clock.date() })
-      .returning()
-      .get(),
+async function insertPackage(input: PackageInput & { image: string }): Promise<Package> {
+  return await withTx(
+    async (tx) =>
+      await tx
+        .insert(packages)
+        .values({ ...input, createdAt: clock.date() })
+        .returning()
+        .get(),
   );
 }
 
 /** Returns the package before the change (to clean up a replaced image), or undefined. */
-function updatePackageRow(id: number, input: PackageInput & { image?: string }): Package | undefined {
-  return inTransaction((tx) => {
-    const before = tx.select().from(packages).where(eq(packages.id, id)).get();
+async function updatePackageRow(id: number, input: PackageInput & { image?: string }): Promise<Package | undefined> {
+  return await withTx(async (tx) => {
+    const before = await tx.select().from(packages).where(eq(packages.id, id)).get();
     if (!before) return undefined;
-    tx.update(packages).set(input).where(eq(packages.id, id)).run();
+    await tx.update(packages).set(input).where(eq(packages.id, id)).run();
     return before;
   });
 }
 
 /** Rows may share an image path, so a file goes only once no package shows it. */
 async function removeUnusedImage(image: string): Promise<void> {
-  const inUse = getDb().select({ id: packages.id }).from(packages).where(eq(packages.image, image)).get();
+  const inUse = await getDb().select({ id: packages.id }).from(packages).where(eq(packages.image, image)).get();
   if (!inUse) await removePackageImage(image);
 }

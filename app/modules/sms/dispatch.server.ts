@@ -1,5 +1,5 @@
 // The worker's side of a message: hand it to the transport, record what the SMSC says, apply receipts.
-import { type Executor, inTransaction, inTransactionWithoutStalling } from "#app/db/client.server.ts";
+import { type Executor, withTx, withTxWithoutStalling } from "#app/db/client.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { bookEntry } from "#app/modules/credits/ledger.server.ts";
@@ -55,23 +55,23 @@ function noteMove(moves: Moves, move: StatusMove & { groupSendId: number | null 
 }
 
 /** Records the events of the moves so far (an event shows its message as it is when recorded). */
-function noteEvents(moves: Moves, now: number) {
-  if (moves.events.length > 0) noteMessageStatuses(moves.events.splice(0), now);
+async function noteEvents(moves: Moves, now: number) {
+  if (moves.events.length > 0) await noteMessageStatuses(moves.events.splice(0), now);
 }
 
 /** Runs a batch's writes, then records their events and completes the group sends they finished (same transaction). */
-function inBatch<T>(now: number, write: (moves: Moves) => T): T {
+async function inBatch<T>(now: number, write: (moves: Moves) => Promise<T>): Promise<T> {
   const moves: Moves = { events: [], groupSendIds: new Set() };
-  const result = write(moves);
-  noteEvents(moves, now);
-  if (moves.groupSendIds.size > 0) completeGroupSendsIfDone([...moves.groupSendIds], now);
+  const result = await write(moves);
+  await noteEvents(moves, now);
+  if (moves.groupSendIds.size > 0) await completeGroupSendsIfDone([...moves.groupSendIds], now);
   return result;
 }
 
 /** Moves the messages (each from the status it was read in) and notes those moved. */
-function moveAndNote(messageMoves: MessageMove[], now: number, moves: Moves) {
+async function moveAndNote(messageMoves: MessageMove[], now: number, moves: Moves) {
   if (messageMoves.length === 0) return;
-  for (const row of moveMessages(messageMoves, now)) noteMove(moves, { ...row, messageId: row.id });
+  for (const row of await moveMessages(messageMoves, now)) noteMove(moves, { ...row, messageId: row.id });
 }
 
 /** Parts by message, then by part number (in part order). */
@@ -92,15 +92,15 @@ function partsByMessage(parts: ({ messageId: number; part: number } & StoredStat
  * parts and one of the messages, whatever the batch's size. Returns the receipts whose part is not
  * recorded.
  */
-function applyToParts(receipts: PartReceipt[], now: number, moves: Moves): PartReceipt[] {
+async function applyToParts(receipts: PartReceipt[], now: number, moves: Moves): Promise<PartReceipt[]> {
   const found = new Map<string, PartRow>();
   // Newest message first: the first row of a provider id is its part.
-  for (const row of selectPartsByProviderIds(receipts.map((r) => r.providerId)))
+  for (const row of await selectPartsByProviderIds(receipts.map((r) => r.providerId)))
     if (!found.has(row.providerId)) found.set(row.providerId, row);
   // A message can move by receipts only from submitted or unknown (movesFrom), so only those need their other parts.
   const multiPart = [...found.values()].filter((row) => row.segments > 1 && movesFrom("receipt", row.messageStatus));
   const partsOf = partsByMessage(
-    multiPart.length > 0 ? selectAcceptedParts(multiPart.map((row) => row.messageId)) : [],
+    multiPart.length > 0 ? await selectAcceptedParts(multiPart.map((row) => row.messageId)) : [],
   );
   const parts = new Map<string, PartMove>();
   const messages = new Map<number, MessageMove>();
@@ -135,20 +135,20 @@ function applyToParts(receipts: PartReceipt[], now: number, moves: Moves): PartR
     const derived = statusFromParts(siblings ? [...siblings.values()] : [moved], row.segments);
     if (canMove("receipt", message.status, derived.status)) messages.set(row.messageId, { ...message, ...derived });
   }
-  if (parts.size > 0) updateParts([...parts.values()], now);
-  moveAndNote([...messages.values()], now, moves);
+  if (parts.size > 0) await updateParts([...parts.values()], now);
+  await moveAndNote([...messages.values()], now, moves);
   return unknown;
 }
 
 /** Moves submitted messages to what their parts' receipts say: one read of their parts, one write. */
-function settleFromParts(messages: { id: number; segments: number }[], now: number, moves: Moves) {
+async function settleFromParts(messages: { id: number; segments: number }[], now: number, moves: Moves) {
   if (messages.length === 0) return;
-  const partsOf = partsByMessage(selectAcceptedParts(messages.map((message) => message.id)));
+  const partsOf = partsByMessage(await selectAcceptedParts(messages.map((message) => message.id)));
   const settled = messages.flatMap(({ id, segments }): MessageMove[] => {
     const derived = statusFromParts([...(partsOf.get(id)?.values() ?? [])], segments);
     return canMove("receipt", "submitted", derived.status) ? [{ id, from: "submitted", ...derived }] : [];
   });
-  moveAndNote(settled, now, moves);
+  await moveAndNote(settled, now, moves);
 }
 
 const acceptedParts = (messageId: number, acks: PartAck[]): AcceptedPart[] =>
@@ -158,28 +158,28 @@ const acceptedParts = (messageId: number, acks: PartAck[]): AcceptedPart[] =>
  * Stores the parts the SMSC accepted, in one INSERT, and applies the receipts kept for them that
  * came before their submit_sm_resp. Returns the messages that had such receipts.
  */
-function storeAcks(parts: AcceptedPart[], now: number, moves: Moves): Set<number> {
+async function storeAcks(parts: AcceptedPart[], now: number, moves: Moves): Promise<Set<number>> {
   if (parts.length === 0) return new Set();
-  insertAcceptedParts(parts, now);
-  const early = pendingReceiptsFor(parts.map((part) => part.providerId));
+  await insertAcceptedParts(parts, now);
+  const early = await pendingReceiptsFor(parts.map((part) => part.providerId));
   const withEarly = early ? parts.filter((part) => early.has(part.providerId)) : [];
   if (!early || withEarly.length === 0) return new Set();
   const kept = [...new Set(withEarly.map((part) => part.providerId))].flatMap((id) => early.get(id)!);
   // One whose part is not recorded (an earlier try's part kept another provider id) is dropped.
-  applyToParts(kept, now, moves);
-  deletePendingReceipts(kept.map((receipt) => receipt.id));
+  await applyToParts(kept, now, moves);
+  await deletePendingReceipts(kept.map((receipt) => receipt.id));
   return new Set(withEarly.map((part) => part.messageId));
 }
 
-function claim(ids: number[], now: number): Set<number> {
-  const claimed = markClaimed(ids, now);
-  deleteOutboxRows(claimed);
+async function claim(ids: number[], now: number): Promise<Set<number>> {
+  const claimed = await markClaimed(ids, now);
+  await deleteOutboxRows(claimed);
   return new Set(claimed);
 }
 
 /** queued -> submitting for each id, in one transaction; the ids another worker (or nobody) had are left out. */
-function claimMessages(ids: number[]): Promise<Set<number>> {
-  return inTransactionWithoutStalling(() => claim(ids, clock.now()));
+async function claimMessages(ids: number[]): Promise<Set<number>> {
+  return await withTxWithoutStalling(async () => await claim(ids, clock.now()));
 }
 
 /** queued -> submitting, or false when another worker has it (or it is no longer queued). */
@@ -192,19 +192,19 @@ export async function claimMessage(messageId: number): Promise<boolean> {
  * `early`: those that had receipts waiting), in one UPDATE; then those with a part past submitted
  * move on.
  */
-function accept(messages: { id: number; acks: PartAck[] }[], early: Set<number>, now: number, moves: Moves) {
+async function accept(messages: { id: number; acks: PartAck[] }[], early: Set<number>, now: number, moves: Moves) {
   if (messages.length === 0) return;
-  const submitted = markSubmitted(
+  const submitted = await markSubmitted(
     messages.map((message) => message.id),
     now,
   );
   for (const row of submitted) noteMove(moves, { ...row, messageId: row.id, status: "submitted", groupSendId: null });
   // Their message.sent shows them submitted, before a receipt below moves them on.
-  noteEvents(moves, now);
+  await noteEvents(moves, now);
   const sentParts = new Map(messages.map((message) => [message.id, message.acks.length]));
   // Parts can be past "submitted" only through a receipt: one just applied, or one for a part an
   // earlier try had sent.
-  settleFromParts(
+  await settleFromParts(
     submitted.filter((row) => early.has(row.id) || sentParts.get(row.id)! < row.segments),
     now,
     moves,
@@ -212,28 +212,42 @@ function accept(messages: { id: number; acks: PartAck[] }[], early: Set<number>,
 }
 
 /** submitting -> submitted with the parts' provider ids (and any early receipts applied). */
-export function recordAccepted(messageId: number, acks: PartAck[]): void {
+export async function recordAccepted(messageId: number, acks: PartAck[]): Promise<void> {
   const now = clock.now();
-  inTransaction(() =>
-    inBatch(now, (moves) =>
-      accept([{ id: messageId, acks }], storeAcks(acceptedParts(messageId, acks), now, moves), now, moves),
-    ),
+  await withTx(
+    async () =>
+      await inBatch(
+        now,
+        async (moves) =>
+          await accept(
+            [{ id: messageId, acks }],
+            await storeAcks(acceptedParts(messageId, acks), now, moves),
+            now,
+            moves,
+          ),
+      ),
   );
 }
 
-function requeue(messageId: number, reason: string, dueAt: number, now: number) {
-  markRequeued(messageId, `Retrying: ${reason}`, now);
-  scheduleOutbox(messageId, dueAt);
+async function requeue(messageId: number, reason: string, dueAt: number, now: number) {
+  await markRequeued(messageId, `Retrying: ${reason}`, now);
+  await scheduleOutbox(messageId, dueAt);
 }
 
 /** Back to queued after a temporary error, keeping the parts already accepted; due again at `dueAt`. */
-export function requeueMessage(messageId: number, reason: string, acks: PartAck[] = [], dueAt = clock.now()): void {
+export async function requeueMessage(
+  messageId: number,
+  reason: string,
+  acks: PartAck[] = [],
+  dueAt = clock.now(),
+): Promise<void> {
   const now = clock.now();
-  inTransaction(() =>
-    inBatch(now, (moves) => {
-      storeAcks(acceptedParts(messageId, acks), now, moves);
-      requeue(messageId, reason, dueAt, now);
-    }),
+  await withTx(
+    async () =>
+      await inBatch(now, async (moves) => {
+        await storeAcks(acceptedParts(messageId, acks), now, moves);
+        await requeue(messageId, reason, dueAt, now);
+      }),
   );
 }
 
@@ -242,47 +256,58 @@ export function requeueMessage(messageId: number, reason: string, acks: PartAck[
  * the parts the SMSC did not accept, once (ledger key `msg:<id>:refund`). False when it was not
  * failed (it had moved on).
  */
-export function failMessage(messageId: number, reason: string, acks: PartAck[] = []): boolean {
+export async function failMessage(messageId: number, reason: string, acks: PartAck[] = []): Promise<boolean> {
   const now = clock.now();
-  return inTransaction((tx) =>
-    inBatch(now, (moves) => {
-      storeAcks(acceptedParts(messageId, acks), now, moves);
-      return fail(tx, messageId, reason, now, moves);
-    }),
+  return await withTx(
+    async (tx) =>
+      await inBatch(now, async (moves) => {
+        await storeAcks(acceptedParts(messageId, acks), now, moves);
+        return await fail(tx, messageId, reason, now, moves);
+      }),
   );
 }
 
 /** Fails one message (its accepted parts stored) and refunds the rest; its event and group send noted in `moves`. */
-function fail(tx: Executor, messageId: number, reason: string, now: number, moves: Moves): boolean {
-  const row = markFailed(messageId, reason, now);
+async function fail(tx: Executor, messageId: number, reason: string, now: number, moves: Moves): Promise<boolean> {
+  const row = await markFailed(messageId, reason, now);
   if (!row) return false;
   noteMove(moves, { ...row, messageId, status: "failed" });
-  deleteOutbox(messageId);
-  const accepted = acceptedPartCount(messageId);
+  await deleteOutbox(messageId);
+  const accepted = await acceptedPartCount(messageId);
   const refund = Math.round((row.credits * (row.segments - accepted)) / row.segments);
   if (refund > 0) {
-    bookEntry(tx, { userId: row.userId, kind: "refund", amount: refund, key: `msg:${messageId}:refund`, note: reason });
+    await bookEntry(tx, {
+      userId: row.userId,
+      kind: "refund",
+      amount: refund,
+      key: `msg:${messageId}:refund`,
+      note: reason,
+    });
   }
   return true;
 }
 
 /** Fails and refunds every message of the account still queued, inside the caller's transaction; how many. */
-export function failQueuedMessagesOf(tx: Executor, userId: number, reason: string): number {
+export async function failQueuedMessagesOf(tx: Executor, userId: number, reason: string): Promise<number> {
   const now = clock.now();
-  return inBatch(now, (moves) => queuedMessageIdsOf(userId).filter((id) => fail(tx, id, reason, now, moves)).length);
+  return await inBatch(now, async (moves) => {
+    let failed = 0;
+    for (const id of await queuedMessageIdsOf(userId)) if (await fail(tx, id, reason, now, moves)) failed += 1;
+    return failed;
+  });
 }
 
-function applyReceiptsNow(receipts: Receipt[], now: number): void {
-  inBatch(now, (moves) => {
-    const unknown = applyToParts(receipts, now, moves);
+async function applyReceiptsNow(receipts: Receipt[], now: number): Promise<void> {
+  await inBatch(now, async (moves) => {
+    const unknown = await applyToParts(receipts, now, moves);
     // Their submit_sm_resp is not recorded yet (or never will be): kept for storeAcks.
-    if (unknown.length > 0) insertPendingReceipts(unknown, now);
+    if (unknown.length > 0) await insertPendingReceipts(unknown, now);
   });
 }
 
 /** Applies delivery receipts in one transaction, one statement per step for the batch; statuses only move forward. */
 export async function applyReceipts(receipts: Receipt[]): Promise<void> {
-  if (receipts.length > 0) await inTransactionWithoutStalling(() => applyReceiptsNow(receipts, clock.now()));
+  if (receipts.length > 0) await withTxWithoutStalling(async () => await applyReceiptsNow(receipts, clock.now()));
 }
 
 export type SendOutcome =
@@ -308,16 +333,16 @@ const NOT_CONNECTED_RETRY_MS = 5_000;
  */
 type Recorded = { id: number; attempts: number; outcome: SubmitOutcome; claimed: boolean };
 
-function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): Map<number, SendOutcome> {
-  return inBatch(now, (moves) => {
+async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): Promise<Map<number, SendOutcome>> {
+  return await inBatch(now, async (moves) => {
     const results = new Map<number, SendOutcome>();
     // Every answer's accepted parts at once: a refusal or a retry keeps those the SMSC took too.
     const parts = recorded.flatMap(({ id, outcome }) => ("acks" in outcome ? acceptedParts(id, outcome.acks) : []));
-    const early = storeAcks(parts, now, moves);
+    const early = await storeAcks(parts, now, moves);
     const accepted = recorded.flatMap(({ id, outcome }) =>
       outcome.kind === "accepted" ? [{ id, acks: outcome.acks }] : [],
     );
-    accept(accepted, early, now, moves);
+    await accept(accepted, early, now, moves);
     // Refusals and retries are rare: one message at a time.
     for (const { id, attempts, outcome, claimed } of recorded) {
       switch (outcome.kind) {
@@ -328,19 +353,19 @@ function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): Map<nu
           results.set(id, { kind: "submitted" });
           break;
         case "permanent":
-          fail(tx, id, outcome.reason, now, moves);
+          await fail(tx, id, outcome.reason, now, moves);
           results.set(id, { kind: "failed", reason: outcome.reason });
           break;
         case "temporary": {
           // Claimed messages count their attempts; one never claimed waits for the connection.
           if (claimed && finalAttempt(attempts + 1)) {
             const reason = `Gave up retrying: ${outcome.reason}`;
-            fail(tx, id, reason, now, moves);
+            await fail(tx, id, reason, now, moves);
             results.set(id, { kind: "failed", reason });
             break;
           }
           const delayMs = claimed ? retryDelayMs(attempts + 1) : NOT_CONNECTED_RETRY_MS;
-          requeue(id, outcome.reason, now + delayMs, now);
+          await requeue(id, outcome.reason, now + delayMs, now);
           results.set(id, { kind: "retry", reason: outcome.reason, delayMs });
           break;
         }
@@ -370,11 +395,11 @@ export async function sendQueuedMessages(
   transport: SmsTransport,
   messageIds: number[],
 ): Promise<Map<number, SendOutcome>> {
-  const rows = selectQueued(messageIds);
+  const rows = await selectQueued(messageIds);
   const results = new Map<number, SendOutcome>(messageIds.map((id) => [id, { kind: "skipped" }]));
   if (rows.length === 0) return results;
   const accepted = new Map<number, Set<number>>();
-  for (const { messageId, part } of selectAcceptedParts(messageIds)) {
+  for (const { messageId, part } of await selectAcceptedParts(messageIds)) {
     let parts = accepted.get(messageId);
     if (!parts) accepted.set(messageId, (parts = new Set()));
     parts.add(part);
@@ -383,9 +408,9 @@ export async function sendQueuedMessages(
   const outgoing: OutgoingSms[] = [];
   const settled: Recorded[] = [];
   // A STOP that arrived while the message waited wins; the automatic replies to it still go.
-  const optedOut = optedOutSince(rows.filter((row) => row.source !== "keyword"));
+  const optedOut = await optedOutSince(rows.filter((row) => row.source !== "keyword"));
   const fromAddresses = [...new Set(rows.flatMap((row) => (row.fromAddress ? [row.fromAddress] : [])))];
-  const sources = senderSources(fromAddresses);
+  const sources = await senderSources(fromAddresses);
   for (const row of rows) {
     if (optedOut.has(row.id) || row.ownerDisabled) {
       const reason = row.ownerDisabled ? ACCOUNT_DISABLED_REASON : OPTED_OUT_REASON;
@@ -404,7 +429,7 @@ export async function sendQueuedMessages(
   }
   const record = async (recorded: Recorded[]) => {
     // The SMSC's answers exist only here: given up, their messages would end `unknown` though sent.
-    const outcomes = await inTransactionWithoutStalling((tx) => recordOutcomes(tx, recorded, clock.now()), {
+    const outcomes = await withTxWithoutStalling(async (tx) => await recordOutcomes(tx, recorded, clock.now()), {
       patienceMs: Infinity,
     });
     for (const [id, outcome] of outcomes) results.set(id, outcome);

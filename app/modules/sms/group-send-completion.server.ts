@@ -2,35 +2,37 @@
 // queued has a final status. Checked inside the transaction that could complete it (the fan-out's end,
 // a group message's final status); the conditional UPDATE of completed_at makes the event once only
 // (docs/decisions/096-group-send-completed.md).
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { type GroupSendCompletion, noteGroupSendCompleted } from "#app/modules/webhooks/account-events.server.ts";
 
-// Open, fan-out finished and no message unfinished, in one statement for the batch's sends; only the
-// UPDATE that changes a row completes it. The probe is spelled like sms_messages_group_send_unfinished_idx's
-// condition, so it is one index probe per send. PostgreSQL: id = any($2::bigint[]) in place of json_each.
-const markCompleted = statement<[number, string], { id: number; userId: number }>(
-  `update group_sends set completed_at = ?
+const queries = statements({
+  // Open, fan-out finished and no message unfinished, in one statement for the batch's sends; only the
+  // UPDATE that changes a row completes it. The probe is spelled like sms_messages_group_send_unfinished_idx's
+  // condition, so it is one index probe per send. PostgreSQL: id = any($2::bigint[]) in place of json_each.
+  markCompleted: sqlText<[number, string], { id: number; userId: number }>(
+    `update group_sends set completed_at = ?
    where id in (select value from json_each(?)) and completed_at is null and status in ('done', 'failed')
      and not exists (select 1 from sms_messages m where m.group_send_id = group_sends.id and m.group_send_id is not null
        and m.status not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed'))
    returning id, user_id as userId`,
-);
-const selectCounts = statement<[number], Omit<GroupSendCompletion, "id">>(
-  `select g.group_id as groupId, g.total, g.queued, g.skipped,
+  ),
+  counts: sqlText<[number], Omit<GroupSendCompletion, "id">>(
+    `select g.group_id as groupId, g.total, g.queued, g.skipped,
      (select count(*) from sms_messages m where m.user_id = g.user_id and m.group_send_id = g.id and m.submitted_at is not null) as sent,
      (select count(*) from sms_messages m where m.user_id = g.user_id and m.group_send_id = g.id and m.status = 'delivered') as delivered,
      (select count(*) from sms_messages m where m.user_id = g.user_id and m.group_send_id = g.id and m.status <> 'delivered') as failed
    from group_sends g where g.id = ?`,
-);
+  ),
+});
 
 /** Marks each group send complete (and records its event) that now is; call inside the transaction of the change. */
-export function completeGroupSendsIfDone(groupSendIds: number[], now: number): void {
+export async function completeGroupSendsIfDone(groupSendIds: number[], now: number): Promise<void> {
   if (groupSendIds.length === 0) return;
-  for (const { id, userId } of markCompleted().all(now, JSON.stringify([...new Set(groupSendIds)])))
-    noteGroupSendCompleted(userId, () => ({ id, ...selectCounts().get(id)! }), now);
+  for (const { id, userId } of await queries.markCompleted.all(now, JSON.stringify([...new Set(groupSendIds)])))
+    await noteGroupSendCompleted(userId, async () => ({ id, ...(await queries.counts.get(id))! }), now);
 }
 
 /** completeGroupSendsIfDone for one group send. */
-export function completeGroupSendIfDone(groupSendId: number, now: number): void {
-  completeGroupSendsIfDone([groupSendId], now);
+export async function completeGroupSendIfDone(groupSendId: number, now: number): Promise<void> {
+  await completeGroupSendsIfDone([groupSendId], now);
 }

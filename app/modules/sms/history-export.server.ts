@@ -13,8 +13,12 @@ export function csvDateTime(value: Date | number, timeZone: string): string {
 }
 
 /** Every message matching the filters as a CSV stream, times in the user's zone (named in the header). */
-export function historyCsv(userId: number, filters: HistoryFilters, timeZone: string): ReadableStream<Uint8Array> {
-  const next = historyChunks(userId, filters);
+export async function historyCsv(
+  userId: number,
+  filters: HistoryFilters,
+  timeZone: string,
+): Promise<ReadableStream<Uint8Array>> {
+  const next = await historyChunks(userId, filters);
   const header = [
     "Message ID",
     "Direction",
@@ -27,8 +31,8 @@ export function historyCsv(userId: number, filters: HistoryFilters, timeZone: st
     "Campaign",
     `Created At (${timeZone})`,
   ];
-  return csvStream(header, () =>
-    next().map((m) => [
+  return csvStream(header, async () =>
+    (await next()).map((m) => [
       m.id,
       m.direction,
       m.status ? MESSAGE_STATUS_LABELS[m.status] : "Received",

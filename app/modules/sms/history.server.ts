@@ -99,9 +99,9 @@ export function parseHistoryFilters(
 }
 
 /** The account's newest message id outside the text search window (0: the window holds them all). */
-function textWindowFloor(userId: number, direction: Direction): number {
+async function textWindowFloor(userId: number, direction: Direction): Promise<number> {
   const table = direction === "outbound" ? smsMessages : inboundMessages;
-  const row = getDb()
+  const row = await getDb()
     .select({ id: table.id })
     .from(table)
     .where(eq(table.userId, userId))
@@ -113,8 +113,8 @@ function textWindowFloor(userId: number, direction: Direction): number {
 }
 
 /** One direction's table seen through the filters: its where clause, its order and its row shape. */
-function historyQuery(userId: number, filters: HistoryFilters) {
-  const floor = filters.text ? textWindowFloor(userId, filters.direction) : 0;
+async function historyQuery(userId: number, filters: HistoryFilters) {
+  const floor = filters.text ? await textWindowFloor(userId, filters.direction) : 0;
   if (filters.direction === "inbound") {
     const t = inboundMessages;
     const where: SQL[] = [eq(t.userId, userId)];
@@ -174,7 +174,7 @@ function historyQuery(userId: number, filters: HistoryFilters) {
   };
 }
 
-type Query = ReturnType<typeof historyQuery>;
+type Query = Awaited<ReturnType<typeof historyQuery>>;
 
 /** Rows after (older than) or before (newer than) the row `id`, in the query's order. */
 function beyond(q: Query, id: number, side: "older" | "newer"): SQL {
@@ -194,42 +194,45 @@ function newestFirst(q: Query) {
  * neighbouring page's last (`after`) or first (`before`) id the rows are found by key on the
  * filter's index, so no page walks over the rows in front of it.
  */
-export function getMessageHistory(
+export async function getMessageHistory(
   userId: number,
   requestedPage: number,
   cursor: HistoryCursor = {},
   filters: HistoryFilters = { direction: "outbound" },
   values: FilterValues = {},
 ) {
-  const q = historyQuery(userId, filters);
+  const q = await historyQuery(userId, filters);
   // Counting stops at the limit, so even a million-row history counts 10,000 index entries at most.
   const capped = getDb().select({ id: q.id }).from(q.table).where(q.where).limit(HISTORY_LIMIT).as("capped");
   const total =
-    getDb()
-      .select({ n: sql<number>`count(*)` })
-      .from(capped)
-      .get()?.n ?? 0;
+    (
+      await getDb()
+        .select({ n: sql<number>`count(*)` })
+        .from(capped)
+        .get()
+    )?.n ?? 0;
   const { page, totalPages, offset } = pageWindow(total, requestedPage, HISTORY_PAGE_SIZE);
   const select = () => getDb().select(q.columns).from(q.table);
 
   let rows: HistoryRow[] = [];
   if (cursor.after !== undefined && page > 1) {
-    rows = select()
+    rows = await select()
       .where(and(q.where, beyond(q, cursor.after, "older")))
       .orderBy(...newestFirst(q))
       .limit(HISTORY_PAGE_SIZE)
       .all();
   } else if (cursor.before !== undefined && page < totalPages) {
-    rows = select()
-      .where(and(q.where, beyond(q, cursor.before, "newer")))
-      .orderBy(...(q.byTime ? [q.time, q.id] : [q.id]))
-      .limit(HISTORY_PAGE_SIZE)
-      .all()
-      .reverse();
+    rows = (
+      await select()
+        .where(and(q.where, beyond(q, cursor.before, "newer")))
+        .orderBy(...(q.byTime ? [q.time, q.id] : [q.id]))
+        .limit(HISTORY_PAGE_SIZE)
+        .all()
+    ).reverse();
   }
   // A direct ?page=N (or a cursor that no longer fits) pages by offset, bounded by the limit.
   if (rows.length === 0) {
-    rows = select()
+    rows = await select()
       .where(q.where)
       .orderBy(...newestFirst(q))
       .limit(HISTORY_PAGE_SIZE)
@@ -263,13 +266,13 @@ export const EXPORT_CHUNK = 1_000;
  * the returned reader: each call is its own keyed query, so no cursor stays open on the one
  * connection between chunks. Returns [] when done.
  */
-export function historyChunks(userId: number, filters: HistoryFilters): () => HistoryRow[] {
-  const q = historyQuery(userId, filters);
+export async function historyChunks(userId: number, filters: HistoryFilters): Promise<() => Promise<HistoryRow[]>> {
+  const q = await historyQuery(userId, filters);
   let last: number | undefined;
   let done = false;
-  return () => {
+  return async () => {
     if (done) return [];
-    const rows = getDb()
+    const rows = await getDb()
       .select(q.columns)
       .from(q.table)
       .where(last === undefined ? q.where : and(q.where, beyond(q, last, "older")))
@@ -283,9 +286,9 @@ export function historyChunks(userId: number, filters: HistoryFilters): () => Hi
 }
 
 /** Whether the campaign (group send) is the user's: another account's id in the filter is a 404. */
-export function isOwnCampaign(userId: number, campaignId: number): boolean {
+export async function isOwnCampaign(userId: number, campaignId: number): Promise<boolean> {
   return Boolean(
-    getDb()
+    await getDb()
       .select({ id: groupSends.id })
       .from(groupSends)
       .where(and(eq(groupSends.id, campaignId), eq(groupSends.userId, userId)))
@@ -294,8 +297,8 @@ export function isOwnCampaign(userId: number, campaignId: number): boolean {
 }
 
 /** The account's campaigns for the filter's list, newest first (the chosen one included even if older). */
-export function campaignChoices(userId: number, chosen?: number) {
-  const rows = getDb()
+export async function campaignChoices(userId: number, chosen?: number) {
+  const rows = await getDb()
     .select({ id: groupSends.id, groupName: groupSends.groupName, createdAt: groupSends.createdAt })
     .from(groupSends)
     .where(eq(groupSends.userId, userId))
@@ -303,7 +306,7 @@ export function campaignChoices(userId: number, chosen?: number) {
     .limit(100)
     .all();
   if (chosen && !rows.some((r) => r.id === chosen)) {
-    const row = getDb()
+    const row = await getDb()
       .select({ id: groupSends.id, groupName: groupSends.groupName, createdAt: groupSends.createdAt })
       .from(groupSends)
       .where(and(eq(groupSends.userId, userId), eq(groupSends.id, chosen)))

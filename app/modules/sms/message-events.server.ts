@@ -4,7 +4,7 @@
 // cost one read of the messages, one of their callbacks (when any can have one) and one INSERT
 // each of events and deliveries.
 import { type Executor, rolledBackTransactions } from "#app/db/client.server.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { ensureCallbackSecret } from "#app/modules/webhooks/endpoints.server.ts";
 import type { MessageStatus } from "#app/modules/messaging/message-status.ts";
 import { toMessageResource } from "#app/modules/sms/message-resource.ts";
@@ -22,21 +22,23 @@ const EVENT_OF_STATUS: Partial<Record<MessageStatus, WebhookEventType>> = {
   failed: "message.failed",
 };
 
-// PostgreSQL: json_array_elements_text / unnest($1::bigint[]) in place of json_each.
-const insertCallbacks = statement<[string]>(
-  `insert into webhook_message_callbacks (message_id, url)
+const queries = statements({
+  // PostgreSQL: json_array_elements_text / unnest($1::bigint[]) in place of json_each.
+  insertCallbacks: sqlText<[string]>(
+    `insert into webhook_message_callbacks (message_id, url)
    select value ->> '$.messageId', value ->> '$.url' from json_each(?)`,
-);
-const selectCallbacks = statement<[string], { messageId: number; url: string }>(
-  `select message_id as messageId, url from webhook_message_callbacks
+  ),
+  callbacks: sqlText<[string], { messageId: number; url: string }>(
+    `select message_id as messageId, url from webhook_message_callbacks
    where message_id in (select value from json_each(?))`,
-);
-// Which of these accounts have a callback secret, as of the newest message. PostgreSQL: json_agg, = any($1).
-const selectCallbackAccounts = statement<[string], { horizon: number | null; accounts: string }>(
-  `select (select max(id) from sms_messages) as horizon,
+  ),
+  // Which of these accounts have a callback secret, as of the newest message. PostgreSQL: json_agg, = any($1).
+  callbackAccounts: sqlText<[string], { horizon: number | null; accounts: string }>(
+    `select (select max(id) from sms_messages) as horizon,
      (select json_group_array(user_id) from webhook_callback_secrets
       where user_id in (select value from json_each(?))) as accounts`,
-);
+  ),
+});
 
 type Moved = { userId: number; messageId: number };
 
@@ -52,14 +54,14 @@ let rolledBackWhenLearned = 0;
 const mayHaveCallback = (m: Moved) => withSecret.has(m.userId) || m.messageId > (noSecretUpTo.get(m.userId) ?? 0);
 
 /** The statusCallback URLs of these messages by id: no query when none of them can have one. */
-function callbacksOf(messages: Moved[]): Map<number, string> {
+async function callbacksOf(messages: Moved[]): Promise<Map<number, string>> {
   if (rolledBackTransactions() !== rolledBackWhenLearned) {
     noSecretUpTo.clear();
     rolledBackWhenLearned = rolledBackTransactions();
   }
   const unknown = new Set(messages.filter((m) => !withSecret.has(m.userId) && mayHaveCallback(m)).map((m) => m.userId));
   if (unknown.size > 0) {
-    const row = selectCallbackAccounts().get(JSON.stringify([...unknown]))!;
+    const row = (await queries.callbackAccounts.get(JSON.stringify([...unknown])))!;
     const found = new Set(JSON.parse(row.accounts) as number[]);
     for (const userId of unknown) {
       if (found.has(userId)) withSecret.add(userId);
@@ -68,26 +70,26 @@ function callbacksOf(messages: Moved[]): Map<number, string> {
   }
   const ids = messages.filter(mayHaveCallback).map((m) => m.messageId);
   if (ids.length === 0) return new Map();
-  return new Map(
-    selectCallbacks()
-      .all(JSON.stringify(ids))
-      .map((row) => [row.messageId, row.url]),
-  );
+  return new Map((await queries.callbacks.all(JSON.stringify(ids))).map((row) => [row.messageId, row.url]));
 }
 
 /**
  * Keeps messages' statusCallback URLs (and makes the account's callback secret): inside the
  * transaction that inserts the messages, which noteMessageStatuses counts on. One INSERT.
  */
-export function saveStatusCallbacks(tx: Executor, userId: number, callbacks: { messageId: number; url: string }[]) {
+export async function saveStatusCallbacks(
+  tx: Executor,
+  userId: number,
+  callbacks: { messageId: number; url: string }[],
+) {
   if (callbacks.length === 0) return;
-  ensureCallbackSecret(tx, userId);
-  insertCallbacks().run(JSON.stringify(callbacks));
+  await ensureCallbackSecret(tx, userId);
+  await queries.insertCallbacks.run(JSON.stringify(callbacks));
 }
 
 /** saveStatusCallbacks for one message. */
-export function saveStatusCallback(tx: Executor, userId: number, messageId: number, url: string): void {
-  saveStatusCallbacks(tx, userId, [{ messageId, url }]);
+export async function saveStatusCallback(tx: Executor, userId: number, messageId: number, url: string): Promise<void> {
+  await saveStatusCallbacks(tx, userId, [{ messageId, url }]);
 }
 
 export type MessageMove = { userId: number; messageId: number; status: MessageStatus };
@@ -97,17 +99,19 @@ export type MessageMove = { userId: number; messageId: number; status: MessageSt
  * given (a message's later move has the later event id). Inside the transaction of the moves, after
  * them: each event carries its message as it is then (as GET /api/v1/messages/{id} shows it).
  */
-export function noteMessageStatuses(moves: MessageMove[], now: number): void {
+export async function noteMessageStatuses(moves: MessageMove[], now: number): Promise<void> {
   const evented = moves.flatMap((move) => {
     const type = EVENT_OF_STATUS[move.status];
     return type ? [{ ...move, type }] : [];
   });
   if (evented.length === 0) return;
-  const callbacks = callbacksOf(evented);
-  const wanted = evented.filter((move) => callbacks.has(move.messageId) || wantsEvent(move.userId, move.type));
+  const callbacks = await callbacksOf(evented);
+  const wanted = [];
+  for (const move of evented)
+    if (callbacks.has(move.messageId) || (await wantsEvent(move.userId, move.type))) wanted.push(move);
   if (wanted.length === 0) return;
-  const rows = findOwnMessages(wanted.map((move) => ({ userId: move.userId, id: move.messageId })));
-  recordEvents(
+  const rows = await findOwnMessages(wanted.map((move) => ({ userId: move.userId, id: move.messageId })));
+  await recordEvents(
     wanted.flatMap((move) => {
       const row = rows.get(move.messageId);
       if (!row) return [];

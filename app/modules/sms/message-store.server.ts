@@ -1,6 +1,6 @@
 // The SQL that writes messages, their parts, their outbox rows and early receipts. A status change
 // is a conditional UPDATE from its event's statuses (message-status.ts): 0 rows means refused.
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { addToRollup, type RollupChange } from "#app/db/rollup-counts.server.ts";
 import type { MessageSource } from "#app/db/schema/sms.ts";
 import {
@@ -87,105 +87,6 @@ const sameDedupeKey = (a: DedupeKey, b: DedupeKey): boolean =>
   a.groupSendId === b.groupSendId &&
   a.contactId === b.contactId;
 
-// The whole batch is one JSON parameter, so one prepared statement serves every batch size; each
-// message is an array of its columns in the order written here (measured: reading positions costs
-// two thirds of reading keys). Rows go in the array's order, so their ids rise with it; a repeat of a
-// unique key (an earlier message, or one before it in the batch) is skipped. PostgreSQL:
-// jsonb_array_elements($3) with ordinality, ids in that order from the sequence.
-const insertMessages = statement<[number, number, number, string], DedupeKey & { id: number }>(
-  `insert into sms_messages
-     (user_id, created_at, updated_at, to_phone, from_address, body, encoding, segments, credits, status, error, source,
-      schedule_id, occurrence_at, api_ref, group_send_id, contact_id, deferred_until, done_at)
-   select ?, ?, ?, m.value ->> 0, m.value ->> 1, m.value ->> 2, m.value ->> 3, m.value ->> 4, m.value ->> 5,
-     m.value ->> 6, m.value ->> 7, m.value ->> 8, m.value ->> 9, m.value ->> 10, m.value ->> 11, m.value ->> 12,
-     m.value ->> 13, m.value ->> 14, m.value ->> 15
-   from json_each(?) m
-   where true
-   order by m.key
-   on conflict do nothing
-   returning id, schedule_id as scheduleId, occurrence_at as occurrenceAt, api_ref as apiRef,
-     group_send_id as groupSendId, contact_id as contactId`,
-);
-// The earlier messages of the skipped ones, by their place in the JSON array.
-const findDuplicates = statement<[string, number], ExistingMessage & { input: number }>(
-  `select d.key as input, m.id, m.encoding, m.segments, m.credits, m.created_at as createdAt
-   from json_each(?) d join sms_messages m
-     on (m.schedule_id = d.value ->> '$.scheduleId' and m.occurrence_at = d.value ->> '$.occurrenceAt')
-       or (m.user_id = ? and m.api_ref = d.value ->> '$.apiRef')
-       or (m.group_send_id = d.value ->> '$.groupSendId' and m.contact_id = d.value ->> '$.contactId')`,
-);
-
-/**
- * Inserts the messages of one user, or finds for each the earlier one with the same schedule
- * occurrence, API reference or group member (in the database, or before it in `rows`); a result per
- * row, in order. Two statements for any number of rows: the insert, and the look-up when some were
- * duplicates.
- */
-export function insertOrFindMessages(userId: number, rows: MessageToStore[], now: number): StoredMessage[] {
-  if (rows.length === 0) return [];
-  const keys = rows.map((row) => dedupeKeyOf(row.message));
-  // The columns in insertMessages' order, from to_phone on.
-  const json = rows.map(({ message, count, initial }, i) => {
-    const { scheduleId, occurrenceAt, apiRef, groupSendId, contactId } = keys[i];
-    return [
-      message.to,
-      message.from ?? null,
-      // A lone surrogate, carried by JSON as an escape SQLite decodes to three bytes, is stored as one
-      // replacement character, as a bound parameter stores it.
-      message.body.toWellFormed(),
-      count.encoding,
-      count.segments,
-      initial.credits,
-      initial.status,
-      initial.error,
-      message.source ?? "web",
-      scheduleId,
-      occurrenceAt,
-      apiRef,
-      groupSendId,
-      contactId,
-      message.deferredUntil ?? null,
-      isFinal(initial.status) ? now : null,
-    ];
-  });
-  const inserted = insertMessages()
-    .all(userId, now, now, JSON.stringify(json))
-    .sort((a, b) => a.id - b.id);
-  // In id order the inserted rows are the rows in order without the skipped ones, and only a row
-  // with a key can be skipped: a row was inserted when the next inserted row has its key.
-  let next = 0;
-  const stored = keys.map((key): StoredMessage | undefined => {
-    const row = inserted[next];
-    if (row !== undefined && sameDedupeKey(key, row)) {
-      next += 1;
-      return { id: row.id, duplicate: false };
-    }
-    if (!hasDedupeKey(key)) throw new Error("A message without a unique key was refused by a constraint");
-    return undefined;
-  });
-  // The dashboards' counts of the rows inserted (a skipped duplicate counts nothing), at their creation.
-  const counted: RollupChange = { userId, at: now };
-  stored.forEach((result, i) => {
-    const outcome = rollupOutcome(rows[i].initial.status);
-    if (result !== undefined) counted[outcome] = (counted[outcome] ?? 0) + 1;
-  });
-  addToRollup([counted]);
-  const skipped = stored.flatMap((result, i) => (result === undefined ? [i] : []));
-  const earlier = new Map<number, ExistingMessage>();
-  if (skipped.length > 0) {
-    for (const { input, ...found } of findDuplicates().all(JSON.stringify(skipped.map((i) => keys[i])), userId)) {
-      if (!earlier.has(skipped[input])) earlier.set(skipped[input], found);
-    }
-  }
-  return stored.map((result, i) => {
-    if (result !== undefined) return result;
-    const found = earlier.get(i);
-    if (!found)
-      throw new Error("A message was refused by a constraint other than its schedule, API reference or group send");
-    return { ...found, duplicate: true };
-  });
-}
-
 export type SendRow = {
   id: number;
   userId: number;
@@ -218,109 +119,266 @@ export type AcceptedPart = { messageId: number; part: number; providerId: string
 export type PartMove = { messageId: number; part: number; from: MessageStatus } & StoredStatus;
 /** A message's move by its parts' receipts, from the status it was read in. */
 export type MessageMove = { id: number; from: MessageStatus } & StoredStatus;
+export type PendingReceipt = { id: number } & PartReceipt;
 
-// A job's messages in one read: the ids travel as a JSON array.
-const selectForSend = statement<[string], SendRow>(
-  `select id, user_id as userId, to_phone as toPhone, from_address as fromAddress, source, body, segments, status, attempts,
+const queries = statements({
+  // The whole batch is one JSON parameter, so one prepared statement serves every batch size; each
+  // message is an array of its columns in the order written here (measured: reading positions costs
+  // two thirds of reading keys). Rows go in the array's order, so their ids rise with it; a repeat of a
+  // unique key (an earlier message, or one before it in the batch) is skipped. PostgreSQL:
+  // jsonb_array_elements($3) with ordinality, ids in that order from the sequence.
+  insertMessages: sqlText<[number, number, number, string], DedupeKey & { id: number }>(
+    `insert into sms_messages
+     (user_id, created_at, updated_at, to_phone, from_address, body, encoding, segments, credits, status, error, source,
+      schedule_id, occurrence_at, api_ref, group_send_id, contact_id, deferred_until, done_at)
+   select ?, ?, ?, m.value ->> 0, m.value ->> 1, m.value ->> 2, m.value ->> 3, m.value ->> 4, m.value ->> 5,
+     m.value ->> 6, m.value ->> 7, m.value ->> 8, m.value ->> 9, m.value ->> 10, m.value ->> 11, m.value ->> 12,
+     m.value ->> 13, m.value ->> 14, m.value ->> 15
+   from json_each(?) m
+   where true
+   order by m.key
+   on conflict do nothing
+   returning id, schedule_id as scheduleId, occurrence_at as occurrenceAt, api_ref as apiRef,
+     group_send_id as groupSendId, contact_id as contactId`,
+  ),
+  // The earlier messages of the skipped ones, by their place in the JSON array.
+  duplicates: sqlText<[string, number], ExistingMessage & { input: number }>(
+    `select d.key as input, m.id, m.encoding, m.segments, m.credits, m.created_at as createdAt
+   from json_each(?) d join sms_messages m
+     on (m.schedule_id = d.value ->> '$.scheduleId' and m.occurrence_at = d.value ->> '$.occurrenceAt')
+       or (m.user_id = ? and m.api_ref = d.value ->> '$.apiRef')
+       or (m.group_send_id = d.value ->> '$.groupSendId' and m.contact_id = d.value ->> '$.contactId')`,
+  ),
+  // A job's messages in one read: the ids travel as a JSON array.
+  toSend: sqlText<[string], SendRow>(
+    `select id, user_id as userId, to_phone as toPhone, from_address as fromAddress, source, body, segments, status, attempts,
      (select disabled_at is not null from users where users.id = sms_messages.user_id) as ownerDisabled
    from sms_messages
    where id in (select value from json_each(?)) and ${whereFrom("claim")}`,
-);
-const selectPartsOf = statement<[string], { messageId: number; part: number } & StoredStatus>(
-  `select message_id as messageId, part, status, error from sms_message_parts
+  ),
+  partsOf: sqlText<[string], { messageId: number; part: number } & StoredStatus>(
+    `select message_id as messageId, part, status, error from sms_message_parts
    where message_id in (select value from json_each(?)) order by message_id, part`,
-);
-const claimStatement = statement<[number, string], { id: number }>(
-  `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
+  ),
+  claim: sqlText<[number, string], { id: number }>(
+    `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
    where id in (select value from json_each(?)) and ${whereFrom("claim")} returning id`,
-);
-const markSubmittedStatement = statement<[number, number, string], { id: number; segments: number; userId: number }>(
-  `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ?
+  ),
+  markSubmitted: sqlText<[number, number, string], { id: number; segments: number; userId: number }>(
+    `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ?
    where id in (select value from json_each(?)) and ${whereFrom("accept")}
    returning id, segments, user_id as userId`,
-);
-const markRequeuedStatement = statement(
-  `update sms_messages set status = 'queued', error = ?, updated_at = ? where id = ? and ${whereFrom("requeue")}`,
-);
-const markFailedStatement = statement<
-  unknown[],
-  { userId: number; segments: number; credits: number; groupSendId: number | null; createdAt: number }
->(
-  `update sms_messages set status = 'failed', error = ?, updated_at = ?, done_at = ?
+  ),
+  markRequeued: sqlText<[string, number, number]>(
+    `update sms_messages set status = 'queued', error = ?, updated_at = ? where id = ? and ${whereFrom("requeue")}`,
+  ),
+  markFailed: sqlText<
+    [string, number, number, number],
+    { userId: number; segments: number; credits: number; groupSendId: number | null; createdAt: number }
+  >(
+    `update sms_messages set status = 'failed', error = ?, updated_at = ?, done_at = ?
    where id = ? and ${whereFrom("fail")}
    returning user_id as userId, segments, credits, group_send_id as groupSendId, created_at as createdAt`,
-);
-const markInterruptedStatement = statement(
-  `update sms_messages set status = 'unknown', error = ?, updated_at = ? where id = ? and ${whereFrom("interrupt")}`,
-);
-// Receipts: the caller checked each move (canMove); `status = from` keeps it to the status it checked.
-// PostgreSQL: `from jsonb_to_recordset($2) as c(id bigint, "from" text, status text, error text, "doneAt" bigint)`.
-const moveMessagesStatement = statement<
-  [number, string],
-  { id: number; userId: number; groupSendId: number | null; status: MessageStatus; createdAt: number }
->(
-  `update sms_messages set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?,
+  ),
+  markInterrupted: sqlText<[string, number, number]>(
+    `update sms_messages set status = 'unknown', error = ?, updated_at = ? where id = ? and ${whereFrom("interrupt")}`,
+  ),
+  // Receipts: the caller checked each move (canMove); `status = from` keeps it to the status it checked.
+  // PostgreSQL: `from jsonb_to_recordset($2) as c(id bigint, "from" text, status text, error text, "doneAt" bigint)`.
+  moveMessages: sqlText<
+    [number, string],
+    { id: number; userId: number; groupSendId: number | null; status: MessageStatus; createdAt: number }
+  >(
+    `update sms_messages set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?,
      done_at = c.value ->> '$.doneAt'
    from json_each(?) c
    where sms_messages.id = c.value ->> '$.id' and sms_messages.status = c.value ->> '$.from'
    returning id, user_id as userId, group_send_id as groupSendId, status, created_at as createdAt`,
-);
-const selectStuck = statement<[number, number], { id: number; segments: number }>(
-  "select id, segments from sms_messages where status = 'submitting' and updated_at < ? order by updated_at limit ?",
-);
+  ),
+  stuck: sqlText<[number, number], { id: number; segments: number }>(
+    "select id, segments from sms_messages where status = 'submitting' and updated_at < ? order by updated_at limit ?",
+  ),
+  queuedOfUser: sqlText<[number], { id: number }>(
+    "select id from sms_messages where user_id = ? and status = 'queued'",
+  ),
+  // `where true`: SQLite's parser needs it between an INSERT's SELECT and its ON CONFLICT.
+  // PostgreSQL: `select * from jsonb_to_recordset($2) as a("messageId" bigint, part int, "providerId" text)`.
+  insertParts: sqlText<[number, string]>(
+    `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
+   select value ->> '$.messageId', value ->> '$.part', value ->> '$.providerId', 'submitted', ? from json_each(?) where true
+   on conflict do nothing`,
+  ),
+  countParts: sqlText<[number], { n: number }>("select count(*) as n from sms_message_parts where message_id = ?"),
+  partsByProviderIds: sqlText<[string], PartRow>(
+    `select p.provider_id as providerId, p.message_id as messageId, p.part, p.status as partStatus,
+     m.status as messageStatus, m.segments, p.updated_at as updatedAt
+   from sms_message_parts p join sms_messages m on m.id = p.message_id
+   where p.provider_id in (select value from json_each(?)) order by p.message_id desc`,
+  ),
+  // The caller checked each move (canMove); `status = from` keeps it to the status it checked.
+  // PostgreSQL: `from jsonb_to_recordset($2) as c("messageId" bigint, part int, "from" text, status text, error text)`.
+  updateParts: sqlText<[number, string]>(
+    `update sms_message_parts set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?
+   from json_each(?) c
+   where sms_message_parts.message_id = c.value ->> '$.messageId' and sms_message_parts.part = c.value ->> '$.part'
+     and sms_message_parts.status = c.value ->> '$.from'`,
+  ),
+  // Each row an array [message id, due at]. PostgreSQL: jsonb_array_elements($1).
+  insertOutboxes: sqlText<[string]>(
+    "insert into sms_outbox (message_id, due_at) select value ->> 0, value ->> 1 from json_each(?)",
+  ),
+  upsertOutbox: sqlText<[number, number]>(
+    "insert into sms_outbox (message_id, due_at) values (?, ?) on conflict (message_id) do update set due_at = excluded.due_at",
+  ),
+  deleteOutboxes: sqlText<[string]>("delete from sms_outbox where message_id in (select value from json_each(?))"),
+  deleteOutbox: sqlText<[number]>("delete from sms_outbox where message_id = ?"),
+  staleOutbox: sqlText<[number, number], { messageId: number; status: MessageStatus; requeues: number }>(
+    `select o.message_id as messageId, m.status, o.requeues from sms_outbox o join sms_messages m on m.id = o.message_id
+   where o.due_at < ? order by o.due_at limit ?`,
+  ),
+  // Only from the count the sweep read: two sweeps that read the same row count its requeue once.
+  postponeOutbox: sqlText<[number, number, number]>(
+    "update sms_outbox set due_at = ?, requeues = requeues + 1 where message_id = ? and requeues = ?",
+  ),
+  moveOutboxBack: sqlText<[number]>("update sms_outbox set due_at = due_at - ?"),
+  insertPending: sqlText<[number, string]>(
+    `insert into sms_pending_receipts (provider_id, status, error, received_at)
+   select value ->> '$.providerId', value ->> '$.status', value ->> '$.error', ? from json_each(?) order by key`,
+  ),
+  pendingReceipts: sqlText<[string], PendingReceipt>(
+    `select id, provider_id as providerId, status, error from sms_pending_receipts
+   where provider_id in (select value from json_each(?)) order by id`,
+  ),
+  deletePending: sqlText<[string]>("delete from sms_pending_receipts where id in (select value from json_each(?))"),
+  anyPending: sqlText<[], { any: number }>("select exists (select 1 from sms_pending_receipts) as any"),
+  purgePending: sqlText<[number]>("delete from sms_pending_receipts where received_at < ?"),
+});
 
-/** The messages among `ids` still queued, to send. */
-export function selectQueued(ids: number[]): SendRow[] {
-  return selectForSend().all(JSON.stringify(ids));
+/**
+ * Inserts the messages of one user, or finds for each the earlier one with the same schedule
+ * occurrence, API reference or group member (in the database, or before it in `rows`); a result per
+ * row, in order. Two statements for any number of rows: the insert, and the look-up when some were
+ * duplicates.
+ */
+export async function insertOrFindMessages(
+  userId: number,
+  rows: MessageToStore[],
+  now: number,
+): Promise<StoredMessage[]> {
+  if (rows.length === 0) return [];
+  const keys = rows.map((row) => dedupeKeyOf(row.message));
+  // The columns in insertMessages' order, from to_phone on.
+  const json = rows.map(({ message, count, initial }, i) => {
+    const { scheduleId, occurrenceAt, apiRef, groupSendId, contactId } = keys[i];
+    return [
+      message.to,
+      message.from ?? null,
+      // A lone surrogate, carried by JSON as an escape SQLite decodes to three bytes, is stored as one
+      // replacement character, as a bound parameter stores it.
+      message.body.toWellFormed(),
+      count.encoding,
+      count.segments,
+      initial.credits,
+      initial.status,
+      initial.error,
+      message.source ?? "web",
+      scheduleId,
+      occurrenceAt,
+      apiRef,
+      groupSendId,
+      contactId,
+      message.deferredUntil ?? null,
+      isFinal(initial.status) ? now : null,
+    ];
+  });
+  const inserted = (await queries.insertMessages.all(userId, now, now, JSON.stringify(json))).sort(
+    (a, b) => a.id - b.id,
+  );
+  // In id order the inserted rows are the rows in order without the skipped ones, and only a row
+  // with a key can be skipped: a row was inserted when the next inserted row has its key.
+  let next = 0;
+  const stored = keys.map((key): StoredMessage | undefined => {
+    const row = inserted[next];
+    if (row !== undefined && sameDedupeKey(key, row)) {
+      next += 1;
+      return { id: row.id, duplicate: false };
+    }
+    if (!hasDedupeKey(key)) throw new Error("A message without a unique key was refused by a constraint");
+    return undefined;
+  });
+  // The dashboards' counts of the rows inserted (a skipped duplicate counts nothing), at their creation.
+  const counted: RollupChange = { userId, at: now };
+  stored.forEach((result, i) => {
+    const outcome = rollupOutcome(rows[i].initial.status);
+    if (result !== undefined) counted[outcome] = (counted[outcome] ?? 0) + 1;
+  });
+  await addToRollup([counted]);
+  const skipped = stored.flatMap((result, i) => (result === undefined ? [i] : []));
+  const earlier = new Map<number, ExistingMessage>();
+  if (skipped.length > 0) {
+    for (const { input, ...found } of await queries.duplicates.all(
+      JSON.stringify(skipped.map((i) => keys[i])),
+      userId,
+    )) {
+      if (!earlier.has(skipped[input])) earlier.set(skipped[input], found);
+    }
+  }
+  return stored.map((result, i) => {
+    if (result !== undefined) return result;
+    const found = earlier.get(i);
+    if (!found)
+      throw new Error("A message was refused by a constraint other than its schedule, API reference or group send");
+    return { ...found, duplicate: true };
+  });
 }
 
-const selectQueuedOfUser = statement<[number], { id: number }>(
-  "select id from sms_messages where user_id = ? and status = 'queued'",
-);
+/** The messages among `ids` still queued, to send. */
+export async function selectQueued(ids: number[]): Promise<SendRow[]> {
+  return await queries.toSend.all(JSON.stringify(ids));
+}
 
 /** The account's messages still queued (none of them has reached the carrier). */
-export function queuedMessageIdsOf(userId: number): number[] {
-  return selectQueuedOfUser()
-    .all(userId)
-    .map((row) => row.id);
+export async function queuedMessageIdsOf(userId: number): Promise<number[]> {
+  return (await queries.queuedOfUser.all(userId)).map((row) => row.id);
 }
 
 /** queued -> submitting (counting an attempt) for the ids still queued; returns those. */
-export function markClaimed(ids: number[], now: number): number[] {
-  return claimStatement()
-    .all(now, JSON.stringify(ids))
-    .map((row) => row.id);
+export async function markClaimed(ids: number[], now: number): Promise<number[]> {
+  return (await queries.claim.all(now, JSON.stringify(ids))).map((row) => row.id);
 }
 
 /** submitting -> submitted for the ids still submitting; returns those, with their segments and owner. */
-export function markSubmitted(ids: number[], now: number): { id: number; segments: number; userId: number }[] {
-  return markSubmittedStatement().all(now, now, JSON.stringify(ids));
+export async function markSubmitted(
+  ids: number[],
+  now: number,
+): Promise<{ id: number; segments: number; userId: number }[]> {
+  return await queries.markSubmitted.all(now, now, JSON.stringify(ids));
 }
 
 /** queued or submitting -> queued, with why it waits. */
-export function markRequeued(messageId: number, error: string, now: number): void {
-  markRequeuedStatement().run(error, now, messageId);
+export async function markRequeued(messageId: number, error: string, now: number): Promise<void> {
+  await queries.markRequeued.run(error, now, messageId);
 }
 
 /** queued or submitting -> failed; what to refund, or undefined when it had moved on. */
-export function markFailed(messageId: number, reason: string, now: number) {
-  const failed = markFailedStatement().get(reason, now, now, messageId);
+export async function markFailed(messageId: number, reason: string, now: number) {
+  const failed = await queries.markFailed.get(reason, now, now, messageId);
   // From queued or submitting: pending.
-  if (failed) addToRollup([{ userId: failed.userId, at: failed.createdAt, pending: -1, failed: 1 }]);
+  if (failed) await addToRollup([{ userId: failed.userId, at: failed.createdAt, pending: -1, failed: 1 }]);
   return failed;
 }
 
 /** submitting -> unknown; false when it had moved on. */
-export function markInterrupted(messageId: number, reason: string, now: number): boolean {
-  return markInterruptedStatement().run(reason, now, messageId).changes === 1;
+export async function markInterrupted(messageId: number, reason: string, now: number): Promise<boolean> {
+  return (await queries.markInterrupted.run(reason, now, messageId)).changes === 1;
 }
 
 /** Moves each message from `from` (as read) to its status, with `done_at` when final; those moved, with owner and group send. */
-export function moveMessages(moves: MessageMove[], now: number) {
+export async function moveMessages(moves: MessageMove[], now: number) {
   const rows = moves.map((move) => ({ ...move, doneAt: isFinal(move.status) ? now : null }));
-  const moved = moveMessagesStatement().all(now, JSON.stringify(rows));
+  const moved = await queries.moveMessages.all(now, JSON.stringify(rows));
   const from = new Map(moves.map((move) => [move.id, move.from]));
-  addToRollup(
+  await addToRollup(
     moved.flatMap(({ id, userId, status, createdAt }) => {
       const was = rollupOutcome(from.get(id)!);
       const is = rollupOutcome(status);
@@ -331,138 +389,82 @@ export function moveMessages(moves: MessageMove[], now: number) {
 }
 
 /** Messages in `submitting` since before `before`, oldest first. */
-export function selectStuckSubmitting(before: number, limit: number) {
-  return selectStuck().all(before, limit);
+export async function selectStuckSubmitting(before: number, limit: number) {
+  return await queries.stuck.all(before, limit);
 }
 
-// `where true`: SQLite's parser needs it between an INSERT's SELECT and its ON CONFLICT.
-// PostgreSQL: `select * from jsonb_to_recordset($2) as a("messageId" bigint, part int, "providerId" text)`.
-const insertParts = statement<[number, string]>(
-  `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
-   select value ->> '$.messageId', value ->> '$.part', value ->> '$.providerId', 'submitted', ? from json_each(?) where true
-   on conflict do nothing`,
-);
-const countParts = statement<[number], { n: number }>(
-  "select count(*) as n from sms_message_parts where message_id = ?",
-);
-const findParts = statement<[string], PartRow>(
-  `select p.provider_id as providerId, p.message_id as messageId, p.part, p.status as partStatus,
-     m.status as messageStatus, m.segments, p.updated_at as updatedAt
-   from sms_message_parts p join sms_messages m on m.id = p.message_id
-   where p.provider_id in (select value from json_each(?)) order by p.message_id desc`,
-);
-// The caller checked each move (canMove); `status = from` keeps it to the status it checked.
-// PostgreSQL: `from jsonb_to_recordset($2) as c("messageId" bigint, part int, "from" text, status text, error text)`.
-const updatePartsStatement = statement<[number, string]>(
-  `update sms_message_parts set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?
-   from json_each(?) c
-   where sms_message_parts.message_id = c.value ->> '$.messageId' and sms_message_parts.part = c.value ->> '$.part'
-     and sms_message_parts.status = c.value ->> '$.from'`,
-);
-
 /** The parts of `ids` the SMSC has accepted, with what their receipts said, in message and part order. */
-export function selectAcceptedParts(ids: number[]): ({ messageId: number; part: number } & StoredStatus)[] {
-  return selectPartsOf().all(JSON.stringify(ids));
+export async function selectAcceptedParts(
+  ids: number[],
+): Promise<({ messageId: number; part: number } & StoredStatus)[]> {
+  return await queries.partsOf.all(JSON.stringify(ids));
 }
 
 /** The parts the SMSC accepted, with their provider ids, so receipts find their message (a part kept from before stays). */
-export function insertAcceptedParts(parts: AcceptedPart[], now: number): void {
-  insertParts().run(now, JSON.stringify(parts));
+export async function insertAcceptedParts(parts: AcceptedPart[], now: number): Promise<void> {
+  await queries.insertParts.run(now, JSON.stringify(parts));
 }
 
 /** How many parts of a message the SMSC has accepted (provider ids recorded). */
-export function acceptedPartCount(messageId: number): number {
-  return countParts().get(messageId)?.n ?? 0;
+export async function acceptedPartCount(messageId: number): Promise<number> {
+  return (await queries.countParts.get(messageId))?.n ?? 0;
 }
 
 /** The parts these provider ids name, with their messages' status; newest message first (should the SMSC reuse ids). */
-export function selectPartsByProviderIds(providerIds: string[]): PartRow[] {
-  return findParts().all(JSON.stringify(providerIds));
+export async function selectPartsByProviderIds(providerIds: string[]): Promise<PartRow[]> {
+  return await queries.partsByProviderIds.all(JSON.stringify(providerIds));
 }
 
-export function updateParts(moves: PartMove[], now: number): void {
-  updatePartsStatement().run(now, JSON.stringify(moves));
+export async function updateParts(moves: PartMove[], now: number): Promise<void> {
+  await queries.updateParts.run(now, JSON.stringify(moves));
 }
-
-// Each row an array [message id, due at]. PostgreSQL: jsonb_array_elements($1).
-const insertOutboxes = statement<[string]>(
-  "insert into sms_outbox (message_id, due_at) select value ->> 0, value ->> 1 from json_each(?)",
-);
-const upsertOutbox = statement(
-  "insert into sms_outbox (message_id, due_at) values (?, ?) on conflict (message_id) do update set due_at = excluded.due_at",
-);
-const deleteOutboxes = statement("delete from sms_outbox where message_id in (select value from json_each(?))");
-const deleteOutboxStatement = statement("delete from sms_outbox where message_id = ?");
-const selectStaleOutbox = statement<[number, number], { messageId: number; status: MessageStatus; requeues: number }>(
-  `select o.message_id as messageId, m.status, o.requeues from sms_outbox o join sms_messages m on m.id = o.message_id
-   where o.due_at < ? order by o.due_at limit ?`,
-);
-// Only from the count the sweep read: two sweeps that read the same row count its requeue once.
-const postpone = statement<[number, number, number]>(
-  "update sms_outbox set due_at = ?, requeues = requeues + 1 where message_id = ? and requeues = ?",
-);
 
 /** The messages' outbox rows, in one statement. */
-export function insertOutboxRows(rows: { id: number; dueAt: number }[]): void {
-  if (rows.length > 0) insertOutboxes().run(JSON.stringify(rows.map(({ id, dueAt }) => [id, dueAt])));
+export async function insertOutboxRows(rows: { id: number; dueAt: number }[]): Promise<void> {
+  if (rows.length > 0) await queries.insertOutboxes.run(JSON.stringify(rows.map(({ id, dueAt }) => [id, dueAt])));
 }
 
 /** The message's outbox row, due at `dueAt` (a retry's backoff moves it on). */
-export function scheduleOutbox(messageId: number, dueAt: number): void {
-  upsertOutbox().run(messageId, dueAt);
+export async function scheduleOutbox(messageId: number, dueAt: number): Promise<void> {
+  await queries.upsertOutbox.run(messageId, dueAt);
 }
 
-export function deleteOutbox(messageId: number): void {
-  deleteOutboxStatement().run(messageId);
+export async function deleteOutbox(messageId: number): Promise<void> {
+  await queries.deleteOutbox.run(messageId);
 }
 
-export function deleteOutboxRows(messageIds: number[]): void {
-  deleteOutboxes().run(JSON.stringify(messageIds));
+export async function deleteOutboxRows(messageIds: number[]): Promise<void> {
+  await queries.deleteOutboxes.run(JSON.stringify(messageIds));
 }
 
 /** Outbox rows due before `before`, oldest first, with their message's status and how often they were added again. */
-export function selectStaleOutboxRows(before: number, limit: number) {
-  return selectStaleOutbox().all(before, limit);
+export async function selectStaleOutboxRows(before: number, limit: number) {
+  return await queries.staleOutbox.all(before, limit);
 }
 
-const moveOutboxBackStatement = statement("update sms_outbox set due_at = due_at - ?");
-
 /** Moves every outbox row `ms` earlier (a restore: none of their jobs is in the emptied Redis). */
-export function moveOutboxBack(ms: number): number {
-  return moveOutboxBackStatement().run(ms).changes;
+export async function moveOutboxBack(ms: number): Promise<number> {
+  return (await queries.moveOutboxBack.run(ms)).changes;
 }
 
 /**
  * Looks at an outbox row again after another grace period, counting the requeue; false when the row
  * is gone or no longer has the `requeues` its sweep read (another sweep counted it first).
  */
-export function postponeOutbox(messageId: number, now: number, requeues: number): boolean {
-  return postpone().run(now, messageId, requeues).changes > 0;
+export async function postponeOutbox(messageId: number, now: number, requeues: number): Promise<boolean> {
+  return (await queries.postponeOutbox.run(now, messageId, requeues)).changes > 0;
 }
 
-const insertPending = statement<[number, string]>(
-  `insert into sms_pending_receipts (provider_id, status, error, received_at)
-   select value ->> '$.providerId', value ->> '$.status', value ->> '$.error', ? from json_each(?) order by key`,
-);
-export type PendingReceipt = { id: number } & PartReceipt;
-const selectPending = statement<[string], PendingReceipt>(
-  `select id, provider_id as providerId, status, error from sms_pending_receipts
-   where provider_id in (select value from json_each(?)) order by id`,
-);
-const deletePending = statement("delete from sms_pending_receipts where id in (select value from json_each(?))");
-const anyPending = statement<[], { any: number }>("select exists (select 1 from sms_pending_receipts) as any");
-const purgePending = statement("delete from sms_pending_receipts where received_at < ?");
-
 /** Keeps the receipts whose submit_sm_resp is not recorded yet, in their order. */
-export function insertPendingReceipts(receipts: PartReceipt[], now: number): void {
-  insertPending().run(now, JSON.stringify(receipts));
+export async function insertPendingReceipts(receipts: PartReceipt[], now: number): Promise<void> {
+  await queries.insertPending.run(now, JSON.stringify(receipts));
 }
 
 /** The receipts kept for these provider ids, by provider id (oldest first); null when none is kept at all (almost always). */
-export function pendingReceiptsFor(providerIds: string[]): Map<string, PendingReceipt[]> | null {
-  if (providerIds.length === 0 || !anyPendingReceipts()) return null;
+export async function pendingReceiptsFor(providerIds: string[]): Promise<Map<string, PendingReceipt[]> | null> {
+  if (providerIds.length === 0 || !(await anyPendingReceipts())) return null;
   const byProvider = new Map<string, PendingReceipt[]>();
-  for (const receipt of selectPending().all(JSON.stringify(providerIds))) {
+  for (const receipt of await queries.pendingReceipts.all(JSON.stringify(providerIds))) {
     const kept = byProvider.get(receipt.providerId);
     if (kept) kept.push(receipt);
     else byProvider.set(receipt.providerId, [receipt]);
@@ -470,16 +472,16 @@ export function pendingReceiptsFor(providerIds: string[]): Map<string, PendingRe
   return byProvider;
 }
 
-export function deletePendingReceipts(ids: number[]): void {
-  deletePending().run(JSON.stringify(ids));
+export async function deletePendingReceipts(ids: number[]): Promise<void> {
+  await queries.deletePending.run(JSON.stringify(ids));
 }
 
 /** Whether receipts wait for a provider id; almost never, so acks skip the look-up when none do. */
-function anyPendingReceipts(): boolean {
-  return anyPending().get()!.any === 1;
+async function anyPendingReceipts(): Promise<boolean> {
+  return (await queries.anyPending.get())!.any === 1;
 }
 
 /** Drops receipts kept since before `before`; how many. */
-export function purgePendingReceipts(before: number): number {
-  return purgePending().run(before).changes;
+export async function purgePendingReceipts(before: number): Promise<number> {
+  return (await queries.purgePending.run(before)).changes;
 }

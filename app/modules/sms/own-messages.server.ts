@@ -1,6 +1,6 @@
 // One account's messages as stored, read by id, by API reference or a keyset page at a time: the
 // owner's id is in every WHERE clause, so another account's message is simply not found.
-import { statement, statementFor } from "#app/db/statements.server.ts";
+import { sqlText, statementFor, statements } from "#app/db/statements.server.ts";
 import type { MessageResourceRow } from "#app/modules/sms/message-resource.ts";
 import type { MessageStatus } from "#app/modules/messaging/message-status.ts";
 
@@ -12,53 +12,53 @@ const COLUMNS = `m.id, m.to_phone as "to", m.from_address as "from", m.body, m.e
   m.status, m.error as statusDetail, m.group_send_id as groupSendId, m.created_at as createdAt,
   m.submitted_at as submittedAt, m.done_at as doneAt, m.updated_at as updatedAt`;
 
-const selectOne = statement<[number, number], OwnMessageRow>(
-  `select ${COLUMNS} from sms_messages m where id = ? and user_id = ?`,
-);
-// PostgreSQL: from jsonb_to_recordset($1) as j(id bigint, "userId" bigint) join sms_messages m on ...
-const selectMany = statement<[string], OwnMessageRow>(
-  `select ${COLUMNS} from json_each(?) j join sms_messages m on m.id = j.value ->> '$.id' and m.user_id = j.value ->> '$.userId'`,
-);
-const selectOccurrence = statement<[number, number, number], OwnMessageRow>(
-  `select ${COLUMNS} from sms_messages m where schedule_id = ? and occurrence_at = ? and user_id = ?`,
-);
-const selectByApiRef = statement<[number, string], { id: number }>(
-  "select id from sms_messages where user_id = ? and api_ref = ?",
-);
-const selectScheduleByApiRef = statement<[number, string], { id: number }>(
-  "select id from schedules where user_id = ? and api_ref = ?",
-);
-const selectLatestId = statement<[number], { id: number }>("select max(id) as id from sms_messages where user_id = ?");
+const queries = statements({
+  one: sqlText<[number, number], OwnMessageRow>(`select ${COLUMNS} from sms_messages m where id = ? and user_id = ?`),
+  // PostgreSQL: from jsonb_to_recordset($1) as j(id bigint, "userId" bigint) join sms_messages m on ...
+  many: sqlText<[string], OwnMessageRow>(
+    `select ${COLUMNS} from json_each(?) j join sms_messages m on m.id = j.value ->> '$.id' and m.user_id = j.value ->> '$.userId'`,
+  ),
+  occurrence: sqlText<[number, number, number], OwnMessageRow>(
+    `select ${COLUMNS} from sms_messages m where schedule_id = ? and occurrence_at = ? and user_id = ?`,
+  ),
+  idByApiRef: sqlText<[number, string], { id: number }>(
+    "select id from sms_messages where user_id = ? and api_ref = ?",
+  ),
+  scheduleIdByApiRef: sqlText<[number, string], { id: number }>(
+    "select id from schedules where user_id = ? and api_ref = ?",
+  ),
+  latestId: sqlText<[number], { id: number }>("select max(id) as id from sms_messages where user_id = ?"),
+});
 
 /** The id of the user's newest message. */
-export function latestMessageId(userId: number): number | null {
-  return selectLatestId().get(userId)?.id ?? null;
+export async function latestMessageId(userId: number): Promise<number | null> {
+  return (await queries.latestId.get(userId))?.id ?? null;
 }
 
-export function findOwnMessage(userId: number, id: number): OwnMessageRow | undefined {
-  return selectOne().get(id, userId);
+export async function findOwnMessage(userId: number, id: number): Promise<OwnMessageRow | undefined> {
+  return await queries.one.get(id, userId);
 }
 
 /** Messages by id, each looked for among its owner's, in one query: found ones by id. */
-export function findOwnMessages(messages: { userId: number; id: number }[]): Map<number, OwnMessageRow> {
-  return new Map(
-    selectMany()
-      .all(JSON.stringify(messages))
-      .map((row) => [row.id, row]),
-  );
+export async function findOwnMessages(messages: { userId: number; id: number }[]): Promise<Map<number, OwnMessageRow>> {
+  return new Map((await queries.many.all(JSON.stringify(messages))).map((row) => [row.id, row]));
 }
 
 /** The message a schedule's occurrence became, once it ran. */
-export function findOccurrenceMessage(userId: number, scheduleId: number, at: number): OwnMessageRow | undefined {
-  return selectOccurrence().get(scheduleId, at, userId);
+export async function findOccurrenceMessage(
+  userId: number,
+  scheduleId: number,
+  at: number,
+): Promise<OwnMessageRow | undefined> {
+  return await queries.occurrence.get(scheduleId, at, userId);
 }
 
-export function messageHasApiRef(userId: number, apiRef: string): boolean {
-  return selectByApiRef().get(userId, apiRef) !== undefined;
+export async function messageHasApiRef(userId: number, apiRef: string): Promise<boolean> {
+  return (await queries.idByApiRef.get(userId, apiRef)) !== undefined;
 }
 
-export function scheduleHasApiRef(userId: number, apiRef: string): boolean {
-  return selectScheduleByApiRef().get(userId, apiRef) !== undefined;
+export async function scheduleHasApiRef(userId: number, apiRef: string): Promise<boolean> {
+  return (await queries.scheduleIdByApiRef.get(userId, apiRef)) !== undefined;
 }
 
 export type MessageFilters = {
@@ -77,10 +77,10 @@ export type MessageFilters = {
  * Newest first, ids below `before`, at most `limit`, matching every filter given. Keyset paging on
  * (user_id, id); the status, to and group send filters have indexes of their own (see sms.ts).
  */
-export function ownMessagesBefore(
+export async function ownMessagesBefore(
   userId: number,
   options: MessageFilters & { before: number; limit: number },
-): OwnMessageRow[] {
+): Promise<OwnMessageRow[]> {
   const where = ["user_id = ?"];
   const values: unknown[] = [userId];
   const add = (sql: string, value: unknown) => {
@@ -97,5 +97,5 @@ export function ownMessagesBefore(
   add("id < ?", options.before);
   // Each combination of filters is one statement, prepared on first use.
   const source = `select ${COLUMNS} from sms_messages m where ${where.join(" and ")} order by id desc limit ?`;
-  return statementFor<unknown[], OwnMessageRow>(source).all(...values, options.limit);
+  return await statementFor<unknown[], OwnMessageRow>(source).all(...values, options.limit);
 }

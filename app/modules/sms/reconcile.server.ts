@@ -1,6 +1,6 @@
 // Repairs what a crash can leave behind, from SQLite (the record): run at worker start and every
 // SMS_RECONCILE_INTERVAL_MS (default a minute).
-import { inTransaction } from "#app/db/client.server.ts";
+import { withTx } from "#app/db/client.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { failMessage, recordAccepted } from "#app/modules/sms/dispatch.server.ts";
@@ -32,8 +32,8 @@ export const INTERRUPTED_REASON =
  * grace period would only delay them: every row becomes due for the reconciler's first run at the
  * next start, a retry's backoff still counted from where it was. Returns the rows.
  */
-export function handOutboxToReconciler(): number {
-  return inTransaction(() => moveOutboxBack(OUTBOX_GRACE_MS));
+export async function handOutboxToReconciler(): Promise<number> {
+  return await withTx(async () => await moveOutboxBack(OUTBOX_GRACE_MS));
 }
 
 export type ReconcileReport = {
@@ -52,11 +52,11 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   // Add it again (a message in two jobs is still sent once: the claim decides) and look again
   // after another grace period; one that keeps coming back is failed and refunded.
   const again: number[] = [];
-  for (const { messageId, status, requeues } of selectStaleOutboxRows(now - OUTBOX_GRACE_MS, BATCH)) {
-    if (status !== "queued") inTransaction(() => deleteOutbox(messageId));
+  for (const { messageId, status, requeues } of await selectStaleOutboxRows(now - OUTBOX_GRACE_MS, BATCH)) {
+    if (status !== "queued") await withTx(async () => await deleteOutbox(messageId));
     else if (requeues >= MAX_REQUEUES) {
-      if (failMessage(messageId, "Could not be sent: its send job kept failing")) report.failed += 1;
-    } else if (inTransaction(() => postponeOutbox(messageId, now, requeues))) {
+      if (await failMessage(messageId, "Could not be sent: its send job kept failing")) report.failed += 1;
+    } else if (await withTx(async () => await postponeOutbox(messageId, now, requeues))) {
       again.push(messageId);
     }
   }
@@ -66,15 +66,15 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   // Claimed and then the worker vanished. Claiming happens right before the first byte leaves, so
   // the SMSC may have the message: with every part's provider id recorded it was accepted;
   // otherwise nobody can know, and it is not sent again.
-  for (const { id, segments } of selectStuckSubmitting(now - getEnv().SMS_SUBMIT_STALE_MS, BATCH)) {
-    if (acceptedPartCount(id) >= segments) {
-      recordAccepted(id, []);
+  for (const { id, segments } of await selectStuckSubmitting(now - getEnv().SMS_SUBMIT_STALE_MS, BATCH)) {
+    if ((await acceptedPartCount(id)) >= segments) {
+      await recordAccepted(id, []);
       report.submitted += 1;
-    } else if (inTransaction(() => markInterrupted(id, INTERRUPTED_REASON, now))) {
+    } else if (await withTx(async () => await markInterrupted(id, INTERRUPTED_REASON, now))) {
       report.unknown += 1;
     }
   }
 
-  report.receiptsPurged = inTransaction(() => purgePendingReceipts(now - PENDING_RECEIPT_TTL_MS));
+  report.receiptsPurged = await withTx(async () => await purgePendingReceipts(now - PENDING_RECEIPT_TTL_MS));
   return report;
 }

@@ -2,7 +2,7 @@
 // nothing), a recipient that cannot be sent to gets its reason and the rest still go, and the
 // balance pays the batch from the first item on until it runs out (docs/decisions/036-batch-sends.md).
 import { and, eq } from "drizzle-orm";
-import { inTransactionWithoutStalling, type Tx } from "#app/db/client.server.ts";
+import { withTxWithoutStalling, type Tx } from "#app/db/client.server.ts";
 import { messageBatches } from "#app/db/schema/message-batches.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -35,8 +35,8 @@ export class BatchKeyConflictError extends Error {
   }
 }
 
-function storedBatch(tx: Tx, userId: number, key: string) {
-  return tx
+async function storedBatch(tx: Tx, userId: number, key: string) {
+  return await tx
     .select()
     .from(messageBatches)
     .where(and(eq(messageBatches.userId, userId), eq(messageBatches.idempotencyKey, key)))
@@ -47,12 +47,12 @@ type Refusal = Extract<BatchOutcome, { queued: false }>;
 type Sendable = Exclude<BatchItem, { invalid: string }>;
 
 /** The items' outcomes, in order; the messages, outbox rows and debits written in `tx`, a statement each for all. */
-function queueInOrder(tx: Tx, userId: number, items: BatchItem[], now: number): BatchResult {
-  let remaining = getBalance(userId, tx);
+async function queueInOrder(tx: Tx, userId: number, items: BatchItem[], now: number): Promise<BatchResult> {
+  let remaining = await getBalance(userId, tx);
   // Once the balance could not pay one item, it pays none after it: what was queued is a prefix of the paying items.
   let exhausted = false;
   const sendable = items.filter((item): item is Sendable => !("invalid" in item));
-  const resolved = new Map(resolveSends(userId, sendable).map((send, i) => [sendable[i], send]));
+  const resolved = new Map((await resolveSends(userId, sendable)).map((send, i) => [sendable[i], send]));
   const accepted: { item: Sendable; row: MessageToStore }[] = [];
   // A refusal per item that cannot go, null for each accepted one (in order).
   const refusals = items.map((item): Refusal | null => {
@@ -79,7 +79,7 @@ function queueInOrder(tx: Tx, userId: number, items: BatchItem[], now: number): 
     return null;
   });
   // Without an API reference or a schedule none is a duplicate: each is inserted.
-  const stored = insertOrFindMessages(
+  const stored = await insertOrFindMessages(
     userId,
     accepted.map(({ row }) => row),
     now,
@@ -97,9 +97,9 @@ function queueInOrder(tx: Tx, userId: number, items: BatchItem[], now: number): 
       duplicate: false,
     };
   });
-  insertOutboxRows(queued.map(({ id }) => ({ id, dueAt: now })));
+  await insertOutboxRows(queued.map(({ id }) => ({ id, dueAt: now })));
   for (const [i, { item }] of accepted.entries()) {
-    if (item.statusCallback) saveStatusCallback(tx, userId, queued[i].id, item.statusCallback);
+    if (item.statusCallback) await saveStatusCallback(tx, userId, queued[i].id, item.statusCallback);
   }
   const debits = queued.map(({ id, credits }) => ({
     kind: "debit" as const,
@@ -107,7 +107,7 @@ function queueInOrder(tx: Tx, userId: number, items: BatchItem[], now: number): 
     key: `msg:${id}:debit`,
   }));
   // Never short: each debit was checked against what remained.
-  const credits = -bookEntries(tx, userId, debits);
+  const credits = -(await bookEntries(tx, userId, debits));
   let next = 0;
   const outcomes = refusals.map((refusal): BatchOutcome => refusal ?? { queued: true, message: queued[next++] });
   return { outcomes, credits, balance: remaining, replayed: false };
@@ -127,19 +127,20 @@ export async function queueBatch(
 ): Promise<BatchResult> {
   if (items.length > MAX_BATCH_MESSAGES) throw new Error(`At most ${MAX_BATCH_MESSAGES} messages in a batch`);
   const now = clock.now();
-  const result = await inTransactionWithoutStalling((tx): BatchResult => {
+  const result = await withTxWithoutStalling(async (tx): Promise<BatchResult> => {
     if (idempotency) {
-      const earlier = storedBatch(tx, userId, idempotency.key);
+      const earlier = await storedBatch(tx, userId, idempotency.key);
       if (earlier) {
         if (earlier.fingerprint !== idempotency.fingerprint) throw new BatchKeyConflictError();
         const outcomes = JSON.parse(earlier.outcomes) as BatchOutcome[];
         const credits = outcomes.reduce((sum, o) => sum + (o.queued ? o.message.credits : 0), 0);
-        return { outcomes, credits, balance: getBalance(userId, tx), replayed: true };
+        return { outcomes, credits, balance: await getBalance(userId, tx), replayed: true };
       }
     }
-    const fresh = queueInOrder(tx, userId, items, now);
+    const fresh = await queueInOrder(tx, userId, items, now);
     if (idempotency) {
-      tx.insert(messageBatches)
+      await tx
+        .insert(messageBatches)
         .values({
           userId,
           idempotencyKey: idempotency.key,

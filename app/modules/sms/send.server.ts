@@ -1,4 +1,4 @@
-import { inTransactionWithoutStalling, type Tx } from "#app/db/client.server.ts";
+import { withTxWithoutStalling, type Tx } from "#app/db/client.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -64,14 +64,14 @@ type Priced = { message: NewMessage; count: SegmentCount };
  * The messages, their outbox rows and their debits, a statement each for the whole batch; throws
  * (rolling back) when the balance is short.
  */
-function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): QueueResult {
+async function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Promise<QueueResult> {
   const rows = priced.map(({ message, count }) => ({
     message,
     count,
     // Automatic replies to STOP, START and HELP are free to the customer.
     initial: { status: "queued" as const, credits: message.source === "keyword" ? 0 : count.credits, error: null },
   }));
-  const stored = insertOrFindMessages(userId, rows, now);
+  const stored = await insertOrFindMessages(userId, rows, now);
   const queued: QueuedMessage[] = [];
   const outbox: { id: number; dueAt: number }[] = [];
   const debits: { kind: "debit"; amount: number; key: string }[] = [];
@@ -87,15 +87,15 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
     const { credits } = initial;
     // A message held by quiet hours is due when they end there; it is paid for now, like any other.
     outbox.push({ id, dueAt: deferredUntil ?? now });
-    if (message.statusCallback) saveStatusCallback(tx, userId, id, message.statusCallback);
+    if (message.statusCallback) await saveStatusCallback(tx, userId, id, message.statusCallback);
     if (credits > 0) debits.push({ kind: "debit", amount: -credits, key: `msg:${id}:debit` });
     const { encoding, segments } = count;
     const fresh = { id, to: message.to, from, encoding, segments, credits, createdAt: now, duplicate: false };
     queued.push(deferredUntil === undefined ? fresh : { ...fresh, deferredUntil });
   }
-  insertOutboxRows(outbox);
+  await insertOutboxRows(outbox);
   // Throws InsufficientCreditsError for the batch's sum, rolling every row above back.
-  const moved = bookEntries(tx, userId, debits);
+  const moved = await bookEntries(tx, userId, debits);
   return { messages: queued, credits: -moved };
 }
 
@@ -105,9 +105,9 @@ function insertBatch(tx: Tx, userId: number, priced: Priced[], now: number): Que
  * the account's, OptedOutError naming every number that opted out; automatic keyword replies go
  * where they were addressed.
  */
-function withSenders(userId: number, messages: NewMessage[]): NewMessage[] {
+async function withSenders(userId: number, messages: NewMessage[]): Promise<NewMessage[]> {
   const checked = messages.filter((message) => message.source !== "keyword");
-  const resolved = new Map(resolveSends(userId, checked).map((send, i) => [checked[i], send]));
+  const resolved = new Map((await resolveSends(userId, checked)).map((send, i) => [checked[i], send]));
   const optedOut: string[] = [];
   const withFrom = messages.map((message) => {
     const send = resolved.get(message);
@@ -140,7 +140,7 @@ export async function queueMessages(
   const now = clock.now();
   // Counted once per distinct body: a group send's batch is a thousand of the same text.
   const counts = new Map<string, SegmentCount>();
-  const priced: Priced[] = holdForQuietHours(userId, messages, now).map((message) => {
+  const priced: Priced[] = (await holdForQuietHours(userId, messages, now)).map((message) => {
     if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
     let count = counts.get(message.body);
     if (!count) counts.set(message.body, (count = countSegments(message.body)));
@@ -151,12 +151,12 @@ export async function queueMessages(
   });
 
   // Resolved inside the transaction: its snapshot serves the look-ups, with no read transaction of their own.
-  const result = await inTransactionWithoutStalling((tx) => {
-    const senders = withSenders(
+  const result = await withTxWithoutStalling(async (tx) => {
+    const senders = await withSenders(
       userId,
       priced.map((p) => p.message),
     );
-    return insertBatch(
+    return await insertBatch(
       tx,
       userId,
       priced.map((p, i) => ({ ...p, message: senders[i] })),
@@ -201,13 +201,13 @@ export async function queueMessage(userId: number, message: NewMessage): Promise
  * schedule's occurrence the balance could not pay). A repeat of the same schedule occurrence or API
  * reference finds the first message instead, like queueMessages.
  */
-export function recordUnsentMessage(
+export async function recordUnsentMessage(
   userId: number,
   message: NewMessage,
   reason: string,
-): { id: number; duplicate: boolean } {
+): Promise<{ id: number; duplicate: boolean }> {
   const initial = { status: "failed", credits: 0, error: reason } as const;
-  const [stored] = insertOrFindMessages(
+  const [stored] = await insertOrFindMessages(
     userId,
     [{ message, count: countSegments(message.body), initial }],
     clock.now(),

@@ -1,5 +1,5 @@
 import { count, desc, eq } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { type SupportSource, type SupportStatus, supportRequests } from "#app/db/schema/support.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -53,8 +53,8 @@ export async function submitSupportRequest(request: NewSupportRequest, honeypot?
   const limited = await checkLimits(request.ip, request.userId);
   if (limited) return { status: "limited", error: limited };
   if (honeypot) return { status: "discarded" };
-  const id = inTransaction((tx) => {
-    const row = tx
+  const id = await withTx(async (tx) => {
+    const row = await tx
       .insert(supportRequests)
       .values({
         ...request,
@@ -64,7 +64,7 @@ export async function submitSupportRequest(request: NewSupportRequest, honeypot?
       })
       .returning()
       .get();
-    queueMail(tx, composeSupportMail(row));
+    await queueMail(tx, composeSupportMail(row));
     return row.id;
   });
   return { status: "saved", id };
@@ -74,11 +74,11 @@ export const INBOX_PAGE_SIZE = 10;
 export type InboxFilter = SupportStatus | "all";
 
 /** One page of the inbox, newest first; a page past the end shows the last one. */
-export function listSupportRequests({ filter, page: requestedPage }: { filter: InboxFilter; page: number }) {
+export async function listSupportRequests({ filter, page: requestedPage }: { filter: InboxFilter; page: number }) {
   const where = filter === "all" ? undefined : eq(supportRequests.status, filter);
-  const [{ total }] = getDb().select({ total: count() }).from(supportRequests).where(where).all();
+  const [{ total }] = await getDb().select({ total: count() }).from(supportRequests).where(where).all();
   const { page, totalPages, offset } = pageWindow(total, requestedPage, INBOX_PAGE_SIZE);
-  const rows = getDb()
+  const rows = await getDb()
     .select({
       id: supportRequests.id,
       source: supportRequests.source,
@@ -99,8 +99,8 @@ export function listSupportRequests({ filter, page: requestedPage }: { filter: I
   return { rows, total, page, totalPages };
 }
 
-export function getSupportRequest(id: number) {
-  return getDb()
+export async function getSupportRequest(id: number) {
+  return await getDb()
     .select({ request: supportRequests, handledByName: users.fullName })
     .from(supportRequests)
     .leftJoin(users, eq(users.id, supportRequests.handledBy))
@@ -109,21 +109,22 @@ export function getSupportRequest(id: number) {
 }
 
 /** Marks a request handled (or open again); false when there is no such request. */
-export function setSupportStatus(id: number, adminId: number, status: SupportStatus): boolean {
+export async function setSupportStatus(id: number, adminId: number, status: SupportStatus): Promise<boolean> {
   const handled = status === "handled";
-  const result = inTransaction((tx) =>
-    tx
-      .update(supportRequests)
-      .set({ status, handledAt: handled ? clock.date() : null, handledBy: handled ? adminId : null })
-      .where(eq(supportRequests.id, id))
-      .run(),
+  const result = await withTx(
+    async (tx) =>
+      await tx
+        .update(supportRequests)
+        .set({ status, handledAt: handled ? clock.date() : null, handledBy: handled ? adminId : null })
+        .where(eq(supportRequests.id, id))
+        .run(),
   );
   return result.changes > 0;
 }
 
 /** The signed-in user's latest requests, newest first. */
-export function listOwnSupportRequests(userId: number, limit = 5) {
-  return getDb()
+export async function listOwnSupportRequests(userId: number, limit = 5) {
+  return await getDb()
     .select({
       id: supportRequests.id,
       subject: supportRequests.subject,

@@ -1,7 +1,7 @@
 // Message templates: named bodies an account starts its sends from. Every function takes the
 // owner's id and filters by it, so another account's template is "not found".
 import { and, asc, eq, ne, sql } from "drizzle-orm";
-import { getDb, inTransaction, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { contacts } from "#app/db/schema/contacts.ts";
 import { messageTemplates } from "#app/db/schema/templates.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -26,8 +26,8 @@ const columns = {
 };
 const byName = [asc(sql`${messageTemplates.name} collate nocase`), asc(messageTemplates.id)];
 
-function assertNameFree(tx: Tx, userId: number, name: string, exceptId?: number): void {
-  const taken = tx
+async function assertNameFree(tx: Tx, userId: number, name: string, exceptId?: number): Promise<void> {
+  const taken = await tx
     .select({ id: messageTemplates.id })
     .from(messageTemplates)
     .where(
@@ -42,8 +42,8 @@ function assertNameFree(tx: Tx, userId: number, name: string, exceptId?: number)
 }
 
 /** Every template of the user, name A to Z (an account keeps a handful, so one list, no pages). */
-export function listTemplates(userId: number): MessageTemplate[] {
-  return getDb()
+export async function listTemplates(userId: number): Promise<MessageTemplate[]> {
+  return await getDb()
     .select(columns)
     .from(messageTemplates)
     .where(eq(messageTemplates.userId, userId))
@@ -52,22 +52,22 @@ export function listTemplates(userId: number): MessageTemplate[] {
 }
 
 /** One of the user's templates, or null (not theirs, or gone). */
-export function getTemplate(userId: number, templateId: number): MessageTemplate | null {
+export async function getTemplate(userId: number, templateId: number): Promise<MessageTemplate | null> {
   return (
-    getDb()
+    (await getDb()
       .select(columns)
       .from(messageTemplates)
       .where(and(eq(messageTemplates.id, templateId), eq(messageTemplates.userId, userId)))
-      .get() ?? null
+      .get()) ?? null
   );
 }
 
 /** Throws DuplicateTemplateNameError. The body is validated by the form (messageBodyField). */
-export function createTemplate(userId: number, input: TemplateInput): MessageTemplate {
+export async function createTemplate(userId: number, input: TemplateInput): Promise<MessageTemplate> {
   const now = clock.date();
-  return inTransaction((tx) => {
-    assertNameFree(tx, userId, input.name);
-    return tx
+  return await withTx(async (tx) => {
+    await assertNameFree(tx, userId, input.name);
+    return await tx
       .insert(messageTemplates)
       .values({ userId, name: input.name, body: input.body, createdAt: now, updatedAt: now })
       .returning(columns)
@@ -76,30 +76,36 @@ export function createTemplate(userId: number, input: TemplateInput): MessageTem
 }
 
 /** Null when the template is not the user's; throws DuplicateTemplateNameError. */
-export function updateTemplate(userId: number, templateId: number, input: TemplateInput): MessageTemplate | null {
-  return inTransaction((tx) => {
+export async function updateTemplate(
+  userId: number,
+  templateId: number,
+  input: TemplateInput,
+): Promise<MessageTemplate | null> {
+  return await withTx(async (tx) => {
     const own = and(eq(messageTemplates.id, templateId), eq(messageTemplates.userId, userId));
-    if (!tx.select({ id: messageTemplates.id }).from(messageTemplates).where(own).get()) return null;
-    assertNameFree(tx, userId, input.name, templateId);
+    if (!(await tx.select({ id: messageTemplates.id }).from(messageTemplates).where(own).get())) return null;
+    await assertNameFree(tx, userId, input.name, templateId);
     return (
-      tx
+      (await tx
         .update(messageTemplates)
         .set({ name: input.name, body: input.body, updatedAt: clock.date() })
         .where(own)
         .returning(columns)
-        .get() ?? null
+        .get()) ?? null
     );
   });
 }
 
 /** False when the template is not the user's. Sends made from it keep their own text. */
-export function deleteTemplate(userId: number, templateId: number): boolean {
-  return inTransaction(
-    (tx) =>
-      tx
-        .delete(messageTemplates)
-        .where(and(eq(messageTemplates.id, templateId), eq(messageTemplates.userId, userId)))
-        .run().changes > 0,
+export async function deleteTemplate(userId: number, templateId: number): Promise<boolean> {
+  return await withTx(
+    async (tx) =>
+      (
+        await tx
+          .delete(messageTemplates)
+          .where(and(eq(messageTemplates.id, templateId), eq(messageTemplates.userId, userId)))
+          .run()
+      ).changes > 0,
   );
 }
 
@@ -123,9 +129,9 @@ export class UnrenderableMessageError extends Error {
  * from the user's contact with that number (E.164), else from the fallbacks alone. Throws
  * UnrenderableMessageError when a field has neither.
  */
-export function renderForPhone(userId: number, phone: string, body: string): string {
+export async function renderForPhone(userId: number, phone: string, body: string): Promise<string> {
   if (!hasMergeFields(body)) return body;
-  const contact = getDb()
+  const contact = await getDb()
     .select({ name: contacts.name, phone: contacts.phone, email: contacts.email })
     .from(contacts)
     .where(and(eq(contacts.userId, userId), eq(contacts.phone, phone)))

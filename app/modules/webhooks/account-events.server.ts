@@ -19,11 +19,15 @@ export type ReceivedMessage = {
  * message.received: the inbound message as GET /api/v1/messages?direction=inbound lists it; `now`
  * is when it became the account's (on arrival, or when an admin assigned it).
  */
-export function noteMessageReceived(userId: number | null, message: ReceivedMessage, now = message.receivedAt): void {
-  if (userId === null || !wantsEvent(userId, "message.received")) return;
+export async function noteMessageReceived(
+  userId: number | null,
+  message: ReceivedMessage,
+  now = message.receivedAt,
+): Promise<void> {
+  if (userId === null || !(await wantsEvent(userId, "message.received"))) return;
   const { id, receivedAt, ...rest } = message;
   const data = { id: `in_${id}`, direction: "inbound", ...rest, receivedAt: iso(receivedAt) };
-  recordEvent(userId, "message.received", data, { now });
+  await recordEvent(userId, "message.received", data, { now });
 }
 
 export type OptOutChange = {
@@ -37,10 +41,10 @@ export type OptOutChange = {
 };
 
 /** opt_out.changed, once per phone that changed. */
-export function noteOptOutChanges(userId: number, changes: OptOutChange[]): void {
-  if (changes.length === 0 || !wantsEvent(userId, "opt_out.changed")) return;
+export async function noteOptOutChanges(userId: number, changes: OptOutChange[]): Promise<void> {
+  if (changes.length === 0 || !(await wantsEvent(userId, "opt_out.changed"))) return;
   for (const { at, ...change } of changes)
-    recordEvent(userId, "opt_out.changed", { ...change, updatedAt: iso(at) }, { now: at });
+    await recordEvent(userId, "opt_out.changed", { ...change, updatedAt: iso(at) }, { now: at });
 }
 
 export type GroupSendCompletion = {
@@ -55,13 +59,17 @@ export type GroupSendCompletion = {
 };
 
 /** group_send.completed; the counts are read only when an endpoint wants them. */
-export function noteGroupSendCompleted(userId: number, counts: () => GroupSendCompletion, at: number): void {
-  if (!wantsEvent(userId, "group_send.completed")) return;
-  recordEvent(userId, "group_send.completed", { ...counts(), completedAt: iso(at) }, { now: at });
+export async function noteGroupSendCompleted(
+  userId: number,
+  counts: () => Promise<GroupSendCompletion>,
+  at: number,
+): Promise<void> {
+  if (!(await wantsEvent(userId, "group_send.completed"))) return;
+  await recordEvent(userId, "group_send.completed", { ...(await counts()), completedAt: iso(at) }, { now: at });
 }
 
 /** balance.low: the balance fell below the account's alert threshold (once until it is back up). */
-export function noteBalanceLow(userId: number, balance: number, threshold: number, at: number): void {
-  if (!wantsEvent(userId, "balance.low")) return;
-  recordEvent(userId, "balance.low", { balance, threshold, updatedAt: iso(at) }, { now: at });
+export async function noteBalanceLow(userId: number, balance: number, threshold: number, at: number): Promise<void> {
+  if (!(await wantsEvent(userId, "balance.low"))) return;
+  await recordEvent(userId, "balance.low", { balance, threshold, updatedAt: iso(at) }, { now: at });
 }

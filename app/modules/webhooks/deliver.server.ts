@@ -3,9 +3,9 @@
 import { Webhook } from "standardwebhooks";
 import { Agent, type Dispatcher } from "undici";
 import { eq } from "drizzle-orm";
-import { inTransactionWithoutStalling, type Tx } from "#app/db/client.server.ts";
+import { withTxWithoutStalling, type Tx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { addWebhookJobs, type DeliveryAttempt } from "#app/queue/jobs/webhooks.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -43,48 +43,50 @@ type DeliveryRow = {
   ownerDisabled: number;
 };
 
-const selectDeliveries = statement<[string], DeliveryRow>(
-  `select d.id, e.user_id as userId, d.event_id as eventId, e.payload, d.endpoint_id as endpointId, d.url,
+const queries = statements({
+  deliveries: sqlText<[string], DeliveryRow>(
+    `select d.id, e.user_id as userId, d.event_id as eventId, e.payload, d.endpoint_id as endpointId, d.url,
      d.status, d.attempts, d.created_at as seriesStart, p.url as endpointUrl, p.enabled as endpointEnabled,
      p.secret_ciphertext as secretCiphertext, p.failing_since as failingSince,
      (select disabled_at is not null from users where users.id = e.user_id) as ownerDisabled
    from webhook_deliveries d join webhook_events e on e.id = d.event_id
    left join webhook_endpoints p on p.id = d.endpoint_id
    where d.id in (select value from json_each(?))`,
-);
-// A job's attempts are claimed, and their answers recorded, by one UPDATE each (PostgreSQL: UPDATE ... FROM
-// jsonb_to_recordset($3) in place of json_each); a delivery still pending after the attempts read wins.
-const claimAttempts = statement<[number, number, string], { id: number }>(
-  `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?
+  ),
+  // A job's attempts are claimed, and their answers recorded, by one UPDATE each (PostgreSQL: UPDATE ... FROM
+  // jsonb_to_recordset($3) in place of json_each); a delivery still pending after the attempts read wins.
+  claimAttempts: sqlText<[number, number, string], { id: number }>(
+    `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?
    from json_each(?) j
    where webhook_deliveries.id = j.value ->> '$.id' and webhook_deliveries.status = 'pending'
      and webhook_deliveries.attempts = j.value ->> '$.attempts'
    returning webhook_deliveries.id`,
-);
-const recordAnswers = statement<[string]>(
-  `update webhook_deliveries set status = j.value ->> '$.status', next_attempt_at = j.value ->> '$.nextAt',
+  ),
+  recordAnswers: sqlText<[string]>(
+    `update webhook_deliveries set status = j.value ->> '$.status', next_attempt_at = j.value ->> '$.nextAt',
      last_status_code = j.value ->> '$.statusCode', last_duration_ms = j.value ->> '$.durationMs',
      last_answer = j.value ->> '$.answer', delivered_at = j.value ->> '$.deliveredAt'
    from json_each(?) j
    where webhook_deliveries.id = j.value ->> '$.id' and webhook_deliveries.status = 'pending'`,
-);
-// Only while pending: a delivery dropped mid-attempt (past its account's cap) stays dropped.
-const recordAnswer = statement(
-  `update webhook_deliveries set status = ?, next_attempt_at = ?, last_status_code = ?, last_duration_ms = ?,
+  ),
+  // Only while pending: a delivery dropped mid-attempt (past its account's cap) stays dropped.
+  recordAnswer: sqlText<[string, number, number | null, number | null, string, number | null, number]>(
+    `update webhook_deliveries set status = ?, next_attempt_at = ?, last_status_code = ?, last_duration_ms = ?,
      last_answer = ?, delivered_at = ? where id = ? and status = 'pending'`,
-);
-const endpointAnswered = statement(
-  "update webhook_endpoints set failing_since = null where id = ? and failing_since is not null",
-);
-const endpointFailed = statement(
-  "update webhook_endpoints set failing_since = ? where id = ? and failing_since is null",
-);
-const disableEndpoint = statement(
-  "update webhook_endpoints set enabled = 0, disabled_reason = ?, updated_at = ? where id = ? and enabled = 1",
-);
-const giveUpEndpoint = statement(
-  "update webhook_deliveries set status = 'failed', last_answer = ? where endpoint_id = ? and status = 'pending'",
-);
+  ),
+  endpointAnswered: sqlText<[number]>(
+    "update webhook_endpoints set failing_since = null where id = ? and failing_since is not null",
+  ),
+  endpointFailed: sqlText<[number, number]>(
+    "update webhook_endpoints set failing_since = ? where id = ? and failing_since is null",
+  ),
+  disableEndpoint: sqlText<[string, number, number]>(
+    "update webhook_endpoints set enabled = 0, disabled_reason = ?, updated_at = ? where id = ? and enabled = 1",
+  ),
+  giveUpEndpoint: sqlText<[string, number]>(
+    "update webhook_deliveries set status = 'failed', last_answer = ? where endpoint_id = ? and status = 'pending'",
+  ),
+});
 
 export type Answer = { ok: boolean; statusCode: number | null; durationMs: number; answer: string };
 
@@ -197,29 +199,29 @@ type Attempt = { row: DeliveryRow; answer: Answer; nextAt: number };
  * What a run of answers does to an endpoint, as they would one by one: a success clears its
  * failing_since, a failure sets it if clear, and a failure 3 days into a run turns it off.
  */
-function noteEndpointAnswers(tx: Tx, row: DeliveryRow, url: string, oks: boolean[], at: number): void {
+async function noteEndpointAnswers(tx: Tx, row: DeliveryRow, url: string, oks: boolean[], at: number): Promise<void> {
   const endpointId = row.endpointId!;
-  if (oks.some(Boolean)) endpointAnswered().run(endpointId);
+  if (oks.some(Boolean)) await queries.endpointAnswered.run(endpointId);
   if (oks.every(Boolean)) return;
-  if (!oks[oks.length - 1]) endpointFailed().run(at, endpointId);
+  if (!oks[oks.length - 1]) await queries.endpointFailed.run(at, endpointId);
   const since = row.failingSince ?? at;
   if (!row.endpointEnabled || at - since < DISABLE_AFTER_MS) return;
   const reason = `Turned off on ${new Date(at).toISOString().slice(0, 10)}: no successful delivery for 3 days`;
-  if (disableEndpoint().run(reason, at, endpointId).changes === 0) return;
-  giveUpEndpoint().run("Given up: the endpoint was turned off after failing for 3 days", endpointId);
-  const owner = tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).get();
+  if ((await queries.disableEndpoint.run(reason, at, endpointId)).changes === 0) return;
+  await queries.giveUpEndpoint.run("Given up: the endpoint was turned off after failing for 3 days", endpointId);
+  const owner = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).get();
   if (owner)
-    queueMail(tx, { userId: row.userId, kind: "webhook_disabled", to: owner.email, ...webhookDisabledMail(url) });
+    await queueMail(tx, { userId: row.userId, kind: "webhook_disabled", to: owner.email, ...webhookDisabledMail(url) });
   forgetSubscriptions();
 }
 
 /** Records a job's answers, inside its transaction; each delivery's new status. */
-function recordAttempts(tx: Tx, attempts: Attempt[], urlOf: (row: DeliveryRow) => string, at: number) {
+async function recordAttempts(tx: Tx, attempts: Attempt[], urlOf: (row: DeliveryRow) => string, at: number) {
   const giveUpFrom = at - getEnv().WEBHOOK_RETRY_HOURS * 3600_000;
   const statuses = attempts.map(({ row, answer }) =>
     answer.ok ? ("delivered" as const) : row.seriesStart <= giveUpFrom ? ("failed" as const) : ("pending" as const),
   );
-  recordAnswers().run(
+  await queries.recordAnswers.run(
     JSON.stringify(
       attempts.map(({ row, answer, nextAt }, i) => ({
         id: row.id,
@@ -238,7 +240,7 @@ function recordAttempts(tx: Tx, attempts: Attempt[], urlOf: (row: DeliveryRow) =
       byEndpoint.set(attempt.row.endpointId, [...(byEndpoint.get(attempt.row.endpointId) ?? []), attempt]);
   for (const ofEndpoint of byEndpoint.values()) {
     const [{ row }] = ofEndpoint;
-    noteEndpointAnswers(
+    await noteEndpointAnswers(
       tx,
       row,
       urlOf(row),
@@ -257,24 +259,22 @@ function recordAttempts(tx: Tx, attempts: Attempt[], urlOf: (row: DeliveryRow) =
 export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<AttemptResults> {
   const results: AttemptResults = { delivered: 0, retrying: 0, failed: 0, skipped: 0 };
   const expected = new Map(batch.map((d) => [d.deliveryId, d.attempt]));
-  const rows = selectDeliveries()
-    .all(JSON.stringify([...expected.keys()]))
-    .filter((row) => row.status === "pending" && row.attempts === expected.get(row.id));
+  const rows = (await queries.deliveries.all(JSON.stringify([...expected.keys()]))).filter(
+    (row) => row.status === "pending" && row.attempts === expected.get(row.id),
+  );
   const now = clock.now();
   // Test events too: a turned-off endpoint is sent nothing (decision 107); nor is a disabled account's endpoint (decision 104).
   const turnedOff = (row: DeliveryRow) =>
     Boolean(row.ownerDisabled) || (row.endpointId !== null && !row.endpointEnabled);
-  const claimed = await inTransactionWithoutStalling(() => {
+  const claimed = await withTxWithoutStalling(async () => {
     for (const row of rows.filter(turnedOff)) {
       const why = row.ownerDisabled ? "the account is disabled" : "the endpoint is turned off";
-      recordAnswer().run("failed", now, null, null, `Not sent: ${why}`, null, row.id);
+      await queries.recordAnswer.run("failed", now, null, null, `Not sent: ${why}`, null, row.id);
     }
     const toClaim = rows.filter((row) => !turnedOff(row)).map((row) => ({ id: row.id, attempts: row.attempts }));
     if (toClaim.length === 0) return [];
     const won = new Set(
-      claimAttempts()
-        .all(now, now + ATTEMPT_LEASE_MS, JSON.stringify(toClaim))
-        .map((row) => row.id),
+      (await queries.claimAttempts.all(now, now + ATTEMPT_LEASE_MS, JSON.stringify(toClaim))).map((row) => row.id),
     );
     return rows.filter((row) => won.has(row.id));
   });
@@ -283,23 +283,25 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
   if (claimed.length === 0) return results;
   // A job's deliveries share a target: its secret is opened once.
   const signers = new Map<string, Webhook>();
-  const signerOf = (row: DeliveryRow) => {
+  const signerOf = async (row: DeliveryRow) => {
     const target = row.endpointId === null ? `callback ${row.userId}` : `endpoint ${row.endpointId}`;
     let signer = signers.get(target);
     if (!signer) {
       const secret =
-        row.endpointId === null ? getCallbackSecret(row.userId) : endpointSecret(row.endpointId, row.secretCiphertext!);
+        row.endpointId === null
+          ? await getCallbackSecret(row.userId)
+          : endpointSecret(row.endpointId, row.secretCiphertext!);
       signers.set(target, (signer = new Webhook(secret)));
     }
     return signer;
   };
   const urlOf = (row: DeliveryRow) => (row.endpointId === null ? row.url! : row.endpointUrl!);
-  const answers = await inTurns(claimed, POSTS_PER_JOB, (row) =>
-    postWebhook(urlOf(row), row.payload, signedHeaders(signerOf(row), row.eventId, row.payload, clock.date())),
+  const answers = await inTurns(claimed, POSTS_PER_JOB, async (row) =>
+    postWebhook(urlOf(row), row.payload, signedHeaders(await signerOf(row), row.eventId, row.payload, clock.date())),
   );
   const at = clock.now();
   const attempts = claimed.map((row, i) => ({ row, answer: answers[i], nextAt: at + retryDelayMs(row.attempts + 1) }));
-  const statuses = await inTransactionWithoutStalling((tx) => recordAttempts(tx, attempts, urlOf, at));
+  const statuses = await withTxWithoutStalling(async (tx) => await recordAttempts(tx, attempts, urlOf, at));
   const retries = attempts.filter((_, i) => statuses[i] === "pending");
   for (const status of statuses) if (status !== "pending") results[status] += 1;
   results.retrying = retries.length;

@@ -1,6 +1,6 @@
 // An endpoint's delivery log and "Redeliver", for its owner only.
 import { and, desc, eq, lt } from "drizzle-orm";
-import { getDb, inTransaction } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "#app/db/schema/webhooks.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { addWebhookJob } from "#app/queue/jobs/webhooks.server.ts";
@@ -48,13 +48,13 @@ export type WebhookDelivery = {
 };
 
 /** Newest first, a page at a time: deliveries with an id below `before`. Another account's endpoint: WebhookNotFoundError. */
-export function listDeliveries(
+export async function listDeliveries(
   userId: number,
   endpointId: number,
   options: { before?: number; limit?: number } = {},
-): WebhookDelivery[] {
-  getEndpoint(userId, endpointId);
-  const rows = getDb()
+): Promise<WebhookDelivery[]> {
+  await getEndpoint(userId, endpointId);
+  const rows = await getDb()
     .select(columns)
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
@@ -71,8 +71,8 @@ export function listDeliveries(
 }
 
 /** One delivery of one of the account's endpoints, or WebhookNotFoundError. */
-function getDelivery(userId: number, endpointId: number, deliveryId: number): WebhookDelivery {
-  const row = getDb()
+async function getDelivery(userId: number, endpointId: number, deliveryId: number): Promise<WebhookDelivery> {
+  const row = await getDb()
     .select(columns)
     .from(webhookDeliveries)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
@@ -98,7 +98,7 @@ const manualSends = (): Limit => ({
 
 /** Refuses a turned-off endpoint (WebhookEndpointOffError), then counts the send (WebhookManualSendsLimitError past the limit). */
 async function countManualSend(userId: number, endpointId: number): Promise<void> {
-  if (!getEndpoint(userId, endpointId).enabled) throw new WebhookEndpointOffError();
+  if (!(await getEndpoint(userId, endpointId)).enabled) throw new WebhookEndpointOffError();
   const limit = manualSends();
   const state = await hit(limit, String(endpointId));
   if (!state.allowed) throw new WebhookManualSendsLimitError(limit.limit, state.retryAfterSeconds);
@@ -110,24 +110,25 @@ async function countManualSend(userId: number, endpointId: number): Promise<void
  * endpoint, and past WEBHOOK_MANUAL_SENDS_PER_MINUTE (test events included).
  */
 export async function redeliver(userId: number, endpointId: number, deliveryId: number): Promise<WebhookDelivery> {
-  const before = getDelivery(userId, endpointId, deliveryId);
+  const before = await getDelivery(userId, endpointId, deliveryId);
   await countManualSend(userId, endpointId);
   const now = clock.date();
-  inTransaction((tx) =>
-    tx
-      .update(webhookDeliveries)
-      .set({ status: "pending", nextAttemptAt: now, createdAt: now, deliveredAt: null })
-      .where(eq(webhookDeliveries.id, deliveryId))
-      .run(),
+  await withTx(
+    async (tx) =>
+      await tx
+        .update(webhookDeliveries)
+        .set({ status: "pending", nextAttemptAt: now, createdAt: now, deliveredAt: null })
+        .where(eq(webhookDeliveries.id, deliveryId))
+        .run(),
   );
   await enqueueAfterCommit(`webhook delivery ${deliveryId}`, () =>
     addWebhookJob({ deliveries: [{ deliveryId, attempt: before.attempts }] }),
   );
-  return getDelivery(userId, endpointId, deliveryId);
+  return await getDelivery(userId, endpointId, deliveryId);
 }
 
 /** "Send test event" to one of the account's endpoints that is on, within WEBHOOK_MANUAL_SENDS_PER_MINUTE; the event id. */
 export async function sendTestEvent(userId: number, endpointId: number): Promise<string> {
   await countManualSend(userId, endpointId);
-  return inTransaction(() => recordTestEvent(userId, endpointId));
+  return await withTx(async () => await recordTestEvent(userId, endpointId));
 }

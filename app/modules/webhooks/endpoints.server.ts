@@ -1,7 +1,7 @@
 // An account's webhook endpoints: every function takes the owner's id and filters by it, so another
 // account's endpoint is simply not found (WebhookNotFoundError).
 import { and, desc, eq } from "drizzle-orm";
-import { getDb, inTransaction, type Executor, type Tx } from "#app/db/client.server.ts";
+import { getDb, withTx, type Executor, type Tx } from "#app/db/client.server.ts";
 import { webhookCallbackSecrets, webhookEndpoints } from "#app/db/schema/webhooks.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { WebhookNotFoundError } from "#app/modules/webhooks/errors.ts";
@@ -41,18 +41,19 @@ const endpointContext = (id: number) => `endpoint:${id}`;
 const callbackContext = (userId: number) => `callback:${userId}`;
 const own = (userId: number, id: number) => and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId));
 
-export function listEndpoints(userId: number): WebhookEndpoint[] {
-  return getDb()
-    .select(columns)
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.userId, userId))
-    .orderBy(desc(webhookEndpoints.id))
-    .all()
-    .map(present);
+export async function listEndpoints(userId: number): Promise<WebhookEndpoint[]> {
+  return (
+    await getDb()
+      .select(columns)
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.userId, userId))
+      .orderBy(desc(webhookEndpoints.id))
+      .all()
+  ).map(present);
 }
 
-export function getEndpoint(userId: number, id: number): WebhookEndpoint {
-  const row = getDb().select(columns).from(webhookEndpoints).where(own(userId, id)).get();
+export async function getEndpoint(userId: number, id: number): Promise<WebhookEndpoint> {
+  const row = await getDb().select(columns).from(webhookEndpoints).where(own(userId, id)).get();
   if (!row) throw new WebhookNotFoundError();
   return present(row);
 }
@@ -72,9 +73,9 @@ export async function createEndpoint(userId: number, input: EndpointInput) {
   const url = (await checkWebhookUrl(input.url)).href;
   const secret = newWebhookSecret();
   const now = clock.date();
-  const endpoint = inTransaction((tx) => {
-    if (listEndpoints(userId).length >= MAX_ENDPOINTS) throw new TooManyEndpointsError();
-    const { id } = tx
+  const endpoint = await withTx(async (tx) => {
+    if ((await listEndpoints(userId)).length >= MAX_ENDPOINTS) throw new TooManyEndpointsError();
+    const { id } = await tx
       .insert(webhookEndpoints)
       .values({
         userId,
@@ -88,11 +89,12 @@ export async function createEndpoint(userId: number, input: EndpointInput) {
       .returning({ id: webhookEndpoints.id })
       .get();
     // Sealed with its own id as context, so it is written once the id is known.
-    tx.update(webhookEndpoints)
+    await tx
+      .update(webhookEndpoints)
       .set({ secretCiphertext: sealWebhookSecret(secret, endpointContext(id)) })
       .where(eq(webhookEndpoints.id, id))
       .run();
-    return getEndpoint(userId, id);
+    return await getEndpoint(userId, id);
   });
   forgetSubscriptions();
   return { endpoint, secret };
@@ -100,29 +102,30 @@ export async function createEndpoint(userId: number, input: EndpointInput) {
 
 /** Changes what is given; turning it on again clears the gateway's reason for turning it off. */
 export async function updateEndpoint(userId: number, id: number, change: Partial<EndpointInput>) {
-  getEndpoint(userId, id);
+  await getEndpoint(userId, id);
   const url = change.url === undefined ? undefined : (await checkWebhookUrl(change.url)).href;
-  inTransaction((tx) =>
-    tx
-      .update(webhookEndpoints)
-      .set({
-        ...(url !== undefined && { url }),
-        ...(change.events && { events: change.events.join(" ") }),
-        ...(change.enabled !== undefined && { enabled: change.enabled }),
-        ...(change.enabled && { disabledReason: null, failingSince: null }),
-        updatedAt: clock.date(),
-      })
-      .where(own(userId, id))
-      .run(),
+  await withTx(
+    async (tx) =>
+      await tx
+        .update(webhookEndpoints)
+        .set({
+          ...(url !== undefined && { url }),
+          ...(change.events && { events: change.events.join(" ") }),
+          ...(change.enabled !== undefined && { enabled: change.enabled }),
+          ...(change.enabled && { disabledReason: null, failingSince: null }),
+          updatedAt: clock.date(),
+        })
+        .where(own(userId, id))
+        .run(),
   );
   forgetSubscriptions();
-  return getEndpoint(userId, id);
+  return await getEndpoint(userId, id);
 }
 
 /** Deletes the endpoint and its delivery log. */
-export function deleteEndpoint(userId: number, id: number): WebhookEndpoint {
-  const endpoint = getEndpoint(userId, id);
-  inTransaction((tx) => tx.delete(webhookEndpoints).where(own(userId, id)).run());
+export async function deleteEndpoint(userId: number, id: number): Promise<WebhookEndpoint> {
+  const endpoint = await getEndpoint(userId, id);
+  await withTx(async (tx) => await tx.delete(webhookEndpoints).where(own(userId, id)).run());
   forgetSubscriptions();
   return endpoint;
 }
@@ -131,28 +134,32 @@ export function deleteEndpoint(userId: number, id: number): WebhookEndpoint {
  * Deletes every endpoint of the user (with its delivery log) and the statusCallback secret inside
  * the caller's transaction; the number of endpoints. Call forgetSubscriptions() once it has committed.
  */
-export function deleteAllEndpoints(tx: Tx, userId: number): number {
-  tx.delete(webhookCallbackSecrets).where(eq(webhookCallbackSecrets.userId, userId)).run();
-  return tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).run().changes;
+export async function deleteAllEndpoints(tx: Tx, userId: number): Promise<number> {
+  await tx.delete(webhookCallbackSecrets).where(eq(webhookCallbackSecrets.userId, userId)).run();
+  return (await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).run()).changes;
 }
 
 /** A new secret, returned this once; deliveries from now on (retries too) are signed with it. */
-export function rotateEndpointSecret(userId: number, id: number): { endpoint: WebhookEndpoint; secret: string } {
-  getEndpoint(userId, id);
+export async function rotateEndpointSecret(
+  userId: number,
+  id: number,
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  await getEndpoint(userId, id);
   const secret = newWebhookSecret();
-  inTransaction((tx) =>
-    tx
-      .update(webhookEndpoints)
-      .set({ secretCiphertext: sealWebhookSecret(secret, endpointContext(id)), updatedAt: clock.date() })
-      .where(own(userId, id))
-      .run(),
+  await withTx(
+    async (tx) =>
+      await tx
+        .update(webhookEndpoints)
+        .set({ secretCiphertext: sealWebhookSecret(secret, endpointContext(id)), updatedAt: clock.date() })
+        .where(own(userId, id))
+        .run(),
   );
-  return { endpoint: getEndpoint(userId, id), secret };
+  return { endpoint: await getEndpoint(userId, id), secret };
 }
 
 /** The owner's endpoint's signing secret, to show it (after it was made or replaced). */
-export function revealEndpointSecret(userId: number, id: number): string {
-  const row = getDb()
+export async function revealEndpointSecret(userId: number, id: number): Promise<string> {
+  const row = await getDb()
     .select({ sealed: webhookEndpoints.secretCiphertext })
     .from(webhookEndpoints)
     .where(own(userId, id))
@@ -162,8 +169,8 @@ export function revealEndpointSecret(userId: number, id: number): string {
 }
 
 /** The account's statusCallback secret, or null when it has none yet (reads only). */
-export function revealCallbackSecret(userId: number): string | null {
-  const row = getDb()
+export async function revealCallbackSecret(userId: number): Promise<string | null> {
+  const row = await getDb()
     .select({ sealed: webhookCallbackSecrets.secretCiphertext })
     .from(webhookCallbackSecrets)
     .where(eq(webhookCallbackSecrets.userId, userId))
@@ -177,39 +184,41 @@ export function endpointSecret(id: number, sealed: string): string {
 }
 
 /** The account's statusCallback secret, made (inside the caller's transaction) on first use. */
-export function ensureCallbackSecret(tx: Executor, userId: number): void {
-  tx.insert(webhookCallbackSecrets)
+export async function ensureCallbackSecret(tx: Executor, userId: number): Promise<void> {
+  await tx
+    .insert(webhookCallbackSecrets)
     .values({ userId, secretCiphertext: sealWebhookSecret(newWebhookSecret(), callbackContext(userId)) })
     .onConflictDoNothing()
     .run();
 }
 
 /** The account's statusCallback secret (made now if it has none). */
-export function getCallbackSecret(userId: number): string {
-  const read = () =>
-    getDb()
+export async function getCallbackSecret(userId: number): Promise<string> {
+  const read = async () =>
+    await getDb()
       .select({ sealed: webhookCallbackSecrets.secretCiphertext })
       .from(webhookCallbackSecrets)
       .where(eq(webhookCallbackSecrets.userId, userId))
       .get();
-  let row = read();
+  let row = await read();
   if (!row) {
-    inTransaction((tx) => ensureCallbackSecret(tx, userId));
-    row = read()!;
+    await withTx(async (tx) => await ensureCallbackSecret(tx, userId));
+    row = (await read())!;
   }
   return openWebhookSecret(row.sealed, callbackContext(userId));
 }
 
 /** A new statusCallback secret; returned this once. */
-export function rotateCallbackSecret(userId: number): string {
+export async function rotateCallbackSecret(userId: number): Promise<string> {
   const secret = newWebhookSecret();
   const sealed = sealWebhookSecret(secret, callbackContext(userId));
-  inTransaction((tx) =>
-    tx
-      .insert(webhookCallbackSecrets)
-      .values({ userId, secretCiphertext: sealed })
-      .onConflictDoUpdate({ target: webhookCallbackSecrets.userId, set: { secretCiphertext: sealed } })
-      .run(),
+  await withTx(
+    async (tx) =>
+      await tx
+        .insert(webhookCallbackSecrets)
+        .values({ userId, secretCiphertext: sealed })
+        .onConflictDoUpdate({ target: webhookCallbackSecrets.userId, set: { secretCiphertext: sealed } })
+        .run(),
   );
   return secret;
 }

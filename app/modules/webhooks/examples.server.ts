@@ -4,15 +4,17 @@ import { getDb } from "#app/db/client.server.ts";
 import { webhookDeliveries, webhookEndpoints } from "#app/db/schema/webhooks.ts";
 
 /** The account's newest endpoint and that endpoint's newest delivery (null where it has none). */
-export function latestEndpointIds(userId: number): { endpointId: number | null; deliveryId: number | null } {
-  const endpoint = getDb()
+export async function latestEndpointIds(
+  userId: number,
+): Promise<{ endpointId: number | null; deliveryId: number | null }> {
+  const endpoint = await getDb()
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.userId, userId))
     .orderBy(desc(webhookEndpoints.id))
     .get();
   if (!endpoint) return { endpointId: null, deliveryId: null };
-  const delivery = getDb()
+  const delivery = await getDb()
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.endpointId, endpoint.id))
@@ -22,13 +24,15 @@ export function latestEndpointIds(userId: number): { endpointId: number | null; 
 }
 
 /** The account's oldest endpoint: the delete example's, so the other examples keep the newest. */
-export function oldestEndpointId(userId: number): number | null {
+export async function oldestEndpointId(userId: number): Promise<number | null> {
   return (
-    getDb()
-      .select({ id: webhookEndpoints.id })
-      .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.userId, userId))
-      .orderBy(asc(webhookEndpoints.id))
-      .get()?.id ?? null
+    (
+      await getDb()
+        .select({ id: webhookEndpoints.id })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.userId, userId))
+        .orderBy(asc(webhookEndpoints.id))
+        .get()
+    )?.id ?? null
   );
 }

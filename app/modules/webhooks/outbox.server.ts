@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { monotonicFactory } from "ulid";
 import { afterCommitBatch } from "#app/db/client.server.ts";
-import { statement } from "#app/db/statements.server.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { addWebhookJobs, type WebhookJob } from "#app/queue/jobs/webhooks.server.ts";
 import { reconcileOutbox } from "#app/queue/reconcile-outbox.server.ts";
@@ -14,20 +14,27 @@ import { endpointsWanting } from "#app/modules/webhooks/subscriptions.server.ts"
 
 type Target = { endpointId: number; url: null } | { endpointId: null; url: string };
 
-// A batch's events, and their deliveries, are one INSERT each whatever its size: one prepared text
-// taking the rows as one JSON array (PostgreSQL: jsonb_to_recordset($1) in place of json_each).
-const insertEvents = statement<[number, string]>(
-  `insert into webhook_events (id, user_id, type, payload, created_at)
-   select value ->> '$.id', value ->> '$.userId', value ->> '$.type', value ->> '$.payload', ? from json_each(?)`,
-);
-
 type WrittenDelivery = { id: number; endpointId: number | null; url: string | null };
-// Each row says its own target, so the rows need not come back in the order they went in.
-const insertDeliveries = statement<[number, number, string], WrittenDelivery>(
-  `insert into webhook_deliveries (event_id, endpoint_id, url, status, attempts, next_attempt_at, created_at)
+
+const queries = statements({
+  // A batch's events, and their deliveries, are one INSERT each whatever its size: one prepared text
+  // taking the rows as one JSON array (PostgreSQL: jsonb_to_recordset($1) in place of json_each).
+  insertEvents: sqlText<[number, string]>(
+    `insert into webhook_events (id, user_id, type, payload, created_at)
+   select value ->> '$.id', value ->> '$.userId', value ->> '$.type', value ->> '$.payload', ? from json_each(?)`,
+  ),
+  // Each row says its own target, so the rows need not come back in the order they went in.
+  insertDeliveries: sqlText<[number, number, string], WrittenDelivery>(
+    `insert into webhook_deliveries (event_id, endpoint_id, url, status, attempts, next_attempt_at, created_at)
    select value ->> '$.eventId', value ->> '$.endpointId', value ->> '$.url', 'pending', 0, ?, ? from json_each(?)
    returning id, endpoint_id as endpointId, url`,
-);
+  ),
+  // The reconciler's pages: pending deliveries overdue, by id.
+  due: sqlText<[number, number, number], { id: number; attempts: number }>(
+    `select id, attempts from webhook_deliveries where status = 'pending' and next_attempt_at < ? and id > ?
+   order by id limit ?`,
+  ),
+});
 
 // randomBytes is a system call: one for 4,096 random bytes rather than one each (inside the status change's transaction).
 let randomPool = Buffer.alloc(0);
@@ -71,7 +78,7 @@ const enqueueWritten = afterCommitBatch<WrittenDelivery>((deliveries) => {
 /** An event to record: `callbackUrl` is a message's own statusCallback URL, a target besides the endpoints. */
 export type EventToRecord = { userId: number; type: WebhookEventType; data: unknown; callbackUrl?: string | null };
 
-function writeEvents(events: { userId: number; type: string; data: unknown; targets: Target[] }[], now: number) {
+async function writeEvents(events: { userId: number; type: string; data: unknown; targets: Target[] }[], now: number) {
   const timestamp = new Date(now).toISOString();
   const eventRows: { id: string; userId: number; type: string; payload: string }[] = [];
   const deliveryRows: { eventId: string; endpointId: number | null; url: string | null }[] = [];
@@ -84,8 +91,8 @@ function writeEvents(events: { userId: number; type: string; data: unknown; targ
     return id;
   });
   if (eventRows.length === 0) return ids;
-  insertEvents().run(now, JSON.stringify(eventRows));
-  enqueueWritten(insertDeliveries().all(now, now, JSON.stringify(deliveryRows)));
+  await queries.insertEvents.run(now, JSON.stringify(eventRows));
+  enqueueWritten(await queries.insertDeliveries.all(now, now, JSON.stringify(deliveryRows)));
   return ids;
 }
 
@@ -94,45 +101,43 @@ function writeEvents(events: { userId: number; type: string; data: unknown; targ
  * statusCallback URL, if given), all at `now`: one INSERT of events and one of deliveries for the
  * batch. Call inside the transaction of the change; each event's id, or null when nobody wanted it.
  */
-export function recordEvents(events: EventToRecord[], now: number): (string | null)[] {
-  return writeEvents(
-    events.map(({ userId, type, data, callbackUrl }) => {
-      const targets: Target[] = endpointsWanting(userId, type).map((endpointId) => ({ endpointId, url: null }));
-      if (callbackUrl) targets.push({ endpointId: null, url: callbackUrl });
-      return { userId, type, data, targets };
-    }),
-    now,
-  );
+export async function recordEvents(events: EventToRecord[], now: number): Promise<(string | null)[]> {
+  const withTargets = [];
+  for (const { userId, type, data, callbackUrl } of events) {
+    const targets: Target[] = (await endpointsWanting(userId, type)).map((endpointId) => ({ endpointId, url: null }));
+    if (callbackUrl) targets.push({ endpointId: null, url: callbackUrl });
+    withTargets.push({ userId, type, data, targets });
+  }
+  return await writeEvents(withTargets, now);
 }
 
 /** recordEvents for one event (at `now`, or the clock's now). */
-export function recordEvent(
+export async function recordEvent(
   userId: number,
   type: WebhookEventType,
   data: unknown,
   options: { callbackUrl?: string | null; now?: number } = {},
-): string | null {
-  return recordEvents([{ userId, type, data, callbackUrl: options.callbackUrl }], options.now ?? clock.now())[0];
+): Promise<string | null> {
+  return (
+    await recordEvents([{ userId, type, data, callbackUrl: options.callbackUrl }], options.now ?? clock.now())
+  )[0];
 }
 
 /** "Send test event": one event to this endpoint only (its owner checked by the caller). */
-export function recordTestEvent(userId: number, endpointId: number): string {
+export async function recordTestEvent(userId: number, endpointId: number): Promise<string> {
   const data = { endpointId, message: "This is a test event." };
-  return writeEvents([{ userId, type: TEST_EVENT_TYPE, data, targets: [{ endpointId, url: null }] }], clock.now())[0]!;
+  return (
+    await writeEvents([{ userId, type: TEST_EVENT_TYPE, data, targets: [{ endpointId, url: null }] }], clock.now())
+  )[0]!;
 }
 
 // Past this, a pending delivery without a job in Redis is re-added: longer than one attempt (10 s) can take.
 const RECONCILE_GRACE_MS = 30_000;
 
-const selectDue = statement<[number, number, number], { id: number; attempts: number }>(
-  `select id, attempts from webhook_deliveries where status = 'pending' and next_attempt_at < ? and id > ?
-   order by id limit ?`,
-);
-
 /** Re-adds every pending delivery overdue by more than the grace period: SQLite is the record, Redis can be rebuilt. */
 export async function reconcileWebhooks(now = clock.now()): Promise<{ enqueued: number }> {
   return reconcileOutbox(
-    (after, limit) => selectDue().all(now - RECONCILE_GRACE_MS, after, limit),
+    async (after, limit) => await queries.due.all(now - RECONCILE_GRACE_MS, after, limit),
     (rows) => addWebhookJobs(rows.map((row) => ({ deliveries: [{ deliveryId: row.id, attempt: row.attempts }] }))),
   );
 }

@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = () => [
 
 // The link sent to the new address: opening it makes the change, signed in or not.
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const result = confirmEmailChange(params.token);
+  const result = await confirmEmailChange(params.token);
   if (!result.ok) return data({ refusal: result.error }, { status: 410 });
   const signedIn = (await getSessionUser(request)) !== null;
   return redirectWithToast(signedIn ? href("/account/settings") : href("/login"), {

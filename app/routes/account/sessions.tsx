@@ -43,7 +43,7 @@ export async function action({ request }: Route.ActionArgs) {
     });
   }
   // Another account's session, or one already gone: 404, as for any id that is not one's own.
-  if (!endOwnSession(user.id, parsed.data.session)) throw notFound();
+  if (!(await endOwnSession(user.id, parsed.data.session))) throw notFound();
   return redirectWithToast(href("/account/sessions"), { description: "That session is signed out." });
 }
 

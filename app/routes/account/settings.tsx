@@ -21,9 +21,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Settings | SMS Gateway"
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const settings = getAccountSettings(user.id);
+  const settings = await getAccountSettings(user.id);
   if (!settings) throw notFound();
-  return { settings, timeZones: timeZoneNames(), quietHours: getQuietHours(user.id) };
+  return { settings, timeZones: timeZoneNames(), quietHours: await getQuietHours(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -48,15 +48,15 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: ProfileSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { fullName, timeZone, lowBalanceThreshold } = submission.value;
-  updateProfile(user.id, { fullName, timeZone, lowBalanceThreshold: lowBalanceThreshold ?? null });
+  await updateProfile(user.id, { fullName, timeZone, lowBalanceThreshold: lowBalanceThreshold ?? null });
   return redirectWithToast(href("/account/settings"), { description: "Settings saved." });
 }
 
-function saveQuietHoursForm(userId: number, formData: FormData) {
+async function saveQuietHoursForm(userId: number, formData: FormData) {
   const submission = parseWithZod(formData, { schema: QuietHoursSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { enabled, start, end } = submission.value;
-  saveQuietHours(userId, { enabled, startMinute: start, endMinute: end });
+  await saveQuietHours(userId, { enabled, startMinute: start, endMinute: end });
   const description = enabled
     ? `Quiet hours on: ${formatTimeOfDay(start)}-${formatTimeOfDay(end)} in each recipient's local time.`
     : "Quiet hours off.";

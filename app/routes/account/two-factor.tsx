@@ -33,13 +33,13 @@ const OtherIntent = z.object({ intent: z.enum(["start", "disable", "recovery-cod
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const enrolment = pendingEnrolment(user.id, user.email);
+  const enrolment = await pendingEnrolment(user.id, user.email);
   const required = user.role === "admin" && getEnv().ADMIN_REQUIRE_2FA;
   return data(
     {
-      status: twoFactorStatus(user.id),
+      status: await twoFactorStatus(user.id),
       required,
-      mustVerifyEmail: mustVerifyEmail(user.id),
+      mustVerifyEmail: await mustVerifyEmail(user.id),
       enrolment: enrolment && {
         secret: enrolment.secret.replace(/(.{4})/g, "$1 ").trim(),
         qrSvg: await QRCode.toString(enrolment.uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" }),
@@ -70,7 +70,7 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireRecentSignIn(request);
   const formData = await request.formData();
   if (formData.get("intent") === "confirm") {
-    if (mustVerifyEmail(user.id)) return unverified();
+    if (await mustVerifyEmail(user.id)) return unverified();
     const submission = parseWithZod(formData, { schema: EnrolSchema });
     if (submission.status !== "success") return data({ result: submission.reply(), recoveryCodes: null }, 400);
     const attempt = await countTwoFactorAttempt(user.id);
@@ -78,7 +78,7 @@ export async function action({ request }: Route.ActionArgs) {
       const reply = submission.reply({ fieldErrors: { code: ["Too many wrong codes. Please wait a few minutes."] } });
       return data({ result: reply, recoveryCodes: null }, 429);
     }
-    const recoveryCodes = finishEnrolment(user.id, submission.value.code);
+    const recoveryCodes = await finishEnrolment(user.id, submission.value.code);
     if (!recoveryCodes) {
       const reply = submission.reply({ fieldErrors: { code: [WRONG_CODE] }, hideFields: ["code"] });
       return data({ result: reply, recoveryCodes: null }, 400);
@@ -90,14 +90,15 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success) return data({ result: null, recoveryCodes: null }, 400);
   const { intent } = parsed.data;
   if (intent === "start") {
-    if (mustVerifyEmail(user.id)) return unverified();
-    startEnrolment(user.id, user.email);
+    if (await mustVerifyEmail(user.id)) return unverified();
+    await startEnrolment(user.id, user.email);
     return redirectWithToast(here(), { description: "Scan the code with your authenticator app." });
   }
-  if (!twoFactorStatus(user.id).enabled) return redirectWithToast(here(), { description: "Two-factor is off." });
+  if (!(await twoFactorStatus(user.id)).enabled)
+    return redirectWithToast(here(), { description: "Two-factor is off." });
   if (intent === "recovery-codes") {
     return data(
-      { result: null, recoveryCodes: replaceRecoveryCodes(user.id) },
+      { result: null, recoveryCodes: await replaceRecoveryCodes(user.id) },
       { headers: { "Cache-Control": "no-store" } },
     );
   }
@@ -107,7 +108,7 @@ export async function action({ request }: Route.ActionArgs) {
       description: "Admins must keep two-factor authentication on here.",
     });
   }
-  disableTwoFactor(user.id);
+  await disableTwoFactor(user.id);
   return redirectWithToast(here(), { description: "Two-factor authentication is off." });
 }
 

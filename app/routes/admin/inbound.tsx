@@ -21,7 +21,7 @@ const pageHref = (page: number) => (page > 1 ? `${href("/admin/inbound")}?page=$
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const page = Number(new URL(request.url).searchParams.get("page") ?? 1);
-  return { ...listUnassignedInbound(page), timeZone: admin.timeZone, canSimulate: getEnv().testMode.active };
+  return { ...(await listUnassignedInbound(page)), timeZone: admin.timeZone, canSimulate: getEnv().testMode.active };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -31,13 +31,13 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: AssignInboundSchema });
   if (submission.status !== "success") return data({ id, result: submission.reply() }, { status: 400 });
   const { account } = submission.value;
-  const owner = findUserByEmail(account);
+  const owner = await findUserByEmail(account);
   if (!owner)
     return data(
       { id, result: submission.reply({ fieldErrors: { account: [`No account with the e-mail ${account}`] } }) },
       { status: 400 },
     );
-  if (!assignInbound(submission.value.id, owner.id))
+  if (!(await assignInbound(submission.value.id, owner.id)))
     return data(
       {
         id,

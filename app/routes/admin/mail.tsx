@@ -32,9 +32,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const query = QuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const { appUrl, SMTP_URL } = getEnv();
-  const selected = query.id ? getOutboxMail(query.id) : null;
+  const selected = query.id ? await getOutboxMail(query.id) : null;
   if (selected === undefined) throw notFound();
-  const list = listOutbox(query.page);
+  const list = await listOutbox(query.page);
   return { list, selected, appUrl, linksShown: mailLinksShown(), smtp: Boolean(SMTP_URL), timeZone: admin.timeZone };
 }
 

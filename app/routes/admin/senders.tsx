@@ -40,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   let editing = null;
   if (editId) {
     try {
-      editing = getSender(editId);
+      editing = await getSender(editId);
     } catch (error) {
       if (error instanceof SenderNotFoundError) throw notFound();
       throw error;
@@ -48,9 +48,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const strip = <T extends { createdAt: Date; decidedAt: Date | null }>({ createdAt, decidedAt, ...rest }: T) => rest;
   return {
-    senders: listAllSenders().map(strip),
+    senders: (await listAllSenders()).map(strip),
     editing: editing && strip(editing),
-    replies: getKeywordReplies(),
+    replies: await getKeywordReplies(),
     sharedSender: getEnv().SMPP_SOURCE_ADDR,
   };
 }
@@ -62,7 +62,7 @@ async function saveSender(formData: FormData) {
   if (submission.status !== "success")
     return data({ form: "sender" as const, result: submission.reply() }, { status: 400 });
   const { intent, id, account, ...input } = submission.value;
-  const owner = account ? findUserByEmail(account) : undefined;
+  const owner = account ? await findUserByEmail(account) : undefined;
   if (account && !owner)
     return data(
       {
@@ -73,8 +73,8 @@ async function saveSender(formData: FormData) {
     );
   const sender = { ...input, userId: owner?.id ?? null };
   try {
-    if (intent === "update" && id) updateSender(id, sender);
-    else createSender(sender);
+    if (intent === "update" && id) await updateSender(id, sender);
+    else await createSender(sender);
   } catch (error) {
     if (error instanceof SenderNotFoundError) throw notFound();
     if (error instanceof SenderAddressError)
@@ -96,7 +96,7 @@ export async function action({ request }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: KeywordRepliesSchema });
     if (submission.status !== "success")
       return data({ form: "replies" as const, result: submission.reply() }, { status: 400 });
-    setKeywordReplies(submission.value);
+    await setKeywordReplies(submission.value);
     return redirectWithToast(BACK(), { description: "Automatic replies saved." });
   }
   if (intent === "reject") {
@@ -107,7 +107,7 @@ export async function action({ request }: Route.ActionArgs) {
         { status: 400 },
       );
     try {
-      rejectSenderRequest(submission.value.id, submission.value.reason);
+      await rejectSenderRequest(submission.value.id, submission.value.reason);
     } catch (error) {
       if (error instanceof SenderNotFoundError) throw notFound();
       throw error;
@@ -117,8 +117,8 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = IdSchema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) throw notFound();
   try {
-    if (intent === "approve") approveSenderRequest(parsed.data.id);
-    else if (intent === "delete") deleteSender(parsed.data.id);
+    if (intent === "approve") await approveSenderRequest(parsed.data.id);
+    else if (intent === "delete") await deleteSender(parsed.data.id);
     else throw notFound();
   } catch (error) {
     if (error instanceof SenderNotFoundError) throw notFound();

@@ -33,20 +33,20 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 /** The account named in the URL; anything else (unknown, not a number) is a 404. */
-function accountOf(params: { id: string }) {
+async function accountOf(params: { id: string }) {
   const id = Number(params.id);
-  const account = Number.isSafeInteger(id) && id > 0 ? getAccount(id) : undefined;
+  const account = Number.isSafeInteger(id) && id > 0 ? await getAccount(id) : undefined;
   if (!account) throw notFound();
   return account;
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  const account = accountOf(params);
+  const account = await accountOf(params);
   const search = Object.fromEntries(new URL(request.url).searchParams);
   const { page } = LedgerPageSchema.parse(search);
-  const ledger = listLedgerEntries(account.id, page);
-  const access = accountAccess(admin.id, account, isTwoFactorEnabled(account.id));
+  const ledger = await listLedgerEntries(account.id, page);
+  const access = accountAccess(admin.id, account, await isTwoFactorEnabled(account.id));
   const confirm = ConfirmParam.safeParse(search.confirm);
   return {
     timeZone: admin.timeZone,
@@ -83,7 +83,7 @@ const ANSWERS: Record<z.infer<typeof AccessIntent>["intent"], { done: string; un
 
 async function changeAccess(adminId: number, userId: number, intent: z.infer<typeof AccessIntent>["intent"]) {
   const change = { disable: disableAccount, enable: enableAccount, "clear-two-factor": clearTwoFactor }[intent];
-  const result = change(adminId, userId);
+  const result = await change(adminId, userId);
   if (result === "not-found") throw notFound();
   const here = href("/admin/users/:id", { id: String(userId) });
   if (result === "unchanged") return redirectWithToast(here, { type: "error", description: ANSWERS[intent].unchanged });
@@ -95,14 +95,14 @@ async function changeAccess(adminId: number, userId: number, intent: z.infer<typ
 
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const account = accountOf(params);
+  const account = await accountOf(params);
   const formData = await request.formData();
   const access = AccessIntent.safeParse({ intent: formData.get("intent") });
   if (access.success) return changeAccess(admin.id, account.id, access.data.intent);
   const submission = parseWithZod(formData, { schema: CreditAdjustmentSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { direction, amount, reason, requestKey } = submission.value;
-  const result = adjustCredits({
+  const result = await adjustCredits({
     userId: account.id,
     actorUserId: admin.id,
     amount: direction === "add" ? amount : -amount,

@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Accounts | SMS Gateway"
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const query = AccountsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const list = searchAccounts(query);
+  const list = await searchAccounts(query);
   return {
     q: query.q,
     page: list.page,
@@ -30,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       createdAt: a.createdAt.getTime(),
       disabledAt: a.disabledAt?.getTime() ?? null,
     })),
-    database: { ...databaseSize(), retention: retentionSettings() },
+    database: { ...(await databaseSize()), retention: retentionSettings() },
   };
 }
 

@@ -17,7 +17,7 @@ function returnPath(request: Request): string {
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (!user) throw redirect(`${href("/login")}?redirectTo=${encodeURIComponent(returnPath(request))}`);
-  if (user.role === "admin" && getEnv().ADMIN_REQUIRE_2FA && !isTwoFactorEnabled(user.id)) {
+  if (user.role === "admin" && getEnv().ADMIN_REQUIRE_2FA && !(await isTwoFactorEnabled(user.id))) {
     const path = new URL(request.url).pathname.replace(/\.data$/, "");
     // The confirm page too: turning two-factor on needs a recent sign-in.
     const allowed: string[] = [href("/account/two-factor"), href("/account/confirm-password")];

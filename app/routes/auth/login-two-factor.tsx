@@ -45,7 +45,7 @@ export async function action({ request }: Route.ActionArgs) {
       { status: 429, headers: { "Retry-After": String(attempt.retryAfterSeconds) } },
     );
   }
-  const result = checkSecondFactor(userId, submission.value.code);
+  const result = await checkSecondFactor(userId, submission.value.code);
   if (result !== "ok")
     return data(submission.reply({ fieldErrors: { code: [MESSAGES[result]] }, hideFields: ["code"] }), { status: 400 });
   await forgetTwoFactorAttempts(userId);

@@ -59,7 +59,7 @@ export async function action({ request }: Route.ActionArgs) {
   const redirectTo = safeRedirect(submission.value.redirectTo, href("/sms/sendSms"));
   // The password was right: this browser is not held back by failures from elsewhere from now on.
   const knownDevice = await rememberDevice(request, email);
-  const twoFactor = isTwoFactorEnabled(result.user.id);
+  const twoFactor = await isTwoFactorEnabled(result.user.id);
   const headers = new Headers({
     "Set-Cookie": twoFactor ? await startSecondStep(result.user.id) : await startSession(request, result.user.id),
   });

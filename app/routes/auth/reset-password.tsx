@@ -26,12 +26,12 @@ const hideFields = ["password", "confirmPassword"];
 const refused = (refusal: string) => data({ refusal }, { status: 410 });
 
 export async function loader({ params }: Route.LoaderArgs) {
-  const link = resetLinkState(params.token);
+  const link = await resetLinkState(params.token);
   return link.refusal === null ? link : refused(link.refusal);
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const link = resetLinkState(params.token);
+  const link = await resetLinkState(params.token);
   if (link.refusal !== null) return refused(link.refusal);
   const submission = parseWithZod(await request.formData(), { schema: ResetPasswordSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });

@@ -23,12 +23,12 @@ function refused(state: keyof typeof SETUP_LINK_MESSAGES) {
 }
 
 export async function loader({ params }: Route.LoaderArgs) {
-  const state = setupLinkState(params.token);
+  const state = await setupLinkState(params.token);
   return state === "valid" ? { refusal: null } : refused(state);
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const state = setupLinkState(params.token);
+  const state = await setupLinkState(params.token);
   if (state !== "valid") return refused(state);
   const submission = parseWithZod(await request.formData(), { schema: SetupAdminSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: HIDDEN_FIELDS }), { status: 400 });

@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = () => [
 
 // Opening the link is the verification, so it works from any mail program, signed in or not.
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const result = verifyEmail(params.token);
+  const result = await verifyEmail(params.token);
   const signedIn = (await getSessionUser(request)) !== null;
   if (!result.ok) return data({ refusal: result.error, signedIn }, { status: 410 });
   return redirectWithToast(signedIn ? href("/sms/sendSms") : href("/login"), {

@@ -29,10 +29,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   // The key in clear is a sensitive reveal, as on the API Token page and the Documentation screen.
   const user = keyShown ? await requireRecentSignIn(request) : await getSessionUser(request);
   const origin = getEnv().appUrl;
-  const ownKey = user ? exampleApiKey(user.id) : null;
+  const ownKey = user ? await exampleApiKey(user.id) : null;
   const key = keyShown && ownKey ? ownKey : KEY_PLACEHOLDER;
   const document = openApiDocument(API_ROUTES, origin);
-  const { endpoints, objects } = apiReference(document, user ? readerExampleValues(user.id) : {}, key);
+  const { endpoints, objects } = apiReference(document, user ? await readerExampleValues(user.id) : {}, key);
   return data(
     {
       intro: String((document.info as { description: string }).description).split("\n\n"),

@@ -34,9 +34,9 @@ function inboxUrl(query: Partial<InboxQuery>): string {
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
   const query = readQuery(request);
-  const selected = query.id ? getSupportRequest(query.id) : null;
+  const selected = query.id ? await getSupportRequest(query.id) : null;
   if (query.id && !selected) throw notFound();
-  const list = listSupportRequests(query);
+  const list = await listSupportRequests(query);
   // The page shown, so every link on the screen (pager, rows, Close) stays on a real page.
   return { query: { ...query, page: list.page }, timeZone: admin.timeZone, list, selected: selected ?? null };
 }
@@ -46,7 +46,7 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: SupportInboxActionSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { intent, id } = submission.value;
-  if (!setSupportStatus(id, admin.id, intent === "handle" ? "handled" : "open")) throw notFound();
+  if (!(await setSupportStatus(id, admin.id, intent === "handle" ? "handled" : "open"))) throw notFound();
   return redirectWithToast(inboxUrl({ ...readQuery(request), id }), {
     description: intent === "handle" ? "Support request marked as handled." : "Support request reopened.",
   });

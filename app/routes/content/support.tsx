@@ -21,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     sender: { name: user.fullName, email: user.email },
     timeZone: user.timeZone,
-    recent: listOwnSupportRequests(user.id),
+    recent: await listOwnSupportRequests(user.id),
   };
 }
 

@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Orders List | SMS Gatew
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
   const asked = parseAdminOrderQuery(new URL(request.url).searchParams);
-  const { rows, total, exact, page } = searchOrders(asked);
+  const { rows, total, exact, page } = await searchOrders(asked);
   return {
     query: { ...asked, page },
     total,
@@ -88,7 +88,7 @@ export default function AllOrders({ loaderData }: Route.ComponentProps) {
           selectProps={{
             name: "size",
             defaultValue: String(query.size),
-            onChange: (e) => submit(e.currentTarget.form),
+            onChange: (e) => void submit(e.currentTarget.form),
           }}
         >
           {PAGE_SIZES.map((s) => (

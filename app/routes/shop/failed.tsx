@@ -13,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const orderId = new URL(request.url).searchParams.get("orderId");
   if (!orderId) return { order: null };
-  const order = getOrderForUser(user.id, Number(orderId));
+  const order = await getOrderForUser(user.id, Number(orderId));
   if (!order) throw notFound();
   return { order: { id: order.id, status: order.status, paymentError: order.paymentError } };
 }

@@ -29,7 +29,7 @@ const clampQuantity = (n: number) => (Number.isInteger(n) ? Math.min(Math.max(n,
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
-  const item = getPackage(Number(params.menuItemId));
+  const item = await getPackage(Number(params.menuItemId));
   if (!item) throw notFound();
   // Without JavaScript the stepper's buttons are links in disguise: a GET with the next quantity.
   const quantity = clampQuantity(Number(new URL(request.url).searchParams.get("quantity") ?? 1));
@@ -53,7 +53,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: AddToCartSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  if (!addToCart(user.id, Number(params.menuItemId), submission.value.quantity)) throw notFound();
+  if (!(await addToCart(user.id, Number(params.menuItemId), submission.value.quantity))) throw notFound();
   return redirectWithToast(href("/"), { description: "Item added to cart successfully!" });
 }
 

@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Menu Items | SMS Gatewa
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const items = listAllPackages();
+  const items = await listAllPackages();
   // The delete confirmation is URL state (?delete=ID), so it works without JavaScript.
   const confirmId = Number(new URL(request.url).searchParams.get("delete"));
   const confirming = items.find((item) => item.id === confirmId);

@@ -27,7 +27,7 @@ export const meta: Route.MetaFunction = ({ params }) => [
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const item = params.id ? getPackage(Number(params.id)) : null;
+  const item = params.id ? await getPackage(Number(params.id)) : null;
   if (params.id && !item) throw notFound();
   return {
     demoMode: getEnv().DEMO_MODE,
@@ -49,7 +49,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
   const id = params.id ? Number(params.id) : null;
-  if (id !== null && !getPackage(id)) throw notFound();
+  if (id !== null && !(await getPackage(id))) throw notFound();
   if (getEnv().DEMO_MODE)
     return data({ status: "error" as const, error: { "": [DEMO_PACKAGE_NOTICE] } }, { status: 403 });
 

@@ -10,7 +10,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Orders | SMS Gateway" }
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const { rows, page, totalPages } = listUserOrders(
+  const { rows, page, totalPages } = await listUserOrders(
     user.id,
     positiveIntParam(new URL(request.url).searchParams, "page") ?? 1,
   );

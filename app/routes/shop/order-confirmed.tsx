@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Order Confirmed | SMS G
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const order = getOrderForUser(user.id, Number(params.id));
+  const order = await getOrderForUser(user.id, Number(params.id));
   if (!order) throw notFound();
   // A refunded or disputed order was paid: its details say what happened since.
   if (order.status === "Refunded" || order.status === "Disputed")

@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = ({ params }) => [{ title: `Order ${param
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const order = getOrderForViewer(user, Number(params.id));
+  const order = await getOrderForViewer(user, Number(params.id));
   if (!order) throw notFound();
   const isAdmin = user.role === "admin";
   return {

@@ -37,7 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     return data({ message }, { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } });
   }
   const url = new URL(request.url);
-  const order = getOrderForUser(user.id, Number(url.searchParams.get("orderId")));
+  const order = await getOrderForUser(user.id, Number(url.searchParams.get("orderId")));
   if (!order || !stripeConfigured()) throw notFound();
   // Settled already (paid, then perhaps moved on; or cancelled): the database knows, Stripe is not asked.
   if (order.status !== "Pending") {

@@ -29,9 +29,9 @@ export async function testCardPaymentAction(
     data(submission.reply({ formErrors: [message], hideFields: HIDDEN_FIELDS }), { status });
   try {
     if (!testCardsAccepted()) return fail(CARD_PAYMENT_UNAVAILABLE, 503);
-    const charge = chargeTestCard(order, submission.value.cardNumber);
+    const charge = await chargeTestCard(order, submission.value.cardNumber);
     if (charge.status === "declined") {
-      recordPaymentFailure(order.id, charge.message);
+      await recordPaymentFailure(order.id, charge.message);
       return fail(charge.message, 402);
     }
     const result = await fulfil(order.id, charge.id);

@@ -30,7 +30,7 @@ async function payableOrder(request: Request) {
   const user = await requireUser(request);
   const orderId = Number(new URL(request.url).searchParams.get("orderId"));
   if (!Number.isInteger(orderId) || orderId < 1) throw redirect(href("/shoppingCart"));
-  const order = getOrderForUser(user.id, orderId);
+  const order = await getOrderForUser(user.id, orderId);
   if (!order) throw notFound();
   if (isPaid(order.status)) throw redirect(href("/order/orderconfirmed/:id", { id: String(order.id) }));
   if (!isPayable(order.status)) throw redirect(href("/order/orderDetails/:id", { id: String(order.id) }));

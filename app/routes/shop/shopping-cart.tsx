@@ -29,7 +29,7 @@ const LineSchema = z.object({
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   return {
-    cart: getCart(user.id),
+    cart: await getCart(user.id),
     contact: { name: user.fullName, email: user.email },
     cardPaymentAvailable: cardPaymentAvailable(),
   };
@@ -45,9 +45,9 @@ export async function action({ request }: Route.ActionArgs) {
     if (!cardPaymentAvailable())
       return data(submission.reply({ formErrors: [CARD_PAYMENT_UNAVAILABLE] }), { status: 503 });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    let placed: ReturnType<typeof createOrderFromCart>;
+    let placed: Awaited<ReturnType<typeof createOrderFromCart>>;
     try {
-      placed = createOrderFromCart(user.id, submission.value);
+      placed = await createOrderFromCart(user.id, submission.value);
     } catch (error) {
       if (!(error instanceof QuotaExceededError)) throw error;
       return data(submission.reply({ formErrors: [error.message] }), { status: 400 });
@@ -58,8 +58,8 @@ export async function action({ request }: Route.ActionArgs) {
   const line = LineSchema.safeParse(Object.fromEntries(formData));
   if (!line.success) throw data("Unknown cart action", { status: 400 });
   const { intent, packageId } = line.data;
-  if (intent === "remove") removeCartLine(user.id, packageId);
-  else stepCartLine(user.id, packageId, intent === "increment" ? 1 : -1);
+  if (intent === "remove") await removeCartLine(user.id, packageId);
+  else await stepCartLine(user.id, packageId, intent === "increment" ? 1 : -1);
   // A plain redirect back, so a reload never repeats the change.
   return redirect(href("/shoppingCart"));
 }

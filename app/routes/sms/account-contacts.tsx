@@ -42,8 +42,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   let list;
   let filter;
   try {
-    list = listContacts(user.id, { page: query.page, groupId: query.group });
-    filter = query.group ? getGroup(user.id, query.group) : null;
+    list = await listContacts(user.id, { page: query.page, groupId: query.group });
+    filter = query.group ? await getGroup(user.id, query.group) : null;
   } catch (error) {
     if (error instanceof NotFoundError) throw notFound();
     // The screen stays, with the spec's message in place of the list.
@@ -53,7 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // A panel opened by URL must be for one of the user's contacts.
   let panel: { kind: NonNullable<ListQuery["panel"]>; contact: Contact } | null = null;
   if (query.panel && query.panel !== "sent" && query.id) {
-    const contact = list.contacts.find((c) => c.id === query.id) ?? getContact(user.id, query.id);
+    const contact = list.contacts.find((c) => c.id === query.id) ?? (await getContact(user.id, query.id));
     if (!contact) throw notFound();
     panel = { kind: query.panel, contact };
   }
@@ -62,10 +62,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     query: { ...query, page: list.page },
     filter: filter ? { id: filter.id, name: filter.name } : null,
     panel,
-    groups: panel?.kind === "edit" ? listGroupChoices(user.id) : [],
-    schedule: panel?.kind === "schedule" ? scheduleFormLoaderData(user) : null,
-    senders: panel?.kind === "send" ? sendingSenders(user.id) : [],
-    template: panel?.kind === "send" || panel?.kind === "schedule" ? templateStart(request, user.id) : null,
+    groups: panel?.kind === "edit" ? await listGroupChoices(user.id) : [],
+    schedule: panel?.kind === "schedule" ? await scheduleFormLoaderData(user) : null,
+    senders: panel?.kind === "send" ? await sendingSenders(user.id) : [],
+    template: panel?.kind === "send" || panel?.kind === "schedule" ? await templateStart(request, user.id) : null,
     defaultCountry: getEnv().DEFAULT_COUNTRY,
     maxSegments: getEnv().SMS_MAX_SEGMENTS,
   };

@@ -36,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = readListQuery(request.url);
   let list;
   try {
-    list = listGroups(user.id, { page: query.page });
+    list = await listGroups(user.id, { page: query.page });
   } catch (error) {
     // The screen stays, with the spec's message in place of the list.
     logUnexpected(TEXT.groupsFetchError, error);
@@ -45,22 +45,22 @@ export async function loader({ request }: Route.LoaderArgs) {
   let panel = null;
   if (query.panel && query.id) {
     // A panel opened by URL must be for one of the user's groups (and sends).
-    const group = list.groups.find((g) => g.id === query.id) ?? getGroup(user.id, query.id);
+    const group = list.groups.find((g) => g.id === query.id) ?? (await getGroup(user.id, query.id));
     if (!group) throw notFound();
-    const report = query.panel === "sent" && query.send ? getGroupSendReport(user.id, query.send) : null;
+    const report = query.panel === "sent" && query.send ? await getGroupSendReport(user.id, query.send) : null;
     if (query.panel === "sent" && report?.groupId !== group.id) throw notFound();
     panel = {
       kind: query.panel,
       group,
       report,
-      activeMembers: query.panel === "send" ? groupMemberCounts(user.id, group.id).active : 0,
+      activeMembers: query.panel === "send" ? (await groupMemberCounts(user.id, group.id)).active : 0,
       // One key per opened send form: posting it twice starts one send.
       requestKey: query.panel === "send" ? randomUUID() : undefined,
-      schedule: query.panel === "schedule" ? scheduleFormLoaderData(user) : null,
-      senders: query.panel === "send" ? sendingSenders(user.id) : [],
+      schedule: query.panel === "schedule" ? await scheduleFormLoaderData(user) : null,
+      senders: query.panel === "send" ? await sendingSenders(user.id) : [],
       // Deleting the group cancels these.
-      activeSchedules: query.panel === "delete" ? countActiveGroupSchedules(user.id, group.id) : 0,
-      template: query.panel === "send" || query.panel === "schedule" ? templateStart(request, user.id) : null,
+      activeSchedules: query.panel === "delete" ? await countActiveGroupSchedules(user.id, group.id) : 0,
+      template: query.panel === "send" || query.panel === "schedule" ? await templateStart(request, user.id) : null,
     };
   }
   return { list, query: { ...query, page: list.page }, panel, maxSegments: getEnv().SMS_MAX_SEGMENTS };

@@ -42,7 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Showing a key in clear is a sensitive action: the password, or a recent sign-in.
   const user = show === null ? await requireUser(request) : await requireRecentSignIn(request);
   const confirm = ConfirmParams.safeParse(Object.fromEntries(params));
-  const apiKeys = listOwnApiKeys(user.id).map((own) => {
+  const apiKeys = (await listOwnApiKeys(user.id)).map((own) => {
     if (own.key === null) log("error", "api", `API key ${own.id} of user ${user.id} could not be read`);
     return {
       id: own.id,
@@ -60,7 +60,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       apiKeys,
       confirm: confirm.success ? confirm.data : null,
       timeZone: user.timeZone,
-      mustVerifyEmail: mustVerifyEmail(user.id),
+      mustVerifyEmail: await mustVerifyEmail(user.id),
     },
     // The page can carry a key in clear: never keep it in a cache.
     { headers: { "Cache-Control": "no-store" } },
@@ -78,11 +78,11 @@ export async function action({ request }: Route.ActionArgs) {
   const formData = await request.formData();
   if (formData.get("intent") === "create") {
     const user = await requireRecentSignIn(request);
-    if (mustVerifyEmail(user.id)) return unverified();
+    if (await mustVerifyEmail(user.id)) return unverified();
     const submission = parseWithZod(formData, { schema: NewApiKeySchema });
     if (submission.status !== "success") return data({ result: submission.reply(), error: null }, { status: 400 });
     try {
-      insertApiKey(user.id, submission.value);
+      await insertApiKey(user.id, submission.value);
     } catch (error) {
       if (!(error instanceof QuotaExceededError)) throw error;
       return data({ result: submission.reply({ formErrors: [error.message] }), error: null }, { status: 400 });
@@ -100,7 +100,7 @@ export async function action({ request }: Route.ActionArgs) {
     }
     // A new secret is a new key: the password, or a recent sign-in.
     const user = await requireRecentSignIn(request);
-    if (mustVerifyEmail(user.id)) return unverified();
+    if (await mustVerifyEmail(user.id)) return unverified();
     const { replaced } = await regenerateApiKey(user.id, intent.keyId);
     return redirectWithToast(here(), {
       description: replaced ? "Your new API key is ready. The old key no longer works." : "Your API key is ready.",

@@ -9,7 +9,7 @@ import type { Route } from "./+types/campaign-export";
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const id = positiveInt(params.id);
-  const csv = id === undefined ? null : campaignCsv(user.id, id, user.timeZone);
+  const csv = id === undefined ? null : await campaignCsv(user.id, id, user.timeZone);
   if (!csv) throw notFound();
   return new Response(csv, { headers: csvHeaders(`campaign-${id}.csv`) });
 }

@@ -25,7 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const id = positiveInt(params.id);
   const page = positiveIntParam(new URL(request.url).searchParams, "page") ?? 1;
-  const found = id === undefined ? null : getCampaign(user.id, id, page);
+  const found = id === undefined ? null : await getCampaign(user.id, id, page);
   if (!found) throw notFound();
   return { ...found, timeZone: user.timeZone };
 }

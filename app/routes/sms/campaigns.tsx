@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Campaigns | SMS Gateway
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const page = positiveIntParam(new URL(request.url).searchParams, "page") ?? 1;
-  return { ...listCampaigns(user.id, page), timeZone: user.timeZone };
+  return { ...(await listCampaigns(user.id, page)), timeZone: user.timeZone };
 }
 
 export default function Campaigns({ loaderData }: Route.ComponentProps) {

@@ -18,12 +18,16 @@ export const meta: Route.MetaFunction = () => [{ title: "Create Contact | SMS Ga
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { groups: listGroupChoices(user.id), defaultCountry: getEnv().DEFAULT_COUNTRY };
+  return { groups: await listGroupChoices(user.id), defaultCountry: getEnv().DEFAULT_COUNTRY };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return createContactAction(await request.formData(), user.id, (contactId) => contactListPage(user.id, contactId));
+  return createContactAction(
+    await request.formData(),
+    user.id,
+    async (contactId) => await contactListPage(user.id, contactId),
+  );
 }
 
 export default function CreateContact({ loaderData, actionData }: Route.ComponentProps) {

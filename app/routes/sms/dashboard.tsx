@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Dashboard | SMS Gateway
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const days = parsePeriod(new URL(request.url).searchParams.get("days"));
-  return { days, timeZone: user.timeZone, ...getDashboard(user.id, days, user.timeZone, clock.now()) };
+  return { days, timeZone: user.timeZone, ...(await getDashboard(user.id, days, user.timeZone, clock.now())) };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {

@@ -22,13 +22,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = keyShown ? await requireRecentSignIn(request) : await requireUser(request);
   const origin = getEnv().appUrl;
   const document = openApiDocument(API_ROUTES, origin);
-  const { endpoints, objects } = apiReference(document, readerExampleValues(user.id));
-  const key = exampleApiKey(user.id);
+  const { endpoints, objects } = apiReference(document, await readerExampleValues(user.id));
+  const key = await exampleApiKey(user.id);
   return data(
     {
       config: smsFormConfig(),
-      senders: sendingSenders(user.id),
-      mustVerifyEmail: mustVerifyEmail(user.id),
+      senders: await sendingSenders(user.id),
+      mustVerifyEmail: await mustVerifyEmail(user.id),
       reference: {
         intro: String((document.info as { description: string }).description).split("\n\n"),
         endpoints,

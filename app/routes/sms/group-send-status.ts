@@ -8,7 +8,7 @@ import type { Route } from "./+types/group-send-status";
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const id = positiveInt(params.id);
-  const report = id === undefined ? null : getGroupSendReport(user.id, id);
+  const report = id === undefined ? null : await getGroupSendReport(user.id, id);
   if (!report) throw notFound();
   return Response.json(report, { headers: { "Cache-Control": "no-store" } });
 }

@@ -75,7 +75,7 @@ export async function importContactsAction(request: Request, userId: number) {
   const { token, hasHeader, name, phone, email, group, timeZone } = submission.value;
   let report;
   try {
-    report = runImport(userId, token, { hasHeader, name, phone, email, group, timeZone });
+    report = await runImport(userId, token, { hasHeader, name, phone, email, group, timeZone });
   } catch (error) {
     if (error instanceof NotFoundError) throw notFound();
     throw error;

@@ -41,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const reportId = params.get("report");
   if (reportId) {
-    const report = getImportReport(user.id, Number(reportId) || 0);
+    const report = await getImportReport(user.id, Number(reportId) || 0);
     if (!report) throw notFound();
     return { view: "report" as const, report };
   }

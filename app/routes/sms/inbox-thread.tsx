@@ -23,11 +23,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const page = Number(new URL(request.url).searchParams.get("page") ?? 1);
-  const thread = getThread(user.id, params.phone, page);
+  const thread = await getThread(user.id, params.phone, page);
   if (!thread) throw notFound();
   return {
     ...thread,
-    replyFrom: replySender(user.id, thread.lastTo) ?? null,
+    replyFrom: (await replySender(user.id, thread.lastTo)) ?? null,
     canReply: isE164(params.phone),
     config: smsFormConfig(),
     timeZone: user.timeZone,
@@ -36,18 +36,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  if (!hasThread(user.id, params.phone)) throw notFound();
+  if (!(await hasThread(user.id, params.phone))) throw notFound();
   const path = href("/sms/inbox/:phone", { phone: params.phone });
   const form = await request.clone().formData();
   if (form.get("intent") === READ_INTENT) {
-    markThreadRead(user.id, params.phone);
+    await markThreadRead(user.id, params.phone);
     // The page's own background post stays put (a redirect would navigate, clearing a reply being
     // typed); the button's post-redirect-get is for the browser without JavaScript.
     return form.has(BACKGROUND) ? data(null) : redirect(path);
   }
   const answer = await sendSmsFormAction(request, user.id, path);
   // A reply that went out (a redirect) read the conversation; a refused one changes nothing.
-  if (answer instanceof Response) markThreadRead(user.id, params.phone);
+  if (answer instanceof Response) await markThreadRead(user.id, params.phone);
   return answer;
 }
 

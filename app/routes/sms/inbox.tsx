@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Inbox | SMS Gateway" }]
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const page = Number(new URL(request.url).searchParams.get("page") ?? 1);
-  return { ...listConversations(user.id, page), timeZone: user.timeZone };
+  return { ...(await listConversations(user.id, page)), timeZone: user.timeZone };
 }
 
 const pageHref = (page: number) => (page > 1 ? `${href("/sms/inbox")}?page=${page}` : href("/sms/inbox"));

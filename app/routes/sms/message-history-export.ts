@@ -9,8 +9,8 @@ import type { Route } from "./+types/message-history-export";
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const { filters, errors } = parseHistoryFilters(new URL(request.url).searchParams, user.timeZone);
-  if (filters.campaign !== undefined && !isOwnCampaign(user.id, filters.campaign)) throw notFound();
+  if (filters.campaign !== undefined && !(await isOwnCampaign(user.id, filters.campaign))) throw notFound();
   const invalid = Object.values(errors);
   if (invalid.length > 0) return new Response(`Bad filter: ${invalid.join("; ")}\n`, { status: 400 });
-  return new Response(historyCsv(user.id, filters, user.timeZone), { headers: csvHeaders("messages.csv") });
+  return new Response(await historyCsv(user.id, filters, user.timeZone), { headers: csvHeaders("messages.csv") });
 }

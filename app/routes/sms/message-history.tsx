@@ -30,12 +30,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
   const { filters, values, errors } = parseHistoryFilters(params, user.timeZone);
-  if (filters.campaign !== undefined && !isOwnCampaign(user.id, filters.campaign)) throw notFound();
+  if (filters.campaign !== undefined && !(await isOwnCampaign(user.id, filters.campaign))) throw notFound();
   const invalid = Object.keys(errors).length > 0;
   // A bad filter shows its error next to the field and no rows, rather than rows it did not ask for.
   const history = invalid
     ? { messages: [], page: 1, totalPages: 1, total: 0, previousHref: null, nextHref: null }
-    : getMessageHistory(
+    : await getMessageHistory(
         user.id,
         positiveIntParam(params, "page") ?? 1,
         { after: positiveIntParam(params, "after"), before: positiveIntParam(params, "before") },
@@ -46,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     ...history,
     values,
     errors,
-    campaigns: campaignChoices(user.id, filters.campaign),
+    campaigns: await campaignChoices(user.id, filters.campaign),
     timeZone: user.timeZone,
     limit: HISTORY_LIMIT,
     textWindow: TEXT_SEARCH_WINDOW,

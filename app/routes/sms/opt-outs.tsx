@@ -30,7 +30,7 @@ const RemoveSchema = z.object({ intent: z.literal("remove"), id: z.coerce.number
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const list = listOptOuts(user.id, positiveIntParam(new URL(request.url).searchParams, "page") ?? 1);
+  const list = await listOptOuts(user.id, positiveIntParam(new URL(request.url).searchParams, "page") ?? 1);
   return {
     ...list,
     items: list.items.map((o) => ({ ...o, createdAt: o.createdAt.getTime() })),
@@ -56,7 +56,7 @@ export async function action({ request }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: RemoveSchema });
     if (submission.status !== "success") throw notFound();
     try {
-      const removed = removeOptOut(user.id, submission.value.id);
+      const removed = await removeOptOut(user.id, submission.value.id);
       return redirectWithToast(href("/sms/optOuts"), { description: `${removed.phone} removed from your opt-outs.` });
     } catch (error) {
       if (error instanceof OptOutNotFoundError) throw notFound();
@@ -72,7 +72,7 @@ export async function action({ request }: Route.ActionArgs) {
     const { phones, invalid } = readOptOutCsv(await file.text(), getEnv().DEFAULT_COUNTRY);
     if (phones.length === 0)
       return data<UploadResult>({ uploadError: "No valid phone number found in the file." }, { status: 400 });
-    const added = addOptOuts(user.id, phones, "csv");
+    const added = await addOptOuts(user.id, phones, "csv");
     const skipped = invalid > 0 ? `; ${pluralize(invalid, "line")} skipped (not a valid number)` : "";
     return redirectWithToast(href("/sms/optOuts"), {
       description: `${pluralize(added, "number")} added to your opt-outs${skipped}.`,
@@ -80,7 +80,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const submission = parseWithZod(formData, { schema: addSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  addOptOuts(user.id, [submission.value.phoneNumber], "manual");
+  await addOptOuts(user.id, [submission.value.phoneNumber], "manual");
   return redirectWithToast(href("/sms/optOuts"), {
     description: `${submission.value.phoneNumber} added: your messages to it will be refused.`,
   });

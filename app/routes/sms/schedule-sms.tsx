@@ -20,15 +20,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   // A group is scheduled from its panel on the groups list; another user's group is not found here either.
   const groupId = params.get("groupId");
   if (groupId !== null) {
-    const group = getGroup(user.id, Number(groupId));
+    const group = await getGroup(user.id, Number(groupId));
     if (!group) throw notFound();
     return redirect(listHref(GROUPS_PATH, { panel: "schedule", id: group.id }));
   }
   // ?phoneNumber= fills in the phone field (validated like typed input when the form is posted).
   return {
-    ...scheduleFormLoaderData(user),
+    ...(await scheduleFormLoaderData(user)),
     phoneNumber: params.get("phoneNumber")?.slice(0, 40) ?? undefined,
-    template: templateStart(request, user.id),
+    template: await templateStart(request, user.id),
   };
 }
 

@@ -26,12 +26,12 @@ export const meta: Route.MetaFunction = () => [{ title: "Scheduled SMS | SMS Gat
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
-  const list = listSchedules(user.id, positiveIntParam(params, "page") ?? 1);
+  const list = await listSchedules(user.id, positiveIntParam(params, "page") ?? 1);
   // ?cancel=<id> asks for confirmation (a GET changes nothing); someone else's id is not found.
   const cancelId = params.get("cancel");
   let confirming: Schedule | null = null;
   if (cancelId !== null) {
-    confirming = getSchedule(user.id, positiveInt(cancelId) ?? 0);
+    confirming = await getSchedule(user.id, positiveInt(cancelId) ?? 0);
     if (!confirming) throw notFound();
   }
   return { ...list, timeZone: user.timeZone, confirming: confirming?.status === "active" ? confirming : null };

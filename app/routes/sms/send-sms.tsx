@@ -14,9 +14,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   return {
     config: smsFormConfig(),
-    senders: sendingSenders(user.id),
-    mustVerifyEmail: mustVerifyEmail(user.id),
-    template: templateStart(request, user.id),
+    senders: await sendingSenders(user.id),
+    mustVerifyEmail: await mustVerifyEmail(user.id),
+    template: await templateStart(request, user.id),
   };
 }
 

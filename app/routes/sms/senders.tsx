@@ -27,7 +27,7 @@ const DefaultSchema = z.object({ intent: z.literal("default"), id: z.coerce.numb
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const senders = listOwnSenders(user.id).map((s) => ({
+  const senders = (await listOwnSenders(user.id)).map((s) => ({
     id: s.id,
     address: s.address,
     kind: s.kind,
@@ -41,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     senders,
     sharedSender: getEnv().SMPP_SOURCE_ADDR,
     timeZone: user.timeZone,
-    mustVerifyEmail: mustVerifyEmail(user.id),
+    mustVerifyEmail: await mustVerifyEmail(user.id),
   };
 }
 
@@ -52,7 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: DefaultSchema });
     if (submission.status !== "success") throw notFound();
     try {
-      setDefaultSender(user.id, submission.value.id);
+      await setDefaultSender(user.id, submission.value.id);
     } catch (error) {
       if (error instanceof SenderNotFoundError) throw notFound();
       throw error;
@@ -61,11 +61,11 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const submission = parseWithZod(formData, { schema: senderRequestSchema });
   // A sender ID is the account speaking under a name: not before its address is proved.
-  if (mustVerifyEmail(user.id))
+  if (await mustVerifyEmail(user.id))
     return data(submission.reply({ formErrors: [verifyFirstMessage(VERIFY_BEFORE.senders)] }), { status: 403 });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
-    requestSender(user.id, submission.value.address);
+    await requestSender(user.id, submission.value.address);
   } catch (error) {
     if (error instanceof SenderAddressError)
       return data(submission.reply({ fieldErrors: { address: [error.message] } }), { status: 400 });

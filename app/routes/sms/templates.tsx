@@ -39,16 +39,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const editId = positiveIntParam(params, "edit");
   const deleteId = positiveIntParam(params, "delete");
   // A template opened by URL must be the user's own.
-  const owned = (id: number | undefined) => {
+  const owned = async (id: number | undefined) => {
     if (id === undefined) return null;
-    const template = getTemplate(user.id, id);
+    const template = await getTemplate(user.id, id);
     if (!template) throw notFound();
     return { id: template.id, name: template.name, body: template.body };
   };
   return {
-    templates: listTemplates(user.id).map((t) => ({ ...t, updatedAt: t.updatedAt.getTime() })),
-    editing: owned(editId),
-    deleting: owned(deleteId),
+    templates: (await listTemplates(user.id)).map((t) => ({ ...t, updatedAt: t.updatedAt.getTime() })),
+    editing: await owned(editId),
+    deleting: await owned(deleteId),
     maxSegments: getEnv().SMS_MAX_SEGMENTS,
     timeZone: user.timeZone,
   };
@@ -61,19 +61,19 @@ export async function action({ request }: Route.ActionArgs) {
   if (formData.get("intent") === TEMPLATE_INTENT.delete) {
     const submission = parseWithZod(formData, { schema: DeleteTemplateSchema });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    if (!deleteTemplate(user.id, submission.value.id)) throw notFound();
+    if (!(await deleteTemplate(user.id, submission.value.id))) throw notFound();
     return redirectWithToast(path, { description: "Template deleted." });
   }
   const submission = parseWithZod(formData, { schema: createTemplateSchema(getEnv().SMS_MAX_SEGMENTS) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { id, name, body, intent } = submission.value;
   // Editing someone else's template is a 404 even when only previewing it.
-  if (id !== undefined && !getTemplate(user.id, id)) throw notFound();
+  if (id !== undefined && !(await getTemplate(user.id, id))) throw notFound();
   // Without JavaScript "Preview" posts the form: the page renders the preview of what was typed.
   if (intent === TEMPLATE_INTENT.preview) return data(submission.reply(), { status: 200 });
   try {
-    if (id === undefined) createTemplate(user.id, { name, body });
-    else if (!updateTemplate(user.id, id, { name, body })) throw notFound();
+    if (id === undefined) await createTemplate(user.id, { name, body });
+    else if (!(await updateTemplate(user.id, id, { name, body }))) throw notFound();
   } catch (error) {
     if (error instanceof DuplicateTemplateNameError)
       return data(submission.reply({ fieldErrors: { name: [error.message] } }), { status: 400 });

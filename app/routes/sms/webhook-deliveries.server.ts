@@ -28,7 +28,7 @@ export async function endpointAction(userId: number, endpointId: number, formDat
         await sendTestEvent(userId, endpointId);
         return redirectWithToast(here, { description: "Test event queued: it appears in the delivery log below." });
       case "rotate":
-        rotateEndpointSecret(userId, endpointId);
+        await rotateEndpointSecret(userId, endpointId);
         // Shown by this page's ?secret=show, read from SQLite, never put in a cookie.
         return redirectWithToast(`${here}?secret=show`, { description: "New signing secret made: copy it below." });
       case "enable":
@@ -38,7 +38,7 @@ export async function endpointAction(userId: number, endpointId: number, formDat
         return redirectWithToast(here, { description: enabled ? "Endpoint turned on." : "Endpoint turned off." });
       }
       case "delete": {
-        const endpoint = deleteEndpoint(userId, endpointId);
+        const endpoint = await deleteEndpoint(userId, endpointId);
         return redirectWithToast(href("/sms/webhooks"), { description: `${endpoint.url} deleted.` });
       }
       case "redeliver": {

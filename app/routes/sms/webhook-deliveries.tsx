@@ -24,8 +24,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const id = positiveInt(params.id);
   if (!id) throw notFound();
   try {
-    const endpoint = getEndpoint(user.id, id);
-    const deliveries = listDeliveries(user.id, id).map((d) => ({
+    const endpoint = await getEndpoint(user.id, id);
+    const deliveries = (await listDeliveries(user.id, id)).map((d) => ({
       id: d.id,
       eventId: d.eventId,
       type: d.type,
@@ -39,7 +39,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     return {
       endpoint: { id: endpoint.id, url: endpoint.url, events: endpoint.events, enabled: endpoint.enabled },
       disabledReason: endpoint.disabledReason,
-      secret: showSecret ? revealEndpointSecret(user.id, id) : null,
+      secret: showSecret ? await revealEndpointSecret(user.id, id) : null,
       deliveries,
       timeZone: user.timeZone,
     };

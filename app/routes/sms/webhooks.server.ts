@@ -23,12 +23,12 @@ const showSecret = (endpointId: number) => `${href("/sms/webhooks/:id", { id: St
 
 export async function addWebhookAction(userId: number, formData: FormData) {
   // An endpoint or a callback secret made before the address is proved could outlive its owner's reset.
-  if (mustVerifyEmail(userId)) {
+  if (await mustVerifyEmail(userId)) {
     const refused = parseWithZod(formData, { schema: AddWebhookSchema });
     return data(refused.reply({ formErrors: [verifyFirstMessage(VERIFY_BEFORE.webhooks)] }), { status: 403 });
   }
   if (formData.get("intent") === "rotate-callback") {
-    rotateCallbackSecret(userId);
+    await rotateCallbackSecret(userId);
     return redirectWithToast(`${href("/sms/webhooks")}?callback=show`, {
       description: "New callback secret made: copy it below.",
     });

@@ -22,9 +22,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const showCallback = new URL(request.url).searchParams.get("callback") === "show";
   // Showing the secret again is a recent sign-in's, as showing an API key is (decision 103).
   const user = showCallback ? await requireRecentSignIn(request) : await requireUser(request);
-  const endpoints = listEndpoints(user.id).map((e) => ({ id: e.id, url: e.url, events: e.events, enabled: e.enabled }));
-  const callbackSecret = showCallback ? revealCallbackSecret(user.id) : null;
-  return { endpoints, httpAllowed: allowsHttp(), callbackSecret, mustVerifyEmail: mustVerifyEmail(user.id) };
+  const endpoints = (await listEndpoints(user.id)).map((e) => ({
+    id: e.id,
+    url: e.url,
+    events: e.events,
+    enabled: e.enabled,
+  }));
+  const callbackSecret = showCallback ? await revealCallbackSecret(user.id) : null;
+  return { endpoints, httpAllowed: allowsHttp(), callbackSecret, mustVerifyEmail: await mustVerifyEmail(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {

@@ -71,14 +71,14 @@ function backToList(request: Request, path: string, keep: Partial<ListQuery> = {
 export async function createContactAction(
   formData: FormData,
   userId: number,
-  listPageOf: (contactId: number) => number,
+  listPageOf: (contactId: number) => Promise<number>,
 ) {
   const submission = parseWithZod(formData, { schema: createContactSchema(getEnv().DEFAULT_COUNTRY) });
   if (submission.status !== "success") return failed(submission, TEXT.contactCreateFailed);
   const { name, phoneNumber: phone, email, timeZone, groupIds } = submission.value;
   try {
-    const contact = createContact(userId, { name, phone, email, timeZone, groupIds });
-    return redirectWithToast(listHref(CONTACTS_PATH, { page: listPageOf(contact.id) }), {
+    const contact = await createContact(userId, { name, phone, email, timeZone, groupIds });
+    return redirectWithToast(listHref(CONTACTS_PATH, { page: await listPageOf(contact.id) }), {
       description: TEXT.contactCreated,
     });
   } catch (error) {
@@ -95,7 +95,7 @@ export async function createGroupAction(formData: FormData, userId: number) {
   const submission = parseWithZod(formData, { schema: GroupSchema });
   if (submission.status !== "success") return failed(submission, TEXT.groupCreateFailed);
   try {
-    createGroup(userId, { name: submission.value.groupName, description: submission.value.description });
+    await createGroup(userId, { name: submission.value.groupName, description: submission.value.description });
   } catch (error) {
     if (error instanceof DuplicateGroupNameError)
       return failed(submission, TEXT.groupCreateFailed, { field: "groupName", message: error.message });
@@ -149,15 +149,15 @@ export async function contactsListAction(request: Request, user: SessionUser) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   if (intent === "delete")
-    return deleteIntent(formData, request, CONTACTS_PATH, (id) => deleteContact(userId, id), {
+    return deleteIntent(formData, request, CONTACTS_PATH, async (id) => await deleteContact(userId, id), {
       deleted: TEXT.contactDeleted,
       failed: TEXT.contactDeleteError,
     });
   if (intent === SEND_PANEL_INTENT.check) return checkCost(formData);
   if (intent === SCHEDULE_INTENT.schedule) {
     // A schedule for the contact's number as it is now; an opted-out contact is refused, as a send is.
-    const targetOf = (id: number) => {
-      const contact = getContact(userId, id);
+    const targetOf = async (id: number) => {
+      const contact = await getContact(userId, id);
       if (!contact) throw new NotFoundError("contact");
       if (!contact.status) throw new InactiveContactError();
       return { kind: "phone" as const, to: contact.phone };
@@ -167,17 +167,17 @@ export async function contactsListAction(request: Request, user: SessionUser) {
   if (intent === SEND_PANEL_INTENT.send) {
     const submission = parseWithZod(formData, { schema: createPanelSendSchema(getEnv().SMS_MAX_SEGMENTS) });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-    const contact = getContact(userId, submission.value.id);
+    const contact = await getContact(userId, submission.value.id);
     if (!contact) throw notFound();
     if (!contact.status)
       return data(submission.reply({ formErrors: [new InactiveContactError().message] }), { status: 400 });
-    if (mustVerifyEmail(userId))
+    if (await mustVerifyEmail(userId))
       return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
     let queued;
     try {
       queued = await queueMessage(userId, {
         to: contact.phone,
-        body: renderForPhone(userId, contact.phone, submission.value.message),
+        body: await renderForPhone(userId, contact.phone, submission.value.message),
         from: submission.value.from,
         source: "web",
         contactId: contact.id,
@@ -202,7 +202,7 @@ export async function contactsListAction(request: Request, user: SessionUser) {
   const { id, name, phoneNumber: phone, email, timeZone, groupIds, active } = submission.value;
   let updated;
   try {
-    updated = updateContact(userId, id, { name, phone, email, timeZone, groupIds, status: active });
+    updated = await updateContact(userId, id, { name, phone, email, timeZone, groupIds, status: active });
   } catch (error) {
     if (error instanceof NotFoundError) throw notFound();
     if (error instanceof DuplicatePhoneError)
@@ -233,17 +233,23 @@ export async function groupsListAction(request: Request, user: SessionUser) {
       user,
       (id) => ({ kind: "group", groupId: id }),
       backToList(request, GROUPS_PATH),
-      (value) => templatedGroupSendCheck(userId, value.id, value.message, value.from, value.quoted),
+      async (value) => await templatedGroupSendCheck(userId, value.id, value.message, value.from, value.quoted),
     );
   }
   if (intent === SEND_PANEL_INTENT.send) {
     const submission = parseWithZod(formData, { schema: createPanelSendSchema(getEnv().SMS_MAX_SEGMENTS) });
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const { id, message, requestKey } = submission.value;
-    if (mustVerifyEmail(userId))
+    if (await mustVerifyEmail(userId))
       return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
     // A message with merge fields: the total first, sent once confirmed unchanged.
-    const templateQuote = templatedGroupSendCheck(userId, id, message, submission.value.from, submission.value.quoted);
+    const templateQuote = await templatedGroupSendCheck(
+      userId,
+      id,
+      message,
+      submission.value.from,
+      submission.value.quoted,
+    );
     if (templateQuote) return data({ ...submission.reply(), templateQuote });
     try {
       const report = await startGroupSend(userId, id, message, { requestKey, from: submission.value.from });
@@ -274,7 +280,7 @@ export async function groupsListAction(request: Request, user: SessionUser) {
   const { id, groupName, description } = submission.value;
   let updated;
   try {
-    updated = updateGroup(userId, id, { name: groupName, description });
+    updated = await updateGroup(userId, id, { name: groupName, description });
   } catch (error) {
     if (error instanceof DuplicateGroupNameError)
       return failed(submission, TEXT.groupUpdateFailed, { field: "groupName", message: error.message });

@@ -51,11 +51,11 @@ const FORM_FIELDS: Record<Exclude<ScheduleField, "target">, string> = {
   from: "from",
 };
 
-export function scheduleFormLoaderData(user: SessionUser) {
+export async function scheduleFormLoaderData(user: SessionUser) {
   const zones = timeZoneNames();
   return {
     config: smsFormConfig(),
-    senders: sendingSenders(user.id),
+    senders: await sendingSenders(user.id),
     timeZone: user.timeZone,
     // The profile's zone is listed even if this runtime spells it differently.
     timeZones: zones.includes(user.timeZone) ? zones : [user.timeZone, ...zones],
@@ -94,18 +94,18 @@ async function createFromForm<V extends FormValue>(
   value: V,
   reply: Reply,
   user: SessionUser,
-  targetOf: (value: V) => ScheduleTarget,
+  targetOf: (value: V) => ScheduleTarget | Promise<ScheduleTarget>,
   options: { successPath: string; targetField: string | null },
 ) {
-  if (mustVerifyEmail(user.id)) return data(reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
+  if (await mustVerifyEmail(user.id)) return data(reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
   const { message, ...timing } = value;
   let target: ScheduleTarget | null = null;
   try {
-    target = targetOf(value);
+    target = await targetOf(value);
     await createSchedule(user.id, {
       target,
       // To one number: rendered now, from the contact with that number (a group renders at each send).
-      body: target.kind === "phone" ? renderForPhone(user.id, target.to, message) : message,
+      body: target.kind === "phone" ? await renderForPhone(user.id, target.to, message) : message,
       firstSendAt: timing.firstSendAt,
       timeZone: timing.timeZone,
       repeat: timing.repeat,
@@ -139,7 +139,7 @@ async function createFromForm<V extends FormValue>(
     return unexpectedFormFailure({ reply }, SCHEDULE_FAILED, error);
   }
   const timeZone = canonicalTimeZone(timing.timeZone);
-  if (timeZone !== user.timeZone) setUserTimeZone(user.id, timeZone);
+  if (timeZone !== user.timeZone) await setUserTimeZone(user.id, timeZone);
   return redirectWithToast(options.successPath, { description: SMS_SCHEDULED });
 }
 
@@ -169,7 +169,7 @@ export async function scheduleSmsFormAction(request: Request, user: SessionUser)
 export async function schedulePanelAction(
   formData: FormData,
   user: SessionUser,
-  targetOf: (id: number) => ScheduleTarget,
+  targetOf: (id: number) => ScheduleTarget | Promise<ScheduleTarget>,
   successPath: string,
   // A total to confirm first (a templated group schedule), or null to go ahead.
   confirmFirst?: (value: { id: number; message: string; from?: string; quoted?: string }) => unknown,
@@ -178,7 +178,7 @@ export async function schedulePanelAction(
     schema: createSchedulePanelSchema({ ...smsFormConfig(), now: clock.now() }),
   });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const templateQuote = confirmFirst?.(submission.value);
+  const templateQuote = await confirmFirst?.(submission.value);
   if (templateQuote) return data({ ...submission.reply(), templateQuote });
   return createFromForm(
     submission.value,

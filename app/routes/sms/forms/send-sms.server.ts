@@ -57,12 +57,12 @@ export async function sendSmsFormAction(request: Request, userId: number, succes
   if (formData.get("intent") === SEND_INTENT.check) return checkCost(formData, config);
   const submission = parseWithZod(formData, { schema: createSendSmsSchema(config) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  if (mustVerifyEmail(userId))
+  if (await mustVerifyEmail(userId))
     return data(submission.reply({ formErrors: [EMAIL_UNVERIFIED_MESSAGE] }), { status: 403 });
   let queued;
   try {
     const { phoneNumber, message, from, ignoreQuietHours } = submission.value;
-    const body = renderForPhone(userId, phoneNumber, message);
+    const body = await renderForPhone(userId, phoneNumber, message);
     const respectQuietHours = !ignoreQuietHours;
     queued = await queueMessage(userId, { to: phoneNumber, body, from, source: "web", respectQuietHours });
   } catch (error) {

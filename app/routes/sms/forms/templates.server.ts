@@ -19,11 +19,11 @@ function templateParam(url: string): number | null {
  * What a send form needs to start from a template: the choices, and the body of `?template=ID`
  * (someone else's id, or a deleted one, is a 404).
  */
-export function templateStart(request: Request, userId: number) {
-  const templates = listTemplates(userId).map((t) => ({ id: t.id, name: t.name }));
+export async function templateStart(request: Request, userId: number) {
+  const templates = (await listTemplates(userId)).map((t) => ({ id: t.id, name: t.name }));
   const id = templateParam(request.url);
   if (id === null) return { templates, templateId: null, templateBody: null };
-  const template = getTemplate(userId, id);
+  const template = await getTemplate(userId, id);
   if (!template) throw notFound();
   return { templates, templateId: template.id, templateBody: template.body };
 }
@@ -41,16 +41,16 @@ function quoteKey(quote: GroupSendQuote, body: string, from: string | undefined)
  * there is nothing to confirm (no merge fields) or the posted `quoted` key confirms exactly this
  * total and text; otherwise the total to show (another user's group: 404).
  */
-export function templatedGroupSendCheck(
+export async function templatedGroupSendCheck(
   userId: number,
   groupId: number,
   body: string,
   from: string | undefined,
   quoted: string | undefined,
-): TemplateSendQuote | null {
+): Promise<TemplateSendQuote | null> {
   if (!hasMergeFields(body)) return null;
-  if (!getGroup(userId, groupId)) throw notFound();
-  const quote = quoteTemplatedGroupSend(userId, groupId, body, from);
+  if (!(await getGroup(userId, groupId))) throw notFound();
+  const quote = await quoteTemplatedGroupSend(userId, groupId, body, from);
   const key = quoteKey(quote, body, from);
   if (quoted === key) return null;
   const changed = quoted ? "The total changed since you checked it: " : "";
