@@ -11,6 +11,6 @@ export function fromConfig<Shapes>(make: (config: SmsFormConfig) => Shapes): () 
   return () => (made ??= make(smsFormConfig()));
 }
 
-export const refuseUnverifiedSender = async (userId: number) => await refuseUnverified(userId, VERIFY_BEFORE.sending);
+export const refuseUnverifiedSender = (userId: number) => refuseUnverified(userId, VERIFY_BEFORE.sending);
 
 export const replayed = (yes: boolean) => (yes ? { "Idempotent-Replayed": "true" } : undefined);

@@ -132,14 +132,17 @@ function mayRunNow(): boolean {
   return frame !== undefined && frame.root === lock.holder;
 }
 
+/** Takes the connection's lock when nobody holds it (or waits in line for it). */
+function takeIfFree(): boolean {
+  if (shared.lock.held) return false;
+  shared.lock.held = true;
+  return true;
+}
+
 /** Takes the connection's lock, waiting in line (first come, first served) while another chain holds it. */
 function acquire(): Promise<void> | undefined {
-  const { lock } = shared;
-  if (!lock.held) {
-    lock.held = true;
-    return undefined;
-  }
-  return new Promise((granted) => lock.waiting.push(granted));
+  if (takeIfFree()) return undefined;
+  return new Promise((granted) => shared.lock.waiting.push(granted));
 }
 
 function release(): void {
@@ -329,8 +332,12 @@ type TxOptions = {
 export async function withTx<T>(write: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
   const outer = runningFrame();
   if (outer) return nested(outer, write);
-  const { db, begin, commit, rollback } = connected();
-  await begun(begin, options);
+  const { db, commit, rollback } = connected();
+  const { withoutStalling = false, patienceMs = BUSY_TIMEOUT_MS } = options;
+  const deadline = Date.now() + patienceMs;
+  // An idle connection begins at once, without a turn of the event loop.
+  const begunNow = takeIfFree() && tryBegin(withoutStalling, deadline);
+  if (!begunNow) await begunWhenFree(withoutStalling, deadline);
   const root = {};
   const frame: Frame = { root, number: ++shared.transactionsBegun, work: [] };
   shared.lock.holder = root;
@@ -349,23 +356,31 @@ export async function withTx<T>(write: (tx: Tx) => Promise<T>, options: TxOption
   return result;
 }
 
-/** Takes the connection's lock and begins; SQLITE_BUSY (another process writes) waits as `options` say. */
-async function begun(begin: Database.Statement, { withoutStalling = false, patienceMs = BUSY_TIMEOUT_MS }: TxOptions) {
-  const { noWait, wait } = connected();
-  const deadline = Date.now() + patienceMs;
+/**
+ * BEGIN IMMEDIATE with the connection's lock held: true once begun, false (the lock given back) when
+ * another process holds the write lock and `withoutStalling` says to yield and try again.
+ */
+function tryBegin(withoutStalling: boolean, deadline: number): boolean {
+  const { begin, noWait, wait } = connected();
+  if (withoutStalling) noWait.get();
+  try {
+    begin.run();
+    return true;
+  } catch (error) {
+    release();
+    if (!withoutStalling || (error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
+    workCounters().busyRetries += 1;
+    return false;
+  } finally {
+    if (withoutStalling) wait.get();
+  }
+}
+
+/** Waits in line for the connection's lock, then begins; yields between tries while another process writes. */
+async function begunWhenFree(withoutStalling: boolean, deadline: number): Promise<void> {
   for (let tries = 0; ; tries++) {
     await acquire();
-    if (withoutStalling) noWait.get();
-    try {
-      begin.run();
-      return;
-    } catch (error) {
-      release();
-      if (!withoutStalling || (error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
-      workCounters().busyRetries += 1;
-    } finally {
-      if (withoutStalling) wait.get();
-    }
+    if (tryBegin(withoutStalling, deadline)) return;
     await new Promise((resume) => (tries < 20 ? setImmediate(resume) : setTimeout(resume, 1)));
   }
 }

@@ -152,7 +152,7 @@ export const GROUP_ROUTES: ApiRoute[] = [
     params: GroupMemberParams,
     success: { status: 200, description: "The group with its member count.", schema: GroupSchema },
     errors: ["not_found"],
-    example: { params: { id: 7, contactId: 12 }, readerParams: async (userId) => await readerMember(userId) },
+    example: { params: { id: 7, contactId: 12 }, readerParams: (userId) => readerMember(userId) },
     handle: async ({ userId, params }) => ({ body: await addApiGroupMembers(userId, params.id, [params.contactId]) }),
   }),
   defineRoute({
@@ -167,7 +167,7 @@ export const GROUP_ROUTES: ApiRoute[] = [
     params: GroupMemberParams,
     success: { status: 200, description: "The group with its new member count.", schema: GroupSchema },
     errors: ["not_found"],
-    example: { params: { id: 7, contactId: 12 }, readerParams: async (userId) => await readerMember(userId) },
+    example: { params: { id: 7, contactId: 12 }, readerParams: (userId) => readerMember(userId) },
     handle: async ({ userId, params }) => ({ body: await removeApiGroupMember(userId, params.id, params.contactId) }),
   }),
   defineRoute({

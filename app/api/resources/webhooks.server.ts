@@ -96,7 +96,7 @@ function mayReceiveMessages(scopes: ReadonlySet<string>, events: readonly Webhoo
 }
 
 const TAG = "Webhooks";
-const readerIds = async (userId: number) => await latestEndpointIds(userId);
+const readerIds = (userId: number) => latestEndpointIds(userId);
 
 export const WEBHOOK_ROUTES: ApiRoute[] = [
   defineRoute({
@@ -144,7 +144,7 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     errors: ["not_found"],
     example: { params: { id: 3 }, readerParams: async (userId) => ({ id: (await readerIds(userId)).endpointId }) },
     handle: async ({ userId, params }) => ({
-      body: present(await answering(async () => await getEndpoint(userId, params.id))),
+      body: present(await answering(() => getEndpoint(userId, params.id))),
     }),
   }),
   defineRoute({
@@ -168,7 +168,7 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
       readerParams: async (userId) => ({ id: (await readerIds(userId)).endpointId }),
     },
     handle: async ({ userId, scopes, params, body }) => {
-      const events = body.events ?? (await answering(async () => await getEndpoint(userId, params.id))).events;
+      const events = body.events ?? (await answering(() => getEndpoint(userId, params.id))).events;
       mayReceiveMessages(scopes, events);
       return { body: present(await answering(() => updateEndpoint(userId, params.id, body))) };
     },
@@ -187,7 +187,7 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     errors: ["not_found"],
     example: { params: { id: 3 }, readerParams: async (userId) => ({ id: (await readerIds(userId)).endpointId }) },
     handle: async ({ userId, params }) => {
-      const { endpoint, secret } = await answering(async () => await rotateEndpointSecret(userId, params.id));
+      const { endpoint, secret } = await answering(() => rotateEndpointSecret(userId, params.id));
       return { body: { ...present(endpoint), secret } };
     },
   }),
@@ -227,9 +227,7 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     example: { params: { id: 3 }, readerParams: async (userId) => ({ id: (await readerIds(userId)).endpointId }) },
     handle: async ({ userId, params, query }) => {
       const before = query.cursor === undefined ? undefined : Number(query.cursor);
-      const rows = await answering(
-        async () => await listDeliveries(userId, params.id, { before, limit: query.limit + 1 }),
-      );
+      const rows = await answering(() => listDeliveries(userId, params.id, { before, limit: query.limit + 1 }));
       const page = rows.slice(0, query.limit);
       const nextCursor = rows.length > query.limit ? String(page[page.length - 1].id) : null;
       return { body: { data: page.map(presentDelivery), nextCursor } };
@@ -274,7 +272,7 @@ export const WEBHOOK_ROUTES: ApiRoute[] = [
     errors: ["not_found"],
     example: { params: { id: 3 }, readerParams: async (userId) => ({ id: await oldestEndpointId(userId) }) },
     handle: async ({ userId, params }) => ({
-      body: present(await answering(async () => await deleteEndpoint(userId, params.id))),
+      body: present(await answering(() => deleteEndpoint(userId, params.id))),
     }),
   }),
 ];

@@ -63,7 +63,7 @@ export async function resendVerification(userId: number): Promise<ResendResult> 
       error: `Too many links asked for. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
     };
   }
-  await withTx(async (tx) => await startEmailVerification(tx, user));
+  await withTx((tx) => startEmailVerification(tx, user));
   return { status: "sent" };
 }
 

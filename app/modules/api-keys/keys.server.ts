@@ -168,13 +168,12 @@ export async function storeNewApiKey(userId: number, keyId?: number): Promise<{ 
 
 /** Deletes the user's key `keyId`; its hash, so callers can drop it from caches. */
 export async function deleteApiKey(userId: number, keyId: number): Promise<string> {
-  const deleted = await withTx(
-    async (tx) =>
-      await tx
-        .delete(apiKeys)
-        .where(and(eq(apiKeys.userId, userId), eq(apiKeys.id, keyId)))
-        .returning({ keyHash: apiKeys.keyHash })
-        .get(),
+  const deleted = await withTx((tx) =>
+    tx
+      .delete(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), eq(apiKeys.id, keyId)))
+      .returning({ keyHash: apiKeys.keyHash })
+      .get(),
   );
   if (!deleted) throw new ApiKeyNotFoundError();
   return deleted.keyHash;
@@ -207,5 +206,5 @@ export async function findKeyOwner(hash: string): Promise<KeyOwner | undefined> 
 
 /** Records a use; callers throttle it, so at most one small write a minute per key. */
 export async function recordKeyUse(keyId: number, now: number): Promise<void> {
-  await withTx(async () => await queries.touch.run(now, keyId, now));
+  await withTx(() => queries.touch.run(now, keyId, now));
 }

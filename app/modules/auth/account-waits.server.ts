@@ -43,13 +43,12 @@ export async function takeAccountTurn(email: string): Promise<AccountTurn> {
 
 /** An attempt whose password was never checked (the server was busy) is not a failure. */
 export async function giveBackAccountTurn(email: string): Promise<void> {
-  await withTx(
-    async (tx) =>
-      await tx
-        .update(loginFailures)
-        .set({ failures: sql`max(${loginFailures.failures} - 1, 0)` })
-        .where(eq(loginFailures.email, email))
-        .run(),
+  await withTx((tx) =>
+    tx
+      .update(loginFailures)
+      .set({ failures: sql`max(${loginFailures.failures} - 1, 0)` })
+      .where(eq(loginFailures.email, email))
+      .run(),
   );
 }
 

@@ -72,7 +72,7 @@ export async function attemptLogin(request: Request, email: string, knownDevice:
   }
   try {
     const user = await authenticator.authenticate("form", request);
-    await withTx(async (tx) => await forgetAccountFailures(tx, email));
+    await withTx((tx) => forgetAccountFailures(tx, email));
     await Promise.all([
       reset(LOGIN_LIMITS.pair, pair),
       reset(LOGIN_LIMITS.steps, pair),

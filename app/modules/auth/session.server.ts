@@ -59,23 +59,21 @@ async function findSessionUser(id: string): Promise<SessionUser | null> {
   const now = clock.now();
   const lastSeen = (lastSeenAt ?? createdAt).getTime();
   if (now >= expiresAt.getTime() || now - lastSeen >= sessionLifetimes(user.role).idleMs) {
-    await withTx(
-      async (tx) =>
-        await tx
-          .delete(sessions)
-          .where(eq(sessions.id, hashId(id)))
-          .run(),
+    await withTx((tx) =>
+      tx
+        .delete(sessions)
+        .where(eq(sessions.id, hashId(id)))
+        .run(),
     );
     return null;
   }
   if (now - lastSeen >= LAST_SEEN_EVERY_MS) {
-    await withTx(
-      async (tx) =>
-        await tx
-          .update(sessions)
-          .set({ lastSeenAt: new Date(now) })
-          .where(eq(sessions.id, hashId(id)))
-          .run(),
+    await withTx((tx) =>
+      tx
+        .update(sessions)
+        .set({ lastSeenAt: new Date(now) })
+        .where(eq(sessions.id, hashId(id)))
+        .run(),
     );
   }
   return user;
@@ -97,30 +95,28 @@ export function getSessionUser(request: Request): Promise<SessionUser | null> {
 export async function startSession(request: Request, userId: number): Promise<string> {
   const previous = await readSessionId(request);
   if (previous)
-    await withTx(
-      async (tx) =>
-        await tx
-          .delete(sessions)
-          .where(eq(sessions.id, hashId(previous)))
-          .run(),
+    await withTx((tx) =>
+      tx
+        .delete(sessions)
+        .where(eq(sessions.id, hashId(previous)))
+        .run(),
     );
   const { role } = (await getDb().select({ role: users.role }).from(users).where(eq(users.id, userId)).get())!;
   const { maxMs } = sessionLifetimes(role);
   const id = randomBytes(32).toString("base64url");
-  await withTx(
-    async (tx) =>
-      await tx
-        .insert(sessions)
-        .values({
-          id: hashId(id),
-          userId,
-          createdAt: clock.date(),
-          lastSeenAt: clock.date(),
-          expiresAt: new Date(clock.now() + maxMs),
-          ip: clientIp(request),
-          userAgent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
-        })
-        .run(),
+  await withTx((tx) =>
+    tx
+      .insert(sessions)
+      .values({
+        id: hashId(id),
+        userId,
+        createdAt: clock.date(),
+        lastSeenAt: clock.date(),
+        expiresAt: new Date(clock.now() + maxMs),
+        ip: clientIp(request),
+        userAgent: request.headers.get("user-agent")?.slice(0, 300) ?? null,
+      })
+      .run(),
   );
   return sessionCookie().serialize(id, { maxAge: Math.floor(maxMs / 1000) });
 }
@@ -129,12 +125,11 @@ export async function startSession(request: Request, userId: number): Promise<st
 export async function endSession(request: Request): Promise<string> {
   const id = await readSessionId(request);
   if (id)
-    await withTx(
-      async (tx) =>
-        await tx
-          .delete(sessions)
-          .where(eq(sessions.id, hashId(id)))
-          .run(),
+    await withTx((tx) =>
+      tx
+        .delete(sessions)
+        .where(eq(sessions.id, hashId(id)))
+        .run(),
     );
   return sessionCookie().serialize("", { maxAge: 0 });
 }
@@ -175,12 +170,11 @@ export async function listOwnSessions(request: Request, userId: number): Promise
 export async function endOwnSession(userId: number, handle: string): Promise<boolean> {
   const row = (await ownSessionRows(userId)).find((candidate) => handleOf(candidate.id) === handle);
   if (!row) return false;
-  await withTx(
-    async (tx) =>
-      await tx
-        .delete(sessions)
-        .where(and(eq(sessions.userId, userId), eq(sessions.id, row.id)))
-        .run(),
+  await withTx((tx) =>
+    tx
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), eq(sessions.id, row.id)))
+      .run(),
   );
   return true;
 }
@@ -217,12 +211,11 @@ export async function lastPasswordAt(request: Request): Promise<number | null> {
 export async function markPasswordConfirmed(request: Request): Promise<void> {
   const id = await readSessionId(request);
   if (!id) return;
-  await withTx(
-    async (tx) =>
-      await tx
-        .update(sessions)
-        .set({ reauthenticatedAt: clock.date() })
-        .where(eq(sessions.id, hashId(id)))
-        .run(),
+  await withTx((tx) =>
+    tx
+      .update(sessions)
+      .set({ reauthenticatedAt: clock.date() })
+      .where(eq(sessions.id, hashId(id)))
+      .run(),
   );
 }

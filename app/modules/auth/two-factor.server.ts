@@ -191,5 +191,5 @@ export async function removeTwoFactor(tx: Tx, userId: number): Promise<void> {
 
 /** Turns two-factor off: the secret and the recovery codes go. */
 export async function disableTwoFactor(userId: number): Promise<void> {
-  await withTx(async (tx) => await removeTwoFactor(tx, userId));
+  await withTx((tx) => removeTwoFactor(tx, userId));
 }

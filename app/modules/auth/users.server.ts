@@ -100,5 +100,5 @@ export async function upsertUser(input: { email: string; fullName: string; passw
 }
 
 export async function setUserTimeZone(userId: number, timeZone: string) {
-  await withTx(async (tx) => await tx.update(users).set({ timeZone }).where(eq(users.id, userId)).run());
+  await withTx((tx) => tx.update(users).set({ timeZone }).where(eq(users.id, userId)).run());
 }

@@ -403,22 +403,21 @@ export async function runImport(userId: number, token: string, mapping: ImportMa
   }
 
   skipped.sort((a, b) => a.row - b.row);
-  const saved = await withTx(
-    async (tx) =>
-      await tx
-        .insert(contactImports)
-        .values({
-          userId,
-          fileName: upload.fileName,
-          rows: dataRows.length,
-          imported,
-          updated,
-          skipped: skipped.length,
-          skippedRows: JSON.stringify(skipped.slice(0, IMPORT_REPORT_ROWS)),
-          createdAt: new Date(now),
-        })
-        .returning({ id: contactImports.id })
-        .get(),
+  const saved = await withTx((tx) =>
+    tx
+      .insert(contactImports)
+      .values({
+        userId,
+        fileName: upload.fileName,
+        rows: dataRows.length,
+        imported,
+        updated,
+        skipped: skipped.length,
+        skippedRows: JSON.stringify(skipped.slice(0, IMPORT_REPORT_ROWS)),
+        createdAt: new Date(now),
+      })
+      .returning({ id: contactImports.id })
+      .get(),
   );
   discardImportUpload(userId, token);
   return (await getImportReport(userId, saved.id))!;

@@ -119,7 +119,7 @@ export async function bookEntries(
 
 /** Books one entry in its own transaction. */
 export async function book(entry: LedgerEntry): Promise<boolean> {
-  return await withTx(async (tx) => await bookEntry(tx, entry));
+  return await withTx((tx) => bookEntry(tx, entry));
 }
 
 /** The user's cached balance, read through `ex`: pass the caller's transaction to read inside it. */

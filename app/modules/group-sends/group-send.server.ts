@@ -140,7 +140,7 @@ export async function recordFailedGroupSend(
       finishedAt: now,
     }));
     // Nothing was queued: it is complete as recorded.
-    if (recorded.fresh) await withTx(async () => await completeGroupSendIfDone(recorded.id, now.getTime()));
+    if (recorded.fresh) await withTx(() => completeGroupSendIfDone(recorded.id, now.getTime()));
     return { ...(await reportOf(recorded.id))!, duplicate: !recorded.fresh };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
@@ -183,7 +183,7 @@ const queries = statements({
 
 async function recordSkips(groupSendId: number, skips: { member: Member; reason: string }[]): Promise<void> {
   const rows = skips.map(({ member, reason }) => [member.id, member.name, member.phone, reason]);
-  await withTx(async () => await queries.insertSkips.run(groupSendId, JSON.stringify(rows)));
+  await withTx(() => queries.insertSkips.run(groupSendId, JSON.stringify(rows)));
 }
 
 /** Ends the send with the counts taken from the messages and skips themselves (right however often it ran). */
@@ -264,7 +264,7 @@ export async function runGroupSend(
         }
       }
       cursor = members[members.length - 1].id;
-      await withTx(async () => await queries.saveCursor.run(cursor, clock.now(), groupSendId));
+      await withTx(() => queries.saveCursor.run(cursor, clock.now(), groupSendId));
     }
     await finish(groupSendId, "done", stopReason);
   } catch (error) {

@@ -179,7 +179,7 @@ export async function replySender(userId: number, lastTo: string | null): Promis
 
 /** Marks what `phone` sent this account as read. */
 export async function markThreadRead(userId: number, phone: string): Promise<void> {
-  await withTx(async () => await queries.markRead.run(clock.now(), userId, phone));
+  await withTx(() => queries.markRead.run(clock.now(), userId, phone));
 }
 
 export async function unreadInboundCount(userId: number): Promise<number> {

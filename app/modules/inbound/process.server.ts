@@ -43,7 +43,7 @@ export async function processInbound(inboundIds: number[]) {
     if (outcome) keywords[outcome.kind] = (keywords[outcome.kind] ?? 0) + 1;
     done.push(inbound.id);
   }
-  await withTx(async () => await queries.deleteOutbox.run(JSON.stringify(done)));
+  await withTx(() => queries.deleteOutbox.run(JSON.stringify(done)));
   return { processed: done.length, keywords };
 }
 

@@ -85,8 +85,8 @@ export async function queueMail(tx: Executor, { secret, replyTo, supportRequest,
 /** Re-enqueues every mail the server has not taken yet: SQLite is the record, Redis can be rebuilt. */
 export async function reconcileMail(): Promise<{ enqueued: number }> {
   return reconcileOutbox(
-    async (after, limit) =>
-      await getDb()
+    (after, limit) =>
+      getDb()
         .select({ id: mailOutbox.id })
         .from(mailOutbox)
         .where(and(eq(mailOutbox.status, "pending"), gt(mailOutbox.id, after)))

@@ -35,8 +35,8 @@ const CANCELLED_MESSAGE = "This order was cancelled, so it can no longer be paid
 const cancellationId = (orderId: number) => `offcancel_${orderId}`;
 
 /** The order's successful charge, if it has one: an order is never charged twice nor cancelled once paid. */
-const succeededCharge = async (tx: Tx, orderId: number) =>
-  await tx
+const succeededCharge = (tx: Tx, orderId: number) =>
+  tx
     .select({ id: offlineCharges.id })
     .from(offlineCharges)
     .where(and(eq(offlineCharges.orderId, orderId), eq(offlineCharges.status, "succeeded")))

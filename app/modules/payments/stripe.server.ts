@@ -137,18 +137,17 @@ export async function ensurePaymentIntent(order: PayableOrder): Promise<{ client
     },
     { idempotencyKey: `order-${order.id}-payment-intent${order.providerRef ? `-after-${order.providerRef}` : ""}` },
   );
-  await withTx(
-    async (tx) =>
-      await tx
-        .update(orders)
-        .set({ providerRef: intent.id })
-        .where(
-          and(
-            eq(orders.id, order.id),
-            order.providerRef ? eq(orders.providerRef, order.providerRef) : isNull(orders.providerRef),
-          ),
-        )
-        .run(),
+  await withTx((tx) =>
+    tx
+      .update(orders)
+      .set({ providerRef: intent.id })
+      .where(
+        and(
+          eq(orders.id, order.id),
+          order.providerRef ? eq(orders.providerRef, order.providerRef) : isNull(orders.providerRef),
+        ),
+      )
+      .run(),
   );
   if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} came without a client secret`);
   return { clientSecret: intent.client_secret };
@@ -179,9 +178,7 @@ export async function createCheckoutSession(order: PayableOrder & Pick<OrderWith
     { idempotencyKey: `order-${order.id}-checkout` },
   );
   // Kept so that an admin cancelling the order can expire the session.
-  await withTx(
-    async (tx) => await tx.update(orders).set({ checkoutSessionRef: session.id }).where(eq(orders.id, order.id)).run(),
-  );
+  await withTx((tx) => tx.update(orders).set({ checkoutSessionRef: session.id }).where(eq(orders.id, order.id)).run());
   if (!session.url) throw new Error(`Checkout Session ${session.id} came without a URL`);
   return session.url;
 }

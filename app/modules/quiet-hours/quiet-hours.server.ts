@@ -19,13 +19,12 @@ export async function getQuietHours(userId: number): Promise<QuietHoursSetting> 
 
 export async function saveQuietHours(userId: number, setting: QuietHoursSetting): Promise<void> {
   const values = { ...setting, updatedAt: clock.date() };
-  await withTx(
-    async (tx) =>
-      await tx
-        .insert(quietHours)
-        .values({ userId, ...values })
-        .onConflictDoUpdate({ target: quietHours.userId, set: values })
-        .run(),
+  await withTx((tx) =>
+    tx
+      .insert(quietHours)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: quietHours.userId, set: values })
+      .run(),
   );
 }
 

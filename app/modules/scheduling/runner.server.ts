@@ -167,13 +167,12 @@ export async function runOccurrence(scheduleId: number, at: number): Promise<Occ
   if (row?.status === "active" && !groupGone) return runActive(row, at);
   if (row?.status === "active") {
     // deleteGroup cancels a group's schedules with it; this covers a group gone any other way.
-    await withTx(
-      async (tx) =>
-        await tx
-          .update(schedules)
-          .set(cancelledValues(clock.date()))
-          .where(and(eq(schedules.id, row.id), eq(schedules.status, "active")))
-          .run(),
+    await withTx((tx) =>
+      tx
+        .update(schedules)
+        .set(cancelledValues(clock.date()))
+        .where(and(eq(schedules.id, row.id), eq(schedules.status, "active")))
+        .run(),
     );
   }
   await disarmSchedule(scheduleId);

@@ -357,21 +357,20 @@ export async function seedDemoData(customer: DemoUser, packages: DemoPackage[]):
     endDate: null,
   });
 
-  await withTx(
-    async (tx) =>
-      await tx
-        .insert(supportRequests)
-        .values({
-          source: "support",
-          userId: customer.id,
-          name: customer.fullName,
-          email: customer.email,
-          subject: "Sender name for our messages",
-          message: "Hello, can our messages show our shop's name instead of a number? Thanks, the demo customer.",
-          ip: "127.0.0.1",
-          mailStatus: "not_configured",
-          createdAt: new Date(now - 20 * HOUR),
-        })
-        .run(),
+  await withTx((tx) =>
+    tx
+      .insert(supportRequests)
+      .values({
+        source: "support",
+        userId: customer.id,
+        name: customer.fullName,
+        email: customer.email,
+        subject: "Sender name for our messages",
+        message: "Hello, can our messages show our shop's name instead of a number? Thanks, the demo customer.",
+        ip: "127.0.0.1",
+        mailStatus: "not_configured",
+        createdAt: new Date(now - 20 * HOUR),
+      })
+      .run(),
   );
 }

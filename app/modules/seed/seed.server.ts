@@ -63,12 +63,11 @@ const describe = (p: (typeof PACKAGE_LADDER)[number]) =>
 async function seedPackages() {
   const [{ n }] = await getDb().select({ n: count() }).from(packages).all();
   if (n > 0) return;
-  await withTx(
-    async (tx) =>
-      await tx
-        .insert(packages)
-        .values(PACKAGE_LADDER.map((p) => ({ ...p, description: describe(p) })))
-        .run(),
+  await withTx((tx) =>
+    tx
+      .insert(packages)
+      .values(PACKAGE_LADDER.map((p) => ({ ...p, description: describe(p) })))
+      .run(),
   );
 }
 

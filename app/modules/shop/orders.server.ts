@@ -204,13 +204,12 @@ export async function searchOrders(query: AdminOrderQuery): Promise<OrderSearchR
 }
 
 export async function recordPaymentFailure(orderId: number, message: string): Promise<void> {
-  await withTx(
-    async (tx) =>
-      await tx
-        .update(orders)
-        .set({ paymentError: message.slice(0, 500) })
-        .where(and(eq(orders.id, orderId), eq(orders.status, "Pending")))
-        .run(),
+  await withTx((tx) =>
+    tx
+      .update(orders)
+      .set({ paymentError: message.slice(0, 500) })
+      .where(and(eq(orders.id, orderId), eq(orders.status, "Pending")))
+      .run(),
   );
 }
 

@@ -79,19 +79,18 @@ export async function savePackage(
 
 /** Cart lines go with it; orders keep their own copy of name and price. Its image file goes too, unless another package shows it. */
 export async function deletePackage(id: number): Promise<Package | undefined> {
-  const deleted = await withTx(async (tx) => await tx.delete(packages).where(eq(packages.id, id)).returning().get());
+  const deleted = await withTx((tx) => tx.delete(packages).where(eq(packages.id, id)).returning().get());
   if (deleted?.image) await removeUnusedImage(deleted.image);
   return deleted;
 }
 
 async function insertPackage(input: PackageInput & { image: string }): Promise<Package> {
-  return await withTx(
-    async (tx) =>
-      await tx
-        .insert(packages)
-        .values({ ...input, createdAt: clock.date() })
-        .returning()
-        .get(),
+  return await withTx((tx) =>
+    tx
+      .insert(packages)
+      .values({ ...input, createdAt: clock.date() })
+      .returning()
+      .get(),
   );
 }
 

@@ -179,7 +179,7 @@ async function claim(ids: number[], now: number): Promise<Set<number>> {
 
 /** queued -> submitting for each id, in one transaction; the ids another worker (or nobody) had are left out. */
 async function claimMessages(ids: number[]): Promise<Set<number>> {
-  return await withTxWithoutStalling(async () => await claim(ids, clock.now()));
+  return await withTxWithoutStalling(() => claim(ids, clock.now()));
 }
 
 /** queued -> submitting, or false when another worker has it (or it is no longer queued). */
@@ -214,18 +214,17 @@ async function accept(messages: { id: number; acks: PartAck[] }[], early: Set<nu
 /** submitting -> submitted with the parts' provider ids (and any early receipts applied). */
 export async function recordAccepted(messageId: number, acks: PartAck[]): Promise<void> {
   const now = clock.now();
-  await withTx(
-    async () =>
-      await inBatch(
-        now,
-        async (moves) =>
-          await accept(
-            [{ id: messageId, acks }],
-            await storeAcks(acceptedParts(messageId, acks), now, moves),
-            now,
-            moves,
-          ),
-      ),
+  await withTx(() =>
+    inBatch(
+      now,
+      async (moves) =>
+        await accept(
+          [{ id: messageId, acks }],
+          await storeAcks(acceptedParts(messageId, acks), now, moves),
+          now,
+          moves,
+        ),
+    ),
   );
 }
 
@@ -242,12 +241,11 @@ export async function requeueMessage(
   dueAt = clock.now(),
 ): Promise<void> {
   const now = clock.now();
-  await withTx(
-    async () =>
-      await inBatch(now, async (moves) => {
-        await storeAcks(acceptedParts(messageId, acks), now, moves);
-        await requeue(messageId, reason, dueAt, now);
-      }),
+  await withTx(() =>
+    inBatch(now, async (moves) => {
+      await storeAcks(acceptedParts(messageId, acks), now, moves);
+      await requeue(messageId, reason, dueAt, now);
+    }),
   );
 }
 
@@ -258,12 +256,11 @@ export async function requeueMessage(
  */
 export async function failMessage(messageId: number, reason: string, acks: PartAck[] = []): Promise<boolean> {
   const now = clock.now();
-  return await withTx(
-    async (tx) =>
-      await inBatch(now, async (moves) => {
-        await storeAcks(acceptedParts(messageId, acks), now, moves);
-        return await fail(tx, messageId, reason, now, moves);
-      }),
+  return await withTx((tx) =>
+    inBatch(now, async (moves) => {
+      await storeAcks(acceptedParts(messageId, acks), now, moves);
+      return await fail(tx, messageId, reason, now, moves);
+    }),
   );
 }
 
@@ -307,7 +304,7 @@ async function applyReceiptsNow(receipts: Receipt[], now: number): Promise<void>
 
 /** Applies delivery receipts in one transaction, one statement per step for the batch; statuses only move forward. */
 export async function applyReceipts(receipts: Receipt[]): Promise<void> {
-  if (receipts.length > 0) await withTxWithoutStalling(async () => await applyReceiptsNow(receipts, clock.now()));
+  if (receipts.length > 0) await withTxWithoutStalling(() => applyReceiptsNow(receipts, clock.now()));
 }
 
 export type SendOutcome =
@@ -429,7 +426,7 @@ export async function sendQueuedMessages(
   }
   const record = async (recorded: Recorded[]) => {
     // The SMSC's answers exist only here: given up, their messages would end `unknown` though sent.
-    const outcomes = await withTxWithoutStalling(async (tx) => await recordOutcomes(tx, recorded, clock.now()), {
+    const outcomes = await withTxWithoutStalling((tx) => recordOutcomes(tx, recorded, clock.now()), {
       patienceMs: Infinity,
     });
     for (const [id, outcome] of outcomes) results.set(id, outcome);

@@ -33,7 +33,7 @@ export const INTERRUPTED_REASON =
  * next start, a retry's backoff still counted from where it was. Returns the rows.
  */
 export async function handOutboxToReconciler(): Promise<number> {
-  return await withTx(async () => await moveOutboxBack(OUTBOX_GRACE_MS));
+  return await withTx(() => moveOutboxBack(OUTBOX_GRACE_MS));
 }
 
 export type ReconcileReport = {
@@ -53,10 +53,10 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   // after another grace period; one that keeps coming back is failed and refunded.
   const again: number[] = [];
   for (const { messageId, status, requeues } of await selectStaleOutboxRows(now - OUTBOX_GRACE_MS, BATCH)) {
-    if (status !== "queued") await withTx(async () => await deleteOutbox(messageId));
+    if (status !== "queued") await withTx(() => deleteOutbox(messageId));
     else if (requeues >= MAX_REQUEUES) {
       if (await failMessage(messageId, "Could not be sent: its send job kept failing")) report.failed += 1;
-    } else if (await withTx(async () => await postponeOutbox(messageId, now, requeues))) {
+    } else if (await withTx(() => postponeOutbox(messageId, now, requeues))) {
       again.push(messageId);
     }
   }
@@ -70,11 +70,11 @@ export async function reconcileSms(): Promise<ReconcileReport> {
     if ((await acceptedPartCount(id)) >= segments) {
       await recordAccepted(id, []);
       report.submitted += 1;
-    } else if (await withTx(async () => await markInterrupted(id, INTERRUPTED_REASON, now))) {
+    } else if (await withTx(() => markInterrupted(id, INTERRUPTED_REASON, now))) {
       report.unknown += 1;
     }
   }
 
-  report.receiptsPurged = await withTx(async () => await purgePendingReceipts(now - PENDING_RECEIPT_TTL_MS));
+  report.receiptsPurged = await withTx(() => purgePendingReceipts(now - PENDING_RECEIPT_TTL_MS));
   return report;
 }

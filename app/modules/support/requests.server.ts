@@ -111,13 +111,12 @@ export async function getSupportRequest(id: number) {
 /** Marks a request handled (or open again); false when there is no such request. */
 export async function setSupportStatus(id: number, adminId: number, status: SupportStatus): Promise<boolean> {
   const handled = status === "handled";
-  const result = await withTx(
-    async (tx) =>
-      await tx
-        .update(supportRequests)
-        .set({ status, handledAt: handled ? clock.date() : null, handledBy: handled ? adminId : null })
-        .where(eq(supportRequests.id, id))
-        .run(),
+  const result = await withTx((tx) =>
+    tx
+      .update(supportRequests)
+      .set({ status, handledAt: handled ? clock.date() : null, handledBy: handled ? adminId : null })
+      .where(eq(supportRequests.id, id))
+      .run(),
   );
   return result.changes > 0;
 }

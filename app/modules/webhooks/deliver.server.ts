@@ -301,7 +301,7 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
   );
   const at = clock.now();
   const attempts = claimed.map((row, i) => ({ row, answer: answers[i], nextAt: at + retryDelayMs(row.attempts + 1) }));
-  const statuses = await withTxWithoutStalling(async (tx) => await recordAttempts(tx, attempts, urlOf, at));
+  const statuses = await withTxWithoutStalling((tx) => recordAttempts(tx, attempts, urlOf, at));
   const retries = attempts.filter((_, i) => statuses[i] === "pending");
   for (const status of statuses) if (status !== "pending") results[status] += 1;
   results.retrying = retries.length;

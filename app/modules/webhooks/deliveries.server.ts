@@ -113,13 +113,12 @@ export async function redeliver(userId: number, endpointId: number, deliveryId: 
   const before = await getDelivery(userId, endpointId, deliveryId);
   await countManualSend(userId, endpointId);
   const now = clock.date();
-  await withTx(
-    async (tx) =>
-      await tx
-        .update(webhookDeliveries)
-        .set({ status: "pending", nextAttemptAt: now, createdAt: now, deliveredAt: null })
-        .where(eq(webhookDeliveries.id, deliveryId))
-        .run(),
+  await withTx((tx) =>
+    tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", nextAttemptAt: now, createdAt: now, deliveredAt: null })
+      .where(eq(webhookDeliveries.id, deliveryId))
+      .run(),
   );
   await enqueueAfterCommit(`webhook delivery ${deliveryId}`, () =>
     addWebhookJob({ deliveries: [{ deliveryId, attempt: before.attempts }] }),
@@ -130,5 +129,5 @@ export async function redeliver(userId: number, endpointId: number, deliveryId: 
 /** "Send test event" to one of the account's endpoints that is on, within WEBHOOK_MANUAL_SENDS_PER_MINUTE; the event id. */
 export async function sendTestEvent(userId: number, endpointId: number): Promise<string> {
   await countManualSend(userId, endpointId);
-  return await withTx(async () => await recordTestEvent(userId, endpointId));
+  return await withTx(() => recordTestEvent(userId, endpointId));
 }

@@ -104,19 +104,18 @@ export async function createEndpoint(userId: number, input: EndpointInput) {
 export async function updateEndpoint(userId: number, id: number, change: Partial<EndpointInput>) {
   await getEndpoint(userId, id);
   const url = change.url === undefined ? undefined : (await checkWebhookUrl(change.url)).href;
-  await withTx(
-    async (tx) =>
-      await tx
-        .update(webhookEndpoints)
-        .set({
-          ...(url !== undefined && { url }),
-          ...(change.events && { events: change.events.join(" ") }),
-          ...(change.enabled !== undefined && { enabled: change.enabled }),
-          ...(change.enabled && { disabledReason: null, failingSince: null }),
-          updatedAt: clock.date(),
-        })
-        .where(own(userId, id))
-        .run(),
+  await withTx((tx) =>
+    tx
+      .update(webhookEndpoints)
+      .set({
+        ...(url !== undefined && { url }),
+        ...(change.events && { events: change.events.join(" ") }),
+        ...(change.enabled !== undefined && { enabled: change.enabled }),
+        ...(change.enabled && { disabledReason: null, failingSince: null }),
+        updatedAt: clock.date(),
+      })
+      .where(own(userId, id))
+      .run(),
   );
   forgetSubscriptions();
   return await getEndpoint(userId, id);
@@ -125,7 +124,7 @@ export async function updateEndpoint(userId: number, id: number, change: Partial
 /** Deletes the endpoint and its delivery log. */
 export async function deleteEndpoint(userId: number, id: number): Promise<WebhookEndpoint> {
   const endpoint = await getEndpoint(userId, id);
-  await withTx(async (tx) => await tx.delete(webhookEndpoints).where(own(userId, id)).run());
+  await withTx((tx) => tx.delete(webhookEndpoints).where(own(userId, id)).run());
   forgetSubscriptions();
   return endpoint;
 }
@@ -146,13 +145,12 @@ export async function rotateEndpointSecret(
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   await getEndpoint(userId, id);
   const secret = newWebhookSecret();
-  await withTx(
-    async (tx) =>
-      await tx
-        .update(webhookEndpoints)
-        .set({ secretCiphertext: sealWebhookSecret(secret, endpointContext(id)), updatedAt: clock.date() })
-        .where(own(userId, id))
-        .run(),
+  await withTx((tx) =>
+    tx
+      .update(webhookEndpoints)
+      .set({ secretCiphertext: sealWebhookSecret(secret, endpointContext(id)), updatedAt: clock.date() })
+      .where(own(userId, id))
+      .run(),
   );
   return { endpoint: await getEndpoint(userId, id), secret };
 }
@@ -194,15 +192,15 @@ export async function ensureCallbackSecret(tx: Executor, userId: number): Promis
 
 /** The account's statusCallback secret (made now if it has none). */
 export async function getCallbackSecret(userId: number): Promise<string> {
-  const read = async () =>
-    await getDb()
+  const read = () =>
+    getDb()
       .select({ sealed: webhookCallbackSecrets.secretCiphertext })
       .from(webhookCallbackSecrets)
       .where(eq(webhookCallbackSecrets.userId, userId))
       .get();
   let row = await read();
   if (!row) {
-    await withTx(async (tx) => await ensureCallbackSecret(tx, userId));
+    await withTx((tx) => ensureCallbackSecret(tx, userId));
     row = (await read())!;
   }
   return openWebhookSecret(row.sealed, callbackContext(userId));
@@ -212,13 +210,12 @@ export async function getCallbackSecret(userId: number): Promise<string> {
 export async function rotateCallbackSecret(userId: number): Promise<string> {
   const secret = newWebhookSecret();
   const sealed = sealWebhookSecret(secret, callbackContext(userId));
-  await withTx(
-    async (tx) =>
-      await tx
-        .insert(webhookCallbackSecrets)
-        .values({ userId, secretCiphertext: sealed })
-        .onConflictDoUpdate({ target: webhookCallbackSecrets.userId, set: { secretCiphertext: sealed } })
-        .run(),
+  await withTx((tx) =>
+    tx
+      .insert(webhookCallbackSecrets)
+      .values({ userId, secretCiphertext: sealed })
+      .onConflictDoUpdate({ target: webhookCallbackSecrets.userId, set: { secretCiphertext: sealed } })
+      .run(),
   );
   return secret;
 }

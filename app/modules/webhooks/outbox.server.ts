@@ -137,7 +137,7 @@ const RECONCILE_GRACE_MS = 30_000;
 /** Re-adds every pending delivery overdue by more than the grace period: SQLite is the record, Redis can be rebuilt. */
 export async function reconcileWebhooks(now = clock.now()): Promise<{ enqueued: number }> {
   return reconcileOutbox(
-    async (after, limit) => await queries.due.all(now - RECONCILE_GRACE_MS, after, limit),
+    (after, limit) => queries.due.all(now - RECONCILE_GRACE_MS, after, limit),
     (rows) => addWebhookJobs(rows.map((row) => ({ deliveries: [{ deliveryId: row.id, attempt: row.attempts }] }))),
   );
 }

@@ -23,11 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  return createContactAction(
-    await request.formData(),
-    user.id,
-    async (contactId) => await contactListPage(user.id, contactId),
-  );
+  return createContactAction(await request.formData(), user.id, (contactId) => contactListPage(user.id, contactId));
 }
 
 export default function CreateContact({ loaderData, actionData }: Route.ComponentProps) {

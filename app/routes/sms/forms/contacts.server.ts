@@ -149,7 +149,7 @@ export async function contactsListAction(request: Request, user: SessionUser) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   if (intent === "delete")
-    return deleteIntent(formData, request, CONTACTS_PATH, async (id) => await deleteContact(userId, id), {
+    return deleteIntent(formData, request, CONTACTS_PATH, (id) => deleteContact(userId, id), {
       deleted: TEXT.contactDeleted,
       failed: TEXT.contactDeleteError,
     });
@@ -233,7 +233,7 @@ export async function groupsListAction(request: Request, user: SessionUser) {
       user,
       (id) => ({ kind: "group", groupId: id }),
       backToList(request, GROUPS_PATH),
-      async (value) => await templatedGroupSendCheck(userId, value.id, value.message, value.from, value.quoted),
+      (value) => templatedGroupSendCheck(userId, value.id, value.message, value.from, value.quoted),
     );
   }
   if (intent === SEND_PANEL_INTENT.send) {
