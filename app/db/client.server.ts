@@ -336,8 +336,9 @@ export async function withTx<T>(write: (tx: Tx) => Promise<T>, options: TxOption
   const { withoutStalling = false, patienceMs = BUSY_TIMEOUT_MS } = options;
   const deadline = Date.now() + patienceMs;
   // An idle connection begins at once, without a turn of the event loop.
-  const begunNow = takeIfFree() && tryBegin(withoutStalling, deadline);
-  if (!begunNow) await begunWhenFree(withoutStalling, deadline);
+  const tookLock = takeIfFree();
+  if (!(tookLock && tryBegin(withoutStalling, deadline)))
+    await begunWhenFree(withoutStalling, deadline, tookLock ? 1 : 0);
   const root = {};
   const frame: Frame = { root, number: ++shared.transactionsBegun, work: [] };
   shared.lock.holder = root;
@@ -376,12 +377,15 @@ function tryBegin(withoutStalling: boolean, deadline: number): boolean {
   }
 }
 
-/** Waits in line for the connection's lock, then begins; yields between tries while another process writes. */
-async function begunWhenFree(withoutStalling: boolean, deadline: number): Promise<void> {
-  for (let tries = 0; ; tries++) {
+/**
+ * Waits in line for the connection's lock, then begins; yields between tries while another process
+ * writes (`tries`: those already made, so a refused first try pauses before the next).
+ */
+async function begunWhenFree(withoutStalling: boolean, deadline: number, tries: number): Promise<void> {
+  for (; ; tries++) {
+    if (tries > 0) await new Promise((resume) => (tries <= 20 ? setImmediate(resume) : setTimeout(resume, 1)));
     await acquire();
     if (tryBegin(withoutStalling, deadline)) return;
-    await new Promise((resume) => (tries < 20 ? setImmediate(resume) : setTimeout(resume, 1)));
   }
 }
 
