@@ -119,24 +119,26 @@ describe("the connection's lock", () => {
 
   it("does not let a callback scheduled inside a finished transaction act as its holder", async () => {
     const hold = gate();
+    const fired = gate();
     let late: Promise<number> | undefined;
     await withTx(async (tx) => {
       await insertPackage("late-timer", tx);
       // Runs after this transaction has committed, while the next one below is open.
       setTimeout(() => {
         late = named("late-timer-2");
+        fired.open();
       }, 0);
     });
     const next = withTx(async (tx) => {
       await insertPackage("late-timer-2", tx);
       await hold.opened;
+      throw new Error("rolled back on purpose");
     });
-    await new Promise((resume) => setTimeout(resume, 10));
-    expect(late).toBeDefined();
+    await fired.opened;
     hold.open();
-    await next;
-    // It waited for the second transaction's COMMIT instead of reading inside it.
-    expect(await late).toBe(1);
+    await expect(next).rejects.toThrow("rolled back on purpose");
+    // It waited for the second transaction to end instead of reading its row inside it.
+    expect(await late).toBe(0);
   });
 
   it("gives read() one state of the database while writers wait", async () => {
