@@ -1,0 +1,133 @@
+// A private PostgreSQL cluster for one test run: its own initdb in a temp dir, on a port of its own,
+// stopped and deleted at the end. Never a packaged cluster. Kept apart from postgres.ts, which test
+// files import: the global setup loads this one, before any test file runs.
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { portBelowEphemeral } from "#tests/support/ports.ts";
+
+const DEBIAN_SERVERS = "/usr/lib/postgresql";
+const OLDEST_MAJOR = 15;
+const START_ATTEMPTS = 5;
+const START_WAIT_SECONDS = 120;
+
+/** The newest server binaries (initdb, pg_ctl) of version 15 or newer that Debian's packages installed. */
+export function serverBinaries(): string {
+  const majors = existsSync(DEBIAN_SERVERS)
+    ? readdirSync(DEBIAN_SERVERS)
+        .filter((name) => /^\d+$/.test(name) && Number(name) >= OLDEST_MAJOR)
+        .filter((name) => existsSync(join(DEBIAN_SERVERS, name, "bin", "initdb")))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (majors.length === 0) {
+    throw new Error(
+      `no PostgreSQL ${OLDEST_MAJOR} or newer under ${DEBIAN_SERVERS}/<version>/bin: bash scripts/install.sh installs it`,
+    );
+  }
+  return join(DEBIAN_SERVERS, majors[0]!, "bin");
+}
+
+/** The server refuses to run as root: then the cluster belongs to the `postgres` user, which runs it. */
+const asRoot = () => process.getuid?.() === 0;
+
+function runAsServerUser(command: string, args: string[]): string {
+  const [file, fileArgs] = asRoot() ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
+  return execFileSync(file, fileArgs, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+function ownedByServerUser(path: string): void {
+  mkdirSync(path, { recursive: true });
+  if (!asRoot()) return;
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+  chownSync(path, id("-u"), id("-g"));
+}
+
+// Durability off (the cluster is thrown away), enough connections for every file's pools at once.
+const TEST_SETTINGS = {
+  fsync: "off",
+  synchronous_commit: "off",
+  full_page_writes: "off",
+  max_connections: "200",
+  shared_buffers: "64MB",
+  listen_addresses: "127.0.0.1",
+  log_min_messages: "warning",
+};
+
+export type TestCluster = {
+  /** A superuser's URL for the `postgres` database, on 127.0.0.1 (trust: no password). */
+  adminUrl: string;
+  port: number;
+  /** Stops the server and deletes the cluster's directory. */
+  stop: () => void;
+};
+
+/**
+ * Creates a cluster in a fresh temp dir and starts it: initdb with trust for local connections
+ * only, a socket directory inside the temp dir, the port tried again on a collision.
+ */
+export function startTestCluster(): TestCluster {
+  const bin = serverBinaries();
+  const dir = mkdtempSync(join(tmpdir(), "smsgw-postgres-"));
+  try {
+    return startIn(dir, bin);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function startIn(dir: string, bin: string): TestCluster {
+  ownedByServerUser(dir);
+  const data = join(dir, "data");
+  const sockets = join(dir, "sockets");
+  ownedByServerUser(sockets);
+  runAsServerUser(join(bin, "initdb"), [
+    "--pgdata",
+    data,
+    "--username",
+    "postgres",
+    "--auth",
+    "trust",
+    "--encoding",
+    "UTF8",
+    "--locale",
+    "C.UTF-8",
+    "--no-sync",
+  ]);
+  const settings = { ...TEST_SETTINGS, unix_socket_directories: sockets };
+  const options = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`);
+  const log = join(dir, "server.log");
+  const pgCtl = join(bin, "pg_ctl");
+  for (let attempt = 1; ; attempt++) {
+    const port = portBelowEphemeral("postgres");
+    try {
+      runAsServerUser(pgCtl, [
+        "start",
+        "--pgdata",
+        data,
+        "--log",
+        log,
+        "--wait",
+        "--timeout",
+        String(START_WAIT_SECONDS),
+        "-o",
+        [`-p ${port}`, ...options].join(" "),
+      ]);
+      return {
+        adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+        port,
+        stop: () => {
+          // Immediate: nothing in it is worth a checkpoint.
+          runAsServerUser(pgCtl, ["stop", "--pgdata", data, "--mode", "immediate", "--wait"]);
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    } catch (error) {
+      const tail = existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : "";
+      // Another run's server may have taken the port between the pick and the bind: pick again.
+      if (attempt < START_ATTEMPTS && tail.includes("could not bind")) continue;
+      throw new Error(`the test PostgreSQL did not start:\n${tail}`, { cause: error });
+    }
+  }
+}
