@@ -83,10 +83,10 @@ module.exports = {
       name: "engine-behind-app-db",
       severity: "error",
       comment:
-        "Only app/db touches the engine (decision 123): the driver, Drizzle's SQLite dialect and driver, a raw connection. The domain gets an async executor.",
+        "Only app/db touches the engine (decision 123): the drivers, Drizzle's dialects and drivers, a raw connection. The domain gets an async executor.",
       from: { path: "^(app|server|worker)/", pathNot: "^app/db/" },
       to: {
-        path: "node_modules/(better-sqlite3|drizzle-orm/(better-sqlite3|sqlite-core|sqlite-proxy|node-postgres|postgres-js|pg-core))/",
+        path: "node_modules/(better-sqlite3|pg|drizzle-orm/(better-sqlite3|sqlite-core|sqlite-proxy|node-postgres|postgres-js|pg-core))/",
       },
     },
     {
