@@ -8,7 +8,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { SQL_DEFAULTS } from "#app/db/postgres/derive.server.ts";
-import { migratePostgres } from "#app/db/postgres/migrate.server.ts";
 import { freshDatabase } from "#tests/support/postgres.ts";
 
 /** What differs on purpose (decision 126); anything else is a difference the test reports. */
@@ -317,8 +316,7 @@ let postgresUrl: string;
 const scratch = mkdtempSync(join(tmpdir(), "smsgw-parity-"));
 
 beforeAll(async () => {
-  postgresUrl = await freshDatabase();
-  await migratePostgres(postgresUrl);
+  postgresUrl = await freshDatabase({ migrated: true });
 });
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -7,7 +7,6 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
-import { migratePostgres } from "#app/db/postgres/migrate.server.ts";
 import { openPool, type Pool } from "#app/db/postgres/pool.server.ts";
 import { postgresTables } from "#app/db/postgres/schema.server.ts";
 import { inboundParts } from "#app/db/schema/inbound.ts";
@@ -22,9 +21,7 @@ let pool: Pool;
 beforeAll(async () => {
   copyFileSync(inject("templateDb"), join(dir, "app.db"));
   sqlite = new Database(join(dir, "app.db"));
-  const url = await freshDatabase();
-  await migratePostgres(url);
-  pool = openPool(url);
+  pool = openPool(await freshDatabase({ migrated: true }));
 });
 
 afterAll(async () => {

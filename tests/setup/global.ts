@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
+import { migratePostgres } from "#app/db/postgres/migrate.server.ts";
 import { startTestCluster } from "#tests/support/postgres-cluster.ts";
 import { startTestRedis } from "#tests/support/redis.ts";
 
@@ -19,6 +20,10 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
+  // initdb and the server's start run beside the SQLite migrations and Redis's start.
+  const postgresStarting = startTestCluster();
+  // A failed start is thrown where it is awaited, below, not as an unhandled rejection meanwhile.
+  postgresStarting.catch(() => undefined);
   const dir = mkdtempSync(join(tmpdir(), "smsgw-vitest-"));
   const templateDb = join(dir, "template.db");
   const sqlite = new Database(templateDb);
@@ -27,14 +32,20 @@ export default async function setup(project: TestProject) {
   sqlite.close();
 
   const redis = await startTestRedis(dir);
-  const postgres = startTestCluster();
+  const postgres = await postgresStarting;
+  try {
+    await migratePostgres(postgres.migratedTemplateUrl);
+  } catch (error) {
+    await postgres.stop();
+    throw error;
+  }
   project.provide("templateDb", templateDb);
   project.provide("redisUrl", redis.url);
   project.provide("postgresAdminUrl", postgres.adminUrl);
 
   return async () => {
     await redis.stop();
-    postgres.stop();
+    await postgres.stop();
     rmSync(dir, { recursive: true, force: true });
   };
 }

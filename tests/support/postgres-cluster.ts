@@ -1,16 +1,19 @@
 // A private PostgreSQL cluster for one test run: its own initdb in a temp dir, on a port of its own,
 // stopped and deleted at the end. Never a packaged cluster. Kept apart from postgres.ts, which test
 // files import: the global setup loads this one, before any test file runs.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { portBelowEphemeral } from "#tests/support/ports.ts";
 
 const DEBIAN_SERVERS = "/usr/lib/postgresql";
 const OLDEST_MAJOR = 15;
 const START_ATTEMPTS = 5;
 const START_WAIT_SECONDS = 120;
+/** The database the global setup migrates, which freshDatabase({ migrated: true }) copies. */
+export const MIGRATED_TEMPLATE = "migrated_template";
 
 /** The newest server binaries (initdb, pg_ctl) of version 15 or newer that Debian's packages installed. */
 export function serverBinaries(): string {
@@ -31,9 +34,11 @@ export function serverBinaries(): string {
 /** The server refuses to run as root: then the cluster belongs to the `postgres` user, which runs it. */
 const asRoot = () => process.getuid?.() === 0;
 
-function runAsServerUser(command: string, args: string[]): string {
+const run = promisify(execFile);
+
+async function runAsServerUser(command: string, args: string[]): Promise<void> {
   const [file, fileArgs] = asRoot() ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
-  return execFileSync(file, fileArgs, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  await run(file, fileArgs);
 }
 
 function ownedByServerUser(path: string): void {
@@ -57,32 +62,34 @@ const TEST_SETTINGS = {
 export type TestCluster = {
   /** A superuser's URL for the `postgres` database, on 127.0.0.1 (trust: no password). */
   adminUrl: string;
+  /** An empty database for the global setup to migrate once: files copy it (tests/support/postgres.ts). */
+  migratedTemplateUrl: string;
   port: number;
   /** Stops the server and deletes the cluster's directory. */
-  stop: () => void;
+  stop: () => Promise<void>;
 };
 
 /**
  * Creates a cluster in a fresh temp dir and starts it: initdb with trust for local connections
  * only, a socket directory inside the temp dir, the port tried again on a collision.
  */
-export function startTestCluster(): TestCluster {
+export async function startTestCluster(): Promise<TestCluster> {
   const bin = serverBinaries();
   const dir = mkdtempSync(join(tmpdir(), "smsgw-postgres-"));
   try {
-    return startIn(dir, bin);
+    return await startIn(dir, bin);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
 }
 
-function startIn(dir: string, bin: string): TestCluster {
+async function startIn(dir: string, bin: string): Promise<TestCluster> {
   ownedByServerUser(dir);
   const data = join(dir, "data");
   const sockets = join(dir, "sockets");
   ownedByServerUser(sockets);
-  runAsServerUser(join(bin, "initdb"), [
+  await runAsServerUser(join(bin, "initdb"), [
     "--pgdata",
     data,
     "--username",
@@ -102,7 +109,7 @@ function startIn(dir: string, bin: string): TestCluster {
   for (let attempt = 1; ; attempt++) {
     const port = portBelowEphemeral("postgres");
     try {
-      runAsServerUser(pgCtl, [
+      await runAsServerUser(pgCtl, [
         "start",
         "--pgdata",
         data,
@@ -114,12 +121,22 @@ function startIn(dir: string, bin: string): TestCluster {
         "-o",
         [`-p ${port}`, ...options].join(" "),
       ]);
+      await runAsServerUser(join(bin, "createdb"), [
+        "--host",
+        sockets,
+        "--port",
+        String(port),
+        "--username",
+        "postgres",
+        MIGRATED_TEMPLATE,
+      ]);
       return {
         adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+        migratedTemplateUrl: `postgres://postgres@127.0.0.1:${port}/${MIGRATED_TEMPLATE}`,
         port,
-        stop: () => {
+        stop: async () => {
           // Immediate: nothing in it is worth a checkpoint.
-          runAsServerUser(pgCtl, ["stop", "--pgdata", data, "--mode", "immediate", "--wait"]);
+          await runAsServerUser(pgCtl, ["stop", "--pgdata", data, "--mode", "immediate", "--wait"]);
           rmSync(dir, { recursive: true, force: true });
         },
       };
