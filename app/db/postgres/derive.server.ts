@@ -9,6 +9,7 @@ import {
   customType,
   doublePrecision,
   foreignKey,
+  getTableConfig as getPgTableConfig,
   index,
   type PgColumnBuilderBase,
   pgTable,
@@ -129,7 +130,8 @@ function translated(expression: SQL, columns: (column: Column) => Column, where:
     }
     result.push(columns(chunk));
     if (chunk.columnType !== "SQLiteBoolean") continue;
-    const next = sqliteText(sql.join([chunks[i + 1] as SQL]));
+    const following = chunks[i + 1];
+    const next = following === undefined ? "" : sqliteText(sql.join([following as SQL]));
     const comparison = /^\s*(=|<>|!=)\s*([01])\b/.exec(next);
     if (!comparison) throw new Error(`${where}: compare the boolean ${chunk.name} with = 1 or = 0`);
     result.push(sql.raw(` ${comparison[1]} ${comparison[2] === "1"}${next.slice(comparison[0].length)}`));
@@ -155,6 +157,8 @@ export function derivePostgresTables(schema: Record<string, unknown>): Record<st
   };
   for (const [, table] of entries) {
     const config = getTableConfig(table);
+    if (config.uniqueConstraints.length > 0)
+      throw new Error(`${config.name}: unique constraints are not derived (use a unique index)`);
     const keyOf = new Map(Object.entries(table).flatMap(([key, value]) => (is(value, Column) ? [[value, key]] : [])));
     const columns = Object.fromEntries(
       config.columns.map((column) => [keyOf.get(column)!, derivedColumn(column, `${config.name}.${column.name}`)]),
@@ -195,5 +199,7 @@ export function derivePostgresTables(schema: Record<string, unknown>): Record<st
     }) as unknown as DerivedTable;
     derived.set(table, pgTableDerived);
   }
+  // Keys, indexes and checks are built lazily by Drizzle: build them now, so a mistake throws at start.
+  for (const table of derived.values()) getPgTableConfig(table);
   return Object.fromEntries(entries.map(([name, table]) => [name, derived.get(table)!]));
 }
