@@ -143,11 +143,16 @@ function translated(expression: SQL, columns: (column: Column) => Column, where:
 /** What the derivation gives back for each SQLite table: its PostgreSQL table. */
 export type DerivedTable = PgTableWithColumns<never>;
 
+/** The export names of a module's SQLite tables. */
+type TableNames<Schema> = { [Name in keyof Schema]: Schema[Name] extends SQLiteTable ? Name : never }[keyof Schema];
+
 /**
  * Derives every table of `schema` (a module's exports: its SQLite tables and whatever else it
  * exports), keyed by the same export names. Foreign keys may point at any table of `schema`.
  */
-export function derivePostgresTables(schema: Record<string, unknown>): Record<string, DerivedTable> {
+export function derivePostgresTables<Schema extends Record<string, unknown>>(
+  schema: Schema,
+): Record<TableNames<Schema>, DerivedTable> {
   const derived = new Map<SQLiteTable, DerivedTable>();
   const entries = Object.entries(schema).filter((entry): entry is [string, SQLiteTable] => is(entry[1], SQLiteTable));
   const tableOf = (table: SQLiteTable, where: string) => {
@@ -201,5 +206,8 @@ export function derivePostgresTables(schema: Record<string, unknown>): Record<st
   }
   // Keys, indexes and checks are built lazily by Drizzle: build them now, so a mistake throws at start.
   for (const table of derived.values()) getPgTableConfig(table);
-  return Object.fromEntries(entries.map(([name, table]) => [name, derived.get(table)!]));
+  return Object.fromEntries(entries.map(([name, table]) => [name, derived.get(table)!])) as Record<
+    TableNames<Schema>,
+    DerivedTable
+  >;
 }
