@@ -19,27 +19,45 @@ declare module "vitest" {
   }
 }
 
+/** The run's PostgreSQL cluster, with its template database migrated (or stopped again if that fails). */
+async function startPostgres() {
+  const cluster = await startTestCluster();
+  try {
+    await migratePostgres(cluster.migratedTemplateUrl);
+    return cluster;
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+}
+
 export default async function setup(project: TestProject) {
   // initdb and the server's start run beside the SQLite migrations and Redis's start.
-  const postgresStarting = startTestCluster();
+  const postgresStarting = startPostgres();
   // A failed start is thrown where it is awaited, below, not as an unhandled rejection meanwhile.
   postgresStarting.catch(() => undefined);
   const dir = mkdtempSync(join(tmpdir(), "smsgw-vitest-"));
-  const templateDb = join(dir, "template.db");
-  const sqlite = new Database(templateDb);
-  migrate(drizzle({ client: sqlite }), { migrationsFolder: resolve("drizzle") });
-  sqlite.pragma("journal_mode = DELETE");
-  sqlite.close();
-
-  const redis = await startTestRedis(dir);
-  const postgres = await postgresStarting;
+  let redis: Awaited<ReturnType<typeof startTestRedis>>;
   try {
-    await migratePostgres(postgres.migratedTemplateUrl);
+    const templateDb = join(dir, "template.db");
+    const sqlite = new Database(templateDb);
+    migrate(drizzle({ client: sqlite }), { migrationsFolder: resolve("drizzle") });
+    sqlite.pragma("journal_mode = DELETE");
+    sqlite.close();
+    project.provide("templateDb", templateDb);
+    redis = await startTestRedis(dir);
   } catch (error) {
-    await postgres.stop();
+    // No cluster left running behind a failed setup.
+    await postgresStarting.then(
+      (cluster) => cluster.stop(),
+      () => undefined,
+    );
     throw error;
   }
-  project.provide("templateDb", templateDb);
+  const postgres = await postgresStarting.catch(async (error: unknown) => {
+    await redis.stop();
+    throw error;
+  });
   project.provide("redisUrl", redis.url);
   project.provide("postgresAdminUrl", postgres.adminUrl);
 
