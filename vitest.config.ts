@@ -1,12 +1,20 @@
 import { defineConfig } from "vitest/config";
+import { POSTGRES_FILES } from "./tests/postgres-files.ts";
 
 export default defineConfig({
   test: {
-    include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.{ts,tsx}"],
     globalSetup: ["tests/setup/global.ts"],
     setupFiles: ["tests/setup/per-file.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "sqlite", include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.{ts,tsx}"] },
+      },
+      // The database-touching integration tests again, each file on a PostgreSQL database of its own.
+      { extends: true, test: { name: "postgres", include: POSTGRES_FILES, env: { TEST_ENGINE: "postgres" } } },
+    ],
   },
 });

@@ -8,7 +8,7 @@ import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 /** Migrates and seeds; with no admin yet, the setup link's token to print (the same for every start while it is valid). */
 export function prepareDatabase() {
   return underStartLock(async () => {
-    runMigrations();
+    await runMigrations();
     const { demoSeeded } = await seedDatabase();
     return { demoSeeded, setupLink: (await adminExists()) ? undefined : await currentSetupToken() };
   });

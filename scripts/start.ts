@@ -46,7 +46,7 @@ async function failStart(error: unknown): Promise<never> {
   await closeQueues().catch(() => {});
   await closeRedis().catch(() => {});
   await privateRedis?.stop();
-  closeDb();
+  await closeDb();
   process.exit(1);
 }
 
@@ -108,7 +108,7 @@ async function shutdown(signal: string) {
   await closeRedis();
   await privateRedis?.stop();
   await checkpointer.stop();
-  closeDb();
+  await closeDb();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -20,7 +20,7 @@ try {
 }
 
 prepareDataDir();
-runMigrations();
+await runMigrations();
 const checkpointer = startCheckpointer();
 const workers = await startWorkers();
 
@@ -35,7 +35,7 @@ async function shutdown(signal: string) {
   await closeQueues();
   await closeRedis();
   await checkpointer.stop();
-  closeDb();
+  await closeDb();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import { databaseFile, getSqlite } from "#app/db/client.server.ts";
+import { databaseFile, getSqlite, usesPostgres } from "#app/db/client.server.ts";
 
 // Runs on its own thread with its own connection (CommonJS, as an eval'd worker is).
 const source = `
@@ -21,6 +21,8 @@ parentPort.on("message", () => { clearInterval(timer); db.close(); process.exit(
  * loop waits. Here a thread checkpoints passively (never blocking writers) every `everyMs`.
  */
 export function startCheckpointer(everyMs = 250): { stop: () => Promise<void> } {
+  // PostgreSQL checkpoints in its own processes.
+  if (usesPostgres()) return { stop: async () => {} };
   const sqlite = getSqlite();
   sqlite.pragma("wal_autocheckpoint = 0");
   sqlite.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);

@@ -6,6 +6,8 @@ import * as drizzleUtils from "drizzle-orm/utils";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, openSync } from "node:fs";
 import { resolve } from "node:path";
+import { executorOn, mayRetry, openPostgres, type PostgresEngine, query } from "#app/db/postgres/engine.server.ts";
+import type { PoolClient } from "#app/db/postgres/pool.server.ts";
 import { getEnv, PRIVATE_FILE } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { countRowsWith, workCounters } from "#app/utils/work-counts.server.ts";
@@ -78,11 +80,15 @@ type Frame = {
   work: AfterCommit[];
   /** The nested transaction running inside it now (one at a time). */
   child?: Frame;
+  /** On PostgreSQL: the transaction's connection, its executor, and whether it still runs. */
+  postgres?: { client: PoolClient; db: Executor; open: boolean };
 };
 
 /** What must be one per process, not one per copy of this module (the web process loads two, decision 122). */
 type DbState = {
   connection?: ReturnType<typeof open>;
+  /** With DATABASE_URL: PostgreSQL's pool, instead of the SQLite connection. */
+  postgres?: PostgresEngine;
   /** Which transaction (if any) the running async chain is inside. */
   context: AsyncLocalStorage<Frame>;
   /** The connection's lock: held by a transaction's chain, or for one statement's turn. */
@@ -288,9 +294,23 @@ function open(file: string) {
 
 const connected = () => (shared.connection ??= open(databaseFile()));
 
-/** The executor on the one connection, opened on first use (DATA_DIR/app.db). */
+/** True when DATABASE_URL names a PostgreSQL database: the engine for several hosts (decision 127). */
+export const usesPostgres = () => getEnv().DATABASE_URL !== undefined;
+
+const postgres = () => (shared.postgres ??= openPostgres(getEnv().DATABASE_URL!, getEnv().DATABASE_POOL_SIZE));
+
+/**
+ * The executor: on SQLite the one connection's, opened on first use (DATA_DIR/app.db); on
+ * PostgreSQL the running transaction's connection, or the pool outside one.
+ */
 export function getDb(): Executor {
-  return connected().db;
+  if (!usesPostgres()) return connected().db;
+  return runningFrame()?.postgres?.db ?? (postgres().db as Executor);
+}
+
+/** Runs one raw statement on PostgreSQL: on the running transaction's connection, or the pool. */
+export function onPostgres(text: string, params: unknown[]) {
+  return query(runningFrame()?.postgres?.client ?? postgres().pool, text, params);
 }
 
 /** The raw connection, for app/db alone: pragmas, migrations, backups. */
@@ -298,17 +318,22 @@ export function getSqlite(): Database.Database {
   return connected().sqlite;
 }
 
-/** Closes the connection at shutdown; a later getDb() would open it again. */
-export function closeDb(): void {
+/** Closes the connection (or the pool) at shutdown; a later getDb() would open it again. */
+export async function closeDb(): Promise<void> {
   shared.connection?.sqlite.close();
   shared.connection = undefined;
   shared.prepared.clear();
+  const engine = shared.postgres;
+  shared.postgres = undefined;
+  await engine?.pool.end();
 }
 
 /** The transaction the running chain is inside, if it still runs. */
 function runningFrame(): Frame | undefined {
   const frame = shared.context.getStore();
-  return frame !== undefined && frame.root === shared.lock.holder ? frame : undefined;
+  if (frame === undefined) return undefined;
+  if (frame.postgres) return frame.postgres.open ? frame : undefined;
+  return frame.root === shared.lock.holder ? frame : undefined;
 }
 
 type TxOptions = {
@@ -332,6 +357,7 @@ type TxOptions = {
 export async function withTx<T>(write: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
   const outer = runningFrame();
   if (outer) return nested(outer, write);
+  if (usesPostgres()) return withPostgresTx(write);
   const { db, commit, rollback } = connected();
   const { withoutStalling = false, patienceMs = BUSY_TIMEOUT_MS } = options;
   const deadline = Date.now() + patienceMs;
@@ -389,24 +415,64 @@ async function begunWhenFree(withoutStalling: boolean, deadline: number, tries: 
   }
 }
 
+/**
+ * PostgreSQL's withTx: SERIALIZABLE, so every transaction keeps the guarantee SQLite's one writer
+ * gave the domain, run again (up to a few times) when PostgreSQL refuses one for overlapping another.
+ */
+async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await postgres().pool.connect();
+    const state = { client, db: executorOn(client) as Executor, open: true };
+    const frame: Frame = { root: state, number: ++shared.transactionsBegun, work: [], postgres: state };
+    let broken = false;
+    try {
+      await query(client, "BEGIN ISOLATION LEVEL SERIALIZABLE", []);
+      const result = await shared.context.run(frame, () => write(state.db));
+      await query(client, "COMMIT", []);
+      workCounters().commits += 1;
+      state.open = false;
+      client.release();
+      for (const entry of frame.work) runAfterCommit(entry);
+      return result;
+    } catch (error) {
+      state.open = false;
+      shared.transactionsRolledBack += 1;
+      await client.query("ROLLBACK").catch(() => (broken = true));
+      client.release(broken);
+      if (!mayRetry(error) || attempt >= SERIALIZATION_ATTEMPTS) throw error;
+      workCounters().busyRetries += 1;
+      await new Promise((resume) => setTimeout(resume, Math.random() * 5 * attempt));
+    }
+  }
+}
+
+/** How often a transaction refused for overlapping another runs before its error reaches the caller. */
+const SERIALIZATION_ATTEMPTS = 10;
+
+/** Runs one statement of a transaction's own bookkeeping (savepoints) on its connection. */
+async function execInFrame(frame: Frame, text: string): Promise<void> {
+  if (frame.postgres) await query(frame.postgres.client, text, []);
+  else getSqlite().exec(text);
+}
+
 /** A transaction inside a running one: a savepoint, one at a time per transaction. */
 async function nested<T>(outer: Frame, write: (tx: Tx) => Promise<T>): Promise<T> {
   if (outer.child) throw new Error("nested transactions of one transaction must run one after another, not at once");
-  const frame: Frame = { root: outer.root, number: ++shared.transactionsBegun, work: [] };
+  const frame: Frame = { ...outer, child: undefined, number: ++shared.transactionsBegun, work: [] };
   const name = `sp${frame.number}`;
-  const sqlite = getSqlite();
   outer.child = frame;
   try {
-    sqlite.exec(`SAVEPOINT ${name}`);
+    await execInFrame(frame, `SAVEPOINT ${name}`);
     let result: T;
     try {
       result = await shared.context.run(frame, () => write(getDb()));
     } catch (error) {
-      sqlite.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      await execInFrame(frame, `ROLLBACK TO SAVEPOINT ${name}`);
+      await execInFrame(frame, `RELEASE SAVEPOINT ${name}`);
       shared.transactionsRolledBack += 1;
       throw error;
     }
-    sqlite.exec(`RELEASE ${name}`);
+    await execInFrame(frame, `RELEASE SAVEPOINT ${name}`);
     for (const entry of frame.work) handOver(outer.work, entry);
     return result;
   } finally {
@@ -420,6 +486,7 @@ async function nested<T>(outer: Frame, write: (tx: Tx) => Promise<T>): Promise<T
  */
 export async function read<T>(work: (db: Executor) => Promise<T>): Promise<T> {
   if (runningFrame()) return work(getDb());
+  if (usesPostgres()) return readOnPostgres(work);
   const { db, sqlite } = connected();
   await acquire();
   const root = {};
@@ -433,6 +500,23 @@ export async function read<T>(work: (db: Executor) => Promise<T>): Promise<T> {
     }
   } finally {
     release();
+  }
+}
+
+/** read() on PostgreSQL: one snapshot (REPEATABLE READ), read only, on one connection. */
+async function readOnPostgres<T>(work: (db: Executor) => Promise<T>): Promise<T> {
+  const client = await postgres().pool.connect();
+  const state = { client, db: executorOn(client) as Executor, open: true };
+  try {
+    await query(client, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", []);
+    try {
+      return await shared.context.run({ root: state, number: 0, work: [], postgres: state }, () => work(state.db));
+    } finally {
+      state.open = false;
+      await query(client, "COMMIT", []);
+    }
+  } finally {
+    client.release();
   }
 }
 

@@ -2,7 +2,8 @@
 // a write transaction on a lock database beside app.db, which the OS releases if the process dies.
 import Database from "better-sqlite3";
 import { resolve } from "node:path";
-import { createPrivateFile } from "#app/db/client.server.ts";
+import { createPrivateFile, usesPostgres } from "#app/db/client.server.ts";
+import { openPool } from "#app/db/postgres/pool.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 
 /** How long a start waits for another process's migrations and seeding before it gives up. */
@@ -44,8 +45,32 @@ export function acquireStartLock(): () => void {
   };
 }
 
+/** Start-up's advisory lock on PostgreSQL: "smss" in ASCII (the migrations hold "smsg"). */
+const START_LOCK_KEY = 0x736d7373;
+
+/** underStartLock on PostgreSQL: a session advisory lock, which ends with the session if the process dies. */
+async function underPostgresStartLock<T>(work: () => T | Promise<T>): Promise<T> {
+  const pool = openPool(getEnv().DATABASE_URL!, { max: 1 });
+  try {
+    const session = await pool.connect();
+    try {
+      await session.query("select pg_advisory_lock($1)", [START_LOCK_KEY]);
+      try {
+        return await work();
+      } finally {
+        await session.query("select pg_advisory_unlock($1)", [START_LOCK_KEY]);
+      }
+    } finally {
+      session.release();
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
 /** Runs `work` holding the start lock, released when it settles (or with the process). */
 export async function underStartLock<T>(work: () => T | Promise<T>): Promise<T> {
+  if (usesPostgres()) return underPostgresStartLock(work);
   const release = acquireStartLock();
   try {
     return await work();

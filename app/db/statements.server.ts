@@ -1,4 +1,5 @@
-import { onConnection, prepared, type RunResult } from "#app/db/client.server.ts";
+import { onConnection, onPostgres, prepared, type RunResult, usesPostgres } from "#app/db/client.server.ts";
+import { postgresText } from "#app/db/postgres/engine.server.ts";
 
 /** A raw SQL statement with typed parameters and rows; each terminal waits for its turn on the connection. */
 export type RawStatement<Params extends unknown[], Row> = {
@@ -21,14 +22,37 @@ export function sqlText<Params extends unknown[] = [], Row = never>(text: Statem
   return { text };
 }
 
-/** The text this engine runs. */
+/** The text SQLite runs. */
 const sqliteText = (text: StatementText) => (typeof text === "string" ? text : text.sqlite);
 
-function raw<Params extends unknown[], Row>(source: string): RawStatement<Params, Row> {
+/** The text PostgreSQL runs: its own, or the shared one with numbered placeholders (engine.server.ts). */
+const postgresSource = (text: StatementText) => (typeof text === "string" ? postgresText(text) : text.postgres);
+
+function raw<Params extends unknown[], Row>(text: StatementText): RawStatement<Params, Row> {
+  if (usesPostgres()) return onPostgresEngine(postgresSource(text));
+  const source = sqliteText(text);
   return {
     get: (...params) => onConnection(() => prepared(source).get(...params) as Row | undefined),
     all: (...params) => onConnection(() => prepared(source).all(...params) as Row[]),
     run: (...params) => onConnection(() => prepared(source).run(...params)),
+  };
+}
+
+function onPostgresEngine<Params extends unknown[], Row>(source: string): RawStatement<Params, Row> {
+  return {
+    get: async (...params) => (await onPostgres(source, params)).rows[0] as Row | undefined,
+    all: async (...params) => (await onPostgres(source, params)).rows as Row[],
+    run: async (...params) => ({ changes: (await onPostgres(source, params)).changes, lastInsertRowid: 0 }),
+  };
+}
+
+/** A statement made on its first run: the engine is known once the environment is read, not at import. */
+function lazily<Params extends unknown[], Row>(make: () => RawStatement<Params, Row>): RawStatement<Params, Row> {
+  let made: RawStatement<Params, Row> | undefined;
+  return {
+    get: (...params) => (made ??= make()).get(...params),
+    all: (...params) => (made ??= make()).all(...params),
+    run: (...params) => (made ??= make()).run(...params),
   };
 }
 
@@ -43,7 +67,7 @@ type Runnable<Table> = {
  */
 export function statements<Table extends Record<string, Declared<unknown[], unknown>>>(table: Table): Runnable<Table> {
   return Object.fromEntries(
-    Object.entries(table).map(([name, declared]) => [name, raw(sqliteText(declared.text))]),
+    Object.entries(table).map(([name, declared]) => [name, lazily(() => raw(declared.text))]),
   ) as Runnable<Table>;
 }
 
@@ -54,5 +78,5 @@ export function statements<Table extends Record<string, Declared<unknown[], unkn
 export function statementFor<Params extends unknown[] = unknown[], Row = unknown>(
   text: StatementText,
 ): RawStatement<Params, Row> {
-  return raw<Params, Row>(sqliteText(text));
+  return raw<Params, Row>(text);
 }

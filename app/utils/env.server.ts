@@ -54,6 +54,13 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
+  // Unset: SQLite in DATA_DIR. A postgres:// URL: PostgreSQL, shared by every web and worker host (decision 127).
+  DATABASE_URL: optionalString.refine(
+    (v) => v === undefined || /^postgres(ql)?:\/\//.test(v),
+    "a postgres:// (or postgresql://) URL, or unset for SQLite in DATA_DIR",
+  ),
+  // Connections each process keeps open to PostgreSQL.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).default(10),
   REDIS_URL: optionalString,
   QUEUE_PREFIX: z.string().default("smsgw"),
   // A command on the shared Redis connection unanswered this long fails (a hung Redis); 0: never (decision 080).
@@ -310,6 +317,14 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const parsed = result.data;
   if (parsed.SMS_TRANSPORT === "smpp" && !parsed.SMPP_URL) {
     throw new ConfigurationError(["SMPP_URL: required when SMS_TRANSPORT=smpp"]);
+  }
+  if (parsed.DATABASE_URL) {
+    // Several hosts share PostgreSQL: each needs the same Redis and secrets, none of its own making.
+    const missing = (["REDIS_URL", "SESSION_SECRET", "API_KEY_SECRET"] as const).filter((name) => !parsed[name]);
+    if (missing.length > 0)
+      throw new ConfigurationError(
+        missing.map((name) => `${name}: required with DATABASE_URL (every host must share it; see docs/deployment.md)`),
+      );
   }
   const stripeKeys = [parsed.STRIPE_SECRET_KEY, parsed.STRIPE_PUBLISHABLE_KEY, parsed.STRIPE_WEBHOOK_SECRET];
   if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {

@@ -33,7 +33,7 @@ const dir = mkdtempSync(join(tmpdir(), "smsgw-rollup-"));
 process.env.DATA_DIR = dir;
 process.env.SESSION_SECRET ??= "rollup-bench-session-secret-0123456789";
 prepareDataDir();
-runMigrations();
+await runMigrations();
 const seeding = new Database(join(dir, "app.db"));
 seeding
   .prepare("insert into users (email, full_name, password_hash) values ('rollup@bench.test', 'Rollup', 'x')")

@@ -153,7 +153,7 @@ Object.assign(appEnv, {
 
 // --- accounts and data the phases need (before the app starts) -------------------------------
 prepareDataDir();
-runMigrations();
+await runMigrations();
 // The bench's own connection for bulk seeding and counting; the app's rows go through its modules.
 const sqlite = new Database(join(dataDir, "app.db"));
 sqlite.pragma("busy_timeout = 5000");

@@ -138,7 +138,7 @@ process.env.PORT = appEnv.PORT = String(port);
 
 // --- the data: customers with credits and API keys, and a Pending order paid on Stripe ---
 prepareDataDir();
-runMigrations();
+await runMigrations();
 await seedDatabase();
 
 const LONG_GSM =

@@ -21,16 +21,16 @@ beforeAll(() => {
   process.env.DATA_DIR = dataDir;
 });
 
-afterAll(() => {
-  closeDb();
+afterAll(async () => {
+  await closeDb();
   process.umask(umask);
 });
 
 describe("file modes", () => {
-  it("makes DATA_DIR 0700 and the database, its WAL and shared memory 0600", () => {
+  it("makes DATA_DIR 0700 and the database, its WAL and shared memory 0600", async () => {
     prepareDataDir();
     expect(modeOf(dataDir)).toBe(0o700);
-    runMigrations();
+    await runMigrations();
     getSqlite().exec("create table if not exists probe (x); insert into probe values (1)");
     for (const file of [databaseFile(), `${databaseFile()}-wal`, `${databaseFile()}-shm`])
       expect(modeOf(file), file).toBe(0o600);

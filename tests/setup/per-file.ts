@@ -6,6 +6,7 @@ import { afterAll, inject } from "vitest";
 import { closeQueues } from "#app/queue/queues.server.ts";
 import { closeRedis } from "#app/queue/redis.server.ts";
 import { parseEnv, prepareDataDir } from "#app/utils/env.server.ts";
+import { freshDatabase } from "#tests/support/postgres.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "smsgw-test-"));
 copyFileSync(inject("templateDb"), join(dataDir, "app.db"));
@@ -17,6 +18,11 @@ process.env.QUEUE_PREFIX = `t${process.pid}-${Math.random().toString(36).slice(2
 process.env.SESSION_SECRET = "test-session-secret";
 process.env.LOG_LEVEL = "error";
 process.env.SEED_DEMO = "0";
+if (process.env.TEST_ENGINE === "postgres") {
+  // The "postgres" project: a migrated database of this file's own in the run's private cluster.
+  process.env.DATABASE_URL = await freshDatabase({ migrated: true });
+  process.env.API_KEY_SECRET = "test-api-key-secret-at-least-32-characters";
+}
 // The secrets go into this file's DATA_DIR. Parsed here but not kept: a test file may still set
 // its own variables (Stripe keys...) before its first getEnv().
 prepareDataDir(parseEnv(process.env));

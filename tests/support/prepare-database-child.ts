@@ -16,4 +16,4 @@ const { setupLink } = await prepareDatabase();
 console.log(JSON.stringify({ token: setupLink?.token ?? null }));
 await closeQueues();
 await closeRedis();
-closeDb();
+await closeDb();

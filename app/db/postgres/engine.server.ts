@@ -1,0 +1,161 @@
+// The PostgreSQL engine behind the one executor (decision 127): Drizzle's node-postgres driver, taught
+// to take the SQLite tables the domain names (each becomes its derived twin) and to answer the SQLite
+// terminals the domain awaits (`.all()`, `.get()`, `.run()`, `.values()`, `changes`).
+import { is, Table } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { NodePgPreparedQuery } from "drizzle-orm/node-postgres/session";
+import {
+  alias,
+  PgDatabase,
+  PgDeleteBase,
+  PgInsertBase,
+  PgSelectBase,
+  PgSelectBuilder,
+  PgSelectQueryBuilderBase,
+  PgUpdateBase,
+} from "drizzle-orm/pg-core";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { openPool, type Pool, type PoolClient } from "#app/db/postgres/pool.server.ts";
+import { postgresTables } from "#app/db/postgres/schema.server.ts";
+import { workCounters } from "#app/utils/work-counts.server.ts";
+
+/** What a write reports on both engines: rows changed (PostgreSQL has no rowid to give back). */
+export type PostgresRunResult = { changes: number; lastInsertRowid: number | bigint };
+
+type AnyTable = Record<string | symbol, unknown>;
+const NAME = (Table as unknown as { Symbol: { Name: symbol; OriginalName: symbol } }).Symbol;
+
+const twinsByName = new Map<string, AnyTable>(
+  Object.values(postgresTables).map((table) => [(table as unknown as AnyTable)[NAME.Name] as string, table as never]),
+);
+const aliases = new Map<string, AnyTable>();
+
+/** The PostgreSQL twin of a SQLite table (or of an alias of one); anything else as it is. */
+export function twinOf<T>(source: T): T {
+  if (!is(source, SQLiteTable)) return source;
+  const table = source as unknown as AnyTable;
+  const original = table[NAME.OriginalName] as string;
+  const name = table[NAME.Name] as string;
+  const twin = twinsByName.get(original);
+  if (!twin) throw new Error(`no PostgreSQL table for ${original}`);
+  if (name === original) return twin as T;
+  const key = `${original} ${name}`;
+  let aliased = aliases.get(key);
+  if (!aliased) aliases.set(key, (aliased = alias(twin as never, name) as unknown as AnyTable));
+  return aliased as T;
+}
+
+type Rows = unknown[] | { rows: unknown[]; rowCount: number | null };
+const rowsOf = (result: Rows) => (Array.isArray(result) ? result : result.rows);
+const runResultOf = (result: Rows): PostgresRunResult => ({
+  changes: Array.isArray(result) ? result.length : (result.rowCount ?? 0),
+  lastInsertRowid: 0,
+});
+
+let taught = false;
+
+/** Teaches Drizzle's PostgreSQL builders the SQLite tables and terminals, once per process. */
+function teachDrizzle(): void {
+  if (taught) return;
+  taught = true;
+  type Method = (this: unknown, ...args: unknown[]) => unknown;
+  const withTwinFirst = (prototype: object, name: string) => {
+    const target = prototype as Record<string, Method>;
+    const original = target[name]!;
+    target[name] = function (this: unknown, first: unknown, ...rest: unknown[]) {
+      return original.call(this, twinOf(first), ...rest);
+    };
+  };
+  for (const name of ["insert", "update", "delete"]) withTwinFirst(PgDatabase.prototype, name);
+  withTwinFirst(PgSelectBuilder.prototype, "from");
+  // Joins are made per builder from createJoin (class fields), so wrapping it wraps them all.
+  const builder = PgSelectQueryBuilderBase.prototype as unknown as Record<string, Method>;
+  const createJoin = builder.createJoin!;
+  builder.createJoin = function (this: unknown, ...args: unknown[]) {
+    const join = createJoin.apply(this, args) as Method;
+    return (table: unknown, ...rest: unknown[]) => join.call(this, twinOf(table), ...rest);
+  };
+
+  type Query = { execute(): Promise<Rows> };
+  const terminals: Record<string, (this: Query) => Promise<unknown>> = {
+    async all() {
+      return rowsOf(await this.execute());
+    },
+    async get() {
+      return rowsOf(await this.execute())[0];
+    },
+    async run() {
+      return runResultOf(await this.execute());
+    },
+    async values() {
+      return rowsOf(await this.execute()).map((row) => Object.values(row as object));
+    },
+  };
+  for (const query of [PgSelectBase, PgInsertBase, PgUpdateBase, PgDeleteBase])
+    Object.assign(query.prototype, terminals);
+
+  // A write without RETURNING answers pg's result: give it SQLite's `changes` too (`await q`).
+  const prepared = NodePgPreparedQuery.prototype as unknown as { execute: (...args: unknown[]) => Promise<unknown> };
+  const execute = prepared.execute;
+  const counts = workCounters();
+  prepared.execute = async function (this: unknown, ...args: unknown[]) {
+    counts.statements += 1;
+    const result = (await execute.apply(this, args)) as Rows;
+    if (!Array.isArray(result) && result && typeof result.rowCount === "number")
+      Object.assign(result, { changes: result.rowCount });
+    return result;
+  };
+}
+
+/** The engine's pool and its executor outside transactions (each statement on any free connection). */
+export type PostgresEngine = { pool: Pool; db: unknown };
+
+export function openPostgres(url: string, max: number): PostgresEngine {
+  teachDrizzle();
+  const pool = openPool(url, { max });
+  return { pool, db: drizzle({ client: pool }) };
+}
+
+/** An executor on one connection (a transaction's). */
+export function executorOn(client: PoolClient): unknown {
+  teachDrizzle();
+  return drizzle({ client });
+}
+
+const postgresTexts = new Map<string, string>();
+
+/**
+ * A raw statement's SQLite text as PostgreSQL reads it: `?` placeholders numbered ($1, $2...), and
+ * camel-case column aliases quoted (PostgreSQL folds unquoted names to lower case; SQLite keeps them).
+ */
+export function postgresText(text: string): string {
+  let converted = postgresTexts.get(text);
+  if (converted !== undefined) return converted;
+  let number = 0;
+  // Strings and quoted names are copied as they are; only bare text is rewritten.
+  converted = text.replace(
+    /('(?:[^']|'')*'|"(?:[^"]|"")*")|\?|\b(as\s+)([A-Za-z_]\w*[A-Z]\w*)\b/g,
+    (match, quoted, as, name) => {
+      if (quoted) return match as string;
+      if (as) return `${as as string}"${name as string}"`;
+      return `$${++number}`;
+    },
+  );
+  postgresTexts.set(text, converted);
+  return converted;
+}
+
+/** Runs a raw statement on `client` (a transaction's connection, or the pool). */
+export async function query(client: Pool | PoolClient, text: string, params: unknown[]) {
+  workCounters().statements += 1;
+  const result = await client.query(text, params);
+  return { rows: result.rows as unknown[], changes: result.rowCount ?? 0 };
+}
+
+/** SQLSTATEs after which a transaction may simply run again: a serialization failure, a deadlock. */
+export function mayRetry(error: unknown): boolean {
+  // Drizzle wraps the driver's error in its own, as the cause.
+  for (let cause = error as { code?: string; cause?: unknown } | undefined; cause; cause = cause.cause as typeof cause)
+    if (cause.code === "40001" || cause.code === "40P01") return true;
+  return false;
+}

@@ -1,0 +1,178 @@
+// The one executor on PostgreSQL (decision 127): the domain's builder queries over the SQLite tables,
+// its raw statements, and withTx (SERIALIZABLE, run again when PostgreSQL refuses an overlap). Runs in
+// the "postgres" project only (tests/postgres-files.ts), on a migrated database of its own.
+import { asc, eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { afterCommit, getDb, read, runningTransaction, usesPostgres, withTx } from "#app/db/client.server.ts";
+import { alias } from "#app/db/dialect.server.ts";
+import { users } from "#app/db/schema/core.ts";
+import { packages } from "#app/db/schema/shop.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
+
+const queries = statements({
+  countNamed: sqlText<[string], { n: number }>("select count(*) as n from packages where name = ?"),
+  namesLike: sqlText<[string, number], { packageName: string }>(
+    "select name as packageName from packages where name like ? and credits >= ? order by name",
+  ),
+  renameAll: sqlText<[string, string]>("update packages set description = ? where name like ?"),
+});
+
+const named = async (name: string) => (await queries.countNamed.get(name))!.n;
+
+async function insertPackage(name: string, credits = 10) {
+  return (await getDb()
+    .insert(packages)
+    .values({ name, priceCents: 100, credits })
+    .returning({ id: packages.id })
+    .get())!.id;
+}
+
+describe("the executor on PostgreSQL", () => {
+  it("runs on PostgreSQL when DATABASE_URL is set", () => {
+    expect(usesPostgres()).toBe(true);
+  });
+
+  it("answers the builder's terminals over the SQLite tables as SQLite does", async () => {
+    const id = await insertPackage("pg-terminals", 25);
+    const row = await getDb().select().from(packages).where(eq(packages.id, id)).get();
+    expect(row).toMatchObject({ id, name: "pg-terminals", credits: 25, description: "", category: "appetizer" });
+    expect(row!.createdAt).toBeInstanceOf(Date);
+    expect(await getDb().select({ name: packages.name }).from(packages).where(eq(packages.id, id)).all()).toEqual([
+      { name: "pg-terminals" },
+    ]);
+    expect(
+      await getDb()
+        .select({ name: packages.name, credits: packages.credits })
+        .from(packages)
+        .where(eq(packages.id, id))
+        .values(),
+    ).toEqual([["pg-terminals", 25]]);
+    const updated = await getDb().update(packages).set({ credits: 30 }).where(eq(packages.id, id)).run();
+    expect(updated.changes).toBe(1);
+    const awaited = await getDb().update(packages).set({ credits: 31 }).where(eq(packages.name, "pg-none"));
+    expect((awaited as unknown as { changes: number }).changes).toBe(0);
+    expect(await getDb().select().from(packages).where(eq(packages.name, "pg-none")).get()).toBeUndefined();
+  });
+
+  it("joins a table with an alias of another", async () => {
+    const [owner] = await getDb()
+      .insert(users)
+      .values({ email: "pg-join@example.com", fullName: "Join Owner", passwordHash: "x" })
+      .returning({ id: users.id });
+    const actors = alias(users, "actors");
+    const rows = await getDb()
+      .select({ email: users.email, actor: actors.fullName, verified: users.emailVerified })
+      .from(users)
+      .innerJoin(actors, eq(actors.id, users.id))
+      .where(eq(users.id, owner!.id))
+      .all();
+    expect(rows).toEqual([{ email: "pg-join@example.com", actor: "Join Owner", verified: true }]);
+  });
+
+  it("runs raw statements with numbered placeholders and keeps camel-case names", async () => {
+    await insertPackage("pg-raw-b", 5);
+    await insertPackage("pg-raw-a", 50);
+    await insertPackage("pg-raw-c", 500);
+    expect(await queries.namesLike.all("pg-raw-%", 10)).toEqual([
+      { packageName: "pg-raw-a" },
+      { packageName: "pg-raw-c" },
+    ]);
+    expect((await queries.renameAll.run("renamed ?", "pg-raw-%")).changes).toBe(3);
+    expect(await named("pg-raw-a")).toBe(1);
+    const descriptions = await getDb()
+      .select({ description: packages.description })
+      .from(packages)
+      .where(sql`${packages.name} like 'pg-raw-%'`)
+      .orderBy(asc(packages.name))
+      .all();
+    expect(descriptions.map((row) => row.description)).toEqual(["renamed ?", "renamed ?", "renamed ?"]);
+  });
+
+  it("commits a transaction, then runs its after-commit work; a rollback leaves nothing and runs none", async () => {
+    const ran: string[] = [];
+    await withTx(async () => {
+      await insertPackage("pg-committed");
+      afterCommit(() => ran.push("committed"));
+      expect(runningTransaction()).not.toBeNull();
+      // Outside the transaction (the pool) the uncommitted row is not there yet.
+      expect(ran).toEqual([]);
+    });
+    expect(ran).toEqual(["committed"]);
+    expect(await named("pg-committed")).toBe(1);
+    await expect(
+      withTx(async () => {
+        await insertPackage("pg-rolled-back");
+        afterCommit(() => ran.push("rolled back"));
+        throw new Error("rolled back on purpose");
+      }),
+    ).rejects.toThrow("rolled back on purpose");
+    expect(await named("pg-rolled-back")).toBe(0);
+    expect(ran).toEqual(["committed"]);
+    expect(runningTransaction()).toBeNull();
+  });
+
+  it("keeps a transaction's uncommitted writes from statements of other chains", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const insertedYet = new Promise<void>((resolve) => (inserted = resolve));
+    const transaction = withTx(async () => {
+      await insertPackage("pg-isolated");
+      inserted();
+      await held;
+    });
+    await insertedYet;
+    expect(await named("pg-isolated")).toBe(0);
+    release();
+    await transaction;
+    expect(await named("pg-isolated")).toBe(1);
+  });
+
+  it("rolls a savepoint back without the outer transaction", async () => {
+    await withTx(async () => {
+      await insertPackage("pg-outer");
+      await expect(
+        withTx(async () => {
+          await insertPackage("pg-inner");
+          throw new Error("inner fails");
+        }),
+      ).rejects.toThrow("inner fails");
+      expect(await named("pg-inner")).toBe(0);
+    });
+    expect(await named("pg-outer")).toBe(1);
+    expect(await named("pg-inner")).toBe(0);
+  });
+
+  it("lets concurrent count-then-insert transactions through one at a time, as SQLite's one writer did", async () => {
+    // Twenty transactions each insert only when none exists yet: SERIALIZABLE refuses the overlaps, withTx runs them again.
+    const attempts = Array.from({ length: 20 }, () =>
+      withTx(async () => {
+        if ((await named("pg-only-one")) > 0) return false;
+        await insertPackage("pg-only-one");
+        return true;
+      }),
+    );
+    const inserted = (await Promise.all(attempts)).filter(Boolean);
+    expect(inserted).toHaveLength(1);
+    expect(await named("pg-only-one")).toBe(1);
+  });
+
+  it("reads one snapshot in read()", async () => {
+    await insertPackage("pg-snapshot");
+    let firstRead!: () => void;
+    const readOnce = new Promise<void>((resolve) => (firstRead = resolve));
+    let written!: () => void;
+    const writtenMeanwhile = new Promise<void>((resolve) => (written = resolve));
+    const reading = read(async () => {
+      const before = await named("pg-snapshot");
+      firstRead();
+      await writtenMeanwhile;
+      return [before, await named("pg-snapshot")];
+    });
+    await readOnce;
+    await insertPackage("pg-snapshot");
+    written();
+    expect(await reading).toEqual([1, 1]);
+    expect(await named("pg-snapshot")).toBe(2);
+  });
+});

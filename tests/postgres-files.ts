@@ -1,0 +1,4 @@
+// The integration test files that also run on PostgreSQL (the vitest project "postgres"): one list,
+// growing as the statements get their PostgreSQL texts (issue 32), until every database-touching
+// file is in it but the few SQLite-only ones.
+export const POSTGRES_FILES = ["tests/integration/executor-postgres.test.ts"];
