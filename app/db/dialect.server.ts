@@ -1,4 +1,27 @@
 // The engine-specific parts of Drizzle's query builder the domain names, so only app/db imports the
-// SQLite dialect (decision 123): a second engine changes these lines, not the modules.
+// SQLite dialect (decision 123), and the few SQL functions whose names differ by engine (decision 127).
+import { type SQL, sql, type SQLWrapper } from "drizzle-orm";
+import { usesPostgres } from "#app/db/client.server.ts";
+
 export { alias } from "drizzle-orm/sqlite-core";
 export type { SQLiteTable as Table, SQLiteUpdateSetSource as UpdateSet } from "drizzle-orm/sqlite-core";
+
+const list = (values: (SQLWrapper | number | string)[]) =>
+  sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+
+/** The smallest of the values: SQLite's scalar min(), PostgreSQL's least(). */
+export function smallestOf<T = number>(...values: (SQLWrapper | number | string)[]): SQL<T> {
+  return usesPostgres() ? sql<T>`least(${list(values)})` : sql<T>`min(${list(values)})`;
+}
+
+/** The largest of the values: SQLite's scalar max(), PostgreSQL's greatest(). */
+export function largestOf<T = number>(...values: (SQLWrapper | number | string)[]): SQL<T> {
+  return usesPostgres() ? sql<T>`greatest(${list(values)})` : sql<T>`max(${list(values)})`;
+}
+
+/** An expression written differently on each engine: the running one's. */
+export const byEngine = <T>(expressions: { sqlite: SQL<T>; postgres: SQL<T> }): SQL<T> =>
+  usesPostgres() ? expressions.postgres : expressions.sqlite;

@@ -57,15 +57,20 @@ const queries = statements({
   ),
   // The entries are one JSON parameter, each an array [kind, amount, key, note, actor, reason], so one
   // prepared statement books any number; RETURNING gives only the rows inserted, a key booked before
-  // being skipped. PostgreSQL: jsonb_array_elements($3).
-  insertEntries: sqlText<[number, number, string], { kind: LedgerKind; amount: number }>(
-    `insert into credit_ledger (user_id, created_at, shortfall, kind, amount, key, note, actor_user_id, reason)
+  // being skipped.
+  insertEntries: sqlText<[number, number, string], { kind: LedgerKind; amount: number }>({
+    sqlite: `insert into credit_ledger (user_id, created_at, shortfall, kind, amount, key, note, actor_user_id, reason)
    select ?, ?, 0, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5
    from json_each(?)
    where true
    on conflict(key) do nothing
    returning kind, amount`,
-  ),
+    postgres: `insert into credit_ledger (user_id, created_at, shortfall, kind, amount, key, note, actor_user_id, reason)
+   select $1::bigint, $2::bigint, 0, value ->> 0, (value ->> 1)::bigint, value ->> 2, value ->> 3, (value ->> 4)::bigint, value ->> 5
+   from jsonb_array_elements($3::jsonb)
+   on conflict(key) do nothing
+   returning kind, amount`,
+  }),
 });
 
 /** Moves the cached balance; false (nothing moved) when it would go below zero. */

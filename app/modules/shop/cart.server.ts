@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { type Executor, getDb, withTx, type Tx } from "#app/db/client.server.ts";
 import { cartItems, packages } from "#app/db/schema/shop.ts";
+import { smallestOf } from "#app/db/dialect.server.ts";
 import { MAX_LINE_QUANTITY } from "#app/modules/shop/packages.ts";
 
 /** Number of packages in the user's cart, for the nav's cart link. */
@@ -59,7 +60,7 @@ export async function addToCart(userId: number, packageId: number, quantity: num
       .values({ userId, packageId, quantity: Math.min(quantity, MAX_LINE_QUANTITY) })
       .onConflictDoUpdate({
         target: [cartItems.userId, cartItems.packageId],
-        set: { quantity: sql`min(${cartItems.quantity} + excluded.quantity, ${MAX_LINE_QUANTITY})` },
+        set: { quantity: smallestOf(sql`${cartItems.quantity} + excluded.quantity`, MAX_LINE_QUANTITY) },
       })
       .run();
     return true;
