@@ -4,8 +4,15 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statfsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
+import { type PostgresFacts, readPostgresFacts } from "#app/db/postgres/facts.server.ts";
+import {
+  type ConfigBeat,
+  differingSettings,
+  readFleetConfig,
+  settingDigests,
+} from "#app/modules/health/fleet-config.server.ts";
 import { redisOptions } from "#app/queue/redis.server.ts";
-import { type Env, parseEnv } from "#app/utils/env.server.ts";
+import { type Env, parseEnv, SETTING_NAMES } from "#app/utils/env.server.ts";
 
 export type Level = "ok" | "warn" | "unsafe";
 export type Finding = { level: Level; topic: string; message: string };
@@ -18,7 +25,19 @@ export type Probes = {
   redisConfig: (url: string, names: string[]) => Promise<Record<string, string>>;
   disk: (dir: string) => { freeBytes: number; totalBytes: number };
   clock: () => ClockSync;
+  /** With DATABASE_URL: what the PostgreSQL server says (decision 128). */
+  postgres: (url: string) => Promise<PostgresFacts>;
+  /** Redis's clock minus this machine's, in ms. */
+  redisClockOffset: (url: string) => Promise<number>;
+  /** The configuration every web and worker process published in Redis. */
+  fleetConfig: (url: string, queuePrefix: string) => Promise<Map<string, ConfigBeat>>;
 };
+
+/** Clocks further apart than this confuse schedules, sessions and leases across hosts. */
+export const CLOCK_OFFSET_WARN_MS = 250;
+export const CLOCK_OFFSET_UNSAFE_MS = 2_000;
+/** Connections one process may open beyond its pool: start-up's migration and start locks. */
+const CONNECTIONS_BEYOND_POOL = 1;
 
 const GB = 1024 ** 3;
 /** Below this much free space in DATA_DIR the database, WAL and backups are at risk. */
@@ -138,6 +157,8 @@ export async function diagnose(source: NodeJS.ProcessEnv, probes: Probes = machi
     }
   }
 
+  if (env.DATABASE_URL && env.REDIS_URL) await diagnoseSeveralHosts(env, source, probes, add);
+
   // Free disk where the database lives.
   try {
     const { freeBytes, totalBytes } = probes.disk(
@@ -168,7 +189,75 @@ export async function diagnose(source: NodeJS.ProcessEnv, probes: Probes = machi
   return findings;
 }
 
+type Add = (level: Level, topic: string, message: string) => void;
+
+function judgeClockOffset(add: Add, topic: string, offsetMs: number): void {
+  const offset = `${offsetMs > 0 ? "ahead of" : "behind"} this machine by ${Math.abs(offsetMs)} ms`;
+  if (Math.abs(offsetMs) > CLOCK_OFFSET_UNSAFE_MS)
+    add("unsafe", topic, `clock ${offset}: schedules and sessions disagree across hosts (sync both with NTP)`);
+  else if (Math.abs(offsetMs) > CLOCK_OFFSET_WARN_MS) add("warn", topic, `clock ${offset}`);
+  else add("ok", topic, `clock within ${CLOCK_OFFSET_WARN_MS} ms of this machine's`);
+}
+
+/** PostgreSQL mode: the server, its clock and connection budget, and every host's configuration. */
+async function diagnoseSeveralHosts(env: Env, source: NodeJS.ProcessEnv, probes: Probes, add: Add): Promise<void> {
+  let fleet = new Map<string, ConfigBeat>();
+  try {
+    judgeClockOffset(add, "Redis", await probes.redisClockOffset(env.REDIS_URL!));
+    fleet = await probes.fleetConfig(env.REDIS_URL!, env.QUEUE_PREFIX);
+    const own = settingDigests(source, SETTING_NAMES);
+    const differing = [...fleet].map(([id, beat]) => [id, differingSettings(own, beat.digests)] as const);
+    for (const [id, names] of differing.filter(([, names]) => names.length > 0))
+      add("unsafe", "configuration", `${id} runs with a different ${names.join(", ")}: every host needs the same`);
+    if (fleet.size === 0)
+      add("warn", "configuration", "no web or worker process has published its configuration to Redis yet");
+    else if (differing.every(([, names]) => names.length === 0))
+      add("ok", "configuration", `the same as the ${fleet.size} running web and worker processes'`);
+  } catch (error) {
+    add("unsafe", "configuration", `could not read the hosts' configuration from Redis: ${(error as Error).message}`);
+  }
+  let facts: PostgresFacts;
+  try {
+    facts = await probes.postgres(env.DATABASE_URL!);
+  } catch (error) {
+    add("unsafe", "PostgreSQL", `could not connect at DATABASE_URL: ${(error as Error).message}`);
+    return;
+  }
+  if (facts.version < 150000)
+    add("unsafe", "PostgreSQL", `is version ${Math.floor(facts.version / 10000)}: 15 or newer is needed`);
+  else add("ok", "PostgreSQL", `version ${Math.floor(facts.version / 10000)}`);
+  judgeClockOffset(add, "PostgreSQL", facts.clockOffsetMs);
+  // Each process keeps up to DATABASE_POOL_SIZE connections (every host should use the same size).
+  const processes = Math.max(fleet.size, 2);
+  const needed = processes * (env.DATABASE_POOL_SIZE + CONNECTIONS_BEYOND_POOL);
+  const usable = facts.maxConnections - facts.reservedConnections;
+  const budget = `${processes} processes x (DATABASE_POOL_SIZE ${env.DATABASE_POOL_SIZE} + ${CONNECTIONS_BEYOND_POOL}) = ${needed} of ${usable} usable connections (${facts.openConnections} open now)`;
+  if (needed > usable) add("unsafe", "connections", `${budget}: raise max_connections or lower DATABASE_POOL_SIZE`);
+  else if (needed > usable * 0.8) add("warn", "connections", `${budget}: little room for another host`);
+  else add("ok", "connections", budget);
+  if (facts.trigram === "installed") add("ok", "pg_trgm", "installed (order search)");
+  else if (facts.trigram === "available")
+    add(
+      "warn",
+      "pg_trgm",
+      "not installed yet: the first start's migrations create it (they need the CREATE privilege)",
+    );
+  else add("unsafe", "pg_trgm", "is missing: install PostgreSQL's contrib extensions (Debian: the postgresql package)");
+}
+
 async function readRedisConfig(url: string, names: string[]): Promise<Record<string, string>> {
+  return withRedis(url, async (redis) => {
+    const config: Record<string, string> = {};
+    for (const name of names) {
+      const [, value] = (await redis.config("GET", name)) as string[];
+      config[name] = value ?? "";
+    }
+    return config;
+  });
+}
+
+/** A connection to `url` for one look, closed afterwards. */
+async function withRedis<T>(url: string, look: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis({
     ...redisOptions(url),
     lazyConnect: true,
@@ -180,15 +269,18 @@ async function readRedisConfig(url: string, names: string[]): Promise<Record<str
   redis.on("error", () => {});
   try {
     await redis.connect();
-    const config: Record<string, string> = {};
-    for (const name of names) {
-      const [, value] = (await redis.config("GET", name)) as string[];
-      config[name] = value ?? "";
-    }
-    return config;
+    return await look(redis);
   } finally {
     redis.disconnect();
   }
+}
+
+async function readRedisClockOffset(url: string): Promise<number> {
+  return withRedis(url, async (redis) => {
+    const sent = Date.now();
+    const [seconds, micros] = await redis.time();
+    return Math.round(Number(seconds) * 1000 + Number(micros) / 1000 - (sent + Date.now()) / 2);
+  });
 }
 
 function clockSync(): ClockSync {
@@ -206,6 +298,9 @@ export const machineProbes: Probes = {
     return { freeBytes: stats.bavail * stats.bsize, totalBytes: stats.blocks * stats.bsize };
   },
   clock: clockSync,
+  postgres: readPostgresFacts,
+  redisClockOffset: readRedisClockOffset,
+  fleetConfig: (url, queuePrefix) => withRedis(url, (redis) => readFleetConfig(redis, queuePrefix)),
 };
 
 /** Reads a .env-style file's KEY=value lines (no expansion), for `npm run doctor -- --env-file`. */

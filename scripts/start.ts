@@ -3,11 +3,12 @@ import "./default-production.ts";
 import { closeDb } from "#app/db/client.server.ts";
 import { startCheckpointer } from "#app/db/checkpointer.server.ts";
 import { DEMO_ACCOUNTS } from "#app/modules/auth/demo-accounts.server.ts";
+import { startConfigBeacon } from "#app/modules/health/fleet-config.server.ts";
 import { shutdownSendJobs } from "#app/modules/sms/send.server.ts";
 import { shutdownInboundJobs } from "#app/modules/inbound/receive.server.ts";
 import { closeQueues } from "#app/queue/queues.server.ts";
 import { closeRedis } from "#app/queue/redis.server.ts";
-import { getEnv, prepareDataDir } from "#app/utils/env.server.ts";
+import { getEnv, prepareDataDir, SETTING_NAMES } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { api, shutdownApi } from "#server/api.ts";
 import { health } from "#server/health.ts";
@@ -57,6 +58,8 @@ const checkpointer = startCheckpointer();
 const server = await startHttpServer([health, metrics, sameOrigin, api]).catch(failStart);
 const metricsServer = env.METRICS_PORT ? await startMetricsServer(env.METRICS_PORT).catch(failStart) : undefined;
 const workers = env.WORKER === "inline" ? await startWorkers().catch(failStart) : undefined;
+// For npm run doctor: every host's web and worker processes must run with the same settings.
+const configBeacon = startConfigBeacon("web", SETTING_NAMES);
 
 const url = `http://localhost:${env.PORT}`;
 log("info", "start", `SMS Gateway is up on ${url} (${env.NODE_ENV}, worker ${env.WORKER}, data in ${env.DATA_DIR})`);
@@ -102,6 +105,7 @@ async function shutdown(signal: string) {
   if (metricsServer) await stopHttpServer(metricsServer, 1_000);
   await shutdownApi();
   await workers?.close();
+  await configBeacon.stop();
   await shutdownSendJobs();
   await shutdownInboundJobs();
   await closeQueues();

@@ -1,10 +1,12 @@
 import { type Job, Worker } from "bullmq";
+import { startConfigBeacon } from "#app/modules/health/fleet-config.server.ts";
 import { startHeartbeat } from "#app/modules/health/heartbeat.server.ts";
 import { smsCounters } from "#app/modules/health/sms-counters.server.ts";
 import { smppBindStatus } from "#app/modules/sms/transports/smpp-status.server.ts";
 import { getQueue, queueBaseOptions } from "#app/queue/queues.server.ts";
 import { createWorkerConnection } from "#app/queue/redis.server.ts";
 import { startRedisMemoryWatch } from "#app/queue/redis-memory.server.ts";
+import { SETTING_NAMES } from "#app/utils/env.server.ts";
 import { log, logs, runWithLogContext } from "#app/utils/log.server.ts";
 import { workCounts } from "#app/utils/work-counts.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
@@ -94,10 +96,13 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
   const memoryWatch = startRedisMemoryWatch();
   // Alive and the SMPP bind's state for /readyz (any one worker alive is enough), its counters and work counts for /metrics.
   const heartbeat = startHeartbeat(() => ({ smpp: smppBindStatus(), counters: smsCounters(), work: workCounts() }));
+  // For npm run doctor: the settings this worker runs with, beside every other process's.
+  const configBeacon = startConfigBeacon("worker", SETTING_NAMES);
   return {
     close: async () => {
       memoryWatch.stop();
       await heartbeat.stop();
+      await configBeacon.stop();
       await Promise.all(workers.map((w) => w.close()));
       for (const definition of definitions) await definition.onStop?.();
     },

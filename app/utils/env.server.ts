@@ -238,6 +238,9 @@ export type TestMode = {
  */
 export type CardPayments = "stripe" | "test-cards" | "unavailable";
 
+/** Every setting the app reads from the environment, by name. */
+export const SETTING_NAMES: readonly string[] = Object.keys(schema.shape);
+
 export type Env = z.infer<typeof schema> & {
   DATA_DIR: string;
   LOG_FORMAT: "json" | "pretty";

@@ -6,6 +6,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startConfigBeacon } from "#app/modules/health/fleet-config.server.ts";
+import { SETTING_NAMES } from "#app/utils/env.server.ts";
+import { freshDatabase } from "#tests/support/postgres.ts";
 import { diagnose, type Finding, machineProbes, type Probes } from "../../scripts/doctor-checks.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "smsgw-doctor-"));
@@ -16,6 +19,16 @@ const healthy: Probes = {
   redisConfig: async () => ({ appendonly: "yes", save: "", "maxmemory-policy": "noeviction" }),
   disk: () => ({ freeBytes: 50 * GB, totalBytes: 100 * GB }),
   clock: () => "synchronized",
+  postgres: async () => ({
+    version: 150010,
+    clockOffsetMs: 3,
+    maxConnections: 100,
+    reservedConnections: 3,
+    openConnections: 12,
+    trigram: "installed",
+  }),
+  redisClockOffset: async () => -2,
+  fleetConfig: async () => new Map(),
 };
 
 const production: NodeJS.ProcessEnv = {
@@ -169,4 +182,105 @@ it("npm run doctor exits 1 when something is unsafe, with a line per finding, re
   expect(output).toMatch(/^UNSAFE {2}SMS_TRANSPORT: is the simulator/m);
   expect(output).toContain("not ready for production");
   expect(code).toBe(1);
+});
+
+describe("with DATABASE_URL (several hosts)", () => {
+  const severalHosts = { ...production, DATABASE_URL: "postgres://smsgw:pw@db.internal.test:5432/smsgw" };
+  const ownBeat = (settings: NodeJS.ProcessEnv) => ({
+    at: Date.now(),
+    role: "worker" as const,
+    digests: Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, value ?? ""])) as Record<
+      string,
+      string
+    >,
+  });
+
+  it("check the server's version, both clocks, the connection budget and pg_trgm", async () => {
+    const findings = await diagnose(severalHosts, healthy);
+    for (const topic of ["PostgreSQL", "Redis", "connections", "pg_trgm"])
+      expect(
+        levelOf(findings, topic).filter((level) => level !== "ok"),
+        topic,
+      ).toEqual([]);
+    expect(findings).toContainEqual({
+      level: "ok",
+      topic: "connections",
+      message: expect.stringContaining("2 processes x (DATABASE_POOL_SIZE 10 + 1) = 22 of 97 usable connections"),
+    });
+    const facts = await healthy.postgres("");
+    const unsafe = await diagnose(severalHosts, {
+      ...healthy,
+      postgres: async () => ({
+        ...facts,
+        version: 140005,
+        clockOffsetMs: 4_000,
+        maxConnections: 20,
+        trigram: "missing",
+      }),
+      redisClockOffset: async () => -600,
+    });
+    expect(levelOf(unsafe, "PostgreSQL")).toEqual(["unsafe", "unsafe"]);
+    expect(levelOf(unsafe, "Redis").at(-1)).toBe("warn");
+    expect(levelOf(unsafe, "connections")).toEqual(["unsafe"]);
+    expect(levelOf(unsafe, "pg_trgm")).toEqual(["unsafe"]);
+    const unreachable = await diagnose(severalHosts, {
+      ...healthy,
+      postgres: async () => {
+        throw new Error("connect ECONNREFUSED");
+      },
+    });
+    expect(levelOf(unreachable, "PostgreSQL")).toEqual(["unsafe"]);
+  });
+
+  it("name a host whose configuration differs, and which settings", async () => {
+    const findings = await diagnose(severalHosts, {
+      ...healthy,
+      fleetConfig: async () => new Map([["other-host:42:worker", ownBeat({ SESSION_SECRET: "x" })]]),
+    });
+    expect(findings).toContainEqual({
+      level: "unsafe",
+      topic: "configuration",
+      message: expect.stringMatching(/^other-host:42:worker runs with a different .*SESSION_SECRET/),
+    });
+    expect(levelOf(await diagnose(severalHosts, healthy), "configuration")).toEqual(["warn"]);
+  });
+
+  it("read a real PostgreSQL server and the configuration the processes publish in Redis", async () => {
+    const real = {
+      ...severalHosts,
+      DATABASE_URL: await freshDatabase({ migrated: true }),
+      REDIS_URL: process.env.REDIS_URL,
+      QUEUE_PREFIX: process.env.QUEUE_PREFIX,
+    };
+    const probes = {
+      ...healthy,
+      ...machineProbes,
+      redisConfig: healthy.redisConfig,
+      disk: healthy.disk,
+      clock: healthy.clock,
+    };
+    const web = startConfigBeacon("web", SETTING_NAMES, { NODE_ENV: "production", ...real, PORT: "3001" });
+    const worker = startConfigBeacon("worker", SETTING_NAMES, { NODE_ENV: "production", ...real, SMPP_TPS: "99" });
+    try {
+      await expect.poll(async () => (await probes.fleetConfig(real.REDIS_URL!, real.QUEUE_PREFIX!)).size).toBe(2);
+      const findings = await diagnose(real, probes);
+      // The same machine: both clocks agree; the test cluster has 200 connections and the migrations installed pg_trgm.
+      for (const topic of ["PostgreSQL", "Redis", "connections", "pg_trgm"])
+        expect(
+          levelOf(findings, topic).filter((level) => level !== "ok"),
+          topic,
+        ).toEqual([]);
+      // A per-host setting (PORT) may differ; SMPP_TPS may not.
+      expect(findings.filter((f) => f.topic === "configuration")).toEqual([
+        {
+          level: "unsafe",
+          topic: "configuration",
+          message: expect.stringMatching(/:worker runs with a different SMPP_TPS: every host needs the same$/),
+        },
+      ]);
+    } finally {
+      await web.stop();
+      await worker.stop();
+    }
+  });
 });

@@ -10,6 +10,6 @@ export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
 /** A pool of connections to `url`, returning the values the domain gets from SQLite. */
-export function openPool(url: string, options: { max?: number } = {}): pg.Pool {
+export function openPool(url: string, options: { max?: number; connectionTimeoutMillis?: number } = {}): pg.Pool {
   return new pg.Pool({ connectionString: url, ...options });
 }
