@@ -157,6 +157,10 @@ const schema = z.object({
   SMPP_WINDOW: z.coerce.number().int().min(1).max(1000).default(10),
   // SMPP sessions each worker process opens (SMPP_TPS is shared by all of them, across processes).
   SMPP_BINDS: z.coerce.number().int().min(1).max(32).default(1),
+  // The deployment's cap on SMPP sessions across every worker of every host (leases in Redis); unset: no cap.
+  SMPP_MAX_BINDS: optionalString
+    .transform((v) => (v === undefined ? undefined : Number(v)))
+    .pipe(z.number("must be a whole number, 1 or more").int().min(1).optional()),
   SMS_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   SMS_RETRY_DELAY_MS: z.coerce.number().int().min(1).default(1000),
   // The SMS reconciler's period, and how long a claimed message may stay `submitting` before it

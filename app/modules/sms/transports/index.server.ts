@@ -20,6 +20,7 @@ export function createTransport(onReceipts: ReceiptSink, onInbound: InboundSink)
           tps: env.SMPP_TPS,
           sharedRate,
           window: env.SMPP_WINDOW,
+          maxBinds: env.SMPP_MAX_BINDS,
           onReceipts,
           onInbound,
         }),

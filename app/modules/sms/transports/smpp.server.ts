@@ -1,6 +1,7 @@
 import smpp, { type PDU, type Session, type ShortMessage } from "smpp";
 import { Coalescer } from "#app/utils/coalescer.server.ts";
 import type { SharedRate } from "#app/modules/sms/transports/fleet-rate.server.ts";
+import { type BindLease, fleetBindLease } from "#app/modules/sms/transports/bind-leases.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import {
   type Answered,
@@ -46,6 +47,10 @@ export type SmppOptions = {
   reconnectMaxMs?: number;
   /** How long all submits pause after ESME_RTHROTTLED. */
   throttlePauseMs?: number;
+  /** SMPP_MAX_BINDS: the fleet's cap on sessions; this one opens only holding one of its slots. */
+  maxBinds?: number;
+  /** How often a session without a slot looks for a free one. */
+  leaseRetryMs?: number;
 };
 
 export type SmppEndpoint = { host: string; port: number; tls: boolean; systemId: string; password: string };
@@ -211,8 +216,10 @@ export const openSmppTransports = new Set<SmppTransport>();
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
   private readonly endpoint: SmppEndpoint;
-  private readonly options: Required<Omit<SmppOptions, "sharedRate" | "onInbound">> &
-    Pick<SmppOptions, "sharedRate" | "onInbound">;
+  private readonly options: Required<Omit<SmppOptions, "sharedRate" | "onInbound" | "maxBinds">> &
+    Pick<SmppOptions, "sharedRate" | "onInbound" | "maxBinds">;
+  private readonly lease?: BindLease;
+  private waitingForLease = false;
   private takingTokens = false;
   private session: Session | null = null;
   private bound = false;
@@ -242,8 +249,10 @@ export class SmppTransport implements SmsTransport {
       reconnectMinMs: 250,
       reconnectMaxMs: 30_000,
       throttlePauseMs: 1_000,
+      leaseRetryMs: 5_000,
       ...options,
     };
+    if (options.maxBinds) this.lease = fleetBindLease(options.maxBinds, () => this.leaseLost());
     this.tokens = options.sharedRate ? 0 : options.tps;
     this.defaultSource = sourceAddress(options.sourceAddr);
     this.receipts = new Coalescer({
@@ -472,6 +481,36 @@ export class SmppTransport implements SmsTransport {
   // --- the session: connect, bind, keep alive, reconnect ---
 
   private connect() {
+    if (this.lease) void this.connectHoldingLease(this.lease);
+    else this.open();
+  }
+
+  /** Opens the session once it holds a slot of SMPP_MAX_BINDS; without one it looks again later. */
+  private async connectHoldingLease(lease: BindLease) {
+    const taken = await lease.take();
+    if (this.closing) return lease.release();
+    if (!taken) {
+      if (!this.waitingForLease)
+        log(
+          "info",
+          "smpp",
+          `all ${this.options.maxBinds} sessions of SMPP_MAX_BINDS are open; this one waits for a slot`,
+        );
+      this.waitingForLease = true;
+      this.reconnectTimer = setTimeout(() => this.connect(), this.options.leaseRetryMs * (0.8 + Math.random() * 0.4));
+      return;
+    }
+    this.waitingForLease = false;
+    this.open();
+  }
+
+  /** The slot lapsed (Redis lost it, or this process stalled): another may hold it now, so this session closes. */
+  private leaseLost() {
+    log("warn", "smpp", "lost its SMPP_MAX_BINDS slot; closing the session until it holds one again");
+    this.session?.destroy();
+  }
+
+  private open() {
     const { host, port, tls, systemId, password } = this.endpoint;
     const session = smpp.connect({ host, port, tls });
     this.session = session;
@@ -614,11 +653,13 @@ export class SmppTransport implements SmsTransport {
     const session = this.session;
     if (!session) {
       this.markClosed();
+      await this.lease?.release();
       return this.closed;
     }
     const force = setTimeout(() => session.destroy(), 2_000);
     if (!this.bound || !session.unbind({}, () => session.close())) session.destroy();
     await this.closed;
     clearTimeout(force);
+    await this.lease?.release();
   }
 }
