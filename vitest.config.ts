@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { POSTGRES_FILES } from "./tests/postgres-files.ts";
+import { POSTGRES_FILES, POSTGRES_ONLY_FILES } from "./tests/postgres-files.ts";
 
 export default defineConfig({
   test: {
@@ -11,7 +11,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "sqlite", include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.{ts,tsx}"] },
+        test: {
+          name: "sqlite",
+          include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.{ts,tsx}"],
+          exclude: POSTGRES_ONLY_FILES,
+        },
       },
       // The database-touching integration tests again, each file on a PostgreSQL database of its own.
       // TEST_POSTGRES_FILES (comma-separated globs) tries other files there while they are being converted.

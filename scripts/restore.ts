@@ -6,6 +6,9 @@ import { connect } from "node:net";
 import { resolve } from "node:path";
 import { Redis } from "ioredis";
 import { installDatabase, processesUsing, verifyDatabase } from "#app/db/backup.server.ts";
+import { closeDb } from "#app/db/client.server.ts";
+import { restorePostgres, verifyDump } from "#app/db/postgres/dump.server.ts";
+import { readFleetConfig } from "#app/modules/health/fleet-config.server.ts";
 import { handOutboxToReconciler } from "#app/modules/sms/reconcile.server.ts";
 import { redisOptions, redisUrlFile } from "#app/queue/redis.server.ts";
 import { getEnv, PRIVATE_DIR } from "#app/utils/env.server.ts";
@@ -58,6 +61,58 @@ if (!target) {
 }
 const backup = resolve(process.env.INIT_CWD ?? process.cwd(), target);
 const env = getEnv();
+
+/**
+ * With DATABASE_URL: refuses while any web or worker process of any host is heard of in Redis, checks
+ * the dump, empties this deployment's Redis keys and restores in one transaction (decision 130).
+ */
+async function restoreOnPostgres(url: string): Promise<void> {
+  const redis = new Redis({
+    ...redisOptions(env.REDIS_URL!),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+  } catch (error) {
+    refuse(`Redis at REDIS_URL did not answer (${(error as Error).message}): it tells which hosts still run`);
+  }
+  const live = [...(await readFleetConfig(redis, env.QUEUE_PREFIX)).keys()];
+  redis.disconnect();
+  if (live.length)
+    refuse(
+      `${live.join(", ")} still run (heard of in Redis in the last minutes): stop the web and every worker on every host first`,
+    );
+  if (!existsSync(backup)) refuse(`${backup} does not exist`);
+  const check = await verifyDump(backup);
+  if (!check.ok) refuse(`${backup} is not a usable backup: ${check.problem}`);
+  const deleted = await clearRedis(env.REDIS_URL!, env.QUEUE_PREFIX).catch((error: Error) =>
+    refuse(`Redis at REDIS_URL did not answer (${error.message})`),
+  );
+  say(
+    `Redis: deleted ${pluralize(deleted, "key")} under "${env.QUEUE_PREFIX}:"; the next start rebuilds them from the database`,
+  );
+  try {
+    await restorePostgres(url, backup);
+  } catch (error) {
+    refuse(`${(error as Error).message}; the database was left as it was (one transaction)`);
+  }
+  say(`the database is now the backup ${backup} (${pluralize(check.tables, "table")})`);
+  const waiting = await handOutboxToReconciler();
+  if (waiting)
+    say(
+      `${pluralize(waiting, "queued message")} go to the workers when they start (the reconciler re-adds their jobs)`,
+    );
+  say("start the gateway on every host: the workers re-add queued messages and schedules from the database");
+  await closeDb();
+}
+
+if (env.DATABASE_URL) {
+  await restoreOnPostgres(env.DATABASE_URL);
+  process.exit(0);
+}
 
 // 1. The gateway is stopped: no process has the database open, and nothing answers on its port.
 const holders = processesUsing();

@@ -1,0 +1,71 @@
+// npm run backup and npm run restore with DATABASE_URL (decision 130): a pg_dump taken while the app
+// runs, a restore refused while any host's process is heard of in Redis (nothing changed), then
+// done once they have stopped: the database is the backup again, this deployment's Redis keys gone.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { startConfigBeacon } from "#app/modules/health/fleet-config.server.ts";
+import { getRedis, redisKey } from "#app/queue/redis.server.ts";
+import { SETTING_NAMES } from "#app/utils/env.server.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "smsgw-pg-backup-"));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Runs an entry point to its end; its output is the answer. */
+function run(entry: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ["scripts/run.mjs", entry, ...args], {
+    env: process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  return new Promise((done) => child.once("exit", (code) => done({ code, output })));
+}
+
+it("backs PostgreSQL up with pg_dump, refuses to restore while a host runs, then restores", async () => {
+  const user = await createTestUser();
+  await grantCredits(user.id, 500);
+  const backupFile = join(scratch, "smsgw.dump");
+  const backedUp = await run("scripts/backup.ts", [backupFile]);
+  expect(backedUp.output).toMatch(/pg_dump of \d+ tables, checked/);
+  expect(backedUp.code).toBe(0);
+  expect(statSync(backupFile).mode & 0o777).toBe(0o600);
+  expect((await run("scripts/backup.ts", [backupFile])).output).toContain("exists already");
+
+  // After the backup: more credits, and a key in Redis.
+  await grantCredits(user.id, 250);
+  expect(await getBalance(user.id)).toBe(750);
+  await getRedis().set(redisKey("probe"), "1");
+
+  // A worker of some host still runs: refused, nothing changed.
+  const worker = startConfigBeacon("worker", SETTING_NAMES);
+  await expect.poll(async () => await getRedis().hlen(redisKey("fleet", "config"))).toBe(1);
+  const refused = await run("scripts/restore.ts", [backupFile]);
+  expect(refused.output).toMatch(/refused: .*:worker still run/);
+  expect(refused.code).toBe(1);
+  expect(await getBalance(user.id)).toBe(750);
+  expect(await getRedis().get(redisKey("probe"))).toBe("1");
+  await worker.stop();
+
+  const notADump = join(scratch, "not-a-dump");
+  const garbage = await run("scripts/restore.ts", [notADump]);
+  expect(garbage.output).toContain("does not exist");
+  expect(existsSync(notADump)).toBe(false);
+
+  const restored = await run("scripts/restore.ts", [backupFile]);
+  expect(restored.output).toContain("the database is now the backup");
+  expect(restored.code).toBe(0);
+  expect(await getBalance(user.id)).toBe(500);
+  expect(await getRedis().get(redisKey("probe"))).toBeNull();
+});
