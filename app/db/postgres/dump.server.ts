@@ -23,8 +23,9 @@ async function tool(name: "pg_dump" | "pg_restore", args: string[], env: NodeJS.
     return await run(name, args, { env, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const { code, stderr } = error as NodeJS.ErrnoException & { stderr?: string };
-    if (code === "ENOENT") throw new Error(`${name} is not installed (Debian: apt install postgresql-client)`);
-    throw new Error(`${name} failed: ${(stderr ?? (error as Error).message).trim()}`);
+    if (code === "ENOENT")
+      throw new Error(`${name} is not installed (Debian: apt install postgresql-client)`, { cause: error });
+    throw new Error(`${name} failed: ${(stderr ?? (error as Error).message).trim()}`, { cause: error });
   }
 }
 
