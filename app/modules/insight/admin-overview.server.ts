@@ -17,9 +17,10 @@ const queries = statements({
     `select confirmed_at as at, total_cents - refunded_cents as cents, total_credits - credits_reversed as credits
    from orders where confirmed_at >= ? and confirmed_at < ?`,
   ),
-  accountNames: sqlText<[string], { id: number; fullName: string; email: string }>(
-    "select id, full_name as fullName, email from users where id in (select value from json_each(?))",
-  ),
+  accountNames: sqlText<[string], { id: number; fullName: string; email: string }>({
+    sqlite: "select id, full_name as fullName, email from users where id in (select value from json_each(?))",
+    postgres: `select id, full_name as "fullName", email from users where id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+  }),
   // A keyword opt-out made in the period counts against every account that wrote to the phone from the
   // sender it answered (the shared one: scope "") in the period and the 30 days before it.
   optOutsByAccount: sqlText<

@@ -15,9 +15,11 @@ const COLUMNS = `m.id, m.to_phone as "to", m.from_address as "from", m.body, m.e
 const queries = statements({
   one: sqlText<[number, number], OwnMessageRow>(`select ${COLUMNS} from sms_messages m where id = ? and user_id = ?`),
   // PostgreSQL: from jsonb_to_recordset($1) as j(id bigint, "userId" bigint) join sms_messages m on ...
-  many: sqlText<[string], OwnMessageRow>(
-    `select ${COLUMNS} from json_each(?) j join sms_messages m on m.id = j.value ->> '$.id' and m.user_id = j.value ->> '$.userId'`,
-  ),
+  many: sqlText<[string], OwnMessageRow>({
+    sqlite: `select ${COLUMNS} from json_each(?) j join sms_messages m on m.id = j.value ->> '$.id' and m.user_id = j.value ->> '$.userId'`,
+    postgres: `select ${COLUMNS} from jsonb_array_elements($1::jsonb) j join sms_messages m
+     on m.id = (j.value ->> 'id')::bigint and m.user_id = (j.value ->> 'userId')::bigint`,
+  }),
   occurrence: sqlText<[number, number, number], OwnMessageRow>(
     `select ${COLUMNS} from sms_messages m where schedule_id = ? and occurrence_at = ? and user_id = ?`,
   ),
