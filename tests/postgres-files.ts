@@ -1,4 +1,12 @@
 // The integration test files that also run on PostgreSQL (the vitest project "postgres"): one list,
 // growing as the statements get their PostgreSQL texts (issue 32), until every database-touching
 // file is in it but the few SQLite-only ones.
-export const POSTGRES_FILES = ["tests/integration/executor-postgres.test.ts"];
+export const POSTGRES_FILES = [
+  "tests/integration/executor-postgres.test.ts",
+  "tests/integration/inbox.test.ts",
+  "tests/integration/sms-batches.test.ts",
+  "tests/integration/sms-inbound.test.ts",
+  "tests/integration/sms-reconcile.test.ts",
+  "tests/integration/sms-send.test.ts",
+  "tests/integration/sms-smpp.test.ts",
+];
