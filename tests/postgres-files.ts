@@ -2,9 +2,14 @@
 // growing as the statements get their PostgreSQL texts (issue 32), until every database-touching
 // file is in it but the few SQLite-only ones.
 export const POSTGRES_FILES = [
+  "tests/integration/contacts-group-send.test.ts",
   "tests/integration/executor-postgres.test.ts",
   "tests/integration/inbox.test.ts",
+  "tests/integration/scheduling-groups.test.ts",
+  "tests/integration/scheduling.test.ts",
   "tests/integration/sms-batches.test.ts",
+  "tests/integration/sms-history-filters.test.ts",
+  "tests/integration/sms-history.test.ts",
   "tests/integration/sms-inbound.test.ts",
   "tests/integration/sms-reconcile.test.ts",
   "tests/integration/sms-send.test.ts",
