@@ -2,10 +2,14 @@
 // growing as the statements get their PostgreSQL texts (issue 32), until every database-touching
 // file is in it but the few SQLite-only ones.
 export const POSTGRES_FILES = [
+  "tests/integration/api-scheduled.test.ts",
   "tests/integration/contacts-group-send.test.ts",
   "tests/integration/executor-postgres.test.ts",
   "tests/integration/inbox.test.ts",
+  "tests/integration/opt-outs-keywords.test.ts",
+  "tests/integration/opt-outs-send-paths.test.ts",
   "tests/integration/scheduling-groups.test.ts",
+  "tests/integration/scheduling-redis-loss.test.ts",
   "tests/integration/scheduling.test.ts",
   "tests/integration/sms-batches.test.ts",
   "tests/integration/sms-history-filters.test.ts",
@@ -14,4 +18,6 @@ export const POSTGRES_FILES = [
   "tests/integration/sms-reconcile.test.ts",
   "tests/integration/sms-send.test.ts",
   "tests/integration/sms-smpp.test.ts",
+  "tests/integration/worker-redis-outage.test.ts",
+  "tests/integration/worker-schedules.test.ts",
 ];
