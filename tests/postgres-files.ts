@@ -6,6 +6,7 @@ export const POSTGRES_FILES = [
   "tests/integration/contacts-group-send.test.ts",
   "tests/integration/executor-postgres.test.ts",
   "tests/integration/inbox.test.ts",
+  "tests/integration/message-events-batch.test.ts",
   "tests/integration/opt-outs-keywords.test.ts",
   "tests/integration/opt-outs-send-paths.test.ts",
   "tests/integration/scheduling-groups.test.ts",
