@@ -19,6 +19,7 @@ export const POSTGRES_FILES = [
   "tests/integration/sms-reconcile.test.ts",
   "tests/integration/sms-send.test.ts",
   "tests/integration/sms-smpp.test.ts",
+  "tests/integration/templates.test.ts",
   "tests/integration/worker-redis-outage.test.ts",
   "tests/integration/worker-schedules.test.ts",
 ];
