@@ -26,8 +26,8 @@ const queries = statements({
   optOutsByAccount: sqlText<
     [{ start: number; end: number; window: number }],
     { userId: number; stopped: number; recipients: number }
-  >(
-    `with stops as (
+  >({
+    sqlite: `with stops as (
      select distinct m.user_id as userId, o.phone
      from opt_outs o join sms_messages m on m.to_phone = o.phone
      where o.source = 'keyword' and o.created_at >= @start and o.created_at < @end
@@ -39,7 +39,19 @@ const queries = statements({
       where r.user_id = stops.userId and r.created_at >= @start and r.created_at < @end and r.source <> 'keyword')
        as recipients
    from stops group by userId`,
-  ),
+    postgres: `with stops as (
+     select distinct m.user_id as "userId", o.phone
+     from opt_outs o join sms_messages m on m.to_phone = o.phone
+     where o.source = 'keyword' and o.created_at >= @start and o.created_at < @end
+       and coalesce(m.from_address, '') = o.scope and m.source <> 'keyword'
+       and m.created_at >= greatest(@start, o.created_at - @window) and m.created_at <= o.created_at
+   )
+   select "userId", count(*) as stopped,
+     (select count(distinct r.to_phone) from sms_messages r
+      where r.user_id = stops."userId" and r.created_at >= @start and r.created_at < @end and r.source <> 'keyword')
+       as recipients
+   from stops group by "userId"`,
+  }),
 });
 
 /** Revenue, credits sold and paid orders per local day. */
