@@ -441,7 +441,7 @@ async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>): Promise<T> {
       client.release(broken);
       if (!mayRetry(error) || attempt >= SERIALIZATION_ATTEMPTS) throw error;
       workCounters().busyRetries += 1;
-      await new Promise((resume) => setTimeout(resume, Math.random() * 5 * attempt));
+      await new Promise((resume) => setTimeout(resume, Math.random() * 2 ** attempt));
     }
   }
 }

@@ -19,12 +19,19 @@ type Row = [userId: number, bucket: number, pending: number, delivered: number, 
 
 const queries = statements({
   // PostgreSQL: `select * from jsonb_to_recordset($1)` (or unnest), the same ON CONFLICT.
-  addRows: sqlText<[string]>(
-    `insert into message_rollup (user_id, bucket, pending, delivered, failed, credits)
+  addRows: sqlText<[string]>({
+    sqlite: `insert into message_rollup (user_id, bucket, pending, delivered, failed, credits)
    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 from json_each(?) where true
    on conflict do update set pending = pending + excluded.pending, delivered = delivered + excluded.delivered,
      failed = failed + excluded.failed, credits = credits + excluded.credits`,
-  ),
+    postgres: `insert into message_rollup (user_id, bucket, pending, delivered, failed, credits)
+   select (value ->> 0)::bigint, (value ->> 1)::bigint, (value ->> 2)::bigint, (value ->> 3)::bigint,
+     (value ->> 4)::bigint, (value ->> 5)::bigint
+   from jsonb_array_elements($1::jsonb)
+   on conflict (user_id, bucket) do update set pending = message_rollup.pending + excluded.pending,
+     delivered = message_rollup.delivered + excluded.delivered, failed = message_rollup.failed + excluded.failed,
+     credits = message_rollup.credits + excluded.credits`,
+  }),
 });
 
 /** Adds the changes to the rollup inside the caller's transaction: one statement, none when they sum to nothing. */

@@ -38,11 +38,32 @@ function raw<Params extends unknown[], Row>(text: StatementText): RawStatement<P
   };
 }
 
+/**
+ * PostgreSQL has no named parameters: each `@name` (outside quotes) becomes `$n`, and a statement
+ * called with one object of named values (as better-sqlite3 takes them) gets them in that order.
+ */
+function numberedNames(text: string): { text: string; values: (params: unknown[]) => unknown[] } {
+  const names: string[] = [];
+  const numbered = text.replace(/('(?:[^']|'')*'|"(?:[^"]|"")*")|@([A-Za-z_]\w*)/g, (match, quoted, name) => {
+    if (quoted) return match as string;
+    const at = names.indexOf(name as string);
+    return `$${at >= 0 ? at + 1 : names.push(name as string)}`;
+  });
+  if (names.length === 0) return { text, values: (params) => params };
+  return { text: numbered, values: ([named]) => names.map((name) => (named as Record<string, unknown>)[name]) };
+}
+
 function onPostgresEngine<Params extends unknown[], Row>(source: string): RawStatement<Params, Row> {
+  const { text, values } = numberedNames(source);
+  const on = (params: unknown[]) => onPostgres(text, values(params));
   return {
-    get: async (...params) => (await onPostgres(source, params)).rows[0] as Row | undefined,
-    all: async (...params) => (await onPostgres(source, params)).rows as Row[],
-    run: async (...params) => ({ changes: (await onPostgres(source, params)).changes, lastInsertRowid: 0 }),
+    get: async (...params) => (await on(params)).rows[0] as Row | undefined,
+    all: async (...params) => (await on(params)).rows as Row[],
+    // An insert's text for PostgreSQL says `returning id` where its caller reads lastInsertRowid.
+    run: async (...params) => {
+      const { changes, rows } = await on(params);
+      return { changes, lastInsertRowid: (rows[0] as { id?: number } | undefined)?.id ?? 0 };
+    },
   };
 }
 

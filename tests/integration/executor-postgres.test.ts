@@ -15,6 +15,13 @@ const queries = statements({
     "select name as packageName from packages where name like ? and credits >= ? order by name",
   ),
   renameAll: sqlText<[string, string]>("update packages set description = ? where name like ?"),
+  creditsBetween: sqlText<[{ low: number; high: number }], { name: string }>(
+    "select name from packages where credits >= @low and credits <= @high and name <> '@low' order by name",
+  ),
+  insertNamed: sqlText<[string]>({
+    sqlite: "insert into packages (name, price_cents, credits) values (?, 100, 1)",
+    postgres: "insert into packages (name, price_cents, credits) values ($1, 100, 1) returning id",
+  }),
 });
 
 const named = async (name: string) => (await queries.countNamed.get(name))!.n;
@@ -86,6 +93,19 @@ describe("the executor on PostgreSQL", () => {
       .orderBy(asc(packages.name))
       .all();
     expect(descriptions.map((row) => row.description)).toEqual(["renamed ?", "renamed ?", "renamed ?"]);
+  });
+
+  it("takes named parameters (@name) as one object, and gives an insert's returned id as lastInsertRowid", async () => {
+    await insertPackage("pg-named-a", 7);
+    await insertPackage("pg-named-b", 70);
+    expect(await queries.creditsBetween.all({ low: 7, high: 8 })).toEqual([{ name: "pg-named-a" }]);
+    const { lastInsertRowid } = await queries.insertNamed.run("pg-named-c");
+    const row = await getDb()
+      .select()
+      .from(packages)
+      .where(eq(packages.id, Number(lastInsertRowid)))
+      .get();
+    expect(row?.name).toBe("pg-named-c");
   });
 
   it("commits a transaction, then runs its after-commit work; a rollback leaves nothing and runs none", async () => {

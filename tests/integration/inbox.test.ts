@@ -1,9 +1,11 @@
 // The inbox screens: conversations, a thread with both directions (read when seen), a reply through
 // the normal send path, the admin's unassigned list and the test-mode simulator.
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { getEnv } from "#app/utils/env.server.ts";
-import { getDb, getSqlite } from "#app/db/client.server.ts";
+import { getDb } from "#app/db/client.server.ts";
 import { senders } from "#app/db/schema/senders.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
 import { simulateInbound } from "#app/modules/inbound/simulate.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
@@ -104,9 +106,11 @@ describe("the inbox", () => {
       }),
       { phone },
     );
-    const sent = getSqlite()
-      .prepare("select from_address as fromAddress from sms_messages where to_phone = ?")
-      .get(phone) as { fromAddress: string };
+    const sent = (await getDb()
+      .select({ fromAddress: smsMessages.fromAddress })
+      .from(smsMessages)
+      .where(eq(smsMessages.toPhone, phone))
+      .get())!;
     expect(sent.fromAddress).toBe("+4479460077");
   });
 

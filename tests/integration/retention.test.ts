@@ -3,7 +3,12 @@
 // batches, and every balance stays what the ledger says. The admin's accounts list shows the
 // database size and the retention.
 import { afterEach, expect, it } from "vitest";
-import { getSqlite } from "#app/db/client.server.ts";
+import { count, eq, inArray } from "drizzle-orm";
+import { getDb } from "#app/db/client.server.ts";
+import { creditLedger } from "#app/db/schema/core.ts";
+import { inboundMessages, inboundOutbox } from "#app/db/schema/inbound.ts";
+import { smsMessages, smsOutbox } from "#app/db/schema/sms.ts";
+import { supportRequests } from "#app/db/schema/support.ts";
 import { getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
 import { failMessage } from "#app/modules/sms/dispatch.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
@@ -28,7 +33,8 @@ async function messageAt(userId: number, daysAgo: number, status: "delivered" | 
   const { id } = await queueMessage(userId, { to: "+12025550170", body: `${daysAgo} days ago` });
   // Failing refunds through the ledger, as the worker would; delivered is what a receipt leaves.
   if (status === "failed") await failMessage(id, "Refused by the carrier");
-  if (status === "delivered") getSqlite().prepare("update sms_messages set status = 'delivered' where id = ?").run(id);
+  if (status === "delivered")
+    await getDb().update(smsMessages).set({ status: "delivered" }).where(eq(smsMessages.id, id)).run();
   resetClock();
   return id;
 }
@@ -50,22 +56,40 @@ async function requestAt(daysAgo: number) {
 }
 
 /** An inbound message as the SMPP transport stores it; `pending`: its keyword not processed yet. */
-function inboundAt(userId: number, daysAgo: number, pending = false): number {
-  const { lastInsertRowid } = getSqlite()
-    .prepare(
-      `insert into inbound_messages (user_id, from_phone, to_address, body, encoding, parts, dedupe_key, received_at)
-       values (?, '+12025550171', 'SMSGateway', 'Thanks', 'GSM-7', 1, ?, ?)`,
-    )
-    .run(userId, `retention-${daysAgo}-${Math.random()}`, now - daysAgo * DAY);
-  const id = Number(lastInsertRowid);
-  if (pending) getSqlite().prepare("insert into inbound_outbox (message_id, due_at) values (?, ?)").run(id, now);
+async function inboundAt(userId: number, daysAgo: number, pending = false): Promise<number> {
+  const { id } = (await getDb()
+    .insert(inboundMessages)
+    .values({
+      userId,
+      fromPhone: "+12025550171",
+      toAddress: "SMSGateway",
+      body: "Thanks",
+      encoding: "GSM-7",
+      parts: 1,
+      dedupeKey: `retention-${daysAgo}-${Math.random()}`,
+      receivedAt: new Date(now - daysAgo * DAY),
+    })
+    .returning({ id: inboundMessages.id })
+    .get())!;
+  if (pending)
+    await getDb()
+      .insert(inboundOutbox)
+      .values({ messageId: id, dueAt: new Date(now) })
+      .run();
   return id;
 }
 
-const existing = (table: string, ids: number[]) =>
-  ids.filter((id) => getSqlite().prepare(`select 1 from ${table} where id = ?`).get(id));
-const ledgerRows = (userId: number) =>
-  (getSqlite().prepare("select count(*) as n from credit_ledger where user_id = ?").get(userId) as { n: number }).n;
+const TABLES = { sms_messages: smsMessages, inbound_messages: inboundMessages, support_requests: supportRequests };
+/** The ids among `ids` still in the table, in the order given. */
+async function existing(table: keyof typeof TABLES, ids: number[]): Promise<number[]> {
+  const t = TABLES[table];
+  const found = new Set(
+    (await getDb().select({ id: t.id }).from(t).where(inArray(t.id, ids)).all()).map((row) => row.id),
+  );
+  return ids.filter((id) => found.has(id));
+}
+const ledgerRows = async (userId: number) =>
+  (await getDb().select({ n: count() }).from(creditLedger).where(eq(creditLedger.userId, userId)).get())!.n;
 const runHousekeeping = () => housekeeping.process({ data: { v: 1 } } as never);
 
 it("deletes finished messages and support requests older than the window, in batches, and the balance stays exact", async () => {
@@ -82,15 +106,15 @@ it("deletes finished messages and support requests older than the window, in bat
   const oldQueued = await messageAt(user.id, 33, "queued");
   const recent = [await messageAt(user.id, 29, "delivered"), await messageAt(user.id, 1, "failed")];
   const balance = await getBalance(user.id);
-  const entries = ledgerRows(user.id);
+  const entries = await ledgerRows(user.id);
   expect(balance).toBe(20 - 8 + 3);
 
-  const oldInbound = [inboundAt(user.id, 50), inboundAt(user.id, 32)];
-  const keptInbound = [inboundAt(user.id, 40, true), inboundAt(user.id, 2)];
+  const oldInbound = [await inboundAt(user.id, 50), await inboundAt(user.id, 32)];
+  const keptInbound = [await inboundAt(user.id, 40, true), await inboundAt(user.id, 2)];
 
   const oldRequests = [await requestAt(100), await requestAt(91)];
   const pendingMail = await requestAt(95);
-  getSqlite().prepare("update support_requests set mail_status = 'pending' where id = ?").run(pendingMail);
+  await getDb().update(supportRequests).set({ mailStatus: "pending" }).where(eq(supportRequests.id, pendingMail)).run();
   const recentRequest = await requestAt(89);
 
   getEnv().MESSAGE_RETENTION_DAYS = 30;
@@ -99,27 +123,27 @@ it("deletes finished messages and support requests older than the window, in bat
   // Batches of two: the walk goes on past a batch that is all old, and stops inside the window.
   expect(await applyRetention(2)).toEqual({ messages: 5, inboundMessages: 2, supportRequests: 2, webhookEvents: 0 });
 
-  expect(existing("sms_messages", oldFinished)).toEqual([]);
-  expect(existing("sms_messages", [oldQueued, ...recent])).toEqual([oldQueued, ...recent]);
-  expect(getSqlite().prepare("select count(*) as n from sms_outbox where message_id = ?").get(oldQueued)).toEqual({
+  expect(await existing("sms_messages", oldFinished)).toEqual([]);
+  expect(await existing("sms_messages", [oldQueued, ...recent])).toEqual([oldQueued, ...recent]);
+  expect(await getDb().select({ n: count() }).from(smsOutbox).where(eq(smsOutbox.messageId, oldQueued)).get()).toEqual({
     n: 1,
   });
   // Inbound too, but not one whose STOP or START is still to be processed.
-  expect(existing("inbound_messages", oldInbound)).toEqual([]);
-  expect(existing("inbound_messages", keptInbound)).toEqual(keptInbound);
-  expect(existing("support_requests", oldRequests)).toEqual([]);
-  expect(existing("support_requests", [pendingMail, recentRequest])).toEqual([pendingMail, recentRequest]);
+  expect(await existing("inbound_messages", oldInbound)).toEqual([]);
+  expect(await existing("inbound_messages", keptInbound)).toEqual(keptInbound);
+  expect(await existing("support_requests", oldRequests)).toEqual([]);
+  expect(await existing("support_requests", [pendingMail, recentRequest])).toEqual([pendingMail, recentRequest]);
 
   // The ledger keeps every debit and refund of the deleted messages: the balance is what it was.
   expect(await getBalance(user.id)).toBe(balance);
   expect(await getLedgerSum(user.id)).toBe(balance);
-  expect(ledgerRows(user.id)).toBe(entries);
+  expect(await ledgerRows(user.id)).toBe(entries);
 
   // The hourly job does the same, and a second run finds nothing more.
   expect(await runHousekeeping()).toMatchObject({ messages: 0, inboundMessages: 0, supportRequests: 0 });
   setClock(() => now + 2 * DAY);
   expect(await runHousekeeping()).toMatchObject({ messages: 1, supportRequests: 1 });
-  expect(existing("sms_messages", recent)).toEqual([recent[1]]);
+  expect(await existing("sms_messages", recent)).toEqual([recent[1]]);
   expect(await getBalance(user.id)).toBe(balance);
 });
 
@@ -140,6 +164,6 @@ it("unset, nothing is deleted however old", async () => {
   const ids = [await messageAt(user.id, 4000, "delivered"), await messageAt(user.id, 3000, "failed")];
   const request = await requestAt(4000 / 100);
   await runHousekeeping();
-  expect(existing("sms_messages", ids)).toEqual(ids);
-  expect(existing("support_requests", [request])).toEqual([request]);
+  expect(await existing("sms_messages", ids)).toEqual(ids);
+  expect(await existing("support_requests", [request])).toEqual([request]);
 });

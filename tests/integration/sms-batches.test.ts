@@ -1,6 +1,6 @@
 // The worker records a slice's SMSC answers and a batch of receipts a statement per step, not per
 // message: what a batch does must be what its items would do one by one, in order.
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { databaseFile, getDb } from "#app/db/client.server.ts";
@@ -52,16 +52,19 @@ const receipt = (providerId: string, status: Receipt["status"], error: string | 
 /** The message.* events recorded for the user's message, in order: type and the status the payload shows. */
 async function eventsOf(userId: number, messageId: number) {
   return (
-    await getDb()
-      .select()
-      .from(webhookEvents)
-      .where(eq(webhookEvents.userId, userId))
-      .orderBy(sql`rowid`)
-      .all()
-  )
-    .map((event) => ({ type: event.type, data: JSON.parse(event.payload).data }))
-    .filter((event) => event.data.id === messageId)
-    .map((event) => `${event.type}:${event.data.status}`);
+    (
+      await getDb()
+        .select()
+        .from(webhookEvents)
+        .where(eq(webhookEvents.userId, userId))
+        // Event ids are monotonic ULIDs: their order is the order they were recorded in.
+        .orderBy(webhookEvents.id)
+        .all()
+    )
+      .map((event) => ({ type: event.type, data: JSON.parse(event.payload).data }))
+      .filter((event) => event.data.id === messageId)
+      .map((event) => `${event.type}:${event.data.status}`)
+  );
 }
 
 const pendingFor = async (providerId: string) =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { getSqlite } from "#app/db/client.server.ts";
+import { getDb } from "#app/db/client.server.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
 import { setUserTimeZone } from "#app/modules/auth/users.server.ts";
 import { getMessageHistory } from "#app/modules/sms/history.server.ts";
 import { queueMessages } from "#app/modules/sms/send.server.ts";
@@ -69,12 +70,22 @@ describe("message history", () => {
 
   it("stops at 10,000 rows however long the history is", async () => {
     const user = await createTestUser();
-    const insert = getSqlite().prepare(
-      "insert into sms_messages (user_id, to_phone, body, encoding, segments, credits, status, updated_at) values (?, '+12025550181', ?, 'GSM-7', 1, 1, 'delivered', 0)",
-    );
-    getSqlite().transaction(() => {
-      for (let i = 0; i < 10_005; i++) insert.run(user.id, `bulk ${i}`);
-    })();
+    const rows = Array.from({ length: 10_005 }, (_, i) => ({
+      userId: user.id,
+      toPhone: "+12025550181",
+      body: `bulk ${i}`,
+      encoding: "GSM-7" as const,
+      segments: 1,
+      credits: 1,
+      status: "delivered" as const,
+      updatedAt: new Date(0),
+    }));
+    // In slices: PostgreSQL takes at most 65,535 parameters a statement.
+    for (let i = 0; i < rows.length; i += 1000)
+      await getDb()
+        .insert(smsMessages)
+        .values(rows.slice(i, i + 1000))
+        .run();
     const first = await history(user);
     expect(first).toMatchObject({ total: 10_000, totalPages: 1_000 });
     const last = await history(user, "?page=1000");

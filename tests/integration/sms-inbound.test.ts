@@ -1,8 +1,11 @@
 // Inbound SMS over real SMPP: a loopback SMSC sends deliver_sm and data_sm PDUs as a phone's carrier
 // would; the gateway stores each message (parts joined, retransmissions once) before acknowledging.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, getSqlite } from "#app/db/client.server.ts";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "#app/db/client.server.ts";
+import { inboundOutbox } from "#app/db/schema/inbound.ts";
 import { senders } from "#app/db/schema/senders.ts";
+import { smsMessages } from "#app/db/schema/sms.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { processInbound } from "#app/modules/inbound/process.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
@@ -239,11 +242,13 @@ describe("keywords in real inbound PDUs", () => {
     const [row] = await inboundFrom(phone);
     await waitFor(() => submitsTo(phone, DEFAULT_KEYWORD_REPLIES.help).length === 1, { what: "the HELP reply" });
     // The job again (a worker that crashed before dropping the outbox row): no second reply.
-    getSqlite().prepare("insert into inbound_outbox (message_id, due_at) values (?, ?)").run(row.id, Date.now());
+    await getDb().insert(inboundOutbox).values({ messageId: row.id, dueAt: new Date() }).run();
     expect(await processInbound([row.id])).toEqual({ processed: 1, keywords: { help: 1 } });
-    const replies = getSqlite()
-      .prepare("select count(*) as n from sms_messages where to_phone = ? and body = ?")
-      .get(phone, DEFAULT_KEYWORD_REPLIES.help) as { n: number };
-    expect(replies.n).toBe(1);
+    const replies = await getDb()
+      .select({ id: smsMessages.id })
+      .from(smsMessages)
+      .where(and(eq(smsMessages.toPhone, phone), eq(smsMessages.body, DEFAULT_KEYWORD_REPLIES.help)))
+      .all();
+    expect(replies).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "#app/db/client.server.ts";
+import { getDb, usesPostgres } from "#app/db/client.server.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { getBalance, getLedgerSum, InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
@@ -215,13 +215,15 @@ describe("queueMessages, a batch at a time", () => {
   it("stores every body as written, through the batch's JSON: quotes, backslashes, emoji, a NUL, a lone surrogate as U+FFFD", async () => {
     const user = await createTestUser();
     await grantCredits(user.id, 10);
-    const bodies = ['say "hi" \\ back', "emoji 😀 and é", "nul\u0000x", "broken \ud800 half"];
+    // PostgreSQL's text holds no NUL character at all (its UTF-8 text type refuses U+0000).
+    const nul = usesPostgres() ? [] : ["nul\u0000x"];
+    const bodies = ['say "hi" \\ back', "emoji 😀 and é", ...nul, "broken \ud800 half"];
     const { messages } = await queueMessages(
       user.id,
       bodies.map((body) => ({ to: "+12025551150", body })),
     );
     expect(await Promise.all(messages.map(async (m) => (await messageRow(m.id))?.body))).toEqual([
-      ...bodies.slice(0, 3),
+      ...bodies.slice(0, -1),
       "broken \ufffd half",
     ]);
   });

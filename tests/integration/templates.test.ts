@@ -1,10 +1,10 @@
 // Templates with merge fields: each group member's text rendered and priced for them, the quote
 // shown before sending equal to the charge, group schedule occurrences rendered per member, single
 // sends rendered from the contact with that number, and templates that are their owner's only.
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
-import { contacts, groupSends } from "#app/db/schema/contacts.ts";
+import { contactGroupMembers, contacts, groupSends } from "#app/db/schema/contacts.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { runGroupSend, startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
@@ -237,7 +237,7 @@ describe("the screens", () => {
 
     // A member added since the total was shown: the new total is shown, nothing is sent.
     const [extra] = (await seedGroup(user.id, 1, 5900)).contactIds;
-    await getDb().run(sql`insert into contact_group_members (group_id, contact_id) values (${groupId}, ${extra})`);
+    await getDb().insert(contactGroupMembers).values({ groupId, contactId: extra }).run();
     const stale = await post(groupsAction, path, user, { ...form, quoted: quote.key });
     const fresh = dataOf<Reply>(stale).templateQuote!;
     expect(fresh.description).toMatch(/^The total changed since you checked it: 4 messages, 5 credits; 1 skipped/);

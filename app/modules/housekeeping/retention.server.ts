@@ -22,13 +22,19 @@ const queries = statements({
     "select id, created_at as createdAt, status from sms_messages where id > ? order by id limit ?",
   ),
   // Their parts and outbox rows go with them (foreign keys, on delete cascade); the ledger keeps its entries.
-  deleteMessages: sqlText<[string]>("delete from sms_messages where id in (select value from json_each(?))"),
+  deleteMessages: sqlText<[string]>({
+    sqlite: "delete from sms_messages where id in (select value from json_each(?))",
+    postgres: `delete from sms_messages where id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+  }),
   // An inbound message whose keyword (STOP, START, HELP) is still to be processed has an outbox row.
   oldestInbound: sqlText<[number, number], AgedRow & { pending: 0 | 1 }>(
     `select id, received_at as createdAt, exists(select 1 from inbound_outbox o where o.message_id = m.id) as pending
      from inbound_messages m where id > ? order by id limit ?`,
   ),
-  deleteInbound: sqlText<[string]>("delete from inbound_messages where id in (select value from json_each(?))"),
+  deleteInbound: sqlText<[string]>({
+    sqlite: "delete from inbound_messages where id in (select value from json_each(?))",
+    postgres: `delete from inbound_messages where id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+  }),
   deleteSupportRequests: sqlText<[number, number]>(
     `delete from support_requests where id in (
      select id from support_requests where created_at < ? and mail_status != 'pending' order by id limit ?)`,

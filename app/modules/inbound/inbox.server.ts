@@ -58,8 +58,8 @@ const queries = statements({
   conversations: sqlText<
     [{ userId: number; limit: number; offset: number }],
     { phone: string; unread: number; lastInAt: number; lastInId: number; lastOutAt: number | null }
-  >(
-    `with conversations as (
+  >({
+    sqlite: `with conversations as (
      select from_phone as phone, sum(read_at is null) as unread, max(received_at) as lastInAt, max(id) as lastInId
      from inbound_messages where user_id = @userId group by from_phone
    )
@@ -68,7 +68,19 @@ const queries = statements({
    from conversations
    order by max(lastInAt, coalesce(lastOutAt, 0)) desc, phone
    limit @limit offset @offset`,
-  ),
+    postgres: `with conversations as (
+     select from_phone as phone, count(*) filter (where read_at is null) as unread, max(received_at) as "lastInAt",
+       max(id) as "lastInId"
+     from inbound_messages where user_id = @userId group by from_phone
+   )
+   select * from (
+     select phone, unread, "lastInAt", "lastInId",
+       (select max(created_at) from sms_messages m where m.to_phone = conversations.phone and m.user_id = @userId) as "lastOutAt"
+     from conversations
+   ) c
+   order by greatest("lastInAt", coalesce("lastOutAt", 0)) desc, phone
+   limit @limit offset @offset`,
+  }),
   inboundBody: sqlText<[number], { body: string }>("select body from inbound_messages where id = ?"),
   lastOutbound: sqlText<[string, number], { body: string }>(
     "select body from sms_messages where to_phone = ? and user_id = ? order by created_at desc, id desc limit 1",
@@ -81,14 +93,20 @@ const queries = statements({
     `select (select count(*) from inbound_messages where user_id = @userId and from_phone = @phone)
         + (select count(*) from sms_messages where user_id = @userId and to_phone = @phone) as n`,
   ),
-  thread: sqlText<[{ userId: number; phone: string; limit: number; offset: number }], ThreadRow>(
-    `select 'inbound' as direction, id, body, received_at as at, read_at as readAt, null as status, null as error
+  thread: sqlText<[{ userId: number; phone: string; limit: number; offset: number }], ThreadRow>({
+    sqlite: `select 'inbound' as direction, id, body, received_at as at, read_at as readAt, null as status, null as error
      from inbound_messages where user_id = @userId and from_phone = @phone
    union all
    select 'outbound', id, body, created_at, null, status, error
      from sms_messages where user_id = @userId and to_phone = @phone
    order by at desc, id desc limit @limit offset @offset`,
-  ),
+    postgres: `select 'inbound' as direction, id, body, received_at as at, read_at as "readAt", null as status, null as error
+     from inbound_messages where user_id = @userId and from_phone = @phone
+   union all
+   select 'outbound', id, body, created_at, null, status, error
+     from sms_messages where user_id = @userId and to_phone = @phone
+   order by at desc, id desc limit @limit offset @offset`,
+  }),
   lastTo: sqlText<[number, string], { toAddress: string }>(
     "select to_address as toAddress from inbound_messages where user_id = ? and from_phone = ? order by id desc limit 1",
   ),
@@ -105,9 +123,11 @@ const queries = statements({
   unassigned: sqlText<[number, number], InboundRow>(
     `select ${INBOUND_COLUMNS} from inbound_messages where user_id is null order by id desc limit ? offset ?`,
   ),
-  accounts: sqlText<[string], CandidateAccount>(
-    "select id, email, full_name as fullName from users where id in (select value from json_each(?)) order by id",
-  ),
+  accounts: sqlText<[string], CandidateAccount>({
+    sqlite:
+      "select id, email, full_name as fullName from users where id in (select value from json_each(?)) order by id",
+    postgres: `select id, email, full_name as "fullName" from users where id in (select value::bigint from jsonb_array_elements_text($1::jsonb)) order by id`,
+  }),
   claimUnassigned: sqlText<[number, number], InboundRow>(
     `update inbound_messages set user_id = ? where id = ? and user_id is null returning ${INBOUND_COLUMNS}`,
   ),

@@ -42,10 +42,12 @@ const DAY_MS = 24 * 3_600_000;
 
 const queries = statements({
   // The reply of this same inbound message (a retried job) does not count against it.
-  recentAutoReplies: sqlText<[string, string, number], { n: number; lastAt: number | null }>(
-    `select count(*) as n, max(created_at) as lastAt from sms_messages
+  recentAutoReplies: sqlText<[string, string, number], { n: number; lastAt: number | null }>({
+    sqlite: `select count(*) as n, max(created_at) as lastAt from sms_messages
    where to_phone = ? and source = 'keyword' and api_ref is not ? and created_at >= ?`,
-  ),
+    postgres: `select count(*) as n, max(created_at) as "lastAt" from sms_messages
+   where to_phone = $1 and source = 'keyword' and api_ref is distinct from $2 and created_at >= $3`,
+  }),
 });
 
 /** Whether the phone has had its share of automatic replies: a HELP within the interval, or the day's cap. */

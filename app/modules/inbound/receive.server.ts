@@ -32,10 +32,12 @@ const queries = statements({
   ),
   deleteParts: sqlText<[string]>("delete from inbound_parts where concat_key = ?"),
   deleteStaleParts: sqlText<[number]>("delete from inbound_parts where received_at < ?"),
-  insertMessage: sqlText<[number | null, string, string, string, string, number, string, number]>(
-    `insert into inbound_messages (user_id, from_phone, to_address, body, encoding, parts, dedupe_key, received_at)
+  insertMessage: sqlText<[number | null, string, string, string, string, number, string, number]>({
+    sqlite: `insert into inbound_messages (user_id, from_phone, to_address, body, encoding, parts, dedupe_key, received_at)
    values (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ),
+    postgres: `insert into inbound_messages (user_id, from_phone, to_address, body, encoding, parts, dedupe_key, received_at)
+   values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
+  }),
   insertOutbox: sqlText<[number, number]>("insert into inbound_outbox (message_id, due_at) values (?, ?)"),
   // Automatic keyword answers are the gateway's, not an account writing to the phone.
   sharedWriters: sqlText<[string, number, number, number], { userId: number }>(

@@ -17,16 +17,17 @@ const queries = statements({
     `select confirmed_at as at, total_cents - refunded_cents as cents, total_credits - credits_reversed as credits
    from orders where confirmed_at >= ? and confirmed_at < ?`,
   ),
-  accountNames: sqlText<[string], { id: number; fullName: string; email: string }>(
-    "select id, full_name as fullName, email from users where id in (select value from json_each(?))",
-  ),
+  accountNames: sqlText<[string], { id: number; fullName: string; email: string }>({
+    sqlite: "select id, full_name as fullName, email from users where id in (select value from json_each(?))",
+    postgres: `select id, full_name as "fullName", email from users where id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+  }),
   // A keyword opt-out made in the period counts against every account that wrote to the phone from the
   // sender it answered (the shared one: scope "") in the period and the 30 days before it.
   optOutsByAccount: sqlText<
     [{ start: number; end: number; window: number }],
     { userId: number; stopped: number; recipients: number }
-  >(
-    `with stops as (
+  >({
+    sqlite: `with stops as (
      select distinct m.user_id as userId, o.phone
      from opt_outs o join sms_messages m on m.to_phone = o.phone
      where o.source = 'keyword' and o.created_at >= @start and o.created_at < @end
@@ -38,7 +39,19 @@ const queries = statements({
       where r.user_id = stops.userId and r.created_at >= @start and r.created_at < @end and r.source <> 'keyword')
        as recipients
    from stops group by userId`,
-  ),
+    postgres: `with stops as (
+     select distinct m.user_id as "userId", o.phone
+     from opt_outs o join sms_messages m on m.to_phone = o.phone
+     where o.source = 'keyword' and o.created_at >= @start and o.created_at < @end
+       and coalesce(m.from_address, '') = o.scope and m.source <> 'keyword'
+       and m.created_at >= greatest(@start, o.created_at - @window) and m.created_at <= o.created_at
+   )
+   select "userId", count(*) as stopped,
+     (select count(distinct r.to_phone) from sms_messages r
+      where r.user_id = stops."userId" and r.created_at >= @start and r.created_at < @end and r.source <> 'keyword')
+       as recipients
+   from stops group by "userId"`,
+  }),
 });
 
 /** Revenue, credits sold and paid orders per local day. */

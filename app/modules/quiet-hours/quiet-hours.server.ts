@@ -30,15 +30,21 @@ export async function saveQuietHours(userId: number, setting: QuietHoursSetting)
 
 const queries = statements({
   // Its own rowid look-up, no join: this is all an account without quiet hours pays per batch.
-  enabledWindow: sqlText<[number], QuietWindow>(
-    "select start_minute as startMinute, end_minute as endMinute from quiet_hours where user_id = ? and enabled = 1",
-  ),
+  enabledWindow: sqlText<[number], QuietWindow>({
+    sqlite:
+      "select start_minute as startMinute, end_minute as endMinute from quiet_hours where user_id = ? and enabled = 1",
+    postgres: `select start_minute as "startMinute", end_minute as "endMinute" from quiet_hours where user_id = $1 and enabled`,
+  }),
   accountZone: sqlText<[number], { timeZone: string }>("select time_zone as timeZone from users where id = ?"),
-  contactZones: sqlText<[number, string, string], { id: number; phone: string; timeZone: string }>(
-    `select id, phone, time_zone as timeZone from contacts
+  contactZones: sqlText<[number, string, string], { id: number; phone: string; timeZone: string }>({
+    sqlite: `select id, phone, time_zone as timeZone from contacts
    where user_id = ? and time_zone is not null
      and (id in (select value from json_each(?)) or phone in (select value from json_each(?)))`,
-  ),
+    postgres: `select id, phone, time_zone as "timeZone" from contacts
+   where user_id = $1 and time_zone is not null
+     and (id in (select value::bigint from jsonb_array_elements_text($2::jsonb))
+       or phone in (select value from jsonb_array_elements_text($3::jsonb)))`,
+  }),
   heldInGroupSend: sqlText<[number], { messages: number; until: number | null }>(
     `select count(*) as messages, max(deferred_until) as until from sms_messages
    where group_send_id = ? and status = 'queued' and deferred_until is not null`,

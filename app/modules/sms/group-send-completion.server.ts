@@ -9,13 +9,18 @@ const queries = statements({
   // Open, fan-out finished and no message unfinished, in one statement for the batch's sends; only the
   // UPDATE that changes a row completes it. The probe is spelled like sms_messages_group_send_unfinished_idx's
   // condition, so it is one index probe per send. PostgreSQL: id = any($2::bigint[]) in place of json_each.
-  markCompleted: sqlText<[number, string], { id: number; userId: number }>(
-    `update group_sends set completed_at = ?
+  markCompleted: sqlText<[number, string], { id: number; userId: number }>({
+    sqlite: `update group_sends set completed_at = ?
    where id in (select value from json_each(?)) and completed_at is null and status in ('done', 'failed')
      and not exists (select 1 from sms_messages m where m.group_send_id = group_sends.id and m.group_send_id is not null
        and m.status not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed'))
    returning id, user_id as userId`,
-  ),
+    postgres: `update group_sends set completed_at = $1
+   where id in (select value::bigint from jsonb_array_elements_text($2::jsonb)) and completed_at is null and status in ('done', 'failed')
+     and not exists (select 1 from sms_messages m where m.group_send_id = group_sends.id and m.group_send_id is not null
+       and m.status not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed'))
+   returning id, user_id as "userId"`,
+  }),
   counts: sqlText<[number], Omit<GroupSendCompletion, "id">>(
     `select g.group_id as groupId, g.total, g.queued, g.skipped,
      (select count(*) from sms_messages m where m.user_id = g.user_id and m.group_send_id = g.id and m.submitted_at is not null) as sent,

@@ -24,20 +24,27 @@ const EVENT_OF_STATUS: Partial<Record<MessageStatus, WebhookEventType>> = {
 
 const queries = statements({
   // PostgreSQL: json_array_elements_text / unnest($1::bigint[]) in place of json_each.
-  insertCallbacks: sqlText<[string]>(
-    `insert into webhook_message_callbacks (message_id, url)
+  insertCallbacks: sqlText<[string]>({
+    sqlite: `insert into webhook_message_callbacks (message_id, url)
    select value ->> '$.messageId', value ->> '$.url' from json_each(?)`,
-  ),
-  callbacks: sqlText<[string], { messageId: number; url: string }>(
-    `select message_id as messageId, url from webhook_message_callbacks
+    postgres: `insert into webhook_message_callbacks (message_id, url)
+   select (value ->> 'messageId')::bigint, value ->> 'url' from jsonb_array_elements($1::jsonb)`,
+  }),
+  callbacks: sqlText<[string], { messageId: number; url: string }>({
+    sqlite: `select message_id as messageId, url from webhook_message_callbacks
    where message_id in (select value from json_each(?))`,
-  ),
+    postgres: `select message_id as "messageId", url from webhook_message_callbacks
+   where message_id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+  }),
   // Which of these accounts have a callback secret, as of the newest message. PostgreSQL: json_agg, = any($1).
-  callbackAccounts: sqlText<[string], { horizon: number | null; accounts: string }>(
-    `select (select max(id) from sms_messages) as horizon,
+  callbackAccounts: sqlText<[string], { horizon: number | null; accounts: string }>({
+    sqlite: `select (select max(id) from sms_messages) as horizon,
      (select json_group_array(user_id) from webhook_callback_secrets
       where user_id in (select value from json_each(?))) as accounts`,
-  ),
+    postgres: `select (select max(id) from sms_messages) as horizon,
+     (select json_agg(user_id)::text from webhook_callback_secrets
+      where user_id in (select value::bigint from jsonb_array_elements_text($1::jsonb))) as accounts`,
+  }),
 });
 
 type Moved = { userId: number; messageId: number };

@@ -127,8 +127,8 @@ const queries = statements({
   // two thirds of reading keys). Rows go in the array's order, so their ids rise with it; a repeat of a
   // unique key (an earlier message, or one before it in the batch) is skipped. PostgreSQL:
   // jsonb_array_elements($3) with ordinality, ids in that order from the sequence.
-  insertMessages: sqlText<[number, number, number, string], DedupeKey & { id: number }>(
-    `insert into sms_messages
+  insertMessages: sqlText<[number, number, number, string], DedupeKey & { id: number }>({
+    sqlite: `insert into sms_messages
      (user_id, created_at, updated_at, to_phone, from_address, body, encoding, segments, credits, status, error, source,
       schedule_id, occurrence_at, api_ref, group_send_id, contact_id, deferred_until, done_at)
    select ?, ?, ?, m.value ->> 0, m.value ->> 1, m.value ->> 2, m.value ->> 3, m.value ->> 4, m.value ->> 5,
@@ -140,35 +140,63 @@ const queries = statements({
    on conflict do nothing
    returning id, schedule_id as scheduleId, occurrence_at as occurrenceAt, api_ref as apiRef,
      group_send_id as groupSendId, contact_id as contactId`,
-  ),
+    postgres: `insert into sms_messages
+     (user_id, created_at, updated_at, to_phone, from_address, body, encoding, segments, credits, status, error, source,
+      schedule_id, occurrence_at, api_ref, group_send_id, contact_id, deferred_until, done_at)
+   select $1::bigint, $2::bigint, $3::bigint, m.value ->> 0, m.value ->> 1, m.value ->> 2, m.value ->> 3,
+     (m.value ->> 4)::bigint, (m.value ->> 5)::bigint, m.value ->> 6, m.value ->> 7, m.value ->> 8,
+     (m.value ->> 9)::bigint, (m.value ->> 10)::bigint, m.value ->> 11, (m.value ->> 12)::bigint,
+     (m.value ->> 13)::bigint, (m.value ->> 14)::bigint, (m.value ->> 15)::bigint
+   from jsonb_array_elements($4::jsonb) with ordinality m(value, key)
+   order by m.key
+   on conflict do nothing
+   returning id, schedule_id as "scheduleId", occurrence_at as "occurrenceAt", api_ref as "apiRef",
+     group_send_id as "groupSendId", contact_id as "contactId"`,
+  }),
   // The earlier messages of the skipped ones, by their place in the JSON array.
-  duplicates: sqlText<[string, number], ExistingMessage & { input: number }>(
-    `select d.key as input, m.id, m.encoding, m.segments, m.credits, m.created_at as createdAt
+  duplicates: sqlText<[string, number], ExistingMessage & { input: number }>({
+    sqlite: `select d.key as input, m.id, m.encoding, m.segments, m.credits, m.created_at as createdAt
    from json_each(?) d join sms_messages m
      on (m.schedule_id = d.value ->> '$.scheduleId' and m.occurrence_at = d.value ->> '$.occurrenceAt')
        or (m.user_id = ? and m.api_ref = d.value ->> '$.apiRef')
        or (m.group_send_id = d.value ->> '$.groupSendId' and m.contact_id = d.value ->> '$.contactId')`,
-  ),
+    postgres: `select d.key - 1 as input, m.id, m.encoding, m.segments, m.credits, m.created_at as "createdAt"
+   from jsonb_array_elements($1::jsonb) with ordinality d(value, key) join sms_messages m
+     on (m.schedule_id = (d.value ->> 'scheduleId')::bigint and m.occurrence_at = (d.value ->> 'occurrenceAt')::bigint)
+       or (m.user_id = $2 and m.api_ref = d.value ->> 'apiRef')
+       or (m.group_send_id = (d.value ->> 'groupSendId')::bigint and m.contact_id = (d.value ->> 'contactId')::bigint)`,
+  }),
   // A job's messages in one read: the ids travel as a JSON array.
-  toSend: sqlText<[string], SendRow>(
-    `select id, user_id as userId, to_phone as toPhone, from_address as fromAddress, source, body, segments, status, attempts,
+  toSend: sqlText<[string], SendRow>({
+    sqlite: `select id, user_id as userId, to_phone as toPhone, from_address as fromAddress, source, body, segments, status, attempts,
      (select disabled_at is not null from users where users.id = sms_messages.user_id) as ownerDisabled
    from sms_messages
    where id in (select value from json_each(?)) and ${whereFrom("claim")}`,
-  ),
-  partsOf: sqlText<[string], { messageId: number; part: number } & StoredStatus>(
-    `select message_id as messageId, part, status, error from sms_message_parts
+    postgres: `select id, user_id as "userId", to_phone as "toPhone", from_address as "fromAddress", source, body, segments, status, attempts,
+     (select disabled_at is not null from users where users.id = sms_messages.user_id) as "ownerDisabled"
+   from sms_messages
+   where id in (select value::bigint from jsonb_array_elements_text($1::jsonb)) and ${whereFrom("claim")}`,
+  }),
+  partsOf: sqlText<[string], { messageId: number; part: number } & StoredStatus>({
+    sqlite: `select message_id as messageId, part, status, error from sms_message_parts
    where message_id in (select value from json_each(?)) order by message_id, part`,
-  ),
-  claim: sqlText<[number, string], { id: number }>(
-    `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
+    postgres: `select message_id as "messageId", part, status, error from sms_message_parts
+   where message_id in (select value::bigint from jsonb_array_elements_text($1::jsonb)) order by message_id, part`,
+  }),
+  claim: sqlText<[number, string], { id: number }>({
+    sqlite: `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
    where id in (select value from json_each(?)) and ${whereFrom("claim")} returning id`,
-  ),
-  markSubmitted: sqlText<[number, number, string], { id: number; segments: number; userId: number }>(
-    `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ?
+    postgres: `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = $1
+   where id in (select value::bigint from jsonb_array_elements_text($2::jsonb)) and ${whereFrom("claim")} returning id`,
+  }),
+  markSubmitted: sqlText<[number, number, string], { id: number; segments: number; userId: number }>({
+    sqlite: `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ?
    where id in (select value from json_each(?)) and ${whereFrom("accept")}
    returning id, segments, user_id as userId`,
-  ),
+    postgres: `update sms_messages set status = 'submitted', error = null, submitted_at = $1, updated_at = $2
+   where id in (select value::bigint from jsonb_array_elements_text($3::jsonb)) and ${whereFrom("accept")}
+   returning id, segments, user_id as "userId"`,
+  }),
   markRequeued: sqlText<[string, number, number]>(
     `update sms_messages set status = 'queued', error = ?, updated_at = ? where id = ? and ${whereFrom("requeue")}`,
   ),
@@ -188,13 +216,18 @@ const queries = statements({
   moveMessages: sqlText<
     [number, string],
     { id: number; userId: number; groupSendId: number | null; status: MessageStatus; createdAt: number }
-  >(
-    `update sms_messages set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?,
+  >({
+    sqlite: `update sms_messages set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?,
      done_at = c.value ->> '$.doneAt'
    from json_each(?) c
    where sms_messages.id = c.value ->> '$.id' and sms_messages.status = c.value ->> '$.from'
    returning id, user_id as userId, group_send_id as groupSendId, status, created_at as createdAt`,
-  ),
+    postgres: `update sms_messages set status = c.status, error = c.error, updated_at = $1, done_at = c."doneAt"
+   from jsonb_to_recordset($2::jsonb) as c(id bigint, "from" text, status text, error text, "doneAt" bigint)
+   where sms_messages.id = c.id and sms_messages.status = c."from"
+   returning sms_messages.id, sms_messages.user_id as "userId", sms_messages.group_send_id as "groupSendId",
+     sms_messages.status, sms_messages.created_at as "createdAt"`,
+  }),
   stuck: sqlText<[number, number], { id: number; segments: number }>(
     "select id, segments from sms_messages where status = 'submitting' and updated_at < ? order by updated_at limit ?",
   ),
@@ -203,34 +236,51 @@ const queries = statements({
   ),
   // `where true`: SQLite's parser needs it between an INSERT's SELECT and its ON CONFLICT.
   // PostgreSQL: `select * from jsonb_to_recordset($2) as a("messageId" bigint, part int, "providerId" text)`.
-  insertParts: sqlText<[number, string]>(
-    `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
+  insertParts: sqlText<[number, string]>({
+    sqlite: `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
    select value ->> '$.messageId', value ->> '$.part', value ->> '$.providerId', 'submitted', ? from json_each(?) where true
    on conflict do nothing`,
-  ),
+    postgres: `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
+   select a."messageId", a.part, a."providerId", 'submitted', $1::bigint
+   from jsonb_to_recordset($2::jsonb) as a("messageId" bigint, part bigint, "providerId" text)
+   on conflict do nothing`,
+  }),
   countParts: sqlText<[number], { n: number }>("select count(*) as n from sms_message_parts where message_id = ?"),
-  partsByProviderIds: sqlText<[string], PartRow>(
-    `select p.provider_id as providerId, p.message_id as messageId, p.part, p.status as partStatus,
+  partsByProviderIds: sqlText<[string], PartRow>({
+    sqlite: `select p.provider_id as providerId, p.message_id as messageId, p.part, p.status as partStatus,
      m.status as messageStatus, m.segments, p.updated_at as updatedAt
    from sms_message_parts p join sms_messages m on m.id = p.message_id
    where p.provider_id in (select value from json_each(?)) order by p.message_id desc`,
-  ),
+    postgres: `select p.provider_id as "providerId", p.message_id as "messageId", p.part, p.status as "partStatus",
+     m.status as "messageStatus", m.segments, p.updated_at as "updatedAt"
+   from sms_message_parts p join sms_messages m on m.id = p.message_id
+   where p.provider_id in (select value from jsonb_array_elements_text($1::jsonb)) order by p.message_id desc`,
+  }),
   // The caller checked each move (canMove); `status = from` keeps it to the status it checked.
   // PostgreSQL: `from jsonb_to_recordset($2) as c("messageId" bigint, part int, "from" text, status text, error text)`.
-  updateParts: sqlText<[number, string]>(
-    `update sms_message_parts set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?
+  updateParts: sqlText<[number, string]>({
+    sqlite: `update sms_message_parts set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?
    from json_each(?) c
    where sms_message_parts.message_id = c.value ->> '$.messageId' and sms_message_parts.part = c.value ->> '$.part'
      and sms_message_parts.status = c.value ->> '$.from'`,
-  ),
+    postgres: `update sms_message_parts set status = c.status, error = c.error, updated_at = $1
+   from jsonb_to_recordset($2::jsonb) as c("messageId" bigint, part bigint, "from" text, status text, error text)
+   where sms_message_parts.message_id = c."messageId" and sms_message_parts.part = c.part
+     and sms_message_parts.status = c."from"`,
+  }),
   // Each row an array [message id, due at]. PostgreSQL: jsonb_array_elements($1).
-  insertOutboxes: sqlText<[string]>(
-    "insert into sms_outbox (message_id, due_at) select value ->> 0, value ->> 1 from json_each(?)",
-  ),
+  insertOutboxes: sqlText<[string]>({
+    sqlite: "insert into sms_outbox (message_id, due_at) select value ->> 0, value ->> 1 from json_each(?)",
+    postgres: `insert into sms_outbox (message_id, due_at)
+   select (value ->> 0)::bigint, (value ->> 1)::bigint from jsonb_array_elements($1::jsonb)`,
+  }),
   upsertOutbox: sqlText<[number, number]>(
     "insert into sms_outbox (message_id, due_at) values (?, ?) on conflict (message_id) do update set due_at = excluded.due_at",
   ),
-  deleteOutboxes: sqlText<[string]>("delete from sms_outbox where message_id in (select value from json_each(?))"),
+  deleteOutboxes: sqlText<[string]>({
+    sqlite: "delete from sms_outbox where message_id in (select value from json_each(?))",
+    postgres: `delete from sms_outbox where message_id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+  }),
   deleteOutbox: sqlText<[number]>("delete from sms_outbox where message_id = ?"),
   staleOutbox: sqlText<[number, number], { messageId: number; status: MessageStatus; requeues: number }>(
     `select o.message_id as messageId, m.status, o.requeues from sms_outbox o join sms_messages m on m.id = o.message_id
@@ -241,16 +291,27 @@ const queries = statements({
     "update sms_outbox set due_at = ?, requeues = requeues + 1 where message_id = ? and requeues = ?",
   ),
   moveOutboxBack: sqlText<[number]>("update sms_outbox set due_at = due_at - ?"),
-  insertPending: sqlText<[number, string]>(
-    `insert into sms_pending_receipts (provider_id, status, error, received_at)
+  insertPending: sqlText<[number, string]>({
+    sqlite: `insert into sms_pending_receipts (provider_id, status, error, received_at)
    select value ->> '$.providerId', value ->> '$.status', value ->> '$.error', ? from json_each(?) order by key`,
-  ),
-  pendingReceipts: sqlText<[string], PendingReceipt>(
-    `select id, provider_id as providerId, status, error from sms_pending_receipts
+    postgres: `insert into sms_pending_receipts (provider_id, status, error, received_at)
+   select r.value ->> 'providerId', r.value ->> 'status', r.value ->> 'error', $1::bigint
+   from jsonb_array_elements($2::jsonb) with ordinality r(value, key) order by r.key`,
+  }),
+  pendingReceipts: sqlText<[string], PendingReceipt>({
+    sqlite: `select id, provider_id as providerId, status, error from sms_pending_receipts
    where provider_id in (select value from json_each(?)) order by id`,
-  ),
-  deletePending: sqlText<[string]>("delete from sms_pending_receipts where id in (select value from json_each(?))"),
-  anyPending: sqlText<[], { any: number }>("select exists (select 1 from sms_pending_receipts) as any"),
+    postgres: `select id, provider_id as "providerId", status, error from sms_pending_receipts
+   where provider_id in (select value from jsonb_array_elements_text($1::jsonb)) order by id`,
+  }),
+  deletePending: sqlText<[string]>({
+    sqlite: "delete from sms_pending_receipts where id in (select value from json_each(?))",
+    postgres: `delete from sms_pending_receipts where id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+  }),
+  anyPending: sqlText<[], { any: number }>({
+    sqlite: "select exists (select 1 from sms_pending_receipts) as any",
+    postgres: `select (exists (select 1 from sms_pending_receipts))::int as any`,
+  }),
   purgePending: sqlText<[number]>("delete from sms_pending_receipts where received_at < ?"),
 });
 

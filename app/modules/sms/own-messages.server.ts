@@ -11,13 +11,16 @@ export type OwnMessageRow = MessageResourceRow;
 const COLUMNS = `m.id, m.to_phone as "to", m.from_address as "from", m.body, m.encoding, m.segments, m.credits,
   m.status, m.error as statusDetail, m.group_send_id as groupSendId, m.created_at as createdAt,
   m.submitted_at as submittedAt, m.done_at as doneAt, m.updated_at as updatedAt`;
+/** COLUMNS as PostgreSQL keeps their names' case: quoted. */
+const PG_COLUMNS = COLUMNS.replace(/ as (\w+)/g, ' as "$1"');
 
 const queries = statements({
   one: sqlText<[number, number], OwnMessageRow>(`select ${COLUMNS} from sms_messages m where id = ? and user_id = ?`),
-  // PostgreSQL: from jsonb_to_recordset($1) as j(id bigint, "userId" bigint) join sms_messages m on ...
-  many: sqlText<[string], OwnMessageRow>(
-    `select ${COLUMNS} from json_each(?) j join sms_messages m on m.id = j.value ->> '$.id' and m.user_id = j.value ->> '$.userId'`,
-  ),
+  many: sqlText<[string], OwnMessageRow>({
+    sqlite: `select ${COLUMNS} from json_each(?) j join sms_messages m on m.id = j.value ->> '$.id' and m.user_id = j.value ->> '$.userId'`,
+    postgres: `select ${PG_COLUMNS} from jsonb_array_elements($1::jsonb) j join sms_messages m
+     on m.id = (j.value ->> 'id')::bigint and m.user_id = (j.value ->> 'userId')::bigint`,
+  }),
   occurrence: sqlText<[number, number, number], OwnMessageRow>(
     `select ${COLUMNS} from sms_messages m where schedule_id = ? and occurrence_at = ? and user_id = ?`,
   ),

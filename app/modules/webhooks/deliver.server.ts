@@ -44,31 +44,48 @@ type DeliveryRow = {
 };
 
 const queries = statements({
-  deliveries: sqlText<[string], DeliveryRow>(
-    `select d.id, e.user_id as userId, d.event_id as eventId, e.payload, d.endpoint_id as endpointId, d.url,
+  deliveries: sqlText<[string], DeliveryRow>({
+    sqlite: `select d.id, e.user_id as userId, d.event_id as eventId, e.payload, d.endpoint_id as endpointId, d.url,
      d.status, d.attempts, d.created_at as seriesStart, p.url as endpointUrl, p.enabled as endpointEnabled,
      p.secret_ciphertext as secretCiphertext, p.failing_since as failingSince,
      (select disabled_at is not null from users where users.id = e.user_id) as ownerDisabled
    from webhook_deliveries d join webhook_events e on e.id = d.event_id
    left join webhook_endpoints p on p.id = d.endpoint_id
    where d.id in (select value from json_each(?))`,
-  ),
+    postgres: `select d.id, e.user_id as "userId", d.event_id as "eventId", e.payload, d.endpoint_id as "endpointId", d.url,
+     d.status, d.attempts, d.created_at as "seriesStart", p.url as "endpointUrl", p.enabled as "endpointEnabled",
+     p.secret_ciphertext as "secretCiphertext", p.failing_since as "failingSince",
+     (select disabled_at is not null from users where users.id = e.user_id) as "ownerDisabled"
+   from webhook_deliveries d join webhook_events e on e.id = d.event_id
+   left join webhook_endpoints p on p.id = d.endpoint_id
+   where d.id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+  }),
   // A job's attempts are claimed, and their answers recorded, by one UPDATE each (PostgreSQL: UPDATE ... FROM
   // jsonb_to_recordset($3) in place of json_each); a delivery still pending after the attempts read wins.
-  claimAttempts: sqlText<[number, number, string], { id: number }>(
-    `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?
+  claimAttempts: sqlText<[number, number, string], { id: number }>({
+    sqlite: `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?
    from json_each(?) j
    where webhook_deliveries.id = j.value ->> '$.id' and webhook_deliveries.status = 'pending'
      and webhook_deliveries.attempts = j.value ->> '$.attempts'
    returning webhook_deliveries.id`,
-  ),
-  recordAnswers: sqlText<[string]>(
-    `update webhook_deliveries set status = j.value ->> '$.status', next_attempt_at = j.value ->> '$.nextAt',
+    postgres: `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = $1, next_attempt_at = $2
+   from jsonb_array_elements($3::jsonb) j
+   where webhook_deliveries.id = (j.value ->> 'id')::bigint and webhook_deliveries.status = 'pending'
+     and webhook_deliveries.attempts = (j.value ->> 'attempts')::bigint
+   returning webhook_deliveries.id`,
+  }),
+  recordAnswers: sqlText<[string]>({
+    sqlite: `update webhook_deliveries set status = j.value ->> '$.status', next_attempt_at = j.value ->> '$.nextAt',
      last_status_code = j.value ->> '$.statusCode', last_duration_ms = j.value ->> '$.durationMs',
      last_answer = j.value ->> '$.answer', delivered_at = j.value ->> '$.deliveredAt'
    from json_each(?) j
    where webhook_deliveries.id = j.value ->> '$.id' and webhook_deliveries.status = 'pending'`,
-  ),
+    postgres: `update webhook_deliveries set status = j.value ->> 'status', next_attempt_at = (j.value ->> 'nextAt')::bigint,
+     last_status_code = (j.value ->> 'statusCode')::bigint, last_duration_ms = (j.value ->> 'durationMs')::bigint,
+     last_answer = j.value ->> 'answer', delivered_at = (j.value ->> 'deliveredAt')::bigint
+   from jsonb_array_elements($1::jsonb) j
+   where webhook_deliveries.id = (j.value ->> 'id')::bigint and webhook_deliveries.status = 'pending'`,
+  }),
   // Only while pending: a delivery dropped mid-attempt (past its account's cap) stays dropped.
   recordAnswer: sqlText<[string, number, number | null, number | null, string, number | null, number]>(
     `update webhook_deliveries set status = ?, next_attempt_at = ?, last_status_code = ?, last_duration_ms = ?,
@@ -80,9 +97,11 @@ const queries = statements({
   endpointFailed: sqlText<[number, number]>(
     "update webhook_endpoints set failing_since = ? where id = ? and failing_since is null",
   ),
-  disableEndpoint: sqlText<[string, number, number]>(
-    "update webhook_endpoints set enabled = 0, disabled_reason = ?, updated_at = ? where id = ? and enabled = 1",
-  ),
+  disableEndpoint: sqlText<[string, number, number]>({
+    sqlite:
+      "update webhook_endpoints set enabled = 0, disabled_reason = ?, updated_at = ? where id = ? and enabled = 1",
+    postgres: `update webhook_endpoints set enabled = false, disabled_reason = $1, updated_at = $2 where id = $3 and enabled`,
+  }),
   giveUpEndpoint: sqlText<[string, number]>(
     "update webhook_deliveries set status = 'failed', last_answer = ? where endpoint_id = ? and status = 'pending'",
   ),

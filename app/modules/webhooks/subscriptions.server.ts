@@ -9,12 +9,14 @@ import { parseEventTypes, type WebhookEventType } from "#app/modules/webhooks/ev
 const FRESH_MS = 1_000;
 
 const queries = statements({
-  enabled: sqlText<[], { userId: number; events: string }>(
-    "select user_id as userId, events from webhook_endpoints where enabled = 1",
-  ),
-  userEndpoints: sqlText<[number], { id: number; events: string }>(
-    "select id, events from webhook_endpoints where user_id = ? and enabled = 1",
-  ),
+  enabled: sqlText<[], { userId: number; events: string }>({
+    sqlite: "select user_id as userId, events from webhook_endpoints where enabled = 1",
+    postgres: `select user_id as "userId", events from webhook_endpoints where enabled`,
+  }),
+  userEndpoints: sqlText<[number], { id: number; events: string }>({
+    sqlite: "select id, events from webhook_endpoints where user_id = ? and enabled = 1",
+    postgres: `select id, events from webhook_endpoints where user_id = $1 and enabled`,
+  }),
 });
 
 let cached: { byUser: Map<number, Set<WebhookEventType>>; readAt: number } | undefined;
