@@ -1,7 +1,11 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { byEngine } from "#app/db/dialect.server.ts";
 
-/** `expression LIKE '%term%'` with the term's own % and _ taken literally. */
+/** `expression LIKE '%term%'` with the term's own % and _ taken literally, ignoring case as SQLite's LIKE does. */
 export function likeContains(expression: SQLWrapper | SQL, term: string): SQL {
   const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql`${expression} like ${pattern} escape '\\'`;
+  return byEngine({
+    sqlite: sql`${expression} like ${pattern} escape '\\'`,
+    postgres: sql`${expression} ilike ${pattern} escape '\\'`,
+  });
 }

@@ -150,11 +150,14 @@ export async function listGroupChoices(userId: number): Promise<{ id: number; na
 }
 
 const queries = statements({
-  memberCounts: sqlText<[number, number], { total: number; active: number }>(
-    `select count(*) as total, coalesce(sum(c.status), 0) as active
+  memberCounts: sqlText<[number, number], { total: number; active: number }>({
+    sqlite: `select count(*) as total, coalesce(sum(c.status), 0) as active
    from contact_group_members m join contacts c on c.id = m.contact_id
    where m.group_id = ? and c.user_id = ?`,
-  ),
+    postgres: `select count(*) as total, count(*) filter (where c.status) as active
+   from contact_group_members m join contacts c on c.id = m.contact_id
+   where m.group_id = $1 and c.user_id = $2`,
+  }),
   latestGroup: sqlText<[number], { id: number | null }>("select max(id) as id from contact_groups where user_id = ?"),
 });
 
