@@ -25,3 +25,10 @@ export function largestOf<T = number>(...values: (SQLWrapper | number | string)[
 /** An expression written differently on each engine: the running one's. */
 export const byEngine = <T>(expressions: { sqlite: SQL<T>; postgres: SQL<T> }): SQL<T> =>
   usesPostgres() ? expressions.postgres : expressions.sqlite;
+
+/** Whether `error` is a unique index refusing a row: SQLite's code, or PostgreSQL's SQLSTATE 23505 (Drizzle wraps it as the cause). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let cause = error as { code?: string; cause?: unknown } | undefined; cause; cause = cause.cause as typeof cause)
+    if (cause.code === "SQLITE_CONSTRAINT_UNIQUE" || cause.code === "23505") return true;
+  return false;
+}

@@ -1,8 +1,8 @@
 // ACCESS_LOG=summary (the default): 200 successful API sends through the real HTTP server write a
 // summary line, not a line each; a request that fails on our side gets its own line (decision 117).
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { getSqlite } from "#app/db/client.server.ts";
 import { type Line, startLoggedApi } from "#tests/support/access-log.ts";
+import { sqlExec } from "#tests/support/database.ts";
 
 let logged: Awaited<ReturnType<typeof startLoggedApi>>;
 
@@ -16,11 +16,17 @@ it("summarises successful API sends in one line per window and logs a failed req
   expect(await logged.send(200)).toEqual(Array(200).fill(201));
 
   // A send the database refuses: a 500.
-  getSqlite().exec(
-    "create trigger refuse_sends before insert on sms_messages begin select raise(abort, 'injected failure'); end",
-  );
+  await sqlExec({
+    sqlite:
+      "create trigger refuse_sends before insert on sms_messages begin select raise(abort, 'injected failure'); end",
+    postgres: `create function refuse_sends() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$;
+      create trigger refuse_sends before insert on sms_messages for each row execute function refuse_sends()`,
+  });
   expect(await logged.send(1)).toEqual([500]);
-  getSqlite().exec("drop trigger refuse_sends");
+  await sqlExec({
+    sqlite: "drop trigger refuse_sends",
+    postgres: "drop trigger refuse_sends on sms_messages; drop function refuse_sends()",
+  });
 
   await logged.stop();
   const http = logged.lines().filter((line) => line.scope === "http");

@@ -4,7 +4,7 @@
 import { desc, eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, getSqlite, withTx } from "#app/db/client.server.ts";
+import { getDb, withTx } from "#app/db/client.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { mailOutbox } from "#app/db/schema/mail.ts";
 import { bookEntry } from "#app/modules/credits/ledger.server.ts";
@@ -41,6 +41,7 @@ import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { startWorkers } from "#worker/workers.ts";
 import { mail } from "#worker/jobs/mail.ts";
 import { freePort } from "#server/free-port.ts";
+import { sqlCount } from "#tests/support/database.ts";
 import { callApi, startApiServer } from "#tests/support/api.ts";
 import {
   call,
@@ -336,9 +337,7 @@ describe("password reset", () => {
     expect(stored.text).toContain(LINK_REMOVED);
     expect(JSON.stringify(await getDb().select().from(mailOutbox).all())).not.toContain(token);
     // The token is stored only as its hash.
-    expect(getSqlite().prepare("select count(*) as n from account_tokens where token_hash = ?").get(token)).toEqual({
-      n: 0,
-    });
+    expect(await sqlCount("select count(*) as n from account_tokens where token_hash = ?", token)).toBe(0);
 
     expect(await signedIn(user)).toBe(user.id);
     const mismatch = await call(

@@ -1,7 +1,7 @@
 // Work given to afterCommit() inside a transaction runs once, after the outermost COMMIT, and never
 // after a rollback (decision 122); the mail and webhook outboxes add their jobs that way.
 import { beforeEach, expect, it, vi } from "vitest";
-import { afterCommit, afterCommitBatch, getSqlite, withTx } from "#app/db/client.server.ts";
+import { afterCommit, afterCommitBatch, runningTransaction, withTx } from "#app/db/client.server.ts";
 import { addMailJobs } from "#app/queue/jobs/mail.server.ts";
 import { addWebhookJobs } from "#app/queue/jobs/webhooks.server.ts";
 import { queueMail } from "#app/modules/mail/outbox.server.ts";
@@ -46,7 +46,7 @@ const mail = { userId: null, kind: "support" as const, to: "someone@example.com"
 it("runs hooks once, in order, after the COMMIT, with the transaction's rows there to read", async () => {
   const ran: string[] = [];
   const result = await withTx(async () => {
-    afterCommit(() => ran.push(`first, in a transaction: ${getSqlite().inTransaction}`));
+    afterCommit(() => ran.push(`first, in a transaction: ${runningTransaction() !== null}`));
     afterCommit(() => ran.push("second"));
     expect(ran).toEqual([]);
     return "done";

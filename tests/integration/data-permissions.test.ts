@@ -1,4 +1,4 @@
-// What the gateway writes to disk is its own user's alone: DATA_DIR 0700; the database, its WAL and
+// What the gateway writes to disk is its own user's alone: DATA_DIR 0700; SQLite's database, its WAL and
 // shared-memory files, backups and a restored database 0600, whatever the umask.
 import { chmodSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,17 +26,24 @@ afterAll(async () => {
   process.umask(umask);
 });
 
+// The database's own files are SQLite's: on PostgreSQL only DATA_DIR (its secrets) is the gateway's to write.
+const sqliteOnly = it.skipIf(process.env.TEST_ENGINE === "postgres");
+
 describe("file modes", () => {
-  it("makes DATA_DIR 0700 and the database, its WAL and shared memory 0600", async () => {
+  it("makes DATA_DIR 0700", async () => {
     prepareDataDir();
     expect(modeOf(dataDir)).toBe(0o700);
     await runMigrations();
+    expect(modeOf(dataDir)).toBe(0o700);
+  });
+
+  sqliteOnly("makes the database, its WAL and shared memory 0600", () => {
     getSqlite().exec("create table if not exists probe (x); insert into probe values (1)");
     for (const file of [databaseFile(), `${databaseFile()}-wal`, `${databaseFile()}-shm`])
       expect(modeOf(file), file).toBe(0o600);
   });
 
-  it("writes a backup 0600, and a restore puts the database in place 0600", async () => {
+  sqliteOnly("writes a backup 0600, and a restore puts the database in place 0600", async () => {
     const backup = join(scratch, "backup.db");
     await backupDatabase(backup);
     expect(modeOf(backup)).toBe(0o600);

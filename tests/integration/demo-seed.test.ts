@@ -2,7 +2,6 @@
 // accounts come with a living demo, once, consistent with the ledger.
 import { describe, expect, it } from "vitest";
 
-import { getSqlite } from "#app/db/client.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { getOwnApiKey } from "#app/modules/api-keys/keys.server.ts";
 import { listCampaigns } from "#app/modules/campaigns/campaigns.server.ts";
@@ -16,6 +15,7 @@ import { listSchedules } from "#app/modules/scheduling/schedules.server.ts";
 import { getMessageHistory } from "#app/modules/sms/history.server.ts";
 import { listSupportRequests } from "#app/modules/support/requests.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+import { sqlCount, sqlRows } from "#tests/support/database.ts";
 
 // Read at the first getEnv(), after the imports (nothing reads the environment at import).
 process.env.SEED_DEMO = "auto";
@@ -23,12 +23,7 @@ process.env.SEED_DEMO = "auto";
 const first = await seedDatabase();
 const customer = (await findUserByEmail(DEMO_ACCOUNTS.customer.email))!;
 
-const count = (sql: string, ...params: unknown[]) =>
-  (
-    getSqlite()
-      .prepare(sql)
-      .get(...params) as { n: number }
-  ).n;
+const count = sqlCount;
 
 describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
   it("is full test mode, and seeds both demo accounts", async () => {
@@ -67,35 +62,43 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
   it("keeps the ledger's invariants: cached balance = sum; one debit per message; a refund only for a message failed before the carrier", async () => {
     expect(await getBalance(customer.id)).toBe(await getLedgerSum(customer.id));
     expect(await getBalance(customer.id)).toBeGreaterThan(0);
-    const messages = getSqlite()
-      .prepare("select id, status, credits from sms_messages where user_id = ?")
-      .all(customer.id) as { id: number; status: string; credits: number }[];
+    const messages = await sqlRows<{ id: number; status: string; credits: number }>(
+      "select id, status, credits from sms_messages where user_id = ?",
+      customer.id,
+    );
     for (const m of messages) {
       expect(
-        count("select count(*) as n from credit_ledger where key = ? and amount = ?", `msg:${m.id}:debit`, -m.credits),
+        await count(
+          "select count(*) as n from credit_ledger where key = ? and amount = ?",
+          `msg:${m.id}:debit`,
+          -m.credits,
+        ),
       ).toBe(1);
       expect(
-        count("select count(*) as n from credit_ledger where key = ? and amount = ?", `msg:${m.id}:refund`, m.credits),
+        await count(
+          "select count(*) as n from credit_ledger where key = ? and amount = ?",
+          `msg:${m.id}:refund`,
+          m.credits,
+        ),
       ).toBe(m.status === "failed" ? 1 : 0);
     }
     // Accepted messages have their parts, so a late receipt finds them; none waits in the outbox.
     expect(
-      count(
+      await count(
         "select count(*) as n from sms_messages m where user_id = ? and status in ('submitted','delivered','undelivered','expired','rejected') and not exists (select 1 from sms_message_parts p where p.message_id = m.id)",
         customer.id,
       ),
     ).toBe(0);
-    expect(count("select count(*) as n from sms_outbox")).toBe(0);
+    expect(await count("select count(*) as n from sms_outbox")).toBe(0);
     // Every paid order's credits were granted once, under its payment.
-    const paid = getSqlite()
-      .prepare(
-        "select payment_id as paymentId, total_credits as credits from orders where user_id = ? and status not in ('Pending','Cancelled')",
-      )
-      .all(customer.id) as { paymentId: string; credits: number }[];
+    const paid = await sqlRows<{ paymentId: string; credits: number }>(
+      "select payment_id as paymentId, total_credits as credits from orders where user_id = ? and status not in ('Pending','Cancelled')",
+      customer.id,
+    );
     expect(paid.length).toBeGreaterThanOrEqual(1);
     for (const order of paid)
       expect(
-        count(
+        await count(
           "select count(*) as n from credit_ledger where key = ? and amount = ?",
           `payment:${order.paymentId}`,
           order.credits,
@@ -108,8 +111,10 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
     expect(schedules).toHaveLength(1);
     expect(schedules[0].status).toBe("active");
     expect(await isArmed(schedules[0].id)).toBe(true);
-    expect(count("select count(*) as n from orders where user_id = ? and status = 'Confirmed'", customer.id)).toBe(1);
-    expect(count("select count(distinct status) as n from orders")).toBeGreaterThanOrEqual(3);
+    expect(
+      await count("select count(*) as n from orders where user_id = ? and status = 'Confirmed'", customer.id),
+    ).toBe(1);
+    expect(await count("select count(distinct status) as n from orders")).toBeGreaterThanOrEqual(3);
     expect((await getOwnApiKey(customer.id))?.key).toBeTruthy();
     expect((await listSupportRequests({ filter: "open", page: 1 })).total).toBeGreaterThanOrEqual(1);
   });
@@ -122,7 +127,7 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
     expect(campaign.counts).toMatchObject({ delivered: 2, failed: 1 });
     const history = await getMessageHistory(customer.id, 1, {}, { direction: "outbound", campaign: campaign.id });
     expect(history.total).toBe(3);
-    expect(count("select count(*) as n from group_sends where completed_at is null")).toBe(0);
+    expect(await count("select count(*) as n from group_sends where completed_at is null")).toBe(0);
   });
 
   it("is seeded once: a second start adds nothing", async () => {
@@ -138,8 +143,8 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
       "support_requests",
       "packages",
     ];
-    const before = tables.map((t) => count(`select count(*) as n from ${t}`));
+    const before = await Promise.all(tables.map((t) => count(`select count(*) as n from ${t}`)));
     expect((await seedDatabase()).demoSeeded).toBe(false);
-    expect(tables.map((t) => count(`select count(*) as n from ${t}`))).toEqual(before);
+    expect(await Promise.all(tables.map((t) => count(`select count(*) as n from ${t}`)))).toEqual(before);
   });
 });

@@ -4,7 +4,7 @@
 // comes from a one-time setup link.
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { getDb, getSqlite } from "#app/db/client.server.ts";
+import { getDb } from "#app/db/client.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { packages } from "#app/db/schema/shop.ts";
 import { DEMO_ACCOUNTS } from "#app/modules/auth/demo-accounts.server.ts";
@@ -29,6 +29,7 @@ import { action as cartAction, loader as cartLoader } from "#app/routes/shop/sho
 import { loader as rootLoader } from "#app/root.tsx";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
+import { sqlCount, sqlRows, sqlRun } from "#tests/support/database.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 import { addToCart, payWithCard } from "#tests/support/shop.ts";
 
@@ -84,14 +85,14 @@ describe("production defaults with a real SMSC and no Stripe", () => {
     const refused = await call(cartAction, makeRequest("/shoppingCart", { user, form }));
     expect(statusOf(refused)).toBe(503);
     expect(dataOf<Reply>(refused).error?.[""]).toEqual([expect.stringMatching(UNAVAILABLE)]);
-    expect(getSqlite().prepare("select count(*) as n from orders where user_id = ?").get(user.id)).toEqual({ n: 0 });
+    expect(await sqlCount("select count(*) as n from orders where user_id = ?", user.id)).toBe(0);
 
     const admin = await createTestUser("admin");
     expect(
       dataOf<Shop>(await call(adminOverviewLoader, makeRequest("/admin", { user: admin }))).cardPaymentAvailable,
     ).toBe(false);
     // The setup link below is for a gateway without an admin.
-    getSqlite().prepare("update users set role = 'customer' where id = ?").run(admin.id);
+    await sqlRun("update users set role = 'customer' where id = ?", admin.id);
   });
 
   it("refuses test cards for an order placed before: the payment page says card payment is not available, and nothing is charged or confirmed", async () => {
@@ -108,13 +109,7 @@ describe("production defaults with a real SMSC and no Stripe", () => {
     expect(await getOrder(orderId)).toMatchObject({ status: "Pending", paymentId: null });
     expect(await getBalance(user.id)).toBe(0);
     await expect(chargeTestCard((await getOrder(orderId))!, "4242424242424242")).rejects.toThrow(TestCardsRefusedError);
-    expect(
-      (
-        getSqlite().prepare("select count(*) as n from offline_charges where order_id = ?").get(orderId) as {
-          n: number;
-        }
-      ).n,
-    ).toBe(0);
+    expect(await sqlCount("select count(*) as n from offline_charges where order_id = ?", orderId)).toBe(0);
   });
 
   it("refuses a sign-in with a published demo password, says so, and logs why without the password", async () => {
@@ -162,7 +157,7 @@ describe("the first admin's setup link", () => {
 
   it("stores only the token's hash", async () => {
     const { token } = await issueSetupToken();
-    const stored = JSON.stringify(getSqlite().prepare("select * from setup_tokens").all());
+    const stored = JSON.stringify(await sqlRows("select * from setup_tokens"));
     expect(stored).not.toContain(token);
   });
 
@@ -196,7 +191,7 @@ describe("the first admin's setup link", () => {
   });
 
   it("is printed again by the next start while it has time left, and replaced when nearly expired", async () => {
-    getSqlite().prepare("update users set role = 'customer' where role = 'admin'").run();
+    await sqlRun("update users set role = 'customer' where role = 'admin'");
     const first = await currentSetupToken();
     expect(await currentSetupToken()).toEqual(first);
     expect(await setupLinkState(first.token)).toBe("valid");
@@ -209,7 +204,7 @@ describe("the first admin's setup link", () => {
   });
 
   it("refuses an unknown, a replaced and an expired link with a clear message", async () => {
-    getSqlite().prepare("update users set role = 'customer' where role = 'admin'").run();
+    await sqlRun("update users set role = 'customer' where role = 'admin'");
     const unknown = await call(setupLoader, makeRequest("/setup/nope"), { token: "nope" });
     expect(statusOf(unknown)).toBe(404);
     expect(dataOf<{ refusal: string }>(unknown).refusal).toMatch(/not valid/);

@@ -534,8 +534,8 @@ describe("every form action, fuzzed", () => {
       const ids = ownIds(owner);
       await fc.assert(
         fc.asyncProperty(formArbitrary(spec, ids), async (form) => {
-          const before = databaseFingerprint();
-          const counts = tableCounts();
+          const before = await databaseFingerprint();
+          const counts = await tableCounts();
           let result: unknown;
           try {
             result = await call(action, formRequest(spec.path(owner), users[spec.user], form), spec.params?.(owner));
@@ -547,8 +547,8 @@ describe("every form action, fuzzed", () => {
           expect(status).toBeLessThan(500);
           const redirected = status >= 300 && status < 400;
           if (!redirected) {
-            expect(tableCounts()).toEqual(counts);
-            expect(databaseFingerprint()).toBe(before);
+            expect(await tableCounts()).toEqual(counts);
+            expect(await databaseFingerprint()).toBe(before);
           }
         }),
         { numRuns: RUNS_PER_ACTION },
@@ -634,7 +634,7 @@ describe("every REST API endpoint, fuzzed", () => {
           ),
           fc.option(fc.oneof(hostileText, fc.constantFrom("retry-1", "k".repeat(256))), { nil: undefined }),
           async (id, query, body, contentType, idempotencyKey) => {
-            const before = databaseFingerprint();
+            const before = await databaseFingerprint();
             const path = route.path.replace(/\{\w+\}/g, encodeURIComponent(wellFormed(id)) || "1");
             const search = query.length ? `?${new URLSearchParams(query)}` : "";
             const headers: Record<string, string> = { "content-type": contentType };
@@ -643,7 +643,7 @@ describe("every REST API endpoint, fuzzed", () => {
             expect(answer.status).toBeLessThan(500);
             if (answer.status >= 400) {
               ErrorSchema.parse(answer.json);
-              expect(databaseFingerprint()).toBe(before);
+              expect(await databaseFingerprint()).toBe(before);
             }
           },
         ),

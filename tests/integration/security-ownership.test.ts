@@ -404,12 +404,16 @@ describe("another customer's ids on the web routes", () => {
 
   for (const [file, cases] of Object.entries(CASES)) {
     it(`${file}: customer B gets 404 for A's ids and nothing changes`, async () => {
-      const before = { fingerprint: databaseFingerprint(), counts: tableCounts(), outside: await outsideTheDatabase() };
+      const before = {
+        fingerprint: await databaseFingerprint(),
+        counts: await tableCounts(),
+        outside: await outsideTheDatabase(),
+      };
       for (const request of cases(a)) {
         const what = `${request.method} ${request.path} ${JSON.stringify(request.form ?? {})}`;
         expectOutcome(await attempt(b, file, request), request.expected ?? 404, what);
-        expect(tableCounts(), what).toEqual(before.counts);
-        expect(databaseFingerprint(), what).toBe(before.fingerprint);
+        expect(await tableCounts(), what).toEqual(before.counts);
+        expect(await databaseFingerprint(), what).toBe(before.fingerprint);
       }
       expect(await outsideTheDatabase()).toEqual(before.outside);
     });
@@ -517,13 +521,13 @@ describe("another customer's ids on the REST API", () => {
   it("customer B's key gets 404 for each of A's ids and nothing changes", async () => {
     // B's first use records its key's last use: once, before the fingerprint.
     await callApi("GET", "/api/v1/balance", { key: b.key });
-    const before = { fingerprint: databaseFingerprint(), outside: await outsideTheDatabase() };
+    const before = { fingerprint: await databaseFingerprint(), outside: await outsideTheDatabase() };
     for (const [route, cases] of Object.entries(API_CASES)) {
       for (const { method, path, json } of cases(a)) {
         const answer = await callApi(method, path, { key: b.key, json });
         expect(answer.status, `${route}: ${method} ${path}`).toBe(404);
         expect(ErrorSchema.parse(answer.json).error.code).toBe("not_found");
-        expect(databaseFingerprint(), `${route}: ${method} ${path}`).toBe(before.fingerprint);
+        expect(await databaseFingerprint(), `${route}: ${method} ${path}`).toBe(before.fingerprint);
       }
     }
     expect(await outsideTheDatabase()).toEqual(before.outside);
@@ -584,7 +588,7 @@ describe("no GET changes anything", () => {
         params: { id: String(a.customer.id) },
       },
     };
-    const before = databaseFingerprint();
+    const before = await databaseFingerprint();
     let loaders = 0;
     for (const route of appRoutes()) {
       const module = await routeModule(route.file);
@@ -594,7 +598,7 @@ describe("no GET changes anything", () => {
       expect(path.includes(":"), `${route.file} needs a concrete path`).toBe(false);
       for (const user of [null, a.customer, admin]) {
         await call(module.loader as Parameters<typeof call>[0], makeRequest(path, { user }), params);
-        expect(databaseFingerprint(), `GET ${path} as ${user?.role ?? "visitor"}`).toBe(before);
+        expect(await databaseFingerprint(), `GET ${path} as ${user?.role ?? "visitor"}`).toBe(before);
       }
     }
     expect(loaders).toBeGreaterThan(30);

@@ -282,7 +282,8 @@ describe("a job lost from Redis does not lose the mail", () => {
   });
 });
 
-describe("upgrading from the support-mail queue", () => {
+// A SQLite migration's hand-written statement: PostgreSQL's migrations start from a baseline after it.
+describe.skipIf(process.env.TEST_ENGINE === "postgres")("upgrading from the support-mail queue", () => {
   it("moves each request whose e-mail had not gone out into the outbox, composed as before", async () => {
     const pending = await getDb()
       .insert(supportRequests)

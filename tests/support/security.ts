@@ -3,7 +3,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { getSqlite } from "#app/db/client.server.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { runGroupSend, startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
@@ -16,6 +15,7 @@ import routes from "#app/routes.ts";
 import { listDeliveries, sendTestEvent } from "#app/modules/webhooks/deliveries.server.ts";
 import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
 import { apiCustomer, type ApiCustomer } from "#tests/support/api.ts";
+import { sqlCount, sqlRows } from "#tests/support/database.ts";
 import { scheduleSoon } from "#tests/support/schedules.ts";
 import { addToCart, payWithCard, placeOrder } from "#tests/support/shop.ts";
 
@@ -44,40 +44,35 @@ const ATTEMPT_COUNTERS = new Set(["login_failures"]);
 
 const keptTables = (names: string[]) => names.filter((name) => !ATTEMPT_COUNTERS.has(name));
 
+/** The app's tables, by name, on the engine the file runs on. */
+async function tableNames(): Promise<string[]> {
+  const rows = await sqlRows<{ name: string }>({
+    sqlite: "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+    postgres: `select table_name as name from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  });
+  return keptTables(rows.map((t) => t.name));
+}
+
 /** One hash over every row of every table but the attempt counters: equal before and after means nothing was written. */
-export function databaseFingerprint(): string {
-  const sqlite = getSqlite();
-  const tables = sqlite
-    .prepare<[], { name: string }>(
-      "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
-    )
-    .all()
-    .map((t) => t.name);
+export async function databaseFingerprint(): Promise<string> {
   const hash = createHash("sha256");
-  for (const table of keptTables(tables)) {
+  for (const table of await tableNames()) {
     const skipped = LAST_USE_COLUMNS[table];
     // Sorted as text: virtual and WITHOUT ROWID tables have no rowid to order by.
-    const rows = sqlite
-      .prepare(`select * from "${table}"`)
-      .all()
-      .map((row) => JSON.stringify({ ...(row as object), ...(skipped ? { [skipped]: null } : {}) }));
+    const rows = (await sqlRows(`select * from "${table}"`)).map((row) =>
+      JSON.stringify({ ...row, ...(skipped ? { [skipped]: null } : {}) }),
+    );
     hash.update(`\n${table}\n${rows.sort().join("\n")}`);
   }
   return hash.digest("hex");
 }
 
 /** The rows of each table (but the attempt counters), for a readable diff when the fingerprints differ. */
-export function tableCounts(): Record<string, number> {
-  const sqlite = getSqlite();
-  const tables = sqlite
-    .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
-    .all()
-    .map((t) => t.name);
+export async function tableCounts(): Promise<Record<string, number>> {
+  const names = await tableNames();
   return Object.fromEntries(
-    keptTables(tables).map((name) => [
-      name,
-      (sqlite.prepare(`select count(*) as n from "${name}"`).get() as { n: number }).n,
-    ]),
+    await Promise.all(names.map(async (name) => [name, await sqlCount(`select count(*) as n from "${name}"`)])),
   );
 }
 

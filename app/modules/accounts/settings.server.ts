@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { getDb, withTx } from "#app/db/client.server.ts";
+import { isUniqueViolation } from "#app/db/dialect.server.ts";
 import { accountTokens } from "#app/db/schema/accounts.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -123,7 +124,7 @@ export async function confirmEmailChange(
     });
   } catch (error) {
     // Another account took the address after the link was sent: the transaction rolled back, the link still works.
-    if ((error as { code?: string }).code !== "SQLITE_CONSTRAINT_UNIQUE") throw error;
+    if (!isUniqueViolation(error)) throw error;
     return { ok: false, error: `${new EmailTakenError().message} Your e-mail address has not changed.` };
   }
 }

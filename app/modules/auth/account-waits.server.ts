@@ -3,6 +3,7 @@
 // the app's clock (docs/decisions/108-login-waits-per-account.md).
 import { eq, lt, sql } from "drizzle-orm";
 import { type Executor, withTx } from "#app/db/client.server.ts";
+import { largestOf } from "#app/db/dialect.server.ts";
 import { loginFailures } from "#app/db/schema/account-security.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -46,7 +47,7 @@ export async function giveBackAccountTurn(email: string): Promise<void> {
   await withTx((tx) =>
     tx
       .update(loginFailures)
-      .set({ failures: sql`max(${loginFailures.failures} - 1, 0)` })
+      .set({ failures: largestOf(sql`${loginFailures.failures} - 1`, 0) })
       .where(eq(loginFailures.email, email))
       .run(),
   );

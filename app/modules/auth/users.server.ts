@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
+import { isUniqueViolation } from "#app/db/dialect.server.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { hashPassword, verifyPassword } from "#app/modules/auth/password.server.ts";
@@ -60,7 +61,7 @@ export async function createUser(
       return user;
     });
   } catch (error) {
-    if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") throw new EmailTakenError();
+    if (isUniqueViolation(error)) throw new EmailTakenError();
     throw error;
   }
 }

@@ -296,12 +296,17 @@ function validateRow(row: ParsedRow, mapping: ImportMapping): ValidRow | { line:
 }
 
 const queries = statements({
-  upsertContact: sqlText<[number, string, string, string, string | null, number, number], { id: number }>(
-    `insert into contacts (user_id, name, phone, email, time_zone, status, created_at, updated_at) values (?, ?, ?, ?, ?, 1, ?, ?)
+  upsertContact: sqlText<[number, string, string, string, string | null, number, number], { id: number }>({
+    sqlite: `insert into contacts (user_id, name, phone, email, time_zone, status, created_at, updated_at) values (?, ?, ?, ?, ?, 1, ?, ?)
    on conflict (user_id, phone) do update set name = excluded.name, email = excluded.email,
      time_zone = coalesce(excluded.time_zone, time_zone), updated_at = excluded.updated_at
    returning id`,
-  ),
+    postgres: `insert into contacts as c (user_id, name, phone, email, time_zone, status, created_at, updated_at)
+   values ($1, $2, $3, $4, $5, true, $6, $7)
+   on conflict (user_id, phone) do update set name = excluded.name, email = excluded.email,
+     time_zone = coalesce(excluded.time_zone, c.time_zone), updated_at = excluded.updated_at
+   returning id`,
+  }),
   insertGroup: sqlText<[number, string, string, number, number], { id: number }>(
     "insert into contact_groups (user_id, name, description, created_at, updated_at) values (?, ?, ?, ?, ?) returning id",
   ),
@@ -376,12 +381,14 @@ export async function runImport(userId: number, token: string, mapping: ImportMa
   let updated = 0;
   for (let start = 0; start < writable.length; start += IMPORT_BATCH) {
     const batch = writable.slice(start, start + IMPORT_BATCH);
-    await withTx(async () => {
+    // Counted inside and kept after the commit: on PostgreSQL a transaction may run more than once.
+    const done = await withTx(async () => {
+      const counts = { imported: 0, updated: 0, full: [] as number[] };
       let room = await quotaRoom(getDb(), userId, "contacts");
       for (const row of batch) {
         const isNew = !existing.has(row.phone);
         if (isNew && room <= 0) {
-          skipped.push({ row: row.line, reason: contactsFull });
+          counts.full.push(row.line);
           continue;
         }
         const { id } = (await queries.upsertContact.get(
@@ -396,10 +403,14 @@ export async function runImport(userId: number, token: string, mapping: ImportMa
         for (const group of row.groups) await queries.insertMember.run(groupIds.get(group.toLowerCase())!, id);
         if (isNew) {
           room--;
-          imported++;
-        } else updated++;
+          counts.imported++;
+        } else counts.updated++;
       }
+      return counts;
     });
+    imported += done.imported;
+    updated += done.updated;
+    for (const line of done.full) skipped.push({ row: line, reason: contactsFull });
   }
 
   skipped.sort((a, b) => a.row - b.row);

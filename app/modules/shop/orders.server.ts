@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import { getDb, withTx } from "#app/db/client.server.ts";
+import { getDb, usesPostgres, withTx } from "#app/db/client.server.ts";
 import { orderLines, orders } from "#app/db/schema/shop.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -140,27 +140,28 @@ const ftsPhrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
 
 /** The search term's condition, and whether the match count is exact (the index) or bounded (a scan). */
 async function searchTermFilter(term: string): Promise<{ filter: SQL; exact: boolean }> {
-  const indexed =
-    term.length >= 3 &&
-    (
-      await getDb().get<{ n: number }>(
-        sql`select count(*) as n from (select rowid from orders_search where orders_search match ${ftsPhrase(term)} limit ${INDEXED_MATCH_LIMIT})`,
-      )
-    ).n < INDEXED_MATCH_LIMIT;
-  if (indexed) {
-    return {
-      filter: sql`${orders.id} in (select rowid from orders_search where orders_search match ${ftsPhrase(term)})`,
-      exact: true,
-    };
-  }
-  return {
-    filter: or(
-      likeContains(orders.pickupName, term),
-      likeContains(orders.pickupEmail, term),
-      likeContains(orders.pickupPhone, term),
-    )!,
-    exact: false,
-  };
+  const scanned = or(
+    likeContains(orders.pickupName, term),
+    likeContains(orders.pickupEmail, term),
+    likeContains(orders.pickupPhone, term),
+  )!;
+  // PostgreSQL's trigram index serves the same ilike the scan uses (decision 126).
+  const indexedFilter = usesPostgres()
+    ? scanned
+    : sql`${orders.id} in (select rowid from orders_search where orders_search match ${ftsPhrase(term)})`;
+  const indexed = term.length >= 3 && (await indexedMatches(term, indexedFilter)) < INDEXED_MATCH_LIMIT;
+  if (indexed) return { filter: indexedFilter, exact: true };
+  return { filter: scanned, exact: false };
+}
+
+/** How many orders the index finds for the term, counted up to INDEXED_MATCH_LIMIT. */
+async function indexedMatches(term: string, indexedFilter: SQL): Promise<number> {
+  if (!usesPostgres())
+    return (await getDb().get<{ n: number }>(
+      sql`select count(*) as n from (select rowid from orders_search where orders_search match ${ftsPhrase(term)} limit ${INDEXED_MATCH_LIMIT})`,
+    ))!.n;
+  const found = getDb().select({ id: orders.id }).from(orders).where(indexedFilter).limit(INDEXED_MATCH_LIMIT).as("m");
+  return (await getDb().select({ n: count() }).from(found).get())!.n;
 }
 
 /**
