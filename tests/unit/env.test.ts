@@ -77,6 +77,21 @@ describe("configuration", () => {
     expect(() => parseEnv({ WORKER: "sometimes" })).toThrow(/WORKER/);
   });
 
+  it("with DATABASE_URL, requires the Redis and the secrets every host must share", () => {
+    expect(() => parseEnv({ DATABASE_URL: "mysql://db/smsgw" })).toThrow(/DATABASE_URL: a postgres:\/\//);
+    expect(() => parseEnv({ DATABASE_URL: "postgres://smsgw@db.internal.test/smsgw" })).toThrow(
+      /REDIS_URL: required with DATABASE_URL[\s\S]*SESSION_SECRET: required with DATABASE_URL[\s\S]*API_KEY_SECRET: required/,
+    );
+    const env = parseEnv({
+      DATABASE_URL: "postgresql://smsgw@db.internal.test/smsgw",
+      REDIS_URL: "redis://redis.internal.test:6379",
+      SESSION_SECRET: "s".repeat(32),
+      API_KEY_SECRET: "k".repeat(32),
+    });
+    expect(env.DATABASE_URL).toBe("postgresql://smsgw@db.internal.test/smsgw");
+    expect(env.DATABASE_POOL_SIZE).toBe(10);
+  });
+
   it("marks cookies Secure in production unless told otherwise", () => {
     const dir = mkdtempSync(join(tmpdir(), "env-"));
     expect(parseEnv({ DATA_DIR: dir, NODE_ENV: "production" }).cookieSecure).toBe(true);
