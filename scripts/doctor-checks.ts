@@ -3,7 +3,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statfsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { Redis } from "ioredis";
 import { type PostgresFacts, readPostgresFacts } from "#app/db/postgres/facts.server.ts";
 import {
   type ConfigBeat,
@@ -11,7 +10,7 @@ import {
   readFleetConfig,
   settingDigests,
 } from "#app/modules/health/fleet-config.server.ts";
-import { redisOptions } from "#app/queue/redis.server.ts";
+import { withOwnRedis } from "#app/queue/redis.server.ts";
 import { type Env, parseEnv, SETTING_NAMES } from "#app/utils/env.server.ts";
 
 export type Level = "ok" | "warn" | "unsafe";
@@ -245,42 +244,34 @@ async function diagnoseSeveralHosts(env: Env, source: NodeJS.ProcessEnv, probes:
   else add("unsafe", "pg_trgm", "is missing: install PostgreSQL's contrib extensions (Debian: the postgresql package)");
 }
 
-async function readRedisConfig(url: string, names: string[]): Promise<Record<string, string>> {
-  return withRedis(url, async (redis) => {
-    const config: Record<string, string> = {};
-    for (const name of names) {
-      const [, value] = (await redis.config("GET", name)) as string[];
-      config[name] = value ?? "";
-    }
-    return config;
-  });
-}
+/** The doctor waits this long for an answer, so a dead Redis is a finding, not a hang. */
+const TIMEOUTS = { connectTimeout: 3_000, commandTimeout: 3_000 };
 
-/** A connection to `url` for one look, closed afterwards. */
-async function withRedis<T>(url: string, look: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis({
-    ...redisOptions(url),
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectTimeout: 3_000,
-    commandTimeout: 3_000,
-  });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    return await look(redis);
-  } finally {
-    redis.disconnect();
-  }
+async function readRedisConfig(url: string, names: string[]): Promise<Record<string, string>> {
+  return withOwnRedis(
+    url,
+    async (redis) => {
+      const config: Record<string, string> = {};
+      for (const name of names) {
+        const [, value] = (await redis.config("GET", name)) as string[];
+        config[name] = value ?? "";
+      }
+      return config;
+    },
+    TIMEOUTS,
+  );
 }
 
 async function readRedisClockOffset(url: string): Promise<number> {
-  return withRedis(url, async (redis) => {
-    const sent = Date.now();
-    const [seconds, micros] = await redis.time();
-    return Math.round(Number(seconds) * 1000 + Number(micros) / 1000 - (sent + Date.now()) / 2);
-  });
+  return withOwnRedis(
+    url,
+    async (redis) => {
+      const sent = Date.now();
+      const [seconds, micros] = await redis.time();
+      return Math.round(Number(seconds) * 1000 + Number(micros) / 1000 - (sent + Date.now()) / 2);
+    },
+    TIMEOUTS,
+  );
 }
 
 function clockSync(): ClockSync {
@@ -300,7 +291,7 @@ export const machineProbes: Probes = {
   clock: clockSync,
   postgres: readPostgresFacts,
   redisClockOffset: readRedisClockOffset,
-  fleetConfig: (url, queuePrefix) => withRedis(url, (redis) => readFleetConfig(redis, queuePrefix)),
+  fleetConfig: (url, queuePrefix) => withOwnRedis(url, (redis) => readFleetConfig(redis, queuePrefix), TIMEOUTS),
 };
 
 /** Reads a .env-style file's KEY=value lines (no expansion), for `npm run doctor -- --env-file`. */

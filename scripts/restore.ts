@@ -4,13 +4,12 @@
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { connect } from "node:net";
 import { resolve } from "node:path";
-import { Redis } from "ioredis";
 import { installDatabase, processesUsing, verifyDatabase } from "#app/db/backup.server.ts";
 import { closeDb } from "#app/db/client.server.ts";
 import { restorePostgres, verifyDump } from "#app/db/postgres/dump.server.ts";
 import { readFleetConfig } from "#app/modules/health/fleet-config.server.ts";
 import { handOutboxToReconciler } from "#app/modules/sms/reconcile.server.ts";
-import { redisOptions, redisUrlFile } from "#app/queue/redis.server.ts";
+import { redisUrlFile, withOwnRedis } from "#app/queue/redis.server.ts";
 import { getEnv, PRIVATE_DIR } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 
@@ -35,23 +34,13 @@ function portAnswers(port: number): Promise<boolean> {
  * being replaced. The reconcilers and the workers' start rebuild what the restored database needs.
  */
 async function clearRedis(url: string, prefix: string): Promise<number> {
-  const redis = new Redis({
-    ...redisOptions(url),
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
+  return withOwnRedis(url, async (redis) => {
     let deleted = 0;
     for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1_000 })) {
       if ((keys as string[]).length) deleted += await redis.unlink(...(keys as string[]));
     }
     return deleted;
-  } finally {
-    redis.disconnect();
-  }
+  });
 }
 
 const target = process.argv[2];
@@ -67,20 +56,11 @@ const env = getEnv();
  * the dump, empties this deployment's Redis keys and restores in one transaction (decision 130).
  */
 async function restoreOnPostgres(url: string): Promise<void> {
-  const redis = new Redis({
-    ...redisOptions(env.REDIS_URL!),
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-  } catch (error) {
-    refuse(`Redis at REDIS_URL did not answer (${(error as Error).message}): it tells which hosts still run`);
-  }
-  const live = [...(await readFleetConfig(redis, env.QUEUE_PREFIX)).keys()];
-  redis.disconnect();
+  const live = await withOwnRedis(env.REDIS_URL!, async (redis) => [
+    ...(await readFleetConfig(redis, env.QUEUE_PREFIX)).keys(),
+  ]).catch((error: Error) =>
+    refuse(`Redis at REDIS_URL did not answer (${error.message}): it tells which hosts still run`),
+  );
   if (live.length)
     refuse(
       `${live.join(", ")} still run (heard of in Redis in the last minutes): stop the web and every worker on every host first`,

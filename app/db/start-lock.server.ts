@@ -3,7 +3,7 @@
 import Database from "better-sqlite3";
 import { resolve } from "node:path";
 import { createPrivateFile, usesPostgres } from "#app/db/client.server.ts";
-import { openPool } from "#app/db/postgres/pool.server.ts";
+import { underAdvisoryLock } from "#app/db/postgres/pool.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 
 /** How long a start waits for another process's migrations and seeding before it gives up. */
@@ -50,22 +50,7 @@ const START_LOCK_KEY = 0x736d7373;
 
 /** underStartLock on PostgreSQL: a session advisory lock, which ends with the session if the process dies. */
 async function underPostgresStartLock<T>(work: () => T | Promise<T>): Promise<T> {
-  const pool = openPool(getEnv().DATABASE_URL!, { max: 1 });
-  try {
-    const session = await pool.connect();
-    try {
-      await session.query("select pg_advisory_lock($1)", [START_LOCK_KEY]);
-      try {
-        return await work();
-      } finally {
-        await session.query("select pg_advisory_unlock($1)", [START_LOCK_KEY]);
-      }
-    } finally {
-      session.release();
-    }
-  } finally {
-    await pool.end();
-  }
+  return underAdvisoryLock(getEnv().DATABASE_URL!, START_LOCK_KEY, async () => await work());
 }
 
 /** Runs `work` holding the start lock, released when it settles (or with the process). */

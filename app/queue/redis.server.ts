@@ -30,6 +30,32 @@ export function redisOptions(url = resolveRedisUrl()): RedisOptions {
   };
 }
 
+/**
+ * A connection of its own to `url` for one piece of work outside the app's connections (the doctor,
+ * restore, start-up probes): no retries, no queued commands; closed afterwards. Throws when Redis
+ * does not answer.
+ */
+export async function withOwnRedis<T>(
+  url: string,
+  work: (redis: Redis) => Promise<T>,
+  options: RedisOptions = {},
+): Promise<T> {
+  const redis = new Redis({
+    ...redisOptions(url),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    ...options,
+  });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    return await work(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 let shared: SharedRedis | undefined;
 
 // Every command any connection of this process sends (BullMQ's included) is counted (decision 113).

@@ -1,7 +1,8 @@
 // npm run backup and npm run restore with DATABASE_URL (decision 130): a pg_dump taken while the app
 // runs, a restore refused while any host's process is heard of in Redis (nothing changed), then
 // done once they have stopped: the database is the backup again, this deployment's Redis keys gone.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { runToEnd } from "#tests/support/child-processes.ts";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,17 +22,7 @@ afterAll(() => {
 });
 
 /** Runs an entry point to its end; its output is the answer. */
-function run(entry: string, args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["scripts/run.mjs", entry, ...args], {
-    env: process.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  return new Promise((done) => child.once("exit", (code) => done({ code, output })));
-}
+const run = (entry: string, args: string[]) => runToEnd(entry, args, process.env, children);
 
 it("backs PostgreSQL up with pg_dump, refuses to restore while a host runs, then restores", async () => {
   const user = await createTestUser();

@@ -3,6 +3,7 @@
 // fault run holds (tests/faults/checks.ts). Also: restore refuses while the database is open.
 import Database from "better-sqlite3";
 import { type ChildProcess, spawn } from "node:child_process";
+import { runToEnd } from "#tests/support/child-processes.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,17 +33,7 @@ afterAll(async () => {
 });
 
 /** Runs an entry point to its end; its output is the answer. */
-function run(entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["scripts/run.mjs", entry, ...args], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  return new Promise((done) => child.once("exit", (code) => done({ code, output })));
-}
+const run = (entry: string, args: string[], env: NodeJS.ProcessEnv) => runToEnd(entry, args, env, children);
 
 const count = (db: Database.Database, sql: string) => (db.prepare(sql).get() as { n: number }).n;
 

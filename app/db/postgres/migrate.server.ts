@@ -1,7 +1,7 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import { resolve } from "node:path";
-import { openPool } from "#app/db/postgres/pool.server.ts";
+import { underAdvisoryLock } from "#app/db/postgres/pool.server.ts";
 
 /** The migrations' advisory lock: "smsg" in ASCII, a key no other lock of the app uses. */
 export const MIGRATION_LOCK_KEY = 0x736d7367;
@@ -15,20 +15,7 @@ const migrationsFolder = () => resolve(process.cwd(), "drizzle-pg");
  * session's: it ends with the connection if the process dies.
  */
 export async function migratePostgres(url: string): Promise<void> {
-  const pool = openPool(url, { max: 1 });
-  try {
-    const session = await pool.connect();
-    try {
-      await session.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-      try {
-        await migrate(drizzle({ client: session }), { migrationsFolder: migrationsFolder() });
-      } finally {
-        await session.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
-      }
-    } finally {
-      session.release();
-    }
-  } finally {
-    await pool.end();
-  }
+  await underAdvisoryLock(url, MIGRATION_LOCK_KEY, (session) =>
+    migrate(drizzle({ client: session }), { migrationsFolder: migrationsFolder() }),
+  );
 }

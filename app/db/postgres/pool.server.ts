@@ -13,3 +13,26 @@ export type PoolClient = pg.PoolClient;
 export function openPool(url: string, options: { max?: number; connectionTimeoutMillis?: number } = {}): pg.Pool {
   return new pg.Pool({ connectionString: url, ...options });
 }
+
+/**
+ * Runs `work` holding PostgreSQL's session advisory lock `key` on a connection of its own: processes
+ * of every host wait for each other, and a process that dies gives the lock up with its session.
+ */
+export async function underAdvisoryLock<T>(url: string, key: number, work: (session: pg.PoolClient) => Promise<T>) {
+  const pool = openPool(url, { max: 1 });
+  try {
+    const session = await pool.connect();
+    try {
+      await session.query("select pg_advisory_lock($1)", [key]);
+      try {
+        return await work(session);
+      } finally {
+        await session.query("select pg_advisory_unlock($1)", [key]);
+      }
+    } finally {
+      session.release();
+    }
+  } finally {
+    await pool.end();
+  }
+}
