@@ -3,6 +3,7 @@
 // file is in it but the few SQLite-only ones.
 export const POSTGRES_FILES = [
   "tests/integration/api-scheduled.test.ts",
+  "tests/integration/campaigns.test.ts",
   "tests/integration/contacts-group-send.test.ts",
   "tests/integration/executor-postgres.test.ts",
   "tests/integration/inbox.test.ts",
@@ -14,6 +15,10 @@ export const POSTGRES_FILES = [
   "tests/integration/scheduling-groups.test.ts",
   "tests/integration/scheduling-redis-loss.test.ts",
   "tests/integration/scheduling.test.ts",
+  "tests/integration/senders-smpp.test.ts",
+  "tests/integration/senders.test.ts",
+  "tests/integration/simulator-replies.test.ts",
+  "tests/integration/smpp-fleet-rate.test.ts",
   "tests/integration/sms-batches.test.ts",
   "tests/integration/sms-history-filters.test.ts",
   "tests/integration/sms-history.test.ts",
@@ -22,6 +27,11 @@ export const POSTGRES_FILES = [
   "tests/integration/sms-send.test.ts",
   "tests/integration/sms-smpp.test.ts",
   "tests/integration/templates.test.ts",
+  "tests/integration/unexpected-failures.test.ts",
+  "tests/integration/webhook-events.test.ts",
+  "tests/integration/webhook-pending-cap.test.ts",
+  "tests/integration/webhooks-ssrf.test.ts",
+  "tests/integration/webhooks.test.ts",
   "tests/integration/worker-redis-outage.test.ts",
   "tests/integration/worker-schedules.test.ts",
 ];
