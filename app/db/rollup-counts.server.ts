@@ -18,7 +18,6 @@ export type RollupChange = {
 type Row = [userId: number, bucket: number, pending: number, delivered: number, failed: number, credits: number];
 
 const queries = statements({
-  // PostgreSQL: `select * from jsonb_to_recordset($1)` (or unnest), the same ON CONFLICT.
   addRows: sqlText<[string]>({
     sqlite: `insert into message_rollup (user_id, bucket, pending, delivered, failed, credits)
    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 from json_each(?) where true

@@ -18,6 +18,9 @@ const queries = statements({
   creditsBetween: sqlText<[{ low: number; high: number }], { name: string }>(
     "select name from packages where credits >= @low and credits <= @high and name <> '@low' order by name",
   ),
+  endOtherConnections: sqlText<[], unknown>(
+    "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+  ),
   insertNamed: sqlText<[string]>({
     sqlite: "insert into packages (name, price_cents, credits) values (?, 100, 1)",
     postgres: "insert into packages (name, price_cents, credits) values ($1, 100, 1) returning id",
@@ -106,6 +109,13 @@ describe("the executor on PostgreSQL", () => {
       .where(eq(packages.id, Number(lastInsertRowid)))
       .get();
     expect(row?.name).toBe("pg-named-c");
+  });
+
+  it("outlives idle pooled connections the server ends, and runs the next statement on a new one", async () => {
+    await Promise.all([insertPackage("pg-ended-a"), insertPackage("pg-ended-b")]);
+    await withTx(async () => await queries.endOtherConnections.all());
+    await new Promise((resume) => setTimeout(resume, 100));
+    expect(await named("pg-ended-a")).toBe(1);
   });
 
   it("commits a transaction, then runs its after-commit work; a rollback leaves nothing and runs none", async () => {

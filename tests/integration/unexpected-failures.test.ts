@@ -2,7 +2,8 @@
 // refuses (a trigger that aborts, or a table that is gone, in this file's own database copy).
 // Each screen shows the message in place, keeps what the user typed, logs the cause and changes nothing.
 import { afterEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { getSqlite } from "#app/db/client.server.ts";
+import { usesPostgres } from "#app/db/client.server.ts";
+import { statementFor } from "#app/db/statements.server.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
@@ -22,28 +23,42 @@ type Reply = { status?: string; error?: Record<string, string[] | null>; initial
 const CAUSE = "injected database failure";
 const SCHEDULE_FAILED = "Failed to schedule SMS, please check to ensure that you have enough credits";
 
+/** One statement through the executor (the same text on both engines unless given each). */
+const exec = async (text: string | { sqlite: string; postgres: string }) => await statementFor(text).run();
+const row = async (text: string, ...params: unknown[]) => await statementFor(text).get(...params);
+
 /** Makes every `event` on `table` fail until the test ends. */
-function failOn(table: string, event: "insert" | "update" | "delete") {
-  getSqlite().exec(
-    `create trigger fail_${event}_${table} before ${event} on ${table} begin select raise(abort, '${CAUSE}'); end`,
-  );
-  cleanups.push(() => getSqlite().exec(`drop trigger fail_${event}_${table}`));
+async function failOn(table: string, event: "insert" | "update" | "delete") {
+  const name = `fail_${event}_${table}`;
+  // PostgreSQL's trigger runs a function: the one that raises, made once.
+  if (usesPostgres())
+    await exec(
+      `create or replace function fail_injected() returns trigger language plpgsql as 'begin raise exception ''${CAUSE}''; end'`,
+    );
+  await exec({
+    sqlite: `create trigger ${name} before ${event} on ${table} begin select raise(abort, '${CAUSE}'); end`,
+    postgres: `create trigger ${name} before ${event} on ${table} for each row execute function fail_injected()`,
+  });
+  cleanups.push(() => exec({ sqlite: `drop trigger ${name}`, postgres: `drop trigger ${name} on ${table}` }));
 }
 
 /** Makes every read of `table` fail until the test ends. */
-function hide(table: string) {
-  getSqlite().exec(`alter table ${table} rename to ${table}_hidden`);
-  cleanups.push(() => getSqlite().exec(`alter table ${table}_hidden rename to ${table}`));
+async function hide(table: string) {
+  await exec(`alter table ${table} rename to ${table}_hidden`);
+  cleanups.push(() => exec(`alter table ${table}_hidden rename to ${table}`));
 }
 
-const count = (table: string, userId: number) =>
-  (getSqlite().prepare(`select count(*) as n from ${table} where user_id = ?`).get(userId) as { n: number }).n;
+/** What the engine says of a table that is not there. */
+const missing = (table: string) => (usesPostgres() ? `relation "${table}" does not exist` : `no such table: ${table}`);
 
-let cleanups: (() => void)[] = [];
+const count = async (table: string, userId: number) =>
+  ((await row(`select count(*) as n from ${table} where user_id = ?`, userId)) as { n: number }).n;
+
+let cleanups: (() => Promise<unknown>)[] = [];
 let logged: MockInstance<typeof console.error> | undefined;
 
-afterEach(() => {
-  for (const cleanup of cleanups.reverse()) cleanup();
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
   cleanups = [];
   logged?.mockRestore();
 });
@@ -54,8 +69,11 @@ function watchLog() {
 }
 
 function expectCauseLogged(message: string, cause = CAUSE) {
+  // An error's causes too (console.error prints them): Drizzle's PostgreSQL driver wraps the engine's.
+  const messages = (error: Error): string =>
+    error.cause instanceof Error ? `${error.message} ${messages(error.cause)}` : error.message;
   const lines = (logged?.mock.calls ?? []).map((args) =>
-    args.map((a) => (a instanceof Error ? a.message : String(a))).join(" "),
+    args.map((a) => (a instanceof Error ? messages(a) : String(a))).join(" "),
   );
   expect(
     lines.some((line) => line.includes(message) && line.includes(cause)),
@@ -76,13 +94,13 @@ describe("a database failure while saving", () => {
   it('send SMS: "Error sending SMS", the form kept, no credits taken, no message', async () => {
     const user = await createTestUser();
     await grantCredits(user.id, 5);
-    failOn("sms_messages", "insert");
+    await failOn("sms_messages", "insert");
     watchLog();
     const form = { intent: "send", phoneNumber: "+12025550100", message: "Hello there" };
     const result = await call(sendSmsAction, makeRequest("/sms/sendSms", { user, form }));
     expectFormFailure(result, "Error sending SMS", { phoneNumber: "+12025550100", message: "Hello there" });
     expect(await getBalance(user.id)).toBe(5);
-    expect(count("sms_messages", user.id)).toBe(0);
+    expect(await count("sms_messages", user.id)).toBe(0);
   });
 
   it('send SMS from a contact\'s panel and to a group: "Error sending SMS", nothing taken or queued', async () => {
@@ -95,8 +113,8 @@ describe("a database failure while saving", () => {
       email: "ann@example.com",
       groupIds: [group.id],
     });
-    failOn("sms_messages", "insert");
-    failOn("group_sends", "insert");
+    await failOn("sms_messages", "insert");
+    await failOn("group_sends", "insert");
     watchLog();
     const toContact = await call(
       contactsAction,
@@ -115,13 +133,13 @@ describe("a database failure while saving", () => {
     );
     expectFormFailure(toGroup, "Error sending SMS", { message: "Hi team" });
     expect(await getBalance(user.id)).toBe(5);
-    expect(count("sms_messages", user.id)).toBe(0);
-    expect(count("group_sends", user.id)).toBe(0);
+    expect(await count("sms_messages", user.id)).toBe(0);
+    expect(await count("group_sends", user.id)).toBe(0);
   });
 
   it('support and contact forms: "Error sending support request", the message kept, nothing saved', async () => {
     const user = await createTestUser();
-    failOn("support_requests", "insert");
+    await failOn("support_requests", "insert");
     watchLog();
     const support = await call(
       supportAction,
@@ -144,13 +162,13 @@ describe("a database failure while saving", () => {
       email: "vera@example.com",
       message: "Volume?",
     });
-    expect((getSqlite().prepare("select count(*) as n from support_requests").get() as { n: number }).n).toBe(0);
+    expect(await row("select count(*) as n from support_requests")).toEqual({ n: 0 });
   });
 
   it('create contact: "Error creating contact", the form kept, neither the contact nor its groups saved', async () => {
     const user = await createTestUser();
     const group = await createGroup(user.id, { name: "Friends", description: "People we like" });
-    failOn("contact_group_members", "insert");
+    await failOn("contact_group_members", "insert");
     watchLog();
     const form = { name: "Ben", phoneNumber: "+12025550122", email: "ben@example.com", groupIds: String(group.id) };
     const result = await call(createContactAction, makeRequest("/sms/createContact", { user, form }));
@@ -159,17 +177,17 @@ describe("a database failure while saving", () => {
       phoneNumber: "+12025550122",
       email: "ben@example.com",
     });
-    expect(count("contacts", user.id)).toBe(0);
+    expect(await count("contacts", user.id)).toBe(0);
   });
 
   it('create group: "Error creating group", the form kept, nothing saved', async () => {
     const user = await createTestUser();
-    failOn("contact_groups", "insert");
+    await failOn("contact_groups", "insert");
     watchLog();
     const form = { groupName: "Club", description: "Tuesday nights" };
     const result = await call(createGroupAction, makeRequest("/sms/createGroup", { user, form }));
     expectFormFailure(result, "Error creating group", form);
-    expect(count("contact_groups", user.id)).toBe(0);
+    expect(await count("contact_groups", user.id)).toBe(0);
   });
 });
 
@@ -179,12 +197,12 @@ describe("a database failure while scheduling", () => {
   it('Schedule SMS: "Failed to schedule SMS, ...", the form kept, nothing scheduled', async () => {
     const user = await createTestUser();
     await grantCredits(user.id, 5);
-    failOn("schedules", "insert");
+    await failOn("schedules", "insert");
     watchLog();
     const form = { ...timing, phoneNumber: "+12025550155", message: "Weekly hello" };
     const result = await call(scheduleSmsAction, makeRequest("/sms/scheduleSms", { user, form }));
     expectFormFailure(result, SCHEDULE_FAILED, { phoneNumber: "+12025550155", message: "Weekly hello", ...timing });
-    expect(count("schedules", user.id)).toBe(0);
+    expect(await count("schedules", user.id)).toBe(0);
     expect(await getBalance(user.id)).toBe(5);
   });
 
@@ -198,7 +216,7 @@ describe("a database failure while scheduling", () => {
       email: "eve@example.com",
       groupIds: [group.id],
     });
-    failOn("schedules", "insert");
+    await failOn("schedules", "insert");
     watchLog();
     const toContact = await call(
       contactsAction,
@@ -216,7 +234,7 @@ describe("a database failure while scheduling", () => {
       }),
     );
     expectFormFailure(toGroup, SCHEDULE_FAILED, { message: "Hi all", repeat: "weekly" });
-    expect(count("schedules", user.id)).toBe(0);
+    expect(await count("schedules", user.id)).toBe(0);
   });
 });
 
@@ -229,7 +247,7 @@ describe("a database failure while updating", () => {
       email: "fay@example.com",
       groupIds: [],
     });
-    failOn("contacts", "update");
+    await failOn("contacts", "update");
     watchLog();
     const form = {
       intent: "update",
@@ -244,7 +262,7 @@ describe("a database failure while updating", () => {
       makeRequest(`/sms/accountContacts?panel=edit&id=${contact.id}`, { user, form }),
     );
     expectFormFailure(result, "Failed to update contact", { name: "Fay Renamed", phoneNumber: "+12025550178" });
-    expect(getSqlite().prepare("select name, phone from contacts where id = ?").get(contact.id)).toEqual({
+    expect(await row("select name, phone from contacts where id = ?", contact.id)).toEqual({
       name: "Fay",
       phone: "+12025550177",
     });
@@ -253,7 +271,7 @@ describe("a database failure while updating", () => {
   it('edit group: "Failed to update group" in the panel, what was typed kept, the group unchanged', async () => {
     const user = await createTestUser();
     const group = await createGroup(user.id, { name: "Gardeners", description: "Green thumbs" });
-    failOn("contact_groups", "update");
+    await failOn("contact_groups", "update");
     watchLog();
     const form = { intent: "update", id: String(group.id), groupName: "Growers", description: "Greener" };
     const result = await call(
@@ -261,7 +279,7 @@ describe("a database failure while updating", () => {
       makeRequest(`/sms/accountGroups?panel=edit&id=${group.id}`, { user, form }),
     );
     expectFormFailure(result, "Failed to update group", { groupName: "Growers", description: "Greener" });
-    expect(getSqlite().prepare("select name from contact_groups where id = ?").get(group.id)).toEqual({
+    expect(await row("select name from contact_groups where id = ?", group.id)).toEqual({
       name: "Gardeners",
     });
   });
@@ -283,7 +301,7 @@ describe("a database failure while deleting", () => {
       email: "cat@example.com",
       groupIds: [],
     });
-    failOn("contacts", "delete");
+    await failOn("contacts", "delete");
     watchLog();
     const form = { intent: "delete", id: String(contact.id) };
     const result = await call(
@@ -291,7 +309,7 @@ describe("a database failure while deleting", () => {
       makeRequest(`/sms/accountContacts?panel=delete&id=${contact.id}`, { user, form }),
     );
     expectInPlace(result, "Failed to delete contact");
-    expect(count("contacts", user.id)).toBe(1);
+    expect(await count("contacts", user.id)).toBe(1);
   });
 
   it('group: "Failed to delete group" in the confirmation, the group and its members kept', async () => {
@@ -303,7 +321,7 @@ describe("a database failure while deleting", () => {
       email: "dan@example.com",
       groupIds: [group.id],
     });
-    failOn("contact_groups", "delete");
+    await failOn("contact_groups", "delete");
     watchLog();
     const form = { intent: "delete", id: String(group.id) };
     const result = await call(
@@ -311,35 +329,29 @@ describe("a database failure while deleting", () => {
       makeRequest(`/sms/accountGroups?panel=delete&id=${group.id}`, { user, form }),
     );
     expectInPlace(result, "Failed to delete group");
-    expect(count("contact_groups", user.id)).toBe(1);
-    expect(
-      (
-        getSqlite().prepare("select count(*) as n from contact_group_members where group_id = ?").get(group.id) as {
-          n: number;
-        }
-      ).n,
-    ).toBe(1);
+    expect(await count("contact_groups", user.id)).toBe(1);
+    expect(await row("select count(*) as n from contact_group_members where group_id = ?", group.id)).toEqual({ n: 1 });
   });
 });
 
 describe("a database failure while reading a list", () => {
   it('contacts: "Error fetching contacts" in place of the list, not the error page', async () => {
     const user = await createTestUser();
-    hide("contacts");
+    await hide("contacts");
     watchLog();
     const result = await call(contactsLoader, makeRequest("/sms/accountContacts", { user }));
     expect(statusOf(result)).toBe(200);
     expect(dataOf(result)).toEqual({ fetchError: "Error fetching contacts" });
-    expectCauseLogged("Error fetching contacts", "no such table: contacts");
+    expectCauseLogged("Error fetching contacts", missing("contacts"));
   });
 
   it('groups: "Error fetching groups" in place of the list, not the error page', async () => {
     const user = await createTestUser();
-    hide("contact_groups");
+    await hide("contact_groups");
     watchLog();
     const result = await call(groupsLoader, makeRequest("/sms/accountGroups", { user }));
     expect(statusOf(result)).toBe(200);
     expect(dataOf(result)).toEqual({ fetchError: "Error fetching groups" });
-    expectCauseLogged("Error fetching groups", "no such table: contact_groups");
+    expectCauseLogged("Error fetching groups", missing("contact_groups"));
   });
 });

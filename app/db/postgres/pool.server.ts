@@ -2,6 +2,7 @@
 // (bigint columns, count(*)) and a numeric (sum() or avg() of bigints; the schema has no numeric
 // column) as JavaScript numbers, not strings. Every stored value stays far below 2^53.
 import pg from "pg";
+import { log } from "#app/utils/log.server.ts";
 
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, Number);
@@ -11,7 +12,11 @@ export type PoolClient = pg.PoolClient;
 
 /** A pool of connections to `url`, returning the values the domain gets from SQLite. */
 export function openPool(url: string, options: { max?: number; connectionTimeoutMillis?: number } = {}): pg.Pool {
-  return new pg.Pool({ connectionString: url, ...options });
+  const pool = new pg.Pool({ connectionString: url, ...options });
+  // An idle connection the server ended (a restart, a terminated backend): the pool drops it and
+  // opens another when needed; unheard, the error would end the process.
+  pool.on("error", (error) => log("warn", "db", "an idle PostgreSQL connection was closed", error));
+  return pool;
 }
 
 /**

@@ -151,7 +151,6 @@ export async function recordFailedGroupSend(
 type SendRow = typeof groupSends.$inferSelect;
 const queries = statements({
   // A batch's skipped members in one statement, each an array [contact id, name, phone, reason].
-  // PostgreSQL: jsonb_array_elements($2).
   insertSkips: sqlText<[number, string]>({
     sqlite: `insert into group_send_skips (group_send_id, contact_id, name, phone, reason)
    select ?, value ->> 0, value ->> 1, value ->> 2, value ->> 3 from json_each(?) where true on conflict do nothing`,

@@ -23,7 +23,6 @@ const EVENT_OF_STATUS: Partial<Record<MessageStatus, WebhookEventType>> = {
 };
 
 const queries = statements({
-  // PostgreSQL: json_array_elements_text / unnest($1::bigint[]) in place of json_each.
   insertCallbacks: sqlText<[string]>({
     sqlite: `insert into webhook_message_callbacks (message_id, url)
    select value ->> '$.messageId', value ->> '$.url' from json_each(?)`,

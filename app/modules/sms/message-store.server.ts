@@ -125,8 +125,7 @@ const queries = statements({
   // The whole batch is one JSON parameter, so one prepared statement serves every batch size; each
   // message is an array of its columns in the order written here (measured: reading positions costs
   // two thirds of reading keys). Rows go in the array's order, so their ids rise with it; a repeat of a
-  // unique key (an earlier message, or one before it in the batch) is skipped. PostgreSQL:
-  // jsonb_array_elements($3) with ordinality, ids in that order from the sequence.
+  // unique key (an earlier message, or one before it in the batch) is skipped.
   insertMessages: sqlText<[number, number, number, string], DedupeKey & { id: number }>({
     sqlite: `insert into sms_messages
      (user_id, created_at, updated_at, to_phone, from_address, body, encoding, segments, credits, status, error, source,
@@ -212,7 +211,6 @@ const queries = statements({
     `update sms_messages set status = 'unknown', error = ?, updated_at = ? where id = ? and ${whereFrom("interrupt")}`,
   ),
   // Receipts: the caller checked each move (canMove); `status = from` keeps it to the status it checked.
-  // PostgreSQL: `from jsonb_to_recordset($2) as c(id bigint, "from" text, status text, error text, "doneAt" bigint)`.
   moveMessages: sqlText<
     [number, string],
     { id: number; userId: number; groupSendId: number | null; status: MessageStatus; createdAt: number }
@@ -235,7 +233,6 @@ const queries = statements({
     "select id from sms_messages where user_id = ? and status = 'queued'",
   ),
   // `where true`: SQLite's parser needs it between an INSERT's SELECT and its ON CONFLICT.
-  // PostgreSQL: `select * from jsonb_to_recordset($2) as a("messageId" bigint, part int, "providerId" text)`.
   insertParts: sqlText<[number, string]>({
     sqlite: `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
    select value ->> '$.messageId', value ->> '$.part', value ->> '$.providerId', 'submitted', ? from json_each(?) where true
@@ -257,7 +254,6 @@ const queries = statements({
    where p.provider_id in (select value from jsonb_array_elements_text($1::jsonb)) order by p.message_id desc`,
   }),
   // The caller checked each move (canMove); `status = from` keeps it to the status it checked.
-  // PostgreSQL: `from jsonb_to_recordset($2) as c("messageId" bigint, part int, "from" text, status text, error text)`.
   updateParts: sqlText<[number, string]>({
     sqlite: `update sms_message_parts set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?
    from json_each(?) c
@@ -268,7 +264,7 @@ const queries = statements({
    where sms_message_parts.message_id = c."messageId" and sms_message_parts.part = c.part
      and sms_message_parts.status = c."from"`,
   }),
-  // Each row an array [message id, due at]. PostgreSQL: jsonb_array_elements($1).
+  // Each row an array [message id, due at].
   insertOutboxes: sqlText<[string]>({
     sqlite: "insert into sms_outbox (message_id, due_at) select value ->> 0, value ->> 1 from json_each(?)",
     postgres: `insert into sms_outbox (message_id, due_at)
