@@ -88,18 +88,6 @@ describe("the executor on PostgreSQL", () => {
     expect(descriptions.map((row) => row.description)).toEqual(["renamed ?", "renamed ?", "renamed ?"]);
   });
 
-  it("binds a NaN as NULL, as SQLite does: a look-up by a malformed id finds nothing instead of failing", async () => {
-    expect(
-      await getDb()
-        .select()
-        .from(packages)
-        .where(eq(packages.id, Number("abc")))
-        .get(),
-    ).toBeUndefined();
-    expect(await getDb().delete(packages).where(eq(packages.id, Number.NaN)).returning().all()).toEqual([]);
-    expect(await queries.countNamed.get(Number.NaN as unknown as string)).toEqual({ n: 0 });
-  });
-
   it("commits a transaction, then runs its after-commit work; a rollback leaves nothing and runs none", async () => {
     const ran: string[] = [];
     await withTx(async () => {
@@ -186,5 +174,17 @@ describe("the executor on PostgreSQL", () => {
     written();
     expect(await reading).toEqual([1, 1]);
     expect(await named("pg-snapshot")).toBe(2);
+  });
+
+  it("binds a NaN as NULL, as SQLite does: a look-up by a malformed id finds nothing instead of failing", async () => {
+    expect(
+      await getDb()
+        .select()
+        .from(packages)
+        .where(eq(packages.id, Number("abc")))
+        .get(),
+    ).toBeUndefined();
+    expect(await getDb().delete(packages).where(eq(packages.id, Number.NaN)).returning().all()).toEqual([]);
+    expect(await queries.countNamed.get(Number.NaN as unknown as string)).toEqual({ n: 0 });
   });
 });
