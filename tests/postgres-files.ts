@@ -20,5 +20,6 @@ export const POSTGRES_FILES = [
   "tests/integration/readiness.test.ts",
   "tests/integration/shop-demo.test.ts",
   "tests/integration/shop.test.ts",
+  "tests/integration/start-twice.test.ts",
   "tests/integration/support.test.ts",
 ];
