@@ -46,7 +46,7 @@ export function acquireStartLock(): () => void {
 }
 
 /** Start-up's advisory lock on PostgreSQL: "smss" in ASCII (the migrations hold "smsg"). */
-const START_LOCK_KEY = 0x736d7373;
+export const START_LOCK_KEY = 0x736d7373;
 
 /** underStartLock on PostgreSQL: a session advisory lock, which ends with the session if the process dies. */
 async function underPostgresStartLock<T>(work: () => T | Promise<T>): Promise<T> {

@@ -205,4 +205,16 @@ describe("the executor on PostgreSQL", () => {
     expect(await reading).toEqual([1, 1]);
     expect(await named("pg-snapshot")).toBe(2);
   });
+
+  it("binds a NaN as NULL, as SQLite does: a look-up by a malformed id finds nothing instead of failing", async () => {
+    expect(
+      await getDb()
+        .select()
+        .from(packages)
+        .where(eq(packages.id, Number("abc")))
+        .get(),
+    ).toBeUndefined();
+    expect(await getDb().delete(packages).where(eq(packages.id, Number.NaN)).returning().all()).toEqual([]);
+    expect(await queries.countNamed.get(Number.NaN as unknown as string)).toEqual({ n: 0 });
+  });
 });

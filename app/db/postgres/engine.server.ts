@@ -52,6 +52,10 @@ const runResultOf = (result: Rows): PostgresRunResult => ({
   lastInsertRowid: 0,
 });
 
+/** SQLite stores a NaN parameter as NULL (`id = NaN` finds nothing); PostgreSQL refuses "NaN" for a bigint: NULL too. */
+const asSqliteBinds = (params: unknown[]) =>
+  params.map((value) => (typeof value === "number" && Number.isNaN(value) ? null : value));
+
 let taught = false;
 
 /** Teaches Drizzle's PostgreSQL builders the SQLite tables and terminals, once per process. */
@@ -100,6 +104,8 @@ function teachDrizzle(): void {
   const counts = workCounters();
   prepared.execute = async function (this: unknown, ...args: unknown[]) {
     counts.statements += 1;
+    const query = this as { params: unknown[] };
+    query.params = asSqliteBinds(query.params);
     const result = (await execute.apply(this, args)) as Rows;
     if (!Array.isArray(result) && result && typeof result.rowCount === "number")
       Object.assign(result, { changes: result.rowCount });
@@ -148,7 +154,7 @@ export function postgresText(text: string): string {
 /** Runs a raw statement on `client` (a transaction's connection, or the pool). */
 export async function query(client: Pool | PoolClient, text: string, params: unknown[]) {
   workCounters().statements += 1;
-  const result = await client.query(text, params);
+  const result = await client.query(text, asSqliteBinds(params));
   return { rows: result.rows as unknown[], changes: result.rowCount ?? 0 };
 }
 
