@@ -315,6 +315,8 @@ export function onPostgres(text: string, params: unknown[]) {
 
 /** The raw connection, for app/db alone: pragmas, migrations, backups. */
 export function getSqlite(): Database.Database {
+  // On PostgreSQL it would open DATA_DIR's unused SQLite file, and whatever read it would read nothing real.
+  if (usesPostgres()) throw new Error("getSqlite() with DATABASE_URL set: the database is PostgreSQL");
   return connected().sqlite;
 }
 

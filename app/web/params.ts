@@ -8,3 +8,11 @@ export function positiveInt(value: string | null | undefined): number | undefine
 export function positiveIntParam(searchParams: URLSearchParams, name: string): number | undefined {
   return positiveInt(searchParams.get(name));
 }
+
+/**
+ * A record id from a route parameter or a form field: the positive safe integer written there, or 0
+ * (which no row has) for anything else, so a malformed id finds nothing on either engine.
+ */
+export function idOf(value: FormDataEntryValue | string | null | undefined): number {
+  return typeof value === "string" ? (positiveInt(value) ?? 0) : 0;
+}

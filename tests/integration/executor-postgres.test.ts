@@ -3,7 +3,15 @@
 // the "postgres" project only (tests/postgres-files.ts), on a migrated database of its own.
 import { asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { afterCommit, getDb, read, runningTransaction, usesPostgres, withTx } from "#app/db/client.server.ts";
+import {
+  afterCommit,
+  getDb,
+  getSqlite,
+  read,
+  runningTransaction,
+  usesPostgres,
+  withTx,
+} from "#app/db/client.server.ts";
 import { alias } from "#app/db/dialect.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { packages } from "#app/db/schema/shop.ts";
@@ -38,8 +46,9 @@ async function insertPackage(name: string, credits = 10) {
 }
 
 describe("the executor on PostgreSQL", () => {
-  it("runs on PostgreSQL when DATABASE_URL is set", () => {
+  it("runs on PostgreSQL when DATABASE_URL is set, and refuses the raw SQLite connection", () => {
     expect(usesPostgres()).toBe(true);
+    expect(() => getSqlite()).toThrow("the database is PostgreSQL");
   });
 
   it("answers the builder's terminals over the SQLite tables as SQLite does", async () => {

@@ -13,6 +13,7 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { formatDateTime, pluralize } from "#app/utils/misc.ts";
 import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/inbound";
+import { idOf } from "#app/web/params.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Unassigned inbound SMS | SMS Gateway" }];
 
@@ -27,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   await requireAdmin(request);
   const formData = await request.formData();
-  const id = Number(formData.get("id"));
+  const id = idOf(formData.get("id"));
   const submission = parseWithZod(formData, { schema: AssignInboundSchema });
   if (submission.status !== "success") return data({ id, result: submission.reply() }, { status: 400 });
   const { account } = submission.value;

@@ -25,7 +25,7 @@ import {
   updateSender,
 } from "#app/modules/senders/senders.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
-import { positiveIntParam } from "#app/web/params.ts";
+import { idOf, positiveIntParam } from "#app/web/params.ts";
 import { notFound } from "#app/web/responses.server.ts";
 import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/senders";
@@ -103,7 +103,7 @@ export async function action({ request }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: RejectSchema });
     if (submission.status !== "success")
       return data(
-        { form: "reject" as const, id: Number(formData.get("id")), result: submission.reply() },
+        { form: "reject" as const, id: idOf(formData.get("id")), result: submission.reply() },
         { status: 400 },
       );
     try {

@@ -27,6 +27,7 @@ import { formatDateTime, formatNumber, pluralize } from "#app/utils/misc.ts";
 import { notFound } from "#app/web/responses.server.ts";
 import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/user-details";
+import { idOf } from "#app/web/params.ts";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `${loaderData?.account.fullName ?? "Account"} | SMS Gateway` },
@@ -34,8 +35,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 /** The account named in the URL; anything else (unknown, not a number) is a 404. */
 async function accountOf(params: { id: string }) {
-  const id = Number(params.id);
-  const account = Number.isSafeInteger(id) && id > 0 ? await getAccount(id) : undefined;
+  const account = await getAccount(idOf(params.id));
   if (!account) throw notFound();
   return account;
 }

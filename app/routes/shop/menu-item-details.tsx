@@ -17,6 +17,7 @@ import { redirectWithToast } from "#app/web/toast.server.ts";
 import { cardPaymentAvailable } from "#app/modules/payments/provider.server.ts";
 import { CardPaymentUnavailable } from "#app/components/shop/card-payment-unavailable.tsx";
 import type { Route } from "./+types/menu-item-details";
+import { idOf } from "#app/web/params.ts";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `${packageTitle(loaderData.item.name)} | SMS Gateway` : "Package | SMS Gateway" },
@@ -29,7 +30,7 @@ const clampQuantity = (n: number) => (Number.isInteger(n) ? Math.min(Math.max(n,
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireUser(request);
-  const item = await getPackage(Number(params.menuItemId));
+  const item = await getPackage(idOf(params.menuItemId));
   if (!item) throw notFound();
   // Without JavaScript the stepper's buttons are links in disguise: a GET with the next quantity.
   const quantity = clampQuantity(Number(new URL(request.url).searchParams.get("quantity") ?? 1));
@@ -53,7 +54,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: AddToCartSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  if (!(await addToCart(user.id, Number(params.menuItemId), submission.value.quantity))) throw notFound();
+  if (!(await addToCart(user.id, idOf(params.menuItemId), submission.value.quantity))) throw notFound();
   return redirectWithToast(href("/"), { description: "Item added to cart successfully!" });
 }
 

@@ -9,6 +9,7 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { formatDollars } from "#app/utils/misc.ts";
 import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/menu-item-list";
+import { idOf } from "#app/web/params.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Menu Items | SMS Gateway" }];
 
@@ -43,7 +44,7 @@ export async function action({ request }: Route.ActionArgs) {
       { status: 303 },
     );
   }
-  const deleted = await deletePackage(Number(formData.get("id")));
+  const deleted = await deletePackage(idOf(formData.get("id")));
   if (!deleted) {
     return redirectWithToast(href("/menuItem/menuitemlist"), { type: "error", description: "Error encountered." });
   }

@@ -20,6 +20,7 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { notFound } from "#app/web/responses.server.ts";
 import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/menu-item-upsert";
+import { idOf } from "#app/web/params.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => [
   { title: `${params.id ? "Update" : "Add"} Menu Item | SMS Gateway` },
@@ -27,7 +28,7 @@ export const meta: Route.MetaFunction = ({ params }) => [
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const item = params.id ? await getPackage(Number(params.id)) : null;
+  const item = params.id ? await getPackage(idOf(params.id)) : null;
   if (params.id && !item) throw notFound();
   return {
     demoMode: getEnv().DEMO_MODE,
@@ -48,7 +49,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
-  const id = params.id ? Number(params.id) : null;
+  const id = params.id ? idOf(params.id) : null;
   if (id !== null && !(await getPackage(id))) throw notFound();
   if (getEnv().DEMO_MODE)
     return data({ status: "error" as const, error: { "": [DEMO_PACKAGE_NOTICE] } }, { status: 403 });

@@ -7,12 +7,13 @@ import { getOrderForUser } from "#app/modules/shop/orders.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
 import { notFound } from "#app/web/responses.server.ts";
 import type { Route } from "./+types/order-confirmed";
+import { idOf } from "#app/web/params.ts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Order Confirmed | SMS Gateway" }];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const order = await getOrderForUser(user.id, Number(params.id));
+  const order = await getOrderForUser(user.id, idOf(params.id));
   if (!order) throw notFound();
   // A refunded or disputed order was paid: its details say what happened since.
   if (order.status === "Refunded" || order.status === "Disputed")

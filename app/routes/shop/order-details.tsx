@@ -21,12 +21,13 @@ import { formatDateTime, formatDollars, formatNumber } from "#app/utils/misc.ts"
 import { notFound } from "#app/web/responses.server.ts";
 import { redirectWithToast } from "#app/web/toast.server.ts";
 import type { Route } from "./+types/order-details";
+import { idOf } from "#app/web/params.ts";
 
 export const meta: Route.MetaFunction = ({ params }) => [{ title: `Order ${params.id} | SMS Gateway` }];
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const order = await getOrderForViewer(user, Number(params.id));
+  const order = await getOrderForViewer(user, idOf(params.id));
   if (!order) throw notFound();
   const isAdmin = user.role === "admin";
   return {
@@ -57,7 +58,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
   const submission = parseWithZod(await request.formData(), { schema: StatusChangeSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const change = await adminChangeOrderStatus(Number(params.id), submission.value.status);
+  const change = await adminChangeOrderStatus(idOf(params.id), submission.value.status);
   if (!change.ok) {
     if (change.reason === "not-found") throw notFound();
     const message =
