@@ -2,7 +2,6 @@
 // of PostgreSQL), safe while the gateway runs (docs/operations.md#backups).
 import { resolve } from "node:path";
 import { backupDatabase } from "#app/db/backup.server.ts";
-import { usesPostgres } from "#app/db/client.server.ts";
 import { dumpPostgres } from "#app/db/postgres/dump.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 
@@ -14,8 +13,9 @@ if (!target) {
 // npm runs scripts in the project folder; a relative path means the caller's folder.
 const file = resolve(process.env.INIT_CWD ?? process.cwd(), target);
 try {
-  if (usesPostgres()) {
-    const { bytes, tables } = await dumpPostgres(getEnv().DATABASE_URL!, file);
+  const { DATABASE_URL } = getEnv();
+  if (DATABASE_URL) {
+    const { bytes, tables } = await dumpPostgres(DATABASE_URL, file);
     console.log(`[backup] ${file}: ${(bytes / 1024 / 1024).toFixed(1)} MB, pg_dump of ${tables} tables, checked`);
   } else {
     const { bytes, pages } = await backupDatabase(file);

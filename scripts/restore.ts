@@ -5,7 +5,6 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { connect } from "node:net";
 import { resolve } from "node:path";
 import { installDatabase, processesUsing, verifyDatabase } from "#app/db/backup.server.ts";
-import { closeDb } from "#app/db/client.server.ts";
 import { restorePostgres, verifyDump } from "#app/db/postgres/dump.server.ts";
 import { readFleetConfig } from "#app/modules/health/fleet-config.server.ts";
 import { handOutboxToReconciler } from "#app/modules/sms/reconcile.server.ts";
@@ -86,7 +85,6 @@ async function restoreOnPostgres(url: string): Promise<void> {
       `${pluralize(waiting, "queued message")} go to the workers when they start (the reconciler re-adds their jobs)`,
     );
   say("start the gateway on every host: the workers re-add queued messages and schedules from the database");
-  await closeDb();
 }
 
 if (env.DATABASE_URL) {
