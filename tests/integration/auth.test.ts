@@ -303,8 +303,10 @@ describe("login", () => {
   });
 
   it("checks at most PASSWORD_HASH_CONCURRENCY passwords at once and asks the rest to retry past the queue", async () => {
+    const LOGINS = 24;
     const env = getEnv();
-    const users = await Promise.all(Array.from({ length: 8 }, () => createTestUser()));
+    // More than enough to overflow 2 + 3 even when a slower database (PostgreSQL's round trips) spreads their arrival.
+    const users = await Promise.all(Array.from({ length: LOGINS }, () => createTestUser()));
     const saved = { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE };
     env.PASSWORD_HASH_CONCURRENCY = 2;
     env.PASSWORD_HASH_QUEUE = 3;
@@ -317,12 +319,12 @@ describe("login", () => {
           ),
         ),
       );
-      // 2 run and 3 wait behind them (Argon2 takes far longer than the 8 take to arrive); the rest
+      // 2 run and 3 wait behind them (Argon2 takes far longer than the logins take to arrive); the rest
       // are told to come back, and nothing is counted against them.
       const signedIn = results.filter((result) => locationOf(result) === "/sms/sendSms");
       const busy = results.filter((result) => statusOf(result) === 503);
       expect(busy.length).toBeGreaterThan(0);
-      expect(signedIn.length + busy.length).toBe(8);
+      expect(signedIn.length + busy.length).toBe(LOGINS);
       expect(dataOf<Reply>(busy[0]).error?.[""]).toEqual([
         "The server is busy checking passwords. Please try again in a moment.",
       ]);

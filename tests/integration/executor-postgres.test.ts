@@ -215,6 +215,14 @@ describe("the executor on PostgreSQL", () => {
     expect(await named("pg-snapshot")).toBe(2);
   });
 
+  it("leaves a text's NUL characters out, which PostgreSQL cannot store, instead of failing", async () => {
+    const id = await insertPackage("pg-nul\u0000name");
+    expect((await getDb().select({ name: packages.name }).from(packages).where(eq(packages.id, id)).get())!.name).toBe(
+      "pg-nulname",
+    );
+    expect(await named("pg-nul\u0000name")).toBe(1);
+  });
+
   it("binds a NaN as NULL, as SQLite does: a look-up by a malformed id finds nothing instead of failing", async () => {
     expect(
       await getDb()

@@ -52,9 +52,19 @@ const runResultOf = (result: Rows): PostgresRunResult => ({
   lastInsertRowid: 0,
 });
 
-/** SQLite stores a NaN parameter as NULL (`id = NaN` finds nothing); PostgreSQL refuses "NaN" for a bigint: NULL too. */
+/**
+ * Parameters as SQLite takes them: a NaN is stored as NULL (`id = NaN` finds nothing), where
+ * PostgreSQL refuses "NaN" for a bigint; and a text's NUL characters, which PostgreSQL cannot store
+ * at all (an error, a 500), are left out (decision 127).
+ */
 const asSqliteBinds = (params: unknown[]) =>
-  params.map((value) => (typeof value === "number" && Number.isNaN(value) ? null : value));
+  params.map((value) =>
+    typeof value === "number" && Number.isNaN(value)
+      ? null
+      : typeof value === "string" && value.includes("\u0000")
+        ? value.replaceAll("\u0000", "")
+        : value,
+  );
 
 let taught = false;
 
