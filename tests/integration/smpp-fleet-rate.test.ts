@@ -1,14 +1,14 @@
 // SMPP_TPS is the deployment's total: three worker processes, each bound to the SMSC, share one
 // token bucket in Redis. Together they stay within the limit over every 10 s window (5 % at most
 // over) while using it fully.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { readHeartbeats } from "#app/modules/health/heartbeat.server.ts";
 import { queueMessages } from "#app/modules/sms/send.server.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits } from "#tests/support/sms.ts";
-import { stopChildren } from "#tests/support/child-processes.ts";
+import { startWorkerProcess, stopChildren } from "#tests/support/child-processes.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 const TPS = 50;
@@ -31,7 +31,7 @@ beforeAll(async () => {
       WORKER_CONCURRENCY: "1",
       WORKER_NICE: "0",
     };
-    workers.push(spawn(process.execPath, ["scripts/run.mjs", "worker/index.ts"], { env, stdio: "inherit" }));
+    workers.push(startWorkerProcess(env));
   }
 }, 60_000);
 

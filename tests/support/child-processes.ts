@@ -34,3 +34,8 @@ export function runToEnd(
   child.stderr!.on("data", (chunk) => (output += chunk));
   return new Promise((done) => child.once("exit", (code) => done({ code, output })));
 }
+
+/** Starts a worker process (worker/index.ts) with `env`, its output on the test's. */
+export function startWorkerProcess(env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ["scripts/run.mjs", "worker/index.ts"], { env, stdio: "inherit" });
+}
