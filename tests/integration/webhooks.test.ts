@@ -290,11 +290,13 @@ describe("webhooks on the REST API", () => {
         .find((r) => r.body.data.id === sent.json.id),
     );
     expect(delivered.verified).toBe(true);
-    expect(
+    // Deliveries are separate jobs, so "sent" may land after "delivered"
+    const sentEvent = await waitFor(() =>
       receiver()
         .ofType("message.sent")
-        .some((r) => r.body.data.id === sent.json.id),
-    ).toBe(true);
+        .find((r) => r.body.data.id === sent.json.id),
+    );
+    expect(sentEvent.verified).toBe(true);
     const scheduled = await callApi("POST", "/api/v1/messages", {
       key: customer.key,
       json: { to: "+12025550131", body: "Later", sendAt: "2030-01-15T09:30:00Z", statusCallback: receiver().url() },
