@@ -33,6 +33,7 @@ export const POSTGRES_FILES = [
   "tests/integration/doctor.test.ts",
   "tests/integration/executor-postgres.test.ts",
   "tests/integration/fulfil.test.ts",
+  "tests/integration/hot-rows.test.ts",
   "tests/integration/inbox.test.ts",
   "tests/integration/insight-dashboard.test.ts",
   "tests/integration/ledger.test.ts",

@@ -51,6 +51,10 @@ const queries = statements({
   >(
     "insert into credit_ledger (user_id, kind, amount, shortfall, key, note, actor_user_id, reason, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict(key) do nothing",
   ),
+  balanceForUpdate: sqlText<[number], { balance: number }>({
+    sqlite: "select credit_balance as balance from users where id = ?",
+    postgres: "select credit_balance as balance from users where id = $1 for update",
+  }),
   // Returns what the low-balance alert needs, so an account without one pays a null check and no query.
   moveBalance: sqlText<[number, number, number], MovedBalance>(
     "update users set credit_balance = credit_balance + ? where id = ? and credit_balance >= ? returning credit_balance as balance, low_balance_threshold as threshold, low_balance_alerted as alerted",
@@ -131,6 +135,15 @@ export async function book(entry: LedgerEntry): Promise<boolean> {
 export async function getBalance(userId: number, ex: Executor = getDb()): Promise<number> {
   const row = await ex.select({ balance: users.creditBalance }).from(users).where(eq(users.id, userId)).get();
   return row?.balance ?? 0;
+}
+
+/**
+ * The user's balance inside the caller's transaction, the row locked until it ends (on SQLite the
+ * writer holds every row): what is decided from it stays true, and the account's next such
+ * transaction waits here.
+ */
+export async function lockBalance(userId: number): Promise<number> {
+  return (await queries.balanceForUpdate.get(userId))?.balance ?? 0;
 }
 
 /** Throws InsufficientCreditsError unless the balance, read through `ex`, covers `needed`: a check before a send, not a reservation. */
