@@ -15,6 +15,8 @@ import { messageTemplates } from "#app/db/schema/templates.ts";
 import { webhookEndpoints } from "#app/db/schema/webhooks.ts";
 import type { Table } from "#app/db/dialect.server.ts";
 import { insertApiKey } from "#app/modules/api-keys/keys.server.ts";
+import { confirmEmailChange } from "#app/modules/accounts/settings.server.ts";
+import { issueLink } from "#app/modules/accounts/tokens.server.ts";
 import { findUserByEmail } from "#app/modules/auth/users.server.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
@@ -205,7 +207,8 @@ const fieldErrors = (result: unknown, field: string) => dataOf<Reply>(result).er
 // At READ COMMITTED (checked once by hand) the phone, group and template tests fail with 500s: the value
 // is free when every transaction looks, and the unique index refuses all inserts but the first. The
 // e-mail test passes there too: registration inserts without looking first and maps the unique index's
-// refusal to its typed error (isUniqueViolation), which holds at any isolation level.
+// refusal to its typed error (isUniqueViolation), which holds at any isolation level; so does the
+// confirmed e-mail change.
 describe("duplicates created at once: one is created, every other gets its typed error (item 6)", () => {
   it("the same phone posted twenty times at once to POST /api/v1/contacts: one 201, the rest 422 on the phone", async () => {
     const customer = await apiCustomer();
@@ -281,6 +284,37 @@ describe("duplicates created at once: one is created, every other gets its typed
     }
     expect(await rowsOf(users, eq(users.email, email))).toBe(1);
     expect(await findUserByEmail(email)).toBeDefined();
+  });
+  it("one address taken at once by ten confirmed e-mail changes and ten registrations: one account has it, the rest are told", async () => {
+    const email = `taken-${Date.now()}@example.com`;
+    const movers = await Promise.all(times(10, () => createTestUser()));
+    const tokens = await Promise.all(
+      movers.map(async (mover) => (await withTx((tx) => issueLink(tx, mover.id, "email_change", email))).link),
+    );
+    const [changes, registrations] = await Promise.all([
+      Promise.all(tokens.map((link) => confirmEmailChange(link.split("/").pop()!))),
+      Promise.all(
+        times(10, (i) =>
+          call(
+            registerAction,
+            makeRequest("/register", {
+              ip: `198.51.100.${100 + i}`,
+              form: { email, fullName: `Newcomer ${i}`, password: "violet-anchor-93" },
+            }),
+          ),
+        ),
+      ),
+    ]);
+    const registered = registrations.filter((result) => locationOf(result) === "/login");
+    expect(changes.filter((change) => change.ok).length + registered.length).toBe(1);
+    for (const change of changes.filter((c) => !c.ok))
+      expect(change).toEqual({
+        ok: false,
+        error: "An account with this email already exists. Your e-mail address has not changed.",
+      });
+    for (const result of registrations.filter((r) => locationOf(r) === null))
+      expect(fieldErrors(result, "email")).toEqual(["An account with this email already exists."]);
+    expect(await rowsOf(users, eq(users.email, email))).toBe(1);
   });
 });
 
