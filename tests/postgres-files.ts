@@ -54,6 +54,7 @@ export const POSTGRES_FILES = [
   "tests/integration/public-origin.test.ts",
   "tests/integration/quiet-hours.test.ts",
   "tests/integration/quotas.test.ts",
+  "tests/integration/races-accounts.test.ts",
   "tests/integration/races-messages.test.ts",
   "tests/integration/rate-limits-without-redis.test.ts",
   "tests/integration/readiness.test.ts",
