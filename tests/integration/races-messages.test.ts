@@ -1,8 +1,11 @@
 // Issue 32, "What breaks today when writers overlap": the worker's message writes when transactions
 // overlap (a receipt racing its answer, a group send's last messages, an endpoint deleted under a
 // receipt, overlapping claims, concurrent reconcilers), driven through the domain functions. On
-// PostgreSQL the racing transactions are held open together at the racy point (SERIALIZABLE makes
-// one of them run again, decision 127); SQLite lets one writer in at a time, so there they run in turn.
+// PostgreSQL the worker's own calls take MESSAGE_STATE_TURN (decision 131), one at a time across the
+// fleet; the held tests wrap each call in a SERIALIZABLE transaction of its own (inside which no turn is
+// taken) and hold the racing ones open together at the racy point, so the domain's writes are shown
+// right even when they do overlap (one of them runs again, decision 127). SQLite lets one writer in at
+// a time, so there they run in turn.
 import { and, eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb, usesPostgres, withTx } from "#app/db/client.server.ts";
@@ -161,6 +164,22 @@ describe("a delivery receipt racing its submit answer (item 1)", () => {
       .where(inArray(smsMessageParts.messageId, ids))
       .all();
     expect(parts.map((part) => part.status)).toEqual(ids.map(() => "delivered"));
+  });
+  // Without the turn's lock (READ COMMITTED alone, checked once by hand) 40 of 40 stayed `submitted`.
+  it("through the worker's own calls, all at once, each in its turn: every message ends delivered", async () => {
+    const user = await createTestUser();
+    const ids = await storeMessages(
+      user.id,
+      Array.from({ length: 40 }, () => ({ status: "submitting" as const })),
+    );
+    const providerId = (id: number) => `turn-receipt-${id}`;
+    await Promise.all(
+      ids.flatMap((id) => [
+        applyReceipts([{ providerId: providerId(id), status: "delivered", error: null }]),
+        recordAccepted(id, [{ part: 1, providerId: providerId(id) }]),
+      ]),
+    );
+    expect(await statusesOf(ids)).toEqual(ids.map(() => "delivered"));
   });
 });
 
