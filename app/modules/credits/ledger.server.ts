@@ -177,7 +177,8 @@ export async function takeBack(
   if (!Number.isInteger(entry.wanted) || entry.wanted <= 0)
     throw new Error("Credits to take back must be a positive integer");
   const now = clock.now();
-  const taken = Math.min(entry.wanted, await getBalance(entry.userId, tx));
+  // Locked, so no debit moves it between this read and the update below, at any isolation.
+  const taken = Math.min(entry.wanted, await lockBalance(entry.userId));
   const shortfall = entry.wanted - taken;
   const inserted = (
     await queries.insertEntry.run(
@@ -194,8 +195,9 @@ export async function takeBack(
   ).changes;
   if (inserted === 0) return { booked: false, taken: 0, shortfall: 0 };
   await countSpent(entry.userId, [{ kind: entry.kind, amount: -taken }], now);
-  // Cannot fail: `taken` is at most the balance read in this same transaction.
-  if (taken > 0) await moveBalanceOf(tx, entry.userId, -taken);
+  // `taken` is at most the balance locked above: a refusal here is a bug, never a silent difference.
+  if (taken > 0 && !(await moveBalanceOf(tx, entry.userId, -taken)))
+    throw new Error(`The balance of user ${entry.userId} moved while locked`);
   return { booked: true, taken, shortfall };
 }
 
