@@ -1,6 +1,8 @@
-// The integration test files that also run on PostgreSQL (the vitest project "postgres"): one list,
-// growing as the statements get their PostgreSQL texts (issue 32), until every database-touching
-// file is in it but the few SQLite-only ones.
+// The integration test files that also run on PostgreSQL (the vitest project "postgres"): every
+// database-touching file but the SQLite-only ones, which are backup-restore (SQLite's file backup;
+// PostgreSQL's is backup-restore-postgres), budgets (SQLite's statement counts per message), executor
+// and one-connection (SQLite's connection lock), and the postgres-* files, which start PostgreSQL
+// themselves. Single tests of SQLite-only things inside these files: tests/support/engines.ts.
 export const POSTGRES_FILES = [
   "tests/integration/access-log-full.test.ts",
   "tests/integration/access-log.test.ts",

@@ -8,6 +8,7 @@ import { backupDatabase, installDatabase } from "#app/db/backup.server.ts";
 import { closeDb, databaseFile, getSqlite } from "#app/db/client.server.ts";
 import { runMigrations } from "#app/db/migrate.server.ts";
 import { prepareDataDir } from "#app/utils/env.server.ts";
+import { itOnSqlite } from "#tests/support/engines.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "smsgw-modes-"));
 const dataDir = join(scratch, "data");
@@ -27,7 +28,6 @@ afterAll(async () => {
 });
 
 // The database's own files are SQLite's: on PostgreSQL only DATA_DIR (its secrets) is the gateway's to write.
-const sqliteOnly = it.skipIf(process.env.TEST_ENGINE === "postgres");
 
 describe("file modes", () => {
   it("makes DATA_DIR 0700", async () => {
@@ -37,13 +37,13 @@ describe("file modes", () => {
     expect(modeOf(dataDir)).toBe(0o700);
   });
 
-  sqliteOnly("makes the database, its WAL and shared memory 0600", () => {
+  itOnSqlite("makes the database, its WAL and shared memory 0600", () => {
     getSqlite().exec("create table if not exists probe (x); insert into probe values (1)");
     for (const file of [databaseFile(), `${databaseFile()}-wal`, `${databaseFile()}-shm`])
       expect(modeOf(file), file).toBe(0o600);
   });
 
-  sqliteOnly("writes a backup 0600, and a restore puts the database in place 0600", async () => {
+  itOnSqlite("writes a backup 0600, and a restore puts the database in place 0600", async () => {
     const backup = join(scratch, "backup.db");
     await backupDatabase(backup);
     expect(modeOf(backup)).toBe(0o600);

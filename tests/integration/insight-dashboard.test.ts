@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { getDb, getSqlite, usesPostgres, withTx } from "#app/db/client.server.ts";
+import { getDb, getSqlite, withTx } from "#app/db/client.server.ts";
 import { inboundMessages } from "#app/db/schema/inbound.ts";
 import { orders } from "#app/db/schema/shop.ts";
 import { takeBack } from "#app/modules/credits/ledger.server.ts";
@@ -17,6 +17,7 @@ import { loader as dashboardLoader } from "#app/routes/sms/dashboard.tsx";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { call, createTestUser, dataOf, makeRequest } from "#tests/support/requests.ts";
 import { grantCredits } from "#tests/support/sms.ts";
+import { itOnSqlite } from "#tests/support/engines.ts";
 
 afterEach(() => resetClock());
 
@@ -132,7 +133,7 @@ describe("dashboard chart data", () => {
   });
 
   // The backfill is drizzle/'s SQLite migration; PostgreSQL's baseline starts with an empty rollup.
-  it.skipIf(usesPostgres())("backfills the rollup from the rows already there (the migration's own SQL)", async () => {
+  itOnSqlite("backfills the rollup from the rows already there (the migration's own SQL)", async () => {
     const user = await createTestUser();
     await grantCredits(user.id, 100);
     await deliver(await sendAt(user.id, "2026-06-01T10:00:00Z"));

@@ -17,6 +17,7 @@ import { type MessageMove, noteMessageStatuses, saveStatusCallbacks } from "#app
 import { createTestUser } from "#tests/support/requests.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { useWebhookGateway } from "#tests/support/webhook-gateway.ts";
+import { itOnSqlite } from "#tests/support/engines.ts";
 
 const { receiver, customerWithEndpoint } = useWebhookGateway({ receiptFor: () => null });
 
@@ -220,30 +221,27 @@ describe("noteMessageStatuses", () => {
   });
 
   // PostgreSQL's sequences never give an id twice: the case is SQLite's.
-  it.skipIf(usesPostgres())(
-    "finds the statusCallback of a message whose id a rolled-back transaction had used",
-    async () => {
-      const quiet = await createTestUser();
-      const callbackEvents = async () => (await eventsOfMessages(storedIds)).filter((e) => e.type === "message.sent");
-      const storedIds: number[] = [];
-      // Inserted and noted, then rolled back: SQLite gives its id again.
-      await expect(
-        withTx(async () => {
-          const [gone] = await storeMessages(quiet.id, 1, "submitted");
-          storedIds.push(gone);
-          await noteMessageStatuses([{ userId: quiet.id, messageId: gone, status: "submitted" }], ++clock);
-          throw new Error("rolled back");
-        }),
-      ).rejects.toThrow("rolled back");
-      const [again] = await storeMessages(quiet.id, 1, "submitting");
-      expect(again).toBe(storedIds[0]);
-      await withTx(
-        async (tx) => await saveStatusCallbacks(tx, quiet.id, [{ messageId: again, url: receiver().url("/again") }]),
-      );
-      await move([{ userId: quiet.id, messageId: again, status: "submitted" }]);
-      expect(await callbackEvents()).toHaveLength(1);
-    },
-  );
+  itOnSqlite("finds the statusCallback of a message whose id a rolled-back transaction had used", async () => {
+    const quiet = await createTestUser();
+    const callbackEvents = async () => (await eventsOfMessages(storedIds)).filter((e) => e.type === "message.sent");
+    const storedIds: number[] = [];
+    // Inserted and noted, then rolled back: SQLite gives its id again.
+    await expect(
+      withTx(async () => {
+        const [gone] = await storeMessages(quiet.id, 1, "submitted");
+        storedIds.push(gone);
+        await noteMessageStatuses([{ userId: quiet.id, messageId: gone, status: "submitted" }], ++clock);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    const [again] = await storeMessages(quiet.id, 1, "submitting");
+    expect(again).toBe(storedIds[0]);
+    await withTx(
+      async (tx) => await saveStatusCallbacks(tx, quiet.id, [{ messageId: again, url: receiver().url("/again") }]),
+    );
+    await move([{ userId: quiet.id, messageId: again, status: "submitted" }]);
+    expect(await callbackEvents()).toHaveLength(1);
+  });
 });
 
 describe("completeGroupSendsIfDone", () => {

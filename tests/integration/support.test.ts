@@ -17,6 +17,7 @@ import { freePort } from "#server/free-port.ts";
 import { startSmtpSink } from "#tests/support/smtp.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 import { waitFor } from "#tests/support/wait.ts";
+import { describeOnSqlite } from "#tests/support/engines.ts";
 
 // The mail server's address must be known before the app reads its configuration: the tests
 // start the sink on this port when they want a mail server.
@@ -283,7 +284,7 @@ describe("a job lost from Redis does not lose the mail", () => {
 });
 
 // A SQLite migration's hand-written statement: PostgreSQL's migrations start from a baseline after it.
-describe.skipIf(process.env.TEST_ENGINE === "postgres")("upgrading from the support-mail queue", () => {
+describeOnSqlite("upgrading from the support-mail queue", () => {
   it("moves each request whose e-mail had not gone out into the outbox, composed as before", async () => {
     const pending = await getDb()
       .insert(supportRequests)
