@@ -170,16 +170,37 @@ function parseBody(schema: z.ZodType, request: ApiRequest, limit: number): unkno
     throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json");
   }
   let json: unknown;
+  let text: string;
   try {
-    const text = typeof request.body === "string" ? request.body : utf8.decode(request.body ?? new Uint8Array());
+    text = typeof request.body === "string" ? request.body : utf8.decode(request.body ?? new Uint8Array());
     json = JSON.parse(text);
   } catch {
     throw new ApiError("invalid_request", "The body is not valid JSON (UTF-8)");
+  }
+  // JSON carries U+0000 only as this escape: a body without it is not walked.
+  const withNul = text.includes("\\u0000") ? fieldWithNul(json) : null;
+  if (withNul !== null) {
+    const message = "Text may not contain the NUL character (U+0000)";
+    throw new ApiError("validation_failed", message, { field: withNul, errors: [{ field: withNul, message }] });
   }
   const result = schema.safeParse(json);
   if (result.success) return result.data;
   const errors = fieldErrors(result.error);
   throw new ApiError("validation_failed", errors[0].message, { field: errors[0].field, errors });
+}
+
+/**
+ * The path of the first string holding U+0000 ("" for the body itself), or null. No field takes one
+ * and PostgreSQL cannot store it, so it is refused on both engines rather than stored on one.
+ */
+function fieldWithNul(value: unknown, path: (string | number)[] = []): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path.join(".") : null;
+  if (typeof value !== "object" || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = fieldWithNul(item, [...path, Array.isArray(value) ? Number(key) : key]);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 function parseIdempotencyKey(request: ApiRequest): string | undefined {

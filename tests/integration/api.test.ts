@@ -75,6 +75,19 @@ describe("POST /api/v1/messages", () => {
     expect(badNumber.json.error.message).toBe('"555-CALL-NOW" is not a valid phone number');
     expectError(await post({ to: "+12025550140", body: "z".repeat(153 * 10 + 1) }), 422, "validation_failed", "body");
     expectError(await post({ to: 12025550140, body: "hi" }), 422, "validation_failed", "to");
+    // U+0000: no field takes it (PostgreSQL cannot store it), on either engine; a batch names the item.
+    const nul = await post({ to: "+12025550140", body: "a\u0000b" });
+    expectError(nul, 422, "validation_failed", "body");
+    expect(nul.json.error.message).toBe("Text may not contain the NUL character (U+0000)");
+    expectError(
+      await callApi("POST", "/api/v1/messages/batch", {
+        key: customer.key,
+        json: { body: "hi", messages: [{ to: "+12025550140" }, { to: "+12025550141", body: "\u0000" }] },
+      }),
+      422,
+      "validation_failed",
+      "messages.1.body",
+    );
     // Never silently sent now: a sendAt that cannot be read, or is past, is an error.
     expectError(
       await post({ to: "+12025550140", body: "hi", sendAt: "2030-01-01 09:00" }),
