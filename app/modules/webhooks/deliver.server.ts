@@ -1,6 +1,5 @@
 // One attempt of a webhook delivery: claim it, sign it (Standard Webhooks), POST it to a checked
 // address, record the answer, and schedule the next attempt or give up.
-import { Webhook } from "standardwebhooks";
 import { Agent, type Dispatcher } from "undici";
 import { eq } from "drizzle-orm";
 import { withTxWithoutStalling, type Tx } from "#app/db/client.server.ts";
@@ -15,6 +14,7 @@ import { endpointSecret, getCallbackSecret } from "#app/modules/webhooks/endpoin
 import { webhookDisabledMail } from "#app/modules/webhooks/mails.server.ts";
 import { forgetSubscriptions } from "#app/modules/webhooks/subscriptions.server.ts";
 import { parseWebhookUrl, refusedLiteral, safeLookup } from "#app/modules/webhooks/targets.server.ts";
+import { WebhookSigner } from "#app/modules/webhooks/signer.server.ts";
 
 const WEBHOOK_TIMEOUT_MS = 10_000;
 /** The most of an answer kept in the delivery log. */
@@ -185,7 +185,7 @@ export async function postWebhook(
 }
 
 /** The Standard Webhooks headers for one attempt: the event's id, this attempt's time, the signature. */
-function signedHeaders(signer: Webhook, eventId: string, payload: string, at: Date): Record<string, string> {
+function signedHeaders(signer: WebhookSigner, eventId: string, payload: string, at: Date): Record<string, string> {
   return {
     "webhook-id": eventId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
@@ -301,7 +301,7 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
   results.skipped = batch.length - claimed.length - results.failed;
   if (claimed.length === 0) return results;
   // A job's deliveries share a target: its secret is opened once.
-  const signers = new Map<string, Webhook>();
+  const signers = new Map<string, WebhookSigner>();
   const signerOf = async (row: DeliveryRow) => {
     const target = row.endpointId === null ? `callback ${row.userId}` : `endpoint ${row.endpointId}`;
     let signer = signers.get(target);
@@ -310,7 +310,7 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
         row.endpointId === null
           ? await getCallbackSecret(row.userId)
           : endpointSecret(row.endpointId, row.secretCiphertext!);
-      signers.set(target, (signer = new Webhook(secret)));
+      signers.set(target, (signer = new WebhookSigner(secret)));
     }
     return signer;
   };
