@@ -24,6 +24,8 @@ test("each call gets a database of its own in the run's private cluster, empty o
   ]);
   expect(new Set([empty, migrated, another]).size).toBe(3);
   expect(await describe(empty)).toEqual({ database: new URL(empty).pathname.slice(1), fsync: "off", tables: 0 });
-  expect(await describe(migrated)).toMatchObject({ tables: 42 });
-  expect(await describe(another)).toMatchObject({ tables: 42 });
+  // Every table of drizzle-pg/ (the parity test counts them exactly), in both copies.
+  const { tables } = await describe(migrated);
+  expect(tables).toBeGreaterThan(40);
+  expect(await describe(another)).toMatchObject({ tables });
 });
