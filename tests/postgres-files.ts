@@ -91,6 +91,7 @@ export const POSTGRES_FILES = [
   "tests/integration/support.test.ts",
   "tests/integration/templates.test.ts",
   "tests/integration/unexpected-failures.test.ts",
+  "tests/integration/uploads-across-hosts.test.ts",
   "tests/integration/uploads.test.ts",
   "tests/integration/webhook-events.test.ts",
   "tests/integration/webhook-pending-cap.test.ts",

@@ -9,8 +9,15 @@ import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
 import { startConfigBeacon } from "#app/modules/health/fleet-config.server.ts";
+import {
+  inspectImage,
+  readStoredImage,
+  removePackageImage,
+  storePackageImage,
+} from "#app/modules/shop/images.server.ts";
 import { getRedis, redisKey } from "#app/queue/redis.server.ts";
 import { SETTING_NAMES } from "#app/utils/env.server.ts";
+import { png } from "#tests/support/images.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits } from "#tests/support/sms.ts";
 
@@ -27,6 +34,11 @@ const run = (entry: string, args: string[]) => runToEnd(entry, args, process.env
 it("backs PostgreSQL up with pg_dump, refuses to restore while a host runs, then restores", async () => {
   const user = await createTestUser();
   await grantCredits(user.id, 500);
+  // Package images live in the database too (decision 132): the dump carries their bytes.
+  const image = png(40, 30);
+  const checked = inspectImage(image);
+  if (!checked.ok) throw new Error(checked.error);
+  const imageName = (await storePackageImage(image, checked.info)).split("/").pop()!;
   const backupFile = join(scratch, "smsgw.dump");
   const backedUp = await run("scripts/backup.ts", [backupFile]);
   expect(backedUp.output).toMatch(/pg_dump of \d+ tables, checked/);
@@ -34,8 +46,9 @@ it("backs PostgreSQL up with pg_dump, refuses to restore while a host runs, then
   expect(statSync(backupFile).mode & 0o777).toBe(0o600);
   expect((await run("scripts/backup.ts", [backupFile])).output).toContain("exists already");
 
-  // After the backup: more credits, and a key in Redis.
+  // After the backup: more credits, no image, and a key in Redis.
   await grantCredits(user.id, 250);
+  await removePackageImage(`/uploads/packages/${imageName}`);
   expect(await getBalance(user.id)).toBe(750);
   await getRedis().set(redisKey("probe"), "1");
 
@@ -58,5 +71,6 @@ it("backs PostgreSQL up with pg_dump, refuses to restore while a host runs, then
   expect(restored.output).toContain("the database is now the backup");
   expect(restored.code).toBe(0);
   expect(await getBalance(user.id)).toBe(500);
+  expect((await readStoredImage(imageName))?.bytes).toEqual(Buffer.from(image));
   expect(await getRedis().get(redisKey("probe"))).toBeNull();
 });

@@ -28,7 +28,7 @@ describe("importContactsAction", () => {
     });
     const token = new URL(locationOf(uploaded)!, "http://x").searchParams.get("file")!;
     expect(locationOf(uploaded)).toBe(`/sms/importContacts?file=${token}`);
-    expect(previewImport(user.id, token)?.fileName).toBe("people.csv");
+    expect((await previewImport(user.id, token))?.fileName).toBe("people.csv");
 
     const imported = await post(user.id, {
       intent: "import",
@@ -90,16 +90,20 @@ describe("importContactsAction", () => {
 
   it("discard deletes the upload and goes back to the contacts; an unknown intent is a mapping error", async () => {
     const user = await createTestUser();
-    const token = saveImportUpload(user.id, "x.csv", new TextEncoder().encode("a,b,c\n1,2,3\n"));
+    const token = await saveImportUpload(user.id, "x.csv", new TextEncoder().encode("a,b,c\n1,2,3\n"));
     expect(statusOf(await post(user.id, { intent: "other", token, name: "0", phone: "1", email: "2" }))).toBe(400);
     expect(locationOf(await post(user.id, { intent: "discard", token }))).toBe("/sms/accountContacts");
-    expect(previewImport(user.id, token)).toBeNull();
+    expect(await previewImport(user.id, token)).toBeNull();
   });
 
   it("importing another user's upload is a 404 and imports nothing", async () => {
     const owner = await createTestUser();
     const other = await createTestUser();
-    const token = saveImportUpload(owner.id, "x.csv", new TextEncoder().encode("Ann,+12025550101,ann@example.com\n"));
+    const token = await saveImportUpload(
+      owner.id,
+      "x.csv",
+      new TextEncoder().encode("Ann,+12025550101,ann@example.com\n"),
+    );
     let thrown: unknown;
     try {
       await post(other.id, { intent: "import", token, name: "0", phone: "1", email: "2" });
@@ -108,6 +112,6 @@ describe("importContactsAction", () => {
     }
     expect(statusOf(thrown)).toBe(404);
     expect(await contactCount(other.id)).toBe(0);
-    expect(previewImport(owner.id, token)).not.toBeNull();
+    expect(await previewImport(owner.id, token)).not.toBeNull();
   });
 });

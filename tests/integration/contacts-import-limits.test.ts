@@ -1,16 +1,21 @@
 // CSV import caps: columns, rows and row size refused at the first cell over them, uploads per hour
 // (429 with Retry-After), files waiting per account, and the contact and group quotas on import.
+import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { getDb } from "#app/db/client.server.ts";
+import { importUploads } from "#app/db/schema/contacts.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { listGroupChoices } from "#app/modules/contacts/groups.server.ts";
 import { importContactsAction } from "#app/routes/sms/import-contacts.server.ts";
 import {
   IMPORT_MAX_COLUMNS,
   listPendingUploads,
+  previewImport,
   runImport,
   saveImportUpload,
 } from "#app/modules/contacts/import.server.ts";
 import { loader as importLoader } from "#app/routes/sms/import-contacts.tsx";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { contactCount } from "#tests/support/contacts.ts";
 import { call, createTestUser, dataOf, locationOf, makeRequest, statusOf } from "#tests/support/requests.ts";
 
@@ -50,11 +55,11 @@ describe("CSV caps", () => {
       `Row 1 has more than ${IMPORT_MAX_COLUMNS} columns. A contacts file needs a few (name, phone number, email, group): ` +
         "check that this is the right file and that its cells are separated by commas, semicolons or tabs.",
     );
-    expect(listPendingUploads(user.id)).toEqual([]);
+    expect(await listPendingUploads(user.id)).toEqual([]);
     // The most columns a file may have is fine.
-    expect(() =>
+    await expect(
       saveImportUpload(user.id, "ok.csv", encode(`${"a,".repeat(IMPORT_MAX_COLUMNS - 1)}a\n`)),
-    ).not.toThrow();
+    ).resolves.toBeTypeOf("string");
   });
 
   it("refuses a file of more rows than CSV_IMPORT_MAX_ROWS; that many is fine", async () => {
@@ -92,7 +97,7 @@ describe("uploads per account", () => {
     expect(uploadError(refused)).toBe(
       "You have uploaded 4 files in the last hour, the most allowed. Try again in 60 minutes.",
     );
-    expect(listPendingUploads(user.id)).toEqual([]);
+    expect(await listPendingUploads(user.id)).toEqual([]);
     // Per account: another one uploads.
     const other = await createTestUser();
     expect(locationOf(await upload(other.id, rows(1)))).toMatch(/\?file=/);
@@ -117,11 +122,35 @@ describe("uploads per account", () => {
   });
 });
 
+describe("uploads never imported", () => {
+  it("are gone after a day: not listed, not previewed, not counted, and removed by the next upload", async () => {
+    const user = await createTestUser();
+    const now = Date.now();
+    const stored = async () =>
+      (await getDb().select({ n: count() }).from(importUploads).where(eq(importUploads.userId, user.id)).get())!.n;
+    try {
+      setClock(() => now - 24 * 3600_000 - 1);
+      const old = await saveImportUpload(user.id, "old.csv", encode(rows(1)));
+      await saveImportUpload(user.id, "old2.csv", encode(rows(1)));
+      setClock(() => now);
+      expect(await listPendingUploads(user.id)).toEqual([]);
+      expect(await previewImport(user.id, old)).toBeNull();
+      expect(await stored()).toBe(2);
+      // QUOTA_PENDING_UPLOADS is 2: the old ones take no place.
+      const fresh = await saveImportUpload(user.id, "new.csv", encode(rows(1)));
+      expect(await stored()).toBe(1);
+      expect((await listPendingUploads(user.id)).map((p) => p.token)).toEqual([fresh]);
+    } finally {
+      resetClock();
+    }
+  });
+});
+
 describe("quotas on import", () => {
   it("imports new contacts up to QUOTA_CONTACTS, still updates known numbers, and skips the rest with the reason", async () => {
     const user = await createTestUser();
     await createContact(user.id, { name: "Known", phone: "+12025553000", email: "known@example.com", groupIds: [] });
-    const token = saveImportUpload(user.id, "people.csv", encode(rows(5)));
+    const token = await saveImportUpload(user.id, "people.csv", encode(rows(5)));
     const report = await runImport(user.id, token, { hasHeader: false, name: 0, phone: 1, email: 2 });
     const full =
       "Your account has reached its limit of 3 contacts. Delete contacts you no longer need before adding more.";
@@ -141,7 +170,7 @@ describe("quotas on import", () => {
   it("creates new groups up to QUOTA_GROUPS and skips the rows that name one past it", async () => {
     const user = await createTestUser();
     const csv = ["Ann,+12025554001,ann@example.com,Alpha", "Bob,+12025554002,bob@example.com,Beta"].join("\n");
-    const report = await runImport(user.id, saveImportUpload(user.id, "people.csv", encode(csv)), {
+    const report = await runImport(user.id, await saveImportUpload(user.id, "people.csv", encode(csv)), {
       hasHeader: false,
       name: 0,
       phone: 1,

@@ -114,7 +114,7 @@ describe("customer B and customer A's contacts and groups", async () => {
   });
 
   it("gets 404 for A's CSV upload and import report", async () => {
-    const token = saveImportUpload(
+    const token = await saveImportUpload(
       a.id,
       "a.csv",
       new TextEncoder().encode("name,phone,email\nZed,+12025550100,z@example.com\n"),

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
-import { cartItems, orderLines, packages } from "#app/db/schema/shop.ts";
+import { cartItems, orderLines, packages, storedImages } from "#app/db/schema/shop.ts";
+import { readStoredImage } from "#app/modules/shop/images.server.ts";
 import { getPackage } from "#app/modules/shop/packages.server.ts";
 import { action as listAction, loader as listLoader } from "#app/routes/shop/menu-item-list.tsx";
 import { action as upsertAction } from "#app/routes/shop/menu-item-upsert.tsx";
@@ -15,8 +16,8 @@ type Reply = { error?: Record<string, string[] | null> };
 
 const admin = await createTestUser("admin");
 const realPng = readFileSync(resolve("public/images/packages/credits-100.png"));
-const uploads = join(process.env.DATA_DIR!, "uploads", "packages");
-const storedFiles = () => (existsSync(uploads) ? readdirSync(uploads) : []);
+const storedImageNames = async () =>
+  (await getDb().select({ name: storedImages.name }).from(storedImages).all()).map((image) => image.name);
 
 const fields = (extra: Record<string, string | Blob> = {}) => ({
   name: "Starter Plus",
@@ -43,8 +44,8 @@ const toastOf = async (result: unknown) =>
   ).toast?.description;
 
 describe("package images", () => {
-  it("stores a real PNG under DATA_DIR/uploads with a server-made name, and prices in cents", async () => {
-    const before = storedFiles();
+  it("stores a real PNG in the database with a server-made name, and prices in cents", async () => {
+    const before = await storedImageNames();
     const result = await upsert(
       fields({ image: new File([realPng], "../../etc/My Photo.PNG", { type: "image/png" }) }),
     );
@@ -53,18 +54,18 @@ describe("package images", () => {
     const created = (await getDb().select().from(packages).all()).find((p) => p.name === "Starter Plus")!;
     expect(created).toMatchObject({ priceCents: 1250, credits: 250, category: "beverages", specialTag: "New" });
     expect(created.image).toMatch(/^\/uploads\/packages\/[0-9a-f-]{36}\.png$/);
-    const added = storedFiles().filter((f) => !before.includes(f));
+    const added = (await storedImageNames()).filter((f) => !before.includes(f));
     expect(added).toEqual([created.image.split("/").pop()]);
-    expect(readFileSync(join(uploads, added[0]))).toEqual(realPng);
+    expect((await readStoredImage(added[0]!))?.bytes).toEqual(realPng);
   });
 
   it("refuses an HTML file renamed to .png: the content decides, and nothing is stored", async () => {
-    const before = storedFiles();
+    const before = await storedImageNames();
     const html = new File(["<!doctype html><script>alert(1)</script>"], "photo.png", { type: "image/png" });
     const result = await upsert(fields({ name: "Renamed", image: html }));
     expect(statusOf(result)).toBe(400);
     expect(dataOf<Reply>(result).error?.image).toEqual(["File Must be in jpeg, jpg or png"]);
-    expect(storedFiles()).toEqual(before);
+    expect(await storedImageNames()).toEqual(before);
     expect((await getDb().select().from(packages).all()).some((p) => p.name === "Renamed")).toBe(false);
   });
 
@@ -123,7 +124,7 @@ describe("package images", () => {
   });
 
   it("refuses polyglots and an SVG renamed .png, storing nothing", async () => {
-    const before = storedFiles();
+    const before = await storedImageNames();
     const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>';
     const hostile: [string, Uint8Array<ArrayBuffer> | string, string][] = [
       ["logo.png", svg, "File Must be in jpeg, jpg or png"],
@@ -156,7 +157,7 @@ describe("package images", () => {
       expect(statusOf(result), name).toBe(400);
       expect(dataOf<Reply>(result).error?.image, name).toEqual([error]);
     }
-    expect(storedFiles()).toEqual(before);
+    expect(await storedImageNames()).toEqual(before);
     expect((await getDb().select().from(packages).all()).some((p) => p.name.startsWith("Hostile"))).toBe(false);
   });
 
@@ -180,7 +181,7 @@ describe("package images", () => {
     await upsert(fields({ name: "Updated", image: new File([realPng], "b.png") }), item.id);
     const replaced = (await getPackage(item.id))!;
     expect(replaced.image).not.toBe(item.image);
-    expect(existsSync(join(uploads, item.image.split("/").pop()!))).toBe(false);
+    expect(await readStoredImage(item.image.split("/").pop()!)).toBeNull();
     expect(statusOf(await upsert(fields(), 999_999))).toBe(404);
   });
 
@@ -217,7 +218,7 @@ describe("deleting a package", () => {
     expect(await getPackage(item.id)).toBeUndefined();
     expect((await getDb().select().from(cartItems).all()).some((c) => c.packageId === item.id)).toBe(false);
     expect((await getDb().select().from(orderLines).all()).find((l) => l.orderId === orderId)?.itemName).toBe("Doomed");
-    expect(existsSync(join(uploads, item.image.split("/").pop()!))).toBe(false);
+    expect(await readStoredImage(item.image.split("/").pop()!)).toBeNull();
 
     const again = await call(
       listAction,

@@ -223,8 +223,8 @@ describe("a contact's time zone", () => {
       "Ben,+12025550194,ben@example.com,",
       "Cat,+12025550195,cat@example.com,Nowhere/Special",
     ].join("\n");
-    const token = saveImportUpload(user.id, "zones.csv", new TextEncoder().encode(csv));
-    expect(previewImport(user.id, token)?.guess).toMatchObject({ hasHeader: true, timeZone: 3 });
+    const token = await saveImportUpload(user.id, "zones.csv", new TextEncoder().encode(csv));
+    expect((await previewImport(user.id, token))?.guess).toMatchObject({ hasHeader: true, timeZone: 3 });
     const report = await runImport(user.id, token, { hasHeader: true, name: 0, phone: 1, email: 2, timeZone: 3 });
     expect(report).toMatchObject({ imported: 2, skipped: 1 });
     expect(report.skippedRows[0].reason).toMatch(/time zone/);

@@ -6,7 +6,7 @@ import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, usesPostgres, withTx } from "#app/db/client.server.ts";
 import { apiKeys } from "#app/db/schema/api.ts";
-import { contactGroups, contacts, groupSends } from "#app/db/schema/contacts.ts";
+import { contactGroups, contacts, groupSends, importUploads } from "#app/db/schema/contacts.ts";
 import { users } from "#app/db/schema/core.ts";
 import { inboundParts } from "#app/db/schema/inbound.ts";
 import { schedules } from "#app/db/schema/scheduling.ts";
@@ -20,6 +20,7 @@ import { issueLink } from "#app/modules/accounts/tokens.server.ts";
 import { findUserByEmail } from "#app/modules/auth/users.server.ts";
 import { createContact } from "#app/modules/contacts/contacts.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
+import { saveImportUpload } from "#app/modules/contacts/import.server.ts";
 import {
   adjustCredits,
   book,
@@ -54,6 +55,7 @@ process.env.QUOTA_GROUPS = "5";
 process.env.QUOTA_SCHEDULES = "5";
 process.env.QUOTA_PENDING_ORDERS = "5";
 process.env.QUOTA_API_KEYS = "5";
+process.env.QUOTA_PENDING_UPLOADS = "5";
 // Endpoints on loopback, which nothing here delivers to.
 process.env.WEBHOOK_ALLOW_PRIVATE = "1";
 
@@ -169,6 +171,14 @@ describe("quotas under twenty concurrent creates (item 5)", () => {
     const key = (i: number) => insertApiKey(user.id, { name: `K${i}`, scopes: ["messages:send"] });
     expect(await succeeded(times(AT_ONCE, key), QuotaExceededError)).toBe(5);
     expect(await rowsOf(apiKeys, eq(apiKeys.userId, user.id))).toBe(5);
+  });
+
+  it("CSV uploads waiting to be imported (rows of import_uploads): exactly the quota is kept", async () => {
+    const user = await createTestUser();
+    const csv = new TextEncoder().encode("Ann,+12025550101,ann@example.com\n");
+    const upload = (i: number) => saveImportUpload(user.id, `people-${i}.csv`, csv);
+    expect(await succeeded(times(AT_ONCE, upload), QuotaExceededError)).toBe(5);
+    expect(await rowsOf(importUploads, eq(importUploads.userId, user.id))).toBe(5);
   });
 
   it("schedules, unpaid orders and webhook endpoints: never more than the quota", async () => {

@@ -44,6 +44,18 @@ describe("serving uploaded images", () => {
     }
   });
 
+  it("serves an image stored as a file before images moved to the database, with the same headers", async () => {
+    const name = `${randomUUID()}.jpg`;
+    const bytes = jpeg(20, 10);
+    writeFileSync(join(dir, "packages", name), bytes);
+    const response = await fetch(`${base}/uploads/packages/${name}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/jpeg");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
+  });
+
   it("serves nothing else from the uploads folder, however it is asked for", async () => {
     const name = randomUUID();
     // Files that could only get there some other way: a page, an SVG, a PNG name that is not ours.

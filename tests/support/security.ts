@@ -120,13 +120,13 @@ export async function customerWithEverything(packageId: number): Promise<Owned> 
   const confirmedOrderId = await placeOrder(customer);
   await payWithCard(customer, confirmedOrderId, "4242 4242 4242 4242");
   const csv = new TextEncoder().encode(`name,phone,email\nBob,${nextPhone()},bob@example.com\n`);
-  const report = await runImport(customer.id, saveImportUpload(customer.id, "a.csv", csv), {
+  const report = await runImport(customer.id, await saveImportUpload(customer.id, "a.csv", csv), {
     hasHeader: true,
     name: 0,
     phone: 1,
     email: 2,
   });
-  const importToken = saveImportUpload(customer.id, "b.csv", csv);
+  const importToken = await saveImportUpload(customer.id, "b.csv", csv);
   const support = await submitSupportRequest({
     source: "support",
     userId: customer.id,

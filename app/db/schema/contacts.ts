@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, users } from "#app/db/schema/core.ts";
 
 export const contacts = sqliteTable(
@@ -57,6 +57,29 @@ export const contactGroupMembers = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.groupId, t.contactId] }),
     index("contact_group_members_contact_idx").on(t.contactId),
+  ],
+);
+
+/**
+ * A CSV file uploaded for import, kept between its preview and its import (or discard) in the
+ * database, so any web process can preview and import it (decision 132). Removed after a day.
+ */
+export const importUploads = sqliteTable(
+  "import_uploads",
+  {
+    // A random UUID made by the server: the preview's `?file=` parameter.
+    token: text("token").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    bytes: blob("bytes", { mode: "buffer" }).notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  // The user's waiting files (list and quota), and the sweep of old ones.
+  (t) => [
+    index("import_uploads_user_idx").on(t.userId, t.createdAt),
+    index("import_uploads_created_idx").on(t.createdAt),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { ORDER_STATUSES, PACKAGE_CATEGORIES } from "#app/db/enums.ts";
 import { createdAt, users } from "#app/db/schema/core.ts";
 
@@ -12,6 +12,18 @@ export const packages = sqliteTable("packages", {
   credits: integer("credits").notNull(),
   image: text("image").notNull().default(""),
   createdAt: createdAt(),
+});
+
+/**
+ * An image uploaded with a package form, served at /uploads/packages/<name> from here by any web
+ * process (decision 132). Its bytes were checked to be the type `content_type` names.
+ */
+export const storedImages = sqliteTable("stored_images", {
+  // `<uuid>.png` or `<uuid>.jpg`, made by the server.
+  name: text("name").primaryKey(),
+  contentType: text("content_type", { enum: ["image/png", "image/jpeg"] }).notNull(),
+  bytes: blob("bytes", { mode: "buffer" }).notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
 });
 
 export const cartItems = sqliteTable(

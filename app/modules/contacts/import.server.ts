@@ -1,18 +1,16 @@
 // CSV import of contacts: upload, preview with a column mapping, then import in batches with a report.
 import { parse } from "csv-parse/sync";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { getDb, withTx } from "#app/db/client.server.ts";
-import { contactImports, contacts } from "#app/db/schema/contacts.ts";
+import { contactImports, contacts, importUploads } from "#app/db/schema/contacts.ts";
 import { sqlText, statements } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
 import { emailField } from "#app/modules/auth/schemas.ts";
 import { optionalTimeZoneField } from "#app/modules/quiet-hours/time-zone-field.ts";
-import { assertRoomFor, QuotaExceededError, quotaRoom } from "#app/modules/quotas/quotas.server.ts";
+import { assertQuota, QuotaExceededError, quotaRoom } from "#app/modules/quotas/quotas.server.ts";
 import { normalizePhone } from "#app/modules/messaging/phone.ts";
 import { NotFoundError } from "#app/modules/contacts/errors.ts";
 import { listGroupChoices } from "#app/modules/contacts/groups.server.ts";
@@ -47,33 +45,11 @@ export class ImportFileError extends Error {
   }
 }
 
-const importsRoot = () => resolve(getEnv().DATA_DIR, "imports");
-// Files live under the owner's id with a server-made name: another user's token finds nothing.
-const userDir = (userId: number) => join(importsRoot(), String(userId));
-const TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function uploadPaths(userId: number, token: string): { csv: string; meta: string } | null {
-  if (!TOKEN.test(token)) return null;
-  const dir = userDir(userId);
-  return { csv: join(dir, `${token}.csv`), meta: join(dir, `${token}.json`) };
-}
+const staleBefore = () => new Date(clock.now() - UPLOAD_TTL_MS);
 
 /** Removes every user's uploads older than UPLOAD_TTL_MS (previews that were never imported). */
-function sweepStaleUploads(): void {
-  const cutoff = clock.now() - UPLOAD_TTL_MS;
-  let owners: string[];
-  try {
-    owners = readdirSync(importsRoot());
-  } catch {
-    return;
-  }
-  for (const owner of owners) {
-    const dir = join(importsRoot(), owner);
-    for (const file of readdirSync(dir)) {
-      const path = join(dir, file);
-      if (statSync(path).mtimeMs < cutoff) rmSync(path, { force: true });
-    }
-  }
+async function sweepStaleUploads(): Promise<void> {
+  await getDb().delete(importUploads).where(lt(importUploads.createdAt, staleBefore())).run();
 }
 
 function decode(bytes: Uint8Array): string {
@@ -146,76 +122,69 @@ function parseCsv(text: string): ParsedRow[] {
   }
 }
 
-function uploadTokens(userId: number): string[] {
-  try {
-    return readdirSync(userDir(userId))
-      .filter((file) => file.endsWith(".csv"))
-      .map((file) => file.slice(0, -".csv".length));
-  } catch {
-    return [];
-  }
-}
-
 export type PendingUpload = { token: string; fileName: string; uploadedAt: number };
 
 /** The user's uploads not yet imported or discarded, newest first. */
-export function listPendingUploads(userId: number): PendingUpload[] {
-  sweepStaleUploads();
-  return uploadTokens(userId)
-    .flatMap((token) => {
-      const paths = uploadPaths(userId, token);
-      if (!paths) return [];
-      try {
-        const { fileName } = JSON.parse(readFileSync(paths.meta, "utf8")) as { fileName: string };
-        return [{ token, fileName, uploadedAt: statSync(paths.csv).mtimeMs }];
-      } catch {
-        return [];
-      }
-    })
-    .sort((a, b) => b.uploadedAt - a.uploadedAt);
+export async function listPendingUploads(userId: number): Promise<PendingUpload[]> {
+  const rows = await getDb()
+    .select({ token: importUploads.token, fileName: importUploads.fileName, uploadedAt: importUploads.createdAt })
+    .from(importUploads)
+    .where(and(eq(importUploads.userId, userId), gte(importUploads.createdAt, staleBefore())))
+    .orderBy(desc(importUploads.createdAt))
+    .all();
+  return rows.map((row) => ({ ...row, uploadedAt: row.uploadedAt.getTime() }));
 }
 
 /**
- * Keeps an uploaded CSV for the preview and returns its token. Throws ImportFileError for an
- * unusable file, QuotaExceededError when QUOTA_PENDING_UPLOADS files already wait. Synchronous from
- * the count to the write, so two uploads at once in this process cannot both take the last place.
+ * Keeps an uploaded CSV in the database for the preview (any web process reads it) and returns its
+ * token. Throws ImportFileError for an unusable file, QuotaExceededError when QUOTA_PENDING_UPLOADS
+ * files already wait: counted in the transaction that adds the row, so two uploads at once on any
+ * hosts cannot both take the last place.
  */
-export function saveImportUpload(userId: number, fileName: string, bytes: Uint8Array): string {
+export async function saveImportUpload(userId: number, fileName: string, bytes: Uint8Array): Promise<string> {
   if (bytes.byteLength === 0) throw new ImportFileError("The file is empty.");
   if (bytes.byteLength > getEnv().CSV_IMPORT_MAX_BYTES) {
     throw new ImportFileError(`The file is larger than ${Math.floor(getEnv().CSV_IMPORT_MAX_BYTES / 1_000_000)} MB.`);
   }
-  sweepStaleUploads();
-  assertRoomFor("pendingUploads", uploadTokens(userId).length);
   const rows = parseCsv(decode(bytes));
   if (rows.length === 0) throw new ImportFileError("The file has no rows.");
-  mkdirSync(userDir(userId), { recursive: true });
+  await sweepStaleUploads();
   const token = randomUUID();
-  const paths = uploadPaths(userId, token)!;
-  writeFileSync(paths.csv, bytes);
-  writeFileSync(paths.meta, JSON.stringify({ fileName: fileName.slice(0, 200) || "contacts.csv" }));
+  await withTx(async (tx) => {
+    await assertQuota(tx, userId, "pendingUploads");
+    await tx
+      .insert(importUploads)
+      .values({
+        token,
+        userId,
+        fileName: fileName.slice(0, 200) || "contacts.csv",
+        bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        createdAt: new Date(clock.now()),
+      })
+      .run();
+  });
   return token;
 }
 
-function readUpload(userId: number, token: string): { fileName: string; rows: ParsedRow[] } | null {
-  const paths = uploadPaths(userId, token);
-  if (!paths) return null;
-  let bytes: Buffer;
-  let meta: { fileName: string };
-  try {
-    bytes = readFileSync(paths.csv);
-    meta = JSON.parse(readFileSync(paths.meta, "utf8")) as { fileName: string };
-  } catch {
-    return null;
-  }
-  return { fileName: meta.fileName, rows: parseCsv(decode(bytes)) };
+/** Another user's token finds nothing, as an unknown one. */
+const ownUpload = (userId: number, token: string) =>
+  and(eq(importUploads.token, token), eq(importUploads.userId, userId));
+
+/** One of the user's uploads, unless it is older than UPLOAD_TTL_MS (the next upload's sweep removes it). */
+const ownFreshUpload = (userId: number, token: string) =>
+  and(ownUpload(userId, token), gte(importUploads.createdAt, staleBefore()));
+
+async function readUpload(userId: number, token: string): Promise<{ fileName: string; rows: ParsedRow[] } | null> {
+  const upload = await getDb()
+    .select({ fileName: importUploads.fileName, bytes: importUploads.bytes })
+    .from(importUploads)
+    .where(ownFreshUpload(userId, token))
+    .get();
+  return upload ? { fileName: upload.fileName, rows: parseCsv(decode(upload.bytes)) } : null;
 }
 
-export function discardImportUpload(userId: number, token: string): void {
-  const paths = uploadPaths(userId, token);
-  if (!paths) return;
-  rmSync(paths.csv, { force: true });
-  rmSync(paths.meta, { force: true });
+export async function discardImportUpload(userId: number, token: string): Promise<void> {
+  await getDb().delete(importUploads).where(ownUpload(userId, token)).run();
 }
 
 const HEADER_WORDS: Record<ImportField, RegExp> = {
@@ -239,8 +208,8 @@ export type ImportPreview = {
 };
 
 /** What the preview screen shows; null when the token is not one of the user's uploads. */
-export function previewImport(userId: number, token: string): ImportPreview | null {
-  const upload = readUpload(userId, token);
+export async function previewImport(userId: number, token: string): Promise<ImportPreview | null> {
+  const upload = await readUpload(userId, token);
   if (!upload) return null;
   const sample = upload.rows.slice(0, PREVIEW_ROWS + 1).map((r) => r.cells);
   const header = sample[0] ?? [];
@@ -325,7 +294,7 @@ const queries = statements({
  * NotFoundError when the token is not one of the user's uploads.
  */
 export async function runImport(userId: number, token: string, mapping: ImportMapping): Promise<ImportReport> {
-  const upload = readUpload(userId, token);
+  const upload = await readUpload(userId, token);
   if (!upload) throw new NotFoundError("import");
   const dataRows = mapping.hasHeader ? upload.rows.slice(1) : upload.rows;
 
@@ -414,8 +383,10 @@ export async function runImport(userId: number, token: string, mapping: ImportMa
   }
 
   skipped.sort((a, b) => a.row - b.row);
-  const saved = await withTx((tx) =>
-    tx
+  // The report and the upload's removal commit together: a saved report never leaves its file waiting.
+  const saved = await withTx(async (tx) => {
+    await tx.delete(importUploads).where(ownUpload(userId, token)).run();
+    return tx
       .insert(contactImports)
       .values({
         userId,
@@ -428,9 +399,8 @@ export async function runImport(userId: number, token: string, mapping: ImportMa
         createdAt: new Date(now),
       })
       .returning({ id: contactImports.id })
-      .get(),
-  );
-  discardImportUpload(userId, token);
+      .get();
+  });
   return (await getImportReport(userId, saved.id))!;
 }
 

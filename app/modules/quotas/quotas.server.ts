@@ -4,7 +4,7 @@ import { and, count, eq, type SQL } from "drizzle-orm";
 import type { Table } from "#app/db/dialect.server.ts";
 import type { Executor } from "#app/db/client.server.ts";
 import { apiKeys } from "#app/db/schema/api.ts";
-import { contactGroups, contacts } from "#app/db/schema/contacts.ts";
+import { contactGroups, contacts, importUploads } from "#app/db/schema/contacts.ts";
 import { schedules } from "#app/db/schema/scheduling.ts";
 import { orders } from "#app/db/schema/shop.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -63,11 +63,8 @@ function quotaLimit(quota: Quota): number {
   return QUOTAS[quota].limit();
 }
 
-// The rows each database-held quota counts; pending uploads are files, counted by their module.
-const COUNTED: Record<
-  Exclude<Quota, "pendingUploads">,
-  (userId: number) => { table: Table; where: SQL | undefined }
-> = {
+// The rows each quota counts.
+const COUNTED: Record<Quota, (userId: number) => { table: Table; where: SQL | undefined }> = {
   schedules: (userId) => ({
     table: schedules,
     where: and(eq(schedules.userId, userId), eq(schedules.status, "active")),
@@ -75,30 +72,18 @@ const COUNTED: Record<
   contacts: (userId) => ({ table: contacts, where: eq(contacts.userId, userId) }),
   groups: (userId) => ({ table: contactGroups, where: eq(contactGroups.userId, userId) }),
   pendingOrders: (userId) => ({ table: orders, where: and(eq(orders.userId, userId), eq(orders.status, "Pending")) }),
+  pendingUploads: (userId) => ({ table: importUploads, where: eq(importUploads.userId, userId) }),
   apiKeys: (userId) => ({ table: apiKeys, where: eq(apiKeys.userId, userId) }),
 };
 
 /** How many more the account may add now; call it inside the transaction that adds them. */
-export async function quotaRoom(
-  tx: Executor,
-  userId: number,
-  quota: Exclude<Quota, "pendingUploads">,
-): Promise<number> {
+export async function quotaRoom(tx: Executor, userId: number, quota: Quota): Promise<number> {
   const { table, where } = COUNTED[quota](userId);
   const used = (await tx.select({ n: count() }).from(table).where(where).get())?.n ?? 0;
   return Math.max(0, quotaLimit(quota) - used);
 }
 
 /** Throws QuotaExceededError unless one more fits; inside the transaction that adds it. */
-export async function assertQuota(
-  tx: Executor,
-  userId: number,
-  quota: Exclude<Quota, "pendingUploads">,
-): Promise<void> {
+export async function assertQuota(tx: Executor, userId: number, quota: Quota): Promise<void> {
   if ((await quotaRoom(tx, userId, quota)) < 1) throw new QuotaExceededError(quota);
-}
-
-/** For quotas counted elsewhere (files): throws QuotaExceededError when `used` already fills it. */
-export function assertRoomFor(quota: Quota, used: number): void {
-  if (used >= quotaLimit(quota)) throw new QuotaExceededError(quota);
 }

@@ -1,12 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { crc32 } from "node:zlib";
+import { eq } from "drizzle-orm";
+import { getDb, withTx } from "#app/db/client.server.ts";
+import { storedImages } from "#app/db/schema/shop.ts";
+import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { IMAGE_MESSAGES, MAX_IMAGE_SIDE } from "#app/modules/shop/packages.ts";
 
 const PUBLIC_PREFIX = "/uploads/packages/";
+// Where images were files before they moved to the database (decision 132); removed with their package.
 const uploadsDir = () => resolve(getEnv().DATA_DIR, "uploads", "packages");
 
 export type ImageInfo = { type: "png" | "jpeg"; width: number; height: number };
@@ -115,19 +119,46 @@ export function inspectImage(bytes: Uint8Array): { ok: true; info: ImageInfo } |
   return { ok: true, info };
 }
 
-/** Stores a checked image under DATA_DIR/uploads with a name we make; returns its public path. */
+const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg)$/;
+
+/** Whether `name` is one storePackageImage makes: a UUID and the extension of the type its bytes were checked to be. */
+export const isStoredImageName = (name: string): boolean => STORED_NAME.test(name);
+
+/** Stores a checked image in the database (stored_images) under a name we make; returns its public path. */
 export async function storePackageImage(bytes: Uint8Array, info: ImageInfo): Promise<string> {
-  const dir = uploadsDir();
-  mkdirSync(dir, { recursive: true });
   const name = `${randomUUID()}.${info.type === "png" ? "png" : "jpg"}`;
-  await writeFile(resolve(dir, name), bytes, { flag: "wx", mode: 0o644 });
+  await withTx((tx) =>
+    tx
+      .insert(storedImages)
+      .values({
+        name,
+        contentType: info.type === "png" ? "image/png" : "image/jpeg",
+        bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        createdAt: clock.date(),
+      })
+      .run(),
+  );
   return `${PUBLIC_PREFIX}${name}`;
 }
 
-/** Removes an uploaded image (never a file shipped in public/). */
+export type StoredImage = { contentType: string; bytes: Buffer; createdAt: Date };
+
+/** The image stored under `name` (`<uuid>.png|jpg`), or null: then it may be a file from before decision 132. */
+export async function readStoredImage(name: string): Promise<StoredImage | null> {
+  if (!isStoredImageName(name)) return null;
+  const image = await getDb()
+    .select({ contentType: storedImages.contentType, bytes: storedImages.bytes, createdAt: storedImages.createdAt })
+    .from(storedImages)
+    .where(eq(storedImages.name, name))
+    .get();
+  return image ?? null;
+}
+
+/** Removes an uploaded image, and its file if it was stored before decision 132 (never a file shipped in public/). */
 export async function removePackageImage(publicPath: string): Promise<void> {
   if (!publicPath.startsWith(PUBLIC_PREFIX)) return;
   const name = publicPath.slice(PUBLIC_PREFIX.length);
-  if (!/^[0-9a-f-]{36}\.(png|jpg)$/.test(name)) return;
+  if (!isStoredImageName(name)) return;
+  await withTx((tx) => tx.delete(storedImages).where(eq(storedImages.name, name)).run());
   await rm(resolve(uploadsDir(), name), { force: true });
 }

@@ -46,7 +46,7 @@ async function upload(formData: FormData, userId: number) {
     );
   }
   try {
-    const token = saveImportUpload(userId, file.name, new Uint8Array(await file.arrayBuffer()));
+    const token = await saveImportUpload(userId, file.name, new Uint8Array(await file.arrayBuffer()));
     return redirect(`${href("/sms/importContacts")}?file=${token}`);
   } catch (error) {
     if (error instanceof ImportFileError || error instanceof QuotaExceededError) return fail(error.message);
@@ -67,7 +67,7 @@ export async function importContactsAction(request: Request, userId: number) {
   const intent = formData.get("intent");
   if (intent === "upload") return upload(formData, userId);
   if (intent === "discard") {
-    discardImportUpload(userId, String(formData.get("token") ?? ""));
+    await discardImportUpload(userId, String(formData.get("token") ?? ""));
     return redirect(CONTACTS_PATH);
   }
   const submission = parseWithZod(formData, { schema: ImportMappingSchema });

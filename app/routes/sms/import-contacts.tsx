@@ -31,10 +31,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (token) {
     let preview: ImportPreview | null;
     try {
-      preview = previewImport(user.id, token);
+      preview = await previewImport(user.id, token);
     } catch (error) {
       if (!(error instanceof ImportFileError)) throw error;
-      return { view: "upload" as const, maxMb, error: error.message, pending: listPendingUploads(user.id) };
+      return { view: "upload" as const, maxMb, error: error.message, pending: await listPendingUploads(user.id) };
     }
     if (!preview) throw notFound();
     return { view: "preview" as const, preview };
@@ -45,7 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     if (!report) throw notFound();
     return { view: "report" as const, report };
   }
-  return { view: "upload" as const, maxMb, error: null, pending: listPendingUploads(user.id) };
+  return { view: "upload" as const, maxMb, error: null, pending: await listPendingUploads(user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
