@@ -346,7 +346,23 @@ type TxOptions = {
    */
   withoutStalling?: boolean;
   patienceMs?: number;
+  /**
+   * PostgreSQL only: READ COMMITTED instead of SERIALIZABLE, for a hot transaction whose every
+   * write is a guarded single-row update, an insert-on-conflict or an append, after locking the
+   * rows it decides on (decision 131). Many at once for one account then wait on its rows in turn
+   * instead of refusing each other.
+   */
+  readCommitted?: boolean;
+  /**
+   * PostgreSQL only: READ COMMITTED, after waiting for this fleet-wide turn (a transaction-scoped
+   * advisory lock, e.g. MESSAGE_STATE_TURN): the transactions of one turn run one at a time, each
+   * seeing what the one before it committed, as SQLite's one writer ran them (decision 131).
+   */
+  turn?: number;
 };
+
+/** The turn of every transaction that moves a message's status, parts or receipts (decision 131): "smsm" in ASCII. */
+export const MESSAGE_STATE_TURN = 0x736d736d;
 
 /**
  * Every write transaction goes through here. It takes the connection's lock (statements of other
@@ -359,7 +375,7 @@ type TxOptions = {
 export async function withTx<T>(write: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
   const outer = runningFrame();
   if (outer) return nested(outer, write);
-  if (usesPostgres()) return withPostgresTx(write);
+  if (usesPostgres()) return withPostgresTx(write, options);
   const { db, commit, rollback } = connected();
   const { withoutStalling = false, patienceMs = BUSY_TIMEOUT_MS } = options;
   const deadline = Date.now() + patienceMs;
@@ -420,15 +436,19 @@ async function begunWhenFree(withoutStalling: boolean, deadline: number, tries: 
 /**
  * PostgreSQL's withTx: SERIALIZABLE, so every transaction keeps the guarantee SQLite's one writer
  * gave the domain, run again (up to a few times) when PostgreSQL refuses one for overlapping another.
+ * A READ COMMITTED one (see TxOptions) runs again after a deadlock, or when a row it points to was
+ * deleted while it ran.
  */
-async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>): Promise<T> {
+async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>, { readCommitted, turn }: TxOptions): Promise<T> {
+  const committedReads = readCommitted === true || turn !== undefined;
   for (let attempt = 1; ; attempt++) {
     const client = await postgres().pool.connect();
     const state = { client, db: executorOn(client) as Executor, open: true };
     const frame: Frame = { root: state, number: ++shared.transactionsBegun, work: [], postgres: state };
     let broken = false;
     try {
-      await query(client, "BEGIN ISOLATION LEVEL SERIALIZABLE", []);
+      await query(client, `BEGIN ISOLATION LEVEL ${committedReads ? "READ COMMITTED" : "SERIALIZABLE"}`, []);
+      if (turn !== undefined) await query(client, "select pg_advisory_xact_lock($1)", [turn]);
       const result = await shared.context.run(frame, () => write(state.db));
       await query(client, "COMMIT", []);
       workCounters().commits += 1;
@@ -441,7 +461,7 @@ async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>): Promise<T> {
       shared.transactionsRolledBack += 1;
       await client.query("ROLLBACK").catch(() => (broken = true));
       client.release(broken);
-      if (!mayRetry(error) || attempt >= SERIALIZATION_ATTEMPTS) throw error;
+      if (!mayRetry(error, committedReads) || attempt >= SERIALIZATION_ATTEMPTS) throw error;
       workCounters().busyRetries += 1;
       await new Promise((resume) => setTimeout(resume, Math.random() * 2 ** attempt));
     }
@@ -593,7 +613,7 @@ export function runningTransaction(): number | null {
 /** withTx() for hot paths whose callers can wait: it yields instead of stalling the process while another holds the write lock. */
 export function withTxWithoutStalling<T>(
   write: (tx: Tx) => Promise<T>,
-  { patienceMs = BUSY_TIMEOUT_MS } = {},
+  options: Omit<TxOptions, "withoutStalling"> = {},
 ): Promise<T> {
-  return withTx(write, { withoutStalling: true, patienceMs });
+  return withTx(write, { ...options, withoutStalling: true });
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   afterCommit,
   getDb,
+  MESSAGE_STATE_TURN,
   getSqlite,
   read,
   runningTransaction,
@@ -16,6 +17,7 @@ import { alias } from "#app/db/dialect.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { packages } from "#app/db/schema/shop.ts";
 import { sqlText, statements } from "#app/db/statements.server.ts";
+import { workCounters } from "#app/utils/work-counts.server.ts";
 
 const queries = statements({
   countNamed: sqlText<[string], { n: number }>("select count(*) as n from packages where name = ?"),
@@ -194,6 +196,62 @@ describe("the executor on PostgreSQL", () => {
     const inserted = (await Promise.all(attempts)).filter(Boolean);
     expect(inserted).toHaveLength(1);
     expect(await named("pg-only-one")).toBe(1);
+  });
+
+  it("runs the transactions of one turn one at a time, each seeing what the one before committed", async () => {
+    // The first holds the turn, uncommitted, until the second has asked for it.
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const first = withTx(
+      async () => {
+        await insertPackage("pg-turn");
+        holding();
+        await released;
+      },
+      { turn: MESSAGE_STATE_TURN },
+    );
+    await held;
+    let secondSaw: number | undefined;
+    const second = withTx(
+      async () => {
+        secondSaw = await named("pg-turn");
+        if (secondSaw === 0) await insertPackage("pg-turn");
+      },
+      { turn: MESSAGE_STATE_TURN },
+    );
+    // A transaction without the turn is not held up by it.
+    expect(await withTx(() => named("pg-turn"))).toBe(0);
+    expect(secondSaw).toBeUndefined();
+    release();
+    await Promise.all([first, second]);
+    expect(secondSaw).toBe(1);
+    expect(await named("pg-turn")).toBe(1);
+  });
+
+  it("lets READ COMMITTED transactions wait on a row instead of refusing each other", async () => {
+    // Thirty guarded increments of one row at once: each waits for the one before it, none is run again.
+    const id = await insertPackage("pg-hot-row");
+    const retriesBefore = workCounters().busyRetries;
+    await Promise.all(
+      Array.from({ length: 30 }, () =>
+        withTx(
+          () =>
+            getDb()
+              .update(packages)
+              .set({ credits: sql`${packages.credits} + 1` })
+              .where(eq(packages.id, id))
+              .run(),
+          {
+            readCommitted: true,
+          },
+        ),
+      ),
+    );
+    const row = await getDb().select({ credits: packages.credits }).from(packages).where(eq(packages.id, id)).get();
+    expect(row!.credits).toBe(10 + 30);
+    expect(workCounters().busyRetries).toBe(retriesBefore);
   });
 
   it("reads one snapshot in read()", async () => {

@@ -64,12 +64,18 @@ test("inbound messages count in their owner's 15-minute bucket on both engines, 
 
   const read = "select user_id, bucket, inbound from message_rollup order by user_id, bucket";
   const onSqlite = sqlite.prepare(read).all();
+  // PostgreSQL's trigger appends to message_rollup_changes, which readers add to message_rollup's rows (decision 131).
+  const readPostgres = `select user_id, bucket, sum(inbound)::bigint as inbound from (
+      select user_id, bucket, inbound from message_rollup
+      union all select user_id, bucket, inbound from message_rollup_changes) r
+    group by user_id, bucket order by user_id, bucket`;
   expect(onSqlite).toEqual([
     { user_id: 1, bucket, inbound: 2 },
     { user_id: 1, bucket: bucket + 900_000, inbound: 1 },
     { user_id: 2, bucket, inbound: 1 },
   ]);
-  expect((await pool.query(read)).rows).toEqual(onSqlite);
+  expect((await pool.query(readPostgres)).rows).toEqual(onSqlite);
+  expect((await pool.query("select count(*)::int as n from message_rollup_changes")).rows).toEqual([{ n: 4 }]);
 });
 
 test("order search finds the same orders as SQLite's FTS5 table, through the trigram index", async () => {

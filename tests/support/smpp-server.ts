@@ -284,6 +284,13 @@ export class TestSmsc {
     });
   }
 
+  /** sendInbound on the bound connection numbered `id` (one of boundSessionIds): a peer that spreads its PDUs over binds. */
+  sendInboundOn(id: number, inbound: InboundPdu): Promise<number | null> {
+    const session = [...this.sessions.entries()].find(([, s]) => s.id === id && s.bound && !s.dead)?.[0];
+    if (!session) throw new Error(`No bound session ${id} to send an inbound SMS on`);
+    return this.sendInbound(inbound, session);
+  }
+
   async stop(): Promise<void> {
     clearTimeout(this.receiptTimer);
     for (const session of this.sessions.keys()) session.destroy();

@@ -169,9 +169,17 @@ export async function query(client: Pool | PoolClient, text: string, params: unk
 }
 
 /** SQLSTATEs after which a transaction may simply run again: a serialization failure, a deadlock. */
-export function mayRetry(error: unknown): boolean {
+export function mayRetry(error: unknown, readCommitted = false): boolean {
   // Drizzle wraps the driver's error in its own, as the cause.
-  for (let cause = error as { code?: string; cause?: unknown } | undefined; cause; cause = cause.cause as typeof cause)
+  for (
+    let cause = error as { code?: string; cause?: unknown } | undefined;
+    cause;
+    cause = cause.cause as typeof cause
+  ) {
     if (cause.code === "40001" || cause.code === "40P01") return true;
+    // READ COMMITTED sees a referenced row deleted by a transaction that committed meanwhile as a
+    // foreign key violation, where SERIALIZABLE reports it as a serialization failure.
+    if (readCommitted && cause.code === "23503") return true;
+  }
   return false;
 }

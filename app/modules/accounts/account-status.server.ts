@@ -1,7 +1,7 @@
 // What an admin does to a customer's account (decision 104): disable and enable it, and clear its
 // two-factor when its owner lost the phone. Each change is logged with the admin's id and e-mailed.
 import { eq } from "drizzle-orm";
-import { withTx, type Tx } from "#app/db/client.server.ts";
+import { MESSAGE_STATE_TURN, withTx, type Tx } from "#app/db/client.server.ts";
 import { sessions, users } from "#app/db/schema/core.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { log } from "#app/utils/log.server.ts";
@@ -49,17 +49,21 @@ export function accountAccess(
  */
 export async function disableAccount(adminId: number, userId: number): Promise<AccountChange> {
   if (adminId === userId) return "own-account";
-  const result = await withTx(async (tx): Promise<AccountChange | { cancelled: number }> => {
-    const target = await targetOf(tx, userId);
-    if (!target) return "not-found";
-    if (target.role === "admin") return "admin-account";
-    if (target.disabledAt) return "unchanged";
-    await tx.update(users).set({ disabledAt: clock.date() }).where(eq(users.id, userId)).run();
-    await tx.delete(sessions).where(eq(sessions.userId, userId)).run();
-    const cancelled = await failQueuedMessagesOf(tx, userId, ACCOUNT_DISABLED_REASON);
-    await queueMail(tx, { userId, kind: "account_disabled", to: target.email, ...accountDisabledMail() });
-    return { cancelled };
-  });
+  const result = await withTx(
+    async (tx): Promise<AccountChange | { cancelled: number }> => {
+      const target = await targetOf(tx, userId);
+      if (!target) return "not-found";
+      if (target.role === "admin") return "admin-account";
+      if (target.disabledAt) return "unchanged";
+      await tx.update(users).set({ disabledAt: clock.date() }).where(eq(users.id, userId)).run();
+      await tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+      const cancelled = await failQueuedMessagesOf(tx, userId, ACCOUNT_DISABLED_REASON);
+      await queueMail(tx, { userId, kind: "account_disabled", to: target.email, ...accountDisabledMail() });
+      return { cancelled };
+      // Its queued messages fail here: a message-state transaction, in turn with the workers' (decision 131).
+    },
+    { turn: MESSAGE_STATE_TURN },
+  );
   if (typeof result === "string") return result;
   log("info", "admin", "account disabled", { adminId, userId, cancelledMessages: result.cancelled });
   return "done";

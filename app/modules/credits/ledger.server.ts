@@ -51,6 +51,10 @@ const queries = statements({
   >(
     "insert into credit_ledger (user_id, kind, amount, shortfall, key, note, actor_user_id, reason, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict(key) do nothing",
   ),
+  balanceForUpdate: sqlText<[number], { balance: number }>({
+    sqlite: "select credit_balance as balance from users where id = ?",
+    postgres: "select credit_balance as balance from users where id = $1 for update",
+  }),
   // Returns what the low-balance alert needs, so an account without one pays a null check and no query.
   moveBalance: sqlText<[number, number, number], MovedBalance>(
     "update users set credit_balance = credit_balance + ? where id = ? and credit_balance >= ? returning credit_balance as balance, low_balance_threshold as threshold, low_balance_alerted as alerted",
@@ -133,6 +137,15 @@ export async function getBalance(userId: number, ex: Executor = getDb()): Promis
   return row?.balance ?? 0;
 }
 
+/**
+ * The user's balance inside the caller's transaction, the row locked until it ends (on SQLite the
+ * writer holds every row): what is decided from it stays true, and the account's next such
+ * transaction waits here.
+ */
+export async function lockBalance(userId: number): Promise<number> {
+  return (await queries.balanceForUpdate.get(userId))?.balance ?? 0;
+}
+
 /** Throws InsufficientCreditsError unless the balance, read through `ex`, covers `needed`: a check before a send, not a reservation. */
 export async function assertBalance(userId: number, needed: number, ex: Executor = getDb()): Promise<void> {
   const balance = await getBalance(userId, ex);
@@ -164,7 +177,8 @@ export async function takeBack(
   if (!Number.isInteger(entry.wanted) || entry.wanted <= 0)
     throw new Error("Credits to take back must be a positive integer");
   const now = clock.now();
-  const taken = Math.min(entry.wanted, await getBalance(entry.userId, tx));
+  // Locked, so no debit moves it between this read and the update below, at any isolation.
+  const taken = Math.min(entry.wanted, await lockBalance(entry.userId));
   const shortfall = entry.wanted - taken;
   const inserted = (
     await queries.insertEntry.run(
@@ -181,8 +195,9 @@ export async function takeBack(
   ).changes;
   if (inserted === 0) return { booked: false, taken: 0, shortfall: 0 };
   await countSpent(entry.userId, [{ kind: entry.kind, amount: -taken }], now);
-  // Cannot fail: `taken` is at most the balance read in this same transaction.
-  if (taken > 0) await moveBalanceOf(tx, entry.userId, -taken);
+  // `taken` is at most the balance locked above: a refusal here is a bug, never a silent difference.
+  if (taken > 0 && !(await moveBalanceOf(tx, entry.userId, -taken)))
+    throw new Error(`The balance of user ${entry.userId} moved while locked`);
   return { booked: true, taken, shortfall };
 }
 

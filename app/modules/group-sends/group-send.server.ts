@@ -1,6 +1,6 @@
 // Sending one message to a whole group: one form post starts it, one BullMQ job fans it out.
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, withTx, type Tx } from "#app/db/client.server.ts";
+import { getDb, MESSAGE_STATE_TURN, withTx, type Tx } from "#app/db/client.server.ts";
 import { groupSends } from "#app/db/schema/contacts.ts";
 import { sqlText, statements } from "#app/db/statements.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
@@ -140,7 +140,8 @@ export async function recordFailedGroupSend(
       finishedAt: now,
     }));
     // Nothing was queued: it is complete as recorded.
-    if (recorded.fresh) await withTx(() => completeGroupSendIfDone(recorded.id, now.getTime()));
+    if (recorded.fresh)
+      await withTx(() => completeGroupSendIfDone(recorded.id, now.getTime()), { turn: MESSAGE_STATE_TURN });
     return { ...(await reportOf(recorded.id))!, duplicate: !recorded.fresh };
   } catch (error) {
     if (error instanceof NotFoundError) return null;
@@ -191,12 +192,15 @@ async function recordSkips(groupSendId: number, skips: { member: Member; reason:
 /** Ends the send with the counts taken from the messages and skips themselves (right however often it ran). */
 async function finish(groupSendId: number, status: "done" | "failed", stopReason: string | null): Promise<void> {
   const now = clock.now();
-  await withTx(async () => {
-    const { queued, credits } = (await queries.countQueued.get(groupSendId))!;
-    const { skipped } = (await queries.countSkipped.get(groupSendId))!;
-    await queries.finishSend.run(status, stopReason, queued, credits, skipped, now, now, groupSendId);
-    await completeGroupSendIfDone(groupSendId, now);
-  });
+  await withTx(
+    async () => {
+      const { queued, credits } = (await queries.countQueued.get(groupSendId))!;
+      const { skipped } = (await queries.countSkipped.get(groupSendId))!;
+      await queries.finishSend.run(status, stopReason, queued, credits, skipped, now, now, groupSendId);
+      await completeGroupSendIfDone(groupSendId, now);
+    },
+    { turn: MESSAGE_STATE_TURN },
+  );
 }
 
 function shortOfCredits(error: InsufficientCreditsError, batch: number): string {

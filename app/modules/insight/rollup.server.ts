@@ -8,13 +8,16 @@ const SUMS = `d.key as day, sum(r.pending) as pending, sum(r.delivered) as deliv
   sum(r.inbound) as inbound, sum(r.credits) as credits`;
 // PostgreSQL numbers WITH ORDINALITY from 1.
 const PG_SUMS = SUMS.replace("d.key as day", "d.key - 1 as day");
+// PostgreSQL: the folded counts and the changes appended since (decision 131).
+const PG_ROLLUP = `(select user_id, bucket, pending, delivered, failed, inbound, credits from message_rollup
+   union all select user_id, bucket, pending, delivered, failed, inbound, credits from message_rollup_changes)`;
 const queries = statements({
   // Each day is one range scan of the (user_id, bucket) key; the days travel as a JSON array of [start, end].
   oneAccountByDay: sqlText<[string, number], Row>({
     sqlite: `select ${SUMS} from json_each(?) d join message_rollup r
      on r.user_id = ? and r.bucket >= d.value ->> 0 and r.bucket < d.value ->> 1
    group by d.key`,
-    postgres: `select ${PG_SUMS} from jsonb_array_elements($1::jsonb) with ordinality d(value, key) join message_rollup r
+    postgres: `select ${PG_SUMS} from jsonb_array_elements($1::jsonb) with ordinality d(value, key) join ${PG_ROLLUP} r
      on r.user_id = $2 and r.bucket >= (d.value ->> 0)::bigint and r.bucket < (d.value ->> 1)::bigint
    group by d.key`,
   }),
@@ -22,7 +25,7 @@ const queries = statements({
     sqlite: `select ${SUMS} from json_each(?) d join message_rollup r indexed by message_rollup_bucket_idx
      on r.bucket >= d.value ->> 0 and r.bucket < d.value ->> 1
    group by d.key`,
-    postgres: `select ${PG_SUMS} from jsonb_array_elements($1::jsonb) with ordinality d(value, key) join message_rollup r
+    postgres: `select ${PG_SUMS} from jsonb_array_elements($1::jsonb) with ordinality d(value, key) join ${PG_ROLLUP} r
      on r.bucket >= (d.value ->> 0)::bigint and r.bucket < (d.value ->> 1)::bigint
    group by d.key`,
   }),
@@ -32,7 +35,7 @@ const queries = statements({
    where bucket >= ? and bucket < ?
    group by user_id having sent > 0 order by sent desc, user_id limit ?`,
     postgres: `select user_id as "userId", sum(pending + delivered + failed) as sent
-   from message_rollup
+   from ${PG_ROLLUP} r
    where bucket >= $1 and bucket < $2
    group by user_id having sum(pending + delivered + failed) > 0 order by sent desc, user_id limit $3`,
   }),

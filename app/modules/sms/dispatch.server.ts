@@ -1,5 +1,5 @@
 // The worker's side of a message: hand it to the transport, record what the SMSC says, apply receipts.
-import { type Executor, withTx, withTxWithoutStalling } from "#app/db/client.server.ts";
+import { type Executor, MESSAGE_STATE_TURN, withTx, withTxWithoutStalling } from "#app/db/client.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { bookEntry } from "#app/modules/credits/ledger.server.ts";
@@ -179,7 +179,7 @@ async function claim(ids: number[], now: number): Promise<Set<number>> {
 
 /** queued -> submitting for each id, in one transaction; the ids another worker (or nobody) had are left out. */
 async function claimMessages(ids: number[]): Promise<Set<number>> {
-  return await withTxWithoutStalling(() => claim(ids, clock.now()));
+  return await withTxWithoutStalling(() => claim(ids, clock.now()), { turn: MESSAGE_STATE_TURN });
 }
 
 /** queued -> submitting, or false when another worker has it (or it is no longer queued). */
@@ -214,17 +214,19 @@ async function accept(messages: { id: number; acks: PartAck[] }[], early: Set<nu
 /** submitting -> submitted with the parts' provider ids (and any early receipts applied). */
 export async function recordAccepted(messageId: number, acks: PartAck[]): Promise<void> {
   const now = clock.now();
-  await withTx(() =>
-    inBatch(
-      now,
-      async (moves) =>
-        await accept(
-          [{ id: messageId, acks }],
-          await storeAcks(acceptedParts(messageId, acks), now, moves),
-          now,
-          moves,
-        ),
-    ),
+  await withTx(
+    () =>
+      inBatch(
+        now,
+        async (moves) =>
+          await accept(
+            [{ id: messageId, acks }],
+            await storeAcks(acceptedParts(messageId, acks), now, moves),
+            now,
+            moves,
+          ),
+      ),
+    { turn: MESSAGE_STATE_TURN },
   );
 }
 
@@ -241,11 +243,13 @@ export async function requeueMessage(
   dueAt = clock.now(),
 ): Promise<void> {
   const now = clock.now();
-  await withTx(() =>
-    inBatch(now, async (moves) => {
-      await storeAcks(acceptedParts(messageId, acks), now, moves);
-      await requeue(messageId, reason, dueAt, now);
-    }),
+  await withTx(
+    () =>
+      inBatch(now, async (moves) => {
+        await storeAcks(acceptedParts(messageId, acks), now, moves);
+        await requeue(messageId, reason, dueAt, now);
+      }),
+    { turn: MESSAGE_STATE_TURN },
   );
 }
 
@@ -256,11 +260,13 @@ export async function requeueMessage(
  */
 export async function failMessage(messageId: number, reason: string, acks: PartAck[] = []): Promise<boolean> {
   const now = clock.now();
-  return await withTx((tx) =>
-    inBatch(now, async (moves) => {
-      await storeAcks(acceptedParts(messageId, acks), now, moves);
-      return await fail(tx, messageId, reason, now, moves);
-    }),
+  return await withTx(
+    (tx) =>
+      inBatch(now, async (moves) => {
+        await storeAcks(acceptedParts(messageId, acks), now, moves);
+        return await fail(tx, messageId, reason, now, moves);
+      }),
+    { turn: MESSAGE_STATE_TURN },
   );
 }
 
@@ -304,7 +310,8 @@ async function applyReceiptsNow(receipts: Receipt[], now: number): Promise<void>
 
 /** Applies delivery receipts in one transaction, one statement per step for the batch; statuses only move forward. */
 export async function applyReceipts(receipts: Receipt[]): Promise<void> {
-  if (receipts.length > 0) await withTxWithoutStalling(() => applyReceiptsNow(receipts, clock.now()));
+  if (receipts.length > 0)
+    await withTxWithoutStalling(() => applyReceiptsNow(receipts, clock.now()), { turn: MESSAGE_STATE_TURN });
 }
 
 export type SendOutcome =
@@ -428,6 +435,7 @@ export async function sendQueuedMessages(
     // The SMSC's answers exist only here: given up, their messages would end `unknown` though sent.
     const outcomes = await withTxWithoutStalling((tx) => recordOutcomes(tx, recorded, clock.now()), {
       patienceMs: Infinity,
+      turn: MESSAGE_STATE_TURN,
     });
     for (const [id, outcome] of outcomes) results.set(id, outcome);
   };

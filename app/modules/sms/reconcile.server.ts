@@ -1,6 +1,7 @@
 // Repairs what a crash can leave behind, from SQLite (the record): run at worker start and every
 // SMS_RECONCILE_INTERVAL_MS (default a minute).
-import { withTx } from "#app/db/client.server.ts";
+import { MESSAGE_STATE_TURN, withTx } from "#app/db/client.server.ts";
+import { foldRollupChanges } from "#app/db/rollup-counts.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { failMessage, recordAccepted } from "#app/modules/sms/dispatch.server.ts";
@@ -33,7 +34,7 @@ export const INTERRUPTED_REASON =
  * next start, a retry's backoff still counted from where it was. Returns the rows.
  */
 export async function handOutboxToReconciler(): Promise<number> {
-  return await withTx(() => moveOutboxBack(OUTBOX_GRACE_MS));
+  return await withTx(() => moveOutboxBack(OUTBOX_GRACE_MS), { turn: MESSAGE_STATE_TURN });
 }
 
 export type ReconcileReport = {
@@ -42,21 +43,29 @@ export type ReconcileReport = {
   submitted: number;
   unknown: number;
   receiptsPurged: number;
+  rollupChangesFolded: number;
 };
 
 export async function reconcileSms(): Promise<ReconcileReport> {
   const now = clock.now();
-  const report: ReconcileReport = { enqueued: 0, failed: 0, submitted: 0, unknown: 0, receiptsPurged: 0 };
+  const report: ReconcileReport = {
+    enqueued: 0,
+    failed: 0,
+    submitted: 0,
+    unknown: 0,
+    receiptsPurged: 0,
+    rollupChangesFolded: 0,
+  };
 
   // Queued messages long past due: their job never reached Redis, was lost with it, or failed.
   // Add it again (a message in two jobs is still sent once: the claim decides) and look again
   // after another grace period; one that keeps coming back is failed and refunded.
   const again: number[] = [];
   for (const { messageId, status, requeues } of await selectStaleOutboxRows(now - OUTBOX_GRACE_MS, BATCH)) {
-    if (status !== "queued") await withTx(() => deleteOutbox(messageId));
+    if (status !== "queued") await withTx(() => deleteOutbox(messageId), { turn: MESSAGE_STATE_TURN });
     else if (requeues >= MAX_REQUEUES) {
       if (await failMessage(messageId, "Could not be sent: its send job kept failing")) report.failed += 1;
-    } else if (await withTx(() => postponeOutbox(messageId, now, requeues))) {
+    } else if (await withTx(() => postponeOutbox(messageId, now, requeues), { turn: MESSAGE_STATE_TURN })) {
       again.push(messageId);
     }
   }
@@ -70,11 +79,14 @@ export async function reconcileSms(): Promise<ReconcileReport> {
     if ((await acceptedPartCount(id)) >= segments) {
       await recordAccepted(id, []);
       report.submitted += 1;
-    } else if (await withTx(() => markInterrupted(id, INTERRUPTED_REASON, now))) {
+    } else if (await withTx(() => markInterrupted(id, INTERRUPTED_REASON, now), { turn: MESSAGE_STATE_TURN })) {
       report.unknown += 1;
     }
   }
 
-  report.receiptsPurged = await withTx(() => purgePendingReceipts(now - PENDING_RECEIPT_TTL_MS));
+  report.receiptsPurged = await withTx(() => purgePendingReceipts(now - PENDING_RECEIPT_TTL_MS), {
+    turn: MESSAGE_STATE_TURN,
+  });
+  report.rollupChangesFolded = await foldRollupChanges();
   return report;
 }

@@ -7,7 +7,7 @@ import { messageBatches } from "#app/db/schema/message-batches.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
-import { bookEntries, getBalance } from "#app/modules/credits/ledger.server.ts";
+import { bookEntries, lockBalance } from "#app/modules/credits/ledger.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { resolveSends } from "#app/modules/opt-outs/enforcement.server.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
@@ -47,8 +47,14 @@ type Refusal = Extract<BatchOutcome, { queued: false }>;
 type Sendable = Exclude<BatchItem, { invalid: string }>;
 
 /** The items' outcomes, in order; the messages, outbox rows and debits written in `tx`, a statement each for all. */
-async function queueInOrder(tx: Tx, userId: number, items: BatchItem[], now: number): Promise<BatchResult> {
-  let remaining = await getBalance(userId, tx);
+async function queueInOrder(
+  tx: Tx,
+  userId: number,
+  items: BatchItem[],
+  balance: number,
+  now: number,
+): Promise<BatchResult> {
+  let remaining = balance;
   // Once the balance could not pay one item, it pays none after it: what was queued is a prefix of the paying items.
   let exhausted = false;
   const sendable = items.filter((item): item is Sendable => !("invalid" in item));
@@ -127,31 +133,36 @@ export async function queueBatch(
 ): Promise<BatchResult> {
   if (items.length > MAX_BATCH_MESSAGES) throw new Error(`At most ${MAX_BATCH_MESSAGES} messages in a batch`);
   const now = clock.now();
-  const result = await withTxWithoutStalling(async (tx): Promise<BatchResult> => {
-    if (idempotency) {
-      const earlier = await storedBatch(tx, userId, idempotency.key);
-      if (earlier) {
-        if (earlier.fingerprint !== idempotency.fingerprint) throw new BatchKeyConflictError();
-        const outcomes = JSON.parse(earlier.outcomes) as BatchOutcome[];
-        const credits = outcomes.reduce((sum, o) => sum + (o.queued ? o.message.credits : 0), 0);
-        return { outcomes, credits, balance: await getBalance(userId, tx), replayed: true };
+  const result = await withTxWithoutStalling(
+    async (tx): Promise<BatchResult> => {
+      // First: a batch of the account waits here for the one before it, then sees its key and balance.
+      const balance = await lockBalance(userId);
+      if (idempotency) {
+        const earlier = await storedBatch(tx, userId, idempotency.key);
+        if (earlier) {
+          if (earlier.fingerprint !== idempotency.fingerprint) throw new BatchKeyConflictError();
+          const outcomes = JSON.parse(earlier.outcomes) as BatchOutcome[];
+          const credits = outcomes.reduce((sum, o) => sum + (o.queued ? o.message.credits : 0), 0);
+          return { outcomes, credits, balance, replayed: true };
+        }
       }
-    }
-    const fresh = await queueInOrder(tx, userId, items, now);
-    if (idempotency) {
-      await tx
-        .insert(messageBatches)
-        .values({
-          userId,
-          idempotencyKey: idempotency.key,
-          fingerprint: idempotency.fingerprint,
-          outcomes: JSON.stringify(fresh.outcomes),
-          createdAt: new Date(now),
-        })
-        .run();
-    }
-    return fresh;
-  });
+      const fresh = await queueInOrder(tx, userId, items, balance, now);
+      if (idempotency) {
+        await tx
+          .insert(messageBatches)
+          .values({
+            userId,
+            idempotencyKey: idempotency.key,
+            fingerprint: idempotency.fingerprint,
+            outcomes: JSON.stringify(fresh.outcomes),
+            createdAt: new Date(now),
+          })
+          .run();
+      }
+      return fresh;
+    },
+    { readCommitted: true },
+  );
   if (!result.replayed) {
     const ids = result.outcomes.flatMap((o) => (o.queued ? [o.message.id] : []));
     if (ids.length > 0) await enqueueAfterCommit(pluralize(ids.length, "message"), () => addSmsSendJobs(ids));

@@ -151,18 +151,22 @@ export async function queueMessages(
   });
 
   // Resolved inside the transaction: its snapshot serves the look-ups, with no read transaction of their own.
-  const result = await withTxWithoutStalling(async (tx) => {
-    const senders = await withSenders(
-      userId,
-      priced.map((p) => p.message),
-    );
-    return await insertBatch(
-      tx,
-      userId,
-      priced.map((p, i) => ({ ...p, message: senders[i] })),
-      now,
-    );
-  });
+  // Every write is an insert or the ledger's guarded debit, so READ COMMITTED is enough (decision 131).
+  const result = await withTxWithoutStalling(
+    async (tx) => {
+      const senders = await withSenders(
+        userId,
+        priced.map((p) => p.message),
+      );
+      return await insertBatch(
+        tx,
+        userId,
+        priced.map((p, i) => ({ ...p, message: senders[i] })),
+        now,
+      );
+    },
+    { readCommitted: true },
+  );
 
   const fresh = result.messages.filter((m) => !m.duplicate && m.deferredUntil === undefined).map((m) => m.id);
   const enqueued = Promise.all([
