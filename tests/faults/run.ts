@@ -558,20 +558,27 @@ async function deliverInbound(pdu: Parameters<TestSmsc["sendInbound"]>[0]): Prom
   }
   return false;
 }
+/** One two-part SMS from its own phone: part 1, part 2 (on the next bind), part 2 again. */
+async function inboundPair(n: number) {
+  const parts = [`Fault inbound ${n}: first half, `, `second half ${n}.`];
+  const from = `1202556${String(1000 + n).padStart(4, "0")}`;
+  const pdus = parts.map((part, index) => ({
+    source: from,
+    destination: "SMSGateway",
+    esmClass: 0x40,
+    shortMessage: Buffer.concat([concatUdh(n % 256, 2, index + 1), Buffer.from(encodeGsm7(part))]),
+  }));
+  const acknowledged = [await deliverInbound(pdus[0]), await deliverInbound(pdus[1]), await deliverInbound(pdus[1])];
+  inbound.push({ from: `+${from}`, body: parts.join(""), acknowledged: acknowledged.every(Boolean) });
+}
+// A pair begins every 250 ms while the sends go on, without waiting for the ones before.
 const inboundTraffic = (async () => {
+  const pairs: Promise<void>[] = [];
   for (let n = 0; !loadDone; n++) {
-    const parts = [`Fault inbound ${n}: first half, `, `second half ${n}.`];
-    const from = `1202556${String(1000 + n).padStart(4, "0")}`;
-    const pdus = parts.map((part, index) => ({
-      source: from,
-      destination: "SMSGateway",
-      esmClass: 0x40,
-      shortMessage: Buffer.concat([concatUdh(n % 256, 2, index + 1), Buffer.from(encodeGsm7(part))]),
-    }));
-    const acknowledged = [await deliverInbound(pdus[0]), await deliverInbound(pdus[1]), await deliverInbound(pdus[1])];
-    inbound.push({ from: `+${from}`, body: parts.join(""), acknowledged: acknowledged.every(Boolean) });
-    await new Promise((r) => setTimeout(r, 300));
+    pairs.push(inboundPair(n));
+    await new Promise((r) => setTimeout(r, 250));
   }
+  await Promise.all(pairs);
 })();
 
 let next = 0;
