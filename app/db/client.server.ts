@@ -6,7 +6,14 @@ import * as drizzleUtils from "drizzle-orm/utils";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, openSync } from "node:fs";
 import { resolve } from "node:path";
-import { executorOn, mayRetry, openPostgres, type PostgresEngine, query } from "#app/db/postgres/engine.server.ts";
+import {
+  connectionLost,
+  executorOn,
+  mayRetry,
+  openPostgres,
+  type PostgresEngine,
+  query,
+} from "#app/db/postgres/engine.server.ts";
 import type { PoolClient } from "#app/db/postgres/pool.server.ts";
 import { getEnv, PRIVATE_FILE } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
@@ -437,12 +444,23 @@ async function begunWhenFree(withoutStalling: boolean, deadline: number, tries: 
  * PostgreSQL's withTx: SERIALIZABLE, so every transaction keeps the guarantee SQLite's one writer
  * gave the domain, run again (up to a few times) when PostgreSQL refuses one for overlapping another.
  * A READ COMMITTED one (see TxOptions) runs again after a deadlock, or when a row it points to was
- * deleted while it ran.
+ * deleted while it ran. Any runs again while the server restarts (its connection ended before COMMIT,
+ * so nothing was written; one ended during COMMIT may have committed and reaches the caller).
  */
 async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>, { readCommitted, turn }: TxOptions): Promise<T> {
   const committedReads = readCommitted === true || turn !== undefined;
+  const lostUntil = Date.now() + RECONNECT_PATIENCE_MS;
   for (let attempt = 1; ; attempt++) {
-    const client = await postgres().pool.connect();
+    let committing = false;
+    let client: PoolClient;
+    try {
+      client = await postgres().pool.connect();
+    } catch (error) {
+      if (!connectionLost(error) || Date.now() > lostUntil) throw error;
+      await new Promise((resume) => setTimeout(resume, RECONNECT_PAUSE_MS));
+      attempt -= 1;
+      continue;
+    }
     const state = { client, db: executorOn(client) as Executor, open: true };
     const frame: Frame = { root: state, number: ++shared.transactionsBegun, work: [], postgres: state };
     let broken = false;
@@ -450,6 +468,7 @@ async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>, { readCommitted,
       await query(client, `BEGIN ISOLATION LEVEL ${committedReads ? "READ COMMITTED" : "SERIALIZABLE"}`, []);
       if (turn !== undefined) await query(client, "select pg_advisory_xact_lock($1)", [turn]);
       const result = await shared.context.run(frame, () => write(state.db));
+      committing = true;
       await query(client, "COMMIT", []);
       workCounters().commits += 1;
       state.open = false;
@@ -461,12 +480,22 @@ async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>, { readCommitted,
       shared.transactionsRolledBack += 1;
       await client.query("ROLLBACK").catch(() => (broken = true));
       client.release(broken);
+      // The server went away before COMMIT was sent (a restart): nothing was written, run it again.
+      if (!committing && connectionLost(error) && Date.now() <= lostUntil) {
+        await new Promise((resume) => setTimeout(resume, RECONNECT_PAUSE_MS));
+        attempt -= 1;
+        continue;
+      }
       if (!mayRetry(error, committedReads) || attempt >= SERIALIZATION_ATTEMPTS) throw error;
       workCounters().busyRetries += 1;
       await new Promise((resume) => setTimeout(resume, Math.random() * 2 ** attempt));
     }
   }
 }
+
+/** How long a transaction waits for a restarting server (reconnecting every pause) before its error reaches the caller. */
+const RECONNECT_PATIENCE_MS = 30_000;
+const RECONNECT_PAUSE_MS = 200;
 
 /** How often a transaction refused for overlapping another runs before its error reaches the caller. */
 const SERIALIZATION_ATTEMPTS = 10;

@@ -3,9 +3,20 @@
 import type { Database } from "better-sqlite3";
 import type { RecordedSubmit } from "#tests/support/smpp-server.ts";
 
+/** Reads rows with `?` parameters from the database under check, SQLite's or PostgreSQL's (aliases quoted: PostgreSQL folds bare ones). */
+export type Rows = <Row>(text: string, ...params: unknown[]) => Promise<Row[]>;
+
+/** Rows from a SQLite file opened by the caller (e.g. a restored backup). */
+export const sqliteRows =
+  (db: Database): Rows =>
+  async <Row>(text: string, ...params: unknown[]) =>
+    db.prepare(text).all(...params) as Row[];
+
 export type PlannedSend = { index: number; user: number; to: string; body: string; key: string };
 export type SendOutcome = { status: number; messageId?: number; attempts: number; replayed: boolean; error?: string };
 export type FaultUser = { id: number; granted: number };
+export type InboundSent = { from: string; body: string; acknowledged: boolean };
+export type PageVisit = { path: string; at: number; status: number };
 export type StripeFacts = {
   orderId: number;
   intentId: string;
@@ -61,6 +72,9 @@ export const CHECKS = {
   webhooks:
     "webhooks: every status change of the first customer's messages delivered at least once, signed; none that did not happen; one payload per webhook-id",
   stripe: "Stripe: 5 concurrent webhook deliveries acknowledged; the order confirmed once with exactly one grant",
+  inbound:
+    "inbound: every two-part SMS whose parts came over different binds stored once, joined, its retransmitted part not again",
+  pages: "pages: every page request through the proxy answered below 500, except while a fault was under way",
   settled: "settled: every message final and every webhook delivered in time, the outbox empty",
   run: "run: every fault happened, no process exited on its own",
 } as const;
@@ -89,18 +103,16 @@ export class Findings {
   }
 }
 
-function readMessages(db: Database): MessageRow[] {
-  return db
-    .prepare(
-      `select id, user_id as userId, to_phone as "to", body, segments, credits, status, error, api_ref as apiRef
-       from sms_messages order by id`,
-    )
-    .all() as MessageRow[];
+function readMessages(db: Rows): Promise<MessageRow[]> {
+  return db<MessageRow>(
+    `select id, user_id as "userId", to_phone as "to", body, segments, credits, status, error, api_ref as "apiRef"
+     from sms_messages order by id`,
+  );
 }
 
 /** Reads the database and the SMSC's log after the run; every violation goes to `findings`. */
-export function checkInvariants(input: {
-  db: Database;
+export async function checkInvariants(input: {
+  db: Rows;
   plan: PlannedSend[];
   outcomes: SendOutcome[];
   users: FaultUser[];
@@ -112,10 +124,10 @@ export function checkInvariants(input: {
   /** The final status the SMSC's receipts give a number other than delivered (default: none). */
   carrierFailure?: (to: string) => string | null;
   findings: Findings;
-}): void {
+}): Promise<void> {
   const { db, plan, outcomes, users, submits, stripe, kills, inFlight, carrierFailure, findings } = input;
 
-  const messages = readMessages(db);
+  const messages = await readMessages(db);
   const byRef = new Map<string, MessageRow[]>();
   for (const m of messages) {
     const key = `${m.userId}|${m.apiRef}`;
@@ -160,7 +172,7 @@ export function checkInvariants(input: {
       `${messages.length} messages for ${accepted} accepted requests`,
     );
 
-  checkMessagesAndCredits({ db, messages, users, submits, stripe, kills, inFlight, carrierFailure, findings });
+  await checkMessagesAndCredits({ db, messages, users, submits, stripe, kills, inFlight, carrierFailure, findings });
   findings.stats = {
     requests: plan.length,
     accepted,
@@ -176,8 +188,8 @@ export function checkInvariants(input: {
  * message we have, every message final, the ledger exactly what happened, nothing left for a
  * reconciler. Also checked after a backup is restored (tests/integration/backup-restore.test.ts).
  */
-export function checkMessagesAndCredits(input: {
-  db: Database;
+export async function checkMessagesAndCredits(input: {
+  db: Rows;
   /** Read from the database when not given. */
   messages?: MessageRow[];
   users: FaultUser[];
@@ -188,10 +200,10 @@ export function checkMessagesAndCredits(input: {
   inFlight: number;
   carrierFailure?: (to: string) => string | null;
   findings: Findings;
-}): void {
+}): Promise<void> {
   const { db, users, submits, stripe, kills, inFlight, findings } = input;
   const carrierFailure = input.carrierFailure ?? (() => null);
-  const messages = input.messages ?? readMessages(db);
+  const messages = input.messages ?? (await readMessages(db));
   const byId = new Map(messages.map((m) => [m.id, m]));
 
   // 2. The SMSC's record: each part at most once, to the right number, and only for messages we have.
@@ -287,12 +299,9 @@ export function checkMessagesAndCredits(input: {
 
   // 4. Credits: the cached balance is the ledger's sum, and the ledger is what happened: the grants,
   // one debit per message, a refund only for what the SMSC never accepted of a failed message.
-  const ledger = db.prepare("select user_id as userId, kind, amount, key from credit_ledger").all() as {
-    userId: number;
-    kind: string;
-    amount: number;
-    key: string;
-  }[];
+  const ledger = await db<{ userId: number; kind: string; amount: number; key: string }>(
+    'select user_id as "userId", kind, amount, key from credit_ledger',
+  );
   const entries = new Map(ledger.map((e) => [e.key, e]));
   const balances: Record<
     number,
@@ -301,9 +310,7 @@ export function checkMessagesAndCredits(input: {
   for (const user of users) {
     const own = ledger.filter((e) => e.userId === user.id);
     const sum = (kind: string) => own.filter((e) => e.kind === kind).reduce((s, e) => s + e.amount, 0);
-    const row = db.prepare("select credit_balance as balance from users where id = ?").get(user.id) as {
-      balance: number;
-    };
+    const [row] = await db<{ balance: number }>("select credit_balance as balance from users where id = ?", user.id);
     const totals = {
       balance: row.balance,
       grants: sum("grant"),
@@ -354,8 +361,10 @@ export function checkMessagesAndCredits(input: {
 
   // 5. The Stripe order: confirmed once, one grant, every delivery of the webhook acknowledged.
   if (stripe) {
-    const order = db.prepare("select status, payment_id as paymentId from orders where id = ?").get(stripe.orderId) as
-      { status: string; paymentId: string | null } | undefined;
+    const [order] = await db<{ status: string; paymentId: string | null }>(
+      'select status, payment_id as "paymentId" from orders where id = ?',
+      stripe.orderId,
+    );
     if (order?.status !== "Confirmed" || order.paymentId !== stripe.intentId)
       findings.fail("stripe", "the Stripe order is not confirmed by its payment", JSON.stringify(order));
     const grants = ledger.filter((e) => e.kind === "grant" && e.key === `payment:${stripe.intentId}`);
@@ -366,9 +375,9 @@ export function checkMessagesAndCredits(input: {
   }
 
   // 6. Nothing left behind for a reconciler.
-  const outbox = (db.prepare("select count(*) as n from sms_outbox").get() as { n: number }).n;
+  const [{ n: outbox }] = await db<{ n: number }>("select count(*) as n from sms_outbox");
   if (outbox !== 0) findings.fail("settled", "the outbox is not empty", `${outbox} rows`);
-  const pendingReceipts = (db.prepare("select count(*) as n from sms_pending_receipts").get() as { n: number }).n;
+  const [{ n: pendingReceipts }] = await db<{ n: number }>("select count(*) as n from sms_pending_receipts");
 
   findings.stats = {
     messages: messages.length,
@@ -381,4 +390,39 @@ export function checkMessagesAndCredits(input: {
     outbox,
     balances,
   };
+}
+
+/** Each inbound SMS the SMSC sent (two parts and a retransmission) is one joined message; no part is left unjoined. */
+export async function checkInbound(db: Rows, sent: InboundSent[], findings: Findings): Promise<void> {
+  const stored = await db<{ from: string; body: string; parts: number }>(
+    "select from_phone as \"from\", body, parts from inbound_messages where body like 'Fault inbound %'",
+  );
+  const byFrom = new Map<string, { body: string; parts: number }[]>();
+  for (const row of stored) byFrom.set(row.from, [...(byFrom.get(row.from) ?? []), row]);
+  for (const { from, body, acknowledged } of sent) {
+    const rows = byFrom.get(from) ?? [];
+    if (!acknowledged) findings.fail("inbound", "the gateway never acknowledged a part", from);
+    if (rows.length !== 1)
+      findings.fail("inbound", "an inbound SMS not stored exactly once", `${from}: ${rows.length}`);
+    else if (rows[0].body !== body || rows[0].parts !== 2)
+      findings.fail("inbound", "an inbound SMS not joined", `${from}: ${rows[0].parts} parts, ${rows[0].body}`);
+  }
+  const [{ n: unjoined }] = await db<{ n: number }>("select count(*) as n from inbound_parts");
+  if (unjoined !== 0) findings.fail("inbound", "parts left unjoined", `${unjoined}`);
+  if (sent.length === 0) findings.fail("inbound", "no inbound SMS was sent");
+  findings.stats.inbound = { sent: sent.length, stored: stored.length, unjoined };
+}
+
+/** Pages answer while the faults go on; a 5xx or no answer only while one is under way (plus a few seconds). */
+export function checkPages(visits: PageVisit[], faults: { from: number; to: number }[], findings: Findings): void {
+  const GRACE_MS = 5_000;
+  const duringFault = (at: number) => faults.some((f) => at >= f.from - GRACE_MS && at <= f.to + GRACE_MS);
+  let failedDuringFaults = 0;
+  for (const visit of visits) {
+    if (visit.status > 0 && visit.status < 500) continue;
+    if (duringFault(visit.at)) failedDuringFaults += 1;
+    else findings.fail("pages", "a page failed while no fault was under way", `${visit.path}: ${visit.status}`);
+  }
+  if (visits.length === 0) findings.fail("pages", "no page was requested");
+  findings.stats.pages = { requests: visits.length, failedDuringFaults };
 }

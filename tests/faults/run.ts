@@ -5,20 +5,32 @@
 // arrives 5 times at once; the first customer's message.* webhooks go to a loopback receiver
 // (tests/faults/webhooks.ts) that refuses or holds some. Then, when every message has settled (bounded), the invariants of
 // checks.ts over the database and the SMSC's log. Prints a report; exits 1 on any violation.
-//   npm run test:faults -- [--messages 10000] [--concurrency 32] [--users 4] [--settle-timeout 180] [--redis-crash] [--keep] [--json FILE]
+// With --postgres, several hosts: a private PostgreSQL cluster, two web processes behind a
+// round-robin proxy (tests/faults/proxy.ts), two workers whose receipts and inbound parts the SMSC
+// spreads over both binds; the faults add a SIGKILLed web process, a PostgreSQL restart, and Redis
+// restarts empty (the outbox reconciler must queue its jobs again).
+//   npm run test:faults -- [--postgres] [--messages 10000] [--concurrency 32] [--users 4] [--settle-timeout 180] [--redis-crash] [--keep] [--json FILE]
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import pg from "pg";
 import Stripe from "stripe";
 import { startFakeStripe } from "#tests/support/fake-stripe.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
 import { waitFor } from "#tests/support/wait.ts";
+import { startTestCluster, type TestCluster } from "#tests/support/postgres-cluster.ts";
+import { sqlCount, sqlRows } from "#tests/support/database.ts";
 import {
   carrierFailureOf,
   carrierReceiptFor,
+  checkInbound,
   checkInvariants,
+  checkPages,
+  type InboundSent,
+  type PageVisit,
   type FaultUser,
   Findings,
   type PlannedSend,
@@ -26,11 +38,11 @@ import {
   type StripeFacts,
 } from "#tests/faults/checks.ts";
 import { AppProcess } from "#tests/faults/processes.ts";
+import { RoundRobinProxy } from "#tests/faults/proxy.ts";
 import { checkWebhooks, FaultWebhooks, pendingDeliveries } from "#tests/faults/webhooks.ts";
 import { buildIfStale } from "../../scripts/build-if-stale.ts";
 import { freePort, type PrivateRedis, startPrivateRedis } from "#server/redis-process.ts";
 import { runMigrations } from "#app/db/migrate.server.ts";
-import { getSqlite } from "#app/db/client.server.ts";
 import { prepareDataDir } from "#app/utils/env.server.ts";
 import { seedDatabase } from "#app/modules/seed/seed.server.ts";
 import { createUser } from "#app/modules/auth/users.server.ts";
@@ -42,6 +54,8 @@ import { listAllPackages } from "#app/modules/shop/packages.server.ts";
 import { ensurePaymentIntent } from "#app/modules/payments/stripe.server.ts";
 import { countSegments } from "#app/modules/messaging/segments.ts";
 import { RECORD_SLICE } from "#app/modules/sms/dispatch.server.ts";
+import { encodeGsm7 } from "#app/modules/messaging/segments.ts";
+import { concatUdh } from "#app/modules/sms/transports/smpp.server.ts";
 import { closeRedis } from "#app/queue/redis.server.ts";
 
 const { values: args } = parseArgs({
@@ -51,6 +65,8 @@ const { values: args } = parseArgs({
     users: { type: "string", default: "4" },
     "settle-timeout": { type: "string", default: "180" },
     keep: { type: "boolean", default: false },
+    // Several hosts on PostgreSQL (see the top of this file).
+    postgres: { type: "boolean", default: false },
     // SIGKILL Redis instead of stopping it: up to a second of its append-only file is lost.
     "redis-crash": { type: "boolean", default: false },
     // Where to write the checks' results (for npm test's tally).
@@ -61,6 +77,9 @@ const TOTAL = Number(args.messages);
 const CONCURRENCY = Number(args.concurrency);
 const USERS = Number(args.users);
 const SETTLE_TIMEOUT_MS = Number(args["settle-timeout"]) * 1000;
+const POSTGRES = args.postgres;
+const WEB_PROCESSES = POSTGRES ? 2 : 1;
+const WORKER_PROCESSES = POSTGRES ? 2 : 1;
 // The SMSC's log names a message by user_message_reference (its id mod 65536).
 if (!(TOTAL > 0 && TOTAL < 60_000)) throw new Error("--messages must be between 1 and 59,999");
 
@@ -71,6 +90,8 @@ const say = (line: string) => console.log(`[faults ${elapsed().padStart(7)}] ${l
 if (!buildIfStale(say)) process.exit(1);
 
 const dataDir = mkdtempSync(join(tmpdir(), "smsgw-faults-"));
+/** Engine-neutral reads for the settle step and the checks (the app's own connection, SQLite or PostgreSQL). */
+const db = sqlRows;
 const WEBHOOK_SECRET = "whsec_faults";
 const SMPP_WINDOW = 100;
 const WORKER_CONCURRENCY = 50;
@@ -82,10 +103,28 @@ const smsc = await TestSmsc.start({
   duplicateKey: (s) => `${s.userMessageReference}|${s.concat?.sequence ?? 1}`,
   // A few of the first customer's numbers fail at the carrier (so message.failed events happen too).
   receiptFor: (s) => carrierReceiptFor(s.destination),
+  // With two workers, a receipt or an inbound part often arrives on the other worker's bind.
+  spreadOverBinds: true,
 });
 const fakeStripe = await startFakeStripe();
-const port = await freePort();
+const webPorts = await Promise.all(Array.from({ length: WEB_PROCESSES }, () => freePort()));
+// The load (API sends, pages, Stripe's webhook) goes through the proxy, as it would through a balancer.
+const proxy = await RoundRobinProxy.start(webPorts);
+const port = proxy.port;
 const baseUrl = `http://127.0.0.1:${port}`;
+
+let cluster: TestCluster | undefined;
+let databaseUrl: string | undefined;
+if (POSTGRES) {
+  const own = (cluster = await startTestCluster());
+  // Every way out (passed, failed, thrown) stops the private server and deletes its files.
+  process.on("exit", () => own.stopNow());
+  const admin = new pg.Client({ connectionString: own.adminUrl });
+  await admin.connect();
+  await admin.query("create database faults");
+  await admin.end();
+  databaseUrl = own.adminUrl.replace(/\/postgres$/, "/faults");
+}
 
 // The app reads its configuration once, at the first getEnv(): set it before anything here calls it.
 const appEnv: NodeJS.ProcessEnv = {
@@ -118,13 +157,22 @@ const appEnv: NodeJS.ProcessEnv = {
   // The webhook receiver is on loopback; its refusals are retried within the run, not after 10 s and more.
   WEBHOOK_ALLOW_PRIVATE: "1",
   WEBHOOK_RETRY_DELAY_MS: "500",
+  // Several hosts share these (PostgreSQL mode refuses to start without them).
+  ...(databaseUrl
+    ? {
+        DATABASE_URL: databaseUrl,
+        SESSION_SECRET: randomBytes(24).toString("hex"),
+        API_KEY_SECRET: randomBytes(24).toString("hex"),
+      }
+    : {}),
 };
 Object.assign(process.env, appEnv);
 let redis!: PrivateRedis;
 let redisPid = 0;
 /** Starts our Redis on DATA_DIR's files and notes its pid, so that no exit of this run leaves it behind. */
 async function startRedis() {
-  redis = await startPrivateRedis(dataDir);
+  // Its maxmemory given here: the app's configuration (read once) needs REDIS_URL first under PostgreSQL.
+  redis = await startPrivateRedis(dataDir, { maxMemory: appEnv.REDIS_MAXMEMORY! });
   // No pid means it found a Redis already running on these files: not one this run may kill.
   if (!redis.pid) throw new Error(`a Redis was already running for ${dataDir}`);
   redisPid = redis.pid;
@@ -134,7 +182,6 @@ process.on("exit", () => {
 });
 await startRedis();
 process.env.REDIS_URL = appEnv.REDIS_URL = redis.url;
-process.env.PORT = appEnv.PORT = String(port);
 
 // --- the data: customers with credits and API keys, and a Pending order paid on Stripe ---
 prepareDataDir();
@@ -198,27 +245,44 @@ const onCrash = (p: AppProcess) => {
   crashes.push(`${p.name} exited on its own (${JSON.stringify(p.exit)}):\n${p.tail()}`);
   say(`!! ${p.name} exited on its own (${JSON.stringify(p.exit)}); restarting it`);
   if (shuttingDown) return;
-  if (p === web) startWeb();
-  else if (p === worker) startWorker().catch((error) => say(`!! ${(error as Error).message}`));
+  if (webs.includes(p)) startWeb(webs.indexOf(p)).catch((error) => say(`!! ${(error as Error).message}`));
+  else if (workers.includes(p)) startWorker(workers.indexOf(p)).catch((error) => say(`!! ${(error as Error).message}`));
 };
-let webs = 0;
-let web!: AppProcess;
-function startWeb() {
-  webs += 1;
-  web = new AppProcess(`web ${webs}`, "scripts/start.ts", appEnv, join(dataDir, `web-${webs}.log`), onCrash);
-}
-let workers = 0;
-let worker!: AppProcess;
-async function startWorker() {
-  workers += 1;
-  const own = (worker = new AppProcess(
-    `worker ${workers}`,
-    "worker/index.ts",
-    appEnv,
-    join(dataDir, `worker-${workers}.log`),
+let webStarts = 0;
+const webs: AppProcess[] = [];
+/** Starts the web process of a slot (its port behind the proxy) and waits for its /healthz. */
+async function startWeb(slot: number) {
+  webStarts += 1;
+  const own = (webs[slot] = new AppProcess(
+    `web ${webStarts}`,
+    "scripts/start.ts",
+    { ...appEnv, PORT: String(webPorts[slot]) },
+    join(dataDir, `web-${webStarts}.log`),
     onCrash,
   ));
-  await waitFor(() => smsc.boundSessions > 0 || !own.running, {
+  await waitFor(
+    async () =>
+      (await fetch(`http://127.0.0.1:${webPorts[slot]}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )) || !own.running,
+    { timeout: 120_000, interval: 200, what: `${own.name} to answer /healthz` },
+  );
+  if (!own.running) throw new Error(`${own.name} did not start:\n${own.tail()}`);
+}
+let workerStarts = 0;
+const workers: AppProcess[] = [];
+/** Starts the worker of a slot and waits until every running worker is bound. */
+async function startWorker(slot: number) {
+  workerStarts += 1;
+  const own = (workers[slot] = new AppProcess(
+    `worker ${workerStarts}`,
+    "worker/index.ts",
+    appEnv,
+    join(dataDir, `worker-${workerStarts}.log`),
+    onCrash,
+  ));
+  await waitFor(() => smsc.boundSessions >= workers.filter((w) => w.running).length || !own.running, {
     timeout: 60_000,
     interval: 50,
     what: `${own.name} to bind to the SMSC`,
@@ -226,8 +290,9 @@ async function startWorker() {
 }
 async function shutdown() {
   shuttingDown = true;
-  await worker?.stop();
-  await web.stop();
+  await Promise.all(workers.map((w) => w.stop()));
+  await Promise.all(webs.map((w) => w.stop()));
+  await proxy.close();
   await redis.stop();
   redisPid = 0;
   await smsc.stop();
@@ -235,26 +300,15 @@ async function shutdown() {
   await webhooks.stop();
 }
 process.on("exit", () => {
-  for (const p of [web, worker]) if (p?.running) p.child.kill("SIGKILL");
+  for (const p of [...webs, ...workers]) if (p.running) p.child.kill("SIGKILL");
 });
 
-startWeb();
 try {
-  await waitFor(
-    async () =>
-      (await fetch(`${baseUrl}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )) || !web.running,
-    {
-      timeout: 120_000,
-      interval: 200,
-      what: "the web process to answer /healthz",
-    },
+  for (let slot = 0; slot < WEB_PROCESSES; slot++) await startWeb(slot);
+  for (let slot = 0; slot < WORKER_PROCESSES; slot++) await startWorker(slot);
+  say(
+    `${WEB_PROCESSES} web behind ${baseUrl}, ${WORKER_PROCESSES} worker(s) bound; ${POSTGRES ? "PostgreSQL" : "SQLite"}; DATA_DIR ${dataDir}`,
   );
-  if (!web.running) throw new Error(`the web process did not start:\n${web.tail()}`);
-  await startWorker();
-  say(`web on ${baseUrl}, ${worker.name} bound; DATA_DIR ${dataDir}`);
   say(`${TOTAL} sends (${partsPlanned} parts) from ${USERS} customers, concurrency ${CONCURRENCY}`);
 } catch (error) {
   await shutdown();
@@ -268,12 +322,16 @@ let accepted = 0;
 /** HTTP exchanges that ended: an answer, an error or a timeout (which is retried). */
 let exchanges = 0;
 const timeline: string[] = [];
+/** When each fault was under way (epoch ms): a page may fail only then. */
+const faultWindows: { from: number; to: number }[] = [];
 let faultLock: Promise<unknown> = Promise.resolve();
 function fault(name: string, action: () => Promise<string | void>) {
   const run = faultLock.then(async () => {
     const at = `api ${accepted} accepted, smsc ${smsc.counters.accepted} parts`;
     const began = Date.now();
-    const detail = await action();
+    const window = { from: began, to: Infinity };
+    faultWindows.push(window);
+    const detail = await action().finally(() => (window.to = Date.now()));
     const line = `${name} (at ${elapsed()}: ${at}; ${Date.now() - began} ms${detail ? `; ${detail}` : ""})`;
     timeline.push(line);
     say(line);
@@ -284,27 +342,55 @@ function fault(name: string, action: () => Promise<string | void>) {
 
 /** Each SIGKILL and the worker's SMSC connections then: a message may end `unknown` only if it was in flight there. */
 const kills: { at: number; sessions: number[] }[] = [];
-async function killWorker() {
+/** Kills the worker of a slot (both binds' sessions count as its: the SMSC cannot tell them apart). */
+async function killWorker(slot: number) {
   // Mid-delivery: with webhook deliveries open at the receiver (bounded: it is noted, and checked in the end).
   await waitFor(() => webhooks.holding > 0, { timeout: 3_000, interval: 5 }).catch(() => {});
   webhooks.noteKill();
   kills.push({ at: Date.now(), sessions: smsc.boundSessionIds });
-  await worker.kill();
-  await startWorker();
+  await workers[slot].kill();
+  await startWorker(slot);
   // Recovered when the new worker is sending (bounded: a worker that cannot is a finding).
   const from = smsc.counters.accepted;
   await waitFor(() => smsc.counters.accepted >= Math.min(from + 50, partsPlanned), {
     timeout: 60_000,
     interval: 10,
-    what: `${worker.name} to submit`,
+    what: `${workers[slot].name} to submit`,
   });
-  return `${worker.name} started, bound and submitting`;
+  return `${workers[slot].name} started, bound and submitting`;
+}
+
+/** While a fault is under way: how many requests ended and sends were accepted. */
+function meanwhile() {
+  const from = { exchanges, accepted };
+  return () => `meanwhile ${exchanges - from.exchanges} requests ended, ${accepted - from.accepted} sends accepted`;
+}
+
+async function killWeb() {
+  const during = meanwhile();
+  await webs[0].kill();
+  // Down for a round of requests (the proxy sends them to the other one), then restarted.
+  const from = exchanges;
+  await waitFor(() => exchanges - from >= 2 * CONCURRENCY || answered === TOTAL, {
+    timeout: 10_000,
+    interval: 10,
+  }).catch(() => {});
+  await startWeb(0);
+  return `${webs[0].name} answering; ${during()}`;
+}
+
+async function restartPostgres() {
+  const during = meanwhile();
+  await cluster!.restart();
+  return during();
 }
 
 async function restartRedis() {
   if (args["redis-crash"]) process.kill(redisPid, "SIGKILL");
   await redis.stop();
   redisPid = 0;
+  // Several hosts: Redis comes back empty (a new machine), and every job must come back from the database.
+  if (POSTGRES) rmSync(join(dataDir, "redis"), { recursive: true, force: true });
   // Down for two rounds of requests (answered or timed out; bounded), then up on the same files.
   const from = { exchanges, accepted };
   await waitFor(() => exchanges - from.exchanges >= 2 * CONCURRENCY || answered === TOTAL, {
@@ -319,7 +405,11 @@ async function restartRedis() {
 
 async function dropSmpp() {
   smsc.dropAll();
-  await waitFor(() => smsc.boundSessions > 0, { timeout: 60_000, interval: 20, what: "the worker to bind again" });
+  await waitFor(() => smsc.boundSessions >= WORKER_PROCESSES, {
+    timeout: 60_000,
+    interval: 20,
+    what: "the workers to bind again",
+  });
 }
 
 async function stripeWebhookFiveTimes() {
@@ -350,16 +440,24 @@ async function stripeWebhookFiveTimes() {
 type Step = { when: () => boolean; name: string; action: () => Promise<string | void> };
 const byParts = (share: number) => () => smsc.counters.accepted >= Math.floor(partsPlanned * share);
 const byAccepted = (share: number) => () => accepted >= Math.floor(TOTAL * share);
+const lastWorker = WORKER_PROCESSES - 1;
 const tracks: Step[][] = [
   [
-    { when: byParts(0.15), name: "SIGKILL the worker (1)", action: killWorker },
+    { when: byParts(0.15), name: "SIGKILL a worker (1)", action: () => killWorker(0) },
     { when: byParts(0.5), name: "the SMSC drops every connection", action: dropSmpp },
-    { when: byParts(0.7), name: "SIGKILL the worker (2)", action: killWorker },
+    { when: byParts(0.7), name: "SIGKILL a worker (2)", action: () => killWorker(lastWorker) },
   ],
-  [
-    { when: byAccepted(0.35), name: "restart Redis", action: restartRedis },
-    { when: byAccepted(0.6), name: "Stripe webhook delivered 5 times at once", action: stripeWebhookFiveTimes },
-  ],
+  POSTGRES
+    ? [
+        { when: byAccepted(0.25), name: "restart Redis empty", action: restartRedis },
+        { when: byAccepted(0.45), name: "SIGKILL a web process", action: killWeb },
+        { when: byAccepted(0.6), name: "restart PostgreSQL (fast)", action: restartPostgres },
+        { when: byAccepted(0.75), name: "Stripe webhook delivered 5 times at once", action: stripeWebhookFiveTimes },
+      ]
+    : [
+        { when: byAccepted(0.35), name: "restart Redis", action: restartRedis },
+        { when: byAccepted(0.6), name: "Stripe webhook delivered 5 times at once", action: stripeWebhookFiveTimes },
+      ],
 ];
 const faultsDone = Promise.all(
   tracks.map(async (steps) => {
@@ -433,6 +531,56 @@ async function sendOne(send: PlannedSend) {
   if (outcome.status === 201) accepted += 1;
 }
 
+// --- beside the sends: page traffic, and two-part inbound SMS whose parts come on the binds in turn
+// (across workers with two), the second part sent again as an SMSC does when its answer is lost ---
+let loadDone = false;
+const pages: PageVisit[] = [];
+const PAGES = ["/", "/login", "/healthz"];
+const pageTraffic = Promise.all(
+  Array.from({ length: 2 }, async (_, lane) => {
+    for (let n = lane; !loadDone; n += 2) {
+      const at = Date.now();
+      const status = await fetch(`${baseUrl}${PAGES[n % PAGES.length]}`, { signal: AbortSignal.timeout(5_000) }).then(
+        async (r) => (await r.arrayBuffer(), r.status),
+        () => 0,
+      );
+      pages.push({ path: PAGES[n % PAGES.length], at, status });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }),
+);
+const inbound: InboundSent[] = [];
+/** Sends one PDU until the gateway acknowledges it (bounded: the SMSC would give up too). */
+async function deliverInbound(pdu: Parameters<TestSmsc["sendInbound"]>[0]): Promise<boolean> {
+  for (let attempt = 0; attempt < 60; attempt++) {
+    if (smsc.boundSessions > 0 && (await smsc.sendInbound(pdu).catch(() => null)) === 0) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+/** One two-part SMS from its own phone: part 1, part 2 (on the next bind), part 2 again. */
+async function inboundPair(n: number) {
+  const parts = [`Fault inbound ${n}: first half, `, `second half ${n}.`];
+  const from = `1202556${String(1000 + n).padStart(4, "0")}`;
+  const pdus = parts.map((part, index) => ({
+    source: from,
+    destination: "SMSGateway",
+    esmClass: 0x40,
+    shortMessage: Buffer.concat([concatUdh(n % 256, 2, index + 1), Buffer.from(encodeGsm7(part))]),
+  }));
+  const acknowledged = [await deliverInbound(pdus[0]), await deliverInbound(pdus[1]), await deliverInbound(pdus[1])];
+  inbound.push({ from: `+${from}`, body: parts.join(""), acknowledged: acknowledged.every(Boolean) });
+}
+// A pair begins every 250 ms while the sends go on, without waiting for the ones before.
+const inboundTraffic = (async () => {
+  const pairs: Promise<void>[] = [];
+  for (let n = 0; !loadDone; n++) {
+    pairs.push(inboundPair(n));
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await Promise.all(pairs);
+})();
+
 let next = 0;
 const sendStarted = Date.now();
 const progress = setInterval(
@@ -446,12 +594,15 @@ await Promise.all(
 );
 const sendSeconds = (Date.now() - sendStarted) / 1000;
 agent.destroy();
+loadDone = true;
+await Promise.all([pageTraffic, inboundTraffic]);
 say(`all ${TOTAL} requests answered in ${sendSeconds.toFixed(1)} s (${accepted} accepted)`);
 
 // --- settle: every message final (bounded), with the reconcilers doing their part ---
-const unsettled = getSqlite().prepare(
-  "select (select count(*) from sms_messages where status in ('queued', 'submitting', 'submitted')) + (select count(*) from sms_outbox) as n",
-);
+const unsettled = () =>
+  sqlCount(
+    "select (select count(*) from sms_messages where status in ('queued', 'submitting', 'submitted')) + (select count(*) from sms_outbox) as n",
+  ).catch(() => -1);
 let settleError: string | null = null;
 try {
   await Promise.race([
@@ -460,16 +611,18 @@ try {
       setTimeout(() => reject(new Error("the fault timeline did not finish")), SETTLE_TIMEOUT_MS),
     ),
   ]);
-  await waitFor(() => (unsettled.get() as { n: number }).n === 0, {
+  let open = -1;
+  await waitFor(async () => (open = await unsettled()) === 0, {
     timeout: SETTLE_TIMEOUT_MS,
     interval: 250,
-    what: () => `every message to settle (${(unsettled.get() as { n: number }).n} still open)`,
+    what: () => `every message to settle (${open} still open)`,
   });
-  say(`every message settled; ${pendingDeliveries(getSqlite(), webhooks.endpointId)} webhook deliveries pending`);
-  await waitFor(() => pendingDeliveries(getSqlite(), webhooks.endpointId) === 0, {
+  let pending = await pendingDeliveries(db, webhooks.endpointId);
+  say(`every message settled; ${pending} webhook deliveries pending`);
+  await waitFor(async () => (pending = await pendingDeliveries(db, webhooks.endpointId)) === 0, {
     timeout: SETTLE_TIMEOUT_MS,
     interval: 250,
-    what: () => `every webhook delivery to be made (${pendingDeliveries(getSqlite(), webhooks.endpointId)} pending)`,
+    what: () => `every webhook delivery to be made (${pending} pending)`,
   });
 } catch (error) {
   settleError = (error as Error).message;
@@ -488,8 +641,8 @@ const findings = new Findings();
 // 127 in one kill, over the single slice this bound once allowed). Each unknown message must also
 // have reached the SMSC just before a kill, which checkInvariants checks one by one.
 const inFlight = SMPP_WINDOW + RECORD_SLICE * Math.ceil(SMPP_WINDOW / RECORD_SLICE);
-checkInvariants({
-  db: getSqlite(),
+await checkInvariants({
+  db,
   plan,
   outcomes,
   users,
@@ -500,7 +653,9 @@ checkInvariants({
   carrierFailure: carrierFailureOf,
   findings,
 });
-checkWebhooks(getSqlite(), webhooks, findings);
+await checkWebhooks(db, webhooks, findings);
+await checkInbound(db, inbound, findings);
+checkPages(pages, faultWindows, findings);
 if (settleError) findings.fail("settled", settleError);
 if (timeline.length !== tracks.flat().length)
   findings.fail("run", `only ${timeline.length} of ${tracks.flat().length} faults happened`);
@@ -508,8 +663,10 @@ for (const crash of crashes) findings.fail("run", crash);
 
 const stats = {
   ...findings.stats,
-  webProcesses: webs,
-  workerProcesses: workers,
+  engine: POSTGRES ? "postgres" : "sqlite",
+  webProcesses: webStarts,
+  workerProcesses: workerStarts,
+  proxy: proxy.counters,
   smsc: smsc.counters,
   sendSeconds: Number(sendSeconds.toFixed(1)),
   totalSeconds: Number(((Date.now() - started) / 1000).toFixed(1)),

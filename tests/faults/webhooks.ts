@@ -1,9 +1,8 @@
 // The fault run's webhooks: one customer's endpoint for the message.* events on a loopback receiver
 // that verifies every delivery with `standardwebhooks`, fails some first attempts and holds others,
 // so retries and deliveries in flight meet the kills; afterwards, what it got against the messages.
-import type { Database } from "better-sqlite3";
 import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
-import type { Findings } from "#tests/faults/checks.ts";
+import type { Findings, Rows } from "#tests/faults/checks.ts";
 import { type Reply, WebhookReceiver } from "#tests/support/webhook-receiver.ts";
 
 const EVENTS = ["message.sent", "message.delivered", "message.failed"] as const;
@@ -100,12 +99,12 @@ export class FaultWebhooks {
 }
 
 /** Deliveries of the endpoint not yet done (the settle step waits for none). */
-export function pendingDeliveries(db: Database, endpointId: number): number {
-  return (
-    db
-      .prepare("select count(*) as n from webhook_deliveries where endpoint_id = ? and status = 'pending'")
-      .get(endpointId) as { n: number }
-  ).n;
+export async function pendingDeliveries(db: Rows, endpointId: number): Promise<number> {
+  const [{ n }] = await db<{ n: number }>(
+    "select count(*) as n from webhook_deliveries where endpoint_id = ? and status = 'pending'",
+    endpointId,
+  );
+  return n;
 }
 
 /**
@@ -114,10 +113,11 @@ export function pendingDeliveries(db: Database, endpointId: number): number {
  * receiver at least once, signed; no event for a status the message never had, none twice under two
  * ids, and one payload per webhook-id.
  */
-export function checkWebhooks(db: Database, hooks: FaultWebhooks, findings: Findings): void {
-  const messages = db
-    .prepare("select id, status, submitted_at as submittedAt from sms_messages where user_id = ?")
-    .all(hooks.userId) as { id: number; status: string; submittedAt: number | null }[];
+export async function checkWebhooks(db: Rows, hooks: FaultWebhooks, findings: Findings): Promise<void> {
+  const messages = await db<{ id: number; status: string; submittedAt: unknown }>(
+    'select id, status, submitted_at as "submittedAt" from sms_messages where user_id = ?',
+    hooks.userId,
+  );
   // What happened, by message and event: the status the event's message must show.
   const expected = new Map<string, string>();
   for (const m of messages) {
@@ -173,11 +173,10 @@ export function checkWebhooks(db: Database, hooks: FaultWebhooks, findings: Find
   if (hooks.atKills.length > 0 && hooks.atKills.every(({ open }) => open === 0))
     findings.fail("webhooks", "no worker kill came while a delivery was open", JSON.stringify(hooks.atKills));
 
-  const notDelivered = db
-    .prepare(
-      "select status, count(*) as n from webhook_deliveries where endpoint_id = ? and status != 'delivered' group by status",
-    )
-    .all(hooks.endpointId) as { status: string; n: number }[];
+  const notDelivered = await db<{ status: string; n: number }>(
+    "select status, count(*) as n from webhook_deliveries where endpoint_id = ? and status != 'delivered' group by status",
+    hooks.endpointId,
+  );
   for (const { status, n } of notDelivered)
     findings.fail(status === "pending" ? "settled" : "webhooks", `webhook deliveries left ${status}`, `${n}`);
 

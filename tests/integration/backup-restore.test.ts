@@ -13,7 +13,7 @@ import { getSqlite } from "#app/db/client.server.ts";
 import { getRedis } from "#app/queue/redis.server.ts";
 import { formatNumber } from "#app/utils/misc.ts";
 import { freePort } from "#server/free-port.ts";
-import { checkMessagesAndCredits, Findings } from "#tests/faults/checks.ts";
+import { checkMessagesAndCredits, Findings, sqliteRows } from "#tests/faults/checks.ts";
 import { TestSmsc } from "#tests/support/smpp-server.ts";
 import { grantCredits } from "#tests/support/sms.ts";
 import { createTestUser } from "#tests/support/requests.ts";
@@ -119,8 +119,8 @@ it("backs up during a send burst, restores into a fresh DATA_DIR, and the restor
     await exited;
 
     const findings = new Findings();
-    checkMessagesAndCredits({
-      db,
+    await checkMessagesAndCredits({
+      db: sqliteRows(db),
       users: [{ id: user.id, granted: CREDITS }],
       submits: smsc.accepted,
       kills: [],

@@ -2,6 +2,7 @@
 // its raw statements, and withTx (SERIALIZABLE, run again when PostgreSQL refuses an overlap). Runs in
 // the "postgres" project only (tests/postgres-files.ts), on a migrated database of its own.
 import { asc, eq, sql } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import {
   afterCommit,
@@ -17,6 +18,7 @@ import { alias } from "#app/db/dialect.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { packages } from "#app/db/schema/shop.ts";
 import { sqlText, statements } from "#app/db/statements.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 import { workCounters } from "#app/utils/work-counts.server.ts";
 
 const queries = statements({
@@ -28,6 +30,7 @@ const queries = statements({
   creditsBetween: sqlText<[{ low: number; high: number }], { name: string }>(
     "select name from packages where credits >= @low and credits <= @high and name <> '@low' order by name",
   ),
+  ownPid: sqlText<[], { pid: number }>("select pg_backend_pid() as pid"),
   endOtherConnections: sqlText<[], unknown>(
     "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
   ),
@@ -127,6 +130,24 @@ describe("the executor on PostgreSQL", () => {
     await withTx(async () => await queries.endOtherConnections.all());
     await new Promise((resume) => setTimeout(resume, 100));
     expect(await named("pg-ended-a")).toBe(1);
+  });
+
+  it("runs a transaction again when the server ends its connection before COMMIT, as a restart does", async () => {
+    let tries = 0;
+    await withTx(async () => {
+      tries += 1;
+      if (tries === 1) {
+        // Ended from outside, mid-transaction: what `pg_ctl restart --mode fast` does to every session.
+        const { pid } = (await queries.ownPid.get())!;
+        const admin = new pg.Client({ connectionString: getEnv().DATABASE_URL });
+        await admin.connect();
+        await admin.query("select pg_terminate_backend($1)", [pid]);
+        await admin.end();
+      }
+      await insertPackage("pg-restarted");
+    });
+    expect(tries).toBe(2);
+    expect(await named("pg-restarted")).toBe(1);
   });
 
   it("commits a transaction, then runs its after-commit work; a rollback leaves nothing and runs none", async () => {

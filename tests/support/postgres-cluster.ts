@@ -36,9 +36,11 @@ const asRoot = () => process.getuid?.() === 0;
 
 const run = promisify(execFile);
 
+const asServerUser = (command: string, args: string[]): [string, string[]] =>
+  asRoot() ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
+
 async function runAsServerUser(command: string, args: string[]): Promise<void> {
-  const [file, fileArgs] = asRoot() ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
-  await run(file, fileArgs);
+  await run(...asServerUser(command, args));
 }
 
 function ownedByServerUser(path: string): void {
@@ -65,8 +67,12 @@ export type TestCluster = {
   /** An empty database for the global setup to migrate once: files copy it (tests/support/postgres.ts). */
   migratedTemplateUrl: string;
   port: number;
+  /** `pg_ctl restart --mode fast`: every connection is closed, the server is back when it resolves. */
+  restart: () => Promise<void>;
   /** Stops the server and deletes the cluster's directory. */
   stop: () => Promise<void>;
+  /** The same, synchronously: for a process's "exit" handler, so no failure leaves the server running. */
+  stopNow: () => void;
 };
 
 /**
@@ -130,15 +136,20 @@ async function startIn(dir: string, bin: string): Promise<TestCluster> {
         "postgres",
         MIGRATED_TEMPLATE,
       ]);
+      const stopNow = () => {
+        execFileSync(...asServerUser(pgCtl, ["stop", "--pgdata", data, "--mode", "immediate", "--wait"]), {
+          stdio: "ignore",
+        });
+        rmSync(dir, { recursive: true, force: true });
+      };
       return {
         adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
         migratedTemplateUrl: `postgres://postgres@127.0.0.1:${port}/${MIGRATED_TEMPLATE}`,
         port,
-        stop: async () => {
-          // Immediate: nothing in it is worth a checkpoint.
-          await runAsServerUser(pgCtl, ["stop", "--pgdata", data, "--mode", "immediate", "--wait"]);
-          rmSync(dir, { recursive: true, force: true });
-        },
+        restart: () => runAsServerUser(pgCtl, ["restart", "--pgdata", data, "--log", log, "--mode", "fast", "--wait"]),
+        // Immediate: nothing in it is worth a checkpoint.
+        stopNow,
+        stop: async () => stopNow(),
       };
     } catch (error) {
       const tail = existsSync(log) ? readFileSync(log, "utf8").slice(-2000) : "";

@@ -60,6 +60,11 @@ export type TestSmscOptions = {
    * texts back (a deliver_sm to the submit's sender, "Inbound <n>"). 0 = none.
    */
   inboundEvery?: number;
+  /**
+   * Receipts and inbound SMS go out on the bound connections in turn, not the submitting one, as an
+   * SMSC with several binds of one account may: they cross binds (and workers). Default false.
+   */
+  spreadOverBinds?: boolean;
 };
 
 /** An inbound SMS as a phone's SMSC would deliver it; the bytes are put on the wire as given. */
@@ -171,6 +176,8 @@ export class TestSmsc {
   private responses: number[] = [];
   private dropCountdown: number | null = null;
   private nextSession = 1;
+  /** The last connection nextBound() picked. */
+  private turn = 0;
   private nextMessageId = 0x10000;
   private readonly receiptQueue: QueuedReceipt[] = [];
   private receiptTimer?: NodeJS.Timeout;
@@ -188,6 +195,7 @@ export class TestSmsc {
       record: true,
       redeliverMs: 0,
       inboundEvery: 0,
+      spreadOverBinds: false,
       ...options,
     };
     this.server = smpp.createServer((session) => this.onSession(session));
@@ -244,7 +252,7 @@ export class TestSmsc {
    */
   sendInbound(
     inbound: InboundPdu,
-    session = [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0],
+    session = this.options.spreadOverBinds ? this.nextBound() : this.firstBound(),
   ): Promise<number | null> {
     if (!session) throw new Error("No bound session to send an inbound SMS on");
     const destTon = inbound.destTon ?? (/^\d+$/.test(inbound.destination) ? 1 : 5);
@@ -445,13 +453,28 @@ export class TestSmsc {
       const item = this.receiptQueue[0];
       // The submitting connection when it is still up, otherwise any bound one; none: wait for a bind.
       const own = this.sessions.get(item.session);
-      const session =
-        own?.bound && !own.dead ? item.session : [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0];
+      const session = this.options.spreadOverBinds
+        ? this.nextBound()
+        : own?.bound && !own.dead
+          ? item.session
+          : this.firstBound();
       if (!session) return;
       this.receiptQueue.shift();
       this.deliverReceipt(session, item);
     }
     if (this.receiptQueue.length > 0) this.scheduleReceipts(Math.max(0, this.receiptQueue[0].dueAt - now));
+  }
+
+  private firstBound(): Session | undefined {
+    return [...this.sessions.entries()].find(([, s]) => s.bound && !s.dead)?.[0];
+  }
+
+  /** The bound connections in turn (spreadOverBinds). */
+  private nextBound(): Session | undefined {
+    const bound = [...this.sessions.entries()].filter(([, s]) => s.bound && !s.dead).map(([session]) => session);
+    if (bound.length === 0) return undefined;
+    this.turn = (this.turn + 1) % bound.length;
+    return bound[this.turn];
   }
 
   private redeliver(item: QueuedReceipt, delayMs: number) {

@@ -183,3 +183,19 @@ export function mayRetry(error: unknown, readCommitted = false): boolean {
   }
   return false;
 }
+
+/** SQLSTATEs and socket errors of a server that went away or is not back yet (a restart, a failover). */
+const CONNECTION_LOST = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006", "ECONNREFUSED", "ECONNRESET"]);
+
+/** Whether `error` says the connection to the server was lost or could not be made. */
+export function connectionLost(error: unknown): boolean {
+  for (
+    let cause = error as { code?: string; message?: string; cause?: unknown } | undefined;
+    cause;
+    cause = cause.cause as typeof cause
+  ) {
+    if ((cause.code && CONNECTION_LOST.has(cause.code)) || cause.message === "Connection terminated unexpectedly")
+      return true;
+  }
+  return false;
+}

@@ -16,6 +16,11 @@ export function openPool(url: string, options: { max?: number; connectionTimeout
   // An idle connection the server ended (a restart, a terminated backend): the pool drops it and
   // opens another when needed; unheard, the error would end the process.
   pool.on("error", (error) => log("warn", "db", "an idle PostgreSQL connection was closed", error));
+  // The same for a connection checked out but between queries (a transaction awaiting its caller):
+  // its next query fails and the caller sees that; the pool's own handler does not cover it.
+  pool.on("connect", (client) =>
+    client.on("error", (error) => log("warn", "db", "a checked-out PostgreSQL connection was closed", error)),
+  );
   return pool;
 }
 
