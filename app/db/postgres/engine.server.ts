@@ -187,6 +187,12 @@ export function mayRetry(error: unknown, readCommitted = false): boolean {
 /** SQLSTATEs and socket errors of a server that went away or is not back yet (a restart, a failover). */
 const CONNECTION_LOST = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006", "ECONNREFUSED", "ECONNRESET"]);
 
+/** node-postgres's own words for a lost connection: mid-query, and for a query after it. */
+const LOST_MESSAGES = new Set([
+  "Connection terminated unexpectedly",
+  "Client has encountered a connection error and is not queryable",
+]);
+
 /** Whether `error` says the connection to the server was lost or could not be made. */
 export function connectionLost(error: unknown): boolean {
   for (
@@ -194,8 +200,7 @@ export function connectionLost(error: unknown): boolean {
     cause;
     cause = cause.cause as typeof cause
   ) {
-    if ((cause.code && CONNECTION_LOST.has(cause.code)) || cause.message === "Connection terminated unexpectedly")
-      return true;
+    if ((cause.code && CONNECTION_LOST.has(cause.code)) || LOST_MESSAGES.has(cause.message ?? "")) return true;
   }
   return false;
 }
