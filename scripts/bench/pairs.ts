@@ -37,14 +37,21 @@ type Side = { e2e: number; cpu: number; extra: string };
 
 function ours(cwd = process.cwd(), runArgs = args.engines ? [...benchArgs, "--postgres"] : benchArgs): Promise<Side> {
   return benchRun(runArgs, cwd).then((run) => {
-    const cpu = run.cpu_us_per_msg as { gateway: number; web: number; worker: number; redis: number };
+    const cpu = run.cpu_us_per_msg as {
+      gateway: number;
+      web: number;
+      worker: number;
+      redis: number;
+      postgres?: number;
+    };
     const hooks = run.webhooks as { e2e_per_s: number; baseline_e2e_per_s: number } | null | undefined;
     const webhooks = hooks ? `, webhooks ${Math.round((100 * hooks.e2e_per_s) / hooks.baseline_e2e_per_s)} %` : "";
     return {
       e2e: run.e2e_per_s as number,
       cpu: cpu.gateway,
       extra:
-        `web/worker/Redis ${cpu.web}/${cpu.worker}/${cpu.redis} µs, group ${String(run.group_10k_s)} s` +
+        `web/worker/Redis ${cpu.web}/${cpu.worker}/${cpu.redis} µs` +
+        `${cpu.postgres === undefined ? "" : ` (PostgreSQL ${cpu.postgres} µs)`}, group ${String(run.group_10k_s)} s` +
         `${webhooks}, API p99 ${String(run.api_p99_ms)} ms, lost/dup ${String(run.lost)}/${String(run.duplicated)}` +
         (run.pgbench_select_tps ? `, pgbench ${String(run.pgbench_select_tps)} tps` : ""),
     };

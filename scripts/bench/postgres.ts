@@ -23,24 +23,42 @@ export type BenchPostgres = {
   /** pgbench's select-only transactions per second on a scratch database of the same cluster. */
   calibrate: () => Promise<{ tps: number; line: string }>;
   stop: () => Promise<void>;
+  /** With `statements`: the statements that took the server's time, most first (pg_stat_statements). */
+  topStatements: (limit: number) => Promise<string[]>;
   /** CPU seconds the server's processes have used (the postmaster and its children alive now). */
   cpuSeconds: () => number;
   /** Stops it synchronously, for an exit handler (nothing once stopped). */
   stopNow: () => void;
 };
 
-async function createDatabase(adminUrl: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   try {
-    await admin.query(`create database ${name}`);
+    return await work(client);
   } finally {
-    await admin.end();
+    await client.end();
   }
+}
+
+async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  await onDatabase(adminUrl, (admin) => admin.query(`create database ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.href;
 }
+
+/** The statements' server time, calls and rows, as one line each. */
+const topStatements = (url: string, limit: number) =>
+  onDatabase(url, async (client) => {
+    const { rows } = await client.query<{ ms: number; calls: number; rows: number; query: string }>(
+      `select round(total_exec_time)::int as ms, calls::int, rows::int, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) as query
+       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+       order by total_exec_time desc limit $1`,
+      [limit],
+    );
+    return rows.map((row) => `${row.ms} ms, ${row.calls} calls, ${row.rows} rows: ${row.query}`);
+  });
 
 const CLOCK_TICKS = 100;
 
@@ -62,9 +80,13 @@ function serverCpuSeconds(dataDir: string): number {
   return ticks / CLOCK_TICKS;
 }
 
-export async function startBenchPostgres(): Promise<BenchPostgres> {
-  const cluster = await startTestCluster(BENCH_SETTINGS);
+/** `statements`: load pg_stat_statements (a little overhead on every statement) to say where the time went. */
+export async function startBenchPostgres({ statements = false } = {}): Promise<BenchPostgres> {
+  const cluster = await startTestCluster(
+    statements ? { ...BENCH_SETTINGS, shared_preload_libraries: "pg_stat_statements" } : BENCH_SETTINGS,
+  );
   const url = await createDatabase(cluster.adminUrl, "bench");
+  if (statements) await onDatabase(url, (client) => client.query("create extension pg_stat_statements"));
   const scratch = await createDatabase(cluster.adminUrl, "pgbench_calibration");
   const pgbench = join(serverBinaries(), "pgbench");
   return {
@@ -88,6 +110,7 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
         `${Math.round(tps)} select-only tps (the same cluster, before the app starts)`;
       return { tps: Math.round(tps), line };
     },
+    topStatements: (limit) => (statements ? topStatements(url, limit) : Promise.resolve([])),
     cpuSeconds: () => serverCpuSeconds(cluster.dataDir),
     stop: cluster.stop,
     stopNow: cluster.stopNow,

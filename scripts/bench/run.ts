@@ -2,7 +2,7 @@
 //   npm run bench -- [--requests 20000] [--concurrency 64] [--workers 1] [--group 10000]
 //                    [--history 1000000] [--orders 100000] [--page-requests 300] [--skip-pages]
 //                    [--inbound-every 10] [--skip-webhooks] [--all-features [--feature-off <feature>]]
-//                    [--postgres]
+//                    [--postgres [--postgres-statements]]
 //   npm run bench -- --attribution [--rounds 3] [--requests ...]   the table of CPU per message with
 //                    each optional feature off in turn (scripts/bench/attribution.ts)
 // Builds if needed, starts its own Redis, a loopback SMSC (its own process), the app in production
@@ -27,6 +27,7 @@
 // With --postgres the app runs on PostgreSQL (DATABASE_URL, decision 127): a private cluster of the
 // bench's own (scripts/bench/postgres.ts), calibrated with pgbench before the app starts; the same
 // phases, the same load, every query of the bench through the app's engine-neutral statements.
+// --postgres-statements also prints the statements that took the server's time (pg_stat_statements).
 // and prints a table and one final JSON line.
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -70,6 +71,7 @@ const { values: args } = parseArgs({
     attribution: { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
     postgres: { type: "boolean", default: false },
+    "postgres-statements": { type: "boolean", default: false },
   },
 });
 if (args.attribution) {
@@ -121,7 +123,7 @@ const appEnv: NodeJS.ProcessEnv = {
 let postgres: BenchPostgres | null = null;
 let calibration: { tps: number; line: string } | null = null;
 if (args.postgres) {
-  postgres = await startBenchPostgres();
+  postgres = await startBenchPostgres({ statements: args["postgres-statements"] });
   // A bench that fails half-way leaves no server behind (after the app's processes are killed).
   process.on("exit", postgres.stopNow);
   calibration = await postgres.calibrate();
@@ -691,6 +693,7 @@ const rows: [string, string, string][] = [
 console.log("\n| metric | measured | target |\n|---|---|---|");
 for (const [name, measured, target] of rows) console.log(`| ${name} | ${measured} | ${target} |`);
 
+for (const line of (await postgres?.topStatements(15)) ?? []) log(`PostgreSQL time: ${line}`);
 stopping = true;
 for (const child of [...workers, web]) {
   const exited = new Promise((r) => child.once("exit", r));
