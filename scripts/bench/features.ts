@@ -5,7 +5,7 @@
 // opt-out list, an active default sender, a merge field in the group send's text, metrics served,
 // request logs at `info` (the API's summary, decision 117). The rollup is not here: it is one upsert
 // per batch in the app's code since decision 045's amendment (its cost: scripts/bench/rollup-triggers.ts).
-import type Database from "better-sqlite3";
+import { sqlRun } from "#tests/support/database.ts";
 
 export const FEATURES = ["opt-outs", "quiet-hours", "senders", "templates", "metrics", "request-logs"] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -28,33 +28,43 @@ export function isFeature(name: string): name is Feature {
  * Puts every feature but `off` in use for the sending accounts, in the bench's database before the
  * app starts; returns the environment the app's processes get on top of the bench's.
  */
-export function useFeatures(
-  sqlite: Database.Database,
+export async function useFeatures(
   userIds: number[],
   off: Feature | undefined,
   now: number,
-): Record<string, string | undefined> {
+): Promise<Record<string, string | undefined>> {
   const minute = Math.floor(now / 60_000) % 1440;
   const start = (minute + 720) % 1440;
-  const setQuietHours = sqlite.prepare(
-    "insert into quiet_hours (user_id, enabled, start_minute, end_minute, updated_at) values (?, ?, ?, ?, ?)",
-  );
-  const addOptOut = sqlite.prepare(
-    "insert into opt_outs (phone, source, user_id, created_at) values (?, 'manual', ?, ?)",
-  );
-  const addSender = sqlite.prepare(
-    `insert into senders (address, kind, ton, npi, user_id, is_default, status, created_at, updated_at)
-     values (?, 'alphanumeric', 5, 0, ?, 1, 'active', ?, ?)`,
-  );
-  sqlite.transaction(() => {
-    for (const userId of userIds) {
-      setQuietHours.run(userId, off === "quiet-hours" ? 0 : 1, start, (start + 60) % 1440, now);
-      // Numbers the bench never sends to (it sends to +1202...).
-      if (off !== "opt-outs")
-        for (let i = 0; i < 1000; i++) addOptOut.run(`+1303555${String(i).padStart(4, "0")}`, userId, now);
-      if (off !== "senders") addSender.run(`Bench${userId}`, userId, now, now);
-    }
-  })();
+  for (const userId of userIds) {
+    await sqlRun(
+      "insert into quiet_hours (user_id, enabled, start_minute, end_minute, updated_at) values (?, ?, ?, ?, ?)",
+      userId,
+      off === "quiet-hours" ? 0 : 1,
+      start,
+      (start + 60) % 1440,
+      now,
+    );
+    // Numbers the bench never sends to (it sends to +1202...), in one statement per account.
+    if (off !== "opt-outs")
+      await sqlRun(
+        {
+          sqlite: `with recursive n(i) as (select 0 union all select i + 1 from n where i < 999)
+           insert into opt_outs (phone, source, user_id, created_at) select '+1303555' || printf('%04d', i), 'manual', @userId, @now from n`,
+          postgres: `insert into opt_outs (phone, source, user_id, created_at)
+           select '+1303555' || lpad(i::text, 4, '0'), 'manual', @userId::bigint, @now::bigint from generate_series(0, 999) as i`,
+        },
+        { userId, now },
+      );
+    if (off !== "senders")
+      await sqlRun(
+        `insert into senders (address, kind, ton, npi, user_id, is_default, status, created_at, updated_at)
+         values (?, 'alphanumeric', 5, 0, ?, true, 'active', ?, ?)`,
+        `Bench${userId}`,
+        userId,
+        now,
+        now,
+      );
+  }
   return {
     LOG_LEVEL: off === "request-logs" ? "warn" : "info",
     METRICS_TOKEN: off === "metrics" ? undefined : process.env.METRICS_TOKEN,

@@ -1,13 +1,16 @@
 // Interleaved pairs: this build against another build's worktree, or against Kannel, on this machine.
 //   npm run bench:pairs -- --against /work/wt/old [--pairs 5] [-- <bench options, e.g. --skip-pages --inbound-every 0>]
 //   npm run bench:pairs -- --kannel [--pairs 5] [-- <bench options>]
+//   npm run bench:pairs -- --engines [--pairs 5] [-- <bench options>]
 // Each pair runs both sides one after the other, the first side alternating from pair to pair, so
 // warm-up and the machine's drift fall on both alike. The other build runs its own `npm run bench`
 // code (scripts/bench/run.ts in its worktree, built and installed there: `git worktree add
 // /work/wt/old df52f25 && cd /work/wt/old && npm ci`) with the same options, so give only options
 // both builds know. Kannel: ../shared/peers/kannel/run.sh with N = --requests (default 20,000); its
 // full cycle with receipts (`dlr_cycle`, `gw_cpu_us_per_msg_dlr`) against our e2e and gateway CPU.
-// Prints each pair, then the medians of each side and of the per-pair ratios (ours / theirs).
+// --engines: this build on PostgreSQL (`--postgres`, "ours") against this build on SQLite (issue 32's
+// target: at least 0.5x). Prints each pair, then the medians of each side and of the per-pair ratios
+// (ours / theirs).
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,13 +20,14 @@ const { values: args, positionals } = parseArgs({
   options: {
     against: { type: "string" },
     kannel: { type: "boolean", default: false },
+    engines: { type: "boolean", default: false },
     pairs: { type: "string", default: "5" },
     "kannel-script": { type: "string", default: "/work/shared/peers/kannel/run.sh" },
   },
   allowPositionals: true,
 });
-if (!args.against === !args.kannel) {
-  console.error("usage: pairs.ts --against <worktree> | --kannel [--pairs 5] [-- <bench options>]");
+if ([args.against !== undefined, args.kannel, args.engines].filter(Boolean).length !== 1) {
+  console.error("usage: pairs.ts --against <worktree> | --kannel | --engines [--pairs 5] [-- <bench options>]");
   process.exit(2);
 }
 const benchArgs = positionals;
@@ -31,17 +35,25 @@ const benchArgs = positionals;
 /** What a pair compares: messages per second through to the receipt, and gateway CPU µs per message. */
 type Side = { e2e: number; cpu: number; extra: string };
 
-function ours(cwd = process.cwd()): Promise<Side> {
-  return benchRun(benchArgs, cwd).then((run) => {
-    const cpu = run.cpu_us_per_msg as { gateway: number; web: number; worker: number; redis: number };
+function ours(cwd = process.cwd(), runArgs = args.engines ? [...benchArgs, "--postgres"] : benchArgs): Promise<Side> {
+  return benchRun(runArgs, cwd).then((run) => {
+    const cpu = run.cpu_us_per_msg as {
+      gateway: number;
+      web: number;
+      worker: number;
+      redis: number;
+      postgres?: number;
+    };
     const hooks = run.webhooks as { e2e_per_s: number; baseline_e2e_per_s: number } | null | undefined;
     const webhooks = hooks ? `, webhooks ${Math.round((100 * hooks.e2e_per_s) / hooks.baseline_e2e_per_s)} %` : "";
     return {
       e2e: run.e2e_per_s as number,
       cpu: cpu.gateway,
       extra:
-        `web/worker/Redis ${cpu.web}/${cpu.worker}/${cpu.redis} µs, group ${String(run.group_10k_s)} s` +
-        `${webhooks}, lost/dup ${String(run.lost)}/${String(run.duplicated)}`,
+        `web/worker/Redis ${cpu.web}/${cpu.worker}/${cpu.redis} µs` +
+        `${cpu.postgres === undefined ? "" : ` (PostgreSQL ${cpu.postgres} µs)`}, group ${String(run.group_10k_s)} s` +
+        `${webhooks}, API p99 ${String(run.api_p99_ms)} ms, lost/dup ${String(run.lost)}/${String(run.duplicated)}` +
+        (run.pgbench_select_tps ? `, pgbench ${String(run.pgbench_select_tps)} tps` : ""),
     };
   });
 }
@@ -69,8 +81,12 @@ function kannel(): Promise<Side> {
   });
 }
 
-const theirName = args.kannel ? "kannel" : args.against!;
-const theirs = args.kannel ? kannel : () => ours(resolve(args.against!));
+const theirName = args.kannel ? "kannel" : args.engines ? "sqlite" : args.against!;
+const theirs = args.kannel
+  ? kannel
+  : args.engines
+    ? () => ours(process.cwd(), benchArgs)
+    : () => ours(resolve(args.against!));
 const pairs: { ours: Side; theirs: Side }[] = [];
 for (let i = 0; i < Number(args.pairs); i++) {
   const pair =

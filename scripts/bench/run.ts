@@ -2,6 +2,7 @@
 //   npm run bench -- [--requests 20000] [--concurrency 64] [--workers 1] [--group 10000]
 //                    [--history 1000000] [--orders 100000] [--page-requests 300] [--skip-pages]
 //                    [--inbound-every 10] [--skip-webhooks] [--all-features [--feature-off <feature>]]
+//                    [--postgres [--postgres-statements]]
 //   npm run bench -- --attribution [--rounds 3] [--requests ...]   the table of CPU per message with
 //                    each optional feature off in turn (scripts/bench/attribution.ts)
 // Builds if needed, starts its own Redis, a loopback SMSC (its own process), the app in production
@@ -23,8 +24,11 @@
 //   work_per_msg      per accepted message and process (web, workers), in the API phase and the group
 //                     send: SQL statements, commits, busy retries, rows written, Redis commands, log
 //                     lines and bytes, errors created (decision 113; from GET /metrics)
+// With --postgres the app runs on PostgreSQL (DATABASE_URL, decision 127): a private cluster of the
+// bench's own (scripts/bench/postgres.ts), calibrated with pgbench before the app starts; the same
+// phases, the same load, every query of the bench through the app's engine-neutral statements.
+// --postgres-statements also prints the statements that took the server's time (pg_stat_statements).
 // and prints a table and one final JSON line.
-import Database from "better-sqlite3";
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,15 +41,17 @@ import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { book } from "#app/modules/credits/ledger.server.ts";
 import { prepareDataDir } from "#app/utils/env.server.ts";
 import { freePort, startPrivateRedis } from "#server/redis-process.ts";
+import { closeDatabase, sqlCount, sqlExec, sqlRow } from "#tests/support/database.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { type ProcessCounts, perMessage, workCountsNow } from "#tests/support/work-counts.ts";
 import { buildIfStale } from "../build-if-stale.ts";
 import { percentile, runLoad } from "./http-load.ts";
-import { seedMillionMessages, seedOrders } from "./seed.ts";
+import { seedGroupMembers, seedMillionMessages, seedOrders } from "./seed.ts";
 import { seedHistoryFilters } from "./seed-history.ts";
 import { prepareWebhookPhase, receivedEvents } from "./webhook-phase.ts";
 import { runAttribution } from "./attribution.ts";
 import { type Feature, FEATURES, groupText, isFeature, useFeatures } from "./features.ts";
+import { type BenchPostgres, startBenchPostgres } from "./postgres.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -64,6 +70,8 @@ const { values: args } = parseArgs({
     "feature-off": { type: "string" },
     attribution: { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
+    postgres: { type: "boolean", default: false },
+    "postgres-statements": { type: "boolean", default: false },
   },
 });
 if (args.attribution) {
@@ -111,12 +119,27 @@ const appEnv: NodeJS.ProcessEnv = {
   // Each process's work counts are read from GET /metrics.
   METRICS_TOKEN: "bench-metrics-token-0123456789",
 };
+// --- PostgreSQL (--postgres) ----------------------------------------------------------------------
+let postgres: BenchPostgres | null = null;
+let calibration: { tps: number; line: string } | null = null;
+if (args.postgres) {
+  postgres = await startBenchPostgres({ statements: args["postgres-statements"] });
+  // A bench that fails half-way leaves no server behind (after the app's processes are killed).
+  process.on("exit", postgres.stopNow);
+  calibration = await postgres.calibrate();
+  log(calibration.line);
+  // PostgreSQL mode refuses to start without the secrets every host must share (decision 127).
+  Object.assign(appEnv, { DATABASE_URL: postgres.url, API_KEY_SECRET: "bench-api-key-secret-of-32-characters" });
+}
+
 Object.assign(process.env, appEnv);
 // The web process's port (this process reads its configuration above but serves nothing).
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 appEnv.PORT = process.env.PORT = String(port);
-const redis = await startPrivateRedis(dataDir);
+// Its memory cap given here: this process's configuration is read once, after REDIS_URL is known
+// (PostgreSQL mode refuses a configuration without it).
+const redis = await startPrivateRedis(dataDir, { maxMemory: appEnv.REDIS_MAXMEMORY });
 appEnv.REDIS_URL = process.env.REDIS_URL = redis.url;
 
 type SmscStats = {
@@ -154,9 +177,7 @@ Object.assign(appEnv, {
 // --- accounts and data the phases need (before the app starts) -------------------------------
 prepareDataDir();
 await runMigrations();
-// The bench's own connection for bulk seeding and counting; the app's rows go through its modules.
-const sqlite = new Database(join(dataDir, "app.db"));
-sqlite.pragma("busy_timeout = 5000");
+// Bulk seeding and counting go through the app's connection (either engine); its rows through its modules.
 const password = "bench-password-1";
 const apiUser = await createUser({ email: "api@bench.test", fullName: "API Bench", password });
 await book({ userId: apiUser.id, kind: "grant", amount: N * 2, key: "bench-grant-api" });
@@ -164,22 +185,7 @@ const { key } = await storeNewApiKey(apiUser.id);
 const groupUser = await createUser({ email: "group@bench.test", fullName: "Group Bench", password });
 await book({ userId: groupUser.id, kind: "grant", amount: GROUP * 2, key: "bench-grant-group" });
 const group = await createGroup(groupUser.id, { name: "Everyone", description: "The benchmark's members" });
-{
-  const now = Date.now();
-  const insertContact = sqlite.prepare(
-    "insert into contacts (user_id, name, phone, email, status, created_at, updated_at) values (?, ?, ?, ?, 1, ?, ?) returning id",
-  );
-  const addMember = sqlite.prepare("insert into contact_group_members (group_id, contact_id) values (?, ?)");
-  sqlite.transaction(() => {
-    for (let i = 0; i < GROUP; i++) {
-      const phone = `+1202${String(2000000 + i).padStart(7, "0")}`;
-      const { id } = insertContact.get(groupUser.id, `Member ${i}`, phone, `member${i}@bench.test`, now, now) as {
-        id: number;
-      };
-      addMember.run(group.id, id);
-    }
-  })();
-}
+await seedGroupMembers(groupUser.id, group.id, GROUP, Date.now());
 // The webhook phase's baseline: the same load again just before it, from an account without endpoints.
 const controlUser = await createUser({ email: "control@bench.test", fullName: "Control Bench", password });
 await book({ userId: controlUser.id, kind: "grant", amount: N * 2, key: "bench-grant-control" });
@@ -190,7 +196,7 @@ const historyUser = await createUser({ email: "history@bench.test", fullName: "H
 await setUserTimeZone(historyUser.id, "America/New_York");
 await createUser({ email: "admin@bench.test", fullName: "Admin Bench", password, role: "admin" });
 if (args["all-features"]) {
-  const featureEnv = useFeatures(sqlite, [apiUser.id, controlUser.id, groupUser.id], off, Date.now());
+  const featureEnv = await useFeatures([apiUser.id, controlUser.id, groupUser.id], off, Date.now());
   for (const [name, value] of Object.entries(featureEnv)) {
     if (value === undefined) delete appEnv[name];
     else appEnv[name] = value;
@@ -232,7 +238,7 @@ await waitFor(async () => (await smscStats()).bound >= WORKERS, {
 log(`up: web pid ${web.pid}, ${WORKERS} worker(s), SMSC ${smscUrl}`);
 
 const count = (where: string, ...params: unknown[]) =>
-  (sqlite.prepare(`select count(*) as n from sms_messages where ${where}`).get(...params) as { n: number }).n;
+  sqlCount(`select count(*) as n from sms_messages where ${where}`, ...params);
 
 // CPU seconds a process has used, all its threads (Linux /proc).
 const CLOCK_TICKS = 100;
@@ -246,18 +252,20 @@ const cpuTakers = () => ({
   redis: redis.pid ? cpuSeconds(redis.pid) : 0,
   smsc: cpuSeconds(smsc.pid),
   load: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+  // PostgreSQL's own processes (the SQLite runs count the engine inside the web and worker).
+  ...(postgres ? { postgres: postgres.cpuSeconds() } : {}),
 });
 
-/** CPU µs per message each process used since `before`, and the gateway's (web, workers, Redis). */
+/** CPU µs per message each process used since `before`, and the gateway's (web, workers, Redis, and PostgreSQL's server with --postgres). */
 function cpuPerMessageSince(before: ReturnType<typeof cpuTakers>, messages: number) {
   const now = cpuTakers();
   const used = Object.fromEntries(
     Object.entries(now).map(([name, seconds]) => [
       name,
-      Math.round(((seconds - before[name as keyof typeof before]) * 1e6) / messages),
+      Math.round(((seconds - before[name as keyof typeof before]!) * 1e6) / messages),
     ]),
   ) as Record<keyof typeof now, number>;
-  return { ...used, gateway: used.web + used.worker + used.redis };
+  return { ...used, gateway: used.web + used.worker + used.redis + (used.postgres ?? 0) };
 }
 
 /** Each process's work counts now (after a fresh heartbeat of every worker); none without metrics. */
@@ -291,19 +299,19 @@ log(
   `API done in ${apiSeconds.toFixed(2)} s: ${JSON.stringify(Object.fromEntries(load.statuses))}; waiting for receipts`,
 );
 await waitFor(
-  () =>
-    count(
+  async () =>
+    (await count(
       "user_id = ? and status in ('delivered', 'failed', 'undelivered', 'rejected', 'expired', 'unknown')",
       apiUser.id,
-    ) >= accepted,
+    )) >= accepted,
   { timeout: 300_000, interval: 50, what: "every API message delivered" },
 );
 const cpuPerMessage = cpuPerMessageSince(cpuBefore, N);
-const span = sqlite
-  .prepare(
-    "select min(created_at) as first, max(done_at) as last, sum(status = 'delivered') as delivered from sms_messages where user_id = ?",
-  )
-  .get(apiUser.id) as { first: number; last: number; delivered: number };
+const span = (await sqlRow<{ first: number; last: number; delivered: number }>(
+  `select min(created_at) as first, max(done_at) as last, sum(case when status = 'delivered' then 1 else 0 end) as delivered
+   from sms_messages where user_id = ?`,
+  apiUser.id,
+))!;
 // Every inbound SMS the SMSC sent has its answer, and each one answered ESME_ROK is stored.
 const inboundAnswered = await waitFor(
   async () => {
@@ -312,9 +320,9 @@ const inboundAnswered = await waitFor(
   },
   { timeout: 120_000, interval: 50, what: "every inbound SMS answered" },
 );
-const inbound = sqlite
-  .prepare("select count(*) as n, min(received_at) as first, max(received_at) as last from inbound_messages")
-  .get() as { n: number; first: number | null; last: number | null };
+const inbound = (await sqlRow<{ n: number; first: number | null; last: number | null }>(
+  "select count(*) as n, min(received_at) as first, max(received_at) as last from inbound_messages",
+))!;
 const inboundLost = inboundAnswered.inboundAcked - inbound.n;
 const workApi = await workPerMessage(workBefore, accepted);
 const smscAfterApi = await smscStats();
@@ -333,22 +341,25 @@ async function deliveredPhase(userId: number, apiKey: string, what: string, tota
   const afterId = lastPhaseId;
   const phaseLoad = await runLoad({ port, connections: CONCURRENCY, total, request: requestAs(apiKey) });
   const phaseAccepted = phaseLoad.statuses.get(201) ?? 0;
-  await waitFor(() => count("user_id = ? and id > ? and status = 'delivered'", userId, afterId) >= phaseAccepted, {
-    timeout: 300_000,
-    interval: 50,
-    what: `every ${what} message delivered`,
-  });
+  await waitFor(
+    async () => (await count("user_id = ? and id > ? and status = 'delivered'", userId, afterId)) >= phaseAccepted,
+    {
+      timeout: 300_000,
+      interval: 50,
+      what: `every ${what} message delivered`,
+    },
+  );
   const cpuEnd = cpuTakers();
   const cpu = Object.entries(cpuEnd).map(([name, seconds]) => {
-    const used = seconds - cpuStart[name as keyof typeof cpuStart];
+    const used = seconds - cpuStart[name as keyof typeof cpuStart]!;
     return `${name} ${Math.round((used * 1e6) / total)}`;
   });
-  const phase = sqlite
-    .prepare(
-      `select min(created_at) as first, max(done_at) as last, count(*) as delivered, max(id) as lastId
-       from sms_messages where user_id = ? and id > ? and status = 'delivered'`,
-    )
-    .get(userId, afterId) as PhaseSpan;
+  const phase = (await sqlRow<PhaseSpan>(
+    `select min(created_at) as first, max(done_at) as last, count(*) as delivered, max(id) as lastId
+     from sms_messages where user_id = ? and id > ? and status = 'delivered'`,
+    userId,
+    afterId,
+  ))!;
   lastPhaseId = Math.max(lastPhaseId, phase.lastId);
   log(`${what}: e2e ${perSecond([phase])}/s; CPU µs per message ${cpu.join(", ")} (until the last SMS delivered)`);
   return phase;
@@ -368,11 +379,10 @@ async function withPhase(total = N) {
     interval: 50,
     what: "a message.delivered webhook for every delivered message",
   });
-  const firstEventAt = (
-    sqlite.prepare("select min(created_at) as at from webhook_events where created_at >= ?").get(phase.first) as {
-      at: number;
-    }
-  ).at;
+  const firstEventAt = (await sqlRow<{ at: number }>(
+    "select min(created_at) as at from webhook_events where created_at >= ?",
+    phase.first,
+  ))!.at;
   return { ...phase, events: receivedEvents(hooks, phase.first, phase.last), firstEventAt };
 }
 async function measureWebhooks() {
@@ -437,21 +447,21 @@ const quoted = posted.status === 200 ? /name="quoted" value="([^"]+)"/.exec(awai
 if (quoted) posted = await postGroupSend({ quoted });
 if (posted.status !== 302) throw new Error(`group send post answered ${posted.status}`);
 const groupSend = await waitFor(
-  () =>
-    sqlite.prepare("select id from group_sends where user_id = ? order by id desc limit 1").get(groupUser.id) as
-      { id: number } | undefined,
+  () => sqlRow<{ id: number }>("select id from group_sends where user_id = ? order by id desc limit 1", groupUser.id),
   { timeout: 120_000, interval: 50, what: "the group send row" },
 );
-await waitFor(() => count("group_send_id = ? and status in ('submitted', 'delivered')", groupSend.id) >= GROUP, {
-  timeout: 300_000,
-  interval: 50,
-  what: "every member's message submitted",
-});
-const groupDone = (
-  sqlite.prepare("select max(submitted_at) as last from sms_messages where group_send_id = ?").get(groupSend.id) as {
-    last: number;
-  }
-).last;
+await waitFor(
+  async () => (await count("group_send_id = ? and status in ('submitted', 'delivered')", groupSend.id)) >= GROUP,
+  {
+    timeout: 300_000,
+    interval: 50,
+    what: "every member's message submitted",
+  },
+);
+const groupDone = (await sqlRow<{ last: number }>(
+  "select max(submitted_at) as last from sms_messages where group_send_id = ?",
+  groupSend.id,
+))!.last;
 const groupSeconds = (groupDone - groupStarted) / 1000;
 const cpuGroup = cpuPerMessageSince(cpuBeforeGroup, GROUP);
 const workGroup = await workPerMessage(workBeforeGroup, GROUP);
@@ -485,11 +495,10 @@ if (!args["skip-pages"]) {
   const pageRequests = Number(args["page-requests"]);
   log(`seeding ${args.history} messages and ${args.orders} orders`);
   const seededAt = Date.now();
-  seedMillionMessages(sqlite, historyUser.id, seededAt, { count: Number(args.history) });
-  seedOrders(sqlite, [historyUser.id, apiUser.id, groupUser.id], Number(args.orders), seededAt);
-  const filterPaths = seedHistoryFilters(sqlite, historyUser.id, seededAt);
-  sqlite.pragma("wal_checkpoint(TRUNCATE)");
-  sqlite.exec("analyze");
+  await seedMillionMessages(historyUser.id, seededAt, { count: Number(args.history) });
+  await seedOrders([historyUser.id, apiUser.id, groupUser.id], Number(args.orders), seededAt);
+  const filterPaths = await seedHistoryFilters(historyUser.id, seededAt);
+  await sqlExec({ sqlite: "pragma wal_checkpoint(TRUNCATE); analyze", postgres: "vacuum analyze" });
   log(`seeded in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
   // The seeding blocked this process: let fetch see the keep-alive sockets the server closed meanwhile.
   await new Promise((resume) => setTimeout(resume, 200));
@@ -541,7 +550,22 @@ const peakRssMb = (pid: number | undefined) => {
 const rss = { web: peakRssMb(web.pid), workers: workers.map((w) => peakRssMb(w.pid)) };
 
 // --- report ----------------------------------------------------------------------------------------
+/** Statements and commits per delivered message of the API phase, web and workers (the engines' cost in SQL). */
+const sqlPerDelivered =
+  workApi && span.delivered > 0
+    ? Object.fromEntries(
+        (["web", "worker"] as const).map((side) => [
+          side,
+          {
+            statements: Number(((workApi[side].statements * accepted) / span.delivered).toFixed(2)),
+            commits: Number(((workApi[side].commits * accepted) / span.delivered).toFixed(3)),
+          },
+        ]),
+      )
+    : null;
 const result = {
+  engine: args.postgres ? "postgres" : "sqlite",
+  pgbench_select_tps: calibration?.tps ?? null,
   api_accept_per_s: Math.round(accepted / apiSeconds),
   api_p50_ms: Number(percentile(sortedLatency, 50).toFixed(1)),
   api_p99_ms: Number(percentile(sortedLatency, 99).toFixed(1)),
@@ -569,6 +593,7 @@ const result = {
   cpu_us_per_msg_group: cpuGroup,
   feature_off: args["all-features"] ? (off ?? null) : undefined,
   work_per_msg: { api: workApi, group: workGroup },
+  sql_per_delivered: sqlPerDelivered,
   rss_mb: Math.max(rss.web, ...rss.workers),
   rss_web_mb: rss.web,
   rss_worker_mb: rss.workers,
@@ -586,6 +611,7 @@ function workText(work: ProcessCounts | null): string {
   return `${one("web", work.web)}; ${one("worker", work.worker)}`;
 }
 const rows: [string, string, string][] = [
+  ["engine", args.postgres ? `PostgreSQL (private cluster); ${calibration!.line}` : "SQLite", ""],
   [
     "api_accept_per_s",
     `${result.api_accept_per_s}/s (p50 ${result.api_p50_ms} ms, p99 ${result.api_p99_ms} ms)`,
@@ -637,13 +663,27 @@ const rows: [string, string, string][] = [
   ],
   [
     "CPU per message (API phase)",
-    `web ${cpuPerMessage.web} µs, worker ${cpuPerMessage.worker} µs, Redis ${cpuPerMessage.redis} µs; ` +
+    `web ${cpuPerMessage.web} µs, worker ${cpuPerMessage.worker} µs, Redis ${cpuPerMessage.redis} µs` +
+      `${cpuPerMessage.postgres === undefined ? "" : `, PostgreSQL ${cpuPerMessage.postgres} µs`}; ` +
       `test SMSC ${cpuPerMessage.smsc} µs, load generator ${cpuPerMessage.load} µs`,
     "",
   ],
   [
     "CPU per message (group send)",
-    `web ${cpuGroup.web} µs, worker ${cpuGroup.worker} µs, Redis ${cpuGroup.redis} µs (to every member's message submitted)`,
+    `web ${cpuGroup.web} µs, worker ${cpuGroup.worker} µs, Redis ${cpuGroup.redis} µs` +
+      `${cpuGroup.postgres === undefined ? "" : `, PostgreSQL ${cpuGroup.postgres} µs`} (to every member's message submitted)`,
+    "",
+  ],
+  [
+    "SQL per delivered message (API phase)",
+    sqlPerDelivered
+      ? (["web", "worker"] as const)
+          .map(
+            (side) =>
+              `${side} ${sqlPerDelivered[side].statements} statements, ${sqlPerDelivered[side].commits} commits`,
+          )
+          .join("; ")
+      : "not measured (METRICS_TOKEN unset)",
     "",
   ],
   ["work per message (API phase)", workText(workApi), "decision 113"],
@@ -653,6 +693,7 @@ const rows: [string, string, string][] = [
 console.log("\n| metric | measured | target |\n|---|---|---|");
 for (const [name, measured, target] of rows) console.log(`| ${name} | ${measured} | ${target} |`);
 
+for (const line of (await postgres?.topStatements(15)) ?? []) log(`PostgreSQL time: ${line}`);
 stopping = true;
 for (const child of [...workers, web]) {
   const exited = new Promise((r) => child.once("exit", r));
@@ -663,7 +704,8 @@ for (const child of [...workers, web]) {
 }
 smsc.send({ type: "stop" });
 await redis.stop();
-sqlite.close();
+await closeDatabase();
+await postgres?.stop();
 if (!args["keep-data"]) rmSync(dataDir, { recursive: true, force: true });
 console.log(JSON.stringify(result));
 process.exit(0);

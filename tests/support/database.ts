@@ -1,6 +1,6 @@
 // Raw SQL in tests on the engine the file runs on (the vitest project "sqlite" or "postgres"): under
 // PostgreSQL, getSqlite() would open the data directory's unused SQLite copy and read nothing real.
-import { getSqlite, onPostgres, usesPostgres } from "#app/db/client.server.ts";
+import { closeDb, getSqlite, onPostgres, usesPostgres } from "#app/db/client.server.ts";
 import { statementFor, type StatementText } from "#app/db/statements.server.ts";
 
 /** The rows of a query with `?` parameters (a shared text is numbered for PostgreSQL). */
@@ -26,3 +26,6 @@ export async function sqlExec(text: StatementText): Promise<void> {
   if (usesPostgres()) await onPostgres(typeof text === "string" ? text : text.postgres, []);
   else getSqlite().exec(typeof text === "string" ? text : text.sqlite);
 }
+
+/** Closes this process's connection (or pool): the bench's last step before it exits. */
+export const closeDatabase = closeDb;

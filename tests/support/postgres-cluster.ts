@@ -67,30 +67,33 @@ export type TestCluster = {
   /** An empty database for the global setup to migrate once: files copy it (tests/support/postgres.ts). */
   migratedTemplateUrl: string;
   port: number;
+  /** The cluster's data directory (its postmaster.pid names the server's process). */
+  dataDir: string;
   /** `pg_ctl restart --mode fast`: every connection is closed, the server is back when it resolves. */
   restart: () => Promise<void>;
   /** Stops the server and deletes the cluster's directory. */
   stop: () => Promise<void>;
-  /** The same, synchronously: for a process's "exit" handler, so no failure leaves the server running. */
+  /** The same, synchronously: for a process's "exit" handler, so no failure leaves the server running; nothing once stopped. */
   stopNow: () => void;
 };
 
 /**
  * Creates a cluster in a fresh temp dir and starts it: initdb with trust for local connections
- * only, a socket directory inside the temp dir, the port tried again on a collision.
+ * only, a socket directory inside the temp dir, the port tried again on a collision. `overrides`
+ * replace the test settings (the bench keeps fsync on).
  */
-export async function startTestCluster(): Promise<TestCluster> {
+export async function startTestCluster(overrides: Record<string, string> = {}): Promise<TestCluster> {
   const bin = serverBinaries();
   const dir = mkdtempSync(join(tmpdir(), "smsgw-postgres-"));
   try {
-    return await startIn(dir, bin);
+    return await startIn(dir, bin, overrides);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
 }
 
-async function startIn(dir: string, bin: string): Promise<TestCluster> {
+async function startIn(dir: string, bin: string, overrides: Record<string, string>): Promise<TestCluster> {
   ownedByServerUser(dir);
   const data = join(dir, "data");
   const sockets = join(dir, "sockets");
@@ -108,7 +111,7 @@ async function startIn(dir: string, bin: string): Promise<TestCluster> {
     "C.UTF-8",
     "--no-sync",
   ]);
-  const settings = { ...TEST_SETTINGS, unix_socket_directories: sockets };
+  const settings = { ...TEST_SETTINGS, ...overrides, unix_socket_directories: sockets };
   const options = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`);
   const log = join(dir, "server.log");
   const pgCtl = join(bin, "pg_ctl");
@@ -137,6 +140,7 @@ async function startIn(dir: string, bin: string): Promise<TestCluster> {
         MIGRATED_TEMPLATE,
       ]);
       const stopNow = () => {
+        if (!existsSync(data)) return;
         execFileSync(...asServerUser(pgCtl, ["stop", "--pgdata", data, "--mode", "immediate", "--wait"]), {
           stdio: "ignore",
         });
@@ -146,6 +150,7 @@ async function startIn(dir: string, bin: string): Promise<TestCluster> {
         adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
         migratedTemplateUrl: `postgres://postgres@127.0.0.1:${port}/${MIGRATED_TEMPLATE}`,
         port,
+        dataDir: data,
         restart: () => runAsServerUser(pgCtl, ["restart", "--pgdata", data, "--log", log, "--mode", "fast", "--wait"]),
         // Immediate: nothing in it is worth a checkpoint.
         stopNow,
