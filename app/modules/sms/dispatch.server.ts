@@ -179,7 +179,9 @@ async function claim(ids: number[], now: number): Promise<Set<number>> {
 
 /** queued -> submitting for each id, in one transaction; the ids another worker (or nobody) had are left out. */
 async function claimMessages(ids: number[]): Promise<Set<number>> {
-  return await withTxWithoutStalling(() => claim(ids, clock.now()), { turn: MESSAGE_STATE_TURN });
+  // A claim is a compare-and-set (queued -> submitting) and the outbox rows of what it won: right at
+  // READ COMMITTED without the message-state turn, which it would only lengthen (decision 131).
+  return await withTxWithoutStalling(() => claim(ids, clock.now()), { readCommitted: true });
 }
 
 /** queued -> submitting, or false when another worker has it (or it is no longer queued). */
