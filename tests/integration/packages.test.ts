@@ -1,16 +1,16 @@
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
-import { packages } from "#app/db/schema/shop.ts";
+import { packages, storedImages } from "#app/db/schema/shop.ts";
+import { readStoredImage } from "#app/modules/shop/images.server.ts";
 import { deletePackage, getPackage, type PackageInput, savePackage } from "#app/modules/shop/packages.server.ts";
 import { IMAGE_MESSAGES } from "#app/modules/shop/packages.ts";
 import { appended, jpeg, png } from "#tests/support/images.ts";
 
-const uploads = join(process.env.DATA_DIR!, "uploads", "packages");
-const storedFiles = () => (existsSync(uploads) ? readdirSync(uploads) : []);
-const fileOf = (image: string) => join(uploads, image.split("/").pop()!);
+// Images live in the database (decision 132): a package's image is stored under its path's last part.
+const storedNames = async () =>
+  (await getDb().select({ name: storedImages.name }).from(storedImages).all()).map((row) => row.name);
+const isStored = async (image: string) => (await readStoredImage(image.split("/").pop()!)) !== null;
 const byName = async (name: string) => await getDb().select().from(packages).where(eq(packages.name, name)).get();
 
 const input = (name: string): PackageInput => ({
@@ -28,14 +28,14 @@ async function created(name: string) {
 }
 
 describe("savePackage", () => {
-  it("stores a new package's image under uploads and points the row at it", async () => {
+  it("stores a new package's image and points the row at it", async () => {
     const item = await created("Stored");
     expect(item.image).toMatch(/^\/uploads\/packages\/[0-9a-f-]{36}\.png$/);
-    expect(existsSync(fileOf(item.image))).toBe(true);
+    expect(await isStored(item.image)).toBe(true);
   });
 
   it("refuses a new package without an image, or with one that fails the upload rules, writing nothing", async () => {
-    const before = storedFiles();
+    const before = await storedNames();
     expect(await savePackage(null, input("Imageless"), undefined)).toEqual({
       ok: false,
       imageError: IMAGE_MESSAGES.required,
@@ -51,7 +51,7 @@ describe("savePackage", () => {
       ok: false,
       imageError: IMAGE_MESSAGES.dimensions,
     });
-    expect(storedFiles()).toEqual(before);
+    expect(await storedNames()).toEqual(before);
     expect(await Promise.all(["Imageless", "Svg", "Polyglot", "Huge"].map(byName))).toEqual([
       undefined,
       undefined,
@@ -67,33 +67,33 @@ describe("savePackage", () => {
     const refused = await savePackage(item.id, { ...input("Kept"), priceCents: 9900 }, new Blob(["not an image"]));
     expect(refused).toEqual({ ok: false, imageError: IMAGE_MESSAGES.type });
     expect(await getPackage(item.id)).toMatchObject({ priceCents: 2500, image: item.image });
-    expect(existsSync(fileOf(item.image))).toBe(true);
+    expect(await isStored(item.image)).toBe(true);
   });
 
-  it("replaces the image file, keeping the old one while another package still shows it", async () => {
+  it("replaces the image, keeping the old one while another package still shows it", async () => {
     const item = await created("Replaced");
     const sharing = await created("Sharing");
     await getDb().update(packages).set({ image: item.image }).where(eq(packages.id, sharing.id)).run();
     await savePackage(item.id, input("Replaced"), new Blob([jpeg(60, 40)]));
     const replaced = (await getPackage(item.id))!;
     expect(replaced.image).toMatch(/\.jpg$/);
-    expect(existsSync(fileOf(replaced.image))).toBe(true);
-    expect(existsSync(fileOf(item.image))).toBe(true);
+    expect(await isStored(replaced.image)).toBe(true);
+    expect(await isStored(item.image)).toBe(true);
     await savePackage(sharing.id, input("Sharing"), new Blob([png(10, 10)]));
-    expect(existsSync(fileOf(item.image))).toBe(false);
+    expect(await isStored(item.image)).toBe(false);
   });
 });
 
 describe("deletePackage", () => {
-  it("deletes the row and its image file, unless another package shows the same file", async () => {
+  it("deletes the row and its image, unless another package shows the same image", async () => {
     const first = await created("First");
     const second = await created("Second");
     await getDb().update(packages).set({ image: first.image }).where(eq(packages.id, second.id)).run();
     expect((await deletePackage(first.id))?.id).toBe(first.id);
     expect(await getPackage(first.id)).toBeUndefined();
-    expect(existsSync(fileOf(first.image))).toBe(true);
+    expect(await isStored(first.image)).toBe(true);
     await deletePackage(second.id);
-    expect(existsSync(fileOf(first.image))).toBe(false);
+    expect(await isStored(first.image)).toBe(false);
     expect(await deletePackage(second.id)).toBeUndefined();
   });
 });
