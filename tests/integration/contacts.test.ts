@@ -25,6 +25,7 @@ import {
   type TestUser,
 } from "#tests/support/requests.ts";
 import { grantCredits } from "#tests/support/sms.ts";
+import { NUL_MESSAGE } from "#app/web/forms.ts";
 
 type Reply = { status?: string; error?: Record<string, string[] | null> };
 
@@ -225,6 +226,18 @@ describe("creating contacts and groups", () => {
       await call(createContactLoader, makeRequest("/sms/createContact", { user })),
     );
     expect(loaded.groups).toEqual([]);
+  });
+
+  it("refuses a NUL character in a field beside that field, creates nothing, then takes the corrected form", async () => {
+    const user = await createTestUser();
+    const form = { name: "Nul\u0000Name", phoneNumber: nextPhone(), email: "nul@example.com" };
+    const refused = await post(createContactAction, "/sms/createContact", user, form);
+    expect(statusOf(refused)).toBe(400);
+    expect(dataOf<Reply>(refused).error).toMatchObject({ name: [NUL_MESSAGE] });
+    expect(await listContacts(user.id, { page: 1 })).toMatchObject({ total: 0 });
+    const created = await post(createContactAction, "/sms/createContact", user, { ...form, name: "Nul Name" });
+    expect(statusOf(created)).toBe(302);
+    expect((await listContacts(user.id, { page: 1 })).contacts.map((c) => c.name)).toEqual(["Nul Name"]);
   });
 
   it("creates a group, refuses its name twice, and requires both fields", async () => {

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { type ReactNode, useMemo } from "react";
 import { Form, useNavigation } from "react-router";
 import type { Contact } from "#app/modules/contacts/contacts.server.ts";

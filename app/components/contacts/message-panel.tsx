@@ -1,5 +1,5 @@
 import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { type ReactNode, useMemo, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { createPanelSendSchema, SEND_PANEL_INTENT } from "#app/modules/contacts/schemas.ts";

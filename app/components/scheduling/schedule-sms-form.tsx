@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { type ReactNode, useEffect, useState } from "react";
 import { Form, href, useNavigation } from "react-router";
 import { REPEAT_LABELS, REPEATS } from "#app/modules/scheduling/recurrence.ts";

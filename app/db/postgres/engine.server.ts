@@ -55,7 +55,8 @@ const runResultOf = (result: Rows): PostgresRunResult => ({
 /**
  * Parameters as SQLite takes them: a NaN is stored as NULL (`id = NaN` finds nothing), where
  * PostgreSQL refuses "NaN" for a bigint; and a text's NUL characters, which PostgreSQL cannot store
- * at all (an error, a 500), are left out (decision 127).
+ * at all (an error, a 500), are left out (decision 127): forms and the API refuse them where they are
+ * typed; this keeps what no one typed (a carrier's inbound text, a query string) from failing.
  */
 const asSqliteBinds = (params: unknown[]) =>
   params.map((value) =>

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, Form, href, Link, useNavigation } from "react-router";
 import { ResendVerificationButton } from "#app/components/account/resend-verification.tsx";
 import { Button } from "#app/components/ui/button.tsx";

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import QRCode from "qrcode";
 import { data, Form, href, useNavigation } from "react-router";
 import { z } from "zod";

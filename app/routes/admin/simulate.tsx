@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { useMemo } from "react";
 import { data, Form, href, Link, useNavigation } from "react-router";
 import { MessageField } from "#app/components/sms/send-sms-form.tsx";

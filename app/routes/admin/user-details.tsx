@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import type { ReactNode } from "react";
 import { data, Form, href, useNavigation } from "react-router";
 import { z } from "zod";

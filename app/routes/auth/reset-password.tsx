@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, Form, href, Link, useNavigation } from "react-router";
 import { NewPasswordFields } from "#app/components/new-password-fields.tsx";
 import { Button } from "#app/components/ui/button.tsx";

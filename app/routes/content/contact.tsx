@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, Form, href, useLocation, useNavigation } from "react-router";
 import { ContactDetailsList } from "#app/components/content/contact-details.tsx";
 import { FormFailure, Honeypot, SubjectAndMessage } from "#app/components/content/support-fields.tsx";

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, Form, href, Link, useNavigation } from "react-router";
 import { SupportStatusBadge } from "#app/components/content/support-status-badge.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, Form, href, useLocation, useNavigation } from "react-router";
 import { FormFailure, SubjectAndMessage } from "#app/components/content/support-fields.tsx";
 import { SupportStatusBadge } from "#app/components/content/support-status-badge.tsx";

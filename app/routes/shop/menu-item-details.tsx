@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { useState } from "react";
 import { data, Form, href, useNavigation } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";

@@ -1,5 +1,5 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, Form, href, useNavigation } from "react-router";
 import { OrderLines } from "#app/components/shop/order-lines.tsx";
 import { OrderStatusBadge } from "#app/components/shop/order-status-badge.tsx";

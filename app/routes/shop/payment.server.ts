@@ -1,6 +1,6 @@
 // The offline test-card form's action (Stripe not configured): check the card, charge it, confirm
 // the order and grant its credits, and answer the payment screen.
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, href, redirect } from "react-router";
 import { clock } from "#app/utils/clock.server.ts";
 import { type OrderWithLines, recordPaymentFailure } from "#app/modules/shop/orders.server.ts";

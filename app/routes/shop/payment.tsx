@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { lazy, Suspense } from "react";
 import { data, Form, href, redirect, useNavigation } from "react-router";
 import { OrderLines } from "#app/components/shop/order-lines.tsx";

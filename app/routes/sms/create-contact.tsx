@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { useMemo } from "react";
 import { Form, href, useNavigation } from "react-router";
 import { ContactFields } from "#app/components/contacts/contact-fields.tsx";

@@ -1,5 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { Form, href, useNavigation } from "react-router";
 import { GroupFields } from "#app/components/contacts/group-fields.tsx";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";

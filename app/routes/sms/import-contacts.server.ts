@@ -1,6 +1,6 @@
 // The Import Contacts screen's forms, told apart by `intent`: upload a file, discard it, or import
 // it with a column mapping. Answers with a redirect (and toast) or the errors for the screen.
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, href, redirect } from "react-router";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { Form, href, Link, useNavigation } from "react-router";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { CheckboxField, Field, FormErrors, SelectField } from "#app/components/ui/field.tsx";

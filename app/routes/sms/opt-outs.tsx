@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, Form, href } from "react-router";
 import { z } from "zod";
 import { Badge } from "#app/components/ui/badge.tsx";

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { useMemo, useState } from "react";
 import { data, Form, href, Link, useLocation, useNavigation } from "react-router";
 import { TemplatePreview } from "#app/components/templates/template-preview.tsx";

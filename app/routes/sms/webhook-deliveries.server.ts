@@ -1,5 +1,5 @@
 // The buttons of one webhook endpoint's screen (test event, new secret, on and off, delete, send again).
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, href } from "react-router";
 import { z } from "zod";
 import {

@@ -1,5 +1,5 @@
 // The Webhooks screen's add form (and the callback secret's rotation); the webhooks module does the work.
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, href } from "react-router";
 import { z } from "zod";
 import { mustVerifyEmail } from "#app/modules/accounts/verification.server.ts";

@@ -1,7 +1,7 @@
 // The contact and group screens' form handling: parse, call the domain, answer with a redirect and
 // toast or the errors. Shared by the create pages and the lists' inline panels.
 import type { Submission } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, redirect } from "react-router";
 import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";

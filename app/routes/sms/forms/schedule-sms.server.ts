@@ -1,7 +1,7 @@
 // The schedule form's loader data and actions: the Schedule SMS screen (any number) and the schedule
 // panels of the contacts and groups lists (the row's contact or group).
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data, href } from "react-router";
 import { z } from "zod";
 import { clock } from "#app/utils/clock.server.ts";

@@ -1,5 +1,5 @@
 // The send form's action, shared by /sms/sendSms and /sms/documentation (both show the form).
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "#app/web/forms.ts";
 import { data } from "react-router";
 import { formatDateTime, pluralize } from "#app/utils/misc.ts";
 import { redirectWithToast } from "#app/web/toast.server.ts";
