@@ -51,13 +51,21 @@ async function createDatabase(adminUrl: string, name: string): Promise<string> {
 /** The statements' server time, calls and rows, as one line each. */
 const topStatements = (url: string, limit: number) =>
   onDatabase(url, async (client) => {
-    const { rows } = await client.query<{ ms: number; calls: number; rows: number; query: string }>(
-      `select round(total_exec_time)::int as ms, calls::int, rows::int, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) as query
+    const { rows } = await client.query<{ ms: number; planMs: number; calls: number; rows: number; query: string }>(
+      `select round(total_exec_time)::int as ms, round(total_plan_time)::int as "planMs", calls::int, rows::int,
+         left(regexp_replace(query, '\\s+', ' ', 'g'), 200) as query
        from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
-       order by total_exec_time desc limit $1`,
+       order by total_exec_time + total_plan_time desc limit $1`,
       [limit],
     );
-    return rows.map((row) => `${row.ms} ms, ${row.calls} calls, ${row.rows} rows: ${row.query}`);
+    const lines = rows.map(
+      (row) => `${row.ms} ms (planning ${row.planMs} ms), ${row.calls} calls, ${row.rows} rows: ${row.query}`,
+    );
+    const { rows: all } = await client.query<{ ms: number; planMs: number; calls: number }>(
+      `select round(sum(total_exec_time))::int as ms, round(sum(total_plan_time))::int as "planMs", sum(calls)::int as calls
+       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`,
+    );
+    return [`${all[0].ms} ms (planning ${all[0].planMs} ms), ${all[0].calls} calls: all statements`, ...lines];
   });
 
 const CLOCK_TICKS = 100;
@@ -83,7 +91,9 @@ function serverCpuSeconds(dataDir: string): number {
 /** `statements`: load pg_stat_statements (a little overhead on every statement) to say where the time went. */
 export async function startBenchPostgres({ statements = false } = {}): Promise<BenchPostgres> {
   const cluster = await startTestCluster(
-    statements ? { ...BENCH_SETTINGS, shared_preload_libraries: "pg_stat_statements" } : BENCH_SETTINGS,
+    statements
+      ? { ...BENCH_SETTINGS, shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track_planning": "on" }
+      : BENCH_SETTINGS,
   );
   const url = await createDatabase(cluster.adminUrl, "bench");
   if (statements) await onDatabase(url, (client) => client.query("create extension pg_stat_statements"));
