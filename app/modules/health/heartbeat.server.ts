@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { SmsCounters } from "#app/modules/health/sms-counters.server.ts";
+import type { UpstreamState } from "#app/modules/sms/transports/upstream-stats.server.ts";
 import { redisForRequest, redisKey } from "#app/queue/redis.server.ts";
 import type { WorkCounts } from "#app/utils/work-counts.server.ts";
 
@@ -18,6 +19,8 @@ export type WorkerBeat = {
   at: number;
   /** null when the transport is not SMPP. */
   smpp: SmppBindStatus | null;
+  /** Each upstream's binds and submits as this worker sees them, for GET /metrics and the upstreams page. */
+  upstreams?: UpstreamState[];
   /** The worker's sending counters since it started, for GET /metrics. */
   counters?: SmsCounters;
   /** What the worker's work has cost since it started (statements, Redis commands...), for GET /metrics. */
