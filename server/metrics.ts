@@ -1,10 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import client, { type Registry } from "prom-client";
-import { type SmppBindStatus, type WorkerBeat, workerId } from "#app/modules/health/heartbeat.server.ts";
+import {
+  type SmppBindStatus,
+  type UpstreamState,
+  type WorkerBeat,
+  workerId,
+} from "#app/modules/health/heartbeat.server.ts";
 import { type GatewaySnapshot, gatewaySnapshot } from "#app/modules/health/metrics.server.ts";
 import { RECEIPT_DELAY_BUCKETS } from "#app/modules/health/sms-counters.server.ts";
-import type { UpstreamState } from "#app/modules/sms/transports/upstream-stats.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { log } from "#app/utils/log.server.ts";
 import { type WorkCounts, workCounts } from "#app/utils/work-counts.server.ts";

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
 import { createTransport } from "#app/modules/sms/transports/index.server.ts";
+import { liveUpstreamStates } from "#app/modules/sms/transports/upstream-stats.server.ts";
 import { type LogContext, runWithLogContext } from "#app/utils/log.server.ts";
 import { api } from "#server/api.ts";
 import { metrics, startMetricsServer } from "#server/metrics.ts";
@@ -99,6 +100,9 @@ it("refuses a scrape without the token and counts a message sent through the API
   expect(sample(after, "sms_upstream_submits_total", { upstream: "env", answer: "accepted" })).toBe(1);
   expect(sample(after, "sms_upstream_submits_total", { upstream: "env", answer: "refused" })).toBe(0);
   expect(sample(after, "smpp_upstream_binds_up", { upstream: "env" })).toBe(1);
+  expect(await liveUpstreamStates()).toMatchObject([
+    { id: "env", name: "default", binds: 1, bindsUp: 1, accepted: 1, refused: 0, lastError: null },
+  ]);
   expect(sample(after, "worker_up")).toBe(1);
   expect(sample(after, "redis_up")).toBe(1);
   expect(sample(after, "sqlite_up")).toBe(1);

@@ -79,6 +79,17 @@ describe("failover between two upstreams", () => {
     expect(states.get("second")).toMatchObject({ bindsUp: 1, accepted: 1, failedOver: 0, errorRate: 0 });
   });
 
+  it("sends through the second when the first answers with a generic_nack", async () => {
+    const { transport, first, second } = await twoSmscs();
+    first.nackWith(SMPP_STATUS.ESME_RINVCMDID);
+    const id = await queued("+12025550309");
+
+    expect(await sendQueuedMessage(transport, id, () => ROUTE)).toEqual({ kind: "submitted" });
+
+    expect(first.counters).toMatchObject({ submitsSeen: 1, refused: 1, accepted: 0 });
+    expect(second.counters).toMatchObject({ submitsSeen: 1, accepted: 1 });
+  });
+
   it("fails a message the first refuses as bad, without trying the second", async () => {
     const { transport, first, second } = await twoSmscs();
     first.respondWith(SMPP_STATUS.ESME_RINVDSTADR);

@@ -15,7 +15,8 @@ import {
   ENV_UPSTREAM_ID,
   type UpstreamConfig,
 } from "#app/modules/sms/transports/upstream-config.ts";
-import { type UpstreamState, UpstreamStats } from "#app/modules/sms/transports/upstream-stats.server.ts";
+import type { UpstreamState } from "#app/modules/health/heartbeat.server.ts";
+import { UpstreamStats } from "#app/modules/sms/transports/upstream-stats.server.ts";
 
 /** A session of an upstream that can tell whether it is up (SMPP binds and the simulator can). */
 export type UpstreamBind = { readonly bindStatus?: { bound: boolean } };

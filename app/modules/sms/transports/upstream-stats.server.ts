@@ -1,33 +1,8 @@
+import { HEARTBEAT_FRESH_MS, readHeartbeats, type UpstreamState } from "#app/modules/health/heartbeat.server.ts";
 import type { SubmitOutcome } from "#app/modules/messaging/transport-types.ts";
 
 /** The rates look at the last this many seconds. */
 const WINDOW_SECONDS = 10;
-
-/** One upstream as this worker process sees it: for the admin page (summed over workers) and /metrics. */
-export type UpstreamState = {
-  id: string;
-  name: string;
-  /** Sessions this process opens to it, and those bound now. */
-  binds: number;
-  bindsUp: number;
-  /** submit_sm written per second, and the share of submits that were refused, unanswered or found no bind, both over the last 10 s. */
-  submitsPerSecond: number;
-  errorRate: number;
-  /** Submits and errors of those 10 s, so that workers' rates can be summed. */
-  recentSubmits: number;
-  recentErrors: number;
-  /** Since the process started: submit_sm written, and how they were answered. */
-  submitted: number;
-  accepted: number;
-  refused: number;
-  unanswered: number;
-  /** Messages that found no bind up, and messages sent on to the next upstream of their route. */
-  unbound: number;
-  failedOver: number;
-  lastError: string | null;
-  /** Epoch ms of lastError. */
-  lastErrorAt: number | null;
-};
 
 /** Counts per second, for the last WINDOW_SECONDS. */
 class RecentCount {
@@ -157,3 +132,9 @@ const SUMMED = [
   "unbound",
   "failedOver",
 ] as const;
+
+/** The upstreams as the live workers see them together (their heartbeats), for the upstreams page. */
+export async function liveUpstreamStates(now = Date.now()): Promise<UpstreamState[]> {
+  const beats = [...(await readHeartbeats(now)).values()].filter((beat) => now - beat.at <= HEARTBEAT_FRESH_MS);
+  return fleetUpstreamStates(beats.map((beat) => beat.upstreams ?? []));
+}
