@@ -105,7 +105,9 @@ export class RoutedTransport implements SmsTransport {
       const byUpstream = new Map<string, Journey[]>();
       for (const journey of journeys) {
         const id = journey.route[journey.at];
-        byUpstream.set(id, [...(byUpstream.get(id) ?? []), journey]);
+        const group = byUpstream.get(id);
+        if (group) group.push(journey);
+        else byUpstream.set(id, [journey]);
       }
       const moving: Journey[] = [];
       await Promise.all(
