@@ -1,7 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import client, { type Registry } from "prom-client";
-import { type SmppBindStatus, type WorkerBeat, workerId } from "#app/modules/health/heartbeat.server.ts";
+import {
+  type SmppBindStatus,
+  type UpstreamState,
+  type WorkerBeat,
+  workerId,
+} from "#app/modules/health/heartbeat.server.ts";
 import { type GatewaySnapshot, gatewaySnapshot } from "#app/modules/health/metrics.server.ts";
 import { RECEIPT_DELAY_BUCKETS } from "#app/modules/health/sms-counters.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -56,6 +61,70 @@ function workerCounter(
       }
     },
   });
+}
+
+/** Each worker's upstreams, one sample per worker and upstream. */
+function perUpstream(
+  s: GatewaySnapshot,
+  value: (state: UpstreamState) => number,
+  labels: Labelled = {},
+): [Labelled, number][] {
+  return [...s.workers].flatMap(([worker, beat]) =>
+    (beat.upstreams ?? []).map((state): [Labelled, number] => [
+      { worker, upstream: state.id, ...labels },
+      value(state),
+    ]),
+  );
+}
+
+/** A counter of each worker's upstreams (published with their heartbeats). */
+function upstreamCounter(
+  register: Registry,
+  name: string,
+  help: string,
+  samples: (s: GatewaySnapshot) => [Labelled, number][],
+  labelNames: string[] = [],
+) {
+  return new client.Counter({
+    name,
+    help,
+    labelNames: ["worker", "upstream", ...labelNames],
+    registers: [register],
+    collect() {
+      this.reset();
+      if (snapshot) for (const [labels, value] of samples(snapshot)) this.inc(labels, value);
+    },
+  });
+}
+
+/** Per upstream: its binds (gauges) and what its submits met (counters), decision 138. */
+function upstreamMetrics(register: Registry) {
+  gauge(register, "smpp_upstream_binds", "Sessions a worker opens to an upstream.", ["worker", "upstream"], (s) =>
+    perUpstream(s, (u) => u.binds),
+  );
+  gauge(register, "smpp_upstream_binds_up", "Sessions to an upstream bound now.", ["worker", "upstream"], (s) =>
+    perUpstream(s, (u) => u.bindsUp),
+  );
+  upstreamCounter(
+    register,
+    "sms_upstream_submits_total",
+    "submit_sm written to an upstream, by its answer: accepted, refused, or none (unanswered).",
+    (s) => [
+      ...perUpstream(s, (u) => u.accepted, { answer: "accepted" }),
+      ...perUpstream(s, (u) => u.refused, { answer: "refused" }),
+      ...perUpstream(s, (u) => u.unanswered, { answer: "unanswered" }),
+    ],
+    ["answer"],
+  );
+  upstreamCounter(register, "sms_upstream_unbound_total", "Messages that found no bind up to an upstream.", (s) =>
+    perUpstream(s, (u) => u.unbound),
+  );
+  upstreamCounter(
+    register,
+    "sms_upstream_failovers_total",
+    "Messages an upstream provably did not take, sent on to the next upstream of their route.",
+    (s) => perUpstream(s, (u) => u.failedOver),
+  );
 }
 
 const WORK_METRICS: [keyof WorkCounts, string, string][] = [
@@ -154,6 +223,7 @@ function metricsRegistry(): Registry {
     (b) => b.counters?.retried,
   );
   workerCounter(register, "sms_receipts_total", "Delivery receipts applied.", (b) => b.counters?.receipts);
+  upstreamMetrics(register);
   workCounters(register);
   return (registry = register);
 }

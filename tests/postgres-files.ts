@@ -76,6 +76,7 @@ export const POSTGRES_FILES = [
   "tests/integration/shop-demo.test.ts",
   "tests/integration/shop.test.ts",
   "tests/integration/simulator-replies.test.ts",
+  "tests/integration/smpp-failover.test.ts",
   "tests/integration/smpp-fleet-rate.test.ts",
   "tests/integration/smpp-max-binds.test.ts",
   "tests/integration/sms-batches.test.ts",

@@ -3,6 +3,7 @@ import { startConfigBeacon } from "#app/modules/health/fleet-config.server.ts";
 import { startHeartbeat } from "#app/modules/health/heartbeat.server.ts";
 import { smsCounters } from "#app/modules/health/sms-counters.server.ts";
 import { smppBindStatus } from "#app/modules/sms/transports/smpp-status.server.ts";
+import { upstreamStates } from "#app/modules/sms/transports/routed.server.ts";
 import { getQueue, queueBaseOptions } from "#app/queue/queues.server.ts";
 import { createWorkerConnection } from "#app/queue/redis.server.ts";
 import { startRedisMemoryWatch } from "#app/queue/redis-memory.server.ts";
@@ -95,7 +96,12 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
   // Where the workers run, once per deployment: the queues are what fills Redis.
   const memoryWatch = startRedisMemoryWatch();
   // Alive and the SMPP bind's state for /readyz (any one worker alive is enough), its counters and work counts for /metrics.
-  const heartbeat = startHeartbeat(() => ({ smpp: smppBindStatus(), counters: smsCounters(), work: workCounts() }));
+  const heartbeat = startHeartbeat(() => ({
+    smpp: smppBindStatus(),
+    upstreams: upstreamStates(),
+    counters: smsCounters(),
+    work: workCounts(),
+  }));
   // For npm run doctor: the settings this worker runs with, beside every other process's.
   const configBeacon = startConfigBeacon("worker", SETTING_NAMES);
   return {

@@ -5,7 +5,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { applyReceipts } from "#app/modules/sms/dispatch.server.ts";
-import { SimulatorTransport } from "#app/modules/sms/transports/simulator.server.ts";
+import { createTransport } from "#app/modules/sms/transports/index.server.ts";
+import { liveUpstreamStates } from "#app/modules/sms/transports/upstream-stats.server.ts";
 import { type LogContext, runWithLogContext } from "#app/utils/log.server.ts";
 import { api } from "#server/api.ts";
 import { metrics, startMetricsServer } from "#server/metrics.ts";
@@ -23,6 +24,7 @@ let base: string;
 
 beforeAll(async () => {
   process.env.METRICS_TOKEN = TOKEN;
+  process.env.SIMULATOR_DLR_MS = "10";
   // The web's dispatch of the two extensions, with the request context server/http.ts gives.
   server = createServer((req, res) => {
     const context: LogContext = { requestId: "t", startedAt: performance.now() };
@@ -39,7 +41,8 @@ beforeAll(async () => {
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   workers = await startWorkers([
-    createSmsSendJob(() => new SimulatorTransport({ dlrMs: 10, onReceipts: applyReceipts })),
+    // The worker's own transport: the environment's upstream (the simulator) behind the routed one.
+    createSmsSendJob(() => createTransport(applyReceipts, async () => undefined)),
   ]);
 });
 
@@ -94,6 +97,12 @@ it("refuses a scrape without the token and counts a message sent through the API
   expect(
     sample(after, "http_request_duration_seconds_count", { route: "/api/v1/messages", method: "POST", status: "201" }),
   ).toBe(1);
+  expect(sample(after, "sms_upstream_submits_total", { upstream: "env", answer: "accepted" })).toBe(1);
+  expect(sample(after, "sms_upstream_submits_total", { upstream: "env", answer: "refused" })).toBe(0);
+  expect(sample(after, "smpp_upstream_binds_up", { upstream: "env" })).toBe(1);
+  expect(await liveUpstreamStates()).toMatchObject([
+    { id: "env", name: "default", binds: 1, bindsUp: 1, accepted: 1, refused: 0, lastError: null },
+  ]);
   expect(sample(after, "worker_up")).toBe(1);
   expect(sample(after, "redis_up")).toBe(1);
   expect(sample(after, "sqlite_up")).toBe(1);

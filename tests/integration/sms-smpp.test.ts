@@ -273,7 +273,10 @@ describe("the SMPP session", () => {
       expect(await session.ready()).toBe(true);
       const messages = [1, 2, 3].map((id) => ({ id, to: `+120255503${id}0`, body: "late ".repeat(40), parts: [1, 2] }));
       const outcomes = await session.submitMany(messages, async (ids) => new Set(ids));
-      const lost = { kind: "temporary", reason: "Connection to the SMSC lost", acks: [] };
+      // Both parts were written and never answered: each is an attempt without a command status.
+      const unanswered = { upstream: "env", bind: 1, commandStatus: null, smscMessageId: null };
+      const attempts = [1, 2].map((part) => ({ ...unanswered, part }));
+      const lost = { kind: "temporary", reason: "Connection to the SMSC lost", acks: [], attempts };
       expect([...outcomes]).toEqual([
         [1, lost],
         [2, lost],

@@ -174,6 +174,7 @@ export class TestSmsc {
   private readonly sessions = new Map<Session, SessionState>();
   private readonly seenKeys = new Set<string>();
   private responses: number[] = [];
+  private nacks: number[] = [];
   private dropCountdown: number | null = null;
   private nextSession = 1;
   /** The last connection nextBound() picked. */
@@ -216,6 +217,11 @@ export class TestSmsc {
   /** The next submits get these command statuses, in order; then ESME_ROK again. */
   respondWith(...statuses: number[]): void {
     this.responses.push(...statuses);
+  }
+
+  /** The next submits are answered with a generic_nack of these command statuses, in order. */
+  nackWith(...statuses: number[]): void {
+    this.nacks.push(...statuses);
   }
 
   /** After `accepted` more submits are accepted (and answered), the connection is dropped. */
@@ -364,6 +370,15 @@ export class TestSmsc {
     const esmClass = pdu.esm_class ?? 0;
     const dataCoding = pdu.data_coding ?? 0;
     const { udh, payload, concat } = splitUdh(shortMessage, esmClass);
+    const nack = this.nacks.shift();
+    if (nack !== undefined) {
+      this.counters.refused += 1;
+      this.respond(
+        session,
+        new smpp.PDU("generic_nack", { sequence_number: pdu.sequence_number, command_status: nack }),
+      );
+      return;
+    }
     const status = this.responses.shift() ?? 0;
     const submit: RecordedSubmit = {
       session: state.id,

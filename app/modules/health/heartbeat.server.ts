@@ -12,12 +12,40 @@ const HEARTBEAT_FORGET_MS = 10 * 60_000;
 /** The SMPP binds of one worker process: opened, bound now, and their submit window in use. */
 export type SmppBindStatus = { binds: number; bound: number; window: number; inFlight: number };
 
+/** One upstream as this worker process sees it: for the admin page (summed over workers) and /metrics. */
+export type UpstreamState = {
+  id: string;
+  name: string;
+  /** Sessions this process opens to it, and those bound now. */
+  binds: number;
+  bindsUp: number;
+  /** submit_sm written per second, and the share of submits that were refused, unanswered or found no bind, both over the last 10 s. */
+  submitsPerSecond: number;
+  errorRate: number;
+  /** Submits and errors of those 10 s, so that workers' rates can be summed. */
+  recentSubmits: number;
+  recentErrors: number;
+  /** Since the process started: submit_sm written, and how they were answered. */
+  submitted: number;
+  accepted: number;
+  refused: number;
+  unanswered: number;
+  /** Messages that found no bind up, and messages sent on to the next upstream of their route. */
+  unbound: number;
+  failedOver: number;
+  lastError: string | null;
+  /** Epoch ms of lastError. */
+  lastErrorAt: number | null;
+};
+
 /** What a worker process publishes every few seconds (field = its id, in one Redis hash). */
 export type WorkerBeat = {
   /** When it was written (the worker's clock, epoch ms). */
   at: number;
   /** null when the transport is not SMPP. */
   smpp: SmppBindStatus | null;
+  /** Each upstream's binds and submits as this worker sees them, for GET /metrics and the upstreams page. */
+  upstreams?: UpstreamState[];
   /** The worker's sending counters since it started, for GET /metrics. */
   counters?: SmsCounters;
   /** What the worker's work has cost since it started (statements, Redis commands...), for GET /metrics. */

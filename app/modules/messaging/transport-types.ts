@@ -9,19 +9,41 @@ export type OutgoingSms = {
   from?: SenderSource;
   /** 1-based parts still to send: a retry skips the parts the SMSC already accepted. */
   parts: number[];
+  /** The upstreams (ids) its route tries, in order; absent: the environment's upstream alone. */
+  upstreams?: readonly string[];
 };
 
 export type SenderSource = { address: string; ton: number; npi: number };
 
 export type PartAck = { part: number; providerId: string };
 
+/**
+ * One part's submit_sm to one upstream's bind: the command_status of its submit_sm_resp (null when
+ * no answer came) and the message id the SMSC gave it (null when refused or unanswered).
+ */
+export type SubmitAttempt = {
+  upstream: string;
+  bind: number;
+  part: number;
+  commandStatus: number | null;
+  smscMessageId: string | null;
+};
+
+/** Every submit_sm written for the message on this try, in order, over every upstream it went to. */
+type Attempts = { attempts?: SubmitAttempt[] };
+
 export type SubmitOutcome =
-  /** The SMSC accepted every part asked for. */
-  | { kind: "accepted"; acks: PartAck[] }
+  /** The SMSC accepted every part asked for; `takenBy`: the upstream and bind that did. */
+  | ({ kind: "accepted"; acks: PartAck[]; takenBy?: { upstream: string; bind: number } } & Attempts)
   /** Worth retrying later (throttled, queue full, disconnected); `acks` are the parts it did accept. */
-  | { kind: "temporary"; reason: string; acks: PartAck[] }
+  | ({ kind: "temporary"; reason: string; acks: PartAck[] } & Attempts)
   /** Refused for good; `acks` are the parts it accepted before refusing the rest. */
-  | { kind: "permanent"; reason: string; acks: PartAck[] }
+  | ({ kind: "permanent"; reason: string; acks: PartAck[] } & Attempts)
+  /**
+   * Written to an upstream that never answered, on a route with others: it may have it, so it is
+   * neither retried nor sent elsewhere (decision 138).
+   */
+  | ({ kind: "unknown"; reason: string; acks: PartAck[] } & Attempts)
   /** `claim` said no: someone else has the message; nothing was sent. */
   | { kind: "not-claimed" };
 

@@ -13,6 +13,7 @@ import {
   insertPendingReceipts,
   markClaimed,
   markFailed,
+  markInterrupted,
   markRequeued,
   markSubmitted,
   type MessageMove,
@@ -37,6 +38,7 @@ import { optedOutSince } from "#app/modules/opt-outs/enforcement.server.ts";
 import { senderSources } from "#app/modules/senders/senders.server.ts";
 import { completeGroupSendsIfDone } from "#app/modules/sms/group-send-completion.server.ts";
 import { type MessageMove as StatusMove, noteMessageStatuses } from "#app/modules/sms/message-events.server.ts";
+import { DEFAULT_UPSTREAMS, type UpstreamsFor } from "#app/modules/sms/transports/upstream-config.ts";
 import type {
   ClaimMessages,
   OutgoingSms,
@@ -320,6 +322,7 @@ export type SendOutcome =
   | { kind: "submitted" }
   | { kind: "skipped" }
   | { kind: "failed"; reason: string }
+  | { kind: "unknown"; reason: string }
   | { kind: "retry"; reason: string; delayMs: number };
 
 /** Exponential backoff with jitter after a message's `attempts`-th try met a temporary error. */
@@ -362,6 +365,11 @@ async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): 
           await fail(tx, id, outcome.reason, now, moves);
           results.set(id, { kind: "failed", reason: outcome.reason });
           break;
+        case "unknown":
+          // Written to an upstream that never answered: kept, never retried (decision 138).
+          await markInterrupted(id, outcome.reason, now);
+          results.set(id, { kind: "unknown", reason: outcome.reason });
+          break;
         case "temporary": {
           // Claimed messages count their attempts; one never claimed waits for the connection.
           if (claimed && finalAttempt(attempts + 1)) {
@@ -400,6 +408,7 @@ export const ACCOUNT_DISABLED_REASON = "Cancelled: the account was disabled";
 export async function sendQueuedMessages(
   transport: SmsTransport,
   messageIds: number[],
+  upstreamsFor: UpstreamsFor = () => DEFAULT_UPSTREAMS,
 ): Promise<Map<number, SendOutcome>> {
   const rows = await selectQueued(messageIds);
   const results = new Map<number, SendOutcome>(messageIds.map((id) => [id, { kind: "skipped" }]));
@@ -430,7 +439,8 @@ export async function sendQueuedMessages(
       settled.push({ id: row.id, attempts: row.attempts, outcome: { kind: "accepted", acks: [] }, claimed: false });
     else {
       const from = row.fromAddress ? sources.get(row.fromAddress) : undefined;
-      outgoing.push({ id: row.id, to: row.toPhone, body: row.body, parts, ...(from && { from }) });
+      const upstreams = upstreamsFor(row.toPhone);
+      outgoing.push({ id: row.id, to: row.toPhone, body: row.body, parts, upstreams, ...(from && { from }) });
     }
   }
   const record = async (recorded: Recorded[]) => {
@@ -474,22 +484,27 @@ export async function sendQueuedMessages(
 }
 
 /** One message: see sendQueuedMessages. */
-export async function sendQueuedMessage(transport: SmsTransport, messageId: number): Promise<SendOutcome> {
-  return (await sendQueuedMessages(transport, [messageId])).get(messageId)!;
+export async function sendQueuedMessage(
+  transport: SmsTransport,
+  messageId: number,
+  upstreamsFor?: UpstreamsFor,
+): Promise<SendOutcome> {
+  return (await sendQueuedMessages(transport, [messageId], upstreamsFor)).get(messageId)!;
 }
 
 /**
  * A send job's work: sends the batch, then adds the messages that met a temporary error as new
  * jobs due after their backoff (their outbox rows, due then too, cover a failure to add them).
  */
-export async function sendAndRequeue(transport: SmsTransport, messageIds: number[]) {
-  const results = await sendQueuedMessages(transport, messageIds);
-  const summary = { submitted: 0, failed: 0, retried: 0, skipped: 0 };
+export async function sendAndRequeue(transport: SmsTransport, messageIds: number[], upstreamsFor?: UpstreamsFor) {
+  const results = await sendQueuedMessages(transport, messageIds, upstreamsFor);
+  const summary = { submitted: 0, failed: 0, unknown: 0, retried: 0, skipped: 0 };
   const retries = new Map<number, number[]>();
   for (const [id, result] of results) {
     if (result.kind === "submitted") summary.submitted += 1;
     else if (result.kind === "failed") summary.failed += 1;
     else if (result.kind === "skipped") summary.skipped += 1;
+    else if (result.kind === "unknown") summary.unknown += 1;
     else {
       summary.retried += 1;
       // Grouped by the second, so a batch that met one error comes back as a few jobs.

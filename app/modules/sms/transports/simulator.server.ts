@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
+import smpp from "smpp";
 import { log } from "#app/utils/log.server.ts";
 import { encodeGsm7, splitMessage } from "#app/modules/messaging/segments.ts";
 import type {
   ClaimMessages,
   InboundSink,
   OutgoingSms,
+  PartAck,
   ReceiptSink,
   SmsTransport,
+  SubmitAttempt,
   SubmitOutcome,
 } from "#app/modules/messaging/transport-types.ts";
 
@@ -32,9 +35,19 @@ export function simulatedReplyText(body: string): string {
   return `Got it, thanks! (simulated answer to "${quoted}")`;
 }
 
-/** No network: accepts every message and reports it delivered after `dlrMs`. */
+/** The command_status a failing simulated upstream answers: an SMSC-side error, so another may take it. */
+const FAILING_STATUS = smpp.errors.ESME_RSYSERR;
+
+/**
+ * No network: accepts every message and reports it delivered after `dlrMs`; told `failing`, it
+ * refuses every submit as a broken carrier would, before accepting it.
+ */
 export class SimulatorTransport implements SmsTransport {
   readonly name = "simulator";
+  /** Its one simulated bind, up until it closes. */
+  readonly bindStatus = { bound: true, window: 0, inFlight: 0 };
+  private readonly upstream: string;
+  private readonly failing: boolean;
   private readonly dlrMs: number;
   private readonly onReceipts: ReceiptSink;
   private readonly onInbound?: InboundSink;
@@ -44,7 +57,16 @@ export class SimulatorTransport implements SmsTransport {
   private closed = false;
 
   /** `replyFrom`: the address simulated answers are sent to (the gateway's default sender). */
-  constructor(options: { dlrMs: number; onReceipts: ReceiptSink; onInbound?: InboundSink; replyFrom?: string }) {
+  constructor(options: {
+    dlrMs: number;
+    onReceipts: ReceiptSink;
+    onInbound?: InboundSink;
+    replyFrom?: string;
+    upstream?: string;
+    failing?: boolean;
+  }) {
+    this.upstream = options.upstream ?? "env";
+    this.failing = options.failing ?? false;
     this.dlrMs = options.dlrMs;
     this.onReceipts = options.onReceipts;
     this.onInbound = options.onInbound;
@@ -80,9 +102,25 @@ export class SimulatorTransport implements SmsTransport {
     for (const sms of messages) outcomes.set(sms.id, claimed.has(sms.id) ? this.accept(sms) : { kind: "not-claimed" });
   }
 
+  /** Each part's submit_sm answered with `commandStatus`. */
+  private attempts(sms: OutgoingSms, commandStatus: number, acks: PartAck[] = []): SubmitAttempt[] {
+    return sms.parts.map((part, i) => ({
+      upstream: this.upstream,
+      bind: 1,
+      part,
+      commandStatus,
+      smscMessageId: acks[i]?.providerId ?? null,
+    }));
+  }
+
   private accept(sms: OutgoingSms): SubmitOutcome {
+    if (this.failing) {
+      const reason = "SMSC busy: the simulated upstream is told to fail (ESME_RSYSERR)";
+      return { kind: "temporary", reason, acks: [], attempts: this.attempts(sms, FAILING_STATUS) };
+    }
     if (sms.to === SIMULATOR_NUMBERS.rejected) {
-      return { kind: "permanent", reason: "Rejected by the carrier (simulated): invalid destination", acks: [] };
+      const reason = "Rejected by the carrier (simulated): invalid destination";
+      return { kind: "permanent", reason, acks: [], attempts: this.attempts(sms, smpp.errors.ESME_RINVDSTADR) };
     }
     const acks = sms.parts.map((part) => ({ part, providerId: `sim-${randomUUID()}` }));
     if (sms.to !== SIMULATOR_NUMBERS.noReceipt) {
@@ -98,7 +136,8 @@ export class SimulatorTransport implements SmsTransport {
         if (!undelivered && ASKS_FOR_A_REPLY.test(sms.body)) void stored.then(() => this.reply(sms));
       });
     }
-    return { kind: "accepted", acks };
+    const attempts = this.attempts(sms, 0, acks);
+    return { kind: "accepted", acks, takenBy: { upstream: this.upstream, bind: 1 }, attempts };
   }
 
   /** The phone answers, as an SMSC would deliver it: an inbound SMS to the sender it came from. */
@@ -138,6 +177,7 @@ export class SimulatorTransport implements SmsTransport {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.bindStatus.bound = false;
     for (const cancel of this.waits) cancel();
     this.waits.clear();
     // Receipts not reported yet are lost: those messages stay Sent (a real SMSC would redeliver them).

@@ -17,6 +17,7 @@ import {
   type InboundSms,
   type OutgoingSms,
   type PartAck,
+  type SubmitAttempt,
   type Receipt,
   type ReceiptSink,
   receiptStatus,
@@ -28,6 +29,12 @@ import {
 export type SmppOptions = {
   /** smpp://system_id:password@host:port (ssmpp:// for TLS). */
   url: string;
+  /** Credentials kept apart from the URL (an upstream's sealed password); they win over the URL's. */
+  systemId?: string;
+  password?: string;
+  /** Which upstream this bind belongs to, and its number there (1-based), for the submit attempts it reports. */
+  upstream?: string;
+  bind?: number;
   sourceAddr: string;
   /** Segments per second at most; 0 = no cap. */
   tps: number;
@@ -163,15 +170,23 @@ function answerOf(part: number, resp: PDU): PartResult {
   return { part, ok: false, status: resp.command_status, temporary, reason };
 }
 
+/** The submit_sm a part's result says was written: its answer's status, or null when none came. */
+function attemptOf(r: PartResult, bind: BindLabel): SubmitAttempt[] {
+  if (r.ok) return [{ ...bind, part: r.part, commandStatus: ESME_ROK, smscMessageId: r.providerId }];
+  if (r.unwritten) return [];
+  return [{ ...bind, part: r.part, commandStatus: r.status ?? null, smscMessageId: null }];
+}
+
 /** A message's outcome from its parts' answers (in part order): accepted, or the first refusal, a permanent one first. */
-function outcomeOf(results: PartResult[]): SubmitOutcome {
+function outcomeOf(results: PartResult[], bind: BindLabel): SubmitOutcome {
   const acks: PartAck[] = [];
   for (const r of results) if (r.ok) acks.push({ part: r.part, providerId: r.providerId });
+  const attempts = results.flatMap((r) => attemptOf(r, bind));
   const failures = results.filter((r) => !r.ok);
-  if (failures.length === 0) return { kind: "accepted", acks };
+  if (failures.length === 0) return { kind: "accepted", acks, takenBy: bind, attempts };
   const permanent = failures.find((f) => !f.temporary);
-  if (permanent) return { kind: "permanent", reason: permanent.reason, acks };
-  return { kind: "temporary", reason: failures[0].reason, acks };
+  if (permanent) return { kind: "permanent", reason: permanent.reason, acks, attempts };
+  return { kind: "temporary", reason: failures[0].reason, acks, attempts };
 }
 
 /** Runs `write` with the session's socket corked, so what it sends goes out in one system call. */
@@ -184,9 +199,12 @@ function corked<T>(session: Session, write: () => T): T {
   }
 }
 
+/** A refusal's `status` is its command_status; none: no answer came, or (`unwritten`) it never left. */
 type PartResult =
   | { part: number; ok: true; providerId: string }
-  | { part: number; ok: false; temporary: boolean; reason: string; status?: number };
+  | { part: number; ok: false; temporary: boolean; reason: string; status?: number; unwritten?: boolean };
+
+type BindLabel = { upstream: string; bind: number };
 
 /** A group's parts written together: one deadline for all, done when the last is answered. */
 type SentGroup = {
@@ -216,8 +234,12 @@ export const openSmppTransports = new Set<SmppTransport>();
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
   private readonly endpoint: SmppEndpoint;
-  private readonly options: Required<Omit<SmppOptions, "sharedRate" | "onInbound" | "maxBinds">> &
+  private readonly options: Required<
+    Omit<SmppOptions, "sharedRate" | "onInbound" | "maxBinds" | "systemId" | "password" | "upstream" | "bind">
+  > &
     Pick<SmppOptions, "sharedRate" | "onInbound" | "maxBinds">;
+  /** Which upstream and bind this is, in the attempts it reports. */
+  readonly label: BindLabel;
   private readonly lease?: BindLease;
   private waitingForLease = false;
   private takingTokens = false;
@@ -241,7 +263,13 @@ export class SmppTransport implements SmsTransport {
   private markClosed!: () => void;
 
   constructor(options: SmppOptions) {
-    this.endpoint = parseSmppUrl(options.url);
+    const endpoint = parseSmppUrl(options.url);
+    this.endpoint = {
+      ...endpoint,
+      systemId: options.systemId ?? endpoint.systemId,
+      password: options.password ?? endpoint.password,
+    };
+    this.label = { upstream: options.upstream ?? "env", bind: options.bind ?? 1 };
     this.options = {
       enquireLinkMs: 30_000,
       responseTimeoutMs: 10_000,
@@ -371,7 +399,13 @@ export class SmppTransport implements SmsTransport {
         this.settle(entries, entry, answerOf(part, resp));
       });
       if (!written)
-        this.settle(entries, entry, { part, ok: false, temporary: true, reason: "Connection to the SMSC lost" });
+        this.settle(entries, entry, {
+          part,
+          ok: false,
+          temporary: true,
+          reason: "Connection to the SMSC lost",
+          unwritten: true,
+        });
     }
   }
 
@@ -384,7 +418,7 @@ export class SmppTransport implements SmsTransport {
     const { message } = entry;
     message.results[entry.index] = result;
     const { group } = message;
-    if (--message.unanswered === 0) group.outcomes.set(message.sms.id, outcomeOf(message.results));
+    if (--message.unanswered === 0) group.outcomes.set(message.sms.id, outcomeOf(message.results, this.label));
     if (--group.unanswered === 0) {
       clearTimeout(group.timer);
       group.done();
