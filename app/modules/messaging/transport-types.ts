@@ -15,13 +15,16 @@ export type SenderSource = { address: string; ton: number; npi: number };
 
 export type PartAck = { part: number; providerId: string };
 
+/** Where a try went and what the SMSC answered, from a transport that reports it (the message's journey shows it). */
+export type SubmitReport = { upstream?: string; bind?: string; commandStatus?: number };
+
 export type SubmitOutcome =
   /** The SMSC accepted every part asked for. */
-  | { kind: "accepted"; acks: PartAck[] }
+  | ({ kind: "accepted"; acks: PartAck[] } & SubmitReport)
   /** Worth retrying later (throttled, queue full, disconnected); `acks` are the parts it did accept. */
-  | { kind: "temporary"; reason: string; acks: PartAck[] }
+  | ({ kind: "temporary"; reason: string; acks: PartAck[] } & SubmitReport)
   /** Refused for good; `acks` are the parts it accepted before refusing the rest. */
-  | { kind: "permanent"; reason: string; acks: PartAck[] }
+  | ({ kind: "permanent"; reason: string; acks: PartAck[] } & SubmitReport)
   /** `claim` said no: someone else has the message; nothing was sent. */
   | { kind: "not-claimed" };
 

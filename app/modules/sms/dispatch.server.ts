@@ -10,6 +10,7 @@ import {
   deleteOutboxRows,
   deletePendingReceipts,
   insertAcceptedParts,
+  insertSubmitAttempts,
   insertPendingReceipts,
   markClaimed,
   markFailed,
@@ -27,6 +28,7 @@ import {
   selectPartsByProviderIds,
   selectQueued,
   type StoredStatus,
+  type SubmitAttempt,
   updateParts,
 } from "#app/modules/sms/message-store.server.ts";
 import { canMove, isFinal, movesFrom, statusFromParts } from "#app/modules/messaging/message-status.ts";
@@ -335,9 +337,30 @@ const NOT_CONNECTED_RETRY_MS = 5_000;
 
 /**
  * A message's answer to record. `claimed`: this try moved it to `submitting` (and counted an
- * attempt): the claim returned its id, or the SMSC accepted some of its parts.
+ * attempt): the claim returned its id, or the SMSC accepted some of its parts. `tried`: the
+ * transport had it (not settled without the SMSC).
  */
-type Recorded = { id: number; attempts: number; outcome: SubmitOutcome; claimed: boolean };
+type Recorded = { id: number; attempts: number; outcome: SubmitOutcome; claimed: boolean; tried: boolean };
+
+// The upstream of today's one SMSC connection (or the simulator), while its transport names none.
+const DEFAULT_UPSTREAM = "default";
+
+/** The try a claimed message made at the SMSC, for its journey; none when it never left. */
+function attemptOf({ id, outcome, claimed, tried }: Recorded): SubmitAttempt[] {
+  if (!tried || !claimed || outcome.kind === "not-claimed") return [];
+  return [
+    {
+      messageId: id,
+      upstream: outcome.upstream ?? DEFAULT_UPSTREAM,
+      bind: outcome.bind ?? null,
+      outcome: outcome.kind,
+      // An accepted part is ESME_ROK by definition; a refusal's status is in its reason unless reported.
+      commandStatus: outcome.commandStatus ?? (outcome.kind === "accepted" ? 0 : null),
+      providerIds: outcome.acks.map((ack) => ack.providerId),
+      error: outcome.kind === "accepted" ? null : outcome.reason,
+    },
+  ];
+}
 
 async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): Promise<Map<number, SendOutcome>> {
   return await inBatch(now, async (moves) => {
@@ -345,6 +368,7 @@ async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): 
     // Every answer's accepted parts at once: a refusal or a retry keeps those the SMSC took too.
     const parts = recorded.flatMap(({ id, outcome }) => ("acks" in outcome ? acceptedParts(id, outcome.acks) : []));
     const early = await storeAcks(parts, now, moves);
+    await insertSubmitAttempts(recorded.flatMap(attemptOf), now);
     const accepted = recorded.flatMap(({ id, outcome }) =>
       outcome.kind === "accepted" ? [{ id, acks: outcome.acks }] : [],
     );
@@ -421,13 +445,19 @@ export async function sendQueuedMessages(
     if (optedOut.has(row.id) || row.ownerDisabled) {
       const reason = row.ownerDisabled ? ACCOUNT_DISABLED_REASON : OPTED_OUT_REASON;
       const outcome: SubmitOutcome = { kind: "permanent", reason, acks: [] };
-      settled.push({ id: row.id, attempts: row.attempts, outcome, claimed: false });
+      settled.push({ id: row.id, attempts: row.attempts, outcome, claimed: false, tried: false });
       continue;
     }
     const parts = Array.from({ length: row.segments }, (_, i) => i + 1).filter((p) => !accepted.get(row.id)?.has(p));
     // Every part was accepted before (an earlier try's answers were kept): nothing left to send.
     if (parts.length === 0)
-      settled.push({ id: row.id, attempts: row.attempts, outcome: { kind: "accepted", acks: [] }, claimed: false });
+      settled.push({
+        id: row.id,
+        attempts: row.attempts,
+        outcome: { kind: "accepted", acks: [] },
+        claimed: false,
+        tried: false,
+      });
     else {
       const from = row.fromAddress ? sources.get(row.fromAddress) : undefined;
       outgoing.push({ id: row.id, to: row.toPhone, body: row.body, parts, ...(from && { from }) });
@@ -463,7 +493,7 @@ export async function sendQueuedMessages(
       slice.map((sms) => {
         const outcome = outcomes.get(sms.id)!;
         const claimed = claimedIds.has(sms.id) || ("acks" in outcome && outcome.acks.length > 0);
-        return { id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome, claimed };
+        return { id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome, claimed, tried: true };
       }),
     );
   };
