@@ -114,7 +114,7 @@ export function describeEvent(event: JourneyEvent, timeZone: string): DescribedE
         details: [`Goes out at ${formatDateTime(event.until, timeZone, { seconds: true })} (${timeZone})`],
       };
     case "queued":
-      return { title: "Queued", details: ["Waiting for the sending worker"] };
+      return { title: "Queued", details: ["In line for the sending worker"] };
     case "submit_attempt":
       return {
         title: ATTEMPT_TITLES[event.outcome],
