@@ -1,10 +1,12 @@
 // A message's journey, as its owner reads it on /sms/messages/:id and GET /api/v1/messages/{id}/events:
 // sent with a named API key over real SMPP to the loopback SMSC, its submit answer and receipt; a
 // refusal and its refund; another account's message not found.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { insertApiKey } from "#app/modules/api-keys/keys.server.ts";
 import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
+import { saveQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { loader as journeyLoader } from "#app/routes/sms/message-journey.tsx";
 import { loader as historyLoader } from "#app/routes/sms/message-history.tsx";
 import { callApi } from "#tests/support/api.ts";
@@ -23,6 +25,7 @@ beforeAll(async () => {
   gateway = await startSmppGateway();
 });
 afterAll(() => gateway?.stop());
+afterEach(() => resetClock());
 
 async function customerWithKey(credits: number, keyName: string): Promise<TestUser & { key: string }> {
   const user = await createTestUser();
@@ -138,6 +141,21 @@ describe("a message's journey", () => {
     const page = await pageEvents(customer, id);
     expect(page.data.events.map((e) => e.type)).toEqual(events.map((e) => e.type));
     expect(page.data.events.find((e) => e.type === "refunded")).toMatchObject({ credits: 1, reason });
+  });
+
+  it("shows a quiet-hours hold and when it ends", async () => {
+    const customer = await customerWithKey(2, "Night");
+    await saveQuietHours(customer.id, { enabled: true, startMinute: 21 * 60, endMinute: 8 * 60 });
+    // 23:00 in New York; time runs on from there.
+    const offset = Date.parse("2026-06-11T03:00:00Z") - Date.now();
+    setClock(() => Date.now() + offset);
+    const { id } = await queueMessage(customer.id, { to: "+12025550184", body: "later", respectQuietHours: true });
+
+    const events = (await apiEvents(customer, id)).json.events as Record<string, unknown>[];
+    expect(events.map((e) => e.type)).toEqual(["accepted", "charged", "held", "queued"]);
+    expect(events[2]).toMatchObject({ reason: "quiet_hours", until: "2026-06-11T12:00:00.000Z" });
+    const page = await pageEvents(customer, id);
+    expect(page.data.events[2]).toMatchObject({ type: "held", until: Date.parse("2026-06-11T12:00:00Z") });
   });
 
   it("answers 404 for another account's message, on the page and the API", async () => {
