@@ -22,7 +22,10 @@ process.env.WEBHOOK_ALLOW_PRIVATE = "1";
 let gateway: SmppGateway | undefined;
 
 beforeAll(async () => {
-  gateway = await startSmppGateway();
+  // One number's phone is never reached: its receipt says UNDELIV with err:001.
+  gateway = await startSmppGateway({
+    smsc: { receiptFor: (submit) => (submit.destination === "12025550185" ? "UNDELIV" : "DELIVRD") },
+  });
 });
 afterAll(() => gateway?.stop());
 afterEach(() => resetClock());
@@ -141,6 +144,18 @@ describe("a message's journey", () => {
     const page = await pageEvents(customer, id);
     expect(page.data.events.map((e) => e.type)).toEqual(events.map((e) => e.type));
     expect(page.data.events.find((e) => e.type === "refunded")).toMatchObject({ credits: 1, reason });
+  });
+
+  it("shows an undelivered receipt's stat and err", async () => {
+    const customer = await customerWithKey(1, "Alerts");
+    const id = await sendWithKey(customer, "+12025550185", "are you there?");
+    await waitForStatus(id, "undelivered");
+    const events = (await apiEvents(customer, id)).json.events as Record<string, unknown>[];
+    expect(events.map((e) => e.type)).toEqual(["accepted", "charged", "queued", "submit_attempt", "receipt"]);
+    expect(events[4]).toMatchObject({ part: 1, stat: "UNDELIV", err: "001" });
+    const page = await pageEvents(customer, id);
+    expect(page.data.message.status).toBe("undelivered");
+    expect(page.data.events[4]).toMatchObject({ type: "receipt", stat: "UNDELIV", err: "001" });
   });
 
   it("shows a quiet-hours hold and when it ends", async () => {
