@@ -75,6 +75,7 @@ export default [
   route("sms/campaigns", "routes/sms/campaigns.tsx"),
   route("sms/campaigns/:id", "routes/sms/campaign.tsx"),
   route("sms/campaigns/:id/export", "routes/sms/campaign-export.ts"),
+  route("sms/messages/:id", "routes/sms/message-journey.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

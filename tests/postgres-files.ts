@@ -44,6 +44,7 @@ export const POSTGRES_FILES = [
   "tests/integration/mail-links.test.ts",
   "tests/integration/mail-tls.test.ts",
   "tests/integration/message-events-batch.test.ts",
+  "tests/integration/message-journey.test.ts",
   "tests/integration/metrics.test.ts",
   "tests/integration/opt-outs-keywords.test.ts",
   "tests/integration/opt-outs-send-paths.test.ts",

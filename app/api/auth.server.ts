@@ -59,7 +59,7 @@ function remember(hash: string, owner: KeyOwner, epoch: string, now: number): En
 }
 
 /** `scopes`: what the key may do (API_SCOPES words); the core compares the route's scope with it. */
-export type Authenticated = { userId: number; scopes: ReadonlySet<string>; rate: RateLimit };
+export type Authenticated = { userId: number; keyId: number; scopes: ReadonlySet<string>; rate: RateLimit };
 
 function bearerKey(authorization: string | undefined): string {
   const match = authorization?.match(/^Bearer[ ]+(\S+)\s*$/i);
@@ -113,6 +113,7 @@ export async function authenticate(
     ]);
     return {
       userId: owner.userId,
+      keyId: owner.keyId,
       scopes: new Set(owner.scopes.split(" ")),
       rate: withinRates(
         limits,
@@ -139,7 +140,12 @@ export async function authenticate(
   const [byKey, countedAccount] = gate.counted;
   const byAccount = countedAccount ?? (await apiGate.add([accountRateId(entry.userId)])).counted[0];
 
-  return { userId: entry.userId, scopes: entry.scopeSet, rate: withinRates(limits, byKey, byAccount) };
+  return {
+    userId: entry.userId,
+    keyId: entry.keyId,
+    scopes: entry.scopeSet,
+    rate: withinRates(limits, byKey, byAccount),
+  };
 }
 
 /** Refuses (403 email_unverified) what acts for an account whose address is not verified yet. */

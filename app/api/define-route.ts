@@ -13,6 +13,8 @@ export const MAX_BATCH_BODY_BYTES = 2 * 1024 * 1024;
 export type RouteContext<Params, Query, Body> = {
   /** The key owner's id; 0 on the public routes. */
   userId: number;
+  /** The key's id (null on the public routes): a message remembers the key that sent it. */
+  apiKeyId: number | null;
   /** The key's scopes (empty on the public routes), for a route whose data needs more than its own scope. */
   scopes: ReadonlySet<string>;
   params: Params;

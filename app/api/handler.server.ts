@@ -278,10 +278,12 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
         const logged = logContext();
         if (logged) logged.route = route.path;
         let userId = 0;
+        let apiKeyId: number | null = null;
         let scopes: ReadonlySet<string> = NO_SCOPES;
         if (route.auth) {
           const authenticated = await authenticate(header(request, "authorization"), limits(), apiGate);
           userId = authenticated.userId;
+          apiKeyId = authenticated.keyId;
           scopes = authenticated.scopes;
           rate = authenticated.rate;
           if (route.scope && !authenticated.scopes.has(route.scope))
@@ -296,6 +298,7 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
         }
         const ctx = {
           userId,
+          apiKeyId,
           scopes,
           params: parsedParams,
           query: route.query ? parseQuery(route.query, search) : {},

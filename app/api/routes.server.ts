@@ -6,6 +6,7 @@ import { openApiDocument } from "#app/api/openapi.server.ts";
 import { ACCOUNT_ROUTES } from "#app/api/resources/account.server.ts";
 import { CONTACT_LIST_ROUTES, CONTACT_ROUTES } from "#app/api/resources/contacts.server.ts";
 import { GROUP_ROUTES } from "#app/api/resources/groups.server.ts";
+import { MESSAGE_EVENT_ROUTES } from "#app/api/resources/message-events.server.ts";
 import { MESSAGE_ROUTES } from "#app/api/resources/messages.server.ts";
 import { OPT_OUT_ROUTES } from "#app/api/resources/opt-outs.server.ts";
 import { SCHEDULE_ROUTES } from "#app/api/resources/schedules.server.ts";
@@ -14,6 +15,7 @@ import { WEBHOOK_ROUTES } from "#app/api/resources/webhooks.server.ts";
 
 export const API_ROUTES: ApiRoute[] = [
   ...MESSAGE_ROUTES,
+  ...MESSAGE_EVENT_ROUTES,
   // /contacts, the groups, then /contacts/{id}: the order the OpenAPI document has always had.
   ...CONTACT_LIST_ROUTES,
   ...GROUP_ROUTES,

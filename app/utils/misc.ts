@@ -9,8 +9,8 @@ export function formatNumber(n: number): string {
   return numberFormat.format(n);
 }
 
-/** A date in the given IANA zone, e.g. "2026-11-22 14:05". */
-export function formatDateTime(value: Date | number | string, timeZone = "UTC"): string {
+/** A date in the given IANA zone, e.g. "2026-11-22 14:05" (with `seconds`, "2026-11-22 14:05:09"). */
+export function formatDateTime(value: Date | number | string, timeZone = "UTC", { seconds = false } = {}): string {
   const date = new Date(value);
   const parts = new Intl.DateTimeFormat("en-CA", {
     timeZone,
@@ -19,10 +19,12 @@ export function formatDateTime(value: Date | number | string, timeZone = "UTC"):
     day: "2-digit",
     hour: "2-digit",
     minute: "2-digit",
+    ...(seconds && { second: "2-digit" }),
     hourCycle: "h23",
   }).formatToParts(date);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")}`;
+  const time = `${get("hour")}:${get("minute")}${seconds ? `:${get("second")}` : ""}`;
+  return `${get("year")}-${get("month")}-${get("day")} ${time}`;
 }
 
 export function pluralize(n: number, one: string, many = `${one}s`): string {

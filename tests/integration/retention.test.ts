@@ -8,9 +8,11 @@ import { getDb } from "#app/db/client.server.ts";
 import { creditLedger } from "#app/db/schema/core.ts";
 import { inboundMessages, inboundOutbox } from "#app/db/schema/inbound.ts";
 import { smsMessages, smsOutbox } from "#app/db/schema/sms.ts";
+import { smsSubmitAttempts } from "#app/db/schema/sms-attempts.ts";
 import { supportRequests } from "#app/db/schema/support.ts";
 import { getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
 import { failMessage } from "#app/modules/sms/dispatch.server.ts";
+import { insertSubmitAttempts } from "#app/modules/sms/message-store.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { submitSupportRequest } from "#app/modules/support/requests.server.ts";
 import { loader as accountsLoader } from "#app/routes/admin/users.tsx";
@@ -108,6 +110,12 @@ it("deletes finished messages and support requests older than the window, in bat
   const balance = await getBalance(user.id);
   const entries = await ledgerRows(user.id);
   expect(balance).toBe(20 - 8 + 3);
+  // Their journeys' submit attempts go with them.
+  const attempt = { upstream: "default", bind: null, outcome: "accepted" as const, commandStatus: 0, error: null };
+  await insertSubmitAttempts(
+    [oldFinished[0], recent[0]].map((messageId) => ({ ...attempt, messageId, providerIds: [`p${messageId}`] })),
+    now,
+  );
 
   const oldInbound = [await inboundAt(user.id, 50), await inboundAt(user.id, 32)];
   const keptInbound = [await inboundAt(user.id, 40, true), await inboundAt(user.id, 2)];
@@ -124,6 +132,10 @@ it("deletes finished messages and support requests older than the window, in bat
   expect(await applyRetention(2)).toEqual({ messages: 5, inboundMessages: 2, supportRequests: 2, webhookEvents: 0 });
 
   expect(await existing("sms_messages", oldFinished)).toEqual([]);
+  const attempts = await getDb().select({ messageId: smsSubmitAttempts.messageId }).from(smsSubmitAttempts).all();
+  expect(attempts.filter((row) => [oldFinished[0], recent[0]].includes(row.messageId))).toEqual([
+    { messageId: recent[0] },
+  ]);
   expect(await existing("sms_messages", [oldQueued, ...recent])).toEqual([oldQueued, ...recent]);
   expect(await getDb().select({ n: count() }).from(smsOutbox).where(eq(smsOutbox.messageId, oldQueued)).get()).toEqual({
     n: 1,

@@ -101,6 +101,7 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
   ],
   "routes/sms/group-send-status.ts": (a) => [get(`/sms/groupSends/${a.groupSendId}`, { id: String(a.groupSendId) })],
   "routes/sms/campaign.tsx": (a) => [get(`/sms/campaigns/${a.groupSendId}`, { id: String(a.groupSendId) })],
+  "routes/sms/message-journey.tsx": (a) => [get(`/sms/messages/${a.messageId}`, { id: String(a.messageId) })],
   "routes/sms/campaign-export.ts": (a) => [
     get(`/sms/campaigns/${a.groupSendId}/export`, { id: String(a.groupSendId) }),
   ],
@@ -440,6 +441,7 @@ const API_CASES: Record<string, (a: Owned) => ApiAttempt[]> = {
     { method: "GET", path: `/api/v1/messages/${a.messageId}` },
     { method: "GET", path: `/api/v1/messages/sch_${a.scheduleId}` },
   ],
+  "GET /api/v1/messages/{id}/events": (a) => [{ method: "GET", path: `/api/v1/messages/${a.messageId}/events` }],
   "DELETE /api/v1/messages/{id}": (a) => [
     { method: "DELETE", path: `/api/v1/messages/${a.messageId}` },
     { method: "DELETE", path: `/api/v1/messages/sch_${a.scheduleId}` },
@@ -560,6 +562,7 @@ describe("no GET changes anything", () => {
       "routes/content/blog-article.tsx": { path: "/blog/hiring-smarter", params: { slug: "hiring-smarter" } },
       "routes/sms/inbox-thread.tsx": { path: `/sms/inbox/${a.inboundPhone}`, params: { phone: a.inboundPhone } },
       "routes/sms/campaign.tsx": { path: `/sms/campaigns/${a.groupSendId}`, params: { id: String(a.groupSendId) } },
+      "routes/sms/message-journey.tsx": { path: `/sms/messages/${a.messageId}`, params: { id: String(a.messageId) } },
       "routes/sms/campaign-export.ts": {
         path: `/sms/campaigns/${a.groupSendId}/export`,
         params: { id: String(a.groupSendId) },

@@ -20,6 +20,7 @@ type BatchRequest = {
  */
 export async function sendApiBatch(
   userId: number,
+  apiKeyId: number | null,
   request: BatchRequest,
   idempotencyKey: string | undefined,
 ): Promise<{ result: ApiBatchResult; replayed: boolean }> {
@@ -29,7 +30,8 @@ export async function sendApiBatch(
     if (!phone.ok) return { invalid: phone.error };
     // The schema made sure one of the two bodies is there.
     const { statusCallback } = item;
-    return { to: phone.e164, body: item.body ?? request.body!, from: item.from ?? request.from, statusCallback };
+    const from = item.from ?? request.from;
+    return { to: phone.e164, body: item.body ?? request.body!, from, statusCallback, apiKeyId: apiKeyId ?? undefined };
   });
   let idempotency: { key: string; fingerprint: string } | undefined;
   if (idempotencyKey !== undefined) {

@@ -123,7 +123,14 @@ export async function listApiMessages(userId: number, options: ListMessagesOptio
 export async function sendApiMessage(
   sendBatcher: SendBatcher,
   userId: number,
-  input: { to: string; body: string; from?: string; respectQuietHours?: boolean; statusCallback?: string },
+  input: {
+    to: string;
+    body: string;
+    from?: string;
+    respectQuietHours?: boolean;
+    statusCallback?: string;
+    apiKeyId?: number;
+  },
   idempotencyKey: string | undefined,
 ): Promise<{ message: ApiMessage; replayed: boolean }> {
   if (idempotencyKey !== undefined && (await scheduleHasApiRef(userId, idempotencyKey))) throw idempotencyConflict();

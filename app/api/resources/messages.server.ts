@@ -92,7 +92,13 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
       "email_unverified",
     ],
     example: { body: { to: EXAMPLE_PHONE, body: EXAMPLE_BODY } },
-    handle: async ({ userId, body: { sendAt, ignoreQuietHours, ...message }, idempotencyKey, sendBatcher }) => {
+    handle: async ({
+      userId,
+      apiKeyId,
+      body: { sendAt, ignoreQuietHours, ...message },
+      idempotencyKey,
+      sendBatcher,
+    }) => {
       await refuseUnverifiedSender(userId);
       if (message.statusCallback !== undefined) await checkStatusCallback(message.statusCallback, sendAt);
       const result =
@@ -100,7 +106,7 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
           ? await sendApiMessage(
               sendBatcher,
               userId,
-              { ...message, respectQuietHours: !ignoreQuietHours },
+              { ...message, respectQuietHours: !ignoreQuietHours, apiKeyId: apiKeyId ?? undefined },
               idempotencyKey,
             )
           : await scheduleApiMessage(userId, { ...message, sendAt }, idempotencyKey);
@@ -135,10 +141,10 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
         messages: [{ to: EXAMPLE_PHONE }, { to: "+12025550124", body: "Your own text for this one" }],
       },
     },
-    handle: async ({ userId, body, idempotencyKey }) => {
+    handle: async ({ userId, apiKeyId, body, idempotencyKey }) => {
       await refuseUnverifiedSender(userId);
       await checkBatchCallbacks(body.messages);
-      const { result, replayed: again } = await sendApiBatch(userId, body, idempotencyKey);
+      const { result, replayed: again } = await sendApiBatch(userId, apiKeyId, body, idempotencyKey);
       return { body: result, headers: replayed(again) };
     },
   }),

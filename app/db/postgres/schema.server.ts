@@ -16,6 +16,7 @@ import * as schedulingSchema from "#app/db/schema/scheduling.ts";
 import * as sendersSchema from "#app/db/schema/senders.ts";
 import * as shopSchema from "#app/db/schema/shop.ts";
 import * as smsSchema from "#app/db/schema/sms.ts";
+import * as smsAttemptsSchema from "#app/db/schema/sms-attempts.ts";
 import * as supportSchema from "#app/db/schema/support.ts";
 import * as templatesSchema from "#app/db/schema/templates.ts";
 import * as webhooksSchema from "#app/db/schema/webhooks.ts";
@@ -37,6 +38,7 @@ export const sqliteTables = {
   ...sendersSchema,
   ...shopSchema,
   ...smsSchema,
+  ...smsAttemptsSchema,
   ...supportSchema,
   ...templatesSchema,
   ...webhooksSchema,
@@ -84,6 +86,7 @@ export const {
   smsMessages,
   smsOutbox,
   smsPendingReceipts,
+  smsSubmitAttempts,
   supportRequests,
   messageTemplates,
   webhookCallbackSecrets,

@@ -33,6 +33,8 @@ export const smsMessages = sqliteTable(
     // The contact a group send (or a send from the contacts list) went to.
     contactId: integer("contact_id"),
     apiRef: text("api_ref"),
+    // The API key it was sent with (null: not the API). No foreign key: deleting a key would scan every message.
+    apiKeyId: integer("api_key_id"),
     // Times the worker handed it to the SMSC (a retry counts again).
     attempts: integer("attempts").notNull().default(0),
     // Held back by the account's quiet hours until then (its outbox row is due then).

@@ -10,6 +10,7 @@ import {
   deleteOutboxRows,
   deletePendingReceipts,
   insertAcceptedParts,
+  insertSubmitAttempts,
   insertPendingReceipts,
   markClaimed,
   markFailed,
@@ -28,6 +29,7 @@ import {
   selectPartsByProviderIds,
   selectQueued,
   type StoredStatus,
+  type SubmitAttempt,
   updateParts,
 } from "#app/modules/sms/message-store.server.ts";
 import { canMove, isFinal, movesFrom, statusFromParts } from "#app/modules/messaging/message-status.ts";
@@ -45,6 +47,7 @@ import type {
   PartAck,
   Receipt,
   SmsTransport,
+  SubmitAttempt as TransportAttempt,
   SubmitOutcome,
 } from "#app/modules/messaging/transport-types.ts";
 
@@ -338,9 +341,62 @@ const NOT_CONNECTED_RETRY_MS = 5_000;
 
 /**
  * A message's answer to record. `claimed`: this try moved it to `submitting` (and counted an
- * attempt): the claim returned its id, or the SMSC accepted some of its parts.
+ * attempt): the claim returned its id, or the SMSC accepted some of its parts. `tried`: the
+ * transport had it (not settled without the SMSC).
  */
-type Recorded = { id: number; attempts: number; outcome: SubmitOutcome; claimed: boolean };
+type Recorded = { id: number; attempts: number; outcome: SubmitOutcome; claimed: boolean; tried: boolean };
+
+// The upstream named when a transport reports no attempts of its own (decision 140).
+const UNREPORTED_UPSTREAM = "default";
+
+/** A try's submit_sm per part as the transport reports them, split where the upstream changes. */
+function triesByUpstream(attempts: TransportAttempt[]): TransportAttempt[][] {
+  const tries: TransportAttempt[][] = [];
+  for (const attempt of attempts) {
+    const current = tries.at(-1);
+    if (current?.[0].upstream === attempt.upstream) current.push(attempt);
+    else tries.push([attempt]);
+  }
+  return tries;
+}
+
+/**
+ * What a claimed message's try did at each upstream it reached, for its journey: one row per
+ * upstream (every one before the last passed it on); none when it never left.
+ */
+function attemptOf({ id, outcome, claimed, tried }: Recorded): SubmitAttempt[] {
+  if (!tried || !claimed || outcome.kind === "not-claimed") return [];
+  const error = outcome.kind === "accepted" ? null : outcome.reason;
+  if (outcome.attempts === undefined) {
+    const commandStatus = outcome.kind === "accepted" ? 0 : null;
+    const providerIds = outcome.acks.map((ack) => ack.providerId);
+    return [
+      {
+        messageId: id,
+        upstream: UNREPORTED_UPSTREAM,
+        bind: null,
+        outcome: outcome.kind,
+        commandStatus,
+        providerIds,
+        error,
+      },
+    ];
+  }
+  const tries = triesByUpstream(outcome.attempts);
+  return tries.map((parts, index) => {
+    const last = index === tries.length - 1;
+    const refusal = parts.find((part) => part.commandStatus !== null && part.commandStatus !== 0);
+    return {
+      messageId: id,
+      upstream: parts[0].upstream,
+      bind: [...new Set(parts.map((part) => part.bind))].join(", "),
+      outcome: last ? outcome.kind : "passed_on",
+      commandStatus: refusal?.commandStatus ?? (parts.every((part) => part.commandStatus === 0) ? 0 : null),
+      providerIds: parts.flatMap((part) => (part.smscMessageId === null ? [] : [part.smscMessageId])),
+      error: last ? error : null,
+    };
+  });
+}
 
 async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): Promise<Map<number, SendOutcome>> {
   return await inBatch(now, async (moves) => {
@@ -348,6 +404,7 @@ async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): 
     // Every answer's accepted parts at once: a refusal or a retry keeps those the SMSC took too.
     const parts = recorded.flatMap(({ id, outcome }) => ("acks" in outcome ? acceptedParts(id, outcome.acks) : []));
     const early = await storeAcks(parts, now, moves);
+    await insertSubmitAttempts(recorded.flatMap(attemptOf), now);
     const accepted = recorded.flatMap(({ id, outcome }) =>
       outcome.kind === "accepted" ? [{ id, acks: outcome.acks }] : [],
     );
@@ -430,13 +487,19 @@ export async function sendQueuedMessages(
     if (optedOut.has(row.id) || row.ownerDisabled) {
       const reason = row.ownerDisabled ? ACCOUNT_DISABLED_REASON : OPTED_OUT_REASON;
       const outcome: SubmitOutcome = { kind: "permanent", reason, acks: [] };
-      settled.push({ id: row.id, attempts: row.attempts, outcome, claimed: false });
+      settled.push({ id: row.id, attempts: row.attempts, outcome, claimed: false, tried: false });
       continue;
     }
     const parts = Array.from({ length: row.segments }, (_, i) => i + 1).filter((p) => !accepted.get(row.id)?.has(p));
     // Every part was accepted before (an earlier try's answers were kept): nothing left to send.
     if (parts.length === 0)
-      settled.push({ id: row.id, attempts: row.attempts, outcome: { kind: "accepted", acks: [] }, claimed: false });
+      settled.push({
+        id: row.id,
+        attempts: row.attempts,
+        outcome: { kind: "accepted", acks: [] },
+        claimed: false,
+        tried: false,
+      });
     else {
       const from = row.fromAddress ? sources.get(row.fromAddress) : undefined;
       const upstreams = upstreamsFor(row.toPhone);
@@ -473,7 +536,7 @@ export async function sendQueuedMessages(
       slice.map((sms) => {
         const outcome = outcomes.get(sms.id)!;
         const claimed = claimedIds.has(sms.id) || ("acks" in outcome && outcome.acks.length > 0);
-        return { id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome, claimed };
+        return { id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome, claimed, tried: true };
       }),
     );
   };

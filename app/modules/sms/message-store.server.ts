@@ -3,6 +3,7 @@
 import { sqlText, statements } from "#app/db/statements.server.ts";
 import { addToRollup, type RollupChange } from "#app/db/rollup-counts.server.ts";
 import type { MessageSource } from "#app/db/schema/sms.ts";
+import type { SubmitAttemptOutcome } from "#app/db/schema/sms-attempts.ts";
 import {
   fromStatuses,
   type InitialStatus,
@@ -41,6 +42,8 @@ export type NewMessage = {
   deferredUntil?: number;
   /** An API send's own webhook URL for its message.* events (checked by the caller). */
   statusCallback?: string;
+  /** The API key that sent it (its journey names the key). */
+  apiKeyId?: number;
 };
 
 /** A message found instead of inserted: the same schedule occurrence, API reference or group member. */
@@ -129,10 +132,10 @@ const queries = statements({
   insertMessages: sqlText<[number, number, number, string], DedupeKey & { id: number }>({
     sqlite: `insert into sms_messages
      (user_id, created_at, updated_at, to_phone, from_address, body, encoding, segments, credits, status, error, source,
-      schedule_id, occurrence_at, api_ref, group_send_id, contact_id, deferred_until, done_at)
+      schedule_id, occurrence_at, api_ref, group_send_id, contact_id, deferred_until, done_at, api_key_id)
    select ?, ?, ?, m.value ->> 0, m.value ->> 1, m.value ->> 2, m.value ->> 3, m.value ->> 4, m.value ->> 5,
      m.value ->> 6, m.value ->> 7, m.value ->> 8, m.value ->> 9, m.value ->> 10, m.value ->> 11, m.value ->> 12,
-     m.value ->> 13, m.value ->> 14, m.value ->> 15
+     m.value ->> 13, m.value ->> 14, m.value ->> 15, m.value ->> 16
    from json_each(?) m
    where true
    order by m.key
@@ -141,11 +144,11 @@ const queries = statements({
      group_send_id as groupSendId, contact_id as contactId`,
     postgres: `insert into sms_messages
      (user_id, created_at, updated_at, to_phone, from_address, body, encoding, segments, credits, status, error, source,
-      schedule_id, occurrence_at, api_ref, group_send_id, contact_id, deferred_until, done_at)
+      schedule_id, occurrence_at, api_ref, group_send_id, contact_id, deferred_until, done_at, api_key_id)
    select $1::bigint, $2::bigint, $3::bigint, m.value ->> 0, m.value ->> 1, m.value ->> 2, m.value ->> 3,
      (m.value ->> 4)::bigint, (m.value ->> 5)::bigint, m.value ->> 6, m.value ->> 7, m.value ->> 8,
      (m.value ->> 9)::bigint, (m.value ->> 10)::bigint, m.value ->> 11, (m.value ->> 12)::bigint,
-     (m.value ->> 13)::bigint, (m.value ->> 14)::bigint, (m.value ->> 15)::bigint
+     (m.value ->> 13)::bigint, (m.value ->> 14)::bigint, (m.value ->> 15)::bigint, (m.value ->> 16)::bigint
    from jsonb_array_elements($4::jsonb) with ordinality m(value, key)
    order by m.key
    on conflict do nothing
@@ -241,6 +244,14 @@ const queries = statements({
    select a."messageId", a.part, a."providerId", 'submitted', $1::bigint
    from jsonb_to_recordset($2::jsonb) as a("messageId" bigint, part bigint, "providerId" text)
    on conflict do nothing`,
+  }),
+  // Each attempt an array [message id, upstream, bind, outcome, command status, provider ids, error].
+  insertAttempts: sqlText<[number, string]>({
+    sqlite: `insert into sms_submit_attempts (message_id, attempted_at, upstream, bind, outcome, command_status, provider_ids, error)
+   select value ->> 0, ?, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6 from json_each(?)`,
+    postgres: `insert into sms_submit_attempts (message_id, attempted_at, upstream, bind, outcome, command_status, provider_ids, error)
+   select (value ->> 0)::bigint, $1::bigint, value ->> 1, value ->> 2, value ->> 3, (value ->> 4)::bigint, value ->> 5, value ->> 6
+   from jsonb_array_elements($2::jsonb)`,
   }),
   countParts: sqlText<[number], { n: number }>("select count(*) as n from sms_message_parts where message_id = ?"),
   partsByProviderIds: sqlText<[string], PartRow>({
@@ -346,6 +357,7 @@ export async function insertOrFindMessages(
       contactId,
       message.deferredUntil ?? null,
       isFinal(initial.status) ? now : null,
+      message.apiKeyId ?? null,
     ];
   });
   const inserted = (await queries.insertMessages.all(userId, now, now, JSON.stringify(json))).sort(
@@ -460,6 +472,33 @@ export async function selectAcceptedParts(
 /** The parts the SMSC accepted, with their provider ids, so receipts find their message (a part kept from before stays). */
 export async function insertAcceptedParts(parts: AcceptedPart[], now: number): Promise<void> {
   await queries.insertParts.run(now, JSON.stringify(parts));
+}
+
+/** One try at the SMSC and its answer (SubmitAttemptOutcome: accepted, temporary or permanent). */
+export type SubmitAttempt = {
+  messageId: number;
+  upstream: string | null;
+  bind: string | null;
+  outcome: SubmitAttemptOutcome;
+  commandStatus: number | null;
+  /** The SMSC message ids of the parts this try got accepted. */
+  providerIds: string[];
+  error: string | null;
+};
+
+/** The tries of a slice and their answers, in one INSERT (the message's journey reads them). */
+export async function insertSubmitAttempts(attempts: SubmitAttempt[], now: number): Promise<void> {
+  if (attempts.length === 0) return;
+  const rows = attempts.map((a) => [
+    a.messageId,
+    a.upstream,
+    a.bind,
+    a.outcome,
+    a.commandStatus,
+    a.providerIds.length > 0 ? a.providerIds.join(" ") : null,
+    a.error,
+  ]);
+  await queries.insertAttempts.run(now, JSON.stringify(rows));
 }
 
 /** How many parts of a message the SMSC has accepted (provider ids recorded). */

@@ -19,7 +19,7 @@ import { type QueuedMessage } from "#app/modules/sms/send.server.ts";
 import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
 
 export type BatchItem =
-  | { to: string; body: string; from?: string; statusCallback?: string }
+  | { to: string; body: string; from?: string; statusCallback?: string; apiKeyId?: number }
   /** A recipient already found unusable (e.g. not a phone number), kept for its place in the answer. */
   | { invalid: string };
 
@@ -77,7 +77,13 @@ async function queueInOrder(
       };
     }
     remaining -= count.credits;
-    const message = { to: item.to, body: item.body, from: fromAddress, source: "api" as const };
+    const message = {
+      to: item.to,
+      body: item.body,
+      from: fromAddress,
+      source: "api" as const,
+      apiKeyId: item.apiKeyId,
+    };
     accepted.push({
       item,
       row: { message, count, initial: { status: "queued", credits: count.credits, error: null } },

@@ -177,7 +177,17 @@ export default function MessageHistory({ loaderData }: Route.ComponentProps) {
             messages.map((m) => (
               <tr key={m.id} data-testid="message-row" className="block py-2 sm:table-row sm:py-0">
                 <LabelledCell label="Message ID">
-                  <span className="font-mono">{m.id}</span>
+                  {m.direction === "outbound" ? (
+                    <Link
+                      to={href("/sms/messages/:id", { id: String(m.id) })}
+                      aria-label={`Message ${m.id}: its journey`}
+                      className="font-mono"
+                    >
+                      {m.id}
+                    </Link>
+                  ) : (
+                    <span className="font-mono">{m.id}</span>
+                  )}
                 </LabelledCell>
                 <LabelledCell label="Delivery Status">
                   {m.status ? <MessageStatusBadge status={m.status} reason={m.error} /> : <Badge>Received</Badge>}
