@@ -75,6 +75,8 @@ export default [
   route("sms/campaigns", "routes/sms/campaigns.tsx"),
   route("sms/campaigns/:id", "routes/sms/campaign.tsx"),
   route("sms/campaigns/:id/export", "routes/sms/campaign-export.ts"),
+  route("admin/upstreams", "routes/admin/upstreams.tsx"),
+  route("admin/routes", "routes/admin/routes.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
