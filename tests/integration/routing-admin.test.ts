@@ -205,7 +205,13 @@ describe("routes", () => {
         { name: "default", costMicros: 5000 },
       ],
     });
-    expect((await routesPage("?to=12")).dryRun).toMatchObject({ error: '"12" is not a valid phone number' });
+    expect((await routesPage(`?to=${encodeURIComponent("+44 7700 900123")}`)).dryRun).toMatchObject({
+      e164: "+447700900123",
+      prefix: "447700",
+    });
+    expect((await routesPage("?to=12")).dryRun).toMatchObject({
+      error: expect.stringMatching(/"12" is not a phone number/),
+    });
     expect(await dryRunRoute("+12025550111")).toEqual({
       prefix: "*",
       upstreams: [{ id: "env", name: "default", weight: null, costMicros: 0 }],

@@ -7,6 +7,7 @@ import {
   parseCostMicros,
   parsePrefix,
   resolveRoute,
+  routableNumber,
   type Route,
 } from "#app/modules/routing/routing.ts";
 
@@ -79,6 +80,13 @@ describe("prefixes and costs as the admin types them", () => {
   it.each(["", "+", "044", "44a", "1234567890123456", "**"])("%j is not a prefix", (input) =>
     expect(parsePrefix(input)).toBeNull(),
   );
+
+  it("reads the dry run's number: international as written (reserved ranges too), local in the default country", () => {
+    expect(routableNumber("+44 7700 900123", "US")).toBe("+447700900123");
+    expect(routableNumber("(202) 555-0111", "US")).toBe("+12025550111");
+    expect(routableNumber("12", "US")).toBeNull();
+    expect(routableNumber("+44 abc", "US")).toBeNull();
+  });
 
   it("reads and writes costs in millionths of a dollar", () => {
     expect(parseCostMicros("0.0042")).toBe(4200);

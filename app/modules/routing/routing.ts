@@ -1,5 +1,6 @@
 // Browser-safe: routing's vocabulary and the pure longest-prefix match (decision 136). The server
 // builds a RouteTable once (routes.server.ts) and resolves each message against it in memory.
+import { type CountryCode, isE164, normalizePhone } from "#app/modules/messaging/phone.ts";
 
 /** The environment's upstream (SMPP_URL, or the simulator): never a row, always there. */
 export const ENV_UPSTREAM = { id: "env", name: "default" } as const;
@@ -12,6 +13,20 @@ export const MAX_ROUTE_UPSTREAMS = 5;
 
 /** E.164 allows 15 digits; a prefix is never longer than a number. */
 const MAX_PREFIX_DIGITS = 15;
+
+/** One process's view of one upstream over its last few seconds. */
+export type UpstreamState = {
+  /** The UpstreamConfig id: "env" or an upstream row's id. */
+  id: string;
+  bindsUp: number;
+  submitsPerSecond: number;
+  /** Submits refused or unanswered, as a share of all submits (0 to 1). */
+  errorRate: number;
+  lastError: { message: string; at: number } | null;
+};
+
+/** A worker publishes every few seconds; one not heard of for this long has stopped. */
+export const STATE_FRESH_MS = 30_000;
 
 export type RouteUpstream = {
   /** "env" or an upstream row's id as text (the worker's UpstreamConfig id). */
@@ -44,6 +59,18 @@ export function parsePrefix(input: string): string | null {
   if (trimmed === DEFAULT_PREFIX) return DEFAULT_PREFIX;
   const digits = trimmed.replace(/^\+/, "").replace(/[\s-]/g, "");
   return new RegExp(`^[1-9]\\d{0,${MAX_PREFIX_DIGITS - 1}}$`).test(digits) ? digits : null;
+}
+
+/**
+ * The E.164 number routing would see for what an admin typed in the dry run: an international
+ * number as written (reserved ranges such as +44 7700 900xxx included, since only its digits
+ * matter here), or a valid local number read in `defaultCountry`; null otherwise.
+ */
+export function routableNumber(input: string, defaultCountry: CountryCode): string | null {
+  const international = input.trim().replace(/[\s().\-/]/g, "");
+  if (isE164(international)) return international;
+  const local = normalizePhone(input, defaultCountry);
+  return local.ok ? local.e164 : null;
 }
 
 /** The prefix as people read it: "+44", or "*". */

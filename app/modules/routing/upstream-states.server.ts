@@ -2,22 +2,9 @@
 // transports report (a hash field per process, JSON), and the admin screen adds them up.
 import { hostname } from "node:os";
 import { redisForRequest, redisKey } from "#app/queue/redis.server.ts";
-
-/** One process's view of one upstream over its last few seconds. */
-export type UpstreamState = {
-  /** The UpstreamConfig id: "env" or an upstream row's id. */
-  id: string;
-  bindsUp: number;
-  submitsPerSecond: number;
-  /** Submits refused or unanswered, as a share of all submits (0 to 1). */
-  errorRate: number;
-  lastError: { message: string; at: number } | null;
-};
+import { STATE_FRESH_MS, type UpstreamState } from "#app/modules/routing/routing.ts";
 
 type Published = { at: number; states: UpstreamState[] };
-
-/** A worker publishes about every few seconds; one not heard of for this long has stopped. */
-export const STATE_FRESH_MS = 30_000;
 
 const STATES_KEY = () => redisKey("upstreams", "states");
 const processField = () => `${hostname()}:${process.pid}`;

@@ -7,9 +7,8 @@ import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { Field, FormErrors, SelectField } from "#app/components/ui/field.tsx";
 import { Card, PageHeader } from "#app/components/ui/page.tsx";
 import { RowActionForm } from "#app/components/ui/row-action-form.tsx";
-import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
+import { ActionsTh, LabelledCell, Table, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
-import { normalizePhone } from "#app/modules/messaging/phone.ts";
 import { RouteFormSchema } from "#app/modules/routing/admin-schemas.ts";
 import { RoutingInputError, RoutingNotFoundError } from "#app/modules/routing/errors.ts";
 import { deleteRoute, dryRunRoute, getRoute, listRoutes, saveRoute } from "#app/modules/routing/routes.server.ts";
@@ -19,6 +18,7 @@ import {
   ENV_UPSTREAM,
   formatCostMicros,
   MAX_ROUTE_UPSTREAMS,
+  routableNumber,
 } from "#app/modules/routing/routing.ts";
 import { listUpstreams } from "#app/modules/routing/upstreams.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -39,9 +39,13 @@ function notFoundFor(error: unknown): never {
 /** The dry run's answer for `?to=`: where a message there would go, or why the number is not one. */
 async function dryRun(to: string | null) {
   if (to === null) return null;
-  const phone = normalizePhone(to, getEnv().DEFAULT_COUNTRY);
-  if (!phone.ok) return { to, error: phone.error };
-  return { to, e164: phone.e164, ...(await dryRunRoute(phone.e164)) };
+  const e164 = routableNumber(to, getEnv().DEFAULT_COUNTRY);
+  if (!e164)
+    return {
+      to,
+      error: `"${to.trim()}" is not a phone number: write it in international format, e.g. +44 7700 900123`,
+    };
+  return { to, e164, ...(await dryRunRoute(e164)) };
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -131,7 +135,7 @@ function RouteForm({
             {fields.slots.getFieldList().map((slot, index) => {
               const slotFields = slot.getFieldset();
               return (
-                <li key={slot.key} className="grid gap-2 sm:grid-cols-[2fr_1fr_1fr]">
+                <li key={slot.key} className="grid gap-2 sm:grid-cols-[minmax(0,3fr)_minmax(0,2fr)_minmax(0,3fr)]">
                   <SelectField
                     label={`Upstream ${index + 1}`}
                     selectProps={getSelectProps(slotFields.upstream)}
@@ -245,7 +249,7 @@ export default function AdminRoutes({ loaderData, actionData }: Route.ComponentP
       ) : (
         <Table>
           <caption className="sr-only">Routes, the default first, then by prefix</caption>
-          <thead>
+          <thead className="hidden sm:table-header-group">
             <tr>
               <Th>Prefix</Th>
               <Th>Upstreams in order, cost per segment</Th>
@@ -254,12 +258,14 @@ export default function AdminRoutes({ loaderData, actionData }: Route.ComponentP
           </thead>
           <tbody className="divide-y divide-slate-100">
             {routes.map((route) => (
-              <tr key={route.id} data-testid="route-row">
-                <Td className="font-medium whitespace-nowrap">{displayPrefix(route.prefix)}</Td>
-                <Td>
+              <tr key={route.id} data-testid="route-row" className="block py-2 sm:table-row sm:py-0">
+                <LabelledCell label="Prefix" className="font-medium whitespace-nowrap">
+                  {displayPrefix(route.prefix)}
+                </LabelledCell>
+                <LabelledCell label="Upstreams">
                   <UpstreamList route={route} />
-                </Td>
-                <Td>
+                </LabelledCell>
+                <LabelledCell label="Actions">
                   <div className="flex flex-wrap items-center gap-2">
                     <Link to={`${BACK()}?edit=${route.id}`} className="text-sm">
                       Edit <span className="sr-only">route {displayPrefix(route.prefix)}</span>
@@ -271,15 +277,16 @@ export default function AdminRoutes({ loaderData, actionData }: Route.ComponentP
                       target={`route ${displayPrefix(route.prefix)}`}
                     />
                   </div>
-                </Td>
+                </LabelledCell>
               </tr>
             ))}
           </tbody>
         </Table>
       )}
       <div className="grid items-start gap-6 lg:grid-cols-2">
+        {/* Keyed by the list: after a save the form starts empty, with JavaScript too (no reload). */}
         <RouteForm
-          key={editing?.id ?? "new"}
+          key={editing?.id ?? `new-after-${routes.length}`}
           editing={editing}
           upstreams={upstreams}
           lastResult={(actionData as { result?: unknown } | undefined)?.result}

@@ -7,11 +7,12 @@ import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { CheckboxField, Field, FormErrors, SelectField } from "#app/components/ui/field.tsx";
 import { Card, Notice, PageHeader } from "#app/components/ui/page.tsx";
 import { RowActionForm } from "#app/components/ui/row-action-form.tsx";
-import { ActionsTh, Table, Td, Th } from "#app/components/ui/table.tsx";
+import { ActionsTh, LabelledCell, Table, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { UpstreamFormSchema } from "#app/modules/routing/admin-schemas.ts";
 import { RoutingInputError, RoutingNotFoundError } from "#app/modules/routing/errors.ts";
-import { readUpstreamStates, STATE_FRESH_MS, type UpstreamState } from "#app/modules/routing/upstream-states.server.ts";
+import { readUpstreamStates } from "#app/modules/routing/upstream-states.server.ts";
+import { STATE_FRESH_MS, type UpstreamState } from "#app/modules/routing/routing.ts";
 import {
   createUpstream,
   getUpstream,
@@ -282,7 +283,7 @@ export default function AdminUpstreams({ loaderData, actionData }: Route.Compone
       )}
       <Table>
         <caption className="sr-only">Upstreams, the environment&apos;s first</caption>
-        <thead>
+        <thead className="hidden sm:table-header-group">
           <tr>
             <Th>Upstream</Th>
             <Th>Connection</Th>
@@ -293,32 +294,33 @@ export default function AdminUpstreams({ loaderData, actionData }: Route.Compone
         </thead>
         <tbody className="divide-y divide-slate-100">
           {upstreams.map((upstream) => (
-            <tr key={upstream.id} data-testid="upstream-row">
-              <Td>
+            <tr key={upstream.id} data-testid="upstream-row" className="block py-2 sm:table-row sm:py-0">
+              <LabelledCell label="Upstream">
                 <p className="font-medium break-all">{upstream.name}</p>
                 <div className="mt-1 flex flex-wrap gap-1">
                   {upstream.enabled ? null : <Badge tone="secondary">Disabled</Badge>}
                   {upstream.failing ? <Badge tone="danger">Failing</Badge> : null}
                 </div>
-              </Td>
-              <Td>
+              </LabelledCell>
+              <LabelledCell label="Connection">
                 <Connection upstream={upstream} />
-              </Td>
-              <Td>
+              </LabelledCell>
+              <LabelledCell label="Binds · window · TPS">
                 {upstream.binds} · {upstream.window} · {upstream.tps === 0 ? "no limit" : upstream.tps}
-              </Td>
-              <Td>
+              </LabelledCell>
+              <LabelledCell label="Live">
                 <LiveState state={states[upstream.id]} />
-              </Td>
-              <Td>
+              </LabelledCell>
+              <LabelledCell label="Actions">
                 <RowActions upstream={upstream} simulators={simulators} />
-              </Td>
+              </LabelledCell>
             </tr>
           ))}
         </tbody>
       </Table>
+      {/* Keyed by the list: after a save the form starts empty, with JavaScript too (no reload). */}
       <UpstreamForm
-        key={editing?.id ?? "new"}
+        key={editing?.id ?? `new-after-${upstreams.length}`}
         editing={editing}
         simulators={simulators}
         lastResult={(actionData as { result?: unknown } | undefined)?.result}
