@@ -3,9 +3,10 @@
 // read from them, and what a customer gets: nothing.
 import { describe, expect, it } from "vitest";
 import { dryRunRoute } from "#app/modules/routing/routes.server.ts";
-import { routeFor } from "#app/modules/routing/route-table.server.ts";
+import { forgetRouteTable, routeFor } from "#app/modules/routing/route-table.server.ts";
 import { publishUpstreamStates, readUpstreamStates } from "#app/modules/routing/upstream-states.server.ts";
 import { loadUpstreamConfigs } from "#app/modules/routing/upstreams.server.ts";
+import { workCounts } from "#app/utils/work-counts.server.ts";
 import { action as routesAction, loader as routesLoader } from "#app/routes/admin/routes.tsx";
 import { action as upstreamsAction, loader as upstreamsLoader } from "#app/routes/admin/upstreams.tsx";
 import { sqlCount, sqlRow } from "#tests/support/database.ts";
@@ -193,6 +194,18 @@ describe("routes", () => {
     expect((await routeFor("+447700900123")).prefix).toBe("447700");
     expect((await routeFor("+442071838750")).upstreams.map((u) => u.upstreamId)).toEqual([carrier, "env"]);
     expect((await routeFor("+12025550111")).upstreams.map((u) => u.upstreamId)).toEqual(["env"]);
+  });
+
+  it("cost a batch at most one statement: 200 destinations resolved from the table in memory", async () => {
+    // Reading the counts may run a statement of its own (SQLite's rows written): measured, then left out.
+    const start = workCounts().statements;
+    const reading = workCounts().statements - start;
+    forgetRouteTable();
+    const before = workCounts().statements;
+    const routed = [];
+    for (let i = 0; i < 200; i++) routed.push(await routeFor(`+4477009${String(i).padStart(5, "0")}`));
+    expect(workCounts().statements - before - reading).toBe(1);
+    expect(new Set(routed.map((route) => route.prefix))).toEqual(new Set(["447700"]));
   });
 
   it("answer the dry run: the matched prefix and the upstreams with their costs", async () => {

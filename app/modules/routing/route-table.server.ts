@@ -1,8 +1,6 @@
 // The route table every send path resolves against, read in one statement and kept in memory: a
 // batch of any size pays at most that one statement, and a message none (decision 136).
-import { and, asc, eq, isNull, or } from "drizzle-orm";
-import { getDb } from "#app/db/client.server.ts";
-import { routes, routeUpstreams, upstreams } from "#app/db/schema/routing.ts";
+import { sqlText, statements } from "#app/db/statements.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import {
   buildRouteTable,
@@ -17,26 +15,27 @@ const FRESH_MS = 1_000;
 
 let cached: { table: RouteTable; readAt: number } | undefined;
 
+// Simulated upstreams count only in test mode (the second parameter, 1 or 0).
+const queries = statements({
+  routeRows: sqlText<
+    [number],
+    { prefix: string; upstreamId: number | null; weight: number | null; costMicros: number }
+  >({
+    sqlite: `select r.prefix, m.upstream_id as upstreamId, m.weight, m.cost_micros as costMicros
+   from routes r join route_upstreams m on m.route_id = r.id left join upstreams u on u.id = m.upstream_id
+   where m.upstream_id is null or (u.enabled = 1 and (u.kind = 'smpp' or ? = 1))
+   order by r.prefix, m.position`,
+    postgres: `select r.prefix, m.upstream_id as "upstreamId", m.weight, m.cost_micros as "costMicros"
+   from routes r join route_upstreams m on m.route_id = r.id left join upstreams u on u.id = m.upstream_id
+   where m.upstream_id is null or (u.enabled and (u.kind = 'smpp' or $1 = 1))
+   order by r.prefix, m.position`,
+  }),
+});
+
 /** Every route with its usable upstreams in order: enabled ones, simulated ones only in test mode. */
 async function readRouteTable(): Promise<RouteTable> {
-  const usable = getEnv().testMode.sms
-    ? eq(upstreams.enabled, true)
-    : and(eq(upstreams.enabled, true), eq(upstreams.kind, "smpp"));
-  const rows = await getDb()
-    .select({
-      prefix: routes.prefix,
-      upstreamId: routeUpstreams.upstreamId,
-      weight: routeUpstreams.weight,
-      costMicros: routeUpstreams.costMicros,
-    })
-    .from(routes)
-    .innerJoin(routeUpstreams, eq(routeUpstreams.routeId, routes.id))
-    .leftJoin(upstreams, eq(upstreams.id, routeUpstreams.upstreamId))
-    .where(or(isNull(routeUpstreams.upstreamId), usable))
-    .orderBy(asc(routes.prefix), asc(routeUpstreams.position))
-    .all();
   const byPrefix = new Map<string, Route>();
-  for (const { prefix, upstreamId, weight, costMicros } of rows) {
+  for (const { prefix, upstreamId, weight, costMicros } of await queries.routeRows.all(getEnv().testMode.sms ? 1 : 0)) {
     const route = byPrefix.get(prefix) ?? { prefix, upstreams: [] };
     route.upstreams.push({
       upstreamId: upstreamId === null ? ENV_UPSTREAM.id : String(upstreamId),
