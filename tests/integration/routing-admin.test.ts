@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import { dryRunRoute } from "#app/modules/routing/routes.server.ts";
 import { forgetRouteTable, routeFor } from "#app/modules/routing/route-table.server.ts";
 import { publishUpstreamStates, readUpstreamStates } from "#app/modules/routing/upstream-states.server.ts";
-import { loadUpstreamConfigs } from "#app/modules/routing/upstreams.server.ts";
+import {
+  loadUpstreamConfigs,
+  watchUpstreamConfigs,
+  type UpstreamConfig,
+} from "#app/modules/routing/upstreams.server.ts";
 import { workCounts } from "#app/utils/work-counts.server.ts";
 import { action as routesAction, loader as routesLoader } from "#app/routes/admin/routes.tsx";
 import { action as upstreamsAction, loader as upstreamsLoader } from "#app/routes/admin/upstreams.tsx";
@@ -121,6 +125,24 @@ describe("an upstream", () => {
     expect((await loadUpstreamConfigs()).map((c) => c.id)).toEqual(["env"]);
     expect(locationOf(await postUpstream({ intent: "enable", id }))).toBe("/admin/upstreams");
     expect((await loadUpstreamConfigs()).map((c) => c.id)).toEqual(["env", id]);
+  });
+
+  it("reaches a watching worker: called back with the list now and after a change, not without one", async () => {
+    const seen: UpstreamConfig[][] = [];
+    const watcher = watchUpstreamConfigs((configs) => seen.push(configs), 3_600_000);
+    try {
+      await watcher.ready;
+      expect(seen).toHaveLength(1);
+      await watcher.check();
+      expect(seen).toHaveLength(1);
+      const id = await idOf("Carrier One");
+      await postUpstream(upstreamForm({ intent: "update", id, password: "", binds: "3" }));
+      await watcher.check();
+      expect(seen).toHaveLength(2);
+      expect(seen[1].find((c) => c.id === id)?.binds).toBe(3);
+    } finally {
+      watcher.stop();
+    }
   });
 
   it("simulated (test mode), can be told to fail, and the worker sees it failing", async () => {

@@ -270,12 +270,13 @@ export async function loadUpstreamConfigs(): Promise<UpstreamConfig[]> {
 }
 
 /**
- * Calls `onChange` with the configurations whenever what loadUpstreamConfigs gives changes, read
- * every `everyMs` (one small query): how an admin's edit reaches every worker of every host.
+ * Calls `onChange` with the configurations now (`ready`) and whenever what loadUpstreamConfigs gives
+ * changes, read every `everyMs` (one small query) or on `check()`: how an admin's edit reaches
+ * every worker of every host. A failed read is retried at the next period.
  */
 export function watchUpstreamConfigs(onChange: (configs: UpstreamConfig[]) => void, everyMs = 5_000) {
   let last = "";
-  const poll = async () => {
+  const check = async () => {
     const configs = await loadUpstreamConfigs();
     const seen = JSON.stringify(configs);
     if (seen !== last) {
@@ -283,7 +284,7 @@ export function watchUpstreamConfigs(onChange: (configs: UpstreamConfig[]) => vo
       onChange(configs);
     }
   };
-  const timer = setInterval(() => void poll().catch(() => undefined), everyMs);
+  const timer = setInterval(() => void check().catch(() => undefined), everyMs);
   timer.unref();
-  return { first: poll(), stop: () => clearInterval(timer) };
+  return { ready: check(), check, stop: () => clearInterval(timer) };
 }
