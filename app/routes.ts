@@ -76,6 +76,8 @@ export default [
   route("sms/campaigns/:id", "routes/sms/campaign.tsx"),
   route("sms/campaigns/:id/export", "routes/sms/campaign-export.ts"),
   route("sms/messages/:id", "routes/sms/message-journey.tsx"),
+  route("admin/upstreams", "routes/admin/upstreams.tsx"),
+  route("admin/routes", "routes/admin/routes.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -65,6 +65,7 @@ export const POSTGRES_FILES = [
   "tests/integration/redis-memory.test.ts",
   "tests/integration/redis-outage-requests.test.ts",
   "tests/integration/retention.test.ts",
+  "tests/integration/routing-admin.test.ts",
   "tests/integration/run-alone.test.ts",
   "tests/integration/scheduling-groups.test.ts",
   "tests/integration/scheduling-redis-loss.test.ts",

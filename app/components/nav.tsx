@@ -34,6 +34,8 @@ export const adminLinks = [
   { to: href("/admin/support"), label: "Support Inbox" },
   { to: href("/admin/users"), label: "Accounts & Credits" },
   { to: href("/admin/senders"), label: "Senders" },
+  { to: href("/admin/upstreams"), label: "Upstreams" },
+  { to: href("/admin/routes"), label: "Routes" },
   { to: href("/admin/mail"), label: "Mail" },
   { to: href("/admin/inbound"), label: "Unassigned Inbound SMS" },
 ];

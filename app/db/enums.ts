@@ -53,3 +53,7 @@ export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 /** The automatic replies an admin words: after an opt-out, after an opt-in, and to HELP / INFO. */
 export const KEYWORD_REPLY_KINDS = ["stop", "start", "help"] as const;
 export type KeywordReplyKind = (typeof KEYWORD_REPLY_KINDS)[number];
+
+/** smpp: an SMSC over SMPP; simulator: the offline simulator (test mode), which can be told to fail. */
+export const UPSTREAM_KINDS = ["smpp", "simulator"] as const;
+export type UpstreamKind = (typeof UPSTREAM_KINDS)[number];

@@ -12,6 +12,7 @@ import { listGroups } from "#app/modules/contacts/groups.server.ts";
 import { getBalance, getLedgerSum } from "#app/modules/credits/ledger.server.ts";
 import { isArmed } from "#app/modules/scheduling/job-schedulers.server.ts";
 import { listSchedules } from "#app/modules/scheduling/schedules.server.ts";
+import { loadUpstreamConfigs } from "#app/modules/routing/upstreams.server.ts";
 import { getMessageHistory } from "#app/modules/sms/history.server.ts";
 import { listSupportRequests } from "#app/modules/support/requests.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -130,6 +131,14 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
     expect(await count("select count(*) as n from group_sends where completed_at is null")).toBe(0);
   });
 
+  it("offers two simulated upstreams for the failover demo, routing nothing through them until an admin adds a route", async () => {
+    expect((await loadUpstreamConfigs()).map(({ name, kind, failing }) => ({ name, kind, failing }))).toEqual([
+      { name: "Simulator A", kind: "simulator", failing: false },
+      { name: "Simulator B", kind: "simulator", failing: false },
+    ]);
+    expect(await count("select count(*) as n from routes")).toBe(0);
+  });
+
   it("is seeded once: a second start adds nothing", async () => {
     const tables = [
       "users",
@@ -142,6 +151,7 @@ describe("the living demo (full test mode, SEED_DEMO=auto)", () => {
       "api_keys",
       "support_requests",
       "packages",
+      "upstreams",
     ];
     const before = await Promise.all(tables.map((t) => count(`select count(*) as n from ${t}`)));
     expect((await seedDatabase()).demoSeeded).toBe(false);

@@ -87,7 +87,7 @@ describe("a message's journey", () => {
       type: "submit_attempt",
       at: expect.any(String),
       upstream: "default",
-      bind: null,
+      bind: "1",
       outcome: "accepted",
       commandStatus: 0,
       smscMessageIds: [submit.messageId],

@@ -386,6 +386,18 @@ const ACTIONS: Record<string, ActionSpec> = {
     intents: ["create", "update", "approve", "reject", "delete", "replies"],
     fields: ["id", "address", "kind", "ton", "npi", "account", "reason", "stop", "start", "help"],
   },
+  "routes/admin/upstreams.tsx": {
+    user: "admin",
+    path: () => "/admin/upstreams",
+    intents: ["create", "update", "disable", "enable", "fail", "recover"],
+    fields: ["id", "name", "kind", "url", "systemId", "password", "binds", "window", "tps", "sourceAddr", "enabled"],
+  },
+  "routes/admin/routes.tsx": {
+    user: "admin",
+    path: () => "/admin/routes",
+    intents: ["save", "delete"],
+    fields: ["id", "prefix", "slots[0].upstream", "slots[0].weight", "slots[0].cost", "slots[1].upstream"],
+  },
   "routes/sms/webhooks.tsx": {
     user: "owner",
     path: () => "/sms/webhooks",

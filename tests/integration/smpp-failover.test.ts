@@ -6,7 +6,7 @@ import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { upstreamTransport } from "#app/modules/sms/transports/index.server.ts";
 import { RoutedTransport, upstreamStates } from "#app/modules/sms/transports/routed.server.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
-import type { UpstreamConfig } from "#app/modules/sms/transports/upstream-config.ts";
+import type { UpstreamConfig } from "#app/modules/messaging/transport-types.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { SMPP_STATUS, TestSmsc, type TestSmscOptions } from "#tests/support/smpp-server.ts";
 import { grantCredits, messageParts, messageRow, waitForStatus } from "#tests/support/sms.ts";

@@ -12,6 +12,7 @@ import * as mailSchema from "#app/db/schema/mail.ts";
 import * as messageBatchesSchema from "#app/db/schema/message-batches.ts";
 import * as optOutsSchema from "#app/db/schema/opt-outs.ts";
 import * as quietHoursSchema from "#app/db/schema/quiet-hours.ts";
+import * as routingSchema from "#app/db/schema/routing.ts";
 import * as schedulingSchema from "#app/db/schema/scheduling.ts";
 import * as sendersSchema from "#app/db/schema/senders.ts";
 import * as shopSchema from "#app/db/schema/shop.ts";
@@ -34,6 +35,7 @@ export const sqliteTables = {
   ...messageBatchesSchema,
   ...optOutsSchema,
   ...quietHoursSchema,
+  ...routingSchema,
   ...schedulingSchema,
   ...sendersSchema,
   ...shopSchema,
@@ -74,6 +76,9 @@ export const {
   keywordReplies,
   optOuts,
   quietHours,
+  routeUpstreams,
+  routes,
+  upstreams,
   schedules,
   senders,
   cartItems,

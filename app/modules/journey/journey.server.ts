@@ -61,10 +61,12 @@ const queries = statements({
     `select kind, amount, note, created_at as "createdAt" from credit_ledger
    where user_id = ? and key in (?, ?) order by id`,
   ),
+  // Attempts name the upstream by id ("env": the environment's, named "default"); shown by its name now.
   attempts: sqlText<[number], AttemptRow>(
-    `select attempted_at as "at", upstream, bind, outcome, command_status as "commandStatus",
-     provider_ids as "providerIds", error
-   from sms_submit_attempts where message_id = ? order by id`,
+    `select a.attempted_at as "at", case when a.upstream = 'env' then 'default' else coalesce(u.name, a.upstream) end as upstream,
+     a.bind, a.outcome, a.command_status as "commandStatus", a.provider_ids as "providerIds", a.error
+   from sms_submit_attempts a left join upstreams u on cast(u.id as text) = a.upstream
+   where a.message_id = ? order by a.id`,
   ),
   parts: sqlText<[number], PartRow>(
     `select part, provider_id as "providerId", status, error, updated_at as "updatedAt"

@@ -100,3 +100,25 @@ export function receiptStatus(stat: string): ReceiptStatus {
       return "unknown";
   }
 }
+
+/** One carrier connection the worker sends through: an SMPP account, or (test mode) a simulated one. */
+export type UpstreamConfig = {
+  /** Stable id: "env" for the environment's upstream, the routing table's id for the others. */
+  id: string;
+  name: string;
+  kind: "smpp" | "simulator";
+  /** smpp://host:port (ssmpp:// for TLS); credentials in the URL are used unless systemId/password are given. */
+  url?: string;
+  systemId?: string;
+  password?: string;
+  /** Sessions each worker process opens to it. */
+  binds: number;
+  /** submit_sm in flight at most, per bind. */
+  window: number;
+  /** Segments per second at most, for the whole deployment; 0 = no cap. */
+  tps: number;
+  /** The source address of messages without a sender of their own. */
+  sourceAddr?: string;
+  /** A simulated upstream that refuses every submit before accepting it (so a demo shows failover). */
+  failing?: boolean;
+};

@@ -8,6 +8,7 @@ import { DEMO_ACCOUNTS } from "#app/modules/auth/demo-accounts.server.ts";
 import { createUser, upsertUser } from "#app/modules/auth/users.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { seedDemoData } from "#app/modules/seed/demo-data.server.ts";
+import { createUpstream, simulatorsAllowed } from "#app/modules/routing/upstreams.server.ts";
 
 /** Credits the demo customer starts with, so a first SMS can go out before buying anything. */
 const DEMO_CREDITS = 100;
@@ -60,6 +61,26 @@ const describe = (p: (typeof PACKAGE_LADDER)[number]) =>
   `${p.credits.toLocaleString("en-US")} SMS credits at ${(p.priceCents / p.credits).toFixed(1)} cents each. ` +
   "One credit sends one SMS segment; credits never expire.";
 
+/** Test mode's two simulated upstreams: a route listing both, the first told to fail, shows failover. */
+const DEMO_UPSTREAMS = ["Simulator A", "Simulator B"];
+
+async function seedSimulatedUpstreams() {
+  for (const name of DEMO_UPSTREAMS) {
+    await createUpstream({
+      name,
+      kind: "simulator",
+      url: null,
+      systemId: null,
+      password: undefined,
+      binds: 1,
+      window: 10,
+      tps: 0,
+      sourceAddr: null,
+      enabled: true,
+    });
+  }
+}
+
 async function seedPackages() {
   const [{ n }] = await getDb().select({ n: count() }).from(packages).all();
   if (n > 0) return;
@@ -91,6 +112,7 @@ export async function seedDatabase(): Promise<{ demoSeeded: boolean }> {
       note: "Demo credits",
     });
     await seedDemoData(customer, await getDb().select().from(packages).orderBy(packages.credits).all());
+    if (simulatorsAllowed()) await seedSimulatedUpstreams();
     demoSeeded = true;
   }
   const { ADMIN_EMAIL, ADMIN_PASSWORD } = getEnv();

@@ -8,8 +8,8 @@ import {
   type UpstreamTransport,
 } from "#app/modules/sms/transports/routed.server.ts";
 import { type SmppOptions, SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
-import { ENV_UPSTREAM_ID, type UpstreamConfig } from "#app/modules/sms/transports/upstream-config.ts";
-import type { InboundSink, ReceiptSink, SmsTransport } from "#app/modules/messaging/transport-types.ts";
+import { ENV_UPSTREAM_ID } from "#app/modules/sms/transports/upstream-config.ts";
+import type { InboundSink, ReceiptSink, SmsTransport, UpstreamConfig } from "#app/modules/messaging/transport-types.ts";
 
 /** The upstream the environment configures: SMPP_URL's SMSC when SMS_TRANSPORT is smpp, else the simulator. */
 export function envUpstream(): UpstreamConfig {

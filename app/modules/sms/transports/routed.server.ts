@@ -8,13 +8,10 @@ import type {
   SmsTransport,
   SubmitAttempt,
   SubmitOutcome,
+  UpstreamConfig,
 } from "#app/modules/messaging/transport-types.ts";
 import { anotherUpstreamMayTake } from "#app/modules/sms/transports/smpp-status.server.ts";
-import {
-  DEFAULT_UPSTREAMS,
-  ENV_UPSTREAM_ID,
-  type UpstreamConfig,
-} from "#app/modules/sms/transports/upstream-config.ts";
+import { DEFAULT_UPSTREAMS, ENV_UPSTREAM_ID } from "#app/modules/sms/transports/upstream-config.ts";
 import type { UpstreamState } from "#app/modules/health/heartbeat.server.ts";
 import { UpstreamStats } from "#app/modules/sms/transports/upstream-stats.server.ts";
 
