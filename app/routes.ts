@@ -75,6 +75,8 @@ export default [
   route("sms/campaigns", "routes/sms/campaigns.tsx"),
   route("sms/campaigns/:id", "routes/sms/campaign.tsx"),
   route("sms/campaigns/:id/export", "routes/sms/campaign-export.ts"),
+  route("admin/prices", "routes/admin/prices.tsx"),
+  route("pricing/destinations", "routes/pricing/destinations.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

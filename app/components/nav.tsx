@@ -34,6 +34,7 @@ export const adminLinks = [
   { to: href("/admin/support"), label: "Support Inbox" },
   { to: href("/admin/users"), label: "Accounts & Credits" },
   { to: href("/admin/senders"), label: "Senders" },
+  { to: href("/admin/prices"), label: "Prices" },
   { to: href("/admin/mail"), label: "Mail" },
   { to: href("/admin/inbound"), label: "Unassigned Inbound SMS" },
 ];

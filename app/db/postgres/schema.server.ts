@@ -11,6 +11,7 @@ import * as insightSchema from "#app/db/schema/insight.ts";
 import * as mailSchema from "#app/db/schema/mail.ts";
 import * as messageBatchesSchema from "#app/db/schema/message-batches.ts";
 import * as optOutsSchema from "#app/db/schema/opt-outs.ts";
+import * as pricingSchema from "#app/db/schema/pricing.ts";
 import * as quietHoursSchema from "#app/db/schema/quiet-hours.ts";
 import * as schedulingSchema from "#app/db/schema/scheduling.ts";
 import * as sendersSchema from "#app/db/schema/senders.ts";
@@ -32,6 +33,7 @@ export const sqliteTables = {
   ...mailSchema,
   ...messageBatchesSchema,
   ...optOutsSchema,
+  ...pricingSchema,
   ...quietHoursSchema,
   ...schedulingSchema,
   ...sendersSchema,
@@ -71,6 +73,8 @@ export const {
   messageBatches,
   keywordReplies,
   optOuts,
+  destinationPrices,
+  destinationPriceVersion,
   quietHours,
   schedules,
   senders,
