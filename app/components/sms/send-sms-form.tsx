@@ -48,7 +48,7 @@ export function SegmentCounter({
       <span>{pluralize(count.characters, "character")}</span>
       <span>{count.encoding}</span>
       <span aria-live="polite" className="font-medium text-slate-700">
-        {pluralize(count.segments, "segment")} · Cost: {pluralize(credits, "credit")}
+        {`${pluralize(count.segments, "segment")} · Cost: ${pluralize(credits, "credit")}`}
         {creditsPerSegment === DEFAULT_CREDITS_PER_SEGMENT
           ? null
           : ` (${pluralize(creditsPerSegment, "credit")} per segment to this destination)`}

@@ -169,7 +169,7 @@ export default function AdminPrices({ loaderData, actionData }: Route.ComponentP
       </p>
       {prices.length === 0 ? (
         <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
-          No prices yet: every destination costs {pluralize(DEFAULT_CREDITS_PER_SEGMENT, "credit")} per segment.
+          {`No prices yet: every destination costs ${pluralize(DEFAULT_CREDITS_PER_SEGMENT, "credit")} per segment.`}
         </p>
       ) : (
         <Table>

@@ -66,13 +66,13 @@ export default function DestinationPrices({ loaderData }: Route.ComponentProps) 
         </Form>
         {answer && "number" in answer ? (
           <p className="mt-3 text-sm font-medium text-slate-900" data-testid="number-price" aria-live="polite">
-            A message to {answer.number} costs {pluralize(answer.creditsPerSegment, "credit")} per segment.
+            {`A message to ${answer.number} costs ${pluralize(answer.creditsPerSegment, "credit")} per segment.`}
           </p>
         ) : null}
       </Card>
       {prices.length === 0 ? (
         <p className="rounded-lg bg-white p-8 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
-          Every destination costs {pluralize(otherwise, "credit")} per segment.
+          {`Every destination costs ${pluralize(otherwise, "credit")} per segment.`}
         </p>
       ) : (
         <Table>
