@@ -386,6 +386,12 @@ const ACTIONS: Record<string, ActionSpec> = {
     intents: ["create", "update", "approve", "reject", "delete", "replies"],
     fields: ["id", "address", "kind", "ton", "npi", "account", "reason", "stop", "start", "help"],
   },
+  "routes/admin/prices.tsx": {
+    user: "admin",
+    path: () => "/admin/prices",
+    intents: ["save", "delete", "import"],
+    fields: ["prefix", "creditsPerSegment", "file", "replace"],
+  },
   "routes/sms/webhooks.tsx": {
     user: "owner",
     path: () => "/sms/webhooks",

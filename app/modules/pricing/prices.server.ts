@@ -8,6 +8,7 @@ import { sqlText, statements } from "#app/db/statements.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import {
   creditsError,
+  creditsPerSegmentIn,
   type DestinationPrice,
   matchingPrefix,
   parsePrefix,
@@ -77,6 +78,11 @@ export async function currentPriceList(): Promise<PriceList> {
   const list = priceListOf(await listPrices());
   holder[CACHE] = { version, list, checkedAt: now };
   return list;
+}
+
+/** What a segment to `e164` costs now (the contact send panel's counter). */
+export async function creditsPerSegmentTo(e164: string): Promise<number> {
+  return creditsPerSegmentIn(await currentPriceList(), e164);
 }
 
 /** Every prefix's price, "*" first then by prefix. */
