@@ -94,10 +94,13 @@ export async function listPrices(): Promise<DestinationPrice[]> {
     .all();
 }
 
-/** Runs a change of the list with the version raised in its transaction, then drops this process's copy. */
-async function changeList<T>(change: (tx: Tx) => Promise<T>): Promise<T> {
-  const result = await withTx(async (tx) => {
-    const changed = await change(tx);
+/**
+ * Runs a change of the list (which says whether it changed anything) with the version raised in its
+ * transaction when it did, then drops this process's copy.
+ */
+async function changeList(change: (tx: Tx) => Promise<boolean>): Promise<boolean> {
+  const changed = await withTx(async (tx) => {
+    if (!(await change(tx))) return false;
     await tx
       .insert(destinationPriceVersion)
       .values({ id: VERSION_ROW, version: 1 })
@@ -106,10 +109,10 @@ async function changeList<T>(change: (tx: Tx) => Promise<T>): Promise<T> {
         set: { version: sql`${destinationPriceVersion.version} + 1` },
       })
       .run();
-    return changed;
+    return true;
   });
-  holder[CACHE] = undefined;
-  return result;
+  if (changed) holder[CACHE] = undefined;
+  return changed;
 }
 
 const upsertSet = {
@@ -120,13 +123,14 @@ const upsertSet = {
 /** Adds a prefix or changes its price. */
 export async function savePrice(price: DestinationPrice): Promise<void> {
   const updatedAt = clock.date();
-  await changeList((tx) =>
-    tx
+  await changeList(async (tx) => {
+    await tx
       .insert(destinationPrices)
       .values({ ...price, updatedAt })
       .onConflictDoUpdate({ target: destinationPrices.prefix, set: upsertSet })
-      .run(),
-  );
+      .run();
+    return true;
+  });
 }
 
 /** Removes a prefix's price (its numbers then cost what a shorter prefix or "*" says); false when there was none. */
@@ -215,6 +219,7 @@ export async function importPrices(text: string, { replace = false } = {}): Prom
         .onConflictDoUpdate({ target: destinationPrices.prefix, set: upsertSet })
         .run();
     }
+    return true;
   });
   return { imported: prices.length };
 }
