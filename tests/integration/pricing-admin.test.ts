@@ -4,10 +4,14 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listPrices } from "#app/modules/pricing/prices.server.ts";
+import { getBalance } from "#app/modules/credits/ledger.server.ts";
+import { runGroupSend } from "#app/modules/group-sends/group-send.server.ts";
+import { listPrices, savePrice } from "#app/modules/pricing/prices.server.ts";
 import { startHttpServer, stopHttpServer } from "#server/http.ts";
 import { sameOrigin } from "#server/same-origin.ts";
+import { seedGroup } from "#tests/support/contacts.ts";
 import { createTestUser, type TestUser } from "#tests/support/requests.ts";
+import { grantCredits } from "#tests/support/sms.ts";
 
 let server: Server;
 let base: string;
@@ -160,5 +164,33 @@ describe("the Send SMS counter", () => {
       "2 segments · Cost: 6 credits<!-- --> (3 credits per segment to this destination)",
     );
     expect(await check("+1 202 555 0100")).toContain("2 segments · Cost: 2 credits</span>");
+  });
+});
+
+describe("a group send whose members are priced differently", () => {
+  it("shows the total to confirm first, then sends and charges exactly it", async () => {
+    await savePrice({ prefix: "12025551", creditsPerSegment: 2 });
+    const customer = await createTestUser();
+    await grantCredits(customer.id, 10);
+    const { groupId } = await seedGroup(customer.id, 2, 1998);
+    const send = (extra: Record<string, string> = {}) =>
+      fetch(`${base}/sms/accountGroups?panel=send&id=${groupId}`, {
+        method: "POST",
+        headers: { Cookie: customer.cookie, Origin: base },
+        body: form({ intent: "send", id: String(groupId), message: "Hi", requestKey: "priced-group-send", ...extra }),
+        redirect: "manual",
+      });
+    const confirm = await send();
+    expect(confirm.status).toBe(200);
+    const page = await confirm.text();
+    expect(page).toContain("2 messages, 4 credits");
+    expect(await getBalance(customer.id)).toBe(10);
+    const quoted = /name="quoted" value="([^"]+)"/.exec(page)![1];
+    const started = await send({ quoted });
+    expect(started.status).toBe(302);
+    // The fan-out is the worker's job: run here.
+    const sendId = Number(new URL(started.headers.get("location")!, base).searchParams.get("send"));
+    expect(await runGroupSend(sendId)).toMatchObject({ queued: 2, credits: 4 });
+    expect(await getBalance(customer.id)).toBe(6);
   });
 });

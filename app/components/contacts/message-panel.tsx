@@ -89,8 +89,8 @@ export function MessagePanel({
               </span>
             ) : recipients !== undefined && pricesVary ? (
               <span className="mt-1 block font-medium text-slate-700" data-testid="group-cost">
-                Each member's number costs what the price list says for its destination: Send SMS checks the total
-                against your balance before anything is sent.
+                Each member's number costs what the price list says for its destination: Send SMS shows the total for
+                you to confirm first.
               </span>
             ) : recipients !== undefined ? (
               <span className="mt-1 block font-medium text-slate-700" data-testid="group-cost">
