@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#app/db/client.server.ts";
 import { creditLedger } from "#app/db/schema/core.ts";
 import { destinationPrices } from "#app/db/schema/pricing.ts";
+import { orders } from "#app/db/schema/shop.ts";
 import { getBalance, InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { runGroupSend, startGroupSend } from "#app/modules/group-sends/group-send.server.ts";
 import { quoteTemplatedGroupSend } from "#app/modules/group-sends/group-quote.server.ts";
@@ -17,6 +18,7 @@ import {
   importPrices,
   listPrices,
   revenueByDestination,
+  revenuePerCredit,
   savePrice,
 } from "#app/modules/pricing/prices.server.ts";
 import { createSchedule } from "#app/modules/scheduling/schedules.server.ts";
@@ -258,6 +260,26 @@ describe("revenue by destination", () => {
         { prefix: "44", messages: 2, credits: 2, revenueCents: null },
         { prefix: "*", messages: 1, credits: 1, revenueCents: null },
       ]);
+      // Credits sold for 5 cents each, net of a refund; an order never paid does not count.
+      const order = (totalCents: number, totalCredits: number, refundedCents: number, confirmed: boolean) => ({
+        userId: user.id,
+        pickupName: "A",
+        pickupEmail: "a@example.com",
+        pickupPhone: US,
+        totalCents,
+        totalItems: 1,
+        totalCredits,
+        status: confirmed ? ("Confirmed" as const) : ("Pending" as const),
+        refundedCents,
+        createdAt: new Date(start),
+        confirmedAt: confirmed ? new Date(start) : null,
+      });
+      await getDb()
+        .insert(orders)
+        .values([order(5000, 1000, 0, true), order(2000, 200, 1000, true), order(9900, 10, 0, false)])
+        .run();
+      expect(await revenuePerCredit()).toBe(5);
+      expect((await revenueByDestination(start, start + 1)).map((row) => row.revenueCents)).toEqual([45, 10, 5]);
     } finally {
       resetClock();
     }
