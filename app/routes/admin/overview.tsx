@@ -62,7 +62,8 @@ function RevenueByDestination({ destinations }: { destinations: Route.ComponentP
           <thead>
             <tr>
               <Th>Destination</Th>
-              <Th className="text-right">Messages</Th>
+              {/* Left out on a phone, so the credits and revenue fit. */}
+              <Th className="hidden text-right sm:table-cell">Messages</Th>
               <Th className="text-right">Credits charged</Th>
               <Th className="text-right">Revenue</Th>
             </tr>
@@ -71,7 +72,7 @@ function RevenueByDestination({ destinations }: { destinations: Route.ComponentP
             {destinations.map((destination) => (
               <tr key={destination.prefix} data-testid="destination-revenue-row">
                 <Td className="font-medium">{prefixLabel(destination.prefix)}</Td>
-                <Td className="text-right">{formatNumber(destination.messages)}</Td>
+                <Td className="hidden text-right sm:table-cell">{formatNumber(destination.messages)}</Td>
                 <Td className="text-right">{formatNumber(destination.credits)}</Td>
                 <Td className="text-right">
                   {destination.revenueCents === null ? "no credits sold yet" : formatDollars(destination.revenueCents)}
