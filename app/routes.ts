@@ -78,6 +78,8 @@ export default [
   route("sms/messages/:id", "routes/sms/message-journey.tsx"),
   route("admin/upstreams", "routes/admin/upstreams.tsx"),
   route("admin/routes", "routes/admin/routes.tsx"),
+  route("admin/prices", "routes/admin/prices.tsx"),
+  route("pricing/destinations", "routes/pricing/destinations.tsx"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

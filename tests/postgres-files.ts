@@ -53,6 +53,8 @@ export const POSTGRES_FILES = [
   "tests/integration/packages-admin.test.ts",
   "tests/integration/packages.test.ts",
   "tests/integration/payment-return.test.ts",
+  "tests/integration/pricing-admin.test.ts",
+  "tests/integration/pricing.test.ts",
   "tests/integration/production-defaults.test.ts",
   "tests/integration/public-origin.test.ts",
   "tests/integration/quiet-hours.test.ts",

@@ -36,6 +36,7 @@ export const adminLinks = [
   { to: href("/admin/senders"), label: "Senders" },
   { to: href("/admin/upstreams"), label: "Upstreams" },
   { to: href("/admin/routes"), label: "Routes" },
+  { to: href("/admin/prices"), label: "Prices" },
   { to: href("/admin/mail"), label: "Mail" },
   { to: href("/admin/inbound"), label: "Unassigned Inbound SMS" },
 ];

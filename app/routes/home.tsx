@@ -59,6 +59,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     <div>
       {root?.user ? null : <SignUpBanner />}
       <PageHeader title="Choose Your SMS Pricing Plan" />
+      <p className="-mt-4 mb-6 text-sm text-slate-700">
+        One credit sends one SMS segment to most destinations; some cost more: see the{" "}
+        <Link to={href("/pricing/destinations")}>prices by destination</Link>.
+      </p>
       {cardPaymentAvailable ? null : <CardPaymentUnavailable className="mb-6" />}
       <Form
         method="get"

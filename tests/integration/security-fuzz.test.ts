@@ -398,6 +398,12 @@ const ACTIONS: Record<string, ActionSpec> = {
     intents: ["save", "delete"],
     fields: ["id", "prefix", "slots[0].upstream", "slots[0].weight", "slots[0].cost", "slots[1].upstream"],
   },
+  "routes/admin/prices.tsx": {
+    user: "admin",
+    path: () => "/admin/prices",
+    intents: ["save", "delete", "import"],
+    fields: ["prefix", "creditsPerSegment", "file", "replace"],
+  },
   "routes/sms/webhooks.tsx": {
     user: "owner",
     path: () => "/sms/webhooks",

@@ -246,6 +246,11 @@ const CASES: Record<string, (a: Owned) => Attempt[]> = {
     get(`/menuItem/menuItemUpsert/${pack.id}`, { id: String(pack.id) }, ACCESS_DENIED),
   ],
   "routes/admin/mail.tsx": () => [get("/admin/mail?id=1", undefined, ACCESS_DENIED)],
+  "routes/admin/prices.tsx": () => [
+    get("/admin/prices?edit=44", undefined, ACCESS_DENIED),
+    post("/admin/prices", { intent: "save", prefix: "+44", creditsPerSegment: "9" }, undefined, ACCESS_DENIED),
+    post("/admin/prices", { intent: "delete", prefix: "44" }, undefined, ACCESS_DENIED),
+  ],
   "routes/admin/users.tsx": (a) => [
     get(`/admin/users?q=${encodeURIComponent(a.customer.email)}`, undefined, ACCESS_DENIED),
   ],
@@ -313,6 +318,8 @@ const NOT_IDS = new Set([
   // Webhooks: ?secret=show and ?callback=show reveal the reader's own secret on their own page.
   "secret",
   "callback",
+  // The public price list prices the number asked about: nobody's.
+  "number",
 ]);
 
 /** Query parameters that name an owned thing, per route; each is in the route's case above. */
@@ -331,6 +338,7 @@ const QUERY_IDS: Record<string, string[]> = {
   "routes/content/support-inbox.tsx": ["id"],
   "routes/admin/senders.tsx": ["edit"],
   "routes/admin/mail.tsx": ["id"],
+  "routes/admin/prices.tsx": ["edit"],
   "routes/shop/menu-item-list.tsx": ["delete"],
   "routes/sms/message-history.tsx": ["campaign"],
   "routes/sms/message-history-export.ts": ["campaign"],

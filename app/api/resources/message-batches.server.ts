@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { normalizePhone } from "#app/modules/messaging/phone.ts";
 import { countSegments } from "#app/modules/messaging/segments.ts";
+import { ANY_DESTINATION, creditsPerSegmentIn } from "#app/modules/pricing/price-list.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 import { BatchKeyConflictError, type BatchItem, queueBatch } from "#app/modules/sms/send-batch.server.ts";
 import { messageHasApiRef, scheduleHasApiRef } from "#app/modules/sms/own-messages.server.ts";
 import { asAccepted, idempotencyConflict } from "#app/api/resources/message-sends.server.ts";
@@ -72,12 +74,25 @@ export async function sendApiBatch(
   };
 }
 
-/** What sending costs, per message and in all: countSegments, the rule the send charges by. */
-export function quoteApi(request: { body?: string; messages?: { body?: string }[] }) {
-  const bodies = request.messages ? request.messages.map((item) => item.body ?? request.body!) : [request.body!];
-  const items = bodies.map((body) => {
-    const { encoding, characters, segments, credits, nonGsm } = countSegments(body);
-    return { encoding, characters, segments, credits, nonGsmCharacters: nonGsm };
+/**
+ * What sending costs, per message and in all: countSegments times the price per segment to each
+ * recipient (a recipient left out, or not a number: the price of destinations without their own).
+ */
+export async function quoteApi(request: { body?: string; to?: string; messages?: { body?: string; to?: string }[] }) {
+  const prices = await currentPriceList();
+  const { defaultCountry } = smsFormConfig();
+  const perSegmentTo = (to: string | undefined) => {
+    const phone = to === undefined ? null : normalizePhone(to, defaultCountry);
+    return creditsPerSegmentIn(prices, phone?.ok ? phone.e164 : ANY_DESTINATION);
+  };
+  const wanted = request.messages
+    ? request.messages.map((item) => ({ body: item.body ?? request.body!, to: item.to }))
+    : [{ body: request.body!, to: request.to }];
+  const items = wanted.map(({ body, to }) => {
+    const { encoding, characters, segments, nonGsm } = countSegments(body);
+    const creditsPerSegment = perSegmentTo(to);
+    const credits = segments * creditsPerSegment;
+    return { encoding, characters, segments, creditsPerSegment, credits, nonGsmCharacters: nonGsm };
   });
   return {
     messages: items.length,

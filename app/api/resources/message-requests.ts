@@ -99,6 +99,15 @@ export function messageRequests(config: SmsFormConfig) {
   const QuoteRequest = z
     .strictObject({
       ...batchShape,
+      to: z
+        .string()
+        .max(40, "to is too long")
+        .optional()
+        .meta({
+          description:
+            "The recipient of `body`, priced by its destination; leave out for the price of destinations without their own.",
+          examples: [EXAMPLE_PHONE],
+        }),
       messages: z
         .array(batchItem.partial({ to: true }))
         .min(1)

@@ -87,7 +87,10 @@ export const MessageSchema = z.object({
   body: z.string().meta({ description: "The text as sent (line breaks as \\n).", examples: [EXAMPLE_BODY] }),
   encoding: z.enum(["GSM-7", "UCS-2"]),
   segments: z.int().positive().meta({ description: "SMS parts it is sent in." }),
-  credits: z.int().nonnegative().meta({ description: "Credits charged: 1 per segment." }),
+  credits: z
+    .int()
+    .nonnegative()
+    .meta({ description: "Credits charged: segments x the price per segment to its destination (1 by default)." }),
   status: z.enum(MESSAGE_STATUSES).meta({
     description:
       "queued (waiting), submitting (being handed over), submitted (accepted by the carrier), then delivered, undelivered, expired or rejected as the delivery receipt says; failed (not sent, credits refunded); unknown.",
@@ -124,7 +127,9 @@ export const ScheduledMessageSchema = MessageSchema.extend({
     description: "The scheduled message's id, for GET and DELETE /api/v1/messages/{id}.",
     examples: ["sch_7"],
   }),
-  credits: z.int().nonnegative().meta({ description: "Credits it costs (1 per segment), charged when it goes out." }),
+  credits: z.int().nonnegative().meta({
+    description: "Credits it costs (segments x the price per segment to its destination), charged when it goes out.",
+  }),
   status: z.enum(["scheduled", "cancelled", ...MESSAGE_STATUSES]).meta({
     description:
       "scheduled (waiting for sendAt), cancelled (by DELETE or on the Scheduled SMS screen; nothing was sent), then, once it went out, the status of the message it became (see Message).",
@@ -197,7 +202,11 @@ const QuoteItemSchema = z.object({
   encoding: z.enum(["GSM-7", "UCS-2"]).meta({ description: "GSM-7, or UCS-2 when a character needs it." }),
   characters: z.int().nonnegative().meta({ description: "Characters as typed (Unicode code points)." }),
   segments: z.int().positive().meta({ description: "SMS parts it is sent in." }),
-  credits: z.int().nonnegative().meta({ description: "What sending it charges: 1 per segment." }),
+  creditsPerSegment: z
+    .int()
+    .positive()
+    .meta({ description: "What a segment costs to its recipient's destination (1 unless the price list says more)." }),
+  credits: z.int().nonnegative().meta({ description: "What sending it charges: segments x creditsPerSegment." }),
   nonGsmCharacters: z
     .array(z.string())
     .meta({ description: "The characters that force UCS-2 (empty for GSM-7).", examples: [["😀", "ő"]] }),

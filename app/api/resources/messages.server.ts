@@ -155,7 +155,7 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
     tag: "Messages",
     summary: "What a message or a batch costs",
     description:
-      "The encoding, segments and credits of one body, or of a batch as POST /messages/batch takes it, and the characters that force UCS-2 (70 characters per SMS instead of 160): replace them to pay less. The credits are exactly what the send charges; nothing is sent or reserved.",
+      "The encoding, segments and credits of one body (to `to`), or of a batch as POST /messages/batch takes it, and the characters that force UCS-2 (70 characters per SMS instead of 160): replace them to pay less. A segment costs what the price list (/pricing/destinations) says for the recipient's number; without a recipient, what destinations without their own price cost. The credits are exactly what the send charges; nothing is sent or reserved.",
     auth: true,
     scope: "messages:read",
     get body() {
@@ -164,7 +164,7 @@ export const MESSAGE_ROUTES: ApiRoute[] = [
     maxBodyBytes: MAX_BATCH_BODY_BYTES,
     success: { status: 200, description: "The quote.", schema: QuoteSchema },
     example: { body: { body: "Café at 9? 😀" } },
-    handle: ({ body }) => ({ body: quoteApi(body) }),
+    handle: async ({ body }) => ({ body: await quoteApi(body) }),
   }),
   defineRoute({
     method: "GET",

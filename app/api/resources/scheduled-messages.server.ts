@@ -15,6 +15,8 @@ import {
   ScheduleInputError,
 } from "#app/modules/scheduling/schedules.server.ts";
 import { countSegments } from "#app/modules/messaging/segments.ts";
+import { pricedFor } from "#app/modules/pricing/price-list.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
 import {
   getApiMessage,
@@ -39,8 +41,12 @@ function isOneOff(schedule: Schedule | null): schedule is OneOff {
 }
 
 /** As it waits for sendAt; also the answer POST /messages gives (and gives again to a replay). */
-function waiting(schedule: OneOff): ApiScheduledMessage {
-  const { encoding, credits, segments } = countSegments(schedule.body);
+async function waiting(schedule: OneOff): Promise<ApiScheduledMessage> {
+  const { encoding, credits, segments } = pricedFor(
+    countSegments(schedule.body),
+    await currentPriceList(),
+    schedule.target.to,
+  );
   return {
     direction: "outbound",
     id: `${SCHEDULED_ID_PREFIX}${schedule.id}`,
@@ -65,7 +71,7 @@ function waiting(schedule: OneOff): ApiScheduledMessage {
 }
 
 async function present(userId: number, schedule: OneOff): Promise<ApiScheduledMessage> {
-  const answer = waiting(schedule);
+  const answer = await waiting(schedule);
   const message = await getOccurrenceMessage(userId, schedule.id, schedule.firstSendAt);
   if (message)
     return { ...message, id: answer.id, sendAt: answer.sendAt, createdAt: answer.createdAt, messageId: message.id };
@@ -120,7 +126,7 @@ export async function scheduleApiMessage(
   if (!isOneOff(schedule) || (schedule.duplicate && (schedule.target.to !== input.to || !same)))
     throw idempotencyConflict();
   // A replay gets the first answer again: what became of the message is for GET /messages/{id}.
-  return { message: waiting(schedule), replayed: schedule.duplicate };
+  return { message: await waiting(schedule), replayed: schedule.duplicate };
 }
 
 /** The id of the user's newest scheduled message still waiting, for the documentation's examples. */

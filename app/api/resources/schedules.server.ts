@@ -15,6 +15,8 @@ import {
 } from "#app/modules/scheduling/schedules.server.ts";
 import type { Repeat } from "#app/modules/scheduling/recurrence.ts";
 import { countSegments } from "#app/modules/messaging/segments.ts";
+import { ANY_DESTINATION, type PriceList, pricedFor } from "#app/modules/pricing/price-list.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 import { idPage, readIdPosition } from "#app/api/cursor.server.ts";
 import { ApiError, notFoundError } from "#app/api/errors.ts";
 import { API_BASE, type ApiRoute, defineRoute } from "#app/api/define-route.ts";
@@ -104,10 +106,10 @@ export const ScheduleSchema = z.object({
     .meta({ description: "The last day it may send (in timeZone); null: until cancelled." }),
   nextSendAt: nullableIsoTime("The next occurrence; null once completed or cancelled."),
   status: z.enum(["active", "completed", "cancelled"]),
-  creditsPerOccurrence: z
-    .int()
-    .positive()
-    .meta({ description: "Credits per recipient and occurrence, charged when it runs." }),
+  creditsPerOccurrence: z.int().positive().meta({
+    description:
+      "Credits per recipient and occurrence, charged when it runs: priced for `to`; for a group, at the price of destinations without their own (a member whose number has its own price costs that).",
+  }),
   createdAt: isoTime("When it was created."),
   updatedAt: isoTime("When it last changed."),
   finishedAt: nullableIsoTime("When it completed or was cancelled."),
@@ -117,7 +119,7 @@ type ApiSchedule = z.infer<typeof ScheduleSchema>;
 const ScheduleListSchema = cursorPage(ScheduleSchema, "Newest first.");
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-function present(schedule: Schedule): ApiSchedule {
+function present(schedule: Schedule, prices: PriceList): ApiSchedule {
   const { target } = schedule;
   return {
     id: schedule.id,
@@ -133,7 +135,11 @@ function present(schedule: Schedule): ApiSchedule {
     endDate: schedule.endDate,
     nextSendAt: iso(schedule.nextRunAt),
     status: schedule.status,
-    creditsPerOccurrence: countSegments(schedule.body).credits,
+    creditsPerOccurrence: pricedFor(
+      countSegments(schedule.body),
+      prices,
+      target.kind === "phone" ? target.to : ANY_DESTINATION,
+    ).credits,
     createdAt: new Date(schedule.createdAt).toISOString(),
     updatedAt: new Date(schedule.updatedAt).toISOString(),
     finishedAt: iso(schedule.finishedAt),
@@ -175,7 +181,7 @@ async function createApiSchedule(userId: number, input: NewApiSchedule): Promise
       endDate: input.endDate ?? null,
       from: input.from,
     });
-    return present(schedule);
+    return present(schedule, await currentPriceList());
   } catch (error) {
     if (!(error instanceof ScheduleInputError)) throw error;
     const errors = error.issues.map((issue) => ({
@@ -190,7 +196,7 @@ async function createApiSchedule(userId: number, input: NewApiSchedule): Promise
 async function getApiSchedule(userId: number, id: number): Promise<ApiSchedule> {
   const schedule = await getSchedule(userId, id);
   if (!schedule) throw notFoundError("schedule");
-  return present(schedule);
+  return present(schedule, await currentPriceList());
 }
 
 const CURSOR = "sc1";
@@ -200,12 +206,13 @@ async function listApiSchedules(userId: number, query: { cursor?: string; limit:
     before: readIdPosition(CURSOR, query.cursor),
     limit: query.limit + 1,
   });
-  return idPage(CURSOR, rows, query.limit, present);
+  const prices = await currentPriceList();
+  return idPage(CURSOR, rows, query.limit, (schedule) => present(schedule, prices));
 }
 
 /** Stops its future occurrences (messages already sent stay); cancelling again answers the same. */
 async function cancelApiSchedule(userId: number, id: number): Promise<ApiSchedule> {
-  return present(await cancelSchedule(userId, id));
+  return present(await cancelSchedule(userId, id), await currentPriceList());
 }
 
 export const SCHEDULE_ROUTES: ApiRoute[] = [

@@ -13,6 +13,7 @@ import { FormErrors, TextareaField } from "#app/components/ui/field.tsx";
 import { TemplateConfirm } from "#app/components/templates/template-confirm.tsx";
 import type { TemplateSendQuote } from "#app/modules/templates/quote.ts";
 import { hasMergeFields } from "#app/modules/messaging/merge-fields.ts";
+import { DEFAULT_CREDITS_PER_SEGMENT } from "#app/modules/pricing/price-list.ts";
 
 /**
  * The send panel of a contact or a group: the message with the live counter (a "Check cost" post
@@ -29,7 +30,13 @@ export function MessagePanel({
   senders = [],
   defaultMessage,
   templateQuote = null,
+  creditsPerSegment = DEFAULT_CREDITS_PER_SEGMENT,
+  pricesVary = false,
 }: {
+  /** A segment's price to the contact (for a group: to destinations without their own price). */
+  creditsPerSegment?: number;
+  /** The price list prices some destinations differently: a group's total is counted member by member. */
+  pricesVary?: boolean;
   id: number;
   /** The message to start from (a template's body, `?template=ID`). */
   defaultMessage?: string | null;
@@ -57,7 +64,7 @@ export function MessagePanel({
     shouldRevalidate: "onInput",
   });
   const [body, setBody] = useState(() => String(fields.message.initialValue ?? ""));
-  const perMessage = countSegments(body).credits;
+  const perMessage = countSegments(body).segments * creditsPerSegment;
   return (
     <Form method="post" preventScrollReset className="space-y-4" {...getFormProps(form)} noValidate>
       <FormErrors id={form.errorId} errors={form.errors} />
@@ -75,10 +82,15 @@ export function MessagePanel({
         errors={fields.message.errors}
         help={
           <>
-            <SegmentCounter body={body} />
+            <SegmentCounter body={body} creditsPerSegment={recipients === undefined ? creditsPerSegment : undefined} />
             {recipients !== undefined && hasMergeFields(body) ? (
               <span className="mt-1 block font-medium text-slate-700" data-testid="group-cost">
                 Each member's own text is counted: Send SMS shows the total for you to confirm first.
+              </span>
+            ) : recipients !== undefined && pricesVary ? (
+              <span className="mt-1 block font-medium text-slate-700" data-testid="group-cost">
+                Each member's number costs what the price list says for its destination: Send SMS shows the total for
+                you to confirm first.
               </span>
             ) : recipients !== undefined ? (
               <span className="mt-1 block font-medium text-slate-700" data-testid="group-cost">

@@ -11,6 +11,14 @@ import { type ReactNode, useMemo, useState } from "react";
 import { Form, href, Link, useNavigation } from "react-router";
 import { createSendSmsSchema, SEND_INTENT, type SmsFormConfig } from "#app/modules/messaging/schemas.ts";
 import { countSegments, SEGMENT_LIMITS } from "#app/modules/messaging/segments.ts";
+import { type CountryCode, normalizePhone } from "#app/modules/messaging/phone.ts";
+import {
+  ANY_DESTINATION,
+  creditsPerSegmentIn,
+  DEFAULT_CREDITS_PER_SEGMENT,
+  type DestinationPrice,
+  priceListOf,
+} from "#app/modules/pricing/price-list.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { Button, ButtonLink } from "#app/components/ui/button.tsx";
 import { useHydrated } from "#app/components/use-hydrated.ts";
@@ -22,15 +30,28 @@ function countryName(code: string): string {
   return new Intl.DisplayNames(["en"], { type: "region" }).of(code) ?? code;
 }
 
-/** Characters, encoding, segments and cost: live with JavaScript, from the posted text without. */
-export function SegmentCounter({ body }: { body: string }) {
+/**
+ * Characters, encoding, segments and cost: live with JavaScript, from the posted text without.
+ * `creditsPerSegment`: the recipient's destination's price, when the screen knows the recipient.
+ */
+export function SegmentCounter({
+  body,
+  creditsPerSegment = DEFAULT_CREDITS_PER_SEGMENT,
+}: {
+  body: string;
+  creditsPerSegment?: number;
+}) {
   const count = countSegments(body);
+  const credits = count.segments * creditsPerSegment;
   return (
     <span data-testid="segment-counter" className="flex flex-wrap gap-x-3 gap-y-1">
       <span>{pluralize(count.characters, "character")}</span>
       <span>{count.encoding}</span>
       <span aria-live="polite" className="font-medium text-slate-700">
-        {pluralize(count.segments, "segment")} · Cost: {pluralize(count.credits, "credit")}
+        {`${pluralize(count.segments, "segment")} · Cost: ${pluralize(credits, "credit")}`}
+        {creditsPerSegment === DEFAULT_CREDITS_PER_SEGMENT
+          ? null
+          : ` (${pluralize(creditsPerSegment, "credit")} per segment to this destination)`}
       </span>
       {count.segments > 0 ? <span>{count.remaining} left in this segment</span> : null}
       {count.nonGsm.length > 0 ? (
@@ -40,27 +61,54 @@ export function SegmentCounter({ body }: { body: string }) {
   );
 }
 
-export function PhoneNumberField({ meta }: { meta: FieldMetadata<string> }) {
+export function PhoneNumberField({
+  meta,
+  onValueChange,
+}: {
+  meta: FieldMetadata<string>;
+  /** The number as typed, on every change (the send form prices the message by it). */
+  onValueChange?: (value: string) => void;
+}) {
   return (
     <Field
       label="Phone Number"
-      inputProps={{ ...getInputProps(meta, { type: "tel" }), autoComplete: "tel", placeholder: "e.g. +1 202 555 0123" }}
+      inputProps={{
+        ...getInputProps(meta, { type: "tel" }),
+        autoComplete: "tel",
+        placeholder: "e.g. +1 202 555 0123",
+        onChange: onValueChange && ((event) => onValueChange(event.currentTarget.value)),
+      }}
       errors={meta.errors}
     />
   );
 }
 
 /** The message textarea with the segment counter under it. */
-export function MessageField({ meta, rows }: { meta: FieldMetadata<string>; rows: number }) {
+export function MessageField({
+  meta,
+  rows,
+  creditsPerSegment,
+}: {
+  meta: FieldMetadata<string>;
+  rows: number;
+  creditsPerSegment?: number;
+}) {
   const [body, setBody] = useState(() => String(meta.initialValue ?? ""));
   return (
     <TextareaField
       label="Message"
       textareaProps={{ ...getTextareaProps(meta), rows, onChange: (event) => setBody(event.currentTarget.value) }}
       errors={meta.errors}
-      help={<SegmentCounter body={body} />}
+      help={<SegmentCounter body={body} creditsPerSegment={creditsPerSegment} />}
     />
   );
+}
+
+/** What a segment to the number typed costs; a number not (yet) valid: the price of destinations without their own. */
+function usePricePerSegment(prices: readonly DestinationPrice[], defaultCountry: CountryCode, phone: string) {
+  const list = useMemo(() => priceListOf(prices), [prices]);
+  const parsed = normalizePhone(phone, defaultCountry);
+  return creditsPerSegmentIn(list, parsed.ok ? parsed.e164 : ANY_DESTINATION);
 }
 
 /** The send form of /sms/sendSms and /sms/documentation. Its action is sendSmsFormAction. */
@@ -69,12 +117,15 @@ export function SendSmsForm({
   senders,
   lastResult,
   message,
+  prices,
 }: {
   config: SmsFormConfig;
   senders: SenderChoice[];
   lastResult: SubmissionResult<string[]> | null | undefined;
   /** The message to start from (a template's body). */
   message?: string | null;
+  /** The price list by destination, for the counter's cost. */
+  prices: readonly DestinationPrice[];
 }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -87,13 +138,15 @@ export function SendSmsForm({
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  const [phone, setPhone] = useState(() => String(fields.phoneNumber.initialValue ?? ""));
+  const creditsPerSegment = usePricePerSegment(prices, config.defaultCountry, phone);
   return (
     <Card>
       <Form method="post" className="space-y-4" {...getFormProps(form)} noValidate>
         <FormErrors id={form.errorId} errors={form.errors} />
         <FromField meta={fields.from} senders={senders} />
-        <PhoneNumberField meta={fields.phoneNumber} />
-        <MessageField meta={fields.message} rows={6} />
+        <PhoneNumberField meta={fields.phoneNumber} onValueChange={setPhone} />
+        <MessageField meta={fields.message} rows={6} creditsPerSegment={creditsPerSegment} />
         <CheckboxField
           label="Send even during quiet hours"
           inputProps={getInputProps(fields.ignoreQuietHours, { type: "checkbox" })}
@@ -135,7 +188,8 @@ export function SendSmsHowTo({
       <Notice tone="warning">
         A single SMS has a maximum of {gsm.single} characters. Longer messages are sent in parts of {gsm.part}{" "}
         characters (up to {config.maxSegments} parts); with characters outside the GSM alphabet, such as emoji, a single
-        SMS holds {ucs2.single} and each part {ucs2.part}. Every SMS or part costs 1 credit.
+        SMS holds {ucs2.single} and each part {ucs2.part}. Every SMS or part costs 1 credit, or what the{" "}
+        <Link to={href("/pricing/destinations")}>price list</Link> says for its destination.
       </Notice>
       <Card>
         <h2 className="text-lg font-semibold text-slate-900">{title}</h2>

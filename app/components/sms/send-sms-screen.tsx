@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { href, useLocation } from "react-router";
 import type { SmsFormConfig } from "#app/modules/messaging/schemas.ts";
+import type { DestinationPrice } from "#app/modules/pricing/price-list.ts";
 import { ButtonLink } from "#app/components/ui/button.tsx";
 import { PageHeader } from "#app/components/ui/page.tsx";
 import { VerifyEmailFirst } from "#app/components/account/verify-email-first.tsx";
@@ -18,8 +19,11 @@ export function SendSmsScreen({
   lastResult,
   mustVerifyEmail = false,
   template = null,
+  prices,
   children,
 }: {
+  /** The price list by destination, for the counter's cost. */
+  prices: readonly DestinationPrice[];
   /** "Start from a template": the account's templates and the one chosen (`?template=ID`). */
   template?: TemplateStart | null;
   title: string;
@@ -56,6 +60,7 @@ export function SendSmsScreen({
             senders={senders}
             lastResult={lastResult}
             message={template?.templateBody}
+            prices={prices}
           />
         </div>
         <SendSmsHowTo config={config} />

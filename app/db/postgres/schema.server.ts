@@ -11,6 +11,7 @@ import * as insightSchema from "#app/db/schema/insight.ts";
 import * as mailSchema from "#app/db/schema/mail.ts";
 import * as messageBatchesSchema from "#app/db/schema/message-batches.ts";
 import * as optOutsSchema from "#app/db/schema/opt-outs.ts";
+import * as pricingSchema from "#app/db/schema/pricing.ts";
 import * as quietHoursSchema from "#app/db/schema/quiet-hours.ts";
 import * as routingSchema from "#app/db/schema/routing.ts";
 import * as schedulingSchema from "#app/db/schema/scheduling.ts";
@@ -34,6 +35,7 @@ export const sqliteTables = {
   ...mailSchema,
   ...messageBatchesSchema,
   ...optOutsSchema,
+  ...pricingSchema,
   ...quietHoursSchema,
   ...routingSchema,
   ...schedulingSchema,
@@ -75,6 +77,8 @@ export const {
   messageBatches,
   keywordReplies,
   optOuts,
+  destinationPrices,
+  destinationPriceVersion,
   quietHours,
   routeUpstreams,
   routes,

@@ -19,7 +19,8 @@ import { completeGroupSendIfDone } from "#app/modules/sms/group-send-completion.
 import { type GroupSendReport, type GroupSendSkip } from "#app/modules/group-sends/group-send.ts";
 import { type Member, memberBatch, recipientsOf } from "#app/modules/group-sends/group-recipient.server.ts";
 import { hasMergeFields, messageForMember } from "#app/modules/messaging/merge-fields.ts";
-import { quoteTemplatedGroupSend } from "#app/modules/group-sends/group-quote.server.ts";
+import { memberByMemberCost, uniformMessageCredits } from "#app/modules/group-sends/group-quote.server.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 import { assertGroupSendable, type GroupRecipients, groupRecipients } from "#app/modules/contacts/groups.server.ts";
 
 /** Members per transaction: short write locks, one addBulk each. */
@@ -32,12 +33,12 @@ export const GROUP_SEND_STALE_MS = 60_000;
 /** A scheduled group SMS's occurrence (UTC ms): at most one group send each. */
 export type ScheduledOccurrence = { scheduleId: number; at: number };
 
-function checkedSegments(body: string): { segments: number; credits: number } {
-  const { segments, credits } = countSegments(body);
+function checkedSegments(body: string): number {
+  const { segments } = countSegments(body);
   if (segments < 1 || segments > getEnv().SMS_MAX_SEGMENTS) {
     throw new Error(`A message must have 1 to ${getEnv().SMS_MAX_SEGMENTS} segments, this one has ${segments}`);
   }
-  return { segments, credits };
+  return segments;
 }
 
 type SendKey = { requestKey?: string; occurrence?: ScheduledOccurrence; from?: string };
@@ -57,7 +58,7 @@ async function openSend(
     group: GroupRecipients,
   ) => Partial<typeof groupSends.$inferInsert> | Promise<Partial<typeof groupSends.$inferInsert>>,
 ): Promise<{ id: number; fresh: boolean }> {
-  const { segments } = checkedSegments(body);
+  const segments = checkedSegments(body);
   const now = clock.date();
   return await withTx(async (tx) => {
     const group = await groupRecipients(tx, userId, groupId);
@@ -106,14 +107,13 @@ export async function startGroupSend(
   body: string,
   key: SendKey = {},
 ): Promise<GroupSendReport & { duplicate: boolean }> {
-  const { credits } = checkedSegments(body);
+  checkedSegments(body);
   await assertOwnSender(userId, key.from);
+  const prices = await currentPriceList();
   const started = await openSend(userId, groupId, body, key, async (tx, group) => {
-    // A templated body costs what each member's own text costs, counted as the fan-out will.
-    const needed = hasMergeFields(body)
-      ? (await quoteTemplatedGroupSend(userId, groupId, body, key.from)).credits
-      : undefined;
-    await assertGroupSendable(tx, userId, group, credits, needed);
+    // A templated body, or prices by destination: what each member's message costs, counted as the fan-out will.
+    const needed = await memberByMemberCost(userId, groupId, body, key.from, prices);
+    await assertGroupSendable(tx, userId, group, uniformMessageCredits(body, prices), needed);
     return {};
   });
   if (started.fresh) await enqueueAfterCommit(`group send ${started.id}`, () => addGroupSendJob(started.id));

@@ -1,5 +1,5 @@
 // The admin overview: sales and messages per local day, the busiest accounts, the accounts whose
-// recipients answer STOP, and the system's state.
+// recipients answer STOP, credits and revenue per destination, and the system's state.
 import { sqlText, statements } from "#app/db/statements.server.ts";
 import { databaseSize } from "#app/modules/health/health.server.ts";
 import { HEARTBEAT_FRESH_MS, readHeartbeats } from "#app/modules/health/heartbeat.server.ts";
@@ -8,6 +8,7 @@ import { totalsOf } from "#app/modules/insight/dashboard.server.ts";
 import { lastLocalDaysCached, type LocalDay, type Period } from "#app/modules/insight/periods.ts";
 import { queueDepths, type QueueState } from "#app/queue/queue-depth.server.ts";
 import { SHARED_REPLY_WINDOW_MS } from "#app/modules/inbound/receive.server.ts";
+import { revenueByDestination } from "#app/modules/pricing/prices.server.ts";
 
 type SalesDay = { date: string; revenueCents: number; creditsSold: number; orders: number };
 
@@ -145,6 +146,7 @@ export async function getAdminOverview(period: Period, timeZone: string, now: nu
     totals: totalsOf(perDay),
     busiest: await busiestAccounts(days),
     optOuts: await optOutShares(days),
+    destinations: await revenueByDestination(days[0].start, days.at(-1)!.end),
     system: await systemState(now),
   };
 }

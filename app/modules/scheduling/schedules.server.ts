@@ -17,8 +17,9 @@ import { assertBalance } from "#app/modules/credits/ledger.server.ts";
 import { assertQuota } from "#app/modules/quotas/quotas.server.ts";
 import { isE164 } from "#app/modules/messaging/phone.ts";
 import { countSegments } from "#app/modules/messaging/segments.ts";
-import { quoteTemplatedGroupSend } from "#app/modules/group-sends/group-quote.server.ts";
-import { hasMergeFields } from "#app/modules/messaging/merge-fields.ts";
+import { memberByMemberCost, uniformMessageCredits } from "#app/modules/group-sends/group-quote.server.ts";
+import { pricedFor } from "#app/modules/pricing/price-list.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 import { cancelledValues, disarmSchedules } from "#app/modules/scheduling/cancel.server.ts";
 import { armSchedule } from "#app/modules/scheduling/job-schedulers.server.ts";
 import {
@@ -181,7 +182,7 @@ export async function createSchedule(
   const now = clock.now();
   const issues = await inputIssues(userId, input, now);
   if (issues.length > 0) throw new ScheduleInputError(issues);
-  const perMessage = countSegments(input.body).credits;
+  const prices = await currentPriceList();
   const timeZone = canonicalTimeZone(input.timeZone);
   const endDate = input.repeat === "none" ? null : (input.endDate ?? null);
   const { target } = input;
@@ -191,14 +192,12 @@ export async function createSchedule(
     let groupName: string | null = null;
     if (target.kind === "group") {
       const group = await groupRecipients(tx, userId, target.groupId);
-      // A templated body: what the members' own texts cost at this moment.
-      const needed = hasMergeFields(input.body)
-        ? (await quoteTemplatedGroupSend(userId, target.groupId, input.body, input.from)).credits
-        : undefined;
-      await assertGroupSendable(tx, userId, group, perMessage, needed);
+      // A templated body, or prices by destination: what the members' messages cost at this moment.
+      const needed = await memberByMemberCost(userId, target.groupId, input.body, input.from, prices);
+      await assertGroupSendable(tx, userId, group, uniformMessageCredits(input.body, prices), needed);
       groupName = group.name;
     } else {
-      await assertBalance(userId, perMessage, tx);
+      await assertBalance(userId, pricedFor(countSegments(input.body), prices, target.to).credits, tx);
     }
     const row = await tx
       .insert(schedules)

@@ -16,6 +16,8 @@ import { saveStatusCallback } from "#app/modules/sms/message-events.server.ts";
 import { type BatchRefusal, MAX_BATCH_MESSAGES } from "#app/modules/sms/batch.ts";
 import { countSegments } from "#app/modules/messaging/segments.ts";
 import { type QueuedMessage } from "#app/modules/sms/send.server.ts";
+import { type PriceList, pricedFor } from "#app/modules/pricing/price-list.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
 
 export type BatchItem =
@@ -52,6 +54,7 @@ async function queueInOrder(
   userId: number,
   items: BatchItem[],
   balance: number,
+  prices: PriceList,
   now: number,
 ): Promise<BatchResult> {
   let remaining = balance;
@@ -67,7 +70,7 @@ async function queueInOrder(
     if (item.from && fromAddress === null)
       return { queued: false, code: "unknown_sender", message: new UnknownSenderError(item.from).message };
     if (optedOut) return { queued: false, code: "recipient_opted_out", message: new OptedOutError([item.to]).message };
-    const count = countSegments(item.body);
+    const count = pricedFor(countSegments(item.body), prices, item.to);
     if (exhausted || count.credits > remaining) {
       exhausted = true;
       return {
@@ -139,6 +142,7 @@ export async function queueBatch(
 ): Promise<BatchResult> {
   if (items.length > MAX_BATCH_MESSAGES) throw new Error(`At most ${MAX_BATCH_MESSAGES} messages in a batch`);
   const now = clock.now();
+  const prices = await currentPriceList();
   const result = await withTxWithoutStalling(
     async (tx): Promise<BatchResult> => {
       // First: a batch of the account waits here for the one before it, then sees its key and balance.
@@ -152,7 +156,7 @@ export async function queueBatch(
           return { outcomes, credits, balance, replayed: true };
         }
       }
-      const fresh = await queueInOrder(tx, userId, items, balance, now);
+      const fresh = await queueInOrder(tx, userId, items, balance, prices, now);
       if (idempotency) {
         await tx
           .insert(messageBatches)

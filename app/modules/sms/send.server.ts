@@ -14,6 +14,8 @@ import { saveStatusCallback } from "#app/modules/sms/message-events.server.ts";
 import { isE164 } from "#app/modules/messaging/phone.ts";
 import { holdForQuietHours } from "#app/modules/quiet-hours/quiet-hours.server.ts";
 import { countSegments, type SegmentCount, type SmsEncoding } from "#app/modules/messaging/segments.ts";
+import { pricedFor } from "#app/modules/pricing/price-list.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 
 export type { NewMessage };
 
@@ -140,6 +142,7 @@ export async function queueMessages(
   const now = clock.now();
   // Counted once per distinct body: a group send's batch is a thousand of the same text.
   const counts = new Map<string, SegmentCount>();
+  const prices = await currentPriceList();
   const priced: Priced[] = (await holdForQuietHours(userId, messages, now)).map((message) => {
     if (!isE164(message.to)) throw new Error(`Not an E.164 number: ${message.to}`);
     let count = counts.get(message.body);
@@ -147,7 +150,7 @@ export async function queueMessages(
     if (count.segments < 1 || count.segments > getEnv().SMS_MAX_SEGMENTS) {
       throw new Error(`A message must have 1 to ${getEnv().SMS_MAX_SEGMENTS} segments, this one has ${count.segments}`);
     }
-    return { message, count };
+    return { message, count: pricedFor(count, prices, message.to) };
   });
 
   // Resolved inside the transaction: its snapshot serves the look-ups, with no read transaction of their own.

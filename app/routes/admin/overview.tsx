@@ -7,6 +7,7 @@ import { Table, Td, Th } from "#app/components/ui/table.tsx";
 import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { getAdminOverview } from "#app/modules/insight/admin-overview.server.ts";
 import { parsePeriod } from "#app/modules/insight/periods.ts";
+import { prefixLabel } from "#app/modules/pricing/price-list.ts";
 import { cardPaymentAvailable } from "#app/modules/payments/provider.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { formatDollars, formatNumber } from "#app/utils/misc.ts";
@@ -41,11 +42,56 @@ function CardPaymentsNotConfigured() {
   );
 }
 
+/** Credits charged per destination prefix in the period (net of refunds) and the money they stand for. */
+function RevenueByDestination({ destinations }: { destinations: Route.ComponentProps["loaderData"]["destinations"] }) {
+  return (
+    <section className="mt-6">
+      <h2 className="mb-2 text-lg font-semibold text-slate-900">Revenue by destination</h2>
+      <p className="mb-2 text-sm text-slate-700">
+        Credits charged for messages created in the period, net of refunds, by the{" "}
+        <Link to={href("/admin/prices")}>price list</Link>&apos;s prefix that matches each number; revenue is those
+        credits at what a credit has sold for on average (paid orders, net of refunds).
+      </p>
+      {destinations.length === 0 ? (
+        <p className="rounded-lg bg-white p-6 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
+          No credits charged in this period.
+        </p>
+      ) : (
+        <Table>
+          <caption className="sr-only">Credits charged and revenue per destination prefix, most credits first</caption>
+          <thead>
+            <tr>
+              <Th>Destination</Th>
+              {/* Left out on a phone, so the credits and revenue fit. */}
+              <Th className="hidden text-right sm:table-cell">Messages</Th>
+              <Th className="text-right">Credits charged</Th>
+              <Th className="text-right">Revenue</Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {destinations.map((destination) => (
+              <tr key={destination.prefix} data-testid="destination-revenue-row">
+                <Td className="font-medium">{prefixLabel(destination.prefix)}</Td>
+                <Td className="hidden text-right sm:table-cell">{formatNumber(destination.messages)}</Td>
+                <Td className="text-right">{formatNumber(destination.credits)}</Td>
+                <Td className="text-right">
+                  {destination.revenueCents === null ? "no credits sold yet" : formatDollars(destination.revenueCents)}
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </section>
+  );
+}
+
 const formatMegabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
-  const { days, timeZone, cardPaymentAvailable, sales, perDay, totals, busiest, optOuts, system } = loaderData;
+  const { days, timeZone, cardPaymentAvailable, sales, perDay, totals, busiest, optOuts, destinations, system } =
+    loaderData;
   const revenue = sum(sales.map((day) => day.revenueCents));
   const creditsSold = sum(sales.map((day) => day.creditsSold));
   const orders = sum(sales.map((day) => day.orders));
@@ -164,6 +210,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
           </Table>
         )}
       </section>
+      <RevenueByDestination destinations={destinations} />
       <section className="mt-6 grid gap-6 lg:grid-cols-2">
         <Card>
           <h2 className="mb-2 text-lg font-semibold text-slate-900">Queues</h2>

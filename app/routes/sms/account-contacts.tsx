@@ -29,6 +29,7 @@ import { notFound } from "#app/web/responses.server.ts";
 import { logUnexpected } from "#app/web/unexpected-failure.server.ts";
 import { templateStart } from "#app/routes/sms/forms/templates.server.ts";
 import { TemplatePicker } from "#app/components/templates/template-picker.tsx";
+import { creditsPerSegmentTo } from "#app/modules/pricing/prices.server.ts";
 import type { Route } from "./+types/account-contacts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Contacts | SMS Gateway" }];
@@ -65,6 +66,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     groups: panel?.kind === "edit" ? await listGroupChoices(user.id) : [],
     schedule: panel?.kind === "schedule" ? await scheduleFormLoaderData(user) : null,
     senders: panel?.kind === "send" ? await sendingSenders(user.id) : [],
+    creditsPerSegment: panel?.kind === "send" ? await creditsPerSegmentTo(panel.contact.phone) : undefined,
     template: panel?.kind === "send" || panel?.kind === "schedule" ? await templateStart(request, user.id) : null,
     defaultCountry: getEnv().DEFAULT_COUNTRY,
     maxSegments: getEnv().SMS_MAX_SEGMENTS,
@@ -85,7 +87,8 @@ function ContactPanel({
   loaderData: LoaderData;
   actionData: Route.ComponentProps["actionData"];
 }) {
-  const { panel, query, groups, schedule, senders, defaultCountry, maxSegments, template } = loaderData;
+  const { panel, query, groups, schedule, senders, defaultCountry, maxSegments, template, creditsPerSegment } =
+    loaderData;
   if (!panel) return null;
   const { contact } = panel;
   const closeHref = listHref(CONTACTS_PATH, { page: query.page, group: query.group });
@@ -120,6 +123,7 @@ function ContactPanel({
             id={contact.id}
             recipient={who}
             senders={senders}
+            creditsPerSegment={creditsPerSegment}
             maxSegments={maxSegments}
             cancelHref={closeHref}
             lastResult={actionData}

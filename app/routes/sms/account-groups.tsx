@@ -24,7 +24,15 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { pluralize } from "#app/utils/misc.ts";
 import { notFound } from "#app/web/responses.server.ts";
 import { logUnexpected } from "#app/web/unexpected-failure.server.ts";
+import { ANY_DESTINATION, creditsPerSegmentIn, isUniform, type PriceList } from "#app/modules/pricing/price-list.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 import type { Route } from "./+types/account-groups";
+
+/** The send panel's cost line: one price for every member, or the note that members are priced by destination. */
+const groupPricing = (prices: PriceList) => ({
+  creditsPerSegment: creditsPerSegmentIn(prices, ANY_DESTINATION),
+  pricesVary: !isUniform(prices),
+});
 
 export const meta: Route.MetaFunction = () => [{ title: "Groups | SMS Gateway" }];
 
@@ -54,6 +62,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       group,
       report,
       activeMembers: query.panel === "send" ? (await groupMemberCounts(user.id, group.id)).active : 0,
+      pricing: query.panel === "send" ? groupPricing(await currentPriceList()) : null,
       // One key per opened send form: posting it twice starts one send.
       requestKey: query.panel === "send" ? randomUUID() : undefined,
       schedule: query.panel === "schedule" ? await scheduleFormLoaderData(user) : null,
@@ -114,6 +123,8 @@ function GroupPanel({
             templateQuote={templateQuoteOf(actionData)}
             recipient={`every active contact of ${group.name} (${pluralize(group.members, "contact")})`}
             recipients={panel.activeMembers}
+            creditsPerSegment={panel.pricing?.creditsPerSegment}
+            pricesVary={panel.pricing?.pricesVary}
             maxSegments={maxSegments}
             requestKey={panel.requestKey}
             senders={panel.senders}

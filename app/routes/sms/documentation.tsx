@@ -9,6 +9,7 @@ import { API_BASE } from "#app/api/define-route.ts";
 import { API_ROUTES, readerExampleValues } from "#app/api/routes.server.ts";
 import { requireRecentSignIn, requireUser } from "#app/routes/auth/guards.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
+import { listPrices } from "#app/modules/pricing/prices.server.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { sendSmsFormAction } from "#app/routes/sms/forms/send-sms.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -27,6 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(
     {
       config: smsFormConfig(),
+      prices: await listPrices(),
       senders: await sendingSenders(user.id),
       mustVerifyEmail: await mustVerifyEmail(user.id),
       reference: {
@@ -54,6 +56,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Documentation({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <SendSmsScreen
+      prices={loaderData.prices}
       title="Documentation"
       config={loaderData.config}
       senders={loaderData.senders}

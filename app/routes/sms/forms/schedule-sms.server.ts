@@ -19,7 +19,9 @@ import { QuotaExceededError } from "#app/modules/quotas/quotas.server.ts";
 import { smsFormConfig } from "#app/modules/sms/config.server.ts";
 import { sendingSenders } from "#app/modules/senders/senders.server.ts";
 import { checkCost } from "#app/routes/sms/forms/send-sms.server.ts";
-import { countSegments } from "#app/modules/messaging/segments.ts";
+import { uniformMessageCredits } from "#app/modules/group-sends/group-quote.server.ts";
+import { isUniform } from "#app/modules/pricing/price-list.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 import { renderForPhone, UnrenderableMessageError } from "#app/modules/templates/templates.server.ts";
 import {
   cancelSchedule,
@@ -72,11 +74,15 @@ type FormValue = {
 };
 type Reply = (options: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]>;
 
-function creditsDetail(error: InsufficientCreditsError, target: ScheduleTarget, message: string): string {
+async function creditsDetail(error: InsufficientCreditsError, target: ScheduleTarget, message: string) {
   const balance = `your balance is ${pluralize(error.balance, "credit")}.`;
   if (target.kind === "phone")
     return `Each message costs ${pluralize(error.needed, "credit")} when it is sent; ${balance}`;
-  const perMessage = countSegments(message).credits;
+  const prices = await currentPriceList();
+  // Members priced by their own destinations: only the total says it.
+  if (!isUniform(prices))
+    return `Each time, sending it to the group costs ${pluralize(error.needed, "credit")}; ${balance}`;
+  const perMessage = uniformMessageCredits(message, prices);
   return (
     `Each time, sending it to the group's ${pluralize(error.needed / perMessage, "active contact")} costs ` +
     `${pluralize(error.needed, "credit")}; ${balance}`
@@ -117,7 +123,9 @@ async function createFromForm<V extends FormValue>(
     if (error instanceof UnrenderableMessageError)
       return data(reply({ fieldErrors: { message: [error.message] } }), { status: 400 });
     if (error instanceof InsufficientCreditsError && target) {
-      return data(reply({ formErrors: [SCHEDULE_FAILED, creditsDetail(error, target, message)] }), { status: 400 });
+      return data(reply({ formErrors: [SCHEDULE_FAILED, await creditsDetail(error, target, message)] }), {
+        status: 400,
+      });
     }
     if (
       error instanceof EmptyGroupError ||

@@ -1,10 +1,12 @@
 // What the send screens share about templates: the start from a template (?template=ID) and the
-// confirm step of a templated group send.
+// confirm step of a group send whose members' messages cost differently.
 import { createHash } from "node:crypto";
 import { notFound } from "#app/web/responses.server.ts";
 import { getGroup } from "#app/modules/contacts/groups.server.ts";
 import { type GroupSendQuote, quoteTemplatedGroupSend } from "#app/modules/group-sends/group-quote.server.ts";
 import { hasMergeFields } from "#app/modules/messaging/merge-fields.ts";
+import { isUniform } from "#app/modules/pricing/price-list.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 import { describeQuote, type TemplateSendQuote } from "#app/modules/templates/quote.ts";
 import { getTemplate, listTemplates } from "#app/modules/templates/templates.server.ts";
 
@@ -37,9 +39,9 @@ function quoteKey(quote: GroupSendQuote, body: string, from: string | undefined)
 }
 
 /**
- * The confirm step of a group send or group schedule whose message has merge fields: null when
- * there is nothing to confirm (no merge fields) or the posted `quoted` key confirms exactly this
- * total and text; otherwise the total to show (another user's group: 404).
+ * The confirm step of a group send or group schedule whose members' messages cost differently (merge
+ * fields, or prices by destination): null when there is nothing to confirm (neither) or the posted
+ * `quoted` key confirms exactly this total and text; otherwise the total to show (another user's group: 404).
  */
 export async function templatedGroupSendCheck(
   userId: number,
@@ -48,7 +50,7 @@ export async function templatedGroupSendCheck(
   from: string | undefined,
   quoted: string | undefined,
 ): Promise<TemplateSendQuote | null> {
-  if (!hasMergeFields(body)) return null;
+  if (!hasMergeFields(body) && isUniform(await currentPriceList())) return null;
   if (!(await getGroup(userId, groupId))) throw notFound();
   const quote = await quoteTemplatedGroupSend(userId, groupId, body, from);
   const key = quoteKey(quote, body, from);
