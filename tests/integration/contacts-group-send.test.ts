@@ -18,6 +18,7 @@ import { findGroupSendJob } from "#app/queue/jobs/group-send.server.ts";
 import { messageIdsOf, SMS_SEND_QUEUE } from "#app/queue/jobs/sms-send.server.ts";
 import { getQueue } from "#app/queue/queues.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
+import { currentPriceList } from "#app/modules/pricing/prices.server.ts";
 import { workCounts } from "#app/utils/work-counts.server.ts";
 import { addOptOuts } from "#app/modules/opt-outs/opt-outs.server.ts";
 import { groupSend } from "#worker/jobs/group-send.ts";
@@ -147,8 +148,13 @@ describe("runGroupSend", () => {
       const report = await runGroupSend(started.id);
       return { statements: workCounts().statements - before, report };
     };
-    const few = await fanOut(3, 9000, 1);
-    const many = await fanOut(300, 9100, 20);
+    // Time held still: the price list's version is read once before, never during (decision 134).
+    const now = Date.now();
+    setClock(() => now);
+    const [few, many] = await (async () => {
+      await currentPriceList();
+      return [await fanOut(3, 9000, 1), await fanOut(300, 9100, 20)];
+    })().finally(resetClock);
     expect(many.statements).toBe(few.statements);
     expect(many.report).toMatchObject({ status: "done", queued: 280, skipped: 20 });
     expect(many.report?.skips[0]).toEqual({

@@ -66,9 +66,10 @@ const holder = globalThis as { [CACHE]?: CachedList };
  * once per PRICE_VERSION_CHECK_MS and the rows only when the version moved (decision 134).
  */
 export async function currentPriceList(): Promise<PriceList> {
-  const now = performance.now();
+  // The injected clock, so a test that holds time still holds the statements a send costs.
+  const now = clock.now();
   const cached = holder[CACHE];
-  if (cached && now - cached.checkedAt < PRICE_VERSION_CHECK_MS) return cached.list;
+  if (cached && now >= cached.checkedAt && now - cached.checkedAt < PRICE_VERSION_CHECK_MS) return cached.list;
   const version = (await queries.version.get(VERSION_ROW))?.version ?? 0;
   if (cached?.version === version) {
     cached.checkedAt = now;
