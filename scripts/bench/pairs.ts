@@ -31,7 +31,9 @@ const { values: args, positionals } = parseArgs({
   allowPositionals: true,
 });
 if ([args.against !== undefined, args.kannel, args.engines].filter(Boolean).length !== 1) {
-  console.error("usage: pairs.ts --against <worktree> | --kannel | --engines [--pairs 5] [-- <bench options>]");
+  console.error(
+    'usage: pairs.ts --against <worktree> | --kannel | --engines [--pairs 5] [--ours-options="..."] [-- <bench options>]',
+  );
   process.exit(2);
 }
 const benchArgs = positionals;
