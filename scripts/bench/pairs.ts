@@ -2,6 +2,7 @@
 //   npm run bench:pairs -- --against /work/wt/old [--pairs 5] [-- <bench options, e.g. --skip-pages --inbound-every 0>]
 //   npm run bench:pairs -- --kannel [--pairs 5] [-- <bench options>]
 //   npm run bench:pairs -- --engines [--pairs 5] [-- <bench options>]
+//   npm run bench:pairs -- --against /work/wt/old --ours-options="--routes 200" [-- <bench options>]
 // Each pair runs both sides one after the other, the first side alternating from pair to pair, so
 // warm-up and the machine's drift fall on both alike. The other build runs its own `npm run bench`
 // code (scripts/bench/run.ts in its worktree, built and installed there: `git worktree add
@@ -10,7 +11,9 @@
 // full cycle with receipts (`dlr_cycle`, `gw_cpu_us_per_msg_dlr`) against our e2e and gateway CPU.
 // --engines: this build on PostgreSQL (`--postgres`, "ours") against this build on SQLite (issue 32's
 // target: at least 0.5x). Prints each pair, then the medians of each side and of the per-pair ratios
-// (ours / theirs).
+// (ours / theirs). --ours-options gives this build's side options of its own on top (split at
+// spaces), e.g. a feature the other build lacks: issue 33's routing and pricing cost, a 200-prefix
+// route table (`--routes 200`) against the commit before routing.
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -23,19 +26,23 @@ const { values: args, positionals } = parseArgs({
     engines: { type: "boolean", default: false },
     pairs: { type: "string", default: "5" },
     "kannel-script": { type: "string", default: "/work/shared/peers/kannel/run.sh" },
+    "ours-options": { type: "string", default: "" },
   },
   allowPositionals: true,
 });
 if ([args.against !== undefined, args.kannel, args.engines].filter(Boolean).length !== 1) {
-  console.error("usage: pairs.ts --against <worktree> | --kannel | --engines [--pairs 5] [-- <bench options>]");
+  console.error(
+    'usage: pairs.ts --against <worktree> | --kannel | --engines [--pairs 5] [--ours-options="..."] [-- <bench options>]',
+  );
   process.exit(2);
 }
 const benchArgs = positionals;
+const ourArgs = [...benchArgs, ...args["ours-options"]!.split(" ").filter(Boolean)];
 
 /** What a pair compares: messages per second through to the receipt, and gateway CPU µs per message. */
 type Side = { e2e: number; cpu: number; extra: string };
 
-function ours(cwd = process.cwd(), runArgs = args.engines ? [...benchArgs, "--postgres"] : benchArgs): Promise<Side> {
+function ours(cwd = process.cwd(), runArgs = args.engines ? [...ourArgs, "--postgres"] : ourArgs): Promise<Side> {
   return benchRun(runArgs, cwd).then((run) => {
     const cpu = run.cpu_us_per_msg as {
       gateway: number;
@@ -86,7 +93,7 @@ const theirs = args.kannel
   ? kannel
   : args.engines
     ? () => ours(process.cwd(), benchArgs)
-    : () => ours(resolve(args.against!));
+    : () => ours(resolve(args.against!), benchArgs);
 const pairs: { ours: Side; theirs: Side }[] = [];
 for (let i = 0; i < Number(args.pairs); i++) {
   const pair =

@@ -2,7 +2,7 @@
 //   npm run bench -- [--requests 20000] [--concurrency 64] [--workers 1] [--group 10000]
 //                    [--history 1000000] [--orders 100000] [--page-requests 300] [--skip-pages]
 //                    [--inbound-every 10] [--skip-webhooks] [--all-features [--feature-off <feature>]]
-//                    [--postgres [--postgres-statements]]
+//                    [--postgres [--postgres-statements]] [--routes 200] [--failover]
 //   npm run bench -- --attribution [--rounds 3] [--requests ...]   the table of CPU per message with
 //                    each optional feature off in turn (scripts/bench/attribution.ts)
 // Builds if needed, starts its own Redis, a loopback SMSC (its own process), the app in production
@@ -28,8 +28,13 @@
 // bench's own (scripts/bench/postgres.ts), calibrated with pgbench before the app starts; the same
 // phases, the same load, every query of the bench through the app's engine-neutral statements.
 // --postgres-statements also prints the statements that took the server's time (pg_stat_statements).
+// --routes N seeds a route table and a price list of N prefixes (and a "*" route), all to the
+// environment's upstream at 1 credit per segment: every phase then pays the routing and pricing
+// look-ups of a realistic table (issue 33's 5 % target, through bench:pairs --ours-options).
+// --failover adds a last phase: a second SMSC as an admin's upstream, "*" routed to [environment's,
+// second], the environment's SMSC killed midway (scripts/bench/failover.ts): 0 lost, 0 duplicated.
 // and prints a table and one final JSON line.
-import { type ChildProcess, fork, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -39,6 +44,8 @@ import { storeNewApiKey } from "#app/modules/api-keys/keys.server.ts";
 import { createUser, setUserTimeZone } from "#app/modules/auth/users.server.ts";
 import { createGroup } from "#app/modules/contacts/groups.server.ts";
 import { book } from "#app/modules/credits/ledger.server.ts";
+import { saveRoute } from "#app/modules/routing/routes.server.ts";
+import { ENV_UPSTREAM, type RouteUpstream } from "#app/modules/routing/routing.ts";
 import { prepareDataDir } from "#app/utils/env.server.ts";
 import { freePort, startPrivateRedis } from "#server/redis-process.ts";
 import { closeDatabase, sqlCount, sqlExec, sqlRow } from "#tests/support/database.ts";
@@ -46,12 +53,14 @@ import { waitFor } from "#tests/support/wait.ts";
 import { type ProcessCounts, perMessage, workCountsNow } from "#tests/support/work-counts.ts";
 import { buildIfStale } from "../build-if-stale.ts";
 import { percentile, runLoad } from "./http-load.ts";
-import { seedGroupMembers, seedMillionMessages, seedOrders } from "./seed.ts";
+import { seedGroupMembers, seedMillionMessages, seedOrders, seedRouteTable } from "./seed.ts";
 import { seedHistoryFilters } from "./seed-history.ts";
 import { prepareWebhookPhase, receivedEvents } from "./webhook-phase.ts";
 import { runAttribution } from "./attribution.ts";
 import { type Feature, FEATURES, groupText, isFeature, useFeatures } from "./features.ts";
 import { type BenchPostgres, startBenchPostgres } from "./postgres.ts";
+import { forkSmsc } from "./smsc-client.ts";
+import { FAILOVER_TEXT, type FailoverSetup, failoverText, prepareFailover, runFailoverPhase } from "./failover.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -72,6 +81,8 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     postgres: { type: "boolean", default: false },
     "postgres-statements": { type: "boolean", default: false },
+    routes: { type: "string", default: "0" },
+    failover: { type: "boolean", default: false },
   },
 });
 if (args.attribution) {
@@ -89,6 +100,7 @@ const CONCURRENCY = Number(args.concurrency);
 const WORKERS = Number(args.workers);
 const GROUP = Number(args.group);
 const INBOUND_EVERY = Number(args["inbound-every"]);
+const ROUTES = Number(args.routes);
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 if (!buildIfStale(log)) process.exit(1);
@@ -142,30 +154,17 @@ appEnv.PORT = process.env.PORT = String(port);
 const redis = await startPrivateRedis(dataDir, { maxMemory: appEnv.REDIS_MAXMEMORY });
 appEnv.REDIS_URL = process.env.REDIS_URL = redis.url;
 
-type SmscStats = {
-  counters: {
-    accepted: number;
-    duplicates: number;
-    receiptsSent: number;
-    receiptsAcked: number;
-    inboundSent: number;
-    inboundAcked: number;
-    inboundRefused: number;
-  };
-  bound: number;
-};
-const smsc = fork(resolve("scripts/bench/smsc-process.ts"), [], {
-  stdio: ["ignore", "inherit", "inherit", "ipc"],
-  env: { ...process.env, BENCH_INBOUND_EVERY: String(INBOUND_EVERY) },
-});
-children.push(smsc);
-const smscUrl = await new Promise<string>((done) => smsc.once("message", (m: { url: string }) => done(m.url)));
-function smscStats(): Promise<SmscStats> {
-  return new Promise((done) => {
-    smsc.once("message", (m: SmscStats) => done(m));
-    smsc.send({ type: "stats" });
-  });
-}
+const smsc = await forkSmsc(
+  {
+    ...process.env,
+    BENCH_INBOUND_EVERY: String(INBOUND_EVERY),
+    // The failover phase counts what each SMSC took of its messages.
+    ...(args.failover && { BENCH_KEEP_TEXTS: FAILOVER_TEXT }),
+  },
+  children,
+);
+const smscUrl = smsc.url;
+const smscStats = () => smsc.stats();
 Object.assign(appEnv, {
   SMS_TRANSPORT: "smpp",
   SMPP_URL: smscUrl,
@@ -202,6 +201,20 @@ if (args["all-features"]) {
     else appEnv[name] = value;
   }
   log(`every optional feature in use${off ? `, but ${off} off` : ""}`);
+}
+// Issue 33: a route table and price list of ROUTES prefixes, and a second upstream for the failover phase.
+if (ROUTES > 0) await seedRouteTable(ROUTES, Date.now());
+const defaultRoute: RouteUpstream[] = [{ upstreamId: ENV_UPSTREAM.id, weight: null, costMicros: 0 }];
+let failover: FailoverSetup | null = null;
+if (args.failover) {
+  // Forked with the bench's environment, before the app's own is added (as the first SMSC is).
+  failover = await prepareFailover(process.env, children, password, N);
+  defaultRoute.push({ upstreamId: failover.upstreamId, weight: null, costMicros: 0 });
+}
+if (ROUTES > 0 || failover) {
+  await saveRoute(undefined, { prefix: "*", upstreams: defaultRoute });
+  const upstreamsOfDefault = defaultRoute.map((u) => u.upstreamId).join(", ");
+  log(`routes: ${ROUTES} prefixes to the environment's upstream, "*" to upstreams ${upstreamsOfDefault}`);
 }
 
 // --- the app ------------------------------------------------------------------------------------
@@ -250,7 +263,7 @@ const cpuTakers = () => ({
   web: cpuSeconds(web.pid),
   worker: workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0),
   redis: redis.pid ? cpuSeconds(redis.pid) : 0,
-  smsc: cpuSeconds(smsc.pid),
+  smsc: cpuSeconds(smsc.process.pid),
   load: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
   // PostgreSQL's own processes (the SQLite runs count the engine inside the web and worker).
   ...(postgres ? { postgres: postgres.cpuSeconds() } : {}),
@@ -542,6 +555,12 @@ if (!args["skip-pages"]) {
   }
 }
 
+// --- 3b. failover: the environment's SMSC killed midway (last: that SMSC is gone after it) ------
+const failoverResult = failover
+  ? await runFailoverPhase({ port, connections: CONCURRENCY, total: N, first: smsc, setup: failover })
+  : null;
+if (failoverResult) log(`failover: ${JSON.stringify(failoverResult)}`);
+
 // --- 4. memory -----------------------------------------------------------------------------------
 const peakRssMb = (pid: number | undefined) => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -600,6 +619,8 @@ const result = {
   requests: N,
   concurrency: CONCURRENCY,
   workers: WORKERS,
+  ...(ROUTES > 0 && { routes: ROUTES }),
+  ...(failoverResult && { failover: failoverResult }),
 };
 /** One process's counts per message, as the table shows them. */
 function workText(work: ProcessCounts | null): string {
@@ -690,6 +711,12 @@ const rows: [string, string, string][] = [
   ["work per message (group send)", workText(workGroup), "decision 113"],
   ["rss_mb (peak)", `web ${rss.web} MB, worker ${rss.workers.join(", ")} MB`, "< 300 MB each"],
 ];
+if (failoverResult && failover)
+  rows.push([
+    "failover (first SMSC killed midway)",
+    failoverText(failoverResult, failover.upstreamId),
+    "0 lost / 0 duplicated",
+  ]);
 console.log("\n| metric | measured | target |\n|---|---|---|");
 for (const [name, measured, target] of rows) console.log(`| ${name} | ${measured} | ${target} |`);
 
@@ -702,7 +729,8 @@ for (const child of [...workers, web]) {
   await exited;
   clearTimeout(timer);
 }
-smsc.send({ type: "stop" });
+smsc.stop();
+failover?.second.stop();
 await redis.stop();
 await closeDatabase();
 await postgres?.stop();

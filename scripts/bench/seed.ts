@@ -124,3 +124,43 @@ export async function seedOrders(userIds: number[], count: number, now: number):
     },
   );
 }
+
+/**
+ * `count` route prefixes ("1200", "1201", ...: the bench's +1202 numbers match one) to the
+ * environment's upstream (upstream_id null), and a price of 1 credit per segment for each, in
+ * set-based statements: the per-message route and price look-ups then run against a realistic table
+ * while every message still goes to the bench's SMSC at the usual price. The "*" route is the caller's.
+ */
+export async function seedRouteTable(count: number, now: number): Promise<void> {
+  const prefix = { sqlite: "'1' || (199 + i)", postgres: "'1' || (199 + i)::text" };
+  const each = (engine: keyof typeof numbers, insert: string, values: string) =>
+    `${insert} select ${prefix[engine]}, ${values} from (${numbers[engine]}) as n`;
+  const statement = (insert: string, values: (engine: keyof typeof numbers) => string) => ({
+    sqlite: each("sqlite", insert, values("sqlite")),
+    postgres: each("postgres", insert, values("postgres")),
+  });
+  await sqlRun(
+    statement(
+      "insert into routes (prefix, created_at, updated_at)",
+      (engine) => `${bigint(engine, "now")}, ${bigint(engine, "now")}`,
+    ),
+    { count, now },
+  );
+  // What the carrier charges differs by prefix, as on a real price sheet (the dry run's margin).
+  await sqlRun(
+    `insert into route_upstreams (route_id, position, upstream_id, weight, cost_micros)
+     select id, 0, null, null, 2000 + id from routes where prefix <> '*'`,
+  );
+  await sqlRun(
+    statement(
+      "insert into destination_prices (prefix, credits_per_segment, updated_at)",
+      (engine) => `1, ${bigint(engine, "now")}`,
+    ),
+    { count, now },
+  );
+  // Every process reloads its price list when the version moves (decision 134).
+  await sqlRun(
+    `insert into destination_price_version (id, version) values (1, 1)
+     on conflict (id) do update set version = destination_price_version.version + 1`,
+  );
+}

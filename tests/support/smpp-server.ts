@@ -95,7 +95,7 @@ const MESSAGE_STATE: Record<ReceiptStat, number> = {
   REJECTD: 8,
 };
 
-function defaultDuplicateKey(s: RecordedSubmit): string {
+export function defaultDuplicateKey(s: RecordedSubmit): string {
   return `${s.destination}|${s.userMessageReference ?? "-"}|${s.concat?.sequence ?? 1}|${s.payload.toString("hex")}`;
 }
 
