@@ -32,15 +32,15 @@ function smppUpstream(id: string, url: string): UpstreamConfig {
  * Two loopback SMSCs as the upstreams "first" and "second"; `firstBinds: false` gives the first
  * wrong credentials, so it never has a bind up.
  */
-async function twoSmscs(first: TestSmscOptions = {}, { firstBinds = true } = {}) {
+async function twoSmscs(first: TestSmscOptions = {}, { firstBinds = true, now = Date.now } = {}) {
   const smscs = [await TestSmsc.start(first), await TestSmsc.start()];
   const urls = [firstBinds ? smscs[0].url() : smscs[0].url("smsgw", "wrong"), smscs[1].url()];
   const upstreams = ROUTE.map((id, i) => upstreamTransport(smppUpstream(id, urls[i]), sinks, tuning));
-  const transport = new RoutedTransport(upstreams);
+  const transport = new RoutedTransport(upstreams, now);
   open = { transport, smscs };
   for (const [i, upstream] of upstreams.entries())
     if (firstBinds || i > 0) expect(await (upstream.transport as SmppTransport).ready()).toBe(true);
-  return { transport, first: smscs[0], second: smscs[1] };
+  return { transport, first: smscs[0], second: smscs[1], upstreams };
 }
 
 async function queued(to: string, body = "Failover test") {
@@ -61,6 +61,29 @@ describe("failover between two upstreams", () => {
     expect(second.counters.submitsSeen).toBe(1);
     expect(second.accepted.map((s) => s.destination)).toEqual(["12025550301"]);
     expect(await messageParts(id)).toMatchObject([{ part: 1, providerId: `second:${second.accepted[0].messageId}` }]);
+  });
+
+  it("passes an upstream down for 10 s over at once, without waiting for its bind", async () => {
+    let now = Date.now();
+    const { transport, second, upstreams } = await twoSmscs({}, { firstBinds: false, now: () => now });
+    const firstTransport = upstreams[0].transport;
+    const submitMany = firstTransport.submitMany.bind(firstTransport);
+    let asked = 0;
+    firstTransport.submitMany = (messages, claim) => {
+      asked += 1;
+      return submitMany(messages, claim);
+    };
+    const send = async (to: string) =>
+      expect(await sendQueuedMessage(transport, await queued(to), () => ROUTE)).toEqual({ kind: "submitted" });
+
+    // Down, but not for long yet: the batch waits for a bind of the first (the connect wait), then moves on.
+    await send("+12025550310");
+    expect(asked).toBe(1);
+    now += 10_000;
+    await send("+12025550311");
+    expect(asked).toBe(1);
+    expect(second.accepted.map((s) => s.destination)).toEqual(["12025550310", "12025550311"]);
+    expect(new Map(upstreamStates().map((state) => [state.id, state])).get("first")).toMatchObject({ failedOver: 2 });
   });
 
   it("sends through the second when the first refuses it with a status about the carrier", async () => {

@@ -44,6 +44,9 @@ type Journey = { sms: OutgoingSms; route: string[]; at: number; attempts: Submit
 
 type Step = "final" | "next" | "unknown";
 
+// An upstream with no bind up for this long (the SMPP transport's connect wait) is passed over at once.
+const DOWN_AFTER_MS = 10_000;
+
 /**
  * What follows an upstream's outcome. A message moves on only when this upstream provably did not
  * take it: nothing was written (no bind up), or every part was refused with a status that faults
@@ -75,9 +78,11 @@ function reported(outcome: SubmitOutcome, upstream: string, journey: Journey, st
 
 export class RoutedTransport implements SmsTransport {
   readonly name: string;
-  private readonly upstreams: Map<string, UpstreamTransport & { stats: UpstreamStats }>;
+  private readonly upstreams: Map<string, UpstreamTransport & { stats: UpstreamStats; downSince?: number }>;
+  private readonly now: () => number;
 
   constructor(upstreams: UpstreamTransport[], now: () => number = Date.now) {
+    this.now = now;
     this.upstreams = new Map(upstreams.map((u) => [u.config.id, { ...u, stats: new UpstreamStats(now) }]));
     this.name = upstreams.length === 1 ? upstreams[0].transport.name : "routed";
     openRoutedTransports.add(this);
@@ -108,8 +113,18 @@ export class RoutedTransport implements SmsTransport {
       }
       const moving: Journey[] = [];
       await Promise.all(
-        [...byUpstream].map(async ([id, group]) => {
+        [...byUpstream].map(async ([id, allOfGroup]) => {
           const upstream = this.upstreams.get(id)!;
+          // Down for longer than a bind takes to come back: a message with another upstream after it goes
+          // there at once (nothing written here), instead of every batch waiting the connect timeout.
+          const passing = this.isDown(upstream) ? allOfGroup.filter((j) => j.at + 1 < j.route.length) : [];
+          const group = allOfGroup.filter((journey) => !passing.includes(journey));
+          for (const journey of passing) {
+            upstream.stats.record({ kind: "temporary", reason: "No bind up", acks: [], attempts: [] });
+            upstream.stats.failedOver += 1;
+            moving.push({ ...journey, at: journey.at + 1 });
+          }
+          if (group.length === 0) return;
           const results = await upstream.transport.submitMany(
             group.map((journey) => journey.sms),
             claimOnce,
@@ -139,6 +154,17 @@ export class RoutedTransport implements SmsTransport {
         bindsUp: binds.filter((bind) => bind.bindStatus?.bound).length,
       }),
     );
+  }
+
+  /** Whether none of the upstream's binds has been up for DOWN_AFTER_MS (a simulator never is). */
+  private isDown(upstream: UpstreamTransport & { stats: UpstreamStats; downSince?: number }): boolean {
+    const unbound = upstream.binds.length > 0 && upstream.binds.every((bind) => bind.bindStatus?.bound === false);
+    if (!unbound) {
+      upstream.downSince = undefined;
+      return false;
+    }
+    upstream.downSince ??= this.now();
+    return this.now() - upstream.downSince >= DOWN_AFTER_MS;
   }
 
   async close(): Promise<void> {
