@@ -67,11 +67,11 @@ function RevenueByDestination({ destinations }: { destinations: Route.ComponentP
           <thead>
             <tr>
               <Th>Destination</Th>
-              {/* Left out on a phone, so the money columns fit. */}
+              {/* Left out on a phone (as is the cost), so the revenue and margin fit. */}
               <Th className="hidden text-right sm:table-cell">Messages</Th>
               <Th className="hidden text-right sm:table-cell">Credits charged</Th>
               <Th className="text-right">Revenue</Th>
-              <Th className="text-right">Upstream cost</Th>
+              <Th className="hidden text-right sm:table-cell">Upstream cost</Th>
               <Th className="text-right">Margin</Th>
             </tr>
           </thead>
@@ -84,7 +84,7 @@ function RevenueByDestination({ destinations }: { destinations: Route.ComponentP
                 <Td className="text-right">
                   {destination.revenueCents === null ? "no credits sold yet" : formatDollars(destination.revenueCents)}
                 </Td>
-                <Td className="text-right">{formatCostMicros(destination.costMicros)}</Td>
+                <Td className="hidden text-right sm:table-cell">{formatCostMicros(destination.costMicros)}</Td>
                 <Td className="text-right">
                   {destination.marginMicros === null ? "unknown" : formatCostMicros(destination.marginMicros)}
                 </Td>
