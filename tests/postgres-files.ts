@@ -32,6 +32,7 @@ export const POSTGRES_FILES = [
   "tests/integration/contacts.test.ts",
   "tests/integration/data-permissions.test.ts",
   "tests/integration/demo-seed.test.ts",
+  "tests/integration/destination-margin.test.ts",
   "tests/integration/doctor.test.ts",
   "tests/integration/executor-postgres.test.ts",
   "tests/integration/fulfil.test.ts",

@@ -79,6 +79,11 @@ test("an admin adds upstreams, makes a simulated one fail, routes a prefix throu
     `${carrier}: $0.0042 per segment`,
     `${simulator}: $0.005 per segment`,
   ]);
+  // The price is the price list's (1 credit unless an admin priced +49); the margin is known once credits have sold.
+  await expect(answer).toContainText(/\d+ credits? per segment/);
+  await expect(page.getByTestId("dry-run-margin")).toHaveText(
+    new RegExp(`^(Unknown: no credits sold yet.*|-?\\$[\\d.]+ per segment through ${carrier})$`),
+  );
 
   await routeRow.getByRole("button", { name: `Delete route +491512${digits}` }).click();
   await expect(page.getByTestId("route-row").filter({ hasText: `+491512${digits}` })).toHaveCount(0);

@@ -2,6 +2,9 @@
 // upstream told to fail, routes with their costs, the dry run), what the worker and the send paths
 // read from them, and what a customer gets: nothing.
 import { describe, expect, it } from "vitest";
+import { getDb } from "#app/db/client.server.ts";
+import { orders } from "#app/db/schema/shop.ts";
+import { deletePrice, savePrice } from "#app/modules/pricing/prices.server.ts";
 import { dryRunRoute } from "#app/modules/routing/routes.server.ts";
 import { forgetRouteTable, routeFor } from "#app/modules/routing/route-table.server.ts";
 import { startHeartbeat } from "#app/modules/health/heartbeat.server.ts";
@@ -269,7 +272,52 @@ describe("routes", () => {
     expect(await dryRunRoute("+12025550111")).toEqual({
       prefix: "*",
       upstreams: [{ id: "env", name: "default", weight: null, costMicros: 0 }],
+      creditsPerSegment: 1,
+      revenuePerCreditMicros: null,
+      revenueMicros: null,
+      marginMicros: null,
     });
+  });
+
+  it("answer the dry run with the destination's price and the margin through the first upstream", async () => {
+    const number = `?to=${encodeURIComponent("+44 20 7183 8750")}`;
+    await savePrice({ prefix: "442071", creditsPerSegment: 3 });
+    try {
+      // No paid order yet: what a credit brings in, so the margin, is not known, and the page says so.
+      expect((await routesPage(number)).dryRun).toMatchObject({
+        creditsPerSegment: 3,
+        revenueMicros: null,
+        marginMicros: null,
+      });
+      const customer = await createTestUser();
+      const paid = new Date(Date.parse("2030-01-01T00:00:00Z"));
+      await getDb()
+        .insert(orders)
+        .values({
+          userId: customer.id,
+          pickupName: "A",
+          pickupEmail: "a@example.com",
+          pickupPhone: "+12025550100",
+          totalCents: 5000,
+          totalItems: 1,
+          totalCredits: 1000,
+          status: "Confirmed",
+          refundedCents: 0,
+          createdAt: paid,
+          confirmedAt: paid,
+        })
+        .run();
+      // 3 credits at 5 cents is $0.15 a segment; Carrier One, first on +44, charges $0.0042.
+      expect((await routesPage(number)).dryRun).toMatchObject({
+        prefix: "44",
+        creditsPerSegment: 3,
+        revenuePerCreditMicros: 50_000,
+        revenueMicros: 150_000,
+        marginMicros: 145_800,
+      });
+    } finally {
+      await deletePrice("442071");
+    }
   });
 
   it.each([

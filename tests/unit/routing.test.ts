@@ -97,5 +97,6 @@ describe("prefixes and costs as the admin types them", () => {
     expect(formatCostMicros(10_000)).toBe("$0.01");
     expect(formatCostMicros(0)).toBe("$0.00");
     expect(formatCostMicros(123_456)).toBe("$0.123456");
+    expect(formatCostMicros(-4200)).toBe("-$0.0042");
   });
 });

@@ -8,11 +8,29 @@ import { totalsOf } from "#app/modules/insight/dashboard.server.ts";
 import { lastLocalDaysCached, type LocalDay, type Period } from "#app/modules/insight/periods.ts";
 import { queueDepths, type QueueState } from "#app/queue/queue-depth.server.ts";
 import { SHARED_REPLY_WINDOW_MS } from "#app/modules/inbound/receive.server.ts";
-import { revenueByDestination } from "#app/modules/pricing/prices.server.ts";
+import { matchingPrefix } from "#app/modules/pricing/price-list.ts";
+import { currentPriceList, type DestinationRevenue, revenueByDestination } from "#app/modules/pricing/prices.server.ts";
+import { currentRouteTable } from "#app/modules/routing/route-table.server.ts";
+import { DEFAULT_PREFIX, resolveRoute } from "#app/modules/routing/routing.ts";
 
 type SalesDay = { date: string; revenueCents: number; creditsSold: number; orders: number };
 
 const queries = statements({
+  // Segments of the messages created in [start, end) that an upstream accepted, by the first `digits`
+  // digits of the number and that upstream (an attempt that names none was the environment's).
+  acceptedSegments: sqlText<
+    [{ digits: number; start: number; end: number }],
+    { head: string; upstream: string; segments: number }
+  >({
+    sqlite: `select substr(m.to_phone, 2, @digits) as head, coalesce(a.upstream, 'env') as upstream, sum(m.segments) as segments
+   from sms_messages m join sms_submit_attempts a on a.message_id = m.id and a.outcome = 'accepted'
+   where m.created_at >= @start and m.created_at < @end
+   group by head, coalesce(a.upstream, 'env')`,
+    postgres: `select substr(m.to_phone, 2, @digits) as head, coalesce(a.upstream, 'env') as upstream, sum(m.segments)::bigint as segments
+   from sms_messages m join sms_submit_attempts a on a.message_id = m.id and a.outcome = 'accepted'
+   where m.created_at >= @start and m.created_at < @end
+   group by head, coalesce(a.upstream, 'env')`,
+  }),
   // Paid orders by the time they were paid, net of what was refunded or taken back since.
   paidOrders: sqlText<[number, number], { at: number; cents: number; credits: number }>(
     `select confirmed_at as at, total_cents - refunded_cents as cents, total_credits - credits_reversed as credits
@@ -136,6 +154,45 @@ async function systemState(now: number): Promise<SystemState> {
   return { queues, workers, database: await databaseSize() };
 }
 
+/** Cents are ten thousand millionths. */
+const MICROS_PER_CENT = 10_000;
+
+export type DestinationMargin = DestinationRevenue & { costMicros: number; marginMicros: number | null };
+
+/**
+ * Revenue by destination with what the upstreams charged for it: the segments each upstream accepted
+ * (its submit attempts) at that upstream's cost per segment in the route now matching the number
+ * (0 when the route no longer lists it), grouped by the price list's prefix as revenue is; one
+ * statement for any number of messages.
+ */
+async function marginByDestination(start: number, end: number): Promise<DestinationMargin[]> {
+  const revenue = await revenueByDestination(start, end);
+  const [prices, routes] = [await currentPriceList(), await currentRouteTable()];
+  const longestRoute = Math.max(
+    0,
+    ...[...routes.keys()].map((prefix) => (prefix === DEFAULT_PREFIX ? 0 : prefix.length)),
+  );
+  const digits = Math.max(1, prices.longest, longestRoute);
+  const costs = new Map<string, number>();
+  for (const { head, upstream, segments } of await queries.acceptedSegments.all({ digits, start, end })) {
+    const route = resolveRoute(routes, head, () => 0);
+    const costMicros = route.upstreams.find((u) => u.upstreamId === upstream)?.costMicros ?? 0;
+    const prefix = matchingPrefix(prices, head);
+    costs.set(prefix, (costs.get(prefix) ?? 0) + Number(segments) * costMicros);
+  }
+  const rows: DestinationMargin[] = revenue.map((row) => {
+    const costMicros = costs.get(row.prefix) ?? 0;
+    costs.delete(row.prefix);
+    const marginMicros = row.revenueCents === null ? null : row.revenueCents * MICROS_PER_CENT - costMicros;
+    return { ...row, costMicros, marginMicros };
+  });
+  // Sent but nothing charged (every credit refunded): a cost with no revenue.
+  for (const [prefix, costMicros] of costs) {
+    rows.push({ prefix, messages: 0, credits: 0, revenueCents: 0, costMicros, marginMicros: -costMicros });
+  }
+  return rows;
+}
+
 /** Everything the admin overview shows for the last `period` days in the admin's time zone. */
 export async function getAdminOverview(period: Period, timeZone: string, now: number) {
   const days = lastLocalDaysCached(period, timeZone, now);
@@ -146,7 +203,7 @@ export async function getAdminOverview(period: Period, timeZone: string, now: nu
     totals: totalsOf(perDay),
     busiest: await busiestAccounts(days),
     optOuts: await optOutShares(days),
-    destinations: await revenueByDestination(days[0].start, days.at(-1)!.end),
+    destinations: await marginByDestination(days[0].start, days.at(-1)!.end),
     system: await systemState(now),
   };
 }

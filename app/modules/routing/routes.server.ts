@@ -9,6 +9,7 @@ import { RoutingInputError, RoutingNotFoundError } from "#app/modules/routing/er
 import { currentRouteTable, forgetRouteTable } from "#app/modules/routing/route-table.server.ts";
 import { DEFAULT_PREFIX, ENV_UPSTREAM, resolveRoute, type RouteUpstream } from "#app/modules/routing/routing.ts";
 import { listUpstreams, type AdminUpstream } from "#app/modules/routing/upstreams.server.ts";
+import { creditsPerSegmentTo, revenuePerCredit } from "#app/modules/pricing/prices.server.ts";
 
 export type AdminRouteUpstream = RouteUpstream & { name: string; enabled: boolean };
 
@@ -130,14 +131,34 @@ export type DryRun = {
   prefix: string;
   /** In the order they would be tried (a weighted route's first one is drawn per message). */
   upstreams: { id: string; name: string; weight: number | null; costMicros: number }[];
+  /** What the customer is charged per segment there (the price list, decision 134). */
+  creditsPerSegment: number;
+  /** What a credit has sold for on average, in millionths; null before the first paid order. */
+  revenuePerCreditMicros: number | null;
+  /** What one segment there brings in (its credits at that average), in millionths; null when unknown. */
+  revenueMicros: number | null;
+  /** Per segment, that revenue minus the first upstream's cost, in millionths; null when revenue is unknown. */
+  marginMicros: number | null;
 };
 
-/** Where a message to `e164` would go, with what each upstream charges per segment there. */
+/** Cents are ten thousand millionths. */
+const MICROS_PER_CENT = 10_000;
+
+/** Where a message to `e164` would go, with what each upstream charges per segment there, the price and the margin. */
 export async function dryRunRoute(e164: string): Promise<DryRun> {
   const names = new Map((await listUpstreams()).map((upstream) => [upstream.id, upstream.name]));
   // Drawn at 0: a weighted route shows its first weighted upstream first, the rest in order.
   const route = resolveRoute(await currentRouteTable(), e164, () => 0);
+  const creditsPerSegment = await creditsPerSegmentTo(e164);
+  const perCreditCents = await revenuePerCredit();
+  const revenueMicros =
+    perCreditCents === null ? null : Math.round(creditsPerSegment * perCreditCents * MICROS_PER_CENT);
   return {
+    creditsPerSegment,
+    revenuePerCreditMicros: perCreditCents === null ? null : Math.round(perCreditCents * MICROS_PER_CENT),
+    revenueMicros,
+    // The first upstream takes the message unless it provably did not: its cost is the margin's.
+    marginMicros: revenueMicros === null ? null : revenueMicros - (route.upstreams[0]?.costMicros ?? 0),
     prefix: route.prefix,
     upstreams: route.upstreams.map(({ upstreamId, weight, costMicros }) => ({
       id: upstreamId,

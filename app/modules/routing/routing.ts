@@ -107,10 +107,10 @@ function drawWeighted(weighted: RouteUpstream[], draw: number): RouteUpstream {
   return weighted[weighted.length - 1];
 }
 
-/** Millionths of the currency as dollars with at least cents: 4200 is "$0.0042", 10000 is "$0.01". */
+/** Millionths of the currency as dollars with at least cents: 4200 is "$0.0042", 10000 is "$0.01", -10000 "-$0.01". */
 export function formatCostMicros(micros: number): string {
-  const text = (micros / 1_000_000).toFixed(6).replace(/0{1,4}$/, "");
-  return `$${text}`;
+  const text = (Math.abs(micros) / 1_000_000).toFixed(6).replace(/0{1,4}$/, "");
+  return `${micros < 0 ? "-" : ""}$${text}`;
 }
 
 /** "0.0042" (dollars, up to six decimals) as 4200 millionths; null when it is not such an amount. */

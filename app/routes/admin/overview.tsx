@@ -8,6 +8,7 @@ import { requireAdmin } from "#app/routes/auth/guards.server.ts";
 import { getAdminOverview } from "#app/modules/insight/admin-overview.server.ts";
 import { parsePeriod } from "#app/modules/insight/periods.ts";
 import { prefixLabel } from "#app/modules/pricing/price-list.ts";
+import { formatCostMicros } from "#app/modules/routing/routing.ts";
 import { cardPaymentAvailable } from "#app/modules/payments/provider.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { formatDollars, formatNumber } from "#app/utils/misc.ts";
@@ -42,7 +43,7 @@ function CardPaymentsNotConfigured() {
   );
 }
 
-/** Credits charged per destination prefix in the period (net of refunds) and the money they stand for. */
+/** Credits charged per destination prefix in the period (net of refunds), the money they stand for, what the upstreams charged, and the margin. */
 function RevenueByDestination({ destinations }: { destinations: Route.ComponentProps["loaderData"]["destinations"] }) {
   return (
     <section className="mt-6">
@@ -50,7 +51,9 @@ function RevenueByDestination({ destinations }: { destinations: Route.ComponentP
       <p className="mb-2 text-sm text-slate-700">
         Credits charged for messages created in the period, net of refunds, by the{" "}
         <Link to={href("/admin/prices")}>price list</Link>&apos;s prefix that matches each number; revenue is those
-        credits at what a credit has sold for on average (paid orders, net of refunds).
+        credits at what a credit has sold for on average (paid orders, net of refunds). Upstream cost is each accepted
+        message&apos;s segments at the cost per segment its upstream has in the{" "}
+        <Link to={href("/admin/routes")}>route</Link> for the number; margin is revenue minus that cost.
       </p>
       {destinations.length === 0 ? (
         <p className="rounded-lg bg-white p-6 text-center text-slate-600 shadow-sm ring-1 ring-slate-200">
@@ -58,14 +61,18 @@ function RevenueByDestination({ destinations }: { destinations: Route.ComponentP
         </p>
       ) : (
         <Table>
-          <caption className="sr-only">Credits charged and revenue per destination prefix, most credits first</caption>
+          <caption className="sr-only">
+            Credits charged, revenue, upstream cost and margin per destination prefix, most credits first
+          </caption>
           <thead>
             <tr>
               <Th>Destination</Th>
-              {/* Left out on a phone, so the credits and revenue fit. */}
+              {/* Left out on a phone (as is the cost), so the revenue and margin fit. */}
               <Th className="hidden text-right sm:table-cell">Messages</Th>
-              <Th className="text-right">Credits charged</Th>
+              <Th className="hidden text-right sm:table-cell">Credits charged</Th>
               <Th className="text-right">Revenue</Th>
+              <Th className="hidden text-right sm:table-cell">Upstream cost</Th>
+              <Th className="text-right">Margin</Th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -73,9 +80,13 @@ function RevenueByDestination({ destinations }: { destinations: Route.ComponentP
               <tr key={destination.prefix} data-testid="destination-revenue-row">
                 <Td className="font-medium">{prefixLabel(destination.prefix)}</Td>
                 <Td className="hidden text-right sm:table-cell">{formatNumber(destination.messages)}</Td>
-                <Td className="text-right">{formatNumber(destination.credits)}</Td>
+                <Td className="hidden text-right sm:table-cell">{formatNumber(destination.credits)}</Td>
                 <Td className="text-right">
                   {destination.revenueCents === null ? "no credits sold yet" : formatDollars(destination.revenueCents)}
+                </Td>
+                <Td className="hidden text-right sm:table-cell">{formatCostMicros(destination.costMicros)}</Td>
+                <Td className="text-right">
+                  {destination.marginMicros === null ? "unknown" : formatCostMicros(destination.marginMicros)}
                 </Td>
               </tr>
             ))}

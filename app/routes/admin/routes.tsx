@@ -212,6 +212,19 @@ function DryRun({ result }: { result: LoaderData["dryRun"] }) {
               ))}
             </ol>
           </dd>
+          <dt className="font-medium text-slate-600">Price</dt>
+          <dd>
+            {result.creditsPerSegment} {result.creditsPerSegment === 1 ? "credit" : "credits"} per segment
+            {result.revenueMicros === null || result.revenuePerCreditMicros === null
+              ? null
+              : `: ${formatCostMicros(result.revenueMicros)} at ${formatCostMicros(result.revenuePerCreditMicros)} a credit`}
+          </dd>
+          <dt className="font-medium text-slate-600">Margin</dt>
+          <dd data-testid="dry-run-margin">
+            {result.marginMicros === null
+              ? "Unknown: no credits sold yet, so what a credit brings in is not known"
+              : `${formatCostMicros(result.marginMicros)} per segment through ${result.upstreams[0]?.name}`}
+          </dd>
         </dl>
       ) : null}
     </Card>

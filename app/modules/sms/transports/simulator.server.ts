@@ -52,7 +52,8 @@ export class SimulatorTransport implements SmsTransport {
   private readonly onReceipts: ReceiptSink;
   private readonly onInbound?: InboundSink;
   private readonly replyFrom: string;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Receipts (and replies) still to come, each with what reports it. */
+  private readonly timers = new Map<NodeJS.Timeout, () => Promise<void>>();
   private readonly waits = new Set<() => void>();
   private closed = false;
 
@@ -131,9 +132,10 @@ export class SimulatorTransport implements SmsTransport {
         error: undelivered ? "001" : null,
       }));
       // Like a real SMSC's, a receipt that could not be stored is lost here: the message stays Sent.
-      this.later(this.dlrMs, () => {
+      this.later(this.dlrMs, async () => {
         const stored = this.onReceipts(receipts).catch((error) => log("error", "sms", "receipt not stored", error));
-        if (!undelivered && ASKS_FOR_A_REPLY.test(sms.body)) void stored.then(() => this.reply(sms));
+        await stored;
+        if (!undelivered && ASKS_FOR_A_REPLY.test(sms.body)) await this.reply(sms);
       });
     }
     const attempts = this.attempts(sms, 0, acks);
@@ -152,12 +154,12 @@ export class SimulatorTransport implements SmsTransport {
     }
   }
 
-  private later(ms: number, run: () => void) {
+  private later(ms: number, run: () => Promise<void>) {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      run();
+      void run();
     }, ms);
-    this.timers.add(timer);
+    this.timers.set(timer, run);
   }
 
   /** Resolves true after `ms`, or false at once when the simulator closes. */
@@ -180,8 +182,11 @@ export class SimulatorTransport implements SmsTransport {
     this.bindStatus.bound = false;
     for (const cancel of this.waits) cancel();
     this.waits.clear();
-    // Receipts not reported yet are lost: those messages stay Sent (a real SMSC would redeliver them).
-    for (const timer of this.timers) clearTimeout(timer);
+    // Receipts not reported yet are reported now, as a real SMSC redelivers them on the next bind: a
+    // worker that replaces its transport (an admin edited an upstream) loses none.
+    const pending = [...this.timers];
     this.timers.clear();
+    for (const [timer] of pending) clearTimeout(timer);
+    await Promise.all(pending.map(([, run]) => run()));
   }
 }
