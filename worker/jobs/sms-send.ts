@@ -50,6 +50,8 @@ export function createSmsSendJob(
     async onStart() {
       if (current) return;
       if (!routed) return use([envUpstream()]);
+      // A start that failed (the database not there yet) is tried again: one watcher at a time.
+      watcher?.stop();
       watcher = watchUpstreamConfigs((configs) => use([envUpstream(), ...configs]));
       await watcher.ready;
     },
