@@ -127,6 +127,7 @@ test("documentation: the API reference's curl examples run as printed against th
     "GET /api/v1/messages",
     "GET /api/v1/messages/{id}",
     "DELETE /api/v1/messages/{id}",
+    "GET /api/v1/messages/{id}/events",
     "GET /api/v1/contacts",
     "POST /api/v1/contacts",
     "GET /api/v1/groups",
