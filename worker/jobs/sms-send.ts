@@ -3,9 +3,7 @@ import { applyReceipts, sendAndRequeue } from "#app/modules/sms/dispatch.server.
 import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
 import { createTransport, envUpstream } from "#app/modules/sms/transports/index.server.ts";
 import type { SmsTransport, UpstreamConfig } from "#app/modules/messaging/transport-types.ts";
-import type { UpstreamsFor } from "#app/modules/sms/transports/upstream-config.ts";
-import { currentRouteTable } from "#app/modules/routing/route-table.server.ts";
-import { resolveRoute } from "#app/modules/routing/routing.ts";
+import { upstreamIdsByDestination } from "#app/modules/routing/route-table.server.ts";
 import { watchUpstreamConfigs } from "#app/modules/routing/upstreams.server.ts";
 import { messageIdsOf, SMS_SEND_QUEUE } from "#app/queue/jobs/sms-send.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -13,12 +11,6 @@ import type { JobDefinition } from "#worker/job-definition.ts";
 
 /** A transport with the jobs still sending through it; a replaced one closes when the last is done. */
 type InUse = { transport: SmsTransport; jobs: number; replaced: boolean };
-
-/** Each message's upstreams, in order, from the route table of this moment (read at most once a second). */
-async function routeUpstreams(): Promise<UpstreamsFor> {
-  const table = await currentRouteTable();
-  return (to) => resolveRoute(table, to).upstreams.map((upstream) => upstream.upstreamId);
-}
 
 /**
  * The send worker; the transport (e.g. the SMPP sessions) lives as long as the worker does. `routed`:
@@ -65,7 +57,7 @@ export function createSmsSendJob(
     async process(job: Job) {
       const inUse = current;
       if (!inUse) throw new Error("The SMS transport is not started");
-      const upstreamsFor = routed ? await routeUpstreams() : undefined;
+      const upstreamsFor = routed ? await upstreamIdsByDestination() : undefined;
       inUse.jobs += 1;
       try {
         return await sendAndRequeue(inUse.transport, messageIdsOf(job.data), upstreamsFor);

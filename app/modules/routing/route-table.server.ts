@@ -67,3 +67,9 @@ export async function routeFor(e164: string): Promise<Route> {
 export function forgetRouteTable(): void {
   cached = undefined;
 }
+
+/** Each destination's upstream ids, in the order its route tries them, from the table of this moment. */
+export async function upstreamIdsByDestination(): Promise<(to: string) => string[]> {
+  const table = await currentRouteTable();
+  return (to) => resolveRoute(table, to).upstreams.map((upstream) => upstream.upstreamId);
+}
