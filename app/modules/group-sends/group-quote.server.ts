@@ -31,6 +31,8 @@ export async function quoteTemplatedGroupSend(
   const quote: GroupSendQuote = { messages: 0, credits: 0, skipped: 0, skipReasons: {}, examples: [] };
   const prices = await currentPriceList();
   const maxSegments = getEnv().SMS_MAX_SEGMENTS;
+  // A body without merge fields is every member's message: counted once.
+  const sameForAll = hasMergeFields(body) ? null : messageForMember(body, {}, maxSegments);
   let cursor = 0;
   for (;;) {
     const members = await memberBatch(groupId, userId, cursor, QUOTE_BATCH);
@@ -38,7 +40,7 @@ export async function quoteTemplatedGroupSend(
     const recipients = await recipientsOf(userId, from ?? null, members);
     for (const [i, member] of members.entries()) {
       const recipient = recipients[i];
-      const message = "skip" in recipient ? recipient : messageForMember(body, member, maxSegments);
+      const message = "skip" in recipient ? recipient : (sameForAll ?? messageForMember(body, member, maxSegments));
       if ("skip" in message) {
         quote.skipped += 1;
         quote.skipReasons[message.skip] = (quote.skipReasons[message.skip] ?? 0) + 1;

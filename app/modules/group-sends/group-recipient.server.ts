@@ -4,7 +4,7 @@ import { sqlText, statements } from "#app/db/statements.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { SKIP_REASONS } from "#app/modules/group-sends/group-send.ts";
 import { optedOutAmong } from "#app/modules/opt-outs/opt-outs.server.ts";
-import { normalizePhone } from "#app/modules/messaging/phone.ts";
+import { isE164, normalizePhone } from "#app/modules/messaging/phone.ts";
 
 export type Member = { id: number; name: string; phone: string; email: string; status: number };
 
@@ -33,6 +33,8 @@ export async function recipientsOf(
   const defaultCountry = getEnv().DEFAULT_COUNTRY;
   const checked = members.map((member): Recipient => {
     if (!member.status) return { skip: SKIP_REASONS.optedOut };
+    // Contacts store E.164 validated on the way in: only a number stored otherwise is parsed again.
+    if (isE164(member.phone)) return { to: member.phone };
     const phone = normalizePhone(member.phone, defaultCountry);
     return phone.ok ? { to: phone.e164 } : { skip: SKIP_REASONS.invalid };
   });
