@@ -2,7 +2,7 @@
 //   npm run bench -- [--requests 20000] [--concurrency 64] [--workers 1] [--group 10000]
 //                    [--history 1000000] [--orders 100000] [--page-requests 300] [--skip-pages]
 //                    [--inbound-every 10] [--skip-webhooks] [--all-features [--feature-off <feature>]]
-//                    [--postgres [--postgres-statements]] [--routes 200] [--failover]
+//                    [--postgres [--postgres-statements]] [--routes 200] [--failover] [--carrier-delay 20 --window 10]
 //   npm run bench -- --attribution [--rounds 3] [--requests ...]   the table of CPU per message with
 //                    each optional feature off in turn (scripts/bench/attribution.ts)
 // Builds if needed, starts its own Redis, a loopback SMSC (its own process), the app in production
@@ -33,6 +33,10 @@
 // look-ups of a realistic table (issue 33's 5 % target, through bench:pairs --ours-options).
 // --failover adds a last phase: a second SMSC as an admin's upstream, "*" routed to [environment's,
 // second], the environment's SMSC killed midway (scripts/bench/failover.ts): 0 lost, 0 duplicated.
+// --carrier-delay MS makes the SMSC answer each submit_sm after MS ms, as a distant carrier does: with
+// --window 10 (the app's default; the bench otherwise opens it to 1000) one bind then carries at most
+// 10 / MS submits per ms, and a second worker (--workers 2) should nearly double the e2e (issue 32's
+// 1.8x target).
 // and prints a table and one final JSON line.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -83,6 +87,8 @@ const { values: args } = parseArgs({
     "postgres-statements": { type: "boolean", default: false },
     routes: { type: "string", default: "0" },
     failover: { type: "boolean", default: false },
+    "carrier-delay": { type: "string", default: "0" },
+    window: { type: "string", default: "1000" },
   },
 });
 if (args.attribution) {
@@ -158,6 +164,7 @@ const smsc = await forkSmsc(
   {
     ...process.env,
     BENCH_INBOUND_EVERY: String(INBOUND_EVERY),
+    BENCH_RESPONSE_DELAY_MS: args["carrier-delay"],
     // The failover phase counts what each SMSC took of its messages.
     ...(args.failover && { BENCH_KEEP_TEXTS: FAILOVER_TEXT }),
   },
@@ -169,7 +176,7 @@ Object.assign(appEnv, {
   SMS_TRANSPORT: "smpp",
   SMPP_URL: smscUrl,
   SMPP_TPS: "0",
-  SMPP_WINDOW: "1000",
+  SMPP_WINDOW: args.window,
   SMPP_SOURCE_ADDR: "Bench",
 });
 
@@ -620,6 +627,7 @@ const result = {
   concurrency: CONCURRENCY,
   workers: WORKERS,
   ...(ROUTES > 0 && { routes: ROUTES }),
+  ...(Number(args["carrier-delay"]) > 0 && { carrier_delay_ms: Number(args["carrier-delay"]), window: Number(args.window) }),
   ...(failoverResult && { failover: failoverResult }),
 };
 /** One process's counts per message, as the table shows them. */

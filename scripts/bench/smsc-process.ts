@@ -11,6 +11,8 @@ const kept: string[] = [];
 const smsc = await TestSmsc.start({
   record: false,
   receiptDelayMs: 0,
+  // A distant carrier's answer time (--carrier-delay).
+  responseDelayMs: Number(process.env.BENCH_RESPONSE_DELAY_MS ?? 0),
   inboundEvery: Number(process.env.BENCH_INBOUND_EVERY ?? 0),
   ...(keepPrefix && {
     duplicateKey: (submit) => {
