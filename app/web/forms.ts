@@ -5,10 +5,16 @@ import type { z } from "zod";
 
 export const NUL_MESSAGE = "May not contain the NUL character (U+0000)";
 
+// A stranger field named after an object's own keys would become a path that reaches the prototype of
+// conform's error object: no form has one, the schema drops it, and its text is never stored.
+const OBJECT_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
 /** The first field of the submission whose text holds U+0000, as conform names it, or null. */
 function fieldHoldingNul(payload: FormData | URLSearchParams): string | null {
   for (const [name, value] of payload.entries()) {
-    if (typeof value === "string" && value.includes("\u0000")) return name;
+    if (typeof value !== "string" || !value.includes("\u0000")) continue;
+    if (issuePath(name).some((segment) => typeof segment === "string" && OBJECT_KEYS.has(segment))) continue;
+    return name;
   }
   return null;
 }

@@ -627,7 +627,10 @@ const result = {
   concurrency: CONCURRENCY,
   workers: WORKERS,
   ...(ROUTES > 0 && { routes: ROUTES }),
-  ...(Number(args["carrier-delay"]) > 0 && { carrier_delay_ms: Number(args["carrier-delay"]), window: Number(args.window) }),
+  ...(Number(args["carrier-delay"]) > 0 && {
+    carrier_delay_ms: Number(args["carrier-delay"]),
+    window: Number(args.window),
+  }),
   ...(failoverResult && { failover: failoverResult }),
 };
 /** One process's counts per message, as the table shows them. */

@@ -240,6 +240,19 @@ describe("creating contacts and groups", () => {
     expect((await listContacts(user.id, { page: 1 })).contacts.map((c) => c.name)).toEqual(["Nul Name"]);
   });
 
+  it("ignores a stranger field named __proto__ holding a NUL character (the fuzz's find): the form goes through", async () => {
+    const user = await createTestUser();
+    const form: Record<string, string> = Object.fromEntries([
+      ["name", "Proto Name"],
+      ["phoneNumber", nextPhone()],
+      ["email", "proto@example.com"],
+      ["__proto__", "\u0000"],
+    ]);
+    const created = await post(createContactAction, "/sms/createContact", user, form);
+    expect(statusOf(created)).toBe(302);
+    expect((await listContacts(user.id, { page: 1 })).contacts.map((c) => c.name)).toEqual(["Proto Name"]);
+  });
+
   it("creates a group, refuses its name twice, and requires both fields", async () => {
     const user = await createTestUser();
     const created = await post(createGroupAction, "/sms/createGroup", user, {
