@@ -21,6 +21,8 @@ test("an admin adds upstreams, makes a simulated one fail, routes a prefix throu
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Upstreams");
   await expect(page.getByTestId("upstream-row").first()).toContainText("default");
   await expect(page.getByTestId("upstream-row").first()).toContainText("read-only");
+  // Test mode's environment upstream is the simulator: no binds to show.
+  await expect(page.getByTestId("upstream-row").first()).toContainText("None (simulated)");
 
   await page.getByLabel("Name").fill(carrier);
   await page.getByLabel("SMSC address").fill("smpp://gateway:pw@smsc.carrier.test:2775");

@@ -316,7 +316,10 @@ export default function AdminUpstreams({ loaderData, actionData }: Route.Compone
                 <Connection upstream={upstream} />
               </LabelledCell>
               <LabelledCell label="Binds · window · TPS">
-                {upstream.binds} · {upstream.window} · {upstream.tps === 0 ? "no limit" : upstream.tps}
+                {/* A simulator opens no bind: the SMPP_* numbers (of the environment's row) would say otherwise. */}
+                {upstream.kind === "simulator"
+                  ? "None (simulated)"
+                  : `${upstream.binds} · ${upstream.window} · ${upstream.tps === 0 ? "no limit" : upstream.tps}`}
               </LabelledCell>
               <LabelledCell label="Live">
                 <LiveState state={states[upstream.id]} />
