@@ -145,9 +145,11 @@ async function searchTermFilter(term: string): Promise<{ filter: SQL; exact: boo
     likeContains(orders.pickupEmail, term),
     likeContains(orders.pickupPhone, term),
   )!;
-  // PostgreSQL's trigram index serves the same ilike the scan uses (decision 126).
+  // PostgreSQL's trigram index serves the same ilike the scan uses (decision 126), read first and
+  // apart ("offset 0" keeps the planner from folding it in): else it may walk the newest orders
+  // backwards testing the ilike on each, tens of thousands for a deep page of a rarer term.
   const indexedFilter = usesPostgres()
-    ? scanned
+    ? sql`${orders.id} in (select ${orders.id} from ${orders} where ${scanned} offset 0)`
     : sql`${orders.id} in (select rowid from orders_search where orders_search match ${ftsPhrase(term)})`;
   const indexed = term.length >= 3 && (await indexedMatches(term, indexedFilter)) < INDEXED_MATCH_LIMIT;
   if (indexed) return { filter: indexedFilter, exact: true };
