@@ -200,6 +200,11 @@ describe("an upstream", () => {
     expect(statusOf(await postUpstream(upstreamForm({ intent: "update", id: "999999" })))).toBe(404);
     expect(statusOf(await postUpstream({ intent: "disable", id: "999999" }))).toBe(404);
   });
+
+  it("an intent named after an object's own key is a 404, not a 500 (the fuzz's find)", async () => {
+    for (const intent of ["toString", "constructor", "__proto__", "hasOwnProperty"])
+      expect(statusOf(await postUpstream({ intent, id: "1" }))).toBe(404);
+  });
 });
 
 describe("routes", () => {

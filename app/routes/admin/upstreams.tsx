@@ -40,7 +40,9 @@ const TOGGLES = {
   fail: (id: number) => setUpstreamFailing(id, true),
   recover: (id: number) => setUpstreamFailing(id, false),
 } as const;
-const isToggle = (intent: unknown): intent is keyof typeof TOGGLES => typeof intent === "string" && intent in TOGGLES;
+// Own keys only: "toString" is `in` every object.
+const isToggle = (intent: unknown): intent is keyof typeof TOGGLES =>
+  typeof intent === "string" && Object.hasOwn(TOGGLES, intent);
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
