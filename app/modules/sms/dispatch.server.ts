@@ -9,8 +9,6 @@ import {
   deleteOutbox,
   deleteOutboxRows,
   deletePendingReceipts,
-  insertAcceptedParts,
-  insertSubmitAttempts,
   insertPendingReceipts,
   markClaimed,
   markFailed,
@@ -28,6 +26,7 @@ import {
   selectAcceptedParts,
   selectPartsByProviderIds,
   selectQueued,
+  storeAcceptedParts,
   type StoredStatus,
   type SubmitAttempt,
   updateParts,
@@ -160,15 +159,15 @@ const acceptedParts = (messageId: number, acks: PartAck[]): AcceptedPart[] =>
   acks.map((ack) => ({ messageId, ...ack }));
 
 /**
- * Stores the parts the SMSC accepted, in one INSERT, and applies the receipts kept for them that
- * came before their submit_sm_resp. Returns the messages that had such receipts.
+ * Stores the parts the SMSC accepted and the tries that reached it (storeAcceptedParts), and applies
+ * the receipts kept for those parts that came before their submit_sm_resp. Returns the messages that
+ * had such receipts.
  */
-async function storeAcks(parts: AcceptedPart[], now: number, moves: Moves): Promise<Set<number>> {
-  if (parts.length === 0) return new Set();
-  await insertAcceptedParts(parts, now);
+async function storeAcks(parts: AcceptedPart[], now: number, moves: Moves, tries: SubmitAttempt[] = []) {
+  if (!(await storeAcceptedParts(parts, tries, now))) return new Set<number>();
   const early = await pendingReceiptsFor(parts.map((part) => part.providerId));
-  const withEarly = early ? parts.filter((part) => early.has(part.providerId)) : [];
-  if (!early || withEarly.length === 0) return new Set();
+  const withEarly = parts.filter((part) => early.has(part.providerId));
+  if (withEarly.length === 0) return new Set<number>();
   const kept = [...new Set(withEarly.map((part) => part.providerId))].flatMap((id) => early.get(id)!);
   // One whose part is not recorded (an earlier try's part kept another provider id) is dropped.
   await applyToParts(kept, now, moves);
@@ -403,8 +402,7 @@ async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): 
     const results = new Map<number, SendOutcome>();
     // Every answer's accepted parts at once: a refusal or a retry keeps those the SMSC took too.
     const parts = recorded.flatMap(({ id, outcome }) => ("acks" in outcome ? acceptedParts(id, outcome.acks) : []));
-    const early = await storeAcks(parts, now, moves);
-    await insertSubmitAttempts(recorded.flatMap(attemptOf), now);
+    const early = await storeAcks(parts, now, moves, recorded.flatMap(attemptOf));
     const accepted = recorded.flatMap(({ id, outcome }) =>
       outcome.kind === "accepted" ? [{ id, acks: outcome.acks }] : [],
     );

@@ -1,5 +1,6 @@
 // The SQL that writes messages, their parts, their outbox rows and early receipts. A status change
 // is a conditional UPDATE from its event's statuses (message-status.ts): 0 rows means refused.
+import { usesPostgres } from "#app/db/client.server.ts";
 import { sqlText, statements } from "#app/db/statements.server.ts";
 import { addToRollup, type RollupChange } from "#app/db/rollup-counts.server.ts";
 import type { MessageSource } from "#app/db/schema/sms.ts";
@@ -253,6 +254,22 @@ const queries = statements({
    select (value ->> 0)::bigint, $1::bigint, value ->> 1, value ->> 2, value ->> 3, (value ->> 4)::bigint, value ->> 5, value ->> 6
    from jsonb_array_elements($2::jsonb)`,
   }),
+  // insertParts, insertAttempts and anyPending in one round trip (storeAcceptedParts); SQLite, where
+  // a statement costs no round trip, runs the three and never prepares this.
+  storeAnswers: sqlText<[number, string, string], { any: number }>({
+    sqlite: "select null as any",
+    postgres: `with parts as (
+     insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
+     select a."messageId", a.part, a."providerId", 'submitted', $1::bigint
+     from jsonb_to_recordset($2::jsonb) as a("messageId" bigint, part bigint, "providerId" text)
+     on conflict do nothing
+   ), attempts as (
+     insert into sms_submit_attempts (message_id, attempted_at, upstream, bind, outcome, command_status, provider_ids, error)
+     select (value ->> 0)::bigint, $1::bigint, value ->> 1, value ->> 2, value ->> 3, (value ->> 4)::bigint, value ->> 5, value ->> 6
+     from jsonb_array_elements($3::jsonb)
+   )
+   select (exists (select 1 from sms_pending_receipts))::int as any`,
+  }),
   countParts: sqlText<[number], { n: number }>("select count(*) as n from sms_message_parts where message_id = ?"),
   partsByProviderIds: sqlText<[string], PartRow>({
     sqlite: `select p.provider_id as providerId, p.message_id as messageId, p.part, p.status as partStatus,
@@ -469,9 +486,21 @@ export async function selectAcceptedParts(
   return await queries.partsOf.all(JSON.stringify(ids));
 }
 
-/** The parts the SMSC accepted, with their provider ids, so receipts find their message (a part kept from before stays). */
-export async function insertAcceptedParts(parts: AcceptedPart[], now: number): Promise<void> {
-  await queries.insertParts.run(now, JSON.stringify(parts));
+/**
+ * Stores the parts the SMSC accepted, with their provider ids so receipts find their message (a part
+ * kept from before stays), and the tries that reached it (the journey reads them); whether any
+ * receipt waits for its part at all (almost never), asked only when there are parts. On PostgreSQL,
+ * where each statement is a round trip, all three are one (two data-modifying CTEs).
+ */
+export async function storeAcceptedParts(parts: AcceptedPart[], tries: SubmitAttempt[], now: number): Promise<boolean> {
+  if (parts.length === 0 && tries.length === 0) return false;
+  if (usesPostgres()) {
+    const { any } = (await queries.storeAnswers.get(now, JSON.stringify(parts), attemptsJson(tries)))!;
+    return parts.length > 0 && any === 1;
+  }
+  if (parts.length > 0) await queries.insertParts.run(now, JSON.stringify(parts));
+  if (tries.length > 0) await insertSubmitAttempts(tries, now);
+  return parts.length > 0 && (await anyPendingReceipts());
 }
 
 /** One try at the SMSC and its answer (SubmitAttemptOutcome: accepted, temporary or permanent). */
@@ -488,18 +517,22 @@ export type SubmitAttempt = {
 
 /** The tries of a slice and their answers, in one INSERT (the message's journey reads them). */
 export async function insertSubmitAttempts(attempts: SubmitAttempt[], now: number): Promise<void> {
-  if (attempts.length === 0) return;
-  const rows = attempts.map((a) => [
-    a.messageId,
-    a.upstream,
-    a.bind,
-    a.outcome,
-    a.commandStatus,
-    a.providerIds.length > 0 ? a.providerIds.join(" ") : null,
-    a.error,
-  ]);
-  await queries.insertAttempts.run(now, JSON.stringify(rows));
+  if (attempts.length > 0) await queries.insertAttempts.run(now, attemptsJson(attempts));
 }
+
+/** Each attempt an array, as insertAttempts reads them. */
+const attemptsJson = (attempts: SubmitAttempt[]) =>
+  JSON.stringify(
+    attempts.map((a) => [
+      a.messageId,
+      a.upstream,
+      a.bind,
+      a.outcome,
+      a.commandStatus,
+      a.providerIds.length > 0 ? a.providerIds.join(" ") : null,
+      a.error,
+    ]),
+  );
 
 /** How many parts of a message the SMSC has accepted (provider ids recorded). */
 export async function acceptedPartCount(messageId: number): Promise<number> {
@@ -556,9 +589,8 @@ export async function insertPendingReceipts(receipts: PartReceipt[], now: number
   await queries.insertPending.run(now, JSON.stringify(receipts));
 }
 
-/** The receipts kept for these provider ids, by provider id (oldest first); null when none is kept at all (almost always). */
-export async function pendingReceiptsFor(providerIds: string[]): Promise<Map<string, PendingReceipt[]> | null> {
-  if (providerIds.length === 0 || !(await anyPendingReceipts())) return null;
+/** The receipts kept for these provider ids, by provider id (oldest first). */
+export async function pendingReceiptsFor(providerIds: string[]): Promise<Map<string, PendingReceipt[]>> {
   const byProvider = new Map<string, PendingReceipt[]>();
   for (const receipt of await queries.pendingReceipts.all(JSON.stringify(providerIds))) {
     const kept = byProvider.get(receipt.providerId);
