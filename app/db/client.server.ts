@@ -315,9 +315,9 @@ export function getDb(): Executor {
   return runningFrame()?.postgres?.db ?? (postgres().db as Executor);
 }
 
-/** Runs one raw statement on PostgreSQL: on the running transaction's connection, or the pool. */
-export function onPostgres(text: string, params: unknown[]) {
-  return query(runningFrame()?.postgres?.client ?? postgres().pool, text, params);
+/** Runs one raw statement on PostgreSQL: on the running transaction's connection, or the pool (`named`: see query). */
+export function onPostgres(text: string, params: unknown[], named = false) {
+  return query(runningFrame()?.postgres?.client ?? postgres().pool, text, params, named);
 }
 
 /** The raw connection, for app/db alone: pragmas, migrations, backups. */

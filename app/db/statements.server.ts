@@ -28,8 +28,9 @@ const sqliteText = (text: StatementText) => (typeof text === "string" ? text : t
 /** The text PostgreSQL runs: its own, or the shared one with numbered placeholders (engine.server.ts). */
 const postgresSource = (text: StatementText) => (typeof text === "string" ? postgresText(text) : text.postgres);
 
-function raw<Params extends unknown[], Row>(text: StatementText): RawStatement<Params, Row> {
-  if (usesPostgres()) return onPostgresEngine(postgresSource(text));
+/** `named`: a prepared statement on PostgreSQL too (query in engine.server.ts), for the tables' fixed texts. */
+function raw<Params extends unknown[], Row>(text: StatementText, named: boolean): RawStatement<Params, Row> {
+  if (usesPostgres()) return onPostgresEngine(postgresSource(text), named);
   const source = sqliteText(text);
   return {
     get: (...params) => onConnection(() => prepared(source).get(...params) as Row | undefined),
@@ -53,9 +54,9 @@ function numberedNames(text: string): { text: string; values: (params: unknown[]
   return { text: numbered, values: ([named]) => names.map((name) => (named as Record<string, unknown>)[name]) };
 }
 
-function onPostgresEngine<Params extends unknown[], Row>(source: string): RawStatement<Params, Row> {
+function onPostgresEngine<Params extends unknown[], Row>(source: string, named: boolean): RawStatement<Params, Row> {
   const { text, values } = numberedNames(source);
-  const on = (params: unknown[]) => onPostgres(text, values(params));
+  const on = (params: unknown[]) => onPostgres(text, values(params), named);
   return {
     get: async (...params) => (await on(params)).rows[0] as Row | undefined,
     all: async (...params) => (await on(params)).rows as Row[],
@@ -88,16 +89,17 @@ type Runnable<Table> = {
  */
 export function statements<Table extends Record<string, Declared<unknown[], unknown>>>(table: Table): Runnable<Table> {
   return Object.fromEntries(
-    Object.entries(table).map(([name, declared]) => [name, lazily(() => raw(declared.text))]),
+    Object.entries(table).map(([name, declared]) => [name, lazily(() => raw(declared.text, true))]),
   ) as Runnable<Table>;
 }
 
 /**
  * A statement whose text is built at run time from a few fixed shapes (e.g. a list's filters),
- * prepared once per shape.
+ * prepared once per shape on SQLite; planned each time on PostgreSQL, for the values at hand (a
+ * search term, a user with far more messages than most).
  */
 export function statementFor<Params extends unknown[] = unknown[], Row = unknown>(
   text: StatementText,
 ): RawStatement<Params, Row> {
-  return raw<Params, Row>(text);
+  return raw<Params, Row>(text, false);
 }

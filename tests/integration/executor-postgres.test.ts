@@ -17,7 +17,7 @@ import {
 import { alias } from "#app/db/dialect.server.ts";
 import { users } from "#app/db/schema/core.ts";
 import { packages } from "#app/db/schema/shop.ts";
-import { sqlText, statements } from "#app/db/statements.server.ts";
+import { sqlText, statementFor, statements } from "#app/db/statements.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { workCounters } from "#app/utils/work-counts.server.ts";
 
@@ -31,6 +31,9 @@ const queries = statements({
     "select name from packages where credits >= @low and credits <= @high and name <> '@low' order by name",
   ),
   ownPid: sqlText<[], { pid: number }>("select pg_backend_pid() as pid"),
+  preparedHere: sqlText<[], { statement: string }>(
+    "select statement from pg_prepared_statements where not from_sql order by statement",
+  ),
   endOtherConnections: sqlText<[], unknown>(
     "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
   ),
@@ -123,6 +126,18 @@ describe("the executor on PostgreSQL", () => {
       .where(eq(packages.id, Number(lastInsertRowid)))
       .get();
     expect(row?.name).toBe("pg-named-c");
+  });
+
+  it("prepares a table's statements once per connection, and plans a list's shaped ones each time", async () => {
+    await insertPackage("pg-prepared", 3);
+    const prepared = await withTx(async () => {
+      for (let run = 0; run < 3; run++) expect(await named("pg-prepared")).toBe(1);
+      await statementFor<[string], { name: string }>("select name from packages where name = ?").all("pg-prepared");
+      return (await queries.preparedHere.all()).map((row) => row.statement);
+    });
+    expect(prepared.filter((text) => text.includes("from packages where name = $1"))).toEqual([
+      "select count(*) as n from packages where name = $1",
+    ]);
   });
 
   it("outlives idle pooled connections the server ends, and runs the next statement on a new one", async () => {

@@ -1,6 +1,7 @@
 // The PostgreSQL engine behind the one executor (decision 127): Drizzle's node-postgres driver, taught
 // to take the SQLite tables the domain names (each becomes its derived twin) and to answer the SQLite
 // terminals the domain awaits (`.all()`, `.get()`, `.run()`, `.values()`, `changes`).
+import { createHash } from "node:crypto";
 import { is, Table } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { NodePgPreparedQuery } from "drizzle-orm/node-postgres/session";
@@ -162,10 +163,28 @@ export function postgresText(text: string): string {
   return converted;
 }
 
-/** Runs a raw statement on `client` (a transaction's connection, or the pool). */
-export async function query(client: Pool | PoolClient, text: string, params: unknown[]) {
+const preparedNames = new Map<string, string>();
+
+/**
+ * The name a fixed statement text is prepared under: from its hash, so every copy of this module (the
+ * server build's and the sources', sharing one pool) gives a text the same name and no two texts one.
+ */
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (name === undefined)
+    preparedNames.set(text, (name = `s${createHash("sha256").update(text).digest("hex").slice(0, 32)}`));
+  return name;
+}
+
+/**
+ * Runs a raw statement on `client` (a transaction's connection, or the pool). `named`, for the fixed
+ * texts of the statement tables: a prepared statement, parsed once per connection and, after
+ * PostgreSQL's first few custom plans, planned once (node-postgres remembers what each connection has).
+ */
+export async function query(client: Pool | PoolClient, text: string, params: unknown[], named = false) {
   workCounters().statements += 1;
-  const result = await client.query(text, asSqliteBinds(params));
+  const values = asSqliteBinds(params);
+  const result = await (named ? client.query({ name: preparedName(text), text, values }) : client.query(text, values));
   return { rows: result.rows as unknown[], changes: result.rowCount ?? 0 };
 }
 
