@@ -465,8 +465,7 @@ async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>, { readCommitted,
     const frame: Frame = { root: state, number: ++shared.transactionsBegun, work: [], postgres: state };
     let broken = false;
     try {
-      await query(client, `BEGIN ISOLATION LEVEL ${committedReads ? "READ COMMITTED" : "SERIALIZABLE"}`, []);
-      if (turn !== undefined) await query(client, "select pg_advisory_xact_lock($1)", [turn]);
+      await query(client, beginText(committedReads, turn), []);
       const result = await shared.context.run(frame, () => write(state.db));
       committing = true;
       await query(client, "COMMIT", []);
@@ -491,6 +490,14 @@ async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>, { readCommitted,
       await new Promise((resume) => setTimeout(resume, Math.random() * 2 ** attempt));
     }
   }
+}
+
+/** BEGIN, and the turn's lock in the same round trip (a turn is one of the code's integer constants). */
+function beginText(committedReads: boolean, turn: number | undefined): string {
+  const begin = `BEGIN ISOLATION LEVEL ${committedReads ? "READ COMMITTED" : "SERIALIZABLE"}`;
+  if (turn === undefined) return begin;
+  if (!Number.isSafeInteger(turn)) throw new Error(`a transaction's turn is an integer, not ${turn}`);
+  return `${begin}; select pg_advisory_xact_lock(${turn})`;
 }
 
 /** How long a transaction waits for a restarting server (reconnecting every pause) before its error reaches the caller. */
