@@ -89,25 +89,15 @@ function serverCpuSeconds(dataDir: string): number {
 }
 
 /** `statements`: load pg_stat_statements (a little overhead on every statement) to say where the time went. */
-/**
- * `socket`: the app and pgbench connect over the server's Unix socket, as on one host
- * (`postgres:///db`); else over TCP on loopback, as from another host.
- */
-export async function startBenchPostgres({ statements = false, socket = false } = {}): Promise<BenchPostgres> {
+export async function startBenchPostgres({ statements = false } = {}): Promise<BenchPostgres> {
   const cluster = await startTestCluster(
     statements
       ? { ...BENCH_SETTINGS, shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track_planning": "on" }
       : BENCH_SETTINGS,
   );
-  const overSocket = (href: string) => {
-    const url = new URL(href);
-    url.searchParams.set("host", cluster.socketDir);
-    return url.href;
-  };
-  const via = socket ? overSocket : (href: string) => href;
-  const url = via(await createDatabase(cluster.adminUrl, "bench"));
+  const url = await createDatabase(cluster.adminUrl, "bench");
   if (statements) await onDatabase(url, (client) => client.query("create extension pg_stat_statements"));
-  const scratch = via(await createDatabase(cluster.adminUrl, "pgbench_calibration"));
+  const scratch = await createDatabase(cluster.adminUrl, "pgbench_calibration");
   const pgbench = join(serverBinaries(), "pgbench");
   return {
     url,

@@ -85,7 +85,6 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     postgres: { type: "boolean", default: false },
     "postgres-statements": { type: "boolean", default: false },
-    "postgres-socket": { type: "boolean", default: false },
     routes: { type: "string", default: "0" },
     failover: { type: "boolean", default: false },
     "carrier-delay": { type: "string", default: "0" },
@@ -142,7 +141,7 @@ const appEnv: NodeJS.ProcessEnv = {
 let postgres: BenchPostgres | null = null;
 let calibration: { tps: number; line: string } | null = null;
 if (args.postgres) {
-  postgres = await startBenchPostgres({ statements: args["postgres-statements"], socket: args["postgres-socket"] });
+  postgres = await startBenchPostgres({ statements: args["postgres-statements"] });
   // A bench that fails half-way leaves no server behind (after the app's processes are killed).
   process.on("exit", postgres.stopNow);
   calibration = await postgres.calibrate();

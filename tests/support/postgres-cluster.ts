@@ -67,8 +67,6 @@ export type TestCluster = {
   /** An empty database for the global setup to migrate once: files copy it (tests/support/postgres.ts). */
   migratedTemplateUrl: string;
   port: number;
-  /** The directory of the server's Unix socket (`?host=` in a URL: the same server without TCP). */
-  socketDir: string;
   /** The cluster's data directory (its postmaster.pid names the server's process). */
   dataDir: string;
   /** `pg_ctl restart --mode fast`: every connection is closed, the server is back when it resolves. */
@@ -152,7 +150,6 @@ async function startIn(dir: string, bin: string, overrides: Record<string, strin
         adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
         migratedTemplateUrl: `postgres://postgres@127.0.0.1:${port}/${MIGRATED_TEMPLATE}`,
         port,
-        socketDir: sockets,
         dataDir: data,
         restart: () => runAsServerUser(pgCtl, ["restart", "--pgdata", data, "--log", log, "--mode", "fast", "--wait"]),
         // Immediate: nothing in it is worth a checkpoint.
