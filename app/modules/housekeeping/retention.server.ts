@@ -24,7 +24,7 @@ const queries = statements({
   // Their parts and outbox rows go with them (foreign keys, on delete cascade); the ledger keeps its entries.
   deleteMessages: sqlText<[string]>({
     sqlite: "delete from sms_messages where id in (select value from json_each(?))",
-    postgres: `delete from sms_messages where id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+    postgres: `delete from sms_messages where id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   // An inbound message whose keyword (STOP, START, HELP) is still to be processed has an outbox row.
   oldestInbound: sqlText<[number, number], AgedRow & { pending: 0 | 1 }>(
@@ -33,7 +33,7 @@ const queries = statements({
   ),
   deleteInbound: sqlText<[string]>({
     sqlite: "delete from inbound_messages where id in (select value from json_each(?))",
-    postgres: `delete from inbound_messages where id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+    postgres: `delete from inbound_messages where id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   deleteSupportRequests: sqlText<[number, number]>(
     `delete from support_requests where id in (

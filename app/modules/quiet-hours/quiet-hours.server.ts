@@ -42,8 +42,8 @@ const queries = statements({
      and (id in (select value from json_each(?)) or phone in (select value from json_each(?)))`,
     postgres: `select id, phone, time_zone as "timeZone" from contacts
    where user_id = $1 and time_zone is not null
-     and (id in (select value::bigint from jsonb_array_elements_text($2::jsonb))
-       or phone in (select value from jsonb_array_elements_text($3::jsonb)))`,
+     and (id = any(array(select value::bigint from jsonb_array_elements_text($2::jsonb)))
+       or phone = any(array(select value from jsonb_array_elements_text($3::jsonb))))`,
   }),
   heldInGroupSend: sqlText<[number], { messages: number; until: number | null }>(
     `select count(*) as messages, max(deferred_until) as until from sms_messages

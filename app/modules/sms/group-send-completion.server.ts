@@ -16,7 +16,7 @@ const queries = statements({
        and m.status not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed'))
    returning id, user_id as userId`,
     postgres: `update group_sends set completed_at = $1
-   where id in (select value::bigint from jsonb_array_elements_text($2::jsonb)) and completed_at is null and status in ('done', 'failed')
+   where id = any(array(select value::bigint from jsonb_array_elements_text($2::jsonb))) and completed_at is null and status in ('done', 'failed')
      and not exists (select 1 from sms_messages m where m.group_send_id = group_sends.id and m.group_send_id is not null
        and m.status not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed'))
    returning id, user_id as "userId"`,

@@ -33,7 +33,7 @@ const queries = statements({
     sqlite: `select message_id as messageId, url from webhook_message_callbacks
    where message_id in (select value from json_each(?))`,
     postgres: `select message_id as "messageId", url from webhook_message_callbacks
-   where message_id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+   where message_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   // Which of these accounts have a callback secret, as of the newest message. PostgreSQL: json_agg, = any($1).
   callbackAccounts: sqlText<[string], { horizon: number | null; accounts: string }>({
@@ -42,7 +42,7 @@ const queries = statements({
       where user_id in (select value from json_each(?))) as accounts`,
     postgres: `select (select max(id) from sms_messages) as horizon,
      (select json_agg(user_id)::text from webhook_callback_secrets
-      where user_id in (select value::bigint from jsonb_array_elements_text($1::jsonb))) as accounts`,
+      where user_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))) as accounts`,
   }),
 });
 

@@ -178,26 +178,26 @@ const queries = statements({
     postgres: `select id, user_id as "userId", to_phone as "toPhone", from_address as "fromAddress", source, body, segments, status, attempts,
      (select disabled_at is not null from users where users.id = sms_messages.user_id) as "ownerDisabled"
    from sms_messages
-   where id in (select value::bigint from jsonb_array_elements_text($1::jsonb)) and ${whereFrom("claim")}`,
+   where id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb))) and ${whereFrom("claim")}`,
   }),
   partsOf: sqlText<[string], { messageId: number; part: number } & StoredStatus>({
     sqlite: `select message_id as messageId, part, status, error from sms_message_parts
    where message_id in (select value from json_each(?)) order by message_id, part`,
     postgres: `select message_id as "messageId", part, status, error from sms_message_parts
-   where message_id in (select value::bigint from jsonb_array_elements_text($1::jsonb)) order by message_id, part`,
+   where message_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb))) order by message_id, part`,
   }),
   claim: sqlText<[number, string], { id: number }>({
     sqlite: `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
    where id in (select value from json_each(?)) and ${whereFrom("claim")} returning id`,
     postgres: `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = $1
-   where id in (select value::bigint from jsonb_array_elements_text($2::jsonb)) and ${whereFrom("claim")} returning id`,
+   where id = any(array(select value::bigint from jsonb_array_elements_text($2::jsonb))) and ${whereFrom("claim")} returning id`,
   }),
   markSubmitted: sqlText<[number, number, string], { id: number; segments: number; userId: number }>({
     sqlite: `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ?
    where id in (select value from json_each(?)) and ${whereFrom("accept")}
    returning id, segments, user_id as userId`,
     postgres: `update sms_messages set status = 'submitted', error = null, submitted_at = $1, updated_at = $2
-   where id in (select value::bigint from jsonb_array_elements_text($3::jsonb)) and ${whereFrom("accept")}
+   where id = any(array(select value::bigint from jsonb_array_elements_text($3::jsonb))) and ${whereFrom("accept")}
    returning id, segments, user_id as "userId"`,
   }),
   markRequeued: sqlText<[string, number, number]>(
@@ -279,7 +279,7 @@ const queries = statements({
     postgres: `select p.provider_id as "providerId", p.message_id as "messageId", p.part, p.status as "partStatus",
      m.status as "messageStatus", m.segments, p.updated_at as "updatedAt"
    from sms_message_parts p join sms_messages m on m.id = p.message_id
-   where p.provider_id in (select value from jsonb_array_elements_text($1::jsonb)) order by p.message_id desc`,
+   where p.provider_id = any(array(select value from jsonb_array_elements_text($1::jsonb))) order by p.message_id desc`,
   }),
   // The caller checked each move (canMove); `status = from` keeps it to the status it checked.
   updateParts: sqlText<[number, string]>({
@@ -303,7 +303,7 @@ const queries = statements({
   ),
   deleteOutboxes: sqlText<[string]>({
     sqlite: "delete from sms_outbox where message_id in (select value from json_each(?))",
-    postgres: `delete from sms_outbox where message_id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+    postgres: `delete from sms_outbox where message_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   deleteOutbox: sqlText<[number]>("delete from sms_outbox where message_id = ?"),
   staleOutbox: sqlText<[number, number], { messageId: number; status: MessageStatus; requeues: number }>(
@@ -326,11 +326,11 @@ const queries = statements({
     sqlite: `select id, provider_id as providerId, status, error from sms_pending_receipts
    where provider_id in (select value from json_each(?)) order by id`,
     postgres: `select id, provider_id as "providerId", status, error from sms_pending_receipts
-   where provider_id in (select value from jsonb_array_elements_text($1::jsonb)) order by id`,
+   where provider_id = any(array(select value from jsonb_array_elements_text($1::jsonb))) order by id`,
   }),
   deletePending: sqlText<[string]>({
     sqlite: "delete from sms_pending_receipts where id in (select value from json_each(?))",
-    postgres: `delete from sms_pending_receipts where id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+    postgres: `delete from sms_pending_receipts where id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   anyPending: sqlText<[], { any: number }>({
     sqlite: "select exists (select 1 from sms_pending_receipts) as any",

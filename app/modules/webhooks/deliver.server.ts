@@ -58,7 +58,7 @@ const queries = statements({
      (select disabled_at is not null from users where users.id = e.user_id) as "ownerDisabled"
    from webhook_deliveries d join webhook_events e on e.id = d.event_id
    left join webhook_endpoints p on p.id = d.endpoint_id
-   where d.id in (select value::bigint from jsonb_array_elements_text($1::jsonb))`,
+   where d.id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   // A job's attempts are claimed, and their answers recorded, by one UPDATE each (PostgreSQL: UPDATE ... FROM
   // jsonb_to_recordset($3) in place of json_each); a delivery still pending after the attempts read wins.
