@@ -125,6 +125,20 @@ export type PartMove = { messageId: number; part: number; from: MessageStatus } 
 export type MessageMove = { id: number; from: MessageStatus } & StoredStatus;
 export type PendingReceipt = { id: number } & PartReceipt;
 
+// PostgreSQL's INSERTs of accepted parts and of submit attempts, `now` in $1 and the rows (one JSON
+// parameter) in `rows`: each a statement of its own, and both in storeAnswers.
+const pgInsertParts = (
+  rows: string,
+) => `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
+   select a."messageId", a.part, a."providerId", 'submitted', $1::bigint
+   from jsonb_to_recordset(${rows}::jsonb) as a("messageId" bigint, part bigint, "providerId" text)
+   on conflict do nothing`;
+const pgInsertAttempts = (
+  rows: string,
+) => `insert into sms_submit_attempts (message_id, attempted_at, upstream, bind, outcome, command_status, provider_ids, error)
+   select (value ->> 0)::bigint, $1::bigint, value ->> 1, value ->> 2, value ->> 3, (value ->> 4)::bigint, value ->> 5, value ->> 6
+   from jsonb_array_elements(${rows}::jsonb)`;
+
 const queries = statements({
   // The whole batch is one JSON parameter, so one prepared statement serves every batch size; each
   // message is an array of its columns in the order written here (measured: reading positions costs
@@ -241,33 +255,19 @@ const queries = statements({
     sqlite: `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
    select value ->> '$.messageId', value ->> '$.part', value ->> '$.providerId', 'submitted', ? from json_each(?) where true
    on conflict do nothing`,
-    postgres: `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
-   select a."messageId", a.part, a."providerId", 'submitted', $1::bigint
-   from jsonb_to_recordset($2::jsonb) as a("messageId" bigint, part bigint, "providerId" text)
-   on conflict do nothing`,
+    postgres: pgInsertParts("$2"),
   }),
   // Each attempt an array [message id, upstream, bind, outcome, command status, provider ids, error].
   insertAttempts: sqlText<[number, string]>({
     sqlite: `insert into sms_submit_attempts (message_id, attempted_at, upstream, bind, outcome, command_status, provider_ids, error)
    select value ->> 0, ?, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6 from json_each(?)`,
-    postgres: `insert into sms_submit_attempts (message_id, attempted_at, upstream, bind, outcome, command_status, provider_ids, error)
-   select (value ->> 0)::bigint, $1::bigint, value ->> 1, value ->> 2, value ->> 3, (value ->> 4)::bigint, value ->> 5, value ->> 6
-   from jsonb_array_elements($2::jsonb)`,
+    postgres: pgInsertAttempts("$2"),
   }),
   // insertParts, insertAttempts and anyPending in one round trip (storeAcceptedParts); SQLite, where
   // a statement costs no round trip, runs the three and never prepares this.
   storeAnswers: sqlText<[number, string, string], { any: number }>({
     sqlite: "select null as any",
-    postgres: `with parts as (
-     insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
-     select a."messageId", a.part, a."providerId", 'submitted', $1::bigint
-     from jsonb_to_recordset($2::jsonb) as a("messageId" bigint, part bigint, "providerId" text)
-     on conflict do nothing
-   ), attempts as (
-     insert into sms_submit_attempts (message_id, attempted_at, upstream, bind, outcome, command_status, provider_ids, error)
-     select (value ->> 0)::bigint, $1::bigint, value ->> 1, value ->> 2, value ->> 3, (value ->> 4)::bigint, value ->> 5, value ->> 6
-     from jsonb_array_elements($3::jsonb)
-   )
+    postgres: `with parts as (${pgInsertParts("$2")}), attempts as (${pgInsertAttempts("$3")})
    select (exists (select 1 from sms_pending_receipts))::int as any`,
   }),
   countParts: sqlText<[number], { n: number }>("select count(*) as n from sms_message_parts where message_id = ?"),
