@@ -1,19 +1,11 @@
 // docs/architecture.md's folder ladder is the domain's real import order (decision 118): every
 // folder of app/modules/ (subfolders too) sits on one rung and imports only folders on lower rungs.
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { expect, it } from "vitest";
+import { repoRoot as root, sourceFiles } from "#tests/support/source-files.ts";
 
-const root = resolve(import.meta.dirname, "../..");
 const modules = join(root, "app/modules");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
 
 /** Folder name -> rung, from the table's rows `| <rung> | `folder`, `folder` | ... |`. */
 function ladder(): Map<string, number> {
@@ -29,7 +21,7 @@ function ladder(): Map<string, number> {
   return rungs;
 }
 
-const files = sourceFiles(modules);
+const files = sourceFiles("app/modules").map((file) => join(root, file));
 const folderOf = (file: string) => relative(modules, dirname(file));
 
 it("names every folder of app/modules/ on one rung, and no other", () => {

@@ -2,11 +2,10 @@
 // 2026-11-27), not by triggers: so only the files that call addToRollup may write messages or
 // ledger entries. A new writer elsewhere would leave the dashboards' counts behind; go through
 // message-store / the ledger instead, or add the file here with its rollup call.
-import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect, it } from "vitest";
-
-const root = resolve(import.meta.dirname, "../..");
+import { repoRoot as root, sourceFiles } from "#tests/support/source-files.ts";
 
 /** SQL or Drizzle that inserts a message or ledger entry, or changes a message's status. */
 const WRITES_COUNTED_ROWS =
@@ -18,18 +17,10 @@ const KEEPS_THE_ROLLUP = [
   "app/modules/seed/demo-data.server.ts",
 ];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
-
 it("writes messages and ledger entries only where the rollup is kept with them", () => {
-  const writers = ["app", "server", "worker"]
-    .flatMap(sourceFiles)
-    .filter((file) => WRITES_COUNTED_ROWS.test(readFileSync(join(root, file), "utf8").replace(/\s+/g, " ")));
+  const writers = sourceFiles("app", "server", "worker").filter((file) =>
+    WRITES_COUNTED_ROWS.test(readFileSync(join(root, file), "utf8").replace(/\s+/g, " ")),
+  );
   expect(writers.sort()).toEqual([...KEEPS_THE_ROLLUP].sort());
   for (const file of KEEPS_THE_ROLLUP) expect(readFileSync(join(root, file), "utf8")).toContain("addToRollup(");
 });
