@@ -20,6 +20,7 @@ import { packages } from "#app/db/schema/shop.ts";
 import { sqlText, statementFor, statements } from "#app/db/statements.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { workCounters } from "#app/utils/work-counts.server.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 const queries = statements({
   countNamed: sqlText<[string], { n: number }>("select count(*) as n from packages where name = ?"),
@@ -33,6 +34,9 @@ const queries = statements({
   ownPid: sqlText<[], { pid: number }>("select pg_backend_pid() as pid"),
   preparedHere: sqlText<[], { statement: string }>(
     "select statement from pg_prepared_statements where not from_sql order by statement",
+  ),
+  otherConnections: sqlText<[], { n: number }>(
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
   ),
   endOtherConnections: sqlText<[], unknown>(
     "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
@@ -143,7 +147,7 @@ describe("the executor on PostgreSQL", () => {
   it("outlives idle pooled connections the server ends, and runs the next statement on a new one", async () => {
     await Promise.all([insertPackage("pg-ended-a"), insertPackage("pg-ended-b")]);
     await withTx(async () => await queries.endOtherConnections.all());
-    await new Promise((resume) => setTimeout(resume, 100));
+    await waitFor(async () => (await queries.otherConnections.get())!.n === 0, { what: "the ended connections gone" });
     expect(await named("pg-ended-a")).toBe(1);
   });
 
