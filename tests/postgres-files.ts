@@ -62,6 +62,7 @@ export const POSTGRES_FILES = [
   "tests/integration/quotas.test.ts",
   "tests/integration/races-accounts.test.ts",
   "tests/integration/races-messages.test.ts",
+  "tests/integration/races-webhooks.test.ts",
   "tests/integration/rate-limits-without-redis.test.ts",
   "tests/integration/readiness.test.ts",
   "tests/integration/redis-hung-requests.test.ts",

@@ -193,6 +193,13 @@ function signedHeaders(signer: WebhookSigner, eventId: string, payload: string, 
   };
 }
 
+/**
+ * The claim and record transactions write only compare-and-set updates (a delivery still pending at the
+ * attempts read, an endpoint's failing_since if clear): READ COMMITTED on PostgreSQL, so a reconciler's
+ * burst of one endpoint's jobs waits on its row in turn instead of refusing each other (decision 131).
+ */
+const GUARDED_WRITES = { readCommitted: true };
+
 export type AttemptResults = { delivered: number; retrying: number; failed: number; skipped: number };
 
 // A job's POSTs in flight at once; with the queue's concurrency, what the agent's sockets allow.
@@ -296,7 +303,7 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
       (await queries.claimAttempts.all(now, now + ATTEMPT_LEASE_MS, JSON.stringify(toClaim))).map((row) => row.id),
     );
     return rows.filter((row) => won.has(row.id));
-  });
+  }, GUARDED_WRITES);
   results.failed = rows.filter(turnedOff).length;
   results.skipped = batch.length - claimed.length - results.failed;
   if (claimed.length === 0) return results;
@@ -320,7 +327,7 @@ export async function deliverWebhooks(batch: DeliveryAttempt[]): Promise<Attempt
   );
   const at = clock.now();
   const attempts = claimed.map((row, i) => ({ row, answer: answers[i], nextAt: at + retryDelayMs(row.attempts + 1) }));
-  const statuses = await withTxWithoutStalling((tx) => recordAttempts(tx, attempts, urlOf, at));
+  const statuses = await withTxWithoutStalling((tx) => recordAttempts(tx, attempts, urlOf, at), GUARDED_WRITES);
   const retries = attempts.filter((_, i) => statuses[i] === "pending");
   for (const status of statuses) if (status !== "pending") results[status] += 1;
   results.retrying = retries.length;
