@@ -316,10 +316,14 @@ export class SmppTransport implements SmsTransport {
     return outcomes;
   }
 
-  /** Groups of messages that fit the window and a tenth of a second of the rate limit together. */
+  /**
+   * Groups of messages that fit half the window and a tenth of a second of the rate limit together:
+   * one group is claimed while another's parts are with the SMSC, so a distant carrier's bind stays
+   * full (a group of the whole window left it empty through each claim).
+   */
   private groups(messages: OutgoingSms[]): OutgoingSms[][] {
     const { window, tps } = this.options;
-    const limit = Math.max(1, Math.min(window, tps > 0 ? Math.ceil(tps / 10) : window));
+    const limit = Math.max(1, Math.min(Math.ceil(window / 2), tps > 0 ? Math.ceil(tps / 10) : window));
     const groups: OutgoingSms[][] = [];
     let group: OutgoingSms[] = [];
     let parts = 0;
