@@ -213,10 +213,10 @@ describe("the SMSC dropping the connection", () => {
   it("loses nothing and duplicates nothing mid-batch", async () => {
     const user = await customer(40);
     const before = { ...smsc.counters };
-    // Mid-window: the transport writes up to a window (10) of submits at once, so the connection
-    // drops with the rest of that write still unanswered. (After 10 it would drop between two
-    // writes, and whether anything was in flight would depend on timing.)
-    smsc.dropAfter(5);
+    // Mid-write: the transport writes a group of up to half the window (5) of submits at once, so the
+    // connection drops with the rest of that write still unanswered. (After 5 it would drop between
+    // two writes, and whether anything was in flight would depend on timing.)
+    smsc.dropAfter(3);
     const { messages } = await queueMessages(
       user.id,
       Array.from({ length: 40 }, (_, i) => ({
