@@ -8,7 +8,7 @@ import { setUserTimeZone } from "#app/modules/auth/users.server.ts";
 import { getAdminOverview } from "#app/modules/insight/admin-overview.server.ts";
 import { getDashboard } from "#app/modules/insight/dashboard.server.ts";
 import { applyReceipts, claimMessage, failMessage, recordAccepted } from "#app/modules/sms/dispatch.server.ts";
-import { markClaimed, markSubmitted, moveMessages } from "#app/modules/sms/message-store.server.ts";
+import { claimQueued, markSubmitted, moveMessages } from "#app/modules/sms/message-store.server.ts";
 import { queueMessage, queueMessages, recordUnsentMessage } from "#app/modules/sms/send.server.ts";
 import { applyInboundKeyword } from "#app/modules/inbound/keywords.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -30,7 +30,7 @@ async function sendAt(userId: number, iso: string, body = "Hello") {
 }
 
 async function deliver(id: number, status: "delivered" | "undelivered" = "delivered") {
-  await markClaimed([id], Date.now());
+  await claimQueued([id], Date.now());
   await markSubmitted([id], Date.now());
   await moveMessages([{ id, from: "submitted", status, error: null }], Date.now());
 }

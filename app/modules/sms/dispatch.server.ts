@@ -7,10 +7,9 @@ import {
   type AcceptedPart,
   acceptedPartCount,
   deleteOutbox,
-  deleteOutboxRows,
   deletePendingReceipts,
   insertPendingReceipts,
-  markClaimed,
+  claimQueued,
   markFailed,
   markInterrupted,
   markRequeued,
@@ -175,17 +174,9 @@ async function storeAcks(parts: AcceptedPart[], now: number, moves: Moves, tries
   return new Set(withEarly.map((part) => part.messageId));
 }
 
-async function claim(ids: number[], now: number): Promise<Set<number>> {
-  const claimed = await markClaimed(ids, now);
-  await deleteOutboxRows(claimed);
-  return new Set(claimed);
-}
-
-/** queued -> submitting for each id, in one transaction; the ids another worker (or nobody) had are left out. */
+/** queued -> submitting for each id, at once; the ids another worker (or nobody) had are left out. */
 async function claimMessages(ids: number[]): Promise<Set<number>> {
-  // A claim is a compare-and-set (queued -> submitting) and the outbox rows of what it won: right at
-  // READ COMMITTED without the message-state turn, which it would only lengthen (decision 131).
-  return await withTxWithoutStalling(() => claim(ids, clock.now()), { readCommitted: true });
+  return new Set(await claimQueued(ids, clock.now()));
 }
 
 /** queued -> submitting, or false when another worker has it (or it is no longer queued). */

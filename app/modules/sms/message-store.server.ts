@@ -1,6 +1,6 @@
 // The SQL that writes messages, their parts, their outbox rows and early receipts. A status change
 // is a conditional UPDATE from its event's statuses (message-status.ts): 0 rows means refused.
-import { usesPostgres } from "#app/db/client.server.ts";
+import { usesPostgres, withTxWithoutStalling } from "#app/db/client.server.ts";
 import { sqlText, statements } from "#app/db/statements.server.ts";
 import { addToRollup, type RollupChange } from "#app/db/rollup-counts.server.ts";
 import type { MessageSource } from "#app/db/schema/sms.ts";
@@ -200,11 +200,14 @@ const queries = statements({
     postgres: `select message_id as "messageId", part, status, error from sms_message_parts
    where message_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb))) order by message_id, part`,
   }),
+  // On PostgreSQL the claimed messages' outbox rows go in the same statement (claimQueued); SQLite has no DELETE in a WITH.
   claim: sqlText<[number, string], { id: number }>({
     sqlite: `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
    where id in (select value from json_each(?)) and ${whereFrom("claim")} returning id`,
-    postgres: `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = $1
-   where id = any(array(select value::bigint from jsonb_array_elements_text($2::jsonb))) and ${whereFrom("claim")} returning id`,
+    postgres: `with claimed as (update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = $1
+     where id = any(array(select value::bigint from jsonb_array_elements_text($2::jsonb))) and ${whereFrom("claim")} returning id),
+   dropped as (delete from sms_outbox where message_id = any(array(select id from claimed)))
+   select id from claimed`,
   }),
   markSubmitted: sqlText<[number, number, string], { id: number; segments: number; userId: number }>({
     sqlite: `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ?
@@ -428,9 +431,19 @@ export async function queuedMessageIdsOf(userId: number): Promise<number[]> {
   return (await queries.queuedOfUser.all(userId)).map((row) => row.id);
 }
 
-/** queued -> submitting (counting an attempt) for the ids still queued; returns those. */
-export async function markClaimed(ids: number[], now: number): Promise<number[]> {
-  return (await queries.claim.all(now, JSON.stringify(ids))).map((row) => row.id);
+/**
+ * queued -> submitting (counting an attempt) for the ids still queued, and their outbox rows deleted;
+ * returns those. A compare-and-set, right at READ COMMITTED without the message-state turn (decision
+ * 131): on PostgreSQL one statement, a transaction of its own (a round trip instead of four); on
+ * SQLite two statements in one transaction.
+ */
+export async function claimQueued(ids: number[], now: number): Promise<number[]> {
+  const claim = async () => {
+    const claimed = (await queries.claim.all(now, JSON.stringify(ids))).map((row) => row.id);
+    if (!usesPostgres()) await deleteOutboxRows(claimed);
+    return claimed;
+  };
+  return usesPostgres() ? await claim() : await withTxWithoutStalling(claim);
 }
 
 /** submitting -> submitted for the ids still submitting; returns those, with their segments and owner. */
@@ -562,7 +575,7 @@ export async function deleteOutbox(messageId: number): Promise<void> {
   await queries.deleteOutbox.run(messageId);
 }
 
-export async function deleteOutboxRows(messageIds: number[]): Promise<void> {
+async function deleteOutboxRows(messageIds: number[]): Promise<void> {
   await queries.deleteOutboxes.run(JSON.stringify(messageIds));
 }
 
