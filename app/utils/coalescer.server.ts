@@ -1,6 +1,7 @@
 // Many small calls that arrive close together, run as one batch: one transaction, one Redis round
 // trip. Each caller still gets its own answer. The owner creates an instance and shuts it down
 // with the process, so nothing waits in memory when it exits.
+import { AsyncResource } from "node:async_hooks";
 
 export type Timers = {
   setTimeout: (run: () => void, ms: number) => unknown;
@@ -140,4 +141,44 @@ const unwatched = (result: unknown) => void (isPromiseLike(result) && result.the
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === "function";
+}
+
+/**
+ * Runs one batch at a time: items that arrive while a batch runs wait together for the next one (a
+ * group commit). For work that holds a lock shared with other processes (a transaction's turn): the
+ * lock is taken once per batch rather than once per item, and batches grow as the process gets busier.
+ * An idle queue runs an item at once, alone. A batch that throws fails each of its items. Batches run
+ * in the async context the queue was made in, never in one caller's (e.g. inside its transaction).
+ */
+export class OneBatchAtATime<Item, Result> {
+  private waiting: Waiting<Item, Result>[] = [];
+  private busy = false;
+  private readonly run: (batch: Item[]) => Promise<readonly Result[]>;
+  private readonly context = new AsyncResource("OneBatchAtATime");
+
+  constructor(run: (batch: Item[]) => Promise<readonly Result[]>) {
+    this.run = run;
+  }
+
+  add(item: Item): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (!this.busy) void this.context.runInAsyncScope(() => this.drain());
+    });
+  }
+
+  private async drain() {
+    this.busy = true;
+    while (this.waiting.length > 0) {
+      const batch = this.waiting;
+      this.waiting = [];
+      try {
+        const results = await this.run(batch.map((waiting) => waiting.item));
+        batch.forEach((waiting, i) => waiting.resolve(results[i]));
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    this.busy = false;
+  }
 }

@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
-import { Coalescer, type CoalescerOptions, type Timers } from "#app/utils/coalescer.server.ts";
+import { Coalescer, type CoalescerOptions, OneBatchAtATime, type Timers } from "#app/utils/coalescer.server.ts";
 
 /** Timers that fire only when the test moves time on. */
 function manualTimers() {
@@ -248,5 +249,58 @@ describe("Coalescer", () => {
   it("runs with the real timers by default", async () => {
     const coalescer = new Coalescer<number, number>({ windowMs: 1, run: async (batch) => double(batch) });
     expect(await Promise.all([coalescer.add(1), coalescer.add(2)])).toEqual([2, 4]);
+  });
+});
+
+describe("OneBatchAtATime", () => {
+  const settledMicrotasks = () => new Promise((resolve) => setImmediate(resolve));
+
+  /** A queue whose batches finish when the test says; what each batch was given. */
+  function heldQueue() {
+    const batches: number[][] = [];
+    const finish: (() => void)[] = [];
+    const queue = new OneBatchAtATime(async (batch: number[]) => {
+      batches.push(batch);
+      await new Promise<void>((resolve) => finish.push(resolve));
+      if (batch.includes(-1)) throw new Error("refused");
+      return batch.map((n) => n * 10);
+    });
+    return { queue, batches, finishNext: () => finish.shift()!() };
+  }
+
+  it("runs an item of an idle queue at once and alone; those that come meanwhile go together next, each with its result", async () => {
+    const { queue, batches, finishNext } = heldQueue();
+    const first = queue.add(1);
+    expect(batches).toEqual([[1]]);
+    const later = [queue.add(2), queue.add(3), queue.add(4)];
+    expect(batches).toEqual([[1]]);
+    finishNext();
+    expect(await first).toBe(10);
+    await settledMicrotasks();
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    finishNext();
+    expect(await Promise.all(later)).toEqual([20, 30, 40]);
+  });
+
+  it("fails each item of a batch that throws, and runs the next batch", async () => {
+    const { queue, batches, finishNext } = heldQueue();
+    const first = queue.add(1);
+    const refused = [queue.add(-1), queue.add(5)];
+    finishNext();
+    expect(await first).toBe(10);
+    await settledMicrotasks();
+    const after = queue.add(6);
+    finishNext();
+    for (const item of refused) await expect(item).rejects.toThrow("refused");
+    await settledMicrotasks();
+    finishNext();
+    expect(await after).toBe(60);
+    expect(batches).toEqual([[1], [-1, 5], [6]]);
+  });
+
+  it("runs a batch outside the async context of the caller that started it", async () => {
+    const store = new AsyncLocalStorage<string>();
+    const queue = new OneBatchAtATime(async (batch: number[]) => batch.map(() => store.getStore() ?? "none"));
+    expect(await store.run("a caller's transaction", () => queue.add(1))).toBe("none");
   });
 });

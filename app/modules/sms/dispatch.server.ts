@@ -1,6 +1,7 @@
 // The worker's side of a message: hand it to the transport, record what the SMSC says, apply receipts.
 import { type Executor, MESSAGE_STATE_TURN, withTx, withTxWithoutStalling } from "#app/db/client.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
+import { OneBatchAtATime } from "#app/utils/coalescer.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { bookEntry } from "#app/modules/credits/ledger.server.ts";
 import {
@@ -401,9 +402,6 @@ async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): 
     // Refusals and retries are rare: one message at a time.
     for (const { id, attempts, outcome, claimed } of recorded) {
       switch (outcome.kind) {
-        case "not-claimed":
-          results.set(id, { kind: "skipped" });
-          break;
         case "accepted":
           results.set(id, { kind: "submitted" });
           break;
@@ -434,6 +432,39 @@ async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): 
     return results;
   });
 }
+
+/**
+ * Records slices' answers in one transaction; each slice's outcomes. The SMSC's answers exist only
+ * here: given up, their messages would end `unknown` though sent, hence no patience limit. A message
+ * another slice claimed is answered `skipped` without being written, so among the slices written
+ * together each message id is in one slice only.
+ */
+async function recordSlices(slices: Recorded[][]): Promise<Map<number, SendOutcome>[]> {
+  const written = slices.flat().filter((recorded) => recorded.outcome.kind !== "not-claimed");
+  const outcomes =
+    written.length === 0
+      ? new Map<number, SendOutcome>()
+      : await withTxWithoutStalling((tx) => recordOutcomes(tx, written, clock.now()), {
+          patienceMs: Infinity,
+          turn: MESSAGE_STATE_TURN,
+        });
+  return slices.map(
+    (slice) =>
+      new Map(
+        slice.map(({ id, outcome }): [number, SendOutcome] => [
+          id,
+          outcome.kind === "not-claimed" ? { kind: "skipped" } : outcomes.get(id)!,
+        ]),
+      ),
+  );
+}
+
+/**
+ * The slices of this process waiting to be recorded: one transaction at a time, each with every slice
+ * that came while the one before it ran, so the fleet-wide message-state turn is taken once per batch
+ * of slices instead of once per slice (decision 142).
+ */
+const slicesToRecord = new OneBatchAtATime(recordSlices);
 
 /**
  * Messages handed to the transport together and then recorded in one transaction. A job's batch
@@ -496,12 +527,7 @@ export async function sendQueuedMessages(
     }
   }
   const record = async (recorded: Recorded[]) => {
-    // The SMSC's answers exist only here: given up, their messages would end `unknown` though sent.
-    const outcomes = await withTxWithoutStalling((tx) => recordOutcomes(tx, recorded, clock.now()), {
-      patienceMs: Infinity,
-      turn: MESSAGE_STATE_TURN,
-    });
-    for (const [id, outcome] of outcomes) results.set(id, outcome);
+    for (const [id, outcome] of await slicesToRecord.add(recorded)) results.set(id, outcome);
   };
   const recordSettled = async () => {
     if (settled.length === 0) return;
