@@ -1,5 +1,11 @@
 // The worker's side of a message: hand it to the transport, record what the SMSC says, apply receipts.
-import { type Executor, MESSAGE_STATE_TURN, withTx, withTxWithoutStalling } from "#app/db/client.server.ts";
+import {
+  type Executor,
+  MESSAGE_STATE_TURN,
+  runningTransaction,
+  withTx,
+  withTxWithoutStalling,
+} from "#app/db/client.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { OneBatchAtATime } from "#app/utils/coalescer.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
@@ -306,10 +312,9 @@ async function applyReceiptsNow(receipts: Receipt[], now: number): Promise<void>
   });
 }
 
-/** Applies delivery receipts in one transaction, one statement per step for the batch; statuses only move forward. */
+/** Applies delivery receipts, with the other state changes waiting in this process (decision 142): one statement per step for the batch; statuses only move forward. */
 export async function applyReceipts(receipts: Receipt[]): Promise<void> {
-  if (receipts.length > 0)
-    await withTxWithoutStalling(() => applyReceiptsNow(receipts, clock.now()), { turn: MESSAGE_STATE_TURN });
+  if (receipts.length > 0) await writeStateChange({ receipts });
 }
 
 export type SendOutcome =
@@ -433,38 +438,59 @@ async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): 
   });
 }
 
+/** A slice's answers from the SMSC, or a batch of delivery receipts: what moves messages' statuses. */
+type StateChange = { answers: Recorded[] } | { receipts: Receipt[] };
+
 /**
- * Records slices' answers in one transaction; each slice's outcomes. The SMSC's answers exist only
- * here: given up, their messages would end `unknown` though sent, hence no patience limit. A message
- * another slice claimed is answered `skipped` without being written, so among the slices written
- * together each message id is in one slice only.
+ * Writes state changes in one transaction, in the message-state turn: the answers of every slice
+ * (one set-based recordOutcomes), then the receipts, which so find the parts recorded beside them.
+ * Each slice gets its outcomes (a receipt batch, none). The SMSC's answers exist only here: given
+ * up, their messages would end `unknown` though sent, hence no patience limit. A message another
+ * slice claimed is answered `skipped` without being written, so among the slices written together
+ * each message id is in one slice only.
  */
-async function recordSlices(slices: Recorded[][]): Promise<Map<number, SendOutcome>[]> {
+async function writeStateChanges(changes: StateChange[]): Promise<Map<number, SendOutcome>[]> {
+  const slices = changes.flatMap((change) => ("answers" in change ? [change.answers] : []));
+  const receipts = changes.flatMap((change) => ("receipts" in change ? change.receipts : []));
   const written = slices.flat().filter((recorded) => recorded.outcome.kind !== "not-claimed");
   const outcomes =
-    written.length === 0
+    written.length === 0 && receipts.length === 0
       ? new Map<number, SendOutcome>()
-      : await withTxWithoutStalling((tx) => recordOutcomes(tx, written, clock.now()), {
-          patienceMs: Infinity,
-          turn: MESSAGE_STATE_TURN,
-        });
-  return slices.map(
-    (slice) =>
+      : await withTxWithoutStalling(
+          async (tx) => {
+            const now = clock.now();
+            const recorded =
+              written.length > 0 ? await recordOutcomes(tx, written, now) : new Map<number, SendOutcome>();
+            if (receipts.length > 0) await applyReceiptsNow(receipts, now);
+            return recorded;
+          },
+          { patienceMs: Infinity, turn: MESSAGE_STATE_TURN },
+        );
+  return changes.map(
+    (change) =>
       new Map(
-        slice.map(({ id, outcome }): [number, SendOutcome] => [
-          id,
-          outcome.kind === "not-claimed" ? { kind: "skipped" } : outcomes.get(id)!,
-        ]),
+        "answers" in change
+          ? change.answers.map(({ id, outcome }): [number, SendOutcome] => [
+              id,
+              outcome.kind === "not-claimed" ? { kind: "skipped" } : outcomes.get(id)!,
+            ])
+          : [],
       ),
   );
 }
 
 /**
- * The slices of this process waiting to be recorded: one transaction at a time, each with every slice
- * that came while the one before it ran, so the fleet-wide message-state turn is taken once per batch
- * of slices instead of once per slice (decision 142).
+ * This process's state changes waiting to be written: one transaction at a time, each with every
+ * change that came while the one before it ran, so the fleet-wide message-state turn is taken once
+ * per batch instead of once per slice or receipt batch (decision 142).
  */
-const slicesToRecord = new OneBatchAtATime(recordSlices);
+const stateChanges = new OneBatchAtATime(writeStateChanges);
+
+/** Through the process's queue; inside a caller's transaction (a test holding one open), in that transaction. */
+async function writeStateChange(change: StateChange): Promise<Map<number, SendOutcome>> {
+  if (runningTransaction() === null) return await stateChanges.add(change);
+  return (await writeStateChanges([change]))[0];
+}
 
 /**
  * Messages handed to the transport together and then recorded in one transaction. A job's batch
@@ -527,7 +553,7 @@ export async function sendQueuedMessages(
     }
   }
   const record = async (recorded: Recorded[]) => {
-    for (const [id, outcome] of await slicesToRecord.add(recorded)) results.set(id, outcome);
+    for (const [id, outcome] of await writeStateChange({ answers: recorded })) results.set(id, outcome);
   };
   const recordSettled = async () => {
     if (settled.length === 0) return;
