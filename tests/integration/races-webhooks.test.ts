@@ -36,11 +36,17 @@ async function endpointWithDeliveries(path: string) {
   return { endpointId: endpoint.id, ids: rows.map((row) => row.id) };
 }
 
-/** Every delivery's first attempt, one job each, all at once; the transactions run again meanwhile. */
-async function attemptAllAtOnce(ids: number[]) {
+/**
+ * An endpoint at `path` answering `status`, and every delivery's first attempt to it, one job each,
+ * all at once; how many transactions ran again meanwhile, and each delivery's status and attempts.
+ */
+async function fortyJobsAtOnce(path: string, status: number) {
+  receiver.answer = () => ({ status, body: status === 200 ? "ok" : "down" });
+  const { endpointId, ids } = await endpointWithDeliveries(path);
   const retriesBefore = workCounters().busyRetries;
   const results = await Promise.all(ids.map((deliveryId) => deliverWebhooks([{ deliveryId, attempt: 0 }])));
-  return { results, retries: workCounters().busyRetries - retriesBefore };
+  const retries = workCounters().busyRetries - retriesBefore;
+  return { endpointId, results, retries, statuses: await statusesOf(endpointId) };
 }
 
 const statusesOf = async (endpointId: number) =>
@@ -54,21 +60,17 @@ const statusesOf = async (endpointId: number) =>
 
 describe("forty webhook jobs of one endpoint at once", () => {
   it("an answering endpoint: every delivery delivered once, and no transaction refused for overlapping another", async () => {
-    receiver.answer = () => ({ status: 200, body: "ok" });
-    const { endpointId, ids } = await endpointWithDeliveries("answering");
-    const { results, retries } = await attemptAllAtOnce(ids);
+    const { endpointId, results, retries, statuses } = await fortyJobsAtOnce("answering", 200);
     expect(results.every((result) => result.delivered === 1)).toBe(true);
-    expect(await statusesOf(endpointId)).toEqual(ids.map(() => "delivered 1"));
+    expect(statuses).toEqual(results.map(() => "delivered 1"));
     expect(receiver.received.filter((r) => r.body.data.endpointId === endpointId)).toHaveLength(JOBS);
     expect(retries).toBe(0);
   });
 
   it("a failing endpoint (each job marks it failing): every delivery left to retry once, the endpoint failing since the first answer, no transaction refused", async () => {
-    receiver.answer = () => ({ status: 500, body: "down" });
-    const { endpointId, ids } = await endpointWithDeliveries("failing");
-    const { results, retries } = await attemptAllAtOnce(ids);
+    const { endpointId, results, retries, statuses } = await fortyJobsAtOnce("failing", 500);
     expect(results.every((result) => result.retrying === 1)).toBe(true);
-    expect(await statusesOf(endpointId)).toEqual(ids.map(() => "pending 1"));
+    expect(statuses).toEqual(results.map(() => "pending 1"));
     const [endpoint] = await getDb().select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).all();
     expect(endpoint.failingSince).not.toBeNull();
     expect(endpoint.enabled).toBe(true);
