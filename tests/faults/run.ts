@@ -319,6 +319,9 @@ try {
 const outcomes: SendOutcome[] = plan.map(() => ({ status: 0, attempts: 0, replayed: false }));
 let answered = 0;
 let accepted = 0;
+/** Parts the SMSC is to see: those of sends refused (402) never go out. */
+let partsRefused = 0;
+const partsToSend = () => partsPlanned - partsRefused;
 /** HTTP exchanges that ended: an answer, an error or a timeout (which is retried). */
 let exchanges = 0;
 const timeline: string[] = [];
@@ -350,13 +353,17 @@ async function killWorker(slot: number) {
   kills.push({ at: Date.now(), sessions: smsc.boundSessionIds });
   await workers[slot].kill();
   await startWorker(slot);
-  // Recovered when the new worker is sending (bounded: a worker that cannot is a finding).
+  // Recovered when the new worker is sending (bounded: a worker that cannot is a finding), or, with
+  // every part already out (the kill came late), when it is bound.
   const from = smsc.counters.accepted;
-  await waitFor(() => smsc.counters.accepted >= Math.min(from + 50, partsPlanned), {
-    timeout: 60_000,
-    interval: 10,
-    what: `${workers[slot].name} to submit`,
-  });
+  await waitFor(
+    () => smsc.counters.accepted >= Math.min(from + 50, partsToSend()) && smsc.boundSessions >= WORKER_PROCESSES,
+    {
+      timeout: 60_000,
+      interval: 10,
+      what: `${workers[slot].name} to submit`,
+    },
+  );
   return `${workers[slot].name} started, bound and submitting`;
 }
 
@@ -529,6 +536,7 @@ async function sendOne(send: PlannedSend) {
   }
   answered += 1;
   if (outcome.status === 201) accepted += 1;
+  else partsRefused += countSegments(send.body).segments;
 }
 
 // --- beside the sends: page traffic, and two-part inbound SMS whose parts come on the binds in turn
