@@ -1,6 +1,8 @@
-// API sends that arrive together are queued together: one queueMessages call (one SQLite
-// transaction, one Redis round trip for the jobs) per user per millisecond instead of one per
-// request, which is what lets one process accept thousands of messages a second.
+// API sends that arrive together are queued together: one queueMessages call (one transaction, one
+// Redis round trip for the jobs) per user per millisecond instead of one per request, which is what
+// lets one process accept thousands of messages a second. One such transaction per user at a time:
+// each takes the account's balance row, so a second one would only wait for it (on PostgreSQL,
+// holding a connection while the busy process finishes the first); what gathers meanwhile goes next.
 import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
@@ -45,5 +47,11 @@ export type SendBatcher = Coalescer<Send, QueuedMessage>;
 
 /** queueMessage, batched with the user's other sends that arrive within the same FLUSH_MS window (1 ms). */
 export function createSendBatcher(): SendBatcher {
-  return new Coalescer({ windowMs: FLUSH_MS, maxBatch: MAX_BATCH, key: (send: Send) => send.userId, run: queueBatch });
+  return new Coalescer({
+    windowMs: FLUSH_MS,
+    maxBatch: MAX_BATCH,
+    key: (send: Send) => send.userId,
+    oneAtATime: true,
+    run: queueBatch,
+  });
 }

@@ -21,6 +21,12 @@ export type CoalescerOptions<Item, Result> = {
   /** Items of different keys never share a batch (the window is shared). */
   key?: (item: Item) => unknown;
   /**
+   * A key's batch waits while that key's previous batch runs; what gathered meanwhile then runs as
+   * one (up to maxBatch at a time). For batches that would only queue for the same lock anyway (one
+   * account's balance row): one transaction at a time, each bigger, instead of several waiting.
+   */
+  oneAtATime?: boolean;
+  /**
    * Runs one batch: one result per item, in order. A result may be a promise, which settles that
    * item alone (e.g. a rejected one fails only its caller); throwing fails every item of the batch.
    */
@@ -46,6 +52,8 @@ export class Coalescer<Item, Result> {
   private pending = new Map<unknown, Waiting<Item, Result>[]>();
   private timer: unknown = undefined;
   private readonly running = new Set<Promise<unknown>>();
+  /** With oneAtATime: the keys with a batch running, each with the items waiting for it to end. */
+  private readonly queuedBehind = new Map<unknown, Waiting<Item, Result>[]>();
   private stopped = false;
 
   constructor(options: CoalescerOptions<Item, Result>) {
@@ -69,17 +77,17 @@ export class Coalescer<Item, Result> {
   }
 
   private enter(waiting: Waiting<Item, Result>) {
+    const key = this.options.key?.(waiting.item);
     if (this.stopped) {
-      this.runBatch([waiting]);
+      this.runBatch(key, [waiting]);
       return;
     }
-    const key = this.options.key?.(waiting.item);
     let list = this.pending.get(key);
     if (!list) this.pending.set(key, (list = []));
     list.push(waiting);
     if (list.length >= this.maxBatch) {
       this.pending.delete(key);
-      this.runBatch(list);
+      this.runBatch(key, list);
       if (this.pending.size === 0) this.stopTimer();
     } else if (this.timer === undefined) {
       this.timer = this.timers.setTimeout(() => this.runPending(), this.options.windowMs);
@@ -108,13 +116,33 @@ export class Coalescer<Item, Result> {
     this.stopTimer();
     const due = this.pending;
     this.pending = new Map();
-    for (const list of due.values()) this.runBatch(list);
+    for (const [key, list] of due) this.runBatch(key, list);
   }
 
-  private runBatch(batch: Waiting<Item, Result>[]) {
+  private runBatch(key: unknown, batch: Waiting<Item, Result>[]) {
+    if (this.options.oneAtATime) {
+      const behind = this.queuedBehind.get(key);
+      if (behind) {
+        behind.push(...batch);
+        return;
+      }
+      this.queuedBehind.set(key, []);
+    }
     const settled = this.settle(batch);
     this.running.add(settled);
-    void settled.finally(() => this.running.delete(settled));
+    void settled.finally(() => {
+      if (this.options.oneAtATime) this.runNext(key);
+      this.running.delete(settled);
+    });
+  }
+
+  /** oneAtATime: the key's batch has ended; what waited behind it runs next (before flush() can see none running). */
+  private runNext(key: unknown) {
+    const behind = this.queuedBehind.get(key) ?? [];
+    this.queuedBehind.delete(key);
+    if (behind.length === 0) return;
+    this.runBatch(key, behind.slice(0, this.maxBatch));
+    this.queuedBehind.get(key)!.push(...behind.slice(this.maxBatch));
   }
 
   /** Runs the batch and hands each caller its result; settles when every caller's result has. */

@@ -246,6 +246,75 @@ describe("Coalescer", () => {
     }
   });
 
+  describe("oneAtATime", () => {
+    /** Batches that end when the test says, one key per item's tens (11 and 12 share key 1). */
+    function heldPerKey(maxBatch?: number) {
+      const finish: (() => void)[] = [];
+      const held = recording<number, number>(
+        async (batch) => {
+          await new Promise<void>((resolve) => finish.push(resolve));
+          return double(batch);
+        },
+        { oneAtATime: true, key: (n) => Math.floor(n / 10), maxBatch },
+      );
+      return { ...held, finishNext: () => finish.shift()!() };
+    }
+
+    it("runs a key's next batch only when its running one ends, with everything that gathered meanwhile", async () => {
+      const { coalescer, batches, clock, finishNext } = heldPerKey();
+      const first = coalescer.add(11);
+      clock.advance(10);
+      await settle();
+      const behind = [coalescer.add(12), coalescer.add(13)];
+      clock.advance(10);
+      const later = coalescer.add(14);
+      clock.advance(10);
+      await settle();
+      expect(batches).toEqual([[11]]);
+      finishNext();
+      expect(await first).toBe(22);
+      await settle();
+      expect(batches).toEqual([[11], [12, 13, 14]]);
+      finishNext();
+      expect(await Promise.all([...behind, later])).toEqual([24, 26, 28]);
+    });
+
+    it("lets another key's batch run meanwhile", async () => {
+      const { coalescer, batches, clock, finishNext } = heldPerKey();
+      const results = [coalescer.add(11)];
+      clock.advance(10);
+      results.push(coalescer.add(12), coalescer.add(21));
+      clock.advance(10);
+      await settle();
+      expect(batches).toEqual([[11], [21]]);
+      finishNext();
+      finishNext();
+      await settle();
+      expect(batches).toEqual([[11], [21], [12]]);
+      finishNext();
+      expect(await Promise.all(results)).toEqual([22, 24, 42]);
+    });
+
+    it("runs what waited maxBatch at a time, and flush() waits for all of it", async () => {
+      const { coalescer, batches, clock, finishNext } = heldPerKey(2);
+      const results = [11, 12, 13, 14, 15].map((n) => coalescer.add(n));
+      clock.advance(10);
+      await settle();
+      expect(batches).toEqual([[11, 12]]);
+      let flushed = false;
+      const flushing = coalescer.flush().then(() => (flushed = true));
+      for (let i = 0; i < 2; i++) {
+        finishNext();
+        await settle();
+        expect(flushed).toBe(false);
+      }
+      expect(batches).toEqual([[11, 12], [13, 14], [15]]);
+      finishNext();
+      await flushing;
+      expect(await Promise.all(results)).toEqual([22, 24, 26, 28, 30]);
+    });
+  });
+
   it("runs with the real timers by default", async () => {
     const coalescer = new Coalescer<number, number>({ windowMs: 1, run: async (batch) => double(batch) });
     expect(await Promise.all([coalescer.add(1), coalescer.add(2)])).toEqual([2, 4]);
