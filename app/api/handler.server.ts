@@ -21,7 +21,7 @@ import { ApiError, type FieldError } from "#app/api/errors.ts";
 import type { ApiRoute } from "#app/api/define-route.ts";
 import { API_ROUTES } from "#app/api/routes.server.ts";
 import { IdempotencyKeyHeader } from "#app/api/schemas.ts";
-import { createSendBatcher } from "#app/api/send-batcher.server.ts";
+import { createSendBatcher, type SendBatcher } from "#app/api/send-batcher.server.ts";
 
 /** Enough for the longest message in any encoding, JSON-escaped; more is refused with 413. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -261,10 +261,11 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
     perAccount: options.accountRatePerMinute ?? getEnv().API_ACCOUNT_RATE_LIMIT_PER_MINUTE,
   });
   const apiGate = createApiGate();
-  const sendBatcher = createSendBatcher();
+  // Made at the first request: it reads the configuration (the engine), which a module load must not.
+  let sendBatcher: SendBatcher | undefined;
   const shutdown = async () => {
     await apiGate.shutdown();
-    await sendBatcher.shutdown();
+    await sendBatcher?.shutdown();
   };
 
   return Object.assign(
@@ -305,7 +306,7 @@ export function createApiHandler(options: ApiOptions = {}): ApiHandler {
           idempotencyKey: route.idempotent ? parseIdempotencyKey(request) : undefined,
           body: route.body ? parseBody(route.body, request, route.maxBodyBytes ?? MAX_BODY_BYTES) : undefined,
           origin: getEnv().appUrl,
-          sendBatcher,
+          sendBatcher: (sendBatcher ??= createSendBatcher()),
         };
         const result = await route.handle(ctx as never);
         return json(result.status ?? 200, result.body, { ...rateLimitHeaders(rate), ...result.headers });

@@ -1,13 +1,18 @@
 // API sends that arrive together are queued together: one queueMessages call (one transaction, one
 // Redis round trip for the jobs) per user per millisecond instead of one per request, which is what
-// lets one process accept thousands of messages a second. One such transaction per user at a time:
-// each takes the account's balance row, so a second one would only wait for it (on PostgreSQL,
-// holding a connection while the busy process finishes the first); what gathers meanwhile goes next.
+// lets one process accept thousands of messages a second. On PostgreSQL one such transaction per user
+// at a time: a second would only wait for the first's balance row; what gathers meanwhile goes next.
 import { Coalescer } from "#app/utils/coalescer.server.ts";
 import { InsufficientCreditsError } from "#app/modules/credits/ledger.server.ts";
 import { OptedOutError } from "#app/modules/opt-outs/errors.ts";
 import { UnknownSenderError } from "#app/modules/senders/errors.ts";
-import { type NewMessage, type QueuedMessage, queueMessage, queueMessages } from "#app/modules/sms/send.server.ts";
+import {
+  type NewMessage,
+  type QueuedMessage,
+  queueMessage,
+  queueMessages,
+  sendsOfOneAccountQueue,
+} from "#app/modules/sms/send.server.ts";
 
 // Keeps each write transaction short.
 const MAX_BATCH = 500;
@@ -51,7 +56,7 @@ export function createSendBatcher(): SendBatcher {
     windowMs: FLUSH_MS,
     maxBatch: MAX_BATCH,
     key: (send: Send) => send.userId,
-    oneAtATime: true,
+    oneAtATime: sendsOfOneAccountQueue(),
     run: queueBatch,
   });
 }

@@ -1,4 +1,4 @@
-import { withTxWithoutStalling, type Tx } from "#app/db/client.server.ts";
+import { usesPostgres, withTxWithoutStalling, type Tx } from "#app/db/client.server.ts";
 import { enqueueAfterCommit } from "#app/queue/enqueue-after-commit.server.ts";
 import { addSmsSendJobs } from "#app/queue/jobs/sms-send.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
@@ -196,6 +196,13 @@ function enqueueDeferred(messages: QueuedMessage[]): Promise<unknown> {
     for (const [due, ids] of byDue) await addSmsSendJobs(ids, due - clock.now());
   });
 }
+
+/**
+ * Whether two queueMessages calls of one account at once would only wait for each other: on
+ * PostgreSQL the second waits for the first's balance row, holding a connection meanwhile. On SQLite
+ * a transaction runs to its end without yielding (one writer), so nothing waits.
+ */
+export const sendsOfOneAccountQueue = (): boolean => usesPostgres();
 
 /** One message: see queueMessages. */
 export async function queueMessage(userId: number, message: NewMessage): Promise<QueuedMessage> {
