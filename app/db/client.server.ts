@@ -87,6 +87,8 @@ type Frame = {
   work: AfterCommit[];
   /** The nested transaction running inside it now (one at a time). */
   child?: Frame;
+  /** On PostgreSQL: whether it took its turn shared (TxOptions.sharedTurn), so it locks what it touches itself. */
+  sharedTurn?: boolean;
   /** On PostgreSQL: the transaction's connection, its executor, and whether it still runs. */
   postgres?: { client: PoolClient; db: Executor; open: boolean };
 };
@@ -366,6 +368,12 @@ type TxOptions = {
    * seeing what the one before it committed, as SQLite's one writer ran them (decision 131).
    */
   turn?: number;
+  /**
+   * With `turn`: take it shared, beside the other shared holders; an exclusive holder still runs
+   * alone. For a transaction that locks what it touches itself (lockMessageStates), so only those that
+   * touch the same messages wait for each other (decision 143).
+   */
+  sharedTurn?: boolean;
 };
 
 /** The turn of every transaction that moves a message's status, parts or receipts (decision 131): "smsm" in ASCII. */
@@ -447,7 +455,10 @@ async function begunWhenFree(withoutStalling: boolean, deadline: number, tries: 
  * deleted while it ran. Any runs again while the server restarts (its connection ended before COMMIT,
  * so nothing was written; one ended during COMMIT may have committed and reaches the caller).
  */
-async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>, { readCommitted, turn }: TxOptions): Promise<T> {
+async function withPostgresTx<T>(
+  write: (tx: Tx) => Promise<T>,
+  { readCommitted, turn, sharedTurn = false }: TxOptions,
+): Promise<T> {
   const committedReads = readCommitted === true || turn !== undefined;
   const lostUntil = Date.now() + RECONNECT_PATIENCE_MS;
   for (let attempt = 1; ; attempt++) {
@@ -462,10 +473,16 @@ async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>, { readCommitted,
       continue;
     }
     const state = { client, db: executorOn(client) as Executor, open: true };
-    const frame: Frame = { root: state, number: ++shared.transactionsBegun, work: [], postgres: state };
+    const frame: Frame = {
+      root: state,
+      number: ++shared.transactionsBegun,
+      work: [],
+      postgres: state,
+      sharedTurn: turn !== undefined && sharedTurn,
+    };
     let broken = false;
     try {
-      await query(client, beginText(committedReads, turn), []);
+      await query(client, beginText(committedReads, turn, sharedTurn), []);
       const result = await shared.context.run(frame, () => write(state.db));
       committing = true;
       await query(client, "COMMIT", []);
@@ -493,11 +510,11 @@ async function withPostgresTx<T>(write: (tx: Tx) => Promise<T>, { readCommitted,
 }
 
 /** BEGIN, and the turn's lock in the same round trip (a turn is one of the code's integer constants). */
-function beginText(committedReads: boolean, turn: number | undefined): string {
+function beginText(committedReads: boolean, turn: number | undefined, shared: boolean): string {
   const begin = `BEGIN ISOLATION LEVEL ${committedReads ? "READ COMMITTED" : "SERIALIZABLE"}`;
   if (turn === undefined) return begin;
   if (!Number.isSafeInteger(turn)) throw new Error(`a transaction's turn is an integer, not ${turn}`);
-  return `${begin}; select pg_advisory_xact_lock(${turn})`;
+  return `${begin}; select pg_advisory_xact_lock${shared ? "_shared" : ""}(${turn})`;
 }
 
 /** How long a transaction waits for a restarting server (reconnecting every pause) before its error reaches the caller. */
@@ -644,6 +661,11 @@ export function rolledBackTransactions(): number {
  */
 export function runningTransaction(): number | null {
   return runningFrame()?.number ?? null;
+}
+
+/** Whether the running transaction took its turn shared: it must lock the messages it moves (lockMessageStates). */
+export function inSharedTurn(): boolean {
+  return runningFrame()?.sharedTurn === true;
 }
 
 /** withTx() for hot paths whose callers can wait: it yields instead of stalling the process while another holds the write lock. */

@@ -7,8 +7,9 @@
 // right even when they do overlap (one of them runs again, decision 127). SQLite lets one writer in at
 // a time, so there they run in turn.
 import { and, eq, inArray } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
-import { getDb, usesPostgres, withTx } from "#app/db/client.server.ts";
+import pg from "pg";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { getDb, MESSAGE_STATE_TURN, usesPostgres, withTx } from "#app/db/client.server.ts";
 import { creditLedger } from "#app/db/schema/core.ts";
 import { groupSends } from "#app/db/schema/contacts.ts";
 import { smsMessageParts, smsMessages, smsOutbox, smsPendingReceipts } from "#app/db/schema/sms.ts";
@@ -22,6 +23,7 @@ import { deleteEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
 import type { WebhookEventType } from "#app/modules/webhooks/event-types.ts";
 import { forgetSubscriptions } from "#app/modules/webhooks/subscriptions.server.ts";
 import { clock, resetClock } from "#app/utils/clock.server.ts";
+import { getEnv } from "#app/utils/env.server.ts";
 import { sqlCount } from "#tests/support/database.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, sendJobsFor } from "#tests/support/sms.ts";
@@ -183,78 +185,87 @@ describe("a delivery receipt racing its submit answer (item 1)", () => {
   });
 });
 
+/**
+ * Five group sends of the user with an endpoint for group_send.completed, each with three messages
+ * delivered and its last two submitted, waiting for their receipts (parts `race-group-<id>`).
+ */
+async function groupSendsWithLastTwoWaiting(userId: number) {
+  await endpointFor(userId, ["group_send.completed", "message.delivered"]);
+  const sends = 5;
+  const now = clock.now();
+  const groupSendIds = (
+    await getDb()
+      .insert(groupSends)
+      .values(
+        Array.from({ length: sends }, (_, i) => ({
+          userId,
+          groupName: `Race group ${i}`,
+          body: "Hi",
+          segments: 1,
+          status: "done" as const,
+          total: GROUP_SEND_SIZE,
+          queued: GROUP_SEND_SIZE,
+          updatedAt: new Date(now),
+        })),
+      )
+      .returning({ id: groupSends.id })
+      .all()
+  ).map((row) => row.id);
+  const statuses: MessageStatus[] = ["delivered", "delivered", "delivered", "submitted", "submitted"];
+  const ids = await storeMessages(
+    userId,
+    inOwnBuckets(groupSendIds.flatMap((groupSendId) => statuses.map((status) => ({ status, groupSendId })))),
+  );
+  const lastTwo = ids.filter((_, i) => statuses[i % GROUP_SEND_SIZE] === "submitted");
+  await getDb()
+    .insert(smsMessageParts)
+    .values(
+      lastTwo.map((messageId) => ({
+        messageId,
+        part: 1,
+        providerId: `race-group-${messageId}`,
+        updatedAt: new Date(now),
+      })),
+    )
+    .run();
+  return { groupSendIds, ids, lastTwo };
+}
+const GROUP_SEND_SIZE = 5;
+
+const groupReceipt = (id: number) => ({ providerId: `race-group-${id}`, status: "delivered" as const, error: null });
+
+/** Every message delivered, every send completed once, with one group_send.completed event counting them all. */
+async function expectCompletedOnce(userId: number, { groupSendIds, ids }: { groupSendIds: number[]; ids: number[] }) {
+  expect(await statusesOf(ids)).toEqual(ids.map(() => "delivered"));
+  const completed = await getDb()
+    .select({ id: groupSends.id, completedAt: groupSends.completedAt })
+    .from(groupSends)
+    .where(inArray(groupSends.id, groupSendIds))
+    .all();
+  expect(completed.filter((send) => send.completedAt !== null)).toHaveLength(groupSendIds.length);
+  const events = (await eventsOf(userId, "group_send.completed")).map(
+    (event) => (JSON.parse(event.payload) as { data: { id: number; delivered: number } }).data,
+  );
+  expect(events.map((event) => event.id).sort((a, b) => a - b)).toEqual(groupSendIds);
+  expect(events.every((event) => event.delivered === GROUP_SEND_SIZE)).toBe(true);
+}
+
 describe("a group send's last messages finishing at once (item 2)", () => {
   // At READ COMMITTED (checked once by hand) none of the 5 sends completed: each receipt's transaction saw the
   // other messages still `submitted`, so completed_at stayed null and no group_send.completed was recorded.
   it("completes the send once, with one group_send.completed event", async () => {
     const user = await createTestUser();
-    await endpointFor(user.id, ["group_send.completed"]);
-    const sends = 5;
-    const perSend = 5;
-    const now = clock.now();
-    const groupSendIds = (
-      await getDb()
-        .insert(groupSends)
-        .values(
-          Array.from({ length: sends }, (_, i) => ({
-            userId: user.id,
-            groupName: `Race group ${i}`,
-            body: "Hi",
-            segments: 1,
-            status: "done" as const,
-            total: perSend,
-            queued: perSend,
-            updatedAt: new Date(now),
-          })),
-        )
-        .returning({ id: groupSends.id })
-        .all()
-    ).map((row) => row.id);
-    // Each send's first messages delivered already, its last two waiting for their receipts.
-    const statuses: MessageStatus[] = ["delivered", "delivered", "delivered", "submitted", "submitted"];
-    const ids = await storeMessages(
-      user.id,
-      inOwnBuckets(groupSendIds.flatMap((groupSendId) => statuses.map((status) => ({ status, groupSendId })))),
-    );
-    const lastTwo = ids.filter((_, i) => statuses[i % perSend] === "submitted");
-    await getDb()
-      .insert(smsMessageParts)
-      .values(
-        lastTwo.map((messageId) => ({
-          messageId,
-          part: 1,
-          providerId: `race-group-${messageId}`,
-          updatedAt: new Date(now),
-        })),
-      )
-      .run();
+    const sends = await groupSendsWithLastTwoWaiting(user.id);
     // A send's last two receipts each in a transaction of its own, both written before either commits;
     // one send after another: every receipt's completion check reads the index entries the others'
     // moves write, so ten at once took 3.7 tries each on average, too close to withTx's ten.
-    for (let first = 0; first < lastTwo.length; first += 2) {
+    for (let first = 0; first < sends.lastTwo.length; first += 2) {
       const hold = heldTogether(2);
       await Promise.all(
-        lastTwo
-          .slice(first, first + 2)
-          .map((id) =>
-            heldUntilAll(hold, () =>
-              applyReceipts([{ providerId: `race-group-${id}`, status: "delivered", error: null }]),
-            ),
-          ),
+        sends.lastTwo.slice(first, first + 2).map((id) => heldUntilAll(hold, () => applyReceipts([groupReceipt(id)]))),
       );
     }
-    expect(await statusesOf(ids)).toEqual(ids.map(() => "delivered"));
-    const completed = await getDb()
-      .select({ id: groupSends.id, completedAt: groupSends.completedAt })
-      .from(groupSends)
-      .where(inArray(groupSends.id, groupSendIds))
-      .all();
-    expect(completed.filter((send) => send.completedAt !== null)).toHaveLength(sends);
-    const events = (await eventsOf(user.id, "group_send.completed")).map(
-      (event) => (JSON.parse(event.payload) as { data: { id: number; delivered: number } }).data,
-    );
-    expect(events.map((event) => event.id).sort((a, b) => a - b)).toEqual(groupSendIds);
-    expect(events.every((event) => event.delivered === perSend)).toBe(true);
+    await expectCompletedOnce(user.id, sends);
   });
 });
 
@@ -425,5 +436,135 @@ describe("concurrent reconcilers", () => {
     // recordAccepted moves a message once; a reconciler that came second finds it submitted and counts it too.
     expect(total("submitted")).toBeGreaterThanOrEqual(accepted.length);
     expect(await statusesOf(accepted)).toEqual(accepted.map(() => "submitted"));
+  });
+});
+
+describe("two workers writing message states at once (decision 143)", () => {
+  // Each worker process writes its state changes one transaction at a time, taking the message-state
+  // turn shared: two workers' transactions run side by side, and only the locks of the messages and
+  // provider ids they touch make them wait for each other. A second module graph is the second worker
+  // (its own queue and connections). The test holds the turn exclusively while both workers' transactions
+  // queue for it, then lets both go at once, so they overlap.
+  async function secondWorker() {
+    vi.resetModules();
+    const other = await import("#app/modules/sms/dispatch.server.ts");
+    const { closeDb } = await import("#app/db/client.server.ts");
+    return { ...other, closeDb };
+  }
+
+  /**
+   * Runs `both` while a connection of the test holds a lock (`take`), and lets it go (`release`) once
+   * two transactions wait for a lock: both then go on at once.
+   */
+  async function releasedTogether<T>(
+    both: () => Promise<T>,
+    [take, release]: [string, string] = [
+      `select pg_advisory_lock(${MESSAGE_STATE_TURN})`,
+      "select pg_advisory_unlock_all()",
+    ],
+  ): Promise<T> {
+    if (!usesPostgres()) return await both();
+    const holder = new pg.Client({ connectionString: getEnv().DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query(take);
+      const running = both();
+      await waitFor(
+        async () =>
+          (await sqlCount(
+            "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+          )) >= 2,
+        { what: "both workers' transactions to wait for the test's lock" },
+      );
+      await holder.query(release);
+      return await running;
+    } finally {
+      await holder.end();
+    }
+  }
+
+  // Without the message locks (the turn shared alone, checked once by hand) every message stayed
+  // `submitted`: each worker read the other part as submitted before the other committed.
+  it("apply the receipts of one message's two parts, one on each worker: every message delivered", async () => {
+    const other = await secondWorker();
+    try {
+      const user = await createTestUser();
+      const ids = await storeMessages(
+        user.id,
+        Array.from({ length: 20 }, () => ({ status: "submitted" as const })),
+      );
+      await getDb().update(smsMessages).set({ segments: 2 }).where(inArray(smsMessages.id, ids)).run();
+      const providerId = (id: number, part: number) => `two-workers-${id}-${part}`;
+      await getDb()
+        .insert(smsMessageParts)
+        .values(
+          ids.flatMap((messageId) =>
+            [1, 2].map((part) => ({
+              messageId,
+              part,
+              providerId: providerId(messageId, part),
+              updatedAt: clock.date(),
+            })),
+          ),
+        )
+        .run();
+      const receiptsOf = (part: number) =>
+        ids.map((id) => ({ providerId: providerId(id, part), status: "delivered" as const, error: null }));
+      // Held where each has read the message's parts and writes its own (the parts' rows).
+      await releasedTogether(
+        () => Promise.all([applyReceipts(receiptsOf(1)), other.applyReceipts(receiptsOf(2))]),
+        [`begin; select 1 from sms_message_parts where message_id in (${ids.join(", ")}) for update`, "commit"],
+      );
+      expect(await statusesOf(ids)).toEqual(ids.map(() => "delivered"));
+    } finally {
+      await other.closeDb();
+    }
+  });
+
+  // Without the sends' completion locks (checked once by hand) no send completed: each worker saw the
+  // other's last message still submitted.
+  it("finish a group send's last two messages, one on each worker: the send completes once, with one event", async () => {
+    const other = await secondWorker();
+    try {
+      const user = await createTestUser();
+      const sends = await groupSendsWithLastTwoWaiting(user.id);
+      const [first, second] = [0, 1].map((n) => sends.lastTwo.filter((_, i) => i % 2 === n).map(groupReceipt));
+      // Held where both have moved their messages and record their events (the endpoint's row, which
+      // their deliveries reference), so both then check their sends at once.
+      await releasedTogether(
+        () => Promise.all([applyReceipts(first), other.applyReceipts(second)]),
+        [`begin; select id from webhook_endpoints where user_id = ${user.id} for update`, "commit"],
+      );
+      await expectCompletedOnce(user.id, sends);
+    } finally {
+      await other.closeDb();
+    }
+  });
+
+  // Without the provider ids' locks (checked once by hand) every receipt was kept waiting and every
+  // message stayed `submitted`: the receipt found no part, the answer no waiting receipt.
+  it("apply a receipt on one worker while the other records its part's answer: every message delivered, none waiting", async () => {
+    const other = await secondWorker();
+    try {
+      const user = await createTestUser();
+      const ids = await storeMessages(
+        user.id,
+        Array.from({ length: 20 }, () => ({ status: "queued" as const })),
+      );
+      const transport = new RecordingTransport();
+      const receipts = ids.map((id) => ({
+        providerId: `race-claim-${id}-1`,
+        status: "delivered" as const,
+        error: null,
+      }));
+      await releasedTogether(() => Promise.all([other.sendQueuedMessages(transport, ids), applyReceipts(receipts)]));
+      expect(transport.handed.sort((a, b) => a - b)).toEqual(ids);
+      expect(await statusesOf(ids)).toEqual(ids.map(() => "delivered"));
+      expect(
+        await sqlCount("select count(*) as n from sms_pending_receipts where provider_id like 'race-claim-%'"),
+      ).toBe(0);
+    } finally {
+      await other.closeDb();
+    }
   });
 });

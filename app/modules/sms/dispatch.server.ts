@@ -16,6 +16,7 @@ import {
   deleteOutbox,
   deletePendingReceipts,
   insertPendingReceipts,
+  lockMessageStates,
   claimQueued,
   markFailed,
   markInterrupted,
@@ -442,7 +443,8 @@ async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): 
 type StateChange = { answers: Recorded[] } | { receipts: Receipt[] };
 
 /**
- * Writes state changes in one transaction, in the message-state turn: the answers of every slice
+ * Writes state changes in one transaction, in the message-state turn taken shared, with the locks of
+ * the messages and parts it touches (decision 143): the answers of every slice
  * (one set-based recordOutcomes), then the receipts, which so find the parts recorded beside them.
  * Each slice gets its outcomes (a receipt batch, none). The SMSC's answers exist only here: given
  * up, their messages would end `unknown` though sent, hence no patience limit. A message another
@@ -459,12 +461,17 @@ async function writeStateChanges(changes: StateChange[]): Promise<Map<number, Se
       : await withTxWithoutStalling(
           async (tx) => {
             const now = clock.now();
+            const acks = written.flatMap(({ outcome }) => ("acks" in outcome ? outcome.acks : []));
+            await lockMessageStates(
+              written.map((recorded) => recorded.id),
+              [...acks, ...receipts].map((change) => change.providerId),
+            );
             const recorded =
               written.length > 0 ? await recordOutcomes(tx, written, now) : new Map<number, SendOutcome>();
             if (receipts.length > 0) await applyReceiptsNow(receipts, now);
             return recorded;
           },
-          { patienceMs: Infinity, turn: MESSAGE_STATE_TURN },
+          { patienceMs: Infinity, turn: MESSAGE_STATE_TURN, sharedTurn: true },
         );
   return changes.map(
     (change) =>

@@ -1,6 +1,6 @@
 // The SQL that writes messages, their parts, their outbox rows and early receipts. A status change
 // is a conditional UPDATE from its event's statuses (message-status.ts): 0 rows means refused.
-import { usesPostgres, withTxWithoutStalling } from "#app/db/client.server.ts";
+import { inSharedTurn, usesPostgres, withTxWithoutStalling } from "#app/db/client.server.ts";
 import { sqlText, statements } from "#app/db/statements.server.ts";
 import { addToRollup, type RollupChange } from "#app/db/rollup-counts.server.ts";
 import type { MessageSource } from "#app/db/schema/sms.ts";
@@ -139,6 +139,11 @@ const pgInsertAttempts = (
    select (value ->> 0)::bigint, $1::bigint, value ->> 1, value ->> 2, value ->> 3, (value ->> 4)::bigint, value ->> 5, value ->> 6
    from jsonb_array_elements(${rows}::jsonb)`;
 
+// The key spaces of lockMessageStates' advisory locks (the two-integer form, apart from the turns'
+// single keys): "smpp" for provider ids, "smmi" for message ids, in ASCII.
+const PROVIDER_ID_LOCKS = 0x736d7070;
+const MESSAGE_LOCKS = 0x736d6d69;
+
 const queries = statements({
   // The whole batch is one JSON parameter, so one prepared statement serves every batch size; each
   // message is an array of its columns in the order written here (measured: reading positions costs
@@ -199,6 +204,22 @@ const queries = statements({
    where message_id in (select value from json_each(?)) order by message_id, part`,
     postgres: `select message_id as "messageId", part, status, error from sms_message_parts
    where message_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb))) order by message_id, part`,
+  }),
+  // PostgreSQL only (lockMessageStates): transaction-scoped advisory locks, each set taken in key
+  // order, the provider ids' before the messages', so two such transactions never wait in a circle.
+  // SQLite never runs these (its one writer is the lock); its texts only keep the table's keys alike.
+  lockProviderIds: sqlText<[string]>({
+    sqlite: `select ? where 0`,
+    postgres: `select pg_advisory_xact_lock(${PROVIDER_ID_LOCKS}, h)
+   from (select distinct hashtext(value) as h from jsonb_array_elements_text($1::jsonb) order by h) keys`,
+  }),
+  // The messages named, and those the provider ids' parts belong to (read after their locks were taken).
+  lockMessageIds: sqlText<[string, string]>({
+    sqlite: `select ?, ? where 0`,
+    postgres: `select pg_advisory_xact_lock(${MESSAGE_LOCKS}, (id % 2147483648)::int)
+   from (select id from (select value::bigint as id from jsonb_array_elements_text($1::jsonb)
+     union select message_id from sms_message_parts
+       where provider_id = any(array(select value from jsonb_array_elements_text($2::jsonb)))) ids order by id) keys`,
   }),
   // On PostgreSQL the claimed messages' outbox rows go in the same statement (claimQueued); SQLite has no DELETE in a WITH.
   claim: sqlText<[number, string], { id: number }>({
@@ -429,6 +450,21 @@ export async function selectQueued(ids: number[]): Promise<SendRow[]> {
 /** The account's messages still queued (none of them has reached the carrier). */
 export async function queuedMessageIdsOf(userId: number): Promise<number[]> {
   return (await queries.queuedOfUser.all(userId)).map((row) => row.id);
+}
+
+/**
+ * PostgreSQL: locks, until the transaction ends, the provider ids and then the messages a state change
+ * touches (its answers' messages, and those the provider ids' parts belong to), so transactions that
+ * touch the same messages or parts run one after another, each seeing what the one before committed,
+ * while the others run beside them (decision 143). Then a receipt and its part's answer, or two
+ * receipts of one message, never both read the rows the other is writing. Only in a transaction that
+ * took the turn shared: one holding it alone, or a SERIALIZABLE one (tests), or SQLite's, needs none.
+ */
+export async function lockMessageStates(messageIds: number[], providerIds: string[]): Promise<void> {
+  if (!inSharedTurn()) return;
+  const providers = JSON.stringify(providerIds);
+  if (providerIds.length > 0) await queries.lockProviderIds.run(providers);
+  await queries.lockMessageIds.run(JSON.stringify(messageIds), providers);
 }
 
 /**
