@@ -319,9 +319,6 @@ try {
 const outcomes: SendOutcome[] = plan.map(() => ({ status: 0, attempts: 0, replayed: false }));
 let answered = 0;
 let accepted = 0;
-/** Parts the SMSC is to see: those of sends refused (402) never go out. */
-let partsRefused = 0;
-const partsToSend = () => partsPlanned - partsRefused;
 /** HTTP exchanges that ended: an answer, an error or a timeout (which is retried). */
 let exchanges = 0;
 const timeline: string[] = [];
@@ -353,16 +350,17 @@ async function killWorker(slot: number) {
   kills.push({ at: Date.now(), sessions: smsc.boundSessionIds });
   await workers[slot].kill();
   await startWorker(slot);
-  // Recovered when the new worker is sending (bounded: a worker that cannot is a finding), or, with
-  // every part already out (the kill came late), when it is bound.
+  // Recovered when the new worker is bound and sending (bounded: a worker that cannot is a finding),
+  // or bound with nothing left to send (the kill came late: every message answered for and none queued;
+  // those a killed worker had in flight end `unknown`, never sent again).
   const from = smsc.counters.accepted;
+  const nothingQueued = async () =>
+    answered === TOTAL &&
+    (await sqlCount("select count(*) as n from sms_messages where status = 'queued'").catch(() => -1)) === 0;
   await waitFor(
-    () => smsc.counters.accepted >= Math.min(from + 50, partsToSend()) && smsc.boundSessions >= WORKER_PROCESSES,
-    {
-      timeout: 60_000,
-      interval: 10,
-      what: `${workers[slot].name} to submit`,
-    },
+    async () =>
+      smsc.boundSessions >= WORKER_PROCESSES && (smsc.counters.accepted >= from + 50 || (await nothingQueued())),
+    { timeout: 60_000, interval: 50, what: `${workers[slot].name} to submit` },
   );
   return `${workers[slot].name} started, bound and submitting`;
 }
@@ -536,7 +534,6 @@ async function sendOne(send: PlannedSend) {
   }
   answered += 1;
   if (outcome.status === 201) accepted += 1;
-  else partsRefused += countSegments(send.body).segments;
 }
 
 // --- beside the sends: page traffic, and two-part inbound SMS whose parts come on the binds in turn
