@@ -445,11 +445,18 @@ describe("two workers writing message states at once (decision 143)", () => {
   // provider ids they touch make them wait for each other. A second module graph is the second worker
   // (its own queue and connections). The test holds the turn exclusively while both workers' transactions
   // queue for it, then lets both go at once, so they overlap.
-  async function secondWorker() {
+  /** Runs `test` with a second worker's dispatch module, whose connections it then closes. */
+  async function withSecondWorker(
+    test: (other: typeof import("#app/modules/sms/dispatch.server.ts")) => Promise<void>,
+  ) {
     vi.resetModules();
     const other = await import("#app/modules/sms/dispatch.server.ts");
     const { closeDb } = await import("#app/db/client.server.ts");
-    return { ...other, closeDb };
+    try {
+      await test(other);
+    } finally {
+      await closeDb();
+    }
   }
 
   /**
@@ -486,8 +493,7 @@ describe("two workers writing message states at once (decision 143)", () => {
   // Without the message locks (the turn shared alone, checked once by hand) every message stayed
   // `submitted`: each worker read the other part as submitted before the other committed.
   it("apply the receipts of one message's two parts, one on each worker: every message delivered", async () => {
-    const other = await secondWorker();
-    try {
+    await withSecondWorker(async (other) => {
       const user = await createTestUser();
       const ids = await storeMessages(
         user.id,
@@ -516,16 +522,13 @@ describe("two workers writing message states at once (decision 143)", () => {
         [`begin; select 1 from sms_message_parts where message_id in (${ids.join(", ")}) for update`, "commit"],
       );
       expect(await statusesOf(ids)).toEqual(ids.map(() => "delivered"));
-    } finally {
-      await other.closeDb();
-    }
+    });
   });
 
   // Without the sends' completion locks (checked once by hand) no send completed: each worker saw the
   // other's last message still submitted.
   it("finish a group send's last two messages, one on each worker: the send completes once, with one event", async () => {
-    const other = await secondWorker();
-    try {
+    await withSecondWorker(async (other) => {
       const user = await createTestUser();
       const sends = await groupSendsWithLastTwoWaiting(user.id);
       const [first, second] = [0, 1].map((n) => sends.lastTwo.filter((_, i) => i % 2 === n).map(groupReceipt));
@@ -536,16 +539,13 @@ describe("two workers writing message states at once (decision 143)", () => {
         [`begin; select id from webhook_endpoints where user_id = ${user.id} for update`, "commit"],
       );
       await expectCompletedOnce(user.id, sends);
-    } finally {
-      await other.closeDb();
-    }
+    });
   });
 
   // Without the provider ids' locks (checked once by hand) every receipt was kept waiting and every
   // message stayed `submitted`: the receipt found no part, the answer no waiting receipt.
   it("apply a receipt on one worker while the other records its part's answer: every message delivered, none waiting", async () => {
-    const other = await secondWorker();
-    try {
+    await withSecondWorker(async (other) => {
       const user = await createTestUser();
       const ids = await storeMessages(
         user.id,
@@ -563,8 +563,6 @@ describe("two workers writing message states at once (decision 143)", () => {
       expect(
         await sqlCount("select count(*) as n from sms_pending_receipts where provider_id like 'race-claim-%'"),
       ).toBe(0);
-    } finally {
-      await other.closeDb();
-    }
+    });
   });
 });
