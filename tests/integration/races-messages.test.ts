@@ -84,6 +84,14 @@ async function storeMessages(userId: number, messages: StoredMessage[]) {
   ).map((row) => row.id);
 }
 
+/** Parts the SMSC accepted (status submitted), each under its provider id. */
+async function storeParts(parts: { messageId: number; part: number; providerId: string }[]) {
+  await getDb()
+    .insert(smsMessageParts)
+    .values(parts.map((part) => ({ ...part, updatedAt: clock.date() })))
+    .run();
+}
+
 /**
  * The messages created in a rollup bucket each (15 minutes apart): their status moves then update no
  * rollup row in common, which held transactions would wait on (the account's hot rollup row is item 9).
@@ -217,17 +225,7 @@ async function groupSendsWithLastTwoWaiting(userId: number) {
     inOwnBuckets(groupSendIds.flatMap((groupSendId) => statuses.map((status) => ({ status, groupSendId })))),
   );
   const lastTwo = ids.filter((_, i) => statuses[i % GROUP_SEND_SIZE] === "submitted");
-  await getDb()
-    .insert(smsMessageParts)
-    .values(
-      lastTwo.map((messageId) => ({
-        messageId,
-        part: 1,
-        providerId: `race-group-${messageId}`,
-        updatedAt: new Date(now),
-      })),
-    )
-    .run();
+  await storeParts(lastTwo.map((messageId) => ({ messageId, part: 1, providerId: `race-group-${messageId}` })));
   return { groupSendIds, ids, lastTwo };
 }
 const GROUP_SEND_SIZE = 5;
@@ -276,10 +274,7 @@ describe("an endpoint deleted while a receipt's transaction runs (item 10)", () 
     const user = await createTestUser();
     const endpointId = await endpointFor(user.id, ["message.delivered"]);
     const [id] = await storeMessages(user.id, [{ status: "submitted" }]);
-    await getDb()
-      .insert(smsMessageParts)
-      .values({ messageId: id, part: 1, providerId: `race-endpoint-${id}`, updatedAt: clock.date() })
-      .run();
+    await storeParts([{ messageId: id, part: 1, providerId: `race-endpoint-${id}` }]);
     let deleted!: () => void;
     const deletedYet = new Promise<void>((resolve) => (deleted = resolve));
     let commit!: () => void;
@@ -392,17 +387,7 @@ describe("concurrent reconcilers", () => {
       user.id,
       Array.from({ length: 5 }, () => ({ status: "submitting" as const, createdAt: now - 86_400_000 })),
     );
-    await getDb()
-      .insert(smsMessageParts)
-      .values(
-        accepted.map((messageId) => ({
-          messageId,
-          part: 1,
-          providerId: `race-reconcile-${messageId}`,
-          updatedAt: new Date(now),
-        })),
-      )
-      .run();
+    await storeParts(accepted.map((messageId) => ({ messageId, part: 1, providerId: `race-reconcile-${messageId}` })));
 
     const reports = await Promise.all(Array.from({ length: 10 }, () => reconcileSms()));
 
@@ -501,19 +486,11 @@ describe("two workers writing message states at once (decision 143)", () => {
       );
       await getDb().update(smsMessages).set({ segments: 2 }).where(inArray(smsMessages.id, ids)).run();
       const providerId = (id: number, part: number) => `two-workers-${id}-${part}`;
-      await getDb()
-        .insert(smsMessageParts)
-        .values(
-          ids.flatMap((messageId) =>
-            [1, 2].map((part) => ({
-              messageId,
-              part,
-              providerId: providerId(messageId, part),
-              updatedAt: clock.date(),
-            })),
-          ),
-        )
-        .run();
+      await storeParts(
+        ids.flatMap((messageId) =>
+          [1, 2].map((part) => ({ messageId, part, providerId: providerId(messageId, part) })),
+        ),
+      );
       const receiptsOf = (part: number) =>
         ids.map((id) => ({ providerId: providerId(id, part), status: "delivered" as const, error: null }));
       // Held where each has read the message's parts and writes its own (the parts' rows).
