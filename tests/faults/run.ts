@@ -639,13 +639,13 @@ say(settleError ? `!! ${settleError}` : "every webhook delivered");
 await shutdown();
 
 const findings = new Findings();
-// A worker claims messages only when the window has room for them and records the SMSC's answers a
-// slice at a time (RECORD_SLICE, the worker's own value from app/modules/sms/dispatch.server.ts). The
+// A worker claims a group of messages (half a window) while the window is full and sends it when the
+// window has room (one such group per bind), and records the SMSC's answers a slice at a time (RECORD_SLICE, the worker's own value from app/modules/sms/dispatch.server.ts). The
 // slices of a job share the window, so besides a window on the wire each slice with parts still in
 // it holds its answered messages unwritten: at a kill, at most about a second window's worth (seen:
 // 127 in one kill, over the single slice this bound once allowed). Each unknown message must also
 // have reached the SMSC just before a kill, which checkInvariants checks one by one.
-const inFlight = SMPP_WINDOW + RECORD_SLICE * Math.ceil(SMPP_WINDOW / RECORD_SLICE);
+const inFlight = SMPP_WINDOW + Math.ceil(SMPP_WINDOW / 2) + RECORD_SLICE * Math.ceil(SMPP_WINDOW / RECORD_SLICE);
 await checkInvariants({
   db,
   plan,

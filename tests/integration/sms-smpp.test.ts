@@ -290,6 +290,48 @@ describe("the SMPP session", () => {
     }
   });
 
+  it("claims the next group while the window is full, and writes it only when the window has room", async () => {
+    const session = new SmppTransport({
+      url: smsc.url(),
+      sourceAddr: "SMSGateway",
+      tps: 0,
+      window: 4,
+      onReceipts: applyReceipts,
+      responseTimeoutMs: 60_000,
+    });
+    // The SMSC answers nothing during the test: the window fills with the first two groups of two.
+    smsc.options.responseDelayMs = 30_000;
+    try {
+      expect(await session.ready()).toBe(true);
+      const messages = [1, 2, 3, 4, 5, 6, 7, 8].map((id) => ({ id, to: `+120255504${id}0`, body: "Held", parts: [1] }));
+      const atSmsc = () => messages.filter((sms) => submitsTo(sms.to.slice(1)).length > 0).map((sms) => sms.id);
+      const claims: { ids: number[]; inFlight: number }[] = [];
+      const sending = session.submitMany(messages, async (ids) => {
+        claims.push({ ids, inFlight: session.bindStatus.inFlight });
+        return new Set(ids);
+      });
+      await waitFor(() => claims.length === 3 && atSmsc().length === 4, { what: "a third group claimed" });
+      // The third group was claimed with the window full and waits for room; the fourth waits for its claim turn.
+      expect(claims).toEqual([
+        { ids: [1, 2], inFlight: 0 },
+        { ids: [3, 4], inFlight: 2 },
+        { ids: [5, 6], inFlight: 4 },
+      ]);
+      expect(session.bindStatus.inFlight).toBe(4);
+      await session.close();
+      const outcomes = await sending;
+      const lost = { kind: "temporary", reason: "Connection to the SMSC lost", acks: [] };
+      const notConnected = { kind: "temporary", reason: "Not connected to the SMSC", acks: [] };
+      for (const id of [1, 2, 3, 4]) expect(outcomes.get(id)).toMatchObject(lost);
+      for (const id of [5, 6, 7, 8]) expect(outcomes.get(id)).toEqual(notConnected);
+      expect(claims).toHaveLength(3);
+      expect(atSmsc()).toEqual([1, 2, 3, 4]);
+    } finally {
+      smsc.options.responseDelayMs = 0;
+      await session.close();
+    }
+  });
+
   it("keeps trying to bind, with backoff, when the SMSC refuses the credentials", async () => {
     const before = smsc.counters.bindFailures;
     const session = new SmppTransport({

@@ -76,9 +76,9 @@ export interface SmsTransport {
   readonly name: string;
   /**
    * Hands the messages' parts to the carrier, as many at once as its limits allow. `claim` runs
-   * right before a group of messages leaves (after waiting for the connection, the window and the
-   * rate limit; nothing is written meanwhile): it records them as `submitting`, and what it does
-   * not return is not sent ("not-claimed"). Every message of `messages` gets an outcome.
+   * just before a group of messages leaves (after waiting for the connection and the rate limit;
+   * SMPP then waits for window room, one claimed group per bind): it records them as `submitting`,
+   * and what it does not return is not sent ("not-claimed"). Every message of `messages` gets an outcome.
    */
   submitMany(messages: OutgoingSms[], claim: ClaimMessages): Promise<Map<number, SubmitOutcome>>;
   /** Stops taking work, says goodbye to the SMSC (unbind) and closes. */

@@ -228,8 +228,10 @@ export const openSmppTransports = new Set<SmppTransport>();
 
 /**
  * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
- * when it drops. Submits wait in groups for a bound session, free window slots and rate-limit tokens
- * for the whole group, then the caller's claim runs and every part of the claimed messages leaves.
+ * when it drops. Submits go in groups: a group waits for a bound session, its rate-limit tokens and its
+ * claim turn (one group at a time is claimed and not yet on the wire), the caller's claim runs, and
+ * the claimed parts leave as soon as the window has room for them. So the next group is claimed while
+ * the window is full, and its slots are never held through a claim (decision 020).
  */
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
@@ -253,6 +255,9 @@ export class SmppTransport implements SmsTransport {
   private readonly defaultSource: ReturnType<typeof sourceAddress>;
   private inFlightCount = 0;
   private readonly waiters: Waiter[] = [];
+  /** One group has its claim turn: it is being claimed, or claimed and waiting in `windowWaiter`. */
+  private claimTurnTaken = false;
+  private windowWaiter: Waiter | null = null;
   private tokens: number;
   private tokensAt = Date.now();
   private pausedUntil = 0;
@@ -341,23 +346,23 @@ export class SmppTransport implements SmsTransport {
   }
 
   private async submitGroup(group: OutgoingSms[], claim: ClaimMessages, outcomes: Map<number, SubmitOutcome>) {
-    const parts = group.reduce((n, sms) => n + sms.parts.length, 0);
-    const session = await this.acquire(parts);
-    if (!session) {
-      for (const sms of group)
+    const notConnected = (messages: OutgoingSms[]) => {
+      for (const sms of messages)
         outcomes.set(sms.id, { kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
-      return;
-    }
+    };
+    if (!(await this.acquire(group.reduce((n, sms) => n + sms.parts.length, 0)))) return notConnected(group);
     let claimed = new Set<number>();
     try {
       claimed = await claim(group.map((sms) => sms.id));
     } finally {
-      const unused = group.filter((sms) => !claimed.has(sms.id)).reduce((n, sms) => n + sms.parts.length, 0);
-      if (unused > 0) this.release(unused);
+      if (!group.some((sms) => claimed.has(sms.id))) this.endClaimTurn();
     }
     const sending = group.filter((sms) => claimed.has(sms.id));
     for (const sms of group) if (!claimed.has(sms.id)) outcomes.set(sms.id, { kind: "not-claimed" });
     if (sending.length === 0) return;
+    // Claimed: the parts leave once the window has room (the claim turn passes on then).
+    const session = await this.windowRoom(sending.reduce((n, sms) => n + sms.parts.length, 0));
+    if (!session) return notConnected(sending);
     await new Promise<void>((done) => {
       const sent: SentGroup = { outcomes, unanswered: 0, done };
       const messages = sending.map((sms): SentMessage => {
@@ -429,14 +434,36 @@ export class SmppTransport implements SmsTransport {
     }
   }
 
-  // --- capacity: bound session, window and rate limit, granted in arrival order ---
+  // --- capacity: bound session, rate limit and claim turn in arrival order, then window room ---
 
+  /** A bound session, the parts' rate-limit tokens and the claim turn (none for `parts` 0). */
   private acquire(parts: number, waitMs = this.options.connectWaitMs): Promise<Session | null> {
     if (this.closing) return Promise.resolve(null);
     return new Promise((resolve) => {
       this.waiters.push({ parts, resolve, timer: undefined });
       this.pump(waitMs);
     });
+  }
+
+  /** For the claimed group that holds the claim turn: room for its parts in the window, then the turn passes on. */
+  private windowRoom(parts: number): Promise<Session | null> {
+    if (this.closing) {
+      this.claimTurnTaken = false;
+      return Promise.resolve(null);
+    }
+    return new Promise((resolve) => {
+      this.windowWaiter = { parts, resolve, timer: undefined };
+      this.pump();
+    });
+  }
+
+  private allWaiters(): Waiter[] {
+    return this.windowWaiter ? [this.windowWaiter, ...this.waiters] : this.waiters;
+  }
+
+  private endClaimTurn() {
+    this.claimTurnTaken = false;
+    this.pump();
   }
 
   private release(parts: number) {
@@ -460,20 +487,28 @@ export class SmppTransport implements SmsTransport {
     this.pumpTimer = undefined;
     if (!this.bound || !this.session) {
       // Unbound: each waiter gives up after waitMs, so its job can be retried later.
-      for (const waiter of this.waiters) {
+      for (const waiter of this.allWaiters()) {
         waiter.timer ??= setTimeout(() => this.dropWaiter(waiter), waitMs);
       }
       return;
     }
     const now = Date.now();
-    this.refill(now);
+    if (now < this.pausedUntil) return this.pumpLater(this.pausedUntil - now);
     const { tps, window } = this.options;
+    const claimedGroup = this.windowWaiter;
+    // A message longer than the window may go alone.
+    if (claimedGroup && (this.inFlightCount === 0 || this.inFlightCount + claimedGroup.parts <= window)) {
+      this.windowWaiter = null;
+      this.claimTurnTaken = false;
+      clearTimeout(claimedGroup.timer);
+      this.inFlightCount += claimedGroup.parts;
+      claimedGroup.resolve(this.session);
+    }
+    this.refill(now);
     while (this.waiters.length > 0) {
       const head = this.waiters[0];
-      if (now < this.pausedUntil) return this.pumpLater(this.pausedUntil - now);
-      // A message longer than the window or the per-second cap may go alone.
-      const windowFree = this.inFlightCount === 0 || this.inFlightCount + head.parts <= window;
-      if (!windowFree) return;
+      if (head.parts > 0 && this.claimTurnTaken) return;
+      // A message longer than the per-second cap may go alone.
       const needed = Math.min(head.parts, tps);
       if (tps > 0 && this.tokens < needed) {
         if (this.options.sharedRate) return this.takeSharedTokens(needed - this.tokens);
@@ -482,7 +517,7 @@ export class SmppTransport implements SmsTransport {
       this.waiters.shift();
       clearTimeout(head.timer);
       if (tps > 0) this.tokens -= head.parts;
-      this.inFlightCount += head.parts;
+      if (head.parts > 0) this.claimTurnTaken = true;
       head.resolve(this.session);
     }
   }
@@ -511,6 +546,10 @@ export class SmppTransport implements SmsTransport {
   }
 
   private dropWaiter(waiter: Waiter) {
+    if (waiter === this.windowWaiter) {
+      this.windowWaiter = null;
+      this.claimTurnTaken = false;
+    }
     const index = this.waiters.indexOf(waiter);
     if (index >= 0) this.waiters.splice(index, 1);
     waiter.resolve(null);
@@ -564,7 +603,7 @@ export class SmppTransport implements SmsTransport {
         this.bound = true;
         this.reconnectAttempt = 0;
         // Waiting submits get their capacity now; only an unbound session makes them give up.
-        for (const waiter of this.waiters) {
+        for (const waiter of this.allWaiters()) {
           clearTimeout(waiter.timer);
           waiter.timer = undefined;
         }
@@ -682,10 +721,12 @@ export class SmppTransport implements SmsTransport {
     openSmppTransports.delete(this);
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.pumpTimer);
-    for (const waiter of this.waiters.splice(0)) {
+    for (const waiter of this.allWaiters()) {
       clearTimeout(waiter.timer);
       waiter.resolve(null);
     }
+    this.waiters.length = 0;
+    this.windowWaiter = null;
     await this.receipts.shutdown();
     await this.inbound.shutdown();
     const session = this.session;
