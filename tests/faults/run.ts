@@ -639,12 +639,13 @@ say(settleError ? `!! ${settleError}` : "every webhook delivered");
 await shutdown();
 
 const findings = new Findings();
-// A worker claims a group of messages (half a window) while the window is full and sends it when the
-// window has room (one such group per bind), and records the SMSC's answers a slice at a time (RECORD_SLICE, the worker's own value from app/modules/sms/dispatch.server.ts). The
-// slices of a job share the window, so besides a window on the wire each slice with parts still in
-// it holds its answered messages unwritten: at a kill, at most about a second window's worth (seen:
-// 127 in one kill, over the single slice this bound once allowed). Each unknown message must also
-// have reached the SMSC just before a kill, which checkInvariants checks one by one.
+// A worker claims up to half a window more than its window (each group sent as soon as the window has
+// room) and records the SMSC's answers a slice at a time (RECORD_SLICE, the worker's own value from
+// app/modules/sms/dispatch.server.ts). The slices of a job share the window, so besides a window on the
+// wire and half a window claimed, each slice with parts still in it holds its answered messages
+// unwritten: at a kill, at most about a second window's worth more (seen: 127 in one kill, over the
+// single slice this bound once allowed). Each part the SMSC has of an unknown message must have come
+// over a killed worker's connection just before the kill, which checkInvariants checks one by one.
 const inFlight = SMPP_WINDOW + Math.ceil(SMPP_WINDOW / 2) + RECORD_SLICE * Math.ceil(SMPP_WINDOW / RECORD_SLICE);
 await checkInvariants({
   db,

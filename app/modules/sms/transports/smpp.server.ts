@@ -219,6 +219,13 @@ type InFlight = { part: number; index: number; message: SentMessage; settled: bo
 
 type Waiter = { parts: number; resolve: (session: Session | null) => void; timer?: NodeJS.Timeout };
 
+/**
+ * The parts sent together: half the window and at most a tenth of a second of the rate limit. The
+ * next group is claimed while one is with the SMSC, so a distant carrier's bind stays full.
+ */
+const groupParts = (window: number, tps: number) =>
+  Math.max(1, Math.min(Math.ceil(window / 2), tps > 0 ? Math.ceil(tps / 10) : window));
+
 /** A deliver_sm receipt waiting to be stored, and how to answer it once it is. */
 type ReceivedReceipt = { receipt: Receipt; session: Session; request: Answered };
 type ReceivedInbound = { sms: InboundSms; session: Session; request: Answered };
@@ -228,10 +235,10 @@ export const openSmppTransports = new Set<SmppTransport>();
 
 /**
  * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
- * when it drops. Submits go in groups: a group waits for a bound session, its rate-limit tokens and its
- * claim turn (one group at a time is claimed and not yet on the wire), the caller's claim runs, and
- * the claimed parts leave as soon as the window has room for them. So the next group is claimed while
- * the window is full, and its slots are never held through a claim (decision 020).
+ * when it drops. Submits go in groups: a group waits for a bound session, its rate-limit tokens and room
+ * in the window and one group more (the parts on the wire and those claimed to go next together), the
+ * caller's claim runs, and the claimed parts leave in order as soon as the window has room for them.
+ * So the next group is claimed while the window is full, and no slot is held through a claim (decision 020).
  */
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
@@ -253,11 +260,13 @@ export class SmppTransport implements SmsTransport {
   private enquireTimer?: NodeJS.Timeout;
   private readonly inFlight = new WeakMap<Session, Set<InFlight>>();
   private readonly defaultSource: ReturnType<typeof sourceAddress>;
+  /** Parts on the wire, at most the window. */
   private inFlightCount = 0;
+  /** Parts of groups being claimed, or claimed and waiting in `windowWaiters`: with those on the wire, at most the window and one group. */
+  private claimedCount = 0;
+  private readonly groupParts: number;
   private readonly waiters: Waiter[] = [];
-  /** One group has its claim turn: it is being claimed, or claimed and waiting in `windowWaiter`. */
-  private claimTurnTaken = false;
-  private windowWaiter: Waiter | null = null;
+  private readonly windowWaiters: Waiter[] = [];
   private tokens: number;
   private tokensAt = Date.now();
   private pausedUntil = 0;
@@ -287,6 +296,7 @@ export class SmppTransport implements SmsTransport {
     };
     if (options.maxBinds) this.lease = fleetBindLease(options.maxBinds, () => this.leaseLost());
     this.tokens = options.sharedRate ? 0 : options.tps;
+    this.groupParts = groupParts(options.window, options.tps);
     this.defaultSource = sourceAddress(options.sourceAddr);
     this.receipts = new Coalescer({
       windowMs: RECEIPT_FLUSH_MS,
@@ -321,14 +331,9 @@ export class SmppTransport implements SmsTransport {
     return outcomes;
   }
 
-  /**
-   * Groups of messages that fit half the window and a tenth of a second of the rate limit together:
-   * one group is claimed while another's parts are with the SMSC, so a distant carrier's bind stays
-   * full (a group of the whole window left it empty through each claim).
-   */
+  /** Groups of messages of at most `groupParts` parts together (a longer message goes alone). */
   private groups(messages: OutgoingSms[]): OutgoingSms[][] {
-    const { window, tps } = this.options;
-    const limit = Math.max(1, Math.min(Math.ceil(window / 2), tps > 0 ? Math.ceil(tps / 10) : window));
+    const limit = this.groupParts;
     const groups: OutgoingSms[][] = [];
     let group: OutgoingSms[] = [];
     let parts = 0;
@@ -355,12 +360,13 @@ export class SmppTransport implements SmsTransport {
     try {
       claimed = await claim(group.map((sms) => sms.id));
     } finally {
-      if (!group.some((sms) => claimed.has(sms.id))) this.endClaimTurn();
+      const unclaimed = group.filter((sms) => !claimed.has(sms.id)).reduce((n, sms) => n + sms.parts.length, 0);
+      if (unclaimed > 0) this.unclaim(unclaimed);
     }
     const sending = group.filter((sms) => claimed.has(sms.id));
     for (const sms of group) if (!claimed.has(sms.id)) outcomes.set(sms.id, { kind: "not-claimed" });
     if (sending.length === 0) return;
-    // Claimed: the parts leave once the window has room (the claim turn passes on then).
+    // Claimed: the parts leave once the window has room, after the groups claimed before them.
     const session = await this.windowRoom(sending.reduce((n, sms) => n + sms.parts.length, 0));
     if (!session) return notConnected(sending);
     await new Promise<void>((done) => {
@@ -434,9 +440,9 @@ export class SmppTransport implements SmsTransport {
     }
   }
 
-  // --- capacity: bound session, rate limit and claim turn in arrival order, then window room ---
+  // --- capacity: bound session, rate limit and room to claim in arrival order, then window room ---
 
-  /** A bound session, the parts' rate-limit tokens and the claim turn (none for `parts` 0). */
+  /** A bound session, the parts' rate-limit tokens and room to claim them (counted in `claimedCount`). */
   private acquire(parts: number, waitMs = this.options.connectWaitMs): Promise<Session | null> {
     if (this.closing) return Promise.resolve(null);
     return new Promise((resolve) => {
@@ -445,24 +451,22 @@ export class SmppTransport implements SmsTransport {
     });
   }
 
-  /** For the claimed group that holds the claim turn: room for its parts in the window, then the turn passes on. */
+  /** For claimed parts: room in the window, after the groups claimed before them. */
   private windowRoom(parts: number): Promise<Session | null> {
-    if (this.closing) {
-      this.claimTurnTaken = false;
-      return Promise.resolve(null);
-    }
+    if (this.closing) return Promise.resolve(null);
     return new Promise((resolve) => {
-      this.windowWaiter = { parts, resolve, timer: undefined };
+      this.windowWaiters.push({ parts, resolve, timer: undefined });
       this.pump();
     });
   }
 
   private allWaiters(): Waiter[] {
-    return this.windowWaiter ? [this.windowWaiter, ...this.waiters] : this.waiters;
+    return [...this.windowWaiters, ...this.waiters];
   }
 
-  private endClaimTurn() {
-    this.claimTurnTaken = false;
+  /** Parts granted room to claim that were not claimed (someone else has them). */
+  private unclaim(parts: number) {
+    this.claimedCount -= parts;
     this.pump();
   }
 
@@ -495,19 +499,21 @@ export class SmppTransport implements SmsTransport {
     const now = Date.now();
     if (now < this.pausedUntil) return this.pumpLater(this.pausedUntil - now);
     const { tps, window } = this.options;
-    const claimedGroup = this.windowWaiter;
-    // A message longer than the window may go alone.
-    if (claimedGroup && (this.inFlightCount === 0 || this.inFlightCount + claimedGroup.parts <= window)) {
-      this.windowWaiter = null;
-      this.claimTurnTaken = false;
-      clearTimeout(claimedGroup.timer);
-      this.inFlightCount += claimedGroup.parts;
-      claimedGroup.resolve(this.session);
+    // Claimed parts first, in order; a message longer than the window may go alone.
+    while (this.windowWaiters.length > 0) {
+      const head = this.windowWaiters[0];
+      if (this.inFlightCount > 0 && this.inFlightCount + head.parts > window) break;
+      this.windowWaiters.shift();
+      clearTimeout(head.timer);
+      this.claimedCount -= head.parts;
+      this.inFlightCount += head.parts;
+      head.resolve(this.session);
     }
     this.refill(now);
     while (this.waiters.length > 0) {
       const head = this.waiters[0];
-      if (head.parts > 0 && this.claimTurnTaken) return;
+      const taken = this.inFlightCount + this.claimedCount;
+      if (taken > 0 && taken + head.parts > window + this.groupParts) return;
       // A message longer than the per-second cap may go alone.
       const needed = Math.min(head.parts, tps);
       if (tps > 0 && this.tokens < needed) {
@@ -517,7 +523,7 @@ export class SmppTransport implements SmsTransport {
       this.waiters.shift();
       clearTimeout(head.timer);
       if (tps > 0) this.tokens -= head.parts;
-      if (head.parts > 0) this.claimTurnTaken = true;
+      this.claimedCount += head.parts;
       head.resolve(this.session);
     }
   }
@@ -546,9 +552,10 @@ export class SmppTransport implements SmsTransport {
   }
 
   private dropWaiter(waiter: Waiter) {
-    if (waiter === this.windowWaiter) {
-      this.windowWaiter = null;
-      this.claimTurnTaken = false;
+    const claimed = this.windowWaiters.indexOf(waiter);
+    if (claimed >= 0) {
+      this.windowWaiters.splice(claimed, 1);
+      this.claimedCount -= waiter.parts;
     }
     const index = this.waiters.indexOf(waiter);
     if (index >= 0) this.waiters.splice(index, 1);
@@ -726,7 +733,7 @@ export class SmppTransport implements SmsTransport {
       waiter.resolve(null);
     }
     this.waiters.length = 0;
-    this.windowWaiter = null;
+    this.windowWaiters.length = 0;
     await this.receipts.shutdown();
     await this.inbound.shutdown();
     const session = this.session;
