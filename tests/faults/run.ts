@@ -639,7 +639,7 @@ say(settleError ? `!! ${settleError}` : "every webhook delivered");
 await shutdown();
 
 const findings = new Findings();
-// A worker claims up to half a window more than its window (each group sent as soon as the window has
+// A worker claims one group (half a window) beyond a full window (sent as soon as the window has
 // room) and records the SMSC's answers a slice at a time (RECORD_SLICE, the worker's own value from
 // app/modules/sms/dispatch.server.ts). The slices of a job share the window, so besides a window on the
 // wire and half a window claimed, each slice with parts still in it holds its answered messages

@@ -77,7 +77,7 @@ export interface SmsTransport {
   /**
    * Hands the messages' parts to the carrier, as many at once as its limits allow. `claim` runs
    * just before a group of messages leaves (after waiting for the connection and the rate limit;
-   * SMPP claims up to half a window beyond its window, then waits for room): it records them as `submitting`,
+   * SMPP claims one group beyond a full window, which waits for room): it records them as `submitting`,
    * and what it does not return is not sent ("not-claimed"). Every message of `messages` gets an outcome.
    */
   submitMany(messages: OutgoingSms[], claim: ClaimMessages): Promise<Map<number, SubmitOutcome>>;

@@ -235,10 +235,10 @@ export const openSmppTransports = new Set<SmppTransport>();
 
 /**
  * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
- * when it drops. Submits go in groups: a group waits for a bound session, its rate-limit tokens and room
- * in the window and one group more (the parts on the wire and those claimed to go next together), the
- * caller's claim runs, and the claimed parts leave in order as soon as the window has room for them.
- * So the next group is claimed while the window is full, and no slot is held through a claim (decision 020).
+ * when it drops. Submits go in groups: a group waits for a bound session, its rate-limit tokens and for
+ * the parts on the wire and those claimed to fit the window (so at most one group goes beyond it), the caller's claim runs, and the claimed parts leave in order as soon as the window has
+ * room for them. So the next group is claimed while the window is full, and no slot is held through a
+ * claim (decision 020).
  */
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
@@ -262,7 +262,7 @@ export class SmppTransport implements SmsTransport {
   private readonly defaultSource: ReturnType<typeof sourceAddress>;
   /** Parts on the wire, at most the window. */
   private inFlightCount = 0;
-  /** Parts of groups being claimed, or claimed and waiting in `windowWaiters`: with those on the wire, at most the window and one group. */
+  /** Parts of groups being claimed, or claimed and waiting in `windowWaiters`: with those on the wire, at most the window and one group beyond it. */
   private claimedCount = 0;
   private readonly groupParts: number;
   private readonly waiters: Waiter[] = [];
@@ -512,8 +512,9 @@ export class SmppTransport implements SmsTransport {
     this.refill(now);
     while (this.waiters.length > 0) {
       const head = this.waiters[0];
+      // While the parts on the wire and those claimed fit the window, one more group may be claimed.
       const taken = this.inFlightCount + this.claimedCount;
-      if (taken > 0 && taken + head.parts > window + this.groupParts) return;
+      if (taken > 0 && (taken > window || taken + head.parts > window + this.groupParts)) return;
       // A message longer than the per-second cap may go alone.
       const needed = Math.min(head.parts, tps);
       if (tps > 0 && this.tokens < needed) {
