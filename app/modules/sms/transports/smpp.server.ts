@@ -235,10 +235,11 @@ export const openSmppTransports = new Set<SmppTransport>();
 
 /**
  * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
- * when it drops. Submits go in groups: a group waits for a bound session, its rate-limit tokens and for
- * the parts on the wire and those claimed to fit the window (so at most one group goes beyond it), the caller's claim runs, and the claimed parts leave in order as soon as the window has
- * room for them. So the next group is claimed while the window is full, and no slot is held through a
- * claim (decision 020).
+ * when it drops. Submits go in groups: a group waits for a bound session, its rate-limit tokens and
+ * for the parts on the wire and those claimed to fit the window (so at most one group goes beyond
+ * it); then the caller's claim runs, and the claimed parts leave in order as soon as the window has
+ * room for them. So the next group is claimed while the window is full, and no slot is held through
+ * a claim (decision 020).
  */
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
@@ -262,7 +263,7 @@ export class SmppTransport implements SmsTransport {
   private readonly defaultSource: ReturnType<typeof sourceAddress>;
   /** Parts on the wire, at most the window. */
   private inFlightCount = 0;
-  /** Parts of groups being claimed, or claimed and waiting in `windowWaiters`: with those on the wire, at most the window and one group beyond it. */
+  /** Parts being claimed, or claimed and waiting in `windowWaiters`; with those on the wire, at most one group beyond the window. */
   private claimedCount = 0;
   private readonly groupParts: number;
   private readonly waiters: Waiter[] = [];
