@@ -17,11 +17,13 @@ const bigint = (engine: keyof typeof numbers, name: string) =>
  * `count` messages for one account, spread evenly over the past `days` days, with the outcomes a
  * real account has (85 % delivered, 8 % failed, the rest still pending), in one INSERT ... SELECT.
  * Shared by the page benchmarks that need a big account (the dashboard, the history with filters).
+ * `settled`: the pending ones delivered too (no sweep has work with them while a phase runs), each
+ * with its part as the SMSC answered it.
  */
 export async function seedMillionMessages(
   userId: number,
   now: number,
-  { count = 1_000_000, days = 90 } = {},
+  { count = 1_000_000, days = 90, settled = false } = {},
 ): Promise<void> {
   const stepMs = (days * DAY_MS) / count;
   const before = (await sqlRow<{ id: number }>("select coalesce(max(id), 0) as id from sms_messages"))!.id;
@@ -32,10 +34,10 @@ export async function seedMillionMessages(
                        when 2 then 'Order ' || i || ' has shipped' else 'Hello from the dashboard benchmark ' || i end,
             'GSM-7', 1, 1,
             case when i % 100 < 85 then 'delivered' when i % 100 < 90 then 'undelivered' when i % 100 < 93 then 'failed'
-                 else 'submitted' end,
+                 else '${settled ? "delivered" : "submitted"}' end,
             case when i % 100 between 85 and 92 then 'Carrier error 001' end,
             case i % 3 when 0 then 'web' when 1 then 'api' else 'group' end,
-            t, t, t, case when i % 100 < 93 then t end
+            t, t, t, ${settled ? "t" : "case when i % 100 < 93 then t end"}
      from (select i, ${time} as t from (${numbers[engine]}) as n) as timed`;
   await sqlRun(
     {
@@ -48,6 +50,13 @@ export async function seedMillionMessages(
     },
     { count, userId, now, stepMs },
   );
+  // A settled message was answered by the SMSC: its part, as a running gateway's parts table holds them.
+  if (settled)
+    await sqlRun(
+      `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
+       select id, 1, 'settled-' || id, status, updated_at from sms_messages where id > ?`,
+      before,
+    );
   // The dashboards' rollup, as the send path keeps it (decision 045): these rows counted once.
   await sqlRun(
     `insert into message_rollup (user_id, bucket, pending, delivered, failed)
