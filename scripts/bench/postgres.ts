@@ -70,7 +70,11 @@ const topStatements = (url: string, limit: number) =>
 
 const CLOCK_TICKS = 100;
 
-/** The postmaster's and its children's CPU (Linux /proc); a backend that exited takes its share with it. */
+/**
+ * The postmaster's and its children's CPU (Linux /proc): those alive now, and those that exited, which
+ * the postmaster reaped (its cutime and cstime): an autovacuum worker that ends within a phase would
+ * otherwise take its whole share out of the phase's figure.
+ */
 function serverCpuSeconds(dataDir: string): number {
   const postmaster = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
   let ticks = 0;
@@ -82,8 +86,9 @@ function serverCpuSeconds(dataDir: string): number {
     } catch {
       continue; // exited meanwhile
     }
-    if (Number(entry) === postmaster || Number(fields[1]) === postmaster)
-      ticks += Number(fields[11]) + Number(fields[12]);
+    if (Number(entry) === postmaster)
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    else if (Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks / CLOCK_TICKS;
 }
