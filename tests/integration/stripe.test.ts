@@ -97,10 +97,11 @@ describe("Stripe payments", () => {
         r.body.metadata &&
         (r.body.metadata as { orderId: string }).orderId === String(order.id),
     );
-    expect(creates.map((r) => r.idempotencyKey)).toEqual([
-      `order-${order.id}-payment-intent`,
-      `order-${order.id}-payment-intent`,
-    ]);
+    // Each visit that found no stored intent yet created one (both, or only the first when it had
+    // already stored its intent: timing decides), always with the order's key, so Stripe made one.
+    expect(creates.length).toBeGreaterThanOrEqual(1);
+    expect(creates.length).toBeLessThanOrEqual(2);
+    expect(new Set(creates.map((r) => r.idempotencyKey))).toEqual(new Set([`order-${order.id}-payment-intent`]));
     expect(creates[0].body).toMatchObject({
       amount: String(2 * pack.priceCents),
       currency: "usd",
