@@ -332,6 +332,38 @@ describe("the SMPP session", () => {
     }
   });
 
+  it("sends a claimed message the moment one answer frees a slot, without waiting for its group's room", async () => {
+    const session = new SmppTransport({
+      url: smsc.url(),
+      sourceAddr: "SMSGateway",
+      tps: 0,
+      window: 4,
+      onReceipts: applyReceipts,
+      responseTimeoutMs: 60_000,
+    });
+    // The SMSC answers message 1 at once and holds every other answer through the test.
+    smsc.options.responseDelayFor = (submit) => (submit.destination === "12025550610" ? 0 : 30_000);
+    try {
+      expect(await session.ready()).toBe(true);
+      const messages = [1, 2, 3, 4, 5, 6].map((id) => ({ id, to: `+120255506${id}0`, body: "Freed", parts: [1] }));
+      const atSmsc = () => messages.filter((sms) => submitsTo(sms.to.slice(1)).length > 0).map((sms) => sms.id);
+      const sending = session.submitMany(messages, async (ids) => new Set(ids));
+      // Groups of two: [1, 2] and [3, 4] fill the window, [5, 6] is claimed; 1's answer lets 5 go alone.
+      await waitFor(() => atSmsc().length === 5, { what: "message 5 sent in the slot message 1 freed" });
+      expect(atSmsc()).toEqual([1, 2, 3, 4, 5]);
+      expect(session.bindStatus.inFlight).toBe(4);
+      await session.close();
+      const outcomes = await sending;
+      expect(outcomes.get(1)).toMatchObject({ kind: "accepted" });
+      for (const id of [2, 3, 4, 5])
+        expect(outcomes.get(id)).toMatchObject({ kind: "temporary", reason: "Connection to the SMSC lost" });
+      expect(outcomes.get(6)).toEqual({ kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
+    } finally {
+      smsc.options.responseDelayFor = undefined;
+      await session.close();
+    }
+  });
+
   it("keeps trying to bind, with backoff, when the SMSC refuses the credentials", async () => {
     const before = smsc.counters.bindFailures;
     const session = new SmppTransport({

@@ -46,6 +46,8 @@ export type TestSmscOptions = {
   receiptTlvs?: boolean;
   /** Holds every submit_sm_resp this long (receipts can then overtake it). */
   responseDelayMs?: number;
+  /** Holds an accepted submit's submit_sm_resp this long instead (answers some, not others). */
+  responseDelayFor?: (submit: RecordedSubmit) => number;
   /** What makes two submits "the same message"; counted in `counters.duplicates`. */
   duplicateKey?: (submit: RecordedSubmit) => string;
   /** Keep every accepted submit in `accepted` (turn off for long benchmarks: counters only). */
@@ -169,7 +171,8 @@ export class TestSmsc {
   };
   /** Accepted submits in arrival order (when `record` is on). */
   readonly accepted: RecordedSubmit[] = [];
-  readonly options: Required<Omit<TestSmscOptions, "receiptFor">> & Pick<TestSmscOptions, "receiptFor">;
+  readonly options: Required<Omit<TestSmscOptions, "receiptFor" | "responseDelayFor">> &
+    Pick<TestSmscOptions, "receiptFor" | "responseDelayFor">;
   private readonly server;
   private readonly sessions = new Map<Session, SessionState>();
   private readonly seenKeys = new Set<string>();
@@ -417,7 +420,7 @@ export class TestSmsc {
       this.receiptQueue.push({ submit, stat, dueAt: Date.now() + this.options.receiptDelayMs, session });
       this.scheduleReceipts(this.options.receiptDelayMs);
     }
-    this.respond(session, pdu.response({ message_id: submit.messageId }));
+    this.respond(session, pdu.response({ message_id: submit.messageId }), this.options.responseDelayFor?.(submit));
     const { inboundEvery } = this.options;
     if (inboundEvery > 0 && this.counters.accepted % inboundEvery === 0) {
       void this.sendInbound(
@@ -435,8 +438,8 @@ export class TestSmsc {
     }
   }
 
-  private respond(session: Session, resp: PDU) {
-    if (this.options.responseDelayMs > 0) setTimeout(() => session.send(resp), this.options.responseDelayMs);
+  private respond(session: Session, resp: PDU, delayMs = this.options.responseDelayMs) {
+    if (delayMs > 0) setTimeout(() => session.send(resp), delayMs);
     else session.send(resp);
   }
 

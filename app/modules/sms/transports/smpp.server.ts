@@ -206,13 +206,21 @@ type PartResult =
 
 type BindLabel = { upstream: string; bind: number };
 
-/** A group's parts written together: one deadline for all, done when the last is answered. */
+/** A claimed group's parts: one deadline (from the last written), done when the last is answered. */
 type SentGroup = {
   outcomes: Map<number, SubmitOutcome>;
   unanswered: number;
   timer?: NodeJS.Timeout;
+  /** Where its last message was written (a rebind between two of them moves the deadline there). */
+  session?: Session;
   done: () => void;
 };
+const endGroup = (group: SentGroup) => {
+  clearTimeout(group.timer);
+  group.done();
+};
+const NOT_CONNECTED = "Not connected to the SMSC";
+
 /** A message of a group: its parts' answers in part order, its outcome once the last comes. */
 type SentMessage = { sms: OutgoingSms; results: PartResult[]; unanswered: number; group: SentGroup };
 type InFlight = { part: number; index: number; message: SentMessage; settled: boolean };
@@ -237,9 +245,9 @@ export const openSmppTransports = new Set<SmppTransport>();
  * SMPP 3.4 client: one bind_transceiver session, kept alive with enquire_link, rebound with backoff
  * when it drops. Submits go in groups: a group waits for a bound session, its rate-limit tokens and
  * for the parts on the wire and those claimed to fit the window (so at most one group goes beyond
- * it); then the caller's claim runs, and the claimed parts leave in order as soon as the window has
- * room for them. So the next group is claimed while the window is full, and no slot is held through
- * a claim (decision 020).
+ * it); then the caller's claim runs, and each claimed message leaves, in order, as soon as the window
+ * has room for its parts. So the next group is claimed while the window is full, no slot is held
+ * through a claim, and a slot freed by one answer is used at once (decision 020).
  */
 export class SmppTransport implements SmsTransport {
   readonly name = "smpp";
@@ -353,8 +361,7 @@ export class SmppTransport implements SmsTransport {
 
   private async submitGroup(group: OutgoingSms[], claim: ClaimMessages, outcomes: Map<number, SubmitOutcome>) {
     const notConnected = (messages: OutgoingSms[]) => {
-      for (const sms of messages)
-        outcomes.set(sms.id, { kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
+      for (const sms of messages) outcomes.set(sms.id, { kind: "temporary", reason: NOT_CONNECTED, acks: [] });
     };
     if (!(await this.acquire(group.reduce((n, sms) => n + sms.parts.length, 0)))) return notConnected(group);
     let claimed = new Set<number>();
@@ -367,22 +374,36 @@ export class SmppTransport implements SmsTransport {
     const sending = group.filter((sms) => claimed.has(sms.id));
     for (const sms of group) if (!claimed.has(sms.id)) outcomes.set(sms.id, { kind: "not-claimed" });
     if (sending.length === 0) return;
-    // Claimed: the parts leave once the window has room, after the groups claimed before them.
-    const session = await this.windowRoom(sending.reduce((n, sms) => n + sms.parts.length, 0));
-    if (!session) return notConnected(sending);
-    await new Promise<void>((done) => {
+    // Claimed: each message leaves as soon as the window has room for its parts, after those claimed
+    // before it, so a slot freed by one answer is used at once instead of waiting for a group's worth.
+    await new Promise<void>((done, fail) => {
       const sent: SentGroup = { outcomes, unanswered: 0, done };
-      const messages = sending.map((sms): SentMessage => {
+      for (const sms of sending) {
         sent.unanswered += sms.parts.length;
-        return { sms, results: [], unanswered: sms.parts.length, group: sent };
-      });
-      // The group's PDUs leave in one write instead of one system call each.
-      corked(session, () => {
-        for (const message of messages) this.sendMessage(session, message);
-      });
-      // No answer in time: the link is dead; closing it fails this group's parts and every other in flight.
-      if (sent.unanswered > 0) sent.timer = setTimeout(() => session.destroy(), this.options.responseTimeoutMs);
+        const message: SentMessage = { sms, results: [], unanswered: sms.parts.length, group: sent };
+        this.windowRoom(sms.parts.length)
+          .then((session) => {
+            if (!session) return this.notSent(message);
+            // Messages granted together leave in one write instead of one system call each.
+            corked(session, () => this.sendMessage(session, message));
+            // No answer in time since the last of them left: the link is dead; closing it fails this
+            // group's parts and every other in flight.
+            if (sent.unanswered === 0) return;
+            sent.session = session;
+            if (sent.timer) sent.timer.refresh();
+            else sent.timer = setTimeout(() => sent.session?.destroy(), this.options.responseTimeoutMs);
+          })
+          .catch(fail);
+      }
     });
+  }
+
+  /** A claimed message that never left: the session went before the window had room for it. */
+  private notSent(message: SentMessage) {
+    const { group } = message;
+    group.outcomes.set(message.sms.id, { kind: "temporary", reason: NOT_CONNECTED, acks: [] });
+    group.unanswered -= message.unanswered;
+    if (group.unanswered === 0) endGroup(group);
   }
 
   /** Every part of a claimed message at once. */
@@ -435,10 +456,7 @@ export class SmppTransport implements SmsTransport {
     message.results[entry.index] = result;
     const { group } = message;
     if (--message.unanswered === 0) group.outcomes.set(message.sms.id, outcomeOf(message.results, this.label));
-    if (--group.unanswered === 0) {
-      clearTimeout(group.timer);
-      group.done();
-    }
+    if (--group.unanswered === 0) endGroup(group);
   }
 
   // --- capacity: bound session, rate limit and room to claim in arrival order, then window room ---
