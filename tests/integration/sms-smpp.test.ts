@@ -290,8 +290,9 @@ describe("the SMPP session", () => {
     }
   });
 
-  it("claims the next group while the window is full, and writes it only when the window has room", async () => {
-    const session = new SmppTransport({
+  /** Groups of two parts (half the window), no rate limit, and answers the test holds back waited for. */
+  const windowOfFour = () =>
+    new SmppTransport({
       url: smsc.url(),
       sourceAddr: "SMSGateway",
       tps: 0,
@@ -299,6 +300,9 @@ describe("the SMPP session", () => {
       onReceipts: applyReceipts,
       responseTimeoutMs: 60_000,
     });
+
+  it("claims the next group while the window is full, and writes it only when the window has room", async () => {
+    const session = windowOfFour();
     // The SMSC answers nothing during the test: the window (4) fills with the first two groups of two.
     smsc.options.responseDelayMs = 30_000;
     try {
@@ -333,14 +337,7 @@ describe("the SMPP session", () => {
   });
 
   it("sends a claimed message the moment one answer frees a slot, without waiting for its group's room", async () => {
-    const session = new SmppTransport({
-      url: smsc.url(),
-      sourceAddr: "SMSGateway",
-      tps: 0,
-      window: 4,
-      onReceipts: applyReceipts,
-      responseTimeoutMs: 60_000,
-    });
+    const session = windowOfFour();
     // The SMSC answers message 1 at once and holds every other answer through the test.
     smsc.options.responseDelayFor = (submit) => (submit.destination === "12025550610" ? 0 : 30_000);
     try {
