@@ -71,7 +71,8 @@ test("create a template (a mistake first), send it to a group: the total before 
   const result = page.getByTestId("group-send-result");
   await expect(async () => {
     const refresh = result.getByRole("link", { name: "Refresh" });
-    if (await refresh.isVisible()) await refresh.click();
+    // Before hydration the Refresh link shows with JavaScript too, then goes: a short click ends this try only.
+    if (await refresh.isVisible()) await refresh.click({ timeout: 1_000 });
     await expect(result).toContainText("Queued 2 messages (3 credits)", { timeout: 1_000 });
   }).toPass({ timeout: 60_000 });
   await expect(result).toContainText("no name and no fallback");
