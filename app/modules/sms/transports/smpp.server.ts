@@ -219,7 +219,8 @@ const endGroup = (group: SentGroup) => {
   clearTimeout(group.timer);
   group.done();
 };
-const NOT_CONNECTED = "Not connected to the SMSC";
+/** The outcome of a message that could not leave because no session was bound; the queue retries it. */
+const notConnected = (): SubmitOutcome => ({ kind: "temporary", reason: "Not connected to the SMSC", acks: [] });
 
 /** A message of a group: its parts' answers in part order, its outcome once the last comes. */
 type SentMessage = { sms: OutgoingSms; results: PartResult[]; unanswered: number; group: SentGroup };
@@ -360,10 +361,10 @@ export class SmppTransport implements SmsTransport {
   }
 
   private async submitGroup(group: OutgoingSms[], claim: ClaimMessages, outcomes: Map<number, SubmitOutcome>) {
-    const notConnected = (messages: OutgoingSms[]) => {
-      for (const sms of messages) outcomes.set(sms.id, { kind: "temporary", reason: NOT_CONNECTED, acks: [] });
-    };
-    if (!(await this.acquire(group.reduce((n, sms) => n + sms.parts.length, 0)))) return notConnected(group);
+    if (!(await this.acquire(group.reduce((n, sms) => n + sms.parts.length, 0)))) {
+      for (const sms of group) outcomes.set(sms.id, notConnected());
+      return;
+    }
     let claimed = new Set<number>();
     try {
       claimed = await claim(group.map((sms) => sms.id));
@@ -401,7 +402,7 @@ export class SmppTransport implements SmsTransport {
   /** A claimed message that never left: the session went before the window had room for it. */
   private notSent(message: SentMessage) {
     const { group } = message;
-    group.outcomes.set(message.sms.id, { kind: "temporary", reason: NOT_CONNECTED, acks: [] });
+    group.outcomes.set(message.sms.id, notConnected());
     group.unanswered -= message.unanswered;
     if (group.unanswered === 0) endGroup(group);
   }
