@@ -43,7 +43,16 @@ type DeliveryRow = {
   ownerDisabled: number;
 };
 
-const queries = statements({
+/**
+ * "Still pending", for the updates that pick their rows by id or endpoint. Written as a subquery so the
+ * planner can neither match it to the partial index of pending deliveries nor estimate it from statistics
+ * taken before a backlog: with the literal, PostgreSQL read every pending delivery to update a job's 25
+ * (decision 144).
+ */
+const STILL_PENDING = "webhook_deliveries.status = (select 'pending')";
+
+/** The statements' texts, exported for the plan test (tests/integration/postgres-webhook-plans.test.ts). */
+export const deliveryStatements = {
   deliveries: sqlText<[string], DeliveryRow>({
     sqlite: `select d.id, e.user_id as userId, d.event_id as eventId, e.payload, d.endpoint_id as endpointId, d.url,
      d.status, d.attempts, d.created_at as seriesStart, p.url as endpointUrl, p.enabled as endpointEnabled,
@@ -61,16 +70,18 @@ const queries = statements({
    where d.id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   // A job's attempts are claimed, and their answers recorded, by one UPDATE each (PostgreSQL: UPDATE ... FROM
-  // jsonb_to_recordset($3) in place of json_each); a delivery still pending after the attempts read wins.
+  // jsonb_array_elements($3) in place of json_each); a delivery still pending after the attempts read wins.
+  // The rows are found by id (PostgreSQL: `id = any(...)` leads the plan) and tested with STILL_PENDING.
   claimAttempts: sqlText<[number, number, string], { id: number }>({
     sqlite: `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?
    from json_each(?) j
-   where webhook_deliveries.id = j.value ->> '$.id' and webhook_deliveries.status = 'pending'
+   where webhook_deliveries.id = j.value ->> '$.id' and ${STILL_PENDING}
      and webhook_deliveries.attempts = j.value ->> '$.attempts'
    returning webhook_deliveries.id`,
     postgres: `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = $1, next_attempt_at = $2
    from jsonb_array_elements($3::jsonb) j
-   where webhook_deliveries.id = (j.value ->> 'id')::bigint and webhook_deliveries.status = 'pending'
+   where webhook_deliveries.id = any(array(select (value ->> 'id')::bigint from jsonb_array_elements($3::jsonb)))
+     and webhook_deliveries.id = (j.value ->> 'id')::bigint and ${STILL_PENDING}
      and webhook_deliveries.attempts = (j.value ->> 'attempts')::bigint
    returning webhook_deliveries.id`,
   }),
@@ -79,17 +90,18 @@ const queries = statements({
      last_status_code = j.value ->> '$.statusCode', last_duration_ms = j.value ->> '$.durationMs',
      last_answer = j.value ->> '$.answer', delivered_at = j.value ->> '$.deliveredAt'
    from json_each(?) j
-   where webhook_deliveries.id = j.value ->> '$.id' and webhook_deliveries.status = 'pending'`,
+   where webhook_deliveries.id = j.value ->> '$.id' and ${STILL_PENDING}`,
     postgres: `update webhook_deliveries set status = j.value ->> 'status', next_attempt_at = (j.value ->> 'nextAt')::bigint,
      last_status_code = (j.value ->> 'statusCode')::bigint, last_duration_ms = (j.value ->> 'durationMs')::bigint,
      last_answer = j.value ->> 'answer', delivered_at = (j.value ->> 'deliveredAt')::bigint
    from jsonb_array_elements($1::jsonb) j
-   where webhook_deliveries.id = (j.value ->> 'id')::bigint and webhook_deliveries.status = 'pending'`,
+   where webhook_deliveries.id = any(array(select (value ->> 'id')::bigint from jsonb_array_elements($1::jsonb)))
+     and webhook_deliveries.id = (j.value ->> 'id')::bigint and ${STILL_PENDING}`,
   }),
   // Only while pending: a delivery dropped mid-attempt (past its account's cap) stays dropped.
   recordAnswer: sqlText<[string, number, number | null, number | null, string, number | null, number]>(
     `update webhook_deliveries set status = ?, next_attempt_at = ?, last_status_code = ?, last_duration_ms = ?,
-     last_answer = ?, delivered_at = ? where id = ? and status = 'pending'`,
+     last_answer = ?, delivered_at = ? where id = ? and ${STILL_PENDING}`,
   ),
   endpointAnswered: sqlText<[number]>(
     "update webhook_endpoints set failing_since = null where id = ? and failing_since is not null",
@@ -103,9 +115,10 @@ const queries = statements({
     postgres: `update webhook_endpoints set enabled = false, disabled_reason = $1, updated_at = $2 where id = $3 and enabled`,
   }),
   giveUpEndpoint: sqlText<[string, number]>(
-    "update webhook_deliveries set status = 'failed', last_answer = ? where endpoint_id = ? and status = 'pending'",
+    `update webhook_deliveries set status = 'failed', last_answer = ? where endpoint_id = ? and ${STILL_PENDING}`,
   ),
-});
+};
+const queries = statements(deliveryStatements);
 
 export type Answer = { ok: boolean; statusCode: number | null; durationMs: number; answer: string };
 
