@@ -26,7 +26,7 @@ export function sqlText<Params extends unknown[] = [], Row = never>(text: Statem
 const sqliteText = (text: StatementText) => (typeof text === "string" ? text : text.sqlite);
 
 /** The text PostgreSQL runs: its own, or the shared one with numbered placeholders (engine.server.ts). */
-const postgresSource = (text: StatementText) => (typeof text === "string" ? postgresText(text) : text.postgres);
+export const postgresSource = (text: StatementText) => (typeof text === "string" ? postgresText(text) : text.postgres);
 
 /** `named`: a prepared statement on PostgreSQL too (query in engine.server.ts), for the tables' fixed texts. */
 function raw<Params extends unknown[], Row>(text: StatementText, named: boolean): RawStatement<Params, Row> {

@@ -1,9 +1,8 @@
 // The webhook deliveries' compare-and-set updates read only the rows they name on PostgreSQL, also when
 // the table's statistics were taken before a backlog of pending deliveries built up (decision 144).
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { postgresText } from "#app/db/postgres/engine.server.ts";
 import { openPool, type Pool } from "#app/db/postgres/pool.server.ts";
-import type { StatementText } from "#app/db/statements.server.ts";
+import { postgresSource, type StatementText } from "#app/db/statements.server.ts";
 import { deliveryStatements } from "#app/modules/webhooks/deliver.server.ts";
 import { freshDatabase } from "#tests/support/postgres.ts";
 
@@ -11,6 +10,7 @@ const BACKLOG = 5_000;
 const NOW = 1_800_000_000_000;
 let pool: Pool;
 let pending: number[];
+let prepared = 0;
 
 beforeAll(async () => {
   pool = openPool(await freshDatabase({ migrated: true }));
@@ -59,8 +59,6 @@ function deliveriesRead(node: PlanNode): number {
   return own + (node.Plans ?? []).reduce((sum, child) => sum + deliveriesRead(child), 0);
 }
 
-const postgresOf = (text: StatementText) => (typeof text === "string" ? postgresText(text) : text.postgres);
-
 /** Runs the statement under EXPLAIN ANALYZE in a transaction rolled back, with each plan cache mode. */
 async function rowsRead(text: StatementText, params: unknown[]): Promise<Record<string, number>> {
   const client = await pool.connect();
@@ -71,8 +69,8 @@ async function rowsRead(text: StatementText, params: unknown[]): Promise<Record<
       await client.query(`set local plan_cache_mode = ${mode}`);
       // A prepared statement, as the app runs it: the generic plan is the one it settles on.
       const { rows } = await client.query({
-        name: `plan_${mode}_${Math.random()}`,
-        text: `explain (analyze, format json) ${postgresOf(text)}`,
+        name: `plan_${++prepared}`,
+        text: `explain (analyze, format json) ${postgresSource(text)}`,
         values: params,
       });
       await client.query("rollback");
