@@ -211,7 +211,8 @@ await createUser({ email: "admin@bench.test", fullName: "Admin Bench", password,
 // The history a running gateway has, before any phase: on an empty database PostgreSQL would plan
 // each statement for empty tables (a sequential scan where a key look-up is due) and keep that plan
 // until autovacuum's first pass, a minute or more into the load.
-const SETTLED = Math.min(Number(args.settled), Number(args.history));
+const HISTORY = Number(args.history);
+const SETTLED = Math.min(Number(args.settled), HISTORY);
 const settleDatabase = () =>
   sqlExec({ sqlite: "pragma wal_checkpoint(TRUNCATE); analyze", postgres: "vacuum analyze" });
 if (SETTLED > 0) {
@@ -557,10 +558,9 @@ let ordersTimes = { p50: 0, p99: 0 };
 const dashboardTimes: { days: number; p50: number; p99: number }[] = [];
 if (!args["skip-pages"]) {
   const pageRequests = Number(args["page-requests"]);
-  log(`seeding ${Number(args.history) - SETTLED} more messages and ${args.orders} orders`);
+  log(`seeding ${HISTORY - SETTLED} more messages and ${args.orders} orders`);
   const seededAt = Date.now();
-  if (Number(args.history) > SETTLED)
-    await seedMillionMessages(historyUser.id, seededAt, { count: Number(args.history) - SETTLED });
+  if (HISTORY > SETTLED) await seedMillionMessages(historyUser.id, seededAt, { count: HISTORY - SETTLED });
   await seedOrders([historyUser.id, apiUser.id, groupUser.id], Number(args.orders), seededAt);
   const filterPaths = await seedHistoryFilters(historyUser.id, seededAt);
   await settleDatabase();
