@@ -1,8 +1,8 @@
 // The integration test files that also run on PostgreSQL (the vitest project "postgres"): every
 // database-touching file but the SQLite-only ones, which are backup-restore (SQLite's file backup;
-// PostgreSQL's is backup-restore-postgres), budgets (SQLite's statement counts per message), executor
-// and one-connection (SQLite's connection lock), and the postgres-* files, which start PostgreSQL
-// themselves. Single tests of SQLite-only things inside these files: tests/support/engines.ts.
+// PostgreSQL's is backup-restore-postgres), executor and one-connection (SQLite's connection lock),
+// and the postgres-* files, which start PostgreSQL themselves. Single tests of SQLite-only things
+// inside these files: tests/support/engines.ts.
 export const POSTGRES_FILES = [
   "tests/integration/access-log-full.test.ts",
   "tests/integration/access-log.test.ts",
@@ -23,6 +23,7 @@ export const POSTGRES_FILES = [
   "tests/integration/api.test.ts",
   "tests/integration/auth.test.ts",
   "tests/integration/backup-restore-postgres.test.ts",
+  "tests/integration/budgets.test.ts",
   "tests/integration/campaigns.test.ts",
   "tests/integration/card-payment.test.ts",
   "tests/integration/contacts-group-send.test.ts",

@@ -130,7 +130,10 @@ export type PostgresEngine = { pool: Pool; db: unknown };
 
 export function openPostgres(url: string, max: number): PostgresEngine {
   teachDrizzle();
-  const pool = openPool(url, { max });
+  // Connections are kept once opened (pg's default closes them after 10 s idle): a burst after a lull
+  // would pay a new server process and every prepared statement parsed again per connection. Idle,
+  // they do not keep a script's process from ending (a server or worker stays up by its own means).
+  const pool = openPool(url, { max, idleTimeoutMillis: 0, allowExitOnIdle: true });
   return { pool, db: drizzle({ client: pool }) };
 }
 

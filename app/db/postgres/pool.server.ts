@@ -11,7 +11,10 @@ export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
 /** A pool of connections to `url`, returning the values the domain gets from SQLite. */
-export function openPool(url: string, options: { max?: number; connectionTimeoutMillis?: number } = {}): pg.Pool {
+export function openPool(
+  url: string,
+  options: Pick<pg.PoolConfig, "max" | "connectionTimeoutMillis" | "idleTimeoutMillis" | "allowExitOnIdle"> = {},
+): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, ...options });
   // An idle connection the server ended (a restart, a terminated backend): the pool drops it and
   // opens another when needed; unheard, the error would end the process.
