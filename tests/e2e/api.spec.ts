@@ -51,7 +51,13 @@ test("API token: make a key, show and hide it, regenerate it with confirmation; 
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect(dialog).toBeHidden();
     await page.getByRole("link", { name: "Regenerate Key" }).click();
+    // A slow page (a busy machine) may never render the navigation's brief "loading" state: the dialog
+    // must still close on the action's answer. Chromium's CPU throttling makes this page that slow.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 20 });
     await dialog.getByRole("button", { name: "Yes, regenerate" }).click();
+    await expect(dialog).toBeHidden();
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
   } else {
     await expect(page).toHaveURL(/confirm=regenerate/);
     await expect(page.getByRole("heading", { name: "Regenerate your API key?" })).toBeVisible();

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "#app/web/forms.ts";
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { data, Form, href, Link, useNavigation } from "react-router";
+import { data, Form, href, Link, useActionData, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
 import { SecurityNav } from "#app/components/account/security-nav.tsx";
 import { VerifyEmailFirst } from "#app/components/account/verify-email-first.tsx";
@@ -171,11 +171,11 @@ type KeyView = Route.ComponentProps["loaderData"]["apiKeys"][number];
 
 function ApiKeyCard({ apiKey, time }: { apiKey: KeyView; time: (ms: number) => string }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const navigation = useNavigation();
-  // After the regeneration the page reloads its data; the dialog has done its job.
-  useEffect(() => {
-    if (navigation.state === "loading") dialog.current?.close();
-  }, [navigation.state]);
+  const location = useLocation();
+  const actionData = useActionData<typeof action>();
+  // The action's answer (a redirect to a new location, or an error) means the dialog has done its job.
+  // Not keyed on navigation.state: React may skip rendering its brief "loading" under load.
+  useEffect(() => dialog.current?.close(), [location.key, actionData]);
   const labelId = `api-key-${apiKey.id}-label`;
   return (
     <Card className="space-y-4">
