@@ -224,7 +224,8 @@ describe("Documentation screen", () => {
     );
     expect((await callApi("GET", "/api/v1/contacts", { key: customer.key })).json.data).toHaveLength(1);
     expect((await callApi("GET", "/api/v1/groups", { key: customer.key })).json.data).toHaveLength(1);
-  });
+    // About forty bash and curl processes one after another: 25-30 s on a busy 2-core machine (a fresh clone's run timed out at 30 s).
+  }, 120_000);
 
   it("shows the key in the example only when asked, and APP_URL whatever the request's host", async () => {
     const customer = await apiCustomer();
