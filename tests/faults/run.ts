@@ -345,7 +345,8 @@ const kills: { at: number; sessions: number[] }[] = [];
 /** Kills the worker of a slot (both binds' sessions count as its: the SMSC cannot tell them apart). */
 async function killWorker(slot: number) {
   // Mid-delivery: with webhook deliveries open at the receiver (bounded: it is noted, and checked in the end).
-  await waitFor(() => webhooks.holding > 0, { timeout: 3_000, interval: 5 }).catch(() => {});
+  // 15 s: on PostgreSQL deliveries can pause for seconds after the restart just before the second kill (3 s once missed them all).
+  await waitFor(() => webhooks.holding > 0, { timeout: 15_000, interval: 5 }).catch(() => {});
   webhooks.noteKill();
   kills.push({ at: Date.now(), sessions: smsc.boundSessionIds });
   await workers[slot].kill();
