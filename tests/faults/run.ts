@@ -345,8 +345,16 @@ const kills: { at: number; sessions: number[] }[] = [];
 /** Kills the worker of a slot (both binds' sessions count as its: the SMSC cannot tell them apart). */
 async function killWorker(slot: number) {
   // Mid-delivery: with webhook deliveries open at the receiver (bounded: it is noted, and checked in the end).
-  // 15 s: on PostgreSQL deliveries can pause for seconds after the restart just before the second kill (3 s once missed them all).
-  await waitFor(() => webhooks.holding > 0, { timeout: 15_000, interval: 5 }).catch(() => {});
+  // Up to 45 s: after Redis restarts empty, lost deliveries wait out the reconciler's 30 s grace (3 s once missed
+  // them at both kills); past 3 s, not once nothing is left to deliver.
+  const since = Date.now();
+  const nothingToDeliver = async () =>
+    Date.now() - since > 3_000 &&
+    (await sqlCount("select count(*) as n from webhook_deliveries where status = 'pending'").catch(() => -1)) === 0;
+  await waitFor(async () => webhooks.holding > 0 || (await nothingToDeliver()), {
+    timeout: 45_000,
+    interval: 20,
+  }).catch(() => {});
   webhooks.noteKill();
   kills.push({ at: Date.now(), sessions: smsc.boundSessionIds });
   await workers[slot].kill();
