@@ -40,3 +40,34 @@ describe("phoneField", () => {
     expect(field.safeParse("").error?.issues[0].message).toBe("Phone number is required");
   });
 });
+
+describe("normalizePhone's cost", () => {
+  // libphonenumber-js compiled a metadata pattern per check, up to 16 a number (+44); patches/ keeps
+  // them compiled (decision 145). A number seen first still compiles one pattern (the national
+  // prefix's), a local one two: a count, so it holds on any machine.
+  it("compiles at most two patterns a number once warm", () => {
+    const numbers = ["+12025550123", "+447911123456", "+4915112345678", "+33612345678", "+819012345678"];
+    for (const number of numbers) normalizePhone(number, "US");
+    normalizePhone("(202) 555-0188", "US");
+    const Original = globalThis.RegExp;
+    let compiled = 0;
+    globalThis.RegExp = new Proxy(Original, {
+      construct(target, args: [string, string?]) {
+        compiled++;
+        return Reflect.construct(target, args);
+      },
+    });
+    const perNumber = new Map<string, number>();
+    try {
+      for (const number of [...numbers, "(202) 555-0188"]) {
+        compiled = 0;
+        // Other numbers of the same plan: the last digit changed.
+        for (let digit = 0; digit < 10; digit++) normalizePhone(number.replace(/\d$/, String(digit)), "US");
+        perNumber.set(number, compiled / 10);
+      }
+    } finally {
+      globalThis.RegExp = Original;
+    }
+    for (const [number, count] of perNumber) expect(count, number).toBeLessThanOrEqual(2);
+  });
+});
