@@ -1,7 +1,7 @@
 // The floor under the gateway's CPU per message: what a gateway with no state costs in this runtime.
 // One process takes POST /api/v1/messages over node:http (the bench's requests, keep-alive, 64 at
 // a time), checks the number (E.164 by pattern, or with --validate the API's libphonenumber check),
-// answers 201 with a body of the API's shape, and hands the messages to the project's SMPP transport
+// answers 201 with the API's message resource, and hands the messages to the project's SMPP transport
 // (25 at a time, the worker's slice) to the bench's loopback SMSC, whose receipts it takes. No
 // database, no queue, no key check, no log: everything the real gateway does beyond this is state.
 // Prints the process's CPU µs per message (the figure to set beside `npm run bench`'s gateway µs and
@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { isE164, normalizePhone } from "#app/modules/messaging/phone.ts";
 import type { OutgoingSms } from "#app/modules/messaging/transport-types.ts";
+import { toMessageResource } from "#app/modules/sms/message-resource.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
 import { runLoad } from "./http-load.ts";
 import { forkSmsc } from "./smsc-client.ts";
@@ -58,26 +59,25 @@ async function serveFloor() {
       const number = validate ? normalizePhone(input.to, "US") : { ok: isE164(input.to), e164: input.to };
       if (!number.ok || !("e164" in number)) return refuse(res, "not a valid phone number");
       const id = nextId++;
-      const now = new Date().toISOString();
-      const body = JSON.stringify({
-        direction: "outbound",
-        id,
-        to: number.e164,
-        from: null,
-        body: input.body,
-        encoding: "GSM-7",
-        segments: 1,
-        credits: 1,
-        status: "queued",
-        statusDetail: null,
-        groupSendId: null,
-        errorCode: null,
-        errorMessage: null,
-        createdAt: now,
-        submittedAt: null,
-        doneAt: null,
-        updatedAt: now,
-      });
+      const now = Date.now();
+      const body = JSON.stringify(
+        toMessageResource({
+          id,
+          to: number.e164,
+          from: null,
+          body: input.body,
+          encoding: "GSM-7",
+          segments: 1,
+          credits: 1,
+          status: "queued",
+          statusDetail: null,
+          groupSendId: null,
+          createdAt: now,
+          submittedAt: null,
+          doneAt: null,
+          updatedAt: now,
+        }),
+      );
       res.writeHead(201, ["Content-Type", "application/json", "Content-Length", String(Buffer.byteLength(body))]);
       res.end(body);
       if (waiting.length === 0) setImmediate(flush);
