@@ -15,29 +15,14 @@ import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { runWithLogContext } from "#app/utils/log.server.ts";
 import { answer } from "#server/http.ts";
+import { queuedResource } from "./queued-resource.ts";
 
 const WAYS = ["setheader", "answer"] as const;
 type Way = (typeof WAYS)[number];
 
-const BODY = JSON.stringify({
-  direction: "outbound",
-  id: 123456,
-  to: "+12025550140",
-  from: null,
-  body: "Your code is 123456",
-  encoding: "GSM-7",
-  segments: 1,
-  credits: 1,
-  status: "queued",
-  statusDetail: null,
-  groupSendId: null,
-  errorCode: null,
-  errorMessage: null,
-  createdAt: "2026-11-27T18:59:12.423Z",
-  submittedAt: null,
-  doneAt: null,
-  updatedAt: "2026-11-27T18:59:12.423Z",
-});
+const BODY = JSON.stringify(
+  queuedResource(123456, "+12025550140", "Your code is 123456", Date.parse("2026-11-27T18:59:12.423Z")),
+);
 const HEADERS = {
   "Content-Type": "application/json; charset=utf-8",
   "Cache-Control": "no-store",

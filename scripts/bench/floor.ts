@@ -15,10 +15,10 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { isE164, normalizePhone } from "#app/modules/messaging/phone.ts";
 import type { OutgoingSms } from "#app/modules/messaging/transport-types.ts";
-import { toMessageResource } from "#app/modules/sms/message-resource.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
 import { runLoad } from "./http-load.ts";
-import { forkSmsc } from "./smsc-client.ts";
+import { queuedResource } from "./queued-resource.ts";
+import { forkSmsc, nextMessage } from "./smsc-client.ts";
 
 const SLICE = 25;
 const CONCURRENCY = 64;
@@ -59,25 +59,7 @@ async function serveFloor() {
       const number = validate ? normalizePhone(input.to, "US") : { ok: isE164(input.to), e164: input.to };
       if (!number.ok || !("e164" in number)) return refuse(res, "not a valid phone number");
       const id = nextId++;
-      const now = Date.now();
-      const body = JSON.stringify(
-        toMessageResource({
-          id,
-          to: number.e164,
-          from: null,
-          body: input.body,
-          encoding: "GSM-7",
-          segments: 1,
-          credits: 1,
-          status: "queued",
-          statusDetail: null,
-          groupSendId: null,
-          createdAt: now,
-          submittedAt: null,
-          doneAt: null,
-          updatedAt: now,
-        }),
-      );
+      const body = JSON.stringify(queuedResource(id, number.e164, input.body, Date.now()));
       res.writeHead(201, ["Content-Type", "application/json", "Content-Length", String(Buffer.byteLength(body))]);
       res.end(body);
       if (waiting.length === 0) setImmediate(flush);
@@ -97,19 +79,6 @@ function cpuSeconds(pid: number) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** The next message of `type` from `child`, after sending `ask` when given. */
-function reply<T>(child: ChildProcess, type: string, ask?: { type: string }): Promise<T> {
-  return new Promise((done) => {
-    const listener = (message: { type: string }) => {
-      if (message.type !== type) return;
-      child.off("message", listener);
-      done(message as T);
-    };
-    child.on("message", listener);
-    if (ask) child.send(ask);
-  });
-}
-
 async function measure() {
   const { values: args } = parseArgs({
     options: {
@@ -127,7 +96,7 @@ async function measure() {
   });
   children.push(floor);
   try {
-    const { port } = await reply<{ port: number }>(floor, "ready");
+    const { port } = await nextMessage<{ port: number }>(floor, "ready");
     while ((await smsc.stats()).bound < 1) await new Promise((done) => setTimeout(done, 20));
     let sent = 0;
     const request = (i: number) => {
@@ -147,7 +116,7 @@ async function measure() {
       const load = await runLoad({ port, connections: CONCURRENCY, total, request });
       if ((load.statuses.get(201) ?? 0) !== total) throw new Error(`answers: ${JSON.stringify([...load.statuses])}`);
       sent += total;
-      while ((await reply<{ delivered: number }>(floor, "delivered", { type: "delivered" })).delivered < sent)
+      while ((await nextMessage<{ delivered: number }>(floor, "delivered", { type: "delivered" })).delivered < sent)
         await new Promise((done) => setTimeout(done, 5));
       const endedAt = performance.now();
       const perMessage = (seconds: number) => Math.round((seconds * 1e6) / total);

@@ -27,6 +27,19 @@ export type BenchSmsc = {
   stop(): void;
 };
 
+/** The next IPC message of `type` from `child`, after sending it `ask` when given. */
+export function nextMessage<Message>(child: ChildProcess, type: string, ask?: { type: string }): Promise<Message> {
+  return new Promise((done) => {
+    const listener = (message: { type: string }) => {
+      if (message.type !== type) return;
+      child.off("message", listener);
+      done(message as Message);
+    };
+    child.on("message", listener);
+    if (ask) child.send(ask);
+  });
+}
+
 /** Forks an SMSC process with `env` (BENCH_INBOUND_EVERY, BENCH_KEEP_TEXTS) and waits until it listens. */
 export async function forkSmsc(env: NodeJS.ProcessEnv, children: ChildProcess[]): Promise<BenchSmsc> {
   const child = fork(resolve("scripts/bench/smsc-process.ts"), [], {
@@ -34,17 +47,7 @@ export async function forkSmsc(env: NodeJS.ProcessEnv, children: ChildProcess[])
     env,
   });
   children.push(child);
-  // The next message of `type`, after sending `ask` when given.
-  const reply = <Message>(type: string, ask?: { type: string }) =>
-    new Promise<Message>((done) => {
-      const listener = (message: { type: string }) => {
-        if (message.type !== type) return;
-        child.off("message", listener);
-        done(message as Message);
-      };
-      child.on("message", listener);
-      if (ask) child.send(ask);
-    });
+  const reply = <Message>(type: string, ask?: { type: string }) => nextMessage<Message>(child, type, ask);
   const { url } = await reply<{ url: string }>("ready");
   return {
     process: child,
