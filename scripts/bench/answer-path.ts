@@ -9,12 +9,12 @@
 //   node scripts/run.mjs scripts/bench/answer-path.ts [--requests 20000] [--rounds 9] [--concurrency 32]
 import { fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { Agent, createServer, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { runWithLogContext } from "#app/utils/log.server.ts";
 import { answer } from "#server/http.ts";
+import { cpuSeconds } from "./process-cpu.ts";
 import { queuedResource } from "./queued-resource.ts";
 
 const WAYS = ["setheader", "answer"] as const;
@@ -65,12 +65,6 @@ function serve(way: Way) {
   server.keepAliveTimeout = 65_000;
   server.listen(0, "127.0.0.1", () => process.send!((server.address() as AddressInfo).port));
 }
-
-const CLOCK_TICKS = 100;
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-};
 
 async function load(port: number, requests: number, concurrency: number, agent: Agent) {
   let sent = 0;

@@ -12,7 +12,7 @@ import { book } from "#app/modules/credits/ledger.server.ts";
 import { createUpstream } from "#app/modules/routing/upstreams.server.ts";
 import { sqlCount, sqlRow, sqlRows } from "#tests/support/database.ts";
 import { waitFor } from "#tests/support/wait.ts";
-import { runLoad } from "./http-load.ts";
+import { runLoad, sendRequest } from "./http-load.ts";
 import { type BenchSmsc, forkSmsc } from "./smsc-client.ts";
 
 /** Every failover message's text starts with this: the SMSCs keep those texts, and only those. */
@@ -82,14 +82,10 @@ export async function runFailoverPhase({
   });
   const request = (i: number) => {
     // +33 6 10 00 00 00 onwards: numbers no seeded route covers, so "*" routes them.
-    const body = JSON.stringify({
+    return sendRequest(port, key, {
       to: `+3361${String(i % 10_000_000).padStart(7, "0")}`,
       body: `${FAILOVER_TEXT}${i}`,
     });
-    return Buffer.from(
-      `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
   };
   const acceptedBefore = (await first.stats()).counters.accepted;
   const load = runLoad({ port, connections, total, request });

@@ -8,7 +8,6 @@
 // Kannel's in the same sitting) and the full cycle's rate.
 //   node scripts/run.mjs scripts/bench/floor.ts [--requests 20000] [--rounds 3] [--validate]
 import { type ChildProcess, fork } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -16,7 +15,8 @@ import { parseArgs } from "node:util";
 import { isE164, normalizePhone } from "#app/modules/messaging/phone.ts";
 import type { OutgoingSms } from "#app/modules/messaging/transport-types.ts";
 import { SmppTransport } from "#app/modules/sms/transports/smpp.server.ts";
-import { runLoad } from "./http-load.ts";
+import { benchMessage, runLoad, sendRequest } from "./http-load.ts";
+import { cpuSeconds } from "./process-cpu.ts";
 import { queuedResource } from "./queued-resource.ts";
 import { forkSmsc, nextMessage } from "./smsc-client.ts";
 
@@ -73,12 +73,6 @@ async function serveFloor() {
   });
 }
 
-// CPU seconds a process has used, all its threads (Linux /proc).
-function cpuSeconds(pid: number) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 async function measure() {
   const { values: args } = parseArgs({
     options: {
@@ -99,16 +93,7 @@ async function measure() {
     const { port } = await nextMessage<{ port: number }>(floor, "ready");
     while ((await smsc.stats()).bound < 1) await new Promise((done) => setTimeout(done, 20));
     let sent = 0;
-    const request = (i: number) => {
-      const body = JSON.stringify({
-        to: `+1202${String(3000000 + (i % 100000)).padStart(7, "0")}`,
-        body: `Benchmark message ${i}`,
-      });
-      return Buffer.from(
-        `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer floor\r\n` +
-          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-    };
+    const request = (i: number) => sendRequest(port, "floor", benchMessage(i));
     console.log(`floor (${args.validate ? "libphonenumber" : "E.164 pattern"}): ${total} messages a round`);
     console.log("round | accepted/s | e2e/s | floor µs/msg | SMSC µs/msg");
     for (let round = 1; round <= Number(args.rounds); round++) {

@@ -124,3 +124,17 @@ export function percentile(sorted: Float64Array | number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
+
+/** The raw bytes of POST /api/v1/messages with `message` as its JSON body, as the benchmarks send it. */
+export function sendRequest(port: number, apiKey: string, message: { to: string; body: string }): Buffer {
+  const body = JSON.stringify(message);
+  return Buffer.from(
+    `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${apiKey}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+/** The bench's i-th API message: a +1 202 number among 100,000, and a text naming it. */
+export function benchMessage(i: number): { to: string; body: string } {
+  return { to: `+1202${String(3000000 + (i % 100000)).padStart(7, "0")}`, body: `Benchmark message ${i}` };
+}

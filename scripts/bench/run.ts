@@ -59,7 +59,8 @@ import { closeDatabase, sqlCount, sqlExec, sqlRow } from "#tests/support/databas
 import { waitFor } from "#tests/support/wait.ts";
 import { type ProcessCounts, perMessage, workCountsNow } from "#tests/support/work-counts.ts";
 import { buildIfStale } from "../build-if-stale.ts";
-import { percentile, runLoad } from "./http-load.ts";
+import { benchMessage, percentile, runLoad, sendRequest } from "./http-load.ts";
+import { cpuSeconds } from "./process-cpu.ts";
 import { seedGroupMembers, seedMillionMessages, seedOrders, seedRouteTable } from "./seed.ts";
 import { seedHistoryFilters } from "./seed-history.ts";
 import { prepareWebhookPhase, receivedEvents } from "./webhook-phase.ts";
@@ -304,12 +305,6 @@ async function waitForMessages(
   );
 }
 
-// CPU seconds a process has used, all its threads (Linux /proc).
-const CLOCK_TICKS = 100;
-const cpuSeconds = (pid: number | undefined) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-};
 const cpuTakers = () => ({
   web: cpuSeconds(web.pid),
   worker: workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0),
@@ -344,16 +339,7 @@ const workPerMessage = async (before: Awaited<ReturnType<typeof workNow>>, messa
 const smscBefore = await smscStats();
 const workBefore = await workNow();
 const cpuBefore = cpuTakers();
-const requestAs = (apiKey: string) => (i: number) => {
-  const body = JSON.stringify({
-    to: `+1202${String(3000000 + (i % 100000)).padStart(7, "0")}`,
-    body: `Benchmark message ${i}`,
-  });
-  return Buffer.from(
-    `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${apiKey}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
-};
+const requestAs = (apiKey: string) => (i: number) => sendRequest(port, apiKey, benchMessage(i));
 const request = requestAs(key);
 log(`API: ${N} POST /api/v1/messages at concurrency ${CONCURRENCY}`);
 const load = await runLoad({ port, connections: CONCURRENCY, total: N, request });
