@@ -4,13 +4,14 @@ import { startHeartbeat } from "#app/modules/health/heartbeat.server.ts";
 import { smsCounters } from "#app/modules/health/sms-counters.server.ts";
 import { smppBindStatus } from "#app/modules/sms/transports/smpp-status.server.ts";
 import { upstreamStates } from "#app/modules/sms/transports/routed.server.ts";
-import { getQueue, queueBaseOptions } from "#app/queue/queues.server.ts";
+import { queueBaseOptions } from "#app/queue/queues.server.ts";
 import { createWorkerConnection } from "#app/queue/redis.server.ts";
 import { startRedisMemoryWatch } from "#app/queue/redis-memory.server.ts";
 import { SETTING_NAMES } from "#app/utils/env.server.ts";
 import { log, logs, runWithLogContext } from "#app/utils/log.server.ts";
 import { workCounts } from "#app/utils/work-counts.server.ts";
 import type { JobDefinition } from "#worker/job-definition.ts";
+import { armJobSchedulers, watchJobSchedulers } from "#worker/job-schedulers.ts";
 import { jobDefinitions } from "#worker/registry.ts";
 
 export type RunningWorkers = { close: () => Promise<void> };
@@ -51,27 +52,14 @@ function runJob(definition: JobDefinition, job: Job): Promise<unknown> {
 }
 
 /** Starts one BullMQ worker per job definition; close() lets in-flight jobs finish. */
-export async function startWorkers(definitions: JobDefinition[] = jobDefinitions): Promise<RunningWorkers> {
+export async function startWorkers(
+  definitions: JobDefinition[] = jobDefinitions,
+  { schedulersCheckMs }: { schedulersCheckMs?: number } = {},
+): Promise<RunningWorkers> {
   const workers: Worker[] = [];
   const giveUpAt = Date.now() + START_RETRY_MS;
+  await startStep("job schedulers", () => armJobSchedulers(definitions), giveUpAt);
   for (const definition of definitions) {
-    for (const schedule of definition.schedules ?? []) {
-      await startStep(
-        `${definition.queue}: job scheduler ${schedule.id}`,
-        () =>
-          getQueue(definition.queue).upsertJobScheduler(
-            schedule.id,
-            "every" in schedule ? { every: schedule.every } : { pattern: schedule.pattern, tz: "UTC" },
-            // Each run would otherwise stay in Redis for good (1,440 a day for a one-minute job).
-            {
-              name: schedule.id,
-              data: schedule.data,
-              opts: { removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
-            },
-          ),
-        giveUpAt,
-      );
-    }
     await startStep(`${definition.queue}: start`, async () => definition.onStart?.(), giveUpAt);
     const worker = new Worker(definition.queue, (job) => runJob(definition, job), {
       ...queueBaseOptions(),
@@ -95,6 +83,7 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
   log("info", "worker", `started: ${definitions.map((d) => d.queue).join(", ")}`);
   // Where the workers run, once per deployment: the queues are what fills Redis.
   const memoryWatch = startRedisMemoryWatch();
+  const schedulersWatch = watchJobSchedulers(definitions, schedulersCheckMs);
   // Alive and the SMPP bind's state for /readyz (any one worker alive is enough), its counters and work counts for /metrics.
   const heartbeat = startHeartbeat(() => ({
     smpp: smppBindStatus(),
@@ -107,6 +96,7 @@ export async function startWorkers(definitions: JobDefinition[] = jobDefinitions
   return {
     close: async () => {
       memoryWatch.stop();
+      schedulersWatch.stop();
       await heartbeat.stop();
       await configBeacon.stop();
       await Promise.all(workers.map((w) => w.close()));

@@ -13,6 +13,7 @@ import { startWorkers } from "#worker/workers.ts";
 import { ownTestRedis } from "#tests/support/own-redis.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, sendJobsFor } from "#tests/support/sms.ts";
+import { waitFor } from "#tests/support/wait.ts";
 
 const redis = ownTestRedis("outage");
 
@@ -49,4 +50,28 @@ it("starting workers while Redis is down waits for Redis, then schedules and rec
   expect((await sendJobsFor(message.id)).length).toBeGreaterThanOrEqual(1);
   await workers?.close();
   resetClock();
+});
+
+it("a running worker whose Redis comes back empty adds its job schedulers again, so the reconcilers run", async () => {
+  const workers = await startWorkers([smsReconcile], { schedulersCheckMs: 50 });
+  const schedulerKeys = async () => (await getQueue(SMS_RECONCILE_QUEUE).getJobSchedulers()).map((s) => s.key);
+  expect(await schedulerKeys()).toEqual(["sms-reconcile"]);
+
+  // Found by the fault run: a worker started just before Redis restarted empty and none after it, so
+  // no reconciler ran again and the messages whose send jobs were lost stayed queued for good.
+  await redis.stop();
+  const user = await createTestUser();
+  await grantCredits(user.id, 1);
+  setClock(() => Date.now() - 60_000);
+  // Its job cannot be added while Redis is away: only the outbox has it.
+  const message = await queueMessage(user.id, { to: "+12025550141", body: "Queued while Redis was away" });
+  resetClock();
+  await redis.restart();
+  await waitFor(async () => (await schedulerKeys().catch((): string[] => [])).includes("sms-reconcile"), {
+    what: "the sms-reconcile job scheduler added again",
+  });
+  await waitFor(async () => (await sendJobsFor(message.id).catch(() => [])).length > 0, {
+    what: "the reconciler to add the message's send job",
+  });
+  await workers.close();
 });
