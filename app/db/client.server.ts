@@ -8,6 +8,7 @@ import { closeSync, openSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   connectionLost,
+  neverSent,
   executorOn,
   mayRetry,
   openPostgres,
@@ -496,8 +497,10 @@ async function withPostgresTx<T>(
       shared.transactionsRolledBack += 1;
       await client.query("ROLLBACK").catch(() => (broken = true));
       client.release(broken);
-      // The server went away before COMMIT was sent (a restart): nothing was written, run it again.
-      if (!committing && connectionLost(error) && Date.now() <= lostUntil) {
+      // The server went away before COMMIT was sent (a restart): nothing was written, run it again. A
+      // COMMIT node-postgres refused to send (it had already heard the server end the session, often in
+      // the same packet as the last statement's answer) is the same case.
+      if ((!committing || neverSent(error)) && connectionLost(error) && Date.now() <= lostUntil) {
         await new Promise((resume) => setTimeout(resume, RECONNECT_PAUSE_MS));
         attempt -= 1;
         continue;

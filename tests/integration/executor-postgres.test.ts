@@ -169,6 +169,36 @@ describe("the executor on PostgreSQL", () => {
     expect(await named("pg-restarted")).toBe(1);
   });
 
+  it("runs a transaction again when the server ends its connection after its last statement, before COMMIT is sent", async () => {
+    // The driver's own "error" events, to wait until it has heard its session end.
+    const heard: unknown[] = [];
+    const emit = pg.Client.prototype.emit;
+    pg.Client.prototype.emit = function (this: pg.Client, event: string | symbol, ...args: unknown[]) {
+      if (event === "error") heard.push(args[0]);
+      return emit.call(this, event, ...args);
+    };
+    let tries = 0;
+    try {
+      await withTx(async () => {
+        tries += 1;
+        await insertPackage("pg-ended-before-commit");
+        if (tries > 1) return;
+        // The session ends while the transaction waits for its caller: node-postgres hears it (often in
+        // the packet that carried the last answer) and refuses to send the COMMIT.
+        const { pid } = (await queries.ownPid.get())!;
+        const admin = new pg.Client({ connectionString: getEnv().DATABASE_URL });
+        await admin.connect();
+        await admin.query("select pg_terminate_backend($1)", [pid]);
+        await admin.end();
+        await waitFor(() => heard.length > 0, { what: "the driver told its session ended" });
+      });
+    } finally {
+      pg.Client.prototype.emit = emit;
+    }
+    expect(tries).toBe(2);
+    expect(await named("pg-ended-before-commit")).toBe(1);
+  });
+
   it("commits a transaction, then runs its after-commit work; a rollback leaves nothing and runs none", async () => {
     const ran: string[] = [];
     await withTx(async () => {

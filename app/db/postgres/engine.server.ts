@@ -191,39 +191,41 @@ export async function query(client: Pool | PoolClient, text: string, params: unk
   return { rows: result.rows as unknown[], changes: result.rowCount ?? 0 };
 }
 
+type DriverError = { code?: string; message?: string; cause?: unknown };
+
+/** The error and its causes, outermost first: Drizzle wraps the driver's error in its own, as the cause. */
+function causesOf(error: unknown): DriverError[] {
+  const causes: DriverError[] = [];
+  for (let cause = error as DriverError | undefined; cause; cause = cause.cause as DriverError | undefined)
+    causes.push(cause);
+  return causes;
+}
+
 /** SQLSTATEs after which a transaction may simply run again: a serialization failure, a deadlock. */
 export function mayRetry(error: unknown, readCommitted = false): boolean {
-  // Drizzle wraps the driver's error in its own, as the cause.
-  for (
-    let cause = error as { code?: string; cause?: unknown } | undefined;
-    cause;
-    cause = cause.cause as typeof cause
-  ) {
-    if (cause.code === "40001" || cause.code === "40P01") return true;
-    // READ COMMITTED sees a referenced row deleted by a transaction that committed meanwhile as a
-    // foreign key violation, where SERIALIZABLE reports it as a serialization failure.
-    if (readCommitted && cause.code === "23503") return true;
-  }
-  return false;
+  // READ COMMITTED sees a referenced row deleted by a transaction that committed meanwhile as a
+  // foreign key violation, where SERIALIZABLE reports it as a serialization failure.
+  const codes = readCommitted ? ["40001", "40P01", "23503"] : ["40001", "40P01"];
+  return causesOf(error).some((cause) => cause.code !== undefined && codes.includes(cause.code));
 }
 
 /** SQLSTATEs and socket errors of a server that went away or is not back yet (a restart, a failover). */
 const CONNECTION_LOST = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006", "ECONNREFUSED", "ECONNRESET"]);
 
+/** node-postgres's refusal of a query on a connection it already knows is lost: the query was never sent. */
+const NOT_SENT = "Client has encountered a connection error and is not queryable";
+
 /** node-postgres's own words for a lost connection: mid-query, and for a query after it. */
-const LOST_MESSAGES = new Set([
-  "Connection terminated unexpectedly",
-  "Client has encountered a connection error and is not queryable",
-]);
+const LOST_MESSAGES = new Set(["Connection terminated unexpectedly", NOT_SENT]);
+
+/** Whether `error` is node-postgres refusing to send the query at all (so the server never saw it). */
+export function neverSent(error: unknown): boolean {
+  return causesOf(error).some((cause) => cause.message === NOT_SENT);
+}
 
 /** Whether `error` says the connection to the server was lost or could not be made. */
 export function connectionLost(error: unknown): boolean {
-  for (
-    let cause = error as { code?: string; message?: string; cause?: unknown } | undefined;
-    cause;
-    cause = cause.cause as typeof cause
-  ) {
-    if ((cause.code && CONNECTION_LOST.has(cause.code)) || LOST_MESSAGES.has(cause.message ?? "")) return true;
-  }
-  return false;
+  return causesOf(error).some(
+    (cause) => (cause.code !== undefined && CONNECTION_LOST.has(cause.code)) || LOST_MESSAGES.has(cause.message ?? ""),
+  );
 }
