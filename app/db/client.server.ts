@@ -370,6 +370,13 @@ type TxOptions = {
    */
   turn?: number;
   /**
+   * PostgreSQL only: a COMMIT sent and then cut off (the connection lost before its answer) is looked
+   * up once the server answers (pg_xact_status of the transaction's id, asked for with BEGIN): committed,
+   * it is a success; rolled back, the transaction runs again. For one whose input exists only in
+   * memory (the SMSC's answers), which the caller could not redo. Without it the error reaches the caller.
+   */
+  lookUpCutOffCommit?: boolean;
+  /**
    * With `turn`: take it shared, beside the other shared holders; an exclusive holder still runs
    * alone. For a transaction that locks what it touches itself (lockMessageStates), so only those that
    * touch the same messages wait for each other (decision 143).
@@ -458,7 +465,7 @@ async function begunWhenFree(withoutStalling: boolean, deadline: number, tries: 
  */
 async function withPostgresTx<T>(
   write: (tx: Tx) => Promise<T>,
-  { readCommitted, turn, sharedTurn = false }: TxOptions,
+  { readCommitted, turn, sharedTurn = false, lookUpCutOffCommit = false }: TxOptions,
 ): Promise<T> {
   const committedReads = readCommitted === true || turn !== undefined;
   const lostUntil = Date.now() + RECONNECT_PATIENCE_MS;
@@ -482,16 +489,22 @@ async function withPostgresTx<T>(
       sharedTurn: turn !== undefined && sharedTurn,
     };
     let broken = false;
-    try {
-      await query(client, beginText(committedReads, turn, sharedTurn), []);
-      const result = await shared.context.run(frame, () => write(state.db));
-      committing = true;
-      await query(client, "COMMIT", []);
+    let result: T;
+    let id: string | undefined;
+    const committed = () => {
       workCounters().commits += 1;
-      state.open = false;
-      client.release();
       for (const entry of frame.work) runAfterCommit(entry);
       return result;
+    };
+    try {
+      const begun = await query(client, beginText(committedReads, turn, sharedTurn, lookUpCutOffCommit), []);
+      if (lookUpCutOffCommit) id = (begun.rows[0] as { id: string }).id;
+      result = await shared.context.run(frame, () => write(state.db));
+      committing = true;
+      await query(client, "COMMIT", []);
+      state.open = false;
+      client.release();
+      return committed();
     } catch (error) {
       state.open = false;
       shared.transactionsRolledBack += 1;
@@ -505,6 +518,13 @@ async function withPostgresTx<T>(
         attempt -= 1;
         continue;
       }
+      // COMMIT was sent and its answer lost: what the server did with it, once it answers again.
+      const outcome = id !== undefined && connectionLost(error) ? await commitOutcome(id, lostUntil) : null;
+      if (outcome === "committed") return committed();
+      if (outcome === "aborted") {
+        attempt -= 1;
+        continue;
+      }
       if (!mayRetry(error, committedReads) || attempt >= SERIALIZATION_ATTEMPTS) throw error;
       workCounters().busyRetries += 1;
       await new Promise((resume) => setTimeout(resume, Math.random() * 2 ** attempt));
@@ -512,12 +532,37 @@ async function withPostgresTx<T>(
   }
 }
 
-/** BEGIN, and the turn's lock in the same round trip (a turn is one of the code's integer constants). */
-function beginText(committedReads: boolean, turn: number | undefined, shared: boolean): string {
-  const begin = `BEGIN ISOLATION LEVEL ${committedReads ? "READ COMMITTED" : "SERIALIZABLE"}`;
-  if (turn === undefined) return begin;
-  if (!Number.isSafeInteger(turn)) throw new Error(`a transaction's turn is an integer, not ${turn}`);
-  return `${begin}; select pg_advisory_xact_lock${shared ? "_shared" : ""}(${turn})`;
+/**
+ * BEGIN, the turn's lock and the transaction's id (for lookUpCutOffCommit) in the same round trip (a
+ * turn is one of the code's integer constants).
+ */
+function beginText(committedReads: boolean, turn: number | undefined, shared: boolean, withId: boolean): string {
+  const statements = [`BEGIN ISOLATION LEVEL ${committedReads ? "READ COMMITTED" : "SERIALIZABLE"}`];
+  if (turn !== undefined) {
+    if (!Number.isSafeInteger(turn)) throw new Error(`a transaction's turn is an integer, not ${turn}`);
+    statements.push(`select pg_advisory_xact_lock${shared ? "_shared" : ""}(${turn})`);
+  }
+  if (withId) statements.push("select pg_current_xact_id()::text as id");
+  return statements.join("; ");
+}
+
+/**
+ * Whether the transaction `id` committed or was rolled back (aborted), asked again every pause while
+ * the server is away or the transaction still ends, until `until`; null when it could not be told.
+ */
+async function commitOutcome(id: string, until: number): Promise<"committed" | "aborted" | null> {
+  for (;;) {
+    try {
+      const { rows } = await query(postgres().pool, "select pg_xact_status($1::xid8) as status", [id]);
+      const { status } = rows[0] as { status: string | null };
+      if (status === "committed" || status === "aborted") return status;
+      if (status === null) return null;
+    } catch (error) {
+      if (!connectionLost(error)) return null;
+    }
+    if (Date.now() > until) return null;
+    await new Promise((resume) => setTimeout(resume, RECONNECT_PAUSE_MS));
+  }
 }
 
 /** How long a transaction waits for a restarting server (reconnecting every pause) before its error reaches the caller. */

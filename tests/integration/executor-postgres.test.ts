@@ -199,6 +199,68 @@ describe("the executor on PostgreSQL", () => {
     expect(await named("pg-ended-before-commit")).toBe(1);
   });
 
+  /**
+   * Runs `work` with its next COMMIT cut off as a restart would after sending it: the connection goes
+   * before the answer comes. `committed`: the server had committed it; otherwise it never got it, so it
+   * rolls the transaction back when it sees the connection gone.
+   */
+  async function withCommitCutOff<T>(committed: boolean, work: () => Promise<T>): Promise<T> {
+    const query = pg.Client.prototype.query;
+    const send = query as (this: pg.Client, ...args: unknown[]) => Promise<unknown>;
+    let cut = false;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      if (cut || args[0] !== "COMMIT") return send.apply(this, args);
+      cut = true;
+      return (async () => {
+        if (committed) await send.call(this, "COMMIT");
+        (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        throw new Error("Connection terminated unexpectedly");
+      })();
+    } as typeof query;
+    try {
+      return await work();
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+  }
+
+  it("looks up a COMMIT cut off after it was sent: committed, it is a success; rolled back, it runs again", async () => {
+    const ran: string[] = [];
+    let tries = 0;
+    const answer = await withCommitCutOff(true, () =>
+      withTx(
+        async () => {
+          tries += 1;
+          await insertPackage("pg-cut-off-committed");
+          afterCommit(() => ran.push("after commit"));
+          return "recorded";
+        },
+        { lookUpCutOffCommit: true },
+      ),
+    );
+    expect({ answer, tries, ran }).toEqual({ answer: "recorded", tries: 1, ran: ["after commit"] });
+    expect(await named("pg-cut-off-committed")).toBe(1);
+
+    tries = 0;
+    await withCommitCutOff(false, () =>
+      withTx(
+        async () => {
+          tries += 1;
+          await insertPackage("pg-cut-off-rolled-back");
+        },
+        { lookUpCutOffCommit: true },
+      ),
+    );
+    expect(tries).toBe(2);
+    expect(await named("pg-cut-off-rolled-back")).toBe(1);
+
+    // Without the option the caller gets the error: the transaction may have committed.
+    await expect(
+      withCommitCutOff(true, () => withTx(async () => void (await insertPackage("pg-cut-off-unasked")))),
+    ).rejects.toThrow("Connection terminated unexpectedly");
+    expect(await named("pg-cut-off-unasked")).toBe(1);
+  });
+
   it("commits a transaction, then runs its after-commit work; a rollback leaves nothing and runs none", async () => {
     const ran: string[] = [];
     await withTx(async () => {

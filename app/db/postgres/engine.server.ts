@@ -187,7 +187,9 @@ function preparedName(text: string): string {
 export async function query(client: Pool | PoolClient, text: string, params: unknown[], named = false) {
   workCounters().statements += 1;
   const values = asSqliteBinds(params);
-  const result = await (named ? client.query({ name: preparedName(text), text, values }) : client.query(text, values));
+  const answer = await (named ? client.query({ name: preparedName(text), text, values }) : client.query(text, values));
+  // Several statements in one text (no parameters) answer with one result each: the last one's.
+  const result = Array.isArray(answer) ? (answer as (typeof answer)[]).at(-1)! : answer;
   return { rows: result.rows as unknown[], changes: result.rowCount ?? 0 };
 }
 

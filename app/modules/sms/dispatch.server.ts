@@ -447,7 +447,8 @@ type StateChange = { answers: Recorded[] } | { receipts: Receipt[] };
  * the messages and parts it touches (decision 143): the answers of every slice
  * (one set-based recordOutcomes), then the receipts, which so find the parts recorded beside them.
  * Each slice gets its outcomes (a receipt batch, none). The SMSC's answers exist only here: given
- * up, their messages would end `unknown` though sent, hence no patience limit. A message another
+ * up, their messages would end `unknown` though sent, hence no patience limit, and a COMMIT cut off
+ * by a PostgreSQL restart is looked up rather than given up. A message another
  * slice claimed is answered `skipped` without being written, so among the slices written together
  * each message id is in one slice only.
  */
@@ -471,7 +472,7 @@ async function writeStateChanges(changes: StateChange[]): Promise<Map<number, Se
             if (receipts.length > 0) await applyReceiptsNow(receipts, now);
             return recorded;
           },
-          { patienceMs: Infinity, turn: MESSAGE_STATE_TURN, sharedTurn: true },
+          { patienceMs: Infinity, turn: MESSAGE_STATE_TURN, sharedTurn: true, lookUpCutOffCommit: true },
         );
   return changes.map(
     (change) =>
