@@ -373,7 +373,8 @@ type TxOptions = {
    * PostgreSQL only: a COMMIT sent and then cut off (the connection lost before its answer) is looked
    * up once the server answers (pg_xact_status of the transaction's id, asked for with BEGIN): committed,
    * it is a success; rolled back, the transaction runs again. For one whose input exists only in
-   * memory (the SMSC's answers), which the caller could not redo. Without it the error reaches the caller.
+   * memory (the SMSC's answers, a request's messages), which the caller could not redo or tell about
+   * (decision 146). Without it the error reaches the caller.
    */
   lookUpCutOffCommit?: boolean;
   /**

@@ -171,7 +171,8 @@ export async function queueBatch(
       }
       return fresh;
     },
-    { readCommitted: true },
+    // A COMMIT cut off is looked up: the client is answered what happened, not an error (decision 146).
+    { readCommitted: true, lookUpCutOffCommit: true },
   );
   if (!result.replayed) {
     const ids = result.outcomes.flatMap((o) => (o.queued ? [o.message.id] : []));

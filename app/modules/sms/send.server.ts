@@ -168,7 +168,8 @@ export async function queueMessages(
         now,
       );
     },
-    { readCommitted: true },
+    // A COMMIT cut off is looked up: the client is answered what happened, not an error (decision 146).
+    { readCommitted: true, lookUpCutOffCommit: true },
   );
 
   const fresh = result.messages.filter((m) => !m.duplicate && m.deferredUntil === undefined).map((m) => m.id);
