@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { databaseFile, getDb } from "#app/db/client.server.ts";
+import { databaseFile, getDb, getSqlite } from "#app/db/client.server.ts";
 import { smsPendingReceipts } from "#app/db/schema/sms.ts";
 import { webhookEvents } from "#app/db/schema/webhooks.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
@@ -12,6 +12,7 @@ import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { smsCounters } from "#app/modules/health/sms-counters.server.ts";
 import type { PartAck, Receipt, SmsTransport, SubmitOutcome } from "#app/modules/messaging/transport-types.ts";
 import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
+import { itOnSqlite } from "#tests/support/engines.ts";
 import { createTestUser } from "#tests/support/requests.ts";
 import { grantCredits, messageParts, messageRow, outboxHas } from "#tests/support/sms.ts";
 
@@ -236,6 +237,41 @@ describe("a slice of SMSC answers", () => {
     expect(await eventsOf(user.id, early)).toEqual(["message.sent:submitted", "message.failed:undelivered"]);
     expect(await eventsOf(user.id, refused)).toEqual(["message.failed:failed"]);
     expect(await eventsOf(user.id, plain)).toEqual(["message.sent:submitted"]);
+  });
+
+  itOnSqlite("records the answers of a slice whose other group's claim failed, then fails the job", async () => {
+    const user = await customer();
+    const queue = async () => (await queueMessage(user.id, { to: "+12025550194", body: "claimed apart" })).id;
+    const [first, refused, last] = [await queue(), await queue(), await queue()];
+    // A real failure of the claim's statement for one message, as a database restart would give.
+    getSqlite().exec(
+      `create temp trigger fail_claim before update of status on sms_messages when old.id = ${refused}
+       begin select raise(abort, 'the database went away'); end`,
+    );
+    // One group per message, claimed and sent at once, as the SMPP transport does.
+    const perMessage: SmsTransport = {
+      name: "per-message",
+      async submitMany(messages, claim) {
+        const outcomes = await Promise.all(
+          messages.map(async (sms): Promise<[number, SubmitOutcome]> => {
+            if (!(await claim([sms.id])).has(sms.id)) return [sms.id, { kind: "not-claimed" }];
+            return [sms.id, { kind: "accepted", acks: [{ part: 1, providerId: `claimed-apart-${sms.id}` }] }];
+          }),
+        );
+        return new Map(outcomes);
+      },
+      async close() {},
+    };
+    try {
+      await expect(sendQueuedMessages(perMessage, [first, refused, last])).rejects.toThrow("the database went away");
+    } finally {
+      getSqlite().exec("drop trigger fail_claim");
+    }
+    // The two that left are recorded (not left submitting, to end unknown); the other waits for the retry.
+    expect(await messageRow(first)).toMatchObject({ status: "submitted" });
+    expect(await messageRow(last)).toMatchObject({ status: "submitted" });
+    expect(await messageRow(refused)).toMatchObject({ status: "queued" });
+    expect((await messageParts(last)).map((part) => part.providerId)).toEqual([`claimed-apart-${last}`]);
   });
 
   it("keeps the SMSC's answers while another process holds the write lock past the usual patience", async () => {

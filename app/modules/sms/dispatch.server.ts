@@ -575,8 +575,17 @@ export async function sendQueuedMessages(
   const sendSlice = async (slice: OutgoingSms[]) => {
     // What the transport's claims returned: a message not among them never left and counted no attempt.
     const claimedIds = new Set<number>();
+    let claimError: unknown;
     const claim: ClaimMessages = async (ids) => {
-      const claimed = await claimMessages(ids);
+      let claimed: Set<number>;
+      try {
+        claimed = await claimMessages(ids);
+      } catch (error) {
+        // Not sent (a database restart): the slice's other groups still leave and their answers are
+        // recorded, then the error fails the job, whose retry sends what is still queued.
+        claimError ??= error;
+        return new Set<number>();
+      }
       for (const id of claimed) claimedIds.add(id);
       return claimed;
     };
@@ -588,6 +597,7 @@ export async function sendQueuedMessages(
         return { id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome, claimed, tried: true };
       }),
     );
+    if (claimError !== undefined) throw claimError;
   };
   const slices: Promise<void>[] = [recordSettled()];
   for (let i = 0; i < outgoing.length; i += RECORD_SLICE) slices.push(sendSlice(outgoing.slice(i, i + RECORD_SLICE)));
