@@ -267,12 +267,48 @@ describe("a slice of SMSC answers", () => {
     } finally {
       getSqlite().exec("drop trigger fail_claim");
     }
-    // The two that left are recorded (not left submitting, to end unknown); the other waits for the retry.
+    // The one that left is recorded (not left submitting, to end unknown). The other two were claimed
+    // together, one statement in the worker's next state-change transaction, so the failure left both
+    // queued, unsent, for the job's retry; nothing of theirs was written.
     expect(await messageRow(first)).toMatchObject({ status: "submitted" });
-    expect(await messageRow(last)).toMatchObject({ status: "submitted" });
-    expect(await messageRow(refused)).toMatchObject({ status: "queued" });
-    expect((await messageParts(last)).map((part) => part.providerId)).toEqual([`claimed-apart-${last}`]);
+    expect((await messageParts(first)).map((part) => part.providerId)).toEqual([`claimed-apart-${first}`]);
+    for (const unsent of [refused, last]) {
+      expect(await messageRow(unsent)).toMatchObject({ status: "queued", attempts: 0 });
+      expect(await messageParts(unsent)).toEqual([]);
+    }
   });
+
+  itOnSqlite(
+    "a claim that fails beside receipts in one transaction fails alone: the receipts are applied",
+    async () => {
+      const user = await customer();
+      const delivered = await accepted(user.id, "beside");
+      const { id: refused } = await queueMessage(user.id, { to: "+12025550195", body: "claimed beside" });
+      getSqlite().exec(
+        `create temp trigger fail_claim before update of status on sms_messages when old.id = ${refused}
+       begin select raise(abort, 'the database went away'); end`,
+      );
+      // Another connection holds the write lock, so the first state change waits and the next two gather
+      // behind it: one transaction for a receipt and a claim.
+      const other = new Database(databaseFile());
+      other.exec("begin immediate");
+      try {
+        const first = applyReceipts([receipt("beside-nobody-1", "delivered")]);
+        const receipts = applyReceipts([receipt("beside-1", "delivered")]);
+        const claim = claimMessage(refused);
+        other.exec("commit");
+        await first;
+        await expect(claim).rejects.toThrow("the database went away");
+        await receipts;
+      } finally {
+        other.close();
+        getSqlite().exec("drop trigger fail_claim");
+      }
+      expect(await messageRow(delivered)).toMatchObject({ status: "delivered" });
+      expect(await messageRow(refused)).toMatchObject({ status: "queued", attempts: 0 });
+      expect(await outboxHas(refused)).toBe(true);
+    },
+  );
 
   it("keeps the SMSC's answers while another process holds the write lock past the usual patience", async () => {
     const user = await customer();

@@ -3,6 +3,7 @@ import {
   type Executor,
   MESSAGE_STATE_TURN,
   runningTransaction,
+  usesPostgres,
   withTx,
   withTxWithoutStalling,
 } from "#app/db/client.server.ts";
@@ -182,9 +183,16 @@ async function storeAcks(parts: AcceptedPart[], now: number, moves: Moves, tries
   return new Set(withEarly.map((part) => part.messageId));
 }
 
-/** queued -> submitting for each id, at once; the ids another worker (or nobody) had are left out. */
+/**
+ * queued -> submitting for each id, at once; the ids another worker (or nobody) had are left out. On
+ * SQLite in the transaction of this process's other state changes (one commit and one turn of the
+ * write lock for both); on PostgreSQL a statement of its own, outside the message-state turn (decision 131).
+ */
 async function claimMessages(ids: number[]): Promise<Set<number>> {
-  return new Set(await claimQueued(ids, clock.now()));
+  if (usesPostgres()) return new Set(await claimQueued(ids, clock.now()));
+  const { claimed, claimError } = await writeStateChange({ claims: ids });
+  if (claimError !== undefined) throw claimError;
+  return claimed;
 }
 
 /** queued -> submitting, or false when another worker has it (or it is no longer queued). */
@@ -439,8 +447,34 @@ async function recordOutcomes(tx: Executor, recorded: Recorded[], now: number): 
   });
 }
 
-/** A slice's answers from the SMSC, or a batch of delivery receipts: what moves messages' statuses. */
-type StateChange = { answers: Recorded[] } | { receipts: Receipt[] };
+/** A slice's answers from the SMSC, a batch of delivery receipts, or messages to claim: what moves messages' statuses. */
+type StateChange = { answers: Recorded[] } | { receipts: Receipt[] } | { claims: number[] };
+/** A slice's outcomes, or the messages a claim got or why it failed (a receipt batch gets neither). */
+type StateChangeResult = { outcomes: Map<number, SendOutcome>; claimed: Set<number>; claimError?: unknown };
+
+/**
+ * Claims each change's ids at once; a message asked for by two changes goes to the first only. Beside
+ * answers or receipts the claim is a savepoint: its failure (a database going away) fails the claims
+ * alone, so what the SMSC answered is still recorded.
+ */
+async function claimAll(claims: number[][], now: number, besideOthers: boolean) {
+  const wanted = [...new Set(claims.flat())];
+  if (wanted.length === 0) return { claimed: [] };
+  const claim = () => claimQueued(wanted, now);
+  let got: Set<number>;
+  try {
+    got = new Set(besideOthers ? await withTx(claim) : await claim());
+  } catch (error) {
+    if (!besideOthers) throw error;
+    return { claimed: [], claimError: error };
+  }
+  const claimed = claims.map((ids) => {
+    const mine = new Set(ids.filter((id) => got.has(id)));
+    for (const id of mine) got.delete(id);
+    return mine;
+  });
+  return { claimed };
+}
 
 /**
  * Writes state changes in one transaction, in the message-state turn taken shared, with the locks of
@@ -452,13 +486,15 @@ type StateChange = { answers: Recorded[] } | { receipts: Receipt[] };
  * slice claimed is answered `skipped` without being written, so among the slices written together
  * each message id is in one slice only.
  */
-async function writeStateChanges(changes: StateChange[]): Promise<Map<number, SendOutcome>[]> {
+async function writeStateChanges(changes: StateChange[]): Promise<StateChangeResult[]> {
   const slices = changes.flatMap((change) => ("answers" in change ? [change.answers] : []));
   const receipts = changes.flatMap((change) => ("receipts" in change ? change.receipts : []));
+  const claims = changes.flatMap((change) => ("claims" in change ? [change.claims] : []));
   const written = slices.flat().filter((recorded) => recorded.outcome.kind !== "not-claimed");
-  const outcomes =
-    written.length === 0 && receipts.length === 0
-      ? new Map<number, SendOutcome>()
+  const onlyClaims = written.length === 0 && receipts.length === 0;
+  const { outcomes, claimed, claimError } =
+    onlyClaims && claims.length === 0
+      ? { outcomes: new Map<number, SendOutcome>(), claimed: [], claimError: undefined }
       : await withTxWithoutStalling(
           async (tx) => {
             const now = clock.now();
@@ -470,21 +506,26 @@ async function writeStateChanges(changes: StateChange[]): Promise<Map<number, Se
             const recorded =
               written.length > 0 ? await recordOutcomes(tx, written, now) : new Map<number, SendOutcome>();
             if (receipts.length > 0) await applyReceiptsNow(receipts, now);
-            return recorded;
+            return { outcomes: recorded, ...(await claimAll(claims, now, !onlyClaims)) };
           },
-          { patienceMs: Infinity, turn: MESSAGE_STATE_TURN, sharedTurn: true, lookUpCutOffCommit: true },
+          // Claims alone give up as a claim of its own did; answers and receipts never do.
+          onlyClaims
+            ? {}
+            : { patienceMs: Infinity, turn: MESSAGE_STATE_TURN, sharedTurn: true, lookUpCutOffCommit: true },
         );
-  return changes.map(
-    (change) =>
-      new Map(
-        "answers" in change
-          ? change.answers.map(({ id, outcome }): [number, SendOutcome] => [
-              id,
-              outcome.kind === "not-claimed" ? { kind: "skipped" } : outcomes.get(id)!,
-            ])
-          : [],
-      ),
-  );
+  let claim = 0;
+  return changes.map((change) => ({
+    outcomes: new Map(
+      "answers" in change
+        ? change.answers.map(({ id, outcome }): [number, SendOutcome] => [
+            id,
+            outcome.kind === "not-claimed" ? { kind: "skipped" } : outcomes.get(id)!,
+          ])
+        : [],
+    ),
+    claimed: "claims" in change ? (claimed[claim++] ?? new Set<number>()) : new Set<number>(),
+    claimError: "claims" in change ? claimError : undefined,
+  }));
 }
 
 /**
@@ -495,7 +536,7 @@ async function writeStateChanges(changes: StateChange[]): Promise<Map<number, Se
 const stateChanges = new OneBatchAtATime(writeStateChanges);
 
 /** Through the process's queue; inside a caller's transaction (a test holding one open), in that transaction. */
-async function writeStateChange(change: StateChange): Promise<Map<number, SendOutcome>> {
+async function writeStateChange(change: StateChange): Promise<StateChangeResult> {
   if (runningTransaction() === null) return await stateChanges.add(change);
   return (await writeStateChanges([change]))[0];
 }
@@ -561,7 +602,7 @@ export async function sendQueuedMessages(
     }
   }
   const record = async (recorded: Recorded[]) => {
-    for (const [id, outcome] of await writeStateChange({ answers: recorded })) results.set(id, outcome);
+    for (const [id, outcome] of (await writeStateChange({ answers: recorded })).outcomes) results.set(id, outcome);
   };
   const recordSettled = async () => {
     if (settled.length === 0) return;

@@ -1,6 +1,6 @@
 // The SQL that writes messages, their parts, their outbox rows and early receipts. A status change
 // is a conditional UPDATE from its event's statuses (message-status.ts): 0 rows means refused.
-import { inSharedTurn, usesPostgres, withTxWithoutStalling } from "#app/db/client.server.ts";
+import { inSharedTurn, runningTransaction, usesPostgres, withTxWithoutStalling } from "#app/db/client.server.ts";
 import { sqlText, statements } from "#app/db/statements.server.ts";
 import { addToRollup, type RollupChange } from "#app/db/rollup-counts.server.ts";
 import type { MessageSource } from "#app/db/schema/sms.ts";
@@ -479,7 +479,8 @@ export async function claimQueued(ids: number[], now: number): Promise<number[]>
     if (!usesPostgres()) await deleteOutboxRows(claimed);
     return claimed;
   };
-  return usesPostgres() ? await claim() : await withTxWithoutStalling(claim);
+  // Inside a running transaction (the worker's state changes, decision 142) it is part of that one.
+  return usesPostgres() || runningTransaction() !== null ? await claim() : await withTxWithoutStalling(claim);
 }
 
 /** submitting -> submitted for the ids still submitting; returns those, with their segments and owner. */
