@@ -49,7 +49,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: "node --experimental-async-context-frame scripts/run.mjs scripts/start.ts",
+    command: "node --experimental-async-context-frame --v8-pool-size=1 scripts/run.mjs scripts/start.ts",
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -42,7 +42,7 @@
 // 1.8x target).
 // and prints a table and one final JSON line.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -58,6 +58,7 @@ import { freePort, startPrivateRedis } from "#server/redis-process.ts";
 import { closeDatabase, sqlCount, sqlExec, sqlRow } from "#tests/support/database.ts";
 import { waitFor } from "#tests/support/wait.ts";
 import { type ProcessCounts, perMessage, workCountsNow } from "#tests/support/work-counts.ts";
+import { appNodeFlags } from "../node-flags.ts";
 import { buildIfStale } from "../build-if-stale.ts";
 import { benchMessage, percentile, runLoad, sendRequest } from "./http-load.ts";
 import { cpuSeconds } from "./process-cpu.ts";
@@ -244,12 +245,19 @@ if (ROUTES > 0 || failover) {
 }
 
 // --- the app ------------------------------------------------------------------------------------
-// BENCH_PROFILE=dir writes a V8 CPU profile of each app process there (for finding hot spots).
+// BENCH_PROFILE=dir writes a V8 CPU profile of each app process there (for finding hot spots);
+// BENCH_APP_ARGS adds Node flags to the app processes' own (npm start's), for trying one.
+const extraAppFlags = process.env.BENCH_APP_ARGS?.split(" ").filter(Boolean) ?? [];
 const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", resolve(process.env.BENCH_PROFILE)] : [];
 function start(entry: string, label: string): ChildProcess {
-  const child = spawn(process.execPath, [...process.execArgv, ...profile, "scripts/run.mjs", entry], {
+  const flags = [...appNodeFlags(), ...extraAppFlags, ...profile];
+  // BENCH_APP_STDOUT=prefix keeps each app process's standard output (e.g. --trace-gc's) in prefix.<label>.
+  const stdout = process.env.BENCH_APP_STDOUT
+    ? openSync(`${process.env.BENCH_APP_STDOUT}.${label.replace(/ /g, "")}`, "w")
+    : "ignore";
+  const child = spawn(process.execPath, [...flags, "scripts/run.mjs", entry], {
     env: appEnv,
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", stdout, "inherit"],
   });
   child.on("exit", (code, signal) => {
     if (!stopping) log(`${label} exited early (${code ?? signal})`);

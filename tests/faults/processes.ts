@@ -2,6 +2,7 @@
 // can kill them (SIGKILL, as a crash or the OOM killer would) and tell a kill from a crash.
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
+import { appNodeFlags } from "../../scripts/node-flags.ts";
 
 export class AppProcess {
   readonly name: string;
@@ -17,7 +18,7 @@ export class AppProcess {
     this.name = name;
     this.logFile = logFile;
     const fd = openSync(logFile, "a");
-    this.child = spawn(process.execPath, [...process.execArgv, "scripts/run.mjs", entry], {
+    this.child = spawn(process.execPath, [...appNodeFlags(), "scripts/run.mjs", entry], {
       env,
       stdio: ["ignore", fd, fd],
     });
