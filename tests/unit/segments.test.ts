@@ -86,6 +86,15 @@ describe("countSegments: UCS-2", () => {
   });
 });
 
+/** The septets of a character, or null when GSM-7 cannot carry it. */
+function encodeGsm7Safe(char: string): Uint8Array | null {
+  try {
+    return encodeGsm7(char);
+  } catch {
+    return null;
+  }
+}
+
 describe("splitMessage", () => {
   it("loses and adds nothing, and every part fits", () => {
     const alphabet = fc.constantFrom(..."abc €[]^Ωж😀\n".split(/(?:)/u));
@@ -103,7 +112,14 @@ describe("splitMessage", () => {
             // No part starts with a lone low surrogate.
             expect(/^[\uDC00-\uDFFF]/.test(part)).toBe(false);
           }
-          expect(countSegments(body).segments).toBe(split.parts.length);
+          const count = countSegments(body);
+          expect(count.segments).toBe(split.parts.length);
+          expect(count.characters).toBe(Array.from(body).length);
+          const last = split.parts.at(-1) ?? "";
+          const lastUnits = split.encoding === "GSM-7" ? encodeGsm7(last).length : last.length;
+          expect(count.remaining).toBe(count.perSegment - lastUnits);
+          const outside = Array.from(body).filter((c) => encodeGsm7Safe(c) === null);
+          expect(split.nonGsm).toEqual([...new Set(outside)]);
         },
       ),
     );

@@ -31,10 +31,6 @@ export const SEGMENT_LIMITS = {
   "UCS-2": { single: 70, part: 67 },
 } as const;
 
-function isGsm(char: string): boolean {
-  return gsmBasic.has(char) || char in GSM_EXTENSION;
-}
-
 /** Septets for GSM-7, UTF-16 code units for UCS-2 (an emoji outside the BMP is two). */
 function unitsOf(char: string, encoding: SmsEncoding): number {
   if (encoding === "UCS-2") return char.length;
@@ -43,26 +39,33 @@ function unitsOf(char: string, encoding: SmsEncoding): number {
 
 export type SplitMessage = { encoding: SmsEncoding; units: number; parts: string[]; nonGsm: string[] };
 
-/**
- * Splits a body into the parts it is sent as. A character never straddles two parts: neither a
- * GSM escape pair nor a UTF-16 surrogate pair, so a part may end a unit short of its limit.
- */
-export function splitMessage(body: string): SplitMessage {
-  const chars = Array.from(body);
-  const nonGsm = [...new Set(chars.filter((c) => !isGsm(c)))];
-  const encoding: SmsEncoding = nonGsm.length === 0 ? "GSM-7" : "UCS-2";
-  const limits = SEGMENT_LIMITS[encoding];
-  let units = 0;
-  for (const char of chars) units += unitsOf(char, encoding);
-  if (units === 0) return { encoding, units, parts: [], nonGsm };
-  if (units <= limits.single) return { encoding, units, parts: [body], nonGsm };
+type Measured = { encoding: SmsEncoding; units: number; characters: number; nonGsm: string[] };
 
+/** The encoding a body needs and its units, in one pass over its characters (no array made for them). */
+function measure(body: string): Measured {
+  let septets = 0;
+  let characters = 0;
+  const nonGsm: string[] = [];
+  for (const char of body) {
+    characters += 1;
+    if (gsmBasic.has(char)) septets += 1;
+    else if (char in GSM_EXTENSION) septets += 2;
+    else if (!nonGsm.includes(char)) nonGsm.push(char);
+  }
+  // UCS-2 counts UTF-16 code units: the string's own length.
+  if (nonGsm.length > 0) return { encoding: "UCS-2", units: body.length, characters, nonGsm };
+  return { encoding: "GSM-7", units: septets, characters, nonGsm };
+}
+
+/** The parts of a body longer than one SMS (`measured` is its measure). */
+function partsOf(body: string, { encoding }: Measured): string[] {
+  const limit = SEGMENT_LIMITS[encoding].part;
   const parts: string[] = [];
   let current = "";
   let used = 0;
-  for (const char of chars) {
+  for (const char of body) {
     const cost = unitsOf(char, encoding);
-    if (used + cost > limits.part) {
+    if (used + cost > limit) {
       parts.push(current);
       current = "";
       used = 0;
@@ -71,7 +74,22 @@ export function splitMessage(body: string): SplitMessage {
     used += cost;
   }
   parts.push(current);
-  return { encoding, units, parts, nonGsm };
+  return parts;
+}
+
+function split(body: string, measured: Measured): SplitMessage {
+  const { encoding, units, nonGsm } = measured;
+  if (units === 0) return { encoding, units, parts: [], nonGsm };
+  if (units <= SEGMENT_LIMITS[encoding].single) return { encoding, units, parts: [body], nonGsm };
+  return { encoding, units, parts: partsOf(body, measured), nonGsm };
+}
+
+/**
+ * Splits a body into the parts it is sent as. A character never straddles two parts: neither a
+ * GSM escape pair nor a UTF-16 surrogate pair, so a part may end a unit short of its limit.
+ */
+export function splitMessage(body: string): SplitMessage {
+  return split(body, measure(body));
 }
 
 export type SegmentCount = {
@@ -95,22 +113,25 @@ const CREDITS_PER_SEGMENT = 1;
 
 /** What a body costs: the one rule behind the live counter, the form's limit and the debit. */
 export function countSegments(body: string): SegmentCount {
-  const split = splitMessage(body);
-  const limits = SEGMENT_LIMITS[split.encoding];
-  const segments = split.parts.length;
+  const measured = measure(body);
+  const { encoding, units, parts, nonGsm } = split(body, measured);
+  const limits = SEGMENT_LIMITS[encoding];
+  const segments = parts.length;
   const perSegment = segments > 1 ? limits.part : limits.single;
-  const last = split.parts[segments - 1] ?? "";
-  let lastUnits = 0;
-  for (const char of last) lastUnits += unitsOf(char, split.encoding);
+  let lastUnits = units;
+  if (segments > 1) {
+    lastUnits = 0;
+    for (const char of parts[segments - 1]) lastUnits += unitsOf(char, encoding);
+  }
   return {
-    characters: Array.from(body).length,
-    encoding: split.encoding,
-    units: split.units,
+    characters: measured.characters,
+    encoding,
+    units,
     segments,
     perSegment,
     remaining: perSegment - lastUnits,
     credits: segments * CREDITS_PER_SEGMENT,
-    nonGsm: split.nonGsm,
+    nonGsm,
   };
 }
 
