@@ -479,8 +479,9 @@ async function claimAll(claims: number[][], now: number, besideOthers: boolean) 
 /**
  * Writes state changes in one transaction, in the message-state turn taken shared, with the locks of
  * the messages and parts it touches (decision 143): the answers of every slice
- * (one set-based recordOutcomes), then the receipts, which so find the parts recorded beside them.
- * Each slice gets its outcomes (a receipt batch, none). The SMSC's answers exist only here: given
+ * (one set-based recordOutcomes), then the receipts, which so find the parts recorded beside them,
+ * then the claims (SQLite's only, claimAll). Each slice gets its outcomes and each claim its messages
+ * (a receipt batch, neither). The SMSC's answers exist only here: given
  * up, their messages would end `unknown` though sent, hence no patience limit, and a COMMIT cut off
  * by a PostgreSQL restart is looked up rather than given up. A message another
  * slice claimed is answered `skipped` without being written, so among the slices written together
