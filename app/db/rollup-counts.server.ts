@@ -22,7 +22,7 @@ type Row = [userId: number, bucket: number, pending: number, delivered: number, 
 const queries = statements({
   addRows: sqlText<[string]>({
     sqlite: `insert into message_rollup (user_id, bucket, pending, delivered, failed, credits)
-   select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 from json_each(?) where true
+   select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 from jsonb_each(?) where true
    on conflict do update set pending = pending + excluded.pending, delivered = delivered + excluded.delivered,
      failed = failed + excluded.failed, credits = credits + excluded.credits`,
     // Appended, never a hot row (decision 131): foldRollupChanges adds them to message_rollup later.

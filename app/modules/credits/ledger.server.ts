@@ -65,7 +65,7 @@ const queries = statements({
   insertEntries: sqlText<[number, number, string], { kind: LedgerKind; amount: number }>({
     sqlite: `insert into credit_ledger (user_id, created_at, shortfall, kind, amount, key, note, actor_user_id, reason)
    select ?, ?, 0, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5
-   from json_each(?)
+   from jsonb_each(?)
    where true
    on conflict(key) do nothing
    returning kind, amount`,

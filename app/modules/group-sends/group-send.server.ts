@@ -154,7 +154,7 @@ const queries = statements({
   // A batch's skipped members in one statement, each an array [contact id, name, phone, reason].
   insertSkips: sqlText<[number, string]>({
     sqlite: `insert into group_send_skips (group_send_id, contact_id, name, phone, reason)
-   select ?, value ->> 0, value ->> 1, value ->> 2, value ->> 3 from json_each(?) where true on conflict do nothing`,
+   select ?, value ->> 0, value ->> 1, value ->> 2, value ->> 3 from jsonb_each(?) where true on conflict do nothing`,
     postgres: `insert into group_send_skips (group_send_id, contact_id, name, phone, reason)
    select $1::bigint, (value ->> 0)::bigint, value ->> 1, value ->> 2, value ->> 3 from jsonb_array_elements($2::jsonb)
    on conflict do nothing`,

@@ -23,7 +23,7 @@ const queries = statements({
   ),
   // Their parts and outbox rows go with them (foreign keys, on delete cascade); the ledger keeps its entries.
   deleteMessages: sqlText<[string]>({
-    sqlite: "delete from sms_messages where id in (select value from json_each(?))",
+    sqlite: "delete from sms_messages where id in (select value from jsonb_each(?))",
     postgres: `delete from sms_messages where id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   // An inbound message whose keyword (STOP, START, HELP) is still to be processed has an outbox row.
@@ -32,7 +32,7 @@ const queries = statements({
      from inbound_messages m where id > ? order by id limit ?`,
   ),
   deleteInbound: sqlText<[string]>({
-    sqlite: "delete from inbound_messages where id in (select value from json_each(?))",
+    sqlite: "delete from inbound_messages where id in (select value from jsonb_each(?))",
     postgres: `delete from inbound_messages where id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   deleteSupportRequests: sqlText<[number, number]>(

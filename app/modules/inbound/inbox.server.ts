@@ -125,7 +125,7 @@ const queries = statements({
   ),
   accounts: sqlText<[string], CandidateAccount>({
     sqlite:
-      "select id, email, full_name as fullName from users where id in (select value from json_each(?)) order by id",
+      "select id, email, full_name as fullName from users where id in (select value from jsonb_each(?)) order by id",
     postgres: `select id, email, full_name as "fullName" from users where id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb))) order by id`,
   }),
   claimUnassigned: sqlText<[number, number], InboundRow>(

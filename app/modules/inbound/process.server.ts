@@ -20,14 +20,14 @@ const queries = statements({
     sqlite: `select m.id, m.from_phone as phone, m.to_address as toAddress, m.user_id as accountId, m.body,
      m.received_at as receivedAt
    from inbound_outbox o join inbound_messages m on m.id = o.message_id
-   where o.message_id in (select value from json_each(?)) order by m.id`,
+   where o.message_id in (select value from jsonb_each(?)) order by m.id`,
     postgres: `select m.id, m.from_phone as phone, m.to_address as "toAddress", m.user_id as "accountId", m.body,
      m.received_at as "receivedAt"
    from inbound_outbox o join inbound_messages m on m.id = o.message_id
    where o.message_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb))) order by m.id`,
   }),
   deleteOutbox: sqlText<[string]>({
-    sqlite: "delete from inbound_outbox where message_id in (select value from json_each(?))",
+    sqlite: "delete from inbound_outbox where message_id in (select value from jsonb_each(?))",
     postgres: `delete from inbound_outbox where message_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   stale: sqlText<[number, number], { messageId: number }>(

@@ -37,7 +37,7 @@ const queries = statements({
    from orders where confirmed_at >= ? and confirmed_at < ?`,
   ),
   accountNames: sqlText<[string], { id: number; fullName: string; email: string }>({
-    sqlite: "select id, full_name as fullName, email from users where id in (select value from json_each(?))",
+    sqlite: "select id, full_name as fullName, email from users where id in (select value from jsonb_each(?))",
     postgres: `select id, full_name as "fullName", email from users where id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   // A keyword opt-out made in the period counts against every account that wrote to the phone from the

@@ -14,7 +14,7 @@ const PG_ROLLUP = `(select user_id, bucket, pending, delivered, failed, inbound,
 const queries = statements({
   // Each day is one range scan of the (user_id, bucket) key; the days travel as a JSON array of [start, end].
   oneAccountByDay: sqlText<[string, number], Row>({
-    sqlite: `select ${SUMS} from json_each(?) d join message_rollup r
+    sqlite: `select ${SUMS} from jsonb_each(?) d join message_rollup r
      on r.user_id = ? and r.bucket >= d.value ->> 0 and r.bucket < d.value ->> 1
    group by d.key`,
     postgres: `select ${PG_SUMS} from jsonb_array_elements($1::jsonb) with ordinality d(value, key) join ${PG_ROLLUP} r
@@ -22,7 +22,7 @@ const queries = statements({
    group by d.key`,
   }),
   everyAccountByDay: sqlText<[string], Row>({
-    sqlite: `select ${SUMS} from json_each(?) d join message_rollup r indexed by message_rollup_bucket_idx
+    sqlite: `select ${SUMS} from jsonb_each(?) d join message_rollup r indexed by message_rollup_bucket_idx
      on r.bucket >= d.value ->> 0 and r.bucket < d.value ->> 1
    group by d.key`,
     postgres: `select ${PG_SUMS} from jsonb_array_elements($1::jsonb) with ordinality d(value, key) join ${PG_ROLLUP} r

@@ -11,13 +11,13 @@ const queries = statements({
   // One query each per batch, whatever its size. Run inside the send's transaction, they share its snapshot.
   sendersOf: sqlText<[number, string], { address: string; isDefault: number }>({
     sqlite: `select address, is_default as isDefault from senders
-   where user_id = ? and status = 'active' and (is_default = 1 or address in (select value from json_each(?)))`,
+   where user_id = ? and status = 'active' and (is_default = 1 or address in (select value from jsonb_each(?)))`,
     postgres: `select address, is_default as "isDefault" from senders
    where user_id = $1 and status = 'active' and (is_default or address = any(array(select value from jsonb_array_elements_text($2::jsonb))))`,
   }),
   // Every account's and every scope's opt-outs of the numbers: a number has few, and blocks() picks.
   optOutsOfPhones: sqlText<[string], OptOutRow>({
-    sqlite: `select phone, scope, user_id as userId from opt_outs where phone in (select value from json_each(?))`,
+    sqlite: `select phone, scope, user_id as userId from opt_outs where phone in (select value from jsonb_each(?))`,
     postgres: `select phone, scope, user_id as "userId" from opt_outs where phone = any(array(select value from jsonb_array_elements_text($1::jsonb)))`,
   }),
 });

@@ -39,7 +39,7 @@ const queries = statements({
   contactZones: sqlText<[number, string, string], { id: number; phone: string; timeZone: string }>({
     sqlite: `select id, phone, time_zone as timeZone from contacts
    where user_id = ? and time_zone is not null
-     and (id in (select value from json_each(?)) or phone in (select value from json_each(?)))`,
+     and (id in (select value from jsonb_each(?)) or phone in (select value from jsonb_each(?)))`,
     postgres: `select id, phone, time_zone as "timeZone" from contacts
    where user_id = $1 and time_zone is not null
      and (id = any(array(select value::bigint from jsonb_array_elements_text($2::jsonb)))

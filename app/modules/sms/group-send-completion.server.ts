@@ -21,10 +21,10 @@ const queries = statements({
   }),
   // Open, fan-out finished and no message unfinished, in one statement for the batch's sends; only the
   // UPDATE that changes a row completes it. The probe is spelled like sms_messages_group_send_unfinished_idx's
-  // condition, so it is one index probe per send. PostgreSQL: id = any($2::bigint[]) in place of json_each.
+  // condition, so it is one index probe per send. PostgreSQL: id = any($2::bigint[]) in place of jsonb_each.
   markCompleted: sqlText<[number, string], { id: number; userId: number }>({
     sqlite: `update group_sends set completed_at = ?
-   where id in (select value from json_each(?)) and completed_at is null and status in ('done', 'failed')
+   where id in (select value from jsonb_each(?)) and completed_at is null and status in ('done', 'failed')
      and not exists (select 1 from sms_messages m where m.group_send_id = group_sends.id and m.group_send_id is not null
        and m.status not in ('delivered', 'undelivered', 'expired', 'rejected', 'failed'))
    returning id, user_id as userId`,

@@ -25,13 +25,13 @@ const EVENT_OF_STATUS: Partial<Record<MessageStatus, WebhookEventType>> = {
 const queries = statements({
   insertCallbacks: sqlText<[string]>({
     sqlite: `insert into webhook_message_callbacks (message_id, url)
-   select value ->> '$.messageId', value ->> '$.url' from json_each(?)`,
+   select value ->> '$.messageId', value ->> '$.url' from jsonb_each(?)`,
     postgres: `insert into webhook_message_callbacks (message_id, url)
    select (value ->> 'messageId')::bigint, value ->> 'url' from jsonb_array_elements($1::jsonb)`,
   }),
   callbacks: sqlText<[string], { messageId: number; url: string }>({
     sqlite: `select message_id as messageId, url from webhook_message_callbacks
-   where message_id in (select value from json_each(?))`,
+   where message_id in (select value from jsonb_each(?))`,
     postgres: `select message_id as "messageId", url from webhook_message_callbacks
    where message_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
@@ -39,7 +39,7 @@ const queries = statements({
   callbackAccounts: sqlText<[string], { horizon: number | null; accounts: string }>({
     sqlite: `select (select max(id) from sms_messages) as horizon,
      (select json_group_array(user_id) from webhook_callback_secrets
-      where user_id in (select value from json_each(?))) as accounts`,
+      where user_id in (select value from jsonb_each(?))) as accounts`,
     postgres: `select (select max(id) from sms_messages) as horizon,
      (select json_agg(user_id)::text from webhook_callback_secrets
       where user_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))) as accounts`,

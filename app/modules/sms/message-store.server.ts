@@ -156,7 +156,7 @@ const queries = statements({
    select ?, ?, ?, m.value ->> 0, m.value ->> 1, m.value ->> 2, m.value ->> 3, m.value ->> 4, m.value ->> 5,
      m.value ->> 6, m.value ->> 7, m.value ->> 8, m.value ->> 9, m.value ->> 10, m.value ->> 11, m.value ->> 12,
      m.value ->> 13, m.value ->> 14, m.value ->> 15, m.value ->> 16
-   from json_each(?) m
+   from jsonb_each(?) m
    where true
    order by m.key
    on conflict do nothing
@@ -178,7 +178,7 @@ const queries = statements({
   // The earlier messages of the skipped ones, by their place in the JSON array.
   duplicates: sqlText<[string, number], ExistingMessage & { input: number }>({
     sqlite: `select d.key as input, m.id, m.encoding, m.segments, m.credits, m.created_at as createdAt
-   from json_each(?) d join sms_messages m
+   from jsonb_each(?) d join sms_messages m
      on (m.schedule_id = d.value ->> '$.scheduleId' and m.occurrence_at = d.value ->> '$.occurrenceAt')
        or (m.user_id = ? and m.api_ref = d.value ->> '$.apiRef')
        or (m.group_send_id = d.value ->> '$.groupSendId' and m.contact_id = d.value ->> '$.contactId')`,
@@ -193,7 +193,7 @@ const queries = statements({
     sqlite: `select id, user_id as userId, to_phone as toPhone, from_address as fromAddress, source, body, segments, status, attempts,
      (select disabled_at is not null from users where users.id = sms_messages.user_id) as ownerDisabled
    from sms_messages
-   where id in (select value from json_each(?)) and ${whereFrom("claim")}`,
+   where id in (select value from jsonb_each(?)) and ${whereFrom("claim")}`,
     postgres: `select id, user_id as "userId", to_phone as "toPhone", from_address as "fromAddress", source, body, segments, status, attempts,
      (select disabled_at is not null from users where users.id = sms_messages.user_id) as "ownerDisabled"
    from sms_messages
@@ -201,7 +201,7 @@ const queries = statements({
   }),
   partsOf: sqlText<[string], { messageId: number; part: number } & StoredStatus>({
     sqlite: `select message_id as messageId, part, status, error from sms_message_parts
-   where message_id in (select value from json_each(?)) order by message_id, part`,
+   where message_id in (select value from jsonb_each(?)) order by message_id, part`,
     postgres: `select message_id as "messageId", part, status, error from sms_message_parts
    where message_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb))) order by message_id, part`,
   }),
@@ -224,7 +224,7 @@ const queries = statements({
   // On PostgreSQL the claimed messages' outbox rows go in the same statement (claimQueued); SQLite has no DELETE in a WITH.
   claim: sqlText<[number, string], { id: number }>({
     sqlite: `update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = ?
-   where id in (select value from json_each(?)) and ${whereFrom("claim")} returning id`,
+   where id in (select value from jsonb_each(?)) and ${whereFrom("claim")} returning id`,
     postgres: `with claimed as (update sms_messages set status = 'submitting', attempts = attempts + 1, updated_at = $1
      where id = any(array(select value::bigint from jsonb_array_elements_text($2::jsonb))) and ${whereFrom("claim")} returning id),
    dropped as (delete from sms_outbox where message_id = any(array(select id from claimed)))
@@ -232,7 +232,7 @@ const queries = statements({
   }),
   markSubmitted: sqlText<[number, number, string], { id: number; segments: number; userId: number }>({
     sqlite: `update sms_messages set status = 'submitted', error = null, submitted_at = ?, updated_at = ?
-   where id in (select value from json_each(?)) and ${whereFrom("accept")}
+   where id in (select value from jsonb_each(?)) and ${whereFrom("accept")}
    returning id, segments, user_id as userId`,
     postgres: `update sms_messages set status = 'submitted', error = null, submitted_at = $1, updated_at = $2
    where id = any(array(select value::bigint from jsonb_array_elements_text($3::jsonb))) and ${whereFrom("accept")}
@@ -259,7 +259,7 @@ const queries = statements({
   >({
     sqlite: `update sms_messages set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?,
      done_at = c.value ->> '$.doneAt'
-   from json_each(?) c
+   from jsonb_each(?) c
    where sms_messages.id = c.value ->> '$.id' and sms_messages.status = c.value ->> '$.from'
    returning id, user_id as userId, group_send_id as groupSendId, status, created_at as createdAt`,
     postgres: `update sms_messages set status = c.status, error = c.error, updated_at = $1, done_at = c."doneAt"
@@ -277,14 +277,14 @@ const queries = statements({
   // `where true`: SQLite's parser needs it between an INSERT's SELECT and its ON CONFLICT.
   insertParts: sqlText<[number, string]>({
     sqlite: `insert into sms_message_parts (message_id, part, provider_id, status, updated_at)
-   select value ->> '$.messageId', value ->> '$.part', value ->> '$.providerId', 'submitted', ? from json_each(?) where true
+   select value ->> '$.messageId', value ->> '$.part', value ->> '$.providerId', 'submitted', ? from jsonb_each(?) where true
    on conflict do nothing`,
     postgres: pgInsertParts("$2"),
   }),
   // Each attempt an array [message id, upstream, bind, outcome, command status, provider ids, error].
   insertAttempts: sqlText<[number, string]>({
     sqlite: `insert into sms_submit_attempts (message_id, attempted_at, upstream, bind, outcome, command_status, provider_ids, error)
-   select value ->> 0, ?, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6 from json_each(?)`,
+   select value ->> 0, ?, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6 from jsonb_each(?)`,
     postgres: pgInsertAttempts("$2"),
   }),
   // insertParts, insertAttempts and anyPending in one round trip (storeAcceptedParts); SQLite, where
@@ -299,7 +299,7 @@ const queries = statements({
     sqlite: `select p.provider_id as providerId, p.message_id as messageId, p.part, p.status as partStatus,
      m.status as messageStatus, m.segments, p.updated_at as updatedAt
    from sms_message_parts p join sms_messages m on m.id = p.message_id
-   where p.provider_id in (select value from json_each(?)) order by p.message_id desc`,
+   where p.provider_id in (select value from jsonb_each(?)) order by p.message_id desc`,
     postgres: `select p.provider_id as "providerId", p.message_id as "messageId", p.part, p.status as "partStatus",
      m.status as "messageStatus", m.segments, p.updated_at as "updatedAt"
    from sms_message_parts p join sms_messages m on m.id = p.message_id
@@ -308,7 +308,7 @@ const queries = statements({
   // The caller checked each move (canMove); `status = from` keeps it to the status it checked.
   updateParts: sqlText<[number, string]>({
     sqlite: `update sms_message_parts set status = c.value ->> '$.status', error = c.value ->> '$.error', updated_at = ?
-   from json_each(?) c
+   from jsonb_each(?) c
    where sms_message_parts.message_id = c.value ->> '$.messageId' and sms_message_parts.part = c.value ->> '$.part'
      and sms_message_parts.status = c.value ->> '$.from'`,
     postgres: `update sms_message_parts set status = c.status, error = c.error, updated_at = $1
@@ -318,7 +318,7 @@ const queries = statements({
   }),
   // Each row an array [message id, due at].
   insertOutboxes: sqlText<[string]>({
-    sqlite: "insert into sms_outbox (message_id, due_at) select value ->> 0, value ->> 1 from json_each(?)",
+    sqlite: "insert into sms_outbox (message_id, due_at) select value ->> 0, value ->> 1 from jsonb_each(?)",
     postgres: `insert into sms_outbox (message_id, due_at)
    select (value ->> 0)::bigint, (value ->> 1)::bigint from jsonb_array_elements($1::jsonb)`,
   }),
@@ -326,7 +326,7 @@ const queries = statements({
     "insert into sms_outbox (message_id, due_at) values (?, ?) on conflict (message_id) do update set due_at = excluded.due_at",
   ),
   deleteOutboxes: sqlText<[string]>({
-    sqlite: "delete from sms_outbox where message_id in (select value from json_each(?))",
+    sqlite: "delete from sms_outbox where message_id in (select value from jsonb_each(?))",
     postgres: `delete from sms_outbox where message_id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   deleteOutbox: sqlText<[number]>("delete from sms_outbox where message_id = ?"),
@@ -341,19 +341,19 @@ const queries = statements({
   moveOutboxBack: sqlText<[number]>("update sms_outbox set due_at = due_at - ?"),
   insertPending: sqlText<[number, string]>({
     sqlite: `insert into sms_pending_receipts (provider_id, status, error, received_at)
-   select value ->> '$.providerId', value ->> '$.status', value ->> '$.error', ? from json_each(?) order by key`,
+   select value ->> '$.providerId', value ->> '$.status', value ->> '$.error', ? from jsonb_each(?) order by key`,
     postgres: `insert into sms_pending_receipts (provider_id, status, error, received_at)
    select r.value ->> 'providerId', r.value ->> 'status', r.value ->> 'error', $1::bigint
    from jsonb_array_elements($2::jsonb) with ordinality r(value, key) order by r.key`,
   }),
   pendingReceipts: sqlText<[string], PendingReceipt>({
     sqlite: `select id, provider_id as providerId, status, error from sms_pending_receipts
-   where provider_id in (select value from json_each(?)) order by id`,
+   where provider_id in (select value from jsonb_each(?)) order by id`,
     postgres: `select id, provider_id as "providerId", status, error from sms_pending_receipts
    where provider_id = any(array(select value from jsonb_array_elements_text($1::jsonb))) order by id`,
   }),
   deletePending: sqlText<[string]>({
-    sqlite: "delete from sms_pending_receipts where id in (select value from json_each(?))",
+    sqlite: "delete from sms_pending_receipts where id in (select value from jsonb_each(?))",
     postgres: `delete from sms_pending_receipts where id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   anyPending: sqlText<[], { any: number }>({

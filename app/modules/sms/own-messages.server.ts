@@ -7,7 +7,7 @@ import type { MessageStatus } from "#app/modules/messaging/message-status.ts";
 /** A stored message, as the API and the webhooks present it. */
 export type OwnMessageRow = MessageResourceRow;
 
-// Of `sms_messages m`: a join's other table may have columns of the same names (json_each has an id).
+// Of `sms_messages m`: a join's other table may have columns of the same names (jsonb_each has an id).
 const COLUMNS = `m.id, m.to_phone as "to", m.from_address as "from", m.body, m.encoding, m.segments, m.credits,
   m.status, m.error as statusDetail, m.group_send_id as groupSendId, m.created_at as createdAt,
   m.submitted_at as submittedAt, m.done_at as doneAt, m.updated_at as updatedAt`;
@@ -17,7 +17,7 @@ const PG_COLUMNS = COLUMNS.replace(/ as (\w+)/g, ' as "$1"');
 const queries = statements({
   one: sqlText<[number, number], OwnMessageRow>(`select ${COLUMNS} from sms_messages m where id = ? and user_id = ?`),
   many: sqlText<[string], OwnMessageRow>({
-    sqlite: `select ${COLUMNS} from json_each(?) j join sms_messages m on m.id = j.value ->> '$.id' and m.user_id = j.value ->> '$.userId'`,
+    sqlite: `select ${COLUMNS} from jsonb_each(?) j join sms_messages m on m.id = j.value ->> '$.id' and m.user_id = j.value ->> '$.userId'`,
     postgres: `select ${PG_COLUMNS} from jsonb_array_elements($1::jsonb) j join sms_messages m
      on m.id = (j.value ->> 'id')::bigint and m.user_id = (j.value ->> 'userId')::bigint`,
   }),

@@ -60,7 +60,7 @@ export const deliveryStatements = {
      (select disabled_at is not null from users where users.id = e.user_id) as ownerDisabled
    from webhook_deliveries d join webhook_events e on e.id = d.event_id
    left join webhook_endpoints p on p.id = d.endpoint_id
-   where d.id in (select value from json_each(?))`,
+   where d.id in (select value from jsonb_each(?))`,
     postgres: `select d.id, e.user_id as "userId", d.event_id as "eventId", e.payload, d.endpoint_id as "endpointId", d.url,
      d.status, d.attempts, d.created_at as "seriesStart", p.url as "endpointUrl", p.enabled as "endpointEnabled",
      p.secret_ciphertext as "secretCiphertext", p.failing_since as "failingSince",
@@ -70,11 +70,11 @@ export const deliveryStatements = {
    where d.id = any(array(select value::bigint from jsonb_array_elements_text($1::jsonb)))`,
   }),
   // A job's attempts are claimed, and their answers recorded, by one UPDATE each (PostgreSQL: UPDATE ... FROM
-  // jsonb_array_elements($3) in place of json_each); a delivery still pending after the attempts read wins.
+  // jsonb_array_elements($3) in place of jsonb_each); a delivery still pending after the attempts read wins.
   // The rows are found by id (PostgreSQL: `id = any(...)` leads the plan) and tested with STILL_PENDING.
   claimAttempts: sqlText<[number, number, string], { id: number }>({
     sqlite: `update webhook_deliveries set attempts = attempts + 1, last_attempt_at = ?, next_attempt_at = ?
-   from json_each(?) j
+   from jsonb_each(?) j
    where webhook_deliveries.id = j.value ->> '$.id' and ${STILL_PENDING}
      and webhook_deliveries.attempts = j.value ->> '$.attempts'
    returning webhook_deliveries.id`,
@@ -89,7 +89,7 @@ export const deliveryStatements = {
     sqlite: `update webhook_deliveries set status = j.value ->> '$.status', next_attempt_at = j.value ->> '$.nextAt',
      last_status_code = j.value ->> '$.statusCode', last_duration_ms = j.value ->> '$.durationMs',
      last_answer = j.value ->> '$.answer', delivered_at = j.value ->> '$.deliveredAt'
-   from json_each(?) j
+   from jsonb_each(?) j
    where webhook_deliveries.id = j.value ->> '$.id' and ${STILL_PENDING}`,
     postgres: `update webhook_deliveries set status = j.value ->> 'status', next_attempt_at = (j.value ->> 'nextAt')::bigint,
      last_status_code = (j.value ->> 'statusCode')::bigint, last_duration_ms = (j.value ->> 'durationMs')::bigint,

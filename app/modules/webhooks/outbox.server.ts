@@ -18,10 +18,10 @@ type WrittenDelivery = { id: number; endpointId: number | null; url: string | nu
 
 const queries = statements({
   // A batch's events, and their deliveries, are one INSERT each whatever its size: one prepared text
-  // taking the rows as one JSON array (PostgreSQL: jsonb_to_recordset($1) in place of json_each).
+  // taking the rows as one JSON array (PostgreSQL: jsonb_to_recordset($1) in place of jsonb_each).
   insertEvents: sqlText<[number, string]>({
     sqlite: `insert into webhook_events (id, user_id, type, payload, created_at)
-   select value ->> '$.id', value ->> '$.userId', value ->> '$.type', value ->> '$.payload', ? from json_each(?)`,
+   select value ->> '$.id', value ->> '$.userId', value ->> '$.type', value ->> '$.payload', ? from jsonb_each(?)`,
     postgres: `insert into webhook_events (id, user_id, type, payload, created_at)
    select value ->> 'id', (value ->> 'userId')::bigint, value ->> 'type', value ->> 'payload', $1::bigint
    from jsonb_array_elements($2::jsonb)`,
@@ -29,7 +29,7 @@ const queries = statements({
   // Each row says its own target, so the rows need not come back in the order they went in.
   insertDeliveries: sqlText<[number, number, string], WrittenDelivery>({
     sqlite: `insert into webhook_deliveries (event_id, endpoint_id, url, status, attempts, next_attempt_at, created_at)
-   select value ->> '$.eventId', value ->> '$.endpointId', value ->> '$.url', 'pending', 0, ?, ? from json_each(?)
+   select value ->> '$.eventId', value ->> '$.endpointId', value ->> '$.url', 'pending', 0, ?, ? from jsonb_each(?)
    returning id, endpoint_id as endpointId, url`,
     postgres: `insert into webhook_deliveries (event_id, endpoint_id, url, status, attempts, next_attempt_at, created_at)
    select value ->> 'eventId', (value ->> 'endpointId')::bigint, value ->> 'url', 'pending', 0, $1::bigint, $2::bigint
