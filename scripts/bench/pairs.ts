@@ -3,6 +3,8 @@
 //   npm run bench:pairs -- --kannel [--pairs 5] [-- <bench options>]
 //   npm run bench:pairs -- --engines [--pairs 5] [-- <bench options>]
 //   npm run bench:pairs -- --against /work/wt/old --ours-options="--routes 200" [-- <bench options>]
+// Both sides measure warm processes (the bench's warm-up, decision 148); a build whose bench has none
+// is paired with ours measured cold (--warm-up 0), unless given scripts/bench/df52f25-warm-up.patch.
 // Each pair runs both sides one after the other, the first side alternating from pair to pair, so
 // warm-up and the machine's drift fall on both alike. The other build runs its own `npm run bench`
 // code (scripts/bench/run.ts in its worktree, built and installed there: `git worktree add
@@ -15,6 +17,7 @@
 // spaces), e.g. a feature the other build lacks: issue 33's routing and pricing cost, a 200-prefix
 // route table (`--routes 200`) against the commit before routing.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchRun, median } from "./attribution.ts";
@@ -37,7 +40,22 @@ if ([args.against !== undefined, args.kannel, args.engines].filter(Boolean).leng
   process.exit(2);
 }
 const benchArgs = positionals;
-const ourArgs = [...benchArgs, ...args["ours-options"]!.split(" ").filter(Boolean)];
+/**
+ * Both sides measure warm processes or both cold ones (decision 148): a build whose bench has no
+ * warm-up (before 2026-12-07, unless patched: scripts/bench/df52f25-warm-up.patch) is paired with ours
+ * measured cold too.
+ */
+const theirsCold =
+  args.against !== undefined &&
+  !readFileSync(resolve(args.against, "scripts/bench/run.ts"), "utf8").includes('"warm-up"') &&
+  !benchArgs.includes("--warm-up");
+if (theirsCold)
+  console.error(`[pairs] ${args.against}'s bench has no warm-up: ours runs with --warm-up 0, both sides cold`);
+const ourArgs = [
+  ...benchArgs,
+  ...(theirsCold ? ["--warm-up", "0"] : []),
+  ...args["ours-options"]!.split(" ").filter(Boolean),
+];
 
 /** What a pair compares: messages per second through to the receipt, and gateway CPU µs per message. */
 type Side = { e2e: number; cpu: number; extra: string };
