@@ -234,7 +234,7 @@ if (SETTLED > 0) {
   await settleDatabase();
 }
 if (args["all-features"]) {
-  const featureEnv = await useFeatures([apiUser.id, controlUser.id, groupUser.id], off, Date.now());
+  const featureEnv = await useFeatures([apiUser.id, controlUser.id, groupUser.id, warmUser.id], off, Date.now());
   for (const [name, value] of Object.entries(featureEnv)) {
     if (value === undefined) delete appEnv[name];
     else appEnv[name] = value;
