@@ -20,6 +20,11 @@ import { packages } from "#app/db/schema/shop.ts";
 import { sqlText, statementFor, statements } from "#app/db/statements.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { workCounters } from "#app/utils/work-counts.server.ts";
+import { sendQueuedMessages } from "#app/modules/sms/dispatch.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import type { SmsTransport } from "#app/modules/messaging/transport-types.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { grantCredits, messageRow, outboxHas } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 const queries = statements({
@@ -259,6 +264,72 @@ describe("the executor on PostgreSQL", () => {
       withCommitCutOff(true, () => withTx(async () => void (await insertPackage("pg-cut-off-unasked")))),
     ).rejects.toThrow("Connection terminated unexpectedly");
     expect(await named("pg-cut-off-unasked")).toBe(1);
+  });
+
+  describe("the worker's claim (queued to submitting)", () => {
+    /**
+     * Runs `work` with the answer to the next claim lost, as a restart right after the server ran the
+     * statement gives: the connection goes, the statement's own work done. A claim that committed by
+     * itself (an autocommit statement) left its messages submitting, never sent.
+     */
+    async function withClaimAnswerLost<T>(work: () => Promise<T>): Promise<T> {
+      const query = pg.Client.prototype.query;
+      const send = query as (this: pg.Client, ...args: unknown[]) => Promise<unknown>;
+      let cut = false;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text;
+        if (cut || !text?.includes("set status = 'submitting'")) return send.apply(this, args);
+        cut = true;
+        return (async () => {
+          await send.apply(this, args);
+          (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+          throw new Error("Connection terminated unexpectedly");
+        })();
+      } as typeof query;
+      try {
+        return await work();
+      } finally {
+        pg.Client.prototype.query = query;
+      }
+    }
+
+    /** The SMSC accepts every message it is given (after the transport's claim, as the SMPP transport does). */
+    const accepting: SmsTransport = {
+      name: "accepting",
+      async submitMany(messages, claim) {
+        const claimed = await claim(messages.map((sms) => sms.id));
+        return new Map(
+          messages.map((sms) => [
+            sms.id,
+            claimed.has(sms.id)
+              ? { kind: "accepted" as const, acks: [{ part: 1, providerId: `claimed-${sms.id}` }] }
+              : { kind: "not-claimed" as const },
+          ]),
+        );
+      },
+      async close() {},
+    };
+
+    async function queued(body: string) {
+      const user = await createTestUser();
+      await grantCredits(user.id, 5);
+      return (await queueMessage(user.id, { to: "+12025550197", body })).id;
+    }
+
+    it("claims again when a restart takes the claim's answer: the message is sent, not left submitting", async () => {
+      const id = await queued("claimed across a restart");
+      const outcomes = await withClaimAnswerLost(() => sendQueuedMessages(accepting, [id]));
+      expect(outcomes.get(id)).toEqual({ kind: "submitted" });
+      expect(await messageRow(id)).toMatchObject({ status: "submitted", attempts: 1 });
+      expect(await outboxHas(id)).toBe(false);
+    });
+
+    it("looks up a claim whose COMMIT a restart cut off: committed, its message is sent", async () => {
+      const id = await queued("claim committed unseen");
+      const outcomes = await withCommitCutOff(true, () => sendQueuedMessages(accepting, [id]));
+      expect(outcomes.get(id)).toEqual({ kind: "submitted" });
+      expect(await messageRow(id)).toMatchObject({ status: "submitted", attempts: 1 });
+    });
   });
 
   it("commits a transaction, then runs its after-commit work; a rollback leaves nothing and runs none", async () => {
