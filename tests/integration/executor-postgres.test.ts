@@ -205,19 +205,20 @@ describe("the executor on PostgreSQL", () => {
   });
 
   /**
-   * Runs `work` with its next COMMIT cut off as a restart would after sending it: the connection goes
-   * before the answer comes. `committed`: the server had committed it; otherwise it never got it, so it
-   * rolls the transaction back when it sees the connection gone.
+   * Runs `work` with the answer to the next statement `picked` names lost, as a restart gives: the
+   * connection goes before the answer comes. `ran`: the server got the statement and ran it (a COMMIT:
+   * committed it); else it never got it, and rolls the transaction back when it sees the connection gone.
    */
-  async function withCommitCutOff<T>(committed: boolean, work: () => Promise<T>): Promise<T> {
+  async function withAnswerLost<T>(picked: (text: string) => boolean, ran: boolean, work: () => Promise<T>) {
     const query = pg.Client.prototype.query;
     const send = query as (this: pg.Client, ...args: unknown[]) => Promise<unknown>;
     let cut = false;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      if (cut || args[0] !== "COMMIT") return send.apply(this, args);
+      const text = typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string }).text ?? "");
+      if (cut || !picked(text)) return send.apply(this, args);
       cut = true;
       return (async () => {
-        if (committed) await send.call(this, "COMMIT");
+        if (ran) await send.apply(this, args);
         (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
         throw new Error("Connection terminated unexpectedly");
       })();
@@ -228,6 +229,10 @@ describe("the executor on PostgreSQL", () => {
       pg.Client.prototype.query = query;
     }
   }
+
+  /** `work` with its next COMMIT cut off as a restart would after sending it (`committed`: the server had committed it). */
+  const withCommitCutOff = <T>(committed: boolean, work: () => Promise<T>): Promise<T> =>
+    withAnswerLost((text) => text === "COMMIT", committed, work);
 
   it("looks up a COMMIT cut off after it was sent: committed, it is a success; rolled back, it runs again", async () => {
     const ran: string[] = [];
@@ -268,30 +273,12 @@ describe("the executor on PostgreSQL", () => {
 
   describe("the worker's claim (queued to submitting)", () => {
     /**
-     * Runs `work` with the answer to the next claim lost, as a restart right after the server ran the
-     * statement gives: the connection goes, the statement's own work done. A claim that committed by
-     * itself (an autocommit statement) left its messages submitting, never sent.
+     * Runs `work` with the answer to the next claim lost after the server ran it, as a restart right
+     * then gives. A claim that committed by itself (an autocommit statement) left its messages
+     * submitting, never sent.
      */
-    async function withClaimAnswerLost<T>(work: () => Promise<T>): Promise<T> {
-      const query = pg.Client.prototype.query;
-      const send = query as (this: pg.Client, ...args: unknown[]) => Promise<unknown>;
-      let cut = false;
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text;
-        if (cut || !text?.includes("set status = 'submitting'")) return send.apply(this, args);
-        cut = true;
-        return (async () => {
-          await send.apply(this, args);
-          (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-          throw new Error("Connection terminated unexpectedly");
-        })();
-      } as typeof query;
-      try {
-        return await work();
-      } finally {
-        pg.Client.prototype.query = query;
-      }
-    }
+    const withClaimAnswerLost = <T>(work: () => Promise<T>): Promise<T> =>
+      withAnswerLost((text) => text.includes("set status = 'submitting'"), true, work);
 
     /** The SMSC accepts every message it is given (after the transport's claim, as the SMPP transport does). */
     const accepting: SmsTransport = {
