@@ -22,9 +22,8 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { workCounters } from "#app/utils/work-counts.server.ts";
 import { sendQueuedMessages } from "#app/modules/sms/dispatch.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
-import type { SmsTransport } from "#app/modules/messaging/transport-types.ts";
 import { createTestUser } from "#tests/support/requests.ts";
-import { grantCredits, messageRow, outboxHas } from "#tests/support/sms.ts";
+import { acceptAll, grantCredits, messageRow, outboxHas } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 const queries = statements({
@@ -280,23 +279,6 @@ describe("the executor on PostgreSQL", () => {
     const withClaimAnswerLost = <T>(work: () => Promise<T>): Promise<T> =>
       withAnswerLost((text) => text.includes("set status = 'submitting'"), true, work);
 
-    /** The SMSC accepts every message it is given (after the transport's claim, as the SMPP transport does). */
-    const accepting: SmsTransport = {
-      name: "accepting",
-      async submitMany(messages, claim) {
-        const claimed = await claim(messages.map((sms) => sms.id));
-        return new Map(
-          messages.map((sms) => [
-            sms.id,
-            claimed.has(sms.id)
-              ? { kind: "accepted" as const, acks: [{ part: 1, providerId: `claimed-${sms.id}` }] }
-              : { kind: "not-claimed" as const },
-          ]),
-        );
-      },
-      async close() {},
-    };
-
     async function queued(body: string) {
       const user = await createTestUser();
       await grantCredits(user.id, 5);
@@ -305,7 +287,7 @@ describe("the executor on PostgreSQL", () => {
 
     it("claims again when a restart takes the claim's answer: the message is sent, not left submitting", async () => {
       const id = await queued("claimed across a restart");
-      const outcomes = await withClaimAnswerLost(() => sendQueuedMessages(accepting, [id]));
+      const outcomes = await withClaimAnswerLost(() => sendQueuedMessages(acceptAll, [id]));
       expect(outcomes.get(id)).toEqual({ kind: "submitted" });
       expect(await messageRow(id)).toMatchObject({ status: "submitted", attempts: 1 });
       expect(await outboxHas(id)).toBe(false);
@@ -313,7 +295,7 @@ describe("the executor on PostgreSQL", () => {
 
     it("looks up a claim whose COMMIT a restart cut off: committed, its message is sent", async () => {
       const id = await queued("claim committed unseen");
-      const outcomes = await withCommitCutOff(true, () => sendQueuedMessages(accepting, [id]));
+      const outcomes = await withCommitCutOff(true, () => sendQueuedMessages(acceptAll, [id]));
       expect(outcomes.get(id)).toEqual({ kind: "submitted" });
       expect(await messageRow(id)).toMatchObject({ status: "submitted", attempts: 1 });
     });
