@@ -13,6 +13,11 @@ export type JobDefinition = {
   settings?: WorkerOptions["settings"];
   /** Runs once when the worker starts (e.g. reconcilers, opening a transport). */
   onStart?: () => Promise<void>;
+  /**
+   * Runs when a running worker finds that Redis came back empty (every queued job lost with it): e.g.
+   * a reconciler adding the lost jobs again at once, instead of after its grace period.
+   */
+  onRedisEmptied?: () => Promise<void>;
   /** Runs once after the worker has closed and its in-flight jobs finished (e.g. closing a transport). */
   onStop?: () => Promise<void>;
 };

@@ -1,7 +1,8 @@
 // The job schedulers (the reconcilers, housekeeping) live in Redis. A Redis that comes back empty (a
 // restart without its files, a new machine, a flush) has none, and until a worker started again no
 // reconciler ran: a message whose send job was lost stayed queued for good. So each worker checks a
-// marker key, set before the schedulers are upserted, and upserts them again when it is gone.
+// marker key, set before the schedulers are upserted, and upserts them again when it is gone; then each
+// job definition's onRedisEmptied runs (the outbox's jobs added again at once, not after its grace).
 import { getQueue } from "#app/queue/queues.server.ts";
 import { redisForRequest, redisKey } from "#app/queue/redis.server.ts";
 import { log } from "#app/utils/log.server.ts";
@@ -34,7 +35,10 @@ export async function armJobSchedulers(definitions: JobDefinition[]): Promise<vo
   }
 }
 
-/** Arms the schedulers again whenever the marker is gone; one that failed part way (Redis away) is tried again. */
+/**
+ * Arms the schedulers again whenever the marker is gone, then runs every onRedisEmptied; one round
+ * that failed part way (Redis or the database away) is tried again whole.
+ */
 export function watchJobSchedulers(definitions: JobDefinition[], everyMs = SCHEDULERS_CHECK_MS) {
   let checking = false;
   let unfinished = false;
@@ -47,9 +51,10 @@ export function watchJobSchedulers(definitions: JobDefinition[], everyMs = SCHED
         log("warn", "worker", "Redis has lost the job schedulers (it came back empty); adding them again");
       unfinished = true;
       await armJobSchedulers(definitions);
+      for (const definition of definitions) await definition.onRedisEmptied?.();
       unfinished = false;
     } catch {
-      // Redis is away: its connection has said so, and the next check tries again.
+      // Redis or the database is away: its connection has said so, and the next check tries again.
     } finally {
       checking = false;
     }

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { reconcileSms } from "#app/modules/sms/reconcile.server.ts";
+import { handOutboxToReconciler, reconcileSms } from "#app/modules/sms/reconcile.server.ts";
 import { SMS_RECONCILE_QUEUE, SmsReconcilePayload } from "#app/queue/jobs/sms-reconcile.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { reconciler } from "#app/queue/run-alone.server.ts";
@@ -14,6 +14,11 @@ export const smsReconcile: JobDefinition = {
     return [{ id: "sms-reconcile", every: getEnv().SMS_RECONCILE_INTERVAL_MS, data: { v: 1 } }];
   },
   async onStart() {
+    await reconcileAlone();
+  },
+  // The send jobs of every queued message were lost: their messages go now, not after the grace.
+  async onRedisEmptied() {
+    await handOutboxToReconciler();
     await reconcileAlone();
   },
   async process(job: Job) {

@@ -29,9 +29,9 @@ export const INTERRUPTED_REASON =
   "Interrupted while being handed to the carrier, which may or may not have it; not resent, to never send it twice";
 
 /**
- * After a restore Redis holds none of the outbox's jobs (restore empties it), so waiting out the
- * grace period would only delay them: every row becomes due for the reconciler's first run at the
- * next start, a retry's backoff still counted from where it was. Returns the rows.
+ * After a restore (which empties Redis), or a Redis that came back empty, Redis holds none of the
+ * outbox's jobs, so waiting out the grace period would only delay them: every row becomes due for the
+ * reconciler's next run, a retry's backoff still counted from where it was. Returns the rows.
  */
 export async function handOutboxToReconciler(): Promise<number> {
   return await withTx(() => moveOutboxBack(OUTBOX_GRACE_MS), { turn: MESSAGE_STATE_TURN });
