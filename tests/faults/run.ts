@@ -53,7 +53,7 @@ import { createOrderFromCart, getOrder } from "#app/modules/shop/orders.server.t
 import { listAllPackages } from "#app/modules/shop/packages.server.ts";
 import { ensurePaymentIntent } from "#app/modules/payments/stripe.server.ts";
 import { countSegments } from "#app/modules/messaging/segments.ts";
-import { RECORD_SLICE } from "#app/modules/sms/dispatch.server.ts";
+import { unrecordedLimit } from "#app/modules/sms/dispatch.server.ts";
 import { encodeGsm7 } from "#app/modules/messaging/segments.ts";
 import { concatUdh } from "#app/modules/sms/transports/smpp.server.ts";
 import { closeRedis } from "#app/queue/redis.server.ts";
@@ -648,14 +648,13 @@ say(settleError ? `!! ${settleError}` : "every webhook delivered");
 await shutdown();
 
 const findings = new Findings();
-// A worker claims one group (half a window) beyond a full window (sent as soon as the window has
-// room) and records the SMSC's answers a slice at a time (RECORD_SLICE, the worker's own value from
-// app/modules/sms/dispatch.server.ts). The slices of a job share the window, so besides a window on the
-// wire and half a window claimed, each slice with parts still in it holds its answered messages
-// unwritten: at a kill, at most about a second window's worth more (seen: 127 in one kill, over the
-// single slice this bound once allowed). Each part the SMSC has of an unknown message must have come
-// over a killed worker's connection just before the kill, which checkInvariants checks one by one.
-const inFlight = SMPP_WINDOW + Math.ceil(SMPP_WINDOW / 2) + RECORD_SLICE * Math.ceil(SMPP_WINDOW / RECORD_SLICE);
+// What a kill can leave unknown: the messages a worker has handed to its transport and whose answers
+// it has not written, which the worker keeps under unrecordedLimit (app/modules/sms/dispatch.server.ts)
+// of its transport's capacity: one bind's window and the group (at most half a window) claimed beyond
+// it. Before that limit a kill in a burst took more (730 in one). Each part the SMSC has of an unknown
+// message must have come over a killed worker's connection just before the kill, which
+// checkInvariants checks one by one.
+const inFlight = unrecordedLimit(SMPP_WINDOW + Math.ceil(SMPP_WINDOW / 2));
 await checkInvariants({
   db,
   plan,

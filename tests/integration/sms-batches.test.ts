@@ -7,8 +7,16 @@ import { databaseFile, getDb, getSqlite } from "#app/db/client.server.ts";
 import { smsPendingReceipts } from "#app/db/schema/sms.ts";
 import { webhookEvents } from "#app/db/schema/webhooks.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
-import { applyReceipts, claimMessage, recordAccepted, sendQueuedMessages } from "#app/modules/sms/dispatch.server.ts";
-import { queueMessage } from "#app/modules/sms/send.server.ts";
+import {
+  applyReceipts,
+  claimMessage,
+  RECORD_SLICE,
+  recordAccepted,
+  sendQueuedMessages,
+  unrecordedLimit,
+  unrecordedMessages,
+} from "#app/modules/sms/dispatch.server.ts";
+import { queueMessage, queueMessages } from "#app/modules/sms/send.server.ts";
 import { smsCounters } from "#app/modules/health/sms-counters.server.ts";
 import type { PartAck, Receipt, SmsTransport, SubmitOutcome } from "#app/modules/messaging/transport-types.ts";
 import { createEndpoint } from "#app/modules/webhooks/endpoints.server.ts";
@@ -338,4 +346,40 @@ describe("a slice of SMSC answers", () => {
     expect(await messageRow(id)).toMatchObject({ status: "submitted" });
     expect((await messageParts(id)).map((part) => part.providerId)).toEqual(["held-1"]);
   }, 30_000);
+
+  it("hands the transport no more messages than its capacity and two slices until their answers are written", async () => {
+    const user = await customer();
+    await grantCredits(user.id, 8 * RECORD_SLICE);
+    const many = Array.from({ length: 8 * RECORD_SLICE }, (_, i) => ({ to: "+12025550196", body: `gated ${i}` }));
+    const ids = (await queueMessages(user.id, many, { waitForJobs: false })).messages.map((message) => message.id);
+    // A bind with a window of 10 (and a group of 5 claimed beyond it): 65 messages may be out at once,
+    // so two slices of 25; the third waits until the first's answers are written.
+    let inside = 0;
+    let most = 0;
+    const narrow: SmsTransport = {
+      name: "narrow",
+      capacity: 15,
+      async submitMany(messages, claim) {
+        inside += messages.length;
+        most = Math.max(most, inside);
+        const claimed = await claim(messages.map((sms) => sms.id));
+        // The SMSC answers a moment later; the slice's messages count until its answers are written.
+        await new Promise((resume) => setTimeout(resume, 5));
+        const answers = messages.map((sms): [number, SubmitOutcome] =>
+          claimed.has(sms.id)
+            ? [sms.id, { kind: "accepted", acks: [{ part: 1, providerId: `gated-${sms.id}` }] }]
+            : [sms.id, { kind: "not-claimed" }],
+        );
+        inside -= messages.length;
+        return new Map(answers);
+      },
+      async close() {},
+    };
+    const outcomes = await sendQueuedMessages(narrow, ids);
+    // Before, every slice went at once: all 200 messages out before any answer was written.
+    expect(unrecordedLimit(15)).toBe(65);
+    expect(most).toBe(2 * RECORD_SLICE);
+    expect([...outcomes.values()].every((outcome) => outcome.kind === "submitted")).toBe(true);
+    expect(unrecordedMessages()).toBe(0);
+  });
 });

@@ -81,6 +81,11 @@ export interface SmsTransport {
    * and what it does not return is not sent ("not-claimed"). Every message of `messages` gets an outcome.
    */
   submitMany(messages: OutgoingSms[], claim: ClaimMessages): Promise<Map<number, SubmitOutcome>>;
+  /**
+   * Parts it holds claimed or on the wire at most (every bind's window and the group claimed beyond
+   * it); none for one without such a limit (the simulator).
+   */
+  readonly capacity?: number;
   /** Stops taking work, says goodbye to the SMSC (unbind) and closes. */
   close(): Promise<void>;
 }

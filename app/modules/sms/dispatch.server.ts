@@ -9,6 +9,7 @@ import {
 } from "#app/db/client.server.ts";
 import { clock } from "#app/utils/clock.server.ts";
 import { OneBatchAtATime } from "#app/utils/coalescer.server.ts";
+import { CountingGate } from "#app/utils/counting-gate.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { bookEntry } from "#app/modules/credits/ledger.server.ts";
 import {
@@ -550,6 +551,20 @@ async function writeStateChange(change: StateChange): Promise<StateChangeResult>
  */
 export const RECORD_SLICE = 25;
 
+/**
+ * Messages of this process's slices between their hand-over to the transport and their answers
+ * written, at most: what a worker killed can leave `unknown`. The transport's capacity (see
+ * SmsTransport) and two slices, so the wire stays full while a slice's answers are written; without
+ * it, slices kept sending while earlier answers waited for their transaction (a fault run's kill
+ * left 730 unknown after a thousand messages came back at once).
+ */
+export const unrecordedLimit = (capacity: number) => capacity + 2 * RECORD_SLICE;
+
+const unrecorded = new CountingGate();
+
+/** Messages this process has handed to a transport and not yet recorded (see unrecordedLimit). */
+export const unrecordedMessages = () => unrecorded.taken;
+
 /** Why a message of a disabled account did not go out (it is refunded). */
 export const ACCOUNT_DISABLED_REASON = "Cancelled: the account was disabled";
 
@@ -631,14 +646,20 @@ export async function sendQueuedMessages(
       for (const id of claimed) claimedIds.add(id);
       return claimed;
     };
-    const outcomes = await transport.submitMany(slice, claim);
-    await record(
-      slice.map((sms) => {
-        const outcome = outcomes.get(sms.id)!;
-        const claimed = claimedIds.has(sms.id) || ("acks" in outcome && outcome.acks.length > 0);
-        return { id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome, claimed, tried: true };
-      }),
-    );
+    const { capacity } = transport;
+    if (capacity !== undefined) await unrecorded.take(slice.length, unrecordedLimit(capacity));
+    try {
+      const outcomes = await transport.submitMany(slice, claim);
+      await record(
+        slice.map((sms) => {
+          const outcome = outcomes.get(sms.id)!;
+          const claimed = claimedIds.has(sms.id) || ("acks" in outcome && outcome.acks.length > 0);
+          return { id: sms.id, attempts: attempts.get(sms.id) ?? 0, outcome, claimed, tried: true };
+        }),
+      );
+    } finally {
+      if (capacity !== undefined) unrecorded.give(slice.length);
+    }
     if (claimError !== undefined) throw claimError;
   };
   const slices: Promise<void>[] = [recordSettled()];

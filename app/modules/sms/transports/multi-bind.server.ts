@@ -22,6 +22,10 @@ export class MultiBindTransport implements SmsTransport {
     this.name = binds[0].name;
   }
 
+  get capacity(): number | undefined {
+    return totalCapacity(this.binds);
+  }
+
   async submitMany(messages: OutgoingSms[], claim: ClaimMessages): Promise<Map<number, SubmitOutcome>> {
     const up = this.binds.filter((bind) => bind.bindStatus?.bound);
     const binds = up.length > 0 ? up : this.binds;
@@ -38,4 +42,14 @@ export class MultiBindTransport implements SmsTransport {
   async close(): Promise<void> {
     await Promise.all(this.binds.map((bind) => bind.close()));
   }
+}
+
+/** The capacity of transports used side by side: their sum, none when one of them has none. */
+export function totalCapacity(transports: SmsTransport[]): number | undefined {
+  let total = 0;
+  for (const { capacity } of transports) {
+    if (capacity === undefined) return undefined;
+    total += capacity;
+  }
+  return total;
 }

@@ -14,6 +14,7 @@ import { anotherUpstreamMayTake } from "#app/modules/sms/transports/smpp-status.
 import { DEFAULT_UPSTREAMS, ENV_UPSTREAM_ID } from "#app/modules/sms/transports/upstream-config.ts";
 import type { UpstreamState } from "#app/modules/health/heartbeat.server.ts";
 import { UpstreamStats } from "#app/modules/sms/transports/upstream-stats.server.ts";
+import { totalCapacity } from "#app/modules/sms/transports/multi-bind.server.ts";
 
 /** A session of an upstream that can tell whether it is up (SMPP binds and the simulator can). */
 export type UpstreamBind = { readonly bindStatus?: { bound: boolean } };
@@ -86,6 +87,10 @@ export class RoutedTransport implements SmsTransport {
     this.upstreams = new Map(upstreams.map((u) => [u.config.id, { ...u, stats: new UpstreamStats(now) }]));
     this.name = upstreams.length === 1 ? upstreams[0].transport.name : "routed";
     openRoutedTransports.add(this);
+  }
+
+  get capacity(): number | undefined {
+    return totalCapacity([...this.upstreams.values()].map((upstream) => upstream.transport));
   }
 
   async submitMany(messages: OutgoingSms[], claim: ClaimMessages): Promise<Map<number, SubmitOutcome>> {

@@ -325,6 +325,11 @@ export class SmppTransport implements SmsTransport {
     this.connect();
   }
 
+  /** The window and the one group claimed beyond it (see SmsTransport). */
+  get capacity(): number {
+    return this.options.window + this.groupParts;
+  }
+
   /** Whether the session is bound now, and how much of its submit window is in use. */
   get bindStatus(): { bound: boolean; window: number; inFlight: number } {
     return { bound: this.bound, window: this.options.window, inFlight: this.inFlightCount };
