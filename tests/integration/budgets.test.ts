@@ -87,14 +87,15 @@ const SQLITE_BUDGETS: Record<Phase, Record<Process, Budget>> = {
 
 // PostgreSQL's (decision 113's amendment of 2026-12-03): no busy_timeout pragmas, and a busy retry is
 // a serialization failure; its own bounds, so that one statement added per message fails here too.
+// The workers' commits include a claim's, a transaction of its own per slice (amendment of 2026-12-07).
 const POSTGRES_BUDGETS: Record<Phase, Record<Process, Budget>> = {
   api: {
     web: bound(1.3, 0.15, 0.5, 0.25),
-    worker: bound(1.2, 0.1, 0.5, 0.4),
+    worker: bound(1.2, 0.2, 0.5, 0.4),
   },
   group: {
     web: WEB_ASIDE,
-    worker: bound(0.6, 0.02, 0.05, 0.06),
+    worker: bound(0.6, 0.09, 0.05, 0.06),
   },
   receipts: {
     web: WEB_ASIDE,
@@ -102,7 +103,7 @@ const POSTGRES_BUDGETS: Record<Phase, Record<Process, Budget>> = {
   },
   apiWebhooks: {
     web: bound(1.3, 0.15, 0.5, 0.25),
-    worker: bound(1.9, 0.3, 0.5, 0.6),
+    worker: bound(1.9, 0.4, 0.5, 0.6),
   },
   receiptsWebhooks: {
     web: WEB_ASIDE,

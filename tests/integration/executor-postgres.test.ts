@@ -20,6 +20,10 @@ import { packages } from "#app/db/schema/shop.ts";
 import { sqlText, statementFor, statements } from "#app/db/statements.server.ts";
 import { getEnv } from "#app/utils/env.server.ts";
 import { workCounters } from "#app/utils/work-counts.server.ts";
+import { sendQueuedMessages } from "#app/modules/sms/dispatch.server.ts";
+import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { createTestUser } from "#tests/support/requests.ts";
+import { acceptAll, grantCredits, messageRow, outboxHas } from "#tests/support/sms.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 const queries = statements({
@@ -200,19 +204,20 @@ describe("the executor on PostgreSQL", () => {
   });
 
   /**
-   * Runs `work` with its next COMMIT cut off as a restart would after sending it: the connection goes
-   * before the answer comes. `committed`: the server had committed it; otherwise it never got it, so it
-   * rolls the transaction back when it sees the connection gone.
+   * Runs `work` with the answer to the next statement `picked` names lost, as a restart gives: the
+   * connection goes before the answer comes. `ran`: the server got the statement and ran it (a COMMIT:
+   * committed it); else it never got it, and rolls the transaction back when it sees the connection gone.
    */
-  async function withCommitCutOff<T>(committed: boolean, work: () => Promise<T>): Promise<T> {
+  async function withAnswerLost<T>(picked: (text: string) => boolean, ran: boolean, work: () => Promise<T>) {
     const query = pg.Client.prototype.query;
     const send = query as (this: pg.Client, ...args: unknown[]) => Promise<unknown>;
     let cut = false;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      if (cut || args[0] !== "COMMIT") return send.apply(this, args);
+      const text = typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string }).text ?? "");
+      if (cut || !picked(text)) return send.apply(this, args);
       cut = true;
       return (async () => {
-        if (committed) await send.call(this, "COMMIT");
+        if (ran) await send.apply(this, args);
         (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
         throw new Error("Connection terminated unexpectedly");
       })();
@@ -223,6 +228,10 @@ describe("the executor on PostgreSQL", () => {
       pg.Client.prototype.query = query;
     }
   }
+
+  /** `work` with its next COMMIT cut off as a restart would after sending it (`committed`: the server had committed it). */
+  const withCommitCutOff = <T>(committed: boolean, work: () => Promise<T>): Promise<T> =>
+    withAnswerLost((text) => text === "COMMIT", committed, work);
 
   it("looks up a COMMIT cut off after it was sent: committed, it is a success; rolled back, it runs again", async () => {
     const ran: string[] = [];
@@ -259,6 +268,37 @@ describe("the executor on PostgreSQL", () => {
       withCommitCutOff(true, () => withTx(async () => void (await insertPackage("pg-cut-off-unasked")))),
     ).rejects.toThrow("Connection terminated unexpectedly");
     expect(await named("pg-cut-off-unasked")).toBe(1);
+  });
+
+  describe("the worker's claim (queued to submitting)", () => {
+    /**
+     * Runs `work` with the answer to the next claim lost after the server ran it, as a restart right
+     * then gives. A claim that committed by itself (an autocommit statement) left its messages
+     * submitting, never sent.
+     */
+    const withClaimAnswerLost = <T>(work: () => Promise<T>): Promise<T> =>
+      withAnswerLost((text) => text.includes("set status = 'submitting'"), true, work);
+
+    async function queued(body: string) {
+      const user = await createTestUser();
+      await grantCredits(user.id, 5);
+      return (await queueMessage(user.id, { to: "+12025550197", body })).id;
+    }
+
+    it("claims again when a restart takes the claim's answer: the message is sent, not left submitting", async () => {
+      const id = await queued("claimed across a restart");
+      const outcomes = await withClaimAnswerLost(() => sendQueuedMessages(acceptAll, [id]));
+      expect(outcomes.get(id)).toEqual({ kind: "submitted" });
+      expect(await messageRow(id)).toMatchObject({ status: "submitted", attempts: 1 });
+      expect(await outboxHas(id)).toBe(false);
+    });
+
+    it("looks up a claim whose COMMIT a restart cut off: committed, its message is sent", async () => {
+      const id = await queued("claim committed unseen");
+      const outcomes = await withCommitCutOff(true, () => sendQueuedMessages(acceptAll, [id]));
+      expect(outcomes.get(id)).toEqual({ kind: "submitted" });
+      expect(await messageRow(id)).toMatchObject({ status: "submitted", attempts: 1 });
+    });
   });
 
   it("commits a transaction, then runs its after-commit work; a rollback leaves nothing and runs none", async () => {

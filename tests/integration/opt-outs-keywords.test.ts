@@ -18,9 +18,8 @@ import { resolveSends } from "#app/modules/opt-outs/enforcement.server.ts";
 import { createSender } from "#app/modules/senders/senders.server.ts";
 import { sendQueuedMessage } from "#app/modules/sms/dispatch.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
-import type { SmsTransport } from "#app/modules/messaging/transport-types.ts";
 import { createTestUser } from "#tests/support/requests.ts";
-import { grantCredits, ledgerKeys, messageRow } from "#tests/support/sms.ts";
+import { acceptAll, grantCredits, ledgerKeys, messageRow } from "#tests/support/sms.ts";
 
 const SHARED = "SMSGateway";
 let received = 1_800_000_000_000;
@@ -37,23 +36,6 @@ async function customer(credits = 10) {
   await grantCredits(user.id, credits);
   return user;
 }
-
-/** A transport that accepts every part. */
-const acceptAll: SmsTransport = {
-  name: "accept-all",
-  async submitMany(messages, claim) {
-    const claimed = await claim(messages.map((m) => m.id));
-    return new Map(
-      messages.map((m) => [
-        m.id,
-        claimed.has(m.id)
-          ? { kind: "accepted" as const, acks: m.parts.map((part) => ({ part, providerId: `p-${m.id}-${part}` })) }
-          : { kind: "not-claimed" as const },
-      ]),
-    );
-  },
-  async close() {},
-};
 
 describe("keywordOf", () => {
   it("reads the first word in any case, ignoring punctuation, and nothing else", () => {

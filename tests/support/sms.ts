@@ -7,6 +7,7 @@ import { smsMessageParts, smsMessages, smsOutbox } from "#app/db/schema/sms.ts";
 import { book } from "#app/modules/credits/ledger.server.ts";
 import { messageIdsOf, SMS_SEND_QUEUE } from "#app/queue/jobs/sms-send.server.ts";
 import { getQueue } from "#app/queue/queues.server.ts";
+import type { SmsTransport } from "#app/modules/messaging/transport-types.ts";
 import { waitFor } from "#tests/support/wait.ts";
 
 let grants = 0;
@@ -68,3 +69,20 @@ export async function sendJobsFor(messageId: number) {
   ]);
   return jobs.filter((job) => messageIdsOf(job.data).includes(messageId));
 }
+
+/** A transport whose SMSC accepts every part of every message it claims (provider ids `p-<id>-<part>`). */
+export const acceptAll: SmsTransport = {
+  name: "accept-all",
+  async submitMany(messages, claim) {
+    const claimed = await claim(messages.map((m) => m.id));
+    return new Map(
+      messages.map((m) => [
+        m.id,
+        claimed.has(m.id)
+          ? { kind: "accepted" as const, acks: m.parts.map((part) => ({ part, providerId: `p-${m.id}-${part}` })) }
+          : { kind: "not-claimed" as const },
+      ]),
+    );
+  },
+  async close() {},
+};

@@ -1,6 +1,12 @@
 // The SQL that writes messages, their parts, their outbox rows and early receipts. A status change
 // is a conditional UPDATE from its event's statuses (message-status.ts): 0 rows means refused.
-import { inSharedTurn, runningTransaction, usesPostgres, withTxWithoutStalling } from "#app/db/client.server.ts";
+import {
+  inSharedTurn,
+  runningTransaction,
+  usesPostgres,
+  withTx,
+  withTxWithoutStalling,
+} from "#app/db/client.server.ts";
 import { sqlText, statements } from "#app/db/statements.server.ts";
 import { addToRollup, type RollupChange } from "#app/db/rollup-counts.server.ts";
 import type { MessageSource } from "#app/db/schema/sms.ts";
@@ -470,8 +476,9 @@ export async function lockMessageStates(messageIds: number[], providerIds: strin
 /**
  * queued -> submitting (counting an attempt) for the ids still queued, and their outbox rows deleted;
  * returns those. A compare-and-set, right at READ COMMITTED without the message-state turn (decision
- * 131): on PostgreSQL one statement, a transaction of its own (a round trip instead of four); on
- * SQLite two statements in one transaction.
+ * 131): on PostgreSQL one statement (the outbox rows deleted in it) in a transaction whose COMMIT,
+ * cut off by a restart after it was sent, is looked up (decision 146): a claim that committed unseen
+ * would leave its messages submitting, never sent, to end unknown. On SQLite two statements.
  */
 export async function claimQueued(ids: number[], now: number): Promise<number[]> {
   const claim = async () => {
@@ -480,7 +487,10 @@ export async function claimQueued(ids: number[], now: number): Promise<number[]>
     return claimed;
   };
   // Inside a running transaction (the worker's state changes, decision 142) it is part of that one.
-  return usesPostgres() || runningTransaction() !== null ? await claim() : await withTxWithoutStalling(claim);
+  if (runningTransaction() !== null) return await claim();
+  return usesPostgres()
+    ? await withTx(claim, { readCommitted: true, lookUpCutOffCommit: true })
+    : await withTxWithoutStalling(claim);
 }
 
 /** submitting -> submitted for the ids still submitting; returns those, with their segments and owner. */
