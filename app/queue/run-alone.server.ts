@@ -4,8 +4,13 @@ import { randomUUID } from "node:crypto";
 import { getRedis, redisKey } from "#app/queue/redis.server.ts";
 import { log } from "#app/utils/log.server.ts";
 
-/** The lock's life: renewed every third of it while the work runs, so only a dead or stuck holder lets it lapse. */
-const LOCK_TTL_MS = 60_000;
+/**
+ * The lock's life: renewed every third of it while the work runs, so only a dead or stuck holder lets
+ * it lapse. Short, since every reconciler waits that long after a killed holder (a minute once held
+ * back the SMS reconciler past the fault run's patience, a worker killed while re-adding the jobs
+ * Redis had lost).
+ */
+const LOCK_TTL_MS = 15_000;
 
 // Only the holder's token releases or renews the lock: one that lapsed and was taken is not touched.
 const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`;
