@@ -364,7 +364,7 @@ describe("a slice of SMSC answers", () => {
         most = Math.max(most, inside);
         const claimed = await claim(messages.map((sms) => sms.id));
         // The SMSC answers a moment later; the slice's messages count until its answers are written.
-        await new Promise((resume) => setTimeout(resume, 5));
+        await new Promise((resume) => setImmediate(resume));
         const answers = messages.map((sms): [number, SubmitOutcome] =>
           claimed.has(sms.id)
             ? [sms.id, { kind: "accepted", acks: [{ part: 1, providerId: `gated-${sms.id}` }] }]

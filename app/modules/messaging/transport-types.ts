@@ -90,6 +90,16 @@ export interface SmsTransport {
   close(): Promise<void>;
 }
 
+/** The capacity of transports used side by side: their sum, none when one of them has none. */
+export function totalCapacity(transports: SmsTransport[]): number | undefined {
+  let total = 0;
+  for (const { capacity } of transports) {
+    if (capacity === undefined) return undefined;
+    total += capacity;
+  }
+  return total;
+}
+
 /** The receipt `stat:` values of SMPP 3.4 Appendix B, mapped to message statuses. */
 export function receiptStatus(stat: string): ReceiptStatus {
   switch (stat.toUpperCase()) {

@@ -1,8 +1,9 @@
-import type {
-  ClaimMessages,
-  OutgoingSms,
-  SmsTransport,
-  SubmitOutcome,
+import {
+  type ClaimMessages,
+  type OutgoingSms,
+  type SmsTransport,
+  type SubmitOutcome,
+  totalCapacity,
 } from "#app/modules/messaging/transport-types.ts";
 
 /** A bind that can tell whether its session is up (an SMPP one can). */
@@ -42,14 +43,4 @@ export class MultiBindTransport implements SmsTransport {
   async close(): Promise<void> {
     await Promise.all(this.binds.map((bind) => bind.close()));
   }
-}
-
-/** The capacity of transports used side by side: their sum, none when one of them has none. */
-export function totalCapacity(transports: SmsTransport[]): number | undefined {
-  let total = 0;
-  for (const { capacity } of transports) {
-    if (capacity === undefined) return undefined;
-    total += capacity;
-  }
-  return total;
 }

@@ -1,20 +1,20 @@
 // Several upstreams as one transport: each message goes to the first upstream of its route and
 // moves on to the next only when that one provably did not take it (decision 138).
-import type {
-  ClaimMessages,
-  OutgoingSms,
-  Receipt,
-  ReceiptSink,
-  SmsTransport,
-  SubmitAttempt,
-  SubmitOutcome,
-  UpstreamConfig,
+import {
+  type ClaimMessages,
+  type OutgoingSms,
+  type Receipt,
+  type ReceiptSink,
+  type SmsTransport,
+  type SubmitAttempt,
+  type SubmitOutcome,
+  totalCapacity,
+  type UpstreamConfig,
 } from "#app/modules/messaging/transport-types.ts";
 import { anotherUpstreamMayTake } from "#app/modules/sms/transports/smpp-status.server.ts";
 import { DEFAULT_UPSTREAMS, ENV_UPSTREAM_ID } from "#app/modules/sms/transports/upstream-config.ts";
 import type { UpstreamState } from "#app/modules/health/heartbeat.server.ts";
 import { UpstreamStats } from "#app/modules/sms/transports/upstream-stats.server.ts";
-import { totalCapacity } from "#app/modules/sms/transports/multi-bind.server.ts";
 
 /** A session of an upstream that can tell whether it is up (SMPP binds and the simulator can). */
 export type UpstreamBind = { readonly bindStatus?: { bound: boolean } };
