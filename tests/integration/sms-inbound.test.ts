@@ -1,9 +1,9 @@
 // Inbound SMS over real SMPP: a loopback SMSC sends deliver_sm and data_sm PDUs as a phone's carrier
 // would; the gateway stores each message (parts joined, retransmissions once) before acknowledging.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { getDb } from "#app/db/client.server.ts";
-import { inboundOutbox } from "#app/db/schema/inbound.ts";
+import { inboundMessages, inboundOutbox } from "#app/db/schema/inbound.ts";
 import { senders } from "#app/db/schema/senders.ts";
 import { smsMessages } from "#app/db/schema/sms.ts";
 import { getBalance } from "#app/modules/credits/ledger.server.ts";
@@ -14,6 +14,8 @@ import { receiveInbound } from "#app/modules/inbound/receive.server.ts";
 import { queueMessage } from "#app/modules/sms/send.server.ts";
 import { concatUdh } from "#app/modules/sms/transports/smpp.server.ts";
 import { encodeGsm7 } from "#app/modules/messaging/segments.ts";
+import type { InboundSms } from "#app/modules/messaging/transport-types.ts";
+import { workCounters } from "#app/utils/work-counts.server.ts";
 import { smsInbound } from "#worker/jobs/sms-inbound.ts";
 import type { TestSmsc } from "#tests/support/smpp-server.ts";
 import { type SmppGateway, startSmppGateway } from "#tests/support/smpp-gateway.ts";
@@ -183,6 +185,59 @@ describe("who an inbound message belongs to", () => {
       shortMessage: Buffer.from("Hi"),
     });
     expect((await inboundFrom(phone))[0]).toMatchObject({ fromPhone: phone, toAddress: "73055" });
+  });
+
+  it("a batch: each message its owner, a retransmission in it once, a part joined in arrival order, and statements that do not grow with it", async () => {
+    const [mine, twice, stranger] = [newPhone(), newPhone(), newPhone()];
+    const [only] = await customersWhoWroteTo(mine, 1);
+    await customersWhoWroteTo(twice, 2);
+    const owner = await createTestUser();
+    await getDb()
+      .insert(senders)
+      .values({ address: "+4479460002", kind: "long_number", ton: 1, npi: 1, userId: owner.id, updatedAt: new Date() })
+      .run();
+    const sms = (from: string, text: string, to = "SMSGateway", concat: InboundSms["concat"] = null): InboundSms => ({
+      from,
+      to,
+      dataCoding: 0,
+      payload: Buffer.from(encodeGsm7(text)),
+      concat,
+    });
+    await receiveInbound([
+      sms(mine, "Yes"),
+      sms(stranger, "Split ", "SMSGateway", { reference: 7, total: 2, sequence: 1 }),
+      sms(twice, "No"),
+      sms(mine, "Yes"),
+      sms(stranger, "Hi", "+4479460002"),
+      sms(stranger, "message", "SMSGateway", { reference: 7, total: 2, sequence: 2 }),
+    ]);
+    const stored = await getDb()
+      .select()
+      .from(inboundMessages)
+      .where(inArray(inboundMessages.fromPhone, [mine, twice, stranger]))
+      .orderBy(asc(inboundMessages.id))
+      .all();
+    expect(stored.map(({ fromPhone, body, userId }) => ({ fromPhone, body, userId }))).toEqual([
+      { fromPhone: mine, body: "Yes", userId: only.id },
+      { fromPhone: twice, body: "No", userId: null },
+      { fromPhone: stranger, body: "Hi", userId: owner.id },
+      { fromPhone: stranger, body: "Split message", userId: null },
+    ]);
+    for (const { id } of stored) expect(await inboundOutboxHas(id)).toBe(true);
+
+    // Single-part messages are stored a statement each for the batch (decision 113): 20 cost what 2 do,
+    // less one statement for each of the 18 more (a timer's sweep in this process may fall in either).
+    const statementsFor = async (count: number) => {
+      // The jobs processing the batches before it run in this process too: counted once they are done.
+      await waitFor(async () => (await getDb().select().from(inboundOutbox).all()).length === 0, {
+        what: "the earlier batches processed",
+      });
+      const before = workCounters().statements;
+      await receiveInbound(Array.from({ length: count }, () => sms(newPhone(), "Hello")));
+      return workCounters().statements - before;
+    };
+    const [two, twenty] = [await statementsFor(2), await statementsFor(20)];
+    expect(twenty - two).toBeLessThan(18);
   });
 
   it("to an address that is not the shared sender and nobody's: unassigned", async () => {
