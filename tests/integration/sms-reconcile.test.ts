@@ -12,9 +12,10 @@ import {
   requeueMessage,
   sendQueuedMessage,
 } from "#app/modules/sms/dispatch.server.ts";
-import { postponeOutbox, selectStaleOutboxRows } from "#app/modules/sms/message-store.server.ts";
+import { postponeOutboxRows, selectStaleOutboxRows } from "#app/modules/sms/message-store.server.ts";
 import { INTERRUPTED_REASON, MAX_REQUEUES, OUTBOX_GRACE_MS, reconcileSms } from "#app/modules/sms/reconcile.server.ts";
-import { queueMessage } from "#app/modules/sms/send.server.ts";
+import { queueMessage, queueMessages } from "#app/modules/sms/send.server.ts";
+import { workCounters } from "#app/utils/work-counts.server.ts";
 import { SIMULATOR_NUMBERS, SimulatorTransport } from "#app/modules/sms/transports/simulator.server.ts";
 import { resetClock, setClock } from "#app/utils/clock.server.ts";
 import { createTestUser } from "#tests/support/requests.ts";
@@ -133,8 +134,33 @@ describe("the reconciler", () => {
       (row) => row.messageId === id,
     )!;
     expect((await reconcileSms()).enqueued).toBeGreaterThanOrEqual(1);
-    expect(await withTx(async () => await postponeOutbox(id, start + 31_000, seen.requeues))).toBe(false);
+    expect(
+      await withTx(async () => await postponeOutboxRows([{ messageId: id, requeues: seen.requeues }], start + 31_000)),
+    ).toEqual(new Set());
     expect((await getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, id)).get())?.requeues).toBe(1);
+  });
+
+  it("postpones a sweep's rows and drops those of messages that moved on in one transaction, not one each", async () => {
+    const user = await createTestUser();
+    await grantCredits(user.id, 40);
+    const { messages } = await queueMessages(
+      user.id,
+      Array.from({ length: 30 }, (_, i) => ({ to: `+1202555${String(1000 + i)}`, body: "swept" })),
+    );
+    // Ten have moved on (claimed) with their outbox rows still there, as a crash can leave them.
+    const moved = messages.slice(0, 10).map(({ id }) => id);
+    for (const id of moved) {
+      expect(await claimMessage(id)).toBe(true);
+      await getDb().insert(smsOutbox).values({ messageId: id, dueAt: new Date() }).run();
+    }
+    const before = workCounters().commits;
+    const report = await reconcileAfter(31_000);
+    expect(workCounters().commits - before).toBeLessThan(5);
+    expect(report.enqueued).toBeGreaterThanOrEqual(20);
+    for (const { id } of messages) expect(await outboxHas(id)).toBe(!moved.includes(id));
+    const requeues = await getDb().select().from(smsOutbox).where(eq(smsOutbox.messageId, messages[29].id)).get();
+    expect(requeues?.requeues).toBe(1);
+    expect((await sendJobsFor(messages[29].id)).length).toBeGreaterThanOrEqual(2);
   });
 
   it("drops the outbox row of a message that has moved on", async () => {

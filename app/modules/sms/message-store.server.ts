@@ -341,9 +341,17 @@ const queries = statements({
    where o.due_at < ? order by o.due_at limit ?`,
   ),
   // Only from the count the sweep read: two sweeps that read the same row count its requeue once.
-  postponeOutbox: sqlText<[number, number, number]>(
-    "update sms_outbox set due_at = ?, requeues = requeues + 1 where message_id = ? and requeues = ?",
-  ),
+  // Each row an object {messageId, requeues}.
+  postponeOutboxes: sqlText<[number, string], { messageId: number }>({
+    sqlite: `update sms_outbox set due_at = ?, requeues = sms_outbox.requeues + 1
+   from jsonb_each(?) c
+   where sms_outbox.message_id = c.value ->> '$.messageId' and sms_outbox.requeues = c.value ->> '$.requeues'
+   returning message_id as messageId`,
+    postgres: `update sms_outbox set due_at = $1, requeues = sms_outbox.requeues + 1
+   from jsonb_to_recordset($2::jsonb) as c("messageId" bigint, requeues bigint)
+   where sms_outbox.message_id = c."messageId" and sms_outbox.requeues = c.requeues
+   returning sms_outbox.message_id as "messageId"`,
+  }),
   moveOutboxBack: sqlText<[number]>("update sms_outbox set due_at = due_at - ?"),
   insertPending: sqlText<[number, string]>({
     sqlite: `insert into sms_pending_receipts (provider_id, status, error, received_at)
@@ -622,7 +630,7 @@ export async function deleteOutbox(messageId: number): Promise<void> {
   await queries.deleteOutbox.run(messageId);
 }
 
-async function deleteOutboxRows(messageIds: number[]): Promise<void> {
+export async function deleteOutboxRows(messageIds: number[]): Promise<void> {
   await queries.deleteOutboxes.run(JSON.stringify(messageIds));
 }
 
@@ -637,11 +645,17 @@ export async function moveOutboxBack(ms: number): Promise<number> {
 }
 
 /**
- * Looks at an outbox row again after another grace period, counting the requeue; false when the row
- * is gone or no longer has the `requeues` its sweep read (another sweep counted it first).
+ * Looks at these outbox rows again after another grace period, counting the requeue, one statement
+ * for all; the ids of those postponed, without the rows gone or no longer with the `requeues` their
+ * sweep read (another sweep counted them first).
  */
-export async function postponeOutbox(messageId: number, now: number, requeues: number): Promise<boolean> {
-  return (await queries.postponeOutbox.run(now, messageId, requeues)).changes > 0;
+export async function postponeOutboxRows(
+  rows: { messageId: number; requeues: number }[],
+  now: number,
+): Promise<Set<number>> {
+  if (rows.length === 0) return new Set();
+  const json = JSON.stringify(rows.map(({ messageId, requeues }) => ({ messageId, requeues })));
+  return new Set((await queries.postponeOutboxes.all(now, json)).map((row) => row.messageId));
 }
 
 /** Keeps the receipts whose submit_sm_resp is not recorded yet, in their order. */

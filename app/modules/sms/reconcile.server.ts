@@ -7,10 +7,10 @@ import { getEnv } from "#app/utils/env.server.ts";
 import { failMessage, recordAccepted } from "#app/modules/sms/dispatch.server.ts";
 import {
   acceptedPartCount,
-  deleteOutbox,
+  deleteOutboxRows,
   markInterrupted,
   moveOutboxBack,
-  postponeOutbox,
+  postponeOutboxRows,
   purgePendingReceipts,
   selectStaleOutboxRows,
   selectStuckSubmitting,
@@ -59,16 +59,24 @@ export async function reconcileSms(): Promise<ReconcileReport> {
 
   // Queued messages long past due: their job never reached Redis, was lost with it, or failed.
   // Add it again (a message in two jobs is still sent once: the claim decides) and look again
-  // after another grace period; one that keeps coming back is failed and refunded.
-  const again: number[] = [];
-  for (const { messageId, status, requeues } of await selectStaleOutboxRows(now - OUTBOX_GRACE_MS, BATCH)) {
-    if (status !== "queued") await withTx(() => deleteOutbox(messageId), { turn: MESSAGE_STATE_TURN });
-    else if (requeues >= MAX_REQUEUES) {
-      if (await failMessage(messageId, "Could not be sent: its send job kept failing")) report.failed += 1;
-    } else if (await withTx(() => postponeOutbox(messageId, now, requeues), { turn: MESSAGE_STATE_TURN })) {
-      again.push(messageId);
-    }
+  // after another grace period; one that keeps coming back is failed and refunded. The rows of
+  // messages no longer queued go, and the rest are postponed, in one short transaction for all.
+  const stale = await selectStaleOutboxRows(now - OUTBOX_GRACE_MS, BATCH);
+  const queued = stale.filter(({ status }) => status === "queued");
+  const due = queued.filter(({ requeues }) => requeues < MAX_REQUEUES);
+  const gone = stale.filter(({ status }) => status !== "queued").map(({ messageId }) => messageId);
+  const postponed = await withTx(
+    async () => {
+      if (gone.length > 0) await deleteOutboxRows(gone);
+      return await postponeOutboxRows(due, now);
+    },
+    { turn: MESSAGE_STATE_TURN },
+  );
+  for (const { messageId, requeues } of queued) {
+    if (requeues >= MAX_REQUEUES && (await failMessage(messageId, "Could not be sent: its send job kept failing")))
+      report.failed += 1;
   }
+  const again = due.map(({ messageId }) => messageId).filter((id) => postponed.has(id));
   await addSmsSendJobs(again);
   report.enqueued = again.length;
 
