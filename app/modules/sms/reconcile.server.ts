@@ -65,13 +65,17 @@ export async function reconcileSms(): Promise<ReconcileReport> {
   const queued = stale.filter(({ status }) => status === "queued");
   const due = queued.filter(({ requeues }) => requeues < MAX_REQUEUES);
   const gone = stale.filter(({ status }) => status !== "queued").map(({ messageId }) => messageId);
-  const postponed = await withTx(
-    async () => {
-      if (gone.length > 0) await deleteOutboxRows(gone);
-      return await postponeOutboxRows(due, now);
-    },
-    { turn: MESSAGE_STATE_TURN },
-  );
+  // A sweep that found nothing opens no transaction.
+  const postponed =
+    gone.length === 0 && due.length === 0
+      ? new Set<number>()
+      : await withTx(
+          async () => {
+            if (gone.length > 0) await deleteOutboxRows(gone);
+            return await postponeOutboxRows(due, now);
+          },
+          { turn: MESSAGE_STATE_TURN },
+        );
   for (const { messageId, requeues } of queued) {
     if (requeues >= MAX_REQUEUES && (await failMessage(messageId, "Could not be sent: its send job kept failing")))
       report.failed += 1;
